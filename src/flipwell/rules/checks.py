@@ -1,0 +1,72 @@
+"""Input checks shared by the rules: each failure is a `RuleError` naming the bad value."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+from fractions import Fraction
+
+from flipwell.rules.errors import RuleError
+
+
+def check_player(player: object) -> str:
+    """A player identifier: a non-empty string."""
+    if not isinstance(player, str) or not player.strip():
+        raise RuleError(f"player must be a non-empty string, got {player!r}")
+    return player
+
+
+def check_score(score: object, *, what: str = "score") -> int:
+    """A machine score: a non-negative int of any size (scores above 10**12 are real)."""
+    if isinstance(score, bool) or not isinstance(score, int):
+        raise RuleError(f"{what} must be a non-negative integer, got {score!r}")
+    if score < 0:
+        raise RuleError(f"{what} must be a non-negative integer, got {score}")
+    return score
+
+
+def check_count(value: object, *, what: str, minimum: int = 0) -> int:
+    """A whole number of things (players, balls, games) at least `minimum`."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise RuleError(f"{what} must be an integer of at least {minimum}, got {value!r}")
+    return value
+
+
+def check_points(value: object, *, what: str = "league points") -> Fraction:
+    """League points: a non-negative exact number (int, Fraction or Decimal; never a float)."""
+    if isinstance(value, bool) or not isinstance(value, int | Fraction | Decimal):
+        raise RuleError(f"{what} must be a non-negative int or Fraction, got {value!r}")
+    exact = Fraction(value)
+    if exact < 0:
+        raise RuleError(f"{what} must not be negative, got {value}")
+    return exact
+
+
+def check_unique(players: Iterable[str], *, what: str) -> list[str]:
+    """Players listed at most once each."""
+    seen: set[str] = set()
+    listed = []
+    for player in players:
+        check_player(player)
+        if player in seen:
+            raise RuleError(f"{player} appears twice in {what}")
+        seen.add(player)
+        listed.append(player)
+    return listed
+
+
+def fmt(number: int | Fraction) -> str:
+    """A number as a person reads it: thousands separators, fractions as 19.75 or 39/7."""
+    if isinstance(number, Fraction):
+        if number.denominator == 1:
+            return f"{number.numerator:,}"
+        decimal = Decimal(number.numerator) / Decimal(number.denominator)
+        if Fraction(decimal) == number:
+            return f"{decimal:,}"
+        return f"{number.numerator}/{number.denominator}"
+    return f"{number:,}"
+
+
+def points_phrase(points: int | Fraction) -> str:
+    """'1 point', '7 points', '19.75 points'."""
+    return f"{fmt(points)} point" if points == 1 else f"{fmt(points)} points"

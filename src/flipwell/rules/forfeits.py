@@ -1,0 +1,61 @@
+"""Forfeits: the all-night 50% credit (§2.4) and forfeiting the season (§2.5).
+
+Words:
+- *forfeit*: a game a player was not present and eligible for; 0 points (R2.4-a, R2.4-b).
+- *countable forfeit*: one that counts toward forfeiting the season; all are, unless the LO
+  says otherwise (R2.4-g, R2.4-h).
+- *all-night forfeit*: every game of a meet forfeited; the first one of a season earns 50% of
+  the player's average nightly league points so far (R2.4-d, R2.4-e, A14).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+
+from flipwell.rules.checks import check_count, check_points
+from flipwell.rules.errors import RuleError
+from flipwell.rules.ruleset import FWPL_V1, Ruleset
+from flipwell.rules.values import LeaguePoints
+
+SEASON_FORFEIT_LIMIT = 12
+"""R2.5-a: this many countable forfeits in a season forfeit the season."""
+
+CREDIT_SHARE = Fraction(1, 2)
+"""R2.4-d: the all-night credit is 50% of the player's average."""
+
+
+def night_forfeit_credit(
+    prior_nights: Sequence[LeaguePoints],
+    *,
+    credit_used: bool,
+    ruleset: Ruleset = FWPL_V1,
+) -> Fraction:
+    """League points credited for a night on which the player forfeited every game (§2.4).
+
+    prior_nights: his league-point totals on earlier nights of the season on which he played
+    at least one game (basis per `ruleset.forfeit_credit_basis`, A14.1).
+    credit_used: whether an earlier all-night forfeit this season already earned the credit.
+    R2.4-d, R2.4-e, A14: no earlier nights gives 0; only the first all-night forfeit earns it
+    by default; the exact value is kept unless the ruleset rounds it.
+    """
+    if not isinstance(credit_used, bool):
+        raise RuleError(f"credit_used must be True or False, got {credit_used!r}")
+    nights = [check_points(v, what="a prior night's league points") for v in prior_nights]
+    if credit_used and ruleset.forfeit_credit_scope == "first_full_night_only":
+        return Fraction(0)
+    if not nights:
+        return Fraction(0)
+    credit = CREDIT_SHARE * sum(nights, Fraction(0)) / len(nights)
+    if ruleset.forfeit_credit_rounding == "half_up":
+        return Fraction(math.floor(credit + Fraction(1, 2)))
+    if ruleset.forfeit_credit_rounding == "down":
+        return Fraction(math.floor(credit))
+    return credit
+
+
+def season_forfeited(countable_forfeits: int) -> bool:
+    """Whether this many countable forfeits forfeit the season (R2.5-a: 12 or more)."""
+    check_count(countable_forfeits, what="countable forfeits")
+    return countable_forfeits >= SEASON_FORFEIT_LIMIT

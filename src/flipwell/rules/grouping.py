@@ -1,0 +1,110 @@
+"""Group sizes (§4.1), the ladder (§3.1, §4.2, §4.3) and cutting the ladder into groups.
+
+Words:
+- *ladder*: every player of a meet in one list, best first; group 1 is its top (§4.2).
+- *group sizes*: the size of each group, top group first; only 3s and 4s, threes at the bottom.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+
+from flipwell.rules.checks import check_count, check_player, check_points, check_unique
+from flipwell.rules.errors import RuleError
+from flipwell.rules.ruleset import FWPL_V1, Ruleset
+from flipwell.rules.values import Entrant, LeaguePoints, PlayerId
+
+
+def group_sizes(n: int, *, ruleset: Ruleset = FWPL_V1) -> list[int]:
+    """Group sizes for n players, top group first (§4.1, R4.1-a, R4.1-b, R3.1-c, A16).
+
+    As many 4-player groups as possible, with the 3-player groups at the bottom: g = ⌈n/4⌉
+    groups of which 4g − n have 3 players. This is the rulebook's table for 6..32 and the
+    same formula beyond (A16). 0 players make no groups; 1, 2 and 5 cannot be grouped.
+    """
+    check_count(n, what="number of players")
+    if ruleset.group_sizes != "max_fours_threes_at_bottom":  # pragma: no cover - one option
+        raise RuleError(f"unknown group_sizes setting {ruleset.group_sizes!r}")
+    groups = -(-n // 4)
+    threes = 4 * groups - n
+    if threes > groups:
+        raise RuleError(
+            f"{n} players cannot be split into groups of 3 and 4 (R4-a, R4.1-c); "
+            "an LO override must choose the groups"
+        )
+    return [4] * (groups - threes) + [3] * threes
+
+
+def split_into_groups(ladder: Sequence[PlayerId], sizes: Sequence[int]) -> list[list[PlayerId]]:
+    """Cut the ladder into consecutive groups of the given sizes, top group first (R4.2-b)."""
+    check_unique(ladder, what="the ladder")
+    if sum(sizes) != len(ladder):
+        raise RuleError(f"group sizes {list(sizes)} add up to {sum(sizes)}, not {len(ladder)}")
+    for size in sizes:
+        if size not in (3, 4):
+            raise RuleError(f"a scheduled group has 3 or 4 players, got {size} (R4-a, R4.1-c)")
+    groups, start = [], 0
+    for size in sizes:
+        groups.append(list(ladder[start : start + size]))
+        start += size
+    return groups
+
+
+def initial_ladder(entrants: Iterable[Entrant], *, ruleset: Ruleset = FWPL_V1) -> list[PlayerId]:
+    """The week-1 ladder: IFPA rank (1 is best), then unranked players alphabetically.
+
+    §3.1 (R3.1-b), §4.3 (R4.3-a, R4.3-b), A18.2-3. Alphabetical is last name, then first
+    name, case-insensitive (Unicode casefold); the player id breaks any remaining tie so the
+    order never depends on input order.
+    """
+    listed = list(entrants)
+    check_unique((e.player for e in listed), what="the entrants")
+    for entrant in listed:
+        rank = entrant.ifpa_rank
+        if rank is not None and (isinstance(rank, bool) or not isinstance(rank, int) or rank < 1):
+            raise RuleError(
+                f"{entrant.player}'s IFPA rank must be a positive integer, got {rank!r}"
+            )
+    ranked = sorted(
+        (e for e in listed if e.ifpa_rank is not None),
+        key=lambda e: (e.ifpa_rank, *_name_key(e, ruleset)),
+    )
+    unranked = sorted(
+        (e for e in listed if e.ifpa_rank is None), key=lambda e: _name_key(e, ruleset)
+    )
+    return [e.player for e in ranked + unranked]
+
+
+def _name_key(entrant: Entrant, ruleset: Ruleset) -> tuple[str, str, str]:
+    first, last = entrant.first_name.casefold(), entrant.last_name.casefold()
+    if ruleset.unranked_sort == "first_last_casefold":
+        return (first, last, entrant.player)
+    return (last, first, entrant.player)
+
+
+def ladder(
+    points: Mapping[PlayerId, LeaguePoints],
+    *,
+    previous: Sequence[PlayerId],
+    ruleset: Ruleset = FWPL_V1,
+) -> list[PlayerId]:
+    """The ladder for a later meet: season league points, best first (R3.1-b, R4.3-c, A18).
+
+    points: each player's season league points so far (game points, match bonus and §2.4
+    credits, A19); only these players are on the ladder.
+    previous: the previous ladder; equal points keep their previous order (A18.1). A player
+    not on it (a newcomer) ranks below every listed player with the same points (A18.4),
+    newcomers among themselves by player id.
+    """
+    exact = {
+        check_player(p): check_points(v, what=f"{p}'s league points") for p, v in points.items()
+    }
+    position = {p: i for i, p in enumerate(check_unique(previous, what="the previous ladder"))}
+    if ruleset.ladder_tiebreak != "previous_ladder_position":  # pragma: no cover - one option
+        raise RuleError(f"unknown ladder_tiebreak setting {ruleset.ladder_tiebreak!r}")
+
+    def key(player: PlayerId) -> tuple[Fraction, int, str]:
+        return (-exact[player], position.get(player, len(position)), player)
+
+    return sorted(exact, key=key)

@@ -1,0 +1,385 @@
+"""Game points (§3.2) and match bonus points (§3.3), with an explanation of every point.
+
+Words:
+- *game*: one machine game of a group; each present player has a machine score, a forfeiting
+  player has `None` (§2.4).
+- *tie order*: for each set of equal machine scores, the players in the order their one-ball
+  playoff put them, winner first (§3.2, A15). Bonus comparisons still use the equal scores.
+- *fifth game*: the match bonus calculation, treating each included player's match total as a
+  machine score (§3.3).
+- *included*: a player who forfeited fewer than three of the match's games (R3.3-g).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from flipwell.rules.checks import check_player, check_score, check_unique, fmt, points_phrase
+from flipwell.rules.errors import RuleError
+from flipwell.rules.ruleset import FWPL_V1, Ruleset
+from flipwell.rules.values import Finish, PlayerId, PointLine
+
+PLACE_POINTS: Mapping[int, tuple[int, ...]] = {
+    4: (7, 5, 3, 1),  # R3.2-e
+    3: (7, 4, 1),  # R3.2-c
+    2: (7, 1),  # R3.2-a
+}
+PLACE_RULES = {4: "R3.2-e", 3: "R3.2-c", 2: "R3.2-a", 1: "A11"}
+MATCH_FORFEIT_EXCLUSION = 3
+"""R3.3-g: a player who forfeits this many games of a match or more gets no match bonus."""
+
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game scored: the finishing order of the present players, points and explanation."""
+
+    order: tuple[PlayerId, ...]
+    points: Mapping[PlayerId, int]
+    lines: tuple[PointLine, ...]
+
+    def place(self, player: PlayerId) -> int | None:
+        """1-based place of a present player, None for a forfeit."""
+        return self.order.index(player) + 1 if player in self.order else None
+
+    def finish(self, player: PlayerId) -> Finish | None:
+        """The player's `Finish` for match bonus purposes, None if he forfeited."""
+        place = self.place(player)
+        return None if place is None else Finish(points=self.points[player], place=place)
+
+
+@dataclass(frozen=True)
+class MatchBonusResult:
+    """A group's fifth game: totals, the order of included players, bonus points, explanation."""
+
+    totals: Mapping[PlayerId, int]
+    order: tuple[PlayerId, ...]
+    points: Mapping[PlayerId, int]
+    lines: tuple[PointLine, ...]
+
+
+def game_points(
+    scores: Mapping[PlayerId, int | None],
+    *,
+    tie_order: Sequence[Sequence[PlayerId]] = (),
+    ruleset: Ruleset = FWPL_V1,
+) -> dict[PlayerId, int]:
+    """Every player's game points for one game, bonus points included; forfeits get 0.
+
+    §3.2 (R3.2-a..h), §2.4 (R2.4-b, R2.4-c): the scale follows the number of non-forfeiting
+    scores. Ties need a recorded playoff order (R3.2-i, A15); a lone player gets
+    `ruleset.single_player_game_points` (A11).
+    """
+    return dict(score_game(scores, tie_order=tie_order, ruleset=ruleset).points)
+
+
+def score_game(
+    scores: Mapping[PlayerId, int | None],
+    *,
+    tie_order: Sequence[Sequence[PlayerId]] = (),
+    ruleset: Ruleset = FWPL_V1,
+) -> GameResult:
+    """Score one game (§3.2) and explain every point: see `game_points`."""
+    present = _present_scores(scores)
+    order = finishing_order(present, tie_order=tie_order)
+    points = dict.fromkeys(scores, 0)
+    lines = [
+        PointLine(p, 0, "R2.4-b", f"{p} forfeited this game: 0 points")
+        for p, s in scores.items()
+        if s is None
+    ]
+    for player, amount, rule, reason in _place_awards(order, ruleset):
+        points[player] += amount
+        lines.append(PointLine(player, amount, rule, reason))
+    for player, rule, reason in _game_bonuses(order, present):
+        points[player] += 1
+        lines.append(PointLine(player, 1, rule, reason))
+    return GameResult(order=tuple(order), points=points, lines=tuple(lines))
+
+
+def finishing_order(
+    present: Mapping[PlayerId, int], *, tie_order: Sequence[Sequence[PlayerId]] = ()
+) -> list[PlayerId]:
+    """Players by machine score, best first; equal scores ordered by their recorded playoff.
+
+    R3.2-i, A15: a tie with no recorded order is refused, naming the tied players.
+    """
+    resolved = _tie_positions(present, tie_order)
+    by_score: dict[int, list[PlayerId]] = {}
+    for player, score in present.items():
+        by_score.setdefault(score, []).append(player)
+    order: list[PlayerId] = []
+    for score in sorted(by_score, reverse=True):
+        tied = by_score[score]
+        if len(tied) > 1:
+            if not all(p in resolved for p in tied):
+                names = " and ".join(sorted(tied))
+                raise RuleError(
+                    f"unresolved tie between {names} at {fmt(score)}: record the order of "
+                    "their one-ball playoff (§3.2)"
+                )
+            tied = sorted(tied, key=resolved.__getitem__)
+        order.extend(tied)
+    return order
+
+
+def _present_scores(scores: Mapping[PlayerId, int | None]) -> dict[PlayerId, int]:
+    present = {}
+    for player, score in scores.items():
+        check_player(player)
+        if score is not None:
+            present[player] = check_score(score, what=f"{player}'s machine score")
+    return present
+
+
+def _tie_positions(
+    present: Mapping[PlayerId, int], tie_order: Sequence[Sequence[PlayerId]]
+) -> dict[PlayerId, int]:
+    """Position of each player within his recorded tie, after checking the tie really exists."""
+    positions: dict[PlayerId, int] = {}
+    for group in tie_order:
+        players = check_unique(group, what="a tie order")
+        for player in players:
+            if player not in present:
+                raise RuleError(f"tie order names {player}, who has no machine score in this game")
+            if player in positions:
+                raise RuleError(f"{player} appears in two tie orders")
+        tied_scores = {present[p] for p in players}
+        if len(tied_scores) != 1:
+            raise RuleError(f"tie order {players} groups players whose scores differ")
+        (score,) = tied_scores
+        everyone_tied = sorted(p for p, s in present.items() if s == score)
+        if sorted(players) != everyone_tied:
+            raise RuleError(
+                f"tie order {players} must list every player tied at {fmt(score)}: "
+                + ", ".join(everyone_tied)
+            )
+        positions.update({p: i for i, p in enumerate(players)})
+    return positions
+
+
+def _place_awards(
+    order: Sequence[PlayerId], ruleset: Ruleset
+) -> list[tuple[PlayerId, int, str, str]]:
+    n = len(order)
+    if n == 0:
+        return []
+    if n == 1:
+        amount = ruleset.single_player_game_points
+        return [(order[0], amount, "A11", f"{order[0]} was the only player: {points_phrase(amount)}")]
+    if n not in PLACE_POINTS:
+        raise RuleError(f"a game has 1 to 4 players, got {n}")
+    rule = PLACE_RULES[n]
+    return [
+        (p, pts, rule, f"{p} finished {ORDINALS[i + 1]} of {n}: {points_phrase(pts)}")
+        for i, (p, pts) in enumerate(zip(order, PLACE_POINTS[n], strict=True))
+    ]
+
+
+def _game_bonuses(
+    order: Sequence[PlayerId], present: Mapping[PlayerId, int]
+) -> list[tuple[PlayerId, str, str]]:
+    """The game's bonus points (§3.2): strict comparisons of the recorded machine scores."""
+    s = [present[p] for p in order]
+    n = len(order)
+    if n == 2:
+        return [_versus_triple(order, s, "R3.2-b")]
+    if n == 3:
+        return [_versus_sum(order, s, top=0, loser=2, rule="R3.2-d", strict=True)]
+    if n == 4:
+        return [
+            _versus_sum(order, s, top=0, loser=2, rule="R3.2-f", strict=True),
+            _versus_sum(order, s, top=1, loser=3, rule="R3.2-g", strict=True),
+        ]
+    return []
+
+
+def _versus_sum(
+    order: Sequence[PlayerId],
+    s: Sequence[int],
+    *,
+    top: int,
+    loser: int,
+    rule: str,
+    strict: bool,
+) -> tuple[PlayerId, str, str]:
+    """Bonus to `top` if his score beats the sum of the next two, otherwise to `loser`.
+
+    For `top` = 1st the sum is 2nd + 3rd (4th is never in it, A63); for `top` = 2nd it is
+    3rd + 4th. `loser` is the last of the two summed players.
+    """
+    a, b, c = order[top], order[top + 1], order[top + 2]
+    total = s[top + 1] + s[top + 2]
+    wins = s[top] > total or (not strict and s[top] == total)
+    sign = ">" if s[top] > total else "=" if s[top] == total else "<"
+    need = "exceed" if strict else "equal or exceed"
+    comparison = f"{a}'s {fmt(s[top])} {sign} {b} + {c}'s {fmt(total)}"
+    if wins:
+        return a, rule, f"{comparison}: bonus to {a}"
+    return order[loser], rule, f"{comparison} (must {need}): bonus to {order[loser]}"
+
+
+def _versus_triple(
+    order: Sequence[PlayerId], s: Sequence[int], rule: str
+) -> tuple[PlayerId, str, str]:
+    """Two players: bonus to the winner if his score exceeds three times the loser's (A09)."""
+    a, b = order
+    triple = 3 * s[1]
+    comparison = f"{a}'s {fmt(s[0])} {'>' if s[0] > triple else '≤'} 3 × {b}'s {fmt(s[1])}"
+    if s[0] > triple:
+        return a, rule, f"{comparison} = {fmt(triple)}: bonus to {a}"
+    return b, rule, f"{comparison} = {fmt(triple)}: bonus to {b}"
+
+
+# --- Match bonus (§3.3) ---------------------------------------------------------------------
+
+
+def match_bonus_points(
+    results: Mapping[PlayerId, Sequence[Finish | None]],
+    *,
+    ladder_order: Sequence[PlayerId],
+    ruleset: Ruleset = FWPL_V1,
+) -> dict[PlayerId, int]:
+    """Every player's match bonus points for one group's match (§3.3).
+
+    results: each player's `Finish` per game of the match, None where he forfeited it.
+    ladder_order: the group's players in ladder order at the start of the meet (A12).
+    R3.3-b..g, A07, A08, A11, A12.
+    """
+    return dict(score_match_bonus(results, ladder_order=ladder_order, ruleset=ruleset).points)
+
+
+def score_match_bonus(
+    results: Mapping[PlayerId, Sequence[Finish | None]],
+    *,
+    ladder_order: Sequence[PlayerId],
+    ruleset: Ruleset = FWPL_V1,
+) -> MatchBonusResult:
+    """The fifth game of a match, explained: see `match_bonus_points`."""
+    _check_results(results, ladder_order)
+    totals = {p: sum(f.points for f in games if f is not None) for p, games in results.items()}
+    included = [p for p, games in results.items() if _forfeits(games) < MATCH_FORFEIT_EXCLUSION]
+    lines = [
+        PointLine(p, 0, "R3.3-g", f"{p} forfeited {_forfeits(results[p])} games: no match bonus")
+        for p in results
+        if p not in included
+    ]
+    order = _fifth_game_order(included, totals, results, ladder_order, ruleset)
+    points = dict.fromkeys(results, 0)
+    awards = _fifth_game_awards(order, totals, len(results), ruleset)
+    for player, amount, rule, reason in awards:
+        points[player] += amount
+        lines.append(PointLine(player, amount, rule, reason))
+    return MatchBonusResult(totals=totals, order=tuple(order), points=points, lines=tuple(lines))
+
+
+def _forfeits(games: Sequence[Finish | None]) -> int:
+    return sum(1 for g in games if g is None)
+
+
+def _check_results(
+    results: Mapping[PlayerId, Sequence[Finish | None]], ladder_order: Sequence[PlayerId]
+) -> None:
+    check_unique(ladder_order, what="the ladder order")
+    missing = sorted(set(results) - set(ladder_order))
+    if missing:
+        raise RuleError(f"ladder_order is missing {', '.join(missing)}")
+    lengths = {len(games) for games in results.values()}
+    if len(lengths) > 1:
+        raise RuleError(f"every player needs one entry per game; got lengths {sorted(lengths)}")
+    for player, games in results.items():
+        check_player(player)
+        for number, finish in enumerate(games, start=1):
+            if finish is None:
+                continue
+            if not isinstance(finish, Finish):
+                raise RuleError(f"{player}'s game {number} must be a Finish or None")
+            check_score(finish.points, what=f"{player}'s points in game {number}")
+            if isinstance(finish.place, bool) or not isinstance(finish.place, int):
+                raise RuleError(f"{player}'s place in game {number} must be 1 to 4")
+            if not 1 <= finish.place <= 4:
+                raise RuleError(f"{player}'s place in game {number} must be 1 to 4")
+
+
+def _fifth_game_order(
+    included: Sequence[PlayerId],
+    totals: Mapping[PlayerId, int],
+    results: Mapping[PlayerId, Sequence[Finish | None]],
+    ladder_order: Sequence[PlayerId],
+    ruleset: Ruleset,
+) -> list[PlayerId]:
+    """Included players by match total; ties by the ruleset's tiebreakers (R3.3-f, A12)."""
+    keys: dict[str, Callable[[PlayerId], int]] = {
+        "most_firsts": lambda p: -_place_count(results[p], 1),
+        "most_seconds": lambda p: -_place_count(results[p], 2),
+        "most_thirds": lambda p: -_place_count(results[p], 3),
+        "ladder_position": lambda p: list(ladder_order).index(p),
+    }
+
+    def sort_key(player: PlayerId) -> tuple[int, ...]:
+        return (-totals[player], *(keys[name](player) for name in ruleset.match_bonus_tiebreak))
+
+    order = sorted(included, key=sort_key)
+    for a, b in pairwise(order):
+        if sort_key(a) == sort_key(b):
+            raise RuleError(
+                f"unresolved match-bonus tie between {a} and {b}: the ruleset's "
+                "match_bonus_tiebreak does not separate them"
+            )
+    return order
+
+
+def _place_count(games: Sequence[Finish | None], place: int) -> int:
+    return sum(1 for g in games if g is not None and g.place == place)
+
+
+def _fifth_game_awards(
+    order: Sequence[PlayerId],
+    totals: Mapping[PlayerId, int],
+    scheduled: int,
+    ruleset: Ruleset,
+) -> list[tuple[PlayerId, int, str, str]]:
+    """Match bonus points from the fifth game's order (R3.3-c, R3.3-d, R3.3-e, A07, A08)."""
+    n = len(order)
+    awards: list[tuple[PlayerId, int, str, str]] = []
+    if ruleset.match_bonus_awards == "full_fifth_game" and n >= 2:
+        awards.extend(
+            (p, pts, "A08", f"{p} placed {ORDINALS[i + 1]} in the fifth game: {points_phrase(pts)}")
+            for i, (p, pts) in enumerate(zip(order, PLACE_POINTS[n], strict=True))
+        )
+    if n == 1:
+        amount = ruleset.single_player_match_bonus
+        if amount:
+            awards.append((order[0], amount, "A11", f"{order[0]} was the only one included"))
+        return awards
+    s = [totals[p] for p in order]
+    strict = not _match_bonus_uses_ge(n, scheduled, ruleset)
+    if n == 2:
+        found = [_versus_triple(order, s, "R3.3-c")]
+    elif n == 3:
+        found = [_versus_sum(order, s, top=0, loser=2, rule="R3.3-c", strict=strict)]
+    elif n == 4:
+        found = [
+            _versus_sum(order, s, top=0, loser=2, rule="R3.3-d", strict=strict),
+            _versus_sum(order, s, top=1, loser=3, rule="R3.3-e", strict=strict),
+        ]
+    else:
+        found = []
+    awards.extend(
+        (p, 1, rule, "match totals: " + reason.replace("bonus to", "match bonus to"))
+        for p, rule, reason in found
+    )
+    return awards
+
+
+def _match_bonus_uses_ge(included: int, scheduled: int, ruleset: Ruleset) -> bool:
+    """A07: whether the fifth game's sum test is "equals or exceeds" rather than "exceeds"."""
+    scope = ruleset.match_bonus_ge_applies_to
+    if scope == "all_groups":
+        return included >= 3
+    if scope == "scheduled_four_player_groups":
+        return scheduled == 4 and included >= 3
+    return included == 4
