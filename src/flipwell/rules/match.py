@@ -1,0 +1,330 @@
+"""A whole match: one group's four games at a meet, from raw machine scores to night totals.
+
+Words:
+- *game facts*: one game as recorded: each player's displayed machine score (None for a
+  forfeit), tie orders, and what changes a score: a compensatory game (§7.3), the §8.1 25%
+  reduction, a machine score of zero (§8.2 opponent's ball, §8.7 deathsave).
+- *penalty*: a serious-violation penalty falling on one game of the match (§8.5); its effect
+  follows `Ruleset.serious_violation_penalty` (A26).
+- *final machine score*: the score that ranks the player: displayed score, plus compensatory
+  game, reduced, or zeroed, in that order (A33: the reduction applies after the addition).
+- *night total*: the player's league points for the meet: game points plus match bonus (A19).
+
+Every point comes with a `PointLine` naming its rule, so a player can see why he got it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from flipwell.rules.checks import check_score, check_unique, fmt
+from flipwell.rules.errors import RuleError
+from flipwell.rules.malfunctions import compensatory_score
+from flipwell.rules.ruleset import FWPL_V1, Ruleset
+from flipwell.rules.scoring import GameResult, MatchBonusResult, score_game, score_match_bonus
+from flipwell.rules.values import Finish, PlayerId, PointLine
+from flipwell.rules.violations import reduced_score
+
+GAMES_PER_MATCH = 4
+"""§4: a match is four games."""
+
+ZERO_SCORE_RULES = {"opponents_ball": "R8.2-a", "deathsave": "R8.7-a", "penalty": "R8.5-c"}
+"""Why a present player's machine score can be set to zero, and the rule that says so."""
+
+
+@dataclass(frozen=True)
+class Compensatory:
+    """A compensatory game's displayed score and the LO's subtractions (§7.3, R7.3-m..o)."""
+
+    new: int
+    leading_subtracted: int = 0
+    state_subtracted: int = 0
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """One game of a match as recorded (a score sheet's column)."""
+
+    machine: str
+    scores: Mapping[PlayerId, int | None]
+    tie_order: tuple[tuple[PlayerId, ...], ...] = ()
+    compensatory: Mapping[PlayerId, Compensatory] = field(default_factory=dict)
+    reduced: frozenset[PlayerId] = frozenset()
+    zeroed: Mapping[PlayerId, str] = field(default_factory=dict)
+    non_countable: frozenset[PlayerId] = frozenset()
+    """Forfeits the LO designated as not countable (R2.4-g); all others count (R2.4-h)."""
+
+
+@dataclass(frozen=True)
+class MatchFacts:
+    """A group's match: its players in ladder order and its games in play order."""
+
+    players: tuple[PlayerId, ...]
+    games: tuple[GameFacts, ...]
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """One game scored: final machine scores, the game's result and why."""
+
+    number: int
+    machine: str
+    final_scores: Mapping[PlayerId, int | None]
+    result: GameResult
+    forfeits: Mapping[PlayerId, bool]
+    """Each forfeiting player -> whether the forfeit is countable."""
+    lines: tuple[PointLine, ...]
+
+
+@dataclass(frozen=True)
+class PlayerMatch:
+    """One player's match: points per game, match bonus, night total and forfeits."""
+
+    player: PlayerId
+    game_points: tuple[int, ...]
+    match_bonus: int
+    games_played: int
+    forfeits: int
+    countable_forfeits: int
+
+    @property
+    def night_total(self) -> int:
+        """League points earned at this meet (R3.3-a, A19)."""
+        return sum(self.game_points) + self.match_bonus
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A scored match: every game, the match bonus, each player's line, and every reason."""
+
+    games: tuple[GameOutcome, ...]
+    bonus: MatchBonusResult
+    players: Mapping[PlayerId, PlayerMatch]
+
+    def explanation(self, player: PlayerId) -> list[str]:
+        """Every point the player got in this match, one readable line each."""
+        lines = [
+            f"Game {g.number} ({g.machine}): {line.reason} [{line.rule}]"
+            for g in self.games
+            for line in g.lines
+            if line.player == player
+        ]
+        lines.extend(
+            f"Match bonus: {line.reason} [{line.rule}]"
+            for line in self.bonus.lines
+            if line.player == player
+        )
+        return lines
+
+
+def score_match(
+    match: MatchFacts,
+    *,
+    penalties: Mapping[int, frozenset[PlayerId]] | None = None,
+    ruleset: Ruleset = FWPL_V1,
+) -> MatchResult:
+    """Score a whole match from its recorded facts (§3.2, §3.3, §2.4, §7.3, §8).
+
+    penalties: game number (1-based) -> players whose serious-violation penalty falls on it
+    (§8.5, R8.5-c, A26). Game points follow R3.2-a..i and R2.4-b/c; the match bonus R3.3-a..g;
+    a compensatory game R7.3-m; the 25% reduction R8.1-b; zero scores R8.2-a and R8.7-a.
+    """
+    players = tuple(check_unique(match.players, what="the group"))
+    if not 1 <= len(match.games) <= GAMES_PER_MATCH:
+        raise RuleError(f"a match has 1 to {GAMES_PER_MATCH} games, got {len(match.games)}")
+    penalties = penalties or {}
+    for number in penalties:
+        if not 1 <= number <= len(match.games):
+            raise RuleError(f"a penalty falls on game {number}, but the match has no such game")
+    games = tuple(
+        score_match_game(
+            game,
+            number=number,
+            players=players,
+            penalized=penalties.get(number, frozenset()),
+            ruleset=ruleset,
+        )
+        for number, game in enumerate(match.games, start=1)
+    )
+    results: dict[PlayerId, list[Finish | None]] = {
+        p: [g.result.finish(p) for g in games] for p in players
+    }
+    bonus = score_match_bonus(results, ladder_order=players, ruleset=ruleset)
+    lines = {
+        p: PlayerMatch(
+            player=p,
+            game_points=tuple(g.result.points[p] for g in games),
+            match_bonus=bonus.points[p],
+            games_played=sum(1 for g in games if p not in g.forfeits),
+            forfeits=sum(1 for g in games if p in g.forfeits),
+            countable_forfeits=sum(1 for g in games if g.forfeits.get(p, False)),
+        )
+        for p in players
+    }
+    return MatchResult(games=games, bonus=bonus, players=lines)
+
+
+def score_match_game(
+    game: GameFacts,
+    *,
+    number: int,
+    players: Sequence[PlayerId],
+    penalized: frozenset[PlayerId] = frozenset(),
+    ruleset: Ruleset = FWPL_V1,
+) -> GameOutcome:
+    """Score one game of a match from its facts: final machine scores, then game points.
+
+    Order of adjustments: compensatory addition (R7.3-m, R7.3-n, R7.3-o), 25% reduction
+    (R8.1-b, A33), zero score (R8.2-a, R8.7-a), then a §8.5 penalty (R8.5-c, A26).
+    """
+    _check_game_players(game, number, players)
+    lines: list[PointLine] = []
+    final: dict[PlayerId, int | None] = {}
+    for player in players:
+        final[player] = _final_machine_score(game, player, lines)
+    forfeits = {
+        p: p not in game.non_countable for p in players if final[p] is None and p not in penalized
+    }
+    scored_as, hidden = _apply_penalties(final, penalized, ruleset, lines, forfeits)
+    result = score_game(scored_as, tie_order=_tie_order_for(game, scored_as), ruleset=ruleset)
+    if hidden:  # "zero_points_others_unchanged": he was ranked, but earns nothing (A26 (c))
+        result = _without_points(result, hidden)
+    lines.extend(result.lines)
+    return GameOutcome(
+        number=number,
+        machine=game.machine,
+        final_scores=final,
+        result=result,
+        forfeits=forfeits,
+        lines=tuple(lines),
+    )
+
+
+def _check_game_players(game: GameFacts, number: int, players: Sequence[PlayerId]) -> None:
+    unknown = sorted(set(game.scores) - set(players))
+    if unknown:
+        raise RuleError(f"game {number} has a score for {', '.join(unknown)}, not in this group")
+    missing = sorted(set(players) - set(game.scores))
+    if missing:
+        raise RuleError(
+            f"game {number} has no entry for {', '.join(missing)}: record a score or a forfeit"
+        )
+    for player in (*game.compensatory, *game.reduced, *game.zeroed):
+        if game.scores.get(player) is None:
+            raise RuleError(f"game {number}: {player} forfeited, so his score cannot be adjusted")
+    strangers = sorted({p for order in game.tie_order for p in order} - set(players))
+    if strangers:
+        raise RuleError(
+            f"game {number}: the tie order names {', '.join(strangers)}, not in this group"
+        )
+    for player, why in game.zeroed.items():
+        if why not in ZERO_SCORE_RULES:
+            allowed = ", ".join(ZERO_SCORE_RULES)
+            raise RuleError(f"game {number}: {player}'s zero score reason {why!r}; use {allowed}")
+
+
+def _final_machine_score(game: GameFacts, player: PlayerId, lines: list[PointLine]) -> int | None:
+    shown = game.scores[player]
+    if shown is None:
+        return None
+    score = check_score(shown, what=f"{player}'s machine score")
+    comp = game.compensatory.get(player)
+    if comp is not None:
+        total = compensatory_score(
+            score,
+            comp.new,
+            leading_subtracted=comp.leading_subtracted,
+            state_subtracted=comp.state_subtracted,
+        )
+        lines.append(
+            PointLine(
+                player,
+                0,
+                "R7.3-m",
+                f"{player}'s compensatory game: {fmt(score)} + {fmt(comp.new)}"
+                + _subtractions(comp)
+                + f" = {fmt(total)}",
+            )
+        )
+        score = total
+    if player in game.reduced:
+        reduced = reduced_score(score)
+        lines.append(
+            PointLine(
+                player,
+                0,
+                "R8.1-b",
+                f"{player} played his own one-handed extra ball after his last allowable ball: "
+                f"{fmt(score)} reduced by 25% to {fmt(reduced)}",
+            )
+        )
+        score = reduced
+    why = game.zeroed.get(player)
+    if why is not None:
+        lines.append(
+            PointLine(player, 0, ZERO_SCORE_RULES[why], f"{player}'s machine score is zero ({why})")
+        )
+        score = 0
+    return score
+
+
+def _subtractions(comp: Compensatory) -> str:
+    parts = []
+    if comp.leading_subtracted:
+        parts.append(f" − {fmt(comp.leading_subtracted)} (plunged leading balls)")
+    if comp.state_subtracted:
+        parts.append(f" − {fmt(comp.state_subtracted)} (state-setting points)")
+    return "".join(parts)
+
+
+def _apply_penalties(
+    final: Mapping[PlayerId, int | None],
+    penalized: frozenset[PlayerId],
+    ruleset: Ruleset,
+    lines: list[PointLine],
+    forfeits: dict[PlayerId, bool],
+) -> tuple[dict[PlayerId, int | None], frozenset[PlayerId]]:
+    """The scores the game is ranked on once §8.5 penalties apply, and who earns nothing."""
+    scored_as = dict(final)
+    hidden: set[PlayerId] = set()
+    for player in sorted(penalized):
+        if player not in final:
+            raise RuleError(f"a penalty names {player}, who is not in this group")
+        mode = ruleset.serious_violation_penalty
+        if mode == "forfeit":
+            scored_as[player] = None
+            forfeits[player] = ruleset.penalty_forfeit_is_countable
+            text = "forfeits this game: serious-violation penalty, game re-scored without him"
+        else:
+            if final[player] is None:
+                continue  # he had already forfeited it: nothing more to take
+            scored_as[player] = 0
+            if mode == "zero_points_others_unchanged":
+                hidden.add(player)
+            text = "machine score set to zero: serious-violation penalty"
+        lines.append(PointLine(player, 0, "R8.5-c", f"{player} {text}"))
+    return scored_as, frozenset(hidden)
+
+
+def _tie_order_for(
+    game: GameFacts, scored_as: Mapping[PlayerId, int | None]
+) -> tuple[tuple[PlayerId, ...], ...]:
+    """The recorded tie orders, minus players a penalty removed from the game."""
+    orders = []
+    for order in game.tie_order:
+        kept = tuple(p for p in order if scored_as.get(p) is not None)
+        if len(kept) > 1 and len({scored_as[p] for p in kept}) == 1:
+            orders.append(kept)
+    return tuple(orders)
+
+
+def _without_points(result: GameResult, hidden: frozenset[PlayerId]) -> GameResult:
+    points = {p: (0 if p in hidden else pts) for p, pts in result.points.items()}
+    lines = tuple(
+        PointLine(line.player, 0, "R8.5-c", f"{line.player} earns nothing: penalty")
+        if line.player in hidden
+        else line
+        for line in result.lines
+    )
+    return GameResult(order=result.order, points=points, lines=lines)

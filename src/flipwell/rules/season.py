@@ -1,0 +1,613 @@
+"""A season: its meets folded, in order, into standings; and the next meet's ladder and groups.
+
+Words:
+- *season facts*: what happened: the entrants, when each joined, and for every meet its
+  groups' matches, announced absences and violations. Nothing derived is stored in them.
+- *night*: one player's line for one meet: game points, match bonus, the §2.4 credit,
+  forfeits, and how he took part (played, absent, not yet joined, out of the league).
+- *standing*: a player's season so far: league points (exact), games played, forfeits,
+  countable forfeits, season forfeited and at which meet, credit used, offenses.
+- *active*: joined, and neither season-forfeited (§2.5) nor suspended (§8.5, §8.8).
+
+Folding is a pure function of the facts: change a fact and fold again (R3-e).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Literal
+
+from flipwell.rules.checks import check_count, check_unique
+from flipwell.rules.errors import RuleError
+from flipwell.rules.forfeits import night_forfeit_credit, season_forfeited
+from flipwell.rules.grouping import group_sizes, initial_ladder, ladder, split_into_groups
+from flipwell.rules.match import (
+    GAMES_PER_MATCH,
+    MatchFacts,
+    MatchResult,
+    PlayerMatch,
+    score_match,
+)
+from flipwell.rules.ruleset import FWPL_V1, Ruleset
+from flipwell.rules.values import Entrant, PlayerId
+from flipwell.rules.violations import penalty_game
+
+ViolationKind = Literal[
+    "interference",
+    "opponents_ball",
+    "intentional_slam_tilt",
+    "detrimental_conduct",
+    "deathsave",
+    "violence",
+    "vandalism",
+    "cheating",
+]
+AUTOMATIC_THIRD_OFFENSE = frozenset({"violence", "vandalism", "cheating"})
+"""R8.5-f: violence and vandalism are an automatic third offense; A38: so is cheating (§8.8)."""
+
+THIRD_OFFENSE = 3
+"""R8.5-e: the third serious violation of a season forfeits the season."""
+
+NightStatus = Literal[
+    "played", "absent_announced", "absent_unannounced", "not_joined", "out_of_league"
+]
+
+
+@dataclass(frozen=True)
+class ViolationFacts:
+    """A violation an LO recorded at a meet (§8).
+
+    serious: the LO's designation; None takes the rulebook's default for the kind (§8.3,
+    §8.5, §8.7, A28). current_game: the game of his match in progress, if any.
+    games_completed: how many games his group had finished when it happened (A27).
+    target_game: the LO's choice of game where the ruleset leaves it to him (A27.4).
+    """
+
+    player: PlayerId
+    kind: ViolationKind
+    serious: bool | None = None
+    current_game: int | None = None
+    games_completed: int = 0
+    target_game: int | None = None
+
+
+@dataclass(frozen=True)
+class MeetFacts:
+    """One meet as recorded: its groups' matches, announced absences and violations."""
+
+    number: int
+    groups: tuple[MatchFacts, ...]
+    announced_absences: frozenset[PlayerId] = frozenset()
+    violations: tuple[ViolationFacts, ...] = ()
+    group_override: str | None = None
+    """The LO's reason when the groups differ from the computed ones (R4.1-d)."""
+
+
+@dataclass(frozen=True)
+class SeasonFacts:
+    """A season's facts. joined_at: meet number a late entrant joined at (default 1)."""
+
+    entrants: tuple[Entrant, ...]
+    meets: tuple[MeetFacts, ...]
+    joined_at: Mapping[PlayerId, int] = field(default_factory=dict)
+    late_join_non_countable: frozenset[PlayerId] = frozenset()
+    """Late entrants whose forfeits before joining the LO made non-countable (R2.4-g, A46)."""
+
+
+@dataclass(frozen=True)
+class Night:
+    """One player's league points and forfeits at one meet."""
+
+    meet: int
+    status: NightStatus
+    game_points: tuple[int, ...] = ()
+    match_bonus: int = 0
+    credit: Fraction = Fraction(0)
+    games_played: int = 0
+    forfeits: int = 0
+    countable_forfeits: int = 0
+
+    @property
+    def league_points(self) -> Fraction:
+        """Game points + match bonus + §2.4 credit (A19)."""
+        return sum(self.game_points, Fraction(0)) + self.match_bonus + self.credit
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's season so far."""
+
+    player: PlayerId
+    league_points: Fraction
+    nights: tuple[Night, ...]
+    games_played: int
+    forfeits: int
+    countable_forfeits: int
+    offenses: int
+    credit_used_at: int | None
+    season_forfeited_at: int | None
+    suspended_at: int | None
+
+    @property
+    def active(self) -> bool:
+        """Still allowed to play this season (R2.5-b, R8.5-e)."""
+        return self.season_forfeited_at is None and self.suspended_at is None
+
+
+@dataclass(frozen=True)
+class MeetResult:
+    """A folded meet: the ladder it was drawn from, the computed groups, and each match."""
+
+    number: int
+    ladder: tuple[PlayerId, ...]
+    expected_groups: tuple[tuple[PlayerId, ...], ...]
+    matches: tuple[MatchResult, ...]
+    penalties: Mapping[PlayerId, int]
+    """Player -> the game of his match his serious-violation penalty fell on (§8.5)."""
+
+
+@dataclass(frozen=True)
+class SeasonResult:
+    """The whole folded season."""
+
+    meets: tuple[MeetResult, ...]
+    players: Mapping[PlayerId, Standing]
+    ladder: tuple[PlayerId, ...]
+    """The ladder for the next meet: active players by league points (R4.3-c, A18)."""
+
+    def standings(self) -> list[Standing]:
+        """The standings table: best first; suspended players removed (A36), season-forfeited
+        players kept with their points (A37), ordered as the ladder orders equal points."""
+        position = {p: i for i, p in enumerate(self.ladder)}
+        shown = [s for s in self.players.values() if s.suspended_at is None]
+        return sorted(
+            shown, key=lambda s: (-s.league_points, position.get(s.player, len(position)), s.player)
+        )
+
+
+@dataclass
+class _Tally:
+    """Running totals for one player while the fold walks the meets."""
+
+    nights: list[Night] = field(default_factory=list)
+    countable_forfeits: int = 0
+    offenses: int = 0
+    credit_used_at: int | None = None
+    season_forfeited_at: int | None = None
+    suspended_at: int | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.season_forfeited_at is None and self.suspended_at is None
+
+
+def fold_season(facts: SeasonFacts, *, ruleset: Ruleset = FWPL_V1) -> SeasonResult:
+    """Fold every meet of a season into standings and the next ladder (§2.4, §2.5, §3, §4, §8.5).
+
+    R3.3-a: match bonus counts like game points. R2.4-d/e: the all-night credit. R2.4-f: late
+    entrants forfeit the games before they joined. R2.5-a: 12 countable forfeits forfeit the
+    season. R8.5-b..f: serious violations are cumulative; the third (or violence, vandalism,
+    cheating) forfeits the season and wipes the player's scores. R3.1-b, R4.3-c: each meet's
+    ladder comes from the season's league points so far.
+    """
+    players = check_unique((e.player for e in facts.entrants), what="the entrants")
+    joined = _joined_at(facts, players)
+    tallies = {p: _Tally() for p in players}
+    suspended = _suspensions(facts, ruleset) if ruleset.third_offense_rescore_others else {}
+    meets: list[MeetResult] = []
+    previous: list[PlayerId] = []
+    for meet in _in_order(facts.meets):
+        current = _meet_ladder(facts, meet.number, joined, tallies, previous, ruleset)
+        result = _fold_meet(facts, meet, current, joined, tallies, suspended, ruleset)
+        meets.append(result)
+        previous = list(current)
+    next_ladder = _active_ladder(tallies, previous, joined, len(meets) + 1, facts, ruleset)
+    standings = {p: _standing(p, t) for p, t in tallies.items()}
+    return SeasonResult(meets=tuple(meets), players=standings, ladder=tuple(next_ladder))
+
+
+def next_groups(
+    result: SeasonResult,
+    *,
+    announced_absences: Iterable[PlayerId] = (),
+    ruleset: Ruleset = FWPL_V1,
+) -> list[list[PlayerId]]:
+    """The next meet's groups: the ladder without announced absentees, cut by group size.
+
+    R3.1-a, R3.1-c, R3.1-d, R4.2-a, R4.2-b, A17: unannounced absentees keep their slot.
+    """
+    absent = set(announced_absences)
+    unknown = sorted(absent - set(result.ladder))
+    if unknown:
+        raise RuleError(f"{', '.join(unknown)} cannot be absent: not on the ladder")
+    present = [p for p in result.ladder if p not in absent]
+    return split_into_groups(present, group_sizes(len(present), ruleset=ruleset))
+
+
+def _in_order(meets: Sequence[MeetFacts]) -> list[MeetFacts]:
+    numbers = [check_count(m.number, what="meet number", minimum=1) for m in meets]
+    if numbers != list(range(1, len(meets) + 1)):
+        raise RuleError(f"meets must be numbered 1, 2, 3... in order; got {numbers}")
+    return list(meets)
+
+
+def _joined_at(facts: SeasonFacts, players: Sequence[PlayerId]) -> dict[PlayerId, int]:
+    unknown = sorted(set(facts.joined_at) - set(players))
+    if unknown:
+        raise RuleError(f"joined_at names {', '.join(unknown)}, who is not an entrant")
+    return {
+        p: check_count(facts.joined_at.get(p, 1), what=f"{p}'s joining meet", minimum=1)
+        for p in players
+    }
+
+
+def _meet_ladder(
+    facts: SeasonFacts,
+    number: int,
+    joined: Mapping[PlayerId, int],
+    tallies: Mapping[PlayerId, _Tally],
+    previous: Sequence[PlayerId],
+    ruleset: Ruleset,
+) -> list[PlayerId]:
+    if number == 1:
+        starters = [e for e in facts.entrants if joined[e.player] <= 1]
+        return initial_ladder(starters, ruleset=ruleset)
+    return _active_ladder(tallies, previous, joined, number, facts, ruleset)
+
+
+def _active_ladder(
+    tallies: Mapping[PlayerId, _Tally],
+    previous: Sequence[PlayerId],
+    joined: Mapping[PlayerId, int],
+    number: int,
+    facts: SeasonFacts,
+    ruleset: Ruleset,
+) -> list[PlayerId]:
+    """Active players who have joined by meet `number`, by league points (R4.3-c, A18).
+
+    Newcomers enter below every existing player with equal points (A18.4), among themselves
+    in IFPA-then-alphabetical order.
+    """
+    points = {
+        p: sum((n.league_points for n in t.nights), Fraction(0))
+        for p, t in tallies.items()
+        if t.active and joined[p] <= number
+    }
+    newcomers = [e for e in facts.entrants if e.player in points and e.player not in previous]
+    order = [*previous, *initial_ladder(newcomers, ruleset=ruleset)]
+    return ladder(points, previous=order, ruleset=ruleset)
+
+
+def _fold_meet(
+    facts: SeasonFacts,
+    meet: MeetFacts,
+    current: Sequence[PlayerId],
+    joined: Mapping[PlayerId, int],
+    tallies: dict[PlayerId, _Tally],
+    suspended: Mapping[PlayerId, int],
+    ruleset: Ruleset,
+) -> MeetResult:
+    grouped = _check_attendance(meet, current, tallies)
+    matches = [_without_suspended(m, suspended, meet.number) for m in meet.groups]
+    penalties = _penalties(meet, matches, tallies, ruleset)
+    results = tuple(
+        score_match(
+            m,
+            penalties=_penalties_for(m, penalties),
+            ruleset=ruleset,
+        )
+        for m in matches
+    )
+    for result in results:
+        for line in result.players.values():
+            _record_night(tallies[line.player], _played_night(meet.number, line), ruleset)
+    for player, tally in tallies.items():
+        if player not in grouped:
+            night = _absent_night(player, meet, joined, tally, facts, ruleset)
+            if night is not None:
+                _record_night(tally, night, ruleset)
+    _apply_offenses(meet, tallies, ruleset)
+    expected = _expected_groups(current, meet, ruleset)
+    return MeetResult(
+        number=meet.number,
+        ladder=tuple(current),
+        expected_groups=expected,
+        matches=results,
+        penalties=penalties,
+    )
+
+
+def _check_attendance(
+    meet: MeetFacts, current: Sequence[PlayerId], tallies: Mapping[PlayerId, _Tally]
+) -> set[PlayerId]:
+    """Every active player on the ladder is in exactly one group or announced absent (R3.1-d)."""
+    grouped: list[PlayerId] = [p for m in meet.groups for p in m.players]
+    check_unique(grouped, what=f"the groups of meet {meet.number}")
+    on_ladder = set(current)
+    for player in grouped:
+        if player not in tallies:
+            raise RuleError(f"meet {meet.number}: {player} is in a group but is not an entrant")
+        if player not in on_ladder:
+            raise RuleError(
+                f"meet {meet.number}: {player} may not play (not joined, season forfeited or "
+                "suspended; R2.5-b)"
+            )
+    both = sorted(set(grouped) & meet.announced_absences)
+    if both:
+        raise RuleError(f"meet {meet.number}: {', '.join(both)} announced absent but in a group")
+    unplaced = sorted(on_ladder - set(grouped) - meet.announced_absences)
+    if unplaced:
+        raise RuleError(
+            f"meet {meet.number}: {', '.join(unplaced)} is in no group and not announced absent "
+            "(an unannounced absentee keeps his group slot and forfeits, R3.1-e)"
+        )
+    return set(grouped)
+
+
+def _expected_groups(
+    current: Sequence[PlayerId], meet: MeetFacts, ruleset: Ruleset
+) -> tuple[tuple[PlayerId, ...], ...]:
+    """The groups the rules give (R4.2-b); recorded groups may differ only with an LO reason."""
+    present = [p for p in current if p not in meet.announced_absences]
+    try:
+        expected = split_into_groups(present, group_sizes(len(present), ruleset=ruleset))
+    except RuleError:
+        if meet.group_override is None:
+            raise
+        return ()
+    recorded = [list(m.players) for m in meet.groups]
+    if recorded != expected and meet.group_override is None:
+        raise RuleError(
+            f"meet {meet.number}: the recorded groups {recorded} differ from the ladder's "
+            f"{expected}; an LO override needs a reason (R4.1-d)"
+        )
+    return tuple(tuple(g) for g in expected)
+
+
+def _penalties(
+    meet: MeetFacts,
+    matches: Sequence[MatchFacts],
+    tallies: Mapping[PlayerId, _Tally],
+    ruleset: Ruleset,
+) -> dict[PlayerId, int]:
+    """Player -> game his first or second offense's penalty falls on (R8.5-c, R8.5-d, A27)."""
+    penalties: dict[PlayerId, int] = {}
+    offenses = {p: t.offenses for p, t in tallies.items()}
+    for violation in meet.violations:
+        if not is_serious(violation, ruleset):
+            continue
+        offenses[violation.player] = offense_number(violation, offenses[violation.player])
+        if offenses[violation.player] >= THIRD_OFFENSE:
+            continue  # the season is forfeited instead (_apply_offenses)
+        match = next((m for m in matches if violation.player in m.players), None)
+        if match is None:
+            continue  # not playing at this meet: no game to forfeit (A27.4)
+        game = _penalty_target(violation, match, penalties, ruleset)
+        if game is not None:
+            penalties[violation.player] = game
+    return penalties
+
+
+def is_serious(violation: ViolationFacts, ruleset: Ruleset = FWPL_V1) -> bool:
+    """Whether a violation counts as a serious violation (R8.3-e, R8.4-a, R8.7-c, A28)."""
+    if violation.kind in AUTOMATIC_THIRD_OFFENSE:
+        return True
+    if violation.serious is not None:
+        return violation.serious
+    if violation.kind == "deathsave":
+        return False  # R8.7-c
+    if violation.kind == "opponents_ball":
+        return ruleset.opponents_ball_is_serious_violation  # A28
+    return True  # interference (R8.3-e), intentional slam tilt (R8.4-a), LO-found conduct
+
+
+def offense_number(violation: ViolationFacts, prior: int) -> int:
+    """This serious violation's offense number in the season (R8.5-b, R8.5-f)."""
+    if violation.kind in AUTOMATIC_THIRD_OFFENSE:
+        return max(THIRD_OFFENSE, prior + 1)
+    return prior + 1
+
+
+def _penalty_target(
+    violation: ViolationFacts,
+    match: MatchFacts,
+    earlier: Mapping[PlayerId, int],
+    ruleset: Ruleset,
+) -> int | None:
+    """The game of his match the penalty falls on (R8.5-c, R8.5-d, A27)."""
+    games = len(match.games)
+    if violation.target_game is not None:
+        return _game_number(violation.target_game, games)
+    if violation.current_game is not None:
+        return penalty_game((), current_game=_game_number(violation.current_game, games))
+    completed = check_count(violation.games_completed, what="games completed")
+    if completed > games:
+        raise RuleError(f"{violation.player}'s group completed at most {games} games")
+    if completed == 0:
+        if ruleset.penalty_target_before_first_game == "lo_decision":
+            raise RuleError(
+                f"{violation.player}'s violation came before his first game: the LO must "
+                "choose the game (A27)"
+            )
+        return next(
+            (i for i, g in enumerate(match.games, 1) if g.scores.get(violation.player) is not None),
+            None,
+        )
+    scored = score_match(match, penalties=_penalties_for(match, earlier), ruleset=ruleset)
+    line = scored.players[violation.player]
+    points = [
+        None if violation.player in scored.games[i].forfeits else line.game_points[i]
+        for i in range(completed)
+    ]
+    return penalty_game(points)
+
+
+def _game_number(number: int, games: int) -> int:
+    check_count(number, what="game number", minimum=1)
+    if number > games:
+        raise RuleError(f"game {number} is not in a match of {games} games")
+    return number
+
+
+def _penalties_for(
+    match: MatchFacts, penalties: Mapping[PlayerId, int]
+) -> dict[int, frozenset[PlayerId]]:
+    by_game: dict[int, set[PlayerId]] = {}
+    for player, game in penalties.items():
+        if player in match.players:
+            by_game.setdefault(game, set()).add(player)
+    return {g: frozenset(ps) for g, ps in by_game.items()}
+
+
+def _apply_offenses(meet: MeetFacts, tallies: dict[PlayerId, _Tally], ruleset: Ruleset) -> None:
+    """Count serious violations; a third offense forfeits the season and wipes his scores."""
+    for violation in meet.violations:
+        tally = tallies.get(violation.player)
+        if tally is None:
+            raise RuleError(f"a violation names {violation.player}, who is not an entrant")
+        if not is_serious(violation, ruleset):
+            continue
+        tally.offenses = offense_number(violation, tally.offenses)
+        if tally.offenses >= THIRD_OFFENSE and tally.suspended_at is None:
+            tally.suspended_at = meet.number
+            tally.nights = [_wiped(n) for n in tally.nights]  # R8.5-e: "scores are wiped"
+
+
+def _suspensions(facts: SeasonFacts, ruleset: Ruleset) -> dict[PlayerId, int]:
+    """Player -> meet of his third offense; offense counts depend on no points, so scan first."""
+    counts: dict[PlayerId, int] = {}
+    suspended: dict[PlayerId, int] = {}
+    for meet in facts.meets:
+        for violation in meet.violations:
+            if is_serious(violation, ruleset):
+                counts[violation.player] = offense_number(
+                    violation, counts.get(violation.player, 0)
+                )
+                if counts[violation.player] >= THIRD_OFFENSE:
+                    suspended.setdefault(violation.player, meet.number)
+    return suspended
+
+
+def _without_suspended(
+    match: MatchFacts, suspended: Mapping[PlayerId, int], meet: int
+) -> MatchFacts:
+    """With `third_offense_rescore_others`, a suspended player's games count as his forfeits
+    up to his suspension, so the others are re-scored without him (A36 alternative)."""
+    wiped = {p for p, at in suspended.items() if at >= meet and p in match.players}
+    if not wiped:
+        return match
+    games = tuple(
+        replace(
+            g,
+            scores={p: (None if p in wiped else s) for p, s in g.scores.items()},
+            tie_order=tuple(tuple(p for p in o if p not in wiped) for o in g.tie_order),
+            compensatory={p: c for p, c in g.compensatory.items() if p not in wiped},
+            reduced=g.reduced - wiped,
+            zeroed={p: z for p, z in g.zeroed.items() if p not in wiped},
+            non_countable=g.non_countable | wiped,
+        )
+        for g in match.games
+    )
+    return replace(match, games=games)
+
+
+def _played_night(meet: int, line: PlayerMatch) -> Night:
+    status: NightStatus = "played" if line.games_played else "absent_unannounced"
+    return Night(
+        meet=meet,
+        status=status,
+        game_points=line.game_points,
+        match_bonus=line.match_bonus,
+        games_played=line.games_played,
+        forfeits=line.forfeits,
+        countable_forfeits=line.countable_forfeits,
+    )
+
+
+def _absent_night(
+    player: PlayerId,
+    meet: MeetFacts,
+    joined: Mapping[PlayerId, int],
+    tally: _Tally,
+    facts: SeasonFacts,
+    ruleset: Ruleset,
+) -> Night | None:
+    """A night for a player in no group: announced absent, not yet joined, or out."""
+    if not tally.active:
+        return None  # out of the league: no more forfeits (R2.5-b)
+    if meet.number < joined[player]:
+        countable = (
+            ruleset.late_join_forfeits_countable and player not in facts.late_join_non_countable
+        )
+        return Night(
+            meet=meet.number,
+            status="not_joined",
+            forfeits=GAMES_PER_MATCH,
+            countable_forfeits=GAMES_PER_MATCH if countable else 0,
+        )  # R2.4-f, A46
+    return Night(
+        meet=meet.number,
+        status="absent_announced",
+        forfeits=GAMES_PER_MATCH,
+        countable_forfeits=GAMES_PER_MATCH,  # R2.4-h: countable unless the LO says otherwise
+    )
+
+
+def _record_night(tally: _Tally, night: Night, ruleset: Ruleset) -> None:
+    """Add a night, granting the §2.4 credit to an all-night forfeit, and check §2.5."""
+    if night.status in ("absent_announced", "absent_unannounced"):
+        night = _with_credit(night, tally, ruleset)
+    tally.nights.append(night)
+    tally.countable_forfeits += night.countable_forfeits
+    if tally.season_forfeited_at is None and season_forfeited(tally.countable_forfeits):
+        tally.season_forfeited_at = night.meet  # R2.5-a
+        if not ruleset.season_forfeit_keeps_points:  # A37 alternative
+            tally.nights = [_wiped(n) for n in tally.nights]
+
+
+def _with_credit(night: Night, tally: _Tally, ruleset: Ruleset) -> Night:
+    """R2.4-d, R2.4-e, A14: 50% of his average night so far, once a season by default."""
+    played = [n for n in tally.nights if n.games_played > 0]
+    credit = night_forfeit_credit(
+        _credit_basis(played, ruleset),
+        credit_used=tally.credit_used_at is not None,
+        ruleset=ruleset,
+    )
+    if tally.credit_used_at is None and (played or ruleset.zero_credit_without_history_uses_credit):
+        tally.credit_used_at = night.meet
+    return replace(night, credit=credit)
+
+
+def _credit_basis(played: Sequence[Night], ruleset: Ruleset) -> list[Fraction]:
+    """The nightly values averaged for the credit (A14.1)."""
+    basis = ruleset.forfeit_credit_basis
+    if basis == "game_points_excl_match_bonus":
+        return [Fraction(sum(n.game_points)) for n in played]
+    if basis == "per_game_times_4" and played:
+        games = sum(n.games_played for n in played)
+        total = sum((n.league_points for n in played), Fraction(0))
+        return [GAMES_PER_MATCH * total / games]
+    return [n.league_points for n in played]
+
+
+def _wiped(night: Night) -> Night:
+    return replace(
+        night, game_points=tuple(0 for _ in night.game_points), match_bonus=0, credit=Fraction(0)
+    )
+
+
+def _standing(player: PlayerId, tally: _Tally) -> Standing:
+    return Standing(
+        player=player,
+        league_points=sum((n.league_points for n in tally.nights), Fraction(0)),
+        nights=tuple(tally.nights),
+        games_played=sum(n.games_played for n in tally.nights),
+        forfeits=sum(n.forfeits for n in tally.nights),
+        countable_forfeits=tally.countable_forfeits,
+        offenses=tally.offenses,
+        credit_used_at=tally.credit_used_at,
+        season_forfeited_at=tally.season_forfeited_at,
+        suspended_at=tally.suspended_at,
+    )

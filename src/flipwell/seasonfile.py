@@ -1,0 +1,74 @@
+"""Season files: a season's facts as JSON, read into `flipwell.rules.season.SeasonFacts`.
+
+The format (used by the golden season in tests/data and by `flipwell standings FILE`):
+
+    {"name": ..., "entrants": [{"player", "first_name", "last_name", "ifpa_rank"}],
+     "joined_at": {player: meet}, "late_join_non_countable": [player],
+     "meets": [{"number", "date", "announced_absences": [player], "group_override": reason,
+                "violations": [{"player", "kind", "serious", "current_game", "games_completed"}],
+                "groups": [{"players": [...], "games": [{"machine", "scores": {player: int|null},
+                            "tie_order": [[player, ...]], "compensatory": {player: {"new", ...}},
+                            "reduced": [player], "zeroed": {player: reason},
+                            "non_countable": [player]}]}]}]}
+
+Standard library only, so the rules stay usable without the web application.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flipwell.rules import Entrant, RuleError
+from flipwell.rules.match import Compensatory, GameFacts, MatchFacts
+from flipwell.rules.season import MeetFacts, SeasonFacts, ViolationFacts
+
+
+def load_season(path: str | Path) -> tuple[str, SeasonFacts]:
+    """Read a season file: its name and its facts. Bad content raises RuleError naming it."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise RuleError(f"{path}: not valid JSON ({error})") from error
+    try:
+        return str(data.get("name", Path(path).stem)), season_from_dict(data)
+    except (KeyError, TypeError, AttributeError) as error:
+        raise RuleError(f"{path}: malformed season file ({error!r})") from error
+
+
+def season_from_dict(data: Mapping[str, Any]) -> SeasonFacts:
+    """Build SeasonFacts from the parsed JSON of a season file."""
+    return SeasonFacts(
+        entrants=tuple(Entrant(**e) for e in data["entrants"]),
+        meets=tuple(_meet(m) for m in data["meets"]),
+        joined_at=dict(data.get("joined_at", {})),
+        late_join_non_countable=frozenset(data.get("late_join_non_countable", ())),
+    )
+
+
+def _meet(data: Mapping[str, Any]) -> MeetFacts:
+    return MeetFacts(
+        number=data["number"],
+        groups=tuple(_match(g) for g in data["groups"]),
+        announced_absences=frozenset(data.get("announced_absences", ())),
+        violations=tuple(ViolationFacts(**v) for v in data.get("violations", ())),
+        group_override=data.get("group_override"),
+    )
+
+
+def _match(data: Mapping[str, Any]) -> MatchFacts:
+    return MatchFacts(players=tuple(data["players"]), games=tuple(_game(g) for g in data["games"]))
+
+
+def _game(data: Mapping[str, Any]) -> GameFacts:
+    return GameFacts(
+        machine=data["machine"],
+        scores=dict(data["scores"]),
+        tie_order=tuple(tuple(order) for order in data.get("tie_order", ())),
+        compensatory={p: Compensatory(**c) for p, c in data.get("compensatory", {}).items()},
+        reduced=frozenset(data.get("reduced", ())),
+        zeroed=dict(data.get("zeroed", {})),
+        non_countable=frozenset(data.get("non_countable", ())),
+    )

@@ -1,0 +1,210 @@
+"""A whole match from recorded facts: adjustments, penalties, match bonus and explanations."""
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from flipwell.rules import RuleError, Ruleset
+from flipwell.rules.match import Compensatory, GameFacts, MatchFacts, score_match
+
+PLAYERS = ("ann", "ben", "cat", "dan")
+
+
+def _game(scores, **kwargs):
+    return GameFacts(
+        machine="Twilight Zone", scores=dict(zip(PLAYERS, scores, strict=True)), **kwargs
+    )
+
+
+def _match(*games):
+    return MatchFacts(players=PLAYERS, games=tuple(games))
+
+
+def test_match_explains_every_point_with_its_comparison():
+    """R3.2-f, R3.2-g: the explanation quotes the scores compared."""
+    match = _match(_game([1_200_000, 600_000, 450_000, 100]))
+
+    result = score_match(match)
+
+    assert result.explanation("ann") == [
+        "Game 1 (Twilight Zone): ann finished 1st of 4: 7 points [R3.2-e]",
+        "Game 1 (Twilight Zone): ann's 1,200,000 > ben + cat's 1,050,000: bonus to ann [R3.2-f]",
+    ]
+    assert result.explanation("dan") == [
+        "Game 1 (Twilight Zone): dan finished 4th of 4: 1 point [R3.2-e]",
+    ]
+
+
+def test_match_night_totals_add_game_points_and_match_bonus():
+    """R3.3-a, R3.3-b: four games' league points, then the fifth game on the totals."""
+    games = [_game([400, 300, 200, 100]) for _ in range(4)]
+    # Each game: ann 7 (400 > 300+200? no: bonus to cat), ben 5 + (300 > 300? no: bonus to
+    # dan), cat 3+1, dan 1+1. Totals ann 28, ben 20, cat 16, dan 8.
+    # Fifth game: 28 >= 20+16=36? no -> cat; 20 >= 16+8=24? no -> dan.
+    result = score_match(_match(*games))
+
+    totals = {p: line.night_total for p, line in result.players.items()}
+    assert totals == {"ann": 28, "ben": 20, "cat": 16 + 1, "dan": 8 + 1}
+    assert result.bonus.totals == {"ann": 28, "ben": 20, "cat": 16, "dan": 8}
+
+
+def test_compensatory_game_adds_to_original_score():
+    """R7.3-m: final = original + compensatory game; R7.3-n: leading balls subtracted."""
+    game = _game(
+        [300_000, 500_000, 200_000, 100_000],
+        compensatory={"ann": Compensatory(new=400_000, leading_subtracted=50_000)},
+    )
+
+    outcome = score_match(_match(game)).games[0]
+
+    assert outcome.final_scores["ann"] == 650_000
+    assert outcome.result.order == ("ann", "ben", "cat", "dan")
+
+
+def test_reduction_applies_after_the_compensatory_addition():
+    """A33, R8.1-b: 25% off the final overall score, rounded down (A35)."""
+    game = _game(
+        [100_001, 50_000, 40_000, 30_000],
+        compensatory={"ann": Compensatory(new=1)},
+        reduced=frozenset({"ann"}),
+    )
+
+    outcome = score_match(_match(game)).games[0]
+
+    assert outcome.final_scores["ann"] == 75_001  # (100_001 + 1) * 3 // 4
+
+
+def test_deathsave_zero_is_ranked_not_forfeited():
+    """R8.7-a, A13: a machine score of zero still takes last place and its points."""
+    game = _game([900, 800, 700, 600], zeroed={"ann": "deathsave"})
+
+    result = score_match(_match(game))
+
+    assert result.games[0].result.order == ("ben", "cat", "dan", "ann")
+    assert result.players["ann"].forfeits == 0
+    assert result.games[0].result.points["ann"] == 1
+
+
+def test_opponents_ball_zero_cites_its_rule():
+    """R8.2-a: the violator's machine score is zero."""
+    game = _game([900, 800, 700, 600], zeroed={"ben": "opponents_ball"})
+
+    outcome = score_match(_match(game)).games[0]
+
+    assert outcome.final_scores["ben"] == 0
+    assert next(line.rule for line in outcome.lines if line.player == "ben") == "R8.2-a"
+
+
+def test_penalty_forfeit_rescores_game_on_three_player_scale():
+    """R8.5-c, A26: the penalty is a forfeit, the others score 7/4/1 + 1 bonus (13)."""
+    game = _game([900, 800, 700, 600])
+
+    result = score_match(_match(game), penalties={1: frozenset({"ann"})})
+
+    points = result.games[0].result.points
+    assert points == {"ann": 0, "ben": 7, "cat": 4, "dan": 2}  # 800 > 700+600? no: dan
+    assert result.players["ann"].countable_forfeits == 1
+
+
+def test_penalty_zero_score_alternative_keeps_him_ranked_last():
+    """A26 (b): serious_violation_penalty="zero_score"."""
+    game = _game([900, 800, 700, 600])
+    ruleset = Ruleset(serious_violation_penalty="zero_score")
+
+    result = score_match(_match(game), penalties={1: frozenset({"ann"})}, ruleset=ruleset)
+
+    assert result.games[0].result.order == ("ben", "cat", "dan", "ann")
+    assert result.players["ann"].forfeits == 0
+
+
+def test_penalty_zero_points_others_unchanged_alternative():
+    """A26 (c): he earns nothing; the others are scored as if he finished last with 0."""
+    game = _game([900, 800, 700, 600])
+    ruleset = Ruleset(serious_violation_penalty="zero_points_others_unchanged")
+
+    result = score_match(_match(game), penalties={1: frozenset({"ann"})}, ruleset=ruleset)
+
+    # Ranked ben 800, cat 700, dan 600, ann 0: 7/5/3/(1 -> 0). 800 > 700+600? no: bonus to
+    # dan. 700 > 600+0? yes: bonus to cat.
+    assert result.games[0].result.points == {"ann": 0, "ben": 7, "cat": 5 + 1, "dan": 3 + 1}
+
+
+def test_three_forfeits_exclude_player_from_match_bonus():
+    """R3.3-g: a player who forfeits three games is left out of the fifth game."""
+    games = [_game([None, 300, 200, 100]) for _ in range(3)] + [_game([400, 300, 200, 100])]
+
+    result = score_match(_match(*games))
+
+    assert result.players["ann"].match_bonus == 0
+    assert result.bonus.order == ("ben", "cat", "dan")
+
+
+def test_non_countable_forfeit_is_not_counted():
+    """R2.4-g, R2.4-h: forfeits count unless the LO designates otherwise."""
+    game = _game([None, 300, 200, 100], non_countable=frozenset({"ann"}))
+
+    result = score_match(_match(game))
+
+    assert (result.players["ann"].forfeits, result.players["ann"].countable_forfeits) == (1, 0)
+
+
+def test_match_refuses_score_for_player_outside_group():
+    game = GameFacts(machine="TZ", scores={"ann": 1, "ben": 2, "cat": 3, "dan": 4, "eve": 5})
+
+    with pytest.raises(RuleError, match="eve, not in this group"):
+        score_match(_match(game))
+
+
+def test_match_refuses_missing_entry():
+    game = GameFacts(machine="TZ", scores={"ann": 1, "ben": 2, "cat": 3})
+
+    with pytest.raises(RuleError, match="no entry for dan"):
+        score_match(_match(game))
+
+
+def test_match_refuses_adjusting_a_forfeit():
+    game = _game([None, 2, 3, 4], reduced=frozenset({"ann"}))
+
+    with pytest.raises(RuleError, match="ann forfeited"):
+        score_match(_match(game))
+
+
+def test_match_refuses_unknown_zero_reason():
+    game = _game([1, 2, 3, 4], zeroed={"ann": "bad luck"})
+
+    with pytest.raises(RuleError, match="zero score reason 'bad luck'"):
+        score_match(_match(game))
+
+
+def test_match_refuses_penalty_on_missing_game():
+    with pytest.raises(RuleError, match="no such game"):
+        score_match(_match(_game([1, 2, 3, 4])), penalties={2: frozenset({"ann"})})
+
+
+scores = st.one_of(st.none(), st.integers(min_value=0, max_value=10**13))
+
+
+@given(st.lists(st.tuples(scores, scores, scores, scores), min_size=4, max_size=4))
+def test_match_points_add_up_per_rulebook(rows):
+    """R3.2-h, R3.3-c: each game gives 18/13/9/7/0; the fifth game 2, 1 or 0 bonus points."""
+    games = []
+    for row in rows:
+        by_score: dict[int, list[str]] = {}
+        for player, score in zip(PLAYERS, row, strict=True):
+            if score is not None:
+                by_score.setdefault(score, []).append(player)
+        ties = tuple(tuple(ps) for ps in by_score.values() if len(ps) > 1)
+        games.append(_game(list(row), tie_order=ties))
+
+    result = score_match(_match(*games))
+
+    expected_games = sum(
+        {4: 18, 3: 13, 2: 9, 1: 7, 0: 0}[sum(s is not None for s in row)] for row in rows
+    )
+    included = len(result.bonus.order)
+    expected_bonus = {4: 2, 3: 1, 2: 1, 1: 0, 0: 0}[included]
+    total = sum(line.night_total for line in result.players.values())
+    assert total == expected_games + expected_bonus
+    assert Fraction(total).denominator == 1
