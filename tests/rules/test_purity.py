@@ -32,9 +32,12 @@ def test_rules_flipwell_modules_are_rules_only():
     for path in RULES_DIR.glob("*.py"):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                if node.module.startswith("flipwell"):
-                    assert node.module.startswith("flipwell.rules"), (path.name, node.module)
+            if (
+                isinstance(node, ast.ImportFrom)
+                and node.level == 0
+                and (node.module or "").startswith("flipwell")
+            ):
+                assert (node.module or "").startswith("flipwell.rules"), (path.name, node.module)
 
 
 def test_importing_flipwell_rules_loads_no_third_party_module():
@@ -42,7 +45,8 @@ def test_importing_flipwell_rules_loads_no_third_party_module():
         "import sys, flipwell, flipwell.rules\n"
         "std = set(sys.stdlib_module_names)\n"
         "mods = {m.split('.')[0] for m in sys.modules}\n"
-        "print(sorted(m for m in mods if m not in std and m != 'flipwell' and not m.startswith('_')))"
+        "print(sorted(m for m in mods\n"
+        "             if m not in std and m != 'flipwell' and not m.startswith('_')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -36,6 +36,8 @@ def check_points(value: object, *, what: str = "league points") -> Fraction:
     """League points: a non-negative exact number (int, Fraction or Decimal; never a float)."""
     if isinstance(value, bool) or not isinstance(value, int | Fraction | Decimal):
         raise RuleError(f"{what} must be a non-negative int or Fraction, got {value!r}")
+    if isinstance(value, Decimal) and not value.is_finite():
+        raise RuleError(f"{what} must be a finite number, got {value}")
     exact = Fraction(value)
     if exact < 0:
         raise RuleError(f"{what} must not be negative, got {value}")

@@ -7,6 +7,7 @@ Words:
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
@@ -15,17 +16,26 @@ from flipwell.rules.errors import RuleError
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.values import Entrant, LeaguePoints, PlayerId
 
+MIN_GROUP = 3
+"""R4.1-c: no scheduled match has fewer than 3 players."""
+
 
 def group_sizes(n: int, *, ruleset: Ruleset = FWPL_V1) -> list[int]:
     """Group sizes for n players, top group first (§4.1, R4.1-a, R4.1-b, R3.1-c, A16).
 
     As many 4-player groups as possible, with the 3-player groups at the bottom: g = ⌈n/4⌉
     groups of which 4g − n have 3 players. This is the rulebook's table for 6..32 and the
-    same formula beyond (A16). 0 players make no groups; 1, 2 and 5 cannot be grouped.
+    same formula beyond (A16). 0 players make no groups. 1, 2 and 5 players cannot be
+    grouped (A16: "n ≤ 2 means no match"; a group of 5 or 2 is never scheduled): RuleError.
     """
     check_count(n, what="number of players")
     if ruleset.group_sizes != "max_fours_threes_at_bottom":  # pragma: no cover - one option
         raise RuleError(f"unknown group_sizes setting {ruleset.group_sizes!r}")
+    if 0 < n < MIN_GROUP:
+        raise RuleError(
+            f"{n} player{'s' if n > 1 else ''} cannot be grouped: a match needs at least "
+            f"{MIN_GROUP} players (A16, R4.1-c)"
+        )
     groups = -(-n // 4)
     threes = 4 * groups - n
     if threes > groups:
@@ -56,11 +66,18 @@ def initial_ladder(entrants: Iterable[Entrant], *, ruleset: Ruleset = FWPL_V1) -
 
     §3.1 (R3.1-b), §4.3 (R4.3-a, R4.3-b), A18.2-3. Alphabetical is last name, then first
     name, case-insensitive (Unicode casefold); the player id breaks any remaining tie so the
-    order never depends on input order.
+    order never depends on input order. Accents do not move a name out of its letter
+    ("Émile" files with the Es, "Ölsen" with the Os): names compare first without accents,
+    then with them, so the same name typed composed or decomposed sorts the same.
     """
     listed = list(entrants)
     check_unique((e.player for e in listed), what="the entrants")
     for entrant in listed:
+        for part in ("first_name", "last_name"):
+            if not isinstance(getattr(entrant, part), str):
+                raise RuleError(
+                    f"{entrant.player}'s {part} must be a string, got {getattr(entrant, part)!r}"
+                )
         rank = entrant.ifpa_rank
         if rank is not None and (isinstance(rank, bool) or not isinstance(rank, int) or rank < 1):
             raise RuleError(
@@ -76,11 +93,20 @@ def initial_ladder(entrants: Iterable[Entrant], *, ruleset: Ruleset = FWPL_V1) -
     return [e.player for e in ranked + unranked]
 
 
-def _name_key(entrant: Entrant, ruleset: Ruleset) -> tuple[str, str, str]:
-    first, last = entrant.first_name.casefold(), entrant.last_name.casefold()
-    if ruleset.unranked_sort == "first_last_casefold":
-        return (first, last, entrant.player)
-    return (last, first, entrant.player)
+def _name_key(entrant: Entrant, ruleset: Ruleset) -> tuple[str, ...]:
+    last, first = _folded(entrant.last_name), _folded(entrant.first_name)
+    words = (first, last) if ruleset.unranked_sort == "first_last_casefold" else (last, first)
+    return (*(_unaccented(w) for w in words), *words, entrant.player)
+
+
+def _folded(name: str) -> str:
+    """Case-insensitive and independent of how the name was typed (composed or not)."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
+def _unaccented(name: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", name)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def ladder(

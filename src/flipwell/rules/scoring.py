@@ -12,13 +12,14 @@ Words:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
 from flipwell.rules.checks import check_player, check_score, check_unique, fmt, points_phrase
 from flipwell.rules.errors import RuleError
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
+from flipwell.rules.ties import tie_positions
 from flipwell.rules.values import Finish, PlayerId, PointLine
 
 PLACE_POINTS: Mapping[int, tuple[int, ...]] = {
@@ -107,7 +108,13 @@ def finishing_order(
 
     R3.2-i, A15: a tie with no recorded order is refused, naming the tied players.
     """
-    resolved = _tie_positions(present, tie_order)
+    resolved = tie_positions(
+        present,
+        tie_order,
+        what="tie order",
+        unknown="who has no machine score in this game",
+        quantity="machine scores",
+    )
     by_score: dict[int, list[PlayerId]] = {}
     for player, score in present.items():
         by_score.setdefault(score, []).append(player)
@@ -116,10 +123,9 @@ def finishing_order(
         tied = by_score[score]
         if len(tied) > 1:
             if not all(p in resolved for p in tied):
-                names = " and ".join(sorted(tied))
                 raise RuleError(
-                    f"unresolved tie between {names} at {fmt(score)}: record the order of "
-                    "their one-ball playoff (§3.2)"
+                    f"unresolved tie between {_names(sorted(tied))} at {fmt(score)}: record "
+                    "the order of their one-ball playoff (§3.2)"
                 )
             tied = sorted(tied, key=resolved.__getitem__)
         order.extend(tied)
@@ -135,30 +141,11 @@ def _present_scores(scores: Mapping[PlayerId, int | None]) -> dict[PlayerId, int
     return present
 
 
-def _tie_positions(
-    present: Mapping[PlayerId, int], tie_order: Sequence[Sequence[PlayerId]]
-) -> dict[PlayerId, int]:
-    """Position of each player within his recorded tie, after checking the tie really exists."""
-    positions: dict[PlayerId, int] = {}
-    for group in tie_order:
-        players = check_unique(group, what="a tie order")
-        for player in players:
-            if player not in present:
-                raise RuleError(f"tie order names {player}, who has no machine score in this game")
-            if player in positions:
-                raise RuleError(f"{player} appears in two tie orders")
-        tied_scores = {present[p] for p in players}
-        if len(tied_scores) != 1:
-            raise RuleError(f"tie order {players} groups players whose scores differ")
-        (score,) = tied_scores
-        everyone_tied = sorted(p for p, s in present.items() if s == score)
-        if sorted(players) != everyone_tied:
-            raise RuleError(
-                f"tie order {players} must list every player tied at {fmt(score)}: "
-                + ", ".join(everyone_tied)
-            )
-        positions.update({p: i for i, p in enumerate(players)})
-    return positions
+def _names(players: Sequence[PlayerId]) -> str:
+    """'A and B', 'A, B and C'."""
+    if len(players) < 2:
+        return "".join(players)
+    return ", ".join(players[:-1]) + " and " + players[-1]
 
 
 def _place_awards(
@@ -169,7 +156,9 @@ def _place_awards(
         return []
     if n == 1:
         amount = ruleset.single_player_game_points
-        return [(order[0], amount, "A11", f"{order[0]} was the only player: {points_phrase(amount)}")]
+        return [
+            (order[0], amount, "A11", f"{order[0]} was the only player: {points_phrase(amount)}")
+        ]
     if n not in PLACE_POINTS:
         raise RuleError(f"a game has 1 to 4 players, got {n}")
     rule = PLACE_RULES[n]
@@ -312,19 +301,11 @@ def _fifth_game_order(
     ruleset: Ruleset,
 ) -> list[PlayerId]:
     """Included players by match total; ties by the ruleset's tiebreakers (R3.3-f, A12)."""
-    keys: dict[str, Callable[[PlayerId], int]] = {
-        "most_firsts": lambda p: -_place_count(results[p], 1),
-        "most_seconds": lambda p: -_place_count(results[p], 2),
-        "most_thirds": lambda p: -_place_count(results[p], 3),
-        "ladder_position": lambda p: list(ladder_order).index(p),
-    }
-
-    def sort_key(player: PlayerId) -> tuple[int, ...]:
-        return (-totals[player], *(keys[name](player) for name in ruleset.match_bonus_tiebreak))
-
-    order = sorted(included, key=sort_key)
+    position = {p: i for i, p in enumerate(ladder_order)}
+    sort_keys = {p: _tiebreak_key(p, totals[p], results[p], position, ruleset) for p in included}
+    order = sorted(included, key=sort_keys.__getitem__)
     for a, b in pairwise(order):
-        if sort_key(a) == sort_key(b):
+        if sort_keys[a] == sort_keys[b]:
             raise RuleError(
                 f"unresolved match-bonus tie between {a} and {b}: the ruleset's "
                 "match_bonus_tiebreak does not separate them"
@@ -332,8 +313,22 @@ def _fifth_game_order(
     return order
 
 
-def _place_count(games: Sequence[Finish | None], place: int) -> int:
-    return sum(1 for g in games if g is not None and g.place == place)
+def _tiebreak_key(
+    player: PlayerId,
+    total: int,
+    games: Sequence[Finish | None],
+    position: Mapping[PlayerId, int],
+    ruleset: Ruleset,
+) -> tuple[int, ...]:
+    """Sort key: higher total first, then most 1sts, 2nds, 3rds, then ladder position (A12)."""
+    places = [g.place for g in games if g is not None]
+    values = {
+        "most_firsts": -places.count(1),
+        "most_seconds": -places.count(2),
+        "most_thirds": -places.count(3),
+        "ladder_position": position[player],
+    }
+    return (-total, *(values[name] for name in ruleset.match_bonus_tiebreak))
 
 
 def _fifth_game_awards(

@@ -1,0 +1,64 @@
+"""Recorded tie orders: how a one-ball or single-ball playoff ordered players on equal values.
+
+The software cannot play the playoff; it records the order it produced (§3.2 R3.2-i, A15 for
+machine scores; §6.1 R6.1-e, A39 for season points) and checks that each recorded order is a
+real, whole tie before using it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from fractions import Fraction
+
+from flipwell.rules.checks import check_unique, fmt
+from flipwell.rules.errors import RuleError
+from flipwell.rules.values import PlayerId
+
+
+def tie_positions(
+    values: Mapping[PlayerId, int | Fraction],
+    orders: Sequence[Sequence[PlayerId]],
+    *,
+    what: str,
+    unknown: str,
+    quantity: str,
+    unit: str = "",
+    optional: Collection[PlayerId] = frozenset(),
+) -> dict[PlayerId, int]:
+    """Each listed player's position (0 = won) within his recorded tie order.
+
+    values: the tied quantity per player who may take part; orders: the recorded orders,
+    winner first; what: their name in messages ("tie order"); unknown: why a player outside
+    `values` cannot be listed; quantity: what is tied ("machine scores"); unit: printed after
+    a value ("" or " points"); optional: players who may be listed but need not be (e.g. a
+    withdrawn player). Every order must list at least two players on one value, and every
+    player on that value who is not optional.
+    """
+    if isinstance(orders, str):
+        raise RuleError(f"{what}s must be a list of orders, got {orders!r}")
+    positions: dict[PlayerId, int] = {}
+    for order in orders:
+        if isinstance(order, str):  # a bare string would be read letter by letter as players
+            raise RuleError(f"a {what} must be a list of players, got {order!r}")
+        players = check_unique(order, what=f"a {what}")
+        if len(players) < 2:
+            raise RuleError(
+                f"{what} {players} must name at least two players with equal {quantity}"
+            )
+        for player in players:
+            if player not in values:
+                raise RuleError(f"{what} names {player}, {unknown}")
+            if player in positions:
+                raise RuleError(f"{player} appears in two {what}s")
+        tied_values = {values[p] for p in players}
+        if len(tied_values) != 1:
+            raise RuleError(f"{what} {players} groups players whose {quantity} differ")
+        (value,) = tied_values
+        tied = sorted(p for p, v in values.items() if v == value and p not in optional)
+        if sorted(p for p in players if p not in optional) != tied:
+            raise RuleError(
+                f"{what} {players} must list every player tied at {fmt(value)}{unit}: "
+                + ", ".join(tied)
+            )
+        positions.update({p: i for i, p in enumerate(players)})
+    return positions

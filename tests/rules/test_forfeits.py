@@ -1,0 +1,165 @@
+"""Forfeits: the all-night credit (§2.4: R2.4-d, R2.4-e, A14) and the season forfeit (§2.5: R2.5-a).
+
+Game-level forfeits (R2.4-b, R2.4-c) are tested with game points in test_game_points.py.
+"""
+
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from flipwell.rules import RuleError, Ruleset, night_forfeit_credit
+from flipwell.rules.forfeits import season_forfeited
+
+# --- the all-night credit (R2.4-d, A14) ---------------------------------------------------------
+
+
+def test_night_forfeit_credit_half_of_average_exact_quarter():
+    # R2.4-d, A14.2: nights 40 and 39 average 79/2 = 39.5; half is 79/4 = 19.75, kept exact.
+    credit = night_forfeit_credit([40, 39], credit_used=False)
+
+    assert credit == Fraction(79, 4)
+
+
+def test_night_forfeit_credit_is_a_fraction_not_a_float():
+    # A14.2: "decimal or rational arithmetic, not floats".
+    credit = night_forfeit_credit([40, 39], credit_used=False)
+
+    assert type(credit) is Fraction
+
+
+def test_night_forfeit_credit_non_terminating_average_kept_exact():
+    # A14.2: (38 + 41 + 40) / 3 = 119/3; half is 119/6 = 19.8333..., no rounding.
+    credit = night_forfeit_credit([38, 41, 40], credit_used=False)
+
+    assert credit == Fraction(119, 6)
+
+
+def test_night_forfeit_credit_single_prior_night():
+    # R2.4-d: one earlier night of 27 points: 27 / 1 x 1/2 = 13.5.
+    credit = night_forfeit_credit([27], credit_used=False)
+
+    assert credit == Fraction(27, 2)
+
+
+def test_night_forfeit_credit_counts_match_bonus_and_earlier_credit_totals():
+    # A14.1: nightly totals include match bonus (e.g. 21 + 1 = 22); a total that is itself a
+    # fraction is averaged exactly: (22 + 39/2) / 2 = 83/4; half = 83/8 = 10.375.
+    credit = night_forfeit_credit([22, Fraction(39, 2)], credit_used=False)
+
+    assert credit == Fraction(83, 8)
+
+
+def test_night_forfeit_credit_accepts_decimal_totals():
+    # A14.2: Decimal is exact too: (20 + 19.5) / 2 = 19.75; half = 9.875.
+    credit = night_forfeit_credit([Decimal("20"), Decimal("19.5")], credit_used=False)
+
+    assert credit == Fraction(79, 8)
+
+
+def test_night_forfeit_credit_no_earlier_nights_is_zero():
+    # A14.4: first meet (or first after joining): nothing to average, credit 0.
+    credit = night_forfeit_credit([], credit_used=False)
+
+    assert credit == 0
+
+
+def test_night_forfeit_credit_zero_average_is_zero():
+    # R2.4-d: 50% of an average of 0 is 0.
+    credit = night_forfeit_credit([0, 0], credit_used=False)
+
+    assert credit == 0
+
+
+def test_night_forfeit_credit_only_once_by_default():
+    # R2.4-e, A14.3: "Any subsequent forfeits will receive no points": a second all-night
+    # forfeit earns 0 even with a good average.
+    credit = night_forfeit_credit([40, 39], credit_used=True)
+
+    assert credit == 0
+
+
+def test_night_forfeit_credit_every_full_night_alternative():
+    # A14.3 alternative `forfeit_credit_scope = "every_full_night"`: 79/4 again.
+    ruleset = Ruleset(forfeit_credit_scope="every_full_night")
+
+    credit = night_forfeit_credit([40, 39], credit_used=True, ruleset=ruleset)
+
+    assert credit == Fraction(79, 4)
+
+
+@pytest.mark.parametrize(
+    ("nights", "rounding", "expected"),
+    [
+        ([40, 39], "half_up", 20),  # 19.75 -> 20
+        ([40, 39], "down", 19),  # 19.75 -> 19
+        ([39], "half_up", 20),  # 19.5 -> 20 (a half goes up)
+        ([39], "down", 19),  # 19.5 -> 19
+        ([41], "half_up", 21),  # 20.5 -> 21 (not banker's rounding to 20)
+        ([38, 39], "half_up", 19),  # 77/4 = 19.25 -> 19
+        ([38, 39], "none", Fraction(77, 4)),  # A14.2 default keeps 19.25
+        ([40], "half_up", 20),  # 20 stays 20
+    ],
+)
+def test_night_forfeit_credit_rounding_options(nights, rounding, expected):
+    # A14.2 alternatives `forfeit_credit_rounding = "half_up" | "down"`.
+    ruleset = Ruleset(forfeit_credit_rounding=rounding)
+
+    credit = night_forfeit_credit(nights, credit_used=False, ruleset=ruleset)
+
+    assert credit == expected
+
+
+@pytest.mark.parametrize("bad", [19.5, -1, "20", True, None])
+def test_night_forfeit_credit_bad_night_total_refused(bad):
+    # A14.2: league points are exact, non-negative numbers.
+    with pytest.raises(RuleError, match=r"^a prior night's league points must"):
+        night_forfeit_credit([40, bad], credit_used=False)
+
+
+def test_night_forfeit_credit_bad_total_refused_even_when_credit_used():
+    # A user's mistake is reported, not hidden by an early 0.
+    with pytest.raises(RuleError, match=r"^a prior night's league points must"):
+        night_forfeit_credit([1.5], credit_used=True)
+
+
+@pytest.mark.parametrize("bad", [0, 1, "no", None])
+def test_night_forfeit_credit_credit_used_must_be_bool(bad):
+    # R2.4-e: whether the credit was used is a yes/no fact.
+    with pytest.raises(RuleError, match=r"^credit_used must be True or False"):
+        night_forfeit_credit([40], credit_used=bad)
+
+
+@given(st.lists(st.integers(0, 40), min_size=1, max_size=20))
+def test_night_forfeit_credit_is_half_of_the_mean(nights):
+    # R2.4-d: credit x 2 x (number of nights) = sum of nights, exactly; so it never exceeds
+    # half of the best night nor falls below half of the worst.
+    credit = night_forfeit_credit(nights, credit_used=False)
+
+    assert credit * 2 * len(nights) == sum(nights)
+    assert Fraction(min(nights), 2) <= credit <= Fraction(max(nights), 2)
+
+
+# --- the season forfeit (R2.5-a) ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("count", "forfeited"), [(0, False), (11, False), (12, True), (13, True)])
+def test_season_forfeited_at_twelve_countable_forfeits(count, forfeited):
+    # R2.5-a: twelve countable forfeits forfeit the season (the 12th triggers it).
+    assert season_forfeited(count) is forfeited
+
+
+@pytest.mark.parametrize("bad", [-1, 12.0, True, "12"])
+def test_season_forfeited_bad_count_refused(bad):
+    # R2.5-a counts forfeits: a whole number.
+    with pytest.raises(RuleError, match=r"^countable forfeits must be an integer of at least 0"):
+        season_forfeited(bad)
+
+
+@pytest.mark.parametrize("bad", [Decimal("NaN"), Decimal("Infinity")])
+def test_night_forfeit_credit_refuses_non_finite_points(bad):
+    # R2.4-d: the average is of real league points; NaN or infinity is a data error.
+    with pytest.raises(RuleError, match="must be a finite number"):
+        night_forfeit_credit([bad], credit_used=False)
