@@ -1,0 +1,182 @@
+"""Attendance and tardiness at a regular meet (§2.1, §2.2, §2.3).
+
+Words:
+- *start time*: the meet's designated league start (§2); the reference for every rule here.
+  All times are timezone-aware `datetime`s; a naive one is refused, since a meet held across a
+  daylight-saving change could otherwise compare wrongly.
+- *notice*: the LO being told that a player will be late; it is *announced tardiness* only if
+  given before the start time (R2.2-a).
+- *wait deadline*: start time + `announced_tardiness_wait_minutes`; the group waits for an
+  announced late player until he arrives or until then, whichever comes first (A59).
+- *group start*: when the group begins play; a player arriving after it is *late* (§2.3).
+- *joining a game in progress*: a late player added to the game his group is playing; both
+  conditions of R2.3-a must be attested, otherwise that game is a forfeit for him (A60).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from flipwell.rules.checks import check_player
+from flipwell.rules.errors import RuleError
+from flipwell.rules.ruleset import FWPL_V1, Ruleset
+from flipwell.rules.values import PlayerId
+
+
+def _check_moment(value: object, *, what: str) -> datetime:
+    """A timezone-aware datetime."""
+    if not isinstance(value, datetime):
+        raise RuleError(f"{what} must be a datetime, got {value!r}")
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise RuleError(f"{what} must be timezone-aware, got the naive time {value.isoformat()}")
+    return value
+
+
+def _check_flag(value: object, *, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise RuleError(f"{what} must be True or False, got {value!r}")
+    return value
+
+
+def _clock(moment: datetime) -> str:
+    return moment.isoformat(timespec="minutes")
+
+
+def league_play_begun(*, now: datetime, start: datetime) -> bool:
+    """Whether league play has begun, so players' games in progress are halted (§2.1, R2.1-a)."""
+    return _check_moment(now, what="now") >= _check_moment(start, what="start time")
+
+
+@dataclass(frozen=True)
+class AnnouncedTardiness:
+    """The effect of a notice that a player will be late (§2.2).
+
+    announced: the notice came before the start time, so the group waits. wait_until: the
+    wait deadline (None when not announced). reason: a sentence for the LO and the player.
+    """
+
+    announced: bool
+    wait_until: datetime | None
+    reason: str
+
+
+def announced_tardiness(
+    *, start: datetime, notified_at: datetime, ruleset: Ruleset = FWPL_V1
+) -> AnnouncedTardiness:
+    """Whether a lateness notice counts as announced tardiness, and the wait deadline.
+
+    §2.2, R2.2-a, A59: a notice counts only if the LO received it before the start time
+    (R2.1-a); the group then waits up to `ruleset.announced_tardiness_wait_minutes` (15) after
+    the start. A later notice is no announcement: §2.3 applies when the player arrives.
+    """
+    begin = _check_moment(start, what="start time")
+    told = _check_moment(notified_at, what="notice time")
+    if told < begin:
+        deadline = begin + timedelta(minutes=ruleset.announced_tardiness_wait_minutes)
+        return AnnouncedTardiness(
+            announced=True,
+            wait_until=deadline,
+            reason=(
+                f"notice at {_clock(told)} came before the {_clock(begin)} start: the group "
+                f"waits until {_clock(deadline)} at the latest (R2.2-a)"
+            ),
+        )
+    return AnnouncedTardiness(
+        announced=False,
+        wait_until=None,
+        reason=(
+            f"notice at {_clock(told)} did not come before the {_clock(begin)} start: the group "
+            "does not wait, and the player joins late under §2.3 (R2.2-a, R2.3-a)"
+        ),
+    )
+
+
+def group_start(
+    *,
+    start: datetime,
+    notices: Mapping[PlayerId, datetime],
+    arrivals: Mapping[PlayerId, datetime],
+    ruleset: Ruleset = FWPL_V1,
+) -> datetime:
+    """When a group begins play: the start time, or later while it waits for announced players.
+
+    notices: when the LO was told that each of the group's players would be late.
+    arrivals: when each of those players arrived; a player not listed has not arrived yet.
+    §2.2, R2.2-a, A59: for each announced late player the group waits until he arrives or the
+    wait deadline passes, whichever is first; a notice after the start makes no wait. Without a
+    pending arrival the result is the latest time the group may begin.
+    """
+    begin = _check_moment(start, what="start time")
+    arrived = {
+        check_player(p): _check_moment(t, what=f"{p}'s arrival time") for p, t in arrivals.items()
+    }
+    latest = begin
+    for player, told in notices.items():
+        check_player(player)
+        notice = announced_tardiness(start=begin, notified_at=told, ruleset=ruleset)
+        if notice.wait_until is None:
+            continue
+        wait = notice.wait_until
+        if player in arrived:
+            wait = min(wait, max(arrived[player], begin))
+        latest = max(latest, wait)
+    return latest
+
+
+def arrived_late(*, arrived_at: datetime, group_began_at: datetime) -> bool:
+    """Whether a player arrived after his group began play, so §2.3 applies (R2.3-a).
+
+    Arriving exactly as the group begins is on time.
+    """
+    arrived = _check_moment(arrived_at, what="arrival time")
+    return arrived > _check_moment(group_began_at, what="group start time")
+
+
+@dataclass(frozen=True)
+class JoinDecision:
+    """Whether a late player joins the game in progress (§2.3).
+
+    may_join: he is added to the game and plays last in it (R5.2-c). forfeit: he cannot join,
+    so this game is a forfeit for him and he joins at the group's next game (R2.4-a, A60).
+    reason: a sentence naming the condition that decided it.
+    """
+
+    may_join: bool
+    forfeit: bool
+    reason: str
+
+
+def join_game_in_progress(
+    *, machine_permits: bool, last_player_started_ball_1: bool
+) -> JoinDecision:
+    """Whether a late player may join his group's game in progress (§2.3, R2.3-a, A60).
+
+    Both must be attested: the machine permits adding a player, and the group's last player
+    has not started ball 1. Otherwise the game is a forfeit for him; the group does not wait.
+    """
+    permits = _check_flag(machine_permits, what="machine_permits")
+    started = _check_flag(last_player_started_ball_1, what="last_player_started_ball_1")
+    if permits and not started:
+        return JoinDecision(
+            may_join=True,
+            forfeit=False,
+            reason=(
+                "joins the game in progress: the machine permits adding a player and the "
+                "group's last player has not started ball 1 (R2.3-a); he plays last (R5.2-c)"
+            ),
+        )
+    why = []
+    if not permits:
+        why.append("the machine does not permit adding a player")
+    if started:
+        why.append("the group's last player has started ball 1")
+    return JoinDecision(
+        may_join=False,
+        forfeit=True,
+        reason=(
+            f"cannot join the game in progress: {' and '.join(why)} (R2.3-a); this game is a "
+            "forfeit for him (R2.4-a) and he joins at the next game (A60)"
+        ),
+    )

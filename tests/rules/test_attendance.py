@@ -1,0 +1,237 @@
+"""Attendance and tardiness (§2.1, §2.2, §2.3): R2.1-a, R2.2-a, R2.3-a, A59, A60.
+
+The meet starts at 19:00 Central European Summer Time (UTC+2) on 2 June 2025.
+"""
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from flipwell.rules import RuleError, Ruleset
+from flipwell.rules.attendance import (
+    AnnouncedTardiness,
+    JoinDecision,
+    announced_tardiness,
+    arrived_late,
+    group_start,
+    join_game_in_progress,
+    league_play_begun,
+)
+
+CEST = timezone(timedelta(hours=2))
+START = datetime(2025, 6, 2, 19, 0, tzinfo=CEST)
+
+
+def at(hour: int, minute: int) -> datetime:
+    return datetime(2025, 6, 2, hour, minute, tzinfo=CEST)
+
+
+# --- Start time (R2.1-a) -------------------------------------------------------------------------
+
+
+def test_league_play_begun_at_start_time():
+    # R2.1-a: at start time games in progress are halted and league play begins.
+    assert league_play_begun(now=at(19, 0), start=START) is True
+    assert league_play_begun(now=at(18, 59), start=START) is False
+
+
+def test_league_play_begun_compares_across_time_zones():
+    # R2.1-a: 17:00 UTC is 19:00 CEST.
+    assert league_play_begun(now=datetime(2025, 6, 2, 17, 0, tzinfo=UTC), start=START) is True
+
+
+def test_league_play_begun_naive_time_refused():
+    with pytest.raises(RuleError, match="now must be timezone-aware, got the naive time"):
+        league_play_begun(now=datetime(2025, 6, 2, 19, 0), start=START)
+
+
+def test_league_play_begun_not_a_datetime_refused():
+    with pytest.raises(RuleError, match="start time must be a datetime, got '19:00'"):
+        league_play_begun(now=at(19, 0), start="19:00")
+
+
+# --- Announced tardiness (R2.2-a, A59) -----------------------------------------------------------
+
+
+def test_announced_tardiness_notice_before_start_waits_fifteen_minutes():
+    # R2.2-a: notice at 18:30, before the 19:00 start: the group waits until 19:15.
+    result = announced_tardiness(start=START, notified_at=at(18, 30))
+
+    assert result == AnnouncedTardiness(
+        announced=True,
+        wait_until=at(19, 15),
+        reason=(
+            "notice at 2025-06-02T18:30+02:00 came before the 2025-06-02T19:00+02:00 start: "
+            "the group waits until 2025-06-02T19:15+02:00 at the latest (R2.2-a)"
+        ),
+    )
+
+
+def test_announced_tardiness_notice_at_start_is_not_announced():
+    # R2.2-a: "notified before league start time"; at 19:00 exactly is not before.
+    result = announced_tardiness(start=START, notified_at=at(19, 0))
+
+    assert result.announced is False
+    assert result.wait_until is None
+    assert result.reason == (
+        "notice at 2025-06-02T19:00+02:00 did not come before the 2025-06-02T19:00+02:00 start: "
+        "the group does not wait, and the player joins late under §2.3 (R2.2-a, R2.3-a)"
+    )
+
+
+def test_announced_tardiness_ruleset_wait_minutes():
+    # A59: the wait is the ruleset's `announced_tardiness_wait_minutes`.
+    ruleset = Ruleset(announced_tardiness_wait_minutes=10)
+
+    result = announced_tardiness(start=START, notified_at=at(12, 0), ruleset=ruleset)
+
+    assert result.wait_until == at(19, 10)
+
+
+def test_announced_tardiness_naive_notice_refused():
+    with pytest.raises(RuleError, match="notice time must be timezone-aware"):
+        announced_tardiness(start=START, notified_at=datetime(2025, 6, 2, 18, 0))
+
+
+@given(minutes=st.integers(-600, 600))
+def test_announced_tardiness_valid_exactly_before_start(minutes):
+    # R2.2-a: announced iff the notice precedes the start; the deadline is start + 15 min.
+    notice = START + timedelta(minutes=minutes)
+
+    result = announced_tardiness(start=START, notified_at=notice)
+
+    assert result.announced is (minutes < 0)
+    assert result.wait_until == (at(19, 15) if minutes < 0 else None)
+
+
+# --- When the group begins (R2.2-a, A59) ---------------------------------------------------------
+
+
+def test_group_start_waits_until_announced_player_arrives():
+    # R2.2-a, A59: announced at 18:00, arrives 19:08: the group begins at 19:08.
+    begins = group_start(start=START, notices={"Ann": at(18, 0)}, arrivals={"Ann": at(19, 8)})
+
+    assert begins == at(19, 8)
+
+
+def test_group_start_waits_at_most_until_deadline():
+    # R2.2-a: Ann has not arrived: the group begins at 19:15 at the latest.
+    begins = group_start(start=START, notices={"Ann": at(18, 0)}, arrivals={})
+
+    assert begins == at(19, 15)
+
+
+def test_group_start_arrival_after_deadline_does_not_extend_wait():
+    # A59: after the 15 minutes the group starts; Ann then joins late under §2.3.
+    begins = group_start(start=START, notices={"Ann": at(18, 0)}, arrivals={"Ann": at(19, 40)})
+
+    assert begins == at(19, 15)
+
+
+def test_group_start_early_arrival_starts_on_time():
+    # R2.2-a: Ann said she'd be late but came at 18:55: the group starts at 19:00.
+    begins = group_start(start=START, notices={"Ann": at(18, 0)}, arrivals={"Ann": at(18, 55)})
+
+    assert begins == START
+
+
+def test_group_start_late_notice_makes_no_wait():
+    # R2.2-a: a notice after the start is no announcement: the group begins at 19:00.
+    begins = group_start(start=START, notices={"Ann": at(19, 2)}, arrivals={})
+
+    assert begins == START
+
+
+def test_group_start_waits_for_last_of_two_announced_players():
+    # R2.2-a: Ann arrives 19:05, Bob 19:11: the group begins at 19:11.
+    begins = group_start(
+        start=START,
+        notices={"Ann": at(18, 0), "Bob": at(18, 10)},
+        arrivals={"Ann": at(19, 5), "Bob": at(19, 11)},
+    )
+
+    assert begins == at(19, 11)
+
+
+def test_group_start_naive_arrival_refused():
+    with pytest.raises(RuleError, match="Ann's arrival time must be timezone-aware"):
+        group_start(start=START, notices={}, arrivals={"Ann": datetime(2025, 6, 2, 19, 5)})
+
+
+# --- Unannounced tardiness (R2.3-a, A60) ---------------------------------------------------------
+
+
+def test_arrived_late_after_group_began():
+    # R2.3-a: arriving after the group begins play means joining late.
+    assert arrived_late(arrived_at=at(19, 1), group_began_at=START) is True
+
+
+def test_arrived_late_exactly_at_group_start_is_on_time():
+    # R2.3-a: "arrives after his group begins play"; at the same moment is not after.
+    assert arrived_late(arrived_at=START, group_began_at=START) is False
+
+
+def test_join_game_in_progress_both_conditions_met():
+    # R2.3-a, R5.2-c: the machine permits it and the last player has not started ball 1.
+    decision = join_game_in_progress(machine_permits=True, last_player_started_ball_1=False)
+
+    assert decision == JoinDecision(
+        may_join=True,
+        forfeit=False,
+        reason=(
+            "joins the game in progress: the machine permits adding a player and the group's "
+            "last player has not started ball 1 (R2.3-a); he plays last (R5.2-c)"
+        ),
+    )
+
+
+def test_join_game_in_progress_machine_does_not_permit():
+    # R2.3-a, A60: the machine cannot add a player: this game is a forfeit for him.
+    decision = join_game_in_progress(machine_permits=False, last_player_started_ball_1=False)
+
+    assert decision == JoinDecision(
+        may_join=False,
+        forfeit=True,
+        reason=(
+            "cannot join the game in progress: the machine does not permit adding a player "
+            "(R2.3-a); this game is a forfeit for him (R2.4-a) and he joins at the next game (A60)"
+        ),
+    )
+
+
+def test_join_game_in_progress_last_player_started_ball_one():
+    # R2.3-a, A60: too late once the group's last player has started ball 1.
+    decision = join_game_in_progress(machine_permits=True, last_player_started_ball_1=True)
+
+    assert decision.forfeit is True
+    assert decision.reason == (
+        "cannot join the game in progress: the group's last player has started ball 1 "
+        "(R2.3-a); this game is a forfeit for him (R2.4-a) and he joins at the next game (A60)"
+    )
+
+
+def test_join_game_in_progress_both_conditions_fail_names_both():
+    # R2.3-a
+    decision = join_game_in_progress(machine_permits=False, last_player_started_ball_1=True)
+
+    assert decision.reason.startswith(
+        "cannot join the game in progress: the machine does not permit adding a player and "
+        "the group's last player has started ball 1 (R2.3-a)"
+    )
+
+
+def test_join_game_in_progress_unattested_condition_refused():
+    # R2.3-a: both conditions must be attested as True or False.
+    with pytest.raises(RuleError, match="machine_permits must be True or False, got None"):
+        join_game_in_progress(machine_permits=None, last_player_started_ball_1=False)
+
+
+@given(permits=st.booleans(), started=st.booleans())
+def test_join_game_in_progress_joins_or_forfeits(permits, started):
+    # R2.3-a: exactly one of join or forfeit, joining only when both conditions hold.
+    decision = join_game_in_progress(machine_permits=permits, last_player_started_ball_1=started)
+
+    assert decision.may_join is (permits and not started)
+    assert decision.forfeit is not decision.may_join
