@@ -5,7 +5,7 @@ The format (used by the golden season in tests/data and by `flipwell standings F
     {"name": ..., "entrants": [{"player", "first_name", "last_name", "ifpa_rank"}],
      "joined_at": {player: meet}, "late_join_non_countable": [player],
      "meets": [{"number", "date", "announced_absences": [player], "group_override": reason,
-                "violations": [{"player", "kind", "serious", "current_game", "games_completed"}],
+                "violations": [{"player", "kind", "current_game", "games_completed", ...}],
                 "groups": [{"players": [...], "games": [{"machine", "scores": {player: int|null},
                             "tie_order": [[player, ...]], "compensatory": {player: {"new", ...}},
                             "reduced": [player], "zeroed": {player: reason},
@@ -24,6 +24,7 @@ from typing import Any
 from flipwell.rules import Entrant, RuleError
 from flipwell.rules.match import Compensatory, GameFacts, MatchFacts
 from flipwell.rules.season import MeetFacts, SeasonFacts, ViolationFacts
+from flipwell.rules.violations import Violation
 
 
 def load_season(path: str | Path) -> tuple[str, SeasonFacts]:
@@ -53,8 +54,19 @@ def _meet(data: Mapping[str, Any]) -> MeetFacts:
         number=data["number"],
         groups=tuple(_match(g) for g in data["groups"]),
         announced_absences=frozenset(data.get("announced_absences", ())),
-        violations=tuple(ViolationFacts(**v) for v in data.get("violations", ())),
+        violations=tuple(_violation(v) for v in data.get("violations", ())),
         group_override=data.get("group_override"),
+    )
+
+
+def _violation(data: Mapping[str, Any]) -> ViolationFacts:
+    """{"player", "kind", flags of `Violation`, and "current_game" / "games_completed" /
+    "target_game"} -> ViolationFacts."""
+    timing = ("current_game", "games_completed", "target_game")
+    flags = {k: v for k, v in data.items() if k not in (*timing, "player")}
+    return ViolationFacts(
+        violation=Violation(violator=data["player"], **flags),
+        **{k: data[k] for k in timing if k in data},
     )
 
 

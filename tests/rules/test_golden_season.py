@@ -147,7 +147,7 @@ def test_golden_second_offense_between_games_hits_best_game():
 def test_golden_three_absences_forfeit_the_season():
     """R2.5-a, R2.5-b, A37: Gus's absences at meets 6-8 make 12 countable forfeits."""
     gus = RESULT.players["gus"]
-    average = sum(_night("gus", m).league_points for m in range(1, 6)) / 5
+    average = Fraction(sum(_night("gus", m).league_points for m in range(1, 6)), 5)
     assert (gus.countable_forfeits, gus.season_forfeited_at) == (12, 8)
     assert _night("gus", 6).credit == average / 2
     assert (

@@ -15,6 +15,7 @@ from flipwell.rules.season import (
     fold_season,
     next_groups,
 )
+from flipwell.rules.violations import Violation
 
 # Six players: IFPA ranks put a..f in order, so week 1 groups are (a b c) and (d e f).
 ENTRANTS = tuple(Entrant(p, p.upper(), "Player", rank) for rank, p in enumerate("abcdef", 1))
@@ -228,6 +229,13 @@ def test_players_missing_from_groups_are_refused():
         fold_season(_season(_meet(1, _match("abc"), _match("de"))))
 
 
+def _v(kind, *, current_game=None, games_completed=0, **flags):
+    """Player a's violation of this kind, with its timing (A27)."""
+    return ViolationFacts(
+        Violation("a", kind, **flags), current_game=current_game, games_completed=games_completed
+    )
+
+
 def _violation_season(*violations_by_meet, ruleset=FWPL_V1):
     meets = []
     for number, violations in enumerate(violations_by_meet, start=1):
@@ -238,7 +246,7 @@ def _violation_season(*violations_by_meet, ruleset=FWPL_V1):
 
 def test_serious_violation_forfeits_current_game():
     """R8.5-c, R8.3-e: a first offense forfeits the game in progress."""
-    result = _violation_season((ViolationFacts("a", "interference", current_game=2),))
+    result = _violation_season((_v("interference", current_game=2),))
 
     night = result.players["a"].nights[0]
     assert night.game_points == (8, 0, 8, 8)
@@ -247,28 +255,28 @@ def test_serious_violation_forfeits_current_game():
 
 def test_penalty_between_games_hits_best_completed_game():
     """R8.5-d, A27: highest league points among completed games, the last of equals."""
-    result = _violation_season((ViolationFacts("a", "interference", games_completed=3),))
+    result = _violation_season((_v("interference", games_completed=3),))
 
     assert result.meets[0].penalties == {"a": 3}
 
 
 def test_penalty_before_first_game_hits_next_game():
     """A27.2: before the match starts, the penalty falls on his next game."""
-    result = _violation_season((ViolationFacts("a", "interference", games_completed=0),))
+    result = _violation_season((_v("interference", games_completed=0),))
 
     assert result.meets[0].penalties == {"a": 1}
 
 
 def test_deathsave_is_not_a_serious_violation():
     """R8.7-c: a deathsave or bangback adds no offense."""
-    result = _violation_season((ViolationFacts("a", "deathsave"),))
+    result = _violation_season((_v("deathsave_or_bangback"),))
 
     assert (result.players["a"].offenses, result.meets[0].penalties) == (0, {})
 
 
 def test_opponents_ball_marked_not_serious_by_lo():
     """A28: the LO may mark an accidental opponent's-ball violation as not serious."""
-    result = _violation_season((ViolationFacts("a", "opponents_ball", serious=False),))
+    result = _violation_season((_v("opponents_ball", lo_marked_not_serious=True),))
 
     assert result.players["a"].offenses == 0
 
@@ -276,9 +284,9 @@ def test_opponents_ball_marked_not_serious_by_lo():
 def test_offenses_are_cumulative_and_third_forfeits_season():
     """R8.5-b, R8.5-e, A36: the third offense wipes his scores and suspends him."""
     result = _violation_season(
-        (ViolationFacts("a", "interference", current_game=1),),
-        (ViolationFacts("a", "interference", current_game=1),),
-        (ViolationFacts("a", "interference", current_game=1),),
+        (_v("interference", current_game=1),),
+        (_v("interference", current_game=1),),
+        (_v("interference", current_game=1),),
     )
 
     a = result.players["a"]
@@ -289,7 +297,7 @@ def test_offenses_are_cumulative_and_third_forfeits_season():
 
 def test_violence_is_an_automatic_third_offense():
     """R8.5-f: violence suspends at once, whatever the count."""
-    result = _violation_season((ViolationFacts("a", "violence"),))
+    result = _violation_season((_v("violence"),))
 
     assert (result.players["a"].offenses, result.players["a"].suspended_at) == (3, 1)
 
@@ -297,7 +305,7 @@ def test_violence_is_an_automatic_third_offense():
 def test_third_offense_rescore_others_alternative():
     """A36 alternative: the others are re-scored as if he had forfeited."""
     ruleset = Ruleset(third_offense_rescore_others=True)
-    result = _violation_season((ViolationFacts("a", "violence"),), ruleset=ruleset)
+    result = _violation_season((_v("violence"),), ruleset=ruleset)
 
     # Group a b c without a: b beats c in 2-player games: 7 (3000 > 3 x 2000? no: bonus to c).
     assert result.players["b"].nights[0].game_points == (7, 7, 7, 7)

@@ -32,23 +32,7 @@ from flipwell.rules.match import (
 )
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.values import Entrant, PlayerId
-from flipwell.rules.violations import penalty_game
-
-ViolationKind = Literal[
-    "interference",
-    "opponents_ball",
-    "intentional_slam_tilt",
-    "detrimental_conduct",
-    "deathsave",
-    "violence",
-    "vandalism",
-    "cheating",
-]
-AUTOMATIC_THIRD_OFFENSE = frozenset({"violence", "vandalism", "cheating"})
-"""R8.5-f: violence and vandalism are an automatic third offense; A38: so is cheating (§8.8)."""
-
-THIRD_OFFENSE = 3
-"""R8.5-e: the third serious violation of a season forfeits the season."""
+from flipwell.rules.violations import PenaltyDecision, Violation, penalty_decision
 
 NightStatus = Literal[
     "played", "absent_announced", "absent_unannounced", "not_joined", "out_of_league"
@@ -57,20 +41,22 @@ NightStatus = Literal[
 
 @dataclass(frozen=True)
 class ViolationFacts:
-    """A violation an LO recorded at a meet (§8).
+    """A violation an LO recorded at a meet, and when it happened (§8, A27).
 
-    serious: the LO's designation; None takes the rulebook's default for the kind (§8.3,
-    §8.5, §8.7, A28). current_game: the game of his match in progress, if any.
-    games_completed: how many games his group had finished when it happened (A27).
-    target_game: the LO's choice of game where the ruleset leaves it to him (A27.4).
+    current_game: the game of his match in progress, if any. games_completed: how many games
+    his group had finished when it happened. target_game: the LO's choice of game where the
+    ruleset leaves it to him (A27.4).
     """
 
-    player: PlayerId
-    kind: ViolationKind
-    serious: bool | None = None
+    violation: Violation
     current_game: int | None = None
     games_completed: int = 0
     target_game: int | None = None
+
+    @property
+    def player(self) -> PlayerId:
+        """The violator."""
+        return self.violation.violator
 
 
 @dataclass(frozen=True)
@@ -110,9 +96,10 @@ class Night:
     countable_forfeits: int = 0
 
     @property
-    def league_points(self) -> Fraction:
-        """Game points + match bonus + §2.4 credit (A19)."""
-        return sum(self.game_points, Fraction(0)) + self.match_bonus + self.credit
+    def league_points(self) -> Fraction | int:
+        """Game points + match bonus + §2.4 credit (A19); exact, an int when it can be."""
+        points = sum(self.game_points) + self.match_bonus
+        return points + self.credit if self.credit else points
 
 
 @dataclass(frozen=True)
@@ -172,6 +159,8 @@ class _Tally:
     """Running totals for one player while the fold walks the meets."""
 
     nights: list[Night] = field(default_factory=list)
+    points: Fraction | int = 0
+    """Running sum of the nights' league points (kept so each meet's ladder is cheap)."""
     countable_forfeits: int = 0
     offenses: int = 0
     credit_used_at: int | None = None
@@ -270,11 +259,7 @@ def _active_ladder(
     Newcomers enter below every existing player with equal points (A18.4), among themselves
     in IFPA-then-alphabetical order.
     """
-    points = {
-        p: sum((n.league_points for n in t.nights), Fraction(0))
-        for p, t in tallies.items()
-        if t.active and joined[p] <= number
-    }
+    points = {p: t.points for p, t in tallies.items() if t.active and joined[p] <= number}
     newcomers = [e for e in facts.entrants if e.player in points and e.player not in previous]
     order = [*previous, *initial_ladder(newcomers, ruleset=ruleset)]
     return ladder(points, previous=order, ruleset=ruleset)
@@ -291,7 +276,7 @@ def _fold_meet(
 ) -> MeetResult:
     grouped = _check_attendance(meet, current, tallies)
     matches = [_without_suspended(m, suspended, meet.number) for m in meet.groups]
-    penalties = _penalties(meet, matches, tallies, ruleset)
+    decisions, penalties = _penalty_decisions(meet, matches, tallies, ruleset)
     results = tuple(
         score_match(
             m,
@@ -308,7 +293,7 @@ def _fold_meet(
             night = _absent_night(player, meet, joined, tally, facts, ruleset)
             if night is not None:
                 _record_night(tally, night, ruleset)
-    _apply_offenses(meet, tallies, ruleset)
+    _apply_offenses(meet, decisions, tallies)
     expected = _expected_groups(current, meet, ruleset)
     return MeetResult(
         number=meet.number,
@@ -366,82 +351,82 @@ def _expected_groups(
     return tuple(tuple(g) for g in expected)
 
 
-def _penalties(
+def _penalty_decisions(
     meet: MeetFacts,
     matches: Sequence[MatchFacts],
     tallies: Mapping[PlayerId, _Tally],
     ruleset: Ruleset,
-) -> dict[PlayerId, int]:
-    """Player -> game his first or second offense's penalty falls on (R8.5-c, R8.5-d, A27)."""
+) -> tuple[list[PenaltyDecision], dict[PlayerId, int]]:
+    """Each violation's §8.5 decision in order, and player -> the game his penalty falls on.
+
+    Offenses are counted as the meet goes (R8.5-b); a penalty's target game is chosen from the
+    match as scored with the earlier penalties (R8.5-c, R8.5-d, A27).
+    """
+    decisions: list[PenaltyDecision] = []
     penalties: dict[PlayerId, int] = {}
     offenses = {p: t.offenses for p, t in tallies.items()}
-    for violation in meet.violations:
-        if not is_serious(violation, ruleset):
-            continue
-        offenses[violation.player] = offense_number(violation, offenses[violation.player])
-        if offenses[violation.player] >= THIRD_OFFENSE:
-            continue  # the season is forfeited instead (_apply_offenses)
-        match = next((m for m in matches if violation.player in m.players), None)
-        if match is None:
-            continue  # not playing at this meet: no game to forfeit (A27.4)
-        game = _penalty_target(violation, match, penalties, ruleset)
-        if game is not None:
-            penalties[violation.player] = game
-    return penalties
+    for facts in meet.violations:
+        player = facts.player
+        if player not in tallies:
+            raise RuleError(f"a violation names {player}, who is not an entrant")
+        match = next((m for m in matches if player in m.players), None)
+        decision = penalty_decision(
+            facts.violation,
+            prior_offenses=offenses[player],
+            points_by_game=_completed_points(facts, match, penalties, ruleset),
+            current_game=_current_game(facts, match),
+            ruleset=ruleset,
+        )
+        decisions.append(decision)
+        offenses[player] = decision.offense or offenses[player]
+        if decision.effect == "game_forfeit" and match is not None:
+            game = decision.game or _untargeted_game(facts, match, decision)
+            if game is not None:
+                penalties[player] = game
+    return decisions, penalties
 
 
-def is_serious(violation: ViolationFacts, ruleset: Ruleset = FWPL_V1) -> bool:
-    """Whether a violation counts as a serious violation (R8.3-e, R8.4-a, R8.7-c, A28)."""
-    if violation.kind in AUTOMATIC_THIRD_OFFENSE:
-        return True
-    if violation.serious is not None:
-        return violation.serious
-    if violation.kind == "deathsave":
-        return False  # R8.7-c
-    if violation.kind == "opponents_ball":
-        return ruleset.opponents_ball_is_serious_violation  # A28
-    return True  # interference (R8.3-e), intentional slam tilt (R8.4-a), LO-found conduct
+def _current_game(facts: ViolationFacts, match: MatchFacts | None) -> int | None:
+    if facts.current_game is None or match is None:
+        return None
+    return _game_number(facts.current_game, len(match.games))
 
 
-def offense_number(violation: ViolationFacts, prior: int) -> int:
-    """This serious violation's offense number in the season (R8.5-b, R8.5-f)."""
-    if violation.kind in AUTOMATIC_THIRD_OFFENSE:
-        return max(THIRD_OFFENSE, prior + 1)
-    return prior + 1
-
-
-def _penalty_target(
-    violation: ViolationFacts,
-    match: MatchFacts,
+def _completed_points(
+    facts: ViolationFacts,
+    match: MatchFacts | None,
     earlier: Mapping[PlayerId, int],
     ruleset: Ruleset,
-) -> int | None:
-    """The game of his match the penalty falls on (R8.5-c, R8.5-d, A27)."""
-    games = len(match.games)
-    if violation.target_game is not None:
-        return _game_number(violation.target_game, games)
-    if violation.current_game is not None:
-        return penalty_game((), current_game=_game_number(violation.current_game, games))
-    completed = check_count(violation.games_completed, what="games completed")
-    if completed > games:
-        raise RuleError(f"{violation.player}'s group completed at most {games} games")
-    if completed == 0:
-        if ruleset.penalty_target_before_first_game == "lo_decision":
-            raise RuleError(
-                f"{violation.player}'s violation came before his first game: the LO must "
-                "choose the game (A27)"
-            )
-        return next(
-            (i for i, g in enumerate(match.games, 1) if g.scores.get(violation.player) is not None),
-            None,
-        )
+) -> list[int | None]:
+    """His league points in the games his group had completed (None where he forfeited)."""
+    completed = check_count(facts.games_completed, what="games completed")
+    if match is None or facts.current_game is not None or completed == 0:
+        return []
+    if completed > len(match.games):
+        raise RuleError(f"{facts.player}'s group completed at most {len(match.games)} games")
     scored = score_match(match, penalties=_penalties_for(match, earlier), ruleset=ruleset)
-    line = scored.players[violation.player]
-    points = [
-        None if violation.player in scored.games[i].forfeits else line.game_points[i]
+    line = scored.players[facts.player]
+    return [
+        None if facts.player in scored.games[i].forfeits else line.game_points[i]
         for i in range(completed)
     ]
-    return penalty_game(points)
+
+
+def _untargeted_game(
+    facts: ViolationFacts, match: MatchFacts, decision: PenaltyDecision
+) -> int | None:
+    """A27.2 and A27.4: before his first game, his next game, or the LO's choice."""
+    if facts.target_game is not None:
+        return _game_number(facts.target_game, len(match.games))
+    if decision.target == "lo_decision":
+        raise RuleError(
+            f"{facts.player}'s violation came before his first game: the LO must choose the "
+            "game the penalty falls on (A27)"
+        )
+    return next(
+        (i for i, g in enumerate(match.games, 1) if g.scores.get(facts.player) is not None),
+        None,
+    )
 
 
 def _game_number(number: int, games: int) -> int:
@@ -461,32 +446,32 @@ def _penalties_for(
     return {g: frozenset(ps) for g, ps in by_game.items()}
 
 
-def _apply_offenses(meet: MeetFacts, tallies: dict[PlayerId, _Tally], ruleset: Ruleset) -> None:
+def _apply_offenses(
+    meet: MeetFacts, decisions: Sequence[PenaltyDecision], tallies: dict[PlayerId, _Tally]
+) -> None:
     """Count serious violations; a third offense forfeits the season and wipes his scores."""
-    for violation in meet.violations:
-        tally = tallies.get(violation.player)
-        if tally is None:
-            raise RuleError(f"a violation names {violation.player}, who is not an entrant")
-        if not is_serious(violation, ruleset):
-            continue
-        tally.offenses = offense_number(violation, tally.offenses)
-        if tally.offenses >= THIRD_OFFENSE and tally.suspended_at is None:
+    for decision in decisions:
+        tally = tallies[decision.violator]
+        if decision.offense is not None:
+            tally.offenses = decision.offense
+        if decision.suspended and tally.suspended_at is None:
             tally.suspended_at = meet.number
-            tally.nights = [_wiped(n) for n in tally.nights]  # R8.5-e: "scores are wiped"
+            _wipe(tally)  # R8.5-e: "the player's scores are wiped"
 
 
 def _suspensions(facts: SeasonFacts, ruleset: Ruleset) -> dict[PlayerId, int]:
-    """Player -> meet of his third offense; offense counts depend on no points, so scan first."""
+    """Player -> meet of his third offense. Offense counts depend on no points (R8.5-b), so
+    they can be found before the fold, as `third_offense_rescore_others` needs (A36)."""
     counts: dict[PlayerId, int] = {}
     suspended: dict[PlayerId, int] = {}
     for meet in facts.meets:
-        for violation in meet.violations:
-            if is_serious(violation, ruleset):
-                counts[violation.player] = offense_number(
-                    violation, counts.get(violation.player, 0)
-                )
-                if counts[violation.player] >= THIRD_OFFENSE:
-                    suspended.setdefault(violation.player, meet.number)
+        for facts_ in meet.violations:
+            decision = penalty_decision(
+                facts_.violation, prior_offenses=counts.get(facts_.player, 0), ruleset=ruleset
+            )
+            counts[facts_.player] = decision.offense or counts.get(facts_.player, 0)
+            if decision.suspended:
+                suspended.setdefault(facts_.player, meet.number)
     return suspended
 
 
@@ -560,11 +545,12 @@ def _record_night(tally: _Tally, night: Night, ruleset: Ruleset) -> None:
     if night.status in ("absent_announced", "absent_unannounced"):
         night = _with_credit(night, tally, ruleset)
     tally.nights.append(night)
+    tally.points += night.league_points
     tally.countable_forfeits += night.countable_forfeits
     if tally.season_forfeited_at is None and season_forfeited(tally.countable_forfeits):
         tally.season_forfeited_at = night.meet  # R2.5-a
         if not ruleset.season_forfeit_keeps_points:  # A37 alternative
-            tally.nights = [_wiped(n) for n in tally.nights]
+            _wipe(tally)
 
 
 def _with_credit(night: Night, tally: _Tally, ruleset: Ruleset) -> Night:
@@ -580,28 +566,31 @@ def _with_credit(night: Night, tally: _Tally, ruleset: Ruleset) -> Night:
     return replace(night, credit=credit)
 
 
-def _credit_basis(played: Sequence[Night], ruleset: Ruleset) -> list[Fraction]:
+def _credit_basis(played: Sequence[Night], ruleset: Ruleset) -> list[Fraction | int]:
     """The nightly values averaged for the credit (A14.1)."""
     basis = ruleset.forfeit_credit_basis
     if basis == "game_points_excl_match_bonus":
-        return [Fraction(sum(n.game_points)) for n in played]
+        return [sum(n.game_points) for n in played]
     if basis == "per_game_times_4" and played:
         games = sum(n.games_played for n in played)
-        total = sum((n.league_points for n in played), Fraction(0))
-        return [GAMES_PER_MATCH * total / games]
+        total = sum(n.league_points for n in played)
+        return [Fraction(GAMES_PER_MATCH * total, games)]
     return [n.league_points for n in played]
 
 
-def _wiped(night: Night) -> Night:
-    return replace(
-        night, game_points=tuple(0 for _ in night.game_points), match_bonus=0, credit=Fraction(0)
-    )
+def _wipe(tally: _Tally) -> None:
+    """Zero every night's points, keeping its attendance and forfeits."""
+    tally.nights = [
+        replace(n, game_points=tuple(0 for _ in n.game_points), match_bonus=0, credit=Fraction(0))
+        for n in tally.nights
+    ]
+    tally.points = 0
 
 
 def _standing(player: PlayerId, tally: _Tally) -> Standing:
     return Standing(
         player=player,
-        league_points=sum((n.league_points for n in tally.nights), Fraction(0)),
+        league_points=Fraction(tally.points),
         nights=tuple(tally.nights),
         games_played=sum(n.games_played for n in tally.nights),
         forfeits=sum(n.forfeits for n in tally.nights),
