@@ -59,3 +59,12 @@ class PointLine:
     points: LeaguePoints
     rule: str
     reason: str
+
+
+@dataclass(frozen=True)
+class PlayoffCandidate:
+    """A player's final season standing: league points, and whether he may enter (A05, A37)."""
+
+    player: PlayerId
+    points: LeaguePoints
+    eligible: bool = True
