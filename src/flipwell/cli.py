@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from flipwell.rules import RuleError
 from flipwell.rules.checks import fmt
+from flipwell.rules.playoffs import MIN_PLAYERS, playoff_qualifier_count
 from flipwell.rules.season import SeasonResult, Standing, fold_season
 from flipwell.seasonfile import load_season
 
@@ -59,7 +60,26 @@ def render_standings(name: str, result: SeasonResult, names: dict[str, str]) -> 
     meets = len(result.meets)
     title = f"{name}: standings after {meets} meet{'s' if meets != 1 else ''}"
     rule = "-" * len(line(header))
-    return "\n".join([title, "", line(header), rule, *(line(r) for r in rows)])
+    body = [line(r) for r in rows]
+    cut = _playoff_line(result.standings())
+    if cut is not None:
+        after, text = cut
+        body.insert(after, f"{'- ' + text + ' ':-<{len(rule)}}")
+    return "\n".join([title, "", line(header), rule, *body])
+
+
+def _playoff_line(standings: Sequence[Standing]) -> tuple[int, str] | None:
+    """Where the playoff cut falls in the table, and its caption (§6.1, §6.2, A05)."""
+    eligible = [s.active and s.games_played > 0 for s in standings]
+    if sum(eligible) < MIN_PLAYERS:
+        return None
+    qualifiers = playoff_qualifier_count(sum(eligible))
+    seen = 0
+    for row, is_eligible in enumerate(eligible, start=1):
+        seen += is_eligible
+        if seen == qualifiers:
+            return row, f"playoff line: top {qualifiers} of {sum(eligible)} eligible players"
+    return None
 
 
 def _forfeits(s: Standing) -> str:
