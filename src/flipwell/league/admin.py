@@ -1,0 +1,118 @@
+"""Django admin registration: every fact is visible; the ledger and audit log are read-only.
+
+The admin is the officials' fallback tool, not the product's interface; it writes rows without
+going through services, so it is for inspection and repair by staff only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from flipwell.league import models as m
+
+SIMPLE_MODELS: list[type[Any]] = [
+    m.LeagueOfficial,
+    m.SeasonEntry,
+    m.MachineDeclaration,
+    m.SpecialRuling,
+    m.MaintenanceNote,
+    m.AnnouncedAbsence,
+    m.LatenessNotice,
+    m.GroupMember,
+    m.ScoreLine,
+    m.TieOrder,
+    m.TieOrderPlace,
+    m.Forfeit,
+    m.LateJoin,
+    m.Malfunction,
+    m.CompensatoryGame,
+    m.Violation,
+    m.Ruling,
+    m.PlayoffNight,
+    m.Qualifier,
+    m.Withdrawal,
+    m.PlayoffMatch,
+    m.PlayoffGame,
+    m.PlayoffResult,
+    m.Tiebreaker,
+    m.TiebreakerPlace,
+    m.FinalPlace,
+]
+
+
+@admin.register(m.League)
+class LeagueAdmin(admin.ModelAdmin[m.League]):
+    list_display = ["name", "slug", "venue", "time_zone"]
+    prepopulated_fields = {"slug": ["name"]}
+    search_fields = ["name", "slug"]
+
+
+@admin.register(m.Player)
+class PlayerAdmin(admin.ModelAdmin[m.Player]):
+    list_display = ["last_name", "first_name", "ifpa_number"]
+    search_fields = ["last_name", "first_name", "ifpa_number"]
+
+
+@admin.register(m.Season)
+class SeasonAdmin(admin.ModelAdmin[m.Season]):
+    list_display = ["name", "league", "weekday", "start_time", "number_of_meets", "dues_cents"]
+    list_filter = ["league"]
+
+
+@admin.register(m.Machine)
+class MachineAdmin(admin.ModelAdmin[m.Machine]):
+    list_display = ["title", "league", "balls_per_game", "status", "location"]
+    list_filter = ["league", "status"]
+
+
+@admin.register(m.Meet)
+class MeetAdmin(admin.ModelAdmin[m.Meet]):
+    list_display = ["season", "number", "date", "status"]
+    list_filter = ["status"]
+
+
+@admin.register(m.Group)
+class GroupAdmin(admin.ModelAdmin[m.Group]):
+    list_display = ["meet", "number"]
+
+
+@admin.register(m.Game)
+class GameAdmin(admin.ModelAdmin[m.Game]):
+    list_display = ["group", "number", "machine", "chosen_by"]
+
+
+@admin.register(m.ScoreSubmission)
+class ScoreSubmissionAdmin(admin.ModelAdmin[m.ScoreSubmission]):
+    list_display = ["game", "version", "entered_by", "confirmed_by", "created_at"]
+
+
+class AppendOnlyAdmin(admin.ModelAdmin[Any]):
+    """Rows that are only ever inserted by services: shown, never edited or deleted here."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(m.LedgerEntry)
+class LedgerEntryAdmin(AppendOnlyAdmin):
+    list_display = ["created_at", "league", "account", "kind", "amount_cents", "player"]
+    list_filter = ["league", "account", "kind"]
+
+
+@admin.register(m.AuditEvent)
+class AuditEventAdmin(AppendOnlyAdmin):
+    list_display = ["created_at", "league", "actor", "action", "object_type", "object_id"]
+    list_filter = ["action"]
+
+
+for model in SIMPLE_MODELS:
+    admin.site.register(model)

@@ -1,0 +1,217 @@
+"""Games of a match and what was recorded about them.
+
+Words:
+- *game*: one of a group's games at a meet (numbered from 1), on one machine, *chosen by* the
+  player who picked it (R5-c) or by nobody when it was drawn at random (R5-a).
+- *score submission*: one version of a game's score sheet (R3-a). One person enters it, another
+  player of the group confirms it; a correction is a new version (higher number) with who
+  agreed (§3). The confirmed version with the highest number is the game's result.
+- *score line*: one player's machine score in a submission; no score (null) means he did not
+  play the game (a forfeit, whose countable flag and reason are a `Forfeit`).
+- *tie order*: the finishing order that a one-ball playoff gave players with tied machine
+  scores (R3.2-i); position 1 finished highest.
+- *forfeit*: a player is charged a forfeit for a game (§2.4); *countable* forfeits count toward
+  forfeiting the season (R2.4-h, R2.5-a).
+- *late join*: a late player joined a game in progress, with the two conditions attested
+  (R2.3-a).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from flipwell.league.models.machines import Machine
+from flipwell.league.models.meets import Group
+from flipwell.league.models.players import Player
+from flipwell.league.validators import validate_machine_score
+
+
+class Game(models.Model):
+    """A game of a group's match: its number, machine and who chose it (null: drawn)."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="games")
+    chosen_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["group", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["group", "number"], name="game_number_once_per_group"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="game_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.group} game {self.number} on {self.machine.title}"
+
+
+class ScoreSubmission(models.Model):
+    """One version of a game's score sheet: who entered it, who confirmed it (§3, R3-a)."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="submissions")
+    version = models.PositiveSmallIntegerField()
+    entered_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    confirmed_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    # The account that typed the sheet in (a scorekeeper's, or none at a shared tablet).
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # Chosen by the client, so a resent form or a retried request stores one submission.
+    idempotency_key = models.CharField(max_length=100, unique=True)
+    note = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "version"], name="score_submission_version_once"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(version__gte=1), name="score_submission_version_positive"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(confirmed_by__isnull=True)
+                | ~models.Q(confirmed_by=models.F("entered_by")),
+                name="score_submission_confirmed_by_another",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(confirmed_by__isnull=True, confirmed_at__isnull=True)
+                | models.Q(confirmed_by__isnull=False, confirmed_at__isnull=False),
+                name="score_submission_confirmation_complete",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(idempotency_key=""), name="score_submission_has_key"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} scores v{self.version}"
+
+
+class ScoreLine(models.Model):
+    """One player's machine score in a submission (null: no score, a forfeit)."""
+
+    submission = models.ForeignKey(ScoreSubmission, on_delete=models.CASCADE, related_name="lines")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    machine_score = models.BigIntegerField(
+        null=True, blank=True, validators=[validate_machine_score]
+    )
+
+    class Meta:
+        constraints = [
+            # With (game, version) unique on the submission: one score per player per version of
+            # a game, so exactly one per player in the confirmed version that counts.
+            models.UniqueConstraint(fields=["submission", "player"], name="score_line_once"),
+            models.CheckConstraint(
+                condition=models.Q(machine_score__isnull=True) | models.Q(machine_score__gte=0),
+                name="score_line_machine_score_not_negative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        shown = "no score" if self.machine_score is None else f"{self.machine_score:,}"
+        return f"{self.player}: {shown}"
+
+
+class TieOrder(models.Model):
+    """The order a one-ball playoff gave players tied on one game (R3.2-i)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="tie_orders")
+    players: models.ManyToManyField[Player, TieOrderPlace] = models.ManyToManyField(
+        Player, through="TieOrderPlace", related_name="+"
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"tie order on {self.game}"
+
+
+class TieOrderPlace(models.Model):
+    """A tied player's place in a tie order (1 finished highest)."""
+
+    tie_order = models.ForeignKey(TieOrder, on_delete=models.CASCADE, related_name="places")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["tie_order", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["tie_order", "player"], name="tie_order_player_once"),
+            models.UniqueConstraint(
+                fields=["tie_order", "position"], name="tie_order_position_once"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(position__gte=1), name="tie_order_position_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.position} in {self.tie_order}"
+
+
+class Forfeit(models.Model):
+    """A forfeit charged to a player for one game (§2.4), countable unless the LO says not."""
+
+    class Reason(models.TextChoices):
+        ABSENT = "absent", "Absent"
+        LATE = "late", "Late, could not join"
+        PENALTY = "penalty", "Penalty for a serious violation"
+        OTHER = "other", "Other"
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="forfeits")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="forfeits")
+    countable = models.BooleanField(default=True)
+    reason = models.CharField(max_length=10, choices=Reason.choices)
+    note = models.TextField(blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="forfeit_once_per_game"),
+            models.CheckConstraint(
+                condition=models.Q(reason__in=["absent", "late", "penalty", "other"]),
+                name="forfeit_reason_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} forfeits {self.game}"
+
+
+class LateJoin(models.Model):
+    """A late player joined a game in progress; both conditions of R2.3-a were attested."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="late_joins")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    machine_allows_joining = models.BooleanField()
+    last_player_not_past_ball_1 = models.BooleanField()
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="late_join_once_per_game"),
+            models.CheckConstraint(
+                condition=models.Q(machine_allows_joining=True, last_player_not_past_ball_1=True),
+                name="late_join_conditions_attested",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} joined {self.game} late"

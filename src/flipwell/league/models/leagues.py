@@ -1,0 +1,61 @@
+"""Leagues and their officials.
+
+Words:
+- *league*: one FWPL league at one venue; its *ruleset overrides* are its readings of the
+  unclear passages that differ from flipwell's defaults (INTERPRETATIONS.md).
+- *official*: a user with a role in a league, a league official (LO, §1.1) or a scorekeeper.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from flipwell.league.validators import validate_ruleset_overrides, validate_time_zone
+
+
+class League(models.Model):
+    """One league: its name, venue, home time zone and ruleset overrides."""
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60, unique=True)
+    venue = models.CharField(max_length=200, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
+    ruleset_overrides = models.JSONField(
+        default=dict, blank=True, validators=[validate_ruleset_overrides]
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LeagueOfficial(models.Model):
+    """A user's role in one league (at most one role per user and league)."""
+
+    class Role(models.TextChoices):
+        LEAGUE_OFFICIAL = "league_official", "League official"
+        SCOREKEEPER = "scorekeeper", "Scorekeeper"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="league_roles"
+    )
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="officials")
+    role = models.CharField(max_length=20, choices=Role.choices)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "league"], name="league_official_one_role"),
+            models.CheckConstraint(
+                condition=models.Q(role__in=["league_official", "scorekeeper"]),
+                name="league_official_role_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()}, {self.league})"

@@ -1,0 +1,81 @@
+"""The league's money: an append-only ledger of entries in integer cents (§9).
+
+Words:
+- *account*: *dues* (collected from players, R9-a), *kitty* (paid when a machine already has
+  credits, R9-c) or *treasury* (what the league holds and spends, R9-f).
+- *amount*: signed cents; positive money came into the account, negative went out. A balance is
+  the sum of an account's entries (pretix's transactions model): nothing stores a balance.
+- *reversal*: the only way to correct an entry. It names the entry it `reverses` and carries
+  the opposite amount; an entry is reversed at most once.
+
+Append-only: services only ever insert entries. The database backs this: a trigger (migration
+0002) refuses every UPDATE of a ledger row on SQLite and PostgreSQL; the foreign keys into the
+ledger PROTECT it from cascading deletes. Deleting a row by hand is still possible (a trigger
+on DELETE would break Django's `flush`, which test tools use, on SQLite).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from flipwell.league.models.leagues import League
+from flipwell.league.models.players import Player
+from flipwell.league.models.seasons import Season
+
+
+class LedgerEntry(models.Model):
+    """One movement of money in one account; never updated (see the module docstring)."""
+
+    class Account(models.TextChoices):
+        DUES = "dues", "Dues"
+        KITTY = "kitty", "Kitty"
+        TREASURY = "treasury", "Treasury"
+
+    class Kind(models.TextChoices):
+        PAYMENT = "payment", "Payment by a player"
+        CHARGE = "charge", "Charge to a player (§8.3, §8.6)"
+        EXPENSE = "expense", "Expense"
+        TRANSFER = "transfer", "Transfer between accounts"
+        REVERSAL = "reversal", "Reversal of an entry"
+
+    league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="ledger_entries")
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger_entries"
+    )
+    account = models.CharField(max_length=10, choices=Account.choices)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    amount_cents = models.BigIntegerField()
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger_entries"
+    )
+    note = models.TextField(blank=True)
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name_plural = "ledger entries"
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(amount_cents=0), name="ledger_entry_amount_not_zero"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(account__in=["dues", "kitty", "treasury"]),
+                name="ledger_entry_account_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(kind="reversal", reverses__isnull=False)
+                | (~models.Q(kind="reversal") & models.Q(reverses__isnull=True)),
+                name="ledger_entry_reversal_names_entry",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.account} {self.kind} {self.amount_cents / 100:+.2f}"

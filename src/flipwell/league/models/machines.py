@@ -1,0 +1,150 @@
+"""Machines, their declarations, special rulings and maintenance notes.
+
+Words:
+- *machine*: one pinball machine at the league's venue; *balls per game* decides the extra-ball
+  allowance (R7.1-a). Its *status* is its standing state at the venue (in the pool or out of
+  it for repairs); whether it is playable at one meet also follows from the meet's declarations
+  (R7.3-q, R7.3-r), which the rules compute.
+- *declaration*: an official's statement that a machine is unplayable, or repaired, at a meet.
+- *special ruling*: a versioned entry of Appendix A's per-title list (RA-a): one ruling (title
+  and number) keeps every version; the highest version is in force.
+- *maintenance note*: a line of the per-machine maintenance sheet (R7.3-u).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils import timezone
+
+from flipwell.league.models.leagues import League
+
+MAX_BALLS_PER_GAME = 10
+
+
+class Machine(models.Model):
+    """A machine in a league's pool: title, balls per game (1..10), status, location."""
+
+    class Status(models.TextChoices):
+        PLAYABLE = "playable", "Playable"
+        UNPLAYABLE = "unplayable", "Unplayable"
+
+    league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="machines")
+    title = models.CharField(max_length=120)
+    balls_per_game = models.PositiveSmallIntegerField(
+        default=3, validators=[MinValueValidator(1), MaxValueValidator(MAX_BALLS_PER_GAME)]
+    )
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PLAYABLE)
+    location = models.CharField(max_length=120, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["league", "title"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(balls_per_game__gte=1, balls_per_game__lte=MAX_BALLS_PER_GAME),
+                name="machine_balls_per_game_1_to_10",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status__in=["playable", "unplayable"]),
+                name="machine_status_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.location})" if self.location else self.title
+
+
+class MachineDeclaration(models.Model):
+    """An official declares a machine unplayable, or repaired, at one meet (R7.3-q, R7.3-r)."""
+
+    class Kind(models.TextChoices):
+        UNPLAYABLE = "unplayable", "Unplayable"
+        REPAIRED = "repaired", "Repaired"
+
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="declarations")
+    meet = models.ForeignKey("league.Meet", on_delete=models.PROTECT, related_name="declarations")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    official = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    reason = models.TextField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(kind__in=["unplayable", "repaired"]),
+                name="machine_declaration_kind_valid",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(reason=""), name="machine_declaration_has_reason"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.machine.title} {self.kind} at {self.meet}"
+
+
+class SpecialRuling(models.Model):
+    """One version of a special ruling for a machine title (Appendix A, RA-a, RA-e)."""
+
+    class Kind(models.TextChoices):
+        NOT_A_MALFUNCTION = "not_malfunction", "Not a malfunction"
+        MAJOR_MALFUNCTION = "major", "Major malfunction"
+        POSITIVE_MALFUNCTION = "positive", "Positive malfunction"
+        NOT_AN_EXTRA_BALL = "not_extra_ball", "Not an extra ball"
+
+    machine_title = models.CharField(max_length=120)
+    number = models.PositiveSmallIntegerField()
+    version = models.PositiveSmallIntegerField(default=1)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    text = models.TextField()
+    reproduction_notes = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["machine_title", "number", "version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["machine_title", "number", "version"], name="special_ruling_version_once"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(number__gte=1, version__gte=1),
+                name="special_ruling_numbering_positive",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(
+                    kind__in=["not_malfunction", "major", "positive", "not_extra_ball"]
+                ),
+                name="special_ruling_kind_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.machine_title} ruling {self.number} v{self.version}"
+
+
+class MaintenanceNote(models.Model):
+    """A note on the maintenance sheet of one machine (R7.3-u), optionally tied to a meet."""
+
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="maintenance_notes")
+    meet = models.ForeignKey(
+        "league.Meet", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    text = models.TextField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["machine", "created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.machine.title}: {self.text[:40]}"

@@ -1,0 +1,267 @@
+"""The single playoff night that ends a season (§6).
+
+Words:
+- *qualifier*: a player in the bracket the night was played with: his *division* (A, B, ...)
+  and *seed* (1 = best). The rules compute qualification and seeding (R6.1, R6.2); the stored
+  bracket is the one drawn for the night, kept because the matches were played from it.
+- *withdrawal*: a qualifier announced before the playoffs that he cannot attend (R6.6-b).
+- *playoff match*: a 3-game PAPA match of one *round* of a division (R6.3-c), numbered within
+  the round; its games are *playoff games*, and a *playoff result* is one player's machine
+  score in one (null: he did not play it, R6.6-c).
+- *tiebreaker*: the order a single-ball or head-to-head game gave tied players (R6.1-e,
+  R6.5-a), for entry, seeding or a match.
+- *final place*: a player's finishing place in his division as announced at the close of the
+  night, written from the rules' result when the night closes.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from flipwell.league.models.machines import Machine
+from flipwell.league.models.players import Player
+from flipwell.league.models.seasons import Season
+from flipwell.league.validators import validate_machine_score
+
+
+class PlayoffNight(models.Model):
+    """A season's playoff night (R6.1-a)."""
+
+    class Status(models.TextChoices):
+        PLANNED = "planned", "Planned"
+        OPEN = "open", "Open"
+        CLOSED = "closed", "Closed"
+
+    season = models.OneToOneField(Season, on_delete=models.PROTECT, related_name="playoff_night")
+    date = models.DateField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLANNED)
+    machine_draw_seed = models.BigIntegerField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(status__in=["planned", "open", "closed"]),
+                name="playoff_night_status_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} playoffs ({self.date.isoformat()})"
+
+
+class Qualifier(models.Model):
+    """A player's division and seed in the bracket the night was played with."""
+
+    playoff_night = models.ForeignKey(
+        PlayoffNight, on_delete=models.CASCADE, related_name="qualifiers"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    division = models.CharField(max_length=4)
+    seed = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["playoff_night", "division", "seed"]
+        constraints = [
+            models.UniqueConstraint(fields=["playoff_night", "player"], name="qualifier_once"),
+            models.UniqueConstraint(
+                fields=["playoff_night", "division", "seed"], name="qualifier_seed_once"
+            ),
+            models.CheckConstraint(condition=models.Q(seed__gte=1), name="qualifier_seed_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.division} seed {self.seed}"
+
+
+class Withdrawal(models.Model):
+    """A qualifier announced before the playoffs that he cannot attend (R6.6-b)."""
+
+    playoff_night = models.ForeignKey(
+        PlayoffNight, on_delete=models.CASCADE, related_name="withdrawals"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(default=timezone.now)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["playoff_night", "player"], name="withdrawal_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} withdrew from {self.playoff_night}"
+
+
+class PlayoffMatch(models.Model):
+    """One 3-game match of a playoff round in a division (R6.3)."""
+
+    class Round(models.TextChoices):
+        QUARTERFINAL = "quarterfinal", "Quarterfinal"
+        SEMIFINAL = "semifinal", "Semifinal"
+        FINAL = "final", "Final"
+
+    playoff_night = models.ForeignKey(
+        PlayoffNight, on_delete=models.CASCADE, related_name="matches"
+    )
+    division = models.CharField(max_length=4)
+    round = models.CharField(max_length=12, choices=Round.choices)
+    number = models.PositiveSmallIntegerField()
+
+    class Meta:
+        verbose_name_plural = "playoff matches"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["playoff_night", "division", "round", "number"],
+                name="playoff_match_once",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(number__gte=1), name="playoff_match_number_positive"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(round__in=["quarterfinal", "semifinal", "final"]),
+                name="playoff_match_round_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.division} {self.round} {self.number}"
+
+
+class PlayoffGame(models.Model):
+    """A game (1..3) of a playoff match: machine, and who chose it (null: drawn, R6.4-b)."""
+
+    match = models.ForeignKey(PlayoffMatch, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="+")
+    chosen_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="playoff_game_once"),
+            models.CheckConstraint(
+                condition=models.Q(number__gte=1, number__lte=3),
+                name="playoff_game_number_1_to_3",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} game {self.number}"
+
+
+class PlayoffResult(models.Model):
+    """One player's machine score in a playoff game (null: he did not play it)."""
+
+    game = models.ForeignKey(PlayoffGame, on_delete=models.CASCADE, related_name="results")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    machine_score = models.BigIntegerField(
+        null=True, blank=True, validators=[validate_machine_score]
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="playoff_result_once"),
+            models.CheckConstraint(
+                condition=models.Q(machine_score__isnull=True) | models.Q(machine_score__gte=0),
+                name="playoff_result_score_not_negative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.game}"
+
+
+class Tiebreaker(models.Model):
+    """The order a tiebreaking game gave tied players, for entry, seeding or a match."""
+
+    class Purpose(models.TextChoices):
+        ENTRY = "entry", "Playoff entry or division (R6.1-e)"
+        SEEDING = "seeding", "Seeding among qualifiers"
+        MATCH = "match", "Playoff match result (R6.5-a)"
+
+    playoff_night = models.ForeignKey(
+        PlayoffNight, on_delete=models.CASCADE, related_name="tiebreakers"
+    )
+    purpose = models.CharField(max_length=8, choices=Purpose.choices)
+    match = models.ForeignKey(
+        PlayoffMatch, null=True, blank=True, on_delete=models.CASCADE, related_name="tiebreakers"
+    )
+    machine = models.ForeignKey(
+        Machine, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    players: models.ManyToManyField[Player, TiebreakerPlace] = models.ManyToManyField(
+        Player, through="TiebreakerPlace", related_name="+"
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(purpose="match", match__isnull=False)
+                | (~models.Q(purpose="match") & models.Q(match__isnull=True)),
+                name="tiebreaker_match_iff_match_purpose",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.purpose} tiebreaker, {self.playoff_night}"
+
+
+class TiebreakerPlace(models.Model):
+    """A tied player's place in a tiebreaker (1 finished highest)."""
+
+    tiebreaker = models.ForeignKey(Tiebreaker, on_delete=models.CASCADE, related_name="places")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    place = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["tiebreaker", "place"]
+        constraints = [
+            models.UniqueConstraint(fields=["tiebreaker", "player"], name="tiebreaker_player_once"),
+            models.UniqueConstraint(fields=["tiebreaker", "place"], name="tiebreaker_place_once"),
+            models.CheckConstraint(
+                condition=models.Q(place__gte=1), name="tiebreaker_place_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.place} in {self.tiebreaker}"
+
+
+class FinalPlace(models.Model):
+    """A player's final place in his division, as announced when the night closed."""
+
+    playoff_night = models.ForeignKey(
+        PlayoffNight, on_delete=models.CASCADE, related_name="final_places"
+    )
+    division = models.CharField(max_length=4)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    place = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["playoff_night", "division", "place"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["playoff_night", "player"], name="final_place_player_once"
+            ),
+            models.UniqueConstraint(
+                fields=["playoff_night", "division", "place"], name="final_place_once"
+            ),
+            models.CheckConstraint(condition=models.Q(place__gte=1), name="final_place_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.division} #{self.place}: {self.player}"

@@ -1,0 +1,124 @@
+"""Parsing a roster CSV into rows to register: a pure function, no database.
+
+The file has a header row naming exactly the columns ``first_name``, ``last_name``,
+``ifpa_number`` and ``ifpa_rank`` (in any order). Both IFPA columns may be empty: a player
+without an IFPA number, or unranked (placed at the bottom of the first ladder, R4.3-b).
+
+Words: a *line* is the file's line number, 1 for the header, as a spreadsheet shows it; a
+*column* is a header name. Every error names both, so the official can fix the file.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+COLUMNS = ("first_name", "last_name", "ifpa_number", "ifpa_rank")
+
+
+class PlayersCsvError(ValueError):
+    """A roster CSV problem at one line (and column, when one is to blame)."""
+
+    def __init__(self, line: int, column: str | None, message: str) -> None:
+        self.line = line
+        self.column = column
+        self.message = message
+        where = f"line {line}" if column is None else f"line {line}, column {column}"
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """One player to register, from one line of the file."""
+
+    line: int
+    first_name: str
+    last_name: str
+    ifpa_number: int | None
+    ifpa_rank: int | None
+
+
+def parse_players_csv(text: str) -> list[PlayerRow]:
+    """Every row of a roster CSV, or a `PlayersCsvError` for the first bad line.
+
+    Blank lines are skipped. A repeated IFPA number is refused at its second line.
+    """
+    reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise PlayersCsvError(
+            1, None, f"the file is empty; expected the header {_expected()}"
+        ) from None
+    except csv.Error as exc:
+        raise PlayersCsvError(reader.line_num, None, f"not readable as CSV ({exc})") from exc
+    index = _column_index(header)
+    rows: list[PlayerRow] = []
+    first_line_of_number: dict[int, int] = {}
+    while True:
+        line = reader.line_num + 1
+        try:
+            fields = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise PlayersCsvError(line, None, f"not readable as CSV ({exc})") from exc
+        if not any(field.strip() for field in fields):
+            continue
+        if len(fields) != len(header):
+            raise PlayersCsvError(
+                line, None, f"has {len(fields)} fields, but the header has {len(header)}"
+            )
+        row = _row(line, {name: fields[i].strip() for name, i in index.items()})
+        if row.ifpa_number is not None:
+            earlier = first_line_of_number.setdefault(row.ifpa_number, line)
+            if earlier != line:
+                raise PlayersCsvError(
+                    line,
+                    "ifpa_number",
+                    f"IFPA number {row.ifpa_number} is already on line {earlier}",
+                )
+        rows.append(row)
+    return rows
+
+
+def _expected() -> str:
+    return ",".join(COLUMNS)
+
+
+def _column_index(header: list[str]) -> dict[str, int]:
+    names = [name.strip().lower() for name in header]
+    for name in names:
+        if names.count(name) > 1:
+            raise PlayersCsvError(1, name, "this column appears more than once")
+    unknown = [name for name in names if name not in COLUMNS]
+    if unknown:
+        raise PlayersCsvError(1, unknown[0], f"unknown column; the header must be {_expected()}")
+    missing = [name for name in COLUMNS if name not in names]
+    if missing:
+        raise PlayersCsvError(1, missing[0], f"missing column; the header must be {_expected()}")
+    return {name: names.index(name) for name in COLUMNS}
+
+
+def _row(line: int, values: dict[str, str]) -> PlayerRow:
+    for name in ("first_name", "last_name"):
+        if not values[name]:
+            raise PlayersCsvError(line, name, "is empty; every player needs a first and last name")
+    return PlayerRow(
+        line=line,
+        first_name=values["first_name"],
+        last_name=values["last_name"],
+        ifpa_number=_positive_int_or_none(line, "ifpa_number", values["ifpa_number"]),
+        ifpa_rank=_positive_int_or_none(line, "ifpa_rank", values["ifpa_rank"]),
+    )
+
+
+def _positive_int_or_none(line: int, column: str, value: str) -> int | None:
+    if not value:
+        return None
+    if not value.isascii() or not value.isdigit() or int(value) < 1:
+        raise PlayersCsvError(
+            line, column, f"{value!r} is not a whole number of 1 or more (leave it empty if none)"
+        )
+    return int(value)

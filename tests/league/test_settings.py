@@ -1,0 +1,186 @@
+"""Settings from the environment: the typed helpers, DATABASE_URL, and refusing to start."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from flipwell.settings import (
+    DEVELOPMENT_SECRET_KEY,
+    env_bool,
+    env_list,
+    env_time_zone,
+    parse_database_url,
+    secret_key,
+)
+
+# --- DATABASE_URL ---
+
+
+def test_parse_database_url_sqlite_three_slashes_is_relative():
+    assert parse_database_url("sqlite:///var/db.sqlite3") == {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": "var/db.sqlite3",
+    }
+
+
+def test_parse_database_url_sqlite_four_slashes_is_absolute():
+    assert parse_database_url("sqlite:////srv/flipwell/db.sqlite3")["NAME"] == (
+        "/srv/flipwell/db.sqlite3"
+    )
+
+
+def test_parse_database_url_postgres_full():
+    assert parse_database_url("postgres://fw:s%40cret@db.example.org:6543/flipwell") == {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": "flipwell",
+        "USER": "fw",
+        "PASSWORD": "s@cret",
+        "HOST": "db.example.org",
+        "PORT": "6543",
+    }
+
+
+def test_parse_database_url_postgresql_scheme_without_password_or_port():
+    assert parse_database_url("postgresql://postgres@127.0.0.1/flipwell_test") == {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": "flipwell_test",
+        "USER": "postgres",
+        "PASSWORD": "",
+        "HOST": "127.0.0.1",
+        "PORT": "",
+    }
+
+
+def test_parse_database_url_postgres_query_becomes_options():
+    database = parse_database_url("postgres://u@h:5432/n?sslmode=require&connect_timeout=5")
+
+    assert database["OPTIONS"] == {"sslmode": "require", "connect_timeout": "5"}
+
+
+def test_parse_database_url_postgres_without_host_uses_socket():
+    database = parse_database_url("postgres:///flipwell")
+
+    assert (database["HOST"], database["NAME"]) == ("", "flipwell")
+
+
+@pytest.mark.parametrize(
+    "url", ["mysql://root@localhost/flipwell", "oracle://x/y", "flipwell.sqlite3"]
+)
+def test_parse_database_url_unsupported_scheme_refused(url):
+    with pytest.raises(ImproperlyConfigured, match="is not supported; use sqlite:///"):
+        parse_database_url(url)
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///", "sqlite://host/db.sqlite3"])
+def test_parse_database_url_malformed_sqlite_refused(url):
+    with pytest.raises(ImproperlyConfigured, match="three or four slashes, no host"):
+        parse_database_url(url)
+
+
+def test_parse_database_url_postgres_without_name_refused():
+    with pytest.raises(ImproperlyConfigured, match="names no database"):
+        parse_database_url("postgres://u@h:5432/")
+
+
+def test_parse_database_url_postgres_bad_port_refused_without_showing_password():
+    with pytest.raises(ImproperlyConfigured, match="bad port") as caught:
+        parse_database_url("postgres://u:hunter2@h:99999/n")
+
+    assert "hunter2" not in str(caught.value)
+
+
+def test_parse_database_url_repeated_option_refused():
+    with pytest.raises(ImproperlyConfigured, match="repeats the option 'sslmode'"):
+        parse_database_url("postgres://u@h/n?sslmode=require&sslmode=disable")
+
+
+# --- Typed helpers ---
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"), [("1", True), ("Yes", True), ("off", False), ("0", False)]
+)
+def test_env_bool_words(raw, expected):
+    assert env_bool("DEBUG", not expected, environ={"DEBUG": raw}) is expected
+
+
+def test_env_bool_unset_is_default():
+    assert env_bool("DEBUG", True, environ={}) is True
+
+
+def test_env_bool_unknown_word_refused():
+    with pytest.raises(ImproperlyConfigured, match="DEBUG='maybe' is not a yes/no value"):
+        env_bool("DEBUG", False, environ={"DEBUG": "maybe"})
+
+
+def test_env_list_splits_and_strips():
+    assert env_list("H", [], environ={"H": " a.org, b.org ,,"}) == ["a.org", "b.org"]
+
+
+def test_env_time_zone_unknown_refused():
+    with pytest.raises(ImproperlyConfigured, match="not a known time zone"):
+        env_time_zone("TIME_ZONE", "UTC", environ={"TIME_ZONE": "Mars/Olympus"})
+
+
+def test_secret_key_from_environment():
+    assert secret_key(debug=False, environ={"SECRET_KEY": "k" * 50}) == "k" * 50
+
+
+def test_secret_key_development_fallback_only_with_debug():
+    assert secret_key(debug=True, environ={}) == DEVELOPMENT_SECRET_KEY
+
+
+def test_secret_key_missing_without_debug_refused():
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY is not set"):
+        secret_key(debug=False, environ={"SECRET_KEY": "  "})
+
+
+# --- The settings module as a process sees it ---
+
+
+def _load_settings(tmp_path, **env):
+    clean = {
+        k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG", "DATABASE_URL"}
+    }
+    clean.update(env)
+    code = "import flipwell.settings as s; print(s.DATABASES['default']['NAME'])"
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=clean, cwd=tmp_path
+    )
+
+
+def test_settings_without_secret_key_refuse_to_start(tmp_path):
+    result = _load_settings(tmp_path)
+
+    assert result.returncode != 0
+    assert "SECRET_KEY is not set" in result.stderr
+
+
+def test_settings_default_database_is_sqlite_in_created_data_dir(tmp_path):
+    data_dir = tmp_path / "data"
+
+    result = _load_settings(tmp_path, DEBUG="1", FLIPWELL_DATA_DIR=str(data_dir))
+
+    assert result.stdout.strip() == str(data_dir / "flipwell.sqlite3")
+    assert data_dir.is_dir()
+
+
+def test_settings_default_data_dir_is_var_in_working_directory(tmp_path):
+    result = _load_settings(tmp_path, SECRET_KEY="k" * 50)
+
+    assert result.stdout.strip() == str(tmp_path / "var" / "flipwell.sqlite3")
+
+
+def test_settings_database_url_selects_postgres(tmp_path):
+    result = _load_settings(tmp_path, DEBUG="1", DATABASE_URL="postgres://u@h:5432/league")
+
+    assert result.stdout.strip() == "league"
+
+
+def test_settings_bad_debug_value_refuses_to_start(tmp_path):
+    result = _load_settings(tmp_path, DEBUG="sure")
+
+    assert "DEBUG='sure' is not a yes/no value" in result.stderr

@@ -1,0 +1,13 @@
+"""Settings for the test run: flipwell's settings with a test-only key and a fast hasher.
+
+pytest-django imports these before any conftest runs, so the key is set here. The database
+still comes from ``DATABASE_URL`` (SQLite by default), so one suite runs on both databases.
+"""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "tests-only-not-a-secret")
+
+from flipwell.settings import *  # noqa: F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
