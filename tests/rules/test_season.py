@@ -368,3 +368,34 @@ def test_standings_equal_sum_of_nights(meet_scores, absentees):
     for standing in result.players.values():
         assert standing.league_points == sum(n.league_points for n in standing.nights)
         assert standing.forfeits == sum(n.forfeits for n in standing.nights)
+
+
+def test_open_meet_is_provisional_no_credit_no_partial_bonus():
+    """R3.3-b: match bonus only after all four games; R2.4-d: the credit only for a night that
+    is over. While meet 2 is open, b's forfeits so far earn nothing and a 2-game match has no
+    match bonus yet."""
+    meet1 = _meet(1, _match("abc"), _match("def"))
+    order = fold_season(_season(meet1)).ladder
+    first_two = _match(order[:3], forfeit={"b"})
+    partial = MatchFacts(players=first_two.players, games=first_two.games[:2])
+    meet2 = MeetFacts(number=2, groups=(partial, _match(order[3:])), closed=False)
+
+    result = fold_season(_season(meet1, meet2))
+
+    b_night, a_night = result.players["b"].nights[1], result.players["a"].nights[1]
+    assert (b_night.status, b_night.credit, b_night.forfeits) == ("in_progress", 0, 2)
+    # Group a d b without b: a 9000 vs d 3000; 9000 > 3 x 3000? no: bonus to d, a keeps 7.
+    assert (a_night.game_points, a_night.match_bonus) == ((7, 7), 0)
+
+
+def test_meet_with_no_game_yet_scores_nothing():
+    """R3.3-b: a group that has not played a game has no fifth game either."""
+    meet1 = MeetFacts(
+        number=1,
+        groups=(MatchFacts(tuple("abc"), ()), MatchFacts(tuple("def"), ())),
+        closed=False,
+    )
+
+    result = fold_season(_season(meet1))
+
+    assert {p: s.league_points for p, s in result.players.items()} == dict.fromkeys("abcdef", 0)

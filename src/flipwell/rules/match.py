@@ -131,8 +131,8 @@ def score_match(
     a compensatory game R7.3-m; the 25% reduction R8.1-b; zero scores R8.2-a and R8.7-a.
     """
     players = tuple(check_unique(match.players, what="the group"))
-    if not 1 <= len(match.games) <= GAMES_PER_MATCH:
-        raise RuleError(f"a match has 1 to {GAMES_PER_MATCH} games, got {len(match.games)}")
+    if len(match.games) > GAMES_PER_MATCH:
+        raise RuleError(f"a match has at most {GAMES_PER_MATCH} games, got {len(match.games)}")
     penalties = penalties or {}
     for number in penalties:
         if not 1 <= number <= len(match.games):
@@ -150,7 +150,14 @@ def score_match(
     results: dict[PlayerId, list[Finish | None]] = {
         p: [g.result.finish(p) for g in games] for p in players
     }
-    bonus = score_match_bonus(results, ladder_order=players, ruleset=ruleset)
+    # No game yet (a meet just started): no fifth game to play either.
+    bonus = (
+        score_match_bonus(results, ladder_order=players, ruleset=ruleset)
+        if games
+        else MatchBonusResult(
+            totals=dict.fromkeys(players, 0), order=(), points=dict.fromkeys(players, 0), lines=()
+        )
+    )
     lines = {
         p: PlayerMatch(
             player=p,

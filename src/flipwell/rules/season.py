@@ -35,7 +35,12 @@ from flipwell.rules.values import Entrant, PlayerId
 from flipwell.rules.violations import PenaltyDecision, Violation, penalty_decision
 
 NightStatus = Literal[
-    "played", "absent_announced", "absent_unannounced", "not_joined", "out_of_league"
+    "played",
+    "in_progress",
+    "absent_announced",
+    "absent_unannounced",
+    "not_joined",
+    "out_of_league",
 ]
 
 
@@ -69,6 +74,9 @@ class MeetFacts:
     violations: tuple[ViolationFacts, ...] = ()
     group_override: str | None = None
     """The LO's reason when the groups differ from the computed ones (R4.1-d)."""
+    closed: bool = True
+    """False while the meet is being played: its standings are provisional, so no match bonus
+    for an unfinished match (R3.3-b, "after all four games") and no all-night credit yet."""
 
 
 @dataclass(frozen=True)
@@ -286,13 +294,15 @@ def _fold_meet(
         for m in matches
     )
     for result in results:
+        finished = meet.closed or len(result.games) == GAMES_PER_MATCH
         for line in result.players.values():
-            _record_night(tallies[line.player], _played_night(meet.number, line), ruleset)
+            night = _played_night(meet.number, line, closed=meet.closed, finished=finished)
+            _record_night(tallies[line.player], night, ruleset)
     for player, tally in tallies.items():
         if player not in grouped:
-            night = _absent_night(player, meet, joined, tally, facts, ruleset)
-            if night is not None:
-                _record_night(tally, night, ruleset)
+            absent = _absent_night(player, meet, joined, tally, facts, ruleset)
+            if absent is not None:
+                _record_night(tally, absent, ruleset)
     _apply_offenses(meet, decisions, tallies)
     expected = _expected_groups(current, meet, ruleset)
     return MeetResult(
@@ -498,13 +508,16 @@ def _without_suspended(
     return replace(match, games=games)
 
 
-def _played_night(meet: int, line: PlayerMatch) -> Night:
+def _played_night(meet: int, line: PlayerMatch, *, closed: bool, finished: bool) -> Night:
+    """A grouped player's night; while the meet is open it is provisional (`in_progress`)."""
     status: NightStatus = "played" if line.games_played else "absent_unannounced"
+    if not closed:
+        status = "in_progress"
     return Night(
         meet=meet,
         status=status,
         game_points=line.game_points,
-        match_bonus=line.match_bonus,
+        match_bonus=line.match_bonus if finished else 0,
         games_played=line.games_played,
         forfeits=line.forfeits,
         countable_forfeits=line.countable_forfeits,
