@@ -24,6 +24,7 @@ from flipwell.league.models.leagues import League
 from flipwell.league.models.meets import Meet
 from flipwell.league.models.players import Player
 from flipwell.league.validators import validate_machine_score
+from flipwell.rules.violations import VIOLATION_KINDS
 
 
 class Malfunction(models.Model):
@@ -105,15 +106,19 @@ class Violation(models.Model):
     """An illegal action by a player at a meet (§8), during a game or between games."""
 
     class Kind(models.TextChoices):
-        INTERFERENCE = "interference", "Interference (§8.2, §8.3)"
+        # The values are flipwell.rules.violations.ViolationKind (a test keeps them equal).
+        OWN_UNALLOWABLE_EXTRA_BALL = (
+            "own_unallowable_extra_ball",
+            "Two hands on his own one-handed extra ball (§8.1)",
+        )
+        OPPONENTS_BALL = "opponents_ball", "Played an opponent's ball (§8.2)"
+        INTERFERENCE = "interference", "Interference (§8.3)"
         INTENTIONAL_SLAM_TILT = "intentional_slam_tilt", "Intentional slam tilt (§8.4)"
-        UNALLOWABLE_EXTRA_BALL = "unallowable_extra_ball", "Two hands on an unallowable EB (§8.1)"
-        DEATHSAVE_BANGBACK = "deathsave_bangback", "Deathsave or bangback (§8.7)"
-        WRONG_GAME_COUNT = "wrong_game_count", "Wrong number of games started (§8.6)"
+        DEATHSAVE_OR_BANGBACK = "deathsave_or_bangback", "Deathsave or bangback (§8.7)"
+        CHEATING = "cheating", "Cheating (§8.8)"
         VIOLENCE = "violence", "Violence (§8.5)"
         VANDALISM = "vandalism", "Vandalism (§8.5)"
-        CHEATING = "cheating", "Cheating (§8.8)"
-        CONDUCT = "conduct", "Exceptionally detrimental conduct (§8.5)"
+        DETRIMENTAL_CONDUCT = "detrimental_conduct", "Exceptionally detrimental conduct (§8.5)"
 
     meet = models.ForeignKey(Meet, on_delete=models.PROTECT, related_name="violations")
     game = models.ForeignKey(
@@ -121,7 +126,17 @@ class Violation(models.Model):
     )
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="violations")
     kind = models.CharField(max_length=30, choices=Kind.choices)
+    # The LO's designation; for an opponent's ball False means "accidental" (A28).
     serious = models.BooleanField()
+    # When it happened, which decides the game a §8.5 penalty falls on (A27): during `game`
+    # (then it is the game in progress), or between games after `games_completed` of them.
+    games_completed = models.PositiveSmallIntegerField(default=0)
+    # The LO's choice of game where the ruleset leaves it to him (A27.4).
+    target_game = models.PositiveSmallIntegerField(null=True, blank=True)
+    # §8.1: the error came on or after his last allowable ball (the 25% reduction).
+    last_allowable_ball = models.BooleanField(default=False)
+    # §8.7: the deathsave or bangback slam-tilted the machine (R8.4-a: then serious).
+    slam_tilted = models.BooleanField(default=False)
     official = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
@@ -132,6 +147,17 @@ class Violation(models.Model):
         ordering = ["meet", "created_at"]
         constraints = [
             models.CheckConstraint(condition=~models.Q(reason=""), name="violation_has_reason"),
+            models.CheckConstraint(
+                condition=models.Q(kind__in=VIOLATION_KINDS), name="violation_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(games_completed__lte=4), name="violation_games_completed_max"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(target_game__isnull=True)
+                | models.Q(target_game__gte=1, target_game__lte=4),
+                name="violation_target_game_range",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -36,6 +36,8 @@ class Meet(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLANNED)
     started_at = models.DateTimeField(null=True, blank=True)
     first_machine_draw_seed = models.BigIntegerField(null=True, blank=True)
+    # Why the LO grouped this meet differently from the ladder (R4.1-d); empty when he did not.
+    group_override_reason = models.TextField(blank=True)
 
     class Meta:
         ordering = ["season", "number"]

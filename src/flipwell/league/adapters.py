@@ -1,0 +1,267 @@
+"""Adapters: the stored facts of a league, as the plain values `flipwell.rules` computes on.
+
+Words:
+- *player key*: how the rules name a player: his database id as a string (`str(player.pk)`).
+- *the scores that count*: a game's highest confirmed score submission (§3: a correction is a
+  newer confirmed version; an unconfirmed entry is not a fact yet).
+
+Every loader runs a fixed number of queries whatever the season's size: rows are fetched per
+kind for the whole season, then put together in Python (no query in a loop).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from flipwell.league import models as m
+from flipwell.rules import Entrant, RuleError, Ruleset
+from flipwell.rules.match import Compensatory, GameFacts, MatchFacts
+from flipwell.rules.ruleset import InterferenceDefaults
+from flipwell.rules.season import MeetFacts, SeasonFacts, ViolationFacts
+from flipwell.rules.violations import VIOLATION_KINDS, Violation, ViolationKind
+
+PLAYED = (m.Meet.Status.OPEN, m.Meet.Status.CLOSED)
+ZEROING_VIOLATIONS = {"opponents_ball": "opponents_ball", "deathsave_or_bangback": "deathsave"}
+"""Violations that set the violator's machine score to zero, and the rules' reason for it."""
+
+
+def player_key(player_id: int) -> str:
+    """The rules' name for a player (a string, as flipwell.rules requires)."""
+    return str(player_id)
+
+
+def ruleset_for(league: m.League) -> Ruleset:
+    """The league's `Ruleset`: FWPL v1.0 with its stored overrides (JSON) applied.
+
+    Raises RuleError naming the setting when a stored override is not allowed.
+    """
+    return ruleset_from_overrides(league.ruleset_overrides or {})
+
+
+def ruleset_from_overrides(overrides: Mapping[str, Any]) -> Ruleset:
+    """Build a Ruleset from JSON-shaped overrides (lists for tuples, an object for A29)."""
+    known = {f.name for f in dataclasses.fields(Ruleset)}
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        raise RuleError(f"unknown ruleset setting {', '.join(unknown)}")
+    values: dict[str, Any] = {}
+    for name, value in overrides.items():
+        if name == "interference_default_choice" and isinstance(value, Mapping):
+            value = InterferenceDefaults(**value)
+        elif isinstance(value, list):
+            value = tuple(value)
+        values[name] = value
+    return Ruleset(**values)
+
+
+def season_facts(season: m.Season) -> SeasonFacts:
+    """Every fact of a season that the standings depend on (10 queries)."""
+    entries = list(season.entries.select_related("player").order_by("id"))
+    meets = list(season.meets.filter(status__in=PLAYED).order_by("number"))
+    meet_ids = [meet.id for meet in meets]
+    games = _games_by_group(meet_ids)
+    groups = _groups_by_meet(meet_ids, games)
+    absences = _by(
+        m.AnnouncedAbsence.objects.filter(meet_id__in=meet_ids).values_list("meet_id", "player_id")
+    )
+    violations = _violations_by_meet(meet_ids)
+    return SeasonFacts(
+        entrants=tuple(
+            Entrant(
+                player=player_key(e.player_id),
+                first_name=e.player.first_name,
+                last_name=e.player.last_name,
+                ifpa_rank=e.ifpa_rank_at_start,
+            )
+            for e in entries
+        ),
+        meets=tuple(
+            MeetFacts(
+                number=meet.number,
+                groups=tuple(groups.get(meet.id, ())),
+                announced_absences=frozenset(player_key(p) for p in absences.get(meet.id, ())),
+                violations=tuple(violations.get(meet.id, ())),
+                group_override=meet.group_override_reason or None,
+                closed=meet.status == m.Meet.Status.CLOSED,
+            )
+            for meet in meets
+        ),
+        joined_at={player_key(e.player_id): e.joined_at_meet for e in entries},
+        late_join_non_countable=frozenset(
+            player_key(e.player_id) for e in entries if e.late_join_forfeits_countable is False
+        ),
+    )
+
+
+def _by(pairs: Iterable[tuple[int, int]]) -> dict[int, list[int]]:
+    grouped: dict[int, list[int]] = defaultdict(list)
+    for key, value in pairs:
+        grouped[key].append(value)
+    return grouped
+
+
+def _groups_by_meet(
+    meet_ids: list[int], games: Mapping[int, tuple[GameFacts, ...]]
+) -> dict[int, list[MatchFacts]]:
+    members = m.GroupMember.objects.filter(group__meet_id__in=meet_ids).order_by(
+        "group__meet_id", "group__number", "position"
+    )
+    players: dict[int, list[str]] = defaultdict(list)
+    meet_of: dict[int, int] = {}
+    for group_id, meet_id, player_id in members.values_list(
+        "group_id", "group__meet_id", "player_id"
+    ):
+        players[group_id].append(player_key(player_id))
+        meet_of[group_id] = meet_id
+    by_meet: dict[int, list[MatchFacts]] = defaultdict(list)
+    for group_id, group_players in players.items():  # already in meet, group order
+        by_meet[meet_of[group_id]].append(
+            MatchFacts(players=tuple(group_players), games=games.get(group_id, ()))
+        )
+    return by_meet
+
+
+def _games_by_group(meet_ids: list[int]) -> dict[int, tuple[GameFacts, ...]]:
+    """Each group's games that have confirmed scores, in game order (5 queries)."""
+    rows = list(
+        m.Game.objects.filter(group__meet_id__in=meet_ids)
+        .order_by("group_id", "number")
+        .values_list("id", "group_id", "machine__title")
+    )
+    game_ids = [row[0] for row in rows]
+    scores = _confirmed_scores(game_ids)
+    non_countable = _by(
+        m.Forfeit.objects.filter(game_id__in=game_ids, countable=False).values_list(
+            "game_id", "player_id"
+        )
+    )
+    ties = _tie_orders(game_ids)
+    compensatory = _by_game_player(
+        m.CompensatoryGame.objects.filter(game_id__in=game_ids).values_list(
+            "game_id", "player_id", "new_score", "leading_subtracted", "state_subtracted"
+        )
+    )
+    adjustments = _score_adjustments(game_ids)
+    games: dict[int, list[GameFacts]] = defaultdict(list)
+    for game_id, group_id, title in rows:
+        if game_id not in scores:
+            continue  # not confirmed yet: not a fact the standings can use
+        reduced, zeroed = adjustments.get(game_id, (frozenset(), {}))
+        games[group_id].append(
+            GameFacts(
+                machine=title,
+                scores=scores[game_id],
+                tie_order=ties.get(game_id, ()),
+                compensatory={
+                    player_key(p): Compensatory(new, leading, state)
+                    for p, (new, leading, state) in compensatory.get(game_id, {}).items()
+                },
+                reduced=reduced,
+                zeroed=zeroed,
+                non_countable=frozenset(player_key(p) for p in non_countable.get(game_id, ())),
+            )
+        )
+    return {group: tuple(g) for group, g in games.items()}
+
+
+def _confirmed_scores(game_ids: list[int]) -> dict[int, dict[str, int | None]]:
+    """Game -> {player: machine score or None} from its highest confirmed version."""
+    lines = (
+        m.ScoreLine.objects.filter(
+            submission__game_id__in=game_ids, submission__confirmed_by__isnull=False
+        )
+        .order_by("submission__game_id", "submission__version")
+        .values_list("submission__game_id", "submission__version", "player_id", "machine_score")
+    )
+    latest: dict[int, tuple[int, dict[str, int | None]]] = {}
+    for game_id, version, player_id, score in lines:
+        if game_id not in latest or latest[game_id][0] < version:
+            latest[game_id] = (version, {})
+        latest[game_id][1][player_key(player_id)] = score
+    return {game_id: sheet for game_id, (_, sheet) in latest.items()}
+
+
+def _tie_orders(game_ids: list[int]) -> dict[int, tuple[tuple[str, ...], ...]]:
+    places = (
+        m.TieOrderPlace.objects.filter(tie_order__game_id__in=game_ids)
+        .order_by("tie_order__game_id", "tie_order_id", "position")
+        .values_list("tie_order__game_id", "tie_order_id", "player_id")
+    )
+    orders: dict[int, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for game_id, order_id, player_id in places:
+        orders[game_id][order_id].append(player_key(player_id))
+    return {g: tuple(tuple(o) for o in by_order.values()) for g, by_order in orders.items()}
+
+
+def _by_game_player(
+    rows: Iterable[tuple[int, int, int, int, int]],
+) -> dict[int, dict[int, tuple[int, int, int]]]:
+    found: dict[int, dict[int, tuple[int, int, int]]] = defaultdict(dict)
+    for game_id, player_id, *values in rows:
+        new, leading, state = values
+        found[game_id][player_id] = (new, leading, state)
+    return found
+
+
+def _score_adjustments(
+    game_ids: list[int],
+) -> dict[int, tuple[frozenset[str], dict[str, str]]]:
+    """Game -> (players whose score is reduced 25%, players whose score is zero and why)."""
+    rows = m.Violation.objects.filter(game_id__in=game_ids).values_list(
+        "game_id", "player_id", "kind", "last_allowable_ball"
+    )
+    reduced: dict[int, set[str]] = defaultdict(set)
+    zeroed: dict[int, dict[str, str]] = defaultdict(dict)
+    for game_id, player_id, kind, last_allowable in rows:
+        if kind == "own_unallowable_extra_ball" and last_allowable:
+            reduced[game_id].add(player_key(player_id))  # R8.1-b
+        elif kind in ZEROING_VIOLATIONS:
+            zeroed[game_id][player_key(player_id)] = ZEROING_VIOLATIONS[kind]  # R8.2-a, R8.7-a
+    return {
+        g: (frozenset(reduced.get(g, ())), zeroed.get(g, {})) for g in set(reduced) | set(zeroed)
+    }
+
+
+def _violations_by_meet(meet_ids: list[int]) -> dict[int, list[ViolationFacts]]:
+    rows = (
+        m.Violation.objects.filter(meet_id__in=meet_ids)
+        .order_by("meet_id", "created_at", "id")
+        .values_list(
+            "meet_id",
+            "player_id",
+            "kind",
+            "serious",
+            "game__number",
+            "games_completed",
+            "target_game",
+            "last_allowable_ball",
+            "slam_tilted",
+        )
+    )
+    by_meet: dict[int, list[ViolationFacts]] = defaultdict(list)
+    for meet_id, player_id, kind, serious, game, completed, target, last_ball, slam in rows:
+        violation = Violation(
+            violator=player_key(player_id),
+            kind=_violation_kind(kind),
+            last_allowable_ball=last_ball,
+            slam_tilted=slam,
+            lo_marked_not_serious=kind == "opponents_ball" and not serious,
+        )
+        by_meet[meet_id].append(
+            ViolationFacts(
+                violation=violation,
+                current_game=game,
+                games_completed=completed,
+                target_game=target,
+            )
+        )
+    return by_meet
+
+
+def _violation_kind(kind: str) -> ViolationKind:
+    if kind not in VIOLATION_KINDS:  # the database constraint makes this unreachable
+        raise RuleError(f"stored violation kind {kind!r} is not one of the rules' kinds")
+    return kind
