@@ -127,7 +127,7 @@ def test_golden_first_offense_forfeits_current_game():
     """R8.5-c, A26: Eli's interference during game 3 of meet 7 forfeits game 3; the others
     are scored on the 3-player scale (13 points)."""
     match = next(m for m in RESULT.meets[6].matches if "eli" in m.players)
-    assert RESULT.meets[6].penalties == {"eli": 3}
+    assert RESULT.meets[6].penalties == {"eli": (3,)}
     assert match.games[2].result.points["eli"] == 0
     assert sum(match.games[2].result.points.values()) == 13
 
@@ -140,7 +140,7 @@ def test_golden_second_offense_between_games_hits_best_game():
         for g in group["games"][:2]
     ]
     target = 2 if points[1] >= points[0] else 1
-    assert RESULT.meets[7].penalties == {"eli": target}
+    assert RESULT.meets[7].penalties == {"eli": (target,)}
     assert RESULT.players["eli"].offenses == 2
 
 

@@ -208,3 +208,38 @@ def test_match_points_add_up_per_rulebook(rows):
     total = sum(line.night_total for line in result.players.values())
     assert total == expected_games + expected_bonus
     assert Fraction(total).denominator == 1
+
+
+def test_reduction_rounding_setting_reaches_the_match():
+    """A35 alternative through score_match: 0.75 x 10 = 7.5 rounds half up to 8, and 8 > 4 + 3
+    wins the bonus (R3.2-d)."""
+    game = GameFacts(
+        machine="TZ", scores={"ann": 10, "ben": 4, "cat": 3}, reduced=frozenset({"ann"})
+    )
+    match = MatchFacts(players=("ann", "ben", "cat"), games=(game,))
+
+    result = score_match(match, ruleset=Ruleset(score_reduction_rounding="half_up"))
+
+    assert result.games[0].final_scores["ann"] == 8
+    assert result.games[0].result.points == {"ann": 8, "ben": 4, "cat": 1}
+
+
+def test_compensatory_no_clamp_setting_reaches_the_match():
+    """A33 alternative through score_match: a negative final score is refused, not clamped."""
+    game = _game([100, 2, 3, 4], compensatory={"ann": Compensatory(new=50, leading_subtracted=500)})
+
+    with pytest.raises(RuleError):
+        score_match(_match(game), ruleset=Ruleset(compensatory_clamp_at_zero=False))
+
+
+def test_zero_score_penalty_on_a_forfeited_game_keeps_the_forfeit():
+    """A26 (b): a penalty on a game he forfeited leaves the forfeit counted (§2.5)."""
+    game = _game([None, 6, 1, 0])
+
+    result = score_match(
+        _match(game),
+        penalties={1: frozenset({"ann"})},
+        ruleset=Ruleset(serious_violation_penalty="zero_score"),
+    )
+
+    assert (result.players["ann"].forfeits, result.players["ann"].countable_forfeits) == (1, 1)

@@ -1,5 +1,6 @@
 """Folding a season: ladders, credits, late entrants, season forfeits, offenses."""
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -250,21 +251,21 @@ def test_serious_violation_forfeits_current_game():
 
     night = result.players["a"].nights[0]
     assert night.game_points == (8, 0, 8, 8)
-    assert (result.players["a"].offenses, result.meets[0].penalties) == (1, {"a": 2})
+    assert (result.players["a"].offenses, result.meets[0].penalties) == (1, {"a": (2,)})
 
 
 def test_penalty_between_games_hits_best_completed_game():
     """R8.5-d, A27: highest league points among completed games, the last of equals."""
     result = _violation_season((_v("interference", games_completed=3),))
 
-    assert result.meets[0].penalties == {"a": 3}
+    assert result.meets[0].penalties == {"a": (3,)}
 
 
 def test_penalty_before_first_game_hits_next_game():
     """A27.2: before the match starts, the penalty falls on his next game."""
     result = _violation_season((_v("interference", games_completed=0),))
 
-    assert result.meets[0].penalties == {"a": 1}
+    assert result.meets[0].penalties == {"a": (1,)}
 
 
 def test_deathsave_is_not_a_serious_violation():
@@ -399,3 +400,52 @@ def test_meet_with_no_game_yet_scores_nothing():
     result = fold_season(_season(meet1))
 
     assert {p: s.league_points for p, s in result.players.items()} == dict.fromkeys("abcdef", 0)
+
+
+def test_penalty_forfeit_never_earns_the_all_night_credit():
+    """R2.4-d, R8.5-c, A26: b played game 1 and forfeited the rest; his penalty forfeits game 1
+    too, but a night he played is not an all-night forfeit, so no 50% credit."""
+    meet1 = _meet(1, _match("abc"), _match("def"))
+    order = fold_season(_season(meet1)).ladder  # a d b e c f
+    group = _match(order[:3])
+    games = tuple(
+        replace(g, scores={**g.scores, "b": None}) if n else g for n, g in enumerate(group.games)
+    )
+    violation = ViolationFacts(Violation("b", "interference"), games_completed=1)
+    meet2 = _meet(2, MatchFacts(group.players, games), _match(order[3:]), violations=(violation,))
+
+    night = fold_season(_season(meet1, meet2)).players["b"].nights[1]
+
+    assert (night.status, night.credit, night.game_points) == ("played", 0, (0, 0, 0, 0))
+
+
+def test_two_offenses_at_one_meet_forfeit_two_games():
+    """R8.5-b, R8.5-c: a first and a second offense each forfeit their game."""
+    result = _violation_season(
+        (_v("interference", current_game=1), _v("interference", current_game=3))
+    )
+
+    a = result.players["a"]
+    assert result.meets[0].penalties == {"a": (1, 3)}
+    assert (a.nights[0].game_points, a.countable_forfeits) == ((0, 8, 0, 8), 2)
+
+
+def test_third_offense_rescore_others_keeps_the_ladders_as_played():
+    """A36 alternative with A45.3: re-scoring after a meet-2 suspension keeps the groups that
+    were drawn (no 'recorded groups differ' error) and re-scores meet 1 without him."""
+    ruleset = Ruleset(third_offense_rescore_others=True)
+    result = _violation_season((), (_v("violence"),), ruleset=ruleset)
+
+    assert result.players["a"].suspended_at == 2
+    # Meet 1 group a b c re-scored without a: b beats c (3000 > 3 x 2000? no: bonus to c).
+    assert result.players["b"].nights[0].game_points == (7, 7, 7, 7)
+
+
+def test_late_join_forfeits_use_credit_alternative():
+    """A14.5 alternative: a night before joining uses up his one credit."""
+    entrants = (*ENTRANTS, Entrant("g", "G", "Player", None))
+    ruleset = Ruleset(late_join_forfeits_use_credit=True)
+    season = _season(_meet(1, _match("abc"), _match("def")), entrants=entrants, joined_at={"g": 2})
+
+    assert fold_season(season, ruleset=ruleset).players["g"].credit_used_at == 1
+    assert fold_season(season).players["g"].credit_used_at is None

@@ -87,6 +87,9 @@ class PlayerMatch:
     games_played: int
     forfeits: int
     countable_forfeits: int
+    absent: bool = False
+    """He has no recorded score in any game of the match: an all-night forfeit (§2.4). A
+    penalty forfeit (§8.5) never makes a night "absent": he played, and was punished."""
 
     @property
     def night_total(self) -> int:
@@ -166,6 +169,7 @@ def score_match(
             games_played=sum(1 for g in games if p not in g.forfeits),
             forfeits=sum(1 for g in games if p in g.forfeits),
             countable_forfeits=sum(1 for g in games if g.forfeits.get(p, False)),
+            absent=bool(games) and all(g.final_scores[p] is None for g in games),
         )
         for p in players
     }
@@ -189,10 +193,8 @@ def score_match_game(
     lines: list[PointLine] = []
     final: dict[PlayerId, int | None] = {}
     for player in players:
-        final[player] = _final_machine_score(game, player, lines)
-    forfeits = {
-        p: p not in game.non_countable for p in players if final[p] is None and p not in penalized
-    }
+        final[player] = _final_machine_score(game, player, lines, ruleset)
+    forfeits = {p: p not in game.non_countable for p in players if final[p] is None}
     scored_as, hidden = _apply_penalties(final, penalized, ruleset, lines, forfeits)
     result = score_game(scored_as, tie_order=_tie_order_for(game, scored_as), ruleset=ruleset)
     if hidden:  # "zero_points_others_unchanged": he was ranked, but earns nothing (A26 (c))
@@ -231,7 +233,9 @@ def _check_game_players(game: GameFacts, number: int, players: Sequence[PlayerId
             raise RuleError(f"game {number}: {player}'s zero score reason {why!r}; use {allowed}")
 
 
-def _final_machine_score(game: GameFacts, player: PlayerId, lines: list[PointLine]) -> int | None:
+def _final_machine_score(
+    game: GameFacts, player: PlayerId, lines: list[PointLine], ruleset: Ruleset
+) -> int | None:
     shown = game.scores[player]
     if shown is None:
         return None
@@ -243,6 +247,7 @@ def _final_machine_score(game: GameFacts, player: PlayerId, lines: list[PointLin
             comp.new,
             leading_subtracted=comp.leading_subtracted,
             state_subtracted=comp.state_subtracted,
+            ruleset=ruleset,
         )
         lines.append(
             PointLine(
@@ -256,7 +261,7 @@ def _final_machine_score(game: GameFacts, player: PlayerId, lines: list[PointLin
         )
         score = total
     if player in game.reduced:
-        reduced = reduced_score(score)
+        reduced = reduced_score(score, ruleset=ruleset)
         lines.append(
             PointLine(
                 player,
@@ -298,14 +303,14 @@ def _apply_penalties(
     for player in sorted(penalized):
         if player not in final:
             raise RuleError(f"a penalty names {player}, who is not in this group")
+        if final[player] is None:
+            continue  # he had already forfeited this game: nothing more to take
         mode = ruleset.serious_violation_penalty
         if mode == "forfeit":
             scored_as[player] = None
             forfeits[player] = ruleset.penalty_forfeit_is_countable
             text = "forfeits this game: serious-violation penalty, game re-scored without him"
         else:
-            if final[player] is None:
-                continue  # he had already forfeited it: nothing more to take
             scored_as[player] = 0
             if mode == "zero_points_others_unchanged":
                 hidden.add(player)

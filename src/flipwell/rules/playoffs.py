@@ -64,7 +64,9 @@ def playoff_qualifier_count(n: int, *, ruleset: Ruleset = FWPL_V1) -> int:
     Default: 4·⌈n/8⌉ (the division table, half rounded up to a multiple of four) for n ≥ 9,
     every player for n ≤ 8, and `playoff_16_players_qualify` at exactly 16. Under
     `playoff_small_league = "top_four_final"` leagues of 6 to 8 send their top 4 to a final.
-    `playoff_cut_rule = "sentence_round_down"` is R6.1-c read literally (A01 option b).
+    `playoff_cut_rule = "sentence_round_down"` is R6.1-c read literally (A01 option b) for
+    n ≥ 9; below that the sentence would qualify 0 or 4 players, so A03's small-league setting
+    decides there whatever the cut rule.
     """
     check_count(n, what="league size")
     if n < MIN_PLAYERS:

@@ -21,8 +21,9 @@ never enough to clinch, and a rival only eliminates a player by being strictly a
 
 The race is a conservative bound. It lets every rival earn the meet maximum at once, though
 only one player per group can win each game, so a player may stay "alive" slightly longer
-than a finer analysis would show; "clinched" and "eliminated" are always right. It takes the
-eligible field and q as they are now (a later season forfeit can lower q, A05), and it assumes
+than a finer analysis would show. "Clinched" and "eliminated" are certain for the field as it
+is now: they take the eligible players and q as they are (a later season forfeit can lower q,
+A05, and so reverse either), and the race assumes
 league points only grow: a score correction (R3-e) or a wiped season (R8.5-e) changes the
 inputs, and the race is then computed again.
 """

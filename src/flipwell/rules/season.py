@@ -75,8 +75,9 @@ class MeetFacts:
     group_override: str | None = None
     """The LO's reason when the groups differ from the computed ones (R4.1-d)."""
     closed: bool = True
-    """False while the meet is being played: its standings are provisional, so no match bonus
-    for an unfinished match (R3.3-b, "after all four games") and no all-night credit yet."""
+    """False while the meet is being played: a grouped player's night is provisional, so no
+    match bonus for an unfinished match (R3.3-b, "after all four games") and no all-night
+    credit yet. An announced absentee's credit is already certain (he cannot play that night)."""
 
 
 @dataclass(frozen=True)
@@ -139,8 +140,8 @@ class MeetResult:
     ladder: tuple[PlayerId, ...]
     expected_groups: tuple[tuple[PlayerId, ...], ...]
     matches: tuple[MatchResult, ...]
-    penalties: Mapping[PlayerId, int]
-    """Player -> the game of his match his serious-violation penalty fell on (§8.5)."""
+    penalties: Mapping[PlayerId, tuple[int, ...]]
+    """Player -> the games of his match his serious-violation penalties fell on (§8.5)."""
 
 
 @dataclass(frozen=True)
@@ -193,10 +194,21 @@ def fold_season(facts: SeasonFacts, *, ruleset: Ruleset = FWPL_V1) -> SeasonResu
     joined = _joined_at(facts, players)
     tallies = {p: _Tally() for p in players}
     suspended = _suspensions(facts, ruleset) if ruleset.third_offense_rescore_others else {}
+    # A re-scored season still had the ladders it was played with: groups already drawn are
+    # never redrawn (A45.3), so take each meet's ladder from the season as played.
+    as_played = (
+        fold_season(facts, ruleset=replace(ruleset, third_offense_rescore_others=False))
+        if suspended
+        else None
+    )
     meets: list[MeetResult] = []
     previous: list[PlayerId] = []
-    for meet in _in_order(facts.meets):
-        current = _meet_ladder(facts, meet.number, joined, tallies, previous, ruleset)
+    for index, meet in enumerate(_in_order(facts.meets)):
+        current = (
+            list(as_played.meets[index].ladder)
+            if as_played is not None
+            else _meet_ladder(facts, meet.number, joined, tallies, previous, ruleset)
+        )
         result = _fold_meet(facts, meet, current, joined, tallies, suspended, ruleset)
         meets.append(result)
         previous = list(current)
@@ -366,14 +378,14 @@ def _penalty_decisions(
     matches: Sequence[MatchFacts],
     tallies: Mapping[PlayerId, _Tally],
     ruleset: Ruleset,
-) -> tuple[list[PenaltyDecision], dict[PlayerId, int]]:
-    """Each violation's §8.5 decision in order, and player -> the game his penalty falls on.
+) -> tuple[list[PenaltyDecision], dict[PlayerId, tuple[int, ...]]]:
+    """Each violation's §8.5 decision in order, and player -> the games his penalties fall on.
 
     Offenses are counted as the meet goes (R8.5-b); a penalty's target game is chosen from the
     match as scored with the earlier penalties (R8.5-c, R8.5-d, A27).
     """
     decisions: list[PenaltyDecision] = []
-    penalties: dict[PlayerId, int] = {}
+    penalties: dict[PlayerId, tuple[int, ...]] = {}
     offenses = {p: t.offenses for p, t in tallies.items()}
     for facts in meet.violations:
         player = facts.player
@@ -392,7 +404,7 @@ def _penalty_decisions(
         if decision.effect == "game_forfeit" and match is not None:
             game = decision.game or _untargeted_game(facts, match, decision)
             if game is not None:
-                penalties[player] = game
+                penalties[player] = (*penalties.get(player, ()), game)
     return decisions, penalties
 
 
@@ -405,7 +417,7 @@ def _current_game(facts: ViolationFacts, match: MatchFacts | None) -> int | None
 def _completed_points(
     facts: ViolationFacts,
     match: MatchFacts | None,
-    earlier: Mapping[PlayerId, int],
+    earlier: Mapping[PlayerId, tuple[int, ...]],
     ruleset: Ruleset,
 ) -> list[int | None]:
     """His league points in the games his group had completed (None where he forfeited)."""
@@ -447,12 +459,13 @@ def _game_number(number: int, games: int) -> int:
 
 
 def _penalties_for(
-    match: MatchFacts, penalties: Mapping[PlayerId, int]
+    match: MatchFacts, penalties: Mapping[PlayerId, tuple[int, ...]]
 ) -> dict[int, frozenset[PlayerId]]:
     by_game: dict[int, set[PlayerId]] = {}
-    for player, game in penalties.items():
+    for player, games in penalties.items():
         if player in match.players:
-            by_game.setdefault(game, set()).add(player)
+            for game in games:
+                by_game.setdefault(game, set()).add(player)
     return {g: frozenset(ps) for g, ps in by_game.items()}
 
 
@@ -510,7 +523,7 @@ def _without_suspended(
 
 def _played_night(meet: int, line: PlayerMatch, *, closed: bool, finished: bool) -> Night:
     """A grouped player's night; while the meet is open it is provisional (`in_progress`)."""
-    status: NightStatus = "played" if line.games_played else "absent_unannounced"
+    status: NightStatus = "absent_unannounced" if line.absent else "played"
     if not closed:
         status = "in_progress"
     return Night(
@@ -557,6 +570,9 @@ def _record_night(tally: _Tally, night: Night, ruleset: Ruleset) -> None:
     """Add a night, granting the §2.4 credit to an all-night forfeit, and check §2.5."""
     if night.status in ("absent_announced", "absent_unannounced"):
         night = _with_credit(night, tally, ruleset)
+    elif night.status == "not_joined" and ruleset.late_join_forfeits_use_credit:
+        # A14.5 alternative: a night before joining is his (unpaid) all-night forfeit.
+        tally.credit_used_at = tally.credit_used_at or night.meet
     tally.nights.append(night)
     tally.points += night.league_points
     tally.countable_forfeits += night.countable_forfeits
