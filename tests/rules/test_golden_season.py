@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from flipwell.rules import game_points, reduced_score
+from flipwell.rules import Finish, game_points, match_bonus_points, reduced_score
 from flipwell.rules.season import fold_season, next_groups
 from flipwell.seasonfile import load_season
 
@@ -171,3 +171,51 @@ def test_golden_next_groups_come_from_final_ladder():
     groups = next_groups(RESULT)
     assert [len(g) for g in groups] == [4, 4, 4, 3, 3, 3]
     assert Fraction(RESULT.players["ned"].league_points).denominator == 2
+
+
+def _final_score(game: dict, player: str) -> int | None:
+    """§7.3 addition, §8.1 reduction and §8.2/§8.7 zero, applied by hand from the raw file."""
+    score = game["scores"][player]
+    if score is None:
+        return None
+    comp = game.get("compensatory", {}).get(player)
+    if comp:
+        score += comp["new"] - comp.get("leading_subtracted", 0) - comp.get("state_subtracted", 0)
+    if player in game.get("reduced", ()):
+        score = score * 3 // 4
+    if player in game.get("zeroed", {}):
+        score = 0
+    return score
+
+
+def test_golden_plain_players_match_an_independent_oracle():
+    """R3.2-a..h, R3.3-a..g: for every player with no credit, late entry or penalty in his
+    groups, season points = Σ game_points + Σ match_bonus_points over the raw file, computed
+    here without fold_season."""
+    special = {"mia", "ned", "gus", "zoe", "eli"}
+    penalized_groups = {(m["number"], v["player"]) for m in RAW["meets"] for v in m["violations"]}
+    oracle: dict[str, int] = {}
+    for meet in RAW["meets"]:
+        for group in meet["groups"]:
+            if any((meet["number"], p) in penalized_groups for p in group["players"]):
+                special.update(group["players"])  # a penalty re-scores the whole group
+            finishes: dict[str, list[Finish | None]] = {p: [] for p in group["players"]}
+            for game in group["games"]:
+                scores = {p: _final_score(game, p) for p in group["players"]}
+                points = game_points(scores, tie_order=game.get("tie_order", ()))
+                tie_rank = {q: i for o in game.get("tie_order", ()) for i, q in enumerate(o)}
+                present = [p for p in group["players"] if scores[p] is not None]
+                ranked = sorted(present, key=lambda p: (-scores[p], tie_rank.get(p, 0)))
+                for p in group["players"]:
+                    finishes[p].append(
+                        None if scores[p] is None else Finish(points[p], ranked.index(p) + 1)
+                    )
+                    oracle[p] = oracle.get(p, 0) + points[p]
+            bonus = match_bonus_points(finishes, ladder_order=group["players"])
+            for p, amount in bonus.items():
+                oracle[p] += amount
+
+    folded = {s.player: s.league_points for s in RESULT.standings()}
+    plain = sorted(set(folded) - special)
+    assert len(plain) >= 12
+    assert {p: Fraction(oracle[p]) for p in plain} == {p: folded[p] for p in plain}
