@@ -7,6 +7,17 @@ Words:
   the sum of an account's entries (pretix's transactions model): nothing stores a balance.
 - *reversal*: the only way to correct an entry. It names the entry it `reverses` and carries
   the opposite amount; an entry is reversed at most once.
+- *reason*: the reason code the rules require for a kitty spend (R9-d), a treasury expense
+  (R9-f) and an interference charge (R8.3-d); empty for every other entry. A charge without a
+  reason is a restart charge (R8.6-d).
+
+The rules' entry kinds (`flipwell.rules.treasury.EntryKind`) are this table's kind, account and
+reason together: a payment into dues is ``dues_paid``, into the kitty ``kitty_in``; an expense
+of the kitty is ``kitty_spend``, of the treasury ``treasury_expense``; a transfer (from the
+kitty or dues, negative on that account) is ``transfer_to_treasury`` and credits the treasury
+account; a charge is ``interference_charge`` with a reason, ``restart_charge`` without. So the
+treasury account's balance is not the sum of its own rows: balances come from
+`flipwell.rules.treasury.balances`, through `flipwell.league.selectors.treasury`.
 
 Append-only: services only ever insert entries. The database backs this: a trigger (migration
 0002) refuses every UPDATE of a ledger row on SQLite and PostgreSQL; the foreign keys into the
@@ -40,6 +51,18 @@ class LedgerEntry(models.Model):
         TRANSFER = "transfer", "Transfer between accounts"
         REVERSAL = "reversal", "Reversal of an entry"
 
+    class Reason(models.TextChoices):
+        # The values are flipwell.rules.treasury's reason codes (R9-d, R9-f, R8.3-d).
+        COIN_MECH_FAILURE = "coin_mech_failure", "Coin mech failed to credit (R9-d)"
+        BONUS_CREDITS = "bonus_credits", "Pricing gives bonus credits (R9-d)"
+        PLAYOFF_GAMES = "playoff_games", "Playoff games (R9-f)"
+        TROPHIES = "trophies", "Trophies (R9-f)"
+        PARTIES = "parties", "Parties (R9-f)"
+        PRIZES = "prizes", "Prizes (R9-f)"
+        OTHER = "other", "Other league expense (R9-f)"
+        REPLAYED_GAME = "replayed_game", "Victim's replayed game (R8.3-d)"
+        BUY_IN_BALL = "buy_in_ball", "Victim's buy-in ball (R8.3-d)"
+
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="ledger_entries")
     season = models.ForeignKey(
         Season, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger_entries"
@@ -50,6 +73,7 @@ class LedgerEntry(models.Model):
     player = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger_entries"
     )
+    reason = models.CharField(max_length=20, choices=Reason.choices, blank=True)
     note = models.TextField(blank=True)
     reverses = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
@@ -69,6 +93,36 @@ class LedgerEntry(models.Model):
             models.CheckConstraint(
                 condition=models.Q(account__in=["dues", "kitty", "treasury"]),
                 name="ledger_entry_account_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(
+                    kind__in=["payment", "charge", "expense", "transfer", "reversal"]
+                ),
+                name="ledger_entry_kind_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(reason="")
+                | models.Q(
+                    reason__in=[
+                        "coin_mech_failure",
+                        "bonus_credits",
+                        "playoff_games",
+                        "trophies",
+                        "parties",
+                        "prizes",
+                        "other",
+                        "replayed_game",
+                        "buy_in_ball",
+                    ]
+                ),
+                name="ledger_entry_reason_valid",
+            ),
+            models.CheckConstraint(
+                # The sign is the entry's effect on its own account (see the module docstring).
+                condition=models.Q(kind__in=["payment", "charge"], amount_cents__gt=0)
+                | models.Q(kind__in=["expense", "transfer"], amount_cents__lt=0)
+                | models.Q(kind="reversal"),
+                name="ledger_entry_sign_follows_kind",
             ),
             models.CheckConstraint(
                 condition=models.Q(kind="reversal", reverses__isnull=False)

@@ -6,12 +6,15 @@ Words:
   bracket is the one drawn for the night, kept because the matches were played from it.
 - *withdrawal*: a qualifier announced before the playoffs that he cannot attend (R6.6-b).
 - *playoff match*: a 3-game PAPA match of one *round* of a division (R6.3-c), numbered within
-  the round; its games are *playoff games*, and a *playoff result* is one player's machine
-  score in one (null: he did not play it, R6.6-c).
+  the round (the rules' QF1, QF2, SF1, SF2, F); its games are *playoff games*, and a *playoff
+  result* is one player's line in one: his machine score, or his *place* when the game was
+  recorded as a finishing order; *tie place* is his place in the one-ball playoff that ordered
+  players on equal machine scores (A54, R3.2-i).
+- *no-show*: a player not present at his match's start, disqualified from it (R6.6-c).
 - *tiebreaker*: the order a single-ball or head-to-head game gave tied players (R6.1-e,
   R6.5-a), for entry, seeding or a match.
-- *final place*: a player's finishing place in his division as announced at the close of the
-  night, written from the rules' result when the night closes.
+- *final place*: never stored. It is derived from the matches (`flipwell.rules.playoff_bracket`,
+  shown by `flipwell.league.selectors.playoffs`), like every other computed number.
 """
 
 from __future__ import annotations
@@ -38,6 +41,10 @@ class PlayoffNight(models.Model):
     date = models.DateField()
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLANNED)
     machine_draw_seed = models.BigIntegerField(null=True, blank=True)
+    # The number of qualifiers the bracket was drawn with (the rules' cut, or the override).
+    cut = models.PositiveSmallIntegerField(null=True, blank=True)
+    # An LO override of the cut (A06, R6.2-b), logged as a Ruling; null: the §6.1 table.
+    cut_override = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -156,13 +163,17 @@ class PlayoffGame(models.Model):
 
 
 class PlayoffResult(models.Model):
-    """One player's machine score in a playoff game (null: he did not play it)."""
+    """One player's result in a playoff game: machine score (+ tie place), or place."""
 
     game = models.ForeignKey(PlayoffGame, on_delete=models.CASCADE, related_name="results")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     machine_score = models.BigIntegerField(
         null=True, blank=True, validators=[validate_machine_score]
     )
+    # The game recorded as a finishing order: his place in it (1 = won).
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The game recorded as machine scores: his place among the players on his score (A54).
+    tie_place = models.PositiveSmallIntegerField(null=True, blank=True)
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -171,14 +182,44 @@ class PlayoffResult(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["game", "player"], name="playoff_result_once"),
+            models.UniqueConstraint(fields=["game", "place"], name="playoff_result_place_once"),
             models.CheckConstraint(
                 condition=models.Q(machine_score__isnull=True) | models.Q(machine_score__gte=0),
                 name="playoff_result_score_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(machine_score__isnull=False, place__isnull=True)
+                | models.Q(machine_score__isnull=True, place__isnull=False, tie_place__isnull=True),
+                name="playoff_result_score_or_place",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(place__isnull=True) | models.Q(place__gte=1, place__lte=4),
+                name="playoff_result_place_1_to_4",
             ),
         ]
 
     def __str__(self) -> str:
         return f"{self.player} in {self.game}"
+
+
+class PlayoffNoShow(models.Model):
+    """A player not present at his match's start, disqualified from that match (R6.6-c)."""
+
+    match = models.ForeignKey(PlayoffMatch, on_delete=models.CASCADE, related_name="no_shows")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    note = models.TextField(blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="playoff_no_show_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} no-show in {self.match}"
 
 
 class Tiebreaker(models.Model):
@@ -239,29 +280,3 @@ class TiebreakerPlace(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.place} in {self.tiebreaker}"
-
-
-class FinalPlace(models.Model):
-    """A player's final place in his division, as announced when the night closed."""
-
-    playoff_night = models.ForeignKey(
-        PlayoffNight, on_delete=models.CASCADE, related_name="final_places"
-    )
-    division = models.CharField(max_length=4)
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    place = models.PositiveSmallIntegerField()
-
-    class Meta:
-        ordering = ["playoff_night", "division", "place"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["playoff_night", "player"], name="final_place_player_once"
-            ),
-            models.UniqueConstraint(
-                fields=["playoff_night", "division", "place"], name="final_place_once"
-            ),
-            models.CheckConstraint(condition=models.Q(place__gte=1), name="final_place_positive"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.division} #{self.place}: {self.player}"

@@ -1,0 +1,342 @@
+"""The season's tables: standings with the playoff race, the next ladder, one player's history.
+
+Words:
+- *player ref*: a player as a reader sees him: database id and "First Last".
+- *standing line*: one player's season so far (`flipwell.rules.season.Standing`) with his rank
+  (his place in the standings order, 1 = best; equal points keep the ladder's order, A18),
+  whether he may still enter the playoffs (*eligible*: active and at least one game played,
+  A05, A37) and his place in the playoff race (`flipwell.rules.race`).
+- *playoff line*: how many players qualify, from the eligible players (A05, §6.1); a line
+  above which the standings show the qualifiers.
+- *points after each meet*: the running total of his league points after meets 1, 2, ...
+  (for a chart).
+- *meets left*: the season's regular meets not yet closed.
+
+Every number comes from `flipwell.rules` folding the stored facts (`adapters.season_facts`);
+nothing here computes a rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from flipwell.league import models as m
+from flipwell.league.adapters import player_key, ruleset_for, season_facts
+from flipwell.rules import RuleError, Ruleset
+from flipwell.rules.match import MatchResult
+from flipwell.rules.playoffs import playoff_qualifier_count
+from flipwell.rules.race import PlayoffRace, RaceStatus, playoff_race
+from flipwell.rules.season import SeasonFacts, SeasonResult, Standing, fold_season, next_groups
+from flipwell.rules.values import PlayoffCandidate
+
+
+@dataclass(frozen=True)
+class PlayerRef:
+    """A player as shown: id and full name."""
+
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    """One player's line in the standings (R3.3-a, §2.4, §2.5, §8.5, §6.1)."""
+
+    rank: int
+    player: PlayerRef
+    league_points: Fraction
+    games_played: int
+    forfeits: int
+    countable_forfeits: int
+    season_forfeited_at: int | None
+    credit_used_at: int | None
+    offenses: int
+    eligible: bool
+    race_status: RaceStatus | None
+    """clinched / alive / eliminated; None when ineligible or no race can be run (< 6)."""
+    points_to_clinch: int | None
+    points_after_meet: tuple[Fraction, ...]
+
+
+@dataclass(frozen=True)
+class Standings:
+    """The standings table, best first, with the playoff line and the race."""
+
+    season_id: int
+    meets_played: int
+    meets_left: int
+    playoff_qualifiers: int | None
+    """The playoff line (A05, §6.1): None below the rulebook's 6 players (§1)."""
+    lines: tuple[StandingLine, ...]
+
+    def above_line(self) -> tuple[StandingLine, ...]:
+        """The eligible players who would qualify if the season ended now (ties aside)."""
+        if self.playoff_qualifiers is None:
+            return ()
+        eligible = [line for line in self.lines if line.eligible]
+        return tuple(eligible[: self.playoff_qualifiers])
+
+
+@dataclass(frozen=True)
+class LadderLine:
+    """A ladder position (1 = top of group 1) and the player's league points."""
+
+    position: int
+    player: PlayerRef
+    league_points: Fraction
+
+
+@dataclass(frozen=True)
+class NextMeet:
+    """The next meet's ladder and groups (R4.2-a, R4.2-b, R3.1-d)."""
+
+    meet_number: int
+    ladder: tuple[LadderLine, ...]
+    announced_absent: tuple[PlayerRef, ...]
+    groups: tuple[tuple[LadderLine, ...], ...]
+    problem: str
+    """Why no groups could be formed (e.g. 5 players, A16); "" when the groups are shown."""
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One game of a player's match: machine, everyone's score, his place, points and why."""
+
+    number: int
+    machine: str
+    scores: tuple[tuple[PlayerRef, int | None], ...]
+    place: int | None
+    points: int
+    forfeited: bool
+    explanation: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MeetLine:
+    """One meet of a player's season."""
+
+    meet: int
+    status: str
+    group: tuple[PlayerRef, ...]
+    games: tuple[GameLine, ...]
+    match_bonus: int
+    match_bonus_explanation: tuple[str, ...]
+    credit: Fraction
+    penalty_games: tuple[int, ...]
+    """The games his §8.5 penalties fell on at this meet (R8.5-c, R8.5-d)."""
+    violations: tuple[str, ...]
+    league_points: Fraction
+    total_after: Fraction
+
+
+@dataclass(frozen=True)
+class PlayerHistory:
+    """A player's whole season: every meet, every game, every point explained."""
+
+    player: PlayerRef
+    league_points: Fraction
+    meets: tuple[MeetLine, ...]
+
+
+def standings(season: m.Season) -> Standings:
+    """The standings with the playoff line and race (§3.3, §6.1, §6.2; A05, A37).
+
+    Queries: a fixed number (the season's facts, the league, the closed meets).
+    """
+    ruleset = ruleset_for(season.league)
+    facts = season_facts(season)
+    result = fold_season(facts, ruleset=ruleset)
+    names = _names(facts)
+    closed = season.meets.filter(status=m.Meet.Status.CLOSED).count()
+    meets_left = max(season.number_of_meets - closed, 0)
+    ordered = result.standings()
+    candidates = [_candidate(s) for s in ordered]
+    race = _race(candidates, meets_left, ruleset)
+    eligible_count = sum(c.eligible for c in candidates)
+    try:
+        qualifiers: int | None = min(
+            playoff_qualifier_count(eligible_count, ruleset=ruleset), eligible_count
+        )
+    except RuleError:
+        qualifiers = None
+    lines = []
+    for rank, (standing, candidate) in enumerate(zip(ordered, candidates, strict=True), 1):
+        in_race = race.standing(standing.player) if race and candidate.eligible else None
+        lines.append(
+            StandingLine(
+                rank=rank,
+                player=names[standing.player],
+                league_points=standing.league_points,
+                games_played=standing.games_played,
+                forfeits=standing.forfeits,
+                countable_forfeits=standing.countable_forfeits,
+                season_forfeited_at=standing.season_forfeited_at,
+                credit_used_at=standing.credit_used_at,
+                offenses=standing.offenses,
+                eligible=candidate.eligible,
+                race_status=in_race.status if in_race else None,
+                points_to_clinch=in_race.points_to_clinch if in_race else None,
+                points_after_meet=_running_totals(standing),
+            )
+        )
+    return Standings(
+        season_id=season.pk,
+        meets_played=len(result.meets),
+        meets_left=meets_left,
+        playoff_qualifiers=qualifiers,
+        lines=tuple(lines),
+    )
+
+
+def ladder(season: m.Season) -> NextMeet:
+    """The next meet's ladder and groups (R4.3-c, R3.1-a, R3.1-c, R3.1-d, R4.2-b; A17, A18).
+
+    Announced absences already recorded for the next meet are left out of the groups.
+    """
+    ruleset = ruleset_for(season.league)
+    facts = season_facts(season)
+    result = fold_season(facts, ruleset=ruleset)
+    names = _names(facts)
+    number = len(result.meets) + 1
+    absent_ids = list(
+        m.AnnouncedAbsence.objects.filter(meet__season=season, meet__number=number)
+        .order_by("player__last_name", "player__first_name")
+        .values_list("player_id", flat=True)
+    )
+    absent = [player_key(p) for p in absent_ids if player_key(p) in result.players]
+    line = {
+        p: LadderLine(i, names[p], result.players[p].league_points)
+        for i, p in enumerate(result.ladder, 1)
+    }
+    problem = ""
+    try:
+        groups = next_groups(
+            result, announced_absences=[p for p in absent if p in line], ruleset=ruleset
+        )
+    except RuleError as error:
+        groups, problem = [], str(error)
+    return NextMeet(
+        meet_number=number,
+        ladder=tuple(line[p] for p in result.ladder),
+        announced_absent=tuple(names[p] for p in absent),
+        groups=tuple(tuple(line[p] for p in group) for group in groups),
+        problem=problem,
+    )
+
+
+def player_history(season: m.Season, player: m.Player) -> PlayerHistory:
+    """Every meet of one player's season, with the rules' explanation of every point.
+
+    R3.2 (game points and bonus), R3.3 (match bonus), R2.4-d (the all-night credit), §8.5
+    (the game a penalty fell on). Raises RuleError if he is not entered in the season.
+    """
+    ruleset = ruleset_for(season.league)
+    facts = season_facts(season)
+    result = fold_season(facts, ruleset=ruleset)
+    names = _names(facts)
+    key = player_key(player.pk)
+    if key not in result.players:
+        raise RuleError(f"{player} is not entered in {season.name}")
+    violations: dict[int, list[str]] = {}
+    for number, kind in m.Violation.objects.filter(meet__season=season, player=player).values_list(
+        "meet__number", "kind"
+    ):
+        violations.setdefault(number, []).append(m.Violation.Kind(kind).label)
+    standing = result.players[key]
+    totals = _running_totals(standing)
+    matches = {
+        meet.number: next((x for x in meet.matches if key in x.players), None)
+        for meet in result.meets
+    }
+    meets = []
+    for index, night in enumerate(standing.nights):
+        match = matches.get(night.meet)
+        meets.append(
+            MeetLine(
+                meet=night.meet,
+                status=night.status,
+                group=tuple(names[p] for p in _group_players(facts, night.meet, key)),
+                games=_games(match, key, names) if match else (),
+                match_bonus=night.match_bonus,
+                match_bonus_explanation=tuple(
+                    f"{line.reason} [{line.rule}]"
+                    for line in (match.bonus.lines if match else ())
+                    if line.player == key
+                ),
+                credit=night.credit,
+                penalty_games=tuple(result.meets[night.meet - 1].penalties.get(key, ())),
+                violations=tuple(violations.get(night.meet, ())),
+                league_points=Fraction(night.league_points),
+                total_after=totals[index],
+            )
+        )
+    return PlayerHistory(
+        player=names[key], league_points=standing.league_points, meets=tuple(meets)
+    )
+
+
+def eligible_for_playoffs(standing: Standing) -> bool:
+    """A05, A37: still active (not season-forfeited, not suspended) with a game played."""
+    return standing.active and standing.games_played > 0
+
+
+def playoff_candidates(result: SeasonResult) -> list[PlayoffCandidate]:
+    """Every player of the folded season as a playoff candidate, standings order (R6.1-d)."""
+    return [_candidate(s) for s in result.standings()]
+
+
+def _candidate(standing: Standing) -> PlayoffCandidate:
+    return PlayoffCandidate(
+        player=standing.player,
+        points=standing.league_points,
+        eligible=eligible_for_playoffs(standing),
+    )
+
+
+def _race(
+    candidates: list[PlayoffCandidate], meets_left: int, ruleset: Ruleset
+) -> PlayoffRace | None:
+    try:
+        return playoff_race(candidates, meets_left=meets_left, ruleset=ruleset)
+    except RuleError:
+        return None  # fewer than the rulebook's 6 eligible players (§1): no playoff line
+
+
+def _running_totals(standing: Standing) -> tuple[Fraction, ...]:
+    totals, running = [], Fraction(0)
+    for night in standing.nights:
+        running += night.league_points
+        totals.append(running)
+    return tuple(totals)
+
+
+def _names(facts: SeasonFacts) -> dict[str, PlayerRef]:
+    return {
+        e.player: PlayerRef(int(e.player), f"{e.first_name} {e.last_name}") for e in facts.entrants
+    }
+
+
+def _group_players(facts: SeasonFacts, meet: int, key: str) -> tuple[str, ...]:
+    for group in facts.meets[meet - 1].groups if meet <= len(facts.meets) else ():
+        if key in group.players:
+            return group.players
+    return ()
+
+
+def _games(match: MatchResult, key: str, names: dict[str, PlayerRef]) -> tuple[GameLine, ...]:
+    line = match.players[key]
+    games = []
+    for index, game in enumerate(match.games):
+        games.append(
+            GameLine(
+                number=game.number,
+                machine=game.machine,
+                scores=tuple((names[p], game.final_scores.get(p)) for p in match.players),
+                place=game.result.place(key),
+                points=line.game_points[index],
+                forfeited=key in game.forfeits,
+                explanation=tuple(f"{x.reason} [{x.rule}]" for x in game.lines if x.player == key),
+            )
+        )
+    return tuple(games)

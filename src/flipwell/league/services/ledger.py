@@ -1,0 +1,226 @@
+"""Use cases that write the league's money: append a ledger entry, reverse one (§9).
+
+Words: see `flipwell.rules.treasury` (kinds, accounts, reasons) and
+`flipwell.league.models.ledger` (how an entry is stored). The ledger is append-only: a
+correction is a reversing entry, never an edit (STYLE 6). Every entry is checked by the rules
+against the whole league's ledger before it is written: an overdraft is refused with the
+rules' message (R9-d, R9-f).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from flipwell.league import models as m
+from flipwell.league.adapters import player_key
+from flipwell.league.audit import record_event
+from flipwell.league.selectors.treasury import STORED_KIND, to_rules_ledger
+from flipwell.league.services.permissions import require_role
+from flipwell.rules import RuleError
+from flipwell.rules.treasury import (
+    KINDS,
+    EntryKind,
+    Ledger,
+    LedgerEntry,
+    append_entry,
+    reversal_of,
+)
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+FIELD_WORDS = (
+    ("account", "account"),
+    ("reason", "reason"),
+    ("player", "player"),
+    ("note", "note"),
+)
+"""Which argument a rules message is about, by the first of these words it contains."""
+
+
+def record_ledger_entry(
+    *,
+    league: m.League,
+    kind: EntryKind,
+    account: str,
+    amount_cents: int,
+    season: m.Season | None = None,
+    player: m.Player | None = None,
+    reason: str = "",
+    note: str = "",
+    actor: User,
+) -> m.LedgerEntry:
+    """Append one money movement to the league's ledger (§9, R9-a..f, R8.3-d, R8.6-d).
+
+    kind: one of the rules' kinds (dues_paid, kitty_in, kitty_spend, transfer_to_treasury,
+    treasury_expense, interference_charge, restart_charge); reversals go through
+    `reverse_ledger_entry`. amount_cents: positive; the kind gives the direction.
+    Dues are per season (A47), so dues_paid needs the season, and its player must be entered
+    in it.
+
+    Side effects: locks the league row (so two entries cannot overdraw an account together),
+    inserts the LedgerEntry and an audit event ``ledger.entry_recorded``. Raises
+    PermissionDenied unless `actor` is a league official, and ValidationError keyed by field
+    (nothing written) for anything the rules refuse: a wrong account or reason code for the
+    kind, a missing player, a non-positive amount, an overdraft.
+    """
+    with transaction.atomic():
+        require_role(
+            actor=actor,
+            league=league,
+            roles=(m.LeagueOfficial.Role.LEAGUE_OFFICIAL,),
+            action="record ledger entries",
+        )
+        m.League.objects.select_for_update().filter(pk=league.pk).first()
+        _check_links(league=league, kind=kind, season=season, player=player)
+        ledger = to_rules_ledger(league)
+        today = timezone.localdate(timezone=ZoneInfo(league.time_zone))
+        try:
+            entry = LedgerEntry(
+                entry_id=_next_id(ledger),
+                on=today,
+                kind=kind,
+                account=account,  # type: ignore[arg-type]
+                amount=amount_cents,
+                player=player_key(player.pk) if player is not None else None,
+                reason=(reason or None),  # type: ignore[arg-type]
+                note=note.strip(),
+            )
+        except RuleError as error:
+            raise ValidationError({_field(str(error)): str(error)}, code="invalid") from error
+        try:
+            append_entry(ledger, entry)
+        except RuleError as error:
+            raise ValidationError({"amount_cents": str(error)}, code="overdraft") from error
+        stored_kind, sign = STORED_KIND[kind]
+        row = m.LedgerEntry.objects.create(
+            league=league,
+            season=season,
+            account=account,
+            kind=stored_kind,
+            amount_cents=sign * amount_cents,
+            player=player,
+            reason=reason,
+            note=note.strip(),
+            created_by=actor,
+        )
+        record_event(
+            action="ledger.entry_recorded",
+            obj=row,
+            league=league,
+            actor=actor,
+            data={
+                "kind": kind,
+                "account": account,
+                "amount_cents": amount_cents,
+                "season": season.pk if season else None,
+                "player": player.pk if player else None,
+                "reason": reason,
+                "note": row.note,
+            },
+        )
+    return row
+
+
+def reverse_ledger_entry(*, entry: m.LedgerEntry, reason: str, actor: User) -> m.LedgerEntry:
+    """Correct an entry by appending its exact reversal (§9: money is append-only).
+
+    reason: why it is reversed (required; kept as the reversal's note). To correct an amount,
+    reverse the entry and record the right one.
+
+    Side effects: locks the league row, inserts the reversing LedgerEntry (same league,
+    season, account and player; the opposite amount) and an audit event
+    ``ledger.entry_reversed``. Raises PermissionDenied unless `actor` is a league official,
+    and ValidationError (nothing written) without a reason, for a reversal, for an entry
+    already reversed, or when the reversal would overdraw an account (the rules' message).
+    """
+    league = entry.league
+    with transaction.atomic():
+        require_role(
+            actor=actor,
+            league=league,
+            roles=(m.LeagueOfficial.Role.LEAGUE_OFFICIAL,),
+            action="reverse ledger entries",
+        )
+        m.League.objects.select_for_update().filter(pk=league.pk).first()
+        if not reason.strip():
+            raise ValidationError(
+                {
+                    "reason": "Say why this entry is reversed; a reversal without a reason is "
+                    "refused."
+                },
+                code="required",
+            )
+        ledger = to_rules_ledger(league)
+        today = timezone.localdate(timezone=ZoneInfo(league.time_zone))
+        try:
+            reversal = reversal_of(
+                ledger, entry.pk, new_id=_next_id(ledger), on=today, note=reason.strip()
+            )
+            append_entry(ledger, reversal)
+        except RuleError as error:
+            raise ValidationError({"entry": str(error)}, code="invalid") from error
+        row = m.LedgerEntry.objects.create(
+            league=league,
+            season=entry.season,
+            account=entry.account,
+            kind=m.LedgerEntry.Kind.REVERSAL,
+            amount_cents=-entry.amount_cents,
+            player=entry.player,
+            note=reason.strip(),
+            reverses=entry,
+            created_by=actor,
+        )
+        record_event(
+            action="ledger.entry_reversed",
+            obj=row,
+            league=league,
+            actor=actor,
+            data={"reverses": entry.pk, "amount_cents": row.amount_cents, "reason": row.note},
+        )
+    return row
+
+
+def _check_links(
+    *, league: m.League, kind: str, season: m.Season | None, player: m.Player | None
+) -> None:
+    """The entry's season belongs to the league; dues name a season and its entrant."""
+    if kind not in KINDS or kind == "reversal":
+        allowed = ", ".join(k for k in KINDS if k != "reversal")
+        raise ValidationError(
+            {
+                "kind": f"Unknown entry kind {kind!r}; allowed: {allowed} (reverse an entry with "
+                "reverse_ledger_entry)."
+            },
+            code="invalid",
+        )
+    if season is not None and season.league_id != league.pk:
+        raise ValidationError({"season": f"{season} is not a season of {league}."}, code="invalid")
+    if kind == "dues_paid":
+        if season is None:
+            raise ValidationError(
+                {"season": "Dues are paid for a season (A47): say which season."},
+                code="required",
+            )
+        if player is not None and not season.entries.filter(player=player).exists():
+            raise ValidationError(
+                {"player": f"{player} is not entered in {season.name}, so owes no dues in it."},
+                code="invalid",
+            )
+
+
+def _next_id(ledger: Ledger) -> int:
+    """An id for the candidate entry, unique in the rules' ledger (the row gets its own)."""
+    return max((e.entry_id for e in ledger.entries), default=0) + 1
+
+
+def _field(message: str) -> str:
+    for word, field in FIELD_WORDS:
+        if word in message:
+            return field
+    return "amount_cents"

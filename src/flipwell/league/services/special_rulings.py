@@ -1,0 +1,281 @@
+"""Use cases for the special-rulings list (Appendix A, RA-a..RA-e): seed it, add to it, amend it.
+
+Words: see `flipwell.rules.special_rulings`. A stored ruling is a machine title and a number
+within the title; each amendment is a new *version* row, never an edit of an old one (RA-a).
+The rules' RA-e check (reproducible, with reproduction notes and an understood cause and
+effect) runs before anything is written. Special rulings are shared by every league (they are
+about machine titles), so a league official of any league may add to the list; each decision is
+also logged as a `Ruling` of the official's league (who, when, why).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+
+from flipwell.league import models as m
+from flipwell.league.audit import record_event
+from flipwell.league.selectors.machines import (
+    CAUSE_MARK,
+    KIND_TO_RULES,
+    ruling_id,
+    stored_special_rulings,
+)
+from flipwell.league.services.permissions import require_role
+from flipwell.rules import RuleError
+from flipwell.rules.special_rulings import (
+    APPENDIX_A,
+    SpecialRuling,
+    SpecialRulingKind,
+    amend_rulings,
+    same_title,
+)
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+KIND_TO_STORED = {rules: stored for stored, rules in KIND_TO_RULES.items()}
+
+
+def load_appendix_a(*, actor: User) -> list[m.SpecialRuling]:
+    """Seed the rulebook's own special rulings (RA.1-a..RA.4-a) as version-1 rows; idempotent.
+
+    A ruling is numbered within its title in the rulebook's order (RA.1-a is The Addams
+    Family #1, RA.1-b #2 ...). A ruling already stored under that title and number, in any
+    version, is left alone. Side effects: inserts the missing SpecialRuling rows and, when
+    any was inserted, one audit event ``special_rulings.appendix_a_loaded``. Returns the
+    inserted rows. Raises PermissionDenied unless `actor` is a superuser or a league official
+    of some league.
+    """
+    with transaction.atomic():
+        _require_any_official(actor)
+        stored = list(m.SpecialRuling.objects.values_list("machine_title", "number"))
+        created = []
+        numbers: dict[str, int] = {}
+        for seed in APPENDIX_A:
+            numbers[seed.machine] = numbers.get(seed.machine, 0) + 1
+            number = numbers[seed.machine]
+            if any(same_title(t, seed.machine) and n == number for t, n in stored):
+                continue
+            row = m.SpecialRuling(
+                machine_title=seed.machine,
+                number=number,
+                version=1,
+                kind=KIND_TO_STORED[seed.kind],
+                text=seed.text,
+                reproduction_notes=seed.reproduction + CAUSE_MARK + seed.cause_and_effect,
+                created_by=actor,
+            )
+            row.full_clean()
+            row.save()
+            created.append(row)
+        if created:
+            record_event(
+                action="special_rulings.appendix_a_loaded",
+                obj=created[0],
+                league=None,
+                actor=actor,
+                data={"rulings": [r.pk for r in created]},
+            )
+    return created
+
+
+def add_special_ruling(
+    *,
+    league: m.League,
+    machine_title: str,
+    kind: SpecialRulingKind,
+    text: str,
+    reproducible: bool,
+    reproduction: str,
+    cause_and_effect: str,
+    actor: User,
+) -> m.SpecialRuling:
+    """Add a new special ruling on a machine title (RA-a), if the glitch qualifies (RA-e).
+
+    kind: not_a_malfunction, major_malfunction, positive_malfunction or not_an_extra_ball.
+    The ruling takes the next number for its title (titles match ignoring case, spacing and
+    a leading "The"; an existing spelling is kept). Side effects: inserts the SpecialRuling
+    (version 1), a Ruling of `league` by `actor` and an audit event ``special_ruling.added``.
+    Raises PermissionDenied unless `actor` is a league official of `league`, and
+    ValidationError (nothing written) when the rules refuse it: not reproducible, no
+    reproduction notes, no cause and effect, an unknown kind, an empty title or text.
+    """
+    with transaction.atomic():
+        _require_official(actor, league)
+        existing = [r for r in stored_special_rulings() if same_title(r.machine, machine_title)]
+        title = existing[0].machine if existing else machine_title.strip()
+        number = 1 + max((_number(r) for r in existing), default=0)
+        ruling = _rules_ruling(
+            title=title,
+            number=number,
+            version=1,
+            kind=kind,
+            text=text,
+            reproducible=reproducible,
+            reproduction=reproduction,
+            cause_and_effect=cause_and_effect,
+        )
+        row = _store(ruling, number=number, actor=actor)
+        _log(
+            league=league,
+            actor=actor,
+            row=row,
+            action="special_ruling.added",
+            reason=f"{reproduction.strip()} / {cause_and_effect.strip()}",
+        )
+    return row
+
+
+def amend_special_ruling(
+    *,
+    league: m.League,
+    ruling: m.SpecialRuling,
+    kind: SpecialRulingKind,
+    text: str,
+    reproducible: bool,
+    reproduction: str,
+    cause_and_effect: str,
+    reason: str,
+    actor: User,
+) -> m.SpecialRuling:
+    """Amend a special ruling: a new version of the same title and number (RA-a), never an edit.
+
+    `ruling`: any stored version of it; the amendment is the latest version + 1. reason: why
+    it changes (required). Side effects: inserts the new SpecialRuling version, a Ruling of
+    `league` by `actor` with the reason, and an audit event ``special_ruling.amended``.
+    Raises PermissionDenied unless `actor` is a league official of `league`, and
+    ValidationError (nothing written) without a reason or when the rules refuse the new
+    version (RA-e).
+    """
+    with transaction.atomic():
+        _require_official(actor, league)
+        if not reason.strip():
+            raise ValidationError(
+                {"reason": "Say why the ruling is amended; an amendment needs a reason."},
+                code="required",
+            )
+        versions = m.SpecialRuling.objects.filter(
+            machine_title=ruling.machine_title, number=ruling.number
+        )
+        latest = max(v.version for v in versions)
+        amended = _rules_ruling(
+            title=ruling.machine_title,
+            number=ruling.number,
+            version=latest + 1,
+            kind=kind,
+            text=text,
+            reproducible=reproducible,
+            reproduction=reproduction,
+            cause_and_effect=cause_and_effect,
+        )
+        try:
+            amend_rulings(stored_special_rulings(), amended)
+        except RuleError as error:
+            raise ValidationError(str(error), code="invalid") from error
+        row = _store(amended, number=ruling.number, actor=actor)
+        _log(
+            league=league,
+            actor=actor,
+            row=row,
+            action="special_ruling.amended",
+            reason=reason.strip(),
+        )
+    return row
+
+
+def _rules_ruling(
+    *,
+    title: str,
+    number: int,
+    version: int,
+    kind: SpecialRulingKind,
+    text: str,
+    reproducible: bool,
+    reproduction: str,
+    cause_and_effect: str,
+) -> SpecialRuling:
+    try:
+        return SpecialRuling(
+            ruling_id=ruling_id(title, number),
+            machine=title,
+            kind=kind,
+            text=text.strip(),
+            reproducible=reproducible,
+            reproduction=reproduction.strip(),
+            cause_and_effect=cause_and_effect.strip(),
+            version=version,
+        )
+    except RuleError as error:
+        message = str(error)
+        field = next(
+            (
+                f
+                for f in ("reproduction", "cause_and_effect", "kind", "text", "machine")
+                if f.replace("_", " ") in message or f in message
+            ),
+            "reproduction",
+        )
+        raise ValidationError({field: message}, code="invalid") from error
+
+
+def _store(ruling: SpecialRuling, *, number: int, actor: User) -> m.SpecialRuling:
+    row = m.SpecialRuling(
+        machine_title=ruling.machine,
+        number=number,
+        version=ruling.version,
+        kind=KIND_TO_STORED[ruling.kind],
+        text=ruling.text,
+        reproduction_notes=ruling.reproduction + CAUSE_MARK + ruling.cause_and_effect,
+        created_by=actor,
+    )
+    row.full_clean()
+    row.save()
+    return row
+
+
+def _log(*, league: m.League, actor: User, row: m.SpecialRuling, action: str, reason: str) -> None:
+    official = m.Ruling.objects.create(
+        league=league,
+        official=actor,
+        kind=action,
+        subject=f"{row.machine_title} special ruling {row.number} v{row.version}"[:200],
+        reason=reason,
+    )
+    record_event(
+        action=action,
+        obj=row,
+        league=league,
+        actor=actor,
+        data={
+            "machine_title": row.machine_title,
+            "number": row.number,
+            "version": row.version,
+            "kind": row.kind,
+            "ruling": official.pk,
+        },
+    )
+
+
+def _number(ruling: SpecialRuling) -> int:
+    return int(ruling.ruling_id.rsplit("#", 1)[1])
+
+
+def _require_official(actor: User, league: m.League) -> None:
+    require_role(
+        actor=actor,
+        league=league,
+        roles=(m.LeagueOfficial.Role.LEAGUE_OFFICIAL,),
+        action="change the special rulings",
+    )
+
+
+def _require_any_official(actor: User) -> None:
+    if actor.is_superuser:
+        return
+    if not m.LeagueOfficial.objects.filter(
+        user=actor, role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL
+    ).exists():
+        raise PermissionDenied("Only a league official may load the special rulings.")

@@ -1,0 +1,417 @@
+"""The playoff night services (§6) on the golden season: qualify, settle ties, play, places."""
+
+import datetime
+import json
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from flipwell.league import models as m
+from flipwell.league.models.playoffs import PlayoffNoShow
+from flipwell.league.selectors.playoffs import playoff_bracket
+from flipwell.league.services.playoffs import (
+    close_playoff_night,
+    qualify_for_playoffs,
+    record_no_show,
+    record_playoff_game,
+    record_playoff_tiebreaker,
+    record_seed_playoff,
+    record_withdrawal,
+    start_playoff_game,
+)
+from flipwell.league.services.season_files import import_season_file
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text())
+NIGHT = datetime.date(2026, 3, 25)
+
+
+@pytest.fixture
+def official():
+    return f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
+
+
+@pytest.fixture
+def season(official):
+    return import_season_file(
+        league=official.league,
+        name="Winter 2026",
+        data=GOLDEN,
+        first_meet=datetime.date(2026, 1, 7),
+        actor=official.user,
+    )
+
+
+def player(first_name):
+    return m.Player.objects.get(first_name=first_name)
+
+
+def players(*first_names):
+    return [player(name) for name in first_names]
+
+
+def names(refs):
+    return [ref.name.split()[0] for ref in refs]
+
+
+def play(season, official, match, *orders, division="A"):
+    """Play a match's games with these finishing orders (first names, winner first).
+
+    Game 1's machine is drawn; later games take the first machine (by title) the chooser may
+    pick, so the test does not depend on the draw.
+    """
+    for order in orders:
+        bracket = playoff_bracket(season)
+        view = next(x for x in bracket.divisions[0].matches if x.match == match)
+        machine = None
+        if view.machine_chooser is not None:
+            used = {g.machine for g in view.games}
+            machine = (
+                m.Machine.objects.filter(league=season.league)
+                .exclude(title__in=used)
+                .order_by("title")
+                .first()
+            )
+        start_playoff_game(
+            season=season, division=division, match=match, machine=machine, actor=official.user
+        )
+        record_playoff_game(
+            season=season,
+            division=division,
+            match=match,
+            order=players(*order),
+            actor=official.user,
+        )
+
+
+def qualified(season, official):
+    """Qualify the golden season and settle its two seeding ties (R6.1-e, A39)."""
+    qualify_for_playoffs(season=season, date=NIGHT, actor=official.user)
+    record_seed_playoff(season=season, order=players("Dee", "Bea"), actor=official.user)
+    return record_seed_playoff(season=season, order=players("Pia", "Hal"), actor=official.user)
+
+
+def seeds(season):
+    return [
+        (q.seed, q.player.first_name)
+        for q in m.Qualifier.objects.filter(playoff_night__season=season)
+        .select_related("player")
+        .order_by("seed")
+    ]
+
+
+def test_qualify_golden_season_returns_the_seeding_ties(season, official):
+    """21 eligible players (Gus forfeited the season, A05, A37): 12 qualify in one division
+    (A01); Bea and Dee tie at 195, Pia and Hal at 184 (R6.1-e, A39)."""
+    qualification = qualify_for_playoffs(season=season, date=NIGHT, actor=official.user)
+
+    assert (qualification.league_size, qualification.cut) == (21, 12)
+    assert [sorted(names_of(t.players)) for t in qualification.ties] == [
+        ["Bea", "Dee"],
+        ["Hal", "Pia"],
+    ]
+    assert [t.line for t in qualification.ties] == ["seeding", "seeding"]
+    assert m.Qualifier.objects.count() == 0
+    assert playoff_bracket(season).ties == tuple(t.message for t in qualification.ties)
+
+
+def names_of(keys):
+    return [m.Player.objects.get(pk=int(k)).first_name for k in keys]
+
+
+def test_seed_playoffs_settle_the_seeds(season, official):
+    qualification = qualified(season, official)
+
+    assert qualification.complete
+    assert seeds(season) == [
+        (1, "Cal"), (2, "Fay"), (3, "Dee"), (4, "Bea"), (5, "Ivy"), (6, "Jon"),
+        (7, "Omar"), (8, "Pia"), (9, "Hal"), (10, "Eli"), (11, "Ned"), (12, "Rae"),
+    ]  # fmt: skip
+    assert m.Tiebreaker.objects.filter(purpose=m.Tiebreaker.Purpose.SEEDING).count() == 2
+
+
+def test_seed_playoff_for_players_not_tied_refused(season, official):
+    qualify_for_playoffs(season=season, date=NIGHT, actor=official.user)
+
+    with pytest.raises(ValidationError, match="not one open tie"):
+        record_seed_playoff(season=season, order=players("Cal", "Fay"), actor=official.user)
+    assert m.Tiebreaker.objects.count() == 0
+
+
+def test_qualify_before_the_last_meet_is_closed_refused(official):
+    """R6.1-d: entry is decided after the final regular week."""
+    season = import_season_file(
+        league=official.league,
+        name="Short",
+        data={**GOLDEN, "meets": GOLDEN["meets"][:9], "number_of_meets": 10},
+        first_meet=datetime.date(2026, 1, 7),
+        actor=official.user,
+    )
+
+    with pytest.raises(ValidationError, match="closed 9 of its 10 meets"):
+        qualify_for_playoffs(season=season, date=NIGHT, actor=official.user)
+    assert m.PlayoffNight.objects.count() == 0
+
+
+def test_qualify_by_a_scorekeeper_refused(season):
+    scorekeeper = f.LeagueOfficialFactory(
+        league=season.league, role=m.LeagueOfficial.Role.SCOREKEEPER
+    )
+
+    with pytest.raises(PermissionDenied):
+        qualify_for_playoffs(season=season, date=NIGHT, actor=scorekeeper.user)
+
+
+def test_cut_override_without_reason_refused(season, official):
+    with pytest.raises(ValidationError, match="needs a reason"):
+        qualify_for_playoffs(season=season, date=NIGHT, actor=official.user, cut=16)
+
+
+def test_cut_override_below_half_refused(season, official):
+    """R6.2-b, A06: at least half of the 21 eligible players must qualify."""
+    with pytest.raises(ValidationError, match="at least 11 must qualify"):
+        qualify_for_playoffs(
+            season=season, date=NIGHT, actor=official.user, cut=8, cut_reason="short night"
+        )
+    assert m.Ruling.objects.count() == 0
+
+
+def test_cut_override_is_logged_as_a_ruling(season, official):
+    qualification = qualify_for_playoffs(
+        season=season, date=NIGHT, actor=official.user, cut=16, cut_reason="two divisions"
+    )
+
+    ruling = m.Ruling.objects.get(kind="playoff_cut_override")
+    assert (qualification.cut, ruling.official, ruling.reason) == (
+        16,
+        official.user,
+        "two divisions",
+    )
+
+
+def test_withdrawal_moves_everyone_below_up(season, official):
+    """R6.6-b: seeds below Ned move up one, and Kim, the best non-qualifier, enters (A41)."""
+    qualified(season, official)
+
+    record_withdrawal(season=season, player=player("Ned"), actor=official.user)
+
+    assert seeds(season)[-2:] == [(11, "Rae"), (12, "Kim")]
+    assert m.Withdrawal.objects.get().recorded_by == official.user
+
+
+def test_withdrawal_after_play_started_refused(season, official):
+    qualified(season, official)
+    start_playoff_game(season=season, division="A", match="QF1", actor=official.user)
+
+    with pytest.raises(ValidationError, match="bracket is fixed"):
+        record_withdrawal(season=season, player=player("Ned"), actor=official.user)
+    assert m.Withdrawal.objects.count() == 0
+
+
+def test_game_one_machine_chosen_by_hand_refused(season, official):
+    """R6.4-b: the first machine of each playoff match is random."""
+    qualified(season, official)
+    machine = m.Machine.objects.filter(league=season.league).first()
+
+    with pytest.raises(ValidationError, match="drawn at random"):
+        start_playoff_game(
+            season=season, division="A", match="QF1", machine=machine, actor=official.user
+        )
+    assert m.PlayoffGame.objects.count() == 0
+
+
+def test_semifinal_cannot_start_before_its_quarterfinal(season, official):
+    """R6.3-j: SF1 waits for the top 2 of QF1."""
+    qualified(season, official)
+
+    with pytest.raises(ValidationError, match="top 2 of QF1"):
+        start_playoff_game(season=season, division="A", match="SF1", actor=official.user)
+
+
+def test_machine_repeated_in_a_match_refused(season, official):
+    """A44: no machine repeats within one playoff match."""
+    qualified(season, official)
+    first = start_playoff_game(season=season, division="A", match="QF1", actor=official.user)
+    record_playoff_game(
+        season=season,
+        division="A",
+        match="QF1",
+        order=players("Ivy", "Pia", "Hal", "Rae"),
+        actor=official.user,
+    )
+
+    with pytest.raises(ValidationError, match="already played in this match"):
+        start_playoff_game(
+            season=season, division="A", match="QF1", machine=first.machine, actor=official.user
+        )
+
+
+def test_game_result_missing_a_player_refused(season, official):
+    qualified(season, official)
+    start_playoff_game(season=season, division="A", match="QF1", actor=official.user)
+
+    with pytest.raises(ValidationError, match="missing"):
+        record_playoff_game(
+            season=season,
+            division="A",
+            match="QF1",
+            order=players("Ivy", "Pia", "Hal"),
+            actor=official.user,
+        )
+    assert m.PlayoffResult.objects.count() == 0
+
+
+def test_game_recorded_as_scores_with_a_tie_order(season, official):
+    """A54, R3.2-i: equal machine scores are ordered by the one-ball playoff recorded."""
+    qualified(season, official)
+    start_playoff_game(season=season, division="A", match="QF1", actor=official.user)
+
+    record_playoff_game(
+        season=season,
+        division="A",
+        match="QF1",
+        scores={
+            player("Ivy"): 90_000,
+            player("Pia"): 50_000,
+            player("Hal"): 50_000,
+            player("Rae"): 10_000,
+        },
+        tie_orders=[players("Hal", "Pia")],
+        actor=official.user,
+    )
+
+    view = playoff_bracket(season).divisions[0].matches[0]
+    assert names(view.games[0].order) == ["Ivy", "Hal", "Pia", "Rae"]
+    assert {r.name.split()[0]: t for r, t in view.totals} == {
+        "Ivy": 4, "Hal": 2, "Pia": 1, "Rae": 0,
+    }  # fmt: skip
+
+
+def test_tied_scores_without_an_order_refused(season, official):
+    qualified(season, official)
+    start_playoff_game(season=season, division="A", match="QF1", actor=official.user)
+
+    with pytest.raises(ValidationError):
+        record_playoff_game(
+            season=season,
+            division="A",
+            match="QF1",
+            scores={player("Ivy"): 9, player("Pia"): 5, player("Hal"): 5, player("Rae"): 1},
+            actor=official.user,
+        )
+    assert m.PlayoffResult.objects.count() == 0
+
+
+def test_no_show_after_the_match_started_refused(season, official):
+    """R6.6-c: a no-show is a player not present at his match's start."""
+    qualified(season, official)
+    start_playoff_game(season=season, division="A", match="QF1", actor=official.user)
+
+    with pytest.raises(ValidationError, match="has started"):
+        record_no_show(
+            season=season, division="A", match="QF1", player=player("Pia"), actor=official.user
+        )
+
+
+def test_no_show_of_a_player_not_in_the_match_refused(season, official):
+    qualified(season, official)
+
+    with pytest.raises(ValidationError, match="does not play in QF1"):
+        record_no_show(
+            season=season, division="A", match="QF1", player=player("Cal"), actor=official.user
+        )
+
+
+def test_whole_playoff_night_of_the_golden_season(season, official):
+    """§6 end to end: 12 qualifiers in one division (R6.1-g, A01), a withdrawal (R6.6-b), QF1
+    with a tiebreaker for the last advancing place (R6.5-a, A40), QF2 with a no-show played
+    as a 3-player 4-2-1 round (R6.6-c, R6.6-d), semifinals of seeds 1 and 4 and 2 and 3 with
+    the quarterfinals' top two (R6.3-j), a final whose totals place 1st-4th (R6.3-e)."""
+    qualified(season, official)
+    record_withdrawal(season=season, player=player("Ned"), actor=official.user)
+
+    # QF1: seeds 5, 8, 9, 12 (R6.3-i).
+    play(
+        season,
+        official,
+        "QF1",
+        ("Ivy", "Pia", "Hal", "Kim"),
+        ("Hal", "Pia", "Ivy", "Kim"),
+        ("Ivy", "Kim", "Pia", "Hal"),
+    )
+    qf1 = _match(season, "QF1")
+    assert (qf1.status, names(qf1.tied[0])) == ("tiebreaker_needed", ["Pia", "Hal"])
+    record_playoff_tiebreaker(
+        season=season, division="A", match="QF1", order=players("Hal", "Pia"), actor=official.user
+    )
+
+    # QF2: seeds 6, 7, 10, 11; Eli does not show (R6.6-c).
+    record_no_show(
+        season=season, division="A", match="QF2", player=player("Eli"), actor=official.user
+    )
+    play(
+        season,
+        official,
+        "QF2",
+        ("Jon", "Rae", "Omar"),
+        ("Omar", "Jon", "Rae"),
+        ("Jon", "Rae", "Omar"),
+    )
+    play(
+        season,
+        official,
+        "SF1",
+        ("Cal", "Ivy", "Bea", "Hal"),
+        ("Bea", "Cal", "Hal", "Ivy"),
+        ("Cal", "Hal", "Ivy", "Bea"),
+    )
+    play(
+        season,
+        official,
+        "SF2",
+        ("Fay", "Dee", "Jon", "Omar"),
+        ("Dee", "Fay", "Omar", "Jon"),
+        ("Jon", "Fay", "Dee", "Omar"),
+    )
+    play(
+        season,
+        official,
+        "F",
+        ("Fay", "Cal", "Bea", "Dee"),
+        ("Cal", "Dee", "Fay", "Bea"),
+        ("Cal", "Fay", "Dee", "Bea"),
+    )
+    close_playoff_night(season=season, actor=official.user)
+
+    bracket = playoff_bracket(season)
+    division = bracket.divisions[0]
+    qf1, qf2 = _match(season, "QF1"), _match(season, "QF2")
+    assert [(x.name.split()[0], t) for x, t in qf1.totals] == [
+        ("Ivy", 9), ("Pia", 5), ("Hal", 5), ("Kim", 2),
+    ]  # fmt: skip
+    assert (names(qf1.advancing), names(qf1.eliminated)) == (["Ivy", "Hal"], ["Pia", "Kim"])
+    assert [(x.name.split()[0], t) for x, t in qf2.totals] == [
+        ("Jon", 10), ("Omar", 6), ("Rae", 5),
+    ]  # fmt: skip
+    assert (names(qf2.advancing), names(qf2.eliminated)) == (["Jon", "Omar"], ["Rae", "Eli"])
+    assert names(_match(season, "SF1").players) == ["Cal", "Bea", "Ivy", "Hal"]
+    assert names(_match(season, "SF2").players) == ["Fay", "Dee", "Jon", "Omar"]
+    assert names(_match(season, "F").placing) == ["Cal", "Fay", "Dee", "Bea"]
+    assert division.complete
+    assert [(place, ref.name.split()[0]) for place, ref in division.places] == [
+        (1, "Cal"), (2, "Fay"), (3, "Dee"), (4, "Bea"),
+        (5, "Ivy"), (5, "Hal"), (5, "Jon"), (5, "Omar"),
+        (9, "Pia"), (9, "Kim"), (9, "Rae"),
+        (12, "Eli"),
+    ]  # fmt: skip
+    assert bracket.status == "closed"
+    assert m.PlayoffGame.objects.count() == 15
+    assert PlayoffNoShow.objects.get().recorded_by == official.user
+    assert m.AuditEvent.objects.filter(action="playoffs.game_recorded").count() == 15
+
+
+def _match(season, match):
+    return next(x for x in playoff_bracket(season).divisions[0].matches if x.match == match)
