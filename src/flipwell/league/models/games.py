@@ -5,7 +5,13 @@ Words:
   player who picked it (R5-c) or by nobody when it was drawn at random (R5-a).
 - *score submission*: one version of a game's score sheet (R3-a). One person enters it, another
   player of the group confirms it; a correction is a new version (higher number) with who
-  agreed (§3). The confirmed version with the highest number is the game's result.
+  agreed (§3). The confirmed version with the highest number is the game's result. A
+  game has at most one confirmed *entry* (the first sheet, confirmed by another player of the
+  group, R3-a); every later confirmed version is a *correction* (`is_correction`), applied
+  only when the players agreed to it (R3-d).
+- *correction request*: a claimed scoring error reported after confirmation (R3-b); its
+  proposed sheet is an unconfirmed correction version, confirmed if every player asked
+  agrees (R3-c, R3-d, A45). A *correction response* is one player's answer.
 - *score line*: one player's machine score in a submission; no score (null) means he did not
   play the game (a forfeit, whose countable flag and reason are a `Forfeit`).
 - *tie order*: the finishing order that a one-ball playoff gave players with tied machine
@@ -65,12 +71,21 @@ class ScoreSubmission(models.Model):
     )
     # Chosen by the client, so a resent form or a retried request stores one submission.
     idempotency_key = models.CharField(max_length=100, unique=True)
+    # A correction's proposed sheet (§3): confirmed only by the players' agreement.
+    is_correction = models.BooleanField(default=False)
     note = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["game", "version"]
         constraints = [
+            # Two confirmations of a game's sheet racing: only one can win (R3-a).
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=models.Q(confirmed_by__isnull=False, is_correction=False),
+                name="score_submission_one_confirmed_entry",
+                violation_error_message="This game's scores are already confirmed.",
+            ),
             models.UniqueConstraint(
                 fields=["game", "version"], name="score_submission_version_once"
             ),
@@ -125,6 +140,14 @@ class TieOrder(models.Model):
     """The order a one-ball playoff gave players tied on one game (R3.2-i)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="tie_orders")
+    # The score sheet version the order was entered with (null: imported before versions).
+    submission = models.ForeignKey(
+        ScoreSubmission,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="tie_orders",
+    )
     players: models.ManyToManyField[Player, TieOrderPlace] = models.ManyToManyField(
         Player, through="TieOrderPlace", related_name="+"
     )
@@ -215,3 +238,91 @@ class LateJoin(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} joined {self.game} late"
+
+
+class CorrectionRequest(models.Model):
+    """A claimed scoring error in a confirmed game (§3, R3-b) and what became of it.
+
+    `base` is the confirmed version it corrects; `proposed` the new sheet (an unconfirmed
+    correction version), confirmed when every player asked agrees (R3-d). After the meet is
+    closed a request needs an LO override with a reason (A45.2).
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for the players' answers"
+        APPLIED = "applied", "Applied: every player agreed"
+        REFUSED = "refused", "Refused: the score sheet stands"
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="correction_requests")
+    base = models.ForeignKey(ScoreSubmission, on_delete=models.PROTECT, related_name="+")
+    proposed = models.OneToOneField(
+        ScoreSubmission, on_delete=models.PROTECT, related_name="correction_request"
+    )
+    requested_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    reason = models.TextField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    override_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    override_reason = models.TextField(blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=models.Q(status="pending"),
+                name="correction_request_one_pending_per_game",
+                violation_error_message="This game already has a correction waiting for answers.",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status__in=["pending", "applied", "refused"]),
+                name="correction_request_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(reason=""), name="correction_request_has_reason"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(override_by__isnull=True, override_reason="")
+                | (models.Q(override_by__isnull=False) & ~models.Q(override_reason="")),
+                name="correction_request_override_complete",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status="pending", decided_at__isnull=True)
+                | (~models.Q(status="pending") & models.Q(decided_at__isnull=False)),
+                name="correction_request_decided_when_not_pending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"correction of {self.game} ({self.status})"
+
+
+class CorrectionResponse(models.Model):
+    """One player's recollection of a claimed scoring error (R3-c)."""
+
+    request = models.ForeignKey(
+        CorrectionRequest, on_delete=models.CASCADE, related_name="responses"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    agrees = models.BooleanField()
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["request", "created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["request", "player"], name="correction_response_once_per_player"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {'agrees' if self.agrees else 'disagrees'}: {self.request}"

@@ -24,6 +24,7 @@ from flipwell.league.models.leagues import League
 from flipwell.league.models.meets import Meet
 from flipwell.league.models.players import Player
 from flipwell.league.validators import validate_machine_score
+from flipwell.rules.malfunctions import MALFUNCTION_REASONS
 from flipwell.rules.violations import VIOLATION_KINDS
 
 
@@ -31,20 +32,48 @@ class Malfunction(models.Model):
     """A malfunction on one player's ball in one game, recorded by an official."""
 
     class Kind(models.TextChoices):
+        # flipwell.rules.malfunctions.MalfunctionRulingKind: "not serious" is still recorded,
+        # for the maintenance sheet (R7.3-a, R7.3-u), but never compensated.
         MAJOR = "major", "Major"
         CATASTROPHIC = "catastrophic", "Catastrophic"
         POSITIVE = "positive", "Positive"
+        NOT_SERIOUS = "not_serious", "Not serious"
 
     class ReasonCode(models.TextChoices):
-        # R7.3-e, R7.3-h, R7.4: the cases the rulebook names; "other" needs a note.
+        # The values are flipwell.rules.malfunctions.MalfunctionReason (a test keeps them
+        # equal): the cases the rulebook names (R7.3-e, R7.3-f, R7.3-h, R7.4, R7.7, R7.8);
+        # "other" leaves the kind to the league official (R7.3-d, R7.3-j).
         FORCED_TILT_STUCK_BALL = "forced_tilt_stuck_ball", "Forced tilt to free a stuck ball"
-        TURN_ENDED_BALLS_IN_PLAY = "turn_ended_balls_in_play", "Turn ended with balls in play"
-        AUTO_LAUNCH_LOSS = "auto_launch_loss", "Auto-plunge or launch lost the ball"
+        TURN_ENDED_WITH_BALLS_IN_PLAY = (
+            "turn_ended_with_balls_in_play",
+            "Turn ended with balls in play",
+        )
+        LAUNCHED_WITHOUT_PLAYER = "launched_without_player", "Ball launched without the player"
         SLAM_TILT = "slam_tilt", "Slam tilt"
-        TOTAL_FAILURE = "total_failure", "Total failure or reset"
+        MACHINE_FAILURE = "machine_failure", "Total failure or reset"
         POWER_LOSS = "power_loss", "Power loss"
-        SPECIAL_RULING = "special_ruling", "Covered by a special ruling"
-        UNFAIR_ADVANTAGE = "unfair_advantage", "Unfair advantage"
+        FIRE = "fire", "Fire"
+        UNNECESSARY_TILT_STUCK_BALL = (
+            "unnecessary_tilt_stuck_ball",
+            "Stuck ball tilted away needlessly",
+        )
+        MULTIBALL_ENDED_EARLY = "multiball_ended_early", "Multiball ended early"
+        AIRBALL_DRAIN = "airball_drain", "Airball drain"
+        KICKBACK_FAILED = "kickback_failed", "Kickback failed"
+        BALL_SAVER_FAILED = "ball_saver_failed", "Ball saver failed"
+        TILTED_BY_ANOTHER_PLAYER = "tilted_by_another_player", "Tilted by another player"
+        ONE_BALL_MULTIBALL = "one_ball_multiball", "One-ball multiball"
+        STUCK_BALL_DURING_MULTIBALL = (
+            "stuck_ball_during_multiball",
+            "Stuck ball during multiball",
+        )
+        DISTRACTION = "distraction", "Distraction"
+        NON_LEAGUE_PLAYER = "non_league_player", "Non-league player"
+        UNFAIR_ADVANTAGE_UNAVOIDABLE = (
+            "unfair_advantage_unavoidable",
+            "Unavoidable unfair advantage",
+        )
+        UNFAIR_ADVANTAGE_AVOIDABLE = "unfair_advantage_avoidable", "Avoidable unfair advantage"
         OTHER = "other", "Other"
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="malfunctions")
@@ -52,6 +81,8 @@ class Malfunction(models.Model):
     ball = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=12, choices=Kind.choices)
     reason_code = models.CharField(max_length=30, choices=ReasonCode.choices)
+    # What went wrong in the LO's words, matched against his announced problems (R7.3-g).
+    problem = models.CharField(max_length=200, blank=True)
     note = models.TextField(blank=True)
     official = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
@@ -65,13 +96,44 @@ class Malfunction(models.Model):
                 condition=models.Q(ball__gte=1), name="malfunction_ball_positive"
             ),
             models.CheckConstraint(
-                condition=models.Q(kind__in=["major", "catastrophic", "positive"]),
+                condition=models.Q(kind__in=["major", "catastrophic", "positive", "not_serious"]),
                 name="malfunction_kind_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(reason_code__in=MALFUNCTION_REASONS),
+                name="malfunction_reason_code_valid",
             ),
         ]
 
     def __str__(self) -> str:
         return f"{self.kind} malfunction, {self.player}, ball {self.ball}, {self.game}"
+
+
+class CompensatoryRequest(models.Model):
+    """A player's granted request for a compensatory game, made at the trigger (R7.3-k, RA-b).
+
+    It is *open* until its `CompensatoryGame` (the score) is recorded; the group waits for it
+    (R7.3-p). `balls`: the affected balls the new game holds (R7.3-l).
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="compensatory_requests")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    balls = models.PositiveSmallIntegerField()
+    official = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="compensatory_request_once"),
+            models.CheckConstraint(
+                condition=models.Q(balls__gte=1), name="compensatory_request_balls_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"compensatory game requested by {self.player} on {self.game}"
 
 
 class CompensatoryGame(models.Model):

@@ -9,6 +9,8 @@ Words:
 - *special ruling*: a versioned entry of Appendix A's per-title list (RA-a): one ruling (title
   and number) keeps every version; the highest version is in force.
 - *maintenance note*: a line of the per-machine maintenance sheet (R7.3-u).
+- *announced problem*: a machine problem the LO announced to the players before a meet's play;
+  it is never a major malfunction (R7.3-g).
 """
 
 from __future__ import annotations
@@ -148,3 +150,30 @@ class MaintenanceNote(models.Model):
 
     def __str__(self) -> str:
         return f"{self.machine.title}: {self.text[:40]}"
+
+
+class AnnouncedProblem(models.Model):
+    """A machine problem the LO announced before play at a meet (R7.3-g)."""
+
+    machine = models.ForeignKey(
+        Machine, on_delete=models.PROTECT, related_name="announced_problems"
+    )
+    meet = models.ForeignKey(
+        "league.Meet", on_delete=models.PROTECT, related_name="announced_problems"
+    )
+    problem = models.CharField(max_length=200)
+    official = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["meet", "machine", "created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(problem=""), name="announced_problem_not_blank"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.machine.title}: {self.problem}"

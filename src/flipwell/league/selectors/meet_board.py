@@ -1,0 +1,371 @@
+"""The meet board: what a league night looks like right now, for the LO's screen and the TV.
+
+Words:
+- *board*: every group of a meet with its players (ladder order), its games (machine, who chose
+  it, confirmed scores, finishing order), who picks the next machine and the play order of the
+  game being played or about to be.
+- *in use*: a machine with a game of the open meet whose scores are not confirmed yet (flipwell
+  does not track the ball being played, so such a machine is never "on its final ball", R5-d).
+- *late player*: a player who arrived after his group began play (§2.3): he joined a game in
+  progress (a `LateJoin`) or forfeited one as late.
+
+Everything derived (finishing orders, the picker, the play order) comes from flipwell.rules:
+the finishing orders from the season fold, so compensatory games, zero scores and penalties
+count. `meet_board` runs a fixed number of queries whatever the meet's size.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from flipwell.league import models as m
+from flipwell.league.adapters import player_key, ruleset_for, season_facts
+from flipwell.rules import RuleError, Ruleset
+from flipwell.rules.match import MatchResult
+from flipwell.rules.season import SeasonResult, fold_season
+from flipwell.rules.selection import MachineState, PlayedGame, machine_picker, play_order
+
+GAMES_PER_MATCH = 4
+
+
+def machine_key(machine_id: int, title: str) -> str:
+    """How the rules name a machine here: its title and id, unique and readable in messages."""
+    return f"{title} #{machine_id}"
+
+
+def machine_id_of(key: str) -> int:
+    """The machine id in a `machine_key`."""
+    return int(key.rsplit("#", 1)[1])
+
+
+@dataclass(frozen=True)
+class BoardGame:
+    """One game of a group: machine, chooser, confirmed scores (None until confirmed)."""
+
+    id: int
+    number: int
+    machine_id: int
+    machine: str
+    chosen_by: int | None
+    confirmed: bool
+    scores: Mapping[int, int | None] | None
+    finishing_order: tuple[int, ...]
+    awaiting_confirmation: bool
+    """A score sheet was entered and waits for another player's confirmation (R3-a)."""
+
+
+@dataclass(frozen=True)
+class BoardGroup:
+    """A group at the meet and where its match stands."""
+
+    id: int
+    number: int
+    players: tuple[int, ...]
+    names: Mapping[int, str]
+    games: tuple[BoardGame, ...]
+    late: frozenset[int]
+    next_picker: int | None
+    """Who picks the machine of the next game (R5-c, A21, A24); None while a game is played,
+    once the match is over, or when nobody can (nobody played the last game)."""
+    play_order: tuple[int, ...]
+    """The order of the game being played, or of the next game once its machine is chosen."""
+    waiting_for: tuple[int, ...]
+    """Players whose compensatory game the group waits for (R7.3-p)."""
+
+    @property
+    def finished(self) -> bool:
+        """All four games have confirmed scores."""
+        return len(self.games) == GAMES_PER_MATCH and all(g.confirmed for g in self.games)
+
+
+@dataclass(frozen=True)
+class MeetBoard:
+    """A meet's board: its groups and its machines."""
+
+    meet_id: int
+    number: int
+    status: str
+    groups: tuple[BoardGroup, ...]
+    machines: Mapping[int, str]
+    in_use: Mapping[int, int]
+    """Machine id -> the group number playing on it."""
+    unplayable: frozenset[int]
+
+
+def meet_board(meet: m.Meet) -> MeetBoard:
+    """The board of `meet` (a fixed number of queries; no writes)."""
+    season = meet.season
+    result: SeasonResult | None = None
+    ruleset = ruleset_for(season.league)
+    if meet.status != m.Meet.Status.PLANNED:
+        result = fold_season(season_facts(season), ruleset=ruleset)
+    groups = list(meet.groups.order_by("number"))
+    members = _members(meet)
+    games = _games(meet)
+    states = machine_states(meet)
+    late = late_players(meet)
+    waiting = open_compensatory(meet)
+    matches = _matches(result, meet.number) if result is not None else {}
+    board_groups = []
+    for group in groups:
+        players = tuple(pid for pid, _ in members.get(group.pk, ()))
+        names = dict(members.get(group.pk, ()))
+        match = matches.get(frozenset(player_key(p) for p in players))
+        group_games = games.get(group.pk, [])
+        board_games = tuple(_board_game(g, match) for g in group_games)
+        played = played_games(board_games)
+        group_late = late.get(group.pk, frozenset())
+        board_groups.append(
+            BoardGroup(
+                id=group.pk,
+                number=group.number,
+                players=players,
+                names=names,
+                games=board_games,
+                late=group_late,
+                next_picker=_next_picker(board_games, played, group_late, ruleset),
+                play_order=_play_order(players, board_games, played, group_late, ruleset),
+                waiting_for=tuple(waiting.get(group.pk, ())),
+            )
+        )
+    return MeetBoard(
+        meet_id=meet.pk,
+        number=meet.number,
+        status=meet.status,
+        groups=tuple(board_groups),
+        machines={machine_id_of(s.machine): t for s, t in states},
+        in_use={
+            machine_id_of(s.machine): s.in_use_by for s, _ in states if s.in_use_by is not None
+        },
+        unplayable=frozenset(machine_id_of(s.machine) for s, _ in states if s.unplayable),
+    )
+
+
+# --- Shared with the services (reads only) ---------------------------------------------------
+
+
+def machine_states(meet: m.Meet) -> list[tuple[MachineState, str]]:
+    """Every machine of the league as the rules see it at `meet` (R5-d, R7.3-q, R7.3-r), with
+    its title. Machines are named by `machine_key`; a machine is unplayable when its standing
+    status says so or its latest declaration at this meet does (until marked repaired)."""
+    machines = list(m.Machine.objects.filter(league_id=meet.season.league_id).order_by("pk"))
+    latest: dict[int, str] = {}
+    for machine_id, kind in (
+        m.MachineDeclaration.objects.filter(meet=meet)
+        .order_by("created_at", "id")
+        .values_list("machine_id", "kind")
+    ):
+        latest[machine_id] = kind
+    in_use: dict[int, int] = {}
+    if meet.status == m.Meet.Status.OPEN:
+        rows = (
+            m.Game.objects.filter(group__meet=meet)
+            .exclude(submissions__confirmed_by__isnull=False)
+            .order_by("group__number")
+            .values_list("machine_id", "group__number")
+        )
+        for machine_id, group_number in rows:
+            in_use.setdefault(machine_id, group_number)
+    states = []
+    for machine in machines:
+        unplayable = (
+            machine.status == m.Machine.Status.UNPLAYABLE
+            or latest.get(machine.pk) == m.MachineDeclaration.Kind.UNPLAYABLE
+        )
+        group = None if unplayable else in_use.get(machine.pk)
+        states.append(
+            (
+                MachineState(
+                    machine=machine_key(machine.pk, machine.title),
+                    balls_per_game=machine.balls_per_game,
+                    in_use_by=group,
+                    current_ball=None if group is None else 1,
+                    unplayable=unplayable,
+                ),
+                machine.title,
+            )
+        )
+    return states
+
+
+def late_players(meet: m.Meet) -> dict[int, frozenset[int]]:
+    """Group id -> players who arrived after the group began (joined late or forfeited late)."""
+    found: dict[int, set[int]] = defaultdict(set)
+    joins = m.LateJoin.objects.filter(game__group__meet=meet).values_list(
+        "game__group_id", "player_id"
+    )
+    forfeits = m.Forfeit.objects.filter(
+        game__group__meet=meet, reason=m.Forfeit.Reason.LATE
+    ).values_list("game__group_id", "player_id")
+    for group_id, player_id in [*joins, *forfeits]:
+        found[group_id].add(player_id)
+    return {g: frozenset(p) for g, p in found.items()}
+
+
+def open_compensatory(meet: m.Meet) -> dict[int, list[int]]:
+    """Group id -> players with a granted compensatory game not yet recorded (R7.3-p)."""
+    requested = m.CompensatoryRequest.objects.filter(game__group__meet=meet).values_list(
+        "game__group_id", "game_id", "player_id"
+    )
+    done = set(
+        m.CompensatoryGame.objects.filter(game__group__meet=meet).values_list(
+            "game_id", "player_id"
+        )
+    )
+    found: dict[int, list[int]] = defaultdict(list)
+    for group_id, game_id, player_id in requested:
+        if (game_id, player_id) not in done:
+            found[group_id].append(player_id)
+    return found
+
+
+def played_games(games: Sequence[BoardGame]) -> list[PlayedGame]:
+    """The group's confirmed games as the rules' `PlayedGame`s (keys are player keys)."""
+    return [
+        PlayedGame(
+            machine=machine_key(g.machine_id, g.machine),
+            order=tuple(player_key(p) for p in g.finishing_order),
+            selector=None if g.chosen_by is None else player_key(g.chosen_by),
+        )
+        for g in games
+        if g.confirmed
+    ]
+
+
+def group_games(group: m.Group, season_result: SeasonResult) -> tuple[BoardGame, ...]:
+    """One group's games with their confirmed scores and finishing orders (3 queries)."""
+    meet = group.meet
+    members = [pid for pid, _ in _members(meet, group=group).get(group.pk, ())]
+    match = _matches(season_result, meet.number).get(frozenset(player_key(p) for p in members))
+    return tuple(_board_game(g, match) for g in _games(meet, group=group).get(group.pk, []))
+
+
+def _next_picker(
+    games: Sequence[BoardGame],
+    played: Sequence[PlayedGame],
+    late: frozenset[int],
+    ruleset: Ruleset,
+) -> int | None:
+    if not games or not games[-1].confirmed or len(games) >= GAMES_PER_MATCH:
+        return None
+    try:
+        picker = machine_picker(played, late=[player_key(p) for p in late], ruleset=ruleset)
+    except RuleError:
+        return None  # nobody played the last game: the LO decides
+    return int(picker)
+
+
+def _play_order(
+    players: Sequence[int],
+    games: Sequence[BoardGame],
+    played: Sequence[PlayedGame],
+    late: frozenset[int],
+    ruleset: Ruleset,
+) -> tuple[int, ...]:
+    before = played if not games or games[-1].confirmed else played[: len(games) - 1]
+    order = play_order(
+        [player_key(p) for p in players],
+        games=before,
+        late=[player_key(p) for p in late],
+        ruleset=ruleset,
+    )
+    return tuple(int(p) for p in order)
+
+
+def _members(meet: m.Meet, *, group: m.Group | None = None) -> dict[int, list[tuple[int, str]]]:
+    rows = m.GroupMember.objects.filter(group__meet=meet)
+    if group is not None:
+        rows = rows.filter(group=group)
+    found: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for group_id, player_id, first, last in rows.order_by("group_id", "position").values_list(
+        "group_id", "player_id", "player__first_name", "player__last_name"
+    ):
+        found[group_id].append((player_id, f"{first} {last}"))
+    return found
+
+
+@dataclass(frozen=True)
+class _GameRow:
+    id: int
+    group_id: int
+    number: int
+    machine_id: int
+    machine: str
+    chosen_by: int | None
+    confirmed: dict[int, int | None] | None
+    awaiting: bool
+
+
+def _games(meet: m.Meet, *, group: m.Group | None = None) -> dict[int, list[_GameRow]]:
+    """Group id -> its games with their counted (highest confirmed) sheet (2 queries)."""
+    rows = m.Game.objects.filter(group__meet=meet)
+    if group is not None:
+        rows = rows.filter(group=group)
+    games = list(
+        rows.order_by("group_id", "number").values_list(
+            "id", "group_id", "number", "machine_id", "machine__title", "chosen_by_id"
+        )
+    )
+    lines = (
+        m.ScoreLine.objects.filter(submission__game_id__in=[g[0] for g in games])
+        .order_by("submission__game_id", "submission__version")
+        .values_list(
+            "submission__game_id",
+            "submission__version",
+            "submission__confirmed_by_id",
+            "player_id",
+            "machine_score",
+        )
+    )
+    counted: dict[int, tuple[int, dict[int, int | None]]] = {}
+    latest_version: dict[int, tuple[int, bool]] = {}
+    for game_id, version, confirmed_by, player_id, score in lines:
+        latest_version[game_id] = (version, confirmed_by is not None)
+        if confirmed_by is None:
+            continue
+        if game_id not in counted or counted[game_id][0] < version:
+            counted[game_id] = (version, {})
+        counted[game_id][1][player_id] = score
+    found: dict[int, list[_GameRow]] = defaultdict(list)
+    for game_id, group_id, number, machine_id, title, chosen_by in games:
+        sheet = counted.get(game_id)
+        found[group_id].append(
+            _GameRow(
+                id=game_id,
+                group_id=group_id,
+                number=number,
+                machine_id=machine_id,
+                machine=title,
+                chosen_by=chosen_by,
+                confirmed=None if sheet is None else sheet[1],
+                awaiting=sheet is None and game_id in latest_version,
+            )
+        )
+    return found
+
+
+def _matches(result: SeasonResult, number: int) -> dict[frozenset[str], MatchResult]:
+    if number > len(result.meets):
+        return {}
+    return {frozenset(match.players): match for match in result.meets[number - 1].matches}
+
+
+def _board_game(row: _GameRow, match: MatchResult | None) -> BoardGame:
+    order: tuple[int, ...] = ()
+    if row.confirmed is not None and match is not None:
+        confirmed_before = row.number  # games are confirmed in order: the n-th confirmed game
+        if confirmed_before <= len(match.games):
+            order = tuple(int(p) for p in match.games[confirmed_before - 1].result.order)
+    return BoardGame(
+        id=row.id,
+        number=row.number,
+        machine_id=row.machine_id,
+        machine=row.machine,
+        chosen_by=row.chosen_by,
+        confirmed=row.confirmed is not None,
+        scores=row.confirmed,
+        finishing_order=order,
+        awaiting_confirmation=row.awaiting,
+    )

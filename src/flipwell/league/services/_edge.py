@@ -1,0 +1,108 @@
+"""Helpers the league-night services share at their edge: rules errors, roles, the fold.
+
+Words: the *edge* is where a service meets the rules library: a `RuleError` there is a user's
+mistake and becomes a `ValidationError` (keyed by the field it concerns); the *fold* is the
+season's facts folded by `flipwell.rules.season.fold_season`, the only source of points,
+ladders and finishing orders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, TypeVar
+
+from django.core.exceptions import ValidationError
+
+from flipwell.league import models as m
+from flipwell.league.adapters import ruleset_for, season_facts
+from flipwell.league.services.permissions import require_role
+from flipwell.rules import RuleError, Ruleset
+from flipwell.rules.season import SeasonResult, fold_season
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+T = TypeVar("T")
+OFFICIAL = (m.LeagueOfficial.Role.LEAGUE_OFFICIAL,)
+SCOREKEEPING = (m.LeagueOfficial.Role.LEAGUE_OFFICIAL, m.LeagueOfficial.Role.SCOREKEEPER)
+
+
+class ConflictError(ValidationError):
+    """A request lost to a concurrent or earlier one (two confirmations, a reused key).
+
+    A `ValidationError`, so a form shows its message; an API may answer 409 for it.
+    """
+
+
+@contextmanager
+def rules_edge(field: str | None = None) -> Iterator[None]:
+    """Turn a `RuleError` raised inside the block into a `ValidationError` (on `field`)."""
+    try:
+        yield
+    except RuleError as error:
+        message = _sentence(str(error))
+        raise ValidationError({field: message} if field else message) from error
+
+
+def call_rules(
+    function: Callable[..., T], /, *args: object, field: str | None = None, **kwargs: object
+) -> T:
+    """Call a rules function; its `RuleError` becomes a `ValidationError` on `field`."""
+    with rules_edge(field):
+        return function(*args, **kwargs)
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith(".") else f"{text}."
+
+
+def require_official(*, actor: User, league: m.League, action: str) -> None:
+    """PermissionDenied unless `actor` is a league official (LO) of `league`."""
+    require_role(actor=actor, league=league, roles=OFFICIAL, action=action)
+
+
+def require_scorekeeping(*, actor: User, league: m.League, action: str) -> None:
+    """PermissionDenied unless `actor` is a league official or scorekeeper of `league`."""
+    require_role(actor=actor, league=league, roles=SCOREKEEPING, action=action)
+
+
+def require_reason(reason: str | None, *, field: str, what: str) -> str:
+    """The stripped reason; an LO decision without one is refused."""
+    text = (reason or "").strip()
+    if not text:
+        raise ValidationError({field: f"{what} needs a reason: say why the official decided it."})
+    return text
+
+
+def fold(season: m.Season) -> tuple[SeasonResult, Ruleset]:
+    """The season folded from its stored facts, and the league's ruleset.
+
+    A stored fact the rules cannot fold is refused as a ValidationError (a service calls
+    this after writing, inside its transaction, so the write rolls back).
+    """
+    with rules_edge():
+        ruleset = ruleset_for(season.league)
+        return fold_season(season_facts(season), ruleset=ruleset), ruleset
+
+
+def open_meet(meet: m.Meet, *, doing: str) -> None:
+    """Refuse `doing` unless the meet is being played."""
+    if meet.status != m.Meet.Status.OPEN:
+        state = "has not started" if meet.status == m.Meet.Status.PLANNED else "is closed"
+        raise ValidationError(f"Meet {meet.number} {state}: cannot {doing} now.")
+
+
+def group_player_ids(group: m.Group) -> list[int]:
+    """The group's players in ladder order (position 1 first)."""
+    return list(group.members.order_by("position").values_list("player_id", flat=True))
+
+
+def require_member(player: m.Player, members: list[int], *, field: str, group: m.Group) -> None:
+    """Refuse a player who is not in the group."""
+    if player.pk not in members:
+        raise ValidationError(
+            {field: f"{player} is not in group {group.number} of meet {group.meet.number}."}
+        )

@@ -1,0 +1,408 @@
+"""Score corrections after confirmation (§3, R3-b..R3-e, A45).
+
+Words (see `flipwell.rules.corrections`): a *correction request* claims that machine scores in
+a confirmed game were recorded wrongly; its *proposed sheet* is the confirmed sheet with the
+claimed scores, stored as an unconfirmed correction version. The *quorum* are the players the
+LO asks (by default those who played the game, A45.1); the correction is *applied* when all
+of them agree (the proposed version is confirmed and becomes the game's result, so every
+point downstream is recomputed, R3-e) and *refused* as soon as one does not: the score sheet
+stands (R3-d). After the meet is closed a request needs a league official's override with a
+reason (A45.2).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from flipwell.league import models as m
+from flipwell.league.adapters import player_key, ruleset_for
+from flipwell.league.audit import record_event
+from flipwell.league.services._edge import (
+    fold,
+    group_player_ids,
+    require_member,
+    require_official,
+    require_reason,
+    rules_edge,
+)
+from flipwell.league.services.scores import PlayerRef, game_points_of, store_sheet
+from flipwell.rules.corrections import (
+    CorrectionOutcome,
+    CorrectionResponse,
+    LoOverride,
+    correction_quorum,
+    decide_correction,
+)
+from flipwell.rules.corrections import CorrectionRequest as ClaimedError
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+def request_correction(
+    *,
+    game: m.Game,
+    scores: Mapping[PlayerRef, int],
+    requested_by: m.Player,
+    reason: str,
+    tie_order: Sequence[Sequence[PlayerRef]] = (),
+    actor: User | None = None,
+    override_reason: str | None = None,
+) -> m.CorrectionRequest:
+    """Report a scoring error in a confirmed game: `scores` are the claimed machine scores of
+    the players whose score is wrong (R3-b).
+
+    The proposed sheet (the counted one with these scores; `tie_order` for any tie it has,
+    R3.2-i) must score under the rules. The requester, if he played the game, is taken to
+    agree. After the meet is closed the request needs `actor` to be a league official giving
+    `override_reason` (A45.2), recorded as a Ruling.
+
+    Side effects: an unconfirmed correction ScoreSubmission with its lines, the
+    CorrectionRequest, the requester's CorrectionResponse, maybe a Ruling, an audit event
+    ``correction.requested``. Raises ValidationError (nothing written) for a game without
+    confirmed scores, a requester outside the group, no reason, a change to a forfeit or to
+    nothing, a correction already pending, or a closed meet without an override;
+    PermissionDenied when a non-official overrides.
+    """
+    sheet_changes = {_pid(p): s for p, s in scores.items()}
+    ties = [[_pid(p) for p in order] for order in tie_order]
+    with transaction.atomic():
+        game = _locked_game(game)
+        group = game.group
+        meet = group.meet
+        league = meet.season.league
+        why = require_reason(reason, field="reason", what="A correction request")
+        if meet.status == m.Meet.Status.PLANNED:
+            raise ValidationError(f"Meet {meet.number} has not started.")
+        members = group_player_ids(group)
+        require_member(requested_by, members, field="requested_by", group=group)
+        closed = meet.status == m.Meet.Status.CLOSED
+        override = ""
+        if closed:
+            if actor is None:
+                raise ValidationError(
+                    {"override_reason": _closed_message(meet)}, code="meet_closed"
+                )
+            require_official(actor=actor, league=league, action="correct a closed meet's scores")
+            override = require_reason(
+                override_reason, field="override_reason", what=_closed_message(meet)
+            )
+        base = _counted(game)
+        base_sheet = dict(base.lines.values_list("player_id", "machine_score"))
+        proposed_sheet = _proposed(base_sheet, sheet_changes)
+        claims = _claims(game, base_sheet, proposed_sheet, requested_by)
+        quorum = _quorum(members, base_sheet, league)
+        lo = LoOverride(str(actor), override) if override else None
+        for claim in claims:
+            with rules_edge("scores"):
+                decide_correction(
+                    claim,
+                    (),
+                    quorum=quorum,
+                    meet_closed=closed,
+                    override=lo,
+                    ruleset=ruleset_for(league),
+                )
+        game_points_of(game, proposed_sheet, ties)  # the proposed sheet must score (R3.2-i)
+        stored_ties = _stored_ties(game)
+        for order in ties:
+            if order not in stored_ties and any(set(order) == set(s) for s in stored_ties):
+                raise ValidationError(
+                    {
+                        "tie_order": "The one-ball playoff between these players is already "
+                        "recorded in another order; a correction changes machine scores only."
+                    }
+                )
+        proposed = m.ScoreSubmission.objects.create(
+            game=game,
+            version=max(game.submissions.values_list("version", flat=True)) + 1,
+            entered_by=requested_by,
+            recorded_by=actor,
+            idempotency_key=f"correction:{uuid.uuid4().hex}",
+            is_correction=True,
+            note=why,
+        )
+        store_sheet(
+            proposed, proposed_sheet, [t for t in ties if t not in stored_ties], actor=actor
+        )
+        request = m.CorrectionRequest(
+            game=game,
+            base=base,
+            proposed=proposed,
+            requested_by=requested_by,
+            reason=why,
+            override_by=actor if override else None,
+            override_reason=override,
+            recorded_by=actor,
+        )
+        try:
+            with transaction.atomic():
+                request.save()
+        except IntegrityError as error:
+            raise ValidationError(
+                f"Game {game.number} of group {group.number} already has a correction waiting "
+                "for the players' answers: settle it first.",
+                code="pending_exists",
+            ) from error
+        if override and actor is not None:
+            m.Ruling.objects.create(
+                league=league,
+                official=actor,
+                kind="late_correction",
+                subject=f"meet {meet.number} group {group.number} game {game.number}",
+                reason=override,
+            )
+        record_event(
+            action="correction.requested",
+            obj=request,
+            league=league,
+            actor=actor,
+            data={
+                "game": game.pk,
+                "base_version": base.version,
+                "proposed_version": proposed.version,
+                "scores": {str(p): s for p, s in sheet_changes.items()},
+                "requested_by": requested_by.pk,
+                "override_reason": override,
+            },
+        )
+        if player_key(requested_by.pk) in quorum:
+            _answer(request, requested_by, agrees=True, actor=actor)
+    return request
+
+
+def respond_to_correction(
+    *,
+    request: m.CorrectionRequest,
+    player: m.Player,
+    agrees: bool,
+    actor: User | None = None,
+) -> CorrectionOutcome:
+    """Record one player's answer to a correction request and decide it (R3-c, R3-d).
+
+    Only the quorum is asked (A45.1). When every one of them has agreed the correction is
+    applied: its proposed version is confirmed and counts from now on (R3-e). One
+    disagreement refuses it: the score sheet stands. Returns the rules' outcome.
+
+    Side effects: a CorrectionResponse; when decided, the request's status (and for an applied
+    one the proposed submission's confirmation); audit events ``correction.answered`` and
+    ``correction.applied`` or ``correction.refused``. Raises ValidationError (nothing
+    written) for a decided request, a player outside the quorum, or a second answer.
+    """
+    with transaction.atomic():
+        request = m.CorrectionRequest.objects.select_for_update().get(pk=request.pk)
+        _locked_game(request.game)
+        if request.status != m.CorrectionRequest.Status.PENDING:
+            raise ValidationError(
+                f"This correction is already decided: {request.get_status_display().lower()}.",
+                code="decided",
+            )
+        return _answer(request, player, agrees=agrees, actor=actor)
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _answer(
+    request: m.CorrectionRequest, player: m.Player, *, agrees: bool, actor: User | None
+) -> CorrectionOutcome:
+    game = request.game
+    league = game.group.meet.season.league
+    base_sheet = dict(request.base.lines.values_list("player_id", "machine_score"))
+    quorum = _quorum(group_player_ids(game.group), base_sheet, league)
+    if player_key(player.pk) not in quorum:
+        raise ValidationError(
+            {
+                "player": f"{player} did not play this game: only its players are asked about "
+                "a correction (R3-c, A45)."
+            },
+            code="not_asked",
+        )
+    if request.responses.filter(player=player).exists():
+        raise ValidationError({"player": f"{player} has already answered this correction."})
+    response = m.CorrectionResponse.objects.create(
+        request=request, player=player, agrees=agrees, recorded_by=actor
+    )
+    record_event(
+        action="correction.answered",
+        obj=response,
+        league=league,
+        actor=actor,
+        data={"request": request.pk, "player": player.pk, "agrees": agrees},
+    )
+    outcome = _decide(request, base_sheet, quorum)
+    if outcome.status == "pending":
+        return outcome
+    request.status = outcome.status
+    request.decided_at = timezone.now()
+    request.save(update_fields=["status", "decided_at"])
+    if outcome.status == "applied":
+        _apply(request, quorum)
+    record_event(
+        action=f"correction.{outcome.status}",
+        obj=request,
+        league=league,
+        actor=actor,
+        data={"reason": outcome.reason, "rule": outcome.rule},
+    )
+    return outcome
+
+
+def _decide(
+    request: m.CorrectionRequest, base_sheet: Mapping[int, int | None], quorum: tuple[str, ...]
+) -> CorrectionOutcome:
+    game = request.game
+    proposed = dict(request.proposed.lines.values_list("player_id", "machine_score"))
+    responses = [
+        CorrectionResponse(player_key(p), agrees)
+        for p, agrees in request.responses.order_by("created_at", "id").values_list(
+            "player_id", "agrees"
+        )
+    ]
+    lo = (
+        LoOverride(str(request.override_by), request.override_reason)
+        if request.override_by is not None
+        else None
+    )
+    outcomes = []
+    for claim in _claims(game, base_sheet, proposed, request.requested_by):
+        with rules_edge():
+            outcomes.append(
+                decide_correction(
+                    claim,
+                    responses,
+                    quorum=quorum,
+                    meet_closed=lo is not None,
+                    override=lo,
+                    ruleset=ruleset_for(game.group.meet.season.league),
+                )
+            )
+    # Every claim has the same quorum and answers, so they share one status.
+    return outcomes[0]
+
+
+def _apply(request: m.CorrectionRequest, quorum: tuple[str, ...]) -> None:
+    """Confirm the proposed version: another agreeing player confirms what the requester
+    entered (the database wants the confirmer to differ from the one who entered it)."""
+    proposed = request.proposed
+    members = group_player_ids(request.game.group)
+    candidates = [int(p) for p in quorum if int(p) != proposed.entered_by_id] + [
+        p for p in members if p != proposed.entered_by_id
+    ]
+    proposed.confirmed_by_id = candidates[0]
+    proposed.confirmed_at = timezone.now()
+    proposed.save(update_fields=["confirmed_by", "confirmed_at"])
+    fold(request.game.group.meet.season)  # the corrected sheet must score (R3-e)
+
+
+def _locked_game(game: m.Game) -> m.Game:
+    return (
+        m.Game.objects.select_for_update()
+        .select_related("group__meet__season__league")
+        .get(pk=game.pk)
+    )
+
+
+def _pid(player: PlayerRef) -> int:
+    return player if isinstance(player, int) else player.pk
+
+
+def _closed_message(meet: m.Meet) -> str:
+    return (
+        f"Meet {meet.number} is closed: a correction now needs a league official's override "
+        "with a reason (A45.2)"
+    )
+
+
+def _counted(game: m.Game) -> m.ScoreSubmission:
+    counted = (
+        m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False)
+        .order_by("-version")
+        .first()
+    )
+    if counted is None:
+        raise ValidationError(
+            {
+                "game": f"Game {game.number} has no confirmed scores: enter a new sheet instead "
+                "(R3-a)."
+            },
+            code="not_confirmed",
+        )
+    return counted
+
+
+def _proposed(base: Mapping[int, int | None], changes: Mapping[int, int]) -> dict[int, int | None]:
+    names = {p.pk: str(p) for p in m.Player.objects.filter(pk__in=list(changes))}
+    proposed = dict(base)
+    for player, score in changes.items():
+        name = names.get(player, f"player #{player}")
+        if player not in base:
+            raise ValidationError({"scores": f"{name} is not in this game."})
+        if base[player] is None:
+            raise ValidationError(
+                {
+                    "scores": f"{name} did not play this game (a forfeit): a correction changes "
+                    "a recorded machine score (R3-b)."
+                }
+            )
+        if isinstance(score, bool) or not isinstance(score, int) or score < 0:
+            raise ValidationError(
+                {"scores": f"{name}'s score must be a whole number of 0 or more, got {score!r}."}
+            )
+        proposed[player] = score
+    return proposed
+
+
+def _claims(
+    game: m.Game,
+    base: Mapping[int, int | None],
+    proposed: Mapping[int, int | None],
+    requested_by: m.Player,
+) -> list[ClaimedError]:
+    claims = []
+    for player, old in base.items():
+        new = proposed[player]
+        if old is not None and new is not None and new != old:
+            claims.append(
+                ClaimedError(
+                    game=str(game.pk),
+                    player=player_key(player),
+                    recorded=old,
+                    corrected=new,
+                    requester=player_key(requested_by.pk),
+                )
+            )
+    if not claims:
+        raise ValidationError(
+            {"scores": "These are the scores already recorded: there is nothing to correct."},
+            code="no_change",
+        )
+    return claims
+
+
+def _quorum(
+    members: Sequence[int], sheet: Mapping[int, int | None], league: m.League
+) -> tuple[str, ...]:
+    with rules_edge():
+        return correction_quorum(
+            group=[player_key(p) for p in members],
+            played=[player_key(p) for p in members if sheet.get(p) is not None],
+            ruleset=ruleset_for(league),
+        )
+
+
+def _stored_ties(game: m.Game) -> list[list[int]]:
+    orders: dict[int, list[int]] = {}
+    for order_id, player_id in (
+        m.TieOrderPlace.objects.filter(tie_order__game=game)
+        .order_by("tie_order_id", "position")
+        .values_list("tie_order_id", "player_id")
+    ):
+        orders.setdefault(order_id, []).append(player_id)
+    return list(orders.values())

@@ -1,0 +1,645 @@
+"""League-night use cases for a meet as a whole: scheduling, attendance notices, the start
+(ladder, groups, first machines), choosing each next machine, and the close.
+
+Words (see also `flipwell.league.models.meets`):
+- *scheduled start*: the meet's date at the season's start time in the league's time zone,
+  the reference for a lateness notice (R2.2-a). *started_at* is when the LO started it.
+- *draw seed*: the recorded seed of the first-machine draw (R5-a, A61); the same seed and
+  machines give the same draw.
+- *grouping override*: groups the LO sets instead of the ladder's cut (R4.1-d), with a reason.
+
+The ladder, the groups, the draw, the picker and the play order all come from flipwell.rules;
+these services only load facts, call the rules, store the new facts and write the audit log.
+"""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from flipwell.league import models as m
+from flipwell.league.adapters import player_key, ruleset_for
+from flipwell.league.audit import record_event
+from flipwell.league.selectors.meet_board import (
+    GAMES_PER_MATCH,
+    group_games,
+    late_players,
+    machine_id_of,
+    machine_key,
+    machine_states,
+    open_compensatory,
+    played_games,
+)
+from flipwell.league.services._edge import (
+    call_rules,
+    fold,
+    group_player_ids,
+    open_meet,
+    require_official,
+    require_reason,
+    rules_edge,
+)
+from flipwell.rules import RuleError, Ruleset
+from flipwell.rules.attendance import AnnouncedTardiness, announced_tardiness
+from flipwell.rules.malfunctions import OpenGame, check_next_game_may_start
+from flipwell.rules.officials import check_grouping_override
+from flipwell.rules.season import MeetResult, Night, SeasonResult, next_groups
+from flipwell.rules.selection import (
+    check_machine_choice,
+    draw_first_machines,
+    machine_picker,
+    play_order,
+)
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+SEED_LIMIT = 2**63
+"""Draw seeds are stored in a signed 64-bit column."""
+
+
+def schedule_meet(*, season: m.Season, number: int, date: datetime.date, actor: User) -> m.Meet:
+    """Schedule meet `number` of `season` on `date` (planned), so notices can be recorded.
+
+    Side effects: inserts a planned Meet and an audit event ``meet.scheduled``. Raises
+    PermissionDenied unless `actor` is a league official; ValidationError for a number outside
+    the season's meets or one already scheduled.
+    """
+    with transaction.atomic():
+        require_official(actor=actor, league=season.league, action="schedule a meet")
+        _check_number(season, number)
+        meet = m.Meet(season=season, number=number, date=date)
+        meet.full_clean()
+        meet.save()
+        record_event(
+            action="meet.scheduled",
+            obj=meet,
+            league=season.league,
+            actor=actor,
+            data={"number": number, "date": date.isoformat()},
+        )
+    return meet
+
+
+def announce_absence(*, meet: m.Meet, player: m.Player, actor: User) -> m.AnnouncedAbsence:
+    """Record that the LO was told `player` will miss `meet` (R2-b, R3.1-d).
+
+    Only before the meet starts: announced absentees are removed before grouping (R3.1-d);
+    once the groups are drawn an absence is unannounced, and the player keeps his slot and
+    forfeits (R3.1-e). Side effects: an AnnouncedAbsence and an audit event
+    ``meet.absence_announced``. Raises PermissionDenied unless `actor` is a league official;
+    ValidationError when the meet has started, the player is not entered for this meet, or
+    his absence is already recorded.
+    """
+    with transaction.atomic():
+        meet = m.Meet.objects.select_for_update().get(pk=meet.pk)
+        league = meet.season.league
+        require_official(actor=actor, league=league, action="record an absence")
+        if meet.status != m.Meet.Status.PLANNED:
+            raise ValidationError(
+                {
+                    "meet": f"Meet {meet.number} has started: an absence is announced only "
+                    f"before grouping (R3.1-d). {player} keeps his group slot and forfeits its "
+                    "games (R3.1-e)."
+                },
+                code="meet_started",
+            )
+        _check_entered(meet, player)
+        if m.AnnouncedAbsence.objects.filter(meet=meet, player=player).exists():
+            raise ValidationError(
+                {"player": f"{player}'s absence from meet {meet.number} is already recorded."},
+                code="duplicate",
+            )
+        absence = m.AnnouncedAbsence.objects.create(meet=meet, player=player, recorded_by=actor)
+        record_event(
+            action="meet.absence_announced",
+            obj=absence,
+            league=league,
+            actor=actor,
+            data={"meet": meet.pk, "player": player.pk},
+        )
+    return absence
+
+
+def announce_lateness(
+    *,
+    meet: m.Meet,
+    player: m.Player,
+    at: datetime.datetime | None = None,
+    actor: User,
+) -> AnnouncedTardiness:
+    """Record that the LO was told at `at` (default now) that `player` will be late (R2.2-a).
+
+    Accepted only before the start: the meet must not have started and `at` must precede the
+    scheduled start (`flipwell.rules.attendance.announced_tardiness`); the group then waits
+    until the returned `wait_until` at the latest (A59). Side effects: a LatenessNotice and an
+    audit event ``meet.lateness_announced``. Raises PermissionDenied unless `actor` is a league
+    official; ValidationError after the start, for a player not entered, or a repeat notice.
+    """
+    told = at or timezone.now()
+    with transaction.atomic():
+        meet = m.Meet.objects.select_for_update().get(pk=meet.pk)
+        league = meet.season.league
+        require_official(actor=actor, league=league, action="record a lateness notice")
+        start = scheduled_start(meet)
+        if meet.status != m.Meet.Status.PLANNED:
+            raise ValidationError(
+                {
+                    "meet": f"Meet {meet.number} has started: a lateness notice counts only "
+                    f"before the start (R2.2-a). When {player} arrives he joins under §2.3 "
+                    "(R2.3-a)."
+                },
+                code="meet_started",
+            )
+        tardiness = call_rules(
+            announced_tardiness, start=start, notified_at=told, ruleset=_ruleset(meet), field="at"
+        )
+        if not tardiness.announced:
+            raise ValidationError(
+                {"at": f"Too late for a lateness notice: {tardiness.reason}."}, code="too_late"
+            )
+        _check_entered(meet, player)
+        if m.LatenessNotice.objects.filter(meet=meet, player=player).exists():
+            raise ValidationError(
+                {
+                    "player": f"{player}'s lateness notice for meet {meet.number} is already "
+                    "recorded."
+                },
+                code="duplicate",
+            )
+        notice = m.LatenessNotice.objects.create(
+            meet=meet, player=player, recorded_at=told, recorded_by=actor
+        )
+        record_event(
+            action="meet.lateness_announced",
+            obj=notice,
+            league=league,
+            actor=actor,
+            data={
+                "meet": meet.pk,
+                "player": player.pk,
+                "at": told.isoformat(),
+                "wait_until": tardiness.wait_until.isoformat() if tardiness.wait_until else None,
+            },
+        )
+    return tardiness
+
+
+def scheduled_start(meet: m.Meet) -> datetime.datetime:
+    """The meet's date at the season's start time, in the league's time zone (R2-a)."""
+    zone = ZoneInfo(meet.season.league.time_zone)
+    return datetime.datetime.combine(meet.date, meet.season.start_time, tzinfo=zone)
+
+
+@dataclass(frozen=True)
+class StartedMeet:
+    """A started meet: its groups (ladder order) with their drawn first machines, and the
+    draw's warnings (more groups than playable machines, A16, A61)."""
+
+    meet: m.Meet
+    groups: tuple[m.Group, ...]
+    first_games: tuple[m.Game, ...]
+    warnings: tuple[str, ...]
+
+
+def start_meet(
+    *,
+    season: m.Season,
+    number: int,
+    date: datetime.date | None = None,
+    actor: User,
+    seed: int | None = None,
+    override_groups: Sequence[Sequence[m.Player]] | None = None,
+    override_reason: str | None = None,
+) -> StartedMeet:
+    """Start meet `number` of `season`: ladder, groups, first machines (§3.1, §4, §5).
+
+    The ladder and groups come from the season's facts (`fold_season`, `next_groups`):
+    announced absentees are left out (R3.1-d), unannounced ones keep their slot (R3.1-e). An
+    LO may set other groups instead (R4.1-d) with `override_groups` and `override_reason`
+    (checked by `check_grouping_override`: 3 or 4 players each, every present player once);
+    a count with no valid grouping (5 players, A16) is refused until he does. Each group's
+    first machine is drawn among the playable machines from `seed` (a fresh random one when
+    None), which is recorded (R5-a, A61). A meet not scheduled yet needs its `date`.
+
+    Side effects: the Meet becomes open (started_at, draw seed, override reason), its Groups,
+    GroupMembers and game 1 of each group are inserted, a Ruling records an override, and an
+    audit event ``meet.started`` is written. Raises PermissionDenied unless `actor` is a
+    league official; ValidationError (nothing written) for a meet out of sequence or already
+    started, a second open meet, an impossible grouping, a bad override, or no playable
+    machine.
+    """
+    draw_seed = secrets.randbelow(SEED_LIMIT) if seed is None else seed
+    if not 0 <= draw_seed < SEED_LIMIT:
+        raise ValidationError({"seed": f"The draw seed must be between 0 and {SEED_LIMIT - 1}."})
+    with transaction.atomic():
+        league = season.league
+        require_official(actor=actor, league=league, action="start a meet")
+        meet = m.Meet.objects.select_for_update().filter(season=season, number=number).first()
+        if meet is not None and meet.status != m.Meet.Status.PLANNED:
+            raise ValidationError(
+                {"number": f"Meet {number} has already started ({meet.get_status_display()})."},
+                code="already_started",
+            )
+        _check_number(season, number)
+        _check_sequence(season, number)
+        if meet is None:
+            if date is None:
+                raise ValidationError(
+                    {"date": f"Meet {number} is not scheduled yet: give its date."}
+                )
+            meet = m.Meet(season=season, number=number, date=date)
+        elif date is not None:
+            meet.date = date
+        result, ruleset = fold(season)
+        absent = _absent_keys(meet, result.ladder)
+        reason = ""
+        if override_groups is None:
+            if override_reason:
+                raise ValidationError(
+                    {"override_groups": "An override reason was given without override groups."}
+                )
+            groups = _ladder_groups(result, absent, ruleset)
+        else:
+            reason = require_reason(
+                override_reason, field="override_reason", what="A grouping override"
+            )
+            present = [p for p in result.ladder if p not in absent]
+            groups = call_rules(
+                check_grouping_override,
+                [[player_key(p.pk) for p in group] for group in override_groups],
+                present=present,
+                reason=reason,
+                field="override_groups",
+            )
+        meet.status = m.Meet.Status.OPEN
+        meet.started_at = timezone.now()
+        meet.first_machine_draw_seed = draw_seed
+        meet.group_override_reason = reason
+        try:
+            with transaction.atomic():
+                meet.save()
+        except IntegrityError as error:
+            raise ValidationError(
+                {"number": _open_meet_message(season)}, code="open_meet_exists"
+            ) from error
+        states = machine_states(meet)
+        draw = call_rules(
+            draw_first_machines,
+            len(groups),
+            [s.machine for s, _ in states],
+            seed=draw_seed,
+            unplayable=[s.machine for s, _ in states if s.unplayable],
+            ruleset=ruleset,
+            field="seed",
+        )
+        stored_groups, first_games = _store_groups(meet, groups, draw.machines)
+        if reason:
+            m.Ruling.objects.create(
+                league=league,
+                official=actor,
+                kind="grouping_override",
+                subject=f"{season}, meet {number}: groups",
+                reason=reason,
+            )
+        record_event(
+            action="meet.started",
+            obj=meet,
+            league=league,
+            actor=actor,
+            data={
+                "number": number,
+                "seed": draw_seed,
+                "groups": [[int(p) for p in g] for g in groups],
+                "first_machines": [machine_id_of(k) for k in draw.machines],
+                "override_reason": reason,
+                "warnings": list(draw.warnings),
+            },
+        )
+        fold(season)  # the stored groups must fold (R4.1-d needs the reason stored above)
+    return StartedMeet(
+        meet=meet,
+        groups=tuple(stored_groups),
+        first_games=tuple(first_games),
+        warnings=draw.warnings,
+    )
+
+
+@dataclass(frozen=True)
+class NextGame:
+    """The group's next game and its play order (player ids, first to play first)."""
+
+    game: m.Game
+    play_order: tuple[int, ...]
+    fallback: bool
+    """No free machine was left, so the in-use restriction was lifted (R5-f)."""
+    repeat: bool
+    """The machine was already played by the group tonight (allowed only when no playable
+    unplayed machine is left, A22, A53)."""
+
+
+def choose_next_machine(
+    *, group: m.Group, machine: m.Machine, chosen_by: m.Player, actor: User | None = None
+) -> NextGame:
+    """The picker chooses the machine of his group's next game (§5).
+
+    Who picks: `machine_picker` (R5-c, A21: last place among those who played the previous
+    game; R5.2-d, A24: not a late joiner after his first game). Which machines: R5-d..g, R4-b,
+    R7.3-r via `check_machine_choice` (a machine is in use while a game on it has no
+    confirmed scores). The previous game must have confirmed scores and no compensatory game
+    may be open (R7.3-p). Play order: `play_order` (R5.2-b, R5.2-c, A25).
+
+    Side effects: inserts the Game (chosen_by) and an audit event ``game.machine_chosen``.
+    Raises ValidationError (nothing written) when the meet is not open, the match is over,
+    the previous game is unconfirmed, the group waits for a compensatory game, `chosen_by`
+    is not the picker, or the machine is not allowed (the message lists the allowed ones).
+    """
+    with transaction.atomic():
+        group = (
+            m.Group.objects.select_for_update()
+            .select_related("meet__season__league")
+            .get(pk=group.pk)
+        )
+        meet = group.meet
+        open_meet(meet, doing="choose a machine")
+        games = list(group.games.order_by("number"))
+        if len(games) >= GAMES_PER_MATCH:
+            raise ValidationError(
+                f"Group {group.number} has played its {GAMES_PER_MATCH} games (R4-b)."
+            )
+        result, ruleset = fold(meet.season)
+        board_games = group_games(group, result)
+        if board_games and not board_games[-1].confirmed:
+            raise ValidationError(
+                f"Game {board_games[-1].number} of group {group.number} has no confirmed "
+                "scores yet: the next machine is chosen after it (R5-c)."
+            )
+        waiting = open_compensatory(meet).get(group.pk, [])
+        call_rules(
+            check_next_game_may_start,
+            [OpenGame(player_key(p), "compensatory") for p in waiting],
+        )
+        played = played_games(board_games)
+        late = [player_key(p) for p in late_players(meet).get(group.pk, frozenset())]
+        with rules_edge("chosen_by"):
+            picker = int(machine_picker(played, late=late, ruleset=ruleset))
+        number = len(games) + 1
+        if chosen_by.pk != picker:
+            name = m.Player.objects.get(pk=picker)
+            raise ValidationError(
+                {
+                    "chosen_by": f"{name} picks the machine for game {number} of group "
+                    f"{group.number} (last place among those who played game {number - 1}, "
+                    f"R5-c, A21, A24), not {chosen_by}."
+                },
+                code="not_the_picker",
+            )
+        if machine.league_id != meet.season.league_id:
+            raise ValidationError({"machine": f"{machine} is not a machine of this league."})
+        states = [s for s, _ in machine_states(meet)]
+        selection = call_rules(
+            check_machine_choice,
+            machine_key(machine.pk, machine.title),
+            states,
+            group=group.number,
+            played=[g.machine for g in played],
+            ruleset=ruleset,
+            field="machine",
+        )
+        game = m.Game.objects.create(
+            group=group, number=number, machine=machine, chosen_by=chosen_by
+        )
+        members = [player_key(p) for p in group_player_ids(group)]
+        order = call_rules(play_order, members, games=played, late=late, ruleset=ruleset)
+        repeat = machine_key(machine.pk, machine.title) in {g.machine for g in played}
+        record_event(
+            action="game.machine_chosen",
+            obj=game,
+            league=meet.season.league,
+            actor=actor,
+            data={
+                "group": group.pk,
+                "number": number,
+                "machine": machine.pk,
+                "chosen_by": chosen_by.pk,
+                "fallback": selection.fallback,
+                "repeat": repeat,
+            },
+        )
+    return NextGame(
+        game=game,
+        play_order=tuple(int(p) for p in order),
+        fallback=selection.fallback,
+        repeat=repeat,
+    )
+
+
+@dataclass(frozen=True)
+class ClosedMeet:
+    """A closed meet's results, from the season fold.
+
+    result: the meet folded (ladder, groups, each match with its explanation, penalties).
+    nights: player id -> his night (game points, match bonus, §2.4 credit, league points).
+    season_forfeits: players whose season ended at this meet (12 countable forfeits, R2.5-a,
+    or a third offense, R8.5-e).
+    """
+
+    meet: m.Meet
+    result: MeetResult
+    nights: Mapping[int, Night]
+    season_forfeits: tuple[int, ...]
+
+
+def close_meet(*, meet: m.Meet, actor: User, override_reason: str | None = None) -> ClosedMeet:
+    """Close an open meet and return its results (§3.3, §2.4, §2.5, §8.5).
+
+    Refused while a game has no confirmed scores, a group has played fewer than four games,
+    a compensatory game is open (R7.3-p) or a correction waits for answers (R3-c), unless a
+    league official closes it anyway with `override_reason` (A52: a short match's bonus counts
+    the games completed); the override is a Ruling.
+
+    Side effects: the Meet's status becomes closed, a Ruling for an override, an audit event
+    ``meet.closed``. Raises PermissionDenied unless `actor` is a league official;
+    ValidationError (nothing written) for a meet that is not open or unfinished business
+    without an override.
+    """
+    with transaction.atomic():
+        meet = m.Meet.objects.select_for_update().select_related("season__league").get(pk=meet.pk)
+        league = meet.season.league
+        require_official(actor=actor, league=league, action="close a meet")
+        open_meet(meet, doing="close it")
+        problems = _unfinished(meet)
+        reason = ""
+        if problems:
+            if not (override_reason or "").strip():
+                raise ValidationError(
+                    f"Meet {meet.number} cannot close yet: {'; '.join(problems)}. A league "
+                    "official may close it anyway with an override reason (A52: the match "
+                    "bonus then counts the games completed).",
+                    code="unfinished",
+                )
+            reason = override_reason.strip() if override_reason else ""
+            m.Ruling.objects.create(
+                league=league,
+                official=actor,
+                kind="meet_closed_unfinished",
+                subject=f"{meet.season}, meet {meet.number}"[:200],
+                reason=reason,
+            )
+        meet.status = m.Meet.Status.CLOSED
+        meet.save(update_fields=["status"])
+        result, _ = fold(meet.season)
+        record_event(
+            action="meet.closed",
+            obj=meet,
+            league=league,
+            actor=actor,
+            data={"number": meet.number, "override_reason": reason, "unfinished": problems},
+        )
+    folded = result.meets[meet.number - 1]
+    nights = {
+        int(p): night
+        for p, standing in result.players.items()
+        for night in standing.nights
+        if night.meet == meet.number
+    }
+    ended = tuple(
+        sorted(
+            int(p)
+            for p, s in result.players.items()
+            if meet.number in (s.season_forfeited_at, s.suspended_at)
+        )
+    )
+    return ClosedMeet(meet=meet, result=folded, nights=nights, season_forfeits=ended)
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _ruleset(meet: m.Meet) -> Ruleset:
+    with rules_edge():
+        return ruleset_for(meet.season.league)
+
+
+def _check_number(season: m.Season, number: int) -> None:
+    if not 1 <= number <= season.number_of_meets:
+        raise ValidationError(
+            {"number": f"{season} has meets 1 to {season.number_of_meets}, not {number}."}
+        )
+
+
+def _check_sequence(season: m.Season, number: int) -> None:
+    """Meets are played in order: meet n starts after meets 1..n-1 were played (§2)."""
+    played = sorted(
+        season.meets.filter(status__in=(m.Meet.Status.OPEN, m.Meet.Status.CLOSED)).values_list(
+            "number", flat=True
+        )
+    )
+    expected = len(played) + 1
+    if number != expected:
+        raise ValidationError(
+            {"number": f"Meet {number} cannot start: the next meet to play is meet {expected}."},
+            code="out_of_sequence",
+        )
+
+
+def _open_meet_message(season: m.Season) -> str:
+    other = season.meets.filter(status=m.Meet.Status.OPEN).values_list("number", flat=True).first()
+    which = f"meet {other}" if other is not None else "another meet"
+    return f"{season} already has an open meet ({which}): close it before starting another."
+
+
+def _check_entered(meet: m.Meet, player: m.Player) -> None:
+    entry = m.SeasonEntry.objects.filter(season_id=meet.season_id, player=player).first()
+    if entry is None:
+        raise ValidationError(
+            {"player": f"{player} is not entered in {meet.season}."}, code="not_entered"
+        )
+    if entry.joined_at_meet > meet.number:
+        raise ValidationError(
+            {"player": f"{player} joins the season at meet {entry.joined_at_meet}, not before."},
+            code="not_joined",
+        )
+
+
+def _absent_keys(meet: m.Meet, ladder: Sequence[str]) -> set[str]:
+    if meet.pk is None:
+        return set()
+    on_ladder = set(ladder)
+    ids = m.AnnouncedAbsence.objects.filter(meet=meet).values_list("player_id", flat=True)
+    return {player_key(p) for p in ids} & on_ladder
+
+
+def _ladder_groups(result: SeasonResult, absent: set[str], ruleset: Ruleset) -> list[list[str]]:
+    try:
+        return next_groups(result, announced_absences=absent, ruleset=ruleset)
+    except RuleError as error:
+        present = len(result.ladder) - len(absent)
+        raise ValidationError(
+            {
+                "override_groups": f"The ladder cannot be grouped: {error} ({present} players "
+                "present). A league official may set the groups instead: give override_groups "
+                "(groups of 3 or 4) and an override_reason (R4.1-d)."
+            },
+            code="no_grouping",
+        ) from error
+
+
+def _store_groups(
+    meet: m.Meet, groups: Sequence[Sequence[str]], machines: Sequence[str]
+) -> tuple[list[m.Group], list[m.Game]]:
+    m.Group.objects.bulk_create(m.Group(meet=meet, number=i) for i in range(1, len(groups) + 1))
+    stored = list(meet.groups.order_by("number"))  # ids on every database
+    m.GroupMember.objects.bulk_create(
+        m.GroupMember(group=group, player_id=int(p), position=position)
+        for group, players in zip(stored, groups, strict=True)
+        for position, p in enumerate(players, start=1)
+    )
+    m.Game.objects.bulk_create(
+        m.Game(group=group, number=1, machine_id=machine_id_of(key))
+        for group, key in zip(stored, machines, strict=True)
+    )
+    games = list(m.Game.objects.filter(group__meet=meet).order_by("group__number"))
+    return stored, games
+
+
+def _unfinished(meet: m.Meet) -> list[str]:
+    """What keeps the meet from closing: unconfirmed games, short matches, open business."""
+    problems = []
+    confirmed = set(
+        m.ScoreSubmission.objects.filter(
+            game__group__meet=meet, confirmed_by__isnull=False
+        ).values_list("game_id", flat=True)
+    )
+    games: dict[int, list[tuple[int, int]]] = {}
+    for group_number, game_id, number in m.Game.objects.filter(group__meet=meet).values_list(
+        "group__number", "id", "number"
+    ):
+        games.setdefault(group_number, []).append((game_id, number))
+    for group_number in meet.groups.order_by("number").values_list("number", flat=True):
+        mine = sorted(games.get(group_number, []), key=lambda g: g[1])
+        unconfirmed = [n for game_id, n in mine if game_id not in confirmed]
+        if unconfirmed:
+            listed = ", ".join(str(n) for n in unconfirmed)
+            problems.append(f"group {group_number} game {listed} has no confirmed scores")
+        if len(mine) < GAMES_PER_MATCH:
+            problems.append(
+                f"group {group_number} has played {len(mine)} of {GAMES_PER_MATCH} games"
+            )
+    waiting = sum(len(players) for players in open_compensatory(meet).values())
+    if waiting:
+        problems.append(f"{waiting} compensatory game(s) not recorded (R7.3-p)")
+    pending = m.CorrectionRequest.objects.filter(
+        game__group__meet=meet, status=m.CorrectionRequest.Status.PENDING
+    ).count()
+    if pending:
+        problems.append(f"{pending} correction(s) waiting for the players' answers (R3-c)")
+    return problems

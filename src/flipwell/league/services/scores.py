@@ -1,0 +1,342 @@
+"""Score entry at a league night: a player enters a game's sheet, another confirms it (§3).
+
+Words:
+- *score sheet*: every group member's machine score for one game, None for a player who did
+  not play it (a forfeit, §2.4), and the order a one-ball playoff gave tied players (R3.2-i).
+- *version*: each entry of a game's sheet is a new `ScoreSubmission`; an unconfirmed one may
+  be replaced by a later one; once one is confirmed by another player of the group (R3-a) the
+  sheet changes only through a correction (`flipwell.league.services.corrections`).
+- *idempotency key*: chosen by the client for one entry; a retried request with the same key
+  and the same sheet returns the stored entry and writes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from flipwell.league import models as m
+from flipwell.league.adapters import player_key, ruleset_for
+from flipwell.league.audit import record_event
+from flipwell.league.services._edge import (
+    ConflictError,
+    fold,
+    group_player_ids,
+    open_meet,
+    require_member,
+    rules_edge,
+)
+from flipwell.rules.scoring import score_game
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+__all__ = ["ConflictError", "SubmittedScores", "confirm_scores", "submit_scores"]
+
+PlayerRef = m.Player | int
+"""A player, or his id."""
+
+
+@dataclass(frozen=True)
+class SubmittedScores:
+    """A stored score sheet and the game points it gives (player id -> points, R3.2).
+
+    replayed: the request repeated an earlier one (same idempotency key): nothing was written.
+    """
+
+    submission: m.ScoreSubmission
+    points: Mapping[int, int]
+    replayed: bool = False
+
+
+def submit_scores(
+    *,
+    game: m.Game,
+    scores: Mapping[PlayerRef, int | None],
+    tie_order: Sequence[Sequence[PlayerRef]] = (),
+    entered_by: m.Player,
+    idempotency_key: str,
+    actor: User | None = None,
+    note: str = "",
+) -> SubmittedScores:
+    """Enter a game's score sheet as a new unconfirmed version (R3-a) and return its points.
+
+    Every group member must be listed, with a machine score (a whole number, 0 or more) or
+    None (he did not play it); a player with a recorded forfeit has None. Tied scores need
+    `tie_order`, the one-ball playoff's order, winner first (R3.2-i, A15). The sheet is
+    checked by `flipwell.rules.scoring.score_game`. A same-key retry returns the stored entry
+    (`replayed`); the same key with a different sheet is a ConflictError.
+
+    Side effects: a ScoreSubmission (next version of the game), its ScoreLines, its tie
+    orders, an audit event ``scores.submitted``. Raises ValidationError (nothing written)
+    when the meet is not open, the game is already confirmed (then only a correction may
+    change it), `entered_by` is not in the group, or the sheet is not valid.
+    """
+    key = idempotency_key.strip()
+    if not key:
+        raise ValidationError({"idempotency_key": "Give the request an idempotency key."})
+    sheet = {_pid(p): s for p, s in scores.items()}
+    ties = [[_pid(p) for p in order] for order in tie_order]
+    with transaction.atomic():
+        replay = _replay(key, game=game, sheet=sheet, ties=ties, entered_by=entered_by)
+        if replay is not None:
+            return replay
+        game = (
+            m.Game.objects.select_for_update().select_related("group__meet__season").get(pk=game.pk)
+        )
+        group = game.group
+        open_meet(group.meet, doing="enter scores")
+        members = group_player_ids(group)
+        require_member(entered_by, members, field="entered_by", group=group)
+        _check_not_confirmed(game)
+        _check_sheet(game, sheet, members)
+        points = _points(game, sheet, ties)
+        version = max(game.submissions.values_list("version", flat=True), default=0) + 1
+        submission = m.ScoreSubmission(
+            game=game,
+            version=version,
+            entered_by=entered_by,
+            recorded_by=actor,
+            idempotency_key=key,
+            note=note,
+        )
+        try:
+            with transaction.atomic():
+                submission.save()
+        except IntegrityError:
+            # The same key was stored meanwhile by a concurrent retry.
+            replay = _replay(key, game=game, sheet=sheet, ties=ties, entered_by=entered_by)
+            if replay is not None:
+                return replay
+            raise
+        # The replaced versions were never confirmed, so their tie orders were never facts;
+        # the standings read every tie order of a game, so only the new sheet's may remain.
+        m.TieOrder.objects.filter(game=game, submission__isnull=False).exclude(
+            submission=submission
+        ).delete()
+        store_sheet(submission, sheet, ties, actor=actor)
+        record_event(
+            action="scores.submitted",
+            obj=submission,
+            league=group.meet.season.league,
+            actor=actor,
+            data={
+                "game": game.pk,
+                "version": version,
+                "entered_by": entered_by.pk,
+                "scores": {str(p): s for p, s in sheet.items()},
+                "tie_order": ties,
+            },
+        )
+    return SubmittedScores(submission=submission, points=points)
+
+
+def confirm_scores(
+    *, submission: m.ScoreSubmission, confirmed_by: m.Player, actor: User | None = None
+) -> m.ScoreSubmission:
+    """Another player of the group confirms a game's entered sheet (R3-a): it now counts.
+
+    The game row is locked (select_for_update) and the database allows one confirmed entry per
+    game, so of two confirmations racing exactly one wins; the other gets a ConflictError
+    naming who confirmed. Only the latest version can be confirmed; a correction's sheet is
+    applied by agreement, not by confirmation (R3-d).
+
+    Side effects: sets confirmed_by and confirmed_at, audit event ``scores.confirmed``. Raises
+    ConflictError when the game is already confirmed; ValidationError when the meet is not
+    open, the sheet was replaced by a later version, or `confirmed_by` entered it himself or
+    is not in the group.
+    """
+    with transaction.atomic():
+        game = (
+            m.Game.objects.select_for_update()
+            .select_related("group__meet__season")
+            .get(pk=submission.game_id)
+        )
+        submission = m.ScoreSubmission.objects.select_related("entered_by").get(pk=submission.pk)
+        group = game.group
+        open_meet(group.meet, doing="confirm scores")
+        if submission.is_correction:
+            raise ValidationError(
+                "This sheet is a correction: it is applied when every player asked agrees "
+                "(R3-d), not by confirmation."
+            )
+        _check_not_confirmed(game)
+        latest = max(game.submissions.values_list("version", flat=True))
+        if submission.version != latest:
+            raise ValidationError(
+                f"Version {submission.version} of game {game.number}'s sheet was replaced by "
+                f"version {latest}: confirm version {latest}."
+            )
+        members = group_player_ids(group)
+        require_member(confirmed_by, members, field="confirmed_by", group=group)
+        if confirmed_by.pk == submission.entered_by_id:
+            raise ValidationError(
+                {
+                    "confirmed_by": f"{confirmed_by} entered this sheet: another player of the "
+                    "group must confirm it (R3-a)."
+                },
+                code="own_entry",
+            )
+        sheet = dict(submission.lines.values_list("player_id", "machine_score"))
+        _check_forfeits(game, sheet)
+        submission.confirmed_by = confirmed_by
+        submission.confirmed_at = timezone.now()
+        try:
+            with transaction.atomic():
+                submission.save(update_fields=["confirmed_by", "confirmed_at"])
+        except IntegrityError:
+            _check_not_confirmed(game)  # names the winner
+            raise
+        record_event(
+            action="scores.confirmed",
+            obj=submission,
+            league=group.meet.season.league,
+            actor=actor,
+            data={"game": game.pk, "version": submission.version, "confirmed_by": confirmed_by.pk},
+        )
+        fold(group.meet.season)  # the confirmed sheet must score with the game's other facts
+    return submission
+
+
+# --- shared with corrections -----------------------------------------------------------------
+
+
+def store_sheet(
+    submission: m.ScoreSubmission,
+    sheet: Mapping[int, int | None],
+    ties: Sequence[Sequence[int]],
+    *,
+    actor: User | None,
+) -> None:
+    """Insert a submission's score lines and tie orders."""
+    m.ScoreLine.objects.bulk_create(
+        m.ScoreLine(submission=submission, player_id=p, machine_score=s) for p, s in sheet.items()
+    )
+    for order in ties:
+        tie = m.TieOrder.objects.create(
+            game_id=submission.game_id, submission=submission, recorded_by=actor
+        )
+        m.TieOrderPlace.objects.bulk_create(
+            m.TieOrderPlace(tie_order=tie, player_id=p, position=i)
+            for i, p in enumerate(order, start=1)
+        )
+
+
+def game_points_of(
+    game: m.Game, sheet: Mapping[int, int | None], ties: Sequence[Sequence[int]]
+) -> dict[int, int]:
+    """The game points a sheet gives (R3.2), via `score_game`; a RuleError is refused."""
+    return _points(game, sheet, ties)
+
+
+def _points(
+    game: m.Game, sheet: Mapping[int, int | None], ties: Sequence[Sequence[int]]
+) -> dict[int, int]:
+    field = "tie_order" if ties else "scores"
+    with rules_edge(field):
+        result = score_game(
+            {player_key(p): s for p, s in sheet.items()},
+            tie_order=[[player_key(p) for p in order] for order in ties],
+            ruleset=ruleset_for(game.group.meet.season.league),
+        )
+    return {int(p): points for p, points in result.points.items()}
+
+
+def _pid(player: PlayerRef) -> int:
+    return player if isinstance(player, int) else player.pk
+
+
+def _check_not_confirmed(game: m.Game) -> None:
+    winner = (
+        m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False, is_correction=False)
+        .select_related("confirmed_by")
+        .first()
+    )
+    if winner is not None:
+        raise ConflictError(
+            f"Game {game.number} of group {game.group.number} was already confirmed by "
+            f"{winner.confirmed_by} (version {winner.version}); a change now needs a "
+            "correction (R3-b).",
+            code="already_confirmed",
+        )
+
+
+def _check_sheet(game: m.Game, sheet: Mapping[int, int | None], members: Sequence[int]) -> None:
+    names = {p.pk: str(p) for p in m.Player.objects.filter(pk__in=[*sheet, *members])}
+    strangers = [names.get(p, f"player #{p}") for p in sheet if p not in members]
+    if strangers:
+        raise ValidationError(
+            {"scores": f"{', '.join(strangers)} is not in group {game.group.number}."}
+        )
+    missing = [names[p] for p in members if p not in sheet]
+    if missing:
+        raise ValidationError(
+            {
+                "scores": f"Every player of the group needs a score, or none if he did not "
+                f"play (a forfeit): missing {', '.join(missing)}."
+            }
+        )
+    for player, score in sheet.items():
+        if score is not None and (
+            isinstance(score, bool) or not isinstance(score, int) or score < 0
+        ):
+            raise ValidationError(
+                {
+                    "scores": f"{names[player]}'s score must be a whole number of 0 or more, "
+                    f"got {score!r}."
+                }
+            )
+    _check_forfeits(game, sheet)
+
+
+def _check_forfeits(game: m.Game, sheet: Mapping[int, int | None]) -> None:
+    forfeited = m.Forfeit.objects.filter(game=game).select_related("player")
+    scored = [f.player for f in forfeited if sheet.get(f.player_id) is not None]
+    if scored:
+        who = ", ".join(str(p) for p in scored)
+        raise ValidationError(
+            {"scores": f"{who} forfeited this game (recorded): leave the score empty (R2.4-a)."}
+        )
+
+
+def _replay(
+    key: str,
+    *,
+    game: m.Game,
+    sheet: Mapping[int, int | None],
+    ties: Sequence[Sequence[int]],
+    entered_by: m.Player,
+) -> SubmittedScores | None:
+    """The stored entry of a retried request, or None when the key is new."""
+    stored = m.ScoreSubmission.objects.filter(idempotency_key=key).first()
+    if stored is None:
+        return None
+    stored_sheet = dict(stored.lines.values_list("player_id", "machine_score"))
+    places = m.TieOrderPlace.objects.filter(tie_order__submission=stored).order_by(
+        "tie_order_id", "position"
+    )
+    stored_ties: dict[int, list[int]] = {}
+    for order_id, player_id in places.values_list("tie_order_id", "player_id"):
+        stored_ties.setdefault(order_id, []).append(player_id)
+    same = (
+        stored.game_id == game.pk
+        and stored.entered_by_id == entered_by.pk
+        and stored_sheet == dict(sheet)
+        and list(stored_ties.values()) == [list(o) for o in ties]
+    )
+    if not same:
+        raise ConflictError(
+            {
+                "idempotency_key": f"This key was already used for another score sheet "
+                f"({stored.game}, version {stored.version}); send a new key for a new sheet."
+            },
+            code="key_reused",
+        )
+    return SubmittedScores(
+        submission=stored, points=_points(stored.game, stored_sheet, ties), replayed=True
+    )
