@@ -1,11 +1,26 @@
 """The `flipwell` command line.
 
 flipwell standings FILE   print the standings of a season file (see flipwell.seasonfile)
+
+The other commands work on the league database, through the league app's Django management
+commands (``manage.py <command>`` runs the same ones, with underscores: ``import_players``):
+
+flipwell migrate                                 set up (or update) the database
+flipwell demo                                    create the demo league, once
+flipwell import-players --season ID FILE.csv     enter a roster CSV's players in a season
+flipwell export-season --season ID --format csv|json [--output FILE] [--scores FILE]
+flipwell backup FILE                             every league's facts in one JSON file
+flipwell restore FILE                            a backup, into an empty database
+
+`standings` is pure rules and never loads Django. The database commands read their settings
+from the environment (see flipwell.settings); a fresh machine needs none. Every command exits
+non-zero with a one-line message on stderr, never a traceback, when the user's input is wrong.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -15,14 +30,34 @@ from flipwell.rules.playoffs import MIN_PLAYERS, playoff_qualifier_count
 from flipwell.rules.season import SeasonResult, Standing, fold_season
 from flipwell.seasonfile import load_season
 
+# `flipwell <name>` -> (Django command, one-line help). Hyphens on the console, Django's
+# underscores in module names.
+DJANGO_COMMANDS = {
+    "migrate": ("migrate", "set up (or update) the database"),
+    "demo": ("demo", "create the demo league (once) and show its official's password"),
+    "import-players": ("import_players", "enter a roster CSV's players in a season"),
+    "export-season": ("export_season", "export a season as a season file (JSON) or CSV"),
+    "backup": ("backup", "write every league's facts to one JSON file"),
+    "restore": ("restore", "restore a backup into an empty database"),
+}
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit status."""
-    parser = argparse.ArgumentParser(prog="flipwell", description=__doc__.splitlines()[1])
-    commands = parser.add_subparsers(dest="command", required=True)
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] in DJANGO_COMMANDS:
+        return run_django_command(args_list[0], args_list[1:])
+    parser = argparse.ArgumentParser(
+        prog="flipwell",
+        description=__doc__.splitlines()[0],
+        epilog="Run `flipwell COMMAND --help` for a command's options.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     standings = commands.add_parser("standings", help="print a season file's standings")
     standings.add_argument("file", help="a season file (JSON)")
-    args = parser.parse_args(argv)
+    for name, (_django_name, help_text) in DJANGO_COMMANDS.items():
+        commands.add_parser(name, help=help_text, add_help=False)  # run above, listed here
+    args = parser.parse_args(args_list)
     try:
         name, facts = load_season(args.file)
         result = fold_season(facts)
@@ -31,6 +66,47 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     names = {e.player: f"{e.first_name} {e.last_name}" for e in facts.entrants}
     print(render_standings(name, result, names))
+    return 0
+
+
+def run_django_command(name: str, args: Sequence[str]) -> int:
+    """Run `flipwell <name> ARGS` as the league app's Django command; returns the exit status.
+
+    A CommandError (a user's mistake) or a configuration error prints ``flipwell: <message>``
+    on stderr and returns its status (1 unless the command says otherwise; 2 for bad settings
+    or bad arguments, as argparse does).
+    """
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "flipwell.settings")
+    import django
+    from django.core.exceptions import ImproperlyConfigured
+    from django.core.management import get_commands, load_command_class
+    from django.core.management.base import CommandError
+    from django.db import DatabaseError
+
+    django_name = DJANGO_COMMANDS[name][0]
+    try:
+        django.setup()
+        command = load_command_class(get_commands()[django_name], django_name)
+        # As `manage.py` does: bad arguments print the usage and exit 2, not a CommandError.
+        command._called_from_command_line = True  # type: ignore[attr-defined]
+        parser = command.create_parser("flipwell", name)
+        options = vars(parser.parse_args(args))
+        positional = options.pop("args", ())
+        command.execute(*positional, **options)
+    except CommandError as error:
+        print(f"flipwell {name}: {error}", file=sys.stderr)
+        return error.returncode
+    except ImproperlyConfigured as error:
+        print(f"flipwell: configuration error: {error}", file=sys.stderr)
+        return 2
+    except DatabaseError as error:
+        print(f"flipwell {name}: database error: {error}".strip(), file=sys.stderr)
+        return 1
+    except SystemExit as exit_:  # argparse after printing the usage (or --help)
+        return exit_.code if isinstance(exit_.code, int) else 0 if exit_.code is None else 2
+    except KeyboardInterrupt:
+        print(f"flipwell {name}: interrupted", file=sys.stderr)
+        return 130
     return 0
 
 

@@ -4,7 +4,8 @@ The format (used by the golden season in tests/data and by `flipwell standings F
 
     {"name": ..., "entrants": [{"player", "first_name", "last_name", "ifpa_rank"}],
      "joined_at": {player: meet}, "late_join_non_countable": [player],
-     "meets": [{"number", "date", "announced_absences": [player], "group_override": reason,
+     "meets": [{"number", "date", "status": "closed"|"open", "announced_absences": [player],
+                "group_override": reason,
                 "violations": [{"player", "kind", "current_game", "games_completed", ...}],
                 "groups": [{"players": [...], "games": [{"machine", "scores": {player: int|null},
                             "tie_order": [[player, ...]], "compensatory": {player: {"new", ...}},
@@ -56,6 +57,7 @@ def _meet(data: Mapping[str, Any]) -> MeetFacts:
         announced_absences=frozenset(data.get("announced_absences", ())),
         violations=tuple(_violation(v) for v in data.get("violations", ())),
         group_override=data.get("group_override"),
+        closed=data.get("status", "closed") == "closed",  # an export of a season in progress
     )
 
 

@@ -4,23 +4,27 @@ Every setting an operator may change is an environment variable, read through a 
 helper that refuses a value it cannot understand (``DEBUG=maybe`` stops the process instead of
 meaning "off"):
 
-- ``SECRET_KEY``: required unless ``DEBUG`` is on, when a marked development key is used.
+- ``SECRET_KEY``: a long random string. When unset, flipwell generates one on first use and
+  keeps it in the data directory (``secret_key``, file mode 0600), so a fresh machine needs no
+  set-up; a key given explicitly but empty or obviously weak is refused.
 - ``DEBUG``: ``1``/``true``/``yes``/``on`` or ``0``/``false``/``no``/``off``; default off.
 - ``ALLOWED_HOSTS``: comma-separated host names; default none (localhost names when ``DEBUG``).
-- ``FLIPWELL_DATA_DIR``: where the default SQLite database lives; default ``./var/`` (relative to
-  the working directory), created on first use.
+- ``FLIPWELL_DATA_DIR``: where the default SQLite database and the generated secret key live;
+  default ``./var/`` (relative to the working directory), created on first use.
 - ``DATABASE_URL``: another database, ``sqlite:///relative/path.sqlite3``,
   ``sqlite:////absolute/path.sqlite3`` or ``postgres://user:password@host:port/name``
   (``postgresql://`` also accepted); any other scheme is refused.
 - ``TIME_ZONE``: the server's default zone (an IANA name); default ``UTC``. Each league stores
   its own zone; datetimes are stored aware (``USE_TZ``).
 
-Words: a *development fallback* is a value used only when ``DEBUG`` is on, never in production.
+Words: a *weak* secret key is one an attacker could guess: shorter than 20 characters, fewer
+than 5 distinct characters, or a placeholder copied from documentation.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -35,7 +39,18 @@ django_stubs_ext.monkeypatch()
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off"})
-DEVELOPMENT_SECRET_KEY = "flipwell-INSECURE-development-key-never-use-in-production"
+SECRET_KEY_FILE_NAME = "secret_key"
+MIN_SECRET_KEY_LENGTH = 20
+MIN_SECRET_KEY_CHARACTERS = 5
+# Placeholders people copy from examples; compared case-insensitively.
+WEAK_SECRET_KEYS = frozenset(
+    {
+        "flipwell-insecure-development-key-never-use-in-production",
+        "changeme-changeme-changeme",
+        "please-change-this-secret-key",
+        "your-secret-key-goes-here",
+    }
+)
 SUPPORTED_DATABASE_URLS = (
     "sqlite:///relative/path.sqlite3, sqlite:////absolute/path.sqlite3, "
     "postgres://user:password@host:port/name or postgresql://..."
@@ -87,18 +102,80 @@ def env_time_zone(name: str, default: str, *, environ: Mapping[str, str] = os.en
     return value
 
 
-def secret_key(*, debug: bool, environ: Mapping[str, str] = os.environ) -> str:
-    """SECRET_KEY from the environment; the development fallback only when DEBUG is on."""
-    value = environ.get("SECRET_KEY", "").strip()
-    if value:
-        return value
-    if debug:
-        return DEVELOPMENT_SECRET_KEY
-    raise ImproperlyConfigured(
-        "SECRET_KEY is not set. Set it to a long random string, for example the output of "
-        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`, "
-        "or set DEBUG=1 for local development only."
-    )
+def secret_key(*, data_dir: Path, environ: Mapping[str, str] = os.environ) -> str:
+    """SECRET_KEY from the environment, else the key kept in `data_dir` (generated if missing).
+
+    A key set explicitly must not be empty or weak (see the module docstring): a bad key stops
+    the process instead of signing sessions anyone could forge.
+    """
+    if "SECRET_KEY" not in environ:
+        return stored_secret_key(data_dir / SECRET_KEY_FILE_NAME)
+    value = environ["SECRET_KEY"].strip()
+    if not value:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is set but empty. Unset it to let flipwell generate and keep one in "
+            f"FLIPWELL_DATA_DIR, or set it to a long random string, for example {_KEY_EXAMPLE}."
+        )
+    problem = weak_secret_key_problem(value)
+    if problem:
+        raise ImproperlyConfigured(
+            f"SECRET_KEY is too weak: {problem}. Use a long random string, for example "
+            f"{_KEY_EXAMPLE}, or unset it to let flipwell generate one."
+        )
+    return value
+
+
+_KEY_EXAMPLE = "the output of `python -c 'import secrets; print(secrets.token_urlsafe(50))'`"
+
+
+def weak_secret_key_problem(value: str) -> str:
+    """Why `value` is a weak secret key, or "" when it is not."""
+    if len(value) < MIN_SECRET_KEY_LENGTH:
+        return f"it has {len(value)} characters, fewer than {MIN_SECRET_KEY_LENGTH}"
+    if len(set(value)) < MIN_SECRET_KEY_CHARACTERS:
+        return f"it uses fewer than {MIN_SECRET_KEY_CHARACTERS} different characters"
+    if value.lower() in WEAK_SECRET_KEYS:
+        return "it is a published placeholder"
+    return ""
+
+
+def stored_secret_key(path: Path) -> str:
+    """The key kept in `path`, generated there (mode 0600) the first time.
+
+    Two processes starting at once both end with the first one's key: the file is created
+    exclusively, and the loser of the race reads the winner's file.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return _read_secret_key(path)
+    except OSError as exc:
+        raise ImproperlyConfigured(
+            f"cannot create the secret key file {path} ({exc.strerror}); make FLIPWELL_DATA_DIR "
+            "writable or set SECRET_KEY"
+        ) from exc
+    key = secrets.token_urlsafe(50)
+    with os.fdopen(descriptor, "w", encoding="ascii") as file:
+        file.write(key + "\n")
+    return key
+
+
+def _read_secret_key(path: Path) -> str:
+    try:
+        value = path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ImproperlyConfigured(
+            f"cannot read the secret key file {path} ({exc}); fix it, or delete it to have a "
+            "new key generated (which signs everyone out)"
+        ) from exc
+    problem = weak_secret_key_problem(value)
+    if problem:
+        raise ImproperlyConfigured(
+            f"the secret key in {path} is too weak: {problem}. Delete the file to have a new "
+            "key generated (which signs everyone out)."
+        )
+    return value
 
 
 def parse_database_url(url: str) -> dict[str, Any]:
@@ -175,10 +252,10 @@ def default_sqlite_database(data_dir: Path) -> dict[str, Any]:
 # --- The settings themselves. ---
 
 DEBUG = env_bool("DEBUG", False)
-SECRET_KEY = secret_key(debug=DEBUG)
+DATA_DIR = Path(env_str("FLIPWELL_DATA_DIR", "var")).resolve()
+SECRET_KEY = secret_key(data_dir=DATA_DIR)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 
-DATA_DIR = Path(env_str("FLIPWELL_DATA_DIR", "var")).resolve()
 _database_url = env_str("DATABASE_URL", "")
 DATABASES = {
     "default": (

@@ -1,6 +1,7 @@
 """Settings from the environment: the typed helpers, DATABASE_URL, and refusing to start."""
 
 import os
+import stat
 import subprocess
 import sys
 
@@ -8,7 +9,6 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from flipwell.settings import (
-    DEVELOPMENT_SECRET_KEY,
     env_bool,
     env_list,
     env_time_zone,
@@ -125,17 +125,60 @@ def test_env_time_zone_unknown_refused():
         env_time_zone("TIME_ZONE", "UTC", environ={"TIME_ZONE": "Mars/Olympus"})
 
 
-def test_secret_key_from_environment():
-    assert secret_key(debug=False, environ={"SECRET_KEY": "k" * 50}) == "k" * 50
+GOOD_KEY = "7Jq-vX2pLw9sTn4RbZ0yHc8mKf3dGa6e"
 
 
-def test_secret_key_development_fallback_only_with_debug():
-    assert secret_key(debug=True, environ={}) == DEVELOPMENT_SECRET_KEY
+def test_secret_key_from_environment(tmp_path):
+    assert secret_key(data_dir=tmp_path, environ={"SECRET_KEY": GOOD_KEY}) == GOOD_KEY
+    assert list(tmp_path.iterdir()) == []
 
 
-def test_secret_key_missing_without_debug_refused():
-    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY is not set"):
-        secret_key(debug=False, environ={"SECRET_KEY": "  "})
+def test_secret_key_unset_is_generated_and_kept_in_data_dir_mode_0600(tmp_path):
+    data_dir = tmp_path / "data"
+
+    first = secret_key(data_dir=data_dir, environ={})
+    second = secret_key(data_dir=data_dir, environ={})
+
+    key_file = data_dir / "secret_key"
+    assert (first, len(first) >= 50) == (second, True)
+    assert key_file.read_text().strip() == first
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+
+
+def test_secret_key_generated_differs_per_data_dir(tmp_path):
+    assert secret_key(data_dir=tmp_path / "a", environ={}) != secret_key(
+        data_dir=tmp_path / "b", environ={}
+    )
+
+
+@pytest.mark.parametrize("value", ["", "  "])
+def test_secret_key_empty_given_explicitly_refused(tmp_path, value):
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY is set but empty"):
+        secret_key(data_dir=tmp_path, environ={"SECRET_KEY": value})
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("secret", "it has 6 characters, fewer than 20"),
+        ("k" * 50, "it uses fewer than 5 different characters"),
+        ("abababababcdcdcdcdcd", "it uses fewer than 5 different characters"),
+        (
+            "flipwell-INSECURE-development-key-never-use-in-production",
+            "it is a published placeholder",
+        ),
+    ],
+)
+def test_secret_key_weak_given_explicitly_refused(tmp_path, value, problem):
+    with pytest.raises(ImproperlyConfigured, match=f"SECRET_KEY is too weak: {problem}"):
+        secret_key(data_dir=tmp_path, environ={"SECRET_KEY": value})
+
+
+def test_secret_key_weak_file_refused_naming_it(tmp_path):
+    (tmp_path / "secret_key").write_text("short\n")
+
+    with pytest.raises(ImproperlyConfigured, match="secret_key is too weak"):
+        secret_key(data_dir=tmp_path, environ={})
 
 
 # --- The settings module as a process sees it ---
@@ -152,11 +195,19 @@ def _load_settings(tmp_path, **env):
     )
 
 
-def test_settings_without_secret_key_refuse_to_start(tmp_path):
-    result = _load_settings(tmp_path)
+def test_settings_without_secret_key_start_with_a_generated_key(tmp_path):
+    """A fresh machine needs no set-up: the key is generated in the data directory."""
+    result = _load_settings(tmp_path, FLIPWELL_DATA_DIR=str(tmp_path / "data"))
+
+    assert (result.returncode, result.stderr) == (0, "")
+    assert (tmp_path / "data" / "secret_key").is_file()
+
+
+def test_settings_with_weak_secret_key_refuse_to_start(tmp_path):
+    result = _load_settings(tmp_path, SECRET_KEY="hunter2")
 
     assert result.returncode != 0
-    assert "SECRET_KEY is not set" in result.stderr
+    assert "SECRET_KEY is too weak" in result.stderr
 
 
 def test_settings_default_database_is_sqlite_in_created_data_dir(tmp_path):
@@ -169,7 +220,7 @@ def test_settings_default_database_is_sqlite_in_created_data_dir(tmp_path):
 
 
 def test_settings_default_data_dir_is_var_in_working_directory(tmp_path):
-    result = _load_settings(tmp_path, SECRET_KEY="k" * 50)
+    result = _load_settings(tmp_path, SECRET_KEY=GOOD_KEY)
 
     assert result.stdout.strip() == str(tmp_path / "var" / "flipwell.sqlite3")
 

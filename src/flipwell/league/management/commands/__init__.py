@@ -1,0 +1,1 @@
+"""`manage.py demo`, `import_players`, `export_season`, `backup`, `restore`."""

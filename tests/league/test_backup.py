@@ -1,0 +1,259 @@
+"""Backup and restore: every fact survives the round trip, on SQLite and PostgreSQL."""
+
+import datetime
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.db import connection
+from django.db.migrations.recorder import MigrationRecorder
+
+from flipwell.cli import main
+from flipwell.league import models as m
+from flipwell.league.adapters import season_facts
+from flipwell.league.exchange.backup import (
+    FORMAT_VERSION,
+    USER_FIELDS,
+    BackupError,
+    backup_models,
+    restore_backup,
+    write_backup,
+)
+from flipwell.league.exchange.demo import create_demo_league
+from flipwell.league.services.season_files import import_season_file
+from flipwell.rules.season import fold_season
+from tests import factories as f
+
+GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text())
+
+
+def _golden_season():
+    official = f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
+    return import_season_file(
+        league=official.league,
+        name="Winter 2026",
+        data=GOLDEN,
+        first_meet=datetime.date(2026, 1, 7),
+        actor=official.user,
+    )
+
+
+def _standings(season):
+    return fold_season(season_facts(season)).standings()
+
+
+def _tables(path):
+    return json.loads(path.read_text())["tables"]
+
+
+def test_backup_models_come_after_every_model_they_point_to():
+    ordered = backup_models()
+
+    position = {model: i for i, model in enumerate(ordered)}
+    late = [
+        (model._meta.label, field.name)
+        for model in ordered
+        for field in model._meta.concrete_fields
+        if field.is_relation
+        and field.related_model is not model
+        and position[field.related_model] > position[model]
+    ]
+    assert (ordered[0], late) == (User, [])
+    assert set(ordered[1:]) == set(m.League._meta.app_config.get_models())
+
+
+def test_backup_flush_restore_keeps_golden_standings_and_every_row(transactional_db, tmp_path):
+    """The round trip of the brief: import, back up, flush, restore; nothing changes."""
+    season = _golden_season()
+    before = _standings(season)
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+
+    assert main(["backup", str(first)]) == 0
+    call_command("flush", interactive=False, verbosity=0)
+    assert m.Season.objects.count() == 0
+    assert main(["restore", str(first)]) == 0
+
+    restored = m.Season.objects.get(pk=season.pk)
+    assert _standings(restored) == before
+    write_backup(path=second)
+    assert _tables(second) == _tables(first)
+
+
+def test_restore_resets_id_sequences_so_new_rows_get_new_ids(transactional_db, tmp_path):
+    season = _golden_season()
+    path = tmp_path / "backup.json"
+    write_backup(path=path)
+    call_command("flush", interactive=False, verbosity=0)
+    restore_backup(path=path)
+
+    league = f.LeagueFactory()
+    meet = f.MeetFactory(season=f.SeasonFactory(league=league))
+
+    assert league.pk > season.league_id
+    assert meet.pk > m.Meet.objects.filter(season=season).order_by("-pk").first().pk
+
+
+@pytest.mark.django_db
+def test_backup_keeps_acting_accounts_with_only_their_names_email_and_password(tmp_path):
+    season = _golden_season()
+    official = season.league.officials.get().user
+    f.UserFactory(username="bystander")
+    User.objects.filter(pk=official.pk).update(is_staff=True, is_superuser=True)
+    path = tmp_path / "backup.json"
+
+    write_backup(path=path)
+
+    users = next(t for t in _tables(path) if t["model"] == "auth.user")["rows"]
+    assert [(row["pk"], sorted(row["fields"])) for row in users] == [
+        (official.pk, sorted(USER_FIELDS))
+    ]
+    assert users[0]["fields"]["password"] == official.password
+
+
+@pytest.mark.django_db
+def test_backup_keeps_an_account_that_only_recorded_a_fact(tmp_path):
+    scorer = f.UserFactory(username="scorer")
+    f.ViolationFactory(official=scorer)
+    path = tmp_path / "backup.json"
+
+    write_backup(path=path)
+
+    users = next(t for t in _tables(path) if t["model"] == "auth.user")["rows"]
+    assert "scorer" in [row["fields"]["username"] for row in users]
+
+
+@pytest.mark.django_db
+def test_backup_file_is_private_and_written_atomically(tmp_path):
+    f.LeagueFactory()
+    path = tmp_path / "backup.json"
+    path.write_text("the old backup")
+
+    summary = write_backup(path=path)
+
+    document = json.loads(path.read_text())
+    assert (document["format"], document["format_version"]) == ("flipwell-backup", FORMAT_VERSION)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert sorted(os.listdir(tmp_path)) == ["backup.json"]
+    assert summary.rows["league.league"] == 1
+
+
+@pytest.mark.django_db
+def test_backup_keeps_microseconds_of_datetimes(tmp_path):
+    league = f.LeagueFactory(
+        created_at=datetime.datetime(2026, 1, 2, 3, 4, 5, 678901, datetime.UTC)
+    )
+    path = tmp_path / "backup.json"
+
+    write_backup(path=path)
+
+    leagues = next(t for t in _tables(path) if t["model"] == "league.league")["rows"]
+    assert leagues[0]["fields"]["created_at"] == "2026-01-02T03:04:05.678901+00:00"
+    assert leagues[0]["pk"] == league.pk
+
+
+@pytest.mark.django_db
+def test_backup_to_missing_folder_says_so(tmp_path, capsys):
+    assert main(["backup", str(tmp_path / "nope" / "backup.json")]) == 1
+
+    assert capsys.readouterr().err == (
+        f"flipwell backup: cannot write {tmp_path}/nope/backup.json: the folder "
+        f"{tmp_path}/nope does not exist\n"
+    )
+
+
+@pytest.mark.django_db
+def test_restore_into_a_database_with_data_is_refused_and_writes_nothing(tmp_path, capsys):
+    path = tmp_path / "backup.json"
+    f.LeagueFactory(slug="first")
+    write_backup(path=path)
+    f.LeagueFactory(slug="second")
+
+    assert main(["restore", str(path)]) == 1
+
+    err = capsys.readouterr().err
+    assert err.startswith("flipwell restore: refusing to restore: this database already holds ")
+    assert "A restore needs an empty database" in err
+    assert sorted(m.League.objects.values_list("slug", flat=True)) == ["first", "second"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "not valid JSON"),
+        ('{"tables": []}', 'is not a flipwell backup: it has no "format": "flipwell-backup"'),
+        (
+            '{"format": "flipwell-backup", "format_version": 99, "tables": []}',
+            "is a backup in format version 99; this flipwell reads version 1 only",
+        ),
+        (
+            '{"format": "flipwell-backup", "format_version": 1, "tables": '
+            '[{"model": "league.nothing", "rows": []}]}',
+            "unknown table 'league.nothing'",
+        ),
+    ],
+)
+def test_restore_refuses_a_file_that_is_not_a_backup_it_reads(tmp_path, content, message):
+    path = tmp_path / "backup.json"
+    path.write_text(content)
+
+    with pytest.raises(BackupError, match=message):
+        restore_backup(path=path)
+
+
+@pytest.mark.django_db
+def test_restore_refuses_a_backup_of_a_newer_schema(tmp_path):
+    path = tmp_path / "backup.json"
+    applied = sorted(
+        name for app, name in MigrationRecorder(connection).applied_migrations() if app == "league"
+    )
+    path.write_text(
+        json.dumps(
+            {
+                "format": "flipwell-backup",
+                "format_version": 1,
+                "migrations": {"league": [*applied, "9999_from_the_future"]},
+                "tables": [],
+            }
+        )
+    )
+
+    with pytest.raises(BackupError, match=r"made by a newer flipwell: .* 9999_from_the_future"):
+        restore_backup(path=path)
+
+
+@pytest.mark.django_db
+def test_restore_with_a_bad_row_writes_nothing(tmp_path):
+    path = tmp_path / "backup.json"
+    f.MachineFactory()
+    write_backup(path=path)
+    document = json.loads(path.read_text())
+    machines = next(t for t in document["tables"] if t["model"] == "league.machine")
+    machines["rows"][0]["fields"]["balls_per_game"] = 99  # the database's check refuses it
+    path.write_text(json.dumps(document))
+    m.Machine.objects.all().delete()
+    m.League.objects.all().delete()
+    User.objects.all().delete()
+
+    with pytest.raises(BackupError, match=r"the league\.machine rows do not fit this database"):
+        restore_backup(path=path)
+
+    assert (m.League.objects.count(), m.Machine.objects.count()) == (0, 0)
+
+
+def test_backup_round_trip_of_the_demo_league_keeps_every_row(transactional_db, tmp_path):
+    """Playoffs, open meets and two seasons of the same players survive too."""
+    create_demo_league(today=datetime.date(2026, 3, 10))
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    write_backup(path=first)
+    call_command("flush", interactive=False, verbosity=0)
+
+    restore_backup(path=first)
+    write_backup(path=second)
+
+    assert _tables(second) == _tables(first)
+    assert m.PlayoffResult.objects.count() > 0
