@@ -371,13 +371,3 @@ class TiebreakerPlaceFactory(factory.django.DjangoModelFactory):
     tiebreaker = factory.SubFactory(TiebreakerFactory)
     player = factory.SubFactory(PlayerFactory)
     place = 1
-
-
-class FinalPlaceFactory(factory.django.DjangoModelFactory):
-    class Meta:
-        model = m.FinalPlace
-
-    playoff_night = factory.SubFactory(PlayoffNightFactory)
-    division = "A"
-    player = factory.SubFactory(PlayerFactory)
-    place = 1

@@ -359,13 +359,6 @@ def test_tiebreaker_for_match_without_match_refused():
         f.TiebreakerFactory(purpose=m.Tiebreaker.Purpose.MATCH, match=None)
 
 
-def test_final_place_twice_in_division_refused():
-    place = f.FinalPlaceFactory(place=1)
-
-    with pytest.raises(IntegrityError):
-        f.FinalPlaceFactory(playoff_night=place.playoff_night, place=1)
-
-
 # --- Every model can be built and named ---
 
 ALL_FACTORIES = [
@@ -377,7 +370,7 @@ ALL_FACTORIES = [
     f.LateJoinFactory, f.MalfunctionFactory, f.CompensatoryGameFactory, f.ViolationFactory,
     f.RulingFactory, f.LedgerEntryFactory, f.AuditEventFactory, f.PlayoffNightFactory,
     f.QualifierFactory, f.WithdrawalFactory, f.PlayoffMatchFactory, f.PlayoffGameFactory,
-    f.PlayoffResultFactory, f.TiebreakerFactory, f.TiebreakerPlaceFactory, f.FinalPlaceFactory,
+    f.PlayoffResultFactory, f.TiebreakerFactory, f.TiebreakerPlaceFactory,
 ]  # fmt: skip
 
 

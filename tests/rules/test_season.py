@@ -449,3 +449,29 @@ def test_late_join_forfeits_use_credit_alternative():
 
     assert fold_season(season, ruleset=ruleset).players["g"].credit_used_at == 1
     assert fold_season(season).players["g"].credit_used_at is None
+
+
+def test_violation_in_unrecorded_game_of_open_meet_waits_for_the_game():
+    """R8.5-c: at an open meet, a penalty on the game in progress (not yet recorded) counts the
+    offense now and forfeits the game once its scores are in."""
+    two_games = _match("abc")
+    partial = MatchFacts(players=two_games.players, games=two_games.games[:2])
+    violation = _v("interference", current_game=3)
+    meet = MeetFacts(
+        number=1, groups=(partial, _match("def")), violations=(violation,), closed=False
+    )
+
+    result = fold_season(_season(meet))
+
+    assert (result.players["a"].offenses, result.meets[0].penalties) == (1, {})
+    assert result.players["a"].nights[0].game_points == (8, 8)
+
+
+def test_violation_in_missing_game_of_closed_meet_is_refused():
+    partial = MatchFacts(players=tuple("abc"), games=_match("abc").games[:2])
+    meet = MeetFacts(
+        number=1, groups=(partial, _match("def")), violations=(_v("interference", current_game=3),)
+    )
+
+    with pytest.raises(RuleError, match="game 3 is not in a match of 2 games"):
+        fold_season(_season(meet))

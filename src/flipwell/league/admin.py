@@ -39,7 +39,11 @@ SIMPLE_MODELS: list[type[Any]] = [
     m.PlayoffResult,
     m.Tiebreaker,
     m.TiebreakerPlace,
-    m.FinalPlace,
+    m.PlayoffNoShow,
+    m.AnnouncedProblem,
+    m.CompensatoryRequest,
+    m.CorrectionRequest,
+    m.CorrectionResponse,
 ]
 
 

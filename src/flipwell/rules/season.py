@@ -396,22 +396,25 @@ def _penalty_decisions(
             facts.violation,
             prior_offenses=offenses[player],
             points_by_game=_completed_points(facts, match, penalties, ruleset),
-            current_game=_current_game(facts, match),
+            current_game=_current_game(facts, match, closed=meet.closed),
             ruleset=ruleset,
         )
         decisions.append(decision)
         offenses[player] = decision.offense or offenses[player]
         if decision.effect == "game_forfeit" and match is not None:
             game = decision.game or _untargeted_game(facts, match, decision)
-            if game is not None:
+            # While the meet is open, the game in progress may have no confirmed scores yet:
+            # its penalty applies once the game is recorded.
+            if game is not None and game <= len(match.games):
                 penalties[player] = (*penalties.get(player, ()), game)
     return decisions, penalties
 
 
-def _current_game(facts: ViolationFacts, match: MatchFacts | None) -> int | None:
+def _current_game(facts: ViolationFacts, match: MatchFacts | None, *, closed: bool) -> int | None:
+    """The game in progress; an open meet's may be beyond the games recorded so far."""
     if facts.current_game is None or match is None:
         return None
-    return _game_number(facts.current_game, len(match.games))
+    return _game_number(facts.current_game, len(match.games) if closed else GAMES_PER_MATCH)
 
 
 def _completed_points(

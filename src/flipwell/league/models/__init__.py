@@ -2,6 +2,8 @@
 
 from flipwell.league.models.audit import AuditEvent
 from flipwell.league.models.games import (
+    CorrectionRequest,
+    CorrectionResponse,
     Forfeit,
     Game,
     LateJoin,
@@ -10,11 +12,18 @@ from flipwell.league.models.games import (
     TieOrder,
     TieOrderPlace,
 )
-from flipwell.league.models.incidents import CompensatoryGame, Malfunction, Ruling, Violation
+from flipwell.league.models.incidents import (
+    CompensatoryGame,
+    CompensatoryRequest,
+    Malfunction,
+    Ruling,
+    Violation,
+)
 from flipwell.league.models.leagues import League, LeagueOfficial
 from flipwell.league.models.ledger import LedgerEntry
 from flipwell.league.models.machines import (
     MAX_BALLS_PER_GAME,
+    AnnouncedProblem,
     Machine,
     MachineDeclaration,
     MaintenanceNote,
@@ -23,10 +32,10 @@ from flipwell.league.models.machines import (
 from flipwell.league.models.meets import AnnouncedAbsence, Group, GroupMember, LatenessNotice, Meet
 from flipwell.league.models.players import Player
 from flipwell.league.models.playoffs import (
-    FinalPlace,
     PlayoffGame,
     PlayoffMatch,
     PlayoffNight,
+    PlayoffNoShow,
     PlayoffResult,
     Qualifier,
     Tiebreaker,
@@ -38,9 +47,12 @@ from flipwell.league.models.seasons import Season, SeasonEntry, Weekday
 __all__ = [
     "MAX_BALLS_PER_GAME",
     "AnnouncedAbsence",
+    "AnnouncedProblem",
     "AuditEvent",
     "CompensatoryGame",
-    "FinalPlace",
+    "CompensatoryRequest",
+    "CorrectionRequest",
+    "CorrectionResponse",
     "Forfeit",
     "Game",
     "Group",
@@ -59,6 +71,7 @@ __all__ = [
     "PlayoffGame",
     "PlayoffMatch",
     "PlayoffNight",
+    "PlayoffNoShow",
     "PlayoffResult",
     "Qualifier",
     "Ruling",

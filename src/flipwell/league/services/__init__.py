@@ -2,18 +2,110 @@
 
 Each service takes keyword-only, typed arguments, does its work inside one
 ``transaction.atomic`` and writes the audit log. A user's mistake raises Django's
-``ValidationError`` (or a more specific error the service documents) naming the field and what
-is allowed; nothing is then written.
+``ValidationError`` (or `ConflictError`, a subclass, when another request won a race) naming
+the field and what is allowed; nothing is then written. Every number they show is computed by
+`flipwell.rules` from the stored facts.
+
+=====================  ===========================================================
+leagues, seasons       create_league, create_season, import_season_file
+players                register_player, import_players_csv
+meets                  schedule_meet, announce_absence, announce_lateness, start_meet,
+                       choose_next_machine, close_meet
+scores                 submit_scores, confirm_scores
+corrections            request_correction, respond_to_correction
+incidents              record_forfeit, record_late_join, report_malfunction,
+                       request_compensatory_game, record_compensatory_game,
+                       announce_machine_problem, declare_machine_unplayable,
+                       declare_machine_repaired, record_violation
+playoffs               qualify_for_playoffs, record_seed_playoff, record_withdrawal,
+                       start_playoff_game, record_playoff_game, record_playoff_tiebreaker,
+                       record_no_show, close_playoff_night
+ledger                 record_ledger_entry, reverse_ledger_entry
+special rulings        load_appendix_a, add_special_ruling, amend_special_ruling
+=====================  ===========================================================
 """
 
+from flipwell.league.services._edge import ConflictError
+from flipwell.league.services.corrections import request_correction, respond_to_correction
+from flipwell.league.services.incidents import (
+    announce_machine_problem,
+    declare_machine_repaired,
+    declare_machine_unplayable,
+    record_compensatory_game,
+    record_forfeit,
+    record_late_join,
+    record_violation,
+    report_malfunction,
+    request_compensatory_game,
+)
 from flipwell.league.services.leagues import create_league
+from flipwell.league.services.ledger import record_ledger_entry, reverse_ledger_entry
+from flipwell.league.services.meets import (
+    announce_absence,
+    announce_lateness,
+    choose_next_machine,
+    close_meet,
+    schedule_meet,
+    start_meet,
+)
 from flipwell.league.services.players import ImportResult, import_players_csv, register_player
+from flipwell.league.services.playoffs import (
+    close_playoff_night,
+    qualify_for_playoffs,
+    record_no_show,
+    record_playoff_game,
+    record_playoff_tiebreaker,
+    record_seed_playoff,
+    record_withdrawal,
+    start_playoff_game,
+)
+from flipwell.league.services.scores import confirm_scores, submit_scores
+from flipwell.league.services.season_files import import_season_file
 from flipwell.league.services.seasons import create_season
+from flipwell.league.services.special_rulings import (
+    add_special_ruling,
+    amend_special_ruling,
+    load_appendix_a,
+)
 
 __all__ = [
+    "ConflictError",
     "ImportResult",
+    "add_special_ruling",
+    "amend_special_ruling",
+    "announce_absence",
+    "announce_lateness",
+    "announce_machine_problem",
+    "choose_next_machine",
+    "close_meet",
+    "close_playoff_night",
+    "confirm_scores",
     "create_league",
     "create_season",
+    "declare_machine_repaired",
+    "declare_machine_unplayable",
     "import_players_csv",
+    "import_season_file",
+    "load_appendix_a",
+    "qualify_for_playoffs",
+    "record_compensatory_game",
+    "record_forfeit",
+    "record_late_join",
+    "record_ledger_entry",
+    "record_no_show",
+    "record_playoff_game",
+    "record_playoff_tiebreaker",
+    "record_seed_playoff",
+    "record_violation",
+    "record_withdrawal",
     "register_player",
+    "report_malfunction",
+    "request_compensatory_game",
+    "request_correction",
+    "respond_to_correction",
+    "reverse_ledger_entry",
+    "schedule_meet",
+    "start_meet",
+    "start_playoff_game",
+    "submit_scores",
 ]
