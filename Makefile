@@ -49,6 +49,7 @@ test: lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_rules.py
+	$(BIN)/python bench/bench_league.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -369,3 +369,31 @@ def test_malfunction_reason_codes_are_the_rules_reasons():
     from flipwell.rules.malfunctions import MALFUNCTION_REASONS
 
     assert tuple(m.Malfunction.ReasonCode.values) == MALFUNCTION_REASONS
+
+
+def test_ruling_by_official_playing_in_the_group_is_flagged(night, meet):
+    """R1.1-a, A55: an official who plays in the affected group may rule; it is flagged."""
+    a = night.players
+    night.official.player = a[1]  # the official plays in group 1
+    night.official.save()
+
+    record_forfeit(
+        game=game(meet, 1, 1), player=a[0], countable=False, note="Car broke down",
+        actor=night.user,
+    )  # fmt: skip
+
+    assert m.Ruling.objects.get().official_involved is True
+
+
+def test_ruling_by_official_outside_the_group_is_not_flagged(night, meet):
+    """R1.1-a: an official of another group is uninvolved."""
+    a = night.players
+    night.official.player = a[7]  # plays in group 2
+    night.official.save()
+
+    record_forfeit(
+        game=game(meet, 1, 1), player=a[0], countable=False, note="Car broke down",
+        actor=night.user,
+    )  # fmt: skip
+
+    assert m.Ruling.objects.get().official_involved is False

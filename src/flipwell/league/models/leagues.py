@@ -46,6 +46,11 @@ class LeagueOfficial(models.Model):
     )
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="officials")
     role = models.CharField(max_length=20, choices=Role.choices)
+    # The official's own player record when he also plays in the league, so a ruling on his
+    # own group can be flagged as made by an involved official (R1.1-a, A55).
+    player = models.ForeignKey(
+        "league.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -8,16 +8,17 @@ ladders and finishing orders.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar
 
 from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
-from flipwell.league.adapters import ruleset_for, season_facts
+from flipwell.league.adapters import player_key, ruleset_for, season_facts
 from flipwell.league.services.permissions import require_role
 from flipwell.rules import RuleError, Ruleset
+from flipwell.rules.officials import ruling_warnings
 from flipwell.rules.season import SeasonResult, fold_season
 
 if TYPE_CHECKING:
@@ -93,6 +94,43 @@ def open_meet(meet: m.Meet, *, doing: str) -> None:
     if meet.status != m.Meet.Status.OPEN:
         state = "has not started" if meet.status == m.Meet.Status.PLANNED else "is closed"
         raise ValidationError(f"Meet {meet.number} {state}: cannot {doing} now.")
+
+
+def record_ruling(
+    *,
+    league: m.League,
+    official: User,
+    kind: str,
+    subject: str,
+    reason: str,
+    affected: Iterable[int] = (),
+) -> m.Ruling:
+    """Record an LO decision: who, when, why, and whether he was involved (R1.1-a, A55).
+
+    affected: the ids of the players of the group the decision touches. The ruling stands
+    either way (A55 "allow and flag"); an official who plays in that group is flagged.
+    """
+    officials = dict(
+        m.LeagueOfficial.objects.filter(league=league, player__isnull=False).values_list(
+            "user_id", "player_id"
+        )
+    )
+    own = officials.get(official.pk)
+    involved = own is not None and bool(
+        ruling_warnings(
+            official=player_key(own),
+            affected=[player_key(p) for p in dict.fromkeys(affected)],
+            officials_present=[player_key(p) for p in officials.values()],
+        )
+    )
+    return m.Ruling.objects.create(
+        league=league,
+        official=official,
+        kind=kind,
+        subject=subject[:200],
+        reason=reason,
+        official_involved=involved,
+    )
 
 
 def group_player_ids(group: m.Group) -> list[int]:

@@ -26,6 +26,7 @@ from flipwell.league.audit import record_event
 from flipwell.league.services._edge import (
     fold,
     group_player_ids,
+    record_ruling,
     require_member,
     require_official,
     require_reason,
@@ -151,12 +152,13 @@ def request_correction(
                 code="pending_exists",
             ) from error
         if override and actor is not None:
-            m.Ruling.objects.create(
+            record_ruling(
                 league=league,
                 official=actor,
                 kind="late_correction",
                 subject=f"meet {meet.number} group {group.number} game {game.number}",
                 reason=override,
+                affected=group_player_ids(group),
             )
         record_event(
             action="correction.requested",

@@ -26,6 +26,7 @@ from flipwell.league.services._edge import (
     fold,
     group_player_ids,
     open_meet,
+    record_ruling,
     require_member,
     require_official,
     require_reason,
@@ -109,12 +110,13 @@ def record_forfeit(
             recorded_by=actor,
         )  # fmt: skip
         if not countable:
-            m.Ruling.objects.create(
+            record_ruling(
                 league=league,
                 official=actor,
                 kind="forfeit_not_countable",
                 subject=_subject(game, player),
                 reason=why,
+                affected=group_player_ids(game.group),
             )
         record_event(
             action="forfeit.recorded",
@@ -315,12 +317,13 @@ def report_malfunction(
             created_by=actor,
         )
         if kind is not None:
-            m.Ruling.objects.create(
+            record_ruling(
                 league=league,
                 official=actor,
                 kind=f"malfunction_{ruling.kind}",
                 subject=_subject(game, player),
                 reason=why or ruling.reason,
+                affected=group_player_ids(game.group),
             )
         record_event(
             action="malfunction.reported",
@@ -427,12 +430,13 @@ def record_compensatory_game(
         why = reason.strip()
         if leading_subtracted or state_subtracted:
             why = require_reason(reason, field="reason", what="Subtracting points (R7.3-n, R7.3-o)")
-            m.Ruling.objects.create(
+            record_ruling(
                 league=league,
                 official=actor,
                 kind="compensatory_subtraction",
                 subject=_subject(game, player),
                 reason=why,
+                affected=group_player_ids(game.group),
             )
         compensatory = m.CompensatoryGame.objects.create(
             game=game, player=player, official=actor, **amounts
@@ -614,12 +618,13 @@ def record_violation(
             reason=why,
         )  # fmt: skip
         if accidental:
-            m.Ruling.objects.create(
+            record_ruling(
                 league=league,
                 official=actor,
                 kind="violation_not_serious",
                 subject=f"{player}, meet {meet.number}: opponent's ball",
                 reason=why,
+                affected=group_player_ids(game.group) if game is not None else [player.pk],
             )
         after, _ = fold(meet.season)
         penalised = after.meets[meet.number - 1].penalties.get(player_key(player.pk), ())

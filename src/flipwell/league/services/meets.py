@@ -43,6 +43,7 @@ from flipwell.league.services._edge import (
     fold,
     group_player_ids,
     open_meet,
+    record_ruling,
     require_official,
     require_reason,
     rules_edge,
@@ -303,7 +304,7 @@ def start_meet(
         )
         stored_groups, first_games = _store_groups(meet, groups, draw.machines)
         if reason:
-            m.Ruling.objects.create(
+            record_ruling(
                 league=league,
                 official=actor,
                 kind="grouping_override",
@@ -487,7 +488,7 @@ def close_meet(*, meet: m.Meet, actor: User, override_reason: str | None = None)
                     code="unfinished",
                 )
             reason = override_reason.strip() if override_reason else ""
-            m.Ruling.objects.create(
+            record_ruling(
                 league=league,
                 official=actor,
                 kind="meet_closed_unfinished",

@@ -38,6 +38,7 @@ from flipwell.league.selectors.playoffs import (
     match_round,
     playoff_qualification_now,
 )
+from flipwell.league.services._edge import record_ruling
 from flipwell.league.services.permissions import require_role
 from flipwell.rules import RuleError
 from flipwell.rules.playoff_machines import (
@@ -101,7 +102,7 @@ def qualify_for_playoffs(
         night.save()
         qualification = _write_qualifiers(night, field="cut")
         if cut is not None:
-            m.Ruling.objects.create(
+            record_ruling(
                 league=season.league,
                 official=actor,
                 kind="playoff_cut_override",

@@ -23,6 +23,7 @@ from flipwell.league.selectors.machines import (
     ruling_id,
     stored_special_rulings,
 )
+from flipwell.league.services._edge import record_ruling
 from flipwell.league.services.permissions import require_role
 from flipwell.rules import RuleError
 from flipwell.rules.special_rulings import (
@@ -237,7 +238,7 @@ def _store(ruling: SpecialRuling, *, number: int, actor: User) -> m.SpecialRulin
 
 
 def _log(*, league: m.League, actor: User, row: m.SpecialRuling, action: str, reason: str) -> None:
-    official = m.Ruling.objects.create(
+    official = record_ruling(
         league=league,
         official=actor,
         kind=action,
