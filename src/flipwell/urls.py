@@ -1,8 +1,9 @@
-"""flipwell's URL map: the Django admin for now; web/ and api/ add theirs here."""
+"""flipwell's URL map: the web app at the root, the Django admin for staff."""
 
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("", include("flipwell.web.urls")),
 ]
