@@ -1,0 +1,1 @@
+"""The JSON API under /api/v1/: schemas and thin endpoints over services and selectors."""
