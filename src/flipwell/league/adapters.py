@@ -3,7 +3,11 @@
 Words:
 - *player key*: how the rules name a player: his database id as a string (`str(player.pk)`).
 - *the scores that count*: a game's highest confirmed score submission (§3: a correction is a
-  newer confirmed version; an unconfirmed entry is not a fact yet).
+  newer confirmed version; an unconfirmed entry is not a fact yet). A game whose counted
+  version has a discarded score (R7.4-c, A58) has no scores that count until a newer
+  confirmed version (the replay) exists.
+- *the tie orders that count*: those entered with the counted version; a game whose counted
+  version has none falls back to orders entered without a version (imported seasons).
 
 Every loader runs a fixed number of queries whatever the season's size: rows are fetched per
 kind for the whole season, then put together in Python (no query in a loop).
@@ -58,7 +62,7 @@ def ruleset_from_overrides(overrides: Mapping[str, Any]) -> Ruleset:
 
 
 def season_facts(season: m.Season) -> SeasonFacts:
-    """Every fact of a season that the standings depend on (10 queries)."""
+    """Every fact of a season that the standings depend on (11 queries)."""
     entries = list(season.entries.select_related("player").order_by("id"))
     meets = list(season.meets.filter(status__in=PLAYED).order_by("number"))
     meet_ids = [meet.id for meet in meets]
@@ -132,13 +136,21 @@ def _games_by_group(meet_ids: list[int]) -> dict[int, tuple[GameFacts, ...]]:
         .values_list("id", "group_id", "machine__title")
     )
     game_ids = [row[0] for row in rows]
-    scores = _confirmed_scores(game_ids)
+    confirmed = _confirmed_sheets(game_ids)
+    counted = {g: (version, pk) for g, (version, pk, _) in confirmed.items()}
+    scores = {g: sheet for g, (_, _, sheet) in confirmed.items()}
+    discarded = set(
+        m.DiscardedScore.objects.filter(game_id__in=game_ids).values_list("game_id", "version")
+    )
     non_countable = _by(
         m.Forfeit.objects.filter(game_id__in=game_ids, countable=False).values_list(
             "game_id", "player_id"
         )
     )
-    ties = _tie_orders(game_ids)
+    ties = {
+        g: tuple(tuple(player_key(p) for p in order) for order in orders)
+        for g, orders in counted_tie_orders(game_ids, counted).items()
+    }
     compensatory = _by_game_player(
         m.CompensatoryGame.objects.filter(game_id__in=game_ids).values_list(
             "game_id", "player_id", "new_score", "leading_subtracted", "state_subtracted"
@@ -149,6 +161,8 @@ def _games_by_group(meet_ids: list[int]) -> dict[int, tuple[GameFacts, ...]]:
     for game_id, group_id, title in rows:
         if game_id not in scores:
             continue  # not confirmed yet: not a fact the standings can use
+        if (game_id, counted[game_id][0]) in discarded:
+            continue  # R7.4-c, A58: a discarded score leaves the game incomplete until replayed
         reduced, zeroed = adjustments.get(game_id, (frozenset(), {}))
         games[group_id].append(
             GameFacts(
@@ -167,33 +181,70 @@ def _games_by_group(meet_ids: list[int]) -> dict[int, tuple[GameFacts, ...]]:
     return {group: tuple(g) for group, g in games.items()}
 
 
-def _confirmed_scores(game_ids: list[int]) -> dict[int, dict[str, int | None]]:
-    """Game -> {player: machine score or None} from its highest confirmed version."""
+def _confirmed_sheets(game_ids: list[int]) -> dict[int, tuple[int, int, dict[str, int | None]]]:
+    """Game -> (version, submission id, {player: machine score or None}) of its highest
+    confirmed version."""
     lines = (
         m.ScoreLine.objects.filter(
             submission__game_id__in=game_ids, submission__confirmed_by__isnull=False
         )
         .order_by("submission__game_id", "submission__version")
-        .values_list("submission__game_id", "submission__version", "player_id", "machine_score")
+        .values_list(
+            "submission__game_id",
+            "submission__version",
+            "submission_id",
+            "player_id",
+            "machine_score",
+        )
     )
-    latest: dict[int, tuple[int, dict[str, int | None]]] = {}
-    for game_id, version, player_id, score in lines:
+    latest: dict[int, tuple[int, int, dict[str, int | None]]] = {}
+    for game_id, version, submission_id, player_id, score in lines:
         if game_id not in latest or latest[game_id][0] < version:
-            latest[game_id] = (version, {})
-        latest[game_id][1][player_key(player_id)] = score
-    return {game_id: sheet for game_id, (_, sheet) in latest.items()}
+            latest[game_id] = (version, submission_id, {})
+        latest[game_id][2][player_key(player_id)] = score
+    return latest
 
 
-def _tie_orders(game_ids: list[int]) -> dict[int, tuple[tuple[str, ...], ...]]:
+def _counted_versions(game_ids: list[int]) -> dict[int, tuple[int, int]]:
+    """Game -> (version, submission id) of its counted (highest confirmed) score sheet."""
+    rows = (
+        m.ScoreSubmission.objects.filter(game_id__in=game_ids, confirmed_by__isnull=False)
+        .order_by("game_id", "version")
+        .values_list("game_id", "version", "id")
+    )
+    return {game_id: (version, pk) for game_id, version, pk in rows}  # the last is highest
+
+
+def counted_tie_orders(
+    game_ids: list[int], counted: Mapping[int, tuple[int, int]] | None = None
+) -> dict[int, tuple[tuple[int, ...], ...]]:
+    """Game -> the tie orders (player ids, winner first) that go with its counted sheet (R3.2-i).
+
+    The orders entered with the counted version; when it has none, the orders entered with no
+    version (imported games). Orders of other versions (replaced, refused or pending sheets)
+    never count. `counted`: the games' counted versions, when the caller has them (2 queries
+    otherwise 1).
+    """
+    if counted is None:
+        counted = _counted_versions(game_ids)
     places = (
         m.TieOrderPlace.objects.filter(tie_order__game_id__in=game_ids)
         .order_by("tie_order__game_id", "tie_order_id", "position")
-        .values_list("tie_order__game_id", "tie_order_id", "player_id")
+        .values_list("tie_order__game_id", "tie_order__submission_id", "tie_order_id", "player_id")
     )
-    orders: dict[int, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
-    for game_id, order_id, player_id in places:
-        orders[game_id][order_id].append(player_key(player_id))
-    return {g: tuple(tuple(o) for o in by_order.values()) for g, by_order in orders.items()}
+    by_version: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    unversioned: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for game_id, submission_id, order_id, player_id in places:
+        if submission_id is None:
+            unversioned[game_id][order_id].append(player_id)
+        elif game_id in counted and counted[game_id][1] == submission_id:
+            by_version[game_id][order_id].append(player_id)
+    found: dict[int, tuple[tuple[int, ...], ...]] = {}
+    for game_id in game_ids:
+        orders = by_version.get(game_id) or unversioned.get(game_id)
+        if orders:
+            found[game_id] = tuple(tuple(o) for o in orders.values())
+    return found
 
 
 def _by_game_player(

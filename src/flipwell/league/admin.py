@@ -44,6 +44,11 @@ SIMPLE_MODELS: list[type[Any]] = [
     m.CompensatoryRequest,
     m.CorrectionRequest,
     m.CorrectionResponse,
+    m.DiscardedScore,
+    m.MachineReplacement,
+    m.VictimRemedy,
+    m.GameRestart,
+    m.PlayoffLatenessNotice,
 ]
 
 

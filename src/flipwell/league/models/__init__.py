@@ -4,6 +4,7 @@ from flipwell.league.models.audit import AuditEvent
 from flipwell.league.models.games import (
     CorrectionRequest,
     CorrectionResponse,
+    DiscardedScore,
     Forfeit,
     Game,
     LateJoin,
@@ -15,8 +16,11 @@ from flipwell.league.models.games import (
 from flipwell.league.models.incidents import (
     CompensatoryGame,
     CompensatoryRequest,
+    GameRestart,
+    MachineReplacement,
     Malfunction,
     Ruling,
+    VictimRemedy,
     Violation,
 )
 from flipwell.league.models.leagues import League, LeagueOfficial
@@ -33,6 +37,7 @@ from flipwell.league.models.meets import AnnouncedAbsence, Group, GroupMember, L
 from flipwell.league.models.players import Player
 from flipwell.league.models.playoffs import (
     PlayoffGame,
+    PlayoffLatenessNotice,
     PlayoffMatch,
     PlayoffNight,
     PlayoffNoShow,
@@ -53,8 +58,10 @@ __all__ = [
     "CompensatoryRequest",
     "CorrectionRequest",
     "CorrectionResponse",
+    "DiscardedScore",
     "Forfeit",
     "Game",
+    "GameRestart",
     "Group",
     "GroupMember",
     "LateJoin",
@@ -64,11 +71,13 @@ __all__ = [
     "LedgerEntry",
     "Machine",
     "MachineDeclaration",
+    "MachineReplacement",
     "MaintenanceNote",
     "Malfunction",
     "Meet",
     "Player",
     "PlayoffGame",
+    "PlayoffLatenessNotice",
     "PlayoffMatch",
     "PlayoffNight",
     "PlayoffNoShow",
@@ -84,6 +93,7 @@ __all__ = [
     "TieOrderPlace",
     "Tiebreaker",
     "TiebreakerPlace",
+    "VictimRemedy",
     "Violation",
     "Weekday",
     "Withdrawal",

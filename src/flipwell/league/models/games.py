@@ -20,6 +20,9 @@ Words:
   forfeiting the season (R2.4-h, R2.5-a).
 - *late join*: a late player joined a game in progress, with the two conditions attested
   (R2.3-a).
+- *discarded score*: an LO's decision after a positive malfunction that one player's completed
+  score on the counted sheet `version` does not stand (R7.4-c, A58). The game is incomplete
+  until a newer confirmed version (the replay) exists.
 """
 
 from __future__ import annotations
@@ -326,3 +329,36 @@ class CorrectionResponse(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {'agrees' if self.agrees else 'disagrees'}: {self.request}"
+
+
+class DiscardedScore(models.Model):
+    """A player's completed score on one sheet version, discarded by the LO (R7.4-c, A58).
+
+    The game counts again once a confirmed version newer than `version` holds his replay.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="discarded_scores")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    version = models.PositiveSmallIntegerField()
+    reason = models.TextField()
+    official = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "version", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "player", "version"], name="discarded_score_once_per_version"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(version__gte=1), name="discarded_score_version_positive"
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(reason=""), name="discarded_score_has_reason"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}'s score discarded on {self.game} v{self.version}"

@@ -8,6 +8,14 @@ Words:
   (R7.3-k); the final score is original + new - leading - state (R7.3-m to R7.3-o), which the
   rules compute from the three stored amounts.
 - *violation*: an illegal action (§8), *serious* when it counts toward the season's offenses.
+- *machine replacement*: a game's machine became unplayable during it and was replaced
+  (R5.1-a, R7.3-s, A23), *by* its original selector, a new random draw (with its seed) or the
+  LO's designation.
+- *victim remedy*: the compensation a victim of a violation took (§8.2, §8.3): his *announced*
+  choice, or none (the rules' default then applies, A29); what the violator was charged for it
+  is a ledger entry (R8.3-d).
+- *game restart*: a game whose number of games started could not be fixed, voided and restarted
+  on the same machine, the *responsible* player charged for every player (R8.6-c, R8.6-d).
 - *ruling*: one decision of a league official (who, when, why, R1.1-b): the log every
   DISCRETION rule writes to. *Official involved* flags an official who plays in the affected
   group (A55), which is allowed and shown.
@@ -21,6 +29,8 @@ from django.utils import timezone
 
 from flipwell.league.models.games import Game
 from flipwell.league.models.leagues import League
+from flipwell.league.models.ledger import LedgerEntry
+from flipwell.league.models.machines import Machine
 from flipwell.league.models.meets import Meet
 from flipwell.league.models.players import Player
 from flipwell.league.validators import validate_machine_score
@@ -250,3 +260,134 @@ class Ruling(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.subject}"
+
+
+class MachineReplacement(models.Model):
+    """A game's machine became unplayable and was replaced (R5.1-a, R7.3-s, A23)."""
+
+    class By(models.TextChoices):
+        # flipwell.rules.selection.Replacement.by
+        SELECTOR = "selector", "The player who selected the machine"
+        RANDOM = "random", "Drawn at random again"
+        LO = "lo", "Designated by the league official"
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="machine_replacements")
+    old_machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="+")
+    new_machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="+")
+    by = models.CharField(max_length=8, choices=By.choices)
+    chosen_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # The random draw's seed (by "random"), kept so the draw can be repeated (R5-a, A23).
+    seed = models.BigIntegerField(null=True, blank=True)
+    reason = models.TextField()
+    official = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(by__in=["selector", "random", "lo"]),
+                name="machine_replacement_by_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(by="random", seed__isnull=False)
+                | (~models.Q(by="random") & models.Q(seed__isnull=True)),
+                name="machine_replacement_seed_iff_random",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(old_machine=models.F("new_machine")),
+                name="machine_replacement_changes_machine",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(reason=""), name="machine_replacement_has_reason"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.old_machine.title} replaced by {self.new_machine.title}"
+
+
+class VictimRemedy(models.Model):
+    """What a violation's victim announced as his compensation, or that he announced nothing
+    (§8.2, §8.3, A29); the remedy itself is the rules' function of these facts."""
+
+    class Choice(models.TextChoices):
+        # flipwell.rules.ruleset.InterferenceChoice
+        CONTINUE_NO_EXTRA = "continue_no_extra", "Continue, no other compensation"
+        CONTINUE_PLUS_ONE_BALL = "continue_plus_one_ball", "Continue with one additional ball"
+        DRAIN_AND_EXTRA_BALL = "drain_and_extra_ball", "Drain and play one additional ball"
+        REPLAY_GAME = "replay_game", "Replay the whole game"
+
+    violation = models.ForeignKey(Violation, on_delete=models.PROTECT, related_name="remedies")
+    victim = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    # Empty: he announced nothing before play resumed (R8.2-d, R8.3-c).
+    announced = models.CharField(max_length=24, choices=Choice.choices, blank=True)
+    # §8.2 facts: the played ball was an unallowable extra ball; he had allowable balls left.
+    unallowable_ball = models.BooleanField(default=False)
+    allowable_balls_left = models.BooleanField(default=True)
+    # §8.3 fact: the interference caused a drain or loss of turn.
+    caused_loss = models.BooleanField(default=True)
+    # A30: the additional ball was an earned, normally unallowable extra ball (no buy-in).
+    earned_extra_ball_used = models.BooleanField(default=False)
+    charge = models.OneToOneField(
+        LedgerEntry, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    official = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name_plural = "victim remedies"
+        constraints = [
+            models.UniqueConstraint(fields=["violation", "victim"], name="victim_remedy_once"),
+            models.CheckConstraint(
+                condition=models.Q(announced="")
+                | models.Q(
+                    announced__in=[
+                        "continue_no_extra",
+                        "continue_plus_one_ball",
+                        "drain_and_extra_ball",
+                        "replay_game",
+                    ]
+                ),
+                name="victim_remedy_announced_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.victim}'s remedy for {self.violation}"
+
+
+class GameRestart(models.Model):
+    """A game voided for a wrong number of games started and restarted (R8.6-c, R8.6-d)."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="restarts")
+    responsible = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    games_started = models.PositiveSmallIntegerField()
+    players = models.PositiveSmallIntegerField()
+    charge = models.OneToOneField(
+        LedgerEntry, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    note = models.TextField(blank=True)
+    official = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(games_started__gte=1, players__gte=1)
+                & ~models.Q(games_started=models.F("players")),
+                name="game_restart_wrong_count",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} restarted ({self.games_started} games for {self.players} players)"

@@ -10,6 +10,8 @@ Words:
   result* is one player's line in one: his machine score, or his *place* when the game was
   recorded as a finishing order; *tie place* is his place in the one-ball playoff that ordered
   players on equal machine scores (A54, R3.2-i).
+- *lateness notice*: the LO was told before a match's start that a player will be late; the
+  match then waits up to 15 minutes for him (R6.6-a, §2.2, A59).
 - *no-show*: a player not present at his match's start, disqualified from it (R6.6-c).
 - *tiebreaker*: the order a single-ball or head-to-head game gave tied players (R6.1-e,
   R6.5-a), for entry, seeding or a match.
@@ -200,6 +202,29 @@ class PlayoffResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in {self.game}"
+
+
+class PlayoffLatenessNotice(models.Model):
+    """The LO was told at `notice_at`, before the match's start, that a player will be late
+    (R6.6-a, A59)."""
+
+    match = models.ForeignKey(
+        PlayoffMatch, on_delete=models.CASCADE, related_name="lateness_notices"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    notice_at = models.DateTimeField()
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="playoff_lateness_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} late to {self.match}"
 
 
 class PlayoffNoShow(models.Model):

@@ -8,6 +8,11 @@ of them agree (the proposed version is confirmed and becomes the game's result, 
 point downstream is recomputed, R3-e) and *refused* as soon as one does not: the score sheet
 stands (R3-d). After the meet is closed a request needs a league official's override with a
 reason (A45.2).
+
+The proposed sheet carries its own tie orders (R3.2-i): those given with the request, and the
+counted sheet's orders among players still tied on the proposed sheet. The standings use the
+orders of the counted version only (`flipwell.league.adapters.counted_tie_orders`), so a
+correction that breaks, keeps or creates a tie is scored with the right orders.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, ruleset_for
+from flipwell.league.adapters import counted_tie_orders, player_key, ruleset_for
 from flipwell.league.audit import record_event
 from flipwell.league.services._edge import (
     fold,
@@ -94,6 +99,7 @@ def request_correction(
             override = require_reason(
                 override_reason, field="override_reason", what=_closed_message(meet)
             )
+        _check_no_discarded_score(game)
         base = _counted(game)
         base_sheet = dict(base.lines.values_list("player_id", "machine_score"))
         proposed_sheet = _proposed(base_sheet, sheet_changes)
@@ -110,8 +116,9 @@ def request_correction(
                     override=lo,
                     ruleset=ruleset_for(league),
                 )
-        game_points_of(game, proposed_sheet, ties)  # the proposed sheet must score (R3.2-i)
-        stored_ties = _stored_ties(game)
+        stored_ties = [list(o) for o in counted_tie_orders([game.pk]).get(game.pk, ())]
+        carried = [*ties, *carried_tie_orders(stored_ties, proposed_sheet, given=ties)]
+        game_points_of(game, proposed_sheet, carried)  # the proposed sheet must score (R3.2-i)
         for order in ties:
             if order not in stored_ties and any(set(order) == set(s) for s in stored_ties):
                 raise ValidationError(
@@ -129,9 +136,7 @@ def request_correction(
             is_correction=True,
             note=why,
         )
-        store_sheet(
-            proposed, proposed_sheet, [t for t in ties if t not in stored_ties], actor=actor
-        )
+        store_sheet(proposed, proposed_sheet, carried, actor=actor)
         request = m.CorrectionRequest(
             game=game,
             base=base,
@@ -399,12 +404,39 @@ def _quorum(
         )
 
 
-def _stored_ties(game: m.Game) -> list[list[int]]:
-    orders: dict[int, list[int]] = {}
-    for order_id, player_id in (
-        m.TieOrderPlace.objects.filter(tie_order__game=game)
-        .order_by("tie_order_id", "position")
-        .values_list("tie_order_id", "player_id")
-    ):
-        orders.setdefault(order_id, []).append(player_id)
-    return list(orders.values())
+def carried_tie_orders(
+    orders: Sequence[Sequence[int]],
+    sheet: Mapping[int, int | None],
+    *,
+    given: Sequence[Sequence[int]],
+) -> list[list[int]]:
+    """The parts of the counted sheet's tie orders whose players are still tied on `sheet`
+    (R3.2-i), leaving out players a new order given with the request names."""
+    named = {p for order in given for p in order}
+    carried: list[list[int]] = []
+    for order in orders:
+        by_score: dict[int, list[int]] = {}
+        for player in order:
+            score = sheet.get(player)
+            if score is not None and player not in named:
+                by_score.setdefault(score, []).append(player)
+        carried.extend(players for players in by_score.values() if len(players) > 1)
+    return carried
+
+
+def _check_no_discarded_score(game: m.Game) -> None:
+    """A game with a discarded score waits for its replay, not a correction (R7.4-c, A58)."""
+    counted = (
+        m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False)
+        .order_by("-version")
+        .values_list("version", flat=True)
+        .first()
+    )
+    if counted is not None and m.DiscardedScore.objects.filter(game=game, version=counted).exists():
+        raise ValidationError(
+            {
+                "game": f"Game {game.number}'s scores were discarded after a positive malfunction "
+                "(R7.4-c): record the replay, not a correction."
+            },
+            code="discarded",
+        )

@@ -638,6 +638,19 @@ def _unfinished(meet: m.Meet) -> list[str]:
     waiting = sum(len(players) for players in open_compensatory(meet).values())
     if waiting:
         problems.append(f"{waiting} compensatory game(s) not recorded (R7.3-p)")
+    discarded = (
+        m.DiscardedScore.objects.filter(game__group__meet=meet)
+        .values_list("game_id", "version")
+        .distinct()
+    )
+    counted = dict(
+        m.ScoreSubmission.objects.filter(game__group__meet=meet, confirmed_by__isnull=False)
+        .order_by("game_id", "version")
+        .values_list("game_id", "version")
+    )
+    replays = sum(1 for game_id, version in discarded if counted.get(game_id) == version)
+    if replays:
+        problems.append(f"{replays} game(s) waiting for a replay of discarded scores (R7.4-c)")
     pending = m.CorrectionRequest.objects.filter(
         game__group__meet=meet, status=m.CorrectionRequest.Status.PENDING
     ).count()

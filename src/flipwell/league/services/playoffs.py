@@ -20,11 +20,13 @@ import datetime
 import random
 import zlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, ruleset_for
@@ -43,8 +45,10 @@ from flipwell.league.services.permissions import require_role
 from flipwell.rules import RuleError
 from flipwell.rules.playoff_machines import (
     check_playoff_machine,
+    delayed_match_start,
     draw_playoff_machine,
     draw_tiebreaker_machine,
+    tardiness_notice_valid,
 )
 from flipwell.rules.playoff_matches import PlayoffGame, PlayoffMatchRecord, PlayoffMatchState
 from flipwell.rules.playoff_seeding import PlayoffQualification
@@ -477,7 +481,8 @@ def record_no_show(
     needed, inserts the PlayoffNoShow (who recorded it, when) and an audit event
     ``playoffs.no_show_recorded``. Raises PermissionDenied unless `actor` is a league
     official, and ValidationError (nothing written) before the match's players are known,
-    after its first game started, or for a player who is not in the match.
+    after its first game started, for a player who is not in the match, or before the
+    delayed start his lateness notice gave (R6.6-a, `record_playoff_lateness_notice`).
     """
     with transaction.atomic():
         _require_official(actor, season)
@@ -508,6 +513,7 @@ def record_no_show(
             )
         _check_record(season, div, match, lambda r: replace(r, absent=(*r.absent, key)), facts)
         round_, number = match_round(match)
+        _check_waited(night, division, round_, number, player)
         row, _ = m.PlayoffMatch.objects.get_or_create(
             playoff_night=night, division=division, round=round_, number=number
         )
@@ -525,6 +531,118 @@ def record_no_show(
             data={"division": division, "match": match, "player": player.pk, "note": note},
         )
     return no_show
+
+
+@dataclass(frozen=True)
+class PlayoffLateness:
+    """A recorded playoff lateness notice, the match start it preceded, and the delayed start:
+    the latest time the match waits for him (R6.6-a, A59)."""
+
+    notice: m.PlayoffLatenessNotice
+    start: datetime.datetime
+    wait_until: datetime.datetime
+
+
+def record_playoff_lateness_notice(
+    *,
+    season: m.Season,
+    division: str,
+    match: str,
+    player: m.Player,
+    actor: User,
+    at: datetime.datetime | None = None,
+) -> PlayoffLateness:
+    """Record that the LO was told at `at` (default now) that `player` will be late for his
+    playoff match; the match waits for him up to 15 minutes (R6.6-a, §2.2, A59).
+
+    Valid only before the match start (`tardiness_notice_valid`): the playoff night's start
+    (its date at the season's start time, in the league's time zone), and only while the match
+    has not started. The delayed start (`delayed_match_start`) is returned; a no-show of him
+    before it is refused (`record_no_show`).
+
+    Side effects: creates the PlayoffMatch if needed, a PlayoffLatenessNotice, an audit event
+    ``playoffs.lateness_announced``. Raises PermissionDenied unless `actor` is a league
+    official; ValidationError for a notice at or after the start, a match that has started or
+    whose players are not known yet, a player not in the match, or a repeat.
+    """
+    told = at or timezone.now()
+    with transaction.atomic():
+        _require_official(actor, season)
+        night = _night(season)
+        facts = load_playoff_facts(night)
+        div = _division(facts, division)
+        state = _state(season, div, match)
+        if state.status == "waiting":
+            raise ValidationError(
+                {"match": f"{match}'s players are not known yet ({state.needed})."},
+                code="waiting",
+            )
+        if match in div.started or state.absent:
+            raise ValidationError(
+                {
+                    "match": f"{match} has started: a lateness notice comes before its start "
+                    "(R6.6-a)."
+                },
+                code="started",
+            )
+        key = player_key(player.pk)
+        if key not in state.players:
+            players = ", ".join(facts.names[p].name for p in state.players)
+            raise ValidationError(
+                {"player": f"{player} does not play in {match}; its players: {players}."},
+                code="not_in_match",
+            )
+        start = playoff_start(night)
+        try:
+            valid = tardiness_notice_valid(notice_at=told, start=start)
+        except RuleError as error:
+            raise ValidationError({"at": str(error)}, code="invalid") from error
+        if not valid:
+            raise ValidationError(
+                {
+                    "at": f"Too late for a lateness notice: the match starts at "
+                    f"{start:%Y-%m-%d %H:%M} and the notice must come before (R6.6-a, §2.2). "
+                    f"{player} is a no-show if not present at the start (R6.6-c)."
+                },
+                code="too_late",
+            )
+        round_, number = match_round(match)
+        row, _ = m.PlayoffMatch.objects.get_or_create(
+            playoff_night=night, division=division, round=round_, number=number
+        )
+        if m.PlayoffLatenessNotice.objects.filter(match=row, player=player).exists():
+            raise ValidationError(
+                {"player": f"{player}'s lateness notice for {match} is recorded."},
+                code="duplicate",
+            )
+        notice = m.PlayoffLatenessNotice.objects.create(
+            match=row, player=player, notice_at=told, recorded_by=actor
+        )
+        wait_until = delayed_match_start(
+            start=start, notice_at=told, ruleset=ruleset_for(season.league)
+        )
+        record_event(
+            action="playoffs.lateness_announced",
+            obj=notice,
+            league=season.league,
+            actor=actor,
+            data={
+                "division": division,
+                "match": match,
+                "player": player.pk,
+                "at": told.isoformat(),
+                "wait_until": wait_until.isoformat(),
+            },
+        )
+    return PlayoffLateness(notice=notice, start=start, wait_until=wait_until)
+
+
+def playoff_start(night: m.PlayoffNight) -> datetime.datetime:
+    """The playoff night's start: its date at the season's start time, in the league's time
+    zone (R6.1-a); the start of its matches for tardiness (R6.6-a, A59)."""
+    season = night.season
+    zone = ZoneInfo(season.league.time_zone)
+    return datetime.datetime.combine(night.date, season.start_time, tzinfo=zone)
 
 
 def close_playoff_night(*, season: m.Season, actor: User) -> m.PlayoffNight:
@@ -552,6 +670,35 @@ def close_playoff_night(*, season: m.Season, actor: User) -> m.PlayoffNight:
         night.save(update_fields=["status"])
         record_event(action="playoffs.closed", obj=night, league=season.league, actor=actor)
     return night
+
+
+def _check_waited(
+    night: m.PlayoffNight, division: str, round_: str, number: int, player: m.Player
+) -> None:
+    """Refuse a no-show before the delayed start his lateness notice gave (R6.6-a, A59)."""
+    notice = m.PlayoffLatenessNotice.objects.filter(
+        match__playoff_night=night,
+        match__division=division,
+        match__round=round_,
+        match__number=number,
+        player=player,
+    ).first()
+    if notice is None:
+        return
+    wait_until = delayed_match_start(
+        start=playoff_start(night),
+        notice_at=notice.notice_at,
+        ruleset=ruleset_for(night.season.league),
+    )
+    if timezone.now() < wait_until:
+        local = timezone.localtime(wait_until, ZoneInfo(night.season.league.time_zone))
+        raise ValidationError(
+            {
+                "player": f"{player} announced he would be late (R6.6-a): the match waits for "
+                f"him until {local:%H:%M}; he is a no-show only if not present by then."
+            },
+            code="waiting_for_late_player",
+        )
 
 
 def _require_official(actor: User, season: m.Season) -> None:
