@@ -17,6 +17,28 @@ meaning "off"):
 - ``TIME_ZONE``: the server's default zone (an IANA name); default ``UTC``. Each league stores
   its own zone; datetimes are stored aware (``USE_TZ``).
 
+Security. A venue may serve flipwell over plain HTTP on its own network; a public site serves
+it over HTTPS. ``FLIPWELL_HTTPS`` says which, and the HTTPS-only protections follow from it
+(each can still be set on its own). With ``DEBUG`` off, ``FLIPWELL_HTTPS=yes`` and
+``ALLOWED_HOSTS`` set, ``manage.py check --deploy`` reports nothing.
+
+- ``FLIPWELL_HTTPS``: yes when visitors reach the site over HTTPS (directly, or through a
+  proxy that terminates it); default no.
+- ``BEHIND_PROXY``: yes when a reverse proxy terminates HTTPS and sets ``X-Forwarded-Proto``,
+  which is then trusted to tell whether the request was secure; default no. Never set it
+  without such a proxy in front: a client could then claim HTTPS.
+- ``CSRF_TRUSTED_ORIGINS``: comma-separated origins (``https://league.example.org``) allowed
+  to post forms when the proxy changes the host; default none.
+- ``SECURE_SSL_REDIRECT``: redirect HTTP to HTTPS; default ``FLIPWELL_HTTPS``.
+- ``SECURE_HSTS_SECONDS``: how long browsers must use HTTPS only; default 31536000 (a year)
+  with ``FLIPWELL_HTTPS``, else 0. ``SECURE_HSTS_INCLUDE_SUBDOMAINS`` and
+  ``SECURE_HSTS_PRELOAD``: default ``FLIPWELL_HTTPS``.
+- ``SESSION_COOKIE_SECURE``, ``CSRF_COOKIE_SECURE``: send the cookies over HTTPS only; default
+  ``FLIPWELL_HTTPS``.
+
+The Content-Security-Policy, Permissions-Policy and Referrer-Policy headers are set by
+`flipwell.web.middleware`; session cookies are HttpOnly and SameSite=Lax everywhere.
+
 Words: a *weak* secret key is one an attacker could guess: shorter than 20 characters, fewer
 than 5 distinct characters, or a placeholder copied from documentation.
 """
@@ -88,6 +110,24 @@ def env_list(
     if not raw:
         return list(default)
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_int(
+    name: str, default: int, *, minimum: int = 0, environ: Mapping[str, str] = os.environ
+) -> int:
+    """A whole number at least `minimum`; anything else is a configuration error."""
+    raw = environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = minimum - 1
+    if value < minimum:
+        raise ImproperlyConfigured(
+            f"{name}={environ[name]!r} is not a whole number of at least {minimum}"
+        )
+    return value
 
 
 def env_time_zone(name: str, default: str, *, environ: Mapping[str, str] = os.environ) -> str:
@@ -273,6 +313,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "flipwell.league",
     "flipwell.web",
+    "flipwell.api",
 ]
 
 MIDDLEWARE = [
@@ -285,6 +326,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Content-Security-Policy ('self' only), Permissions-Policy, Referrer-Policy.
+    "flipwell.web.middleware.SecurityHeadersMiddleware",
 ]
 
 ROOT_URLCONF = "flipwell.urls"
@@ -322,3 +365,23 @@ STATIC_ROOT = DATA_DIR / "static"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns on every request without it
 # Without `collectstatic` (make run, tests) WhiteNoise finds files in the apps, as runserver does.
 WHITENOISE_USE_FINDERS = True
+
+# --- Security (see the module docstring) ---
+
+HTTPS = env_bool("FLIPWELL_HTTPS", False)
+if env_bool("BEHIND_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", HTTPS)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS)
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"

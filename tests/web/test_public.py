@@ -1,20 +1,61 @@
-"""Public pages: reachable without login, showing only public data."""
+"""Public pages: reachable without login, showing only public data, one test per page."""
+
+import datetime
+import json
+from fractions import Fraction
+from pathlib import Path
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
+from flipwell.league.selectors.public_pages import readable
+from flipwell.league.services.season_files import import_season_file
+from flipwell.web.templatetags.flipwell_numbers import num, ordinal
 from tests import factories as f
+from tests.league import league_night as night_
 
 pytestmark = pytest.mark.django_db
 
+GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text())
+
+
+@pytest.fixture
+def golden():
+    """A league with the golden season imported (ten closed meets)."""
+    official = f.LeagueOfficialFactory(league__slug="tuesday", league__name="Tuesday Flippers")
+    return import_season_file(
+        league=official.league,
+        name="Winter 2026",
+        data=GOLDEN,
+        first_meet=datetime.date(2026, 1, 7),
+        actor=official.user,
+    )
+
+
+@pytest.fixture
+def open_night():
+    """A started meet of 8 players: two groups, game 1 of group 1 confirmed."""
+    night = night_.build_night(players=8, machines=8)
+    meet = night_.start(night)
+    members = list(night_.group(meet, 1).members.order_by("position"))
+    scores = {mm.player: 1_000_000 * (i + 1) for i, mm in enumerate(members)}
+    night_.play(night_.game(meet, 1, 1), scores)
+    return night, meet
+
+
+# --- the league list ---
+
 
 def test_league_list_shows_every_league(client):
-    f.LeagueFactory(name="Tuesday Flippers", venue="The Silver Ball")
+    f.LeagueFactory(name="Tuesday Flippers", venue="The Silver Ball", slug="tuesday")
 
     response = client.get("/")
 
     assert response.status_code == 200
     assert "Tuesday Flippers" in response.text
     assert "The Silver Ball" in response.text
+    assert 'href="/leagues/tuesday/"' in response.text
 
 
 def test_league_list_without_leagues_says_how_to_start(client):
@@ -28,3 +69,249 @@ def test_vendored_htmx_is_served_by_the_app(client):
 
     assert response.status_code == 200
     assert b"htmx" in b"".join(response.streaming_content)
+
+
+# --- standings ---
+
+
+def test_league_home_shows_standings_playoff_line_and_chart(client, golden):
+    response = client.get("/leagues/tuesday/")
+
+    assert response.status_code == 200
+    page = response.context["page"]
+    assert page.season.id == golden.pk
+    assert len(page.standings.lines) == len(GOLDEN["expected_standings"])
+    assert response.text.count('class="in') == page.standings.playoff_qualifiers
+    assert response.text.count('in cut"') == 1
+    assert '<svg class="chart points-chart"' in response.text
+    assert response.text.count('<svg class="spark"') == len(page.standings.lines)
+
+
+def test_league_home_shows_league_points_as_exact_decimals(client, golden):
+    response = client.get("/leagues/tuesday/")
+
+    fractional = [
+        line for line in response.context["page"].standings.lines if line.league_points % 1
+    ]
+    assert fractional, "the golden season has quarter-point credits"
+    assert f">{num(fractional[0].league_points)}<" in response.text
+
+
+def test_league_home_without_season_says_so(client):
+    f.LeagueFactory(slug="empty")
+
+    response = client.get("/leagues/empty/")
+
+    assert response.status_code == 200
+    assert "no season yet" in response.text
+
+
+def test_league_home_of_unknown_league_is_404(client):
+    assert client.get("/leagues/nope/").status_code == 404
+
+
+def test_season_page_shows_that_season(client, golden):
+    response = client.get(f"/leagues/tuesday/seasons/{golden.pk}/")
+
+    assert response.status_code == 200
+    assert response.context["page"].season.name == "Winter 2026"
+
+
+def test_season_page_of_another_league_is_404(client, golden):
+    f.LeagueFactory(slug="other")
+
+    assert client.get(f"/leagues/other/seasons/{golden.pk}/").status_code == 404
+
+
+def test_standings_page_query_count_does_not_grow_with_the_season(client, golden):
+    with CaptureQueriesContext(connection) as queries:
+        client.get("/leagues/tuesday/")
+
+    assert len(queries) <= 30
+
+
+# --- a meet ---
+
+
+def test_meet_page_shows_groups_scores_and_who_picks_next(client, open_night):
+    night, meet = open_night
+
+    response = client.get(f"/leagues/{night.league.slug}/meets/{meet.pk}/")
+
+    assert response.status_code == 200
+    group1, group2 = response.context["page"].groups
+    assert group1.now.endswith("picks the machine for game 2.")
+    assert group1.next_picker in response.text
+    assert "4,000,000" in response.text
+    assert group2.now.startswith("Game 1 on ")
+    assert 'hx-trigger="every 10s"' in response.text
+
+
+def test_meet_page_htmx_request_gets_only_the_board(client, open_night):
+    night, meet = open_night
+
+    response = client.get(
+        f"/leagues/{night.league.slug}/meets/{meet.pk}/", headers={"HX-Request": "true"}
+    )
+
+    assert response.status_code == 200
+    assert response.text.lstrip().startswith('<div id="board"')
+    assert "<html" not in response.text
+
+
+def test_meet_page_of_another_league_is_404(client, open_night):
+    _night, meet = open_night
+    f.LeagueFactory(slug="other")
+
+    assert client.get(f"/leagues/other/meets/{meet.pk}/").status_code == 404
+
+
+def test_closed_meet_page_does_not_poll(client, golden):
+    meet = golden.meets.get(number=1)
+
+    response = client.get(f"/leagues/tuesday/meets/{meet.pk}/")
+
+    assert response.status_code == 200
+    assert "hx-trigger" not in response.text
+
+
+# --- a player ---
+
+
+def test_player_page_explains_every_point_with_names(client, golden):
+    entry = golden.entries.select_related("player").first()
+
+    response = client.get(f"/leagues/tuesday/players/{entry.player_id}/")
+
+    assert response.status_code == 200
+    history = response.context["page"].history
+    assert len(history.meets) == 10
+    lines = [x for meet in history.meets for game in meet.games for x in game.explanation]
+    assert any(line.startswith(f"{entry.player} finished") for line in lines)
+    assert f"{entry.player.first_name} {entry.player.last_name}" in response.text
+
+
+def test_player_page_of_a_player_not_in_the_league_is_404(client, golden):
+    stranger = f.PlayerFactory()
+
+    assert client.get(f"/leagues/tuesday/players/{stranger.pk}/").status_code == 404
+
+
+def test_player_page_with_a_bad_season_parameter_is_404(client, golden):
+    entry = golden.entries.first()
+
+    response = client.get(f"/leagues/tuesday/players/{entry.player_id}/?season=x")
+
+    assert response.status_code == 404
+
+
+def test_readable_replaces_player_keys_not_other_numbers():
+    names = {"5": "Fay Evans", "6": "Gus Hale", "4": "Eli Dunn"}
+
+    text = readable("5's 632,580 < 6 + 4's 649,330 (must exceed): bonus to 4 [R3.2-g]", names)
+
+    assert text == (
+        "Fay Evans's 632,580 < Gus Hale + Eli Dunn's 649,330 (must exceed): "
+        "bonus to Eli Dunn [R3.2-g]"
+    )
+    assert readable("5 finished 4th of 4: 1 point [R3.2-e]", names) == (
+        "Fay Evans finished 4th of 4: 1 point [R3.2-e]"
+    )
+
+
+# --- playoffs ---
+
+
+def test_playoffs_page_without_a_playoff_night_says_so(client, golden):
+    response = client.get("/leagues/tuesday/playoffs/")
+
+    assert response.status_code == 200
+    assert "No playoff night yet" in response.text
+
+
+def test_playoffs_page_shows_divisions_bracket_and_places(client):
+    from flipwell.league.exchange.demo import create_demo_league
+
+    demo = create_demo_league()
+
+    response = client.get(f"/leagues/{demo.league.slug}/playoffs/")
+
+    assert response.status_code == 200
+    (division, diagram), *_ = response.context["diagrams"]
+    assert division.complete
+    assert '<svg class="chart bracket"' in diagram
+    assert "Final places" in response.text
+    assert division.places[0][1].name in response.text
+
+
+# --- machines and the maintenance sheet ---
+
+
+def test_machines_page_lists_machines_with_their_special_rulings(client):
+    league = f.LeagueFactory(slug="arcade")
+    f.MachineFactory(league=league, title="The Addams Family", location="Front row")
+    f.SpecialRulingFactory(
+        machine_title="The Addams Family",
+        text="Thing flips into outlane.",
+        reproduction_notes="Lock a ball in Thing.",
+    )
+    f.SpecialRulingFactory(
+        machine_title="Godzilla", text="Not here.", reproduction_notes="Start multiball."
+    )
+
+    response = client.get("/leagues/arcade/machines/")
+
+    assert response.status_code == 200
+    assert "The Addams Family" in response.text
+    assert "Thing flips into outlane." in response.text
+    assert "Not here." not in response.text
+
+
+def test_maintenance_page_shows_notes_but_not_who_wrote_them(client):
+    league = f.LeagueFactory(slug="arcade")
+    machine = f.MachineFactory(league=league, title="Godzilla")
+    f.MaintenanceNoteFactory(
+        machine=machine, text="Left flipper weak.", created_by__username="secret-lo"
+    )
+
+    response = client.get("/leagues/arcade/maintenance/")
+
+    assert response.status_code == 200
+    assert "Left flipper weak." in response.text
+    assert "secret-lo" not in response.text
+
+
+# --- nothing private ---
+
+
+def test_public_pages_show_no_ledger_entry(client, golden):
+    f.LedgerEntryFactory(league=golden.league, note="Paid in cash to Bob")
+
+    for url in ("/leagues/tuesday/", "/leagues/tuesday/machines/", "/leagues/tuesday/playoffs/"):
+        assert "Paid in cash" not in client.get(url).text
+
+
+# --- number formatting ---
+
+
+def test_num_formats_scores_and_exact_points():
+    assert (num(1234567), num(Fraction(79, 4)), num(Fraction(92)), num(None)) == (
+        "1,234,567",
+        "19.75",
+        "92",
+        "–",
+    )
+
+
+def test_ordinal_names_places():
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)] == [
+        "1st",
+        "2nd",
+        "3rd",
+        "4th",
+        "11th",
+        "12th",
+        "13th",
+        "21st",
+        "22nd",
+    ]

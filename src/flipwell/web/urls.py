@@ -2,12 +2,27 @@
 
 from django.urls import include, path
 
+from flipwell.web.views import print as print_views
 from flipwell.web.views import public
 
 app_name = "web"
 
 urlpatterns = [
     path("", public.league_list, name="league_list"),
+    path("leagues/<slug:slug>/", public.league_home, name="league"),
+    path("leagues/<slug:slug>/seasons/<int:season_id>/", public.season, name="season"),
+    path("leagues/<slug:slug>/meets/<int:meet_id>/", public.meet, name="meet"),
+    path("leagues/<slug:slug>/players/<int:player_id>/", public.player, name="player"),
+    path("leagues/<slug:slug>/playoffs/", public.playoffs, name="playoffs"),
+    path("leagues/<slug:slug>/machines/", public.machines, name="machines"),
+    path("leagues/<slug:slug>/maintenance/", public.maintenance, name="maintenance"),
+    path(
+        "print/<slug:slug>/meets/<int:meet_id>/sheets/",
+        print_views.score_sheets,
+        name="print_sheets",
+    ),
+    path("print/<slug:slug>/standings/", print_views.standings, name="print_standings"),
+    path("print/<slug:slug>/maintenance/", print_views.maintenance, name="print_maintenance"),
     path("manage/", include("flipwell.web.urls_manage")),
     path("sheet/", include("flipwell.web.urls_scoresheet")),
     path("tv/", include("flipwell.web.urls_tv")),

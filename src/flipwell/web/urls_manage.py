@@ -1,5 +1,47 @@
-"""URLs of the web app's manage pages."""
+"""URLs of the official's console (``/manage/``): sign in and out, then one league's pages."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from flipwell.web import auth
+from flipwell.web.views.manage import leagues, ledger, machines, meets, playoffs
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("login/", auth.login_view, name="login"),
+    path("logout/", auth.logout_view, name="logout"),
+    path("", leagues.home, name="manage_home"),
+    path("<slug:slug>/", leagues.league, name="manage_league"),
+    path("<slug:slug>/seasons/", leagues.seasons, name="manage_seasons"),
+    path("<slug:slug>/seasons/<int:season_id>/roster/", leagues.roster, name="manage_roster"),
+    path("<slug:slug>/seasons/<int:season_id>/meets/", meets.meets, name="manage_meets"),
+    path(
+        "<slug:slug>/seasons/<int:season_id>/playoffs/",
+        playoffs.playoffs,
+        name="manage_playoffs",
+    ),
+    path("<slug:slug>/meets/<int:meet_id>/", meets.meet, name="manage_meet"),
+    path(
+        "<slug:slug>/meets/<int:meet_id>/attendance/",
+        meets.attendance,
+        name="manage_attendance",
+    ),
+    path("<slug:slug>/meets/<int:meet_id>/start/", meets.start, name="manage_start"),
+    path("<slug:slug>/meets/<int:meet_id>/forfeits/", meets.forfeits, name="manage_forfeits"),
+    path(
+        "<slug:slug>/meets/<int:meet_id>/malfunctions/",
+        meets.malfunctions,
+        name="manage_malfunctions",
+    ),
+    path(
+        "<slug:slug>/meets/<int:meet_id>/violations/",
+        meets.violations,
+        name="manage_violations",
+    ),
+    path(
+        "<slug:slug>/meets/<int:meet_id>/corrections/",
+        meets.corrections,
+        name="manage_corrections",
+    ),
+    path("<slug:slug>/machines/", machines.machines, name="manage_machines"),
+    path("<slug:slug>/special-rulings/", machines.special_rulings, name="manage_special_rulings"),
+    path("<slug:slug>/ledger/", ledger.ledger, name="manage_ledger"),
+]

@@ -1,5 +1,18 @@
-"""URLs of the web app's scoresheet pages."""
+"""URLs of the score sheet at the machine: ``/sheet/<token>/`` and its actions."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from flipwell.web.views import scoresheet
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("<str:token>/", scoresheet.sheet, name="scoresheet"),
+    path("<str:token>/enter/", scoresheet.enter, name="scoresheet_enter"),
+    path("<str:token>/confirm/", scoresheet.confirm, name="scoresheet_confirm"),
+    path("<str:token>/next/", scoresheet.choose, name="scoresheet_next"),
+    path("<str:token>/correction/", scoresheet.correct, name="scoresheet_correct"),
+    path(
+        "<str:token>/correction/<int:request_id>/answer/",
+        scoresheet.answer,
+        name="scoresheet_answer",
+    ),
+]

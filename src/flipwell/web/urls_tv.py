@@ -1,5 +1,9 @@
-"""URLs of the web app's tv pages."""
+"""URLs of the web app's TV pages (/tv/<league slug>/)."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from flipwell.web.views import tv
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("<slug:slug>/", tv.tv, name="tv"),
+]

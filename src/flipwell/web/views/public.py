@@ -1,12 +1,145 @@
-"""Public pages: no login, nothing private."""
+"""Public pages: no login, nothing private (no ledger, no officials' notes or names).
 
-from django.http import HttpRequest, HttpResponse
+Each view parses its URL, calls one selector of `flipwell.league.selectors.public_pages` and
+renders; the charts are drawn here from the selector's numbers (presentation only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from flipwell.league import models as m
+from flipwell.league.selectors import public_pages as pages
+from flipwell.web.charts import bracket_diagram, points_chart, sparkline
+
+View = Callable[..., HttpResponse]
+
+
+def not_found_as_404(view: View) -> View:
+    """Turn the selectors' NotFoundError into a 404 page."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except pages.NotFoundError as error:
+            raise Http404(str(error)) from error
+
+    return wrapper
+
+
+def optional_id(request: HttpRequest, name: str) -> int | None:
+    """An optional positive integer query parameter (?season=3); a bad value is a 404."""
+    raw = request.GET.get(name, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or int(raw) < 1:
+        raise Http404(f"{name} must be a positive whole number, not {raw!r}.")
+    return int(raw)
 
 
 def league_list(request: HttpRequest) -> HttpResponse:
     """Every league hosted here, with its venue."""
-    leagues = m.League.objects.order_by("name")
-    return render(request, "public/league_list.html", {"leagues": leagues})
+    return render(request, "public/league_list.html", {"leagues": pages.league_list()})
+
+
+@not_found_as_404
+def league_home(request: HttpRequest, slug: str) -> HttpResponse:
+    """The current season's standings, playoff line, race and chart."""
+    return _season(request, slug, None)
+
+
+@not_found_as_404
+def season(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """One season's standings."""
+    return _season(request, slug, season_id)
+
+
+def _season(request: HttpRequest, slug: str, season_id: int | None) -> HttpResponse:
+    league = pages.league_by_slug(slug)
+    page = pages.season_page(league, season_id)
+    context: dict[str, Any] = {"league": league, "page": page, "section": "standings"}
+    if page is not None:
+        lines = page.standings.lines
+        scale = max((max(line.points_after_meet, default=0) for line in lines), default=0)
+        context["rows"] = [
+            (
+                line,
+                sparkline(
+                    line.points_after_meet,
+                    scale=scale,
+                    label=f"{line.player.name}'s points after each meet",
+                ),
+            )
+            for line in lines
+        ]
+        context["chart"] = points_chart(
+            page.chart_series,
+            title=f"League points after each meet, {page.season.name}",
+            meets=page.standings.meets_played,
+        )
+        above = page.standings.above_line()
+        context["qualifiers"] = {line.player.id for line in above}
+        context["cut_after"] = above[-1].player.id if above else None
+    return render(request, "public/season.html", context)
+
+
+@not_found_as_404
+def meet(request: HttpRequest, slug: str, meet_id: int) -> HttpResponse:
+    """A meet's board; an htmx request gets only the board (polled every 10 s)."""
+    page = pages.meet_page(pages.league_by_slug(slug), meet_id)
+    template = (
+        "public/_meet_board.html" if request.headers.get("HX-Request") else "public/meet.html"
+    )
+    return render(request, template, {"league": page.league, "page": page, "section": "meet"})
+
+
+@not_found_as_404
+def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """One player's season, every point explained (?season=ID for another season)."""
+    page = pages.player_page(pages.league_by_slug(slug), player_id, optional_id(request, "season"))
+    return render(
+        request, "public/player.html", {"league": page.league, "page": page, "section": "player"}
+    )
+
+
+@not_found_as_404
+def playoffs(request: HttpRequest, slug: str) -> HttpResponse:
+    """The newest playoff night: divisions, bracket diagrams, places (?season=ID)."""
+    page = pages.playoffs_page(pages.league_by_slug(slug), optional_id(request, "season"))
+    diagrams = (
+        [(division, bracket_diagram(division)) for division in page.bracket.divisions]
+        if page.bracket
+        else []
+    )
+    return render(
+        request,
+        "public/playoffs.html",
+        {"league": page.league, "page": page, "diagrams": diagrams, "section": "playoffs"},
+    )
+
+
+@not_found_as_404
+def machines(request: HttpRequest, slug: str) -> HttpResponse:
+    """The league's machines and the special rulings in force on them."""
+    page = pages.machines_page(pages.league_by_slug(slug))
+    return render(
+        request,
+        "public/machines.html",
+        {"league": page.league, "page": page, "section": "machines"},
+    )
+
+
+@not_found_as_404
+def maintenance(request: HttpRequest, slug: str) -> HttpResponse:
+    """The maintenance sheet: every machine's malfunctions, declarations and notes."""
+    page = pages.maintenance_page(pages.league_by_slug(slug))
+    return render(
+        request,
+        "public/maintenance.html",
+        {"league": page.league, "page": page, "section": "maintenance"},
+    )

@@ -1,0 +1,198 @@
+"""Reads for the official's console: the lists its pages show beside their forms.
+
+Words: a *console list* is the stored facts of one kind for one league, season or meet, loaded
+in one query each (rows joined to their player and machine names), newest last unless said.
+Nothing here computes a rule; points and penalties come from the other selectors.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.db.models import Count, Q
+
+from flipwell.league import models as m
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+
+@dataclass(frozen=True)
+class OfficialLeague:
+    league: m.League
+    role: str
+    role_label: str
+
+
+def official_leagues(user: User | AnonymousUser) -> list[OfficialLeague]:
+    """The leagues `user` has a role in (every league for a superuser), by name (1 query)."""
+    if user.is_superuser:
+        return [
+            OfficialLeague(league, m.LeagueOfficial.Role.LEAGUE_OFFICIAL, "League official")
+            for league in m.League.objects.order_by("name")
+        ]
+    rows = m.LeagueOfficial.objects.filter(user_id=int(user.pk or 0)).select_related("league")
+    return sorted(
+        (OfficialLeague(r.league, r.role, r.get_role_display()) for r in rows),
+        key=lambda o: o.league.name,
+    )
+
+
+@dataclass(frozen=True)
+class SeasonSummary:
+    season: m.Season
+    entries: int
+    meets_closed: int
+    open_meet: m.Meet | None
+    next_meet: int
+
+
+def league_seasons(league: m.League) -> list[SeasonSummary]:
+    """The league's seasons, newest first, with their meets' progress (2 queries)."""
+    seasons = list(
+        m.Season.objects.filter(league=league)
+        .annotate(
+            entry_count=Count("entries", distinct=True),
+            closed=Count("meets", filter=Q(meets__status=m.Meet.Status.CLOSED), distinct=True),
+            started=Count("meets", filter=~Q(meets__status=m.Meet.Status.PLANNED), distinct=True),
+        )
+        .order_by("-created_at", "-id")
+    )
+    open_meets = {
+        meet.season_id: meet
+        for meet in m.Meet.objects.filter(season__league=league, status=m.Meet.Status.OPEN)
+    }
+    return [
+        SeasonSummary(
+            season=s,
+            entries=s.entry_count,
+            meets_closed=s.closed,
+            open_meet=open_meets.get(s.pk),
+            next_meet=s.started + 1,
+        )
+        for s in seasons
+    ]
+
+
+def season_roster(season: m.Season) -> list[m.SeasonEntry]:
+    """The season's entries with their players, by name (1 query)."""
+    return list(
+        season.entries.select_related("player").order_by("player__last_name", "player__first_name")
+    )
+
+
+def season_meets(season: m.Season) -> list[m.Meet]:
+    """The season's scheduled and played meets, by number (1 query)."""
+    return list(season.meets.order_by("number"))
+
+
+@dataclass(frozen=True)
+class MeetFacts:
+    """What was recorded at a meet, for the console's lists."""
+
+    absences: tuple[m.AnnouncedAbsence, ...]
+    lateness: tuple[m.LatenessNotice, ...]
+    forfeits: tuple[m.Forfeit, ...]
+    late_joins: tuple[m.LateJoin, ...]
+    malfunctions: tuple[m.Malfunction, ...]
+    compensatory_requests: tuple[m.CompensatoryRequest, ...]
+    compensatory_games: tuple[m.CompensatoryGame, ...]
+    violations: tuple[m.Violation, ...]
+    declarations: tuple[m.MachineDeclaration, ...]
+    problems: tuple[m.AnnouncedProblem, ...]
+    corrections: tuple[m.CorrectionRequest, ...]
+    responses: dict[int, list[m.CorrectionResponse]]
+
+
+def meet_facts(meet: m.Meet) -> MeetFacts:
+    """Every incident recorded at `meet` (one query per kind)."""
+    at_meet = {"game__group__meet": meet}
+    game = ("game__group", "player")
+    corrections = tuple(
+        m.CorrectionRequest.objects.filter(**at_meet)
+        .select_related("game__group", "requested_by", "base", "proposed")
+        .order_by("created_at")
+    )
+    responses: dict[int, list[m.CorrectionResponse]] = defaultdict(list)
+    for response in m.CorrectionResponse.objects.filter(request__game__group__meet=meet):
+        responses[response.request_id].append(response)
+    return MeetFacts(
+        absences=tuple(meet.announced_absences.select_related("player")),
+        lateness=tuple(meet.lateness_notices.select_related("player")),
+        forfeits=tuple(m.Forfeit.objects.filter(**at_meet).select_related(*game)),
+        late_joins=tuple(m.LateJoin.objects.filter(**at_meet).select_related(*game)),
+        malfunctions=tuple(
+            m.Malfunction.objects.filter(**at_meet).select_related(*game, "game__machine")
+        ),
+        compensatory_requests=tuple(
+            m.CompensatoryRequest.objects.filter(**at_meet).select_related(*game)
+        ),
+        compensatory_games=tuple(
+            m.CompensatoryGame.objects.filter(**at_meet).select_related(*game)
+        ),
+        violations=tuple(meet.violations.select_related("player", "game").order_by("created_at")),
+        declarations=tuple(meet.declarations.select_related("machine").order_by("created_at")),
+        problems=tuple(m.AnnouncedProblem.objects.filter(meet=meet).select_related("machine")),
+        corrections=corrections,
+        responses=dict(responses),
+    )
+
+
+def meet_games(meet: m.Meet) -> list[m.Game]:
+    """The meet's games with their group and machine, by group and number (1 query)."""
+    return list(
+        m.Game.objects.filter(group__meet=meet)
+        .select_related("group", "machine")
+        .order_by("group__number", "number")
+    )
+
+
+def meet_players(meet: m.Meet) -> list[tuple[int, str]]:
+    """The players grouped at `meet` (id, name), by name (1 query)."""
+    rows = (
+        m.GroupMember.objects.filter(group__meet=meet)
+        .order_by("player__last_name", "player__first_name")
+        .values_list("player_id", "player__first_name", "player__last_name")
+    )
+    return [(pid, f"{first} {last}") for pid, first, last in rows]
+
+
+def league_machines(league: m.League) -> list[m.Machine]:
+    """The league's machines by title (1 query)."""
+    return list(m.Machine.objects.filter(league=league).order_by("title"))
+
+
+def special_ruling_rows() -> list[m.SpecialRuling]:
+    """The latest version of every special ruling, by title and number (1 query)."""
+    latest: dict[tuple[str, int], m.SpecialRuling] = {}
+    for row in m.SpecialRuling.objects.order_by("machine_title", "number", "version"):
+        latest[(row.machine_title, row.number)] = row
+    return list(latest.values())
+
+
+def league_rulings(league: m.League, limit: int = 50) -> list[m.Ruling]:
+    """The league's latest official rulings, newest first (1 query)."""
+    return list(
+        m.Ruling.objects.filter(league=league).select_related("official").order_by("-id")[:limit]
+    )
+
+
+def season_players(season: m.Season) -> list[tuple[int, str]]:
+    """The season's players (id, name), by name (1 query)."""
+    rows = season.entries.order_by("player__last_name", "player__first_name").values_list(
+        "player_id", "player__first_name", "player__last_name"
+    )
+    return [(pid, f"{first} {last}") for pid, first, last in rows]
+
+
+def league_players(league: m.League) -> list[tuple[int, str]]:
+    """Every player entered in one of the league's seasons (id, name), by name (1 query)."""
+    rows = (
+        m.Player.objects.filter(season_entries__season__league=league)
+        .distinct()
+        .order_by("last_name", "first_name")
+        .values_list("id", "first_name", "last_name")
+    )
+    return [(pid, f"{first} {last}") for pid, first, last in rows]

@@ -1,0 +1,573 @@
+"""What the public pages, the TV and the printed sheets show: one selector per page.
+
+Words:
+- *current season*: the league's newest season (by creation); its standings are the league's
+  home page.
+- *playoff season*: the newest season with a playoff night; the playoffs page shows it.
+- *group view*: a group of the meet board as a reader sees it: players in the order they play
+  the current (or next) game, every game's scores in the group's order with each player's
+  place, and one sentence saying where the match stands (who picks the next machine).
+- *readable explanation*: an explanation line of `flipwell.rules` with the player keys (ids)
+  replaced by names ("5 finished 4th of 4" becomes "Fay Evans finished 4th of 4").
+- *league staff*: a superuser or a user with a role (official or scorekeeper) in the league;
+  only they see the score-sheet QR codes (a code is a key to a group's score sheet).
+
+Nothing private is returned: no ledger, no rulings' notes, no official's name. Every selector
+runs a fixed number of queries whatever the league's size.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+from flipwell.league import models as m
+from flipwell.league.selectors.machines import MachineSheet, maintenance_sheet
+from flipwell.league.selectors.machines import stored_special_rulings as _stored_rulings
+from flipwell.league.selectors.meet_board import BoardGroup, MeetBoard, meet_board
+from flipwell.league.selectors.playoffs import PlayoffBracket, playoff_bracket
+from flipwell.league.selectors.standings import (
+    PlayerHistory,
+    PlayerRef,
+    Standings,
+    player_history,
+    standings,
+)
+from flipwell.rules import RuleError
+from flipwell.rules.special_rulings import SpecialRuling, rulings_for
+
+
+class NotFoundError(LookupError):
+    """The page's object does not exist in this league (the view answers 404)."""
+
+
+@dataclass(frozen=True)
+class SeasonRef:
+    """A season as listed: id, name, length."""
+
+    id: int
+    name: str
+    number_of_meets: int
+
+
+@dataclass(frozen=True)
+class MeetRef:
+    """A meet as listed: id, number, date and status (planned, open, closed)."""
+
+    id: int
+    number: int
+    date: datetime.date
+    status: str
+
+
+@dataclass(frozen=True)
+class SeasonPage:
+    """A season's standings page: the table, the race, the meets and the other seasons."""
+
+    league: m.League
+    season: SeasonRef
+    seasons: tuple[SeasonRef, ...]
+    meets: tuple[MeetRef, ...]
+    standings: Standings
+    has_playoffs: bool
+
+    @property
+    def open_meet(self) -> MeetRef | None:
+        """The meet being played tonight, if any."""
+        return next((meet for meet in self.meets if meet.status == m.Meet.Status.OPEN), None)
+
+    @property
+    def chart_series(self) -> tuple[tuple[str, tuple[Fraction, ...]], ...]:
+        """Each player's running total after each meet, standings order (for the chart)."""
+        return tuple((line.player.name, line.points_after_meet) for line in self.standings.lines)
+
+
+@dataclass(frozen=True)
+class ScoreCell:
+    """One player's score in one game: the machine score (None: forfeit or not entered)."""
+
+    player: str
+    score: int | None
+    place: int | None
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game of a group: its machine and, once confirmed, every score with its place."""
+
+    number: int
+    machine: str
+    confirmed: bool
+    awaiting_confirmation: bool
+    cells: tuple[ScoreCell, ...]
+
+
+@dataclass(frozen=True)
+class GroupView:
+    """A group on the meet board (see the module docstring)."""
+
+    id: int
+    number: int
+    players: tuple[str, ...]
+    """In the order they play the current or next game."""
+    late: tuple[str, ...]
+    games: tuple[GameView, ...]
+    now: str
+    """Where the match stands, in one sentence."""
+    machine: str
+    """The machine being played, or "" between games."""
+    next_picker: str
+    finished: bool
+
+
+@dataclass(frozen=True)
+class MeetPage:
+    """A meet's board as the public sees it."""
+
+    league: m.League
+    season: SeasonRef
+    meet: MeetRef
+    groups: tuple[GroupView, ...]
+    machines_in_use: tuple[tuple[str, int], ...]
+    """(machine title, group number) for every machine in play."""
+    unplayable: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    """One player's season, every point explained in words with names."""
+
+    league: m.League
+    season: SeasonRef
+    seasons: tuple[SeasonRef, ...]
+    """The league's seasons this player is entered in."""
+    history: PlayerHistory
+    rank: int | None
+
+
+@dataclass(frozen=True)
+class PlayoffsPage:
+    """The newest playoff night of the league (or of the season asked for)."""
+
+    league: m.League
+    season: SeasonRef | None
+    seasons: tuple[SeasonRef, ...]
+    """Seasons with a playoff night, newest first."""
+    bracket: PlayoffBracket | None
+
+
+@dataclass(frozen=True)
+class MachineView:
+    """A machine of the league with the special rulings in force on its title (RA-a)."""
+
+    id: int
+    title: str
+    location: str
+    balls_per_game: int
+    status: str
+    rulings: tuple[SpecialRuling, ...]
+
+
+@dataclass(frozen=True)
+class MachinesPage:
+    """Every machine of the league and its special rulings."""
+
+    league: m.League
+    machines: tuple[MachineView, ...]
+
+
+@dataclass(frozen=True)
+class MaintenancePage:
+    """The league's maintenance sheet (R7.3-u)."""
+
+    league: m.League
+    machines: tuple[MachineSheet, ...]
+
+
+@dataclass(frozen=True)
+class TvPage:
+    """Everything the venue's TV rotates through."""
+
+    league: m.League
+    season: SeasonRef | None
+    meet: MeetPage | None
+    """Tonight's meet (the open one), else None."""
+    standings: Standings | None
+    bracket: PlayoffBracket | None
+    """The newest playoff night's bracket, once its divisions are drawn."""
+    sheet_groups: tuple[m.Group, ...] = ()
+    """Tonight's groups, for their score-sheet QR codes: only when the viewer is league
+    staff, else empty."""
+
+
+@dataclass(frozen=True)
+class SheetGroup:
+    """A group's printed score sheet: players in play order and the group row (for its QR)."""
+
+    group: m.Group
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SheetsPage:
+    """A meet's printed score sheets, one per group."""
+
+    league: m.League
+    season: SeasonRef
+    meet: MeetRef
+    groups: tuple[SheetGroup, ...]
+    games_per_match: int
+
+
+# --- Pages ---------------------------------------------------------------------------------
+
+
+def league_list() -> tuple[m.League, ...]:
+    """Every league hosted here, by name (one query)."""
+    return tuple(m.League.objects.order_by("name"))
+
+
+def league_by_slug(slug: str) -> m.League:
+    """The league with this slug; NotFoundError when there is none (one query)."""
+    league = m.League.objects.filter(slug=slug).first()
+    if league is None:
+        raise NotFoundError(f"No league {slug!r}.")
+    return league
+
+
+def season_page(league: m.League, season_id: int | None = None) -> SeasonPage | None:
+    """The standings page of a season (the current one when `season_id` is None).
+
+    None when the league has no season yet; NotFoundError for another league's season.
+    """
+    seasons = _seasons(league)
+    if not seasons:
+        if season_id is not None:
+            raise NotFoundError(f"No season {season_id} in {league}.")
+        return None
+    season = _pick(seasons, season_id)
+    ref = _season_ref(season)
+    meets = tuple(
+        MeetRef(pk, number, date, status)
+        for pk, number, date, status in season.meets.order_by("number").values_list(
+            "id", "number", "date", "status"
+        )
+    )
+    return SeasonPage(
+        league=league,
+        season=ref,
+        seasons=tuple(_season_ref(s) for s in seasons),
+        meets=meets,
+        standings=standings(season),
+        has_playoffs=m.PlayoffNight.objects.filter(season=season).exists(),
+    )
+
+
+def meet_page(league: m.League, meet_id: int) -> MeetPage:
+    """A meet's board with words for where each group stands; NotFoundError if not ours."""
+    meet = (
+        m.Meet.objects.select_related("season__league")
+        .filter(pk=meet_id, season__league=league)
+        .first()
+    )
+    if meet is None:
+        raise NotFoundError(f"No meet {meet_id} in {league}.")
+    return _meet_page(league, meet, meet_board(meet))
+
+
+def player_page(league: m.League, player_id: int, season_id: int | None = None) -> PlayerPage:
+    """One player's season (the newest he is entered in, or `season_id`); NotFoundError if
+    he is not entered in a season of this league."""
+    entered = list(
+        m.Season.objects.filter(league=league, entries__player_id=player_id).order_by(
+            "-created_at", "-pk"
+        )
+    )
+    if not entered:
+        raise NotFoundError(f"Player {player_id} plays in no season of {league}.")
+    season = _pick(entered, season_id)
+    player = m.Player.objects.get(pk=player_id)
+    try:
+        history = player_history(season, player)
+    except RuleError as error:
+        raise NotFoundError(str(error)) from error
+    table = standings(season)
+    rank = next((line.rank for line in table.lines if line.player.id == player_id), None)
+    return PlayerPage(
+        league=league,
+        season=_season_ref(season),
+        seasons=tuple(_season_ref(s) for s in entered),
+        history=readable_history(history),
+        rank=rank,
+    )
+
+
+def playoffs_page(league: m.League, season_id: int | None = None) -> PlayoffsPage:
+    """The playoff night of a season (the newest with one when `season_id` is None)."""
+    with_night = list(
+        m.Season.objects.filter(league=league, playoff_night__isnull=False).order_by(
+            "-created_at", "-pk"
+        )
+    )
+    if not with_night:
+        if season_id is not None:
+            raise NotFoundError(f"No playoff night for season {season_id} in {league}.")
+        return PlayoffsPage(league, None, (), None)
+    season = _pick(with_night, season_id)
+    return PlayoffsPage(
+        league=league,
+        season=_season_ref(season),
+        seasons=tuple(_season_ref(s) for s in with_night),
+        bracket=playoff_bracket(season),
+    )
+
+
+def machines_page(league: m.League) -> MachinesPage:
+    """The league's machines with the special rulings in force on their titles (2 queries)."""
+    rulings = _stored_rulings()
+    machines = m.Machine.objects.filter(league=league).order_by("title", "id")
+    return MachinesPage(
+        league=league,
+        machines=tuple(
+            MachineView(
+                id=machine.pk,
+                title=machine.title,
+                location=machine.location,
+                balls_per_game=machine.balls_per_game,
+                status=machine.status,
+                rulings=rulings_for(machine.title, rulings=rulings),
+            )
+            for machine in machines
+        ),
+    )
+
+
+def maintenance_page(league: m.League) -> MaintenancePage:
+    """The league's maintenance sheet (R7.3-u)."""
+    return MaintenancePage(league=league, machines=maintenance_sheet(league))
+
+
+def tv_page(league: m.League, viewer: AbstractBaseUser | AnonymousUser) -> TvPage:
+    """Tonight's groups and machines, the current standings and the newest bracket; with
+    the groups' rows for their QR codes when `viewer` is league staff."""
+    seasons = _seasons(league)
+    if not seasons:
+        return TvPage(league, None, None, None, None)
+    season = seasons[0]
+    meet = m.Meet.objects.filter(season=season, status=m.Meet.Status.OPEN).first()
+    night_season = (
+        m.Season.objects.filter(league=league, playoff_night__qualifiers__isnull=False)
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    bracket = playoff_bracket(night_season) if night_season is not None else None
+    return TvPage(
+        league=league,
+        season=_season_ref(season),
+        meet=_meet_page(league, meet, meet_board(meet)) if meet is not None else None,
+        standings=standings(season),
+        bracket=bracket if bracket is not None and bracket.divisions else None,
+        sheet_groups=tuple(meet.groups.order_by("number"))
+        if meet is not None and is_league_staff(viewer, league)
+        else (),
+    )
+
+
+def sheets_page(league: m.League, meet_id: int) -> SheetsPage:
+    """A meet's groups for printing: players in ladder order, which is game 1's play order
+    (R5.2-a). NotFoundError for another league's meet."""
+    meet = (
+        m.Meet.objects.select_related("season__league")
+        .filter(pk=meet_id, season__league=league)
+        .first()
+    )
+    if meet is None:
+        raise NotFoundError(f"No meet {meet_id} in {league}.")
+    groups = list(meet.groups.order_by("number"))
+    names: dict[int, list[str]] = {}
+    for group_id, first, last in (
+        m.GroupMember.objects.filter(group__meet=meet)
+        .order_by("group_id", "position")
+        .values_list("group_id", "player__first_name", "player__last_name")
+    ):
+        names.setdefault(group_id, []).append(f"{first} {last}")
+    return SheetsPage(
+        league=league,
+        season=_season_ref(meet.season),
+        meet=MeetRef(meet.pk, meet.number, meet.date, meet.status),
+        groups=tuple(SheetGroup(g, tuple(names.get(g.pk, ()))) for g in groups),
+        games_per_match=GAMES_PER_MATCH,
+    )
+
+
+def is_league_staff(user: AbstractBaseUser | AnonymousUser, league: m.League) -> bool:
+    """A superuser, or a user with a role in `league` (one query at most)."""
+    if not user.is_authenticated:
+        return False
+    if getattr(user, "is_superuser", False):
+        return True
+    return m.LeagueOfficial.objects.filter(user_id=user.pk, league=league).exists()
+
+
+# --- Helpers -------------------------------------------------------------------------------
+
+GAMES_PER_MATCH = 4
+# A player key where the rules' explanations put one: at the start of a line, before "'s" or
+# " + " (a sum of scores), or after "to"/"between"/"and". Other numbers (places, points,
+# scores, "of 4") are never in these positions.
+_KEY = re.compile(r"(?:^|(?<=\bto )|(?<=\bbetween )|(?<=\band ))(\d+)\b|\b(\d+)(?='s\b| \+ )")
+
+
+def readable(text: str, names: Mapping[str, str]) -> str:
+    """An explanation line with the player keys replaced by names (see the module docstring)."""
+
+    def name(match: re.Match[str]) -> str:
+        key = match.group(1) or match.group(2)
+        return names.get(key, key)
+
+    return _KEY.sub(name, text)
+
+
+def readable_history(history: PlayerHistory) -> PlayerHistory:
+    """`history` with every explanation line in names instead of player keys."""
+    names: dict[str, str] = {str(history.player.id): history.player.name}
+    for meet in history.meets:
+        for ref in meet.group:
+            names[str(ref.id)] = ref.name
+        for game in meet.games:
+            for ref, _score in game.scores:
+                names[str(ref.id)] = ref.name
+    meets = tuple(
+        dataclasses.replace(
+            meet,
+            games=tuple(
+                dataclasses.replace(
+                    game, explanation=tuple(readable(x, names) for x in game.explanation)
+                )
+                for game in meet.games
+            ),
+            match_bonus_explanation=tuple(readable(x, names) for x in meet.match_bonus_explanation),
+        )
+        for meet in history.meets
+    )
+    return dataclasses.replace(history, meets=meets)
+
+
+def _seasons(league: m.League) -> list[m.Season]:
+    return list(m.Season.objects.filter(league=league).order_by("-created_at", "-pk"))
+
+
+def _pick(seasons: list[m.Season], season_id: int | None) -> m.Season:
+    if season_id is None:
+        return seasons[0]
+    for season in seasons:
+        if season.pk == season_id:
+            return season
+    raise NotFoundError(f"No season {season_id} here.")
+
+
+def _season_ref(season: m.Season) -> SeasonRef:
+    return SeasonRef(season.pk, season.name, season.number_of_meets)
+
+
+def _meet_page(league: m.League, meet: m.Meet, board: MeetBoard) -> MeetPage:
+    groups = tuple(_group_view(group) for group in board.groups)
+    return MeetPage(
+        league=league,
+        season=_season_ref(meet.season),
+        meet=MeetRef(meet.pk, meet.number, meet.date, meet.status),
+        groups=groups,
+        machines_in_use=tuple(
+            sorted(((board.machines[k], g) for k, g in board.in_use.items()), key=lambda x: x[1])
+        ),
+        unplayable=tuple(sorted(board.machines[k] for k in board.unplayable)),
+    )
+
+
+def _group_view(group: BoardGroup) -> GroupView:
+    names = group.names
+    games = tuple(
+        GameView(
+            number=game.number,
+            machine=game.machine,
+            confirmed=game.confirmed,
+            awaiting_confirmation=game.awaiting_confirmation,
+            cells=tuple(
+                ScoreCell(
+                    player=names[p],
+                    score=(game.scores or {}).get(p),
+                    place=(game.finishing_order.index(p) + 1)
+                    if p in game.finishing_order
+                    else None,
+                )
+                for p in group.players
+            ),
+        )
+        for game in group.games
+    )
+    current = group.games[-1] if group.games and not group.games[-1].confirmed else None
+    picker = names.get(group.next_picker, "") if group.next_picker is not None else ""
+    if group.finished:
+        now = "Match finished."
+    elif current is not None and current.awaiting_confirmation:
+        now = (
+            f"Game {current.number} on {current.machine}: scores entered, waiting to be confirmed."
+        )
+    elif current is not None:
+        now = f"Game {current.number} on {current.machine}: being played."
+    elif not group.games:
+        now = "Waiting for the first machine."
+    elif group.waiting_for:
+        waiting = ", ".join(names[p] for p in group.waiting_for)
+        now = f"Waiting for a compensatory game: {waiting}."
+    elif picker:
+        now = f"{picker} picks the machine for game {len(group.games) + 1}."
+    else:
+        now = f"The league official picks the machine for game {len(group.games) + 1}."
+    return GroupView(
+        id=group.id,
+        number=group.number,
+        players=tuple(names[p] for p in group.play_order),
+        late=tuple(names[p] for p in group.players if p in group.late),
+        games=games,
+        now=now,
+        machine=current.machine if current is not None else "",
+        next_picker=picker,
+        finished=group.finished,
+    )
+
+
+__all__ = [
+    "GameView",
+    "GroupView",
+    "MachinesPage",
+    "MaintenancePage",
+    "MeetPage",
+    "MeetRef",
+    "NotFoundError",
+    "PlayerPage",
+    "PlayerRef",
+    "PlayoffsPage",
+    "SeasonPage",
+    "SeasonRef",
+    "SheetsPage",
+    "TvPage",
+    "is_league_staff",
+    "league_by_slug",
+    "league_list",
+    "machines_page",
+    "maintenance_page",
+    "meet_page",
+    "player_page",
+    "playoffs_page",
+    "readable",
+    "season_page",
+    "sheets_page",
+    "tv_page",
+]

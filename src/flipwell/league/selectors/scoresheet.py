@@ -1,0 +1,305 @@
+"""The score sheet at the machine: one group's match as its players see it on a phone.
+
+Words (see `flipwell.league.selectors.meet_board` for board, picker, play order):
+- *current game*: the group's latest game; *pending sheet* its entered, not yet confirmed
+  score sheet (the latest version), waiting for another player's confirmation (R3-a).
+- *points*: the game points a sheet gives (R3.2, from `flipwell.rules.scoring.score_game`);
+  for a confirmed game those of the season fold (so forfeits and penalties count).
+- *selectable machines*: the machines the picker may choose for the next game (§5, from
+  `flipwell.rules.selection.selectable_machines`).
+- *open correction*: a correction request of one of the group's games waiting for the
+  players' answers (R3-c), with who is asked (the quorum, A45.1) and who has answered.
+
+`scoresheet` runs a fixed number of queries whatever the group's history.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from flipwell.league import models as m
+from flipwell.league.adapters import player_key, ruleset_for, season_facts
+from flipwell.league.selectors.meet_board import (
+    GAMES_PER_MATCH,
+    BoardGroup,
+    machine_id_of,
+    machine_states,
+    meet_board,
+    played_games,
+)
+from flipwell.rules import RuleError, Ruleset
+from flipwell.rules.corrections import correction_quorum
+from flipwell.rules.scoring import score_game
+from flipwell.rules.season import fold_season
+from flipwell.rules.selection import selectable_machines
+
+
+@dataclass(frozen=True)
+class SheetLine:
+    """One player's line on a game's sheet: machine score (None: no score) and points."""
+
+    player_id: int
+    name: str
+    machine_score: int | None
+    points: int | None
+    forfeited: bool
+
+
+@dataclass(frozen=True)
+class SheetGame:
+    """A game of the group: machine, chooser, and its counted or pending sheet."""
+
+    id: int
+    number: int
+    machine: str
+    chosen_by: str
+    confirmed: bool
+    lines: tuple[SheetLine, ...]
+
+
+@dataclass(frozen=True)
+class PendingSheet:
+    """The current game's entered sheet, waiting for another player's confirmation."""
+
+    submission_id: int
+    version: int
+    entered_by_id: int
+    entered_by: str
+    lines: tuple[SheetLine, ...]
+    tie_order: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class OpenCorrection:
+    """A correction request waiting for the players' answers (R3-c)."""
+
+    id: int
+    game_number: int
+    requested_by: str
+    reason: str
+    changes: tuple[tuple[str, int | None, int | None], ...]
+    """(player, recorded score, claimed score) for each changed line."""
+    waiting_for: tuple[tuple[int, str], ...]
+    answered: tuple[tuple[str, bool], ...]
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """Everything one group's score sheet page shows."""
+
+    league: str
+    season: str
+    meet_number: int
+    group_number: int
+    players: tuple[tuple[int, str], ...]
+    """Ladder order (position 1 first)."""
+    play_order: tuple[tuple[int, str], ...]
+    games: tuple[SheetGame, ...]
+    current: SheetGame | None
+    """The game being played (no confirmed sheet yet), if any."""
+    forfeits: frozenset[int]
+    """Players with a recorded forfeit of the current game: their score stays empty."""
+    pending: PendingSheet | None
+    next_picker: tuple[int, str] | None
+    selectable: tuple[tuple[int, str], ...]
+    waiting_for: tuple[str, ...]
+    corrections: tuple[OpenCorrection, ...]
+    match_over: bool
+    correctable: tuple[SheetGame, ...]
+    """Confirmed games with no open correction: a correction may be requested on them."""
+
+
+def scoresheet(group: m.Group) -> ScoreSheet:
+    """The score sheet of `group` at its meet (a fixed number of queries; no writes)."""
+    meet = group.meet
+    season = meet.season
+    league = season.league
+    board = meet_board(meet)
+    found = next(g for g in board.groups if g.id == group.pk)
+    names = dict(found.names)
+    ruleset = ruleset_for(league)
+    result = fold_season(season_facts(season), ruleset=ruleset)
+    match = None
+    if meet.number <= len(result.meets):
+        keys = frozenset(player_key(p) for p in found.players)
+        match = next(
+            (x for x in result.meets[meet.number - 1].matches if frozenset(x.players) == keys),
+            None,
+        )
+    game_ids = [g.id for g in found.games]
+    forfeits: dict[int, set[int]] = defaultdict(set)
+    for game_id, player_id in m.Forfeit.objects.filter(game_id__in=game_ids).values_list(
+        "game_id", "player_id"
+    ):
+        forfeits[game_id].add(player_id)
+    games = []
+    for index, game in enumerate(found.games):
+        points: Mapping[str, int] = {}
+        if game.confirmed and match is not None and index < len(match.games):
+            points = match.games[index].result.points
+        lines = tuple(
+            SheetLine(
+                player_id=p,
+                name=names[p],
+                machine_score=None if game.scores is None else game.scores.get(p),
+                points=points.get(player_key(p)) if game.confirmed else None,
+                forfeited=p in forfeits[game.id],
+            )
+            for p in found.players
+        )
+        games.append(
+            SheetGame(
+                id=game.id,
+                number=game.number,
+                machine=game.machine,
+                chosen_by=names.get(game.chosen_by, "") if game.chosen_by else "drawn",
+                confirmed=game.confirmed,
+                lines=lines,
+            )
+        )
+    current = games[-1] if games and not games[-1].confirmed else None
+    pending = _pending(current, found, ruleset) if current is not None else None
+    corrections = _open_corrections(game_ids, found, names, ruleset)
+    corrected = {c.game_number for c in corrections}
+    picker = found.next_picker
+    return ScoreSheet(
+        league=league.name,
+        season=season.name,
+        meet_number=meet.number,
+        group_number=found.number,
+        players=tuple((p, names[p]) for p in found.players),
+        play_order=tuple((p, names[p]) for p in found.play_order),
+        games=tuple(games),
+        current=current,
+        forfeits=frozenset(forfeits[current.id]) if current is not None else frozenset(),
+        pending=pending,
+        next_picker=(picker, names[picker]) if picker is not None else None,
+        selectable=_selectable(meet, found, ruleset) if picker is not None else (),
+        waiting_for=tuple(names[p] for p in found.waiting_for),
+        corrections=corrections,
+        match_over=len(games) >= GAMES_PER_MATCH and current is None,
+        correctable=tuple(g for g in games if g.confirmed and g.number not in corrected),
+    )
+
+
+def _pending(current: SheetGame, group: BoardGroup, ruleset: Ruleset) -> PendingSheet | None:
+    submission = (
+        m.ScoreSubmission.objects.filter(game_id=current.id, is_correction=False)
+        .order_by("-version")
+        .first()
+    )
+    if submission is None or submission.confirmed_by_id is not None:
+        return None
+    sheet = dict(submission.lines.values_list("player_id", "machine_score"))
+    orders: dict[int, list[int]] = defaultdict(list)
+    for order_id, player_id in (
+        m.TieOrderPlace.objects.filter(tie_order__submission=submission)
+        .order_by("tie_order_id", "position")
+        .values_list("tie_order_id", "player_id")
+    ):
+        orders[order_id].append(player_id)
+    points = _points(sheet, list(orders.values()), ruleset)
+    names = group.names
+    return PendingSheet(
+        submission_id=submission.pk,
+        version=submission.version,
+        entered_by_id=submission.entered_by_id,
+        entered_by=names.get(submission.entered_by_id, ""),
+        lines=tuple(
+            SheetLine(
+                player_id=p,
+                name=names[p],
+                machine_score=sheet.get(p),
+                points=points.get(p),
+                forfeited=False,
+            )
+            for p in group.players
+        ),
+        tie_order=tuple(tuple(names[p] for p in order) for order in orders.values()),
+    )
+
+
+def _points(
+    sheet: Mapping[int, int | None], ties: list[list[int]], ruleset: Ruleset
+) -> dict[int, int]:
+    try:
+        result = score_game(
+            {player_key(p): s for p, s in sheet.items()},
+            tie_order=[[player_key(p) for p in order] for order in ties],
+            ruleset=ruleset,
+        )
+    except RuleError:
+        return {}
+    return {int(p): points for p, points in result.points.items()}
+
+
+def _selectable(meet: m.Meet, group: BoardGroup, ruleset: Ruleset) -> tuple[tuple[int, str], ...]:
+    loaded = machine_states(meet)
+    states = [s for s, _ in loaded]
+    titles = {s.machine: t for s, t in loaded}
+    try:
+        allowed = selectable_machines(
+            states,
+            group=group.number,
+            played=[g.machine for g in played_games(group.games)],
+            ruleset=ruleset,
+        )
+    except RuleError:
+        return ()
+    return tuple((machine_id_of(k), titles[k]) for k in allowed.machines)
+
+
+def _open_corrections(
+    game_ids: list[int], group: BoardGroup, names: Mapping[int, str], ruleset: Ruleset
+) -> tuple[OpenCorrection, ...]:
+    requests = list(
+        m.CorrectionRequest.objects.filter(
+            game_id__in=game_ids, status=m.CorrectionRequest.Status.PENDING
+        )
+        .select_related("game")
+        .order_by("game__number")
+    )
+    if not requests:
+        return ()
+    submissions = [r.base_id for r in requests] + [r.proposed_id for r in requests]
+    sheets: dict[int, dict[int, int | None]] = defaultdict(dict)
+    for submission_id, player_id, score in m.ScoreLine.objects.filter(
+        submission_id__in=submissions
+    ).values_list("submission_id", "player_id", "machine_score"):
+        sheets[submission_id][player_id] = score
+    answers: dict[int, dict[int, bool]] = defaultdict(dict)
+    for request_id, player_id, agrees in m.CorrectionResponse.objects.filter(
+        request__in=requests
+    ).values_list("request_id", "player_id", "agrees"):
+        answers[request_id][player_id] = agrees
+    found = []
+    for request in requests:
+        base = sheets[request.base_id]
+        proposed = sheets[request.proposed_id]
+        try:
+            quorum = correction_quorum(
+                group=[player_key(p) for p in group.players],
+                played=[player_key(p) for p in group.players if base.get(p) is not None],
+                ruleset=ruleset,
+            )
+        except RuleError:
+            quorum = ()
+        given = answers[request.pk]
+        found.append(
+            OpenCorrection(
+                id=request.pk,
+                game_number=request.game.number,
+                requested_by=names.get(request.requested_by_id, ""),
+                reason=request.reason,
+                changes=tuple(
+                    (names[p], base.get(p), proposed.get(p))
+                    for p in group.players
+                    if base.get(p) != proposed.get(p)
+                ),
+                waiting_for=tuple((int(k), names[int(k)]) for k in quorum if int(k) not in given),
+                answered=tuple((names[p], agrees) for p, agrees in given.items()),
+            )
+        )
+    return tuple(found)

@@ -1,0 +1,243 @@
+"""Charts drawn on the server as inline SVG: no JavaScript, no chart library, no inline style.
+
+Words:
+- *series*: one player's running league-point total after meet 1, 2, ... (exact fractions,
+  drawn at float precision: a chart is a picture, the numbers themselves are in the table).
+- *points chart*: every series on one pair of axes, meets across, points up, each line named
+  at its end (names that would overlap a closer one are left out; every line has a tooltip).
+- *sparkline*: one series in a small picture on a scale shared by the whole table.
+- *bracket diagram*: one playoff division's matches in rounds (QF, SF, F) as boxes, with the
+  players, their points and who advanced, joined by lines from each match to the one its top
+  two go on to (`flipwell.rules.playoffs.BRACKET_MATCHES`).
+
+Colours and fonts come from CSS classes (app.css, tv.css, print.css), so the same SVG suits
+the light pages, the dark TV and paper. The Content-Security-Policy forbids style attributes,
+so none is used. Every text is escaped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+import segno
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from flipwell.league.selectors.playoffs import DivisionView, MatchView
+from flipwell.league.selectors.standings import PlayerRef
+from flipwell.rules.checks import fmt
+from flipwell.rules.playoffs import BRACKET_MATCHES
+
+PALETTE_SIZE = 8
+LABEL_GAP = 13.0
+"""The smallest vertical distance between two end-of-line names, in chart units."""
+
+Series = Sequence[tuple[str, Sequence[Fraction]]]
+
+
+def nice_ceiling(value: float) -> tuple[float, float]:
+    """A round top for an axis at or above `value`, and the step between its grid lines."""
+    if value <= 0:
+        return 10.0, 2.0
+    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
+        if value / step <= 6:
+            top = step * -(-value // step)
+            return float(top), float(step)
+    step = 10 ** len(str(int(value)))
+    return float(step), float(step) / 5
+
+
+def points_chart(series: Series, *, title: str, meets: int | None = None) -> SafeString:
+    """Every player's points after each meet as one line chart (see the module docstring)."""
+    count = max([meets or 0, *(len(points) for _, points in series)])
+    if count == 0 or not series:
+        return mark_safe("")  # safe: nothing to draw
+    width, height = 760.0, 380.0
+    left, right, top, bottom = 48.0, 150.0, 14.0, 40.0
+    plot_w, plot_h = width - left - right, height - top - bottom
+    highest = max((float(p) for _, points in series for p in points), default=0.0)
+    y_top, step = nice_ceiling(highest)
+
+    def x(meet: int) -> float:
+        return left + plot_w * meet / count
+
+    def y(points: float) -> float:
+        return top + plot_h * (1 - points / y_top)
+
+    parts = [
+        f'<svg class="chart points-chart" viewBox="0 0 {width:g} {height:g}" role="img" '
+        f'aria-labelledby="chart-title" xmlns="http://www.w3.org/2000/svg">',
+        f'<title id="chart-title">{escape(title)}</title>',
+    ]
+    tick = 0.0
+    while tick <= y_top + 1e-9:
+        parts.append(
+            f'<line class="grid" x1="{left:g}" x2="{left + plot_w:g}" '
+            f'y1="{y(tick):.1f}" y2="{y(tick):.1f}"/>'
+            f'<text class="axis" x="{left - 6:g}" y="{y(tick) + 4:.1f}" '
+            f'text-anchor="end">{fmt(int(tick))}</text>'
+        )
+        tick += step
+    for meet in range(count + 1):
+        parts.append(
+            f'<text class="axis" x="{x(meet):.1f}" y="{height - bottom + 18:g}" '
+            f'text-anchor="middle">{meet}</text>'
+        )
+    parts.append(
+        f'<text class="axis-title" x="{left + plot_w / 2:g}" y="{height - 4:g}" '
+        'text-anchor="middle">meet</text>'
+    )
+    ends: list[tuple[float, int, str]] = []
+    for index, (name, points) in enumerate(series):
+        coords = [(x(0), y(0))] + [(x(i + 1), y(float(p))) for i, p in enumerate(points)]
+        path = " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy in coords)
+        last = fmt(points[-1]) if points else "0"
+        parts.append(
+            f'<polyline class="series s{index % PALETTE_SIZE}" points="{path}">'
+            f"<title>{escape(name)}: {last}</title></polyline>"
+        )
+        ends.append((coords[-1][1], index, name))
+    placed: list[float] = []
+    for end_y, index, name in sorted(ends):
+        if placed and end_y - placed[-1] < LABEL_GAP:
+            continue
+        placed.append(end_y)
+        parts.append(
+            f'<text class="label s{index % PALETTE_SIZE}" x="{left + plot_w + 6:g}" '
+            f'y="{end_y + 4:.1f}">{escape(name)}</text>'
+        )
+    parts.append("</svg>")
+    return mark_safe("".join(parts))  # safe: every text above is escaped
+
+
+def sparkline(points: Sequence[Fraction], *, scale: Fraction | int, label: str) -> SafeString:
+    """One player's running total as a small line, on the table's shared `scale`."""
+    width, height, pad = 100.0, 28.0, 2.0
+    top = float(scale) or 1.0
+    count = max(len(points), 1)
+    coords = [(pad, height - pad)] + [
+        (
+            pad + (width - 2 * pad) * (i + 1) / count,
+            height - pad - (height - 2 * pad) * float(p) / top,
+        )
+        for i, p in enumerate(points)
+    ]
+    path = " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy in coords)
+    return mark_safe(  # safe: the label is escaped
+        f'<svg class="spark" viewBox="0 0 {width:g} {height:g}" role="img" '
+        f'aria-label="{escape(label)}" xmlns="http://www.w3.org/2000/svg">'
+        f'<polyline points="{path}"/></svg>'
+    )
+
+
+# --- The bracket diagram ------------------------------------------------------------------
+
+BOX_W, ROW_H, HEAD_H, COL_GAP, ROW_GAP = 230.0, 24.0, 26.0, 46.0, 22.0
+ROUND_COLUMN = {"QF": 0, "SF": 1, "F": 2}
+
+
+def bracket_diagram(division: DivisionView) -> SafeString:
+    """One division's bracket as an SVG diagram (see the module docstring)."""
+    layout = BRACKET_MATCHES.get(division.bracket)
+    if layout is None:
+        return mark_safe("")  # safe: unknown size: nothing to draw
+    views = {match.match: match for match in division.matches}
+    columns = sorted({ROUND_COLUMN[_prefix(mid)] for mid, _ in layout})
+    box_h = HEAD_H + 4 * ROW_H + 6
+    rows = 2 if len(layout) > 1 else 1
+    positions: dict[str, tuple[float, float]] = {}
+    for mid, _slots in layout:
+        col = columns.index(ROUND_COLUMN[_prefix(mid)])
+        x = col * (BOX_W + COL_GAP)
+        if mid == "F":
+            y = (rows - 1) * (box_h + ROW_GAP) / 2
+        else:
+            y = (int(mid[-1]) - 1) * (box_h + ROW_GAP)
+        positions[mid] = (x, y)
+    width = len(columns) * BOX_W + (len(columns) - 1) * COL_GAP + 2
+    height = rows * box_h + (rows - 1) * ROW_GAP + 2
+    seeds = dict(division.seeds)
+    parts = [
+        f'<svg class="chart bracket" viewBox="-1 -1 {width:g} {height:g}" role="img" '
+        f'aria-label="Division {escape(division.name)} bracket" '
+        'xmlns="http://www.w3.org/2000/svg">'
+    ]
+    for mid, slots in layout:
+        tx, ty = positions[mid]
+        for slot in slots:
+            if isinstance(slot, str):
+                fx, fy = positions[slot]
+                x1, y1, x2, y2 = fx + BOX_W, fy + box_h / 2, tx, ty + box_h / 2
+                mx = (x1 + x2) / 2
+                parts.append(f'<path class="link" d="M{x1:g},{y1:g} H{mx:g} V{y2:g} H{x2:g}"/>')
+    for mid, slots in layout:
+        x, y = positions[mid]
+        parts.append(_match_box(mid, slots, views.get(mid), seeds, x, y, box_h))
+    parts.append("</svg>")
+    return mark_safe("".join(parts))  # safe: every text is escaped in _match_box
+
+
+def _prefix(match_id: str) -> str:
+    return match_id.rstrip("0123456789")
+
+
+def _match_box(
+    mid: str,
+    slots: Sequence[int | str],
+    view: MatchView | None,
+    seeds: dict[int, PlayerRef | None],
+    x: float,
+    y: float,
+    box_h: float,
+) -> str:
+    status = view.status if view is not None else "waiting"
+    parts = [
+        f'<g class="match {escape(status)}">',
+        f'<rect x="{x:g}" y="{y:g}" width="{BOX_W:g}" height="{box_h:g}" rx="8"/>',
+        f'<text class="match-head" x="{x + 10:g}" y="{y + 18:g}">{escape(mid)}</text>',
+        f'<text class="match-status" x="{x + BOX_W - 10:g}" y="{y + 18:g}" '
+        f'text-anchor="end">{escape(status.replace("_", " "))}</text>',
+    ]
+    lines: list[tuple[str, str, str]] = []
+    if view is not None and view.players:
+        totals = {ref.id: total for ref, total in view.totals}
+        advancing = {ref.id for ref in view.advancing}
+        eliminated = {ref.id for ref in view.eliminated}
+        for ref in view.players:
+            css = "adv" if ref.id in advancing else "out" if ref.id in eliminated else "in"
+            points = f"{totals[ref.id]} pts" if ref.id in totals and view.games else ""
+            mark = "✓ " if ref.id in advancing else ""
+            lines.append((css, mark + ref.name, points))
+    else:
+        for slot in slots:
+            if isinstance(slot, str):
+                lines.append(("tbd", f"Top 2 of {slot}", ""))
+            else:
+                seeded = seeds.get(slot)
+                name = seeded.name if seeded is not None else "vacant"
+                lines.append(("in", f"{slot}. {name}", ""))
+    for index, (css, name, points) in enumerate(lines[:4]):
+        row_y = y + HEAD_H + ROW_H * index + 17
+        parts.append(
+            f'<text class="player {css}" x="{x + 10:g}" y="{row_y:g}">{escape(name)}</text>'
+        )
+        if points:
+            parts.append(
+                f'<text class="player-points {css}" x="{x + BOX_W - 10:g}" y="{row_y:g}" '
+                f'text-anchor="end">{escape(points)}</text>'
+            )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+# --- QR codes -------------------------------------------------------------------------------
+
+
+def qr_code(url: str, *, label: str) -> SafeString:
+    """`url` as an inline SVG QR code (segno; error correction M survives a beer stain)."""
+    code = segno.make(url, error="m", micro=False)
+    svg = code.svg_inline(
+        scale=4, border=2, dark="#000", light="#fff", svgclass="qr", omitsize=True, title=label
+    )
+    return mark_safe(svg.replace("<svg ", '<svg role="img" ', 1))  # safe: segno escapes

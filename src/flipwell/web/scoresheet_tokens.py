@@ -1,0 +1,81 @@
+"""Score sheet tokens: the unguessable part of a group's score sheet URL (``/sheet/<token>/``).
+
+Words:
+- *token*: the group's id and its meet's id, signed with the site's SECRET_KEY under a salt of
+  its own (`django.core.signing`), so nobody can make one for another group without the key,
+  and a token made for one purpose (a session, a password reset) is never accepted here.
+  Nothing is stored: a token is checked by verifying its signature.
+- *scoped*: a token opens one group's sheet at one meet, nothing else.
+- *dead*: a token stops working once its meet is closed (or was never started), and in any
+  case `MAX_AGE` after it was made, so a photographed QR code from an old night is useless.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.core import signing
+from django.http import Http404, HttpRequest
+from django.urls import reverse
+
+from flipwell.league import models as m
+
+SALT = "flipwell.web.scoresheet"
+MAX_AGE = datetime.timedelta(days=3)
+"""Longer than any league night (and its late corrections), short enough to expire."""
+
+
+class DeadToken(Http404):
+    """A token that is forged, expired, or whose meet is no longer open (shown as a 404)."""
+
+
+def make_token(group: m.Group) -> str:
+    """The signed token of `group`'s score sheet at its meet."""
+    return token_for(group.pk, group.meet_id)
+
+
+def token_for(group_id: int, meet_id: int) -> str:
+    """The signed token of group `group_id` of meet `meet_id` (no query)."""
+    return signing.dumps([group_id, meet_id], salt=SALT, compress=False)
+
+
+def scoresheet_path(group: m.Group) -> str:
+    """The site-relative path of `group`'s score sheet."""
+    return path_for(group.pk, group.meet_id)
+
+
+def path_for(group_id: int, meet_id: int) -> str:
+    """The site-relative path of group `group_id`'s sheet at meet `meet_id` (no query)."""
+    return reverse("web:scoresheet", kwargs={"token": token_for(group_id, meet_id)})
+
+
+def scoresheet_url(request: HttpRequest, group: m.Group) -> str:
+    """The absolute URL of `group`'s score sheet (for the QR code on the print sheet and TV)."""
+    return request.build_absolute_uri(scoresheet_path(group))
+
+
+def group_for_token(token: str) -> m.Group:
+    """The group a live token opens (with its meet, season and league loaded).
+
+    Raises `DeadToken` for a token that is not ours, is older than `MAX_AGE`, names a group
+    that is not in the meet it names, or whose meet is not open.
+    """
+    try:
+        value = signing.loads(token, salt=SALT, max_age=MAX_AGE)
+    except signing.BadSignature as error:  # SignatureExpired is a BadSignature
+        raise DeadToken("This score sheet link is not valid or has expired.") from error
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise DeadToken("This score sheet link is not valid.")
+    group_id, meet_id = value
+    group = (
+        m.Group.objects.select_related("meet__season__league")
+        .filter(pk=group_id, meet_id=meet_id)
+        .first()
+    )
+    if group is None or group.meet.status != m.Meet.Status.OPEN:
+        raise DeadToken("This meet is over: its score sheet links no longer work.")
+    return group

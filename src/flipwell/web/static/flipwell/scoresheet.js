@@ -1,0 +1,217 @@
+/* flipwell score sheet: read-back of scores, tie places only when scores tie, and an offline
+ * queue. An entry is stored in localStorage under its idempotency key (made on this phone)
+ * before it is sent; it leaves the queue once the server has answered. A lost answer is sent
+ * again with the same key, and the server stores one entry per key: delivered once.
+ * Vanilla JS, no dependencies; the page works without it (plain POST forms).
+ */
+(function () {
+  "use strict";
+
+  var QUEUE_KEY = "flipwell.scoresheet.queue";
+  var RETRY_MS = 15000;
+  var sending = false;
+
+  function newKey() {
+    if (window.crypto && window.crypto.randomUUID) {
+      return window.crypto.randomUUID();
+    }
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) {
+      return ("0" + b.toString(16)).slice(-2);
+    }).join("");
+  }
+
+  function readQueue() {
+    try {
+      var items = JSON.parse(window.localStorage.getItem(QUEUE_KEY) || "[]");
+      return Array.isArray(items) ? items : [];
+    } catch (e) {
+      return [];
+    }
+  }
+
+  function writeQueue(items) {
+    window.localStorage.setItem(QUEUE_KEY, JSON.stringify(items));
+  }
+
+  function dropFromQueue(key) {
+    writeQueue(readQueue().filter(function (item) { return item.key !== key; }));
+  }
+
+  function digits(text) {
+    return (text || "").replace(/[\s,.'\u00a0\u202f_]/g, "");
+  }
+
+  function grouped(text) {
+    var d = digits(text);
+    if (!/^\d+$/.test(d)) { return d ? "not a number" : ""; }
+    return d.replace(/^0+(?=\d)/, "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  }
+
+  function status(text, state) {
+    var box = document.getElementById("offline-status");
+    if (!box) { return; }
+    box.hidden = !text;
+    box.textContent = text || "";
+    box.setAttribute("data-state", state || "");
+  }
+
+  /* --- read-back and tie places --------------------------------------------------------- */
+
+  function refreshEntry(form) {
+    var rows = form.querySelectorAll(".score-row");
+    var seen = {};
+    var values = [];
+    rows.forEach(function (row) {
+      var input = row.querySelector("input[data-score]");
+      var out = row.querySelector("output.readback");
+      var forfeit = row.querySelector("input[type=checkbox]");
+      var shown = grouped(input.value);
+      if (out) { out.textContent = shown; }
+      var value = forfeit && forfeit.checked ? "" : digits(input.value);
+      input.disabled = !!(forfeit && forfeit.checked);
+      values.push(value);
+      if (value) { seen[value] = (seen[value] || 0) + 1; }
+    });
+    rows.forEach(function (row, i) {
+      var tie = row.querySelector("[data-tie]");
+      if (tie) { tie.hidden = !(values[i] && seen[values[i]] > 1); }
+    });
+  }
+
+  /* --- the offline queue ---------------------------------------------------------------- */
+
+  function send(item) {
+    return window.fetch(item.url, {
+      method: "POST",
+      body: item.body,
+      credentials: "same-origin",
+      headers: {
+        "Accept": "application/json",
+        "Content-Type": "application/x-www-form-urlencoded",
+        "X-CSRFToken": item.csrf
+      }
+    }).then(function (response) {
+      return response.json().catch(function () { return null; }).then(function (data) {
+        return { status: response.status, data: data };
+      });
+    });
+  }
+
+  function showErrors(form, errors) {
+    var box = form.querySelector(".form-errors");
+    if (!box) {
+      box = document.createElement("div");
+      box.className = "form-errors";
+      box.setAttribute("role", "alert");
+      form.insertBefore(box, form.firstChild);
+    }
+    box.textContent = "";
+    Object.keys(errors || {}).forEach(function (field) {
+      errors[field].forEach(function (error) {
+        var p = document.createElement("p");
+        p.textContent = error.message;
+        box.appendChild(p);
+      });
+    });
+  }
+
+  function flush() {
+    if (sending) { return; }
+    var items = readQueue();
+    if (!items.length) { return; }
+    sending = true;
+    status("Sending the saved scores…", "sending");
+    var item = items[0];
+    send(item).then(function (result) {
+      sending = false;
+      if (result.status >= 200 && result.status < 300) {
+        dropFromQueue(item.key);
+        status("Sent.", "sent");
+        if (!readQueue().length && item.url === entryAction()) {
+          window.location.reload();
+        } else {
+          flush();
+        }
+      } else if (result.status === 400 || result.status === 404 || result.status === 409) {
+        // The server refused the sheet: sending it again cannot help. Show why.
+        dropFromQueue(item.key);
+        var form = document.querySelector("form[data-offline-entry]");
+        if (form && item.url === entryAction()) {
+          showErrors(form, result.data && result.data.errors);
+          enable(form, true);
+          form.querySelector("input[name=idempotency_key]").value = newKey();
+        }
+        status("Not saved: " + (result.status === 404
+          ? "this meet is closed." : "check the messages and enter again."), "refused");
+      } else {
+        status("Saved on this phone, will send when the server answers.", "queued");
+      }
+    }).catch(function () {
+      sending = false;
+      status("Saved on this phone, will send when the network is back.", "queued");
+    });
+  }
+
+  function entryAction() {
+    var form = document.querySelector("form[data-offline-entry]");
+    return form ? form.action : null;
+  }
+
+  function enable(form, on) {
+    var button = form.querySelector("button[type=submit]");
+    if (button) { button.disabled = !on; }
+  }
+
+  function wireForm() {
+    var form = document.querySelector("form[data-offline-entry]");
+    if (form && !form.hasAttribute("data-wired")) {
+      form.setAttribute("data-wired", "");
+      var keyInput = form.querySelector("input[name=idempotency_key]");
+      var waiting = readQueue().filter(function (item) { return item.url === form.action; });
+      if (waiting.length) {
+        keyInput.value = waiting[0].key;
+        enable(form, false);
+        status("Saved on this phone, will send when the network is back.", "queued");
+      } else {
+        keyInput.value = newKey();
+      }
+      form.addEventListener("input", function () { refreshEntry(form); });
+      form.addEventListener("change", function () { refreshEntry(form); });
+      refreshEntry(form);
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        var data = new FormData(form);
+        var body = new URLSearchParams();
+        data.forEach(function (value, name) { body.append(name, value); });
+        var item = {
+          key: keyInput.value,
+          url: form.action,
+          body: body.toString(),
+          csrf: data.get("csrfmiddlewaretoken") || "",
+          saved: new Date().toISOString()
+        };
+        writeQueue(readQueue().filter(function (i) { return i.key !== item.key; }).concat([item]));
+        enable(form, false);
+        status("Saved on this phone, will send…", "queued");
+        flush();
+      });
+    }
+  }
+
+  function setUp() {
+    wireForm();
+    window.addEventListener("online", flush);
+    window.setInterval(flush, RETRY_MS);
+    flush();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", setUp);
+  } else {
+    setUp();
+  }
+  // htmx replaces #sheet after a confirmation or a pick: wire the new entry form.
+  document.addEventListener("htmx:afterSettle", wireForm);
+})();

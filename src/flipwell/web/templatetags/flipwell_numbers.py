@@ -1,0 +1,42 @@
+"""Numbers as people read them: thousands separators, exact league points as decimals.
+
+Words: *points* are league points, exact fractions (`Fraction`), shown as 19.75 when the
+decimal is exact, never through a float; *score* is a machine score, an integer shown with
+thousands separators, or a dash when there is none.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from django import template
+
+from flipwell.rules.checks import fmt
+
+register = template.Library()
+
+NO_VALUE = "–"
+ORDINAL_SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
+
+
+@register.filter
+def num(value: int | Fraction | None) -> str:
+    """1234567 -> "1,234,567"; Fraction(79, 4) -> "19.75"; None -> "–"."""
+    if value is None or value == "":
+        return NO_VALUE
+    return fmt(value)
+
+
+@register.filter
+def ordinal(value: int | None) -> str:
+    """1 -> "1st", 12 -> "12th", 23 -> "23rd"; None -> "–"."""
+    if value is None:
+        return NO_VALUE
+    suffix = "th" if 10 <= value % 100 <= 20 else ORDINAL_SUFFIXES.get(value % 10, "th")
+    return f"{value}{suffix}"
+
+
+@register.filter
+def words(value: str) -> str:
+    """A code as words: "not_a_malfunction" -> "not a malfunction"."""
+    return str(value).replace("_", " ")

@@ -1,0 +1,92 @@
+"""The console's front pages: the official's leagues, a league's seasons, a season's roster."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from flipwell.league import models as m
+from flipwell.league import services
+from flipwell.league.players_csv import PlayersCsvError
+from flipwell.league.selectors.console import (
+    league_rulings,
+    league_seasons,
+    official_leagues,
+    season_roster,
+)
+from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page, signed_in
+from flipwell.web.forms import PlayersCsvForm, RegisterPlayerForm, SeasonForm
+from flipwell.web.views.manage._common import action, done, official, page, run, season_of
+
+
+@signed_in
+def home(request: HttpRequest) -> HttpResponse:
+    """The leagues the signed-in official has a role in."""
+    return render(request, "manage/home.html", {"leagues": official_leagues(request.user)})
+
+
+@console_page(ANY_ROLE)
+def league(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
+    """A league's hub: its seasons (with the open meet of each) and its latest rulings."""
+    context = {
+        "league": league,
+        "role": role,
+        "seasons": league_seasons(league),
+        "rulings": league_rulings(league, limit=10) if role == "league_official" else [],
+    }
+    return render(request, "manage/league.html", context)
+
+
+@console_page(LO_ONLY)
+def seasons(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
+    """The league's seasons and the form that creates one (create_season)."""
+    form = SeasonForm(request.POST or None)
+    if request.method == "POST":
+        season = run(
+            form, lambda d: services.create_season(league=league, actor=official(request), **d)
+        )
+        if season is not None:
+            return done(request, f"Season “{season.name}” created.")
+    context = {"league": league, "role": role, "seasons": league_seasons(league), "form": form}
+    return page(request, "manage/seasons.html", context, failed=form.is_bound)
+
+
+@console_page(LO_ONLY)
+def roster(request: HttpRequest, league: m.League, role: str, season_id: int) -> HttpResponse:
+    """A season's players: register one (register_player) or import a CSV (import_players_csv)."""
+    season = season_of(league, season_id)
+    which = action(request)
+    register = RegisterPlayerForm(request.POST if which == "register" else None)
+    upload = PlayersCsvForm(
+        request.POST if which == "import" else None,
+        request.FILES if which == "import" else None,
+    )
+    if which == "register":
+        entry = run(
+            register,
+            lambda d: services.register_player(season=season, actor=official(request), **d),
+        )
+        if entry is not None:
+            return done(request, f"{entry.player} registered in {season.name}.")
+    elif which == "import" and upload.is_valid():
+        try:
+            result = services.import_players_csv(
+                season=season, csv_text=upload.cleaned_data["csv_text"], actor=official(request)
+            )
+        except PlayersCsvError as error:
+            upload.add_error(None, str(error).capitalize())
+        else:
+            return done(
+                request,
+                f"{len(result.entries)} players imported "
+                f"({len(result.created_players)} new to flipwell).",
+            )
+    context = {
+        "league": league,
+        "role": role,
+        "season": season,
+        "entries": season_roster(season),
+        "register": register,
+        "upload": upload,
+    }
+    return page(request, "manage/roster.html", context, failed=bool(which))

@@ -1,0 +1,122 @@
+"""The league's machines in the console: status, declarations at the current meet, announced
+problems, the maintenance sheet, and the special rulings list (Appendix A)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+
+from flipwell.league import models as m
+from flipwell.league import services
+from flipwell.league.selectors.console import (
+    league_machines,
+    league_seasons,
+    meet_facts,
+    special_ruling_rows,
+)
+from flipwell.league.selectors.machines import maintenance_sheet
+from flipwell.web.auth import LO_ONLY, console_page
+from flipwell.web.forms import (
+    AmendSpecialRulingForm,
+    MachineDeclarationForm,
+    MachineProblemForm,
+    SpecialRulingForm,
+)
+from flipwell.web.views.manage._common import action, done, machine_of, official, page, run
+
+
+@console_page(LO_ONLY)
+def machines(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
+    """Machines, and at the open meet: declare one unplayable or repaired, announce a problem."""
+    open_meets = [s.open_meet for s in league_seasons(league) if s.open_meet is not None]
+    meet = open_meets[0] if open_meets else None
+    choices = [(x.pk, x.title) for x in league_machines(league)]
+    which = action(request)
+    declare = MachineDeclarationForm(request.POST if which == "declare" else None, machines=choices)
+    problem = MachineProblemForm(request.POST if which == "problem" else None, machines=choices)
+    if meet is not None and which == "declare":
+        row = run(
+            declare,
+            lambda d: (
+                services.declare_machine_unplayable
+                if d["kind"] == "unplayable"
+                else services.declare_machine_repaired
+            )(
+                meet=meet,
+                machine=machine_of(league, d["machine"]),
+                reason=d["reason"],
+                actor=official(request),
+            ),
+        )
+        if row is not None:
+            return done(request, f"{row.machine.title} declared {row.kind}.")
+    elif meet is not None and which == "problem":
+        announced = run(
+            problem,
+            lambda d: services.announce_machine_problem(
+                meet=meet,
+                machine=machine_of(league, d["machine"]),
+                problem=d["problem"],
+                actor=official(request),
+            ),
+        )
+        if announced is not None:
+            return done(request, f"Problem on {announced.machine.title} announced.")
+    context = {
+        "league": league,
+        "role": role,
+        "machines": league_machines(league),
+        "meet": meet,
+        "facts": meet_facts(meet) if meet is not None else None,
+        "sheet": maintenance_sheet(league),
+        "declare": declare,
+        "problem": problem,
+    }
+    return page(request, "manage/machines.html", context, failed=bool(which))
+
+
+@console_page(LO_ONLY)
+def special_rulings(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
+    """The special rulings list: load Appendix A, add a ruling, amend one (RA-a..RA-e)."""
+    which = action(request)
+    add = SpecialRulingForm(request.POST if which == "add" else None)
+    amend = AmendSpecialRulingForm(request.POST if which == "amend" else None)
+    if which == "load":
+        loaded = services.load_appendix_a(actor=official(request))
+        return done(request, f"Appendix A loaded: {len(loaded)} ruling(s) added.")
+    if which == "add":
+        row = run(
+            add,
+            lambda d: services.add_special_ruling(league=league, actor=official(request), **d),
+        )
+        if row is not None:
+            return done(request, f"Special ruling added for {row.machine_title}.")
+    elif which == "amend":
+        ruling = m.SpecialRuling.objects.filter(pk=request.POST.get("ruling") or 0).first()
+        if ruling is None and amend.is_valid():
+            amend.add_error(None, "That ruling no longer exists: reload the page.")
+        elif ruling is not None:
+            row = run(
+                amend,
+                lambda d: services.amend_special_ruling(
+                    league=league,
+                    ruling=ruling,
+                    kind=d["kind"],
+                    text=d["text"],
+                    reproducible=d["reproducible"],
+                    reproduction=d["reproduction"],
+                    cause_and_effect=d["cause_and_effect"],
+                    reason=d["reason"],
+                    actor=official(request),
+                ),
+            )
+            if row is not None:
+                return done(request, f"{row.machine_title} #{row.number} amended.")
+    context = {
+        "league": league,
+        "role": role,
+        "rulings": special_ruling_rows(),
+        "add": add,
+        "amend": amend,
+        "amending": request.POST.get("ruling") if which == "amend" else None,
+    }
+    return page(request, "manage/special_rulings.html", context, failed=bool(which))

@@ -1,0 +1,425 @@
+"""A league night in the console: the season's meets, the meet hub (groups, score sheet links,
+close), attendance before the start, the start with its groups preview, and the night's
+incidents (forfeits and late arrivals, malfunctions and compensatory games, violations,
+corrections)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from flipwell.league import models as m
+from flipwell.league import services
+from flipwell.league.selectors.console import (
+    meet_facts,
+    meet_games,
+    meet_players,
+    season_meets,
+    season_players,
+)
+from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.standings import ladder
+from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page
+from flipwell.web.forms import (
+    AnswerForm,
+    CloseMeetForm,
+    CompensatoryGameForm,
+    CompensatoryRequestForm,
+    ConsoleCorrectionForm,
+    ForfeitForm,
+    LateJoinForm,
+    MalfunctionForm,
+    ScheduleMeetForm,
+    StartMeetForm,
+    ViolationForm,
+    player_choice_form,
+)
+from flipwell.web.scoresheet_tokens import path_for
+from flipwell.web.views.manage._common import (
+    action,
+    done,
+    game_of,
+    meet_of,
+    official,
+    page,
+    player,
+    run,
+    season_of,
+)
+
+
+def _base(league: m.League, role: str, meet: m.Meet, tab: str) -> dict[str, Any]:
+    return {"league": league, "role": role, "meet": meet, "season": meet.season, "tab": tab}
+
+
+def _games(meet: m.Meet) -> list[tuple[int, str]]:
+    return [
+        (g.pk, f"Group {g.group.number} · game {g.number} · {g.machine.title}")
+        for g in meet_games(meet)
+    ]
+
+
+@console_page(ANY_ROLE)
+def meets(request: HttpRequest, league: m.League, role: str, season_id: int) -> HttpResponse:
+    """A season's meets, and scheduling the next ones (schedule_meet)."""
+    season = season_of(league, season_id)
+    form = ScheduleMeetForm(request.POST or None)
+    if request.method == "POST":
+        meet = run(
+            form, lambda d: services.schedule_meet(season=season, actor=official(request), **d)
+        )
+        if meet is not None:
+            return done(request, f"Meet {meet.number} scheduled on {meet.date:%A %d %B %Y}.")
+    context = {
+        "league": league,
+        "role": role,
+        "season": season,
+        "meets": season_meets(season),
+        "form": form,
+    }
+    return page(request, "manage/meets.html", context, failed=form.is_bound)
+
+
+@console_page(ANY_ROLE)
+def meet(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
+    """The hub of a league night: groups, games, score sheet links, and closing the meet."""
+    the_meet = meet_of(league, meet_id)
+    form = CloseMeetForm(request.POST or None)
+    if request.method == "POST":
+        closed = run(
+            form,
+            lambda d: services.close_meet(
+                meet=the_meet, actor=official(request), override_reason=d["override_reason"] or None
+            ),
+        )
+        if closed is not None:
+            return done(request, f"Meet {the_meet.number} is closed.")
+    board = meet_board(the_meet) if the_meet.status != m.Meet.Status.PLANNED else None
+    sheets = (
+        {g.id: path_for(g.id, the_meet.pk) for g in board.groups}
+        if board is not None and the_meet.status == m.Meet.Status.OPEN
+        else {}
+    )
+    context = {
+        **_base(league, role, the_meet, "hub"),
+        "board": board,
+        "sheets": sheets,
+        "form": form,
+    }
+    return page(request, "manage/meet.html", context, failed=form.is_bound)
+
+
+@console_page(LO_ONLY)
+def attendance(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
+    """Before the start: announced absences (R3.1-d) and lateness notices (R2.2-a)."""
+    the_meet = meet_of(league, meet_id)
+    players = season_players(the_meet.season)
+    which = action(request)
+    absence = player_choice_form(players)(request.POST if which == "absence" else None)
+    late = player_choice_form(players)(request.POST if which == "late" else None)
+    if which == "absence":
+        row = run(
+            absence,
+            lambda d: services.announce_absence(
+                meet=the_meet, player=player(d["player"]), actor=official(request)
+            ),
+        )
+        if row is not None:
+            return done(request, f"{row.player}'s absence is recorded.")
+    elif which == "late":
+        told = run(
+            late,
+            lambda d: services.announce_lateness(
+                meet=the_meet, player=player(d["player"]), actor=official(request)
+            ),
+        )
+        if told is not None:
+            until = f" The group waits until {told.wait_until:%H:%M}." if told.wait_until else ""
+            return done(request, f"Lateness notice recorded.{until}")
+    context = {
+        **_base(league, role, the_meet, "attendance"),
+        "facts": meet_facts(the_meet),
+        "absence": absence,
+        "late": late,
+    }
+    return page(request, "manage/attendance.html", context, failed=bool(which))
+
+
+@console_page(LO_ONLY)
+def start(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
+    """Start the meet: the ladder's groups as a preview, or the official's with a reason."""
+    the_meet = meet_of(league, meet_id)
+    preview = ladder(the_meet.season)
+    absent = set(preview.announced_absent)
+    present = [line for line in preview.ladder if line.player not in absent]
+    assigned = {
+        line.player.id: number
+        for number, group in enumerate(preview.groups, start=1)
+        for line in group
+    }
+    groups = [assigned.get(line.player.id, i // 4 + 1) for i, line in enumerate(present)]
+    count = max(len(preview.groups), math.ceil(len(present) / 3), 1)
+    form = StartMeetForm(
+        request.POST or None,
+        players=[(line.player.id, line.player.name) for line in present],
+        groups=groups,
+        count=count,
+    )
+    if request.method == "POST":
+        started = run(form, lambda d: _start(the_meet, form, request))
+        if started is not None:
+            warned = " ".join(started.warnings)
+            return done(request, f"Meet {the_meet.number} started. {warned}".strip())
+    context = {
+        **_base(league, role, the_meet, "start"),
+        "preview": preview,
+        "form": form,
+    }
+    return page(request, "manage/start.html", context, failed=form.is_bound)
+
+
+def _start(meet: m.Meet, form: StartMeetForm, request: HttpRequest) -> Any:
+    data = form.cleaned_data
+    chosen = form.override_groups()
+    players = m.Player.objects.in_bulk([p for group in chosen or [] for p in group])
+    return services.start_meet(
+        season=meet.season,
+        number=meet.number,
+        date=data["date"],
+        seed=data["seed"],
+        actor=official(request),
+        override_groups=None if chosen is None else [[players[p] for p in g] for g in chosen],
+        override_reason=data["override_reason"] or None,
+    )
+
+
+@console_page(ANY_ROLE)
+def forfeits(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
+    """Forfeits (record_forfeit) and late arrivals (record_late_join) of an open meet."""
+    the_meet = meet_of(league, meet_id)
+    games, players = _games(the_meet), meet_players(the_meet)
+    which = action(request)
+    forfeit = ForfeitForm(
+        request.POST if which == "forfeit" else None, games=games, players=players
+    )
+    late = LateJoinForm(request.POST if which == "late" else None, games=games, players=players)
+    if which == "forfeit":
+        row = run(
+            forfeit,
+            lambda d: services.record_forfeit(
+                game=game_of(the_meet, d["game"]),
+                player=player(d["player"]),
+                countable=d["countable"],
+                reason=d["reason"],
+                note=d["note"],
+                actor=official(request),
+            ),
+        )
+        if row is not None:
+            return done(request, f"{row.player}'s forfeit is recorded.")
+    elif which == "late":
+        decision = run(
+            late,
+            lambda d: services.record_late_join(
+                game=game_of(the_meet, d["game"]),
+                player=player(d["player"]),
+                machine_allows_joining=d["machine_allows_joining"],
+                last_player_not_past_ball_1=d["last_player_not_past_ball_1"],
+                actor=official(request),
+            ),
+        )
+        if decision is not None:
+            verdict = "joins the game" if decision.may_join else "forfeits this game"
+            return done(request, f"Late arrival recorded: he {verdict}. {decision.reason}")
+    context = {
+        **_base(league, role, the_meet, "forfeits"),
+        "facts": meet_facts(the_meet),
+        "forfeit": forfeit,
+        "late": late,
+    }
+    return page(request, "manage/forfeits.html", context, failed=bool(which))
+
+
+@console_page(LO_ONLY)
+def malfunctions(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
+    """Malfunctions (report_malfunction) and compensatory games (request and record)."""
+    the_meet = meet_of(league, meet_id)
+    games, players = _games(the_meet), meet_players(the_meet)
+    which = action(request)
+
+    def bound(name: str) -> Any:
+        return request.POST if which == name else None
+
+    report = MalfunctionForm(bound("malfunction"), games=games, players=players)
+    grant = CompensatoryRequestForm(bound("grant"), games=games, players=players)
+    record = CompensatoryGameForm(bound("compensatory"), games=games, players=players)
+    if which == "malfunction":
+        reported = run(
+            report,
+            lambda d: services.report_malfunction(
+                game=game_of(the_meet, d["game"]),
+                player=player(d["player"]),
+                ball=d["ball"],
+                reason_code=d["reason_code"],
+                kind=d["kind"],
+                note=d["note"],
+                problem=d["problem"],
+                one_handed_ball=d["one_handed_ball"],
+                ball_in_play=d["ball_in_play"],
+                request_compensatory=d["request_compensatory"],
+                actor=official(request),
+            ),
+        )
+        if reported is not None:
+            extra = []
+            if reported.entitled:
+                extra.append("He may now have a compensatory game.")
+            if reported.machine_unplayable:
+                extra.append("The machine is now unplayable for the meet (R7.3-r).")
+            kind = reported.ruling.kind.replace("_", " ")
+            return done(
+                request,
+                f"Recorded as a {kind} malfunction ({reported.ruling.rule}): "
+                f"{reported.ruling.reason}. {' '.join(extra)}".strip(),
+            )
+    elif which == "grant":
+        granted = run(
+            grant,
+            lambda d: services.request_compensatory_game(
+                game=game_of(the_meet, d["game"]),
+                player=player(d["player"]),
+                play_continued=d["play_continued"],
+                actor=official(request),
+            ),
+        )
+        if granted is not None:
+            return done(request, f"Compensatory game granted: {granted.balls} ball(s).")
+    elif which == "compensatory":
+        played = run(
+            record,
+            lambda d: services.record_compensatory_game(
+                game=game_of(the_meet, d["game"]),
+                player=player(d["player"]),
+                new_score=d["new_score"],
+                leading_subtracted=d["leading_subtracted"] or 0,
+                state_subtracted=d["state_subtracted"] or 0,
+                reason=d["reason"],
+                actor=official(request),
+            ),
+        )
+        if played is not None:
+            return done(request, "Compensatory game recorded.")
+    context = {
+        **_base(league, role, the_meet, "malfunctions"),
+        "facts": meet_facts(the_meet),
+        "report": report,
+        "grant": grant,
+        "record": record,
+    }
+    return page(request, "manage/malfunctions.html", context, failed=bool(which))
+
+
+@console_page(LO_ONLY)
+def violations(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
+    """Violations (record_violation), with the penalty decision the rules give."""
+    the_meet = meet_of(league, meet_id)
+    form = ViolationForm(
+        request.POST or None, games=_games(the_meet), players=meet_players(the_meet)
+    )
+    decision = None
+    if request.method == "POST":
+        decision = run(
+            form,
+            lambda d: services.record_violation(
+                meet=the_meet,
+                player=player(d["player"]),
+                kind=d["kind"],
+                reason=d["reason"],
+                actor=official(request),
+                game=game_of(the_meet, d["game"]) if d["game"] else None,
+                games_completed=d["games_completed"] or 0,
+                serious=False if d["accidental"] else None,
+                target_game=d["target_game"],
+                last_allowable_ball=d["last_allowable_ball"],
+                slam_tilted=d["slam_tilted"],
+            ),
+        )
+    context = {
+        **_base(league, role, the_meet, "violations"),
+        "facts": meet_facts(the_meet),
+        "form": ViolationForm(games=_games(the_meet), players=meet_players(the_meet))
+        if decision is not None
+        else form,
+        "decision": decision,
+    }
+    return render(
+        request,
+        "manage/violations.html",
+        context,
+        status=400 if request.method == "POST" and decision is None else 200,
+    )
+
+
+@console_page(LO_ONLY)
+def corrections(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
+    """Corrections of confirmed games: request one (request_correction, an override reason
+    after the close) and record each asked player's answer (respond_to_correction)."""
+    the_meet = meet_of(league, meet_id)
+    board = meet_board(the_meet) if the_meet.status != m.Meet.Status.PLANNED else None
+    which = action(request)
+    game_id = request.POST.get("game") or request.GET.get("game")
+    game = game_of(the_meet, int(game_id)) if game_id and game_id.isdigit() else None
+    group = None
+    if game is not None and board is not None:
+        group = next(g for g in board.groups if g.id == game.group_id)
+    players = [(p, group.names[p]) for p in group.players] if group else []
+    form = ConsoleCorrectionForm(request.POST if which == "request" else None, players=players)
+    answer = AnswerForm(request.POST if which == "answer" else None)
+    if which == "request" and game is not None:
+        made = run(
+            form,
+            lambda d: services.request_correction(
+                game=game,
+                scores=form.scores(),
+                requested_by=player(d["requested_by"]),
+                reason=d["reason"],
+                actor=official(request),
+                override_reason=d["override_reason"] or None,
+            ),
+        )
+        if made is not None:
+            return done(request, "Correction requested: record each asked player's answer.")
+    elif which == "answer":
+        correction = m.CorrectionRequest.objects.filter(
+            pk=request.POST.get("request", "0") if request.POST.get("request", "").isdigit() else 0,
+            game__group__meet=the_meet,
+        ).first()
+        outcome = run(
+            answer,
+            lambda d: (
+                services.respond_to_correction(
+                    request=correction,
+                    player=player(d["player"]),
+                    agrees=d["agrees"],
+                    actor=official(request),
+                )
+                if correction is not None
+                else None
+            ),
+        )
+        if outcome is not None:
+            return done(request, f"Answer recorded: the correction is {outcome.status}.")
+    context = {
+        **_base(league, role, the_meet, "corrections"),
+        "facts": meet_facts(the_meet),
+        "board": board,
+        "games": _games(the_meet),
+        "game": game,
+        "form": form,
+        "answer": answer,
+        "group_names": {g.id: g.names for g in board.groups} if board else {},
+    }
+    return page(request, "manage/corrections.html", context, failed=bool(which))

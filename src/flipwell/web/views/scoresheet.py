@@ -1,0 +1,273 @@
+"""The score sheet at the machine (``/sheet/<token>/``): no login, the token is the key.
+
+A group member enters a game's scores, another confirms them, the picker chooses the next
+machine, and after confirmation only a correction with the group's consent changes a score.
+Each POST parses a form, calls one service and redirects back to the sheet (or, for the
+phone's offline queue, answers JSON). Every page works without JavaScript.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from flipwell.league import models as m
+from flipwell.league import services
+from flipwell.league.selectors.scoresheet import ScoreSheet, scoresheet
+from flipwell.web.forms import (
+    ConfirmForm,
+    CorrectionAnswerForm,
+    CorrectionRequestForm,
+    NextMachineForm,
+    ScoreEntryForm,
+    show_service_errors,
+)
+from flipwell.web.scoresheet_tokens import group_for_token, scoresheet_path
+
+ANSWER_MESSAGES = {
+    "pending": "Answer recorded. The correction waits for the other players asked.",
+    "applied": "Every player asked agreed: the correction is applied.",
+    "refused": "A player disagreed: the score sheet stands as confirmed (R3-d).",
+}
+
+
+def _user(request: HttpRequest) -> Any:
+    return request.user if request.user.is_authenticated else None
+
+
+def _forms(sheet: ScoreSheet) -> dict[str, Any]:
+    """The page's forms, unbound."""
+    players = sheet.players
+
+    entry_initial: dict[str, Any] = {"idempotency_key": uuid.uuid4().hex}
+    if sheet.pending is not None:
+        for line in sheet.pending.lines:
+            if line.machine_score is None:
+                entry_initial[f"forfeit_{line.player_id}"] = True
+            else:
+                entry_initial[f"score_{line.player_id}"] = f"{line.machine_score:,}"
+    for pid in sheet.forfeits:
+        entry_initial[f"forfeit_{pid}"] = True
+    confirmers = [
+        p for p in players if sheet.pending is None or p[0] != sheet.pending.entered_by_id
+    ]
+    return {
+        "entry_form": ScoreEntryForm(
+            players=sheet.play_order or players,
+            forfeits=sheet.forfeits,
+            initial=entry_initial,
+        ),
+        "confirm_form": ConfirmForm(
+            players=confirmers,
+            initial={"submission": sheet.pending.submission_id if sheet.pending else None},
+        ),
+        "next_form": NextMachineForm(
+            machines=sheet.selectable,
+            initial={"chosen_by": sheet.next_picker[0] if sheet.next_picker else None},
+        ),
+        "correction_form": CorrectionRequestForm(
+            players=players,
+            games=[(g.id, f"Game {g.number}: {g.machine}") for g in sheet.correctable],
+        ),
+        "answer_form": CorrectionAnswerForm(players=players),
+    }
+
+
+FORM_NAMES = {
+    "enter": "entry_form",
+    "confirm": "confirm_form",
+    "next": "next_form",
+    "correct": "correction_form",
+    "answer": "answer_form",
+}
+
+
+def _page(
+    request: HttpRequest, token: str, group: m.Group, *, form: Any = None, which: str = ""
+) -> HttpResponse:
+    """The sheet page; `form` is the posted form `which`, shown again with its errors."""
+    sheet = scoresheet(group)
+    context = {"sheet": sheet, "token": token, **_forms(sheet), "which": which}
+    if form is not None:
+        context[FORM_NAMES[which]] = form
+    # htmx swaps only 2xx answers: a form shown again with its errors is a 200 for htmx.
+    failed = bool(which) and not request.headers.get("HX-Request")
+    return render(request, "scoresheet/sheet.html", context, status=400 if failed else 200)
+
+
+def _back(token: str, group: m.Group) -> HttpResponse:
+    return HttpResponseRedirect(scoresheet_path(group))
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+@never_cache
+@require_GET
+def sheet(request: HttpRequest, token: str) -> HttpResponse:
+    """The group's score sheet: players in play order, the current game, what to do next."""
+    group = group_for_token(token)
+    return _page(request, token, group)
+
+
+@never_cache
+@require_POST
+def enter(request: HttpRequest, token: str) -> HttpResponse:
+    """A member enters the current game's sheet (submit_scores; a resent key stores nothing)."""
+    group = group_for_token(token)
+    sheet_now = scoresheet(group)
+    form = ScoreEntryForm(
+        request.POST,
+        players=sheet_now.play_order or sheet_now.players,
+        forfeits=sheet_now.forfeits,
+    )
+    if sheet_now.current is None:
+        form.is_valid()
+        form.add_error(None, "There is no game waiting for scores: choose the next machine.")
+    elif form.is_valid():
+        game = m.Game.objects.get(pk=sheet_now.current.id)
+        try:
+            result = services.submit_scores(
+                game=game,
+                scores=form.scores(),
+                tie_order=form.tie_order(),
+                entered_by=m.Player.objects.get(pk=form.cleaned_data["entered_by"]),
+                idempotency_key=form.cleaned_data["idempotency_key"],
+                actor=_user(request),
+            )
+        except ValidationError as error:
+            show_service_errors(form, error)
+        else:
+            points = {str(p): v for p, v in result.points.items()}
+            if _wants_json(request):
+                return JsonResponse({"ok": True, "replayed": result.replayed, "points": points})
+            messages.success(
+                request,
+                "Scores entered. Another player of the group now checks and confirms them.",
+            )
+            return _back(token, group)
+    if _wants_json(request):
+        return JsonResponse({"ok": False, "errors": form.errors.get_json_data()}, status=400)
+    return _page(request, token, group, form=form, which="enter")
+
+
+@never_cache
+@require_POST
+def confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """Another member confirms the entered sheet (confirm_scores)."""
+    group = group_for_token(token)
+    sheet_now = scoresheet(group)
+    form = ConfirmForm(request.POST, players=sheet_now.players)
+    if form.is_valid():
+        submission = m.ScoreSubmission.objects.filter(
+            pk=form.cleaned_data["submission"], game__group=group
+        ).first()
+        if submission is None:
+            form.add_error(None, "That score sheet is not this group's: reload the page.")
+        else:
+            try:
+                services.confirm_scores(
+                    submission=submission,
+                    confirmed_by=m.Player.objects.get(pk=form.cleaned_data["confirmed_by"]),
+                    actor=_user(request),
+                )
+            except ValidationError as error:
+                show_service_errors(form, error)
+            else:
+                messages.success(request, f"Game {submission.game.number} confirmed.")
+                return _back(token, group)
+    return _page(request, token, group, form=form, which="confirm")
+
+
+@never_cache
+@require_POST
+def choose(request: HttpRequest, token: str) -> HttpResponse:
+    """The picker chooses the next game's machine (choose_next_machine)."""
+    group = group_for_token(token)
+    sheet_now = scoresheet(group)
+    form = NextMachineForm(request.POST, machines=sheet_now.selectable)
+    if form.is_valid():
+        machine = m.Machine.objects.filter(
+            pk=form.cleaned_data["machine"], league=group.meet.season.league
+        ).first()
+        chooser = m.Player.objects.filter(pk=form.cleaned_data["chosen_by"]).first()
+        if machine is None or chooser is None:
+            form.add_error(None, "Reload the page: that choice is no longer offered.")
+        else:
+            try:
+                next_game = services.choose_next_machine(
+                    group=group, machine=machine, chosen_by=chooser, actor=_user(request)
+                )
+            except ValidationError as error:
+                show_service_errors(form, error)
+            else:
+                messages.success(request, f"Game {next_game.game.number} is on {machine.title}.")
+                return _back(token, group)
+    return _page(request, token, group, form=form, which="next")
+
+
+@never_cache
+@require_POST
+def correct(request: HttpRequest, token: str) -> HttpResponse:
+    """A member reports a scoring error in a confirmed game (request_correction)."""
+    group = group_for_token(token)
+    sheet_now = scoresheet(group)
+    form = CorrectionRequestForm(
+        request.POST,
+        players=sheet_now.players,
+        games=[(g.id, f"Game {g.number}") for g in sheet_now.correctable],
+    )
+    if form.is_valid():
+        game = m.Game.objects.get(pk=form.cleaned_data["game"], group=group)
+        try:
+            services.request_correction(
+                game=game,
+                scores=form.scores(),
+                requested_by=m.Player.objects.get(pk=form.cleaned_data["requested_by"]),
+                reason=form.cleaned_data["reason"],
+                actor=_user(request),
+            )
+        except ValidationError as error:
+            show_service_errors(form, error)
+        else:
+            messages.success(
+                request,
+                "Correction requested: each player asked now agrees or disagrees below.",
+            )
+            return _back(token, group)
+    return _page(request, token, group, form=form, which="correct")
+
+
+@never_cache
+@require_POST
+def answer(request: HttpRequest, token: str, request_id: int) -> HttpResponse:
+    """A player asked agrees or disagrees with a correction (respond_to_correction)."""
+    group = group_for_token(token)
+    sheet_now = scoresheet(group)
+    form = CorrectionAnswerForm(request.POST, players=sheet_now.players)
+    correction = m.CorrectionRequest.objects.filter(pk=request_id, game__group=group).first()
+    if correction is None:
+        form.is_valid()
+        form.add_error(None, "That correction is not this group's.")
+    elif form.is_valid():
+        try:
+            outcome = services.respond_to_correction(
+                request=correction,
+                player=m.Player.objects.get(pk=form.cleaned_data["player"]),
+                agrees=form.cleaned_data["agrees"],
+                actor=_user(request),
+            )
+        except ValidationError as error:
+            show_service_errors(form, error)
+        else:
+            messages.success(request, ANSWER_MESSAGES.get(outcome.status, "Answer recorded."))
+            return _back(token, group)
+    return _page(request, token, group, form=form, which="answer")

@@ -1,0 +1,59 @@
+"""The venue's TV: dark, full screen, rotating between tonight's groups, the machines, the
+standings and the bracket (tv.js, every 12 s), its data refreshed by htmx every 15 s.
+
+Public like the other pages, except the score-sheet QR codes: a code opens a group's score
+sheet, so it is shown only when the browser on the TV is signed in as one of the league's
+officials or scorekeepers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+
+from flipwell.league.selectors import public_pages as pages
+from flipwell.web.charts import bracket_diagram, qr_code
+from flipwell.web.scoresheet_tokens import scoresheet_url
+from flipwell.web.views.public import not_found_as_404
+
+GROUPS_PER_PANEL = 6
+STANDINGS_PER_PANEL = 12
+
+
+def chunks(items: tuple[Any, ...], size: int) -> list[tuple[Any, ...]]:
+    """`items` in consecutive pieces of at most `size` (one TV panel each)."""
+    return [items[i : i + size] for i in range(0, len(items), size)] or [()]
+
+
+@never_cache
+@not_found_as_404
+def tv(request: HttpRequest, slug: str) -> HttpResponse:
+    """The TV page; an htmx request gets only its panels (the refresh)."""
+    league = pages.league_by_slug(slug)
+    page = pages.tv_page(league, request.user)
+    codes = {
+        group.pk: qr_code(
+            scoresheet_url(request, group), label=f"Score sheet of group {group.number}"
+        )
+        for group in page.sheet_groups
+    }
+    context = {
+        "league": league,
+        "page": page,
+        "group_panels": chunks(page.meet.groups, GROUPS_PER_PANEL) if page.meet else [],
+        "standing_panels": chunks(page.standings.lines, STANDINGS_PER_PANEL)
+        if page.standings
+        else [],
+        "qualifiers": {line.player.id for line in page.standings.above_line()}
+        if page.standings
+        else set(),
+        "diagrams": [(d, bracket_diagram(d)) for d in page.bracket.divisions]
+        if page.bracket
+        else [],
+        "codes": codes,
+    }
+    template = "tv/_panels.html" if request.headers.get("HX-Request") else "tv/tv.html"
+    return render(request, template, context)

@@ -1,0 +1,353 @@
+"""The official's console: each page lists its facts and its forms call the services, with
+the services' messages next to the fields they name."""
+
+import datetime
+from types import SimpleNamespace
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from flipwell.league import models as m
+from flipwell.league import services
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def lo(client):
+    official = f.LeagueOfficialFactory(league__slug="tuesday")
+    client.force_login(official.user)
+    season = f.SeasonFactory(league=official.league, name="Spring", number_of_meets=3)
+    return SimpleNamespace(user=official.user, league=official.league, season=season)
+
+
+@pytest.fixture
+def night(lo):
+    """Meet 1 open with one group of four playing game 1."""
+    players = [
+        f.SeasonEntryFactory(season=lo.season, ifpa_rank_at_start=r).player for r in (1, 2, 3, 4)
+    ]
+    for title in ("Addams Family", "Medieval Madness", "Twilight Zone"):
+        f.MachineFactory(league=lo.league, title=title)
+    started = services.start_meet(
+        season=lo.season, number=1, date=datetime.date(2026, 1, 6), actor=lo.user, seed=5
+    )
+    lo.meet, lo.players, lo.game = started.meet, players, started.first_games[0]
+    lo.meet_url = f"/manage/tuesday/meets/{started.meet.pk}/"
+    return lo
+
+
+def test_league_page_links_tonights_meet(client, night):
+    response = client.get("/manage/tuesday/")
+
+    assert response.status_code == 200
+    assert "Tonight: meet 1" in response.text
+
+
+def test_seasons_create_a_season(client, lo):
+    response = client.post(
+        "/manage/tuesday/seasons/",
+        {"name": "Fall", "weekday": "2", "start_time": "19:30", "number_of_meets": "8",
+         "dues_cents": "25.50"},
+    )  # fmt: skip
+
+    assert response.status_code == 302
+    season = m.Season.objects.get(name="Fall")
+    assert (season.dues_cents, season.number_of_meets) == (2550, 8)
+
+
+def test_seasons_form_shows_a_missing_field_next_to_it(client, lo):
+    response = client.post("/manage/tuesday/seasons/", {"name": "Fall"})
+
+    assert response.status_code == 400
+    assert "This field is required." in response.text
+
+
+def test_roster_registers_a_player(client, lo):
+    response = client.post(
+        f"/manage/tuesday/seasons/{lo.season.pk}/roster/",
+        {"action": "register", "first_name": "Ada", "last_name": "Flipper",
+         "ifpa_number": "1234", "joined_at_meet": "1"},
+    )  # fmt: skip
+
+    assert response.status_code == 302
+    assert m.SeasonEntry.objects.get(season=lo.season).player.ifpa_number == 1234
+
+
+def test_roster_csv_import_lists_every_bad_line(client, lo):
+    csv = (
+        "first_name,last_name,ifpa_number,ifpa_rank\n"
+        "Ada,Flipper,12,3\n"
+        ",Nobody,13,4\n"
+        "Bob,Bumper,abc,5\n"
+    )
+
+    response = client.post(
+        f"/manage/tuesday/seasons/{lo.season.pk}/roster/",
+        {"action": "import", "csv_text": csv},
+    )
+
+    assert response.status_code == 400
+    assert "Line 3" in response.text
+    assert "Line 4" in response.text
+    assert not m.SeasonEntry.objects.exists()
+
+
+def test_roster_csv_file_import_registers_everyone(client, lo):
+    upload = SimpleUploadedFile(
+        "players.csv", b"first_name,last_name,ifpa_number,ifpa_rank\nAda,Flipper,12,3\n"
+    )
+
+    response = client.post(
+        f"/manage/tuesday/seasons/{lo.season.pk}/roster/",
+        {"action": "import", "csv_file": upload},
+    )
+
+    assert response.status_code == 302
+    assert m.SeasonEntry.objects.filter(season=lo.season).count() == 1
+
+
+def test_meets_schedule_a_meet(client, lo):
+    response = client.post(
+        f"/manage/tuesday/seasons/{lo.season.pk}/meets/", {"number": "1", "date": "2026-01-06"}
+    )
+
+    assert response.status_code == 302
+    assert m.Meet.objects.get(season=lo.season).status == m.Meet.Status.PLANNED
+
+
+def test_meets_schedule_out_of_range_shows_the_services_message(client, lo):
+    response = client.post(
+        f"/manage/tuesday/seasons/{lo.season.pk}/meets/", {"number": "9", "date": "2026-01-06"}
+    )
+
+    assert response.status_code == 400
+    assert "has meets 1 to 3, not 9" in response.text
+
+
+def test_attendance_records_an_absence(client, lo):
+    player = f.SeasonEntryFactory(season=lo.season).player
+    meet = services.schedule_meet(
+        season=lo.season, number=1, date=datetime.date(2026, 1, 6), actor=lo.user
+    )
+
+    response = client.post(
+        f"/manage/tuesday/meets/{meet.pk}/attendance/",
+        {"action": "absence", "player": player.pk},
+    )
+
+    assert response.status_code == 302
+    assert m.AnnouncedAbsence.objects.get(meet=meet).player == player
+
+
+def test_start_previews_the_groups_and_starts_the_meet(client, lo):
+    for r in (1, 2, 3, 4):
+        f.SeasonEntryFactory(season=lo.season, ifpa_rank_at_start=r)
+    f.MachineFactory(league=lo.league)
+    meet = services.schedule_meet(
+        season=lo.season, number=1, date=datetime.date(2026, 1, 6), actor=lo.user
+    )
+    page = client.get(f"/manage/tuesday/meets/{meet.pk}/start/")
+    form = page.context["form"]
+    data = {"action": "start", **{name: str(field.initial) for name, field in form.fields.items()
+                                  if name.startswith("group_")}}  # fmt: skip
+
+    response = client.post(f"/manage/tuesday/meets/{meet.pk}/start/", data)
+
+    assert page.status_code == 200
+    assert "Group 1" in page.text
+    assert response.status_code == 302
+    meet.refresh_from_db()
+    assert meet.status == m.Meet.Status.OPEN
+
+
+def test_start_with_changed_groups_asks_why(client, lo):
+    for r in range(1, 9):
+        f.SeasonEntryFactory(season=lo.season, ifpa_rank_at_start=r)
+    f.MachineFactory(league=lo.league)
+    f.MachineFactory(league=lo.league)
+    meet = services.schedule_meet(
+        season=lo.season, number=1, date=datetime.date(2026, 1, 6), actor=lo.user
+    )
+    form = client.get(f"/manage/tuesday/meets/{meet.pk}/start/").context["form"]
+    names = [n for n in form.fields if n.startswith("group_")]
+    data = {"action": "start", **{n: str(form.fields[n].initial) for n in names}}
+    data[names[0]], data[names[-1]] = data[names[-1]], data[names[0]]
+
+    response = client.post(f"/manage/tuesday/meets/{meet.pk}/start/", data)
+
+    assert response.status_code == 400
+    assert "A grouping override needs a reason" in response.text
+    meet.refresh_from_db()
+    assert meet.status == m.Meet.Status.PLANNED
+
+
+def test_meet_hub_links_each_groups_score_sheet(client, night):
+    response = client.get(night.meet_url)
+
+    assert response.status_code == 200
+    assert "Open the score sheet" in response.text
+    assert 'href="/sheet/' in response.text
+
+
+def test_meet_close_unfinished_needs_a_reason(client, night):
+    response = client.post(night.meet_url, {"override_reason": ""})
+
+    assert response.status_code == 400
+    assert "cannot close yet" in response.text
+    night.meet.refresh_from_db()
+    assert night.meet.status == m.Meet.Status.OPEN
+
+
+def test_meet_close_unfinished_with_a_reason_closes_it(client, night):
+    response = client.post(night.meet_url, {"override_reason": "The bar closed early."})
+
+    assert response.status_code == 302
+    night.meet.refresh_from_db()
+    assert night.meet.status == m.Meet.Status.CLOSED
+
+
+def test_forfeits_record_a_forfeit(client, night):
+    response = client.post(
+        night.meet_url + "forfeits/",
+        {"action": "forfeit", "game": night.game.pk, "player": night.players[3].pk,
+         "reason": "absent", "countable": "on"},
+    )  # fmt: skip
+
+    assert response.status_code == 302
+    assert m.Forfeit.objects.get(game=night.game).player == night.players[3]
+
+
+def test_forfeits_non_countable_without_a_note_asks_why(client, night):
+    response = client.post(
+        night.meet_url + "forfeits/",
+        {"action": "forfeit", "game": night.game.pk, "player": night.players[3].pk,
+         "reason": "absent"},
+    )  # fmt: skip
+
+    assert response.status_code == 400
+    assert "needs a reason" in response.text
+
+
+def test_malfunctions_page_records_a_malfunction(client, night):
+    response = client.post(
+        night.meet_url + "malfunctions/",
+        {"action": "malfunction", "game": night.game.pk, "player": night.players[0].pk,
+         "ball": "1", "reason_code": "forced_tilt_stuck_ball", "ball_in_play": "on"},
+    )  # fmt: skip
+
+    assert response.status_code == 302
+    assert m.Malfunction.objects.get(game=night.game).player == night.players[0]
+
+
+def test_violations_shows_the_penalty_decision(client, night):
+    response = client.post(
+        night.meet_url + "violations/",
+        {"player": night.players[0].pk, "kind": "interference",
+         "reason": "Shoved the machine during an opponent's ball.", "games_completed": "0"},
+    )  # fmt: skip
+
+    assert response.status_code == 200
+    assert "The penalty (§8.5)" in response.text
+    assert m.Violation.objects.get().player == night.players[0]
+
+
+def test_violations_without_a_reason_says_so_next_to_it(client, night):
+    response = client.post(
+        night.meet_url + "violations/",
+        {"player": night.players[0].pk, "kind": "interference", "games_completed": "0"},
+    )
+
+    assert response.status_code == 400
+    assert "This field is required." in response.text
+
+
+def test_corrections_request_on_a_confirmed_game(client, night):
+    p = night.players
+    sheet = services.submit_scores(
+        game=night.game, scores={p[0]: 400, p[1]: 300, p[2]: 200, p[3]: 100},
+        entered_by=p[0], idempotency_key="k1",
+    )  # fmt: skip
+    services.confirm_scores(submission=sheet.submission, confirmed_by=p[1])
+
+    response = client.post(
+        night.meet_url + "corrections/",
+        {"action": "request", "game": night.game.pk, "requested_by": p[0].pk,
+         f"score_{p[3].pk}": "150", "reason": "Misread the display."},
+    )  # fmt: skip
+
+    assert response.status_code == 302
+    assert m.CorrectionRequest.objects.get().status == m.CorrectionRequest.Status.PENDING
+
+
+def test_machines_declare_unplayable_needs_a_reason(client, night):
+    machine = night.league.machines.first()
+
+    response = client.post(
+        "/manage/tuesday/machines/",
+        {"action": "declare", "machine": machine.pk, "kind": "unplayable", "reason": ""},
+    )
+
+    assert response.status_code == 400
+    assert "This field is required." in response.text
+
+
+def test_machines_declare_unplayable(client, night):
+    machine = night.league.machines.first()
+
+    response = client.post(
+        "/manage/tuesday/machines/",
+        {"action": "declare", "machine": machine.pk, "kind": "unplayable",
+         "reason": "Left flipper dead."},
+    )  # fmt: skip
+
+    assert response.status_code == 302
+    assert m.MachineDeclaration.objects.get().kind == "unplayable"
+
+
+def test_ledger_records_and_reverses_an_entry(client, lo):
+    response = client.post(
+        "/manage/tuesday/ledger/",
+        {"action": "entry", "kind": "kitty_in", "account": "kitty", "amount_cents": "12.50",
+         "note": "Quarters"},
+    )  # fmt: skip
+    entry = m.LedgerEntry.objects.get()
+    reversed_ = client.post(
+        "/manage/tuesday/ledger/",
+        {"action": "reverse", "entry": entry.pk, "reason": "Counted twice."},
+    )
+
+    assert response.status_code == 302
+    assert entry.amount_cents == 1250
+    assert reversed_.status_code == 302
+    assert m.LedgerEntry.objects.count() == 2
+    assert "12.50" in client.get("/manage/tuesday/ledger/").text
+
+
+def test_ledger_overdraft_shows_the_rules_message(client, lo):
+    response = client.post(
+        "/manage/tuesday/ledger/",
+        {"action": "entry", "kind": "kitty_spend", "account": "kitty", "amount_cents": "5.00",
+         "reason": "bonus_credits"},
+    )  # fmt: skip
+
+    assert response.status_code == 400
+    assert not m.LedgerEntry.objects.exists()
+
+
+def test_special_rulings_load_appendix_a(client, lo):
+    response = client.post("/manage/tuesday/special-rulings/", {"action": "load"})
+
+    assert response.status_code == 302
+    assert m.SpecialRuling.objects.exists()
+
+
+def test_playoffs_qualify_before_the_season_ends_is_refused(client, night):
+    response = client.post(
+        f"/manage/tuesday/seasons/{night.season.pk}/playoffs/",
+        {"action": "qualify", "date": "2026-04-07"},
+    )
+
+    assert response.status_code == 400
+    assert "playoff entry is decided after the final regular week" in response.text

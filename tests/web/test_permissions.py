@@ -1,0 +1,120 @@
+"""THE table: who may open which page. Roles: anonymous, an official of another league, a
+scorekeeper of this league, a league official of this league. Console pages answer 302 (to
+sign in) for anonymous visitors and 403 to anyone without the page's role in *this* league;
+public pages answer 200 to everybody."""
+
+import datetime
+
+import pytest
+
+from flipwell.league import models as m
+from flipwell.league import services
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+ANON, OTHER, KEEPER, LO = "anonymous", "other league's official", "scorekeeper", "league official"
+ROLES = (ANON, OTHER, KEEPER, LO)
+
+# page -> expected status for (anonymous, other league's LO, scorekeeper, LO)
+TABLE = {
+    "/manage/": (302, 200, 200, 200),
+    "/manage/{slug}/": (302, 403, 200, 200),
+    "/manage/{slug}/seasons/": (302, 403, 403, 200),
+    "/manage/{slug}/seasons/{season}/roster/": (302, 403, 403, 200),
+    "/manage/{slug}/seasons/{season}/meets/": (302, 403, 200, 200),
+    "/manage/{slug}/seasons/{season}/playoffs/": (302, 403, 403, 200),
+    "/manage/{slug}/meets/{meet}/": (302, 403, 200, 200),
+    "/manage/{slug}/meets/{planned}/attendance/": (302, 403, 403, 200),
+    "/manage/{slug}/meets/{planned}/start/": (302, 403, 403, 200),
+    "/manage/{slug}/meets/{meet}/forfeits/": (302, 403, 200, 200),
+    "/manage/{slug}/meets/{meet}/malfunctions/": (302, 403, 403, 200),
+    "/manage/{slug}/meets/{meet}/violations/": (302, 403, 403, 200),
+    "/manage/{slug}/meets/{meet}/corrections/": (302, 403, 403, 200),
+    "/manage/{slug}/machines/": (302, 403, 403, 200),
+    "/manage/{slug}/special-rulings/": (302, 403, 403, 200),
+    "/manage/{slug}/ledger/": (302, 403, 403, 200),
+    "/manage/login/": (200, 302, 302, 302),
+    "/": (200, 200, 200, 200),
+    "/leagues/{slug}/": (200, 200, 200, 200),
+}
+
+CASES = [
+    pytest.param(role, page, statuses[i], id=f"{role}:{page}")
+    for page, statuses in TABLE.items()
+    for i, role in enumerate(ROLES)
+]
+
+
+@pytest.fixture
+def league_night():
+    official = f.LeagueOfficialFactory()
+    league = official.league
+    season = f.SeasonFactory(league=league, number_of_meets=3)
+    for rank in (1, 2, 3, 4):
+        f.SeasonEntryFactory(season=season, ifpa_rank_at_start=rank)
+    f.MachineFactory(league=league)
+    f.MachineFactory(league=league)
+    started = services.start_meet(
+        season=season, number=1, date=datetime.date(2026, 1, 6), actor=official.user, seed=3
+    )
+    planned = services.schedule_meet(
+        season=season, number=2, date=datetime.date(2026, 1, 13), actor=official.user
+    )
+    keeper = f.LeagueOfficialFactory(league=league, role=m.LeagueOfficial.Role.SCOREKEEPER)
+    other = f.LeagueOfficialFactory()  # a league official, of another league
+    return {
+        "users": {LO: official.user, KEEPER: keeper.user, OTHER: other.user},
+        "values": {
+            "slug": league.slug,
+            "season": season.pk,
+            "meet": started.meet.pk,
+            "planned": planned.pk,
+        },
+    }
+
+
+@pytest.mark.parametrize(("role", "page", "expected"), CASES)
+def test_role_page_status(client, league_night, role, page, expected):
+    if role != ANON:
+        client.force_login(league_night["users"][role])
+
+    response = client.get(page.format(**league_night["values"]))
+
+    assert response.status_code == expected
+
+
+def test_other_leagues_official_cannot_post_to_a_console_form(client, league_night):
+    client.force_login(league_night["users"][OTHER])
+    slug = league_night["values"]["slug"]
+
+    response = client.post(
+        f"/manage/{slug}/seasons/",
+        {"name": "Hijack", "weekday": "1", "start_time": "19:00", "number_of_meets": "5",
+         "dues_cents": "0"},
+    )  # fmt: skip
+
+    assert response.status_code == 403
+    assert not m.Season.objects.filter(name="Hijack").exists()
+
+
+def test_scorekeeper_posting_an_lo_only_decision_gets_403(client, league_night):
+    client.force_login(league_night["users"][KEEPER])
+    values = league_night["values"]
+
+    response = client.post(
+        f"/manage/{values['slug']}/meets/{values['meet']}/", {"override_reason": "done"}
+    )
+
+    assert response.status_code == 403
+    assert m.Meet.objects.get(pk=values["meet"]).status == m.Meet.Status.OPEN
+
+
+def test_meet_of_another_league_is_not_found_under_this_leagues_console(client, league_night):
+    client.force_login(league_night["users"][OTHER])
+    mine = m.LeagueOfficial.objects.get(user=league_night["users"][OTHER]).league
+    meet = league_night["values"]["meet"]
+
+    response = client.get(f"/manage/{mine.slug}/meets/{meet}/")
+
+    assert response.status_code == 404

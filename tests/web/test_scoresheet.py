@@ -1,0 +1,296 @@
+"""The score sheet at the machine: token, entry, confirmation, next machine, corrections."""
+
+import datetime
+import json
+from types import SimpleNamespace
+
+import pytest
+from django.core import signing
+
+from flipwell.league import models as m
+from flipwell.league import services
+from flipwell.web.scoresheet_tokens import SALT, scoresheet_path
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def night():
+    """An open meet 1 with one group of four players playing game 1."""
+    official = f.LeagueOfficialFactory()
+    league = official.league
+    season = f.SeasonFactory(league=league)
+    entries = [
+        f.SeasonEntryFactory(season=season, ifpa_rank_at_start=rank) for rank in (1, 2, 3, 4)
+    ]
+    for title in ("Addams Family", "Medieval Madness", "Twilight Zone", "Attack from Mars"):
+        f.MachineFactory(league=league, title=title)
+    started = services.start_meet(
+        season=season, number=1, date=datetime.date(2026, 1, 6), actor=official.user, seed=7
+    )
+    group = started.groups[0]
+    players = [e.player for e in entries]
+    return SimpleNamespace(
+        league=league,
+        season=season,
+        meet=started.meet,
+        group=group,
+        game=started.first_games[0],
+        players=players,
+        official=official.user,
+        url=scoresheet_path(group),
+    )
+
+
+def entry_data(night, scores, *, entered_by=None, key="key-1", ties=None):
+    data = {
+        "idempotency_key": key,
+        "entered_by": str((entered_by or night.players[0]).pk),
+    }
+    for player, score in zip(night.players, scores, strict=True):
+        if score is None:
+            data[f"forfeit_{player.pk}"] = "on"
+        else:
+            data[f"score_{player.pk}"] = score
+    for player, place in (ties or {}).items():
+        data[f"tie_{player.pk}"] = str(place)
+    return data
+
+
+def enter(client, night, scores, **kwargs):
+    return client.post(night.url + "enter/", entry_data(night, scores, **kwargs))
+
+
+def test_sheet_shows_players_machine_and_numeric_inputs(client, night):
+    response = client.get(night.url)
+
+    assert response.status_code == 200
+    assert f"Game 1 · {night.game.machine.title}" in response.text
+    for player in night.players:
+        assert str(player) in response.text
+    assert 'inputmode="numeric"' in response.text
+    assert "flipwell/scoresheet.js" in response.text
+
+
+def test_sheet_with_a_tampered_token_is_not_found(client, night):
+    response = client.get(night.url[:-3] + "xx/")
+
+    assert response.status_code == 404
+
+
+def test_sheet_token_of_another_meet_group_pair_is_not_found(client, night):
+    other = f.GroupFactory(meet=f.MeetFactory(season=night.season, number=2), number=1)
+    forged = signing.dumps([other.pk, night.meet.pk], salt=SALT, compress=False)
+
+    response = client.get(f"/sheet/{forged}/")
+
+    assert response.status_code == 404
+
+
+def test_sheet_token_is_dead_once_the_meet_closes(client, night):
+    m.Meet.objects.filter(pk=night.meet.pk).update(status=m.Meet.Status.CLOSED)
+
+    response = client.get(night.url)
+
+    assert response.status_code == 404
+
+
+def test_sheet_token_signed_for_another_purpose_is_not_found(client, night):
+    token = signing.dumps([night.group.pk, night.meet.pk], compress=False)
+
+    response = client.get(f"/sheet/{token}/")
+
+    assert response.status_code == 404
+
+
+def test_enter_scores_stores_a_sheet_and_shows_its_points(client, night):
+    response = enter(client, night, ["1,234,560", "987 650", "500.000", "12"])
+
+    assert response.status_code == 302
+    submission = m.ScoreSubmission.objects.get(game=night.game)
+    assert dict(submission.lines.values_list("player_id", "machine_score")) == {
+        night.players[0].pk: 1_234_560,
+        night.players[1].pk: 987_650,
+        night.players[2].pk: 500_000,
+        night.players[3].pk: 12,
+    }
+    page = client.get(night.url)
+    assert "1,234,560" in page.text
+    assert f"Entered by {night.players[0]}" in page.text
+    assert "Confirm game 1" in page.text
+
+
+def test_enter_scores_twice_with_one_key_stores_one_sheet(client, night):
+    data = entry_data(night, ["400", "300", "200", "100"], key="phone-key-1")
+    headers = {"HTTP_ACCEPT": "application/json"}
+
+    first = client.post(night.url + "enter/", data, **headers)
+    again = client.post(night.url + "enter/", data, **headers)
+
+    assert first.status_code == 200
+    assert again.status_code == 200
+    assert json.loads(first.content)["replayed"] is False
+    assert json.loads(again.content)["replayed"] is True
+    assert json.loads(again.content)["points"] == json.loads(first.content)["points"]
+    assert m.ScoreSubmission.objects.filter(game=night.game).count() == 1
+
+
+def test_enter_scores_with_letters_names_the_field(client, night):
+    response = enter(client, night, ["12a", "300", "200", "100"])
+
+    assert response.status_code == 400
+    assert "“12a” is not a machine score" in response.text
+    assert not m.ScoreSubmission.objects.exists()
+
+
+def test_enter_scores_refused_as_json_for_the_offline_queue(client, night):
+    data = entry_data(night, ["", "300", "200", "100"])
+
+    response = client.post(night.url + "enter/", data, HTTP_ACCEPT="application/json")
+
+    assert response.status_code == 400
+    assert json.loads(response.content)["ok"] is False
+
+
+def test_enter_tied_scores_without_tie_places_shows_the_services_message(client, night):
+    response = enter(client, night, ["500", "500", "200", "100"])
+
+    assert response.status_code == 400
+    assert "tie" in response.text.lower()
+    assert not m.ScoreSubmission.objects.exists()
+
+
+def test_enter_tied_scores_with_tie_places_stores_the_tie_order(client, night):
+    winner, loser = night.players[1], night.players[0]
+
+    response = enter(client, night, ["500", "500", "200", "100"], ties={winner: 1, loser: 2})
+
+    assert response.status_code == 302
+    order = list(m.TieOrderPlace.objects.order_by("position").values_list("player_id", flat=True))
+    assert order == [winner.pk, loser.pk]
+
+
+def test_enter_with_a_forfeit_toggle_stores_no_score(client, night):
+    response = enter(client, night, ["500", "400", "300", None])
+
+    assert response.status_code == 302
+    line = m.ScoreLine.objects.get(player=night.players[3])
+    assert line.machine_score is None
+
+
+def test_confirm_by_the_player_who_entered_is_refused(client, night):
+    enter(client, night, ["400", "300", "200", "100"])
+    submission = m.ScoreSubmission.objects.get()
+
+    response = client.post(
+        night.url + "confirm/",
+        {"submission": submission.pk, "confirmed_by": night.players[0].pk},
+    )
+
+    assert response.status_code == 400
+    submission.refresh_from_db()
+    assert submission.confirmed_by is None
+
+
+def test_confirm_by_another_player_counts_the_sheet(client, night):
+    enter(client, night, ["400", "300", "200", "100"])
+    submission = m.ScoreSubmission.objects.get()
+
+    response = client.post(
+        night.url + "confirm/",
+        {"submission": submission.pk, "confirmed_by": night.players[1].pk},
+    )
+
+    assert response.status_code == 302
+    submission.refresh_from_db()
+    assert submission.confirmed_by == night.players[1]
+    page = client.get(night.url)
+    assert "picks the machine" in page.text
+    assert "Request a correction" in page.text
+
+
+def test_fixing_an_unconfirmed_sheet_makes_a_new_version(client, night):
+    enter(client, night, ["400", "300", "200", "100"], key="a")
+
+    enter(client, night, ["410", "300", "200", "100"], key="b")
+
+    versions = list(m.ScoreSubmission.objects.order_by("version").values_list("version", flat=True))
+    assert versions == [1, 2]
+
+
+def confirm_game(client, night, scores):
+    enter(client, night, scores, key=f"k-{scores}")
+    submission = m.ScoreSubmission.objects.filter(confirmed_by=None).get()
+    client.post(
+        night.url + "confirm/",
+        {"submission": submission.pk, "confirmed_by": night.players[1].pk},
+    )
+
+
+def test_next_machine_is_chosen_by_the_picker(client, night):
+    confirm_game(client, night, ["400", "300", "200", "100"])
+    page = client.get(night.url)
+    picker = page.context["sheet"].next_picker[0]
+    machine_id = page.context["sheet"].selectable[0][0]
+
+    response = client.post(night.url + "next/", {"chosen_by": picker, "machine": machine_id})
+
+    assert response.status_code == 302
+    game = m.Game.objects.get(group=night.group, number=2)
+    assert (game.machine_id, game.chosen_by_id) == (machine_id, picker)
+
+
+def test_next_machine_by_someone_else_names_the_picker(client, night):
+    confirm_game(client, night, ["400", "300", "200", "100"])
+    page = client.get(night.url)
+    picker = page.context["sheet"].next_picker[0]
+    other = next(p for p in night.players if p.pk != picker)
+    machine_id = page.context["sheet"].selectable[0][0]
+
+    response = client.post(night.url + "next/", {"chosen_by": other.pk, "machine": machine_id})
+
+    assert response.status_code == 400
+    assert "picks the machine for game 2" in response.text
+
+
+def test_correction_after_confirmation_is_applied_when_everyone_agrees(client, night):
+    confirm_game(client, night, ["400", "300", "200", "100"])
+    requester = night.players[0]
+
+    response = client.post(
+        night.url + "correction/",
+        {
+            "game": night.game.pk,
+            "requested_by": requester.pk,
+            f"score_{night.players[3].pk}": "150",
+            "reason": "Typed 100 for 150.",
+        },
+    )
+
+    assert response.status_code == 302
+    request = m.CorrectionRequest.objects.get()
+    for player in night.players[1:]:
+        client.post(
+            night.url + f"correction/{request.pk}/answer/",
+            {"player": player.pk, "agrees": "yes"},
+        )
+    request.refresh_from_db()
+    assert request.status == m.CorrectionRequest.Status.APPLIED
+
+
+def test_correction_answer_of_another_group_is_refused(client, night):
+    response = client.post(night.url + "correction/999/answer/", {"player": 1, "agrees": "yes"})
+
+    assert response.status_code == 400
+    assert "not this group" in response.text
+
+
+def test_sheet_posts_need_the_csrf_token(night):
+    from django.test import Client
+
+    strict = Client(enforce_csrf_checks=True)
+
+    response = strict.post(night.url + "enter/", entry_data(night, ["4", "3", "2", "1"]))
+
+    assert response.status_code == 403
