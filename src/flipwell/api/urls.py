@@ -1,5 +1,20 @@
-"""URLs of the JSON API (/api/v1/)."""
+"""URLs of the JSON API (/api/v1/): ninja's routes, then a JSON 404 for any other path."""
 
-from django.urls import URLPattern, URLResolver
+from __future__ import annotations
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from django.http import HttpRequest, JsonResponse
+from django.urls import URLPattern, URLResolver, path
+
+from flipwell.api.api import api
+from flipwell.api.errors import error_response
+
+
+def unknown(request: HttpRequest, rest: str) -> JsonResponse:
+    """Any other path under /api/v1/: the error shape, not an HTML page."""
+    return error_response("not_found", f"No API endpoint at /api/v1/{rest}.", 404)
+
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("", api.urls),
+    path("<path:rest>", unknown),
+]

@@ -1,0 +1,1 @@
+"""The API's endpoints: each parses its input, calls one service or selector, and renders."""

@@ -1,0 +1,117 @@
+"""Exchange files, public: the season as JSON and CSV, IFPA results, the meets calendar."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from ninja import Query, Router
+
+from flipwell.api import queries
+from flipwell.api.endpoints.params import SeasonId
+from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.exchange import ifpa_results, meets_calendar
+from flipwell.league.exchange.exports import fold, scores_csv, season_export, standings_csv
+
+router = Router(tags=["exchange"])
+
+
+def _file(media_type: str, description: str) -> dict[str, Any]:
+    """The OpenAPI description of a 200 answer that is a file, not JSON."""
+    return {
+        "responses": {
+            200: {
+                "description": description,
+                "content": {media_type: {"schema": {"type": "string"}}},
+            }
+        }
+    }
+
+
+def _download(text: str, media_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(text, content_type=f"{media_type}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@router.get(
+    "/seasons/{season_id}/export.json",
+    response=ERROR_RESPONSES,
+    openapi_extra={
+        "responses": {
+            200: {
+                "description": "The season file (flipwell.seasonfile format) with standings.",
+                "content": {"application/json": {"schema": {"type": "object"}}},
+            }
+        }
+    },
+)
+def export_json(request: HttpRequest, season_id: SeasonId) -> HttpResponse:
+    """The season as a season file (`flipwell standings` and the season import read it)."""
+    data = season_export(fold(queries.season(season_id)))
+    response = JsonResponse(data)
+    response["Content-Disposition"] = f'attachment; filename="season-{season_id}.json"'
+    return response
+
+
+@router.get(
+    "/seasons/{season_id}/standings.csv",
+    response=ERROR_RESPONSES,
+    openapi_extra=_file("text/csv", "The standings, best first (league_points and exact)."),
+)
+def export_standings_csv(request: HttpRequest, season_id: SeasonId) -> HttpResponse:
+    """The standings as CSV."""
+    text = standings_csv(fold(queries.season(season_id)))
+    return _download(text, "text/csv", f"standings-{season_id}.csv")
+
+
+@router.get(
+    "/seasons/{season_id}/scores.csv",
+    response=ERROR_RESPONSES,
+    openapi_extra=_file("text/csv", "Every player's score in every confirmed game."),
+)
+def export_scores_csv(request: HttpRequest, season_id: SeasonId) -> HttpResponse:
+    """Every game's scores as CSV."""
+    text = scores_csv(fold(queries.season(season_id)))
+    return _download(text, "text/csv", f"scores-{season_id}.csv")
+
+
+@router.get(
+    "/seasons/{season_id}/ifpa.csv",
+    response=ERROR_RESPONSES,
+    openapi_extra=_file(
+        "text/csv",
+        "IFPA results: position, first_name, last_name, ifpa_number, meets_attended, "
+        "below_threshold (yes/no).",
+    ),
+)
+def export_ifpa_csv(
+    request: HttpRequest,
+    season_id: SeasonId,
+    threshold: Annotated[
+        int | None,
+        Query(
+            None,
+            ge=0,
+            le=1000,
+            description="Meets a player must attend to count; default half the season's, "
+            "rounded up.",
+        ),
+    ] = None,
+) -> HttpResponse:
+    """The season's results for the IFPA, players under the attendance threshold marked."""
+    export = ifpa_results(queries.season(season_id), threshold=threshold)
+    return _download(export.csv, "text/csv", f"ifpa-{season_id}.csv")
+
+
+@router.get(
+    "/seasons/{season_id}/meets.ics",
+    response=ERROR_RESPONSES,
+    openapi_extra=_file("text/calendar", "The season's meets as iCalendar (RFC 5545)."),
+)
+def meets_ics(request: HttpRequest, season_id: SeasonId) -> HttpResponse:
+    """The season's meets as a calendar feed to subscribe to."""
+    text = meets_calendar(queries.season(season_id))
+    response = HttpResponse(text, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="meets-{season_id}.ics"'
+    return response

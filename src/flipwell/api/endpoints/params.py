@@ -1,0 +1,31 @@
+"""Parameters the endpoints share, with their documented limits."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from ninja import Path, Query
+
+from flipwell.api.paging import DEFAULT_LIMIT, MAX_LIMIT
+from flipwell.api.schemas import MAX_ID
+
+SeasonId = Annotated[int, Path(ge=1, le=MAX_ID, description="The season's id.")]
+MeetId = Annotated[int, Path(ge=1, le=MAX_ID, description="The meet's id.")]
+GameId = Annotated[int, Path(ge=1, le=MAX_ID, description="The game's id.")]
+PlayerId = Annotated[int, Path(ge=1, le=MAX_ID, description="The player's id.")]
+SubmissionId = Annotated[int, Path(ge=1, le=MAX_ID, description="The score submission's id.")]
+Slug = Annotated[
+    str, Path(max_length=60, pattern=r"^[-a-zA-Z0-9_]+$", description="The league's slug.")
+]
+Cursor = Annotated[
+    str | None,
+    Query(
+        None,
+        max_length=40,
+        pattern=r"^[A-Za-z0-9_-]*$",
+        description="Where the page starts: the 'next' link's cursor; none for the first page.",
+    ),
+]
+Limit = Annotated[
+    int, Query(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT, description="How many items per page.")
+]

@@ -1,0 +1,174 @@
+"""Public reads: leagues, seasons, players, meets, games, standings, playoffs, machines and
+special rulings. No token is needed."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from django.http import HttpRequest
+from ninja import Query, Router
+
+from flipwell.api import queries, render
+from flipwell.api.endpoints.params import (
+    Cursor,
+    GameId,
+    Limit,
+    MeetId,
+    PlayerId,
+    SeasonId,
+    Slug,
+)
+from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.paging import page_of_queryset, page_of_sequence
+from flipwell.api.schemas import (
+    EntryPage,
+    GameOut,
+    LadderOut,
+    LeagueOut,
+    LeaguePage,
+    MachinePage,
+    MeetBoardOut,
+    MeetPage,
+    PlayerHistoryOut,
+    PlayoffsOut,
+    SeasonOut,
+    SeasonPage,
+    SpecialRulingPage,
+    StandingsOut,
+)
+from flipwell.league.selectors.machines import (
+    maintenance_sheet,
+    special_rulings_in_force,
+    stored_special_rulings,
+)
+from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.playoffs import playoff_bracket
+from flipwell.league.selectors.standings import ladder, player_history, standings
+
+router = Router(tags=["public"])
+
+
+@router.get("/leagues", response={200: LeaguePage, **ERROR_RESPONSES})
+def list_leagues(request: HttpRequest, cursor: Cursor = None, limit: Limit = 50) -> Any:
+    """Every league, a page at a time."""
+    items, next_url = page_of_queryset(request, queries.leagues(), cursor=cursor, limit=limit)
+    return {"results": [render.league(x) for x in items], "next": next_url}
+
+
+@router.get("/leagues/{slug}", response={200: LeagueOut, **ERROR_RESPONSES})
+def get_league(request: HttpRequest, slug: Slug) -> Any:
+    """One league."""
+    return render.league(queries.league(slug))
+
+
+@router.get("/leagues/{slug}/seasons", response={200: SeasonPage, **ERROR_RESPONSES})
+def list_seasons(request: HttpRequest, slug: Slug, cursor: Cursor = None, limit: Limit = 50) -> Any:
+    """A league's seasons, a page at a time."""
+    rows = queries.seasons(queries.league(slug))
+    items, next_url = page_of_queryset(request, rows, cursor=cursor, limit=limit)
+    return {"results": [render.season(x) for x in items], "next": next_url}
+
+
+@router.get("/leagues/{slug}/machines", response={200: MachinePage, **ERROR_RESPONSES})
+def list_machines(
+    request: HttpRequest, slug: Slug, cursor: Cursor = None, limit: Limit = 50
+) -> Any:
+    """The league's machines with their maintenance sheets (R7.3-u), by title."""
+    sheets = maintenance_sheet(queries.league(slug))
+    items, next_url = page_of_sequence(request, sheets, cursor=cursor, limit=limit)
+    return {"results": [render.machine(x) for x in items], "next": next_url}
+
+
+@router.get("/special-rulings", response={200: SpecialRulingPage, **ERROR_RESPONSES})
+def list_special_rulings(
+    request: HttpRequest,
+    machine_title: Annotated[
+        str | None,
+        Query(
+            None,
+            min_length=1,
+            max_length=120,
+            pattern=r"^[^\x00]*[^\s\x00][^\x00]*$",
+            description="Only the rulings in force on this title (RA-a); without it, every "
+            "stored version of every ruling.",
+        ),
+    ] = None,
+    cursor: Cursor = None,
+    limit: Limit = 50,
+) -> Any:
+    """Appendix A's special rulings: in force on one title, or every stored version."""
+    rulings = (
+        stored_special_rulings()
+        if machine_title is None
+        else special_rulings_in_force(machine_title)
+    )
+    items, next_url = page_of_sequence(request, rulings, cursor=cursor, limit=limit)
+    return {"results": [render.special_ruling(x) for x in items], "next": next_url}
+
+
+@router.get("/seasons/{season_id}", response={200: SeasonOut, **ERROR_RESPONSES})
+def get_season(request: HttpRequest, season_id: SeasonId) -> Any:
+    """One season."""
+    return render.season(queries.season(season_id))
+
+
+@router.get("/seasons/{season_id}/players", response={200: EntryPage, **ERROR_RESPONSES})
+def list_players(
+    request: HttpRequest, season_id: SeasonId, cursor: Cursor = None, limit: Limit = 50
+) -> Any:
+    """The players entered in a season, with IFPA number and starting rank."""
+    rows = queries.entries(queries.season(season_id))
+    items, next_url = page_of_queryset(request, rows, cursor=cursor, limit=limit)
+    return {"results": [render.entry(x) for x in items], "next": next_url}
+
+
+@router.get(
+    "/seasons/{season_id}/players/{player_id}/history",
+    response={200: PlayerHistoryOut, **ERROR_RESPONSES},
+)
+def get_player_history(request: HttpRequest, season_id: SeasonId, player_id: PlayerId) -> Any:
+    """One player's season: every meet, every game, every point explained with its rule."""
+    season = queries.season(season_id)
+    return render.history(player_history(season, queries.season_player(season, player_id)))
+
+
+@router.get("/seasons/{season_id}/meets", response={200: MeetPage, **ERROR_RESPONSES})
+def list_meets(
+    request: HttpRequest, season_id: SeasonId, cursor: Cursor = None, limit: Limit = 50
+) -> Any:
+    """A season's meets (planned, open, closed)."""
+    rows = queries.meets(queries.season(season_id))
+    items, next_url = page_of_queryset(request, rows, cursor=cursor, limit=limit)
+    return {"results": [render.meet(x) for x in items], "next": next_url}
+
+
+@router.get("/seasons/{season_id}/standings", response={200: StandingsOut, **ERROR_RESPONSES})
+def get_standings(request: HttpRequest, season_id: SeasonId) -> Any:
+    """The standings with the playoff line and race (§3.3, §6.1); a player's points are
+    explained by his history."""
+    return render.standings(standings(queries.season(season_id)))
+
+
+@router.get("/seasons/{season_id}/ladder", response={200: LadderOut, **ERROR_RESPONSES})
+def get_ladder(request: HttpRequest, season_id: SeasonId) -> Any:
+    """The next meet's ladder and groups (§4)."""
+    return render.ladder(ladder(queries.season(season_id)))
+
+
+@router.get("/seasons/{season_id}/playoffs", response={200: PlayoffsOut, **ERROR_RESPONSES})
+def get_playoffs(request: HttpRequest, season_id: SeasonId) -> Any:
+    """The playoff night: each division's bracket and what each match needs (§6)."""
+    return render.playoffs(playoff_bracket(queries.season(season_id)))
+
+
+@router.get("/meets/{meet_id}", response={200: MeetBoardOut, **ERROR_RESPONSES})
+def get_meet(request: HttpRequest, meet_id: MeetId) -> Any:
+    """A meet's board: groups, games, confirmed scores, who picks next, machines."""
+    return render.board(meet_board(queries.meet(meet_id)))
+
+
+@router.get("/games/{game_id}", response={200: GameOut, **ERROR_RESPONSES})
+def get_game(request: HttpRequest, game_id: GameId) -> Any:
+    """A game and every version of its score sheet (to confirm one, use its id)."""
+    game = queries.game(game_id)
+    return render.game(game, queries.game_players(game), queries.submissions(game))

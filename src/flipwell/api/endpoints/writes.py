@@ -1,0 +1,208 @@
+"""Writes, with an API token (``Authorization: Bearer fw_...``) of the league concerned.
+
+Each endpoint looks up what the request names, checks the token's league and scope, calls one
+service and renders its result. A token of another league gets 403; the services refuse what
+the rules refuse (422) and what lost a race (409).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import Status
+
+from flipwell.api import queries, render
+from flipwell.api.auth import TokenAuth, acting_official
+from flipwell.api.endpoints.params import GameId, MeetId, SeasonId, Slug, SubmissionId
+from flipwell.api.endpoints.public import router
+from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.exchange import import_roster
+from flipwell.api.schemas import (
+    ClosedOut,
+    CloseMeetIn,
+    ConfirmIn,
+    EntryOut,
+    ForfeitIn,
+    ForfeitOut,
+    ImportedOut,
+    ImportIn,
+    LedgerEntryOut,
+    LedgerIn,
+    RegisterIn,
+    StartedOut,
+    StartMeetIn,
+    SubmissionOut,
+    SubmitScoresIn,
+    SubmittedOut,
+    TreasuryOut,
+)
+from flipwell.league import services
+from flipwell.league.selectors.treasury import treasury
+
+# One router with the public reads: ninja serves two methods of one path only from one router.
+TOKEN = TokenAuth()
+WRITE: dict[str, Any] = {"auth": TOKEN, "tags": ["with a token"]}
+
+
+@router.post(
+    "/games/{game_id}/scores",
+    response={200: SubmittedOut, 201: SubmittedOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def submit_scores(request: HttpRequest, game_id: GameId, payload: SubmitScoresIn) -> Any:
+    """Enter a game's score sheet (scope: scores). 201 when stored; 200 for a retry with the
+    same idempotency key and sheet (nothing new written)."""
+    game = queries.game(game_id)
+    actor = acting_official(request, league=game.group.meet.season.league, scope="scores")
+    result = services.submit_scores(
+        game=game,
+        scores={line.player: line.machine_score for line in payload.scores},
+        tie_order=payload.tie_order,
+        entered_by=queries.player(payload.entered_by),
+        idempotency_key=payload.idempotency_key,
+        note=payload.note,
+        actor=actor,
+    )
+    body = {
+        "submission": render.submission(result.submission),
+        "points": {str(p): v for p, v in result.points.items()},
+        "replayed": result.replayed,
+    }
+    return Status(200 if result.replayed else 201, body)
+
+
+@router.post(
+    "/submissions/{submission_id}/confirm",
+    response={200: SubmissionOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def confirm_scores(request: HttpRequest, submission_id: SubmissionId, payload: ConfirmIn) -> Any:
+    """Another player of the group confirms an entered sheet (R3-a; scope: scores). A second
+    confirmation of the game is a 409."""
+    submission = queries.submission(submission_id)
+    acting = acting_official(
+        request, league=submission.game.group.meet.season.league, scope="scores"
+    )
+    confirmed = services.confirm_scores(
+        submission=submission, confirmed_by=queries.player(payload.confirmed_by), actor=acting
+    )
+    return render.submission(confirmed)
+
+
+@router.post("/games/{game_id}/forfeits", response={201: ForfeitOut, **ERROR_RESPONSES}, **WRITE)
+def record_forfeit(request: HttpRequest, game_id: GameId, payload: ForfeitIn) -> Any:
+    """Record a player's forfeit of a game (§2.4; scope: scores)."""
+    game = queries.game(game_id)
+    actor = acting_official(request, league=game.group.meet.season.league, scope="scores")
+    forfeit = services.record_forfeit(
+        game=game,
+        player=queries.player(payload.player),
+        countable=payload.countable,
+        reason=payload.reason,
+        note=payload.note,
+        actor=actor,
+    )
+    return Status(
+        201,
+        {
+            "id": forfeit.pk,
+            "game_id": forfeit.game_id,
+            "player_id": forfeit.player_id,
+            "countable": forfeit.countable,
+            "reason": forfeit.reason,
+        },
+    )
+
+
+@router.post(
+    "/seasons/{season_id}/meets/start", response={200: StartedOut, **ERROR_RESPONSES}, **WRITE
+)
+def start_meet(request: HttpRequest, season_id: SeasonId, payload: StartMeetIn) -> Any:
+    """Start a meet: ladder, groups, first machines drawn (§4, §5; scope: manage)."""
+    season = queries.season(season_id)
+    actor = acting_official(request, league=season.league, scope="manage")
+    started = services.start_meet(
+        season=season, number=payload.number, date=payload.date, seed=payload.seed, actor=actor
+    )
+    return {"meet": render.meet(started.meet), "warnings": list(started.warnings)}
+
+
+@router.post("/meets/{meet_id}/close", response={200: ClosedOut, **ERROR_RESPONSES}, **WRITE)
+def close_meet(request: HttpRequest, meet_id: MeetId, payload: CloseMeetIn) -> Any:
+    """Close an open meet (§3.3; scope: manage); unfinished business needs an override."""
+    meet = queries.meet(meet_id)
+    actor = acting_official(request, league=meet.season.league, scope="manage")
+    closed = services.close_meet(meet=meet, override_reason=payload.override_reason, actor=actor)
+    return {"meet": render.meet(closed.meet), "season_forfeits": list(closed.season_forfeits)}
+
+
+@router.post("/seasons/{season_id}/players", response={201: EntryOut, **ERROR_RESPONSES}, **WRITE)
+def register_player(request: HttpRequest, season_id: SeasonId, payload: RegisterIn) -> Any:
+    """Enter a player in a season (scope: manage)."""
+    season = queries.season(season_id)
+    actor = acting_official(request, league=season.league, scope="manage")
+    entry = services.register_player(
+        season=season,
+        first_name=payload.first_name,
+        last_name=payload.last_name,
+        ifpa_number=payload.ifpa_number,
+        ifpa_rank=payload.ifpa_rank,
+        joined_at_meet=payload.joined_at_meet,
+        actor=actor,
+    )
+    return Status(201, render.entry(entry))
+
+
+@router.post(
+    "/seasons/{season_id}/players/import", response={201: ImportedOut, **ERROR_RESPONSES}, **WRITE
+)
+def import_players(request: HttpRequest, season_id: SeasonId, payload: ImportIn) -> Any:
+    """Enter every player of a roster CSV (header first_name,last_name,ifpa_number,ifpa_rank;
+    scope: manage). All or nothing: every bad line is reported (422, fields 'line N, column')
+    and nothing is written."""
+    season = queries.season(season_id)
+    actor = acting_official(request, league=season.league, scope="manage")
+    result = import_roster(season=season, csv_text=payload.csv, actor=actor)
+    return Status(
+        201,
+        {
+            "entries": [render.entry(e) for e in result.entries],
+            "created_players": [p.pk for p in result.created_players],
+        },
+    )
+
+
+@router.post("/leagues/{slug}/ledger", response={201: LedgerEntryOut, **ERROR_RESPONSES}, **WRITE)
+def record_ledger_entry(request: HttpRequest, slug: Slug, payload: LedgerIn) -> Any:
+    """Append a money movement to the league's ledger (§9; scope: manage)."""
+    league = queries.league(slug)
+    actor = acting_official(request, league=league, scope="manage")
+    entry = services.record_ledger_entry(
+        league=league,
+        kind=payload.kind,
+        account=payload.account,
+        amount_cents=payload.amount_cents,
+        season=None if payload.season_id is None else queries.season(payload.season_id),
+        player=None if payload.player_id is None else queries.player(payload.player_id),
+        reason=payload.reason,
+        note=payload.note,
+        actor=actor,
+    )
+    return Status(
+        201,
+        {
+            "id": entry.pk,
+            "account": entry.account,
+            "kind": entry.kind,
+            "amount_cents": entry.amount_cents,
+        },
+    )
+
+
+@router.get("/leagues/{slug}/treasury", response={200: TreasuryOut, **ERROR_RESPONSES}, **WRITE)
+def get_treasury(request: HttpRequest, slug: Slug) -> Any:
+    """The league's balances and every ledger entry (§9; scope: read_private)."""
+    league = queries.league(slug)
+    acting_official(request, league=league, scope="read_private")
+    return render.treasury(treasury(league))

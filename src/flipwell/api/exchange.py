@@ -1,0 +1,217 @@
+"""Files for other programs: the IFPA results CSV, the meets as iCalendar, roster checking.
+
+Words:
+- *IFPA results CSV*: one row per player of a season, in final standings order, with his IFPA
+  number; *attended* counts the meets at which he played at least one game, and a player who
+  attended fewer than the *attendance threshold* is marked ``below_threshold`` = ``yes`` (the
+  IFPA counts only players who took part enough; the league decides how many meets that is,
+  by default half the season's meets, rounded up).
+- *meets calendar*: RFC 5545 text, one VEVENT per stored meet, CRLF line ends, long lines
+  folded at 75 octets, times in UTC.
+- *roster check*: every row of a roster CSV parsed on its own by
+  `flipwell.league.players_csv.parse_players_csv`, so that every bad line is reported, not
+  only the first.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
+
+from django.core.exceptions import ValidationError
+
+from flipwell.league import models as m
+from flipwell.league.exchange.exports import FoldedSeason, fold
+from flipwell.league.players_csv import PlayersCsvError, parse_players_csv
+from flipwell.league.services import ImportResult, import_players_csv
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+IFPA_COLUMNS = (
+    "position",
+    "first_name",
+    "last_name",
+    "ifpa_number",
+    "meets_attended",
+    "below_threshold",
+)
+CRLF = "\r\n"
+MAX_LINE_OCTETS = 75
+
+
+@dataclass(frozen=True)
+class IfpaExport:
+    """The IFPA results file of a season and the threshold it was made with."""
+
+    csv: str
+    threshold: int
+
+
+def default_threshold(season: m.Season) -> int:
+    """Half the season's meets, rounded up."""
+    return (season.number_of_meets + 1) // 2
+
+
+def ifpa_results(season: m.Season, *, threshold: int | None) -> IfpaExport:
+    """The season's IFPA results CSV (see the module docstring); read-only."""
+    folded: FoldedSeason = fold(season)
+    limit = default_threshold(season) if threshold is None else threshold
+    numbers = dict(
+        m.SeasonEntry.objects.filter(season=season).values_list("player_id", "player__ifpa_number")
+    )
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(IFPA_COLUMNS)
+    for position, standing in enumerate(folded.result.standings(), start=1):
+        first_name, last_name = folded.names[standing.player]
+        attended = sum(1 for night in standing.nights if night.games_played > 0)
+        number = numbers.get(int(standing.player))
+        writer.writerow(
+            (
+                position,
+                first_name,
+                last_name,
+                "" if number is None else number,
+                attended,
+                "yes" if attended < limit else "no",
+            )
+        )
+    return IfpaExport(csv=buffer.getvalue(), threshold=limit)
+
+
+def meets_calendar(season: m.Season, *, now: datetime.datetime | None = None) -> str:
+    """Every stored meet of the season as an iCalendar (RFC 5545) text with CRLF lines."""
+    league = season.league
+    zone = ZoneInfo(league.time_zone)
+    stamp = _utc(now or datetime.datetime.now(tz=datetime.UTC))
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//flipwell//flipwell league meets//EN",
+        "CALSCALE:GREGORIAN",
+        "METHOD:PUBLISH",
+        f"X-WR-CALNAME:{_text(f'{league.name}: {season.name}')}",
+    ]
+    for meet in season.meets.order_by("number"):
+        start = datetime.datetime.combine(meet.date, season.start_time, tzinfo=zone)
+        lines += [
+            "BEGIN:VEVENT",
+            f"UID:flipwell-meet-{meet.pk}@{league.slug}",
+            f"DTSTAMP:{stamp}",
+            f"DTSTART:{_utc(start)}",
+            f"SUMMARY:{_text(f'{league.name}: {season.name}, meet {meet.number}')}",
+            *([f"LOCATION:{_text(league.venue)}"] if league.venue else []),
+            "STATUS:CONFIRMED",
+            "END:VEVENT",
+        ]
+    lines.append("END:VCALENDAR")
+    return "".join(_fold(line) + CRLF for line in lines)
+
+
+def _utc(moment: datetime.datetime) -> str:
+    return moment.astimezone(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+def _text(value: str) -> str:
+    """A TEXT value escaped (RFC 5545 §3.3.11)."""
+    return (
+        value.replace("\\", "\\\\")
+        .replace(";", "\\;")
+        .replace(",", "\\,")
+        .replace("\r\n", "\\n")
+        .replace("\n", "\\n")
+        .replace("\r", "\\n")
+    )
+
+
+def _fold(line: str) -> str:
+    """Fold a content line at 75 octets, never inside a UTF-8 character (RFC 5545 §3.1)."""
+    parts: list[str] = []
+    current, size, limit = "", 0, MAX_LINE_OCTETS
+    for char in line:
+        octets = len(char.encode("utf-8"))
+        if size + octets > limit:
+            parts.append(current)
+            current, size, limit = "", 0, MAX_LINE_OCTETS - 1  # continuation starts with " "
+        current += char
+        size += octets
+    parts.append(current)
+    return (CRLF + " ").join(parts)
+
+
+def roster_problems(text: str) -> list[PlayersCsvError]:
+    """Every bad line of a roster CSV (empty when each row parses on its own and no IFPA
+    number repeats); the header's problem alone when the header is bad."""
+    try:
+        records = _records(text)
+    except PlayersCsvError as error:
+        return [error]
+    if not records:
+        return _parse_problem(text)
+    (_, header), rows = records[0], records[1:]
+    problems: list[PlayersCsvError] = []
+    header_problems = _parse_problem(_csv_text([header]))
+    if header_problems:
+        return header_problems
+    for line, fields in rows:
+        try:
+            parse_players_csv(_csv_text([header, fields]))
+        except PlayersCsvError as error:
+            problems.append(PlayersCsvError(line, error.column, error.message))
+    if not problems:
+        try:
+            parse_players_csv(text)  # what only the whole file shows: a repeated IFPA number
+        except PlayersCsvError as error:
+            problems.append(error)
+    return problems
+
+
+def import_roster(*, season: m.Season, csv_text: str, actor: User) -> ImportResult:
+    """Check every row, then `import_players_csv` (all or nothing).
+
+    Raises ValidationError keyed ``line N`` / ``line N, column`` with every bad row's
+    message when any row is bad (nothing written); otherwise as the service.
+    """
+    problems = roster_problems(csv_text)
+    if problems:
+        fields: dict[str, list[str]] = {}
+        for p in problems:
+            where = f"line {p.line}" if p.column is None else f"line {p.line}, {p.column}"
+            fields.setdefault(where, []).append(p.message)
+        raise ValidationError(fields)
+    return import_players_csv(season=season, csv_text=csv_text, actor=actor)
+
+
+def _records(text: str) -> list[tuple[int, list[str]]]:
+    reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
+    records: list[tuple[int, list[str]]] = []
+    while True:
+        line = reader.line_num + 1
+        try:
+            fields = next(reader)
+        except StopIteration:
+            return records
+        except csv.Error as exc:
+            raise PlayersCsvError(line, None, f"not readable as CSV ({exc})") from exc
+        if any(field.strip() for field in fields) or not records:
+            records.append((line, fields))
+
+
+def _parse_problem(text: str) -> list[PlayersCsvError]:
+    try:
+        parse_players_csv(text)
+    except PlayersCsvError as error:
+        return [error]
+    return []
+
+
+def _csv_text(rows: Sequence[Sequence[str]]) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return buffer.getvalue()

@@ -1,0 +1,55 @@
+"""`issue_api_token --league SLUG --as USER --scope scores ... NAME`: print a new API token."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from flipwell.api.tokens import SCOPES, issue_api_token
+from flipwell.league.models import League
+
+
+class Command(BaseCommand):
+    help = (
+        "Issue an API token for one league and print it (only once: flipwell keeps its hash). "
+        "Scopes: " + ", ".join(SCOPES) + "."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--league", required=True, help="the league's slug")
+        parser.add_argument(
+            "--as", dest="username", required=True, help="the league official who issues it"
+        )
+        parser.add_argument(
+            "--scope",
+            dest="scopes",
+            action="append",
+            choices=SCOPES,
+            required=True,
+            help="a scope to grant (repeat for several)",
+        )
+        parser.add_argument("name", help="who or what will use the token")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        league = League.objects.filter(slug=options["league"]).first()
+        if league is None:
+            raise CommandError(f"no league with the slug {options['league']!r}")
+        user = get_user_model().objects.filter(username=options["username"]).first()
+        if user is None:
+            raise CommandError(f"no user named {options['username']!r}")
+        try:
+            issued = issue_api_token(
+                league=league, name=options["name"], scopes=options["scopes"], actor=user
+            )
+        except (PermissionDenied, ValidationError) as error:
+            raise CommandError("; ".join(_messages(error))) from error
+        self.stdout.write(issued.secret)
+
+
+def _messages(error: Exception) -> list[str]:
+    if isinstance(error, ValidationError):
+        return list(error.messages)
+    return [str(error)]

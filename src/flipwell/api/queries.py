@@ -1,0 +1,87 @@
+"""The API's plain reads: rows of one table for a list, or one row by its key (or a 404).
+
+Everything computed (standings, boards, brackets, sheets) comes from
+`flipwell.league.selectors`; these are only the lists and lookups the selectors do not have.
+"""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+
+from flipwell.league import models as m
+
+
+def leagues() -> QuerySet[m.League]:
+    """Every league."""
+    return m.League.objects.all()
+
+
+def league(slug: str) -> m.League:
+    """The league with this slug (404 when none)."""
+    return get_object_or_404(m.League, slug=slug)
+
+
+def seasons(league: m.League) -> QuerySet[m.Season]:
+    """A league's seasons."""
+    return m.Season.objects.filter(league=league).select_related("league")
+
+
+def season(season_id: int) -> m.Season:
+    """The season with this id (404 when none)."""
+    return get_object_or_404(m.Season.objects.select_related("league"), pk=season_id)
+
+
+def entries(season: m.Season) -> QuerySet[m.SeasonEntry]:
+    """A season's entries with their players."""
+    return m.SeasonEntry.objects.filter(season=season).select_related("player")
+
+
+def player(player_id: int) -> m.Player:
+    """The player with this id (404 when none)."""
+    return get_object_or_404(m.Player, pk=player_id)
+
+
+def meets(season: m.Season) -> QuerySet[m.Meet]:
+    """A season's meets (planned, open and closed)."""
+    return m.Meet.objects.filter(season=season)
+
+
+def meet(meet_id: int) -> m.Meet:
+    """The meet with this id (404 when none)."""
+    return get_object_or_404(m.Meet.objects.select_related("season__league"), pk=meet_id)
+
+
+def game(game_id: int) -> m.Game:
+    """The game with this id, its group, meet and machine (404 when none)."""
+    return get_object_or_404(
+        m.Game.objects.select_related("group__meet__season__league", "machine"), pk=game_id
+    )
+
+
+def game_players(game: m.Game) -> list[m.Player]:
+    """The game's group's players, in ladder order."""
+    return [
+        member.player for member in game.group.members.select_related("player").order_by("position")
+    ]
+
+
+def submissions(game: m.Game) -> list[m.ScoreSubmission]:
+    """Every version of a game's score sheet with its lines, oldest first."""
+    return list(game.submissions.prefetch_related("lines").order_by("version"))
+
+
+def submission(submission_id: int) -> m.ScoreSubmission:
+    """The score submission with this id and its game's league (404 when none)."""
+    return get_object_or_404(
+        m.ScoreSubmission.objects.select_related("game__group__meet__season__league"),
+        pk=submission_id,
+    )
+
+
+def season_player(season: m.Season, player_id: int) -> m.Player:
+    """A player entered in the season (404 when he is not)."""
+    entry = get_object_or_404(
+        m.SeasonEntry.objects.select_related("player"), season=season, player_id=player_id
+    )
+    return entry.player

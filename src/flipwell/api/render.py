@@ -1,0 +1,346 @@
+"""Selector results and rows -> the API's JSON shapes (`flipwell.api.schemas`).
+
+Only reshaping happens here: every number was computed by a selector from the rules.
+League points become a number and an exact fraction string (``number_and_exact``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from flipwell.league import models as m
+from flipwell.league.exchange.exports import decimal_points
+from flipwell.league.selectors.machines import MachineSheet
+from flipwell.league.selectors.meet_board import MeetBoard
+from flipwell.league.selectors.playoffs import DivisionView, MatchView, PlayoffBracket
+from flipwell.league.selectors.standings import (
+    LadderLine,
+    MeetLine,
+    NextMeet,
+    PlayerHistory,
+    PlayerRef,
+    Standings,
+)
+from flipwell.league.selectors.treasury import Treasury
+from flipwell.rules.special_rulings import SpecialRuling
+
+
+def as_number(points: Fraction | int) -> float:
+    """League points as a JSON number: exact when a decimal is, else rounded to 6 places."""
+    return float(Decimal(decimal_points(points)))
+
+
+def as_exact(points: Fraction | int) -> str:
+    """League points exactly, as a fraction string ("359/2", "214")."""
+    return str(Fraction(points))
+
+
+def points(value: Fraction | int, name: str = "league_points") -> dict[str, Any]:
+    """``{name: number, name_exact: fraction}``."""
+    return {name: as_number(value), f"{name}_exact": as_exact(value)}
+
+
+def ref(player: PlayerRef) -> dict[str, Any]:
+    return {"id": player.id, "name": player.name}
+
+
+def refs(players: Iterable[PlayerRef]) -> list[dict[str, Any]]:
+    return [ref(p) for p in players]
+
+
+def league(row: m.League) -> dict[str, Any]:
+    return {"slug": row.slug, "name": row.name, "venue": row.venue, "time_zone": row.time_zone}
+
+
+def season(row: m.Season) -> dict[str, Any]:
+    return {
+        "id": row.pk,
+        "league": row.league.slug,
+        "name": row.name,
+        "weekday": row.weekday,
+        "start_time": row.start_time.strftime("%H:%M:%S"),
+        "number_of_meets": row.number_of_meets,
+        "dues_cents": row.dues_cents,
+    }
+
+
+def entry(row: m.SeasonEntry) -> dict[str, Any]:
+    return {
+        "player_id": row.player_id,
+        "first_name": row.player.first_name,
+        "last_name": row.player.last_name,
+        "ifpa_number": row.player.ifpa_number,
+        "ifpa_rank_at_start": row.ifpa_rank_at_start,
+        "joined_at_meet": row.joined_at_meet,
+    }
+
+
+def meet(row: m.Meet) -> dict[str, Any]:
+    return {
+        "id": row.pk,
+        "season_id": row.season_id,
+        "number": row.number,
+        "date": row.date,
+        "status": row.status,
+        "started_at": row.started_at,
+    }
+
+
+def _scores(sheet: Mapping[int, int | None]) -> list[dict[str, Any]]:
+    return [{"player_id": p, "machine_score": s} for p, s in sheet.items()]
+
+
+def board(value: MeetBoard) -> dict[str, Any]:
+    return {
+        "id": value.meet_id,
+        "number": value.number,
+        "status": value.status,
+        "groups": [
+            {
+                "id": g.id,
+                "number": g.number,
+                "players": [{"id": p, "name": g.names[p]} for p in g.players],
+                "games": [
+                    {
+                        "id": game.id,
+                        "number": game.number,
+                        "machine_id": game.machine_id,
+                        "machine": game.machine,
+                        "chosen_by": game.chosen_by,
+                        "confirmed": game.confirmed,
+                        "awaiting_confirmation": game.awaiting_confirmation,
+                        "scores": None if game.scores is None else _scores(game.scores),
+                        "finishing_order": list(game.finishing_order),
+                    }
+                    for game in g.games
+                ],
+                "late": sorted(g.late),
+                "next_picker": g.next_picker,
+                "play_order": list(g.play_order),
+                "waiting_for": list(g.waiting_for),
+            }
+            for g in value.groups
+        ],
+        "machines": [
+            {
+                "id": machine_id,
+                "title": title,
+                "in_use_by_group": value.in_use.get(machine_id),
+                "unplayable": machine_id in value.unplayable,
+            }
+            for machine_id, title in value.machines.items()
+        ],
+    }
+
+
+def submission(row: m.ScoreSubmission) -> dict[str, Any]:
+    return {
+        "id": row.pk,
+        "game_id": row.game_id,
+        "version": row.version,
+        "entered_by": row.entered_by_id,
+        "confirmed_by": row.confirmed_by_id,
+        "confirmed_at": row.confirmed_at,
+        "is_correction": row.is_correction,
+        "scores": [
+            {"player_id": line.player_id, "machine_score": line.machine_score}
+            for line in row.lines.all()
+        ],
+    }
+
+
+def game(
+    row: m.Game, players: Iterable[m.Player], submissions: Iterable[m.ScoreSubmission]
+) -> dict[str, Any]:
+    return {
+        "id": row.pk,
+        "meet_id": row.group.meet_id,
+        "group_number": row.group.number,
+        "number": row.number,
+        "machine_id": row.machine_id,
+        "machine": row.machine.title,
+        "players": [{"id": p.pk, "name": f"{p.first_name} {p.last_name}"} for p in players],
+        "submissions": [submission(s) for s in submissions],
+    }
+
+
+def standings(value: Standings) -> dict[str, Any]:
+    return {
+        "season_id": value.season_id,
+        "meets_played": value.meets_played,
+        "meets_left": value.meets_left,
+        "playoff_qualifiers": value.playoff_qualifiers,
+        "lines": [
+            {
+                "rank": line.rank,
+                "player": ref(line.player),
+                **points(line.league_points),
+                "games_played": line.games_played,
+                "forfeits": line.forfeits,
+                "countable_forfeits": line.countable_forfeits,
+                "season_forfeited_at": line.season_forfeited_at,
+                "credit_used_at": line.credit_used_at,
+                "offenses": line.offenses,
+                "eligible": line.eligible,
+                "race_status": line.race_status,
+                "points_to_clinch": line.points_to_clinch,
+                "points_after_meet": [as_number(p) for p in line.points_after_meet],
+                "points_after_meet_exact": [as_exact(p) for p in line.points_after_meet],
+            }
+            for line in value.lines
+        ],
+    }
+
+
+def _history_meet(line: MeetLine) -> dict[str, Any]:
+    return {
+        "meet": line.meet,
+        "status": line.status,
+        "group": refs(line.group),
+        "games": [
+            {
+                "number": g.number,
+                "machine": g.machine,
+                "scores": [{"player": ref(p), "machine_score": s} for p, s in g.scores],
+                "place": g.place,
+                "points": g.points,
+                "forfeited": g.forfeited,
+                "explanation": list(g.explanation),
+            }
+            for g in line.games
+        ],
+        "match_bonus": line.match_bonus,
+        "match_bonus_explanation": list(line.match_bonus_explanation),
+        **points(line.credit, "credit"),
+        "penalty_games": list(line.penalty_games),
+        "violations": list(line.violations),
+        **points(line.league_points),
+        **points(line.total_after, "total_after"),
+    }
+
+
+def history(value: PlayerHistory) -> dict[str, Any]:
+    return {
+        "player": ref(value.player),
+        **points(value.league_points),
+        "meets": [_history_meet(line) for line in value.meets],
+    }
+
+
+def _ladder_line(line: LadderLine) -> dict[str, Any]:
+    return {"position": line.position, "player": ref(line.player), **points(line.league_points)}
+
+
+def ladder(value: NextMeet) -> dict[str, Any]:
+    return {
+        "meet_number": value.meet_number,
+        "ladder": [_ladder_line(line) for line in value.ladder],
+        "announced_absent": refs(value.announced_absent),
+        "groups": [[_ladder_line(line) for line in group] for group in value.groups],
+        "problem": value.problem,
+    }
+
+
+def _match(match: MatchView) -> dict[str, Any]:
+    progress = match.game_in_progress
+    return {
+        "match": match.match,
+        "round": match.round,
+        "status": match.status,
+        "needed": match.needed,
+        "players": refs(match.players),
+        "no_shows": refs(match.no_shows),
+        "games": [
+            {"number": g.number, "machine": g.machine, "order": refs(g.order)} for g in match.games
+        ],
+        "game_in_progress": None
+        if progress is None
+        else {
+            "game_id": progress.game_id,
+            "number": progress.number,
+            "machine_id": progress.machine_id,
+            "machine": progress.machine,
+        },
+        "next_game": match.next_game,
+        "play_order": refs(match.play_order),
+        "machine_chooser": None if match.machine_chooser is None else ref(match.machine_chooser),
+        "totals": [{"player": ref(p), "points": t} for p, t in match.totals],
+        "tied": [refs(t) for t in match.tied],
+        "advancing": refs(match.advancing),
+        "eliminated": refs(match.eliminated),
+        "placing": refs(match.placing),
+    }
+
+
+def _division(division: DivisionView) -> dict[str, Any]:
+    return {
+        "name": division.name,
+        "bracket": division.bracket,
+        "seeds": [{"seed": s, "player": None if p is None else ref(p)} for s, p in division.seeds],
+        "matches": [_match(x) for x in division.matches],
+        "complete": division.complete,
+        "places": [{"place": place, "player": ref(p)} for place, p in division.places],
+    }
+
+
+def playoffs(value: PlayoffBracket) -> dict[str, Any]:
+    return {
+        "season_id": value.season_id,
+        "date": value.date,
+        "status": value.status,
+        "ties": list(value.ties),
+        "divisions": [_division(d) for d in value.divisions],
+    }
+
+
+def machine(sheet: MachineSheet) -> dict[str, Any]:
+    return {
+        "id": sheet.machine_id,
+        "title": sheet.title,
+        "status": sheet.status,
+        "malfunctions": sheet.malfunctions,
+        "maintenance": [
+            {"at": line.at, "what": line.what, "text": line.text, "meet": line.meet}
+            for line in sheet.lines
+        ],
+    }
+
+
+def special_ruling(ruling: SpecialRuling) -> dict[str, Any]:
+    return {
+        "ruling_id": ruling.ruling_id,
+        "machine": ruling.machine,
+        "kind": ruling.kind,
+        "text": ruling.text,
+        "reproduction": ruling.reproduction,
+        "cause_and_effect": ruling.cause_and_effect,
+        "version": ruling.version,
+    }
+
+
+def treasury(value: Treasury) -> dict[str, Any]:
+    return {
+        "dues_cents": value.dues_cents,
+        "kitty_cents": value.kitty_cents,
+        "treasury_cents": value.treasury_cents,
+        "total_cents": value.total_cents,
+        "entries": [
+            {
+                "id": e.id,
+                "on": e.on,
+                "kind": e.kind,
+                "account": e.account,
+                "amount_cents": e.amount_cents,
+                "player": None if e.player is None else ref(e.player),
+                "reason": e.reason,
+                "note": e.note,
+                "reverses": e.reverses,
+                "reversed_by": e.reversed_by,
+                "season_id": e.season_id,
+            }
+            for e in value.entries
+        ],
+    }

@@ -1,0 +1,194 @@
+"""Public reads over the golden season: every endpoint, numbers as JSON numbers, pages."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from flipwell.league import models as m
+from tests import factories as f
+from tests.api.conftest import GOLDEN
+
+pytestmark = pytest.mark.django_db
+
+
+def test_leagues_list_pages_with_next_link(client):
+    for _ in range(3):
+        f.LeagueFactory()
+
+    first = client.get("/api/v1/leagues?limit=2").json()
+    second = client.get(first["next"]).json()
+
+    assert len(first["results"]) == 2
+    assert len(second["results"]) == 1
+    assert second["next"] is None
+    assert {x["slug"] for x in first["results"] + second["results"]} == set(
+        m.League.objects.values_list("slug", flat=True)
+    )
+
+
+def test_league_detail_and_unknown_league_is_404_in_the_error_shape(client, official):
+    league = official.league
+
+    found = client.get(f"/api/v1/leagues/{league.slug}")
+    missing = client.get("/api/v1/leagues/no-such-league")
+
+    assert found.json() == {
+        "slug": league.slug,
+        "name": league.name,
+        "venue": league.venue,
+        "time_zone": league.time_zone,
+    }
+    assert missing.status_code == 404
+    assert missing.json()["error"]["code"] == "not_found"
+
+
+def test_bad_cursor_is_422_on_the_cursor_field(client):
+    response = client.get("/api/v1/leagues?cursor=bm9wZQ")
+
+    assert response.status_code == 422
+    assert list(response.json()["error"]["fields"]) == ["cursor"]
+
+
+def test_seasons_players_and_meets_of_the_golden_season(client, golden):
+    league = golden.league
+
+    seasons = client.get(f"/api/v1/leagues/{league.slug}/seasons").json()
+    season = client.get(f"/api/v1/seasons/{golden.pk}").json()
+    players = client.get(f"/api/v1/seasons/{golden.pk}/players?limit=200").json()
+    meets = client.get(f"/api/v1/seasons/{golden.pk}/meets").json()
+
+    assert [s["id"] for s in seasons["results"]] == [golden.pk]
+    assert season["number_of_meets"] == golden.number_of_meets
+    assert len(players["results"]) == len(GOLDEN["entrants"])
+    assert players["next"] is None
+    assert [x["number"] for x in meets["results"]] == list(range(1, 11))
+    assert {x["status"] for x in meets["results"]} == {"closed"}
+
+
+def test_standings_match_the_golden_file_and_points_are_numbers(client, golden):
+    body = client.get(f"/api/v1/seasons/{golden.pk}/standings").json()
+    names = {(e["first_name"], e["last_name"]): e["player"] for e in GOLDEN["entrants"]}
+    by_id = {
+        p.pk: names[(p.first_name, p.last_name)]
+        for p in m.Player.objects.filter(season_entries__season=golden)
+    }
+
+    got = [(by_id[x["player"]["id"]], x["league_points_exact"]) for x in body["lines"]]
+
+    assert got == [(e["player"], e["league_points"]) for e in GOLDEN["expected_standings"]]
+    first = body["lines"][0]
+    assert first["league_points"] == 214
+    assert isinstance(first["league_points"], int | float)
+    assert first["race_status"] in ("clinched", "alive", "eliminated", None)
+    assert len(first["points_after_meet"]) == 10
+
+
+def test_fractional_points_are_a_decimal_number_and_an_exact_fraction(client, golden):
+    lines = client.get(f"/api/v1/seasons/{golden.pk}/standings").json()["lines"]
+
+    halves = [x for x in lines if "/" in x["league_points_exact"]]
+
+    assert halves, "the golden season has a credit of half a night"
+    for line in halves:
+        numerator, denominator = map(int, line["league_points_exact"].split("/"))
+        assert line["league_points"] == round(numerator / denominator, 6)
+
+
+def test_player_history_explains_every_point(client, golden):
+    entry = golden.entries.first()
+
+    body = client.get(f"/api/v1/seasons/{golden.pk}/players/{entry.player_id}/history").json()
+
+    assert body["player"]["id"] == entry.player_id
+    assert len(body["meets"]) == 10
+    played = [g for meet in body["meets"] for g in meet["games"]]
+    assert played
+    assert all(g["explanation"] for g in played)
+    assert body["meets"][-1]["total_after_exact"] == body["league_points_exact"]
+
+
+def test_history_of_a_player_not_in_the_season_is_404(client, golden):
+    stranger = f.PlayerFactory()
+
+    response = client.get(f"/api/v1/seasons/{golden.pk}/players/{stranger.pk}/history")
+
+    assert response.status_code == 404
+
+
+def test_ladder_and_playoffs_of_a_finished_season(client, golden):
+    ladder = client.get(f"/api/v1/seasons/{golden.pk}/ladder").json()
+    playoffs = client.get(f"/api/v1/seasons/{golden.pk}/playoffs").json()
+
+    assert ladder["meet_number"] == 11
+    active = [e for e in GOLDEN["expected_standings"] if e["season_forfeited_at"] is None]
+    assert len(ladder["ladder"]) == len(active)
+    assert playoffs == {
+        "season_id": golden.pk,
+        "date": None,
+        "status": "not planned",
+        "ties": [],
+        "divisions": [],
+    }
+
+
+def test_meet_board_and_game_show_scores_as_integers(client, golden):
+    meet = golden.meets.get(number=1)
+
+    board = client.get(f"/api/v1/meets/{meet.pk}").json()
+    game_id = board["groups"][0]["games"][0]["id"]
+    game = client.get(f"/api/v1/games/{game_id}").json()
+
+    assert board["status"] == "closed"
+    assert all(len(g["games"]) == 4 for g in board["groups"])
+    scores = board["groups"][0]["games"][0]["scores"]
+    assert all(isinstance(s["machine_score"], int | None) for s in scores)
+    assert game["submissions"][-1]["confirmed_by"] is not None
+
+
+def test_huge_machine_score_is_a_json_integer(client, night):
+    from tests.league.league_night import game, play, start
+
+    meet = start(night)
+    first = game(meet, 1, 1)
+    players = [m.player for m in first.group.members.order_by("position")]
+    huge = 2**62 + 12345
+    play(first, {p: huge - i for i, p in enumerate(players)})
+
+    raw = client.get(f"/api/v1/games/{first.pk}").content.decode()
+
+    assert str(huge) in raw
+    assert json.loads(raw)["submissions"][0]["scores"][0]["machine_score"] == huge
+
+
+def test_machines_and_special_rulings(client, official):
+    machine = f.MachineFactory(league=official.league, title="Ghostbusters")
+    f.MaintenanceNoteFactory(machine=machine, text="new flipper rubbers")
+    f.SpecialRulingFactory(
+        machine_title="Ghostbusters", number=1, version=1, reproduction_notes="hit the ramp"
+    )
+
+    machines = client.get(f"/api/v1/leagues/{official.league.slug}/machines").json()
+    every = client.get("/api/v1/special-rulings").json()
+    in_force = client.get("/api/v1/special-rulings?machine_title=Ghostbusters").json()
+
+    assert machines["results"][0]["title"] == "Ghostbusters"
+    assert machines["results"][0]["maintenance"][0]["text"] == "new flipper rubbers"
+    assert len(every["results"]) == 1
+    assert in_force["results"][0]["ruling_id"] == "Ghostbusters #1"
+
+
+def test_unknown_api_path_answers_the_error_shape(client):
+    response = client.get("/api/v1/no/such/thing")
+
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
+
+
+def test_docs_page_is_self_hosted(client):
+    page = client.get("/api/v1/docs").content.decode()
+
+    assert "/static/flipwell_api/swagger-ui/swagger-ui-bundle.js" in page
+    assert "cdn" not in page.lower()
+    assert client.get("/static/flipwell_api/swagger-ui/swagger-ui-bundle.js").status_code == 200

@@ -1,0 +1,70 @@
+"""Property-based run of the OpenAPI schema (schemathesis, through Django's WSGI app).
+
+Every operation gets up to 25 generated requests, with a token of the seeded league (so the
+writes reach the services) and without; no answer may be a 500, and every answer must match
+the schema: a documented status, the documented content type, a body of the documented shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
+from django.test import override_settings
+from hypothesis import HealthCheck, Phase, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from flipwell.wsgi import application
+from tests.api.conftest import bearer, token
+from tests.league.league_night import build_night, start
+
+# schemathesis' WSGI client calls itself "localhost"; Django accepts it here and in the tests.
+with override_settings(ALLOWED_HOSTS=["localhost"]):
+    schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", application)
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    negative_data_rejection,
+]
+
+
+@pytest.fixture
+def api_token(db, settings) -> Iterator[str]:
+    """A league with an open meet (ids 1.. exist, so some requests find rows) and a token."""
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost"]
+    night = build_night()
+    start(night)
+    # As Django's test client does: a request's end must not close the test's connection
+    # (on PostgreSQL that would end the test's transaction).
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield token(night.official)
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+
+@schema.parametrize()
+@settings(
+    max_examples=25,
+    deadline=None,
+    phases=[Phase.explicit, Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)
+def test_api_matches_its_schema(case, api_token):
+    headers = {"Authorization": bearer(api_token)["HTTP_AUTHORIZATION"]}
+    if case.headers and "Authorization" in case.headers:
+        headers = {}
+    case.call_and_validate(headers=headers, checks=CHECKS)
