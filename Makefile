@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit test-postgres bench clean
+.PHONY: run test lint typecheck unit test-postgres test-browser bench clean
 
 # One install step, redone whenever the pinned dependencies or the package metadata change.
 $(STAMP): pyproject.toml requirements-dev.lock
@@ -14,8 +14,30 @@ $(STAMP): pyproject.toml requirements-dev.lock
 	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
+# `make run`: flipwell on SQLite in $(RUN_DATA)/, the demo league loaded when the database has
+# no league, the server at http://127.0.0.1:8000. The demo official's login is kept in
+# $(RUN_DATA)/demo-login.txt (mode 0600, never in the repository) and printed on every run.
+RUN_DATA ?= var
+RUN_ENV := DEBUG=1 FLIPWELL_DATA_DIR=$(RUN_DATA)
 run: $(STAMP)
-	$(BIN)/flipwell standings tests/data/golden_season.json
+	@$(RUN_ENV) $(BIN)/flipwell migrate --verbosity 0
+	@if $(RUN_ENV) $(BIN)/python manage.py shell --no-imports -c "import sys; \
+	    from flipwell.league.models import League; sys.exit(League.objects.exists())"; then \
+	  umask 077; \
+	  out=$$($(RUN_ENV) $(BIN)/flipwell demo) || { echo "$$out"; exit 1; }; \
+	  echo "$$out" | sed -n 's/^  \(username\|password\): /\1: /p' > $(RUN_DATA)/demo-login.txt; \
+	  echo "$$out" | head -n 3; \
+	fi
+	@echo
+	@if [ -f $(RUN_DATA)/demo-login.txt ]; then \
+	  echo "Demo league official's login (kept in $(RUN_DATA)/demo-login.txt):"; \
+	  sed 's/^/  /' $(RUN_DATA)/demo-login.txt; \
+	else \
+	  echo "The database already had a league: no demo league was made."; \
+	fi
+	@echo "Open http://127.0.0.1:8000/ (Ctrl+C stops the server)."
+	@echo
+	@$(RUN_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
@@ -25,13 +47,14 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest --ignore=tests/browser
 	@$(MAKE) --no-print-directory test-postgres
+	@$(MAKE) --no-print-directory test-browser
 
 # The Django tests again on PostgreSQL (pytest-django creates and drops test_<name> itself).
 # Without a reachable server this says so loudly and skips; it never passes silently.
 POSTGRES_TEST_URL ?= postgres://postgres@127.0.0.1:5432/flipwell_test
-DJANGO_TEST_DIRS := tests/league
+DJANGO_TEST_DIRS := tests/league tests/web tests/api
 test-postgres: $(STAMP)
 	@if $(BIN)/python -c "import sys, psycopg; from urllib.parse import urlsplit; \
 	    psycopg.connect(urlsplit(sys.argv[1])._replace(path='/postgres').geturl(), \
@@ -44,6 +67,13 @@ test-postgres: $(STAMP)
 	  echo "The Django tests ran on SQLite only. Start PostgreSQL or set POSTGRES_TEST_URL."; \
 	  echo "**********************************************************************"; \
 	fi
+
+# Browser tests: Playwright drives Debian's chromium (/usr/bin/chromium, installed by
+# scripts/install-browser.sh when missing; never a downloaded browser) against a live server.
+# Screenshots of the main pages go to artifacts/screenshots/ (git-ignored).
+test-browser: $(STAMP)
+	sh scripts/install-browser.sh
+	$(BIN)/pytest tests/browser
 
 test: lint typecheck unit
 

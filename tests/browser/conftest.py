@@ -1,0 +1,222 @@
+"""Browser tests: Playwright drives Debian's chromium against a live flipwell server.
+
+Words:
+- *browser*: one headless chromium for the whole run, launched from /usr/bin/chromium (never a
+  downloaded browser; `scripts/install-browser.sh` installs Debian's package when missing).
+- *phone*: a browser context sized like a phone (390x844, touch), with its own cookies and local
+  storage, like one player's phone at the machine; a test may open several.
+- *error guard*: listeners on every page a test opens that record each console error and each
+  uncaught exception; the test fails if any was recorded (no page may log a JavaScript error).
+  A phone the test took offline may log the browser's own network failures; nothing else is
+  tolerated (a failed request for a script, a style or the favicon is an error too).
+- *screenshot*: a full-page PNG under artifacts/screenshots/ (git-ignored), kept for people to
+  look at after the run.
+
+The live server is pytest-django's `live_server` (transactional database). Its threads get their
+own connections to a SQLite file, not one shared in-memory connection: several phones and a TV
+poll at once, and one Django connection used by concurrent request threads corrupts its
+transaction state.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Error,
+    Page,
+    Playwright,
+    ViewportSize,
+    expect,
+    sync_playwright,
+)
+
+from tests.browser.helpers import PHONE, SCREENSHOTS, TIMEOUT_MS, screenshot
+
+# Playwright's sync API runs an asyncio event loop in the test thread, so Django would refuse
+# ORM calls from tests ("You cannot call this from an async context"); nothing here is async.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+# What chromium and htmx log when a request fails because the phone has no network.
+NETWORK_FAILURE = re.compile(
+    r"ERR_INTERNET_DISCONNECTED|ERR_NETWORK_CHANGED|ERR_NAME_NOT_RESOLVED|Failed to fetch"
+    r"|NetworkError|htmx:sendError|net::ERR_",
+    re.IGNORECASE,
+)
+
+expect.set_options(timeout=TIMEOUT_MS)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """A SQLite test database in a file, so each server thread has its own connection.
+
+    IMMEDIATE transactions take the write lock at BEGIN, so two phones writing at once wait
+    for each other (up to the timeout) instead of failing with "database is locked".
+    """
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] != "django.db.backends.sqlite3":
+        return
+    name = Path(tempfile.gettempdir()) / f"flipwell-browser-tests-{os.getpid()}.sqlite3"
+    database.setdefault("TEST", {})["NAME"] = str(name)
+    options = database.setdefault("OPTIONS", {})
+    options.setdefault("transaction_mode", "IMMEDIATE")
+    options.setdefault("timeout", 20)
+
+
+@pytest.fixture(autouse=True)
+def _plain_http_cookies(settings: Any) -> None:
+    """The live server speaks plain HTTP: cookies marked Secure would never come back."""
+    settings.SESSION_COOKIE_SECURE = False
+    settings.CSRF_COOKIE_SECURE = False
+    settings.SECURE_SSL_REDIRECT = False
+    settings.SECURE_HSTS_SECONDS = 0
+
+
+@pytest.fixture(scope="session")
+def playwright_driver() -> Iterator[Playwright]:
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_driver: Playwright) -> Iterator[Browser]:
+    """Debian's chromium, headless, launched once for the whole run."""
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: the browser tests drive Debian's chromium. Run "
+            "scripts/install-browser.sh (as root; it runs apt-get), then run the tests again. "
+            "Never `playwright install`.",
+            pytrace=False,
+        )
+    for stale in SCREENSHOTS.glob("failed-*.png"):  # from an earlier run
+        stale.unlink()
+    launched = playwright_driver.chromium.launch(
+        executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+    )
+    yield launched
+    launched.close()
+
+
+@dataclass
+class ErrorGuard:
+    """Console errors and uncaught exceptions of every page of one test."""
+
+    errors: list[str] = field(default_factory=list)
+    tolerated: list[str] = field(default_factory=list)
+    offline: set[int] = field(default_factory=set)  # ids of contexts that went offline
+
+    def watch(self, page: Page, label: str) -> None:
+        """Record `page`'s console errors and uncaught exceptions under `label`."""
+        page.on("console", lambda message: self._console(page, label, message))
+        page.on("pageerror", lambda error: self.errors.append(f"{label}: uncaught {error}"))
+
+    def set_offline(self, page: Page, offline: bool) -> None:
+        """Cut or restore the network of `page`'s phone (its whole context)."""
+        if offline:
+            self.offline.add(id(page.context))
+        page.context.set_offline(offline)
+
+    def check(self) -> None:
+        """Fail the test now if any page logged an error."""
+        if self.errors:
+            found = "\n".join(self.errors)
+            self.errors = []
+            pytest.fail(f"JavaScript errors on the pages:\n{found}", pytrace=False)
+
+    def _console(self, page: Page, label: str, message: ConsoleMessage) -> None:
+        if message.type != "error":
+            return
+        where = message.location.get("url", "") if message.location else ""
+        text = f"{label}: console error {message.text!r} at {where or page.url}"
+        offline = id(page.context) in self.offline and NETWORK_FAILURE.search(message.text)
+        (self.tolerated if offline else self.errors).append(text)
+
+
+@pytest.fixture
+def error_guard() -> Iterator[ErrorGuard]:
+    """Fails the test at its end when any page it opened logged a JavaScript error."""
+    guard = ErrorGuard()
+    yield guard
+    guard.check()
+
+
+NewContext = Callable[..., Page]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Keep each phase's report on the test, so fixtures know at teardown whether it failed."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+@pytest.fixture
+def new_page(
+    browser: Browser, live_server: Any, error_guard: ErrorGuard, request: pytest.FixtureRequest
+) -> Iterator[NewContext]:
+    """Opens a page in a new browser context (its own cookies and storage) on the live server.
+
+    `new_page("phone 1")` is a phone (390x844, touch); `viewport=DESKTOP` or `TV` gives a big
+    screen. Relative URLs (`page.goto("/")`) go to the live server. When the test fails, each
+    page is photographed as artifacts/screenshots/failed-<test>-<label>.png.
+    """
+    contexts: list[BrowserContext] = []
+    pages: list[tuple[str, Page]] = []
+
+    def open_page(label: str, *, viewport: ViewportSize = PHONE) -> Page:
+        phone = viewport == PHONE
+        context = browser.new_context(
+            base_url=live_server.url,
+            viewport=viewport,
+            is_mobile=phone,
+            has_touch=phone,
+            locale="en-US",
+        )
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        error_guard.watch(page, label)
+        pages.append((label, page))
+        return page
+
+    yield open_page
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        for label, page in pages:
+            name = re.sub(r"[^\w.-]+", "-", f"failed-{request.node.name}-{label}")
+            with contextlib.suppress(Error):
+                screenshot(page, name)
+    for context in contexts:
+        # The browser may have gone away with a failing test; that test's error says why.
+        with contextlib.suppress(Error):
+            context.close()
+
+
+@pytest.fixture
+def page(new_page: NewContext) -> Page:
+    """One phone."""
+    return new_page("phone")

@@ -1,0 +1,130 @@
+"""Helpers of the browser tests: screen sizes, screenshots, page visits, logging in."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from playwright.sync_api import Error, Page, ViewportSize
+
+from flipwell.league import models as m
+from flipwell.league.exchange.demo import DemoLeague
+
+PHONE = ViewportSize(width=390, height=844)
+DESKTOP = ViewportSize(width=1280, height=800)
+TV = ViewportSize(width=1920, height=1080)
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+PRINT = ViewportSize(width=794, height=1123)  # an A4 page at 96 dots per inch
+TIMEOUT_MS = 10_000
+OK = 200
+METHOD_NOT_ALLOWED = 405
+SIGN_IN = re.compile(r"sign in|log in", re.IGNORECASE)
+
+
+def screenshot(page: Page, name: str) -> Path:
+    """Save a full-page PNG of `page` as artifacts/screenshots/<name>.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def visit(page: Page, url: str) -> None:
+    """Open `url` and require a 200 answer whose page has loaded its scripts and styles."""
+    response = page.goto(url, wait_until="load")
+    assert response is not None, f"no answer for {url}"
+    assert response.status == 200, f"{url} answered {response.status}"
+
+
+def visit_all(
+    page: Page, pages: Mapping[str, str], *, prefix: str = "", suffix: str = ""
+) -> list[str]:
+    """Visit each of `pages` (name -> URL), photograph it, and list the ones that failed.
+
+    A page fails when it does not answer 200 or does not load; an answer 405 is an action
+    (POST only), not a page, and is passed over. Screenshots are named
+    ``<prefix>-<name>-<suffix>``.
+    """
+    failures = []
+    for name, url in pages.items():
+        try:
+            response = page.goto(url, wait_until="load")
+            status = response.status if response is not None else None
+            if status == METHOD_NOT_ALLOWED:
+                continue
+            if status != OK:
+                failures.append(f"{url} answered {status}")
+            page.wait_for_load_state("networkidle")
+            screenshot(page, "-".join(part for part in (prefix, name, suffix) if part))
+        except Error as error:
+            failures.append(f"{url} did not load: {error.message.splitlines()[0]}")
+    return failures
+
+
+def log_in(page: Page, username: str, password: str) -> None:
+    """Sign in to the official's console through its sign-in page."""
+    page.goto("/manage/")  # an anonymous visitor is sent to the sign-in page
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name=SIGN_IN).click()
+    page.wait_for_load_state("load")
+    if "login" in page.url:
+        raise AssertionError(f"signing in as {username} failed: {page.inner_text('main')}")
+
+
+def sheet_path(group: m.Group) -> str:
+    """The path of `group`'s score sheet (what its QR code points at)."""
+    from flipwell.web.scoresheet_tokens import scoresheet_path
+
+    return scoresheet_path(group)
+
+
+def console_pages(demo: DemoLeague) -> dict[str, str]:
+    """Every console page (a URL under /manage/ named in the app) that the demo can fill in.
+
+    Found in the URL configuration rather than listed, so a new console page is visited
+    without editing this test; a URL whose arguments the demo cannot name is left out.
+    """
+    meet = demo.current_season.meets.get(status=m.Meet.Status.OPEN)
+    group = meet.groups.order_by("number").first()
+    player = m.Player.objects.filter(season_entries__season=demo.current_season).first()
+    machine = demo.league.machines.order_by("title").first()
+    values: dict[str, object] = {
+        "slug": demo.league.slug,
+        "league": demo.league.slug,
+        "season": demo.current_season.pk,
+        "season_id": demo.current_season.pk,
+        "meet": meet.pk,
+        "meet_id": meet.pk,
+        "number": meet.number,
+        "group": group.pk if group else None,
+        "group_id": group.pk if group else None,
+        "player": player.pk if player else None,
+        "player_id": player.pk if player else None,
+        "machine": machine.pk if machine else None,
+        "machine_id": machine.pk if machine else None,
+    }
+    pages: dict[str, str] = {}
+    for name, arguments in _named_urls(get_resolver(), prefix="manage/"):
+        if name in ("logout",) or not all(values.get(a) is not None for a in arguments):
+            continue
+        pages[name.removeprefix("manage_")] = reverse(
+            f"web:{name}", kwargs={a: values[a] for a in arguments}
+        )
+    return pages
+
+
+def _named_urls(
+    resolver: URLResolver, *, prefix: str, route: str = ""
+) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """(name, URL argument names) of every named URL whose route starts with `prefix`."""
+    for entry in resolver.url_patterns:
+        here = route + str(entry.pattern)
+        if isinstance(entry, URLResolver):
+            yield from _named_urls(entry, prefix=prefix, route=here)
+        elif isinstance(entry, URLPattern) and entry.name and here.startswith(prefix):
+            converters = getattr(entry.pattern, "converters", {})
+            yield entry.name, tuple(converters)

@@ -1,0 +1,84 @@
+"""A score entered on a phone without network stays on the phone and is sent once it returns.
+
+The score sheet's script keeps the entry in the phone's local storage under the idempotency
+key the page generated, says "saved on this phone", and sends it when the browser is online
+again; `submit_scores` stores one submission per key, however often the phone retries.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+
+from playwright.sync_api import Page, expect
+
+from flipwell.league import models as m
+from flipwell.league.services.meets import start_meet
+from tests.browser.conftest import ErrorGuard, NewContext
+from tests.browser.helpers import screenshot, sheet_path, visit
+from tests.browser.night import board_group, build_league, enter_scores, shows
+
+SAVED_ON_PHONE = re.compile(r"saved on this phone", re.IGNORECASE)
+SENT = re.compile(r"^\s*sent\b", re.IGNORECASE)
+# Records every text the sheet's status line shows, in the tab's session storage, so a state
+# shown for an instant before the page reloads itself is still seen by the test.
+RECORD_STATUSES = """
+new MutationObserver(() => {
+  const box = document.getElementById("offline-status");
+  const text = box && !box.hidden ? box.textContent.trim() : "";
+  const seen = JSON.parse(sessionStorage.getItem("statuses") || "[]");
+  if (text && seen[seen.length - 1] !== text) {
+    seen.push(text);
+    sessionStorage.setItem("statuses", JSON.stringify(seen));
+  }
+}).observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
+"""
+STORAGE = "JSON.stringify(Object.assign({}, window.localStorage))"
+
+
+def statuses(phone: Page) -> list[str]:
+    """Every text the status line has shown on this phone, in order."""
+    seen: list[str] = json.loads(phone.evaluate("sessionStorage.getItem('statuses') || '[]'"))
+    return seen
+
+
+def test_score_entered_offline_is_queued_then_delivered_once(
+    new_page: NewContext, error_guard: ErrorGuard
+) -> None:
+    night = build_league()
+    user = night.league.officials.get().user
+    meet = start_meet(
+        season=night.season, number=1, date=datetime.date.today(), actor=user, seed=1
+    ).meet
+    group = board_group(meet)
+    game = m.Game.objects.get(pk=group.games[0].id)
+    order = [group.names[p] for p in group.play_order]
+    phone = new_page("offline phone")
+    phone.add_init_script(RECORD_STATUSES)
+    visit(phone, sheet_path(meet.groups.get()))
+    key = phone.locator("input[name=idempotency_key]").first.input_value()
+
+    error_guard.set_offline(phone, True)
+    enter_scores(
+        phone,
+        entered_by=order[0],
+        scores={name: 1_000_000 * (place + 1) + 10 for place, name in enumerate(order)},
+    )
+    shows(phone, SAVED_ON_PHONE)
+    screenshot(phone, "scoresheet-offline-saved-on-phone")
+    assert m.ScoreSubmission.objects.filter(game=game).count() == 0
+    stored = phone.evaluate(STORAGE)
+    assert key in stored, f"the entry is not kept on the phone under its key: {stored}"
+
+    error_guard.set_offline(phone, False)
+    shows(phone, f"Entered by {order[0]}: check it", timeout=15_000)
+    screenshot(phone, "scoresheet-offline-sent")
+    assert any(SENT.search(text) for text in statuses(phone)), statuses(phone)
+    phone.reload()  # a fresh page must not send the delivered entry again
+    phone.wait_for_load_state("networkidle")
+    expect(phone.get_by_text(SAVED_ON_PHONE)).to_have_count(0)
+    assert key not in phone.evaluate(STORAGE), "the delivered entry is still kept on the phone"
+
+    assert m.ScoreSubmission.objects.filter(idempotency_key=key).count() == 1
+    assert m.ScoreSubmission.objects.filter(game=game).count() == 1
