@@ -486,15 +486,7 @@ def record_no_show(
     """
     with transaction.atomic():
         _require_official(actor, season)
-        night = _night(season)
-        facts = load_playoff_facts(night)
-        div = _division(facts, division)
-        state = _state(season, div, match)
-        if state.status == "waiting":
-            raise ValidationError(
-                {"match": f"{match}'s players are not known yet ({state.needed})."},
-                code="waiting",
-            )
+        night, facts, div, state = _match_with_players(season, division, match)
         if match in div.started:
             raise ValidationError(
                 {"match": f"{match} has started; a no-show is recorded at its start (R6.6-c)."},
@@ -568,15 +560,7 @@ def record_playoff_lateness_notice(
     told = at or timezone.now()
     with transaction.atomic():
         _require_official(actor, season)
-        night = _night(season)
-        facts = load_playoff_facts(night)
-        div = _division(facts, division)
-        state = _state(season, div, match)
-        if state.status == "waiting":
-            raise ValidationError(
-                {"match": f"{match}'s players are not known yet ({state.needed})."},
-                code="waiting",
-            )
+        night, facts, div, state = _match_with_players(season, division, match)
         if match in div.started or state.absent:
             raise ValidationError(
                 {
@@ -764,6 +748,22 @@ def _division(facts: PlayoffFacts, division: str) -> DivisionFacts:
             code="invalid",
         )
     return facts.divisions[division]
+
+
+def _match_with_players(
+    season: m.Season, division: str, match: str
+) -> tuple[m.PlayoffNight, PlayoffFacts, DivisionFacts, PlayoffMatchState]:
+    """The locked night, its facts, the division and the match, whose players must be known."""
+    night = _night(season)
+    facts = load_playoff_facts(night)
+    div = _division(facts, division)
+    state = _state(season, div, match)
+    if state.status == "waiting":
+        raise ValidationError(
+            {"match": f"{match}'s players are not known yet ({state.needed})."},
+            code="waiting",
+        )
+    return night, facts, div, state
 
 
 def _state(season: m.Season, div: DivisionFacts, match: str) -> PlayoffMatchState:
