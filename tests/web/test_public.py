@@ -9,6 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from flipwell.league import models as m
 from flipwell.league.selectors.public_pages import readable
 from flipwell.league.services.season_files import import_season_file
 from flipwell.web.templatetags.flipwell_numbers import num, ordinal
@@ -315,3 +316,21 @@ def test_ordinal_names_places():
         "21st",
         "22nd",
     ]
+
+
+def test_season_page_during_open_meet_says_live_and_meets_left(client):
+    """An open meet still scores points, so it counts among the meets left (R6.1-d race)."""
+    official = f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
+    golden = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text())
+    season = import_season_file(
+        league=official.league,
+        name="Winter",
+        data={**golden, "meets": golden["meets"][:4], "number_of_meets": 10},
+        first_meet=datetime.date(2026, 1, 7),
+        open_last_meet=True,
+        actor=official.user,
+    )
+
+    response = client.get(f"/leagues/{official.league.slug}/seasons/{season.pk}/")
+
+    assert "live standings during meet 4 of 10, 7 meets still to score." in response.text
