@@ -48,7 +48,10 @@ def start_meet_in_console(official: Page) -> str:
     screenshot(official, "night-console-start-preview")
     official.get_by_role("button", name="Start meet 1").click()
     shows(official, "Meet 1 started")
-    official.get_by_role("link", name="Night", exact=True).click()  # the night's hub
+    # Starting lands on the night's hub (its "Night" tab is the current page).
+    expect(official.get_by_role("link", name="Night", exact=True)).to_have_attribute(
+        "aria-current", "page"
+    )
     sheet = official.get_by_role("link", name="Open the score sheet")
     href = sheet.first.get_attribute("href")
     assert href, "the meet page links no score sheet"

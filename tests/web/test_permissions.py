@@ -34,6 +34,13 @@ TABLE = {
     "/manage/{slug}/machines/": (302, 403, 403, 200),
     "/manage/{slug}/special-rulings/": (302, 403, 403, 200),
     "/manage/{slug}/ledger/": (302, 403, 403, 200),
+    "/manage/{slug}/machines/pool/": (302, 403, 403, 200),
+    "/manage/{slug}/machines/{machine}/": (302, 403, 403, 200),
+    "/manage/{slug}/officials/": (302, 403, 403, 200),
+    "/manage/{slug}/officials/{official}/": (302, 403, 403, 200),
+    "/manage/{slug}/api-tokens/": (302, 403, 403, 200),
+    "/manage/leagues/new/": (302, 403, 403, 403),  # staff only once a league exists
+    "/manage/set-password/MQ/not-a-token/": (400, 400, 400, 400),  # a dead link, for anyone
     "/manage/login/": (200, 302, 302, 302),
     "/": (200, 200, 200, 200),
     "/leagues/{slug}/": (200, 200, 200, 200),
@@ -70,6 +77,8 @@ def league_night():
             "season": season.pk,
             "meet": started.meet.pk,
             "planned": planned.pk,
+            "machine": league.machines.order_by("pk").first().pk,
+            "official": official.pk,
         },
     }
 

@@ -19,16 +19,18 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth import login, logout
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm
 from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.auth.tokens import default_token_generator
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_decode
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
@@ -188,3 +190,44 @@ def console_page(roles: tuple[str, ...]) -> Callable[[ConsoleView], ConsoleView]
         return never_cache(wrapper)
 
     return decorate
+
+
+# --- the one-time set-password link ----------------------------------------------------------
+
+
+def _link_user(uidb64: str, token: str) -> User | None:
+    """The user a set-password link is for, while its token is valid (unused, not expired)."""
+    try:
+        pk = int(urlsafe_base64_decode(uidb64).decode())
+    except (TypeError, ValueError, OverflowError, UnicodeDecodeError):
+        return None
+    user = User.objects.filter(pk=pk, is_active=True).first()
+    if user is None or not default_token_generator.check_token(user, token):
+        return None
+    return user
+
+
+@sensitive_post_parameters("new_password1", "new_password2")
+@csrf_protect
+@never_cache
+def set_password_view(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+    """A new official's one-time link (from `add_official`): choose a password, then sign in.
+
+    The token hashes the password, so it dies once the password is set; it also expires after
+    ``PASSWORD_RESET_TIMEOUT``. A dead or forged link answers 400 and says what to do.
+    """
+    user = _link_user(uidb64, token)
+    if user is None:
+        return render(request, "manage/set_password.html", {"invalid": True}, status=400)
+    form = SetPasswordForm(user, request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        clear_failures(user.get_username(), client_address(request))
+        if request.user.is_authenticated and request.user.pk != user.pk:
+            logout(request)
+        messages.success(request, f"Password set for {user.get_username()}: sign in with it.")
+        return HttpResponseRedirect(reverse("web:login"))
+    context = {"form": form, "account": user.get_username(), "invalid": False}
+    return render(
+        request, "manage/set_password.html", context, status=400 if form.is_bound else 200
+    )

@@ -4,11 +4,14 @@ from django.urls import URLPattern, URLResolver, path
 
 from flipwell.web import auth
 from flipwell.web.views.manage import leagues, ledger, machines, meets, playoffs
+from flipwell.web.views.manage import setup as setup_views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("login/", auth.login_view, name="login"),
     path("logout/", auth.logout_view, name="logout"),
     path("", leagues.home, name="manage_home"),
+    path("leagues/new/", setup_views.new_league, name="manage_new_league"),
+    path("set-password/<str:uidb64>/<str:token>/", auth.set_password_view, name="set_password"),
     path("<slug:slug>/", leagues.league, name="manage_league"),
     path("<slug:slug>/seasons/", leagues.seasons, name="manage_seasons"),
     path("<slug:slug>/seasons/<int:season_id>/roster/", leagues.roster, name="manage_roster"),
@@ -44,4 +47,13 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<slug:slug>/machines/", machines.machines, name="manage_machines"),
     path("<slug:slug>/special-rulings/", machines.special_rulings, name="manage_special_rulings"),
     path("<slug:slug>/ledger/", ledger.ledger, name="manage_ledger"),
+    path("<slug:slug>/machines/pool/", setup_views.machines, name="manage_machine_pool"),
+    path("<slug:slug>/machines/<int:machine_id>/", setup_views.machine, name="manage_machine"),
+    path("<slug:slug>/officials/", setup_views.officials, name="manage_officials"),
+    path(
+        "<slug:slug>/officials/<int:official_id>/",
+        setup_views.official_page,
+        name="manage_official",
+    ),
+    path("<slug:slug>/api-tokens/", setup_views.api_tokens, name="manage_api_tokens"),
 ]

@@ -25,6 +25,9 @@ playoffs               qualify_for_playoffs, record_seed_playoff, record_withdra
                        record_playoff_lateness_notice, record_no_show, close_playoff_night
 ledger                 record_ledger_entry, reverse_ledger_entry
 special rulings        load_appendix_a, add_special_ruling, amend_special_ruling
+setup                  may_create_league, open_league, create_machine, update_machine,
+                       set_machine_status, add_official, remove_official,
+                       link_official_player
 =====================  ===========================================================
 """
 
@@ -72,6 +75,17 @@ from flipwell.league.services.playoffs import (
 from flipwell.league.services.scores import confirm_scores, submit_scores
 from flipwell.league.services.season_files import import_season_file
 from flipwell.league.services.seasons import create_season
+from flipwell.league.services.setup import (
+    AddedOfficial,
+    add_official,
+    create_machine,
+    link_official_player,
+    may_create_league,
+    open_league,
+    remove_official,
+    set_machine_status,
+    update_machine,
+)
 from flipwell.league.services.special_rulings import (
     add_special_ruling,
     amend_special_ruling,
@@ -79,8 +93,10 @@ from flipwell.league.services.special_rulings import (
 )
 
 __all__ = [
+    "AddedOfficial",
     "ConflictError",
     "ImportResult",
+    "add_official",
     "add_special_ruling",
     "amend_special_ruling",
     "announce_absence",
@@ -91,13 +107,17 @@ __all__ = [
     "close_playoff_night",
     "confirm_scores",
     "create_league",
+    "create_machine",
     "create_season",
     "declare_machine_repaired",
     "declare_machine_unplayable",
     "designate_late_join_forfeits",
     "import_players_csv",
     "import_season_file",
+    "link_official_player",
     "load_appendix_a",
+    "may_create_league",
+    "open_league",
     "qualify_for_playoffs",
     "record_compensatory_game",
     "record_forfeit",
@@ -115,6 +135,7 @@ __all__ = [
     "record_violation",
     "record_withdrawal",
     "register_player",
+    "remove_official",
     "replace_machine",
     "report_malfunction",
     "request_compensatory_game",
@@ -122,7 +143,9 @@ __all__ = [
     "respond_to_correction",
     "reverse_ledger_entry",
     "schedule_meet",
+    "set_machine_status",
     "start_meet",
     "start_playoff_game",
     "submit_scores",
+    "update_machine",
 ]

@@ -22,7 +22,11 @@ from flipwell.web.views.manage._common import action, done, official, page, run,
 @signed_in
 def home(request: HttpRequest) -> HttpResponse:
     """The leagues the signed-in official has a role in."""
-    return render(request, "manage/home.html", {"leagues": official_leagues(request.user)})
+    context = {
+        "leagues": official_leagues(request.user),
+        "may_create_league": services.may_create_league(request.user),
+    }
+    return render(request, "manage/home.html", context)
 
 
 @console_page(ANY_ROLE)

@@ -8,8 +8,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
 
 from flipwell.league import models as m
 from flipwell.league import services
@@ -172,7 +174,9 @@ def start(request: HttpRequest, league: m.League, role: str, meet_id: int) -> Ht
         started = run(form, lambda d: _start(the_meet, form, request))
         if started is not None:
             warned = " ".join(started.warnings)
-            return done(request, f"Meet {the_meet.number} started. {warned}".strip())
+            messages.success(request, f"Meet {the_meet.number} started. {warned}".strip())
+            # On to the night's hub: the groups, their score sheets, what comes next.
+            return HttpResponseRedirect(reverse("web:manage_meet", args=[league.slug, meet_id]))
     context = {
         **_base(league, role, the_meet, "start"),
         "preview": preview,

@@ -1,0 +1,469 @@
+"""Setting a league up: who may open one, its machine pool, and its officials.
+
+Words:
+- *machine pool*: the league's machines with status *playable* (in the pool: a game may be
+  played on it). A machine *out of the pool* has status *unplayable*: away for repairs, or
+  retired. Taking a machine out never touches the games already played on it (a fact stays
+  a fact, R7.3-u); putting it back is the same decision in reverse. Either way it is an LO
+  decision with a reason, recorded as a `Ruling` (R1.1-b).
+- *official*: a user with a role in the league (`LeagueOfficial`): league official (LO) or
+  scorekeeper. A league always keeps at least one LO: the last one can be neither removed nor
+  demoted (a superuser is an LO everywhere but holds no row, so he does not count).
+- *set-password link*: a user created here has no usable password; the service returns a
+  one-time token from Django's `PasswordResetTokenGenerator` (`default_token_generator`),
+  which dies once the password is set (the token hashes the password) or after
+  ``PASSWORD_RESET_TIMEOUT``. The console shows the link once to the LO who added him.
+- *involved official*: an official linked to his own player record, so a ruling on a group
+  he plays in is flagged (R1.1-a, A55).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.tokens import default_token_generator
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+from flipwell.league import models as m
+from flipwell.league.audit import record_event
+from flipwell.league.models.machines import MAX_BALLS_PER_GAME
+from flipwell.league.services._edge import record_ruling, require_official, require_reason
+from flipwell.league.services.leagues import create_league
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+LO = m.LeagueOfficial.Role.LEAGUE_OFFICIAL
+ROLES = {role.value: role.label.lower() for role in m.LeagueOfficial.Role}
+STATUS_WORDS = {
+    m.Machine.Status.PLAYABLE: "in the pool (playable)",
+    m.Machine.Status.UNPLAYABLE: "out of the pool (away for repairs, or retired)",
+}
+
+
+# --- leagues ---------------------------------------------------------------------------------
+
+
+def may_create_league(user: User | AnonymousUser) -> bool:
+    """Whether `user` may open a new league: staff and superusers always; anybody signed in
+    while no league exists yet (the first user of a fresh install sets his league up)."""
+    if not user.is_authenticated:
+        return False
+    if user.is_staff or user.is_superuser:
+        return True
+    return not m.League.objects.exists()
+
+
+def open_league(
+    *, name: str, slug: str, venue: str = "", time_zone: str = "UTC", actor: User
+) -> m.League:
+    """Create a league through `create_league`, its creator becoming its league official.
+
+    Side effects: those of `create_league`. Raises PermissionDenied unless `may_create_league`
+    allows `actor`; ValidationError (keyed by field, nothing written) for a blank name, a taken
+    or malformed slug or an unknown time zone.
+    """
+    with transaction.atomic():
+        if not may_create_league(actor):
+            raise PermissionDenied(
+                "Only a staff member may open a new league: ask your flipwell administrator."
+            )
+        if not name.strip():
+            raise ValidationError({"name": "Name the league."})
+        if m.League.objects.filter(slug=slug.strip()).exists():
+            raise ValidationError(
+                {"slug": f"The address “{slug.strip()}” is taken by another league: pick another."}
+            )
+        return create_league(
+            name=name, slug=slug, venue=venue, time_zone=time_zone, created_by=actor
+        )
+
+
+# --- machines --------------------------------------------------------------------------------
+
+
+def _clean_machine(machine: m.Machine) -> None:
+    """Model validation, with the messages an official understands, keyed by field."""
+    try:
+        machine.full_clean(exclude=["league"])
+    except ValidationError as error:
+        messages = error.message_dict
+        if "balls_per_game" in messages:
+            messages["balls_per_game"] = [
+                f"Balls per game is from 1 to {MAX_BALLS_PER_GAME} (usually 3 or 5)."
+            ]
+        raise ValidationError(messages) from error
+
+
+def _same_machine_exists(machine: m.Machine) -> bool:
+    others = m.Machine.objects.filter(
+        league_id=machine.league_id,
+        title__iexact=machine.title,
+        location__iexact=machine.location,
+    )
+    return others.exclude(pk=machine.pk).exists() if machine.pk else others.exists()
+
+
+def create_machine(
+    *, league: m.League, title: str, balls_per_game: int, location: str = "", actor: User
+) -> m.Machine:
+    """Add a machine to the league's pool (playable).
+
+    Side effects: inserts the Machine and an audit event ``machine.created``. Raises
+    PermissionDenied unless `actor` is an LO of `league`; ValidationError (keyed by field,
+    nothing written) for a blank title, balls per game outside 1..10, or a machine of the same
+    title at the same location already in the league (give it a location to tell them apart).
+    """
+    with transaction.atomic():
+        require_official(actor=actor, league=league, action="add machines")
+        machine = m.Machine(
+            league=league,
+            title=title.strip(),
+            balls_per_game=balls_per_game,
+            location=location.strip(),
+        )
+        _clean_machine(machine)
+        if _same_machine_exists(machine):
+            raise ValidationError(
+                {
+                    "title": f"{league} already has {machine.title}"
+                    + (f" at {machine.location}" if machine.location else "")
+                    + ": give the new one a location that tells them apart."
+                }
+            )
+        machine.save()
+        record_event(
+            action="machine.created",
+            obj=machine,
+            league=league,
+            actor=actor,
+            data={
+                "title": machine.title,
+                "balls_per_game": machine.balls_per_game,
+                "location": machine.location,
+            },
+        )
+    return machine
+
+
+def update_machine(
+    *,
+    machine: m.Machine,
+    location: str | None = None,
+    balls_per_game: int | None = None,
+    actor: User,
+) -> m.Machine:
+    """Change a machine's location and/or balls per game (None: unchanged).
+
+    Side effects: updates the Machine and writes an audit event ``machine.updated`` with the
+    old and new values (nothing when nothing changes). Raises PermissionDenied unless `actor`
+    is an LO of the machine's league; ValidationError (keyed by field) for balls per game
+    outside 1..10 or a location that makes it a twin of another machine of the same title.
+    """
+    with transaction.atomic():
+        machine = m.Machine.objects.select_for_update().select_related("league").get(pk=machine.pk)
+        require_official(actor=actor, league=machine.league, action="change machines")
+        before = {"location": machine.location, "balls_per_game": machine.balls_per_game}
+        if location is not None:
+            machine.location = location.strip()
+        if balls_per_game is not None:
+            machine.balls_per_game = balls_per_game
+        after = {"location": machine.location, "balls_per_game": machine.balls_per_game}
+        if after == before:
+            return machine
+        _clean_machine(machine)
+        if _same_machine_exists(machine):
+            raise ValidationError(
+                {"location": f"Another {machine.title} is already at this location."}
+            )
+        machine.save(update_fields=["location", "balls_per_game"])
+        record_event(
+            action="machine.updated",
+            obj=machine,
+            league=machine.league,
+            actor=actor,
+            data={"before": before, "after": after},
+        )
+    return machine
+
+
+def set_machine_status(*, machine: m.Machine, status: str, reason: str, actor: User) -> m.Ruling:
+    """Put a machine in the league's pool (playable) or take it out (unplayable: repairs or
+    retired), with the LO's reason. Games already played on it keep it.
+
+    Side effects: updates Machine.status, inserts a Ruling ``machine_status`` and an audit
+    event ``machine.status_changed``. Raises PermissionDenied unless `actor` is an LO of the
+    machine's league; ValidationError (keyed by field, nothing written) for an unknown
+    status, no reason, or the status it already has.
+    """
+    with transaction.atomic():
+        machine = m.Machine.objects.select_for_update().select_related("league").get(pk=machine.pk)
+        require_official(actor=actor, league=machine.league, action="change a machine's status")
+        if status not in m.Machine.Status.values:
+            allowed = ", ".join(m.Machine.Status.values)
+            raise ValidationError({"status": f"Unknown status “{status}”; allowed: {allowed}."})
+        wanted = m.Machine.Status(status)
+        if machine.status == wanted:
+            raise ValidationError({"status": f"{machine.title} is already {STATUS_WORDS[wanted]}."})
+        why = require_reason(reason, field="reason", what="Changing a machine's status")
+        before = machine.status
+        machine.status = wanted
+        machine.save(update_fields=["status"])
+        ruling = record_ruling(
+            league=machine.league,
+            official=actor,
+            kind="machine_status",
+            subject=f"{machine.title} {STATUS_WORDS[wanted]}",
+            reason=why,
+        )
+        record_event(
+            action="machine.status_changed",
+            obj=machine,
+            league=machine.league,
+            actor=actor,
+            data={"from": before, "to": wanted.value, "reason": why, "ruling": ruling.pk},
+        )
+    return ruling
+
+
+# --- officials -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AddedOfficial:
+    """The result of `add_official`.
+
+    created_user: a new account was made. uidb64 and token: its one-time set-password
+    link's parts (None for an existing user); show them once, never store them.
+    changed_role: an official already in the league got a new role.
+    """
+
+    official: m.LeagueOfficial
+    created_user: bool
+    uidb64: str | None
+    token: str | None
+    changed_role: bool = False
+
+
+def _role(role: str) -> m.LeagueOfficial.Role:
+    if role not in ROLES:
+        raise ValidationError(
+            {"role": f"Unknown role “{role}”; allowed: {', '.join(ROLES.values())}."}
+        )
+    return m.LeagueOfficial.Role(role)
+
+
+def _check_player(league: m.League, player: m.Player, *, exclude: int | None = None) -> None:
+    """The player must have played in the league and not be linked to another official."""
+    if not m.SeasonEntry.objects.filter(season__league=league, player=player).exists():
+        raise ValidationError({"player": f"{player} has no season in {league}."})
+    taken = m.LeagueOfficial.objects.filter(league=league, player=player)
+    if exclude is not None:
+        taken = taken.exclude(pk=exclude)
+    other = taken.select_related("user").first()
+    if other is not None:
+        raise ValidationError(
+            {"player": f"{player} is already linked to official {other.user.get_username()}."}
+        )
+
+
+def _lo_rows(league: m.League) -> list[int]:
+    """The ids of the league's LO rows, locked (two demotions cannot both see two LOs)."""
+    return list(
+        m.LeagueOfficial.objects.select_for_update()
+        .filter(league=league, role=LO)
+        .values_list("pk", flat=True)
+    )
+
+
+def _refuse_last_lo(official: m.LeagueOfficial, *, doing: str, field: str | None) -> None:
+    if official.role == LO and _lo_rows(official.league) == [official.pk]:
+        message = (
+            f"{official.user.get_username()} is the last league official of {official.league}: "
+            f"add another league official before you {doing}."
+        )
+        raise ValidationError({field: message} if field else message)
+
+
+def add_official(
+    *,
+    league: m.League,
+    username: str,
+    role: str,
+    actor: User,
+    player: m.Player | None = None,
+) -> AddedOfficial:
+    """Give `username` a role in `league`; a new name becomes a new account.
+
+    An existing user gets the role (an official already in the league gets the new role,
+    unless that demotes the last LO). A new username creates the user with an unusable
+    password, and the result carries the one-time set-password link's parts. `player` links
+    the official's own player record (see `link_official_player`).
+
+    Side effects: may insert a User (audit ``user.created``); inserts or updates the
+    LeagueOfficial; audit ``official.added`` or ``official.role_changed``. Raises
+    PermissionDenied unless `actor` is an LO of `league`; ValidationError (keyed by field,
+    nothing written) for a malformed username, an unknown role, the role he already has,
+    demoting the last LO, or a player outside the league or linked to another official.
+    """
+    user_model = get_user_model()
+    name = username.strip()
+    wanted = _role(role)
+    with transaction.atomic():
+        require_official(actor=actor, league=league, action="add officials")
+        if not name:
+            raise ValidationError({"username": "Type the user name he signs in with."})
+        user = (
+            user_model.objects.filter(username=name).first()
+            or user_model.objects.filter(username__iexact=name).order_by("pk").first()
+        )
+        created = user is None
+        if user is None:
+            user = user_model(username=name)
+            try:
+                user.full_clean(exclude=["password"])
+            except ValidationError as error:
+                raise ValidationError(
+                    {"username": error.message_dict.get("username", [])}
+                ) from error
+            user.set_unusable_password()
+            user.save()
+            record_event(
+                action="user.created",
+                obj=user,
+                league=league,
+                actor=actor,
+                data={"username": user.get_username()},
+            )
+        existing = (
+            m.LeagueOfficial.objects.select_for_update()
+            .select_related("user", "league")
+            .filter(league=league, user=user)
+            .first()
+        )
+        if existing is not None:
+            official = _change_role(existing, wanted, actor=actor)
+            if player is not None:
+                official = _link(official, player, actor=actor)
+            return AddedOfficial(official, False, None, None, changed_role=True)
+        if player is not None:
+            _check_player(league, player)
+        official = m.LeagueOfficial.objects.create(
+            user=user, league=league, role=wanted, player=player
+        )
+        record_event(
+            action="official.added",
+            obj=official,
+            league=league,
+            actor=actor,
+            data={
+                "username": user.get_username(),
+                "role": wanted.value,
+                "player": player.pk if player else None,
+                "new_user": created,
+            },
+        )
+    if not created:
+        return AddedOfficial(official, False, None, None)
+    return AddedOfficial(
+        official,
+        True,
+        urlsafe_base64_encode(force_bytes(user.pk)),
+        default_token_generator.make_token(user),
+    )
+
+
+def _change_role(
+    official: m.LeagueOfficial, wanted: m.LeagueOfficial.Role, *, actor: User
+) -> m.LeagueOfficial:
+    name = official.user.get_username()
+    if official.role == wanted:
+        raise ValidationError(
+            {"username": f"{name} is already a {ROLES[wanted]} of {official.league}."}
+        )
+    _refuse_last_lo(official, doing=f"make {name} a {ROLES[wanted]}", field="role")
+    before = official.role
+    official.role = wanted
+    official.save(update_fields=["role"])
+    record_event(
+        action="official.role_changed",
+        obj=official,
+        league=official.league,
+        actor=actor,
+        data={"username": name, "from": before, "to": wanted.value},
+    )
+    return official
+
+
+def remove_official(*, official: m.LeagueOfficial, actor: User) -> None:
+    """Take away an official's role in his league (his account and past rulings stay).
+
+    Side effects: deletes the LeagueOfficial and writes an audit event ``official.removed``
+    (about the league, with his user name and role). Raises PermissionDenied unless `actor`
+    is an LO of the official's league; ValidationError when he is its last LO.
+    """
+    with transaction.atomic():
+        official = (
+            m.LeagueOfficial.objects.select_for_update()
+            .select_related("user", "league")
+            .get(pk=official.pk)
+        )
+        league = official.league
+        require_official(actor=actor, league=league, action="remove officials")
+        name = official.user.get_username()
+        _refuse_last_lo(official, doing=f"remove {name}", field=None)
+        data = {
+            "official": official.pk,
+            "username": name,
+            "role": official.role,
+            "player": official.player_id,
+        }
+        official.delete()
+        record_event(action="official.removed", obj=league, league=league, actor=actor, data=data)
+
+
+def _link(official: m.LeagueOfficial, player: m.Player | None, *, actor: User) -> m.LeagueOfficial:
+    if player is not None:
+        _check_player(official.league, player, exclude=official.pk)
+    before = official.player_id
+    official.player = player
+    official.save(update_fields=["player"])
+    record_event(
+        action="official.player_linked",
+        obj=official,
+        league=official.league,
+        actor=actor,
+        data={
+            "username": official.user.get_username(),
+            "from": before,
+            "to": player.pk if player else None,
+        },
+    )
+    return official
+
+
+def link_official_player(
+    *, official: m.LeagueOfficial, player: m.Player | None, actor: User
+) -> m.LeagueOfficial:
+    """Link an official to his own player record (None: unlink), so that his rulings on a
+    group he plays in are flagged as made by an involved official (R1.1-a, A55).
+
+    Side effects: updates LeagueOfficial.player, an audit event ``official.player_linked``.
+    Raises PermissionDenied unless `actor` is an LO of the official's league; ValidationError
+    (on ``player``) for a player with no season in the league or linked to another official.
+    """
+    with transaction.atomic():
+        official = (
+            m.LeagueOfficial.objects.select_for_update()
+            .select_related("user", "league")
+            .get(pk=official.pk)
+        )
+        require_official(actor=actor, league=official.league, action="link officials to players")
+        if official.player_id == (player.pk if player else None):
+            return official
+        return _link(official, player, actor=actor)

@@ -1,0 +1,257 @@
+"""Setting a league up in the console: a new league, the machine pool (add, edit, in or out
+of the pool), the league's officials (add, change role, link to a player, remove) and its API
+tokens (issue, revoke).
+
+A secret (a new account's set-password link, a new API token) is rendered once in the answer
+to the POST that made it: it is never stored in a message, a cookie or the session, and the
+console's pages are never cached (`console_page`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import reverse
+
+from flipwell.api.tokens import issue_api_token, revoke_api_token
+from flipwell.league import models as m
+from flipwell.league import services
+from flipwell.league.selectors.console import league_players
+from flipwell.league.selectors.setup import (
+    league_api_tokens,
+    league_machine,
+    league_official,
+    league_officials,
+    machine_pool,
+)
+from flipwell.web.auth import LO_ONLY, console_page, signed_in
+from flipwell.web.forms_setup import (
+    AddOfficialForm,
+    EditMachineForm,
+    IssueTokenForm,
+    LinkPlayerForm,
+    MachineForm,
+    MachineStatusForm,
+    NewLeagueForm,
+    RevokeTokenForm,
+    RoleForm,
+)
+from flipwell.web.views.manage._common import action, done, official, page, player, run
+
+# --- a new league ----------------------------------------------------------------------------
+
+
+@signed_in
+def new_league(request: HttpRequest) -> HttpResponse:
+    """Open a league (staff, or anybody signed in while no league exists); its creator becomes
+    its league official and lands on its console page."""
+    if not services.may_create_league(request.user):
+        raise PermissionDenied(
+            "Only a staff member may open a new league: ask your flipwell administrator."
+        )
+    form = NewLeagueForm(request.POST or None)
+    if request.method == "POST":
+        league = run(form, lambda d: services.open_league(actor=official(request), **d))
+        if league is not None:
+            messages.success(request, f"{league.name} is open: you are its league official.")
+            return HttpResponseRedirect(reverse("web:manage_league", args=[league.slug]))
+    return page(request, "manage/new_league.html", {"form": form}, failed=form.is_bound)
+
+
+# --- the machine pool ------------------------------------------------------------------------
+
+
+@console_page(LO_ONLY)
+def machines(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
+    """The league's machines, in the pool and out, and the form that adds one."""
+    form = MachineForm(request.POST or None)
+    if request.method == "POST":
+        machine = run(
+            form, lambda d: services.create_machine(league=league, actor=official(request), **d)
+        )
+        if machine is not None:
+            return done(request, f"{machine} added to the pool.")
+    context = {"league": league, "role": role, "rows": machine_pool(league), "form": form}
+    return page(request, "manage/machine_pool.html", context, failed=form.is_bound)
+
+
+@console_page(LO_ONLY)
+def machine(request: HttpRequest, league: m.League, role: str, machine_id: int) -> HttpResponse:
+    """One machine: change its location or balls per game; take it out of the pool or put it
+    back, saying why."""
+    row = league_machine(league, machine_id)
+    if row is None:
+        raise Http404("No such machine in this league.")
+    the_machine = row.machine
+    which = action(request)
+    edit = EditMachineForm(
+        request.POST if which == "edit" else None,
+        initial={"location": the_machine.location, "balls_per_game": the_machine.balls_per_game},
+    )
+    other = (m.Machine.Status.UNPLAYABLE if row.in_pool else m.Machine.Status.PLAYABLE).value
+    status = MachineStatusForm(
+        request.POST if which == "status" else None, initial={"status": other}
+    )
+    if which == "edit":
+        changed = run(
+            edit,
+            lambda d: services.update_machine(machine=the_machine, actor=official(request), **d),
+        )
+        if changed is not None:
+            return done(request, f"{changed.title} saved.")
+    elif which == "status":
+        ruling = run(
+            status,
+            lambda d: services.set_machine_status(
+                machine=the_machine, status=d["status"], reason=d["reason"],
+                actor=official(request),
+            ),
+        )  # fmt: skip
+        if ruling is not None:
+            return done(request, f"{ruling.subject}.")
+    context = {"league": league, "role": role, "row": row, "edit": edit, "status": status}
+    return page(request, "manage/machine.html", context, failed=bool(which))
+
+
+# --- officials -------------------------------------------------------------------------------
+
+
+@console_page(LO_ONLY)
+def officials(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
+    """The league's officials and the form that adds one (a new name: a new account, whose
+    set-password link is shown here once)."""
+    form = AddOfficialForm(request.POST or None, players=league_players(league))
+    link = ""
+    added = None
+    if request.method == "POST":
+        added = run(
+            form,
+            lambda d: services.add_official(
+                league=league,
+                username=d["username"],
+                role=d["role"],
+                player=player(d["player"]) if d["player"] else None,
+                actor=official(request),
+            ),
+        )
+        if added is not None and added.token is None:
+            name = added.official.user.get_username()
+            what = "now" if added.changed_role else "added as"
+            return done(request, f"{name} {what} {added.official.get_role_display().lower()}.")
+        if added is not None:
+            link = request.build_absolute_uri(
+                reverse("web:set_password", args=[added.uidb64, added.token])
+            )
+            form = AddOfficialForm(players=league_players(league))
+    context: dict[str, Any] = {
+        "league": league,
+        "role": role,
+        "rows": league_officials(league),
+        "form": form,
+        "added": added,
+        "link": link,
+        "link_days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
+    }
+    return page(request, "manage/officials.html", context, failed=form.is_bound)
+
+
+@console_page(LO_ONLY)
+def official_page(
+    request: HttpRequest, league: m.League, role: str, official_id: int
+) -> HttpResponse:
+    """One official: change his role, link him to his own player record, or remove him."""
+    row = league_official(league, official_id)
+    if row is None:
+        raise Http404("No such official in this league.")
+    which = action(request)
+    players = league_players(league)
+    role_form = RoleForm(request.POST if which == "role" else None, initial={"role": row.role})
+    link_form = LinkPlayerForm(
+        request.POST if which == "link" else None,
+        players=players,
+        initial={"player": row.player_id},
+    )
+    remove_errors: list[str] = []
+    name = row.user.get_username()
+    if which == "role":
+        changed = run(
+            role_form,
+            lambda d: services.add_official(
+                league=league, username=name, role=d["role"], actor=official(request)
+            ),
+        )
+        if changed is not None:
+            return done(request, f"{name} is now {changed.official.get_role_display().lower()}.")
+    elif which == "link":
+        linked = run(
+            link_form,
+            lambda d: services.link_official_player(
+                official=row,
+                player=player(d["player"]) if d["player"] else None,
+                actor=official(request),
+            ),
+        )
+        if linked is not None:
+            said = f"linked to {linked.player}" if linked.player else "not linked to a player"
+            return done(request, f"{name} is {said}.")
+    elif which == "remove":
+        try:
+            services.remove_official(official=row, actor=official(request))
+        except ValidationError as error:
+            remove_errors = list(error.messages)
+        else:
+            messages.success(request, f"{name} is no longer an official of {league}.")
+            if row.user_id == request.user.pk:
+                return HttpResponseRedirect(reverse("web:manage_home"))
+            return HttpResponseRedirect(reverse("web:manage_officials", args=[league.slug]))
+    context = {
+        "league": league,
+        "role": role,
+        "row": row,
+        "name": name,
+        "role_form": role_form,
+        "link_form": link_form,
+        "remove_errors": remove_errors,
+    }
+    return page(request, "manage/official.html", context, failed=bool(which))
+
+
+# --- API tokens ------------------------------------------------------------------------------
+
+
+@console_page(LO_ONLY)
+def api_tokens(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
+    """The league's API tokens: issue one (its secret shown here once) or revoke one."""
+    which = action(request)
+    issue = IssueTokenForm(request.POST if which == "issue" else None)
+    revoke = RevokeTokenForm(request.POST if which == "revoke" else None)
+    issued = None
+    if which == "issue":
+        issued = run(
+            issue,
+            lambda d: issue_api_token(
+                league=league, name=d["name"], scopes=d["scopes"], actor=official(request)
+            ),
+        )
+        if issued is not None:
+            issue = IssueTokenForm()
+    elif which == "revoke" and revoke.is_valid():
+        token = league.api_tokens.filter(pk=revoke.cleaned_data["token"]).first()
+        if token is None:
+            raise Http404("No such API token in this league.")
+        revoked = run(revoke, lambda d: revoke_api_token(token=token, actor=official(request)))
+        if revoked is not None:
+            return done(request, f"Token {revoked.name} ({revoked.prefix}…) revoked.")
+    context = {
+        "league": league,
+        "role": role,
+        "tokens": league_api_tokens(league),
+        "issue": issue,
+        "revoke": revoke,
+        "issued": issued,
+    }
+    return page(request, "manage/api_tokens.html", context, failed=bool(which) and issued is None)

@@ -1,0 +1,326 @@
+"""Setting a league up: opening it, its machine pool, its officials."""
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import User
+from django.contrib.auth.tokens import default_token_generator
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils.http import urlsafe_base64_decode
+
+from flipwell.league import models as m
+from flipwell.league import services
+from flipwell.league.services._edge import record_ruling
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+LO = m.LeagueOfficial.Role.LEAGUE_OFFICIAL
+KEEPER = m.LeagueOfficial.Role.SCOREKEEPER
+
+
+@pytest.fixture
+def lo():
+    return f.LeagueOfficialFactory()
+
+
+def actions(league):
+    return list(m.AuditEvent.objects.filter(league=league).values_list("action", flat=True))
+
+
+# --- opening a league ------------------------------------------------------------------------
+
+
+def test_open_league_by_anybody_when_no_league_exists():
+    user = f.UserFactory()
+
+    league = services.open_league(name="Tuesday", slug="tuesday", actor=user)
+
+    assert m.LeagueOfficial.objects.get(league=league).user == user
+    assert m.LeagueOfficial.objects.get(league=league).role == LO
+
+
+def test_open_league_refused_to_a_non_staff_user_once_a_league_exists(lo):
+    with pytest.raises(PermissionDenied):
+        services.open_league(name="Mine", slug="mine", actor=f.UserFactory())
+
+    assert not m.League.objects.filter(slug="mine").exists()
+
+
+def test_open_league_by_staff_when_leagues_exist(lo):
+    staff = f.UserFactory(is_staff=True)
+
+    league = services.open_league(name="Mine", slug="mine", venue="Bar", actor=staff)
+
+    assert (league.name, league.venue) == ("Mine", "Bar")
+
+
+def test_open_league_with_a_taken_slug_names_the_field(lo):
+    staff = f.UserFactory(is_staff=True)
+
+    with pytest.raises(ValidationError) as error:
+        services.open_league(name="Again", slug=lo.league.slug, actor=staff)
+
+    assert list(error.value.message_dict) == ["slug"]
+
+
+# --- machines --------------------------------------------------------------------------------
+
+
+def test_create_machine_adds_it_to_the_pool_with_an_audit_event(lo):
+    machine = services.create_machine(
+        league=lo.league, title=" Medieval Madness ", balls_per_game=3, location="left",
+        actor=lo.user,
+    )  # fmt: skip
+
+    assert (machine.title, machine.status, machine.location) == (
+        "Medieval Madness",
+        m.Machine.Status.PLAYABLE,
+        "left",
+    )
+    assert actions(lo.league) == ["machine.created"]
+
+
+def test_create_machine_refuses_balls_per_game_out_of_range(lo):
+    with pytest.raises(ValidationError) as error:
+        services.create_machine(league=lo.league, title="Elvira", balls_per_game=11, actor=lo.user)
+
+    assert error.value.message_dict == {
+        "balls_per_game": ["Balls per game is from 1 to 10 (usually 3 or 5)."]
+    }
+
+
+def test_create_machine_refuses_a_twin_at_the_same_location(lo):
+    f.MachineFactory(league=lo.league, title="Elvira", location="")
+
+    with pytest.raises(ValidationError) as error:
+        services.create_machine(league=lo.league, title="elvira", balls_per_game=3, actor=lo.user)
+
+    assert list(error.value.message_dict) == ["title"]
+
+
+def test_create_machine_refused_to_a_scorekeeper(lo):
+    keeper = f.LeagueOfficialFactory(league=lo.league, role=KEEPER)
+
+    with pytest.raises(PermissionDenied):
+        services.create_machine(league=lo.league, title="X", balls_per_game=3, actor=keeper.user)
+
+
+def test_update_machine_changes_location_and_balls(lo):
+    machine = f.MachineFactory(league=lo.league, balls_per_game=3)
+
+    services.update_machine(machine=machine, location="back", balls_per_game=5, actor=lo.user)
+
+    machine.refresh_from_db()
+    assert (machine.location, machine.balls_per_game) == ("back", 5)
+    event = m.AuditEvent.objects.get(action="machine.updated")
+    assert event.data == {
+        "before": {"location": "", "balls_per_game": 3},
+        "after": {"location": "back", "balls_per_game": 5},
+    }
+
+
+def test_update_machine_refused_to_another_leagues_official(lo):
+    machine = f.MachineFactory(league=lo.league)
+
+    with pytest.raises(PermissionDenied):
+        services.update_machine(machine=machine, location="x", actor=f.LeagueOfficialFactory().user)
+
+
+def test_set_machine_status_takes_it_out_with_a_ruling_and_keeps_its_games(lo):
+    season = f.SeasonFactory(league=lo.league)
+    for rank in (1, 2, 3, 4):
+        f.SeasonEntryFactory(season=season, ifpa_rank_at_start=rank)
+    machine = f.MachineFactory(league=lo.league)
+    services.start_meet(
+        season=season, number=1, date=datetime.date(2026, 1, 6), actor=lo.user, seed=1
+    )
+
+    ruling = services.set_machine_status(
+        machine=machine, status="unplayable", reason="Sold to a collector", actor=lo.user
+    )
+
+    machine.refresh_from_db()
+    assert machine.status == m.Machine.Status.UNPLAYABLE
+    assert (ruling.kind, ruling.reason) == ("machine_status", "Sold to a collector")
+    assert m.Game.objects.filter(machine=machine).count() == 1
+
+
+def test_set_machine_status_needs_a_reason(lo):
+    machine = f.MachineFactory(league=lo.league)
+
+    with pytest.raises(ValidationError) as error:
+        services.set_machine_status(machine=machine, status="unplayable", reason=" ", actor=lo.user)
+
+    assert list(error.value.message_dict) == ["reason"]
+    machine.refresh_from_db()
+    assert machine.status == m.Machine.Status.PLAYABLE
+
+
+def test_set_machine_status_refuses_the_status_it_has(lo):
+    machine = f.MachineFactory(league=lo.league)
+
+    with pytest.raises(ValidationError) as error:
+        services.set_machine_status(machine=machine, status="playable", reason="x", actor=lo.user)
+
+    assert list(error.value.message_dict) == ["status"]
+
+
+def test_set_machine_status_ruling_touches_no_group(lo):
+    season = f.SeasonFactory(league=lo.league)
+    entry = f.SeasonEntryFactory(season=season)
+    services.link_official_player(official=lo, player=entry.player, actor=lo.user)
+    machine = f.MachineFactory(league=lo.league)
+
+    ruling = services.set_machine_status(
+        machine=machine, status="unplayable", reason="Flipper broken", actor=lo.user
+    )
+
+    assert ruling.official_involved is False  # no group is touched by a pool decision
+
+
+# --- officials -------------------------------------------------------------------------------
+
+
+def test_add_official_gives_an_existing_user_the_role(lo):
+    user = f.UserFactory(username="bo")
+
+    added = services.add_official(
+        league=lo.league, username="bo", role="scorekeeper", actor=lo.user
+    )
+
+    assert (added.official.user, added.official.role) == (user, KEEPER)
+    assert (added.created_user, added.token) == (False, None)
+
+
+def test_add_official_creates_a_new_user_with_a_one_time_link(lo):
+    added = services.add_official(
+        league=lo.league, username="newbie", role="league_official", actor=lo.user
+    )
+
+    user = User.objects.get(username="newbie")
+    assert added.created_user is True
+    assert not user.has_usable_password()
+    assert int(urlsafe_base64_decode(added.uidb64 or "")) == user.pk
+    assert default_token_generator.check_token(user, added.token)
+    user.set_password("a much better password 42")
+    user.save()
+    assert not default_token_generator.check_token(user, added.token)
+    assert actions(lo.league) == ["user.created", "official.added"]
+
+
+def test_add_official_refuses_a_malformed_username(lo):
+    with pytest.raises(ValidationError) as error:
+        services.add_official(league=lo.league, username="no spaces!", role="scorekeeper",
+                              actor=lo.user)  # fmt: skip
+
+    assert list(error.value.message_dict) == ["username"]
+    assert not User.objects.filter(username="no spaces!").exists()
+
+
+def test_add_official_refused_to_a_scorekeeper(lo):
+    keeper = f.LeagueOfficialFactory(league=lo.league, role=KEEPER)
+
+    with pytest.raises(PermissionDenied):
+        services.add_official(league=lo.league, username="x", role="scorekeeper", actor=keeper.user)
+
+    assert not User.objects.filter(username="x").exists()
+
+
+def test_add_official_changes_an_officials_role(lo):
+    keeper = f.LeagueOfficialFactory(league=lo.league, role=KEEPER)
+
+    added = services.add_official(
+        league=lo.league, username=keeper.user.username, role="league_official", actor=lo.user
+    )
+
+    assert (added.changed_role, added.official.role) == (True, LO)
+
+
+def test_add_official_refuses_to_demote_the_last_league_official(lo):
+    with pytest.raises(ValidationError) as error:
+        services.add_official(
+            league=lo.league, username=lo.user.username, role="scorekeeper", actor=lo.user
+        )
+
+    assert list(error.value.message_dict) == ["role"]
+    lo.refresh_from_db()
+    assert lo.role == LO
+
+
+def test_add_official_refuses_an_unknown_role(lo):
+    with pytest.raises(ValidationError) as error:
+        services.add_official(league=lo.league, username="x", role="king", actor=lo.user)
+
+    assert list(error.value.message_dict) == ["role"]
+
+
+def test_remove_official_keeps_the_user(lo):
+    keeper = f.LeagueOfficialFactory(league=lo.league, role=KEEPER)
+
+    services.remove_official(official=keeper, actor=lo.user)
+
+    assert not m.LeagueOfficial.objects.filter(pk=keeper.pk).exists()
+    assert User.objects.filter(pk=keeper.user_id).exists()
+    assert actions(lo.league) == ["official.removed"]
+
+
+def test_remove_official_refuses_the_last_league_official(lo):
+    with pytest.raises(ValidationError):
+        services.remove_official(official=lo, actor=lo.user)
+
+    assert m.LeagueOfficial.objects.filter(pk=lo.pk).exists()
+
+
+def test_remove_official_allows_an_lo_when_another_remains(lo):
+    other = f.LeagueOfficialFactory(league=lo.league, role=LO)
+
+    services.remove_official(official=lo, actor=other.user)
+
+    assert list(m.LeagueOfficial.objects.filter(league=lo.league)) == [other]
+
+
+def test_link_official_player_flags_rulings_on_his_group(lo):
+    season = f.SeasonFactory(league=lo.league)
+    entries = [f.SeasonEntryFactory(season=season, ifpa_rank_at_start=r) for r in (1, 2, 3, 4)]
+    f.MachineFactory(league=lo.league)
+
+    services.link_official_player(official=lo, player=entries[0].player, actor=lo.user)
+
+    lo.refresh_from_db()
+    made = record_ruling(
+        league=lo.league, official=lo.user, kind="test", subject="x", reason="y",
+        affected=[e.player.pk for e in entries],
+    )  # fmt: skip
+    assert (lo.player, made.official_involved) == (entries[0].player, True)
+
+
+def test_link_official_player_refuses_a_player_of_another_league(lo):
+    stranger = f.SeasonEntryFactory().player
+
+    with pytest.raises(ValidationError) as error:
+        services.link_official_player(official=lo, player=stranger, actor=lo.user)
+
+    assert list(error.value.message_dict) == ["player"]
+
+
+def test_link_official_player_refuses_a_player_linked_to_another_official(lo):
+    player = f.SeasonEntryFactory(season=f.SeasonFactory(league=lo.league)).player
+    other = f.LeagueOfficialFactory(league=lo.league, role=KEEPER, player=player)
+
+    with pytest.raises(ValidationError) as error:
+        services.link_official_player(official=lo, player=player, actor=lo.user)
+
+    assert error.value.message_dict == {
+        "player": [f"{player} is already linked to official {other.user.username}."]
+    }
+
+
+def test_link_official_player_none_unlinks(lo):
+    player = f.SeasonEntryFactory(season=f.SeasonFactory(league=lo.league)).player
+    services.link_official_player(official=lo, player=player, actor=lo.user)
+
+    services.link_official_player(official=lo, player=None, actor=lo.user)
+
+    lo.refresh_from_db()
+    assert lo.player is None
