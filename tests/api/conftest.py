@@ -59,3 +59,8 @@ def token(league_official: m.LeagueOfficial, *scopes: str) -> str:
 @pytest.fixture
 def client() -> Client:
     return Client()
+
+
+def post(client: Client, url: str, body: object, secret: str):
+    """POST a JSON body with the token."""
+    return client.post(url, body, content_type="application/json", **bearer(secret))

@@ -16,7 +16,14 @@ from django.shortcuts import render
 from ninja import NinjaAPI
 from ninja.openapi.docs import Swagger
 
-from flipwell.api.endpoints import files, public, writes
+from flipwell.api.endpoints import (
+    files,
+    league_writes,
+    meet_writes,
+    playoff_writes,
+    public,
+    writes,
+)
 from flipwell.api.errors import install_error_handlers
 
 
@@ -42,6 +49,7 @@ api = NinjaAPI(
     urls_namespace="api-v1",
 )
 install_error_handlers(api)
-assert writes  # its endpoints are on public.router, which serves both methods of a path
+# The writes' endpoints are on public.router, which serves both methods of a path.
+WRITE_MODULES = (writes, meet_writes, league_writes, playoff_writes)
 api.add_router("", public.router)
 api.add_router("", files.router)

@@ -7,6 +7,7 @@ Everything computed (standings, boards, brackets, sheets) comes from
 from __future__ import annotations
 
 from django.db.models import QuerySet
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from flipwell.league import models as m
@@ -85,3 +86,50 @@ def season_player(season: m.Season, player_id: int) -> m.Player:
         m.SeasonEntry.objects.select_related("player"), season=season, player_id=player_id
     )
     return entry.player
+
+
+def group(group_id: int) -> m.Group:
+    """The meet group with this id and its league (404 when none)."""
+    return get_object_or_404(m.Group.objects.select_related("meet__season__league"), pk=group_id)
+
+
+def machine(league: m.League, machine_id: int) -> m.Machine:
+    """The league's machine with this id (404 when none, or another league's)."""
+    return get_object_or_404(m.Machine, league=league, pk=machine_id)
+
+
+def correction(correction_id: int) -> m.CorrectionRequest:
+    """The correction request with this id and its game's league (404 when none)."""
+    return get_object_or_404(
+        m.CorrectionRequest.objects.select_related("game__group__meet__season__league"),
+        pk=correction_id,
+    )
+
+
+def violation(violation_id: int) -> m.Violation:
+    """The violation with this id and its meet's league (404 when none)."""
+    return get_object_or_404(
+        m.Violation.objects.select_related("meet__season__league"), pk=violation_id
+    )
+
+
+def latest_violation(meet: m.Meet, player: m.Player) -> m.Violation:
+    """The violation of `player` at `meet` recorded last (the one a write just stored)."""
+    return m.Violation.objects.filter(meet=meet, player=player).latest("pk")
+
+
+def ledger_entry(league: m.League, entry_id: int) -> m.LedgerEntry:
+    """The league's ledger entry with this id (404 when none, or another league's)."""
+    return get_object_or_404(m.LedgerEntry, league=league, pk=entry_id)
+
+
+def special_ruling(machine_title: str, number: int) -> m.SpecialRuling:
+    """A stored version of the special ruling `machine_title #number` (404 when none)."""
+    row = (
+        m.SpecialRuling.objects.filter(machine_title__iexact=machine_title, number=number)
+        .order_by("-version")
+        .first()
+    )
+    if row is None:
+        raise Http404(f"No special ruling {machine_title} #{number}.")
+    return row

@@ -25,7 +25,18 @@ from flipwell.league.selectors.standings import (
     Standings,
 )
 from flipwell.league.selectors.treasury import Treasury
+from flipwell.league.services.incidents import (
+    RecordedRemedy,
+    RecordedRestart,
+    ReplacedMachine,
+    ReportedMalfunction,
+)
+from flipwell.league.services.meets import NextGame
+from flipwell.league.services.scores import SubmittedScores
+from flipwell.rules.corrections import CorrectionOutcome
+from flipwell.rules.playoff_seeding import PlayoffQualification
 from flipwell.rules.special_rulings import SpecialRuling
+from flipwell.rules.violations import PenaltyDecision
 
 
 def as_number(points: Fraction | int) -> float:
@@ -343,4 +354,211 @@ def treasury(value: Treasury) -> dict[str, Any]:
             }
             for e in value.entries
         ],
+    }
+
+
+# --- writes' answers (`flipwell.api.write_schemas`) ------------------------------------------
+
+
+def player_ids(keys: Iterable[str]) -> list[int]:
+    """The rules' player keys (strings) as player ids."""
+    return [int(k) for k in keys]
+
+
+def next_game(value: NextGame) -> dict[str, Any]:
+    row = value.game
+    return {
+        "game_id": row.pk,
+        "number": row.number,
+        "machine_id": row.machine_id,
+        "machine": row.machine.title,
+        "chosen_by": row.chosen_by_id,
+        "play_order": list(value.play_order),
+        "fallback": value.fallback,
+        "repeat": value.repeat,
+    }
+
+
+def correction(row: m.CorrectionRequest) -> dict[str, Any]:
+    return {
+        "id": row.pk,
+        "game_id": row.game_id,
+        "status": row.status,
+        "requested_by": row.requested_by_id,
+        "reason": row.reason,
+        "base_submission_id": row.base_id,
+        "proposed": submission(row.proposed),
+    }
+
+
+def correction_outcome(value: CorrectionOutcome) -> dict[str, Any]:
+    return {
+        "status": value.status,
+        "score": value.score,
+        "quorum": player_ids(value.quorum),
+        "awaiting": player_ids(value.awaiting),
+        "disagreeing": player_ids(value.disagreeing),
+        "rule": value.rule,
+        "reason": value.reason,
+    }
+
+
+def compensatory_request(row: m.CompensatoryRequest) -> dict[str, Any]:
+    return {"id": row.pk, "game_id": row.game_id, "player_id": row.player_id, "balls": row.balls}
+
+
+def malfunction(value: ReportedMalfunction) -> dict[str, Any]:
+    return {
+        "id": value.malfunction.pk,
+        "ruling": {
+            "kind": value.ruling.kind,
+            "rule": value.ruling.rule,
+            "reason": value.ruling.reason,
+        },
+        "entitled": value.entitled,
+        "compensatory": None
+        if value.compensatory is None
+        else compensatory_request(value.compensatory),
+        "machine_unplayable": value.machine_unplayable,
+    }
+
+
+def compensatory_game(row: m.CompensatoryGame) -> dict[str, Any]:
+    return {
+        "id": row.pk,
+        "game_id": row.game_id,
+        "player_id": row.player_id,
+        "new_score": row.new_score,
+        "leading_subtracted": row.leading_subtracted,
+        "state_subtracted": row.state_subtracted,
+    }
+
+
+def declaration(row: m.MachineDeclaration) -> dict[str, Any]:
+    return {
+        "id": row.pk,
+        "meet_id": row.meet_id,
+        "machine_id": row.machine_id,
+        "kind": row.kind,
+        "reason": row.reason,
+    }
+
+
+def replaced(value: ReplacedMachine) -> dict[str, Any]:
+    return {
+        "replacement_id": value.replacement.pk,
+        "game_id": value.game.pk,
+        "machine_id": value.game.machine_id,
+        "machine": value.game.machine.title,
+        "options": list(value.options),
+    }
+
+
+def penalty(violation_id: int, value: PenaltyDecision) -> dict[str, Any]:
+    return {
+        "violation_id": violation_id,
+        "violator": int(value.violator),
+        "offense": value.offense,
+        "effect": value.effect,
+        "target": value.target,
+        "game": value.game,
+        "game_penalty": value.game_penalty,
+        "countable_forfeit": value.countable_forfeit,
+        "scores_wiped": value.scores_wiped,
+        "suspended": value.suspended,
+        "rescore_others": value.rescore_others,
+        "rules": list(value.rules),
+        "reason": value.reason,
+    }
+
+
+def charge(row: m.LedgerEntry | None) -> dict[str, Any] | None:
+    return None if row is None else {"id": row.pk, "amount_cents": row.amount_cents}
+
+
+def remedy(value: RecordedRemedy) -> dict[str, Any]:
+    return {
+        "id": value.row.pk,
+        "choice": value.remedy.choice,
+        "additional_balls": value.remedy.additional_balls,
+        "replay": value.remedy.replay,
+        "presumed": value.remedy.presumed,
+        "rules": list(value.remedy.rules),
+        "reason": value.remedy.reason,
+        "charge": charge(value.charge),
+    }
+
+
+def restart(value: RecordedRestart) -> dict[str, Any]:
+    row = value.restart
+    return {
+        "id": row.pk,
+        "game_id": row.game_id,
+        "games_started": row.games_started,
+        "players": row.players,
+        "charge": charge(value.charge),
+    }
+
+
+def submitted(value: SubmittedScores) -> dict[str, Any]:
+    return {
+        "submission": submission(value.submission),
+        "points": {str(p): v for p, v in value.points.items()},
+        "replayed": value.replayed,
+    }
+
+
+def ledger_entry(row: m.LedgerEntry) -> dict[str, Any]:
+    return {
+        "id": row.pk,
+        "account": row.account,
+        "kind": row.kind,
+        "amount_cents": row.amount_cents,
+    }
+
+
+def qualification(value: PlayoffQualification) -> dict[str, Any]:
+    return {
+        "league_size": value.league_size,
+        "cut": value.cut,
+        "divisions": [
+            {
+                "name": d.name,
+                "first_rank": d.first_rank,
+                "last_rank": d.last_rank,
+                "bracket": d.bracket,
+            }
+            for d in value.divisions
+        ],
+        "seedings": [
+            {
+                "division": s.division.name,
+                "seeds": [None if p is None else int(p) for p in s.seeds],
+            }
+            for s in value.seedings
+        ],
+        "reserves": player_ids(value.reserves),
+        "ties": [
+            {
+                "players": player_ids(t.players),
+                **points(t.points, "points"),
+                "line": t.line,
+                "message": t.message,
+            }
+            for t in value.ties
+        ],
+        "complete": value.complete,
+    }
+
+
+def playoff_game(row: m.PlayoffGame) -> dict[str, Any]:
+    return {
+        "id": row.pk,
+        "division": row.match.division,
+        "round": row.match.round,
+        "match_number": row.match.number,
+        "number": row.number,
+        "machine_id": row.machine_id,
+        "machine": row.machine.title,
+        "chosen_by": row.chosen_by_id,
     }

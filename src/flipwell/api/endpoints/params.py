@@ -29,3 +29,20 @@ Cursor = Annotated[
 Limit = Annotated[
     int, Query(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT, description="How many items per page.")
 ]
+GroupId = Annotated[int, Path(ge=1, le=MAX_ID, description="The meet group's id.")]
+MachineId = Annotated[int, Path(ge=1, le=MAX_ID, description="The machine's id.")]
+CorrectionId = Annotated[int, Path(ge=1, le=MAX_ID, description="The correction request's id.")]
+ViolationId = Annotated[int, Path(ge=1, le=MAX_ID, description="The violation's id.")]
+EntryId = Annotated[int, Path(ge=1, le=MAX_ID, description="The ledger entry's id.")]
+Division = Annotated[
+    str,
+    Path(max_length=4, pattern=r"^[A-Za-z0-9]+$", description="The playoff division ('A')."),
+]
+MatchName = Annotated[
+    str,
+    Path(
+        max_length=4,
+        pattern=r"^[A-Za-z0-9]+$",
+        description="The playoff match: QF1, QF2, ..., SF1, SF2 or F.",
+    ),
+]

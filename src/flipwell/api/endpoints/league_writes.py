@@ -1,0 +1,130 @@
+"""Writes of the league's records, with a token of the league and scope *manage*: a late
+entrant's forfeits, ledger reversals, and special rulings (Appendix A). Each endpoint checks
+the token, calls one service and renders its answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import Status
+
+from flipwell.api import queries, render
+from flipwell.api.auth import acting_official
+from flipwell.api.endpoints.params import EntryId, PlayerId, SeasonId, Slug
+from flipwell.api.endpoints.public import router
+from flipwell.api.endpoints.writes import WRITE
+from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.schemas import LedgerEntryOut, SpecialRulingOut
+from flipwell.api.write_schemas import (
+    AmendRulingIn,
+    LateJoinForfeitsIn,
+    LateJoinForfeitsOut,
+    ReversalIn,
+    SpecialRulingIn,
+)
+from flipwell.league import services
+from flipwell.league.selectors.machines import to_rules_ruling
+
+
+@router.post(
+    "/seasons/{season_id}/players/{player_id}/late-join-forfeits",
+    response={200: LateJoinForfeitsOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def designate_late_join_forfeits(
+    request: HttpRequest, season_id: SeasonId, player_id: PlayerId, payload: LateJoinForfeitsIn
+) -> Any:
+    """Designate whether a late entrant's forfeits before he joined count toward §2.5
+    (R2.4-g, R2.4-h, A46; scope: manage)."""
+    season = queries.season(season_id)
+    actor = acting_official(request, league=season.league, scope="manage")
+    entry = services.designate_late_join_forfeits(
+        season=season,
+        player=queries.player(player_id),
+        countable=payload.countable,
+        reason=payload.reason,
+        actor=actor,
+    )
+    return {
+        "season_id": entry.season_id,
+        "player_id": entry.player_id,
+        "late_join_forfeits_countable": entry.late_join_forfeits_countable,
+    }
+
+
+@router.post(
+    "/leagues/{slug}/ledger/{entry_id}/reversal",
+    response={201: LedgerEntryOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def reverse_ledger_entry(
+    request: HttpRequest, slug: Slug, entry_id: EntryId, payload: ReversalIn
+) -> Any:
+    """Correct a ledger entry by appending its exact reversal (§9; scope: manage)."""
+    league = queries.league(slug)
+    actor = acting_official(request, league=league, scope="manage")
+    reversal = services.reverse_ledger_entry(
+        entry=queries.ledger_entry(league, entry_id), reason=payload.reason, actor=actor
+    )
+    return Status(201, render.ledger_entry(reversal))
+
+
+@router.post(
+    "/leagues/{slug}/special-rulings/appendix-a",
+    response={200: list[SpecialRulingOut], **ERROR_RESPONSES},
+    **WRITE,
+)
+def load_appendix_a(request: HttpRequest, slug: Slug) -> Any:
+    """Store the rulebook's own special rulings (RA.1-a..RA.4-a) that are missing; answers
+    the ones inserted (none on a repeat; scope: manage)."""
+    actor = acting_official(request, league=queries.league(slug), scope="manage")
+    inserted = services.load_appendix_a(actor=actor)
+    return [render.special_ruling(to_rules_ruling(row)) for row in inserted]
+
+
+@router.post(
+    "/leagues/{slug}/special-rulings",
+    response={201: SpecialRulingOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def add_special_ruling(request: HttpRequest, slug: Slug, payload: SpecialRulingIn) -> Any:
+    """Add a special ruling on a machine title, if the glitch qualifies (RA-a, RA-e; scope:
+    manage). It takes the title's next number."""
+    league = queries.league(slug)
+    actor = acting_official(request, league=league, scope="manage")
+    row = services.add_special_ruling(
+        league=league,
+        machine_title=payload.machine_title,
+        kind=payload.kind,
+        text=payload.text,
+        reproducible=payload.reproducible,
+        reproduction=payload.reproduction,
+        cause_and_effect=payload.cause_and_effect,
+        actor=actor,
+    )
+    return Status(201, render.special_ruling(to_rules_ruling(row)))
+
+
+@router.post(
+    "/leagues/{slug}/special-rulings/amendments",
+    response={201: SpecialRulingOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def amend_special_ruling(request: HttpRequest, slug: Slug, payload: AmendRulingIn) -> Any:
+    """Amend the special ruling 'machine_title #number': a new version, never an edit (RA-a;
+    scope: manage)."""
+    league = queries.league(slug)
+    actor = acting_official(request, league=league, scope="manage")
+    row = services.amend_special_ruling(
+        league=league,
+        ruling=queries.special_ruling(payload.machine_title, payload.number),
+        kind=payload.kind,
+        text=payload.text,
+        reproducible=payload.reproducible,
+        reproduction=payload.reproduction,
+        cause_and_effect=payload.cause_and_effect,
+        reason=payload.reason,
+        actor=actor,
+    )
+    return Status(201, render.special_ruling(to_rules_ruling(row)))

@@ -1,0 +1,471 @@
+"""Writes of a league night, with a token of the meet's league: scheduling and notices, the
+next machine, score corrections, and incidents (late arrivals, malfunctions, compensatory
+games, machine problems, violations, restarts, positive-malfunction replays).
+
+Scope *scores* for the score sheet's own steps (choosing the next machine, corrections and
+their answers); *manage* for the official's rulings and records. Each endpoint looks up what
+the request names, checks the token, calls one service and renders its answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import Status
+
+from flipwell.api import queries, render
+from flipwell.api.auth import acting_official
+from flipwell.api.endpoints.params import (
+    CorrectionId,
+    GameId,
+    GroupId,
+    MachineId,
+    MeetId,
+    SeasonId,
+    ViolationId,
+)
+from flipwell.api.endpoints.public import router
+from flipwell.api.endpoints.writes import WRITE
+from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.schemas import MeetOut, SubmittedOut
+from flipwell.api.write_schemas import (
+    AbsenceIn,
+    AbsenceOut,
+    ChooseMachineIn,
+    CompensatoryGameIn,
+    CompensatoryGameOut,
+    CompensatoryRequestIn,
+    CompensatoryRequestOut,
+    CorrectionAnswerIn,
+    CorrectionIn,
+    CorrectionOut,
+    CorrectionOutcomeOut,
+    DeclarationIn,
+    DeclarationOut,
+    DiscardedOut,
+    DiscardIn,
+    JoinDecisionOut,
+    LateJoinIn,
+    LatenessIn,
+    LatenessOut,
+    MachineProblemIn,
+    MachineProblemOut,
+    MalfunctionIn,
+    MalfunctionOut,
+    NextGameOut,
+    PenaltyOut,
+    RemedyIn,
+    RemedyOut,
+    ReplacedOut,
+    ReplaceMachineIn,
+    ReplayScoresIn,
+    RestartIn,
+    RestartOut,
+    ScheduleMeetIn,
+    ViolationIn,
+)
+from flipwell.league import services
+from flipwell.league.models import Game, League, Meet
+
+
+def _meet_league(meet: Meet) -> League:
+    return meet.season.league
+
+
+def _game_league(game: Game) -> League:
+    return game.group.meet.season.league
+
+
+# --- meets ----------------------------------------------------------------------------------
+
+
+@router.post("/seasons/{season_id}/meets", response={201: MeetOut, **ERROR_RESPONSES}, **WRITE)
+def schedule_meet(request: HttpRequest, season_id: SeasonId, payload: ScheduleMeetIn) -> Any:
+    """Schedule a meet of the season on a date (planned), so notices can be recorded before
+    it (scope: manage)."""
+    season = queries.season(season_id)
+    actor = acting_official(request, league=season.league, scope="manage")
+    meet = services.schedule_meet(
+        season=season, number=payload.number, date=payload.date, actor=actor
+    )
+    return Status(201, render.meet(meet))
+
+
+@router.post("/meets/{meet_id}/absences", response={201: AbsenceOut, **ERROR_RESPONSES}, **WRITE)
+def announce_absence(request: HttpRequest, meet_id: MeetId, payload: AbsenceIn) -> Any:
+    """Record that the LO was told a player will miss the meet (R2-b, R3.1-d); only before it
+    starts (scope: manage)."""
+    meet = queries.meet(meet_id)
+    actor = acting_official(request, league=_meet_league(meet), scope="manage")
+    absence = services.announce_absence(
+        meet=meet, player=queries.player(payload.player), actor=actor
+    )
+    return Status(
+        201, {"id": absence.pk, "meet_id": absence.meet_id, "player_id": absence.player_id}
+    )
+
+
+@router.post(
+    "/meets/{meet_id}/lateness-notices", response={201: LatenessOut, **ERROR_RESPONSES}, **WRITE
+)
+def announce_lateness(request: HttpRequest, meet_id: MeetId, payload: LatenessIn) -> Any:
+    """Record that the LO was told a player will be late (R2.2-a); the group waits until
+    wait_until (A59). Only before the start (scope: manage)."""
+    meet = queries.meet(meet_id)
+    actor = acting_official(request, league=_meet_league(meet), scope="manage")
+    tardiness = services.announce_lateness(
+        meet=meet, player=queries.player(payload.player), at=payload.at, actor=actor
+    )
+    return Status(
+        201,
+        {
+            "announced": tardiness.announced,
+            "wait_until": tardiness.wait_until,
+            "reason": tardiness.reason,
+        },
+    )
+
+
+@router.post(
+    "/groups/{group_id}/next-game", response={201: NextGameOut, **ERROR_RESPONSES}, **WRITE
+)
+def choose_next_machine(request: HttpRequest, group_id: GroupId, payload: ChooseMachineIn) -> Any:
+    """The picker chooses the machine of his group's next game (§5; scope: scores). A refused
+    machine is a 422 listing the allowed ones."""
+    group = queries.group(group_id)
+    league = group.meet.season.league
+    actor = acting_official(request, league=league, scope="scores")
+    chosen = services.choose_next_machine(
+        group=group,
+        machine=queries.machine(league, payload.machine),
+        chosen_by=queries.player(payload.chosen_by),
+        actor=actor,
+    )
+    return Status(201, render.next_game(chosen))
+
+
+# --- corrections ----------------------------------------------------------------------------
+
+
+@router.post(
+    "/games/{game_id}/corrections", response={201: CorrectionOut, **ERROR_RESPONSES}, **WRITE
+)
+def request_correction(request: HttpRequest, game_id: GameId, payload: CorrectionIn) -> Any:
+    """Report a scoring error in a confirmed game (R3-b; scope: scores): the players of the
+    quorum then answer it. After the meet is closed it needs override_reason (A45.2)."""
+    game = queries.game(game_id)
+    actor = acting_official(request, league=_game_league(game), scope="scores")
+    correction = services.request_correction(
+        game=game,
+        scores={line.player: line.machine_score for line in payload.scores},
+        requested_by=queries.player(payload.requested_by),
+        reason=payload.reason,
+        tie_order=payload.tie_order,
+        actor=actor,
+        override_reason=payload.override_reason,
+    )
+    return Status(201, render.correction(correction))
+
+
+@router.post(
+    "/corrections/{correction_id}/answers",
+    response={200: CorrectionOutcomeOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def respond_to_correction(
+    request: HttpRequest, correction_id: CorrectionId, payload: CorrectionAnswerIn
+) -> Any:
+    """One player's answer to a correction request (R3-c, R3-d; scope: scores): when all
+    agree it is applied, one disagreement refuses it."""
+    correction = queries.correction(correction_id)
+    actor = acting_official(request, league=_game_league(correction.game), scope="scores")
+    outcome = services.respond_to_correction(
+        request=correction,
+        player=queries.player(payload.player),
+        agrees=payload.agrees,
+        actor=actor,
+    )
+    return render.correction_outcome(outcome)
+
+
+# --- incidents ------------------------------------------------------------------------------
+
+
+@router.post(
+    "/games/{game_id}/late-joins", response={201: JoinDecisionOut, **ERROR_RESPONSES}, **WRITE
+)
+def record_late_join(request: HttpRequest, game_id: GameId, payload: LateJoinIn) -> Any:
+    """A late player arrives during the game: he joins it or forfeits it (§2.3, A60; scope:
+    manage)."""
+    game = queries.game(game_id)
+    actor = acting_official(request, league=_game_league(game), scope="manage")
+    decision = services.record_late_join(
+        game=game,
+        player=queries.player(payload.player),
+        machine_allows_joining=payload.machine_allows_joining,
+        last_player_not_past_ball_1=payload.last_player_not_past_ball_1,
+        actor=actor,
+    )
+    return Status(
+        201,
+        {"may_join": decision.may_join, "forfeit": decision.forfeit, "reason": decision.reason},
+    )
+
+
+@router.post(
+    "/games/{game_id}/malfunctions", response={201: MalfunctionOut, **ERROR_RESPONSES}, **WRITE
+)
+def report_malfunction(request: HttpRequest, game_id: GameId, payload: MalfunctionIn) -> Any:
+    """Record a malfunction on a player's ball and learn the rules' ruling (§7.3, §7.4;
+    scope: manage)."""
+    game = queries.game(game_id)
+    actor = acting_official(request, league=_game_league(game), scope="manage")
+    reported = services.report_malfunction(
+        game=game,
+        player=queries.player(payload.player),
+        ball=payload.ball,
+        reason_code=payload.reason_code,
+        kind=payload.kind,
+        note=payload.note,
+        problem=payload.problem,
+        one_handed_ball=payload.one_handed_ball,
+        ball_in_play=payload.ball_in_play,
+        request_compensatory=payload.request_compensatory,
+        actor=actor,
+    )
+    return Status(201, render.malfunction(reported))
+
+
+@router.post(
+    "/games/{game_id}/compensatory-requests",
+    response={201: CompensatoryRequestOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def request_compensatory_game(
+    request: HttpRequest, game_id: GameId, payload: CompensatoryRequestIn
+) -> Any:
+    """Grant a player a compensatory game (R7.3-k, R7.3-l, RA-b, A31; scope: manage)."""
+    game = queries.game(game_id)
+    actor = acting_official(request, league=_game_league(game), scope="manage")
+    granted = services.request_compensatory_game(
+        game=game,
+        player=queries.player(payload.player),
+        play_continued=payload.play_continued,
+        actor=actor,
+    )
+    return Status(201, render.compensatory_request(granted))
+
+
+@router.post(
+    "/games/{game_id}/compensatory-games",
+    response={201: CompensatoryGameOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def record_compensatory_game(
+    request: HttpRequest, game_id: GameId, payload: CompensatoryGameIn
+) -> Any:
+    """Record a granted compensatory game's score (R7.3-m..o; scope: manage)."""
+    game = queries.game(game_id)
+    actor = acting_official(request, league=_game_league(game), scope="manage")
+    played = services.record_compensatory_game(
+        game=game,
+        player=queries.player(payload.player),
+        new_score=payload.new_score,
+        leading_subtracted=payload.leading_subtracted,
+        state_subtracted=payload.state_subtracted,
+        reason=payload.reason,
+        actor=actor,
+    )
+    return Status(201, render.compensatory_game(played))
+
+
+@router.post(
+    "/meets/{meet_id}/machine-problems",
+    response={201: MachineProblemOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def announce_machine_problem(
+    request: HttpRequest, meet_id: MeetId, payload: MachineProblemIn
+) -> Any:
+    """Announce a machine problem before play: it is never a major malfunction (R7.3-g;
+    scope: manage)."""
+    meet = queries.meet(meet_id)
+    league = _meet_league(meet)
+    actor = acting_official(request, league=league, scope="manage")
+    announced = services.announce_machine_problem(
+        meet=meet,
+        machine=queries.machine(league, payload.machine),
+        problem=payload.problem,
+        actor=actor,
+    )
+    return Status(
+        201,
+        {
+            "id": announced.pk,
+            "meet_id": announced.meet_id,
+            "machine_id": announced.machine_id,
+            "problem": announced.problem,
+        },
+    )
+
+
+@router.post(
+    "/meets/{meet_id}/machines/{machine_id}/unplayable",
+    response={201: DeclarationOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def declare_machine_unplayable(
+    request: HttpRequest, meet_id: MeetId, machine_id: MachineId, payload: DeclarationIn
+) -> Any:
+    """Declare a machine unplayable for the meet, until repaired (R7.3-q, R7.3-r; scope:
+    manage)."""
+    meet = queries.meet(meet_id)
+    league = _meet_league(meet)
+    actor = acting_official(request, league=league, scope="manage")
+    declared = services.declare_machine_unplayable(
+        meet=meet, machine=queries.machine(league, machine_id), reason=payload.reason, actor=actor
+    )
+    return Status(201, render.declaration(declared))
+
+
+@router.post(
+    "/meets/{meet_id}/machines/{machine_id}/repaired",
+    response={201: DeclarationOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def declare_machine_repaired(
+    request: HttpRequest, meet_id: MeetId, machine_id: MachineId, payload: DeclarationIn
+) -> Any:
+    """Declare an unplayable machine repaired: playable again (R7.3-r; scope: manage)."""
+    meet = queries.meet(meet_id)
+    league = _meet_league(meet)
+    actor = acting_official(request, league=league, scope="manage")
+    declared = services.declare_machine_repaired(
+        meet=meet, machine=queries.machine(league, machine_id), reason=payload.reason, actor=actor
+    )
+    return Status(201, render.declaration(declared))
+
+
+@router.post(
+    "/games/{game_id}/replace-machine", response={200: ReplacedOut, **ERROR_RESPONSES}, **WRITE
+)
+def replace_machine(request: HttpRequest, game_id: GameId, payload: ReplaceMachineIn) -> Any:
+    """Move a game whose machine became unplayable to a replacement (R5.1-a, R7.3-r, R7.3-s,
+    A23; scope: manage): the original selector's choice, a redraw, or the LO's designation."""
+    game = queries.game(game_id)
+    league = _game_league(game)
+    actor = acting_official(request, league=league, scope="manage")
+    moved = services.replace_machine(
+        game=game,
+        reason=payload.reason,
+        machine=None if payload.machine is None else queries.machine(league, payload.machine),
+        chosen_by=None if payload.chosen_by is None else queries.player(payload.chosen_by),
+        seed=payload.seed,
+        actor=actor,
+    )
+    return render.replaced(moved)
+
+
+@router.post("/meets/{meet_id}/violations", response={201: PenaltyOut, **ERROR_RESPONSES}, **WRITE)
+def record_violation(request: HttpRequest, meet_id: MeetId, payload: ViolationIn) -> Any:
+    """Record a violation and learn its §8.5 penalty (§8, A26..A28; scope: manage)."""
+    meet = queries.meet(meet_id)
+    actor = acting_official(request, league=_meet_league(meet), scope="manage")
+    player = queries.player(payload.player)
+    decision = services.record_violation(
+        meet=meet,
+        player=player,
+        kind=payload.kind,
+        reason=payload.reason,
+        game=None if payload.game is None else queries.game(payload.game),
+        games_completed=payload.games_completed,
+        serious=payload.serious,
+        target_game=payload.target_game,
+        last_allowable_ball=payload.last_allowable_ball,
+        slam_tilted=payload.slam_tilted,
+        actor=actor,
+    )
+    # The service answers the penalty only; the client needs the stored violation's id to
+    # record a victim's remedy.
+    violation = queries.latest_violation(meet, player)
+    return Status(201, render.penalty(violation.pk, decision))
+
+
+@router.post(
+    "/violations/{violation_id}/remedies", response={201: RemedyOut, **ERROR_RESPONSES}, **WRITE
+)
+def record_victim_remedy(request: HttpRequest, violation_id: ViolationId, payload: RemedyIn) -> Any:
+    """Record a victim's compensation (§8.2, §8.3, A29) and charge the violator (R8.3-d;
+    scope: manage)."""
+    violation = queries.violation(violation_id)
+    actor = acting_official(request, league=_meet_league(violation.meet), scope="manage")
+    recorded = services.record_victim_remedy(
+        violation=violation,
+        victim=queries.player(payload.victim),
+        announced=payload.announced,
+        unallowable_ball=payload.unallowable_ball,
+        allowable_balls_left=payload.allowable_balls_left,
+        caused_loss=payload.caused_loss,
+        earned_extra_ball_used=payload.earned_extra_ball_used,
+        game_price_cents=payload.game_price_cents,
+        ball_price_cents=payload.ball_price_cents,
+        actor=actor,
+    )
+    return Status(201, render.remedy(recorded))
+
+
+@router.post("/games/{game_id}/restarts", response={201: RestartOut, **ERROR_RESPONSES}, **WRITE)
+def record_game_restart(request: HttpRequest, game_id: GameId, payload: RestartIn) -> Any:
+    """Void and restart a game with the wrong number of games started; the responsible
+    player pays (R8.6-c, R8.6-d; scope: manage)."""
+    game = queries.game(game_id)
+    actor = acting_official(request, league=_game_league(game), scope="manage")
+    restarted = services.record_game_restart(
+        game=game,
+        responsible=queries.player(payload.responsible),
+        games_started=payload.games_started,
+        game_price_cents=payload.game_price_cents,
+        more_games_possible=payload.more_games_possible,
+        note=payload.note,
+        actor=actor,
+    )
+    return Status(201, render.restart(restarted))
+
+
+@router.post(
+    "/games/{game_id}/discarded-scores", response={201: DiscardedOut, **ERROR_RESPONSES}, **WRITE
+)
+def record_positive_malfunction_replay(
+    request: HttpRequest, game_id: GameId, payload: DiscardIn
+) -> Any:
+    """Discard players' completed scores after a positive malfunction gave an unfair
+    advantage; they replay (R7.4-a, R7.4-c, A58; scope: manage)."""
+    game = queries.game(game_id)
+    actor = acting_official(request, league=_game_league(game), scope="manage")
+    discarded = services.record_positive_malfunction_replay(
+        game=game,
+        discard_scores_of=[queries.player(p) for p in payload.players],
+        reason=payload.reason,
+        actor=actor,
+    )
+    return Status(201, {"game_id": game.pk, "players": [d.player_id for d in discarded]})
+
+
+@router.post(
+    "/games/{game_id}/replay-scores", response={201: SubmittedOut, **ERROR_RESPONSES}, **WRITE
+)
+def record_replay_scores(request: HttpRequest, game_id: GameId, payload: ReplayScoresIn) -> Any:
+    """Record the replay of discarded scores: a new confirmed version of the sheet (R7.4-c,
+    A58; scope: manage)."""
+    game = queries.game(game_id)
+    actor = acting_official(request, league=_game_league(game), scope="manage")
+    result = services.record_replay_scores(
+        game=game,
+        scores={line.player: line.machine_score for line in payload.scores},
+        entered_by=queries.player(payload.entered_by),
+        confirmed_by=queries.player(payload.confirmed_by),
+        tie_order=payload.tie_order,
+        actor=actor,
+    )
+    return Status(201, render.submitted(result))

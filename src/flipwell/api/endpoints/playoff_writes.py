@@ -1,0 +1,252 @@
+"""Writes of the playoff night (§6), with a token of the season's league and scope *manage*:
+qualification and its seed playoffs, withdrawals, each match's games, tiebreakers, no-shows
+and lateness notices, and closing the night. A match is named by its division and its name
+(QF1, SF2, F) as the playoffs read shows them. Each endpoint checks the token, calls one
+service and renders its answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import Status
+
+from flipwell.api import queries, render
+from flipwell.api.auth import acting_official
+from flipwell.api.endpoints.params import Division, MatchName, SeasonId
+from flipwell.api.endpoints.public import router
+from flipwell.api.endpoints.writes import WRITE
+from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.write_schemas import (
+    NoShowIn,
+    NoShowOut,
+    PlayoffGameOut,
+    PlayoffLatenessIn,
+    PlayoffLatenessOut,
+    PlayoffNightOut,
+    PlayoffResultIn,
+    QualificationOut,
+    QualifyIn,
+    SeedPlayoffIn,
+    StartPlayoffGameIn,
+    TiebreakerIn,
+    TiebreakerOut,
+    WithdrawalIn,
+)
+from flipwell.league import services
+
+MATCH = "/seasons/{season_id}/playoffs/{division}/{match}"
+
+
+@router.post(
+    "/seasons/{season_id}/playoffs/qualification",
+    response={200: QualificationOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def qualify_for_playoffs(request: HttpRequest, season_id: SeasonId, payload: QualifyIn) -> Any:
+    """Plan the playoff night and draw its bracket from the final standings (§6.1, §6.2;
+    scope: manage). Ties in the answer are settled with seed playoffs."""
+    season = queries.season(season_id)
+    actor = acting_official(request, league=season.league, scope="manage")
+    qualification = services.qualify_for_playoffs(
+        season=season,
+        date=payload.date,
+        cut=payload.cut,
+        cut_reason=payload.cut_reason,
+        actor=actor,
+    )
+    return render.qualification(qualification)
+
+
+@router.post(
+    "/seasons/{season_id}/playoffs/seed-playoffs",
+    response={200: QualificationOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def record_seed_playoff(request: HttpRequest, season_id: SeasonId, payload: SeedPlayoffIn) -> Any:
+    """Record the order a single-ball playoff gave players tied on season points (R6.1-e,
+    A39; scope: manage)."""
+    season = queries.season(season_id)
+    actor = acting_official(request, league=season.league, scope="manage")
+    qualification = services.record_seed_playoff(
+        season=season,
+        order=[queries.player(p) for p in payload.order],
+        machine=None
+        if payload.machine is None
+        else queries.machine(season.league, payload.machine),
+        actor=actor,
+    )
+    return render.qualification(qualification)
+
+
+@router.post(
+    "/seasons/{season_id}/playoffs/withdrawals",
+    response={200: QualificationOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def record_withdrawal(request: HttpRequest, season_id: SeasonId, payload: WithdrawalIn) -> Any:
+    """A qualifier announces before the playoffs that he cannot attend; those below move up
+    (R6.6-b, A41; scope: manage)."""
+    season = queries.season(season_id)
+    actor = acting_official(request, league=season.league, scope="manage")
+    qualification = services.record_withdrawal(
+        season=season, player=queries.player(payload.player), note=payload.note, actor=actor
+    )
+    return render.qualification(qualification)
+
+
+@router.post(f"{MATCH}/games", response={201: PlayoffGameOut, **ERROR_RESPONSES}, **WRITE)
+def start_playoff_game(
+    request: HttpRequest,
+    season_id: SeasonId,
+    division: Division,
+    match: MatchName,
+    payload: StartPlayoffGameIn,
+) -> Any:
+    """Start a match's next game (§6.4; scope: manage): game 1's machine is drawn, games 2
+    and 3 take the chooser's machine."""
+    season = queries.season(season_id)
+    actor = acting_official(request, league=season.league, scope="manage")
+    game = services.start_playoff_game(
+        season=season,
+        division=division,
+        match=match,
+        machine=None
+        if payload.machine is None
+        else queries.machine(season.league, payload.machine),
+        actor=actor,
+    )
+    return Status(201, render.playoff_game(game))
+
+
+@router.post(
+    f"{MATCH}/games/current/result", response={200: PlayoffGameOut, **ERROR_RESPONSES}, **WRITE
+)
+def record_playoff_game(
+    request: HttpRequest,
+    season_id: SeasonId,
+    division: Division,
+    match: MatchName,
+    payload: PlayoffResultIn,
+) -> Any:
+    """Record the result of the match's game in progress: a finishing order, or scores with
+    tie orders (R6.3-a..c, A54, R3.2-i; scope: manage)."""
+    season = queries.season(season_id)
+    actor = acting_official(request, league=season.league, scope="manage")
+    game = services.record_playoff_game(
+        season=season,
+        division=division,
+        match=match,
+        order=None if payload.order is None else [queries.player(p) for p in payload.order],
+        scores=None
+        if payload.scores is None
+        else {queries.player(line.player): line.machine_score for line in payload.scores},
+        tie_orders=[[queries.player(p) for p in tie] for tie in payload.tie_orders],
+        actor=actor,
+    )
+    return render.playoff_game(game)
+
+
+@router.post(f"{MATCH}/tiebreakers", response={201: TiebreakerOut, **ERROR_RESPONSES}, **WRITE)
+def record_playoff_tiebreaker(
+    request: HttpRequest,
+    season_id: SeasonId,
+    division: Division,
+    match: MatchName,
+    payload: TiebreakerIn,
+) -> Any:
+    """Record a tiebreaker game's order for a match's tied players (R6.5-a, A40; scope:
+    manage)."""
+    season = queries.season(season_id)
+    actor = acting_official(request, league=season.league, scope="manage")
+    tiebreaker = services.record_playoff_tiebreaker(
+        season=season,
+        division=division,
+        match=match,
+        order=[queries.player(p) for p in payload.order],
+        machine=None
+        if payload.machine is None
+        else queries.machine(season.league, payload.machine),
+        actor=actor,
+    )
+    return Status(
+        201,
+        {
+            "id": tiebreaker.pk,
+            "machine_id": tiebreaker.machine_id,
+            "order": [place.player_id for place in tiebreaker.places.order_by("place")],
+        },
+    )
+
+
+@router.post(f"{MATCH}/no-shows", response={201: NoShowOut, **ERROR_RESPONSES}, **WRITE)
+def record_no_show(
+    request: HttpRequest,
+    season_id: SeasonId,
+    division: Division,
+    match: MatchName,
+    payload: NoShowIn,
+) -> Any:
+    """A player was not present at his match's start: disqualified from it (R6.6-c, R6.6-d;
+    scope: manage)."""
+    season = queries.season(season_id)
+    actor = acting_official(request, league=season.league, scope="manage")
+    no_show = services.record_no_show(
+        season=season,
+        division=division,
+        match=match,
+        player=queries.player(payload.player),
+        note=payload.note,
+        actor=actor,
+    )
+    return Status(
+        201,
+        {"id": no_show.pk, "player_id": no_show.player_id, "recorded_at": no_show.recorded_at},
+    )
+
+
+@router.post(
+    f"{MATCH}/lateness-notices", response={201: PlayoffLatenessOut, **ERROR_RESPONSES}, **WRITE
+)
+def record_playoff_lateness_notice(
+    request: HttpRequest,
+    season_id: SeasonId,
+    division: Division,
+    match: MatchName,
+    payload: PlayoffLatenessIn,
+) -> Any:
+    """Record that the LO was told a player will be late for his match: it waits up to 15
+    minutes (R6.6-a, A59; scope: manage). Only before the match start."""
+    season = queries.season(season_id)
+    actor = acting_official(request, league=season.league, scope="manage")
+    lateness = services.record_playoff_lateness_notice(
+        season=season,
+        division=division,
+        match=match,
+        player=queries.player(payload.player),
+        at=payload.at,
+        actor=actor,
+    )
+    return Status(
+        201,
+        {
+            "id": lateness.notice.pk,
+            "player_id": lateness.notice.player_id,
+            "start": lateness.start,
+            "wait_until": lateness.wait_until,
+        },
+    )
+
+
+@router.post(
+    "/seasons/{season_id}/playoffs/close",
+    response={200: PlayoffNightOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def close_playoff_night(request: HttpRequest, season_id: SeasonId) -> Any:
+    """Close the playoff night once every division's final is complete (R6.1-a; scope:
+    manage)."""
+    season = queries.season(season_id)
+    actor = acting_official(request, league=season.league, scope="manage")
+    night = services.close_playoff_night(season=season, actor=actor)
+    return {"season_id": night.season_id, "date": night.date, "status": night.status}

@@ -1,0 +1,322 @@
+"""Playoff night writes with a token, on the golden season (12 qualifiers, one division A)."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from flipwell.league import models as m
+from flipwell.league.selectors.playoffs import playoff_bracket
+from flipwell.league.services.playoffs import (
+    playoff_start,
+    qualify_for_playoffs,
+    record_no_show,
+    record_playoff_game,
+    record_playoff_tiebreaker,
+    record_seed_playoff,
+    record_withdrawal,
+    start_playoff_game,
+)
+from tests.api.conftest import post, token
+
+pytestmark = pytest.mark.django_db
+
+NIGHT = datetime.date(2026, 3, 25)
+
+
+def player(first_name):
+    return m.Player.objects.get(first_name=first_name)
+
+
+def ids(*first_names):
+    return [player(name).pk for name in first_names]
+
+
+@pytest.fixture
+def secret(official):
+    return token(official, "manage")
+
+
+@pytest.fixture
+def seeded(golden, official):
+    """Qualified, both seeding ties settled (R6.1-e, A39)."""
+    qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user)
+    record_seed_playoff(season=golden, order=[player("Dee"), player("Bea")], actor=official.user)
+    record_seed_playoff(season=golden, order=[player("Pia"), player("Hal")], actor=official.user)
+    return golden
+
+
+@pytest.fixture
+def qualified(seeded, official):
+    """Seeded, and Ned withdrew (R6.6-b): QF1 is Ivy, Pia, Hal, Kim; QF2 Jon, Omar, Eli, Rae."""
+    record_withdrawal(season=seeded, player=player("Ned"), actor=official.user)
+    return seeded
+
+
+def url(season, tail):
+    return f"/api/v1/seasons/{season.pk}/playoffs/{tail}"
+
+
+def play(season, official, match, *orders):
+    """Play a match's games through the services (later games: the first machine allowed)."""
+    for order in orders:
+        view = next(x for x in playoff_bracket(season).divisions[0].matches if x.match == match)
+        machine = None
+        if view.machine_chooser is not None:
+            used = {g.machine for g in view.games}
+            machine = (
+                m.Machine.objects.filter(league=season.league)
+                .exclude(title__in=used)
+                .order_by("title")
+                .first()
+            )
+        start_playoff_game(
+            season=season, division="A", match=match, machine=machine, actor=official.user
+        )
+        record_playoff_game(
+            season=season,
+            division="A",
+            match=match,
+            order=[player(n) for n in order],
+            actor=official.user,
+        )
+
+
+def test_qualify_for_playoffs_answers_the_ties(client, golden, secret):
+    response = post(client, url(golden, "qualification"), {"date": NIGHT.isoformat()}, secret)
+
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["league_size"], body["cut"], body["complete"]) == (21, 12, False)
+    assert [sorted(t["players"]) for t in body["ties"]] == [
+        sorted(ids("Bea", "Dee")),
+        sorted(ids("Hal", "Pia")),
+    ]
+    assert body["ties"][0]["points"] == 195
+
+
+def test_qualify_before_the_season_is_over_refused(client, night):
+    response = post(
+        client,
+        url(night.season, "qualification"),
+        {"date": NIGHT.isoformat()},
+        token(night.official, "manage"),
+    )
+
+    assert response.status_code == 422
+    assert m.PlayoffNight.objects.count() == 0
+
+
+def test_record_seed_playoff(client, golden, official, secret):
+    qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user)
+    post(client, url(golden, "seed-playoffs"), {"order": ids("Dee", "Bea")}, secret)
+
+    response = post(client, url(golden, "seed-playoffs"), {"order": ids("Pia", "Hal")}, secret)
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["complete"] is True
+    assert body["seedings"][0]["seeds"][:4] == ids("Cal", "Fay", "Dee", "Bea")
+
+
+def test_record_seed_playoff_for_players_not_tied_refused(client, golden, official, secret):
+    qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user)
+
+    response = post(client, url(golden, "seed-playoffs"), {"order": ids("Cal", "Fay")}, secret)
+
+    assert response.status_code == 422
+    assert m.Tiebreaker.objects.count() == 0
+
+
+def test_record_withdrawal(client, seeded, secret):
+    response = post(client, url(seeded, "withdrawals"), {"player": player("Ned").pk}, secret)
+
+    assert response.status_code == 200
+    assert player("Ned").pk not in response.json()["seedings"][0]["seeds"]
+
+
+def test_record_withdrawal_after_play_started_refused(client, seeded, official, secret):
+    start_playoff_game(season=seeded, division="A", match="QF1", actor=official.user)
+
+    response = post(client, url(seeded, "withdrawals"), {"player": player("Ned").pk}, secret)
+
+    assert response.status_code == 422
+    assert m.Withdrawal.objects.count() == 0
+
+
+def test_start_playoff_game(client, qualified, secret):
+    response = post(client, url(qualified, "A/QF1/games"), {}, secret)
+
+    assert response.status_code == 201
+    body = response.json()
+    assert (body["division"], body["round"], body["number"], body["chosen_by"]) == (
+        "A",
+        "quarterfinal",
+        1,
+        None,
+    )
+
+
+def test_start_semifinal_before_its_quarterfinal_refused(client, qualified, secret):
+    response = post(client, url(qualified, "A/SF1/games"), {}, secret)
+
+    assert response.status_code == 422
+    assert m.PlayoffGame.objects.count() == 0
+
+
+def test_start_playoff_game_in_unknown_division_refused(client, qualified, secret):
+    response = post(client, url(qualified, "Z/QF1/games"), {}, secret)
+
+    assert response.status_code == 422
+    assert list(response.json()["error"]["fields"]) == ["division"]
+
+
+def test_record_playoff_game(client, qualified, official, secret):
+    start_playoff_game(season=qualified, division="A", match="QF1", actor=official.user)
+
+    response = post(
+        client,
+        url(qualified, "A/QF1/games/current/result"),
+        {"order": ids("Ivy", "Pia", "Hal", "Kim")},
+        secret,
+    )
+
+    assert response.status_code == 200
+    assert m.PlayoffResult.objects.count() == 4
+
+
+def test_record_playoff_game_missing_a_player_refused(client, qualified, official, secret):
+    start_playoff_game(season=qualified, division="A", match="QF1", actor=official.user)
+
+    response = post(
+        client,
+        url(qualified, "A/QF1/games/current/result"),
+        {"order": ids("Ivy", "Pia", "Hal")},
+        secret,
+    )
+
+    assert response.status_code == 422
+    assert m.PlayoffResult.objects.count() == 0
+
+
+def _tied_qf1(season, official):
+    play(
+        season,
+        official,
+        "QF1",
+        ("Ivy", "Pia", "Hal", "Kim"),
+        ("Hal", "Pia", "Ivy", "Kim"),
+        ("Ivy", "Kim", "Pia", "Hal"),
+    )
+
+
+def test_record_playoff_tiebreaker(client, qualified, official, secret):
+    _tied_qf1(qualified, official)
+
+    response = post(
+        client, url(qualified, "A/QF1/tiebreakers"), {"order": ids("Hal", "Pia")}, secret
+    )
+
+    assert response.status_code == 201
+    assert response.json()["order"] == ids("Hal", "Pia")
+
+
+def test_record_playoff_tiebreaker_without_a_tie_refused(client, qualified, secret):
+    response = post(
+        client, url(qualified, "A/QF1/tiebreakers"), {"order": ids("Hal", "Pia")}, secret
+    )
+
+    assert response.status_code == 422
+    assert m.Tiebreaker.objects.filter(purpose="match").count() == 0
+
+
+def test_record_no_show(client, qualified, secret):
+    response = post(client, url(qualified, "A/QF2/no-shows"), {"player": player("Eli").pk}, secret)
+
+    assert response.status_code == 201
+    assert response.json()["player_id"] == player("Eli").pk
+
+
+def test_record_no_show_of_a_player_not_in_the_match_refused(client, qualified, secret):
+    response = post(client, url(qualified, "A/QF1/no-shows"), {"player": player("Cal").pk}, secret)
+
+    assert response.status_code == 422
+    assert m.PlayoffNoShow.objects.count() == 0
+
+
+def test_record_playoff_lateness_notice(client, qualified, secret):
+    start = playoff_start(qualified.playoff_night)
+    told = (start - datetime.timedelta(hours=1)).isoformat()
+
+    response = post(
+        client,
+        url(qualified, "A/QF1/lateness-notices"),
+        {"player": player("Pia").pk, "at": told},
+        secret,
+    )
+
+    assert response.status_code == 201
+    wait_until = datetime.datetime.fromisoformat(response.json()["wait_until"])
+    assert wait_until == start + datetime.timedelta(minutes=15)
+
+
+def test_record_playoff_lateness_notice_at_the_start_refused(client, qualified, secret):
+    start = playoff_start(qualified.playoff_night)
+
+    response = post(
+        client,
+        url(qualified, "A/QF1/lateness-notices"),
+        {"player": player("Pia").pk, "at": start.isoformat()},
+        secret,
+    )
+
+    assert response.status_code == 422
+    assert list(response.json()["error"]["fields"]) == ["at"]
+
+
+def test_close_playoff_night(client, qualified, official, secret):
+    """The golden season's whole night through the services, then closed with the API."""
+    _tied_qf1(qualified, official)
+    record_playoff_tiebreaker(
+        season=qualified,
+        division="A",
+        match="QF1",
+        order=[player("Hal"), player("Pia")],
+        actor=official.user,
+    )
+    record_no_show(
+        season=qualified, division="A", match="QF2", player=player("Eli"), actor=official.user
+    )
+    play(
+        qualified,
+        official,
+        "QF2",
+        ("Jon", "Rae", "Omar"),
+        ("Omar", "Jon", "Rae"),
+        ("Jon", "Rae", "Omar"),
+    )
+    finals = {
+        "SF1": ["Cal Ivy Bea Hal", "Bea Cal Hal Ivy", "Cal Hal Ivy Bea"],
+        "SF2": ["Fay Dee Jon Omar", "Dee Fay Omar Jon", "Jon Fay Dee Omar"],
+        "F": ["Fay Cal Bea Dee", "Cal Dee Fay Bea", "Cal Fay Dee Bea"],
+    }
+    for match, games in finals.items():
+        orders = [order.split() for order in games]
+        play(qualified, official, match, *orders)
+
+    response = post(client, url(qualified, "close"), {}, secret)
+
+    assert response.status_code == 200
+    assert response.json() == {
+        "season_id": qualified.pk,
+        "date": NIGHT.isoformat(),
+        "status": "closed",
+    }
+
+
+def test_close_playoff_night_before_the_final_refused(client, qualified, secret):
+    response = post(client, url(qualified, "close"), {}, secret)
+
+    assert response.status_code == 422
+    assert m.PlayoffNight.objects.get().status == "planned"
