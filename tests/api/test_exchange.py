@@ -6,9 +6,11 @@ import csv
 import io
 
 import pytest
+from django.core.management import call_command
 
 from flipwell.league import models as m
 from flipwell.league.players_csv import COLUMNS
+from flipwell.league.selectors.playoffs import playoff_bracket
 from tests import factories as f
 from tests.api.conftest import GOLDEN, bearer, token
 
@@ -106,3 +108,21 @@ def test_round_trip_export_then_import_players_into_a_new_season(client, golden,
     )
     ranks = dict(spring.entries.values_list("player__first_name", "ifpa_rank_at_start"))
     assert ranks == {e["first_name"]: e["ifpa_rank"] for e in exported["entrants"]}
+
+
+def test_ifpa_csv_positions_come_from_the_playoffs_once_complete(client):
+    """R6.3-e: the final decides the top positions of the season; the rest follow."""
+    call_command("demo", stdout=io.StringIO())
+    season = m.Season.objects.filter(playoff_night__status="closed").get()
+    (division,) = playoff_bracket(season).divisions
+    winner = next(p for place, p in division.places if place == 1)
+
+    rows = list(
+        csv.DictReader(io.StringIO(client.get(f"/api/v1/seasons/{season.pk}/ifpa.csv").text))
+    )
+
+    assert (rows[0]["position"], f"{rows[0]['first_name']} {rows[0]['last_name']}") == (
+        "1",
+        winner.name,
+    )
+    assert len(rows) == season.entries.count()

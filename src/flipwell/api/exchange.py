@@ -1,11 +1,13 @@
 """Files for other programs: the IFPA results CSV, the meets as iCalendar, roster checking.
 
 Words:
-- *IFPA results CSV*: one row per player of a season, in final standings order, with his IFPA
-  number; *attended* counts the meets at which he played at least one game, and a player who
-  attended fewer than the *attendance threshold* is marked ``below_threshold`` = ``yes`` (the
-  IFPA counts only players who took part enough; the league decides how many meets that is,
-  by default half the season's meets, rounded up).
+- *IFPA results CSV*: one row per player of a season, in final position order (once the
+  playoffs are complete, the qualifiers by their playoff places, then everyone else by the
+  standings: `flipwell.rules.final_positions`), with his IFPA number; *attended* counts the
+  meets at which he played at least one game, and a player who attended fewer than the
+  *attendance threshold* is marked ``below_threshold`` = ``yes`` (the IFPA counts only players
+  who took part enough; the league decides how many meets that is, by default half the
+  season's meets, rounded up).
 - *meets calendar*: RFC 5545 text, one VEVENT per stored meet, CRLF line ends, long lines
   folded at 75 octets, times in UTC.
 - *roster check*: every row of a roster CSV parsed on its own by
@@ -26,9 +28,12 @@ from zoneinfo import ZoneInfo
 from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
+from flipwell.league.adapters import player_key
 from flipwell.league.exchange.exports import FoldedSeason, fold
 from flipwell.league.players_csv import PlayersCsvError, parse_players_csv
+from flipwell.league.selectors.playoffs import playoff_bracket
 from flipwell.league.services import ImportResult, import_players_csv
+from flipwell.rules.final_positions import season_final_positions
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -68,7 +73,9 @@ def ifpa_results(season: m.Season, *, threshold: int | None) -> IfpaExport:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(IFPA_COLUMNS)
-    for position, standing in enumerate(folded.result.standings(), start=1):
+    standings = {s.player: s for s in folded.result.standings()}
+    for position, key in season_final_positions(list(standings), _playoff_places(season)):
+        standing = standings[key]
         first_name, last_name = folded.names[standing.player]
         attended = sum(1 for night in standing.nights if night.games_played > 0)
         number = numbers.get(int(standing.player))
@@ -83,6 +90,14 @@ def ifpa_results(season: m.Season, *, threshold: int | None) -> IfpaExport:
             )
         )
     return IfpaExport(csv=buffer.getvalue(), threshold=limit)
+
+
+def _playoff_places(season: m.Season) -> list[list[tuple[int, str]]]:
+    """Each division's final places once every division's final is complete, else none."""
+    bracket = playoff_bracket(season)
+    if not bracket.divisions or not all(d.complete for d in bracket.divisions):
+        return []
+    return [[(place, player_key(p.id)) for place, p in d.places] for d in bracket.divisions]
 
 
 def meets_calendar(season: m.Season, *, now: datetime.datetime | None = None) -> str:

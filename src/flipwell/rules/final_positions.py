@@ -1,0 +1,46 @@
+"""A season's final positions: the playoffs decide the top, the standings the rest (§6).
+
+Words:
+- *final position*: a player's place in the whole season, as a league reports it (to the IFPA,
+  for instance). Qualifiers are placed by the playoffs: division A's places first, then
+  division B's after them, and so on; players eliminated in the same round share a place
+  (flipwell.rules.playoff_bracket). Everyone else follows in standings order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from flipwell.rules.checks import check_count, check_unique
+from flipwell.rules.errors import RuleError
+from flipwell.rules.values import PlayerId
+
+
+def season_final_positions(
+    standings: Sequence[PlayerId],
+    divisions: Sequence[Sequence[tuple[int, PlayerId]]] = (),
+) -> list[tuple[int, PlayerId]]:
+    """(position, player) for every player, best first (§6.1, §6.3, R6.3-e).
+
+    standings: every player in standings order. divisions: each division's final places
+    (place, player), best division first; empty before the playoffs are complete, when the
+    standings alone decide. A division's positions start after the previous divisions' players.
+    """
+    order = check_unique(standings, what="the standings")
+    placed: list[tuple[int, PlayerId]] = []
+    offset = 0
+    for division in divisions:
+        players = check_unique((p for _, p in division), what="a division's places")
+        for place, player in sorted(division):
+            check_count(place, what=f"{player}'s playoff place", minimum=1)
+            if place > len(players):
+                raise RuleError(f"{player}'s place {place} is beyond his division's size")
+            if player not in order:
+                raise RuleError(f"{player} has a playoff place but is not in the standings")
+            placed.append((offset + place, player))
+        offset += len(players)
+    seen = {p for _, p in placed}
+    if len(seen) != len(placed):
+        raise RuleError("a player is placed in two divisions")
+    rest = [p for p in order if p not in seen]
+    return placed + [(offset + i, p) for i, p in enumerate(rest, start=1)]
