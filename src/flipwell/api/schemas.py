@@ -566,7 +566,13 @@ class RegisterIn(Schema):
     ifpa_rank: int | None = Field(
         None, ge=1, le=2**31 - 1, description="IFPA rank at the season's start (R3.1-b)."
     )
-    joined_at_meet: int = Field(1, ge=1, le=1000, description="The meet he joins at.")
+    joined_at_meet: int | None = Field(
+        None,
+        ge=1,
+        le=1000,
+        description="The meet he joins at; omitted or null: the next meet not yet started "
+        "(the meets before are his late-join forfeits, R2.4-f).",
+    )
 
 
 class ImportedOut(Schema):

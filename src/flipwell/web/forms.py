@@ -286,7 +286,12 @@ class RegisterPlayerForm(forms.Form):
     last_name = forms.CharField(max_length=80)
     ifpa_number = forms.IntegerField(label="IFPA number", required=False, min_value=1)
     ifpa_rank = forms.IntegerField(label="IFPA rank", required=False, min_value=1)
-    joined_at_meet = forms.IntegerField(label="Joins at meet", min_value=1, initial=1)
+    joined_at_meet = forms.IntegerField(
+        label="Joins at meet",
+        min_value=1,
+        required=False,
+        help_text="Leave empty: the next meet not yet started (R2.4-f).",
+    )
 
 
 class PlayersCsvForm(forms.Form):

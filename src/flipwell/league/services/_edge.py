@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar
 
 from django.core.exceptions import ValidationError
+from django.db import connection
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, ruleset_for, season_facts
@@ -87,6 +88,18 @@ def fold(season: m.Season) -> tuple[SeasonResult, Ruleset]:
     with rules_edge():
         ruleset = ruleset_for(season.league)
         return fold_season(season_facts(season), ruleset=ruleset), ruleset
+
+
+def season_changed(season: m.Season) -> tuple[SeasonResult, Ruleset]:
+    """Fold the season's facts inside the caller's transaction; the fold is the judge.
+
+    Every service that changes a season's facts (players, meets, scores, corrections,
+    incidents, season files) calls this once, at the end of its ``transaction.atomic``,
+    after its last write: a fact the fold rejects raises ValidationError, so the whole write
+    rolls back and no page of the season can fail on it. The single place a write tells the
+    season it changed. Returns the fold, for a service that reports from it.
+    """
+    return fold(season)
 
 
 def open_meet(meet: m.Meet, *, doing: str) -> None:

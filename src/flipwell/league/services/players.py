@@ -4,19 +4,27 @@ Words: *registering* a player enters him in a season (a SeasonEntry), creating t
 first time he plays in any league. A player is recognised by his IFPA number when he has one;
 without one, by his name among the players who have none (case-insensitive), so an unranked
 player keeps one history across seasons.
+
+A player registered once meets were played *joins* at the next unplayed meet (the first meet
+not yet started): the meets before it are his late-join forfeits (R2.4-f, A14.5). A meet that
+has started cannot be joined: its groups were drawn without him.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Max, Q
 
+from flipwell.league.adapters import PLAYED
 from flipwell.league.audit import record_event
 from flipwell.league.models import LeagueOfficial, Player, Season, SeasonEntry
-from flipwell.league.players_csv import PlayersCsvError, parse_players_csv
+from flipwell.league.players_csv import COLUMNS, PlayerRow, PlayersCsvError, parse_players_csv
+from flipwell.league.services._edge import season_changed
 from flipwell.league.services.permissions import require_role
 
 if TYPE_CHECKING:
@@ -38,16 +46,17 @@ def register_player(
     last_name: str,
     ifpa_number: int | None = None,
     ifpa_rank: int | None = None,
-    joined_at_meet: int = 1,
+    joined_at_meet: int | None = None,
     actor: User,
 ) -> SeasonEntry:
     """Enter a player in `season` with his IFPA rank at the start (week-1 seeding, R3.1-b).
 
+    joined_at_meet: the meet he joins at; None, the next unplayed meet (`joining_meet`).
     Side effects: inserts the Player if he is new, the SeasonEntry, and audit events
     ``player.created`` (when new) and ``player.registered``. Raises PermissionDenied unless
     `actor` is a league official of the season's league, and ValidationError (nothing written,
     keyed by field) for an empty name, an IFPA number that belongs to a player of another name,
-    a player already entered, or a joining meet outside the season.
+    a player already entered, or a joining meet outside the season or already started.
     """
     with transaction.atomic():
         require_role(
@@ -65,15 +74,25 @@ def register_player(
             joined_at_meet=joined_at_meet,
             actor=actor,
         )
+        season_changed(season)
     return entry
 
 
-def import_players_csv(*, season: Season, csv_text: str, actor: User) -> ImportResult:
+def import_players_csv(
+    *,
+    season: Season,
+    csv_text: str,
+    actor: User,
+    progress: Callable[[int], object] | None = None,
+) -> ImportResult:
     """Register every player of a roster CSV (see `flipwell.league.players_csv`) in `season`.
 
-    All or nothing: the first bad line raises `PlayersCsvError` naming its line and column,
-    and nothing is written. Side effects otherwise: as `register_player` for each row, plus an
-    audit event ``players.imported`` on the season.
+    Every player joins at the next unplayed meet (`joining_meet`). All or nothing: the first
+    bad line raises `PlayersCsvError` naming its line and column, and nothing is written.
+    In bulk: a fixed number of queries whatever the file's length (the inserts go in the
+    database's batches), and `progress`, if given, is called with the number of rows written
+    after each chunk of `IMPORT_CHUNK` rows. Side effects otherwise: the new Players, the
+    SeasonEntries, and one audit event ``players.imported`` on the season listing them.
     """
     rows = parse_players_csv(csv_text)
     with transaction.atomic():
@@ -83,25 +102,9 @@ def import_players_csv(*, season: Season, csv_text: str, actor: User) -> ImportR
             roles=(LeagueOfficial.Role.LEAGUE_OFFICIAL,),
             action="import players",
         )
-        entries: list[SeasonEntry] = []
-        created_players: list[Player] = []
-        for row in rows:
-            try:
-                entry, created = _register(
-                    season=season,
-                    first_name=row.first_name,
-                    last_name=row.last_name,
-                    ifpa_number=row.ifpa_number,
-                    ifpa_rank=row.ifpa_rank,
-                    joined_at_meet=1,
-                    actor=actor,
-                )
-            except ValidationError as exc:
-                column, message = _first_problem(exc)
-                raise PlayersCsvError(row.line, column, message) from exc
-            entries.append(entry)
-            if created:
-                created_players.append(entry.player)
+        entries = _planned_entries(season, rows)
+        created_players = [entry.player for entry in entries if entry.player.pk is None]
+        _insert(entries, progress)
         record_event(
             action="players.imported",
             obj=season,
@@ -110,9 +113,68 @@ def import_players_csv(*, season: Season, csv_text: str, actor: User) -> ImportR
             data={
                 "entries": [entry.pk for entry in entries],
                 "created_players": [player.pk for player in created_players],
+                "joined_at_meet": entries[0].joined_at_meet if entries else None,
             },
         )
+        season_changed(season)
     return ImportResult(entries=entries, created_players=created_players)
+
+
+IMPORT_CHUNK = 1000
+"""Rows a roster import inserts per step of its progress report."""
+
+IN_LIMIT = 10_000
+"""The most IFPA numbers looked up by value in one query (SQLite allows 32,766 parameters)."""
+
+
+def next_unplayed_meet(season: Season) -> int:
+    """The first meet of `season` not yet started (it may lie beyond the season's last meet).
+
+    Meets start in order (§2), so it is the one after the highest started or closed meet.
+    """
+    last = season.meets.filter(status__in=PLAYED).aggregate(last=Max("number"))["last"]
+    return (last or 0) + 1
+
+
+def joining_meet(season: Season, joined_at_meet: int | None, *, who: str) -> int:
+    """The meet `who` joins `season` at: `joined_at_meet`, by default the next unplayed meet.
+
+    R2.4-f, A14.5: the played meets before it are his late-join forfeits. A meet that has
+    started is refused: its groups were drawn without him, and the season fold finds every
+    player of a started meet in a group or announced absent (R3.1-e). ValidationError on
+    ``joined_at_meet`` for a meet outside the season, a meet that has started, or a season
+    whose every meet has started.
+    """
+    last = season.number_of_meets
+    if joined_at_meet is not None and not 1 <= joined_at_meet <= last:
+        raise ValidationError(
+            {
+                "joined_at_meet": f"Meet {joined_at_meet} is not in {season.name}, which has "
+                f"meets 1 to {last}."
+            },
+            code="no_such_meet",
+        )
+    first = next_unplayed_meet(season)
+    if first > last:
+        raise ValidationError(
+            {
+                "joined_at_meet": f"Every meet of {season.name} has started (it has {last}): "
+                f"no meet is left for {who} to join."
+            },
+            code="season_started",
+        )
+    if joined_at_meet is None:
+        return first
+    if joined_at_meet < first:
+        meets = f"meet {first}" if first == last else f"meet {first} to {last}"
+        raise ValidationError(
+            {
+                "joined_at_meet": f"Meet {joined_at_meet} of {season.name} has started: {who} "
+                f"can join at {meets} (the meets before are his late-join forfeits, R2.4-f)."
+            },
+            code="meet_started",
+        )
+    return joined_at_meet
 
 
 def _register(
@@ -122,7 +184,7 @@ def _register(
     last_name: str,
     ifpa_number: int | None,
     ifpa_rank: int | None,
-    joined_at_meet: int,
+    joined_at_meet: int | None,
     actor: User,
 ) -> tuple[SeasonEntry, bool]:
     first_name, last_name = first_name.strip(), last_name.strip()
@@ -130,17 +192,8 @@ def _register(
         first_name=first_name, last_name=last_name, ifpa_number=ifpa_number
     )
     if SeasonEntry.objects.filter(season=season, player=player).exists():
-        raise ValidationError(
-            {"last_name": f"{player} is already entered in {season.name}."}, code="entered"
-        )
-    if not 1 <= joined_at_meet <= season.number_of_meets:
-        raise ValidationError(
-            {
-                "joined_at_meet": f"Meet {joined_at_meet} is not in {season.name}, which has "
-                f"meets 1 to {season.number_of_meets}."
-            },
-            code="no_such_meet",
-        )
+        raise _already_entered(player, season)
+    joined_at_meet = joining_meet(season, joined_at_meet, who=str(player))
     if created:
         record_event(
             action="player.created",
@@ -175,14 +228,7 @@ def _find_or_create_player(
     if ifpa_number is not None:
         known = Player.objects.filter(ifpa_number=ifpa_number).first()
         if known is not None:
-            if not _same_name(known, first_name, last_name):
-                raise ValidationError(
-                    {
-                        "ifpa_number": f"IFPA number {ifpa_number} belongs to {known}, not "
-                        f"{first_name} {last_name}; check the number or the spelling."
-                    },
-                    code="ifpa_number_taken",
-                )
+            _check_same_name(known, first_name, last_name)
             return known, False
     else:
         namesakes = list(
@@ -195,17 +241,134 @@ def _find_or_create_player(
         if len(namesakes) == 1:
             return namesakes[0], False
         if len(namesakes) > 1:
-            raise ValidationError(
-                {
-                    "last_name": f"Several players named {first_name} {last_name} have no IFPA "
-                    "number, so flipwell cannot tell which one this is; add his IFPA number."
-                },
-                code="ambiguous_name",
-            )
+            raise _ambiguous(first_name, last_name)
     player = Player(first_name=first_name, last_name=last_name, ifpa_number=ifpa_number)
     player.full_clean()
     player.save()
     return player, True
+
+
+# --- the roster import, in bulk ---------------------------------------------------------------
+
+
+class _KnownPlayers:
+    """The stored players a roster may name: by IFPA number, and those without one by name.
+
+    Loaded in one query; the roster's new players are added as they are planned, so a later
+    line naming one of them finds him (as one by one registration would).
+    """
+
+    def __init__(self, rows: Sequence[PlayerRow]) -> None:
+        numbers = {row.ifpa_number for row in rows if row.ifpa_number is not None}
+        numbered = (
+            Q(ifpa_number__in=numbers) if len(numbers) <= IN_LIMIT else Q(ifpa_number__isnull=False)
+        )
+        self.by_number: dict[int, Player] = {}
+        self.by_name: dict[tuple[str, str], list[Player]] = {}
+        for player in Player.objects.filter(numbered | Q(ifpa_number__isnull=True)).order_by():
+            self._add(player)
+
+    def _add(self, player: Player) -> None:
+        if player.ifpa_number is not None:
+            self.by_number[player.ifpa_number] = player
+        else:
+            key = (player.first_name.casefold(), player.last_name.casefold())
+            self.by_name.setdefault(key, []).append(player)
+
+    def find_or_plan(self, row: PlayerRow) -> Player:
+        """The player a row names, or a new (unsaved, checked) one; as `_find_or_create_player`."""
+        first_name, last_name = row.first_name.strip(), row.last_name.strip()
+        if row.ifpa_number is not None:
+            known = self.by_number.get(row.ifpa_number)
+            if known is not None:
+                _check_same_name(known, first_name, last_name)
+                return known
+        else:
+            namesakes = self.by_name.get((first_name.casefold(), last_name.casefold()), [])
+            if len(namesakes) == 1:
+                return namesakes[0]
+            if len(namesakes) > 1:
+                raise _ambiguous(first_name, last_name)
+        player = Player(first_name=first_name, last_name=last_name, ifpa_number=row.ifpa_number)
+        # Field checks only: the lookups above stand for the unique check, and the parser
+        # guarantees the check constraints (a name, numbers of 1 or more).
+        player.full_clean(validate_unique=False, validate_constraints=False)
+        self._add(player)
+        return player
+
+
+def _planned_entries(season: Season, rows: Sequence[PlayerRow]) -> list[SeasonEntry]:
+    """Every row's SeasonEntry, unsaved and checked; the first bad row's PlayersCsvError."""
+    if not rows:
+        return []
+    try:
+        joined = joining_meet(season, None, who="a new player")
+    except ValidationError as exc:
+        raise PlayersCsvError(rows[0].line, None, _first_problem(exc)[1]) from exc
+    known = _KnownPlayers(rows)
+    entered = set(SeasonEntry.objects.filter(season=season).values_list("player_id", flat=True))
+    planned: set[int] = set()  # id() of each player already given a row of this file
+    entries: list[SeasonEntry] = []
+    for row in rows:
+        try:
+            player = known.find_or_plan(row)
+            if player.pk in entered or id(player) in planned:
+                raise _already_entered(player, season)
+            entry = SeasonEntry(
+                season=season,
+                player=player,
+                ifpa_rank_at_start=row.ifpa_rank,
+                joined_at_meet=joined,
+            )
+            entry.full_clean(
+                exclude=["season", "player"], validate_unique=False, validate_constraints=False
+            )
+        except ValidationError as exc:
+            column, message = _first_problem(exc)
+            raise PlayersCsvError(row.line, column, message) from exc
+        planned.add(id(player))
+        entries.append(entry)
+    return entries
+
+
+def _insert(entries: Sequence[SeasonEntry], progress: Callable[[int], object] | None) -> None:
+    """Insert the new players and the entries, `IMPORT_CHUNK` rows at a time."""
+    for start in range(0, len(entries), IMPORT_CHUNK):
+        chunk = entries[start : start + IMPORT_CHUNK]
+        Player.objects.bulk_create([entry.player for entry in chunk if entry.player.pk is None])
+        SeasonEntry.objects.bulk_create(chunk)  # takes each new player's id (bulk_create)
+        if progress is not None:
+            progress(len(chunk))
+
+
+# --- shared checks and messages ---------------------------------------------------------------
+
+
+def _check_same_name(known: Player, first_name: str, last_name: str) -> None:
+    if not _same_name(known, first_name, last_name):
+        raise ValidationError(
+            {
+                "ifpa_number": f"IFPA number {known.ifpa_number} belongs to {known}, not "
+                f"{first_name} {last_name}; check the number or the spelling."
+            },
+            code="ifpa_number_taken",
+        )
+
+
+def _ambiguous(first_name: str, last_name: str) -> ValidationError:
+    return ValidationError(
+        {
+            "last_name": f"Several players named {first_name} {last_name} have no IFPA "
+            "number, so flipwell cannot tell which one this is; add his IFPA number."
+        },
+        code="ambiguous_name",
+    )
+
+
+def _already_entered(player: Player, season: Season) -> ValidationError:
+    return ValidationError(
+        {"last_name": f"{player} is already entered in {season.name}."}, code="entered"
+    )
 
 
 def _same_name(player: Player, first_name: str, last_name: str) -> bool:
@@ -216,9 +379,9 @@ def _same_name(player: Player, first_name: str, last_name: str) -> bool:
 
 
 def _first_problem(error: ValidationError) -> tuple[str | None, str]:
-    """The field and message of a service's ValidationError, for a CSV line's report."""
+    """The CSV column and message of a service's ValidationError, for a CSV line's report."""
     if hasattr(error, "error_dict"):
         field, problems = next(iter(error.message_dict.items()))
         column = "ifpa_rank" if field == "ifpa_rank_at_start" else field
-        return (None if column == "__all__" else column), problems[0]
+        return (column if column in COLUMNS else None), problems[0]
     return None, error.messages[0]
