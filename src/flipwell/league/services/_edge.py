@@ -97,8 +97,11 @@ def season_changed(season: m.Season) -> tuple[SeasonResult, Ruleset]:
     incidents, season files) calls this once, at the end of its ``transaction.atomic``,
     after its last write: a fact the fold rejects raises ValidationError, so the whole write
     rolls back and no page of the season can fail on it. The single place a write tells the
-    season it changed. Returns the fold, for a service that reports from it.
+    season it changed. Returns the fold, for a service that reports from it. Outside a
+    transaction it is a programming error and fails loudly.
     """
+    if not connection.in_atomic_block:
+        raise RuntimeError("season_changed() must run inside the service's transaction")
     return fold(season)
 
 
