@@ -29,13 +29,13 @@ from flipwell.league import models as m
 from flipwell.league.adapters import counted_tie_orders, player_key, ruleset_for
 from flipwell.league.audit import record_event
 from flipwell.league.services._edge import (
-    fold,
     group_player_ids,
     record_ruling,
     require_member,
     require_official,
     require_reason,
     rules_edge,
+    season_changed,
 )
 from flipwell.league.services.scores import PlayerRef, game_points_of, store_sheet
 from flipwell.rules.corrections import (
@@ -181,6 +181,7 @@ def request_correction(
         )
         if player_key(requested_by.pk) in quorum:
             _answer(request, requested_by, agrees=True, actor=actor)
+        season_changed(meet.season)
     return request
 
 
@@ -210,7 +211,9 @@ def respond_to_correction(
                 f"This correction is already decided: {request.get_status_display().lower()}.",
                 code="decided",
             )
-        return _answer(request, player, agrees=agrees, actor=actor)
+        outcome = _answer(request, player, agrees=agrees, actor=actor)
+        season_changed(request.game.group.meet.season)  # an applied sheet must score (R3-e)
+    return outcome
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -305,7 +308,6 @@ def _apply(request: m.CorrectionRequest, quorum: tuple[str, ...]) -> None:
     proposed.confirmed_by_id = candidates[0]
     proposed.confirmed_at = timezone.now()
     proposed.save(update_fields=["confirmed_by", "confirmed_at"])
-    fold(request.game.group.meet.season)  # the corrected sheet must score (R3-e)
 
 
 def _locked_game(game: m.Game) -> m.Game:

@@ -38,6 +38,7 @@ from flipwell.league.services._edge import (
     require_reason,
     require_scorekeeping,
     rules_edge,
+    season_changed,
 )
 from flipwell.league.services.corrections import carried_tie_orders
 from flipwell.league.services.ledger import record_ledger_entry
@@ -152,6 +153,7 @@ def record_forfeit(
             actor=actor,
             data={"game": game.pk, "player": player.pk, "countable": countable, "reason": reason},
         )
+        season_changed(game.group.meet.season)
     return forfeit
 
 
@@ -229,6 +231,7 @@ def record_late_join(
                 "last_player_not_past_ball_1": last_player_not_past_ball_1,
             },
         )
+        season_changed(game.group.meet.season)
     return decision
 
 
@@ -374,6 +377,7 @@ def report_malfunction(
         request = None
         if request_compensatory:
             request = _grant(game, player, serious, play_continued=False, actor=actor)
+        season_changed(meet.season)
     return ReportedMalfunction(
         malfunction=malfunction,
         ruling=ruling,
@@ -402,9 +406,11 @@ def request_compensatory_game(
         require_official(actor=actor, league=league, action="grant a compensatory game")
         open_meet(game.group.meet, doing="grant a compensatory game")
         require_member(player, group_player_ids(game.group), field="player", group=game.group)
-        return _grant(
+        request = _grant(
             game, player, _serious_malfunctions(game), play_continued=play_continued, actor=actor
         )
+        season_changed(game.group.meet.season)
+    return request
 
 
 def record_compensatory_game(
@@ -475,7 +481,7 @@ def record_compensatory_game(
             actor=actor,
             data={"game": game.pk, "player": player.pk, **amounts, "reason": why},
         )
-        fold(game.group.meet.season)  # e.g. refused for a player with no score to add to
+        season_changed(game.group.meet.season)  # e.g. refused: no score to add to
     return compensatory
 
 
@@ -530,6 +536,7 @@ def announce_machine_problem(
             actor=actor,
             data={"meet": meet.pk, "machine": machine.pk, "problem": text},
         )
+        season_changed(meet.season)
     return row
 
 
@@ -653,7 +660,7 @@ def record_violation(
                 reason=why,
                 affected=group_player_ids(game.group) if game is not None else [player.pk],
             )
-        after, _ = fold(meet.season)
+        after, _ = season_changed(meet.season)
         penalised = after.meets[meet.number - 1].penalties.get(player_key(player.pk), ())
         if decision.effect == "game_forfeit" and decision.game is None and penalised:
             decision = dataclasses.replace(decision, game=penalised[-1])
@@ -782,9 +789,10 @@ def _declaration(
         if not _declare(meet, machine, kind, actor, why):
             state = "unplayable" if kind == m.MachineDeclaration.Kind.UNPLAYABLE else "playable"
             raise ValidationError({"machine": f"{machine} is already {state} at this meet."})
-        return m.MachineDeclaration.objects.filter(meet=meet, machine=machine).latest(
-            "created_at", "id"
-        )
+        season_changed(meet.season)
+    return m.MachineDeclaration.objects.filter(meet=meet, machine=machine).latest(
+        "created_at", "id"
+    )
 
 
 def _completed_points(
@@ -867,7 +875,7 @@ def designate_late_join_forfeits(
             actor=actor,
             data={"season": season.pk, "player": player.pk, "countable": countable, "reason": why},
         )
-        fold(season)
+        season_changed(season)
     return entry
 
 
@@ -992,6 +1000,7 @@ def replace_machine(
                   "chosen_by": None if chooser is None else chooser.pk, "seed": stored_seed,
                   "options": list(options), "within_options": new_id in options, "reason": why},
         )  # fmt: skip
+        season_changed(meet.season)
     game.refresh_from_db()
     return ReplacedMachine(replacement=row, game=game, options=options)
 
@@ -1172,6 +1181,7 @@ def record_victim_remedy(
                   "choice": remedy.choice, "presumed": remedy.presumed,
                   "rules": list(remedy.rules), "charge_cents": amount},
         )  # fmt: skip
+        season_changed(meet.season)
     return RecordedRemedy(row=row, remedy=remedy, charge=charge)
 
 
@@ -1267,6 +1277,7 @@ def record_game_restart(
             data={"game": game.pk, "responsible": responsible.pk, "games_started": games_started,
                   "players": players, "charge_cents": amount},
         )  # fmt: skip
+        season_changed(meet.season)
     return RecordedRestart(restart=restart, charge=charge)
 
 
@@ -1350,7 +1361,7 @@ def record_positive_malfunction_replay(
             data={"game": game.pk, "version": counted.version,
                   "players": [p.pk for p in players], "reason": why},
         )  # fmt: skip
-        fold(group.meet.season)
+        season_changed(group.meet.season)
     return rows
 
 
@@ -1437,7 +1448,7 @@ def record_replay_scores(
                   "replaced_version": counted.version,
                   "scores": {str(p): s for p, s in sheet_changes.items()}, "tie_order": carried},
         )  # fmt: skip
-        fold(group.meet.season)
+        season_changed(group.meet.season)
     return SubmittedScores(submission=submission, points=points)
 
 

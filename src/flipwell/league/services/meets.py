@@ -47,6 +47,7 @@ from flipwell.league.services._edge import (
     require_official,
     require_reason,
     rules_edge,
+    season_changed,
 )
 from flipwell.rules import RuleError, Ruleset
 from flipwell.rules.attendance import AnnouncedTardiness, announced_tardiness
@@ -87,6 +88,7 @@ def schedule_meet(*, season: m.Season, number: int, date: datetime.date, actor: 
             actor=actor,
             data={"number": number, "date": date.isoformat()},
         )
+        season_changed(season)
     return meet
 
 
@@ -127,6 +129,7 @@ def announce_absence(*, meet: m.Meet, player: m.Player, actor: User) -> m.Announ
             actor=actor,
             data={"meet": meet.pk, "player": player.pk},
         )
+        season_changed(meet.season)
     return absence
 
 
@@ -191,6 +194,7 @@ def announce_lateness(
                 "wait_until": tardiness.wait_until.isoformat() if tardiness.wait_until else None,
             },
         )
+        season_changed(meet.season)
     return tardiness
 
 
@@ -325,7 +329,7 @@ def start_meet(
                 "warnings": list(draw.warnings),
             },
         )
-        fold(season)  # the stored groups must fold (R4.1-d needs the reason stored above)
+        season_changed(season)  # the stored groups must fold (R4.1-d needs the reason stored)
     return StartedMeet(
         meet=meet,
         groups=tuple(stored_groups),
@@ -435,6 +439,7 @@ def choose_next_machine(
                 "repeat": repeat,
             },
         )
+        season_changed(meet.season)
     return NextGame(
         game=game,
         play_order=tuple(int(p) for p in order),
@@ -497,7 +502,7 @@ def close_meet(*, meet: m.Meet, actor: User, override_reason: str | None = None)
             )
         meet.status = m.Meet.Status.CLOSED
         meet.save(update_fields=["status"])
-        result, _ = fold(meet.season)
+        result, _ = season_changed(meet.season)
         record_event(
             action="meet.closed",
             obj=meet,

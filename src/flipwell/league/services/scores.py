@@ -25,11 +25,11 @@ from flipwell.league.adapters import player_key, ruleset_for
 from flipwell.league.audit import record_event
 from flipwell.league.services._edge import (
     ConflictError,
-    fold,
     group_player_ids,
     open_meet,
     require_member,
     rules_edge,
+    season_changed,
 )
 from flipwell.rules.scoring import score_game
 
@@ -133,6 +133,7 @@ def submit_scores(
                 "tie_order": ties,
             },
         )
+        season_changed(group.meet.season)
     return SubmittedScores(submission=submission, points=points)
 
 
@@ -199,7 +200,7 @@ def confirm_scores(
             actor=actor,
             data={"game": game.pk, "version": submission.version, "confirmed_by": confirmed_by.pk},
         )
-        fold(group.meet.season)  # the confirmed sheet must score with the game's other facts
+        season_changed(group.meet.season)  # the confirmed sheet must score with the rest
     return submission
 
 

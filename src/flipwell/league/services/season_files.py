@@ -18,6 +18,7 @@ from django.db import transaction
 
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
+from flipwell.league.services._edge import season_changed
 from flipwell.league.services.permissions import require_role
 from flipwell.rules import RuleError
 from flipwell.rules.match import GameFacts, MatchFacts
@@ -91,6 +92,7 @@ def import_season_file(
             actor=actor,
             data={"name": name, "meets": len(facts.meets), "entrants": len(facts.entrants)},
         )
+        season_changed(season)  # the stored facts fold under the league's ruleset
     return season
 
 
