@@ -1,6 +1,7 @@
 """Benchmark: a 48-player league with 20 played meets in the database (issue "League data").
 
-Prints the standings selector's time and query count, and the time to close a meet. Runs on a
+Prints the standings selector's time and query count, the time to close a meet, and the speed
+of a 10,000-row roster import (rows per second; issue 8 wants it under 5 s). Runs on a
 throw-away SQLite database by default; set DATABASE_URL to measure PostgreSQL. A benchmark,
 not a test: it reports the best of several runs and never fails.
 """
@@ -16,6 +17,7 @@ import time
 from pathlib import Path
 
 RUNS = 7
+ROSTER_ROWS = 10_000
 
 
 def main() -> None:
@@ -33,6 +35,7 @@ def main() -> None:
     from flipwell.league import models as m
     from flipwell.league.selectors.standings import standings
     from flipwell.league.services.meets import close_meet
+    from flipwell.league.services.players import import_players_csv
     from flipwell.league.services.season_files import import_season_file
 
     sys.path.insert(0, str(Path(__file__).parent))
@@ -73,10 +76,35 @@ def main() -> None:
         except _UndoCloseError:
             meet.refresh_from_db()
 
+    roster = m.Season.objects.create(
+        league=league,
+        name="Roster bench",
+        weekday=1,
+        start_time=datetime.time(19),
+        number_of_meets=10,
+    )
+    started = time.perf_counter()
+    imported = import_players_csv(season=roster, csv_text=_roster(ROSTER_ROWS), actor=user)
+    import_seconds = time.perf_counter() - started
+    assert len(imported.entries) == ROSTER_ROWS
+
     print(f"league: {PLAYERS} players, {MEETS} meets ({connection.vendor})")
     print(f"seed the league (import):  {seeded * 1e3:9.1f} ms")
     print(f"standings selector:        {best * 1e3:9.1f} ms, {queries} queries")
     print(f"close a meet:              {close_best * 1e3:9.1f} ms")
+    print(
+        f"import {ROSTER_ROWS:,} roster rows: {import_seconds:9.2f} s, "
+        f"{ROSTER_ROWS / import_seconds:,.0f} rows/s"
+    )
+
+
+def _roster(rows: int) -> str:
+    """A roster CSV: every other player has an IFPA number and rank."""
+    lines = ["first_name,last_name,ifpa_number,ifpa_rank"]
+    for i in range(1, rows + 1):
+        number = f"{500_000 + i},{i}" if i % 2 else ","
+        lines.append(f"Bench{i},Roster{i},{number}")
+    return "\n".join(lines) + "\n"
 
 
 class _UndoCloseError(Exception):

@@ -63,7 +63,16 @@ def ruleset_from_overrides(overrides: Mapping[str, Any]) -> Ruleset:
 
 def season_facts(season: m.Season) -> SeasonFacts:
     """Every fact of a season that the standings depend on (11 queries)."""
-    entries = list(season.entries.select_related("player").order_by("id"))
+    entries = list(
+        season.entries.order_by("id").values_list(  # tuples: a season may have 10,000 entrants
+            "player_id",
+            "player__first_name",
+            "player__last_name",
+            "ifpa_rank_at_start",
+            "joined_at_meet",
+            "late_join_forfeits_countable",
+        )
+    )
     meets = list(season.meets.filter(status__in=PLAYED).order_by("number"))
     meet_ids = [meet.id for meet in meets]
     games = _games_by_group(meet_ids)
@@ -74,13 +83,8 @@ def season_facts(season: m.Season) -> SeasonFacts:
     violations = _violations_by_meet(meet_ids)
     return SeasonFacts(
         entrants=tuple(
-            Entrant(
-                player=player_key(e.player_id),
-                first_name=e.player.first_name,
-                last_name=e.player.last_name,
-                ifpa_rank=e.ifpa_rank_at_start,
-            )
-            for e in entries
+            Entrant(player=player_key(player), first_name=first, last_name=last, ifpa_rank=rank)
+            for player, first, last, rank, _, _ in entries
         ),
         meets=tuple(
             MeetFacts(
@@ -93,9 +97,9 @@ def season_facts(season: m.Season) -> SeasonFacts:
             )
             for meet in meets
         ),
-        joined_at={player_key(e.player_id): e.joined_at_meet for e in entries},
+        joined_at={player_key(player): joined for player, _, _, _, joined, _ in entries},
         late_join_non_countable=frozenset(
-            player_key(e.player_id) for e in entries if e.late_join_forfeits_countable is False
+            player_key(player) for player, _, _, _, _, countable in entries if countable is False
         ),
     )
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Field, Max, Q
 
 from flipwell.league.adapters import PLAYED
 from flipwell.league.audit import record_event
@@ -290,9 +290,7 @@ class _KnownPlayers:
             if len(namesakes) > 1:
                 raise _ambiguous(first_name, last_name)
         player = Player(first_name=first_name, last_name=last_name, ifpa_number=row.ifpa_number)
-        # Field checks only: the lookups above stand for the unique check, and the parser
-        # guarantees the check constraints (a name, numbers of 1 or more).
-        player.full_clean(validate_unique=False, validate_constraints=False)
+        _check_fields(player, ("first_name", "last_name", "ifpa_number"))
         self._add(player)
         return player
 
@@ -320,15 +318,30 @@ def _planned_entries(season: Season, rows: Sequence[PlayerRow]) -> list[SeasonEn
                 ifpa_rank_at_start=row.ifpa_rank,
                 joined_at_meet=joined,
             )
-            entry.full_clean(
-                exclude=["season", "player"], validate_unique=False, validate_constraints=False
-            )
+            _check_fields(entry, ("ifpa_rank_at_start",))
         except ValidationError as exc:
             column, message = _first_problem(exc)
             raise PlayersCsvError(row.line, column, message) from exc
         planned.add(id(player))
         entries.append(entry)
     return entries
+
+
+def _check_fields(row: Player | SeasonEntry, names: Sequence[str]) -> None:
+    """`full_clean` of these fields only (lengths, number ranges), with no query.
+
+    For a bulk import's many rows: its lookups stand for the unique checks, and the parser
+    guarantees the check constraints (a name, numbers of 1 or more).
+    """
+    errors: dict[str, list[ValidationError]] = {}
+    for name in names:
+        field = cast("Field[Any, Any]", row._meta.get_field(name))  # a concrete column
+        try:
+            field.clean(getattr(row, field.attname), row)
+        except ValidationError as error:
+            errors[name] = error.error_list
+    if errors:
+        raise ValidationError(errors)
 
 
 def _insert(entries: Sequence[SeasonEntry], progress: Callable[[int], object] | None) -> None:

@@ -49,12 +49,15 @@ class Command(BaseCommand):
             raise CommandError(f"{path}: not UTF-8 text ({error.reason})") from error
         except OSError as error:
             raise CommandError(f"{path}: cannot read it ({error.strerror})") from error
-        with Progress("Importing players", total=2, stream=ProgressStream(self)) as bar:
+        try:
+            rows = parse_players_csv(text)  # reports a malformed file before any database work
+        except PlayersCsvError as error:
+            raise CommandError(f"{path}: {error}; nothing was imported") from error
+        with Progress("Importing players", total=len(rows), stream=ProgressStream(self)) as bar:
             try:
-                parse_players_csv(text)  # reports a malformed file before any database work
-                bar.advance()
-                result = import_players_csv(season=season, csv_text=text, actor=actor)
-                bar.advance()
+                result = import_players_csv(
+                    season=season, csv_text=text, actor=actor, progress=bar.advance
+                )
             except PlayersCsvError as error:
                 raise CommandError(f"{path}: {error}; nothing was imported") from error
             except PermissionDenied as error:
