@@ -4,7 +4,9 @@ Each service takes keyword-only, typed arguments, does its work inside one
 ``transaction.atomic`` and writes the audit log. A user's mistake raises Django's
 ``ValidationError`` (or `ConflictError`, a subclass, when another request won a race) naming
 the field and what is allowed; nothing is then written. Every number they show is computed by
-`flipwell.rules` from the stored facts.
+`flipwell.rules` from the stored facts. A service that changes a season's facts ends its
+transaction with `season_changed` (``_edge``): the season is folded there, so a write whose
+facts the rules reject rolls back instead of breaking the season's pages.
 
 =====================  ===========================================================
 leagues, seasons       create_league, create_season, import_season_file

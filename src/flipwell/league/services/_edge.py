@@ -82,8 +82,8 @@ def require_reason(reason: str | None, *, field: str, what: str) -> str:
 def fold(season: m.Season) -> tuple[SeasonResult, Ruleset]:
     """The season folded from its stored facts, and the league's ruleset.
 
-    A stored fact the rules cannot fold is refused as a ValidationError (a service calls
-    this after writing, inside its transaction, so the write rolls back).
+    A stored fact the rules cannot fold is refused as a ValidationError. A service reads the
+    season with this before writing; after writing it calls `season_changed`.
     """
     with rules_edge():
         ruleset = ruleset_for(season.league)
