@@ -1,0 +1,100 @@
+"""Fixtures of the live-server tests: a migrated database per test, a gunicorn serving it.
+
+The suite runs once on SQLite and once on PostgreSQL (``DATABASE_URL``, `make test-postgres`);
+these tests follow it: on PostgreSQL their databases live on the suite's server. They never
+use pytest-django's test database: the server is another process with its own connections.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.chaos.live import (
+    Database,
+    LiveServer,
+    copy_sqlite,
+    postgres_execute,
+    postgres_url,
+)
+
+_numbers = itertools.count(1)
+
+
+def _suite_postgres_url() -> str:
+    url = os.environ.get("DATABASE_URL", "").strip()
+    return url if url.startswith(("postgres://", "postgresql://")) else ""
+
+
+def _postgres_name(url: str, suffix: str) -> str:
+    base = url.rsplit("/", 1)[-1].split("?", 1)[0] or "flipwell"
+    return f"test_{base}_chaos_{suffix}"
+
+
+@pytest.fixture(scope="session")
+def template_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
+    """An empty database with every migration applied, copied by `new_database`."""
+    folder = tmp_path_factory.mktemp("chaos-template")
+    suite_url = _suite_postgres_url()
+    if suite_url:
+        name = _postgres_name(suite_url, "template")
+        postgres_execute(suite_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        postgres_execute(suite_url, f'CREATE DATABASE "{name}"')
+        database = Database(url=postgres_url(suite_url, name), data_dir=folder)
+    else:
+        database = Database(url=f"sqlite:///{folder / 'template.sqlite3'}", data_dir=folder)
+    database.run("migrate")
+    yield database
+    if suite_url:
+        postgres_execute(suite_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+NewDatabase = Callable[[], Database]
+
+
+@pytest.fixture(scope="module")
+def new_database(
+    template_database: Database, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[NewDatabase]:
+    """Makes fresh copies of the migrated template (dropped when the module ends)."""
+    suite_url = _suite_postgres_url()
+    made: list[str] = []
+
+    def make() -> Database:
+        folder = tmp_path_factory.mktemp("chaos")
+        if not suite_url:
+            target = folder / "flipwell.sqlite3"
+            copy_sqlite(Path(template_database.url.removeprefix("sqlite:///")), target)
+            return Database(url=f"sqlite:///{target}", data_dir=folder)
+        name = _postgres_name(suite_url, str(next(_numbers)))
+        template = template_database.url.rsplit("/", 1)[-1]
+        postgres_execute(suite_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        postgres_execute(suite_url, f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+        made.append(name)
+        return Database(url=postgres_url(suite_url, name), data_dir=folder)
+
+    yield make
+    for name in made:
+        postgres_execute(suite_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+NewServer = Callable[[Database], LiveServer]
+
+
+@pytest.fixture(scope="module")
+def new_server() -> Iterator[NewServer]:
+    """Starts gunicorn servers on a database; every one still running is stopped at the end."""
+    servers: list[LiveServer] = []
+
+    def start(database: Database) -> LiveServer:
+        server = LiveServer(database=database, log=database.data_dir / "gunicorn.log")
+        servers.append(server)
+        return server.start()
+
+    yield start
+    for server in servers:
+        server.stop()
