@@ -7,12 +7,16 @@ use pytest-django's test database: the server is another process with its own co
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
+import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from django.db import connection, connections
+from pytest_django import DjangoDbBlocker
 
 from tests.chaos.live import (
     Database,
@@ -36,21 +40,32 @@ def _postgres_name(url: str, suffix: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def template_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
-    """An empty database with every migration applied, copied by `new_database`."""
+def template_database(
+    django_db_setup: None,
+    django_db_blocker: DjangoDbBlocker,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Database]:
+    """A copy of pytest-django's migrated, empty test database; `new_database` copies it.
+
+    Migrating takes long; the suite has done it once already, so copying saves that time.
+    """
     folder = tmp_path_factory.mktemp("chaos-template")
     suite_url = _suite_postgres_url()
-    if suite_url:
+    with django_db_blocker.unblock():
+        if not suite_url:
+            target = folder / "template.sqlite3"
+            connection.ensure_connection()
+            with contextlib.closing(sqlite3.connect(target)) as copy:
+                connection.connection.backup(copy)
+            yield Database(url=f"sqlite:///{target}", data_dir=folder)
+            return
         name = _postgres_name(suite_url, "template")
+        source = connection.settings_dict["NAME"]
+        connections.close_all()  # a template database must have no other session
         postgres_execute(suite_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        postgres_execute(suite_url, f'CREATE DATABASE "{name}"')
-        database = Database(url=postgres_url(suite_url, name), data_dir=folder)
-    else:
-        database = Database(url=f"sqlite:///{folder / 'template.sqlite3'}", data_dir=folder)
-    database.run("migrate")
-    yield database
-    if suite_url:
-        postgres_execute(suite_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        postgres_execute(suite_url, f'CREATE DATABASE "{name}" TEMPLATE "{source}"')
+    yield Database(url=postgres_url(suite_url, name), data_dir=folder)
+    postgres_execute(suite_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 NewDatabase = Callable[[], Database]
@@ -87,7 +102,7 @@ NewServer = Callable[[Database], LiveServer]
 
 @pytest.fixture(scope="module")
 def new_server() -> Iterator[NewServer]:
-    """Starts gunicorn servers on a database; every one still running is stopped at the end."""
+    """Starts gunicorn servers on a database; every one still running is killed at the end."""
     servers: list[LiveServer] = []
 
     def start(database: Database) -> LiveServer:
@@ -97,4 +112,4 @@ def new_server() -> Iterator[NewServer]:
 
     yield start
     for server in servers:
-        server.stop()
+        server.kill()

@@ -3,11 +3,11 @@
 Words:
 - *database*: a fresh database of the kind the suite runs on (``DATABASE_URL``): a SQLite file
   in the test's temporary folder, or a PostgreSQL database ``test_<name>_chaos_<n>`` on the
-  suite's server (dropped at the end). Each is a copy of a *template* migrated once per run.
+  suite's server (dropped at the end), copied from the suite's migrated, empty test database.
 - *server*: ``gunicorn flipwell.wsgi`` with the production settings (``DEBUG=0``), two worker
   processes of several threads each, bound to 127.0.0.1 on a free port, in a process group of
-  its own so that `LiveServer.kill` can SIGKILL the master and every worker at once, as a
-  power cut or the OOM killer would.
+  its own so that `LiveServer.kill` can SIGKILL the master and every worker at once, as the
+  OOM killer or a crash would.
 - *answer*: an HTTP status and the JSON body, or status 0 when the connection failed (the
   server was killed before it answered).
 """
@@ -127,7 +127,7 @@ def free_port() -> int:
 
 @dataclass
 class LiveServer:
-    """A gunicorn serving flipwell on `database`; `start` it, then `kill` or `stop` it."""
+    """A gunicorn serving flipwell on `database`; `start` it, `kill` it, start it again."""
 
     database: Database
     log: Path
@@ -174,18 +174,6 @@ class LiveServer:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self._process.pid, signal.SIGKILL)
         self._process.wait(timeout=30)
-        self._process = None
-
-    def stop(self) -> None:
-        """Stop it gracefully (SIGTERM), killing it if it lingers."""
-        if self._process is None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self._process.pid, signal.SIGTERM)
-        try:
-            self._process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.kill()
         self._process = None
 
     def get(self, path: str) -> Answer:

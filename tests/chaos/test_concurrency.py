@@ -21,6 +21,10 @@ import pytest
 from tests.chaos.conftest import NewDatabase, NewServer
 from tests.chaos.live import Answer, Database, LiveServer
 
+# pytest-django sets its test database up only when a test asks for it; these tests' databases
+# are copies of it (see `template_database`), and the server never uses it.
+pytestmark = pytest.mark.django_db
+
 WRITERS = 24
 
 
