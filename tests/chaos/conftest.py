@@ -34,11 +34,6 @@ def _suite_postgres_url() -> str:
     return url if url.startswith(("postgres://", "postgresql://")) else ""
 
 
-def _postgres_name(url: str, suffix: str) -> str:
-    base = url.rsplit("/", 1)[-1].split("?", 1)[0] or "flipwell"
-    return f"test_{base}_chaos_{suffix}"
-
-
 @pytest.fixture(scope="session")
 def template_database(
     django_db_setup: None,
@@ -59,8 +54,8 @@ def template_database(
                 connection.connection.backup(copy)
             yield Database(url=f"sqlite:///{target}", data_dir=folder)
             return
-        name = _postgres_name(suite_url, "template")
-        source = connection.settings_dict["NAME"]
+        source = connection.settings_dict["NAME"]  # test_<name>, with xdist's suffix if any
+        name = f"{source}_chaos_template"
         connections.close_all()  # a template database must have no other session
         postgres_execute(suite_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         postgres_execute(suite_url, f'CREATE DATABASE "{name}" TEMPLATE "{source}"')
@@ -85,8 +80,8 @@ def new_database(
             target = folder / "flipwell.sqlite3"
             copy_sqlite(Path(template_database.url.removeprefix("sqlite:///")), target)
             return Database(url=f"sqlite:///{target}", data_dir=folder)
-        name = _postgres_name(suite_url, str(next(_numbers)))
         template = template_database.url.rsplit("/", 1)[-1]
+        name = template.replace("_template", f"_{next(_numbers)}")
         postgres_execute(suite_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         postgres_execute(suite_url, f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
         made.append(name)
