@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from flipwell.league import models as m
+from flipwell.web.scoresheet_tokens import scoresheet_path
 from tests.api.conftest import bearer, token
 from tests.league.league_night import Night, build_night, game, start
 
@@ -81,3 +82,18 @@ def test_submit_scores_same_key_same_token_other_sheet_is_409(client):
     assert reused.status_code == 409
     assert (error["code"], list(error["fields"])) == ("conflict", ["idempotency_key"])
     assert m.ScoreSubmission.objects.count() == 1
+
+
+def test_submit_scores_key_of_the_sheet_link_is_new_for_a_token(client):
+    """The sheet link and an API token are different senders: one key is two entries."""
+    night = _started_night()
+    played = game(m.Meet.objects.get(season=night.season, number=1), 1, 1)
+    players = [x.player_id for x in played.group.members.order_by("position")]
+    form = {"idempotency_key": "tablet-1", "entered_by": str(players[0])}
+    form.update({f"score_{p}": str(900 - i) for i, p in enumerate(players)})
+    from_sheet = client.post(scoresheet_path(played.group) + "enter/", form)
+
+    from_token = _submit(client, night, token(night.official, "scores"), key="tablet-1")
+
+    assert (from_sheet.status_code, from_token.status_code) == (302, 201)
+    assert m.ScoreSubmission.objects.filter(idempotency_key="tablet-1").count() == 2
