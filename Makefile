@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit test-postgres test-browser bench clean
+.PHONY: run test lint typecheck unit test-postgres test-browser chaos bench clean
 
 # One install step, redone whenever the pinned dependencies or the package metadata change.
 $(STAMP): pyproject.toml requirements-dev.lock
@@ -53,19 +53,36 @@ unit: $(STAMP)
 
 # The Django tests again on PostgreSQL (pytest-django creates and drops test_<name> itself).
 # Without a reachable server this says so loudly and skips; it never passes silently.
+# tests/chaos runs a real gunicorn on a copy of the test database (concurrency, crash test).
 POSTGRES_TEST_URL ?= postgres://postgres@127.0.0.1:5432/flipwell_test
-DJANGO_TEST_DIRS := tests/league tests/web tests/api
+DJANGO_TEST_DIRS := tests/league tests/web tests/api tests/chaos
+POSTGRES_UP := $(BIN)/python -c "import sys, psycopg; from urllib.parse import urlsplit; \
+	psycopg.connect(urlsplit(sys.argv[1])._replace(path='/postgres').geturl(), \
+	connect_timeout=5).close()" "$(POSTGRES_TEST_URL)" 2>/dev/null
+define POSTGRES_SKIPPED
+  echo "**********************************************************************"; \
+  echo "SKIPPED: PostgreSQL not reachable at $(POSTGRES_TEST_URL)"; \
+  echo "$(1) ran on SQLite only. Start PostgreSQL or set POSTGRES_TEST_URL."; \
+  echo "**********************************************************************"
+endef
 test-postgres: $(STAMP)
-	@if $(BIN)/python -c "import sys, psycopg; from urllib.parse import urlsplit; \
-	    psycopg.connect(urlsplit(sys.argv[1])._replace(path='/postgres').geturl(), \
-	    connect_timeout=5).close()" "$(POSTGRES_TEST_URL)" 2>/dev/null; then \
+	@if $(POSTGRES_UP); then \
 	  echo "Django tests on PostgreSQL ($(POSTGRES_TEST_URL)):"; \
 	  DATABASE_URL="$(POSTGRES_TEST_URL)" $(BIN)/pytest $(DJANGO_TEST_DIRS); \
 	else \
-	  echo "**********************************************************************"; \
-	  echo "SKIPPED: PostgreSQL not reachable at $(POSTGRES_TEST_URL)"; \
-	  echo "The Django tests ran on SQLite only. Start PostgreSQL or set POSTGRES_TEST_URL."; \
-	  echo "**********************************************************************"; \
+	  $(call POSTGRES_SKIPPED,The Django tests); \
+	fi
+
+# `make chaos`: the crash test's long form (200 concurrent score submissions to gunicorn,
+# SIGKILLed several times) and the concurrency tests, on SQLite, then on PostgreSQL.
+# `make test` runs the short form (40 submissions, one kill) on both.
+chaos: $(STAMP)
+	FLIPWELL_CHAOS=long $(BIN)/pytest tests/chaos
+	@if $(POSTGRES_UP); then \
+	  echo "The concurrency and crash tests on PostgreSQL ($(POSTGRES_TEST_URL)):"; \
+	  FLIPWELL_CHAOS=long DATABASE_URL="$(POSTGRES_TEST_URL)" $(BIN)/pytest tests/chaos; \
+	else \
+	  $(call POSTGRES_SKIPPED,The concurrency and crash tests); \
 	fi
 
 # Browser tests: Playwright drives Debian's chromium (/usr/bin/chromium, installed by

@@ -14,6 +14,19 @@ meaning "off"):
 - ``DATABASE_URL``: another database, ``sqlite:///relative/path.sqlite3``,
   ``sqlite:////absolute/path.sqlite3`` or ``postgres://user:password@host:port/name``
   (``postgresql://`` also accepted); any other scheme is refused.
+
+SQLite, the default, serves several workers and threads writing at once (a league night: every
+group's phone, the console, the API). Every SQLite database, the default one and a ``sqlite:``
+``DATABASE_URL``, is opened with:
+
+- ``journal_mode=WAL``: readers never block the writer, nor the writer the readers;
+- ``synchronous=NORMAL``: with WAL, a commit survives a crash of the process (a power cut may
+  lose the last commits, never corrupt the file);
+- ``transaction_mode="IMMEDIATE"``: a transaction takes the write lock when it begins, so two
+  writers queue instead of one failing with "database is locked" when both upgraded a read
+  lock (deferred transactions cannot wait for that; immediate ones can);
+- a busy timeout of ``SQLITE_TIMEOUT_SECONDS`` (20 s): how long a writer waits for the lock
+  before failing, far longer than any of flipwell's writes holds it.
 - ``TIME_ZONE``: the server's default zone (an IANA name); default ``UTC``. Each league stores
   its own zone; datetimes are stored aware (``USE_TZ``).
 
@@ -73,6 +86,8 @@ WEAK_SECRET_KEYS = frozenset(
         "your-secret-key-goes-here",
     }
 )
+SQLITE_TIMEOUT_SECONDS = 20
+SQLITE_INIT_COMMAND = "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL"
 SUPPORTED_DATABASE_URLS = (
     "sqlite:///relative/path.sqlite3, sqlite:////absolute/path.sqlite3, "
     "postgres://user:password@host:port/name or postgresql://..."
@@ -241,7 +256,20 @@ def _sqlite_database(netloc: str, path: str, url: str) -> dict[str, Any]:
             "sqlite:///relative/path.sqlite3 or sqlite:////absolute/path.sqlite3 (three or four "
             "slashes, no host)"
         )
-    return {"ENGINE": "django.db.backends.sqlite3", "NAME": name}
+    return sqlite_database(name)
+
+
+def sqlite_database(name: str) -> dict[str, Any]:
+    """A SQLite database at `name`, opened for concurrent writers (see the module docstring)."""
+    return {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": name,
+        "OPTIONS": {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": SQLITE_TIMEOUT_SECONDS,
+            "init_command": SQLITE_INIT_COMMAND,
+        },
+    }
 
 
 def _postgres_database(url: str) -> dict[str, Any]:
@@ -286,7 +314,7 @@ def _without_password(url: str) -> str:
 def default_sqlite_database(data_dir: Path) -> dict[str, Any]:
     """The default database: SQLite in the data directory, which is created if missing."""
     data_dir.mkdir(parents=True, exist_ok=True)
-    return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(data_dir / "flipwell.sqlite3")}
+    return sqlite_database(str(data_dir / "flipwell.sqlite3"))
 
 
 # --- The settings themselves. ---

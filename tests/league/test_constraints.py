@@ -67,6 +67,14 @@ def test_score_submission_idempotency_key_reused_refused():
         f.ScoreSubmissionFactory(idempotency_key="tablet-7-abc")
 
 
+def test_score_submission_idempotency_key_of_another_scope_stored():
+    f.ScoreSubmissionFactory(idempotency_key="tablet-7-abc", idempotency_scope="1:token:1")
+
+    other = f.ScoreSubmissionFactory(idempotency_key="tablet-7-abc", idempotency_scope="2:token:2")
+
+    assert other.pk is not None
+
+
 def test_score_line_largest_storable_score_round_trips():
     line = f.ScoreLineFactory(machine_score=MAX_MACHINE_SCORE)
 

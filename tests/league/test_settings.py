@@ -20,9 +20,18 @@ from flipwell.settings import (
 
 
 def test_parse_database_url_sqlite_three_slashes_is_relative():
-    assert parse_database_url("sqlite:///var/db.sqlite3") == {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": "var/db.sqlite3",
+    database = parse_database_url("sqlite:///var/db.sqlite3")
+
+    assert database["ENGINE"] == "django.db.backends.sqlite3"
+    assert database["NAME"] == "var/db.sqlite3"
+
+
+def test_parse_database_url_sqlite_waits_for_the_write_lock():
+    """Concurrent writers queue (IMMEDIATE, a 20 s busy timeout) instead of failing."""
+    assert parse_database_url("sqlite:///var/db.sqlite3")["OPTIONS"] == {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
     }
 
 
@@ -223,6 +232,34 @@ def test_settings_default_data_dir_is_var_in_working_directory(tmp_path):
     result = _load_settings(tmp_path, SECRET_KEY=GOOD_KEY)
 
     assert result.stdout.strip() == str(tmp_path / "var" / "flipwell.sqlite3")
+
+
+_SQLITE_STATE = (
+    "import django; django.setup(); from django.db import connection; "
+    "cursor = connection.cursor(); "
+    "print(*(cursor.execute(f'PRAGMA {p}').fetchone()[0] "
+    "for p in ('journal_mode', 'synchronous', 'busy_timeout')), connection.transaction_mode)"
+)
+
+
+@pytest.mark.parametrize("url", ["", "sqlite:///league.sqlite3"])
+def test_settings_sqlite_database_opens_in_wal_mode_with_immediate_transactions(tmp_path, url):
+    """Both the default database and a sqlite: DATABASE_URL: WAL, synchronous=NORMAL (1), a
+    busy timeout of 20 000 ms and transactions that take the write lock when they begin."""
+    env = {**os.environ, "SECRET_KEY": GOOD_KEY, "DJANGO_SETTINGS_MODULE": "flipwell.settings"}
+    env.pop("DATABASE_URL", None)
+    if url:
+        env["DATABASE_URL"] = url
+    result = subprocess.run(
+        [sys.executable, "-c", _SQLITE_STATE],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        check=False,
+    )
+
+    assert (result.stdout.split(), result.stderr) == (["wal", "1", "20000", "IMMEDIATE"], "")
 
 
 def test_settings_database_url_selects_postgres(tmp_path):

@@ -9,6 +9,11 @@ Words:
   game has at most one confirmed *entry* (the first sheet, confirmed by another player of the
   group, R3-a); every later confirmed version is a *correction* (`is_correction`), applied
   only when the players agreed to it (R3-d).
+- *idempotency key*: chosen by the client for one submission, unique within its *scope*: the
+  league and the sender, ``<league id>:token:<token id>`` for an API token,
+  ``<league id>:sheet:<group id>`` for a group's sheet link, ``<league id>:`` for the league's
+  own tools (imports, corrections, replays; they make unique keys). Entries stored before
+  scopes existed have the empty scope, which no request uses.
 - *correction request*: a claimed scoring error reported after confirmation (R3-b); its
   proposed sheet is an unconfirmed correction version, confirmed if every player asked
   agrees (R3-c, R3-d, A45). A *correction response* is one player's answer.
@@ -73,7 +78,9 @@ class ScoreSubmission(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     # Chosen by the client, so a resent form or a retried request stores one submission.
-    idempotency_key = models.CharField(max_length=100, unique=True)
+    idempotency_key = models.CharField(max_length=100)
+    # Whose keys these are: the league and the sender (see the module docstring).
+    idempotency_scope = models.CharField(max_length=100, blank=True, default="")
     # A correction's proposed sheet (§3): confirmed only by the players' agreement.
     is_correction = models.BooleanField(default=False)
     note = models.TextField(blank=True)
@@ -91,6 +98,11 @@ class ScoreSubmission(models.Model):
             ),
             models.UniqueConstraint(
                 fields=["game", "version"], name="score_submission_version_once"
+            ),
+            # A retried request finds its entry; another league or sender never sees it.
+            models.UniqueConstraint(
+                fields=["idempotency_scope", "idempotency_key"],
+                name="score_submission_key_once_per_scope",
             ),
             models.CheckConstraint(
                 condition=models.Q(version__gte=1), name="score_submission_version_positive"

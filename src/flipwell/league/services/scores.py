@@ -7,7 +7,9 @@ Words:
   be replaced by a later one; once one is confirmed by another player of the group (R3-a) the
   sheet changes only through a correction (`flipwell.league.services.corrections`).
 - *idempotency key*: chosen by the client for one entry; a retried request with the same key
-  and the same sheet returns the stored entry and writes nothing.
+  and the same sheet returns the stored entry and writes nothing. Keys are scoped by league and
+  *submitter* (who sends them: ``token:<id>`` for an API token, ``sheet:<group id>`` for a
+  group's sheet link, empty for the league's own tools): nobody else's key is ever seen.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ def submit_scores(
     tie_order: Sequence[Sequence[PlayerRef]] = (),
     entered_by: m.Player,
     idempotency_key: str,
+    submitter: str = "",
     actor: User | None = None,
     note: str = "",
 ) -> SubmittedScores:
@@ -69,8 +72,10 @@ def submit_scores(
     Every group member must be listed, with a machine score (a whole number, 0 or more) or
     None (he did not play it); a player with a recorded forfeit has None. Tied scores need
     `tie_order`, the one-ball playoff's order, winner first (R3.2-i, A15). The sheet is
-    checked by `flipwell.rules.scoring.score_game`. A same-key retry returns the stored entry
-    (`replayed`); the same key with a different sheet is a ConflictError.
+    checked by `flipwell.rules.scoring.score_game`. A same-key retry by the same `submitter`
+    in the same league returns the stored entry (`replayed`); the same key with a different
+    sheet is a ConflictError. The game row is locked first, so concurrent retries of one key
+    wait for each other and all but the first are replays.
 
     Side effects: a ScoreSubmission (next version of the game), its ScoreLines, its tie
     orders, an audit event ``scores.submitted``. Raises ValidationError (nothing written)
@@ -83,12 +88,13 @@ def submit_scores(
     sheet = {_pid(p): s for p, s in scores.items()}
     ties = [[_pid(p) for p in order] for order in tie_order]
     with transaction.atomic():
-        replay = _replay(key, game=game, sheet=sheet, ties=ties, entered_by=entered_by)
-        if replay is not None:
-            return replay
         game = (
             m.Game.objects.select_for_update().select_related("group__meet__season").get(pk=game.pk)
         )
+        scope = f"{game.group.meet.season.league_id}:{submitter}"
+        replay = _replay(key, scope, game=game, sheet=sheet, ties=ties, entered_by=entered_by)
+        if replay is not None:
+            return replay
         group = game.group
         open_meet(group.meet, doing="enter scores")
         members = group_player_ids(group)
@@ -103,14 +109,15 @@ def submit_scores(
             entered_by=entered_by,
             recorded_by=actor,
             idempotency_key=key,
+            idempotency_scope=scope,
             note=note,
         )
         try:
             with transaction.atomic():
                 submission.save()
         except IntegrityError:
-            # The same key was stored meanwhile by a concurrent retry.
-            replay = _replay(key, game=game, sheet=sheet, ties=ties, entered_by=entered_by)
+            # The same key was stored meanwhile by a concurrent request for another game.
+            replay = _replay(key, scope, game=game, sheet=sheet, ties=ties, entered_by=entered_by)
             if replay is not None:
                 return replay
             raise
@@ -307,6 +314,7 @@ def _check_forfeits(game: m.Game, sheet: Mapping[int, int | None]) -> None:
 
 def _replay(
     key: str,
+    scope: str,
     *,
     game: m.Game,
     sheet: Mapping[int, int | None],
@@ -314,7 +322,7 @@ def _replay(
     entered_by: m.Player,
 ) -> SubmittedScores | None:
     """The stored entry of a retried request, or None when the key is new."""
-    stored = m.ScoreSubmission.objects.filter(idempotency_key=key).first()
+    stored = m.ScoreSubmission.objects.filter(idempotency_scope=scope, idempotency_key=key).first()
     if stored is None:
         return None
     stored_sheet = dict(stored.lines.values_list("player_id", "machine_score"))

@@ -141,6 +141,7 @@ def enter(request: HttpRequest, token: str) -> HttpResponse:
                 tie_order=form.tie_order(),
                 entered_by=m.Player.objects.get(pk=form.cleaned_data["entered_by"]),
                 idempotency_key=form.cleaned_data["idempotency_key"],
+                submitter=f"sheet:{group.pk}",
                 actor=_user(request),
             )
         except ValidationError as error:
