@@ -61,6 +61,7 @@ def submit_scores(request: HttpRequest, game_id: GameId, payload: SubmitScoresIn
         tie_order=payload.tie_order,
         entered_by=queries.player(payload.entered_by),
         idempotency_key=payload.idempotency_key,
+        seen_version=payload.seen_version,
         note=payload.note,
         actor=actor,
     )
