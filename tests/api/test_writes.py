@@ -372,3 +372,43 @@ def test_import_players(client, night):
         ("Bell", 101),
         ("Cole", None),
     ]
+
+
+def test_scores_entered_on_a_stale_version_are_409(client, night):
+    """An entry that names the version it saw (none yet) is refused once another player's
+    entry was stored meanwhile; nothing is written (issue 8, fault 3)."""
+    secret = token(night.official, "scores")
+    meet = start(night)
+    played, players = _sheet(meet)
+    sheet = {
+        "entered_by": players[0].pk,
+        "scores": [{"player": p.pk, "machine_score": 10 * (i + 1)} for i, p in enumerate(players)],
+        "idempotency_key": "first",
+        "seen_version": 0,
+    }
+    first = _post(client, f"/api/v1/games/{played.pk}/scores", sheet, secret)
+
+    stale = _post(
+        client,
+        f"/api/v1/games/{played.pk}/scores",
+        {**sheet, "entered_by": players[1].pk, "idempotency_key": "second"},
+        secret,
+    )
+    fixed = _post(
+        client,
+        f"/api/v1/games/{played.pk}/scores",
+        {**sheet, "idempotency_key": "third", "seen_version": 1},
+        secret,
+    )
+
+    assert first.status_code == 201
+    assert stale.status_code == 409
+    assert stale.json()["error"]["message"] == (
+        f"{players[0]} entered game 1's scores meanwhile (version 1); your entry was not "
+        "saved: check them, then confirm or fix them."
+    )
+    assert fixed.status_code == 201
+    assert list(played.submissions.values_list("idempotency_key", flat=True)) == [
+        "first",
+        "third",
+    ]

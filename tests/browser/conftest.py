@@ -7,8 +7,10 @@ Words:
   storage, like one player's phone at the machine; a test may open several.
 - *error guard*: listeners on every page a test opens that record each console error and each
   uncaught exception; the test fails if any was recorded (no page may log a JavaScript error).
-  A phone the test took offline may log the browser's own network failures; nothing else is
-  tolerated (a failed request for a script, a style or the favicon is an error too).
+  A phone the test took offline may log the browser's own network failures, and a phone may
+  log the browser's note on a refusal the test expects it to handle (`expect_refusal`);
+  nothing else is tolerated (a failed request for a script, a style or the favicon is an
+  error too).
 - *screenshot*: a full-page PNG under artifacts/screenshots/ (git-ignored), kept for people to
   look at after the run.
 
@@ -63,6 +65,8 @@ NETWORK_FAILURE = re.compile(
     r"|NetworkError|htmx:sendError|net::ERR_",
     re.IGNORECASE,
 )
+# What chromium logs for any answer with an error status, even one the page handles.
+REFUSED = re.compile(r"Failed to load resource: the server responded with a status of (\d+)")
 
 expect.set_options(timeout=TIMEOUT_MS)
 
@@ -127,6 +131,7 @@ class ErrorGuard:
     errors: list[str] = field(default_factory=list)
     tolerated: list[str] = field(default_factory=list)
     offline: set[int] = field(default_factory=set)  # ids of contexts that went offline
+    refusals: set[tuple[int, int]] = field(default_factory=set)  # (context id, status)
 
     def watch(self, page: Page, label: str) -> None:
         """Record `page`'s console errors and uncaught exceptions under `label`."""
@@ -138,6 +143,11 @@ class ErrorGuard:
         if offline:
             self.offline.add(id(page.context))
         page.context.set_offline(offline)
+
+    def expect_refusal(self, page: Page, status: int) -> None:
+        """`page`'s phone will get (and handle) an answer `status`: chromium's note of it is
+        not a JavaScript error."""
+        self.refusals.add((id(page.context), status))
 
     def check(self) -> None:
         """Fail the test now if any page logged an error."""
@@ -152,7 +162,9 @@ class ErrorGuard:
         where = message.location.get("url", "") if message.location else ""
         text = f"{label}: console error {message.text!r} at {where or page.url}"
         offline = id(page.context) in self.offline and NETWORK_FAILURE.search(message.text)
-        (self.tolerated if offline else self.errors).append(text)
+        refused = REFUSED.search(message.text)
+        expected = refused and (id(page.context), int(refused[1])) in self.refusals
+        (self.tolerated if offline or expected else self.errors).append(text)
 
 
 @pytest.fixture

@@ -17,7 +17,14 @@ from flipwell.league import models as m
 from flipwell.league.services.meets import start_meet
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import screenshot, sheet_path, visit
-from tests.browser.night import board_group, build_league, enter_scores, shows
+from tests.browser.night import (
+    board_group,
+    build_league,
+    choose_machine,
+    confirm_scores,
+    enter_scores,
+    shows,
+)
 
 SAVED_ON_PHONE = re.compile(r"saved on this phone", re.IGNORECASE)
 SENT = re.compile(r"^\s*sent\b", re.IGNORECASE)
@@ -82,3 +89,61 @@ def test_score_entered_offline_is_queued_then_delivered_once(
 
     assert m.ScoreSubmission.objects.filter(idempotency_key=key).count() == 1
     assert m.ScoreSubmission.objects.filter(game=game).count() == 1
+
+
+def test_entry_queued_offline_for_a_game_confirmed_meanwhile_is_dropped_not_moved(
+    new_page: NewContext, error_guard: ErrorGuard
+) -> None:
+    """Phone 1 queues game 1's scores offline; meanwhile phone 2 enters and confirms game 1
+    and starts game 2. When phone 1 is back online its entry is refused as stale: nothing is
+    written to game 2, the entry leaves the phone, and phone 1 shows why and game 2."""
+    night = build_league()
+    user = night.league.officials.get().user
+    meet = start_meet(
+        season=night.season, number=1, date=datetime.date.today(), actor=user, seed=1
+    ).meet
+    group = board_group(meet)
+    game_1 = m.Game.objects.get(pk=group.games[0].id)
+    order = [group.names[p] for p in group.play_order]
+    phone_1, phone_2 = new_page("phone 1"), new_page("phone 2")
+    phone_1.add_init_script(RECORD_STATUSES)
+    visit(phone_1, sheet_path(meet.groups.get()))
+    key = phone_1.locator("input[name=idempotency_key]").first.input_value()
+
+    error_guard.set_offline(phone_1, True)
+    enter_scores(
+        phone_1,
+        entered_by=order[0],
+        scores={name: 1_000_000 * (place + 1) + 10 for place, name in enumerate(order)},
+    )
+    shows(phone_1, SAVED_ON_PHONE)
+    visit(phone_2, sheet_path(meet.groups.get()))
+    enter_scores(
+        phone_2,
+        entered_by=order[1],
+        scores={name: 2_000_000 * (place + 1) + 20 for place, name in enumerate(order)},
+    )
+    shows(phone_2, f"Entered by {order[1]}: check it")
+    confirm_scores(phone_2, confirmed_by=order[2])
+    shows(phone_2, "Game 1 confirmed")
+    title = phone_2.get_by_label("Next machine").locator("option").nth(1).inner_text().strip()
+    choose_machine(phone_2, title)
+    shows(phone_2, f"Game 2 is on {title}")
+    game_2 = m.Game.objects.get(group=game_1.group, number=2)
+
+    error_guard.expect_refusal(phone_1, 409)  # the stale entry's answer, which the page shows
+    error_guard.set_offline(phone_1, False)
+    shows(
+        phone_1,
+        f"Game 1 of group 1 was already confirmed by {order[2]} (version 1); your entry was "
+        "not saved",
+        timeout=15_000,
+    )
+    shows(phone_1, "Here is game 2.")
+    expect(phone_1.get_by_role("heading", name=f"Game 2 · {title}")).to_be_visible()
+    screenshot(phone_1, "scoresheet-offline-stale-entry-refused")
+    assert not any(SENT.search(text) for text in statuses(phone_1)), statuses(phone_1)
+    assert key not in phone_1.evaluate(STORAGE), "the refused entry is still kept on the phone"
+    assert m.ScoreSubmission.objects.filter(game=game_2).count() == 0
+    assert m.ScoreSubmission.objects.filter(game=game_1).count() == 1
+    assert m.ScoreSubmission.objects.filter(idempotency_key=key).count() == 0

@@ -117,6 +117,7 @@ def test_submit_scores_unconfirmed_sheet_replaced_by_a_later_version(night, meet
     assert caught.value.messages == [
         "Version 1 of game 1's sheet was replaced by version 2: confirm version 2."
     ]
+    assert caught.value.code == "stale_version"
 
 
 def test_submit_scores_retried_request_returns_the_stored_sheet(night, meet):
@@ -152,9 +153,54 @@ def test_submit_scores_after_confirmation_refused(night, meet):
         _submit(night, meet, 100, 50, 30, 20, key="b")
 
     assert caught.value.messages == [
-        f"Game 1 of group 1 was already confirmed by {night.players[1]} (version 1); a change "
-        "now needs a correction (R3-b)."
+        f"Game 1 of group 1 was already confirmed by {night.players[1]} (version 1); your "
+        "entry was not saved: a change now needs a correction (R3-b)."
     ]
+
+
+def test_submit_scores_seen_version_older_than_the_latest_refused(night, meet):
+    """An entry made on a page that showed no sheet yet, while another player entered one,
+    is refused: it would replace a version its sender never saw."""
+    _submit(night, meet, 100, 50, 30, 10, key="a", by=1)
+
+    with pytest.raises(ConflictError) as caught:
+        submit_scores(
+            game=game(meet, 1, 1), scores=_sheet(night, 100, 50, 30, 20),
+            entered_by=night.players[0], idempotency_key="b", seen_version=0,
+        )  # fmt: skip
+
+    assert caught.value.code == "stale_version"
+    assert caught.value.messages == [
+        f"{night.players[1]} entered game 1's scores meanwhile (version 1); your entry was not "
+        "saved: check them, then confirm or fix them."
+    ]
+    assert list(m.ScoreSubmission.objects.values_list("version", flat=True)) == [1]
+
+
+def test_submit_scores_seen_version_equal_to_the_latest_replaces_it(night, meet):
+    """R3-a: an unconfirmed sheet may be fixed by a player who saw it."""
+    _submit(night, meet, 100, 50, 30, 10, key="a", by=1)
+
+    fixed = submit_scores(
+        game=game(meet, 1, 1), scores=_sheet(night, 100, 50, 30, 20),
+        entered_by=night.players[0], idempotency_key="b", seen_version=1,
+    )  # fmt: skip
+
+    assert fixed.submission.version == 2
+
+
+def test_submit_scores_retry_after_confirmation_returns_the_stored_entry(night, meet):
+    """A phone whose answer was lost resends its entry after the game was confirmed: it is
+    the same entry (same key), not a stale one."""
+    first = _submit(night, meet, 100, 50, 30, 10, key="a")
+    confirm_scores(submission=first.submission, confirmed_by=night.players[1])
+
+    again = submit_scores(
+        game=game(meet, 1, 1), scores=_sheet(night, 100, 50, 30, 10),
+        entered_by=night.players[0], idempotency_key="a", seen_version=0,
+    )  # fmt: skip
+
+    assert (again.submission, again.replayed) == (first.submission, True)
 
 
 def test_confirm_scores_by_another_group_member(night, meet):

@@ -1,11 +1,14 @@
 """The score sheet at the machine: token, entry, confirmation, next machine, corrections."""
 
 import datetime
+import html
 import json
+import re
 from types import SimpleNamespace
 
 import pytest
 from django.core import signing
+from django.test import Client
 
 from flipwell.league import models as m
 from flipwell.league import services
@@ -43,10 +46,18 @@ def night():
     )
 
 
+def shown(night):
+    """What a freshly loaded sheet's entry names: the group's latest game, its latest version."""
+    game = m.Game.objects.filter(group=night.group).order_by("-number").first()
+    version = max(game.submissions.values_list("version", flat=True), default=0)
+    return {"game": str(game.pk), "seen_version": str(version)}
+
+
 def entry_data(night, scores, *, entered_by=None, key="key-1", ties=None):
     data = {
         "idempotency_key": key,
         "entered_by": str((entered_by or night.players[0]).pk),
+        **shown(night),
     }
     for player, score in zip(night.players, scores, strict=True):
         if score is None:
@@ -287,10 +298,190 @@ def test_correction_answer_of_another_group_is_refused(client, night):
 
 
 def test_sheet_posts_need_the_csrf_token(night):
-    from django.test import Client
-
     strict = Client(enforce_csrf_checks=True)
 
     response = strict.post(night.url + "enter/", entry_data(night, ["4", "3", "2", "1"]))
 
     assert response.status_code == 403
+
+
+# --- stale pages: every entry names its game and the version it saw (issue 8, fault 3) ------
+
+
+def entry_form_fields(page):
+    """The hidden fields of a loaded sheet's entry form, as the phone sends them."""
+    form = re.search(r"<form[^>]*data-offline-entry.*?</form>", page.text, re.DOTALL).group(0)
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
+
+
+def confirm_form_submission(page):
+    """The sheet version a loaded page's confirm button confirms."""
+    return int(re.search(r'<input type="hidden" name="submission" value="(\d+)"', page.text)[1])
+
+
+def start_game_2(client, night):
+    page = client.get(night.url)
+    picker = page.context["sheet"].next_picker[0]
+    machine_id = page.context["sheet"].selectable[0][0]
+    client.post(night.url + "next/", {"chosen_by": picker, "machine": machine_id})
+    return m.Game.objects.get(group=night.group, number=2)
+
+
+def test_entry_queued_on_game_1_is_not_stored_on_game_2(client, night):
+    """Phone 1 loads game 1 and queues an entry; phone 2 enters and confirms game 1 and starts
+    game 2; phone 1's entry then arrives. It is refused and nothing is written to game 2."""
+    phone_1, phone_2 = Client(), client
+    queued = {
+        **entry_data(night, ["400", "300", "200", "100"]),
+        **entry_form_fields(phone_1.get(night.url)),
+    }
+    confirm_game(phone_2, night, ["410", "300", "200", "100"])
+    game_2 = start_game_2(phone_2, night)
+
+    response = phone_1.post(night.url + "enter/", queued, HTTP_ACCEPT="application/json")
+
+    assert response.status_code == 409
+    assert json.loads(response.content)["message"] == (
+        f"Game 1 of group 1 was already confirmed by {night.players[1]} (version 1); your entry "
+        "was not saved: a change now needs a correction (R3-b). Here is game 2."
+    )
+    assert m.ScoreSubmission.objects.filter(game=game_2).count() == 0
+    assert m.ScoreSubmission.objects.filter(game=night.game).count() == 1
+    page = html.unescape(phone_1.get(night.url).text)
+    assert "your entry was not saved" in page
+    assert f"Game 2 · {game_2.machine.title}" in page
+
+
+def test_entry_made_before_another_players_entry_is_refused(client, night):
+    """Phone 1 saw no sheet yet; phone 2 entered one meanwhile: phone 1's entry would replace
+    a version he never saw, so it is refused and the page shows phone 2's entry."""
+    phone_1, phone_2 = Client(), client
+    stale = {
+        **entry_data(night, ["400", "300", "200", "100"], key="phone-1"),
+        **entry_form_fields(phone_1.get(night.url)),
+    }
+    enter(phone_2, night, ["410", "300", "200", "100"], key="phone-2", entered_by=night.players[1])
+
+    response = phone_1.post(night.url + "enter/", stale)
+
+    assert response.status_code == 409
+    assert (
+        f"{night.players[1]} entered game 1's scores meanwhile (version 1); your entry was not "
+        "saved: check them, then confirm or fix them. Here is game 1."
+    ) in html.unescape(response.text)
+    assert f"Entered by {night.players[1]}: check it" in response.text
+    assert list(m.ScoreSubmission.objects.values_list("idempotency_key", flat=True)) == ["phone-2"]
+
+
+def test_confirmation_of_a_replaced_version_is_refused_and_shows_the_new_one(client, night):
+    """Phone 1 shows version 1; phone 2 fixes the sheet (version 2); phone 1's confirmation of
+    version 1 is refused, and the page it gets back confirms version 2 (R3-a)."""
+    enter(client, night, ["400", "300", "200", "100"], key="a")
+    phone_1 = Client()
+    seen = confirm_form_submission(phone_1.get(night.url))
+    enter(client, night, ["410", "300", "200", "100"], key="b", entered_by=night.players[2])
+    latest = m.ScoreSubmission.objects.get(version=2)
+
+    response = phone_1.post(
+        night.url + "confirm/", {"submission": seen, "confirmed_by": night.players[1].pk}
+    )
+
+    assert response.status_code == 409
+    assert (
+        "Version 1 of game 1's sheet was replaced by version 2: confirm version 2. Here is game 1."
+    ) in html.unescape(response.text)
+    assert confirm_form_submission(response) == latest.pk
+    assert not m.ScoreSubmission.objects.filter(confirmed_by__isnull=False).exists()
+
+
+def test_confirmation_of_a_confirmed_game_by_htmx_shows_the_next_step(client, night):
+    """htmx swaps only 2xx answers: the refusal comes back as a 200 page with the message."""
+    enter(client, night, ["400", "300", "200", "100"])
+    submission = m.ScoreSubmission.objects.get()
+    data = {"submission": submission.pk, "confirmed_by": night.players[1].pk}
+    client.post(night.url + "confirm/", data)
+
+    response = client.post(
+        night.url + "confirm/",
+        {**data, "confirmed_by": night.players[2].pk},
+        HTTP_HX_REQUEST="true",
+    )
+
+    assert response.status_code == 200
+    page = html.unescape(response.text)
+    assert f"Game 1 of group 1 was already confirmed by {night.players[1]}" in page
+    assert "picks the machine." in page
+    submission.refresh_from_db()
+    assert submission.confirmed_by == night.players[1]
+
+
+def test_entry_naming_no_game_is_refused(client, night):
+    """An entry queued by an older page names no game: it is never stored on a guessed one."""
+    data = entry_data(night, ["400", "300", "200", "100"])
+    del data["game"], data["seen_version"]
+
+    response = client.post(night.url + "enter/", data, HTTP_ACCEPT="application/json")
+
+    assert response.status_code == 400
+    assert json.loads(response.content)["errors"]["__all__"][0]["message"] == (
+        "This entry does not say which game and which version of its sheet it was made on: "
+        "it was not saved. Reload the sheet and enter the scores again."
+    )
+    assert not m.ScoreSubmission.objects.exists()
+
+
+def test_entry_naming_a_game_of_no_group_of_the_sheet_is_refused(client, night):
+    data = {**entry_data(night, ["400", "300", "200", "100"]), "game": "999999"}
+
+    response = client.post(night.url + "enter/", data)
+
+    assert response.status_code == 400
+    assert "That game is not this group&#x27;s: reload the sheet." in response.text
+    assert not m.ScoreSubmission.objects.exists()
+
+
+# --- typed machine scores (issue 8, fault 10) --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [
+        ("1234567", 1_234_567),
+        ("1,234,567", 1_234_567),
+        ("1.234.567", 1_234_567),
+        ("1 234 567", 1_234_567),
+        ("1'234'567", 1_234_567),
+        ("1\u202f234\u202f567", 1_234_567),
+        ("1\u00a0234\u00a0567", 1_234_567),
+        (" 1,234,567 ", 1_234_567),
+    ],
+)
+def test_enter_scores_with_thousands_separators_accepted(client, night, typed, stored):
+    response = enter(client, night, [typed, "300", "200", "100"])
+
+    assert response.status_code == 302
+    assert m.ScoreLine.objects.get(player=night.players[0]).machine_score == stored
+
+
+@pytest.mark.parametrize(
+    ("typed", "why"),
+    [
+        ("1.5", "is not a whole machine score: type every digit the machine shows"),
+        ("1,5", "is not a whole machine score: type every digit the machine shows"),
+        ("12,34,567", "is not a whole machine score: type every digit the machine shows"),
+        ("1,234.567", "is not a whole machine score: type every digit the machine shows"),
+        ("1 234,567", "is not a whole machine score: type every digit the machine shows"),
+        ("١٢٣", "is not a machine score: type it with the digits 0-9"),
+        ("１２３", "is not a machine score: type it with the digits 0-9"),
+        ("12²", "is not a machine score: type it with the digits 0-9"),
+        ("-5", "is not a machine score: type digits only"),
+    ],
+)
+def test_enter_scores_not_ascii_digits_in_groups_of_three_refused_naming_the_player(
+    client, night, typed, why
+):
+    response = enter(client, night, ["400", typed, "200", "100"])
+
+    assert response.status_code == 400
+    assert f"{night.players[1]}’s score: “{typed}” {why}" in html.unescape(response.text)
+    assert not m.ScoreSubmission.objects.exists()

@@ -470,6 +470,14 @@ class SubmitScoresIn(Schema):
         "returns the stored entry, the same key with another sheet is a 409.",
     )
     note: str = Field("", max_length=1000, pattern=NO_NUL, description="A note on the sheet.")
+    seen_version: int | None = Field(
+        None,
+        ge=0,
+        le=MAX_ID,
+        description="The latest version of the game's sheet the client saw (0: none yet); when "
+        "another version was stored meanwhile the entry is a 409 and nothing is written. Null: "
+        "not checked.",
+    )
 
 
 class SubmittedOut(Schema):

@@ -3,8 +3,10 @@
 Whether a sheet scores, a player may pick, or an override stands is the services' call; their
 `ValidationError` messages are put next to the field they name (`show_service_errors`).
 
-Words: a *machine score* is typed as digits, with or without thousands separators
-(``1,234,560``, ``1.234.560``, ``1 234 560`` all read 1234560).
+Words: a *machine score* is typed as the digits 0-9, with or without one kind of thousands
+separator between groups of three digits (``1,234,560``, ``1.234.560``, ``1 234 560``,
+``1'234'560`` all read 1234560). Anything else is refused, not guessed: ``1.5`` may be a
+decimal, ``١٢٣`` uses other digits.
 """
 
 from __future__ import annotations
@@ -20,24 +22,46 @@ from django.core.exceptions import ValidationError
 from flipwell.league import models as m
 from flipwell.league.players_csv import PlayersCsvError, parse_players_csv
 
-SEPARATORS = re.compile(r"[\s,.'\u00a0\u202f_]")
+# One separator, the same between every group of three digits: comma, full stop, apostrophe
+# (straight or curly, as phones type it), space, no-break space, thin and narrow no-break space.
+GROUPED_DIGITS = re.compile(
+    r"[0-9]{1,3}(?:([,.'\u2019 \u00a0\u2009\u202f])[0-9]{3})(?:\1[0-9]{3})*", re.ASCII
+)
+DIGITS_AND_SEPARATORS = re.compile(r"[0-9,.'\u2019 \u00a0\u2009\u202f]+")
+ASCII_DIGITS = re.compile(r"[0-9]+", re.ASCII)
 MAX_SCORE = 10**15
 PlayerChoices = Sequence[tuple[int, str]]
 
 
-def parse_machine_score(raw: str) -> int | None:
-    """A typed machine score as an int (None when blank); ValidationError when not digits."""
-    text = SEPARATORS.sub("", raw or "")
+def parse_machine_score(raw: str, *, field: str = "") -> int | None:
+    """A typed machine score as an int (None when blank); ValidationError naming `field`
+    when it is not ASCII digits with optional thousands separators (see the words above)."""
+    text = (raw or "").strip()
     if not text:
         return None
-    if not text.isdigit():
-        raise ValidationError(
-            f"“{raw.strip()}” is not a machine score: type digits only, like 1,234,560."
-        )
-    value = int(text)
+    name = f"{field}: " if field else ""
+    if not (ASCII_DIGITS.fullmatch(text) or GROUPED_DIGITS.fullmatch(text)):
+        raise ValidationError(name + _not_a_score(text), code="invalid")
+    value = int(re.sub(r"[^0-9]", "", text))
     if value >= MAX_SCORE:
-        raise ValidationError("That score has too many digits: check it against the machine.")
+        raise ValidationError(
+            f"{name}“{text}” has too many digits for a machine score: check it against the "
+            "machine.",
+            code="max_value",
+        )
     return value
+
+
+def _not_a_score(text: str) -> str:
+    """Why `text` is not a machine score."""
+    if any(c.isdigit() and not c.isascii() for c in text):
+        return f"“{text}” is not a machine score: type it with the digits 0-9, like 1,234,560."
+    if DIGITS_AND_SEPARATORS.fullmatch(text):
+        return (
+            f"“{text}” is not a whole machine score: type every digit the machine shows, like "
+            "1,234,560 (a separator only between groups of three digits)."
+        )
+    return f"“{text}” is not a machine score: type digits only, like 1,234,560."
 
 
 def show_service_errors(form: forms.Form, error: ValidationError) -> None:
@@ -84,16 +108,25 @@ class ScoreField(forms.CharField):
         super().__init__(**kwargs)
 
     def clean(self, value: Any) -> Any:
-        return parse_machine_score(super().clean(value))
+        return parse_machine_score(super().clean(value), field=str(self.label or ""))
 
 
 # --- the score sheet -------------------------------------------------------------------------
 
 
+STALE_PAGE = (
+    "This entry does not say which game and which version of its sheet it was made on: "
+    "it was not saved. Reload the sheet and enter the scores again."
+)
+
+
 class ScoreEntryForm(forms.Form):
-    """A game's sheet: who enters it, each player's score or no score, the tie places."""
+    """A game's sheet: who enters it, each player's score or no score, the tie places; and
+    which game and which version of its sheet (0: none yet) the phone showed."""
 
     idempotency_key = forms.CharField(max_length=100, widget=forms.HiddenInput)
+    game = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
+    seen_version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
 
     def __init__(
         self, *args: Any, players: PlayerChoices, forfeits: frozenset[int], **kwargs: Any
@@ -123,6 +156,8 @@ class ScoreEntryForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if data.get("game") is None or data.get("seen_version") is None:
+            raise ValidationError(STALE_PAGE, code="stale_page")
         for pid, name in self.players:
             score = data.get(f"score_{pid}")
             no_score = data.get(f"forfeit_{pid}") or pid in self.forfeits

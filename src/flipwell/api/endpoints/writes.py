@@ -62,6 +62,7 @@ def submit_scores(request: HttpRequest, game_id: GameId, payload: SubmitScoresIn
         entered_by=queries.player(payload.entered_by),
         idempotency_key=payload.idempotency_key,
         submitter=f"token:{request.auth.pk}",  # type: ignore[attr-defined]
+        seen_version=payload.seen_version,
         note=payload.note,
         actor=actor,
     )

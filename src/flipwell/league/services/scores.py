@@ -10,6 +10,9 @@ Words:
   and the same sheet returns the stored entry and writes nothing. Keys are scoped by league and
   *submitter* (who sends them: ``token:<id>`` for an API token, ``sheet:<group id>`` for a
   group's sheet link, empty for the league's own tools): nobody else's key is ever seen.
+- *seen version*: the latest version of the game's sheet the client saw when it made the
+  entry (0: none yet). An entry made on a stale page (another player entered or confirmed the
+  game meanwhile) is refused rather than stored over a sheet its sender never saw.
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ def submit_scores(
     entered_by: m.Player,
     idempotency_key: str,
     submitter: str = "",
+    seen_version: int | None = None,
     actor: User | None = None,
     note: str = "",
 ) -> SubmittedScores:
@@ -75,12 +79,15 @@ def submit_scores(
     checked by `flipwell.rules.scoring.score_game`. A same-key retry by the same `submitter`
     in the same league returns the stored entry (`replayed`); the same key with a different
     sheet is a ConflictError. The game row is locked first, so concurrent retries of one key
-    wait for each other and all but the first are replays.
+    wait for each other and all but the first are replays. With `seen_version` (the latest
+    version the sender saw, 0 for none), an entry made while another version was stored is a
+    ConflictError (``stale_version``); None skips that check.
 
     Side effects: a ScoreSubmission (next version of the game), its ScoreLines, its tie
     orders, an audit event ``scores.submitted``. Raises ValidationError (nothing written)
-    when the meet is not open, the game is already confirmed (then only a correction may
-    change it), `entered_by` is not in the group, or the sheet is not valid.
+    when the meet is not open, `entered_by` is not in the group, or the sheet is not valid;
+    ConflictError when the game is already confirmed (``already_confirmed``: then only a
+    correction may change it) or the entry is stale (``stale_version``).
     """
     key = idempotency_key.strip()
     if not key:
@@ -99,10 +106,12 @@ def submit_scores(
         open_meet(group.meet, doing="enter scores")
         members = group_player_ids(group)
         require_member(entered_by, members, field="entered_by", group=group)
-        _check_not_confirmed(game)
+        _check_not_confirmed(game, refused="your entry was not saved")
+        latest = game.submissions.select_related("entered_by").order_by("-version").first()
+        _check_seen_version(game, latest, seen_version)
         _check_sheet(game, sheet, members)
         points = _points(game, sheet, ties)
-        version = max(game.submissions.values_list("version", flat=True), default=0) + 1
+        version = (latest.version if latest is not None else 0) + 1
         submission = m.ScoreSubmission(
             game=game,
             version=version,
@@ -178,7 +187,8 @@ def confirm_scores(
         if submission.version != latest:
             raise ValidationError(
                 f"Version {submission.version} of game {game.number}'s sheet was replaced by "
-                f"version {latest}: confirm version {latest}."
+                f"version {latest}: confirm version {latest}.",
+                code="stale_version",
             )
         members = group_player_ids(group)
         require_member(confirmed_by, members, field="confirmed_by", group=group)
@@ -259,19 +269,42 @@ def _pid(player: PlayerRef) -> int:
     return player if isinstance(player, int) else player.pk
 
 
-def _check_not_confirmed(game: m.Game) -> None:
+def _check_not_confirmed(game: m.Game, *, refused: str = "") -> None:
+    """ConflictError naming who confirmed `game`, if anyone did; `refused` says what was not
+    done."""
     winner = (
         m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False, is_correction=False)
         .select_related("confirmed_by")
         .first()
     )
     if winner is not None:
+        then = f"; {refused}: " if refused else "; "
         raise ConflictError(
             f"Game {game.number} of group {game.group.number} was already confirmed by "
-            f"{winner.confirmed_by} (version {winner.version}); a change now needs a "
+            f"{winner.confirmed_by} (version {winner.version}){then}a change now needs a "
             "correction (R3-b).",
             code="already_confirmed",
         )
+
+
+def _check_seen_version(
+    game: m.Game, latest: m.ScoreSubmission | None, seen_version: int | None
+) -> None:
+    """ConflictError when the sender saw another version than the latest one stored."""
+    stored = latest.version if latest is not None else 0
+    if seen_version is None or seen_version == stored:
+        return
+    if latest is None or seen_version > stored:
+        message = (
+            f"Game {game.number}'s sheet has no version {seen_version}; your entry was not "
+            "saved: reload the sheet and enter the scores again."
+        )
+    else:
+        message = (
+            f"{latest.entered_by} entered game {game.number}'s scores meanwhile (version "
+            f"{stored}); your entry was not saved: check them, then confirm or fix them."
+        )
+    raise ConflictError(message, code="stale_version")
 
 
 def _check_sheet(game: m.Game, sheet: Mapping[int, int | None], members: Sequence[int]) -> None:

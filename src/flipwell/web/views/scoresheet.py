@@ -4,6 +4,12 @@ A group member enters a game's scores, another confirms them, the picker chooses
 machine, and after confirmation only a correction with the group's consent changes a score.
 Each POST parses a form, calls one service and redirects back to the sheet (or, for the
 phone's offline queue, answers JSON). Every page works without JavaScript.
+
+Words: a *stale* entry or confirmation was made on a page that no longer shows the group's
+sheet: its game was confirmed meanwhile, or another version of the sheet was entered. Each
+entry names its game and the version it saw, each confirmation the version it confirms; the
+services refuse a stale one (nothing is written, never to another game) and the phone is
+shown the sheet as it is now, with why (409; a 200 for htmx, which swaps only 2xx answers).
 """
 
 from __future__ import annotations
@@ -31,6 +37,9 @@ from flipwell.web.forms import (
 )
 from flipwell.web.scoresheet_tokens import group_for_token, scoresheet_path
 
+STALE_CODES = frozenset({"already_confirmed", "stale_version"})
+"""The services' error codes for an entry or confirmation made on a stale page."""
+
 ANSWER_MESSAGES = {
     "pending": "Answer recorded. The correction waits for the other players asked.",
     "applied": "Every player asked agreed: the correction is applied.",
@@ -46,7 +55,11 @@ def _forms(sheet: ScoreSheet) -> dict[str, Any]:
     """The page's forms, unbound."""
     players = sheet.players
 
-    entry_initial: dict[str, Any] = {"idempotency_key": uuid.uuid4().hex}
+    entry_initial: dict[str, Any] = {
+        "idempotency_key": uuid.uuid4().hex,
+        "game": sheet.current.id if sheet.current is not None else None,
+        "seen_version": sheet.pending.version if sheet.pending is not None else 0,
+    }
     if sheet.pending is not None:
         for line in sheet.pending.lines:
             if line.machine_score is None:
@@ -90,16 +103,56 @@ FORM_NAMES = {
 
 
 def _page(
-    request: HttpRequest, token: str, group: m.Group, *, form: Any = None, which: str = ""
+    request: HttpRequest,
+    token: str,
+    group: m.Group,
+    *,
+    form: Any = None,
+    which: str = "",
+    status: int | None = None,
 ) -> HttpResponse:
-    """The sheet page; `form` is the posted form `which`, shown again with its errors."""
+    """The sheet page; `form` is the posted form `which`, shown again with its errors (400),
+    or `status` for a refusal that shows the page afresh."""
     sheet = scoresheet(group)
     context = {"sheet": sheet, "token": token, **_forms(sheet), "which": which}
     if form is not None:
         context[FORM_NAMES[which]] = form
-    # htmx swaps only 2xx answers: a form shown again with its errors is a 200 for htmx.
-    failed = bool(which) and not request.headers.get("HX-Request")
-    return render(request, "scoresheet/sheet.html", context, status=400 if failed else 200)
+    if status is None:
+        status = 400 if which else 200
+    # htmx swaps only 2xx answers: a refusal shown in the page is a 200 for htmx.
+    if request.headers.get("HX-Request"):
+        status = 200
+    return render(request, "scoresheet/sheet.html", context, status=status)
+
+
+def _is_stale(error: ValidationError) -> bool:
+    return getattr(error, "code", None) in STALE_CODES
+
+
+def _refused_as_stale(
+    request: HttpRequest, token: str, group: m.Group, error: ValidationError
+) -> HttpResponse:
+    """A stale entry or confirmation: nothing was written. Say why, and show the sheet as it
+    is now (the message also waits for the page the offline queue reloads)."""
+    message = " ".join([*error.messages, _where_now(scoresheet(group))]).strip()
+    messages.error(request, message)
+    if _wants_json(request):
+        errors = {"__all__": [{"message": message, "code": getattr(error, "code", "")}]}
+        return JsonResponse(
+            {"ok": False, "stale": True, "message": message, "errors": errors}, status=409
+        )
+    return _page(request, token, group, status=409)
+
+
+def _where_now(sheet: ScoreSheet) -> str:
+    """Where the group's sheet is now, for a phone whose page was stale."""
+    if sheet.current is not None:
+        return f"Here is game {sheet.current.number}."
+    if sheet.next_picker is not None:
+        return f"Game {len(sheet.games) + 1} is next: {sheet.next_picker[1]} picks the machine."
+    if sheet.match_over:
+        return "The match is complete."
+    return ""
 
 
 def _back(token: str, group: m.Group) -> HttpResponse:
@@ -121,40 +174,47 @@ def sheet(request: HttpRequest, token: str) -> HttpResponse:
 @never_cache
 @require_POST
 def enter(request: HttpRequest, token: str) -> HttpResponse:
-    """A member enters the current game's sheet (submit_scores; a resent key stores nothing)."""
+    """A member enters the sheet of the game his page shows, as of the version it showed
+    (submit_scores; a resent key stores nothing, a stale entry is refused)."""
     group = group_for_token(token)
     sheet_now = scoresheet(group)
+    current = sheet_now.current
+    # A recorded forfeit empties that player's score on the current game's sheet only.
+    on_current = current is not None and request.POST.get("game") == str(current.id)
     form = ScoreEntryForm(
         request.POST,
         players=sheet_now.play_order or sheet_now.players,
-        forfeits=sheet_now.forfeits,
+        forfeits=sheet_now.forfeits if on_current else frozenset(),
     )
-    if sheet_now.current is None:
-        form.is_valid()
-        form.add_error(None, "There is no game waiting for scores: choose the next machine.")
-    elif form.is_valid():
-        game = m.Game.objects.get(pk=sheet_now.current.id)
-        try:
-            result = services.submit_scores(
-                game=game,
-                scores=form.scores(),
-                tie_order=form.tie_order(),
-                entered_by=m.Player.objects.get(pk=form.cleaned_data["entered_by"]),
-                idempotency_key=form.cleaned_data["idempotency_key"],
-                submitter=f"sheet:{group.pk}",
-                actor=_user(request),
-            )
-        except ValidationError as error:
-            show_service_errors(form, error)
+    if form.is_valid():
+        game = m.Game.objects.filter(pk=form.cleaned_data["game"], group=group).first()
+        if game is None:
+            form.add_error(None, "That game is not this group's: reload the sheet.")
         else:
-            points = {str(p): v for p, v in result.points.items()}
-            if _wants_json(request):
-                return JsonResponse({"ok": True, "replayed": result.replayed, "points": points})
-            messages.success(
-                request,
-                "Scores entered. Another player of the group now checks and confirms them.",
-            )
-            return _back(token, group)
+            try:
+                result = services.submit_scores(
+                    game=game,
+                    scores=form.scores(),
+                    tie_order=form.tie_order(),
+                    entered_by=m.Player.objects.get(pk=form.cleaned_data["entered_by"]),
+                    idempotency_key=form.cleaned_data["idempotency_key"],
+                    seen_version=form.cleaned_data["seen_version"],
+                    submitter=f"sheet:{group.pk}",
+                    actor=_user(request),
+                )
+            except ValidationError as error:
+                if _is_stale(error):
+                    return _refused_as_stale(request, token, group, error)
+                show_service_errors(form, error)
+            else:
+                points = {str(p): v for p, v in result.points.items()}
+                if _wants_json(request):
+                    return JsonResponse({"ok": True, "replayed": result.replayed, "points": points})
+                messages.success(
+                    request,
+                    "Scores entered. Another player of the group now checks and confirms them.",
+                )
+                return _back(token, group)
     if _wants_json(request):
         return JsonResponse({"ok": False, "errors": form.errors.get_json_data()}, status=400)
     return _page(request, token, group, form=form, which="enter")
@@ -163,7 +223,8 @@ def enter(request: HttpRequest, token: str) -> HttpResponse:
 @never_cache
 @require_POST
 def confirm(request: HttpRequest, token: str) -> HttpResponse:
-    """Another member confirms the entered sheet (confirm_scores)."""
+    """Another member confirms the version of the sheet his page shows (confirm_scores; a
+    version replaced or confirmed meanwhile is refused as stale)."""
     group = group_for_token(token)
     sheet_now = scoresheet(group)
     form = ConfirmForm(request.POST, players=sheet_now.players)
@@ -181,6 +242,8 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
                     actor=_user(request),
                 )
             except ValidationError as error:
+                if _is_stale(error):
+                    return _refused_as_stale(request, token, group, error)
                 show_service_errors(form, error)
             else:
                 messages.success(request, f"Game {submission.game.number} confirmed.")

@@ -2,6 +2,11 @@
  * queue. An entry is stored in localStorage under its idempotency key (made on this phone)
  * before it is sent; it leaves the queue once the server has answered. A lost answer is sent
  * again with the same key, and the server stores one entry per key: delivered once.
+ * An entry names its game and the version of the sheet the page showed; when the sheet moved
+ * on meanwhile (the game was confirmed, or someone else entered it) the server refuses it as
+ * stale (409): the entry is dropped and the page reloads to show the sheet as it is now, with
+ * the server's message. Any other refusal drops it and asks again; server failures are
+ * retried a few times only. Nothing is retried forever.
  * Vanilla JS, no dependencies; the page works without it (plain POST forms).
  */
 (function () {
@@ -9,6 +14,7 @@
 
   var QUEUE_KEY = "flipwell.scoresheet.queue";
   var RETRY_MS = 15000;
+  var MAX_FAILURES = 5;  // server errors (5xx, 408, 429) before an entry is given up
   var sending = false;
 
   function newKey() {
@@ -39,13 +45,33 @@
     writeQueue(readQueue().filter(function (item) { return item.key !== key; }));
   }
 
+  function countFailure(key) {
+    var failures = 0;
+    writeQueue(readQueue().map(function (item) {
+      if (item.key === key) {
+        item.failures = (item.failures || 0) + 1;
+        failures = item.failures;
+      }
+      return item;
+    }));
+    return failures;
+  }
+
+  /* A machine score as the server reads it (flipwell.web.forms.parse_machine_score): the
+   * digits 0-9, with one kind of thousands separator between groups of three. Returns its
+   * digits, "" when blank, null when the server would refuse it ("1.5", "١٢٣"). */
+  var GROUPED = /^[0-9]{1,3}(?:([,.'\u2019 \u00a0\u2009\u202f])[0-9]{3})(?:\1[0-9]{3})*$/;
+
   function digits(text) {
-    return (text || "").replace(/[\s,.'\u00a0\u202f_]/g, "");
+    var t = (text || "").trim();
+    if (!t) { return ""; }
+    if (!/^[0-9]+$/.test(t) && !GROUPED.test(t)) { return null; }
+    return t.replace(/[^0-9]/g, "");
   }
 
   function grouped(text) {
     var d = digits(text);
-    if (!/^\d+$/.test(d)) { return d ? "not a number" : ""; }
+    if (d === null) { return "not a machine score: digits 0-9, like 1,234,560"; }
     return d.replace(/^0+(?=\d)/, "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   }
 
@@ -69,7 +95,7 @@
       var forfeit = row.querySelector("input[type=checkbox]");
       var shown = grouped(input.value);
       if (out) { out.textContent = shown; }
-      var value = forfeit && forfeit.checked ? "" : digits(input.value);
+      var value = forfeit && forfeit.checked ? "" : (digits(input.value) || "");
       input.disabled = !!(forfeit && forfeit.checked);
       values.push(value);
       if (value) { seen[value] = (seen[value] || 0) + 1; }
@@ -117,6 +143,15 @@
     });
   }
 
+  function reAsk(item, errors) {
+    var form = document.querySelector("form[data-offline-entry]");
+    if (form && item.url === entryAction()) {
+      showErrors(form, errors);
+      enable(form, true);
+      form.querySelector("input[name=idempotency_key]").value = newKey();
+    }
+  }
+
   function flush() {
     if (sending) { return; }
     var items = readQueue();
@@ -126,6 +161,7 @@
     var item = items[0];
     send(item).then(function (result) {
       sending = false;
+      var data = result.data || {};
       if (result.status >= 200 && result.status < 300) {
         dropFromQueue(item.key);
         status("Sent.", "sent");
@@ -134,17 +170,29 @@
         } else {
           flush();
         }
-      } else if (result.status === 400 || result.status === 404 || result.status === 409) {
-        // The server refused the sheet: sending it again cannot help. Show why.
+      } else if (result.status === 409 && data.stale) {
+        // The sheet moved on (its game was confirmed, or another entry came first): this
+        // entry was not saved and must never go to another game. Show the sheet as it is
+        // now; the server's message waits on the reloaded page.
         dropFromQueue(item.key);
-        var form = document.querySelector("form[data-offline-entry]");
-        if (form && item.url === entryAction()) {
-          showErrors(form, result.data && result.data.errors);
-          enable(form, true);
-          form.querySelector("input[name=idempotency_key]").value = newKey();
+        status(data.message || "Not saved: the sheet changed meanwhile.", "refused");
+        if (item.url === entryAction()) {
+          window.location.reload();
+        } else {
+          flush();
         }
+      } else if (result.status >= 400 && result.status < 500 &&
+                 result.status !== 408 && result.status !== 429) {
+        // The server refused the sheet: sending it again cannot help. Show why, ask again.
+        dropFromQueue(item.key);
+        reAsk(item, data.errors);
         status("Not saved: " + (result.status === 404
           ? "this meet is closed." : "check the messages and enter again."), "refused");
+      } else if (countFailure(item.key) >= MAX_FAILURES) {
+        dropFromQueue(item.key);
+        reAsk(item, null);
+        status("Not saved: the server failed " + MAX_FAILURES + " times. Enter the scores " +
+          "again, or tell the league official.", "refused");
       } else {
         status("Saved on this phone, will send when the server answers.", "queued");
       }
