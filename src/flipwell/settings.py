@@ -421,7 +421,7 @@ AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=LOGIN_COOLOFF_MINUTES)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-# Guessing on during a lockout neither counts nor extends it: the page's "try again at" holds.
+# Guessing on during a lockout neither counts nor extends it: "try again in N minutes" holds.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_CLIENT_IP_CALLABLE = "flipwell.web.auth.client_address"  # REMOTE_ADDR or the proxy's
 AXES_LOCKOUT_CALLABLE = "flipwell.web.auth.locked_out_response"
