@@ -37,9 +37,11 @@ it over HTTPS. ``FLIPWELL_HTTPS`` says which, and the HTTPS-only protections fol
 
 - ``FLIPWELL_HTTPS``: yes when visitors reach the site over HTTPS (directly, or through a
   proxy that terminates it); default no.
-- ``BEHIND_PROXY``: yes when a reverse proxy terminates HTTPS and sets ``X-Forwarded-Proto``,
-  which is then trusted to tell whether the request was secure; default no. Never set it
-  without such a proxy in front: a client could then claim HTTPS.
+- ``BEHIND_PROXY``: yes when one reverse proxy, and only one, stands in front: it terminates
+  HTTPS, sets ``X-Forwarded-Proto`` (then trusted to tell whether the request was secure) and
+  appends the client's address to ``X-Forwarded-For`` (its last entry is then the client
+  address the sign-in limit counts by); default no (the address is ``REMOTE_ADDR``). Never
+  set it without such a proxy in front: a client could then claim HTTPS or any address.
 - ``CSRF_TRUSTED_ORIGINS``: comma-separated origins (``https://league.example.org``) allowed
   to post forms when the proxy changes the host; default none.
 - ``SECURE_SSL_REDIRECT``: redirect HTTP to HTTPS; default ``FLIPWELL_HTTPS``.
@@ -48,6 +50,18 @@ it over HTTPS. ``FLIPWELL_HTTPS`` says which, and the HTTPS-only protections fol
   ``SECURE_HSTS_PRELOAD``: default ``FLIPWELL_HTTPS``.
 - ``SESSION_COOKIE_SECURE``, ``CSRF_COOKIE_SECURE``: send the cookies over HTTPS only; default
   ``FLIPWELL_HTTPS``.
+
+Sign-in limit. Failed sign-ins, to the console and to ``/admin/``, are counted by django-axes
+in the database (table ``axes_accessattempt``), so every worker sees the same counts and a
+restart forgets nothing. They are counted per user name *and* client address: an attacker
+elsewhere cannot lock the official out, and the official's mistypes do not lock others out.
+Once the limit is reached that name from that address is refused, even with the right
+password, until the cool-off has passed since the last counted failure; the page says when
+(429). A successful sign-in clears the count. An operator clears a lockout with
+``manage.py axes_reset_username NAME``.
+
+- ``LOGIN_FAILURE_LIMIT``: failed sign-ins (per name and address) that lock; default 5.
+- ``LOGIN_COOLOFF_MINUTES``: how long a lockout lasts; default 15.
 
 The Content-Security-Policy, Permissions-Policy and Referrer-Policy headers are set by
 `flipwell.web.middleware`; session cookies are HttpOnly and SameSite=Lax everywhere.
@@ -58,6 +72,7 @@ than 5 distinct characters, or a placeholder copied from documentation.
 
 from __future__ import annotations
 
+import datetime
 import os
 import secrets
 from collections.abc import Mapping
@@ -342,6 +357,14 @@ INSTALLED_APPS = [
     "flipwell.league",
     "flipwell.web",
     "flipwell.api",
+    # Counts failed sign-ins in the database and locks a name+address out (see the docstring).
+    "axes",
+]
+
+# django-axes first: it refuses a locked-out name+address before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 MIDDLEWARE = [
@@ -356,6 +379,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Content-Security-Policy ('self' only), Permissions-Policy, Referrer-Policy.
     "flipwell.web.middleware.SecurityHeadersMiddleware",
+    # Last: turns a sign-in refused for a lockout into the lockout page (429).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "flipwell.urls"
@@ -397,7 +422,8 @@ WHITENOISE_USE_FINDERS = True
 # --- Security (see the module docstring) ---
 
 HTTPS = env_bool("FLIPWELL_HTTPS", False)
-if env_bool("BEHIND_PROXY", False):
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
@@ -413,3 +439,17 @@ CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS)
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
+
+# --- Sign-in limit: django-axes (see the module docstring) ---
+
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+LOGIN_COOLOFF_MINUTES = env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1)
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"  # shared by every worker
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=LOGIN_COOLOFF_MINUTES)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+# Guessing on during a lockout neither counts nor extends it: "try again in N minutes" holds.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_CLIENT_IP_CALLABLE = "flipwell.web.auth.client_address"  # REMOTE_ADDR or the proxy's
+AXES_LOCKOUT_CALLABLE = "flipwell.web.auth.locked_out_response"

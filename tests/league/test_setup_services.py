@@ -8,6 +8,8 @@ from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.http import urlsafe_base64_decode
 
+from flipwell.api.models import ApiToken
+from flipwell.api.tokens import issue_api_token
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.services._edge import record_ruling
@@ -263,6 +265,21 @@ def test_remove_official_keeps_the_user(lo):
     assert not m.LeagueOfficial.objects.filter(pk=keeper.pk).exists()
     assert User.objects.filter(pk=keeper.user_id).exists()
     assert actions(lo.league) == ["official.removed"]
+
+
+def test_remove_official_revokes_his_api_tokens_of_the_league(lo):
+    other = f.LeagueOfficialFactory(league=lo.league, role=LO)
+    elsewhere = f.LeagueOfficialFactory(user=lo.user, role=LO)  # his role in another league
+    mine = issue_api_token(league=lo.league, name="phone", scopes=["scores"], actor=lo.user)
+    theirs = issue_api_token(league=lo.league, name="tv", scopes=["scores"], actor=other.user)
+    kept = issue_api_token(league=elsewhere.league, name="x", scopes=["manage"], actor=lo.user)
+
+    services.remove_official(official=lo, actor=other.user)
+
+    revoked = {t.pk: t.revoked_by for t in ApiToken.objects.all()}
+    assert revoked == {mine.token.pk: other.user, theirs.token.pk: None, kept.token.pk: None}
+    event = m.AuditEvent.objects.get(action="official.removed")
+    assert event.data["revoked_tokens"] == [mine.token.prefix]
 
 
 def test_remove_official_refuses_the_last_league_official(lo):

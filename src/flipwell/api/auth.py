@@ -1,7 +1,13 @@
 """Who is writing: the API token in ``Authorization: Bearer fw_...``, and what it may do.
 
-A token acts as the official who issued it (the services check his role in the league as
-they would for the web app), limited to its league and scopes (`flipwell.api.tokens`).
+A token acts as the official who issued it, limited to its league and scopes
+(`flipwell.api.tokens`), and only while he still holds a role in that league that allows the
+scope used (checked on every request: a removed official's token is refused even if it was
+somehow not revoked). The services then check his role as they would for the web app.
+
+Words: an *override* is an official's decision that sets a rule aside with a reason (a
+correction after the meet is closed, A45.2): it needs the ``manage`` scope, whatever other
+scope the endpoint asks for.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from django.http import HttpRequest
 from ninja.security import HttpBearer
 
 from flipwell.api.models import ApiToken
-from flipwell.api.tokens import Scope, require_scope, token_for_secret
+from flipwell.api.tokens import Scope, require_issuer_role, require_scope, token_for_secret
 from flipwell.league.models import League
 
 if TYPE_CHECKING:
@@ -28,10 +34,14 @@ class TokenAuth(HttpBearer):
         return token_for_secret(token.strip())
 
 
-def acting_official(request: HttpRequest, *, league: League, scope: Scope) -> User:
+def acting_official(
+    request: HttpRequest, *, league: League, scope: Scope, doing: str | None = None
+) -> User:
     """The official the request's token acts for; PermissionDenied (403) when the token is of
-    another league or lacks `scope`."""
+    another league, lacks `scope` (`doing` says what it is needed for), or its issuer no
+    longer holds a role in `league` that allows `scope`."""
     token = request.auth  # type: ignore[attr-defined]
     assert isinstance(token, ApiToken)  # TokenAuth ran before the endpoint
-    require_scope(token, league=league, scope=scope)
+    require_scope(token, league=league, scope=scope, doing=doing)
+    require_issuer_role(token, scope=scope)
     return token.issued_by

@@ -26,6 +26,14 @@ if TYPE_CHECKING:
 
 Scope = Literal["read_private", "scores", "manage"]
 SCOPES: tuple[Scope, ...] = ("read_private", "scores", "manage")
+_LO = LeagueOfficial.Role.LEAGUE_OFFICIAL
+SCOPE_ROLES: dict[Scope, tuple[str, ...]] = {
+    "read_private": (_LO,),
+    "scores": (_LO, LeagueOfficial.Role.SCOREKEEPER),
+    "manage": (_LO,),
+}
+"""The roles in the token's league that the issuer must hold now for the token to use a scope
+(the roles the console asks for the same work)."""
 TOKEN_PREFIX = "fw_"
 SHOWN_PREFIX_LENGTH = 10
 
@@ -134,12 +142,36 @@ def token_for_secret(secret: str) -> ApiToken | None:
     )
 
 
-def require_scope(token: ApiToken, *, league: League, scope: Scope) -> None:
-    """PermissionDenied unless `token` belongs to `league` and carries `scope`."""
+def require_scope(
+    token: ApiToken, *, league: League, scope: Scope, doing: str | None = None
+) -> None:
+    """PermissionDenied unless `token` belongs to `league` and carries `scope` (`doing`: what
+    the request needs it for, named in the refusal)."""
     if token.league_id != league.pk:
         raise PermissionDenied(f"This API token belongs to another league, not {league}.")
     if not getattr(token, scope):
+        needed = f" needed to {doing}" if doing else ""
         raise PermissionDenied(
-            f"This API token lacks the {scope!r} scope; an official of {league} can issue one "
-            "that has it."
+            f"This API token lacks the {scope!r} scope{needed}; a league official of {league} "
+            "can issue one that has it."
+        )
+
+
+def require_issuer_role(token: ApiToken, *, scope: Scope) -> None:
+    """PermissionDenied unless the official who issued `token` still holds a role in its
+    league that allows `scope` (`SCOPE_ROLES`; a superuser always does). One query."""
+    issuer = token.issued_by
+    if issuer.is_superuser:
+        return
+    role = (
+        LeagueOfficial.objects.filter(user_id=issuer.pk, league_id=token.league_id)
+        .values_list("role", flat=True)
+        .first()
+    )
+    if role not in SCOPE_ROLES[scope]:
+        held = "no longer holds a role" if role is None else "is no longer a league official"
+        raise PermissionDenied(
+            f"This API token was issued by {issuer.get_username()}, who {held} in "
+            f"{token.league}: it may not use the {scope!r} scope. A league official can issue "
+            "a new token."
         )

@@ -3,10 +3,13 @@
 Words:
 - *official*: a user with a role in a league (`LeagueOfficial`): a league official (LO) or a
   scorekeeper. A superuser counts as an LO of every league.
-- *attempt limit*: failed sign-ins are counted per user name and client address in Django's
-  cache (`MAX_FAILURES` in `WINDOW`); once reached, that name from that address is refused
-  without checking the password until the window has passed. A successful sign-in clears the
-  count. The address is ``REMOTE_ADDR``: a forwarded header could be forged to dodge the limit.
+- *sign-in limit*: django-axes counts failed sign-ins (the console's and the admin's: it
+  watches every ``authenticate()``) in the database, per user name and *client address*;
+  at ``LOGIN_FAILURE_LIMIT`` that name from that address is refused, even with the right
+  password, for ``LOGIN_COOLOFF_MINUTES`` (see `flipwell.settings`). The refusal is the
+  lockout page (429), which says when to try again.
+- *client address*: ``REMOTE_ADDR``; behind the one trusted proxy (``BEHIND_PROXY``), the
+  last ``X-Forwarded-For`` entry, the one that proxy appended (a client can forge the others).
 - *console page role*: each console page names the roles that may open it (`LO_ONLY` or
   `ANY_ROLE`). Anybody else gets 403, whichever league he officiates: one league's console
   never shows its data to another league's officials. Services check roles again on writes.
@@ -14,22 +17,29 @@ Words:
 
 from __future__ import annotations
 
-import hashlib
+import datetime
+import ipaddress
+import math
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from axes.helpers import get_client_username  # type: ignore[import-untyped]
+from axes.models import AccessAttempt  # type: ignore[import-untyped]
+from axes.utils import reset as axes_reset  # type: ignore[import-untyped]
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm
 from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.auth.tokens import default_token_generator
 from django.contrib.auth.views import redirect_to_login
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
+from django.db.models import Max
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_decode
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
@@ -38,51 +48,43 @@ from django.views.decorators.http import require_POST
 
 from flipwell.league import models as m
 
-MAX_FAILURES = 5
-WINDOW_SECONDS = 15 * 60
 LO = m.LeagueOfficial.Role.LEAGUE_OFFICIAL
 SCOREKEEPER = m.LeagueOfficial.Role.SCOREKEEPER
 LO_ONLY: tuple[str, ...] = (LO,)
 ANY_ROLE: tuple[str, ...] = (LO, SCOREKEEPER)
+WARN_WHEN_LEFT = 2
+"""The sign-in form says how many attempts are left from this many on."""
 
-# --- the attempt limit -----------------------------------------------------------------------
-
-
-def _limit_key(username: str, address: str) -> str:
-    digest = hashlib.sha256(f"{username.strip().lower()}|{address}".encode()).hexdigest()
-    return f"flipwell:login-failures:{digest}"
+# --- the sign-in limit (django-axes calls these two) -----------------------------------------
 
 
 def client_address(request: HttpRequest) -> str:
-    """The address the request came from (never a forwarded header, which anyone can set)."""
-    return str(request.META.get("REMOTE_ADDR", ""))
-
-
-def is_locked_out(username: str, address: str) -> bool:
-    """Whether `username` from `address` has used up its failed attempts in this window."""
-    return int(cache.get(_limit_key(username, address), 0)) >= MAX_FAILURES
-
-
-def record_failure(username: str, address: str) -> int:
-    """Count one failed sign-in; the window starts at the first failure. Returns the count."""
-    key = _limit_key(username, address)
-    if cache.add(key, 1, timeout=WINDOW_SECONDS):
-        return 1
+    """The client address failed sign-ins are counted by (``AXES_CLIENT_IP_CALLABLE``)."""
+    remote = str(request.META.get("REMOTE_ADDR", ""))
+    if not settings.BEHIND_PROXY:
+        return remote
+    forwarded = str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",")[-1].strip()
     try:
-        return cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, timeout=WINDOW_SECONDS)
-        return 1
+        return str(ipaddress.ip_address(forwarded))
+    except ValueError:  # no header (a request that bypassed the proxy) or a bad one
+        return remote
 
 
-def clear_failures(username: str, address: str) -> None:
-    cache.delete(_limit_key(username, address))
-
-
-LOCKED_MESSAGE = (
-    f"Too many failed sign-ins for this name from this device: wait {WINDOW_SECONDS // 60} "
-    "minutes and try again, or ask another league official to reset your password."
-)
+def locked_out_response(
+    request: HttpRequest, original_response: HttpResponse | None, credentials: Any
+) -> HttpResponse:
+    """The lockout page (``AXES_LOCKOUT_CALLABLE``): 429, saying when to try again."""
+    username = get_client_username(request, credentials) or ""
+    last = AccessAttempt.objects.filter(
+        username=username, ip_address=getattr(request, "axes_ip_address", None)
+    ).aggregate(last=Max("attempt_time"))["last"]
+    cool_off = datetime.timedelta(minutes=settings.LOGIN_COOLOFF_MINUTES)
+    wait = (last or timezone.now()) + cool_off - timezone.now()
+    seconds = max(60, math.ceil(wait.total_seconds()))
+    context = {"username": username, "minutes": math.ceil(seconds / 60)}
+    response = render(request, "manage/locked_out.html", context, status=429)
+    response["Retry-After"] = str(seconds)
+    return response
 
 
 # --- sign in, sign out -----------------------------------------------------------------------
@@ -102,29 +104,17 @@ def login_view(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated and request.method != "POST":
         return HttpResponseRedirect(target)
     form = AuthenticationForm(request, data=request.POST if request.method == "POST" else None)
-    status = 200
-    locked = ""
     if request.method == "POST":
-        username = request.POST.get("username", "")
-        address = client_address(request)
-        if is_locked_out(username, address):
-            # The password is not even checked: guessing on goes nowhere.
-            form = AuthenticationForm(request, initial={"username": username})
-            locked = LOCKED_MESSAGE
-            status = 429
-        elif form.is_valid():
-            clear_failures(username, address)
+        # authenticate() (in is_valid) goes through django-axes: a locked-out name+address
+        # is refused before its password is checked, and its middleware answers the lockout.
+        if form.is_valid():
             login(request, form.get_user())
             return HttpResponseRedirect(target)
-        else:
-            failures = record_failure(username, address)
-            left = MAX_FAILURES - failures
-            if left <= 0:
-                form.add_error(None, LOCKED_MESSAGE)
-            elif left <= 2:
-                form.add_error(None, f"{left} attempt{'s' if left > 1 else ''} left.")
-    context = {"form": form, "next": target, "locked": locked}
-    return render(request, "manage/login.html", context, status=status)
+        failures = getattr(request, "axes_failures_since_start", None) or 0
+        left = settings.LOGIN_FAILURE_LIMIT - failures
+        if 0 < left <= WARN_WHEN_LEFT:
+            form.add_error(None, f"{left} attempt{'s' if left > 1 else ''} left.")
+    return render(request, "manage/login.html", {"form": form, "next": target})
 
 
 @require_POST
@@ -222,7 +212,7 @@ def set_password_view(request: HttpRequest, uidb64: str, token: str) -> HttpResp
     form = SetPasswordForm(user, request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         form.save()
-        clear_failures(user.get_username(), client_address(request))
+        axes_reset(username=user.get_username())  # a new password ends any lockout
         if request.user.is_authenticated and request.user.pk != user.pk:
             logout(request)
         messages.success(request, f"Password set for {user.get_username()}: sign in with it.")

@@ -233,11 +233,8 @@ class CorrectionRequestForm(forms.Form):
     reason = forms.CharField(
         label="What was recorded wrongly?", widget=forms.Textarea(attrs={"rows": 2})
     )
-    override_reason = forms.CharField(
-        label="Official's reason (only for a closed meet)",
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 2}),
-    )
+    # No override reason: a sheet link never overrides (its meet is open; after the close an
+    # official corrects in the console, A45.2).
 
     def __init__(
         self, *args: Any, players: PlayerChoices, games: PlayerChoices, **kwargs: Any

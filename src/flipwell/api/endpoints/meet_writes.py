@@ -68,6 +68,8 @@ from flipwell.api.write_schemas import (
 from flipwell.league import services
 from flipwell.league.models import Game, League, Meet
 
+OVERRIDE = "override a closed meet (override_reason is a league official's decision, A45.2)"
+
 
 def _meet_league(meet: Meet) -> League:
     return meet.season.league
@@ -153,9 +155,13 @@ def choose_next_machine(request: HttpRequest, group_id: GroupId, payload: Choose
 )
 def request_correction(request: HttpRequest, game_id: GameId, payload: CorrectionIn) -> Any:
     """Report a scoring error in a confirmed game (R3-b; scope: scores): the players of the
-    quorum then answer it. After the meet is closed it needs override_reason (A45.2)."""
+    quorum then answer it. After the meet is closed it needs override_reason (A45.2), an
+    official's override: scope manage, from a token of a league official."""
     game = queries.game(game_id)
-    actor = acting_official(request, league=_game_league(game), scope="scores")
+    if (payload.override_reason or "").strip():
+        actor = acting_official(request, league=_game_league(game), scope="manage", doing=OVERRIDE)
+    else:
+        actor = acting_official(request, league=_game_league(game), scope="scores")
     correction = services.request_correction(
         game=game,
         scores={line.player: line.machine_score for line in payload.scores},

@@ -26,6 +26,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
@@ -401,11 +402,13 @@ def _change_role(
 
 
 def remove_official(*, official: m.LeagueOfficial, actor: User) -> None:
-    """Take away an official's role in his league (his account and past rulings stay).
+    """Take away an official's role in his league (his account and past rulings stay), and
+    revoke the API tokens he issued for it: a token acts as him, so it dies with his role.
 
-    Side effects: deletes the LeagueOfficial and writes an audit event ``official.removed``
-    (about the league, with his user name and role). Raises PermissionDenied unless `actor`
-    is an LO of the official's league; ValidationError when he is its last LO.
+    Side effects: deletes the LeagueOfficial; sets revoked_at and revoked_by on his live API
+    tokens of the league; writes an audit event ``official.removed`` (about the league, with
+    his user name, role and the prefixes of the tokens revoked). Raises PermissionDenied
+    unless `actor` is an LO of the official's league; ValidationError when he is its last LO.
     """
     with transaction.atomic():
         official = (
@@ -422,9 +425,25 @@ def remove_official(*, official: m.LeagueOfficial, actor: User) -> None:
             "username": name,
             "role": official.role,
             "player": official.player_id,
+            "revoked_tokens": _revoke_tokens(official, actor=actor),
         }
         official.delete()
         record_event(action="official.removed", obj=league, league=league, actor=actor, data=data)
+
+
+def _revoke_tokens(official: m.LeagueOfficial, *, actor: User) -> list[str]:
+    """Revoke the live API tokens `official` issued for his league; their prefixes (2 queries).
+
+    Through the league's reverse relation, so this app needs no import of the API app.
+    """
+    tokens = official.league.api_tokens.filter(issued_by_id=official.user_id)
+    now = timezone.now()
+    tokens.filter(revoked_at__isnull=True).update(revoked_at=now, revoked_by=actor)
+    return list(
+        tokens.filter(revoked_at=now, revoked_by=actor)
+        .order_by("pk")
+        .values_list("prefix", flat=True)
+    )
 
 
 def _link(official: m.LeagueOfficial, player: m.Player | None, *, actor: User) -> m.LeagueOfficial:
