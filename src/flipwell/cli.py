@@ -10,7 +10,7 @@ flipwell demo                                    create the demo league, once
 flipwell import-players --season ID FILE.csv     enter a roster CSV's players in a season
 flipwell export-season --season ID --format csv|json [--output FILE] [--scores FILE]
 flipwell backup FILE                             every league's facts in one JSON file
-flipwell restore FILE                            a backup, into an empty database
+flipwell restore [--no-verify] FILE              a backup, into an empty database
 
 `standings` is pure rules and never loads Django. The database commands read their settings
 from the environment (see flipwell.settings); a fresh machine needs none. Every command exits

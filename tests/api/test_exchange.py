@@ -126,3 +126,51 @@ def test_ifpa_csv_positions_come_from_the_playoffs_once_complete(client):
         winner.name,
     )
     assert len(rows) == season.entries.count()
+
+
+FORMULA_NAMES = {
+    "Cal": ('=HYPERLINK("http://x")', "+1+1"),
+    "Gus": ("@SUM(A1)", "-2+3"),
+}
+"""Golden players renamed to what a spreadsheet would run: first name -> (first, last)."""
+
+
+def _rename_to_formulas() -> None:
+    for first, (new_first, new_last) in FORMULA_NAMES.items():
+        m.Player.objects.filter(first_name=first).update(first_name=new_first, last_name=new_last)
+
+
+@pytest.mark.parametrize("name", ["standings.csv", "scores.csv", "ifpa.csv"])
+def test_csv_exports_write_formula_names_as_text(client, golden, name):
+    """OWASP CSV injection: a name beginning with = + - @ is written with a leading quote."""
+    _rename_to_formulas()
+
+    rows = _rows(client.get(f"/api/v1/seasons/{golden.pk}/{name}").content.decode())
+
+    names = {(r["first_name"], r["last_name"]) for r in rows}
+    assert ('\'=HYPERLINK("http://x")', "'+1+1") in names
+    assert ("'@SUM(A1)", "'-2+3") in names
+    assert not [r for r in rows for cell in r.values() if cell.startswith(("=", "+", "@"))]
+
+
+def test_csv_export_names_import_back_as_the_same_players(client, golden, official):
+    """A roster made from the neutralised IFPA CSV registers the original names."""
+    _rename_to_formulas()
+    ifpa = _rows(client.get(f"/api/v1/seasons/{golden.pk}/ifpa.csv").content.decode())
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    writer.writerows((r["first_name"], r["last_name"], "", "") for r in ifpa)
+    spring = f.SeasonFactory(league=official.league, name="Spring 2026")
+
+    response = client.post(
+        f"/api/v1/seasons/{spring.pk}/players/import",
+        {"csv": buffer.getvalue()},
+        content_type="application/json",
+        **bearer(token(official, "manage")),
+    )
+
+    assert response.status_code == 201
+    names = set(spring.entries.values_list("player__first_name", "player__last_name"))
+    assert set(FORMULA_NAMES.values()) <= names
+    assert len(names) == len(GOLDEN["entrants"])

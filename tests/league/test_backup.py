@@ -19,6 +19,7 @@ from flipwell.league.exchange.backup import (
     FORMAT_VERSION,
     USER_FIELDS,
     BackupError,
+    backup_checksum,
     backup_models,
     restore_backup,
     write_backup,
@@ -48,6 +49,19 @@ def _standings(season):
 
 def _tables(path):
     return json.loads(path.read_text())["tables"]
+
+
+def _signed(document):
+    """The document with a checksum that matches it, as `backup` would have written it."""
+    return json.dumps({**document, "checksum": backup_checksum(document)})
+
+
+def _table(document, label):
+    return next(t for t in document["tables"] if t["model"] == label)["rows"]
+
+
+def _empty_the_database():
+    call_command("flush", interactive=False, verbosity=0)
 
 
 def test_backup_models_come_after_every_model_they_point_to():
@@ -199,7 +213,8 @@ def test_restore_into_a_database_with_data_is_refused_and_writes_nothing(tmp_pat
 )
 def test_restore_refuses_a_file_that_is_not_a_backup_it_reads(tmp_path, content, message):
     path = tmp_path / "backup.json"
-    path.write_text(content)
+    document = json.loads(content) if content.startswith('{"') else None
+    path.write_text(_signed(document) if document else content)
 
     with pytest.raises(BackupError, match=message):
         restore_backup(path=path)
@@ -212,7 +227,7 @@ def test_restore_refuses_a_backup_of_a_newer_schema(tmp_path):
         name for app, name in MigrationRecorder(connection).applied_migrations() if app == "league"
     )
     path.write_text(
-        json.dumps(
+        _signed(
             {
                 "format": "flipwell-backup",
                 "format_version": 1,
@@ -233,13 +248,15 @@ def test_restore_with_a_bad_row_writes_nothing(tmp_path):
     write_backup(path=path)
     document = json.loads(path.read_text())
     machines = next(t for t in document["tables"] if t["model"] == "league.machine")
-    machines["rows"][0]["fields"]["balls_per_game"] = 99  # the database's check refuses it
-    path.write_text(json.dumps(document))
+    machines["rows"][0]["fields"]["balls_per_game"] = 99  # the model's validator refuses it
+    path.write_text(_signed(document))
     m.Machine.objects.all().delete()
     m.League.objects.all().delete()
     User.objects.all().delete()
 
-    with pytest.raises(BackupError, match=r"the league\.machine rows do not fit this database"):
+    with pytest.raises(
+        BackupError, match=r"league\.machine row pk \d+, field 'balls_per_game': Ensure this"
+    ):
         restore_backup(path=path)
 
     assert (m.League.objects.count(), m.Machine.objects.count()) == (0, 0)
@@ -257,3 +274,166 @@ def test_backup_round_trip_of_the_demo_league_keeps_every_row(transactional_db, 
 
     assert _tables(second) == _tables(first)
     assert m.PlayoffResult.objects.count() > 0
+
+
+# --- a restore trusts no file: rows, values, references, the fold, the checksum ---
+
+
+@pytest.fixture
+def backup_document(transactional_db, tmp_path):
+    """A backup of one league with an official, as a document; the database then emptied."""
+    official = f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
+    f.MachineFactory(league=official.league)
+    path = tmp_path / "backup.json"
+    write_backup(path=path)
+    _empty_the_database()
+    return json.loads(path.read_text())
+
+
+def _restore_edited(tmp_path, document, *, verify=True):
+    path = tmp_path / "edited.json"
+    path.write_text(_signed(document))
+    return restore_backup(path=path, verify=verify)
+
+
+def _nothing_restored():
+    return (User.objects.count(), m.League.objects.count(), m.Machine.objects.count()) == (0, 0, 0)
+
+
+def test_restore_refuses_a_superuser_flag_naming_the_table_row_and_field(backup_document, tmp_path):
+    (user,) = _table(backup_document, "auth.user")
+    user["fields"]["is_superuser"] = True
+
+    with pytest.raises(
+        BackupError,
+        match=rf"auth\.user row 1 \(pk {user['pk']}\): unknown field 'is_superuser'; "
+        r"`flipwell backup` writes only email, first_name, last_name, password, username",
+    ):
+        _restore_edited(tmp_path, backup_document)
+
+    assert _nothing_restored()
+
+
+def test_restore_refuses_an_unknown_field_of_a_league_row(backup_document, tmp_path):
+    (league,) = _table(backup_document, "league.league")
+    league["fields"]["owner"] = 1
+
+    with pytest.raises(
+        BackupError, match=r"league\.league row 1 \(pk \d+\): unknown field 'owner'"
+    ):
+        _restore_edited(tmp_path, backup_document)
+
+    assert _nothing_restored()
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda row: row.update(model="auth.user"), r'row 1 is not a \{"pk", "fields"\} object'),
+        (lambda row: row.update(pk="1"), r"row 1: pk '1' is not a positive whole number"),
+        (lambda row: row.update(fields=[]), r'row 1 \(pk \d+\): "fields" is not an object'),
+    ],
+)
+def test_restore_refuses_a_row_not_shaped_as_backup_writes_it(
+    backup_document, tmp_path, edit, message
+):
+    edit(_table(backup_document, "league.machine")[0])
+
+    with pytest.raises(BackupError, match=rf"league\.machine {message}"):
+        _restore_edited(tmp_path, backup_document)
+
+    assert _nothing_restored()
+
+
+def test_restore_refuses_a_value_its_model_does_not_allow(backup_document, tmp_path):
+    (official,) = _table(backup_document, "league.leagueofficial")
+    official["fields"]["role"] = "owner"
+
+    with pytest.raises(
+        BackupError, match=r"league\.leagueofficial row pk \d+, field 'role': Value 'owner'"
+    ):
+        _restore_edited(tmp_path, backup_document)
+
+    assert _nothing_restored()
+
+
+def test_restore_refuses_a_reference_to_a_row_it_does_not_hold(backup_document, tmp_path):
+    _table(backup_document, "league.machine")[0]["fields"]["league"] = 999_999
+
+    with pytest.raises(BackupError, match="a row refers to a row the backup does not hold"):
+        _restore_edited(tmp_path, backup_document)
+
+    assert _nothing_restored()
+
+
+def test_restore_refuses_a_season_the_rules_cannot_fold(transactional_db, tmp_path):
+    """A player entered from meet 1 of a season whose meets were played without him: every
+    page of the season would fail (issue 8 fault 1's state), so the file is refused."""
+    _golden_season()
+    path = tmp_path / "backup.json"
+    write_backup(path=path)
+    _empty_the_database()
+    document = json.loads(path.read_text())
+    players, entries = _table(document, "league.player"), _table(document, "league.seasonentry")
+    players.append({"pk": 999, "fields": {**players[0]["fields"], "first_name": "Late"}})
+    players[-1]["fields"]["ifpa_number"] = None
+    entries.append({"pk": 999, "fields": {**entries[0]["fields"], "player": 999}})
+
+    with pytest.raises(BackupError, match=r"the season 'Winter 2026' of .* does not add up"):
+        _restore_edited(tmp_path, document)
+
+    assert (m.Season.objects.count(), User.objects.count()) == (0, 0)
+
+
+def test_restore_refuses_an_edited_file_unless_told_not_to_verify(
+    backup_document, tmp_path, capsys
+):
+    path = tmp_path / "edited.json"
+    path.write_text(_signed(backup_document))
+    document = json.loads(path.read_text())
+    _table(document, "league.machine")[0]["fields"]["title"] = "Edited"
+    path.write_text(json.dumps(document))
+
+    assert main(["restore", str(path)]) == 1
+    assert "does not match its checksum: the file is damaged or was edited" in (
+        capsys.readouterr().err
+    )
+    assert _nothing_restored()
+    assert main(["restore", "--no-verify", str(path)]) == 0
+    assert list(m.Machine.objects.values_list("title", flat=True)) == ["Edited"]
+
+
+def test_restore_refuses_a_file_without_checksum_unless_told_not_to_verify(
+    backup_document, tmp_path
+):
+    path = tmp_path / "old.json"
+    del backup_document["checksum"]
+    path.write_text(json.dumps(backup_document))
+
+    with pytest.raises(BackupError, match=r"has no checksum.*`flipwell restore --no-verify "):
+        restore_backup(path=path)
+    assert _nothing_restored()
+
+    summary = restore_backup(path=path, verify=False)
+    assert summary.rows["league.machine"] == 1
+
+
+def test_backup_checksum_matches_the_written_file(db, tmp_path):
+    _golden_season()
+    path = tmp_path / "backup.json"
+    write_backup(path=path)
+
+    document = json.loads(path.read_text())
+
+    assert document["checksum"] == backup_checksum(document)
+    assert document["checksum"].startswith("sha256:")
+
+
+def test_restore_refuses_two_rows_with_one_primary_key(backup_document, tmp_path):
+    machines = _table(backup_document, "league.machine")
+    machines.append(machines[0])
+
+    with pytest.raises(BackupError, match=r"the league\.machine rows do not fit this database"):
+        _restore_edited(tmp_path, backup_document)
+
+    assert _nothing_restored()

@@ -6,6 +6,7 @@ the database stands between a bug and a broken invariant.
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.core.management import call_command
 from django.db import IntegrityError
 from django.utils import timezone
 
@@ -340,6 +341,42 @@ def test_audit_event_update_refused():
 
     with pytest.raises(IntegrityError, match="append-only"):
         m.AuditEvent.objects.filter(pk=event.pk).update(action="rewritten")
+
+
+def test_ledger_entry_delete_refused():
+    entry = f.LedgerEntryFactory(amount_cents=2000)
+
+    with pytest.raises(IntegrityError, match="append-only"):
+        entry.delete()
+
+
+def test_ledger_entry_queryset_delete_refused():
+    f.LedgerEntryFactory(amount_cents=2000)
+
+    with pytest.raises(IntegrityError, match="append-only"):
+        m.LedgerEntry.objects.all().delete()
+
+
+def test_audit_event_delete_refused():
+    event = f.AuditEventFactory()
+
+    with pytest.raises(IntegrityError, match="append-only"):
+        m.AuditEvent.objects.filter(pk=event.pk).delete()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_flush_empties_the_ledger_and_audit_log_and_deletes_stay_refused():
+    """Emptying the database is not deleting a fact (migration 0009): flush works on both
+    databases, and afterwards a delete is refused again."""
+    f.LedgerEntryFactory(amount_cents=2000)
+    f.AuditEventFactory()
+
+    call_command("flush", interactive=False, verbosity=0)
+
+    assert (m.LedgerEntry.objects.count(), m.AuditEvent.objects.count()) == (0, 0)
+    f.AuditEventFactory()
+    with pytest.raises(IntegrityError, match="append-only"):
+        m.AuditEvent.objects.all().delete()
 
 
 # --- Playoffs ---

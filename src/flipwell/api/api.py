@@ -25,6 +25,7 @@ from flipwell.api.endpoints import (
     writes,
 )
 from flipwell.api.errors import install_error_handlers
+from flipwell.api.parsing import JsonOnlyParser
 
 
 class SelfHostedSwagger(Swagger):
@@ -47,6 +48,7 @@ api = NinjaAPI(
     ),
     docs=SelfHostedSwagger(),
     urls_namespace="api-v1",
+    parser=JsonOnlyParser(),
 )
 install_error_handlers(api)
 # The writes' endpoints are on public.router, which serves both methods of a path.

@@ -3,31 +3,45 @@
 Words: *fields* maps a field (a dotted path into the request body or a query or path
 parameter; ``line N, column`` for a CSV upload) to its messages. Statuses: 400 malformed
 input, 401 no valid token, 403 not allowed, 404 not found, 409 conflict (another request won,
-or a reused idempotency key), 422 input that is well-formed but not valid (from the schema or
-from a service's rule). Nothing a client sends can produce a 500.
+or a reused idempotency key), 413 a body larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE``, 415 a
+body that is not sent as JSON, 422 input that is well-formed but not valid (from the schema or
+from a service's rule). Nothing a client sends can produce a 500; should flipwell fail anyway,
+the 500 is in the error shape too, with no detail (the exception is logged on
+``django.request``, as Django logs its own 500s).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, RequestDataTooBig, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 
+from flipwell.api.parsing import UnsupportedMediaTypeError
 from flipwell.api.schemas import ErrorOut
 from flipwell.league.players_csv import PlayersCsvError
 from flipwell.league.services import ConflictError
 
-ERROR_STATUSES = frozenset({400, 401, 403, 404, 409, 422})
+ERROR_STATUSES = frozenset({400, 401, 403, 404, 409, 413, 415, 422})
 ERROR_RESPONSES: dict[frozenset[int], type[ErrorOut]] = {ERROR_STATUSES: ErrorOut}
 """Every operation documents these statuses with the error shape."""
 ALL_FIELDS = "__all__"
 # The first parts of a ninja error location that are not the client's field names.
 _LOCATION_SOURCES = ("body", "query", "path", "header", "form", "file", "cookie")
+# Clearer words than pydantic's for the strict input schemas' refusals (by error type).
+_SCHEMA_MESSAGES = {
+    "extra_forbidden": "is not a field of this request; leave it out",
+    "int_type": "must be a whole number (a JSON integer, not a string, a fraction or true)",
+    "bool_type": "must be true or false",
+    "string_type": "must be a JSON string",
+}
+logger = logging.getLogger("django.request")
 
 
 def error_body(
@@ -83,7 +97,7 @@ def install_error_handlers(api: NinjaAPI) -> None:
         fields: dict[str, list[str]] = {}
         for problem in exc.errors:
             fields.setdefault(_field_name(problem.get("loc", ())), []).append(
-                str(problem.get("msg", "is not valid"))
+                _schema_message(problem)
             )
         if any(problem.get("type") == "json_invalid" for problem in exc.errors):
             return respond(request, 400, error_body("malformed", "The body is not JSON.", fields))
@@ -92,6 +106,9 @@ def install_error_handlers(api: NinjaAPI) -> None:
         )
 
     def on_http(request: HttpRequest, exc: HttpError) -> HttpResponse:
+        if isinstance(exc.__cause__, UnsupportedMediaTypeError):  # ninja wraps the parser's error
+            body = error_body("unsupported_media_type", str(exc.__cause__))
+            return respond(request, 415, body)
         if isinstance(exc, AuthenticationError) or exc.status_code == 401:
             body = error_body(
                 "not_authenticated",
@@ -102,6 +119,21 @@ def install_error_handlers(api: NinjaAPI) -> None:
         status = exc.status_code if exc.status_code in ERROR_STATUSES else 400
         return respond(request, status, error_body(_CODES.get(status, "malformed"), str(exc)))
 
+    def on_too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        message = f"The request body is too large: at most {limit} bytes."
+        return respond(request, 413, error_body("too_large", message))
+
+    def on_crash(request: HttpRequest, exc: Exception) -> HttpResponse:
+        logger.error(
+            "Internal Server Error: %s",
+            request.path,
+            exc_info=exc,
+            extra={"status_code": 500, "request": request},
+        )
+        message = "flipwell failed on this request; the error is logged for its administrator."
+        return respond(request, 500, error_body("server_error", message))
+
     _register(api, ConflictError, on_conflict)
     _register(api, ValidationError, on_invalid)
     _register(api, PlayersCsvError, on_csv)
@@ -109,6 +141,8 @@ def install_error_handlers(api: NinjaAPI) -> None:
     _register(api, Http404, on_not_found)
     _register(api, NinjaValidationError, on_schema)
     _register(api, HttpError, on_http)
+    _register(api, RequestDataTooBig, on_too_big)
+    _register(api, Exception, on_crash)
 
 
 def _register(
@@ -123,6 +157,8 @@ _CODES = {
     403: "forbidden",
     404: "not_found",
     409: "conflict",
+    413: "too_large",
+    415: "unsupported_media_type",
     422: "invalid",
 }
 
@@ -136,6 +172,11 @@ def _from_django(exc: ValidationError, *, code: str) -> dict[str, Any]:
         )
         return error_body(code, message, fields)
     return error_body(code, " ".join(exc.messages))
+
+
+def _schema_message(problem: Mapping[str, Any]) -> str:
+    message = _SCHEMA_MESSAGES.get(str(problem.get("type")))
+    return message or str(problem.get("msg", "is not valid"))
 
 
 def _field_name(location: Sequence[Any]) -> str:

@@ -7,7 +7,8 @@ Words:
   meets at which he played at least one game, and a player who attended fewer than the
   *attendance threshold* is marked ``below_threshold`` = ``yes`` (the IFPA counts only players
   who took part enough; the league decides how many meets that is, by default half the
-  season's meets, rounded up).
+  season's meets, rounded up). A name a spreadsheet would run as a formula is written as
+  text (``'=...``, `flipwell.league.csv_cells`).
 - *meets calendar*: RFC 5545 text, one VEVENT per stored meet, CRLF line ends, long lines
   folded at 75 octets, times in UTC.
 - *roster check*: every row of a roster CSV parsed on its own by
@@ -29,6 +30,7 @@ from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key
+from flipwell.league.csv_cells import csv_text
 from flipwell.league.exchange.exports import FoldedSeason, fold
 from flipwell.league.players_csv import PlayersCsvError, parse_players_csv
 from flipwell.league.selectors.playoffs import playoff_bracket
@@ -70,16 +72,14 @@ def ifpa_results(season: m.Season, *, threshold: int | None) -> IfpaExport:
     numbers = dict(
         m.SeasonEntry.objects.filter(season=season).values_list("player_id", "player__ifpa_number")
     )
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(IFPA_COLUMNS)
     standings = {s.player: s for s in folded.result.standings()}
+    rows: list[tuple[object, ...]] = []
     for position, key in season_final_positions(list(standings), _playoff_places(season)):
         standing = standings[key]
         first_name, last_name = folded.names[standing.player]
         attended = sum(1 for night in standing.nights if night.games_played > 0)
         number = numbers.get(int(standing.player))
-        writer.writerow(
+        rows.append(
             (
                 position,
                 first_name,
@@ -89,7 +89,7 @@ def ifpa_results(season: m.Season, *, threshold: int | None) -> IfpaExport:
                 "yes" if attended < limit else "no",
             )
         )
-    return IfpaExport(csv=buffer.getvalue(), threshold=limit)
+    return IfpaExport(csv=csv_text(IFPA_COLUMNS, rows), threshold=limit)
 
 
 def _playoff_places(season: m.Season) -> list[list[tuple[int, str]]]:
@@ -227,6 +227,8 @@ def _parse_problem(text: str) -> list[PlayersCsvError]:
 
 
 def _csv_text(rows: Sequence[Sequence[str]]) -> str:
+    """Rows of an uploaded roster written back as they were, for the parser to read one by
+    one: not a file for a spreadsheet, so nothing is neutralised (see `csv_cells`)."""
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows(rows)
     return buffer.getvalue()

@@ -8,14 +8,20 @@ Words:
 - *machine scores* are JSON integers, never floats, whatever their size.
 - a *page* is one slice of a list: ``results`` and ``next``, the URL of the next slice (null
   on the last), so a list is never cut silently.
+- an *input schema* (`InputSchema`, every request body) is strict: a field it does not know
+  is refused, a number must be a JSON number (``true`` and ``"5"`` are not ``5``, ``5.0`` is
+  not an integer), a yes/no must be ``true`` or ``false``; dates and moments are ISO 8601
+  strings, as JSON has no date. A list of scores names each player once.
 """
 
 from __future__ import annotations
 
 import datetime
-from typing import Literal
+from collections.abc import Sequence
+from typing import Annotated, Literal, Protocol, TypeVar
 
 from ninja import Field, Schema
+from pydantic import AfterValidator, ConfigDict
 
 from flipwell.league.validators import MAX_MACHINE_SCORE
 
@@ -35,7 +41,8 @@ class ErrorBody(Schema):
     code: str = Field(
         ...,
         description="What went wrong, for programs: invalid_input, invalid, conflict, "
-        "not_authenticated, forbidden, not_found, malformed.",
+        "not_authenticated, forbidden, not_found, malformed, too_large, "
+        "unsupported_media_type, server_error.",
     )
     message: str = Field(..., description="What went wrong, for people.")
     fields: dict[str, list[str]] = Field(
@@ -443,7 +450,36 @@ class TreasuryOut(Schema):
 # --- write requests and their answers -------------------------------------------------------
 
 
-class ScoreIn(Schema):
+class InputSchema(Schema):
+    """A request body: unknown fields refused, no type coerced (see the module docstring).
+
+    A date or moment field says ``strict=False`` (JSON carries it as a string).
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class _HasPlayer(Protocol):
+    @property
+    def player(self) -> int: ...
+
+
+HasPlayer = TypeVar("HasPlayer", bound=_HasPlayer)
+
+
+def each_player_once(scores: Sequence[HasPlayer]) -> Sequence[HasPlayer]:
+    """Refuse a list of scores that names a player twice (else the last would silently win)."""
+    seen: set[int] = set()
+    for score in scores:
+        if score.player in seen:
+            raise ValueError(
+                f"player {score.player} is listed more than once; give each player's score once"
+            )
+        seen.add(score.player)
+    return scores
+
+
+class ScoreIn(InputSchema):
     player: int = Field(..., ge=1, le=MAX_ID, description="A group member's player id.")
     machine_score: int | None = Field(
         ...,
@@ -453,9 +489,11 @@ class ScoreIn(Schema):
     )
 
 
-class SubmitScoresIn(Schema):
+class SubmitScoresIn(InputSchema):
     entered_by: int = Field(..., ge=1, le=MAX_ID, description="The player who enters the sheet.")
-    scores: list[ScoreIn] = Field(..., max_length=8, description="Every group member's score.")
+    scores: Annotated[list[ScoreIn], AfterValidator(each_player_once)] = Field(
+        ..., max_length=8, description="Every group member's score, each player once."
+    )
     tie_order: list[list[int]] = Field(
         default_factory=list,
         max_length=4,
@@ -486,16 +524,16 @@ class SubmittedOut(Schema):
     replayed: bool = Field(..., description="A retry: nothing new was written.")
 
 
-class ConfirmIn(Schema):
+class ConfirmIn(InputSchema):
     confirmed_by: int = Field(
         ..., ge=1, le=MAX_ID, description="Another player of the group who confirms (R3-a)."
     )
 
 
-class StartMeetIn(Schema):
+class StartMeetIn(InputSchema):
     number: int = Field(..., ge=1, le=1000, description="The meet's number in the season.")
     date: datetime.date | None = Field(
-        None, description="Its date; needed when the meet was not scheduled."
+        None, strict=False, description="Its date; needed when the meet was not scheduled."
     )
     seed: int | None = Field(
         None, ge=0, le=MAX_ID, description="The first-machine draw seed; random when null."
@@ -507,7 +545,7 @@ class StartedOut(Schema):
     warnings: list[str] = Field(..., description="The draw's warnings (A16, A61).")
 
 
-class CloseMeetIn(Schema):
+class CloseMeetIn(InputSchema):
     override_reason: str | None = Field(
         None,
         max_length=2000,
@@ -521,7 +559,7 @@ class ClosedOut(Schema):
     season_forfeits: list[int] = Field(..., description="Players whose season ended here.")
 
 
-class ForfeitIn(Schema):
+class ForfeitIn(InputSchema):
     player: int = Field(..., ge=1, le=MAX_ID, description="The player who forfeits the game.")
     countable: bool = Field(True, description="Counts toward §2.5 (an LO may say not).")
     reason: Literal["absent", "late", "other"] = Field("absent", description="Why.")
@@ -536,7 +574,7 @@ class ForfeitOut(Schema):
     reason: str = Field(..., description="absent, late or other.")
 
 
-class LedgerIn(Schema):
+class LedgerIn(InputSchema):
     kind: Literal[
         "dues_paid",
         "kitty_in",
@@ -563,7 +601,7 @@ class LedgerEntryOut(Schema):
     amount_cents: int = Field(..., description="Signed cents on its account.")
 
 
-class RegisterIn(Schema):
+class RegisterIn(InputSchema):
     first_name: str = Field(
         ..., min_length=1, max_length=80, pattern=NO_NUL, description="First name."
     )
@@ -588,7 +626,7 @@ class ImportedOut(Schema):
     created_players: list[int] = Field(..., description="Ids of players new to flipwell.")
 
 
-class ImportIn(Schema):
+class ImportIn(InputSchema):
     csv: str = Field(
         ...,
         max_length=1_000_000,

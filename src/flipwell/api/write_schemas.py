@@ -1,6 +1,9 @@
 """Request bodies and answers of the official's console writes (meets, score sheets,
 incidents, violations, money, special rulings, the playoff night).
 
+Every request body is an `InputSchema`: unknown fields refused, no type coerced (``true`` is
+not a number), and a list of scores names each player once.
+
 Words: every id is a 64-bit database key (1..2**63-1); every text refuses the NUL character and
 has a maximum length; machine scores are 0..2**63-1 (what the database stores); a *moment* is a
 date-time with its UTC offset, years 1900..2999; a *day* is a date in those years. What the
@@ -13,9 +16,16 @@ import datetime
 from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
-from pydantic import AfterValidator, AwareDatetime
+from pydantic import AfterValidator, AwareDatetime, Strict
 
-from flipwell.api.schemas import EXACT, MAX_ID, NO_NUL, SubmissionOut
+from flipwell.api.schemas import (
+    EXACT,
+    MAX_ID,
+    NO_NUL,
+    InputSchema,
+    SubmissionOut,
+    each_player_once,
+)
 from flipwell.league.validators import MAX_MACHINE_SCORE
 
 MIN_YEAR, MAX_YEAR = 1900, 2999
@@ -31,8 +41,9 @@ def _year_in_range(value: Any) -> Any:
     return value
 
 
-Moment = Annotated[AwareDatetime, AfterValidator(_year_in_range)]
-Day = Annotated[datetime.date, AfterValidator(_year_in_range)]
+# JSON carries these as ISO 8601 strings: parsed, so not strict (see `InputSchema`).
+Moment = Annotated[AwareDatetime, Strict(False), AfterValidator(_year_in_range)]
+Day = Annotated[datetime.date, Strict(False), AfterValidator(_year_in_range)]
 Id = Annotated[int, Field(ge=1, le=MAX_ID)]
 
 
@@ -71,12 +82,12 @@ TIE_ORDER_DESCRIPTION = (
 # --- meets ----------------------------------------------------------------------------------
 
 
-class ScheduleMeetIn(Schema):
+class ScheduleMeetIn(InputSchema):
     number: int = Field(..., ge=1, le=MAX_COUNT, description="The meet's number in the season.")
     date: Day = Field(..., description="The meet's date.")
 
 
-class AbsenceIn(Schema):
+class AbsenceIn(InputSchema):
     player: int = id_field("The player who will miss the meet (R2-b).")
 
 
@@ -86,7 +97,7 @@ class AbsenceOut(Schema):
     player_id: int = Field(..., description="The player's id.")
 
 
-class LatenessIn(Schema):
+class LatenessIn(InputSchema):
     player: int = id_field("The player who will be late (R2.2-a).")
     at: Moment | None = Field(
         None, description="When the LO was told, with its UTC offset; null: now."
@@ -101,7 +112,7 @@ class LatenessOut(Schema):
     reason: str = Field(..., description="The rules' explanation.")
 
 
-class ChooseMachineIn(Schema):
+class ChooseMachineIn(InputSchema):
     machine: int = id_field("The machine the picker chooses (a machine of the league).")
     chosen_by: int = id_field("The player who picks (R5-c).")
 
@@ -124,14 +135,14 @@ class NextGameOut(Schema):
 # --- corrections ----------------------------------------------------------------------------
 
 
-class CorrectedScoreIn(Schema):
+class CorrectedScoreIn(InputSchema):
     player: int = id_field("A group member's player id.")
     machine_score: int = score_field("His machine score.")
 
 
-class CorrectionIn(Schema):
+class CorrectionIn(InputSchema):
     requested_by: int = id_field("The player who reports the error (R3-b).")
-    scores: list[CorrectedScoreIn] = Field(
+    scores: Annotated[list[CorrectedScoreIn], AfterValidator(each_player_once)] = Field(
         ...,
         min_length=1,
         max_length=8,
@@ -156,7 +167,7 @@ class CorrectionOut(Schema):
     proposed: SubmissionOut = Field(..., description="The proposed sheet, unconfirmed.")
 
 
-class CorrectionAnswerIn(Schema):
+class CorrectionAnswerIn(InputSchema):
     player: int = id_field("A player the request asks (the quorum, A45.1).")
     agrees: bool = Field(..., description="He agrees with the correction.")
 
@@ -176,7 +187,7 @@ class CorrectionOutcomeOut(Schema):
 # --- incidents ------------------------------------------------------------------------------
 
 
-class LateJoinIn(Schema):
+class LateJoinIn(InputSchema):
     player: int = id_field("The late player (§2.3).")
     machine_allows_joining: bool = Field(
         ..., description="The machine lets a player be added to the game in progress."
@@ -217,7 +228,7 @@ MalfunctionReason = Literal[
 MalfunctionKind = Literal["major", "catastrophic", "positive", "not_serious"]
 
 
-class MalfunctionIn(Schema):
+class MalfunctionIn(InputSchema):
     player: int = id_field("The player whose ball malfunctioned.")
     ball: int = Field(..., ge=1, le=100, description="The ball number (1 = first ball).")
     reason_code: MalfunctionReason = Field(
@@ -262,14 +273,14 @@ class MalfunctionOut(Schema):
     )
 
 
-class CompensatoryRequestIn(Schema):
+class CompensatoryRequestIn(InputSchema):
     player: int = id_field("The player entitled to a compensatory game.")
     play_continued: bool = Field(
         False, description="Play continued before he asked (then it is too late, RA-b)."
     )
 
 
-class CompensatoryGameIn(Schema):
+class CompensatoryGameIn(InputSchema):
     player: int = id_field("The player who played the compensatory game.")
     new_score: int = score_field("The compensatory game's displayed score.")
     leading_subtracted: int = score_field("Score subtracted for a leading state (R7.3-n).", 0)
@@ -286,7 +297,7 @@ class CompensatoryGameOut(Schema):
     state_subtracted: int = Field(..., description="Subtracted for the machine's state.")
 
 
-class MachineProblemIn(Schema):
+class MachineProblemIn(InputSchema):
     machine: int = id_field("The machine (a machine of the league).")
     problem: str = text_field(
         "The problem, as announced before play.", min_length=1, max_length=200
@@ -300,7 +311,7 @@ class MachineProblemOut(Schema):
     problem: str = Field(..., description="The problem.")
 
 
-class DeclarationIn(Schema):
+class DeclarationIn(InputSchema):
     reason: str = text_field("Why (required).", min_length=1)
 
 
@@ -312,7 +323,7 @@ class DeclarationOut(Schema):
     reason: str = Field(..., description="Why.")
 
 
-class ReplaceMachineIn(Schema):
+class ReplaceMachineIn(InputSchema):
     reason: str = text_field("Why the machine is unplayable (required).", min_length=1)
     machine: int | None = id_field(
         "The replacement: the original selector's choice (with chosen_by), or the LO's "
@@ -348,7 +359,7 @@ ViolationKind = Literal[
 ]
 
 
-class ViolationIn(Schema):
+class ViolationIn(InputSchema):
     player: int = id_field("The violator.")
     kind: ViolationKind = Field(..., description="The violation (§8).")
     reason: str = text_field("What happened (required).", min_length=1)
@@ -399,7 +410,7 @@ RemedyChoice = Literal[
 ]
 
 
-class RemedyIn(Schema):
+class RemedyIn(InputSchema):
     victim: int = id_field("The victim of the violation.")
     announced: RemedyChoice | None = Field(
         None, description="His choice announced before play resumed; null: none (A29)."
@@ -434,7 +445,7 @@ class RemedyOut(Schema):
     charge: ChargeOut | None = Field(..., description="The violator's charge (R8.3-d); null.")
 
 
-class RestartIn(Schema):
+class RestartIn(InputSchema):
     responsible: int = id_field("The player responsible for the wrong count (R8.6-d).")
     games_started: int = Field(..., ge=0, le=100, description="Games started on the machine.")
     game_price_cents: int = Field(..., ge=0, le=MAX_CENTS, description="A game's price, cents.")
@@ -450,7 +461,7 @@ class RestartOut(Schema):
     charge: ChargeOut | None = Field(..., description="The restart charge; null when free.")
 
 
-class DiscardIn(Schema):
+class DiscardIn(InputSchema):
     players: list[Id] = id_list(
         "The players whose completed scores are discarded (R7.4-c).", min_length=1
     )
@@ -462,8 +473,8 @@ class DiscardedOut(Schema):
     players: list[int] = Field(..., description="Players whose scores were discarded.")
 
 
-class ReplayScoresIn(Schema):
-    scores: list[CorrectedScoreIn] = Field(
+class ReplayScoresIn(InputSchema):
+    scores: Annotated[list[CorrectedScoreIn], AfterValidator(each_player_once)] = Field(
         ..., min_length=1, max_length=8, description="The replay's score of each discarded one."
     )
     entered_by: int = id_field("The group member who enters the sheet.")
@@ -473,7 +484,7 @@ class ReplayScoresIn(Schema):
     )
 
 
-class LateJoinForfeitsIn(Schema):
+class LateJoinForfeitsIn(InputSchema):
     countable: bool = Field(..., description="His forfeits before he joined count (R2.4-g).")
     reason: str = text_field("Why (required).", min_length=1)
 
@@ -489,7 +500,7 @@ class LateJoinForfeitsOut(Schema):
 # --- money and special rulings --------------------------------------------------------------
 
 
-class ReversalIn(Schema):
+class ReversalIn(InputSchema):
     reason: str = text_field("Why it is reversed (required).", min_length=1)
 
 
@@ -498,7 +509,7 @@ SpecialRulingKind = Literal[
 ]
 
 
-class SpecialRulingIn(Schema):
+class SpecialRulingIn(InputSchema):
     machine_title: str = text_field("The machine title.", min_length=1, max_length=120)
     kind: SpecialRulingKind = Field(..., description="What the glitch is (RA-a).")
     text: str = text_field("The ruling.", min_length=1, max_length=10_000)
@@ -517,7 +528,7 @@ class AmendRulingIn(SpecialRulingIn):
 # --- the playoff night ----------------------------------------------------------------------
 
 
-class QualifyIn(Schema):
+class QualifyIn(InputSchema):
     date: Day = Field(..., description="The playoff night's date.")
     cut: int | None = Field(
         None, ge=1, le=MAX_COUNT, description="The LO's number of qualifiers (A06); null: §6.1."
@@ -555,17 +566,17 @@ class QualificationOut(Schema):
     complete: bool = Field(..., description="No tie is left: the bracket is drawn.")
 
 
-class SeedPlayoffIn(Schema):
+class SeedPlayoffIn(InputSchema):
     order: list[Id] = id_list("The tied players, winner first.", max_length=64, min_length=1)
     machine: int | None = id_field("The machine it was played on; null: drawn.", None)
 
 
-class WithdrawalIn(Schema):
+class WithdrawalIn(InputSchema):
     player: int = id_field("The player who cannot attend (R6.6-b).")
     note: str = text_field("A note.", "")
 
 
-class StartPlayoffGameIn(Schema):
+class StartPlayoffGameIn(InputSchema):
     machine: int | None = id_field(
         "Games 2 and 3: the chooser's machine (R6.4-c); null for game 1 (drawn, R6.4-b).", None
     )
@@ -582,16 +593,16 @@ class PlayoffGameOut(Schema):
     chosen_by: int | None = Field(..., description="Who chose it; null: drawn.")
 
 
-class PlayoffScoreIn(Schema):
+class PlayoffScoreIn(InputSchema):
     player: int = id_field("A present player of the match.")
     machine_score: int = score_field("His machine score.")
 
 
-class PlayoffResultIn(Schema):
+class PlayoffResultIn(InputSchema):
     order: list[Id] | None = Field(
         None, max_length=4, description="The finishing order, winner first; or give scores."
     )
-    scores: list[PlayoffScoreIn] | None = Field(
+    scores: Annotated[list[PlayoffScoreIn], AfterValidator(each_player_once)] | None = Field(
         None, max_length=4, description="Every present player's machine score; or give order."
     )
     tie_orders: list[list[Id]] = Field(
@@ -601,7 +612,7 @@ class PlayoffResultIn(Schema):
     )
 
 
-class TiebreakerIn(Schema):
+class TiebreakerIn(InputSchema):
     order: list[Id] = id_list("The tied players, winner first.", max_length=4, min_length=1)
     machine: int | None = id_field("Where it was played; null: drawn (R6.5-b).", None)
 
@@ -612,7 +623,7 @@ class TiebreakerOut(Schema):
     order: list[int] = Field(..., description="The players, winner first.")
 
 
-class NoShowIn(Schema):
+class NoShowIn(InputSchema):
     player: int = id_field("The player not present at the match's start (R6.6-c).")
     note: str = text_field("A note.", "")
 
@@ -623,7 +634,7 @@ class NoShowOut(Schema):
     recorded_at: datetime.datetime = Field(..., description="When it was recorded.")
 
 
-class PlayoffLatenessIn(Schema):
+class PlayoffLatenessIn(InputSchema):
     player: int = id_field("The player who will be late (R6.6-a).")
     at: Moment | None = Field(None, description="When the LO was told; null: now.")
 

@@ -4,6 +4,10 @@ The file has a header row naming exactly the columns ``first_name``, ``last_name
 ``ifpa_number`` and ``ifpa_rank`` (in any order). Both IFPA columns may be empty: a player
 without an IFPA number, or unranked (placed at the bottom of the first ladder, R4.3-b).
 
+A name written as text by flipwell's own CSV exports (``'=Bob``, see
+`flipwell.league.csv_cells`) is read back as the name it stands for (``=Bob``), so a roster
+made from an export registers the same names.
+
 Words: a *line* is the file's line number, 1 for the header, as a spreadsheet shows it; a
 *column* is a header name. Every error names both, so the official can fix the file.
 """
@@ -13,6 +17,8 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
+
+from flipwell.league.csv_cells import restore
 
 COLUMNS = ("first_name", "last_name", "ifpa_number", "ifpa_rank")
 
@@ -102,6 +108,8 @@ def _column_index(header: list[str]) -> dict[str, int]:
 
 
 def _row(line: int, values: dict[str, str]) -> PlayerRow:
+    names = {name: restore(values[name]).strip() for name in ("first_name", "last_name")}
+    values = {**values, **names}
     for name in ("first_name", "last_name"):
         if not values[name]:
             raise PlayersCsvError(line, name, "is empty; every player needs a first and last name")

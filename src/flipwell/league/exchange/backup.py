@@ -2,27 +2,39 @@
 
 Words:
 - *backup file*: a JSON object ``{"format": "flipwell-backup", "format_version": 1,
-  "created_at", "migrations": {"league": [...]}, "tables": [{"model", "rows"}]}``. Each table
-  is one model (``"league.game"``); each row is ``{"pk", "fields"}`` as Django's Python
-  serializer writes it, with datetimes in full ISO 8601 (microseconds kept).
+  "created_at", "migrations": {"league": [...]}, "tables": [{"model", "rows"}], "checksum"}``.
+  Each table is one model (``"league.game"``); each row is ``{"pk", "fields"}`` as Django's
+  Python serializer writes it, with datetimes in full ISO 8601 (microseconds kept).
+- *checksum*: ``"sha256:"`` and the SHA-256 (hex) of the *canonical JSON* of every other key
+  of the file (keys sorted, no spaces, UTF-8). A restore refuses a file whose checksum is
+  missing or does not match (damaged, or edited after `backup` wrote it) unless told not to
+  verify it (``flipwell restore --no-verify FILE``); backups written before checksums existed
+  restore that way.
 - *the tables*: every model of the league app (the stored facts; nothing derived is stored, so
   nothing derived is backed up) and ``auth.user`` for the *people who act*: the league
   officials, and every other account a fact names (who recorded a score, who made a ruling),
   so that every reference holds after a restore. Of an account only the username, names,
   email and password hash are kept: never permissions, staff or superuser flags, sessions.
+  API tokens (`flipwell.api`) are not backed up either, not even their hashes: after a
+  restore every token is gone, and the officials issue new ones in the console.
 - *dependency order*: the models sorted so that every model comes after the models its foreign
   keys point to (computed from the models themselves, so a new model needs no list edited).
   Restoring in this order means every referenced row exists when a row is inserted.
 - *empty database*: migrated, with no account and no row in any league table.
 
-Restoring only inserts (``bulk_create`` with the stored primary keys), never updates: the
-append-only triggers on the ledger and the audit log (migration 0002) stay satisfied.
+Restoring only inserts (``bulk_create`` with the stored primary keys), never updates or
+deletes: the append-only triggers on the ledger and the audit log (migrations 0002, 0009) stay
+satisfied. It trusts no row: each must be a row `backup` writes (a known table, ``pk`` and
+``fields`` only, no field `backup` does not write, so no superuser flag), with values its
+model accepts; then every restored season is folded by the rules, inside the restore's
+transaction, so a file that would restore into a league whose pages fail is refused whole.
 """
 
 from __future__ import annotations
 
 import datetime
 import decimal
+import hashlib
 import json
 import uuid
 from collections.abc import Iterable, Iterator, Mapping
@@ -33,20 +45,25 @@ from typing import Any, TextIO
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core import serializers
+from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
 from django.core.serializers.base import DeserializationError
-from django.db import DatabaseError, connection, models, transaction
+from django.db import DatabaseError, IntegrityError, connection, models, transaction
 from django.db.migrations.recorder import MigrationRecorder
 from django.utils import timezone
 
+from flipwell.league import models as m
 from flipwell.league.exchange.files import write_atomically
 from flipwell.league.exchange.progress import Progress, Stream
+from flipwell.league.services._edge import fold
 
 FORMAT = "flipwell-backup"
 FORMAT_VERSION = 1
 APP_LABEL = "league"
 USER_FIELDS = ("username", "first_name", "last_name", "email", "password")
 BATCH_SIZE = 500
+CHECKSUM_PREFIX = "sha256:"
+ROW_KEYS = frozenset({"pk", "fields"})
 
 
 class BackupError(Exception):
@@ -128,9 +145,12 @@ def write_backup(*, path: Path, progress: Stream | None = None) -> BackupSummary
             "migrations": {APP_LABEL: _applied_migrations()},
             "tables": tables,
         }
+    # As JSON values, exactly as a restore will read them back, so the checksum matches.
+    document = json.loads(json.dumps(document, default=_json_value))
+    document["checksum"] = backup_checksum(document)
 
     def write(file: TextIO) -> None:
-        json.dump(document, file, default=_json_value, ensure_ascii=False, separators=(",", ":"))
+        json.dump(document, file, ensure_ascii=False, separators=(",", ":"))
         file.write("\n")
 
     try:
@@ -186,13 +206,22 @@ def _json_value(value: object) -> object:
     raise TypeError(f"cannot write a {type(value).__name__} to a backup")
 
 
+def backup_checksum(document: Mapping[str, Any]) -> str:
+    """The checksum of a backup document: SHA-256 of the canonical JSON of every key but
+    ``"checksum"`` (see the module docstring)."""
+    content = {key: value for key, value in document.items() if key != "checksum"}
+    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return CHECKSUM_PREFIX + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
 def _applied_migrations() -> list[str]:
     applied = MigrationRecorder(connection).applied_migrations()
     return sorted(name for app, name in applied if app == APP_LABEL)
 
 
-def read_backup(path: Path) -> dict[str, Any]:
-    """The parsed backup file at `path`, checked to be a flipwell backup this version reads."""
+def read_backup(path: Path, *, verify: bool = True) -> dict[str, Any]:
+    """The parsed backup file at `path`, checked to be a flipwell backup this version reads
+    and, when `verify`, to carry a checksum that matches its content."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -220,31 +249,47 @@ def read_backup(path: Path) -> dict[str, Any]:
         for t in tables
     ):
         raise BackupError(f'{path}: "tables" must be a list of {{"model", "rows"}} objects')
+    if verify:
+        _check_checksum(path, document)
     return document
 
 
-def restore_backup(*, path: Path, progress: Stream | None = None) -> BackupSummary:
+def _check_checksum(path: Path, document: Mapping[str, Any]) -> None:
+    stored = document.get("checksum")
+    if stored is None:
+        raise BackupError(
+            f"{path} has no checksum, so flipwell cannot tell whether it is complete and "
+            "unchanged (backups made before flipwell wrote checksums have none). If you trust "
+            f"the file, restore it with `flipwell restore --no-verify {path}`; every row is "
+            "still checked."
+        )
+    if stored != backup_checksum(document):
+        raise BackupError(
+            f"{path} does not match its checksum: the file is damaged or was edited after "
+            "`flipwell backup` wrote it. Restore an undamaged copy; only if you changed it on "
+            f"purpose, `flipwell restore --no-verify {path}` (every row is still checked)."
+        )
+
+
+def restore_backup(
+    *, path: Path, progress: Stream | None = None, verify: bool = True
+) -> BackupSummary:
     """Restore the backup at `path` into this empty database, keeping every primary key.
 
     Side effects: inserts every row of the backup in dependency order, inside one transaction
-    (all or nothing), then resets PostgreSQL's id sequences past the restored ids. Draws a
-    progress bar on `progress` when it is a terminal. Writes no audit event: the restored audit
-    log is the original one, unchanged. Raises BackupError (nothing written) when the file is
-    not a backup this version reads, when it comes from a newer database schema, when the
-    database already holds data, or when a row does not fit the database.
+    (all or nothing), checks every foreign key, folds every restored season, then resets
+    PostgreSQL's id sequences past the restored ids. Draws a progress bar on `progress` when
+    it is a terminal. Writes no audit event: the restored audit log is the original one,
+    unchanged. Raises BackupError (nothing written) when the file is not a backup this version
+    reads, when its checksum is missing or wrong (unless not `verify`), when it comes from a
+    newer database schema, when the database already holds data, when a row is not one
+    `backup` writes or does not fit the database, or when a season's facts do not fold.
     """
-    document = read_backup(path)
+    document = read_backup(path, verify=verify)
     _check_migrations(path, document)
     ordered = backup_models()
-    by_label = {model._meta.label_lower: model for model in ordered}
-    rows_by_label: dict[str, list[Any]] = {}
-    for table in document["tables"]:
-        label = table["model"]
-        if label not in by_label:
-            known = ", ".join(by_label)
-            raise BackupError(f"{path}: unknown table {label!r}; a backup holds only {known}")
-        rows_by_label.setdefault(label, []).extend(table["rows"])
-    counts = {label: len(rows_by_label.get(label, [])) for label in by_label}
+    rows_by_label = _rows_by_model(path, document, ordered)
+    counts = {label: len(rows_by_label.get(label, [])) for label in rows_by_label}
     with transaction.atomic():
         _check_empty(ordered)
         with Progress("Restoring", total=sum(counts.values()), stream=progress) as bar:
@@ -253,8 +298,55 @@ def restore_backup(*, path: Path, progress: Stream | None = None) -> BackupSumma
                 for batch in _batches(rows_by_label.get(label, []), BATCH_SIZE):
                     _insert(path, model, batch)
                     bar.advance(len(batch))
+        _check_references(path)
+        _check_seasons_fold(path)
         _reset_sequences(ordered)
     return BackupSummary(rows=counts)
+
+
+def _rows_by_model(
+    path: Path, document: Mapping[str, Any], ordered: list[type[models.Model]]
+) -> dict[str, list[dict[str, Any]]]:
+    """Every table's rows by model label, each row checked to be one `backup` writes."""
+    by_label = {model._meta.label_lower: model for model in ordered}
+    rows_by_label: dict[str, list[dict[str, Any]]] = {label: [] for label in by_label}
+    for table in document["tables"]:
+        label = table["model"]
+        if label not in by_label:
+            known = ", ".join(by_label)
+            raise BackupError(f"{path}: unknown table {label!r}; a backup holds only {known}")
+        allowed = backup_fields(by_label[label])
+        rows = rows_by_label[label]
+        for row in table["rows"]:
+            _check_row(path, label, len(rows) + 1, row, allowed)
+            rows.append(row)
+    return rows_by_label
+
+
+def backup_fields(model: type[models.Model]) -> frozenset[str]:
+    """The fields `backup` writes of a model's rows (besides the primary key)."""
+    if model is get_user_model():
+        return frozenset(USER_FIELDS)
+    meta = model._meta  # as Django's serializer: every local field but the key, and m2m
+    fields = [f.name for f in meta.local_fields if not f.primary_key]
+    return frozenset([*fields, *(f.name for f in meta.local_many_to_many)])
+
+
+def _check_row(path: Path, label: str, number: int, row: object, allowed: frozenset[str]) -> None:
+    where = f"{path}: {label} row {number}"
+    if not isinstance(row, dict) or set(row) != ROW_KEYS:
+        raise BackupError(f'{where} is not a {{"pk", "fields"}} object')
+    pk, fields = row["pk"], row["fields"]
+    if type(pk) is not int or pk < 1:
+        raise BackupError(f"{where}: pk {pk!r} is not a positive whole number")
+    if not isinstance(fields, dict):
+        raise BackupError(f'{where} (pk {pk}): "fields" is not an object')
+    unknown = sorted(set(fields) - allowed)
+    if unknown:
+        raise BackupError(
+            f"{where} (pk {pk}): unknown field {unknown[0]!r}; `flipwell backup` writes only "
+            f"{', '.join(sorted(allowed))}"
+        )
 
 
 def _check_migrations(path: Path, document: Mapping[str, Any]) -> None:
@@ -291,12 +383,11 @@ def _insert(path: Path, model: type[models.Model], rows: list[Any]) -> None:
     try:
         objects = [
             item.object
-            for item in serializers.deserialize(
-                "python", ({"model": label, **row} for row in rows), ignorenonexistent=True
-            )
+            for item in serializers.deserialize("python", ({"model": label, **r} for r in rows))
         ]
     except (DeserializationError, TypeError, ValueError) as error:
         raise BackupError(f"{path}: a {label} row is malformed ({error})") from error
+    _check_values(path, label, objects)
     try:
         with transaction.atomic():
             model._default_manager.bulk_create(objects)
@@ -304,6 +395,44 @@ def _insert(path: Path, model: type[models.Model], rows: list[Any]) -> None:
         raise BackupError(
             f"{path}: the {label} rows do not fit this database ({error}); nothing was restored"
         ) from error
+
+
+def _check_values(path: Path, label: str, objects: list[models.Model]) -> None:
+    """Each row's values as its model's fields allow them (choices, lengths, validators);
+    references are checked by the database (`_check_references`), not here row by row."""
+    for obj in objects:
+        relations = [f.name for f in obj._meta.concrete_fields if f.is_relation]
+        try:
+            obj.clean_fields(exclude=relations)
+        except ValidationError as error:
+            field, messages = next(iter(error.message_dict.items()))
+            raise BackupError(
+                f"{path}: {label} row pk {obj.pk}, field {field!r}: {' '.join(messages)}"
+            ) from error
+
+
+def _check_references(path: Path) -> None:
+    """Every foreign key of the restored rows names a restored row (checked now, not at
+    commit, so the refusal is a BackupError)."""
+    try:
+        connection.check_constraints()
+    except IntegrityError as error:
+        raise BackupError(
+            f"{path}: a row refers to a row the backup does not hold ({error}); nothing was "
+            "restored"
+        ) from error
+
+
+def _check_seasons_fold(path: Path) -> None:
+    """Fold every restored season: facts the rules reject would make its pages fail."""
+    for season in m.Season.objects.select_related("league").order_by("pk"):
+        try:
+            fold(season)
+        except ValidationError as error:
+            raise BackupError(
+                f"{path}: the season {season.name!r} of {season.league.name!r} does not add "
+                f"up under the rules ({' '.join(error.messages)}); nothing was restored"
+            ) from error
 
 
 def _reset_sequences(ordered: list[type[models.Model]]) -> None:

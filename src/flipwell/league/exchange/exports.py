@@ -13,13 +13,14 @@ Words:
   as entered (empty: no score, a forfeit), the final score the rules used (after compensatory
   games, reductions and zeroes), his place and game points.
 
+Every CSV cell is written by `flipwell.league.csv_cells.csv_text`: a name a spreadsheet would
+run as a formula (``=...``) is written as text (``'=...``).
+
 Everything here is read-only and derived on the fly; nothing is stored.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -28,6 +29,7 @@ from typing import Any
 
 from flipwell.league import models as m
 from flipwell.league.adapters import ruleset_for, season_facts
+from flipwell.league.csv_cells import csv_text
 from flipwell.rules.match import GameFacts
 from flipwell.rules.season import MeetFacts, SeasonFacts, SeasonResult, Standing, fold_season
 from flipwell.rules.violations import Violation
@@ -234,7 +236,7 @@ def standings_csv(folded: FoldedSeason) -> str:
                 _blank(standing.season_forfeited_at),
             )
         )
-    return _csv(STANDINGS_COLUMNS, rows)
+    return csv_text(STANDINGS_COLUMNS, rows)
 
 
 def scores_csv(folded: FoldedSeason) -> str:
@@ -274,16 +276,8 @@ def scores_csv(folded: FoldedSeason) -> str:
                             "" if forfeit is None else "countable" if forfeit else "not countable",
                         )
                     )
-    return _csv(SCORES_COLUMNS, rows)
+    return csv_text(SCORES_COLUMNS, rows)
 
 
 def _blank(value: object | None) -> object:
     return "" if value is None else value
-
-
-def _csv(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return buffer.getvalue()

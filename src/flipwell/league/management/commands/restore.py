@@ -1,4 +1,4 @@
-"""`restore FILE`: a backup, into an empty database, all or nothing."""
+"""`restore [--no-verify] FILE`: a backup, into an empty database, all or nothing."""
 
 from __future__ import annotations
 
@@ -14,17 +14,26 @@ from flipwell.league.management.commands._common import ProgressStream, require_
 class Command(BaseCommand):
     help = (
         "Restore a backup made by `backup` into this database, which must be migrated and "
-        "empty; every row keeps its id, and nothing is written unless all of it is."
+        "empty; every row keeps its id, and nothing is written unless all of it is. The "
+        "file's checksum must match unless --no-verify; every row is checked either way."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path, help="a backup file")
+        parser.add_argument(
+            "--no-verify",
+            action="store_true",
+            help="restore a file without a checksum (made before flipwell wrote them) or whose "
+            "checksum does not match (edited on purpose); its rows are still checked",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]
         require_migrated()
         try:
-            summary = restore_backup(path=path, progress=ProgressStream(self))
+            summary = restore_backup(
+                path=path, progress=ProgressStream(self), verify=not options["no_verify"]
+            )
         except BackupError as error:
             raise CommandError(str(error)) from error
         leagues = summary.rows.get("league.league", 0)
