@@ -80,6 +80,6 @@ def drop_triggers(apps: Any, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("league", "0008_gap_facts")]
+    dependencies = [("league", "0009_idempotency_scope")]
 
     operations = [migrations.RunPython(create_triggers, drop_triggers)]
