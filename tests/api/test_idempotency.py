@@ -90,6 +90,7 @@ def test_submit_scores_key_of_the_sheet_link_is_new_for_a_token(client):
     played = game(m.Meet.objects.get(season=night.season, number=1), 1, 1)
     players = [x.player_id for x in played.group.members.order_by("position")]
     form = {"idempotency_key": "tablet-1", "entered_by": str(players[0])}
+    form.update({"game": str(played.pk), "seen_version": "0"})  # the sheet names its game
     form.update({f"score_{p}": str(900 - i) for i, p in enumerate(players)})
     from_sheet = client.post(scoresheet_path(played.group) + "enter/", form)
 
