@@ -14,6 +14,8 @@ meaning "off"):
 - ``DATABASE_URL``: another database, ``sqlite:///relative/path.sqlite3``,
   ``sqlite:////absolute/path.sqlite3`` or ``postgres://user:password@host:port/name``
   (``postgresql://`` also accepted); any other scheme is refused.
+- ``TIME_ZONE``: the server's default zone (an IANA name); default ``UTC``. Each league stores
+  its own zone; datetimes are stored aware (``USE_TZ``).
 
 SQLite, the default, serves several workers and threads writing at once (a league night: every
 group's phone, the console, the API). Every SQLite database, the default one and a ``sqlite:``
@@ -27,8 +29,6 @@ group's phone, the console, the API). Every SQLite database, the default one and
   lock (deferred transactions cannot wait for that; immediate ones can);
 - a busy timeout of ``SQLITE_TIMEOUT_SECONDS`` (20 s): how long a writer waits for the lock
   before failing, far longer than any of flipwell's writes holds it.
-- ``TIME_ZONE``: the server's default zone (an IANA name); default ``UTC``. Each league stores
-  its own zone; datetimes are stored aware (``USE_TZ``).
 
 Security. A venue may serve flipwell over plain HTTP on its own network; a public site serves
 it over HTTPS. ``FLIPWELL_HTTPS`` says which, and the HTTPS-only protections follow from it
