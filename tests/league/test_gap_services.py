@@ -12,16 +12,12 @@ from django.core.exceptions import ValidationError
 from flipwell.league import models as m
 from flipwell.league.adapters import counted_tie_orders, season_facts
 from flipwell.league.services.corrections import request_correction, respond_to_correction
-from flipwell.league.services.incidents import (
-    designate_late_join_forfeits,
-    record_forfeit,
-    record_game_restart,
+from flipwell.league.services.forfeits import designate_late_join_forfeits, record_forfeit
+from flipwell.league.services.malfunctions import (
     record_positive_malfunction_replay,
     record_replay_scores,
-    record_victim_remedy,
-    record_violation,
-    replace_machine,
 )
+from flipwell.league.services.meet_machines import replace_machine
 from flipwell.league.services.meets import close_meet
 from flipwell.league.services.playoffs import (
     playoff_start,
@@ -31,6 +27,11 @@ from flipwell.league.services.playoffs import (
     record_seed_playoff,
 )
 from flipwell.league.services.season_files import import_season_file
+from flipwell.league.services.violations import (
+    record_game_restart,
+    record_victim_remedy,
+    record_violation,
+)
 from flipwell.rules.season import fold_season
 from tests import factories as f
 from tests.league.league_night import build_night, free_machine, game, next_game

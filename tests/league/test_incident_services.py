@@ -6,18 +6,19 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from flipwell.league import models as m
 from flipwell.league.adapters import season_facts
-from flipwell.league.services.incidents import (
-    announce_machine_problem,
-    declare_machine_repaired,
-    declare_machine_unplayable,
+from flipwell.league.services.forfeits import record_forfeit, record_late_join
+from flipwell.league.services.malfunctions import (
     record_compensatory_game,
-    record_forfeit,
-    record_late_join,
-    record_violation,
     report_malfunction,
     request_compensatory_game,
 )
+from flipwell.league.services.meet_machines import (
+    announce_machine_problem,
+    declare_machine_repaired,
+    declare_machine_unplayable,
+)
 from flipwell.league.services.scores import submit_scores
+from flipwell.league.services.violations import record_violation
 from flipwell.rules.season import fold_season
 from tests import factories as f
 from tests.league.league_night import build_night, game, next_game

@@ -13,22 +13,17 @@ from flipwell.league import models as m
 from flipwell.league.adapters import season_facts
 from flipwell.league.selectors.meet_board import meet_board
 from flipwell.league.services.corrections import request_correction, respond_to_correction
-from flipwell.league.services.incidents import (
-    declare_machine_unplayable,
-    record_compensatory_game,
-    record_forfeit,
-    record_late_join,
-    record_violation,
-    report_malfunction,
-)
+from flipwell.league.services.forfeits import record_forfeit, record_late_join
+from flipwell.league.services.malfunctions import record_compensatory_game, report_malfunction
+from flipwell.league.services.meet_machines import choose_next_machine, declare_machine_unplayable
 from flipwell.league.services.meets import (
     announce_absence,
     announce_lateness,
-    choose_next_machine,
     close_meet,
     schedule_meet,
     start_meet,
 )
+from flipwell.league.services.violations import record_violation
 from flipwell.rules.season import fold_season
 from flipwell.rules.selection import draw_first_machines
 from tests import factories as f
