@@ -73,7 +73,7 @@ def locked_game(game: m.Game) -> m.Game:
     )
 
 
-def player_id(player: PlayerRef) -> int:
+def ref_id(player: PlayerRef) -> int:
     """The id of a player given as a row or an id."""
     return player if isinstance(player, int) else player.pk
 

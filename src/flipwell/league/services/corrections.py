@@ -32,8 +32,8 @@ from flipwell.league.services._edge import (
     PlayerRef,
     group_player_ids,
     locked_game,
-    player_id,
     record_ruling,
+    ref_id,
     require_member,
     require_official,
     require_reason,
@@ -79,8 +79,8 @@ def request_correction(
     nothing, a correction already pending, or a closed meet without an override;
     PermissionDenied when a non-official overrides.
     """
-    sheet_changes = {player_id(p): s for p, s in scores.items()}
-    ties = [[player_id(p) for p in order] for order in tie_order]
+    sheet_changes = {ref_id(p): s for p, s in scores.items()}
+    ties = [[ref_id(p) for p in order] for order in tie_order]
     with transaction.atomic():
         game = locked_game(game)
         group = game.group

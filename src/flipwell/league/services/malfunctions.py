@@ -27,8 +27,8 @@ from flipwell.league.services._edge import (
     group_player_ids,
     locked_game,
     open_meet,
-    player_id,
     record_ruling,
+    ref_id,
     require_member,
     require_official,
     require_reason,
@@ -437,8 +437,8 @@ def record_replay_scores(
     discarded score waiting, scores for other players than the discarded ones, players outside
     the group, the same player entering and confirming, or a sheet the rules refuse.
     """
-    sheet_changes = {player_id(p): s for p, s in scores.items()}
-    ties = [[player_id(p) for p in order] for order in tie_order]
+    sheet_changes = {ref_id(p): s for p, s in scores.items()}
+    ties = [[ref_id(p) for p in order] for order in tie_order]
     with transaction.atomic():
         game = locked_game(game)
         group = game.group

@@ -33,7 +33,7 @@ from flipwell.league.services._edge import (
     PlayerRef,
     group_player_ids,
     open_meet,
-    player_id,
+    ref_id,
     require_member,
     rules_edge,
     season_changed,
@@ -91,8 +91,8 @@ def submit_scores(
     key = idempotency_key.strip()
     if not key:
         raise ValidationError({"idempotency_key": "Give the request an idempotency key."})
-    sheet = {player_id(p): s for p, s in scores.items()}
-    ties = [[player_id(p) for p in order] for order in tie_order]
+    sheet = {ref_id(p): s for p, s in scores.items()}
+    ties = [[ref_id(p) for p in order] for order in tie_order]
     with transaction.atomic():
         game = (
             m.Game.objects.select_for_update().select_related("group__meet__season").get(pk=game.pk)
