@@ -19,13 +19,12 @@ from flipwell.league.services.malfunctions import (
 )
 from flipwell.league.services.meet_machines import replace_machine
 from flipwell.league.services.meets import close_meet
-from flipwell.league.services.playoffs import (
+from flipwell.league.services.playoff_matches import (
     playoff_start,
-    qualify_for_playoffs,
     record_no_show,
     record_playoff_lateness_notice,
-    record_seed_playoff,
 )
+from flipwell.league.services.playoffs import qualify_for_playoffs, record_seed_playoff
 from flipwell.league.services.season_files import import_season_file
 from flipwell.league.services.violations import (
     record_game_restart,

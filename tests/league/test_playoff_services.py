@@ -10,15 +10,17 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from flipwell.league import models as m
 from flipwell.league.models.playoffs import PlayoffNoShow
 from flipwell.league.selectors.playoffs import playoff_bracket
-from flipwell.league.services.playoffs import (
-    close_playoff_night,
-    qualify_for_playoffs,
+from flipwell.league.services.playoff_matches import (
     record_no_show,
     record_playoff_game,
     record_playoff_tiebreaker,
+    start_playoff_game,
+)
+from flipwell.league.services.playoffs import (
+    close_playoff_night,
+    qualify_for_playoffs,
     record_seed_playoff,
     record_withdrawal,
-    start_playoff_game,
 )
 from flipwell.league.services.season_files import import_season_file
 from tests import factories as f

@@ -23,8 +23,9 @@ malfunctions           report_malfunction, request_compensatory_game,
                        record_replay_scores
 violations             record_violation, record_victim_remedy, record_game_restart
 playoffs               qualify_for_playoffs, record_seed_playoff, record_withdrawal,
-                       start_playoff_game, record_playoff_game, record_playoff_tiebreaker,
-                       record_playoff_lateness_notice, record_no_show, close_playoff_night
+                       close_playoff_night
+playoff_matches        start_playoff_game, record_playoff_game, record_playoff_tiebreaker,
+                       record_playoff_lateness_notice, record_no_show
 ledger                 record_ledger_entry, reverse_ledger_entry
 special rulings        load_appendix_a, add_special_ruling, amend_special_ruling
 setup                  may_create_league, open_league, create_machine, update_machine,
@@ -64,16 +65,18 @@ from flipwell.league.services.meets import (
     start_meet,
 )
 from flipwell.league.services.players import ImportResult, import_players_csv, register_player
-from flipwell.league.services.playoffs import (
-    close_playoff_night,
-    qualify_for_playoffs,
+from flipwell.league.services.playoff_matches import (
     record_no_show,
     record_playoff_game,
     record_playoff_lateness_notice,
     record_playoff_tiebreaker,
+    start_playoff_game,
+)
+from flipwell.league.services.playoffs import (
+    close_playoff_night,
+    qualify_for_playoffs,
     record_seed_playoff,
     record_withdrawal,
-    start_playoff_game,
 )
 from flipwell.league.services.scores import confirm_scores, submit_scores
 from flipwell.league.services.season_files import import_season_file
