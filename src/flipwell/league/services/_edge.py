@@ -46,7 +46,7 @@ def _sentence(text: str) -> str:
 
 @contextmanager
 def rules_edge(
-    field: str | None = None,
+    field: str | Callable[[str], str] | None = None,
     *,
     code: str | None = None,
     message: Callable[[str], str] = _sentence,
@@ -54,14 +54,16 @@ def rules_edge(
     """Turn a `RuleError` raised inside the block into a `ValidationError` (on `field`).
 
     The error's text becomes the message through `message` (by default a sentence: capital
-    first letter, final stop); `code` is the ValidationError's code. Every call into the rules
-    library from a service runs inside this block, so mypy checks its arguments.
+    first letter, final stop); `field` may instead be a function choosing the field from the
+    error's text; `code` is the ValidationError's code. Every call into the rules library from
+    a service runs inside this block, so mypy checks its arguments.
     """
     try:
         yield
     except RuleError as error:
         text = message(str(error))
-        raise ValidationError({field: text} if field else text, code=code) from error
+        key = field(str(error)) if callable(field) else field
+        raise ValidationError({key: text} if key else text, code=code) from error
 
 
 def locked_game(game: m.Game) -> m.Game:

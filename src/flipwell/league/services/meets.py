@@ -44,7 +44,7 @@ from flipwell.league.services._edge import (
     rules_edge,
     season_changed,
 )
-from flipwell.rules import RuleError, Ruleset
+from flipwell.rules import Ruleset
 from flipwell.rules.attendance import AnnouncedTardiness, announced_tardiness
 from flipwell.rules.officials import check_grouping_override
 from flipwell.rules.season import MeetResult, Night, SeasonResult, next_groups
@@ -464,18 +464,17 @@ def _absent_keys(meet: m.Meet, ladder: Sequence[str]) -> set[str]:
 
 
 def _ladder_groups(result: SeasonResult, absent: set[str], ruleset: Ruleset) -> list[list[str]]:
-    try:
+    present = len(result.ladder) - len(absent)
+
+    def refused(error: str) -> str:
+        return (
+            f"The ladder cannot be grouped: {error} ({present} players present). A league "
+            "official may set the groups instead: give override_groups (groups of 3 or 4) and "
+            "an override_reason (R4.1-d)."
+        )
+
+    with rules_edge("override_groups", code="no_grouping", message=refused):
         return next_groups(result, announced_absences=absent, ruleset=ruleset)
-    except RuleError as error:
-        present = len(result.ladder) - len(absent)
-        raise ValidationError(
-            {
-                "override_groups": f"The ladder cannot be grouped: {error} ({present} players "
-                "present). A league official may set the groups instead: give override_groups "
-                "(groups of 3 or 4) and an override_reason (R4.1-d)."
-            },
-            code="no_grouping",
-        ) from error
 
 
 def _store_groups(
