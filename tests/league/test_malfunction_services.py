@@ -14,9 +14,7 @@ from flipwell.league.services.malfunctions import (
     report_malfunction,
     request_compensatory_game,
 )
-from flipwell.league.services.meet_machines import (
-    announce_machine_problem,
-)
+from flipwell.league.services.meet_machines import announce_machine_problem
 from flipwell.league.services.meets import close_meet
 from flipwell.rules.season import fold_season
 from tests.league.league_night import build_night, game

@@ -5,9 +5,7 @@ from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
 from flipwell.league.adapters import season_facts
-from flipwell.league.services.forfeits import (
-    record_forfeit,
-)
+from flipwell.league.services.forfeits import record_forfeit
 from flipwell.league.services.violations import (
     record_game_restart,
     record_victim_remedy,

@@ -6,21 +6,13 @@ R6.5-b, A44).
 from __future__ import annotations
 
 import zlib
-from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
-from flipwell.league.selectors.playoffs import (
-    PlayoffFacts,
-)
+from flipwell.league.selectors.playoffs import PlayoffFacts
 from flipwell.league.services._edge import rules_edge
-from flipwell.rules.playoff_machines import (
-    draw_tiebreaker_machine,
-)
-
-if TYPE_CHECKING:
-    pass
+from flipwell.rules.playoff_machines import draw_tiebreaker_machine
 
 
 def locked_night(season: m.Season) -> m.PlayoffNight:

@@ -38,11 +38,7 @@ from flipwell.league.services._edge import (
 )
 from flipwell.league.services.corrections import carried_tie_orders
 from flipwell.league.services.meet_machines import declare_machine_state
-from flipwell.league.services.scores import (
-    SubmittedScores,
-    game_points_of,
-    store_sheet,
-)
+from flipwell.league.services.scores import SubmittedScores, game_points_of, store_sheet
 from flipwell.rules.malfunctions import (
     AnnouncedProblem,
     Malfunction,

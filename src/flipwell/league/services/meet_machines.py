@@ -166,7 +166,7 @@ def choose_next_machine(
     )
 
 
-# --- Machines at a meet (§7.3) ---------------------------------------------------------------
+# --- Declarations and announced problems (§7.3) ----------------------------------------------
 
 
 def declare_machine_unplayable(

@@ -34,10 +34,7 @@ from flipwell.league.selectors.playoffs import (
     playoff_qualification_now,
 )
 from flipwell.league.services._edge import record_ruling, require_official, rules_edge
-from flipwell.league.services._playoff_night import (
-    drawn_machine,
-    locked_night,
-)
+from flipwell.league.services._playoff_night import drawn_machine, locked_night
 from flipwell.rules.playoff_seeding import PlayoffQualification
 
 if TYPE_CHECKING:
