@@ -1,4 +1,4 @@
-"""Helpers the league-night services share at their edge: rules errors, roles, the fold.
+"""Helpers every service shares at its edge: rules errors, roles, locked rows, the fold.
 
 Words: the *edge* is where a service meets the rules library: a `RuleError` there is a user's
 mistake and becomes a `ValidationError` (keyed by the field it concerns); the *fold* is the
