@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from flipwell.league import models as m
-from flipwell.league.services.incidents import (
-    declare_machine_unplayable,
+from flipwell.league.services.malfunctions import (
     record_positive_malfunction_replay,
-    record_violation,
     report_malfunction,
     request_compensatory_game,
 )
+from flipwell.league.services.meet_machines import declare_machine_unplayable
+from flipwell.league.services.violations import record_violation
 from tests import factories as f
 from tests.api.conftest import post, token
 from tests.league.league_night import game, play, start

@@ -8,15 +8,17 @@ import pytest
 
 from flipwell.league import models as m
 from flipwell.league.selectors.playoffs import playoff_bracket
-from flipwell.league.services.playoffs import (
+from flipwell.league.services.playoff_matches import (
     playoff_start,
-    qualify_for_playoffs,
     record_no_show,
     record_playoff_game,
     record_playoff_tiebreaker,
+    start_playoff_game,
+)
+from flipwell.league.services.playoffs import (
+    qualify_for_playoffs,
     record_seed_playoff,
     record_withdrawal,
-    start_playoff_game,
 )
 from tests.api.conftest import post, token
 

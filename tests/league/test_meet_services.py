@@ -1,5 +1,5 @@
-"""Meet services: schedule, notices, start (ladder, groups, draw), next machine, close; and a
-whole meet played end to end through the services."""
+"""Meet services: schedule, notices, start (ladder, groups, draw), close; and a whole meet
+played end to end through the services."""
 
 import datetime
 from fractions import Fraction
@@ -13,26 +13,21 @@ from flipwell.league import models as m
 from flipwell.league.adapters import season_facts
 from flipwell.league.selectors.meet_board import meet_board
 from flipwell.league.services.corrections import request_correction, respond_to_correction
-from flipwell.league.services.incidents import (
-    declare_machine_unplayable,
-    record_compensatory_game,
-    record_forfeit,
-    record_late_join,
-    record_violation,
-    report_malfunction,
-)
+from flipwell.league.services.forfeits import record_forfeit, record_late_join
+from flipwell.league.services.malfunctions import record_compensatory_game, report_malfunction
+from flipwell.league.services.meet_machines import declare_machine_unplayable
 from flipwell.league.services.meets import (
     announce_absence,
     announce_lateness,
-    choose_next_machine,
     close_meet,
     schedule_meet,
     start_meet,
 )
+from flipwell.league.services.violations import record_violation
 from flipwell.rules.season import fold_season
 from flipwell.rules.selection import draw_first_machines
 from tests import factories as f
-from tests.league.league_night import DATE, build_night, free_machine, game, group, next_game
+from tests.league.league_night import DATE, build_night, game, next_game
 from tests.league.league_night import play as play_game
 from tests.league.league_night import start as start_night
 
@@ -46,6 +41,11 @@ def _members(meet):
         list(g.members.order_by("position").values_list("player_id", flat=True))
         for g in meet.groups.order_by("number")
     ]
+
+
+def _play_first_game(night, meet):
+    a = night.players
+    return play_game(game(meet, 1, 1), {a[0]: 100, a[1]: 50, a[2]: 30, a[3]: 10})
 
 
 # --- start_meet ------------------------------------------------------------------------------
@@ -258,87 +258,6 @@ def test_announce_lateness_once_the_meet_started_refused():
         announce_lateness(meet=meet, player=night.players[0], actor=night.user)
 
     assert "(R2.2-a)" in caught.value.message_dict["meet"][0]
-
-
-# --- choose_next_machine ---------------------------------------------------------------------
-
-
-def _play_first_game(night, meet):
-    a = night.players
-    return play_game(game(meet, 1, 1), {a[0]: 100, a[1]: 50, a[2]: 30, a[3]: 10})
-
-
-def test_choose_next_machine_by_the_last_placed_player():
-    """R5-c, A21: 4th place picks; R5.2-b: play order follows game 1's finishing order."""
-    night = build_night()
-    meet = start_night(night)
-    a = night.players
-    play_game(game(meet, 1, 1), {a[1]: 100, a[0]: 50, a[3]: 30, a[2]: 10})
-
-    chosen = choose_next_machine(
-        group=group(meet, 1), machine=free_machine(meet, 1), chosen_by=a[2]
-    )
-
-    assert (chosen.game.number, chosen.game.chosen_by) == (2, a[2])
-    assert chosen.play_order == (a[1].pk, a[0].pk, a[3].pk, a[2].pk)
-
-
-def test_choose_next_machine_by_another_player_refused():
-    night = build_night()
-    meet = start_night(night)
-    _play_first_game(night, meet)
-
-    with pytest.raises(ValidationError) as caught:
-        choose_next_machine(
-            group=group(meet, 1), machine=free_machine(meet, 1), chosen_by=night.players[0]
-        )
-
-    assert caught.value.message_dict["chosen_by"][0].startswith(
-        f"{night.players[3]} picks the machine for game 2 of group 1"
-    )
-
-
-def test_choose_next_machine_already_played_refused():
-    """R5-e: not a machine the group played tonight while unplayed ones remain."""
-    night = build_night()
-    meet = start_night(night)
-    _play_first_game(night, meet)
-
-    with pytest.raises(ValidationError) as caught:
-        choose_next_machine(
-            group=group(meet, 1), machine=game(meet, 1, 1).machine, chosen_by=night.players[3]
-        )
-
-    assert "already played" in caught.value.message_dict["machine"][0]
-    assert "(R5-e, R4-b)" in caught.value.message_dict["machine"][0]
-
-
-def test_choose_next_machine_in_use_by_another_group_refused():
-    """R5-d: a machine with another group's unconfirmed game is in use."""
-    night = build_night()
-    meet = start_night(night)
-    _play_first_game(night, meet)
-
-    with pytest.raises(ValidationError) as caught:
-        choose_next_machine(
-            group=group(meet, 1), machine=game(meet, 2, 1).machine, chosen_by=night.players[3]
-        )
-
-    assert "is in use by group 2" in caught.value.message_dict["machine"][0]
-
-
-def test_choose_next_machine_before_the_game_is_confirmed_refused():
-    night = build_night()
-    meet = start_night(night)
-
-    with pytest.raises(ValidationError) as caught:
-        choose_next_machine(
-            group=group(meet, 1), machine=free_machine(meet, 1), chosen_by=night.players[3]
-        )
-
-    assert caught.value.messages == [
-        "Game 1 of group 1 has no confirmed scores yet: the next machine is chosen after it (R5-c)."
-    ]
 
 
 # --- close_meet ------------------------------------------------------------------------------

@@ -25,14 +25,10 @@ from flipwell.league.selectors.standings import (
     Standings,
 )
 from flipwell.league.selectors.treasury import Treasury
-from flipwell.league.services.incidents import (
-    RecordedRemedy,
-    RecordedRestart,
-    ReplacedMachine,
-    ReportedMalfunction,
-)
-from flipwell.league.services.meets import NextGame
+from flipwell.league.services.malfunctions import ReportedMalfunction
+from flipwell.league.services.meet_machines import NextGame, ReplacedMachine
 from flipwell.league.services.scores import SubmittedScores
+from flipwell.league.services.violations import RecordedRemedy, RecordedRestart
 from flipwell.rules.corrections import CorrectionOutcome
 from flipwell.rules.playoff_seeding import PlayoffQualification
 from flipwell.rules.special_rulings import SpecialRuling

@@ -30,10 +30,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
+from flipwell.league import services
 from flipwell.league.audit import record_event
 from flipwell.league.exchange.progress import Progress, Stream
 from flipwell.league.selectors.playoffs import playoff_bracket
-from flipwell.league.services import playoffs as services
 from flipwell.league.services.leagues import create_league
 from flipwell.league.services.season_files import import_season_file
 
@@ -192,9 +192,9 @@ def play_demo_playoffs(*, season: m.Season, date: datetime.date, actor: User) ->
     Settles seed ties, then plays every match game by game with machine scores from a seeded
     random generator (the same demo every time): game 1's machine drawn by the services, the
     chooser's pick for later games the first title not yet played in the match, tiebreakers
-    on a drawn machine; then closes the night. Side effects: those of
-    `flipwell.league.services.playoffs` (PlayoffNight, Qualifiers, games, results, audit
-    events). A one-off generator, so it runs a few queries per game.
+    on a drawn machine; then closes the night. Side effects: those of the playoff services
+    (PlayoffNight, Qualifiers, games, results, audit events). A one-off generator, so it runs
+    a few queries per game.
     """
     rng = random.Random(DEMO_PLAYOFF_SEED)
     players = {str(p.pk): p for p in m.Player.objects.filter(season_entries__season=season)}

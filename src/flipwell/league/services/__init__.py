@@ -12,19 +12,20 @@ facts the rules reject rolls back instead of breaking the season's pages.
 leagues, seasons       create_league, create_season, import_season_file
 players                register_player, import_players_csv
 meets                  schedule_meet, announce_absence, announce_lateness, start_meet,
-                       choose_next_machine, close_meet
+                       close_meet
+meet_machines          choose_next_machine, announce_machine_problem,
+                       declare_machine_unplayable, declare_machine_repaired, replace_machine
 scores                 submit_scores, confirm_scores
 corrections            request_correction, respond_to_correction
-incidents              record_forfeit, record_late_join, report_malfunction,
-                       request_compensatory_game, record_compensatory_game,
-                       announce_machine_problem, declare_machine_unplayable,
-                       declare_machine_repaired, record_violation,
-                       designate_late_join_forfeits, replace_machine, record_victim_remedy,
-                       record_game_restart, record_positive_malfunction_replay,
+forfeits               record_forfeit, record_late_join, designate_late_join_forfeits
+malfunctions           report_malfunction, request_compensatory_game,
+                       record_compensatory_game, record_positive_malfunction_replay,
                        record_replay_scores
+violations             record_violation, record_victim_remedy, record_game_restart
 playoffs               qualify_for_playoffs, record_seed_playoff, record_withdrawal,
-                       start_playoff_game, record_playoff_game, record_playoff_tiebreaker,
-                       record_playoff_lateness_notice, record_no_show, close_playoff_night
+                       close_playoff_night
+playoff_matches        start_playoff_game, record_playoff_game, record_playoff_tiebreaker,
+                       record_playoff_lateness_notice, record_no_show
 ledger                 record_ledger_entry, reverse_ledger_entry
 special rulings        load_appendix_a, add_special_ruling, amend_special_ruling
 setup                  may_create_league, open_league, create_machine, update_machine,
@@ -35,44 +36,47 @@ setup                  may_create_league, open_league, create_machine, update_ma
 
 from flipwell.league.services._edge import ConflictError
 from flipwell.league.services.corrections import request_correction, respond_to_correction
-from flipwell.league.services.incidents import (
-    announce_machine_problem,
-    declare_machine_repaired,
-    declare_machine_unplayable,
+from flipwell.league.services.forfeits import (
     designate_late_join_forfeits,
-    record_compensatory_game,
     record_forfeit,
-    record_game_restart,
     record_late_join,
-    record_positive_malfunction_replay,
-    record_replay_scores,
-    record_victim_remedy,
-    record_violation,
-    replace_machine,
-    report_malfunction,
-    request_compensatory_game,
 )
 from flipwell.league.services.leagues import create_league
 from flipwell.league.services.ledger import record_ledger_entry, reverse_ledger_entry
+from flipwell.league.services.malfunctions import (
+    record_compensatory_game,
+    record_positive_malfunction_replay,
+    record_replay_scores,
+    report_malfunction,
+    request_compensatory_game,
+)
+from flipwell.league.services.meet_machines import (
+    announce_machine_problem,
+    choose_next_machine,
+    declare_machine_repaired,
+    declare_machine_unplayable,
+    replace_machine,
+)
 from flipwell.league.services.meets import (
     announce_absence,
     announce_lateness,
-    choose_next_machine,
     close_meet,
     schedule_meet,
     start_meet,
 )
 from flipwell.league.services.players import ImportResult, import_players_csv, register_player
-from flipwell.league.services.playoffs import (
-    close_playoff_night,
-    qualify_for_playoffs,
+from flipwell.league.services.playoff_matches import (
     record_no_show,
     record_playoff_game,
     record_playoff_lateness_notice,
     record_playoff_tiebreaker,
+    start_playoff_game,
+)
+from flipwell.league.services.playoffs import (
+    close_playoff_night,
+    qualify_for_playoffs,
     record_seed_playoff,
     record_withdrawal,
-    start_playoff_game,
 )
 from flipwell.league.services.scores import confirm_scores, submit_scores
 from flipwell.league.services.season_files import import_season_file
@@ -92,6 +96,11 @@ from flipwell.league.services.special_rulings import (
     add_special_ruling,
     amend_special_ruling,
     load_appendix_a,
+)
+from flipwell.league.services.violations import (
+    record_game_restart,
+    record_victim_remedy,
+    record_violation,
 )
 
 __all__ = [

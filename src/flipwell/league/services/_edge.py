@@ -1,4 +1,4 @@
-"""Helpers the league-night services share at their edge: rules errors, roles, the fold.
+"""Helpers every service shares at its edge: rules errors, roles, locked rows, the fold.
 
 Words: the *edge* is where a service meets the rules library: a `RuleError` there is a user's
 mistake and becomes a `ValidationError` (keyed by the field it concerns); the *fold* is the
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import connection
@@ -25,7 +25,8 @@ from flipwell.rules.season import SeasonResult, fold_season
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-T = TypeVar("T")
+PlayerRef = m.Player | int
+"""A player given to a service: the row or its id."""
 OFFICIAL = (m.LeagueOfficial.Role.LEAGUE_OFFICIAL,)
 SCOREKEEPING = (m.LeagueOfficial.Role.LEAGUE_OFFICIAL, m.LeagueOfficial.Role.SCOREKEEPER)
 
@@ -37,28 +38,52 @@ class ConflictError(ValidationError):
     """
 
 
-@contextmanager
-def rules_edge(field: str | None = None) -> Iterator[None]:
-    """Turn a `RuleError` raised inside the block into a `ValidationError` (on `field`)."""
-    try:
-        yield
-    except RuleError as error:
-        message = _sentence(str(error))
-        raise ValidationError({field: message} if field else message) from error
-
-
-def call_rules(
-    function: Callable[..., T], /, *args: object, field: str | None = None, **kwargs: object
-) -> T:
-    """Call a rules function; its `RuleError` becomes a `ValidationError` on `field`."""
-    with rules_edge(field):
-        return function(*args, **kwargs)
-
-
 def _sentence(text: str) -> str:
     text = text.strip()
     text = text[:1].upper() + text[1:]
     return text if text.endswith(".") else f"{text}."
+
+
+@contextmanager
+def rules_edge(
+    field: str | Callable[[str], str] | None = None,
+    *,
+    code: str | None = None,
+    message: Callable[[str], str] = _sentence,
+) -> Iterator[None]:
+    """Turn a `RuleError` raised inside the block into a `ValidationError` (on `field`).
+
+    The error's text becomes the message through `message` (by default a sentence: capital
+    first letter, final stop); `field` may instead be a function choosing the field from the
+    error's text; `code` is the ValidationError's code. Every call into the rules library from
+    a service runs inside this block, so mypy checks its arguments.
+    """
+    try:
+        yield
+    except RuleError as error:
+        text = message(str(error))
+        key = field(str(error)) if callable(field) else field
+        raise ValidationError({key: text} if key else text, code=code) from error
+
+
+def locked_game(game: m.Game) -> m.Game:
+    """`game` re-read and locked for the service's transaction, with its meet and machine."""
+    return (
+        m.Game.objects.select_for_update()
+        .select_related("group__meet__season__league", "machine")
+        .get(pk=game.pk)
+    )
+
+
+def ref_id(player: PlayerRef) -> int:
+    """The id of a player given as a row or an id."""
+    return player if isinstance(player, int) else player.pk
+
+
+def game_subject(game: m.Game, player: m.Player) -> str:
+    """A ruling's subject for `player` in `game`: who, which meet, group and game."""
+    meet = game.group.meet
+    return f"{player}, meet {meet.number} group {game.group.number} game {game.number}"[:200]
 
 
 def require_official(*, actor: User, league: m.League, action: str) -> None:

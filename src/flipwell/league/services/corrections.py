@@ -29,15 +29,18 @@ from flipwell.league import models as m
 from flipwell.league.adapters import counted_tie_orders, player_key, ruleset_for
 from flipwell.league.audit import record_event
 from flipwell.league.services._edge import (
+    PlayerRef,
     group_player_ids,
+    locked_game,
     record_ruling,
+    ref_id,
     require_member,
     require_official,
     require_reason,
     rules_edge,
     season_changed,
 )
-from flipwell.league.services.scores import PlayerRef, game_points_of, store_sheet
+from flipwell.league.services.scores import game_points_of, store_sheet
 from flipwell.rules.corrections import (
     CorrectionOutcome,
     CorrectionResponse,
@@ -76,10 +79,10 @@ def request_correction(
     nothing, a correction already pending, or a closed meet without an override;
     PermissionDenied when a non-official overrides.
     """
-    sheet_changes = {_pid(p): s for p, s in scores.items()}
-    ties = [[_pid(p) for p in order] for order in tie_order]
+    sheet_changes = {ref_id(p): s for p, s in scores.items()}
+    ties = [[ref_id(p) for p in order] for order in tie_order]
     with transaction.atomic():
-        game = _locked_game(game)
+        game = locked_game(game)
         group = game.group
         meet = group.meet
         league = meet.season.league
@@ -205,7 +208,7 @@ def respond_to_correction(
     """
     with transaction.atomic():
         request = m.CorrectionRequest.objects.select_for_update().get(pk=request.pk)
-        _locked_game(request.game)
+        locked_game(request.game)
         if request.status != m.CorrectionRequest.Status.PENDING:
             raise ValidationError(
                 f"This correction is already decided: {request.get_status_display().lower()}.",
@@ -308,18 +311,6 @@ def _apply(request: m.CorrectionRequest, quorum: tuple[str, ...]) -> None:
     proposed.confirmed_by_id = candidates[0]
     proposed.confirmed_at = timezone.now()
     proposed.save(update_fields=["confirmed_by", "confirmed_at"])
-
-
-def _locked_game(game: m.Game) -> m.Game:
-    return (
-        m.Game.objects.select_for_update()
-        .select_related("group__meet__season__league")
-        .get(pk=game.pk)
-    )
-
-
-def _pid(player: PlayerRef) -> int:
-    return player if isinstance(player, int) else player.pk
 
 
 def _closed_message(meet: m.Meet) -> str:

@@ -20,8 +20,7 @@ from flipwell.league import models as m
 from flipwell.league.adapters import player_key
 from flipwell.league.audit import record_event
 from flipwell.league.selectors.treasury import STORED_KIND, to_rules_ledger
-from flipwell.league.services.permissions import require_role
-from flipwell.rules import RuleError
+from flipwell.league.services._edge import require_official, rules_edge
 from flipwell.rules.treasury import (
     KINDS,
     EntryKind,
@@ -70,17 +69,12 @@ def record_ledger_entry(
     kind, a missing player, a non-positive amount, an overdraft.
     """
     with transaction.atomic():
-        require_role(
-            actor=actor,
-            league=league,
-            roles=(m.LeagueOfficial.Role.LEAGUE_OFFICIAL,),
-            action="record ledger entries",
-        )
+        require_official(actor=actor, league=league, action="record ledger entries")
         m.League.objects.select_for_update().filter(pk=league.pk).first()
         _check_links(league=league, kind=kind, season=season, player=player)
         ledger = to_rules_ledger(league)
         today = timezone.localdate(timezone=ZoneInfo(league.time_zone))
-        try:
+        with rules_edge(_field, code="invalid", message=str):
             entry = LedgerEntry(
                 entry_id=_next_id(ledger),
                 on=today,
@@ -91,12 +85,8 @@ def record_ledger_entry(
                 reason=(reason or None),  # type: ignore[arg-type]
                 note=note.strip(),
             )
-        except RuleError as error:
-            raise ValidationError({_field(str(error)): str(error)}, code="invalid") from error
-        try:
+        with rules_edge("amount_cents", code="overdraft", message=str):
             append_entry(ledger, entry)
-        except RuleError as error:
-            raise ValidationError({"amount_cents": str(error)}, code="overdraft") from error
         stored_kind, sign = STORED_KIND[kind]
         row = m.LedgerEntry.objects.create(
             league=league,
@@ -141,12 +131,7 @@ def reverse_ledger_entry(*, entry: m.LedgerEntry, reason: str, actor: User) -> m
     """
     league = entry.league
     with transaction.atomic():
-        require_role(
-            actor=actor,
-            league=league,
-            roles=(m.LeagueOfficial.Role.LEAGUE_OFFICIAL,),
-            action="reverse ledger entries",
-        )
+        require_official(actor=actor, league=league, action="reverse ledger entries")
         m.League.objects.select_for_update().filter(pk=league.pk).first()
         if not reason.strip():
             raise ValidationError(
@@ -158,13 +143,11 @@ def reverse_ledger_entry(*, entry: m.LedgerEntry, reason: str, actor: User) -> m
             )
         ledger = to_rules_ledger(league)
         today = timezone.localdate(timezone=ZoneInfo(league.time_zone))
-        try:
+        with rules_edge("entry", code="invalid", message=str):
             reversal = reversal_of(
                 ledger, entry.pk, new_id=_next_id(ledger), on=today, note=reason.strip()
             )
             append_entry(ledger, reversal)
-        except RuleError as error:
-            raise ValidationError({"entry": str(error)}, code="invalid") from error
         row = m.LedgerEntry.objects.create(
             league=league,
             season=entry.season,

@@ -1,5 +1,6 @@
 """League-night use cases for a meet as a whole: scheduling, attendance notices, the start
-(ladder, groups, first machines), choosing each next machine, and the close.
+(ladder, groups, first machines) and the close; each next machine is chosen in
+`flipwell.league.services.meet_machines`.
 
 Words (see also `flipwell.league.models.meets`):
 - *scheduled start*: the meet's date at the season's start time in the league's time zone,
@@ -8,7 +9,7 @@ Words (see also `flipwell.league.models.meets`):
   machines give the same draw.
 - *grouping override*: groups the LO sets instead of the ladder's cut (R4.1-d), with a reason.
 
-The ladder, the groups, the draw, the picker and the play order all come from flipwell.rules;
+The ladder, the groups and the draw all come from flipwell.rules;
 these services only load facts, call the rules, store the new facts and write the audit log.
 """
 
@@ -30,18 +31,12 @@ from flipwell.league.adapters import player_key, ruleset_for
 from flipwell.league.audit import record_event
 from flipwell.league.selectors.meet_board import (
     GAMES_PER_MATCH,
-    group_games,
-    late_players,
     machine_id_of,
-    machine_key,
     machine_states,
     open_compensatory,
-    played_games,
 )
 from flipwell.league.services._edge import (
-    call_rules,
     fold,
-    group_player_ids,
     open_meet,
     record_ruling,
     require_official,
@@ -49,16 +44,12 @@ from flipwell.league.services._edge import (
     rules_edge,
     season_changed,
 )
-from flipwell.rules import RuleError, Ruleset
+from flipwell.rules import Ruleset
 from flipwell.rules.attendance import AnnouncedTardiness, announced_tardiness
-from flipwell.rules.malfunctions import OpenGame, check_next_game_may_start
 from flipwell.rules.officials import check_grouping_override
 from flipwell.rules.season import MeetResult, Night, SeasonResult, next_groups
 from flipwell.rules.selection import (
-    check_machine_choice,
     draw_first_machines,
-    machine_picker,
-    play_order,
 )
 
 if TYPE_CHECKING:
@@ -163,9 +154,9 @@ def announce_lateness(
                 },
                 code="meet_started",
             )
-        tardiness = call_rules(
-            announced_tardiness, start=start, notified_at=told, ruleset=_ruleset(meet), field="at"
-        )
+        ruleset = _ruleset(meet)
+        with rules_edge("at"):
+            tardiness = announced_tardiness(start=start, notified_at=told, ruleset=ruleset)
         if not tardiness.announced:
             raise ValidationError(
                 {"at": f"Too late for a lateness notice: {tardiness.reason}."}, code="too_late"
@@ -278,13 +269,12 @@ def start_meet(
                 override_reason, field="override_reason", what="A grouping override"
             )
             present = [p for p in result.ladder if p not in absent]
-            groups = call_rules(
-                check_grouping_override,
-                [[player_key(p.pk) for p in group] for group in override_groups],
-                present=present,
-                reason=reason,
-                field="override_groups",
-            )
+            with rules_edge("override_groups"):
+                groups = check_grouping_override(
+                    [[player_key(p.pk) for p in group] for group in override_groups],
+                    present=present,
+                    reason=reason,
+                )
         meet.status = m.Meet.Status.OPEN
         meet.started_at = timezone.now()
         meet.first_machine_draw_seed = draw_seed
@@ -297,15 +287,14 @@ def start_meet(
                 {"number": _open_meet_message(season)}, code="open_meet_exists"
             ) from error
         states = machine_states(meet)
-        draw = call_rules(
-            draw_first_machines,
-            len(groups),
-            [s.machine for s, _ in states],
-            seed=draw_seed,
-            unplayable=[s.machine for s, _ in states if s.unplayable],
-            ruleset=ruleset,
-            field="seed",
-        )
+        with rules_edge("seed"):
+            draw = draw_first_machines(
+                len(groups),
+                [s.machine for s, _ in states],
+                seed=draw_seed,
+                unplayable=[s.machine for s, _ in states if s.unplayable],
+                ruleset=ruleset,
+            )
         stored_groups, first_games = _store_groups(meet, groups, draw.machines)
         if reason:
             record_ruling(
@@ -335,116 +324,6 @@ def start_meet(
         groups=tuple(stored_groups),
         first_games=tuple(first_games),
         warnings=draw.warnings,
-    )
-
-
-@dataclass(frozen=True)
-class NextGame:
-    """The group's next game and its play order (player ids, first to play first)."""
-
-    game: m.Game
-    play_order: tuple[int, ...]
-    fallback: bool
-    """No free machine was left, so the in-use restriction was lifted (R5-f)."""
-    repeat: bool
-    """The machine was already played by the group tonight (allowed only when no playable
-    unplayed machine is left, A22, A53)."""
-
-
-def choose_next_machine(
-    *, group: m.Group, machine: m.Machine, chosen_by: m.Player, actor: User | None = None
-) -> NextGame:
-    """The picker chooses the machine of his group's next game (§5).
-
-    Who picks: `machine_picker` (R5-c, A21: last place among those who played the previous
-    game; R5.2-d, A24: not a late joiner after his first game). Which machines: R5-d..g, R4-b,
-    R7.3-r via `check_machine_choice` (a machine is in use while a game on it has no
-    confirmed scores). The previous game must have confirmed scores and no compensatory game
-    may be open (R7.3-p). Play order: `play_order` (R5.2-b, R5.2-c, A25).
-
-    Side effects: inserts the Game (chosen_by) and an audit event ``game.machine_chosen``.
-    Raises ValidationError (nothing written) when the meet is not open, the match is over,
-    the previous game is unconfirmed, the group waits for a compensatory game, `chosen_by`
-    is not the picker, or the machine is not allowed (the message lists the allowed ones).
-    """
-    with transaction.atomic():
-        group = (
-            m.Group.objects.select_for_update()
-            .select_related("meet__season__league")
-            .get(pk=group.pk)
-        )
-        meet = group.meet
-        open_meet(meet, doing="choose a machine")
-        games = list(group.games.order_by("number"))
-        if len(games) >= GAMES_PER_MATCH:
-            raise ValidationError(
-                f"Group {group.number} has played its {GAMES_PER_MATCH} games (R4-b)."
-            )
-        result, ruleset = fold(meet.season)
-        board_games = group_games(group, result)
-        if board_games and not board_games[-1].confirmed:
-            raise ValidationError(
-                f"Game {board_games[-1].number} of group {group.number} has no confirmed "
-                "scores yet: the next machine is chosen after it (R5-c)."
-            )
-        waiting = open_compensatory(meet).get(group.pk, [])
-        call_rules(
-            check_next_game_may_start,
-            [OpenGame(player_key(p), "compensatory") for p in waiting],
-        )
-        played = played_games(board_games)
-        late = [player_key(p) for p in late_players(meet).get(group.pk, frozenset())]
-        with rules_edge("chosen_by"):
-            picker = int(machine_picker(played, late=late, ruleset=ruleset))
-        number = len(games) + 1
-        if chosen_by.pk != picker:
-            name = m.Player.objects.get(pk=picker)
-            raise ValidationError(
-                {
-                    "chosen_by": f"{name} picks the machine for game {number} of group "
-                    f"{group.number} (last place among those who played game {number - 1}, "
-                    f"R5-c, A21, A24), not {chosen_by}."
-                },
-                code="not_the_picker",
-            )
-        if machine.league_id != meet.season.league_id:
-            raise ValidationError({"machine": f"{machine} is not a machine of this league."})
-        states = [s for s, _ in machine_states(meet)]
-        selection = call_rules(
-            check_machine_choice,
-            machine_key(machine.pk, machine.title),
-            states,
-            group=group.number,
-            played=[g.machine for g in played],
-            ruleset=ruleset,
-            field="machine",
-        )
-        game = m.Game.objects.create(
-            group=group, number=number, machine=machine, chosen_by=chosen_by
-        )
-        members = [player_key(p) for p in group_player_ids(group)]
-        order = call_rules(play_order, members, games=played, late=late, ruleset=ruleset)
-        repeat = machine_key(machine.pk, machine.title) in {g.machine for g in played}
-        record_event(
-            action="game.machine_chosen",
-            obj=game,
-            league=meet.season.league,
-            actor=actor,
-            data={
-                "group": group.pk,
-                "number": number,
-                "machine": machine.pk,
-                "chosen_by": chosen_by.pk,
-                "fallback": selection.fallback,
-                "repeat": repeat,
-            },
-        )
-        season_changed(meet.season)
-    return NextGame(
-        game=game,
-        play_order=tuple(int(p) for p in order),
-        fallback=selection.fallback,
-        repeat=repeat,
     )
 
 
@@ -585,18 +464,17 @@ def _absent_keys(meet: m.Meet, ladder: Sequence[str]) -> set[str]:
 
 
 def _ladder_groups(result: SeasonResult, absent: set[str], ruleset: Ruleset) -> list[list[str]]:
-    try:
+    present = len(result.ladder) - len(absent)
+
+    def refused(error: str) -> str:
+        return (
+            f"The ladder cannot be grouped: {error} ({present} players present). A league "
+            "official may set the groups instead: give override_groups (groups of 3 or 4) and "
+            "an override_reason (R4.1-d)."
+        )
+
+    with rules_edge("override_groups", code="no_grouping", message=refused):
         return next_groups(result, announced_absences=absent, ruleset=ruleset)
-    except RuleError as error:
-        present = len(result.ladder) - len(absent)
-        raise ValidationError(
-            {
-                "override_groups": f"The ladder cannot be grouped: {error} ({present} players "
-                "present). A league official may set the groups instead: give override_groups "
-                "(groups of 3 or 4) and an override_reason (R4.1-d)."
-            },
-            code="no_grouping",
-        ) from error
 
 
 def _store_groups(

@@ -22,10 +22,9 @@ from django.db.models import Field, Max, Q
 
 from flipwell.league.adapters import PLAYED
 from flipwell.league.audit import record_event
-from flipwell.league.models import LeagueOfficial, Player, Season, SeasonEntry
+from flipwell.league.models import Player, Season, SeasonEntry
 from flipwell.league.players_csv import COLUMNS, PlayerRow, PlayersCsvError, parse_players_csv
-from flipwell.league.services._edge import season_changed
-from flipwell.league.services.permissions import require_role
+from flipwell.league.services._edge import require_official, season_changed
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -59,12 +58,7 @@ def register_player(
     a player already entered, or a joining meet outside the season or already started.
     """
     with transaction.atomic():
-        require_role(
-            actor=actor,
-            league=season.league,
-            roles=(LeagueOfficial.Role.LEAGUE_OFFICIAL,),
-            action="register players",
-        )
+        require_official(actor=actor, league=season.league, action="register players")
         entry, _created = _register(
             season=season,
             first_name=first_name,
@@ -96,12 +90,7 @@ def import_players_csv(
     """
     rows = parse_players_csv(csv_text)
     with transaction.atomic():
-        require_role(
-            actor=actor,
-            league=season.league,
-            roles=(LeagueOfficial.Role.LEAGUE_OFFICIAL,),
-            action="import players",
-        )
+        require_official(actor=actor, league=season.league, action="import players")
         entries = _planned_entries(season, rows)
         created_players = [entry.player for entry in entries if entry.player.pk is None]
         _insert(entries, progress)

@@ -30,8 +30,10 @@ from flipwell.league.adapters import player_key, ruleset_for
 from flipwell.league.audit import record_event
 from flipwell.league.services._edge import (
     ConflictError,
+    PlayerRef,
     group_player_ids,
     open_meet,
+    ref_id,
     require_member,
     rules_edge,
     season_changed,
@@ -42,9 +44,6 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 __all__ = ["ConflictError", "SubmittedScores", "confirm_scores", "submit_scores"]
-
-PlayerRef = m.Player | int
-"""A player, or his id."""
 
 
 @dataclass(frozen=True)
@@ -92,8 +91,8 @@ def submit_scores(
     key = idempotency_key.strip()
     if not key:
         raise ValidationError({"idempotency_key": "Give the request an idempotency key."})
-    sheet = {_pid(p): s for p, s in scores.items()}
-    ties = [[_pid(p) for p in order] for order in tie_order]
+    sheet = {ref_id(p): s for p, s in scores.items()}
+    ties = [[ref_id(p) for p in order] for order in tie_order]
     with transaction.atomic():
         game = (
             m.Game.objects.select_for_update().select_related("group__meet__season").get(pk=game.pk)
@@ -263,10 +262,6 @@ def _points(
             ruleset=ruleset_for(game.group.meet.season.league),
         )
     return {int(p): points for p, points in result.points.items()}
-
-
-def _pid(player: PlayerRef) -> int:
-    return player if isinstance(player, int) else player.pk
 
 
 def _check_not_confirmed(game: m.Game, *, refused: str = "") -> None:

@@ -18,8 +18,7 @@ from django.db import transaction
 
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
-from flipwell.league.services._edge import season_changed
-from flipwell.league.services.permissions import require_role
+from flipwell.league.services._edge import require_official, season_changed
 from flipwell.rules import RuleError
 from flipwell.rules.match import GameFacts, MatchFacts
 from flipwell.rules.season import MeetFacts, SeasonFacts, fold_season
@@ -57,12 +56,7 @@ def import_season_file(
     except (RuleError, KeyError, TypeError) as error:
         raise ValidationError(f"not a valid season file: {error}") from error
     with transaction.atomic():
-        require_role(
-            actor=actor,
-            league=league,
-            roles=(m.LeagueOfficial.Role.LEAGUE_OFFICIAL,),
-            action="import a season",
-        )
+        require_official(actor=actor, league=league, action="import a season")
         season = m.Season(
             league=league,
             name=name,

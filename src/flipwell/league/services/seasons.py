@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 
 from flipwell.league.audit import record_event
-from flipwell.league.models import League, LeagueOfficial, Season
-from flipwell.league.services.permissions import require_role
+from flipwell.league.models import League, Season
+from flipwell.league.services._edge import require_official
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -33,12 +33,7 @@ def create_season(
     than one meet or negative dues.
     """
     with transaction.atomic():
-        require_role(
-            actor=actor,
-            league=league,
-            roles=(LeagueOfficial.Role.LEAGUE_OFFICIAL,),
-            action="create a season",
-        )
+        require_official(actor=actor, league=league, action="create a season")
         season = Season(
             league=league,
             name=name.strip(),

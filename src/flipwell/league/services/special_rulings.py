@@ -23,9 +23,7 @@ from flipwell.league.selectors.machines import (
     ruling_id,
     stored_special_rulings,
 )
-from flipwell.league.services._edge import record_ruling
-from flipwell.league.services.permissions import require_role
-from flipwell.rules import RuleError
+from flipwell.league.services._edge import record_ruling, require_official, rules_edge
 from flipwell.rules.special_rulings import (
     APPENDIX_A,
     SpecialRuling,
@@ -105,7 +103,7 @@ def add_special_ruling(
     reproduction notes, no cause and effect, an unknown kind, an empty title or text.
     """
     with transaction.atomic():
-        _require_official(actor, league)
+        require_official(actor=actor, league=league, action="change the special rulings")
         existing = [r for r in stored_special_rulings() if same_title(r.machine, machine_title)]
         title = existing[0].machine if existing else machine_title.strip()
         number = 1 + max((_number(r) for r in existing), default=0)
@@ -152,7 +150,7 @@ def amend_special_ruling(
     version (RA-e).
     """
     with transaction.atomic():
-        _require_official(actor, league)
+        require_official(actor=actor, league=league, action="change the special rulings")
         if not reason.strip():
             raise ValidationError(
                 {"reason": "Say why the ruling is amended; an amendment needs a reason."},
@@ -172,10 +170,8 @@ def amend_special_ruling(
             reproduction=reproduction,
             cause_and_effect=cause_and_effect,
         )
-        try:
+        with rules_edge(code="invalid", message=str):
             amend_rulings(stored_special_rulings(), amended)
-        except RuleError as error:
-            raise ValidationError(str(error), code="invalid") from error
         row = _store(amended, number=ruling.number, actor=actor)
         _log(
             league=league,
@@ -198,7 +194,7 @@ def _rules_ruling(
     reproduction: str,
     cause_and_effect: str,
 ) -> SpecialRuling:
-    try:
+    with rules_edge(_field, code="invalid", message=str):
         return SpecialRuling(
             ruling_id=ruling_id(title, number),
             machine=title,
@@ -209,17 +205,18 @@ def _rules_ruling(
             cause_and_effect=cause_and_effect.strip(),
             version=version,
         )
-    except RuleError as error:
-        message = str(error)
-        field = next(
-            (
-                f
-                for f in ("reproduction", "cause_and_effect", "kind", "text", "machine")
-                if f.replace("_", " ") in message or f in message
-            ),
-            "reproduction",
-        )
-        raise ValidationError({field: message}, code="invalid") from error
+
+
+def _field(message: str) -> str:
+    """The field a rules message about a special ruling names (reproduction by default)."""
+    return next(
+        (
+            f
+            for f in ("reproduction", "cause_and_effect", "kind", "text", "machine")
+            if f.replace("_", " ") in message or f in message
+        ),
+        "reproduction",
+    )
 
 
 def _store(ruling: SpecialRuling, *, number: int, actor: User) -> m.SpecialRuling:
@@ -262,15 +259,6 @@ def _log(*, league: m.League, actor: User, row: m.SpecialRuling, action: str, re
 
 def _number(ruling: SpecialRuling) -> int:
     return int(ruling.ruling_id.rsplit("#", 1)[1])
-
-
-def _require_official(actor: User, league: m.League) -> None:
-    require_role(
-        actor=actor,
-        league=league,
-        roles=(m.LeagueOfficial.Role.LEAGUE_OFFICIAL,),
-        action="change the special rulings",
-    )
 
 
 def _require_any_official(actor: User) -> None:

@@ -1,0 +1,280 @@
+"""Forfeits and late arrivals (§2.3, §2.4, §2.5): a player's forfeit of a game, a late player
+joining a game in progress or forfeiting it, and the LO's designation of whether a late entrant's
+forfeits count toward forfeiting the season.
+
+Every forfeit counts toward the §2.5 season forfeit unless a league official designates it not
+(R2.4-g, R2.4-h); the season fold reads these facts, so no points are stored here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from flipwell.league import models as m
+from flipwell.league.adapters import ruleset_for
+from flipwell.league.audit import record_event
+from flipwell.league.services._edge import (
+    game_subject,
+    group_player_ids,
+    locked_game,
+    open_meet,
+    record_ruling,
+    require_member,
+    require_official,
+    require_reason,
+    require_scorekeeping,
+    rules_edge,
+    season_changed,
+)
+from flipwell.rules.attendance import JoinDecision, join_game_in_progress
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+# --- Forfeits and late joins (§2.3, §2.4) ----------------------------------------------------
+
+
+def record_forfeit(
+    *,
+    game: m.Game,
+    player: m.Player,
+    countable: bool = True,
+    reason: str = m.Forfeit.Reason.ABSENT,
+    note: str = "",
+    actor: User,
+) -> m.Forfeit:
+    """Record that `player` forfeits `game` (R2.4-a): 0 points, the others re-scored (R2.4-c).
+
+    Every forfeit is countable toward the §2.5 season forfeit (R2.4-h) unless a league
+    official designates it not (R2.4-g): `countable=False` needs an LO and a `note` saying why,
+    and is recorded as a Ruling. His score on the game's sheet must then be empty.
+
+    Side effects: a Forfeit, a Ruling for a non-countable designation, an audit event
+    ``forfeit.recorded``. Raises PermissionDenied unless `actor` is a league official or
+    scorekeeper (an LO for non-countable); ValidationError for a meet that is not open, a
+    player outside the group, a confirmed score for him, a repeat, or a penalty forfeit
+    (those follow from a recorded violation, §8.5).
+    """
+    with transaction.atomic():
+        game = locked_game(game)
+        league = game.group.meet.season.league
+        require_scorekeeping(actor=actor, league=league, action="record a forfeit")
+        open_meet(game.group.meet, doing="record a forfeit")
+        require_member(player, group_player_ids(game.group), field="player", group=game.group)
+        if reason not in (m.Forfeit.Reason.ABSENT, m.Forfeit.Reason.LATE, m.Forfeit.Reason.OTHER):
+            raise ValidationError(
+                {
+                    "reason": "A forfeit's reason is absent, late or other; a penalty forfeit "
+                    "follows from a recorded serious violation (§8.5)."
+                }
+            )
+        why = note.strip()
+        if not countable:
+            require_official(actor=actor, league=league, action="make a forfeit non-countable")
+            why = require_reason(note, field="note", what="A non-countable forfeit (R2.4-g)")
+        score = _confirmed_score(game, player)
+        if score is not None:
+            raise ValidationError(
+                {
+                    "player": f"{player} has a confirmed score of {score:,} in this game: a "
+                    "forfeit cannot replace it (request a correction instead, R3-b)."
+                }
+            )
+        if m.Forfeit.objects.filter(game=game, player=player).exists():
+            raise ValidationError({"player": f"{player}'s forfeit of this game is recorded."})
+        forfeit = m.Forfeit.objects.create(
+            game=game,
+            player=player,
+            countable=countable,
+            reason=reason,
+            note=why,
+            recorded_by=actor,
+        )
+        if not countable:
+            record_ruling(
+                league=league,
+                official=actor,
+                kind="forfeit_not_countable",
+                subject=game_subject(game, player),
+                reason=why,
+                affected=group_player_ids(game.group),
+            )
+        record_event(
+            action="forfeit.recorded",
+            obj=forfeit,
+            league=league,
+            actor=actor,
+            data={"game": game.pk, "player": player.pk, "countable": countable, "reason": reason},
+        )
+        season_changed(game.group.meet.season)
+    return forfeit
+
+
+def record_late_join(
+    *,
+    game: m.Game,
+    player: m.Player,
+    machine_allows_joining: bool,
+    last_player_not_past_ball_1: bool,
+    actor: User,
+) -> JoinDecision:
+    """A late player arrives during `game`: he joins it, or forfeits it (§2.3, R2.3-a, A60).
+
+    `join_game_in_progress` decides from the two attested conditions; he then plays last in
+    it (R5.2-c) and does not pick the next machine (R5.2-d, A24). Otherwise the game is a
+    forfeit for him (reason "late") and he joins at the next game.
+
+    Side effects: a LateJoin, or a Forfeit (late); an audit event ``game.late_arrival``.
+    Raises PermissionDenied unless `actor` is a league official or scorekeeper;
+    ValidationError for a meet that is not open, a confirmed game, a player outside the group,
+    one who already played a game tonight, or a repeat.
+    """
+    with transaction.atomic():
+        game = locked_game(game)
+        league = game.group.meet.season.league
+        require_scorekeeping(actor=actor, league=league, action="record a late arrival")
+        open_meet(game.group.meet, doing="record a late arrival")
+        require_member(player, group_player_ids(game.group), field="player", group=game.group)
+        if m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False).exists():
+            raise ValidationError(
+                {"game": f"Game {game.number}'s scores are confirmed: it is no longer in progress."}
+            )
+        played_before = m.ScoreLine.objects.filter(
+            submission__game__group=game.group,
+            submission__game__number__lt=game.number,
+            submission__confirmed_by__isnull=False,
+            player=player,
+            machine_score__isnull=False,
+        ).exists()
+        if played_before:
+            raise ValidationError(
+                {"player": f"{player} already played an earlier game tonight: he is not late."}
+            )
+        if (
+            m.LateJoin.objects.filter(game=game, player=player).exists()
+            or m.Forfeit.objects.filter(game=game, player=player).exists()
+        ):
+            raise ValidationError({"player": f"{player}'s arrival in this game is recorded."})
+        with rules_edge():
+            decision = join_game_in_progress(
+                machine_permits=machine_allows_joining,
+                last_player_started_ball_1=not last_player_not_past_ball_1,
+            )
+        row: m.LateJoin | m.Forfeit
+        if decision.may_join:
+            row = m.LateJoin.objects.create(
+                game=game,
+                player=player,
+                machine_allows_joining=True,
+                last_player_not_past_ball_1=True,
+                recorded_by=actor,
+            )
+        else:
+            row = m.Forfeit.objects.create(
+                game=game,
+                player=player,
+                reason=m.Forfeit.Reason.LATE,
+                note=decision.reason,
+                recorded_by=actor,
+            )
+        record_event(
+            action="game.late_arrival",
+            obj=row,
+            league=league,
+            actor=actor,
+            data={
+                "game": game.pk,
+                "player": player.pk,
+                "joined": decision.may_join,
+                "machine_allows_joining": machine_allows_joining,
+                "last_player_not_past_ball_1": last_player_not_past_ball_1,
+            },
+        )
+        season_changed(game.group.meet.season)
+    return decision
+
+
+# --- Late joiners' forfeits (§2.4) -----------------------------------------------------------
+
+
+def designate_late_join_forfeits(
+    *, season: m.Season, player: m.Player, countable: bool, reason: str, actor: User
+) -> m.SeasonEntry:
+    """The LO designates, all together, whether a late entrant's forfeits count (R2.4-g, A46).
+
+    The forfeits a player accumulates for the games before he joined (R2.4-f) count toward
+    forfeiting the season (R2.5-a) unless the LO designates otherwise (R2.4-h); this stores
+    his designation on the player's season entry, which the standings read.
+
+    Side effects: SeasonEntry.late_join_forfeits_countable, a Ruling, an audit event
+    ``season.late_join_forfeits_designated``. Raises PermissionDenied unless `actor` is a
+    league official; ValidationError without a reason, for a player not entered or one who
+    joined at the first meet, or for countable forfeits when the league's ruleset makes every
+    late-join forfeit non-countable (the rules cannot count one player's then).
+    """
+    with transaction.atomic():
+        league = season.league
+        require_official(actor=actor, league=league, action="designate late-join forfeits")
+        why = require_reason(
+            reason, field="reason", what="A late-join forfeit designation (R2.4-g)"
+        )
+        entry = (
+            m.SeasonEntry.objects.select_for_update().filter(season=season, player=player).first()
+        )
+        if entry is None:
+            raise ValidationError({"player": f"{player} is not entered in {season.name}."})
+        if entry.joined_at_meet <= 1:
+            raise ValidationError(
+                {
+                    "player": f"{player} joined {season.name} at its first meet: he has no "
+                    "late-join forfeits (R2.4-f)."
+                }
+            )
+        with rules_edge():
+            ruleset = ruleset_for(league)
+        if countable and not ruleset.late_join_forfeits_countable:
+            raise ValidationError(
+                {
+                    "countable": "This league's ruleset makes every late-join forfeit "
+                    "non-countable (late_join_forfeits_countable = false): one player's cannot be "
+                    "made countable."
+                }
+            )
+        entry.late_join_forfeits_countable = countable
+        entry.save(update_fields=["late_join_forfeits_countable"])
+        record_ruling(
+            league=league,
+            official=actor,
+            kind="late_join_forfeits_countable"
+            if countable
+            else "late_join_forfeits_not_countable",
+            subject=f"{player}, {season.name}: forfeits before meet {entry.joined_at_meet}",
+            reason=why,
+        )
+        record_event(
+            action="season.late_join_forfeits_designated",
+            obj=entry,
+            league=league,
+            actor=actor,
+            data={"season": season.pk, "player": player.pk, "countable": countable, "reason": why},
+        )
+        season_changed(season)
+    return entry
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _confirmed_score(game: m.Game, player: m.Player) -> int | None:
+    return (
+        m.ScoreLine.objects.filter(
+            submission__game=game, submission__confirmed_by__isnull=False, player=player
+        )
+        .order_by("-submission__version")
+        .values_list("machine_score", flat=True)
+        .first()
+    )

@@ -1,0 +1,558 @@
+"""Use cases of the playoff matches (§6.4, §6.5, §6.6): start a game, record its result, a
+tiebreaker, a no-show or a lateness notice.
+
+Words: see `flipwell.league.selectors.playoffs` (facts, match ids, machine keys) and
+`flipwell.rules.playoff_matches` / `playoff_bracket`.
+
+- Every game, tiebreaker and no-show is checked by the rules against the whole division's
+  bracket before it is written; a refusal is a ValidationError carrying the rules' message.
+- Machine draws (a match's game 1, R6.4-b; a tiebreaker, R6.5-b) use the night's recorded
+  random seed (`_playoff_night`), so a draw can be repeated.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from flipwell.league import models as m
+from flipwell.league.adapters import player_key, ruleset_for
+from flipwell.league.audit import record_event
+from flipwell.league.models.playoffs import PlayoffNoShow
+from flipwell.league.selectors.playoffs import (
+    DivisionFacts,
+    PlayoffFacts,
+    bracket_state,
+    load_playoff_facts,
+    match_round,
+)
+from flipwell.league.services._edge import require_official, rules_edge
+from flipwell.league.services._playoff_night import (
+    busy_machines,
+    draw_seed,
+    drawn_machine,
+    locked_night,
+    unplayable_machines,
+)
+from flipwell.rules.playoff_machines import (
+    check_playoff_machine,
+    delayed_match_start,
+    draw_playoff_machine,
+    tardiness_notice_valid,
+)
+from flipwell.rules.playoff_matches import PlayoffGame, PlayoffMatchRecord, PlayoffMatchState
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+def start_playoff_game(
+    *,
+    season: m.Season,
+    division: str,
+    match: str,
+    actor: User,
+    machine: m.Machine | None = None,
+) -> m.PlayoffGame:
+    """Start a match's next game on its machine (§6.4, R6.4-a..c, A44).
+
+    Game 1's machine is drawn at random (R6.4-b): leave `machine` None. For games 2 and 3 the
+    loser of the previous game chooses (R6.4-c): `machine` is his pick, checked against the
+    §5 constraints (not played in this match, not busy with another match, playable).
+    Side effects: creates the PlayoffMatch on its first game, inserts the PlayoffGame (its
+    chooser recorded), opens the night, and an audit event ``playoffs.game_started``.
+    Raises PermissionDenied unless `actor` is a league official, and ValidationError
+    (nothing written) when the match cannot start a game (waiting, game in progress,
+    tiebreaker needed, complete) or for a machine the rules refuse.
+    """
+    with transaction.atomic():
+        require_official(actor=actor, league=season.league, action="run the playoffs")
+        night = locked_night(season)
+        facts = load_playoff_facts(night)
+        div = _division(facts, division)
+        state = _state(season, div, match)
+        if match in div.in_progress:
+            busy_game = div.in_progress[match]
+            raise ValidationError(
+                {
+                    "match": f"{match}: game {busy_game.number} is being played on "
+                    f"{busy_game.machine}; record its result first."
+                },
+                code="game_in_progress",
+            )
+        if state.status != "ready" or state.next_game is None:
+            raise ValidationError(
+                {"match": f"{match} cannot start a game: {state.needed or 'it is complete'}."},
+                code="not_ready",
+            )
+        played = [g.machine for g in div.records.get(match, PlayoffMatchRecord()).games]
+        busy = busy_machines(facts, exclude=(division, match))
+        unplayable = unplayable_machines(season)
+        keys = list(facts.machines)
+        chooser = state.machine_chooser
+        with rules_edge("machine", code="invalid", message=lambda text: _titled(text, facts)):
+            if chooser is None:
+                if machine is not None:
+                    raise ValidationError(
+                        {
+                            "machine": f"Game 1 of {match} is played on a machine drawn at random "
+                            "(R6.4-b); do not choose one."
+                        },
+                        code="drawn",
+                    )
+                key = draw_playoff_machine(
+                    keys,
+                    seed=draw_seed(night, f"{division}:{match}:{state.next_game}"),
+                    played=played,
+                    busy=busy,
+                    unplayable=unplayable,
+                    ruleset=ruleset_for(season.league),
+                )
+            else:
+                if machine is None:
+                    raise ValidationError(
+                        {
+                            "machine": f"{facts.names[chooser].name} chooses the machine for game "
+                            f"{state.next_game} of {match} (R6.4-c)."
+                        },
+                        code="required",
+                    )
+                key = _checked_pick(str(machine.pk), keys, played, busy, unplayable)
+        round_, number = match_round(match)
+        row, _ = m.PlayoffMatch.objects.get_or_create(
+            playoff_night=night, division=division, round=round_, number=number
+        )
+        game = m.PlayoffGame.objects.create(
+            match=row,
+            number=state.next_game,
+            machine_id=int(key),
+            chosen_by_id=int(chooser) if chooser else None,
+        )
+        if night.status == m.PlayoffNight.Status.PLANNED:
+            night.status = m.PlayoffNight.Status.OPEN
+            night.save(update_fields=["status"])
+        record_event(
+            action="playoffs.game_started",
+            obj=game,
+            league=season.league,
+            actor=actor,
+            data={
+                "division": division,
+                "match": match,
+                "number": game.number,
+                "machine": int(key),
+                "chosen_by": int(chooser) if chooser else None,
+            },
+        )
+    return game
+
+
+def record_playoff_game(
+    *,
+    season: m.Season,
+    division: str,
+    match: str,
+    actor: User,
+    order: Sequence[m.Player] | None = None,
+    scores: Mapping[m.Player, int] | None = None,
+    tie_orders: Sequence[Sequence[m.Player]] = (),
+) -> m.PlayoffGame:
+    """Record the result of a match's game in progress (R6.3-a..c, A54, R3.2-i).
+
+    Either `order` (the finishing order, winner first) or `scores` (every present player's
+    machine score) with `tie_orders` (for equal scores, the one-ball playoff's order).
+    Side effects: inserts a PlayoffResult per player and an audit event
+    ``playoffs.game_recorded``. Raises PermissionDenied unless `actor` is a league official,
+    and ValidationError (nothing written) when no game is in progress or when the rules
+    refuse the result (missing or extra players, an unordered tie, a no-show listed).
+    """
+    with transaction.atomic():
+        require_official(actor=actor, league=season.league, action="run the playoffs")
+        night = locked_night(season)
+        facts = load_playoff_facts(night)
+        div = _division(facts, division)
+        state = _state(season, div, match)
+        in_progress = div.in_progress.get(match)
+        if in_progress is None:
+            raise ValidationError(
+                {
+                    "match": f"{match} has no game in progress: start game "
+                    f"{state.next_game or '?'} first ({state.needed or 'complete'})."
+                },
+                code="no_game",
+            )
+        if (order is None) == (scores is None):
+            raise ValidationError(
+                {"order": "Give the finishing order or the machine scores, not both or neither."},
+                code="invalid",
+            )
+        tie_place = {p.pk: i for o in tie_orders for i, p in enumerate(o, 1)}
+        if order is not None:
+            game = PlayoffGame(
+                machine=str(in_progress.machine_id), order=tuple(player_key(p.pk) for p in order)
+            )
+        else:
+            assert scores is not None
+            game = PlayoffGame(
+                machine=str(in_progress.machine_id),
+                scores={player_key(p.pk): s for p, s in scores.items()},
+                tie_order=tuple(tuple(player_key(p.pk) for p in o) for o in tie_orders),
+            )
+        _check_record(season, div, match, lambda r: replace(r, games=(*r.games, game)), facts)
+        if order is not None:
+            rows = [
+                m.PlayoffResult(game_id=in_progress.game_id, player=p, place=i, recorded_by=actor)
+                for i, p in enumerate(order, 1)
+            ]
+        else:
+            assert scores is not None
+            rows = [
+                m.PlayoffResult(
+                    game_id=in_progress.game_id,
+                    player=p,
+                    machine_score=s,
+                    tie_place=tie_place.get(p.pk),
+                    recorded_by=actor,
+                )
+                for p, s in scores.items()
+            ]
+        m.PlayoffResult.objects.bulk_create(rows)
+        row = m.PlayoffGame.objects.get(pk=in_progress.game_id)
+        record_event(
+            action="playoffs.game_recorded",
+            obj=row,
+            league=season.league,
+            actor=actor,
+            data={
+                "division": division,
+                "match": match,
+                "number": row.number,
+                "order": [p.pk for p in order] if order is not None else None,
+                "scores": {str(p.pk): s for p, s in scores.items()} if scores else None,
+                "tie_orders": [[p.pk for p in o] for o in tie_orders],
+            },
+        )
+    return row
+
+
+def record_playoff_tiebreaker(
+    *,
+    season: m.Season,
+    division: str,
+    match: str,
+    order: Sequence[m.Player],
+    actor: User,
+    machine: m.Machine | None = None,
+) -> m.Tiebreaker:
+    """Record a tiebreaker game's finishing order for tied players of a match (R6.5-a, A40).
+
+    order: the tied players, winner first. machine: where it was played; None draws it at
+    random from every playable machine (R6.5-b, A44). Side effects: inserts the Tiebreaker
+    (purpose match) with its places and an audit event ``playoffs.tiebreaker_recorded``.
+    Raises PermissionDenied unless `actor` is a league official, and ValidationError
+    (nothing written) when the match needs no tiebreaker or the order is not its tie.
+    """
+    with transaction.atomic():
+        require_official(actor=actor, league=season.league, action="run the playoffs")
+        night = locked_night(season)
+        facts = load_playoff_facts(night)
+        div = _division(facts, division)
+        state = _state(season, div, match)
+        if state.status != "tiebreaker_needed":
+            raise ValidationError(
+                {"match": f"{match} needs no tiebreaker ({state.needed or 'it is complete'})."},
+                code="no_tie",
+            )
+        drawn = machine or drawn_machine(night, f"{division}:{match}:tiebreaker", True, facts)
+        game = PlayoffGame(machine=str(drawn.pk), order=tuple(player_key(p.pk) for p in order))
+        _check_record(
+            season, div, match, lambda r: replace(r, tiebreakers=(*r.tiebreakers, game)), facts
+        )
+        round_, number = match_round(match)
+        row = m.PlayoffMatch.objects.get(
+            playoff_night=night, division=division, round=round_, number=number
+        )
+        tiebreaker = m.Tiebreaker.objects.create(
+            playoff_night=night,
+            purpose=m.Tiebreaker.Purpose.MATCH,
+            match=row,
+            machine=drawn,
+            recorded_by=actor,
+        )
+        m.TiebreakerPlace.objects.bulk_create(
+            m.TiebreakerPlace(tiebreaker=tiebreaker, player=p, place=i)
+            for i, p in enumerate(order, 1)
+        )
+        record_event(
+            action="playoffs.tiebreaker_recorded",
+            obj=tiebreaker,
+            league=season.league,
+            actor=actor,
+            data={"match": match, "order": [p.pk for p in order], "machine": drawn.pk},
+        )
+    return tiebreaker
+
+
+def record_no_show(
+    *,
+    season: m.Season,
+    division: str,
+    match: str,
+    player: m.Player,
+    actor: User,
+    note: str = "",
+) -> PlayoffNoShow:
+    """A player was not present at his match's start: he is disqualified from it (R6.6-c).
+
+    The match becomes a 3-player round scored 4-2-1 with one player eliminated (R6.6-d;
+    further cases A42), as the rules compute. Side effects: creates the PlayoffMatch if
+    needed, inserts the PlayoffNoShow (who recorded it, when) and an audit event
+    ``playoffs.no_show_recorded``. Raises PermissionDenied unless `actor` is a league
+    official, and ValidationError (nothing written) before the match's players are known,
+    after its first game started, for a player who is not in the match, or before the
+    delayed start his lateness notice gave (R6.6-a, `record_playoff_lateness_notice`).
+    """
+    with transaction.atomic():
+        require_official(actor=actor, league=season.league, action="run the playoffs")
+        night, facts, div, state = _match_with_players(season, division, match)
+        if match in div.started:
+            raise ValidationError(
+                {"match": f"{match} has started; a no-show is recorded at its start (R6.6-c)."},
+                code="started",
+            )
+        key = player_key(player.pk)
+        if key not in state.players:
+            players = ", ".join(facts.names[p].name for p in state.players)
+            raise ValidationError(
+                {"player": f"{player} does not play in {match}; its players: {players}."},
+                code="not_in_match",
+            )
+        if key in state.absent:
+            raise ValidationError(
+                {"player": f"{player} is already a no-show in {match}."}, code="duplicate"
+            )
+        _check_record(season, div, match, lambda r: replace(r, absent=(*r.absent, key)), facts)
+        round_, number = match_round(match)
+        _check_waited(night, division, round_, number, player)
+        row, _ = m.PlayoffMatch.objects.get_or_create(
+            playoff_night=night, division=division, round=round_, number=number
+        )
+        no_show = PlayoffNoShow.objects.create(
+            match=row, player=player, note=note.strip(), recorded_by=actor
+        )
+        if night.status == m.PlayoffNight.Status.PLANNED:
+            night.status = m.PlayoffNight.Status.OPEN
+            night.save(update_fields=["status"])
+        record_event(
+            action="playoffs.no_show_recorded",
+            obj=no_show,
+            league=season.league,
+            actor=actor,
+            data={"division": division, "match": match, "player": player.pk, "note": note},
+        )
+    return no_show
+
+
+@dataclass(frozen=True)
+class PlayoffLateness:
+    """A recorded playoff lateness notice, the match start it preceded, and the delayed start:
+    the latest time the match waits for him (R6.6-a, A59)."""
+
+    notice: m.PlayoffLatenessNotice
+    start: datetime.datetime
+    wait_until: datetime.datetime
+
+
+def record_playoff_lateness_notice(
+    *,
+    season: m.Season,
+    division: str,
+    match: str,
+    player: m.Player,
+    actor: User,
+    at: datetime.datetime | None = None,
+) -> PlayoffLateness:
+    """Record that the LO was told at `at` (default now) that `player` will be late for his
+    playoff match; the match waits for him up to 15 minutes (R6.6-a, §2.2, A59).
+
+    Valid only before the match start (`tardiness_notice_valid`): the playoff night's start
+    (its date at the season's start time, in the league's time zone), and only while the match
+    has not started. The delayed start (`delayed_match_start`) is returned; a no-show of him
+    before it is refused (`record_no_show`).
+
+    Side effects: creates the PlayoffMatch if needed, a PlayoffLatenessNotice, an audit event
+    ``playoffs.lateness_announced``. Raises PermissionDenied unless `actor` is a league
+    official; ValidationError for a notice at or after the start, a match that has started or
+    whose players are not known yet, a player not in the match, or a repeat.
+    """
+    told = at or timezone.now()
+    with transaction.atomic():
+        require_official(actor=actor, league=season.league, action="run the playoffs")
+        night, facts, div, state = _match_with_players(season, division, match)
+        if match in div.started or state.absent:
+            raise ValidationError(
+                {
+                    "match": f"{match} has started: a lateness notice comes before its start "
+                    "(R6.6-a)."
+                },
+                code="started",
+            )
+        key = player_key(player.pk)
+        if key not in state.players:
+            players = ", ".join(facts.names[p].name for p in state.players)
+            raise ValidationError(
+                {"player": f"{player} does not play in {match}; its players: {players}."},
+                code="not_in_match",
+            )
+        start = playoff_start(night)
+        with rules_edge("at", code="invalid", message=str):
+            valid = tardiness_notice_valid(notice_at=told, start=start)
+        if not valid:
+            raise ValidationError(
+                {
+                    "at": f"Too late for a lateness notice: the match starts at "
+                    f"{start:%Y-%m-%d %H:%M} and the notice must come before (R6.6-a, §2.2). "
+                    f"{player} is a no-show if not present at the start (R6.6-c)."
+                },
+                code="too_late",
+            )
+        round_, number = match_round(match)
+        row, _ = m.PlayoffMatch.objects.get_or_create(
+            playoff_night=night, division=division, round=round_, number=number
+        )
+        if m.PlayoffLatenessNotice.objects.filter(match=row, player=player).exists():
+            raise ValidationError(
+                {"player": f"{player}'s lateness notice for {match} is recorded."},
+                code="duplicate",
+            )
+        notice = m.PlayoffLatenessNotice.objects.create(
+            match=row, player=player, notice_at=told, recorded_by=actor
+        )
+        wait_until = delayed_match_start(
+            start=start, notice_at=told, ruleset=ruleset_for(season.league)
+        )
+        record_event(
+            action="playoffs.lateness_announced",
+            obj=notice,
+            league=season.league,
+            actor=actor,
+            data={
+                "division": division,
+                "match": match,
+                "player": player.pk,
+                "at": told.isoformat(),
+                "wait_until": wait_until.isoformat(),
+            },
+        )
+    return PlayoffLateness(notice=notice, start=start, wait_until=wait_until)
+
+
+def playoff_start(night: m.PlayoffNight) -> datetime.datetime:
+    """The playoff night's start: its date at the season's start time, in the league's time
+    zone (R6.1-a); the start of its matches for tardiness (R6.6-a, A59)."""
+    season = night.season
+    zone = ZoneInfo(season.league.time_zone)
+    return datetime.datetime.combine(night.date, season.start_time, tzinfo=zone)
+
+
+def _check_waited(
+    night: m.PlayoffNight, division: str, round_: str, number: int, player: m.Player
+) -> None:
+    """Refuse a no-show before the delayed start his lateness notice gave (R6.6-a, A59)."""
+    notice = m.PlayoffLatenessNotice.objects.filter(
+        match__playoff_night=night,
+        match__division=division,
+        match__round=round_,
+        match__number=number,
+        player=player,
+    ).first()
+    if notice is None:
+        return
+    wait_until = delayed_match_start(
+        start=playoff_start(night),
+        notice_at=notice.notice_at,
+        ruleset=ruleset_for(night.season.league),
+    )
+    if timezone.now() < wait_until:
+        local = timezone.localtime(wait_until, ZoneInfo(night.season.league.time_zone))
+        raise ValidationError(
+            {
+                "player": f"{player} announced he would be late (R6.6-a): the match waits for "
+                f"him until {local:%H:%M}; he is a no-show only if not present by then."
+            },
+            code="waiting_for_late_player",
+        )
+
+
+def _division(facts: PlayoffFacts, division: str) -> DivisionFacts:
+    if division not in facts.divisions:
+        known = ", ".join(facts.divisions) or "none (the bracket is not drawn yet)"
+        raise ValidationError(
+            {"division": f"No playoff division {division!r}; divisions: {known}."},
+            code="invalid",
+        )
+    return facts.divisions[division]
+
+
+def _match_with_players(
+    season: m.Season, division: str, match: str
+) -> tuple[m.PlayoffNight, PlayoffFacts, DivisionFacts, PlayoffMatchState]:
+    """The locked night, its facts, the division and the match, whose players must be known."""
+    night = locked_night(season)
+    facts = load_playoff_facts(night)
+    div = _division(facts, division)
+    state = _state(season, div, match)
+    if state.status == "waiting":
+        raise ValidationError(
+            {"match": f"{match}'s players are not known yet ({state.needed})."},
+            code="waiting",
+        )
+    return night, facts, div, state
+
+
+def _state(season: m.Season, div: DivisionFacts, match: str) -> PlayoffMatchState:
+    with rules_edge("match", code="invalid", message=str):
+        return bracket_state(div, ruleset_for(season.league)).match(match)
+
+
+def _check_record(
+    season: m.Season,
+    div: DivisionFacts,
+    match: str,
+    change: Callable[[PlayoffMatchRecord], PlayoffMatchRecord],
+    facts: PlayoffFacts,
+) -> None:
+    """Refuse a change to one match's record that the rules refuse for the whole bracket."""
+    records = dict(div.records)
+    records[match] = change(records.get(match, PlayoffMatchRecord()))
+    with rules_edge("order", code="invalid", message=lambda text: _named(text, facts)):
+        bracket_state(replace(div, records=records), ruleset_for(season.league))
+
+
+def _checked_pick(
+    key: str, keys: list[str], played: list[str], busy: list[str], unplayable: list[str]
+) -> str:
+    return check_playoff_machine(
+        key, machines=keys, played=played, busy=busy, unplayable=unplayable
+    )
+
+
+def _titled(message: str, facts: PlayoffFacts) -> str:
+    """A rules message naming machine keys, with the machines' titles instead."""
+    for key, title in sorted(facts.machines.items(), key=lambda kv: -len(kv[0])):
+        message = message.replace(f"machine {key} ", f"machine {title} ")
+    return message
+
+
+def _named(message: str, facts: PlayoffFacts) -> str:
+    """A rules message naming player keys, with the players' names appended for reading."""
+    words = {w.strip(",.;:()") for w in message.split()}
+    named = [f"{key} = {ref.name}" for key, ref in facts.names.items() if key in words]
+    return message + (f" ({'; '.join(named)})" if named else "")

@@ -1,0 +1,477 @@
+"""Violations (§8): the violation and its §8.5 penalty, the victims' remedies and the violator's
+charges (§8.2, §8.3), and a game voided and restarted for a wrong game count (§8.6).
+
+A violation is stored as a fact with its timing (A27); its §8.5 penalty is applied by the season
+fold whenever the standings are read, so no points are stored here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from flipwell.league import models as m
+from flipwell.league.adapters import player_key, ruleset_for
+from flipwell.league.audit import record_event
+from flipwell.league.services._edge import (
+    fold,
+    group_player_ids,
+    locked_game,
+    open_meet,
+    record_ruling,
+    require_member,
+    require_official,
+    require_reason,
+    rules_edge,
+    season_changed,
+)
+from flipwell.league.services.ledger import record_ledger_entry
+from flipwell.rules.ruleset import InterferenceChoice
+from flipwell.rules.season import SeasonResult
+from flipwell.rules.violations import (
+    PenaltyDecision,
+    Violation,
+    game_count_outcome,
+    interference_remedy,
+    opponents_ball_remedy,
+    penalty_decision,
+    restart_charge,
+    violator_charge,
+)
+from flipwell.rules.violations import VictimRemedy as RulesRemedy
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+# --- Violations (§8) -------------------------------------------------------------------------
+
+
+def record_violation(
+    *,
+    meet: m.Meet,
+    player: m.Player,
+    kind: str,
+    reason: str,
+    actor: User,
+    game: m.Game | None = None,
+    games_completed: int = 0,
+    serious: bool | None = None,
+    target_game: int | None = None,
+    last_allowable_ball: bool = False,
+    slam_tilted: bool = False,
+) -> PenaltyDecision:
+    """A league official records a violation and learns its §8.5 penalty (§8, A26, A27, A28).
+
+    The fact stored is the violation with its timing: during `game` (whose scores must be
+    confirmed first, so the fold can score it) or between games after `games_completed`. The
+    penalty (offense number, the game forfeited, or the season forfeit) is applied by the
+    season fold on every read; this returns the rules' `PenaltyDecision` to show. `serious`
+    is the rules' call, except that an LO may rule a wrong-ball play accidental (A28: serious
+    False), recorded as a Ruling. `target_game` is the LO's choice where the rules leave it
+    to him (A27.4).
+
+    Side effects: a Violation, maybe a Ruling, an audit event ``violation.recorded``. Raises
+    PermissionDenied unless `actor` is a league official; ValidationError without a reason,
+    for a meet that is not open, a player not grouped at it, a game outside his group or not
+    yet confirmed, an impossible timing, or a seriousness the rules do not allow.
+    """
+    with transaction.atomic():
+        meet = m.Meet.objects.select_for_update().select_related("season__league").get(pk=meet.pk)
+        league = meet.season.league
+        require_official(actor=actor, league=league, action="record a violation")
+        open_meet(meet, doing="record a violation")
+        why = require_reason(reason, field="reason", what="A violation")
+        if kind not in m.Violation.Kind.values:
+            allowed = ", ".join(m.Violation.Kind.values)
+            raise ValidationError({"kind": f"Unknown violation {kind!r}; use {allowed}."})
+        member = (
+            m.GroupMember.objects.filter(group__meet=meet, player=player)
+            .select_related("group")
+            .first()
+        )
+        if member is None:
+            raise ValidationError({"player": f"{player} is in no group of meet {meet.number}."})
+        group = member.group
+        confirmed = sorted(
+            set(
+                m.ScoreSubmission.objects.filter(
+                    game__group=group, confirmed_by__isnull=False
+                ).values_list("game__number", flat=True)
+            )
+        )
+        if game is not None:
+            if game.group_id != group.pk:
+                raise ValidationError(
+                    {"game": f"That game is not one of group {group.number}'s, {player}'s group."}
+                )
+            if game.number not in confirmed:
+                raise ValidationError(
+                    {
+                        "game": f"Confirm game {game.number}'s scores first, then record the "
+                        "violation during it: its penalty is applied to the scored game (§8.5)."
+                    }
+                )
+            games_completed = game.number - 1
+        elif not 0 <= games_completed <= len(confirmed):
+            raise ValidationError(
+                {
+                    "games_completed": f"Group {group.number} has completed {len(confirmed)} "
+                    f"games; games_completed must be 0 to {len(confirmed)}."
+                }
+            )
+        accidental = serious is False and kind == m.Violation.Kind.OPPONENTS_BALL
+        with rules_edge("kind"):
+            violation = Violation(
+                violator=player_key(player.pk),
+                kind=kind,  # type: ignore[arg-type]  # checked against the choices above
+                last_allowable_ball=last_allowable_ball,
+                slam_tilted=slam_tilted,
+                lo_marked_not_serious=accidental,
+            )
+        ruleset = ruleset_for(league)
+        before, _ = fold(meet.season)
+        with rules_edge("serious"):
+            decision = penalty_decision(
+                violation,
+                prior_offenses=before.players[player_key(player.pk)].offenses,
+                points_by_game=_completed_points(before, meet, player, games_completed, game),
+                current_game=None if game is None else game.number,
+                ruleset=ruleset,
+            )
+        is_serious = decision.offense is not None
+        if serious is not None and serious != is_serious and not accidental:
+            label = m.Violation.Kind(kind).label
+            raise ValidationError(
+                {
+                    "serious": f"{label} is {'always' if is_serious else 'never'} a serious "
+                    f"violation under the rules ({', '.join(decision.rules)}); only a wrong-ball "
+                    "play may be ruled accidental (A28)."
+                }
+            )
+        row = m.Violation.objects.create(
+            meet=meet,
+            game=game,
+            player=player,
+            kind=kind,
+            serious=is_serious,
+            games_completed=games_completed,
+            target_game=target_game,
+            last_allowable_ball=last_allowable_ball,
+            slam_tilted=slam_tilted,
+            official=actor,
+            reason=why,
+        )
+        if accidental:
+            record_ruling(
+                league=league,
+                official=actor,
+                kind="violation_not_serious",
+                subject=f"{player}, meet {meet.number}: opponent's ball",
+                reason=why,
+                affected=group_player_ids(game.group) if game is not None else [player.pk],
+            )
+        after, _ = season_changed(meet.season)
+        penalised = after.meets[meet.number - 1].penalties.get(player_key(player.pk), ())
+        if decision.effect == "game_forfeit" and decision.game is None and penalised:
+            decision = dataclasses.replace(decision, game=penalised[-1])
+        record_event(
+            action="violation.recorded",
+            obj=row,
+            league=league,
+            actor=actor,
+            data={
+                "meet": meet.pk,
+                "player": player.pk,
+                "kind": kind,
+                "serious": is_serious,
+                "game": None if game is None else game.pk,
+                "games_completed": games_completed,
+                "offense": decision.offense,
+                "effect": decision.effect,
+                "penalty_game": decision.game,
+            },
+        )
+    return decision
+
+
+# --- Victims' remedies and the violator's charges (§8.2, §8.3, §8.6) -------------------------
+
+
+@dataclass(frozen=True)
+class RecordedRemedy:
+    """A victim's remedy: the stored facts, the rules' remedy, and the violator's charge (if
+    any: R8.3-d, a replayed game or a buy-in ball)."""
+
+    row: m.VictimRemedy
+    remedy: RulesRemedy
+    charge: m.LedgerEntry | None
+
+
+def record_victim_remedy(
+    *,
+    violation: m.Violation,
+    victim: m.Player,
+    actor: User,
+    announced: str | None = None,
+    unallowable_ball: bool = False,
+    allowable_balls_left: bool = True,
+    caused_loss: bool = True,
+    earned_extra_ball_used: bool = False,
+    game_price_cents: int | None = None,
+    ball_price_cents: int | None = None,
+) -> RecordedRemedy:
+    """Record what the victim of a violation takes as compensation, and charge the violator.
+
+    `announced`: the victim's choice announced before play resumed, or None when he announced
+    none: the rules' default applies (A29). An opponent who played his ball (§8.2,
+    `opponents_ball_remedy`: R8.2-b..d) or other interference (§8.3, `interference_remedy`:
+    R8.3-b, R8.3-c). The violator pays for a replayed game or a buy-in ball even if the machine
+    has credits (R8.3-d, A30; `violator_charge`), at `game_price_cents` or `ball_price_cents`
+    (required when the remedy needs it), as an ``interference_charge`` in the ledger.
+
+    Side effects: a VictimRemedy, maybe a LedgerEntry (via `record_ledger_entry`, with its
+    audit event), an audit event ``violation.remedy_recorded``. Raises PermissionDenied unless
+    `actor` is a league official; ValidationError for a violation without a victim (not §8.2 or
+    §8.3), a victim outside the violator's group or the violator himself, a repeat, a choice
+    the rules refuse, a missing price, or a meet that is not open.
+    """
+    with transaction.atomic():
+        violation = (
+            m.Violation.objects.select_for_update()
+            .select_related("meet__season__league", "player")
+            .get(pk=violation.pk)
+        )
+        meet = violation.meet
+        league = meet.season.league
+        require_official(actor=actor, league=league, action="record a victim's remedy")
+        open_meet(meet, doing="record a victim's remedy")
+        if violation.kind not in (m.Violation.Kind.OPPONENTS_BALL, m.Violation.Kind.INTERFERENCE):
+            raise ValidationError(
+                {
+                    "violation": f"{violation.get_kind_display()} has no victim's remedy: only "
+                    "an opponent's ball (§8.2) or interference (§8.3) does."
+                }
+            )
+        if victim.pk == violation.player_id:
+            raise ValidationError({"victim": f"{victim} is the violator, not a victim."})
+        members = list(
+            m.GroupMember.objects.filter(
+                group__meet=meet, group__members__player=violation.player_id
+            ).values_list("player_id", flat=True)
+        )
+        if victim.pk not in members:
+            raise ValidationError(
+                {"victim": f"{victim} did not play in {violation.player}'s group at this meet."}
+            )
+        if m.VictimRemedy.objects.filter(violation=violation, victim=victim).exists():
+            raise ValidationError({"victim": f"{victim}'s remedy for this violation is recorded."})
+        if announced is not None and announced not in m.VictimRemedy.Choice.values:
+            allowed = ", ".join(m.VictimRemedy.Choice.values)
+            raise ValidationError({"announced": f"Unknown choice {announced!r}; use {allowed}."})
+        ruleset = ruleset_for(league)
+        choice: InterferenceChoice | None = announced  # type: ignore[assignment]  # checked above
+        if violation.kind == m.Violation.Kind.OPPONENTS_BALL:
+            with rules_edge("announced"):
+                remedy = opponents_ball_remedy(
+                    unallowable_ball=unallowable_ball,
+                    allowable_balls_left=allowable_balls_left,
+                    announced=choice,
+                    ruleset=ruleset,
+                )
+        else:
+            with rules_edge("announced"):
+                remedy = interference_remedy(
+                    caused_loss=caused_loss, announced=choice, ruleset=ruleset
+                )
+        if remedy.replay and game_price_cents is None:
+            raise ValidationError(
+                {"game_price_cents": "The violator pays the replayed game (R8.3-d): its price?"}
+            )
+        if remedy.additional_balls and not earned_extra_ball_used and ball_price_cents is None:
+            raise ValidationError(
+                {"ball_price_cents": "The violator pays the buy-in ball (R8.3-d): its price?"}
+            )
+        with rules_edge("game_price_cents" if remedy.replay else "ball_price_cents"):
+            amount = violator_charge(
+                remedy,
+                game_price=game_price_cents or 0,
+                ball_price=ball_price_cents or 0,
+                earned_extra_ball_used=earned_extra_ball_used,
+            )
+        charge = None
+        if amount:
+            charge = record_ledger_entry(
+                league=league,
+                kind="interference_charge",
+                account="kitty",
+                amount_cents=amount,
+                season=meet.season,
+                player=violation.player,
+                reason="replayed_game" if remedy.replay else "buy_in_ball",
+                note=f"{victim}'s {remedy.choice} after {violation.get_kind_display()}, "
+                f"meet {meet.number} (R8.3-d)",
+                actor=actor,
+            )
+        row = m.VictimRemedy.objects.create(
+            violation=violation,
+            victim=victim,
+            announced=announced or "",
+            unallowable_ball=unallowable_ball,
+            allowable_balls_left=allowable_balls_left,
+            caused_loss=caused_loss,
+            earned_extra_ball_used=earned_extra_ball_used,
+            charge=charge,
+            official=actor,
+        )
+        record_event(
+            action="violation.remedy_recorded",
+            obj=row,
+            league=league,
+            actor=actor,
+            data={
+                "violation": violation.pk,
+                "victim": victim.pk,
+                "announced": announced,
+                "choice": remedy.choice,
+                "presumed": remedy.presumed,
+                "rules": list(remedy.rules),
+                "charge_cents": amount,
+            },
+        )
+        season_changed(meet.season)
+    return RecordedRemedy(row=row, remedy=remedy, charge=charge)
+
+
+@dataclass(frozen=True)
+class RecordedRestart:
+    """A voided and restarted game (R8.6-c) and the responsible player's charge (R8.6-d)."""
+
+    restart: m.GameRestart
+    charge: m.LedgerEntry | None
+
+
+def record_game_restart(
+    *,
+    game: m.Game,
+    responsible: m.Player,
+    games_started: int,
+    game_price_cents: int,
+    actor: User,
+    more_games_possible: bool = False,
+    note: str = "",
+) -> RecordedRestart:
+    """A machine has the wrong number of games started and it cannot be fixed: the game is
+    voided and restarted on the same machine, the responsible player paying the restart for
+    all players (R8.6-c, R8.6-d, A60).
+
+    `flipwell.rules.violations.game_count_outcome` decides from `games_started`, the players
+    present for the game (the group less its forfeits, A60) and `more_games_possible`; too
+    many games (R8.6-a) or too few that can still be started (R8.6-b) are fixed on the machine
+    and nothing more is done, so they are refused here. The charge is `restart_charge` (one
+    game price per player) as a ``restart_charge`` ledger entry. The restarted game's sheet is
+    then entered as usual: the voided attempt is kept only as this record.
+
+    Side effects: a GameRestart, a LedgerEntry when the price is not zero (via
+    `record_ledger_entry`), an audit event ``game.restarted``. Raises PermissionDenied unless
+    `actor` is a league official; ValidationError for a meet that is not open, a game with
+    confirmed scores, a responsible player outside the group, or a count that needs no
+    restart.
+    """
+    with transaction.atomic():
+        game = locked_game(game)
+        group = game.group
+        meet = group.meet
+        league = meet.season.league
+        require_official(actor=actor, league=league, action="record a game restart")
+        open_meet(meet, doing="record a game restart")
+        members = group_player_ids(group)
+        require_member(responsible, members, field="responsible", group=group)
+        if m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False).exists():
+            raise ValidationError(
+                {
+                    "game": f"Game {game.number} has confirmed scores: a wrong game count is "
+                    "fixed while the game is played (R8.6-c)."
+                }
+            )
+        forfeited = set(m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True))
+        players = len([p for p in members if p not in forfeited])
+        with rules_edge("games_started"):
+            outcome = game_count_outcome(
+                games_started=games_started,
+                players=players,
+                more_games_possible=more_games_possible,
+            )
+        if outcome != "void_and_restart":
+            fix = {
+                "correct": "that is the right number: nothing to restart",
+                "plunge_extra_games": "plunge the extra games' balls unplayed; nothing more is "
+                "done (R8.6-a)",
+                "start_more_games": "start more games on the machine; nothing more is done "
+                "(R8.6-b)",
+            }[outcome]
+            raise ValidationError(
+                {"games_started": f"{games_started} games for {players} players: {fix}."}
+            )
+        with rules_edge("game_price_cents"):
+            amount = restart_charge(players=players, game_price=game_price_cents)
+        charge = None
+        if amount:
+            charge = record_ledger_entry(
+                league=league,
+                kind="restart_charge",
+                account="kitty",
+                amount_cents=amount,
+                season=meet.season,
+                player=responsible,
+                note=f"restart of meet {meet.number} group {group.number} game {game.number} "
+                f"for {players} players (R8.6-d)",
+                actor=actor,
+            )
+        restart = m.GameRestart.objects.create(
+            game=game,
+            responsible=responsible,
+            games_started=games_started,
+            players=players,
+            charge=charge,
+            note=note.strip(),
+            official=actor,
+        )
+        record_event(
+            action="game.restarted",
+            obj=restart,
+            league=league,
+            actor=actor,
+            data={
+                "game": game.pk,
+                "responsible": responsible.pk,
+                "games_started": games_started,
+                "players": players,
+                "charge_cents": amount,
+            },
+        )
+        season_changed(meet.season)
+    return RecordedRestart(restart=restart, charge=charge)
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _completed_points(
+    result: SeasonResult, meet: m.Meet, player: m.Player, completed: int, game: m.Game | None
+) -> list[int | None]:
+    """His league points in the games his group completed (None where he forfeited, A27)."""
+    if game is not None or completed == 0:
+        return []
+    key = player_key(player.pk)
+    match = next((x for x in result.meets[meet.number - 1].matches if key in x.players), None)
+    if match is None:
+        return []
+    line = match.players[key]
+    return [
+        None if key in match.games[i].forfeits else line.game_points[i] for i in range(completed)
+    ]

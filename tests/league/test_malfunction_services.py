@@ -1,0 +1,269 @@
+"""Malfunctions (§7.3, §7.4): reports and their rulings, compensatory games, the automatic
+unplayable machine, and positive malfunctions' discarded scores and their replay."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from flipwell.league import models as m
+from flipwell.league.adapters import season_facts
+from flipwell.league.services.corrections import request_correction
+from flipwell.league.services.malfunctions import (
+    record_compensatory_game,
+    record_positive_malfunction_replay,
+    record_replay_scores,
+    report_malfunction,
+    request_compensatory_game,
+)
+from flipwell.league.services.meet_machines import announce_machine_problem
+from flipwell.league.services.meets import close_meet
+from flipwell.rules.season import fold_season
+from tests.league.league_night import build_night, game
+from tests.league.league_night import play as play_game
+from tests.league.league_night import start as start_night
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def night():
+    return build_night(players=8)
+
+
+@pytest.fixture
+def meet(night):
+    return start_night(night)
+
+
+def _points(night, player):
+    return fold_season(season_facts(night.season)).players[str(player.pk)].nights[-1].game_points
+
+
+# --- malfunctions and compensatory games -----------------------------------------------------
+
+
+def test_report_malfunction_major_adds_a_maintenance_note(night, meet):
+    """R7.3-e: forced tilt to free a stuck ball is a major; R7.3-u: the maintenance sheet."""
+    g = game(meet, 1, 1)
+
+    reported = report_malfunction(
+        game=g, player=night.players[0], ball=2, reason_code="forced_tilt_stuck_ball",
+        note="Ball stuck behind the left ramp", actor=night.user,
+    )  # fmt: skip
+
+    assert (reported.malfunction.kind, reported.ruling.rule, reported.entitled) == (
+        "major", "R7.3-e", False,
+    )  # fmt: skip
+    note = m.MaintenanceNote.objects.get()
+    assert (note.machine, note.meet) == (g.machine, meet)
+    assert "Ball stuck behind the left ramp" in note.text
+
+
+def test_report_malfunction_on_a_one_handed_extra_ball_refused(night, meet):
+    """R7.1-d: an unallowable extra ball is never compensated."""
+    with pytest.raises(ValidationError) as caught:
+        report_malfunction(
+            game=game(meet, 1, 1), player=night.players[0], ball=4,
+            reason_code="forced_tilt_stuck_ball", one_handed_ball=True, actor=night.user,
+        )  # fmt: skip
+
+    assert "(R7.1-d)" in caught.value.message_dict["reason_code"][0]
+    assert m.Malfunction.objects.count() == 0
+
+
+def test_report_malfunction_of_an_announced_problem_refused(night, meet):
+    """R7.3-g: a problem announced before play is never a major malfunction."""
+    g = game(meet, 1, 1)
+    announce_machine_problem(meet=meet, machine=g.machine, problem="Left flipper weak",
+                             actor=night.user)  # fmt: skip
+
+    with pytest.raises(ValidationError) as caught:
+        report_malfunction(
+            game=g, player=night.players[0], ball=1, reason_code="turn_ended_with_balls_in_play",
+            problem="left flipper  WEAK", actor=night.user,
+        )  # fmt: skip
+
+    assert "(R7.3-g)" in caught.value.message_dict["reason_code"][0]
+
+
+def test_report_malfunction_other_needs_the_officials_reason(night, meet):
+    """R7.3-d: a case outside the rulebook's examples is the LO's ruling, with a reason."""
+    with pytest.raises(ValidationError) as caught:
+        report_malfunction(
+            game=game(meet, 1, 1), player=night.players[0], ball=1, reason_code="other",
+            kind="major", actor=night.user,
+        )  # fmt: skip
+
+    assert caught.value.message_dict["note"] == [
+        "The official's ruling on a malfunction needs a reason: say why the official decided it."
+    ]
+
+
+def test_request_compensatory_game_after_one_major_refused(night, meet):
+    """R7.3-k: one major is not enough."""
+    g = game(meet, 1, 1)
+    report_malfunction(game=g, player=night.players[0], ball=1,
+                       reason_code="forced_tilt_stuck_ball", actor=night.user)  # fmt: skip
+
+    with pytest.raises(ValidationError) as caught:
+        request_compensatory_game(game=g, player=night.players[0], actor=night.user)
+
+    assert caught.value.message_dict["player"] == [
+        f"{night.players[0].pk} has 1 major and no catastrophic malfunction in this game; a "
+        "compensatory game needs 2 majors or 1 catastrophic (R7.3-k)."
+    ]
+
+
+def test_request_compensatory_game_after_play_continued_refused(night, meet):
+    """RA-b, A31: the request must come at the second major, before play continues."""
+    g = game(meet, 1, 1)
+    for ball in (1, 2):
+        report_malfunction(game=g, player=night.players[0], ball=ball,
+                           reason_code="forced_tilt_stuck_ball", actor=night.user)  # fmt: skip
+
+    with pytest.raises(ValidationError) as caught:
+        request_compensatory_game(
+            game=g, player=night.players[0], play_continued=True, actor=night.user
+        )
+
+    assert "too late" in caught.value.message_dict["player"][0]
+
+
+def test_record_compensatory_game_without_a_request_refused(night, meet):
+    with pytest.raises(ValidationError) as caught:
+        record_compensatory_game(
+            game=game(meet, 1, 1), player=night.players[0], new_score=10, actor=night.user
+        )
+
+    assert "(R7.3-k, RA-b)" in caught.value.message_dict["player"][0]
+
+
+def test_record_compensatory_game_adds_to_the_original_score(night, meet):
+    """R7.3-m, R7.3-n: final = original + new − leading; subtractions need a reason."""
+    a = night.players
+    g = game(meet, 1, 1)
+    report_malfunction(game=g, player=a[3], ball=1, reason_code="power_loss",
+                       ball_in_play=False, actor=night.user)  # fmt: skip
+    request_compensatory_game(game=g, player=a[3], actor=night.user)
+    with pytest.raises(ValidationError):
+        record_compensatory_game(
+            game=g, player=a[3], new_score=90, leading_subtracted=5, actor=night.user
+        )
+    record_compensatory_game(
+        game=g, player=a[3], new_score=90, leading_subtracted=5, reason="Started at ball 2",
+        actor=night.user,
+    )  # fmt: skip
+    play_game(g, {a[0]: 100, a[1]: 50, a[2]: 30, a[3]: 10})
+
+    # A4: 10 + 90 − 5 = 95, second behind 100: 5, and 95 > 50 + 30 earns the bonus.
+    assert _points(night, a[3]) == (6,)
+
+
+def test_automatically_unplayable_when_every_first_ball_is_a_major(night, meet):
+    """R7.3-r: every player's first ball ends in a major: the machine is out for the meet."""
+    g = game(meet, 1, 1)
+    results = [
+        report_malfunction(
+            game=g, player=p, ball=1, reason_code="forced_tilt_stuck_ball", actor=night.user
+        )
+        for p in night.players[:4]
+    ]
+
+    assert [r.machine_unplayable for r in results] == [False, False, False, True]
+    assert m.MachineDeclaration.objects.get().kind == "unplayable"
+
+
+def test_malfunction_reason_codes_are_the_rules_reasons():
+    """The stored reason codes are exactly flipwell.rules' (R7.3-e, R7.3-f, R7.3-h, §7.4)."""
+    from flipwell.rules.malfunctions import MALFUNCTION_REASONS
+
+    assert tuple(m.Malfunction.ReasonCode.values) == MALFUNCTION_REASONS
+
+
+# --- positive malfunctions (R7.4-a, R7.4-c, A58) ---------------------------------------------
+
+
+def test_discarded_score_leaves_the_game_incomplete_until_replayed(night, meet):
+    """R7.4-c, A58: the discarded game gives nobody points until the replay is recorded."""
+    a = night.players
+    first = game(meet, 1, 1)
+    play_game(first, {a[0]: 900, a[1]: 50, a[2]: 30, a[3]: 10})
+    assert _points(night, a[0]) == (8,)
+
+    record_positive_malfunction_replay(
+        game=first, discard_scores_of=[a[0]], reason="Bear Kick switch failed", actor=night.user
+    )
+
+    assert _points(night, a[0]) == ()
+    assert _points(night, a[1]) == ()
+    assert m.Ruling.objects.get().kind == "positive_malfunction_replay"
+
+    replay = record_replay_scores(
+        game=first, scores={a[0]: 40}, entered_by=a[0], confirmed_by=a[1], actor=night.user
+    )
+
+    assert replay.submission.version == 2
+    # 50, 40, 30, 10: 7/5/3/1; 50 is not above 40 + 30, 40 not above 30 + 10.
+    assert [_points(night, p) for p in a[:4]] == [(5,), (7,), (4,), (2,)]
+
+
+def test_discarded_score_keeps_the_entered_sheet(night, meet):
+    """The discarded score is a fact beside the sheet, which stays as it was entered."""
+    a = night.players
+    first = game(meet, 1, 1)
+    sheet = play_game(first, {a[0]: 900, a[1]: 50, a[2]: 30, a[3]: 10})
+
+    record_positive_malfunction_replay(
+        game=first, discard_scores_of=[a[0]], reason="Unfair advantage", actor=night.user
+    )
+
+    assert dict(sheet.lines.values_list("player_id", "machine_score"))[a[0].pk] == 900
+    assert list(m.DiscardedScore.objects.values_list("player_id", "version")) == [(a[0].pk, 1)]
+
+
+def test_discard_of_a_player_without_a_score_refused(night, meet):
+    a = night.players
+    first = game(meet, 1, 1)
+    play_game(first, {a[0]: 900, a[1]: 50, a[2]: None, a[3]: 10})
+
+    with pytest.raises(ValidationError, match="has no completed score"):
+        record_positive_malfunction_replay(
+            game=first, discard_scores_of=[a[2]], reason="Unfair", actor=night.user
+        )
+
+
+def test_replay_scores_must_be_exactly_the_discarded_players(night, meet):
+    a = night.players
+    first = game(meet, 1, 1)
+    play_game(first, {a[0]: 900, a[1]: 50, a[2]: 30, a[3]: 10})
+    record_positive_malfunction_replay(
+        game=first, discard_scores_of=[a[0]], reason="Unfair", actor=night.user
+    )
+
+    with pytest.raises(ValidationError, match="exactly"):
+        record_replay_scores(
+            game=first, scores={a[1]: 40}, entered_by=a[0], confirmed_by=a[1], actor=night.user
+        )
+
+
+def test_correction_of_a_discarded_game_refused(night, meet):
+    a = night.players
+    first = game(meet, 1, 1)
+    play_game(first, {a[0]: 900, a[1]: 50, a[2]: 30, a[3]: 10})
+    record_positive_malfunction_replay(
+        game=first, discard_scores_of=[a[0]], reason="Unfair", actor=night.user
+    )
+
+    with pytest.raises(ValidationError, match="record the replay"):
+        request_correction(game=first, scores={a[1]: 60}, requested_by=a[1], reason="Misread")
+
+
+def test_close_meet_waits_for_the_replay(night, meet):
+    a = night.players
+    first = game(meet, 1, 1)
+    play_game(first, {a[0]: 900, a[1]: 50, a[2]: 30, a[3]: 10})
+    record_positive_malfunction_replay(
+        game=first, discard_scores_of=[a[0]], reason="Unfair", actor=night.user
+    )
+
+    with pytest.raises(ValidationError, match="waiting for a replay of discarded scores"):
+        close_meet(meet=meet, actor=night.user)
