@@ -1,0 +1,67 @@
+"""Forms of a season's players: register one, or import a roster CSV."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from flipwell.league.players_csv import PlayersCsvError, parse_players_csv
+
+
+class RegisterPlayerForm(forms.Form):
+    first_name = forms.CharField(max_length=80)
+    last_name = forms.CharField(max_length=80)
+    ifpa_number = forms.IntegerField(label="IFPA number", required=False, min_value=1)
+    ifpa_rank = forms.IntegerField(label="IFPA rank", required=False, min_value=1)
+    joined_at_meet = forms.IntegerField(
+        label="Joins at meet",
+        min_value=1,
+        required=False,
+        help_text="Leave empty: the next meet not yet started (R2.4-f).",
+    )
+
+
+class PlayersCsvForm(forms.Form):
+    csv_file = forms.FileField(label="IFPA CSV file", required=False)
+    csv_text = forms.CharField(
+        label="…or paste the CSV", required=False, widget=forms.Textarea(attrs={"rows": 5})
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        upload = data.get("csv_file")
+        if upload is not None:
+            try:
+                data["csv_text"] = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                self.add_error("csv_file", "The file is not UTF-8 text: save it as CSV (UTF-8).")
+        text = data.get("csv_text") or ""
+        if not self.errors and not text.strip():
+            self.add_error(None, "Choose a CSV file or paste its text.")
+        elif not self.errors:
+            for problem in csv_problems(text):
+                self.add_error(None, problem)
+        return data
+
+
+def csv_problems(text: str) -> list[str]:
+    """Every line of a roster CSV that cannot be read, each with its line number (the service
+    stops at the first; an official fixing a file wants them all at once)."""
+    lines = text.splitlines()
+    if not lines:
+        return []
+    try:
+        parse_players_csv(lines[0])
+    except PlayersCsvError as error:
+        return [str(error).capitalize()]
+    problems = []
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        try:
+            parse_players_csv(f"{lines[0]}\n{line}")
+        except PlayersCsvError as error:
+            where = f"Line {number}" + (f", column {error.column}" if error.column else "")
+            problems.append(f"{where}: {error.message}")
+    return problems
