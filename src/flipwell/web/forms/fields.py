@@ -23,12 +23,10 @@ GROUPED_DIGITS = re.compile(
     r"[0-9]{1,3}(?:([,.'\u2019 \u00a0\u2009\u202f])[0-9]{3})(?:\1[0-9]{3})*", re.ASCII
 )
 
-
 DIGITS_AND_SEPARATORS = re.compile(r"[0-9,.'\u2019 \u00a0\u2009\u202f]+")
 
 
 ASCII_DIGITS = re.compile(r"[0-9]+", re.ASCII)
-
 
 MAX_SCORE = 10**15
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from flipwell.league import models as m
+from flipwell.league import enums
 from flipwell.web.forms.fields import PlayerChoices, ScoreField, player_field, reason_field
 
 
@@ -31,11 +31,7 @@ class GamePlayerForm(forms.Form):
 
 class ForfeitForm(GamePlayerForm):
     reason = forms.ChoiceField(
-        choices=[
-            (m.Forfeit.Reason.ABSENT, m.Forfeit.Reason.ABSENT.label),
-            (m.Forfeit.Reason.LATE, m.Forfeit.Reason.LATE.label),
-            (m.Forfeit.Reason.OTHER, m.Forfeit.Reason.OTHER.label),
-        ]
+        choices=enums.choices_of(enums.ForfeitReason, within=enums.RecordedForfeitReason)
     )
     countable = forms.BooleanField(
         label="Countable toward the season forfeit", required=False, initial=True
@@ -54,11 +50,11 @@ class LateJoinForm(GamePlayerForm):
 
 class MalfunctionForm(GamePlayerForm):
     ball = forms.IntegerField(min_value=1, max_value=10)
-    reason_code = forms.ChoiceField(label="What happened", choices=m.Malfunction.ReasonCode.choices)
+    reason_code = forms.ChoiceField(label="What happened", choices=enums.MalfunctionReason.choices)
     kind = forms.ChoiceField(
         label="Official's classification (reason “other” only)",
         required=False,
-        choices=[("", "—"), *m.Malfunction.Kind.choices],
+        choices=enums.choices_of(enums.MalfunctionKind, blank="—"),
     )
     note = reason_field("Note / ruling", required=False)
     problem = forms.CharField(label="Announced problem it matches", required=False)
@@ -84,7 +80,7 @@ class CompensatoryGameForm(GamePlayerForm):
 
 
 class ViolationForm(forms.Form):
-    kind = forms.ChoiceField(choices=m.Violation.Kind.choices)
+    kind = forms.ChoiceField(choices=enums.ViolationKind.choices)
     reason = reason_field("What happened?")
     games_completed = forms.IntegerField(
         label="Between games: games completed", min_value=0, max_value=4, initial=0

@@ -6,15 +6,13 @@ from typing import Any
 
 from django import forms
 
-from flipwell.league import models as m
+from flipwell.league import enums
 from flipwell.league.models.machines import MAX_BALLS_PER_GAME
 from flipwell.web.forms.fields import PlayerChoices, number_input, reason_field
 
 
 class MachineDeclarationForm(forms.Form):
-    kind = forms.ChoiceField(
-        label="Declare", choices=[("unplayable", "Unplayable"), ("repaired", "Repaired")]
-    )
+    kind = forms.ChoiceField(label="Declare", choices=enums.DeclarationKind.choices)
     reason = reason_field()
 
     def __init__(self, *args: Any, machines: PlayerChoices, **kwargs: Any) -> None:
@@ -62,5 +60,5 @@ class EditMachineForm(MachineForm):
 class MachineStatusForm(forms.Form):
     """In or out of the pool; the status is the one the machine does not have (hidden)."""
 
-    status = forms.ChoiceField(choices=m.Machine.Status.choices, widget=forms.HiddenInput)
+    status = forms.ChoiceField(choices=enums.MachineStatus.choices, widget=forms.HiddenInput)
     reason = reason_field("Why?", max_length=500)

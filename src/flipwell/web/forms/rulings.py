@@ -6,19 +6,13 @@ from typing import Any
 
 from django import forms
 
+from flipwell.league import enums
 from flipwell.web.forms.fields import reason_field
 
 
 class SpecialRulingForm(forms.Form):
     machine_title = forms.CharField(max_length=120)
-    kind = forms.ChoiceField(
-        choices=[
-            ("not_a_malfunction", "Not a malfunction"),
-            ("major_malfunction", "Major malfunction"),
-            ("positive_malfunction", "Positive malfunction"),
-            ("not_an_extra_ball", "Not an extra ball"),
-        ]
-    )
+    kind = forms.ChoiceField(choices=enums.SpecialRulingKind.choices)
     text = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}))
     reproducible = forms.BooleanField(required=False, label="Reproducible")
     reproduction = forms.CharField(
