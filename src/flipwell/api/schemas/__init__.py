@@ -20,7 +20,6 @@ Words:
 from flipwell.api.schemas.common import (
     EXACT,
     MAX_CENTS,
-    MAX_COUNT,
     MAX_ID,
     MAX_YEAR,
     MIN_YEAR,
@@ -183,7 +182,6 @@ from flipwell.api.schemas.violations import (
 __all__ = [
     "EXACT",
     "MAX_CENTS",
-    "MAX_COUNT",
     "MAX_ID",
     "MAX_YEAR",
     "MIN_YEAR",

@@ -1,8 +1,9 @@
 """What every schema shares: errors, player references, points, and the strict input schema.
 
 Words: every id is a 64-bit database key (1..2**63-1); every text refuses the NUL character and
-has a maximum length; machine scores are 0..2**63-1 (what the database stores); a *moment* is a
-date-time with its UTC offset, years 1900..2999; a *day* is a date in those years.
+has a maximum length; numbers and texts are bounded as `flipwell.league.limits` says, as on the
+web (machine scores 0..10**15-1); a *moment* is a date-time with its UTC offset, years
+1900..2999; a *day* is a date in those years.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Annotated, Any, Protocol, TypeVar
 from ninja import Field, Schema
 from pydantic import AfterValidator, AwareDatetime, ConfigDict, Strict
 
-from flipwell.league.validators import MAX_MACHINE_SCORE
+from flipwell.league import limits
 
 MAX_ID = 2**63 - 1
 """Ids are 64-bit database keys: a larger number names nothing (and is refused, not 500)."""
@@ -91,11 +92,8 @@ def each_player_once(scores: Sequence[HasPlayer]) -> Sequence[HasPlayer]:
 
 MIN_YEAR, MAX_YEAR = 1900, 2999
 
-MAX_CENTS = 10**9
-"""A price in cents: ten million in money is more than any game costs."""
-
-MAX_COUNT = 1000
-"""Balls, games and meet numbers are small; larger counts name nothing."""
+MAX_CENTS = limits.PRICE_CENTS.maximum
+"""A price in cents (`flipwell.league.limits`)."""
 
 
 def _year_in_range(value: Any) -> Any:
@@ -119,7 +117,11 @@ def id_field(description: str, default: Any = ...) -> Any:
 
 
 def text_field(
-    description: str, default: Any = ..., *, min_length: int = 0, max_length: int = 2000
+    description: str,
+    default: Any = ...,
+    *,
+    min_length: int = 0,
+    max_length: int = limits.TEXT_LENGTH,
 ) -> Any:
     """A text field without NUL, at most `max_length` characters."""
     return Field(
@@ -132,8 +134,13 @@ def text_field(
 
 
 def score_field(description: str, default: Any = ...) -> Any:
-    """A machine score (0..2**63-1, a JSON integer)."""
-    return Field(default, ge=0, le=MAX_MACHINE_SCORE, description=description)
+    """A machine score (`flipwell.league.limits.MACHINE_SCORE`, a JSON integer)."""
+    return bounded(limits.MACHINE_SCORE, description, default)
+
+
+def bounded(bound: limits.Bound, description: str, default: Any = ...) -> Any:
+    """A whole number within `bound` (one of `flipwell.league.limits`)."""
+    return Field(default, ge=bound.minimum, le=bound.maximum, description=description)
 
 
 def id_list(description: str, *, max_length: int = 8, min_length: int = 0) -> Any:

@@ -17,7 +17,7 @@ from flipwell.api.schemas.common import (
     text_field,
 )
 from flipwell.api.schemas.sheets import SubmissionOut
-from flipwell.league import enums
+from flipwell.league import enums, limits
 
 
 class CorrectedScoreIn(InputSchema):
@@ -35,7 +35,7 @@ class CorrectionIn(InputSchema):
     )
     reason: str = text_field("What went wrong.", min_length=1)
     tie_order: list[list[Id]] = Field(
-        default_factory=list, max_length=4, description=TIE_ORDER_DESCRIPTION
+        default_factory=list, max_length=limits.MAX_GROUP_SIZE, description=TIE_ORDER_DESCRIPTION
     )
     override_reason: str | None = text_field(
         "After the meet is closed: why the LO accepts the request anyway (A45.2).", None

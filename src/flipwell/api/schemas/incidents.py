@@ -10,10 +10,10 @@ from pydantic import AfterValidator
 
 from flipwell.api.schemas.common import (
     MAX_ID,
-    NO_NUL,
     TIE_ORDER_DESCRIPTION,
     Id,
     InputSchema,
+    bounded,
     each_player_once,
     id_field,
     id_list,
@@ -21,14 +21,14 @@ from flipwell.api.schemas.common import (
     text_field,
 )
 from flipwell.api.schemas.corrections import CorrectedScoreIn
-from flipwell.league import enums
+from flipwell.league import enums, limits
 
 
 class ForfeitIn(InputSchema):
     player: int = Field(..., ge=1, le=MAX_ID, description="The player who forfeits the game.")
     countable: bool = Field(True, description="Counts toward §2.5 (an LO may say not).")
     reason: enums.RecordedForfeitReason = Field("absent", description="Why.")
-    note: str = Field("", max_length=2000, pattern=NO_NUL, description="Why, in words.")
+    note: str = text_field("Why, in words.", "")
 
 
 class ForfeitOut(Schema):
@@ -63,7 +63,7 @@ MalfunctionKind = enums.MalfunctionKindValue
 
 class MalfunctionIn(InputSchema):
     player: int = id_field("The player whose ball malfunctioned.")
-    ball: int = Field(..., ge=1, le=100, description="The ball number (1 = first ball).")
+    ball: int = bounded(limits.BALL, "The ball number (1 = first ball).")
     reason_code: MalfunctionReason = Field(
         ..., description="What happened (R7.3-e..i, R7.4, R7.7-a, R7.8-a); 'other': the LO says."
     )
@@ -72,7 +72,9 @@ class MalfunctionIn(InputSchema):
     )
     note: str = text_field("The LO's note (needed for reason 'other').", "")
     problem: str = text_field(
-        "What went wrong, matched against announced problems (R7.3-g).", "", max_length=200
+        "What went wrong, matched against announced problems (R7.3-g).",
+        "",
+        max_length=limits.PROBLEM_LENGTH,
     )
     one_handed_ball: bool = Field(False, description="It was a one-handed extra ball (R7.1-d).")
     ball_in_play: bool = Field(True, description="The ball was in play.")
@@ -149,5 +151,5 @@ class ReplayScoresIn(InputSchema):
     entered_by: int = id_field("The group member who enters the sheet.")
     confirmed_by: int = id_field("Another group member who confirms it (R3-a).")
     tie_order: list[list[Id]] = Field(
-        default_factory=list, max_length=4, description=TIE_ORDER_DESCRIPTION
+        default_factory=list, max_length=limits.MAX_GROUP_SIZE, description=TIE_ORDER_DESCRIPTION
     )

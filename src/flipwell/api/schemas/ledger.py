@@ -6,8 +6,15 @@ import datetime
 
 from ninja import Field, Schema
 
-from flipwell.api.schemas.common import MAX_ID, NO_NUL, InputSchema, PlayerRefOut, text_field
-from flipwell.league import enums
+from flipwell.api.schemas.common import (
+    MAX_ID,
+    NO_NUL,
+    InputSchema,
+    PlayerRefOut,
+    bounded,
+    text_field,
+)
+from flipwell.league import enums, limits
 
 
 class LedgerLineOut(Schema):
@@ -35,13 +42,13 @@ class TreasuryOut(Schema):
 class LedgerIn(InputSchema):
     kind: enums.NewEntryKind = Field(..., description="The kind of movement (§9).")
     account: enums.AccountValue = Field(..., description="The account.")
-    amount_cents: int = Field(..., ge=1, le=10**12, description="Positive cents.")
+    amount_cents: int = bounded(limits.AMOUNT_CENTS, "Positive cents.")
     season_id: int | None = Field(
         None, ge=1, le=MAX_ID, description="The season (needed for dues_paid)."
     )
     player_id: int | None = Field(None, ge=1, le=MAX_ID, description="The player concerned.")
     reason: str = Field("", max_length=20, pattern=NO_NUL, description="The reason code.")
-    note: str = Field("", max_length=2000, pattern=NO_NUL, description="A note.")
+    note: str = text_field("A note.", "")
 
 
 class LedgerEntryOut(Schema):

@@ -8,8 +8,8 @@ from typing import Literal
 
 from ninja import Field, Schema
 
-from flipwell.api.schemas.common import MAX_ID, InputSchema, id_field, text_field
-from flipwell.league import enums
+from flipwell.api.schemas.common import InputSchema, bounded, id_field, text_field
+from flipwell.league import enums, limits
 
 
 class SheetLineOut(Schema):
@@ -37,7 +37,7 @@ class MachinePage(Schema):
 class MachineProblemIn(InputSchema):
     machine: int = id_field("The machine (a machine of the league).")
     problem: str = text_field(
-        "The problem, as announced before play.", min_length=1, max_length=200
+        "The problem, as announced before play.", min_length=1, max_length=limits.PROBLEM_LENGTH
     )
 
 
@@ -70,9 +70,7 @@ class ReplaceMachineIn(InputSchema):
     chosen_by: int | None = id_field(
         "The player who selected the original machine, choosing again.", None
     )
-    seed: int | None = Field(
-        None, ge=0, le=MAX_ID, description="Seed of a redraw; random when null."
-    )
+    seed: int | None = bounded(limits.SEED, "Seed of a redraw; random when null.", None)
 
 
 class ReplacedOut(Schema):

@@ -8,17 +8,16 @@ import datetime
 from ninja import Field, Schema
 
 from flipwell.api.schemas.common import (
-    MAX_COUNT,
-    MAX_ID,
     NO_NUL,
     Day,
     InputSchema,
     Moment,
     PlayerRefOut,
+    bounded,
     id_field,
 )
 from flipwell.api.schemas.sheets import ScoreOut
-from flipwell.league import enums
+from flipwell.league import enums, limits
 
 
 class MeetOut(Schema):
@@ -88,13 +87,11 @@ class MeetBoardOut(Schema):
 
 
 class StartMeetIn(InputSchema):
-    number: int = Field(..., ge=1, le=1000, description="The meet's number in the season.")
+    number: int = bounded(limits.MEET_NUMBER, "The meet's number in the season.")
     date: datetime.date | None = Field(
         None, strict=False, description="Its date; needed when the meet was not scheduled."
     )
-    seed: int | None = Field(
-        None, ge=0, le=MAX_ID, description="The first-machine draw seed; random when null."
-    )
+    seed: int | None = bounded(limits.SEED, "The first-machine draw seed; random when null.", None)
 
 
 class StartedOut(Schema):
@@ -105,7 +102,7 @@ class StartedOut(Schema):
 class CloseMeetIn(InputSchema):
     override_reason: str | None = Field(
         None,
-        max_length=2000,
+        max_length=limits.TEXT_LENGTH,
         pattern=NO_NUL,
         description="Close it unfinished anyway (A52), saying why; a Ruling records it.",
     )
@@ -117,7 +114,7 @@ class ClosedOut(Schema):
 
 
 class ScheduleMeetIn(InputSchema):
-    number: int = Field(..., ge=1, le=MAX_COUNT, description="The meet's number in the season.")
+    number: int = bounded(limits.MEET_NUMBER, "The meet's number in the season.")
     date: Day = Field(..., description="The meet's date.")
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ninja import Field, Schema
 
-from flipwell.api.schemas.common import NO_NUL, InputSchema, text_field
+from flipwell.api.schemas.common import NO_NUL, InputSchema, bounded, text_field
+from flipwell.league import limits
 
 
 class EntryOut(Schema):
@@ -25,19 +26,17 @@ class EntryPage(Schema):
 
 class RegisterIn(InputSchema):
     first_name: str = Field(
-        ..., min_length=1, max_length=80, pattern=NO_NUL, description="First name."
+        ..., min_length=1, max_length=limits.NAME_LENGTH, pattern=NO_NUL, description="First name."
     )
     last_name: str = Field(
-        ..., min_length=1, max_length=80, pattern=NO_NUL, description="Last name."
+        ..., min_length=1, max_length=limits.NAME_LENGTH, pattern=NO_NUL, description="Last name."
     )
-    ifpa_number: int | None = Field(None, ge=1, le=2**31 - 1, description="IFPA number.")
-    ifpa_rank: int | None = Field(
-        None, ge=1, le=2**31 - 1, description="IFPA rank at the season's start (R3.1-b)."
-    )
+    ifpa_number: int | None = bounded(limits.IFPA, "IFPA number.", None)
+    ifpa_rank: int | None = bounded(limits.IFPA, "IFPA rank at the season's start (R3.1-b).", None)
     joined_at_meet: int | None = Field(
         None,
-        ge=1,
-        le=1000,
+        ge=limits.MEET_NUMBER.minimum,
+        le=limits.MEET_NUMBER.maximum,
         description="The meet he joins at; omitted or null: the next meet not yet started "
         "(the meets before are his late-join forfeits, R2.4-f).",
     )

@@ -11,7 +11,6 @@ from pydantic import AfterValidator
 
 from flipwell.api.schemas.common import (
     EXACT,
-    MAX_COUNT,
     Day,
     Id,
     InputSchema,
@@ -23,7 +22,7 @@ from flipwell.api.schemas.common import (
     score_field,
     text_field,
 )
-from flipwell.league import enums
+from flipwell.league import enums, limits
 
 
 class SeedOut(Schema):
@@ -95,7 +94,10 @@ class PlayoffsOut(Schema):
 class QualifyIn(InputSchema):
     date: Day = Field(..., description="The playoff night's date.")
     cut: int | None = Field(
-        None, ge=1, le=MAX_COUNT, description="The LO's number of qualifiers (A06); null: §6.1."
+        None,
+        ge=limits.QUALIFIERS.minimum,
+        le=limits.QUALIFIERS.maximum,
+        description="The LO's number of qualifiers (A06); null: §6.1.",
     )
     cut_reason: str = text_field("Why the cut is overridden (needed then).", "")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ninja import Field, Schema
 
 from flipwell.api.schemas.common import InputSchema, text_field
-from flipwell.league import enums
+from flipwell.league import enums, limits
 
 
 class SpecialRulingOut(Schema):
@@ -31,12 +31,18 @@ SpecialRulingKind = enums.SpecialRulingKindValue
 
 
 class SpecialRulingIn(InputSchema):
-    machine_title: str = text_field("The machine title.", min_length=1, max_length=120)
+    machine_title: str = text_field(
+        "The machine title.", min_length=1, max_length=limits.TITLE_LENGTH
+    )
     kind: SpecialRulingKind = Field(..., description="What the glitch is (RA-a).")
-    text: str = text_field("The ruling.", min_length=1, max_length=10_000)
+    text: str = text_field("The ruling.", min_length=1, max_length=limits.RULING_TEXT_LENGTH)
     reproducible: bool = Field(..., description="The glitch can be reproduced (RA-e).")
-    reproduction: str = text_field("How to reproduce it (RA-e).", max_length=10_000)
-    cause_and_effect: str = text_field("Its cause and effect (RA-e).", max_length=10_000)
+    reproduction: str = text_field(
+        "How to reproduce it (RA-e).", max_length=limits.RULING_TEXT_LENGTH
+    )
+    cause_and_effect: str = text_field(
+        "Its cause and effect (RA-e).", max_length=limits.RULING_TEXT_LENGTH
+    )
 
 
 class AmendRulingIn(SpecialRulingIn):

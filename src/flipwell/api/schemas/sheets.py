@@ -8,8 +8,15 @@ from typing import Annotated
 from ninja import Field, Schema
 from pydantic import AfterValidator
 
-from flipwell.api.schemas.common import MAX_ID, NO_NUL, InputSchema, PlayerRefOut, each_player_once
-from flipwell.league.validators import MAX_MACHINE_SCORE
+from flipwell.api.schemas.common import (
+    MAX_ID,
+    NO_NUL,
+    InputSchema,
+    PlayerRefOut,
+    each_player_once,
+    score_field,
+)
+from flipwell.league import limits
 
 
 class ScoreOut(Schema):
@@ -43,11 +50,8 @@ class GameOut(Schema):
 
 class ScoreIn(InputSchema):
     player: int = Field(..., ge=1, le=MAX_ID, description="A group member's player id.")
-    machine_score: int | None = Field(
-        ...,
-        ge=0,
-        le=MAX_MACHINE_SCORE,
-        description="His machine score; null if he did not play the game (a forfeit).",
+    machine_score: int | None = score_field(
+        "His machine score; null if he did not play the game (a forfeit)."
     )
 
 
@@ -58,13 +62,13 @@ class SubmitScoresIn(InputSchema):
     )
     tie_order: list[list[int]] = Field(
         default_factory=list,
-        max_length=4,
+        max_length=limits.MAX_GROUP_SIZE,
         description="For tied scores, the one-ball playoff's order, winner first (R3.2-i).",
     )
     idempotency_key: str = Field(
         ...,
         min_length=1,
-        max_length=100,
+        max_length=limits.KEY_LENGTH,
         pattern=NO_NUL,
         description="Chosen by the client for this sheet; a retry with the same key and sheet "
         "returns the stored entry, the same key with another sheet is a 409.",

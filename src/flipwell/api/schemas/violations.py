@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ninja import Field, Schema
 
-from flipwell.api.schemas.common import MAX_CENTS, InputSchema, id_field, text_field
-from flipwell.league import enums
+from flipwell.api.schemas.common import MAX_CENTS, InputSchema, bounded, id_field, text_field
+from flipwell.league import enums, limits
 
 ViolationKind = enums.ViolationKindValue
 
@@ -17,14 +17,14 @@ class ViolationIn(InputSchema):
     game: int | None = id_field(
         "The game it happened during (its scores confirmed); null: between games.", None
     )
-    games_completed: int = Field(
-        0, ge=0, le=100, description="Between games: how many games were completed."
+    games_completed: int = bounded(
+        limits.GAMES_COMPLETED, "Between games: how many games were completed.", 0
     )
     serious: bool | None = Field(
         None, description="The LO's call where the rules allow one (A28); null: the rules'."
     )
-    target_game: int | None = Field(
-        None, ge=1, le=100, description="The game to penalise where the LO chooses (A27.4)."
+    target_game: int | None = bounded(
+        limits.TARGET_GAME, "The game to penalise where the LO chooses (A27.4).", None
     )
     last_allowable_ball: bool = Field(
         False, description="§8.1: it came on or after his last allowable ball."

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 
+from flipwell.league import limits
 from flipwell.league import models as m
 from flipwell.web.forms.fields import PlayerChoices, ScoreField, player_field, reason_field
 
@@ -15,7 +16,9 @@ class CorrectionRequestForm(forms.Form):
     """A scoring error in a confirmed game: the right scores of the wrong lines, and why."""
 
     reason = forms.CharField(
-        label="What was recorded wrongly?", widget=forms.Textarea(attrs={"rows": 2})
+        label="What was recorded wrongly?",
+        max_length=limits.TEXT_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 2}),
     )
     # No override reason: a sheet link never overrides (its meet is open; after the close an
     # official corrects in the console, A45.2).

@@ -17,6 +17,8 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from flipwell.league import limits
+
 # One separator, the same between every group of three digits: comma, full stop, apostrophe
 # (straight or curly, as phones type it), space, no-break space, thin and narrow no-break space.
 GROUPED_DIGITS = re.compile(
@@ -28,7 +30,7 @@ DIGITS_AND_SEPARATORS = re.compile(r"[0-9,.'\u2019 \u00a0\u2009\u202f]+")
 
 ASCII_DIGITS = re.compile(r"[0-9]+", re.ASCII)
 
-MAX_SCORE = 10**15
+MAX_SCORE = limits.MACHINE_SCORE.maximum
 
 
 PlayerChoices = Sequence[tuple[int, str]]
@@ -44,7 +46,7 @@ def parse_machine_score(raw: str, *, field: str = "") -> int | None:
     if not (ASCII_DIGITS.fullmatch(text) or GROUPED_DIGITS.fullmatch(text)):
         raise ValidationError(name + _not_a_score(text), code="invalid")
     value = int(re.sub(r"[^0-9]", "", text))
-    if value >= MAX_SCORE:
+    if value > MAX_SCORE:
         raise ValidationError(
             f"{name}“{text}” has too many digits for a machine score: check it against the "
             "machine.",
@@ -117,7 +119,7 @@ def date_input() -> forms.DateInput:
 
 
 def reason_field(
-    label: str = "Why?", *, required: bool = True, max_length: int | None = None
+    label: str = "Why?", *, required: bool = True, max_length: int = limits.TEXT_LENGTH
 ) -> forms.CharField:
     """A short text box for an official's reason."""
     return forms.CharField(
@@ -128,6 +130,11 @@ def reason_field(
     )
 
 
+def cents_as_money(cents: int) -> Decimal:
+    """An amount in cents as the money a form shows (1250 -> 12.50)."""
+    return Decimal(cents) / 100
+
+
 class MoneyField(forms.DecimalField):
     """An amount in the league's currency typed with cents (12.50); cleans to integer cents."""
 
@@ -135,6 +142,7 @@ class MoneyField(forms.DecimalField):
         kwargs.setdefault("max_digits", 10)
         kwargs.setdefault("decimal_places", 2)
         kwargs.setdefault("min_value", Decimal(0))
+        kwargs.setdefault("max_value", cents_as_money(limits.AMOUNT_CENTS.maximum))
         kwargs.setdefault(
             "widget", forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"})
         )

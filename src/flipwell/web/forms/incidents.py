@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from flipwell.league import enums
+from flipwell.league import enums, limits
 from flipwell.web.forms.fields import PlayerChoices, ScoreField, player_field, reason_field
 
 
@@ -49,7 +49,7 @@ class LateJoinForm(GamePlayerForm):
 
 
 class MalfunctionForm(GamePlayerForm):
-    ball = forms.IntegerField(min_value=1, max_value=10)
+    ball = forms.IntegerField(min_value=limits.BALL.minimum, max_value=limits.BALL.maximum)
     reason_code = forms.ChoiceField(label="What happened", choices=enums.MalfunctionReason.choices)
     kind = forms.ChoiceField(
         label="Official's classification (reason “other” only)",
@@ -57,7 +57,9 @@ class MalfunctionForm(GamePlayerForm):
         choices=enums.choices_of(enums.MalfunctionKind, blank="—"),
     )
     note = reason_field("Note / ruling", required=False)
-    problem = forms.CharField(label="Announced problem it matches", required=False)
+    problem = forms.CharField(
+        label="Announced problem it matches", required=False, max_length=limits.PROBLEM_LENGTH
+    )
     one_handed_ball = forms.BooleanField(label="On a one-handed extra ball", required=False)
     ball_in_play = forms.BooleanField(label="Ball was in play", required=False, initial=True)
     request_compensatory = forms.BooleanField(
@@ -83,14 +85,17 @@ class ViolationForm(forms.Form):
     kind = forms.ChoiceField(choices=enums.ViolationKind.choices)
     reason = reason_field("What happened?")
     games_completed = forms.IntegerField(
-        label="Between games: games completed", min_value=0, max_value=4, initial=0
+        label="Between games: games completed",
+        min_value=limits.GAMES_COMPLETED.minimum,
+        max_value=limits.GAMES_COMPLETED.maximum,
+        initial=0,
     )
     accidental = forms.BooleanField(label="Rule a wrong-ball play accidental (A28)", required=False)
     target_game = forms.IntegerField(
         label="Game to forfeit (when the rules leave it to you)",
         required=False,
-        min_value=1,
-        max_value=4,
+        min_value=limits.TARGET_GAME.minimum,
+        max_value=limits.TARGET_GAME.maximum,
     )
     last_allowable_ball = forms.BooleanField(label="On the last allowable ball", required=False)
     slam_tilted = forms.BooleanField(label="The machine slam tilted", required=False)

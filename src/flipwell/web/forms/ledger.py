@@ -6,8 +6,8 @@ from typing import Any
 
 from django import forms
 
-from flipwell.league import enums
-from flipwell.web.forms.fields import MoneyField, PlayerChoices, player_field
+from flipwell.league import enums, limits
+from flipwell.web.forms.fields import MoneyField, PlayerChoices, cents_as_money, player_field
 
 LEDGER_KINDS = enums.NewLedgerEntryKind.choices
 LEDGER_REASONS = enums.choices_of(enums.LedgerReason, blank="— (none needed)")
@@ -16,9 +16,9 @@ LEDGER_REASONS = enums.choices_of(enums.LedgerReason, blank="— (none needed)")
 class LedgerEntryForm(forms.Form):
     kind = forms.ChoiceField(choices=LEDGER_KINDS)
     account = forms.ChoiceField(choices=enums.LedgerAccount.choices)
-    amount_cents = MoneyField(label="Amount")
+    amount_cents = MoneyField(label="Amount", min_value=cents_as_money(limits.AMOUNT_CENTS.minimum))
     reason = forms.ChoiceField(label="Reason", required=False, choices=LEDGER_REASONS)
-    note = forms.CharField(required=False, max_length=200)
+    note = forms.CharField(required=False, max_length=limits.TEXT_LENGTH)
 
     def __init__(
         self, *args: Any, players: PlayerChoices, seasons: PlayerChoices, **kwargs: Any
@@ -35,4 +35,4 @@ class LedgerEntryForm(forms.Form):
 
 class ReverseEntryForm(forms.Form):
     entry = forms.IntegerField(widget=forms.HiddenInput)
-    reason = forms.CharField(label="Why reverse it?", max_length=200)
+    reason = forms.CharField(label="Why reverse it?", max_length=limits.TEXT_LENGTH)

@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from flipwell.league import enums
+from flipwell.league import enums, limits
 from flipwell.league.models.machines import MAX_BALLS_PER_GAME
 from flipwell.web.forms.fields import PlayerChoices, number_input, reason_field
 
@@ -24,7 +24,9 @@ class MachineDeclarationForm(forms.Form):
 
 
 class MachineProblemForm(forms.Form):
-    problem = forms.CharField(label="Problem announced before play", max_length=200)
+    problem = forms.CharField(
+        label="Problem announced before play", max_length=limits.PROBLEM_LENGTH
+    )
 
     def __init__(self, *args: Any, machines: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -35,7 +37,7 @@ class MachineProblemForm(forms.Form):
 
 
 class MachineForm(forms.Form):
-    title = forms.CharField(label="Title", max_length=120)
+    title = forms.CharField(label="Title", max_length=limits.TITLE_LENGTH)
     balls_per_game = forms.IntegerField(
         label="Balls per game",
         min_value=1,

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 
+from flipwell.league import limits
 from flipwell.league import models as m
 from flipwell.web.forms.fields import (
     MoneyField,
@@ -21,12 +22,16 @@ class SeasonForm(forms.Form):
     name = forms.CharField(max_length=120)
     weekday = forms.TypedChoiceField(choices=m.Weekday.choices, coerce=int)
     start_time = forms.TimeField(widget=forms.TimeInput(attrs={"type": "time"}))
-    number_of_meets = forms.IntegerField(min_value=1, max_value=60)
+    number_of_meets = forms.IntegerField(
+        min_value=limits.NUMBER_OF_MEETS.minimum, max_value=limits.NUMBER_OF_MEETS.maximum
+    )
     dues_cents = MoneyField(label="Dues", initial="0.00")
 
 
 class ScheduleMeetForm(forms.Form):
-    number = forms.IntegerField(min_value=1)
+    number = forms.IntegerField(
+        min_value=limits.MEET_NUMBER.minimum, max_value=limits.MEET_NUMBER.maximum
+    )
     date = forms.DateField(widget=date_input())
 
 
@@ -40,7 +45,11 @@ class StartMeetForm(forms.Form):
 
     date = forms.DateField(required=False, widget=date_input())
     seed = forms.IntegerField(
-        label="Draw seed", required=False, min_value=0, help_text="Empty: a random draw."
+        label="Draw seed",
+        required=False,
+        min_value=limits.SEED.minimum,
+        max_value=limits.SEED.maximum,
+        help_text="Empty: a random draw.",
     )
     override_reason = reason_field("Why these groups instead of the ladder's?", required=False)
 

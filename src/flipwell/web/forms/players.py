@@ -6,17 +6,29 @@ from typing import Any
 
 from django import forms
 
+from flipwell.league import limits
 from flipwell.league.players_csv import PlayersCsvError, parse_players_csv
 
 
 class RegisterPlayerForm(forms.Form):
-    first_name = forms.CharField(max_length=80)
-    last_name = forms.CharField(max_length=80)
-    ifpa_number = forms.IntegerField(label="IFPA number", required=False, min_value=1)
-    ifpa_rank = forms.IntegerField(label="IFPA rank", required=False, min_value=1)
+    first_name = forms.CharField(max_length=limits.NAME_LENGTH)
+    last_name = forms.CharField(max_length=limits.NAME_LENGTH)
+    ifpa_number = forms.IntegerField(
+        label="IFPA number",
+        required=False,
+        min_value=limits.IFPA.minimum,
+        max_value=limits.IFPA.maximum,
+    )
+    ifpa_rank = forms.IntegerField(
+        label="IFPA rank",
+        required=False,
+        min_value=limits.IFPA.minimum,
+        max_value=limits.IFPA.maximum,
+    )
     joined_at_meet = forms.IntegerField(
         label="Joins at meet",
-        min_value=1,
+        min_value=limits.MEET_NUMBER.minimum,
+        max_value=limits.MEET_NUMBER.maximum,
         required=False,
         help_text="Leave empty: the next meet not yet started (R2.4-f).",
     )

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from flipwell.league import limits
 from flipwell.web.forms.fields import (
     PlayerChoices,
     ScoreField,
@@ -18,7 +19,12 @@ from flipwell.web.forms.fields import (
 
 class QualifyForm(forms.Form):
     date = forms.DateField(label="Playoff night", widget=date_input())
-    cut = forms.IntegerField(label="Override the number of qualifiers", required=False, min_value=1)
+    cut = forms.IntegerField(
+        label="Override the number of qualifiers",
+        required=False,
+        min_value=limits.QUALIFIERS.minimum,
+        max_value=limits.QUALIFIERS.maximum,
+    )
     cut_reason = reason_field("Why override the cut?", required=False)
 
 
@@ -77,7 +83,10 @@ class PlayoffScoresForm(MatchForm):
         for pid, name in self.players:
             self.fields[f"score_{pid}"] = ScoreField(label=f"{name}’s score")
             self.fields[f"tie_{pid}"] = forms.IntegerField(
-                label="Tie place", required=False, min_value=1, max_value=4
+                label="Tie place",
+                required=False,
+                min_value=limits.TIE_PLACE.minimum,
+                max_value=limits.TIE_PLACE.maximum,
             )
 
     def scores(self) -> dict[int, int]:
@@ -97,7 +106,7 @@ class PlayoffScoresForm(MatchForm):
 
 
 class NoShowForm(MatchForm):
-    note = forms.CharField(required=False)
+    note = forms.CharField(required=False, max_length=limits.TEXT_LENGTH)
 
     def __init__(self, *args: Any, players: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -105,7 +114,7 @@ class NoShowForm(MatchForm):
 
 
 class WithdrawalForm(forms.Form):
-    note = forms.CharField(required=False)
+    note = forms.CharField(required=False, max_length=limits.TEXT_LENGTH)
 
     def __init__(self, *args: Any, players: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

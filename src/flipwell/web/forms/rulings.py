@@ -6,20 +6,28 @@ from typing import Any
 
 from django import forms
 
-from flipwell.league import enums
+from flipwell.league import enums, limits
 from flipwell.web.forms.fields import reason_field
 
 
 class SpecialRulingForm(forms.Form):
-    machine_title = forms.CharField(max_length=120)
+    machine_title = forms.CharField(max_length=limits.TITLE_LENGTH)
     kind = forms.ChoiceField(choices=enums.SpecialRulingKind.choices)
-    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}))
+    text = forms.CharField(
+        max_length=limits.RULING_TEXT_LENGTH, widget=forms.Textarea(attrs={"rows": 3})
+    )
     reproducible = forms.BooleanField(required=False, label="Reproducible")
     reproduction = forms.CharField(
-        label="How to reproduce it", required=False, widget=forms.Textarea(attrs={"rows": 2})
+        label="How to reproduce it",
+        required=False,
+        max_length=limits.RULING_TEXT_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 2}),
     )
     cause_and_effect = forms.CharField(
-        label="Cause and effect", required=False, widget=forms.Textarea(attrs={"rows": 2})
+        label="Cause and effect",
+        required=False,
+        max_length=limits.RULING_TEXT_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 2}),
     )
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from flipwell.league import limits
 from flipwell.league import models as m
 from flipwell.web.forms.fields import PlayerChoices, ScoreField, player_field
 
@@ -20,7 +21,7 @@ class ScoreEntryForm(forms.Form):
     """A game's sheet: who enters it, each player's score or no score, the tie places; and
     which game and which version of its sheet (0: none yet) the phone showed."""
 
-    idempotency_key = forms.CharField(max_length=100, widget=forms.HiddenInput)
+    idempotency_key = forms.CharField(max_length=limits.KEY_LENGTH, widget=forms.HiddenInput)
     game = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
     seen_version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
 
@@ -39,8 +40,8 @@ class ScoreEntryForm(forms.Form):
             self.fields[f"tie_{pid}"] = forms.IntegerField(
                 label="Place in the tie playoff",
                 required=False,
-                min_value=1,
-                max_value=4,
+                min_value=limits.TIE_PLACE.minimum,
+                max_value=limits.TIE_PLACE.maximum,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "tie-input"}),
             )
 
