@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 
 from flipwell.league import limits
-from flipwell.league.players_csv import PlayersCsvError, parse_players_csv
+from flipwell.league.players_csv import PlayersCsvError, roster_problems
 
 
 class RegisterPlayerForm(forms.Form):
@@ -58,22 +58,11 @@ class PlayersCsvForm(forms.Form):
 
 
 def csv_problems(text: str) -> list[str]:
-    """Every line of a roster CSV that cannot be read, each with its line number (the service
-    stops at the first; an official fixing a file wants them all at once)."""
-    lines = text.splitlines()
-    if not lines:
-        return []
-    try:
-        parse_players_csv(lines[0])
-    except PlayersCsvError as error:
-        return [str(error).capitalize()]
-    problems = []
-    for number, line in enumerate(lines[1:], start=2):
-        if not line.strip():
-            continue
-        try:
-            parse_players_csv(f"{lines[0]}\n{line}")
-        except PlayersCsvError as error:
-            where = f"Line {number}" + (f", column {error.column}" if error.column else "")
-            problems.append(f"{where}: {error.message}")
-    return problems
+    """Every bad line of a roster CSV as a message naming its line (and column): the league's
+    roster check, `flipwell.league.players_csv.roster_problems`, which the API uses too."""
+    return [_problem_message(problem) for problem in roster_problems(text)]
+
+
+def _problem_message(problem: PlayersCsvError) -> str:
+    where = f"Line {problem.line}" + (f", column {problem.column}" if problem.column else "")
+    return f"{where}: {problem.message}"
