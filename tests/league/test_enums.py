@@ -107,6 +107,7 @@ SCHEMA_FIELDS = [
     (s.RemedyOut, "choice", enums.RemedyChoice),
     (s.LedgerIn, "kind", enums.NewLedgerEntryKind),
     (s.LedgerIn, "account", enums.LedgerAccount),
+    (s.LedgerIn, "reason", enums.LedgerReason),
     (s.LedgerLineOut, "account", enums.LedgerAccount),
     (s.PlayoffGameOut, "round", enums.PlayoffRound),
 ]
@@ -116,9 +117,8 @@ SCHEMA_FIELDS = [
     ("schema", "name", "enum"), SCHEMA_FIELDS, ids=lambda x: getattr(x, "__name__", str(x))
 )
 def test_schema_field_values_are_the_enum(schema, name, enum):
-    allowed = [
-        v for v in literal_values(schema.model_fields[name].annotation) if v is not type(None)
-    ]
+    annotation = schema.model_fields[name].annotation
+    allowed = [v for v in literal_values(annotation) if v not in (type(None), "")]
 
     if isinstance(enum, type):
         assert sorted(allowed) == sorted(enum.values)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import datetime
+from typing import Literal
 
 from ninja import Field, Schema
 
 from flipwell.api.schemas.common import (
     MAX_ID,
-    NO_NUL,
     InputSchema,
     PlayerRefOut,
     bounded,
@@ -47,7 +47,9 @@ class LedgerIn(InputSchema):
         None, ge=1, le=MAX_ID, description="The season (needed for dues_paid)."
     )
     player_id: int | None = Field(None, ge=1, le=MAX_ID, description="The player concerned.")
-    reason: str = Field("", max_length=20, pattern=NO_NUL, description="The reason code.")
+    reason: enums.LedgerReasonValue | Literal[""] = Field(
+        "", description="The reason code; empty when the kind needs none (R9-d, R9-f, R8.3-d)."
+    )
     note: str = text_field("A note.", "")
 
 
