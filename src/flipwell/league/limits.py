@@ -25,9 +25,7 @@ class Bound:
     maximum: int
 
 
-LAST_BALL = max(
-    balls + allowable_extra_balls(balls) for balls in range(1, MAX_BALLS_PER_GAME + 1)
-)
+LAST_BALL = max(balls + allowable_extra_balls(balls) for balls in range(1, MAX_BALLS_PER_GAME + 1))
 """The last ball a player plays normally on any machine a league can hold: its balls (at most
 `MAX_BALLS_PER_GAME`) and its allowable extra ball (R7.1-a, A50). A malfunction on a one-handed
 extra ball is marked as such (R7.1-d), not numbered past these."""
