@@ -2,7 +2,12 @@
 
 import pytest
 
-from flipwell.league.players_csv import PlayerRow, PlayersCsvError, parse_players_csv
+from flipwell.league.players_csv import (
+    PlayerRow,
+    PlayersCsvError,
+    parse_players_csv,
+    roster_problems,
+)
 
 HEADER = "first_name,last_name,ifpa_number,ifpa_rank\n"
 
@@ -98,3 +103,16 @@ def test_parse_players_csv_repeated_ifpa_number_names_second_line():
         "ifpa_number",
         "IFPA number 5 is already on line 2",
     )
+
+
+def test_roster_problems_every_bad_line_with_its_column():
+    text = (
+        "first_name,last_name,ifpa_number,ifpa_rank\n"
+        "Ada,Flipper,12,3\n"
+        ",Nobody,13,4\n"
+        '"Bo\nB",Cole,x,\n'
+    )
+
+    found = [(p.line, p.column) for p in roster_problems(text)]
+
+    assert found == [(3, "first_name"), (4, "ifpa_number")]

@@ -94,6 +94,36 @@ def test_roster_csv_import_lists_every_bad_line(client, lo):
     assert not m.SeasonEntry.objects.exists()
 
 
+def test_roster_csv_import_quoted_name_across_lines_registered(client, lo):
+    """The web checks a roster as the API does (one checker): a quoted name holding a line
+    break is one record, not two bad lines."""
+    csv = 'first_name,last_name,ifpa_number,ifpa_rank\n"Ada\nMae",Flipper,12,3\nBo,Cole,,\n'
+
+    response = client.post(
+        f"/manage/tuesday/seasons/{lo.season.pk}/roster/",
+        {"action": "import", "csv_text": csv},
+    )
+
+    assert response.status_code == 302
+    assert sorted(m.SeasonEntry.objects.values_list("player__last_name", flat=True)) == [
+        "Cole",
+        "Flipper",
+    ]
+
+
+def test_roster_csv_import_repeated_ifpa_number_named_with_its_line(client, lo):
+    csv = "first_name,last_name,ifpa_number,ifpa_rank\nAda,Flipper,12,3\nBo,Cole,12,\n"
+
+    response = client.post(
+        f"/manage/tuesday/seasons/{lo.season.pk}/roster/",
+        {"action": "import", "csv_text": csv},
+    )
+
+    assert response.status_code == 400
+    assert "Line 3, column ifpa_number: IFPA number 12 is already on line 2" in response.text
+    assert not m.SeasonEntry.objects.exists()
+
+
 def test_roster_csv_file_import_registers_everyone(client, lo):
     upload = SimpleUploadedFile(
         "players.csv", b"first_name,last_name,ifpa_number,ifpa_rank\nAda,Flipper,12,3\n"

@@ -11,17 +11,13 @@ Words:
   text (``'=...``, `flipwell.league.csv_cells`).
 - *meets calendar*: RFC 5545 text, one VEVENT per stored meet, CRLF line ends, long lines
   folded at 75 octets, times in UTC.
-- *roster check*: every row of a roster CSV parsed on its own by
-  `flipwell.league.players_csv.parse_players_csv`, so that every bad line is reported, not
-  only the first.
+- *roster check*: `flipwell.league.players_csv.roster_problems`, every bad line of a roster
+  CSV (the web's roster upload uses the same checker).
 """
 
 from __future__ import annotations
 
-import csv
 import datetime
-import io
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
@@ -32,7 +28,7 @@ from flipwell.league import models as m
 from flipwell.league.adapters import player_key
 from flipwell.league.csv_cells import csv_text
 from flipwell.league.exchange.exports import FoldedSeason, fold
-from flipwell.league.players_csv import PlayersCsvError, parse_players_csv
+from flipwell.league.players_csv import roster_problems
 from flipwell.league.selectors.playoffs import playoff_bracket
 from flipwell.league.services import ImportResult, import_players_csv
 from flipwell.rules.final_positions import season_final_positions
@@ -160,33 +156,6 @@ def _fold(line: str) -> str:
     return (CRLF + " ").join(parts)
 
 
-def roster_problems(text: str) -> list[PlayersCsvError]:
-    """Every bad line of a roster CSV (empty when each row parses on its own and no IFPA
-    number repeats); the header's problem alone when the header is bad."""
-    try:
-        records = _records(text)
-    except PlayersCsvError as error:
-        return [error]
-    if not records:
-        return _parse_problem(text)
-    (_, header), rows = records[0], records[1:]
-    problems: list[PlayersCsvError] = []
-    header_problems = _parse_problem(_csv_text([header]))
-    if header_problems:
-        return header_problems
-    for line, fields in rows:
-        try:
-            parse_players_csv(_csv_text([header, fields]))
-        except PlayersCsvError as error:
-            problems.append(PlayersCsvError(line, error.column, error.message))
-    if not problems:
-        try:
-            parse_players_csv(text)  # what only the whole file shows: a repeated IFPA number
-        except PlayersCsvError as error:
-            problems.append(error)
-    return problems
-
-
 def import_roster(*, season: m.Season, csv_text: str, actor: User) -> ImportResult:
     """Check every row, then `import_players_csv` (all or nothing).
 
@@ -201,34 +170,3 @@ def import_roster(*, season: m.Season, csv_text: str, actor: User) -> ImportResu
             fields.setdefault(where, []).append(p.message)
         raise ValidationError(fields)
     return import_players_csv(season=season, csv_text=csv_text, actor=actor)
-
-
-def _records(text: str) -> list[tuple[int, list[str]]]:
-    reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
-    records: list[tuple[int, list[str]]] = []
-    while True:
-        line = reader.line_num + 1
-        try:
-            fields = next(reader)
-        except StopIteration:
-            return records
-        except csv.Error as exc:
-            raise PlayersCsvError(line, None, f"not readable as CSV ({exc})") from exc
-        if any(field.strip() for field in fields) or not records:
-            records.append((line, fields))
-
-
-def _parse_problem(text: str) -> list[PlayersCsvError]:
-    try:
-        parse_players_csv(text)
-    except PlayersCsvError as error:
-        return [error]
-    return []
-
-
-def _csv_text(rows: Sequence[Sequence[str]]) -> str:
-    """Rows of an uploaded roster written back as they were, for the parser to read one by
-    one: not a file for a spreadsheet, so nothing is neutralised (see `csv_cells`)."""
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows)
-    return buffer.getvalue()

@@ -353,7 +353,7 @@ def treasury(value: Treasury) -> dict[str, Any]:
     }
 
 
-# --- writes' answers (`flipwell.api.write_schemas`) ------------------------------------------
+# --- writes' answers (`flipwell.api.schemas`) ------------------------------------------
 
 
 def player_ids(keys: Iterable[str]) -> list[int]:

@@ -9,13 +9,16 @@ A name written as text by flipwell's own CSV exports (``'=Bob``, see
 made from an export registers the same names.
 
 Words: a *line* is the file's line number, 1 for the header, as a spreadsheet shows it; a
-*column* is a header name. Every error names both, so the official can fix the file.
+*column* is a header name. Every error names both, so the official can fix the file. The
+*roster check* (`roster_problems`) parses every row on its own, so that every bad line is
+reported, not only the first; the web's roster upload and the API's import both use it.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from flipwell.league.csv_cells import restore
@@ -130,3 +133,61 @@ def _positive_int_or_none(line: int, column: str, value: str) -> int | None:
             line, column, f"{value!r} is not a whole number of 1 or more (leave it empty if none)"
         )
     return int(value)
+
+
+def roster_problems(text: str) -> list[PlayersCsvError]:
+    """Every bad line of a roster CSV (empty when each row parses on its own and no IFPA
+    number repeats); the header's problem alone when the header is bad."""
+    try:
+        records = _records(text)
+    except PlayersCsvError as error:
+        return [error]
+    if not records:
+        return _parse_problem(text)
+    (_, header), rows = records[0], records[1:]
+    problems: list[PlayersCsvError] = []
+    header_problems = _parse_problem(_csv_text([header]))
+    if header_problems:
+        return header_problems
+    for line, fields in rows:
+        try:
+            parse_players_csv(_csv_text([header, fields]))
+        except PlayersCsvError as error:
+            problems.append(PlayersCsvError(line, error.column, error.message))
+    if not problems:
+        try:
+            parse_players_csv(text)  # what only the whole file shows: a repeated IFPA number
+        except PlayersCsvError as error:
+            problems.append(error)
+    return problems
+
+
+def _records(text: str) -> list[tuple[int, list[str]]]:
+    reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
+    records: list[tuple[int, list[str]]] = []
+    while True:
+        line = reader.line_num + 1
+        try:
+            fields = next(reader)
+        except StopIteration:
+            return records
+        except csv.Error as exc:
+            raise PlayersCsvError(line, None, f"not readable as CSV ({exc})") from exc
+        if any(field.strip() for field in fields) or not records:
+            records.append((line, fields))
+
+
+def _parse_problem(text: str) -> list[PlayersCsvError]:
+    try:
+        parse_players_csv(text)
+    except PlayersCsvError as error:
+        return [error]
+    return []
+
+
+def _csv_text(rows: Sequence[Sequence[str]]) -> str:
+    """Rows of an uploaded roster written back as they were, for the parser to read one by
+    one: not a file for a spreadsheet, so nothing is neutralised (see `csv_cells`)."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return buffer.getvalue()

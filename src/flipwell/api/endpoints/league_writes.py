@@ -15,13 +15,14 @@ from flipwell.api.endpoints.params import EntryId, PlayerId, SeasonId, Slug
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
-from flipwell.api.schemas import LedgerEntryOut, SpecialRulingOut
-from flipwell.api.write_schemas import (
+from flipwell.api.schemas import (
     AmendRulingIn,
     LateJoinForfeitsIn,
     LateJoinForfeitsOut,
+    LedgerEntryOut,
     ReversalIn,
     SpecialRulingIn,
+    SpecialRulingOut,
 )
 from flipwell.league import services
 from flipwell.league.selectors.machines import to_rules_ruling

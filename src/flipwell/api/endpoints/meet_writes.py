@@ -28,8 +28,7 @@ from flipwell.api.endpoints.params import (
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
-from flipwell.api.schemas import MeetOut, SubmittedOut
-from flipwell.api.write_schemas import (
+from flipwell.api.schemas import (
     AbsenceIn,
     AbsenceOut,
     ChooseMachineIn,
@@ -53,6 +52,7 @@ from flipwell.api.write_schemas import (
     MachineProblemOut,
     MalfunctionIn,
     MalfunctionOut,
+    MeetOut,
     NextGameOut,
     PenaltyOut,
     RemedyIn,
@@ -63,6 +63,7 @@ from flipwell.api.write_schemas import (
     RestartIn,
     RestartOut,
     ScheduleMeetIn,
+    SubmittedOut,
     ViolationIn,
 )
 from flipwell.league import services

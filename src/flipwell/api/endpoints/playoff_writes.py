@@ -17,7 +17,7 @@ from flipwell.api.endpoints.params import Division, MatchName, SeasonId
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
-from flipwell.api.write_schemas import (
+from flipwell.api.schemas import (
     NoShowIn,
     NoShowOut,
     PlayoffGameOut,

@@ -36,6 +36,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from flipwell.league import enums
 from flipwell.league.models.machines import Machine
 from flipwell.league.models.meets import Group
 from flipwell.league.models.players import Player
@@ -201,11 +202,7 @@ class TieOrderPlace(models.Model):
 class Forfeit(models.Model):
     """A forfeit charged to a player for one game (§2.4), countable unless the LO says not."""
 
-    class Reason(models.TextChoices):
-        ABSENT = "absent", "Absent"
-        LATE = "late", "Late, could not join"
-        PENALTY = "penalty", "Penalty for a serious violation"
-        OTHER = "other", "Other"
+    Reason = enums.ForfeitReason
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="forfeits")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="forfeits")
@@ -221,7 +218,7 @@ class Forfeit(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "player"], name="forfeit_once_per_game"),
             models.CheckConstraint(
-                condition=models.Q(reason__in=["absent", "late", "penalty", "other"]),
+                condition=models.Q(reason__in=enums.ForfeitReason.values),
                 name="forfeit_reason_valid",
             ),
         ]
@@ -263,10 +260,7 @@ class CorrectionRequest(models.Model):
     closed a request needs an LO override with a reason (A45.2).
     """
 
-    class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for the players' answers"
-        APPLIED = "applied", "Applied: every player agreed"
-        REFUSED = "refused", "Refused: the score sheet stands"
+    Status = enums.CorrectionStatus
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="correction_requests")
     base = models.ForeignKey(ScoreSubmission, on_delete=models.PROTECT, related_name="+")
@@ -296,7 +290,7 @@ class CorrectionRequest(models.Model):
                 violation_error_message="This game already has a correction waiting for answers.",
             ),
             models.CheckConstraint(
-                condition=models.Q(status__in=["pending", "applied", "refused"]),
+                condition=models.Q(status__in=enums.CorrectionStatus.values),
                 name="correction_request_status_valid",
             ),
             models.CheckConstraint(

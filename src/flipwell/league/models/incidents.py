@@ -27,6 +27,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from flipwell.league import enums
 from flipwell.league.models.games import Game
 from flipwell.league.models.leagues import League
 from flipwell.league.models.ledger import LedgerEntry
@@ -41,50 +42,8 @@ from flipwell.rules.violations import VIOLATION_KINDS
 class Malfunction(models.Model):
     """A malfunction on one player's ball in one game, recorded by an official."""
 
-    class Kind(models.TextChoices):
-        # flipwell.rules.malfunctions.MalfunctionRulingKind: "not serious" is still recorded,
-        # for the maintenance sheet (R7.3-a, R7.3-u), but never compensated.
-        MAJOR = "major", "Major"
-        CATASTROPHIC = "catastrophic", "Catastrophic"
-        POSITIVE = "positive", "Positive"
-        NOT_SERIOUS = "not_serious", "Not serious"
-
-    class ReasonCode(models.TextChoices):
-        # The values are flipwell.rules.malfunctions.MalfunctionReason (a test keeps them
-        # equal): the cases the rulebook names (R7.3-e, R7.3-f, R7.3-h, R7.4, R7.7, R7.8);
-        # "other" leaves the kind to the league official (R7.3-d, R7.3-j).
-        FORCED_TILT_STUCK_BALL = "forced_tilt_stuck_ball", "Forced tilt to free a stuck ball"
-        TURN_ENDED_WITH_BALLS_IN_PLAY = (
-            "turn_ended_with_balls_in_play",
-            "Turn ended with balls in play",
-        )
-        LAUNCHED_WITHOUT_PLAYER = "launched_without_player", "Ball launched without the player"
-        SLAM_TILT = "slam_tilt", "Slam tilt"
-        MACHINE_FAILURE = "machine_failure", "Total failure or reset"
-        POWER_LOSS = "power_loss", "Power loss"
-        FIRE = "fire", "Fire"
-        UNNECESSARY_TILT_STUCK_BALL = (
-            "unnecessary_tilt_stuck_ball",
-            "Stuck ball tilted away needlessly",
-        )
-        MULTIBALL_ENDED_EARLY = "multiball_ended_early", "Multiball ended early"
-        AIRBALL_DRAIN = "airball_drain", "Airball drain"
-        KICKBACK_FAILED = "kickback_failed", "Kickback failed"
-        BALL_SAVER_FAILED = "ball_saver_failed", "Ball saver failed"
-        TILTED_BY_ANOTHER_PLAYER = "tilted_by_another_player", "Tilted by another player"
-        ONE_BALL_MULTIBALL = "one_ball_multiball", "One-ball multiball"
-        STUCK_BALL_DURING_MULTIBALL = (
-            "stuck_ball_during_multiball",
-            "Stuck ball during multiball",
-        )
-        DISTRACTION = "distraction", "Distraction"
-        NON_LEAGUE_PLAYER = "non_league_player", "Non-league player"
-        UNFAIR_ADVANTAGE_UNAVOIDABLE = (
-            "unfair_advantage_unavoidable",
-            "Unavoidable unfair advantage",
-        )
-        UNFAIR_ADVANTAGE_AVOIDABLE = "unfair_advantage_avoidable", "Avoidable unfair advantage"
-        OTHER = "other", "Other"
+    Kind = enums.MalfunctionKind
+    ReasonCode = enums.MalfunctionReason
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="malfunctions")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
@@ -106,7 +65,7 @@ class Malfunction(models.Model):
                 condition=models.Q(ball__gte=1), name="malfunction_ball_positive"
             ),
             models.CheckConstraint(
-                condition=models.Q(kind__in=["major", "catastrophic", "positive", "not_serious"]),
+                condition=models.Q(kind__in=enums.MalfunctionKind.values),
                 name="malfunction_kind_valid",
             ),
             models.CheckConstraint(
@@ -177,20 +136,7 @@ class CompensatoryGame(models.Model):
 class Violation(models.Model):
     """An illegal action by a player at a meet (§8), during a game or between games."""
 
-    class Kind(models.TextChoices):
-        # The values are flipwell.rules.violations.ViolationKind (a test keeps them equal).
-        OWN_UNALLOWABLE_EXTRA_BALL = (
-            "own_unallowable_extra_ball",
-            "Two hands on his own one-handed extra ball (§8.1)",
-        )
-        OPPONENTS_BALL = "opponents_ball", "Played an opponent's ball (§8.2)"
-        INTERFERENCE = "interference", "Interference (§8.3)"
-        INTENTIONAL_SLAM_TILT = "intentional_slam_tilt", "Intentional slam tilt (§8.4)"
-        DEATHSAVE_OR_BANGBACK = "deathsave_or_bangback", "Deathsave or bangback (§8.7)"
-        CHEATING = "cheating", "Cheating (§8.8)"
-        VIOLENCE = "violence", "Violence (§8.5)"
-        VANDALISM = "vandalism", "Vandalism (§8.5)"
-        DETRIMENTAL_CONDUCT = "detrimental_conduct", "Exceptionally detrimental conduct (§8.5)"
+    Kind = enums.ViolationKind
 
     meet = models.ForeignKey(Meet, on_delete=models.PROTECT, related_name="violations")
     game = models.ForeignKey(
@@ -265,11 +211,7 @@ class Ruling(models.Model):
 class MachineReplacement(models.Model):
     """A game's machine became unplayable and was replaced (R5.1-a, R7.3-s, A23)."""
 
-    class By(models.TextChoices):
-        # flipwell.rules.selection.Replacement.by
-        SELECTOR = "selector", "The player who selected the machine"
-        RANDOM = "random", "Drawn at random again"
-        LO = "lo", "Designated by the league official"
+    By = enums.ReplacementBy
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="machine_replacements")
     old_machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="+")
@@ -290,7 +232,7 @@ class MachineReplacement(models.Model):
         ordering = ["game", "created_at", "id"]
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(by__in=["selector", "random", "lo"]),
+                condition=models.Q(by__in=enums.ReplacementBy.values),
                 name="machine_replacement_by_valid",
             ),
             models.CheckConstraint(
@@ -315,12 +257,7 @@ class VictimRemedy(models.Model):
     """What a violation's victim announced as his compensation, or that he announced nothing
     (§8.2, §8.3, A29); the remedy itself is the rules' function of these facts."""
 
-    class Choice(models.TextChoices):
-        # flipwell.rules.ruleset.InterferenceChoice
-        CONTINUE_NO_EXTRA = "continue_no_extra", "Continue, no other compensation"
-        CONTINUE_PLUS_ONE_BALL = "continue_plus_one_ball", "Continue with one additional ball"
-        DRAIN_AND_EXTRA_BALL = "drain_and_extra_ball", "Drain and play one additional ball"
-        REPLAY_GAME = "replay_game", "Replay the whole game"
+    Choice = enums.RemedyChoice
 
     violation = models.ForeignKey(Violation, on_delete=models.PROTECT, related_name="remedies")
     victim = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")

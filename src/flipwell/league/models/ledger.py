@@ -31,6 +31,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from flipwell.league import enums
 from flipwell.league.models.leagues import League
 from flipwell.league.models.players import Player
 from flipwell.league.models.seasons import Season
@@ -39,10 +40,7 @@ from flipwell.league.models.seasons import Season
 class LedgerEntry(models.Model):
     """One movement of money in one account; never updated (see the module docstring)."""
 
-    class Account(models.TextChoices):
-        DUES = "dues", "Dues"
-        KITTY = "kitty", "Kitty"
-        TREASURY = "treasury", "Treasury"
+    Account = enums.LedgerAccount
 
     class Kind(models.TextChoices):
         PAYMENT = "payment", "Payment by a player"
@@ -51,17 +49,7 @@ class LedgerEntry(models.Model):
         TRANSFER = "transfer", "Transfer between accounts"
         REVERSAL = "reversal", "Reversal of an entry"
 
-    class Reason(models.TextChoices):
-        # The values are flipwell.rules.treasury's reason codes (R9-d, R9-f, R8.3-d).
-        COIN_MECH_FAILURE = "coin_mech_failure", "Coin mech failed to credit (R9-d)"
-        BONUS_CREDITS = "bonus_credits", "Pricing gives bonus credits (R9-d)"
-        PLAYOFF_GAMES = "playoff_games", "Playoff games (R9-f)"
-        TROPHIES = "trophies", "Trophies (R9-f)"
-        PARTIES = "parties", "Parties (R9-f)"
-        PRIZES = "prizes", "Prizes (R9-f)"
-        OTHER = "other", "Other league expense (R9-f)"
-        REPLAYED_GAME = "replayed_game", "Victim's replayed game (R8.3-d)"
-        BUY_IN_BALL = "buy_in_ball", "Victim's buy-in ball (R8.3-d)"
+    Reason = enums.LedgerReason
 
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="ledger_entries")
     season = models.ForeignKey(
@@ -91,7 +79,7 @@ class LedgerEntry(models.Model):
                 condition=~models.Q(amount_cents=0), name="ledger_entry_amount_not_zero"
             ),
             models.CheckConstraint(
-                condition=models.Q(account__in=["dues", "kitty", "treasury"]),
+                condition=models.Q(account__in=enums.LedgerAccount.values),
                 name="ledger_entry_account_valid",
             ),
             models.CheckConstraint(
@@ -101,20 +89,7 @@ class LedgerEntry(models.Model):
                 name="ledger_entry_kind_valid",
             ),
             models.CheckConstraint(
-                condition=models.Q(reason="")
-                | models.Q(
-                    reason__in=[
-                        "coin_mech_failure",
-                        "bonus_credits",
-                        "playoff_games",
-                        "trophies",
-                        "parties",
-                        "prizes",
-                        "other",
-                        "replayed_game",
-                        "buy_in_ball",
-                    ]
-                ),
+                condition=models.Q(reason="") | models.Q(reason__in=enums.LedgerReason.values),
                 name="ledger_entry_reason_valid",
             ),
             models.CheckConstraint(

@@ -20,6 +20,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 
+from flipwell.league import enums
 from flipwell.league.models.leagues import League
 
 MAX_BALLS_PER_GAME = 10
@@ -28,9 +29,7 @@ MAX_BALLS_PER_GAME = 10
 class Machine(models.Model):
     """A machine in a league's pool: title, balls per game (1..10), status, location."""
 
-    class Status(models.TextChoices):
-        PLAYABLE = "playable", "Playable"
-        UNPLAYABLE = "unplayable", "Unplayable"
+    Status = enums.MachineStatus
 
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="machines")
     title = models.CharField(max_length=120)
@@ -49,7 +48,7 @@ class Machine(models.Model):
                 name="machine_balls_per_game_1_to_10",
             ),
             models.CheckConstraint(
-                condition=models.Q(status__in=["playable", "unplayable"]),
+                condition=models.Q(status__in=enums.MachineStatus.values),
                 name="machine_status_valid",
             ),
         ]
@@ -61,9 +60,7 @@ class Machine(models.Model):
 class MachineDeclaration(models.Model):
     """An official declares a machine unplayable, or repaired, at one meet (R7.3-q, R7.3-r)."""
 
-    class Kind(models.TextChoices):
-        UNPLAYABLE = "unplayable", "Unplayable"
-        REPAIRED = "repaired", "Repaired"
+    Kind = enums.DeclarationKind
 
     machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="declarations")
     meet = models.ForeignKey("league.Meet", on_delete=models.PROTECT, related_name="declarations")
@@ -78,7 +75,7 @@ class MachineDeclaration(models.Model):
         ordering = ["created_at", "id"]
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(kind__in=["unplayable", "repaired"]),
+                condition=models.Q(kind__in=enums.DeclarationKind.values),
                 name="machine_declaration_kind_valid",
             ),
             models.CheckConstraint(

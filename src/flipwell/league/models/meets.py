@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from flipwell.league import enums
 from flipwell.league.models.players import Player
 from flipwell.league.models.seasons import Season
 
@@ -25,10 +26,7 @@ from flipwell.league.models.seasons import Season
 class Meet(models.Model):
     """One league night of a season (at most one open meet per season)."""
 
-    class Status(models.TextChoices):
-        PLANNED = "planned", "Planned"
-        OPEN = "open", "Open"
-        CLOSED = "closed", "Closed"
+    Status = enums.MeetStatus
 
     season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="meets")
     number = models.PositiveSmallIntegerField()
@@ -51,7 +49,7 @@ class Meet(models.Model):
             ),
             models.CheckConstraint(condition=models.Q(number__gte=1), name="meet_number_positive"),
             models.CheckConstraint(
-                condition=models.Q(status__in=["planned", "open", "closed"]),
+                condition=models.Q(status__in=enums.MeetStatus.values),
                 name="meet_status_valid",
             ),
         ]

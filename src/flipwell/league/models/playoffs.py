@@ -25,6 +25,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from flipwell.league import enums
 from flipwell.league.models.machines import Machine
 from flipwell.league.models.players import Player
 from flipwell.league.models.seasons import Season
@@ -34,10 +35,7 @@ from flipwell.league.validators import validate_machine_score
 class PlayoffNight(models.Model):
     """A season's playoff night (R6.1-a)."""
 
-    class Status(models.TextChoices):
-        PLANNED = "planned", "Planned"
-        OPEN = "open", "Open"
-        CLOSED = "closed", "Closed"
+    Status = enums.MeetStatus
 
     season = models.OneToOneField(Season, on_delete=models.PROTECT, related_name="playoff_night")
     date = models.DateField()
@@ -51,7 +49,7 @@ class PlayoffNight(models.Model):
     class Meta:
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(status__in=["planned", "open", "closed"]),
+                condition=models.Q(status__in=enums.MeetStatus.values),
                 name="playoff_night_status_valid",
             ),
         ]
@@ -108,10 +106,7 @@ class Withdrawal(models.Model):
 class PlayoffMatch(models.Model):
     """One 3-game match of a playoff round in a division (R6.3)."""
 
-    class Round(models.TextChoices):
-        QUARTERFINAL = "quarterfinal", "Quarterfinal"
-        SEMIFINAL = "semifinal", "Semifinal"
-        FINAL = "final", "Final"
+    Round = enums.PlayoffRound
 
     playoff_night = models.ForeignKey(
         PlayoffNight, on_delete=models.CASCADE, related_name="matches"
@@ -131,7 +126,7 @@ class PlayoffMatch(models.Model):
                 condition=models.Q(number__gte=1), name="playoff_match_number_positive"
             ),
             models.CheckConstraint(
-                condition=models.Q(round__in=["quarterfinal", "semifinal", "final"]),
+                condition=models.Q(round__in=enums.PlayoffRound.values),
                 name="playoff_match_round_valid",
             ),
         ]

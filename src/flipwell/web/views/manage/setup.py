@@ -29,7 +29,7 @@ from flipwell.league.selectors.setup import (
     machine_pool,
 )
 from flipwell.web.auth import LO_ONLY, console_page, signed_in
-from flipwell.web.forms_setup import (
+from flipwell.web.forms import (
     AddOfficialForm,
     EditMachineForm,
     IssueTokenForm,

@@ -1,0 +1,152 @@
+"""What every schema shares: errors, player references, points, and the strict input schema.
+
+Words: every id is a 64-bit database key (1..2**63-1); every text refuses the NUL character and
+has a maximum length; numbers and texts are bounded as `flipwell.league.limits` says, as on the
+web (machine scores 0..10**15-1); a *moment* is a date-time with its UTC offset, years
+1900..2999; a *day* is a date in those years.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from typing import Annotated, Any, Protocol, TypeVar
+
+from ninja import Field, Schema
+from pydantic import AfterValidator, AwareDatetime, ConfigDict, Strict
+
+from flipwell.league import limits
+
+MAX_ID = 2**63 - 1
+"""Ids are 64-bit database keys: a larger number names nothing (and is refused, not 500)."""
+
+NO_NUL = r"^[^\x00]*$"
+"""Text fields refuse the NUL character, which no database text column stores."""
+
+EXACT = r"^-?[0-9]+(/[0-9]+)?$"
+
+
+class ErrorBody(Schema):
+    code: str = Field(
+        ...,
+        description="What went wrong, for programs: invalid_input, invalid, conflict, "
+        "not_authenticated, forbidden, not_found, malformed, too_large, "
+        "unsupported_media_type, server_error.",
+    )
+    message: str = Field(..., description="What went wrong, for people.")
+    fields: dict[str, list[str]] = Field(
+        ...,
+        description="Field (dotted path into the request, or 'line N, column' for a CSV) -> "
+        "its messages; empty when no one field is to blame.",
+    )
+
+
+class ErrorOut(Schema):
+    error: ErrorBody = Field(..., description="The error: code, message and field messages.")
+
+
+class PlayerRefOut(Schema):
+    id: int = Field(..., description="The player's id.")
+    name: str = Field(..., description="First and last name.")
+
+
+class PointsMixin(Schema):
+    league_points: float = Field(
+        ...,
+        description="League points as a number: exact when a decimal can write them, else "
+        "rounded to 6 places (see league_points_exact).",
+    )
+    league_points_exact: str = Field(
+        ..., pattern=EXACT, description="League points exactly, as a fraction ('359/2')."
+    )
+
+
+class InputSchema(Schema):
+    """A request body: unknown fields refused, no type coerced (see the module docstring).
+
+    A date or moment field says ``strict=False`` (JSON carries it as a string).
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class _HasPlayer(Protocol):
+    @property
+    def player(self) -> int: ...
+
+
+HasPlayer = TypeVar("HasPlayer", bound=_HasPlayer)
+
+
+def each_player_once(scores: Sequence[HasPlayer]) -> Sequence[HasPlayer]:
+    """Refuse a list of scores that names a player twice (else the last would silently win)."""
+    seen: set[int] = set()
+    for score in scores:
+        if score.player in seen:
+            raise ValueError(
+                f"player {score.player} is listed more than once; give each player's score once"
+            )
+        seen.add(score.player)
+    return scores
+
+
+MIN_YEAR, MAX_YEAR = 1900, 2999
+
+MAX_CENTS = limits.PRICE_CENTS.maximum
+"""A price in cents (`flipwell.league.limits`)."""
+
+
+def _year_in_range(value: Any) -> Any:
+    if not MIN_YEAR <= value.year <= MAX_YEAR:
+        raise ValueError(f"must be in the years {MIN_YEAR}..{MAX_YEAR}")
+    return value
+
+
+# JSON carries these as ISO 8601 strings: parsed, so not strict (see `InputSchema`).
+Moment = Annotated[AwareDatetime, Strict(False), AfterValidator(_year_in_range)]
+
+Day = Annotated[datetime.date, Strict(False), AfterValidator(_year_in_range)]
+
+
+Id = Annotated[int, Field(ge=1, le=MAX_ID)]
+
+
+def id_field(description: str, default: Any = ...) -> Any:
+    """A database id field (1..2**63-1)."""
+    return Field(default, ge=1, le=MAX_ID, description=description)
+
+
+def text_field(
+    description: str,
+    default: Any = ...,
+    *,
+    min_length: int = 0,
+    max_length: int = limits.TEXT_LENGTH,
+) -> Any:
+    """A text field without NUL, at most `max_length` characters."""
+    return Field(
+        default,
+        min_length=min_length,
+        max_length=max_length,
+        pattern=NO_NUL,
+        description=description,
+    )
+
+
+def score_field(description: str, default: Any = ...) -> Any:
+    """A machine score (`flipwell.league.limits.MACHINE_SCORE`, a JSON integer)."""
+    return bounded(limits.MACHINE_SCORE, description, default)
+
+
+def bounded(bound: limits.Bound, description: str, default: Any = ...) -> Any:
+    """A whole number within `bound` (one of `flipwell.league.limits`)."""
+    return Field(default, ge=bound.minimum, le=bound.maximum, description=description)
+
+
+def id_list(description: str, *, max_length: int = 8, min_length: int = 0) -> Any:
+    return Field(..., min_length=min_length, max_length=max_length, description=description)
+
+
+TIE_ORDER_DESCRIPTION = (
+    "For tied scores, the one-ball playoff's order of each tie (player ids), winner first (R3.2-i)."
+)

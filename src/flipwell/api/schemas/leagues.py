@@ -1,0 +1,36 @@
+"""Leagues and seasons."""
+
+from __future__ import annotations
+
+from ninja import Field, Schema
+
+
+class LeagueOut(Schema):
+    slug: str = Field(..., description="The league's short name, used in its URLs.")
+    name: str = Field(..., description="The league's name.")
+    venue: str = Field(..., description="Where it plays (may be empty).")
+    time_zone: str = Field(..., description="The league's IANA time zone.")
+
+
+class LeaguePage(Schema):
+    results: list[LeagueOut] = Field(..., description="This page's leagues, by id.")
+    next: str | None = Field(..., description="URL of the next page; null on the last page.")
+
+
+class SeasonOut(Schema):
+    id: int = Field(..., description="The season's id.")
+    league: str = Field(..., description="The league's slug.")
+    name: str = Field(..., description="The season's name, unique in its league.")
+    weekday: int = Field(..., ge=0, le=6, description="Day of its meets, Monday = 0 (R2-a).")
+    start_time: str = Field(
+        ...,
+        pattern=r"^[0-2][0-9]:[0-5][0-9]:[0-5][0-9]$",
+        description="Start time of its meets, HH:MM:SS in the league's time zone.",
+    )
+    number_of_meets: int = Field(..., description="Regular meets in the season.")
+    dues_cents: int = Field(..., description="Dues per player, in cents (R9-a).")
+
+
+class SeasonPage(Schema):
+    results: list[SeasonOut] = Field(..., description="This page's seasons, by id.")
+    next: str | None = Field(..., description="URL of the next page; null on the last page.")

@@ -1,0 +1,163 @@
+"""Meets: the list, the meet board, scheduling, starting and closing, absences and lateness,
+the next machine."""
+
+from __future__ import annotations
+
+import datetime
+
+from ninja import Field, Schema
+
+from flipwell.api.schemas.common import (
+    NO_NUL,
+    Day,
+    InputSchema,
+    Moment,
+    PlayerRefOut,
+    bounded,
+    id_field,
+)
+from flipwell.api.schemas.sheets import ScoreOut
+from flipwell.league import enums, limits
+
+
+class MeetOut(Schema):
+    id: int = Field(..., description="The meet's id.")
+    season_id: int = Field(..., description="Its season's id.")
+    number: int = Field(..., description="Its number in the season, from 1.")
+    date: datetime.date = Field(..., description="The meet's date.")
+    status: enums.MeetStatusValue = Field(
+        ..., description="planned, open (being played) or closed."
+    )
+    started_at: datetime.datetime | None = Field(..., description="When the LO started it.")
+
+
+class MeetPage(Schema):
+    results: list[MeetOut] = Field(..., description="This page's meets, by id.")
+    next: str | None = Field(..., description="URL of the next page; null on the last page.")
+
+
+class BoardGameOut(Schema):
+    id: int = Field(..., description="The game's id.")
+    number: int = Field(..., description="Its number in the match, from 1.")
+    machine_id: int = Field(..., description="The machine's id.")
+    machine: str = Field(..., description="The machine's title.")
+    chosen_by: int | None = Field(..., description="Who chose the machine; null: drawn (R5-a).")
+    confirmed: bool = Field(..., description="Its score sheet is confirmed (R3-a).")
+    awaiting_confirmation: bool = Field(
+        ..., description="A sheet was entered and waits for another player's confirmation."
+    )
+    scores: list[ScoreOut] | None = Field(
+        ..., description="The confirmed scores; null until confirmed."
+    )
+    finishing_order: list[int] = Field(
+        ..., description="Player ids, first place first (from the rules); empty until scored."
+    )
+
+
+class BoardGroupOut(Schema):
+    id: int = Field(..., description="The group's id.")
+    number: int = Field(..., description="Its number at the meet, 1 = top of the ladder.")
+    players: list[PlayerRefOut] = Field(..., description="Its players in ladder order.")
+    games: list[BoardGameOut] = Field(..., description="Its games so far.")
+    late: list[int] = Field(..., description="Players who arrived after play began (§2.3).")
+    next_picker: int | None = Field(
+        ..., description="Who picks the next machine (R5-c); null when nobody picks now."
+    )
+    play_order: list[int] = Field(..., description="Play order of the current or next game.")
+    waiting_for: list[int] = Field(
+        ..., description="Players whose compensatory game the group waits for (R7.3-p)."
+    )
+
+
+class BoardMachineOut(Schema):
+    id: int = Field(..., description="The machine's id.")
+    title: str = Field(..., description="The machine's title.")
+    in_use_by_group: int | None = Field(
+        ..., description="The group number playing on it; null when free."
+    )
+    unplayable: bool = Field(..., description="Declared unplayable at this meet or out of order.")
+
+
+class MeetBoardOut(Schema):
+    id: int = Field(..., description="The meet's id.")
+    number: int = Field(..., description="Its number in the season.")
+    status: enums.MeetStatusValue = Field(..., description="The meet's status.")
+    groups: list[BoardGroupOut] = Field(..., description="Its groups, top of the ladder first.")
+    machines: list[BoardMachineOut] = Field(..., description="The league's machines tonight.")
+
+
+class StartMeetIn(InputSchema):
+    number: int = bounded(limits.MEET_NUMBER, "The meet's number in the season.")
+    date: datetime.date | None = Field(
+        None, strict=False, description="Its date; needed when the meet was not scheduled."
+    )
+    seed: int | None = bounded(limits.SEED, "The first-machine draw seed; random when null.", None)
+
+
+class StartedOut(Schema):
+    meet: MeetOut = Field(..., description="The started meet.")
+    warnings: list[str] = Field(..., description="The draw's warnings (A16, A61).")
+
+
+class CloseMeetIn(InputSchema):
+    override_reason: str | None = Field(
+        None,
+        max_length=limits.TEXT_LENGTH,
+        pattern=NO_NUL,
+        description="Close it unfinished anyway (A52), saying why; a Ruling records it.",
+    )
+
+
+class ClosedOut(Schema):
+    meet: MeetOut = Field(..., description="The closed meet.")
+    season_forfeits: list[int] = Field(..., description="Players whose season ended here.")
+
+
+class ScheduleMeetIn(InputSchema):
+    number: int = bounded(limits.MEET_NUMBER, "The meet's number in the season.")
+    date: Day = Field(..., description="The meet's date.")
+
+
+class AbsenceIn(InputSchema):
+    player: int = id_field("The player who will miss the meet (R2-b).")
+
+
+class AbsenceOut(Schema):
+    id: int = Field(..., description="The announced absence's id.")
+    meet_id: int = Field(..., description="The meet's id.")
+    player_id: int = Field(..., description="The player's id.")
+
+
+class LatenessIn(InputSchema):
+    player: int = id_field("The player who will be late (R2.2-a).")
+    at: Moment | None = Field(
+        None, description="When the LO was told, with its UTC offset; null: now."
+    )
+
+
+class LatenessOut(Schema):
+    announced: bool = Field(..., description="The notice came before the start: the group waits.")
+    wait_until: datetime.datetime | None = Field(
+        ..., description="The latest the group waits for him (A59); null: it does not wait."
+    )
+    reason: str = Field(..., description="The rules' explanation.")
+
+
+class ChooseMachineIn(InputSchema):
+    machine: int = id_field("The machine the picker chooses (a machine of the league).")
+    chosen_by: int = id_field("The player who picks (R5-c).")
+
+
+class NextGameOut(Schema):
+    game_id: int = Field(..., description="The new game's id.")
+    number: int = Field(..., description="Its number in the match.")
+    machine_id: int = Field(..., description="The machine's id.")
+    machine: str = Field(..., description="The machine's title.")
+    chosen_by: int | None = Field(..., description="Who chose the machine.")
+    play_order: list[int] = Field(..., description="Player ids, first to play first (R5.2).")
+    fallback: bool = Field(
+        ..., description="No free machine was left, so the in-use restriction was lifted (R5-f)."
+    )
+    repeat: bool = Field(
+        ..., description="The group already played this machine tonight (A22, A53)."
+    )

@@ -1,0 +1,133 @@
+"""Django forms of the score sheet and the console, one module per resource: they parse and
+check the shape of input (a number is a number, a required field is there, a choice is one
+offered) and nothing more. Whether a sheet scores, a player may pick, or an override stands is
+the services' call; their `ValidationError` messages are put next to the field they name
+(`show_service_errors`).
+
+Modules: `fields` (machine scores, money, player selects), `sheet` (a group's score sheet),
+`corrections`, `players`, `meets` (seasons and meets), `incidents` (forfeits, malfunctions,
+violations), `machines`, `playoffs`, `ledger`, `rulings` (special rulings), `setup` (a new
+league, officials, API tokens). Every form is importable from here.
+"""
+
+from flipwell.web.forms.corrections import (
+    AnswerForm,
+    ConsoleCorrectionForm,
+    CorrectionAnswerForm,
+    CorrectionRequestForm,
+)
+from flipwell.web.forms.fields import (
+    MAX_SCORE,
+    MoneyField,
+    PlayerChoices,
+    ScoreField,
+    parse_machine_score,
+    show_service_errors,
+)
+from flipwell.web.forms.incidents import (
+    CompensatoryGameForm,
+    CompensatoryRequestForm,
+    ForfeitForm,
+    GamePlayerForm,
+    LateJoinForm,
+    MalfunctionForm,
+    ViolationForm,
+)
+from flipwell.web.forms.ledger import (
+    LEDGER_KINDS,
+    LEDGER_REASONS,
+    LedgerEntryForm,
+    ReverseEntryForm,
+)
+from flipwell.web.forms.machines import (
+    EditMachineForm,
+    MachineDeclarationForm,
+    MachineForm,
+    MachineProblemForm,
+    MachineStatusForm,
+)
+from flipwell.web.forms.meets import (
+    CloseMeetForm,
+    ScheduleMeetForm,
+    SeasonForm,
+    StartMeetForm,
+    player_choice_form,
+)
+from flipwell.web.forms.players import PlayersCsvForm, RegisterPlayerForm, csv_problems
+from flipwell.web.forms.playoffs import (
+    MatchForm,
+    NoShowForm,
+    OrderForm,
+    PlayoffScoresForm,
+    QualifyForm,
+    StartPlayoffGameForm,
+    WithdrawalForm,
+)
+from flipwell.web.forms.rulings import AmendSpecialRulingForm, SpecialRulingForm
+from flipwell.web.forms.setup import (
+    SCOPE_CHOICES,
+    AddOfficialForm,
+    IssueTokenForm,
+    LinkPlayerForm,
+    NewLeagueForm,
+    RevokeTokenForm,
+    RoleForm,
+)
+from flipwell.web.forms.sheet import STALE_PAGE, ConfirmForm, NextMachineForm, ScoreEntryForm
+
+__all__ = [
+    "LEDGER_KINDS",
+    "LEDGER_REASONS",
+    "MAX_SCORE",
+    "SCOPE_CHOICES",
+    "STALE_PAGE",
+    "AddOfficialForm",
+    "AmendSpecialRulingForm",
+    "AnswerForm",
+    "CloseMeetForm",
+    "CompensatoryGameForm",
+    "CompensatoryRequestForm",
+    "ConfirmForm",
+    "ConsoleCorrectionForm",
+    "CorrectionAnswerForm",
+    "CorrectionRequestForm",
+    "EditMachineForm",
+    "ForfeitForm",
+    "GamePlayerForm",
+    "IssueTokenForm",
+    "LateJoinForm",
+    "LedgerEntryForm",
+    "LinkPlayerForm",
+    "MachineDeclarationForm",
+    "MachineForm",
+    "MachineProblemForm",
+    "MachineStatusForm",
+    "MalfunctionForm",
+    "MatchForm",
+    "MoneyField",
+    "NewLeagueForm",
+    "NextMachineForm",
+    "NoShowForm",
+    "OrderForm",
+    "PlayerChoices",
+    "PlayersCsvForm",
+    "PlayoffScoresForm",
+    "QualifyForm",
+    "RegisterPlayerForm",
+    "ReverseEntryForm",
+    "RevokeTokenForm",
+    "RoleForm",
+    "ScheduleMeetForm",
+    "ScoreEntryForm",
+    "ScoreField",
+    "SeasonForm",
+    "SpecialRulingForm",
+    "StartMeetForm",
+    "StartPlayoffGameForm",
+    "ViolationForm",
+    "WithdrawalForm",
+    "csv_problems",
+    "parse_machine_score",
+    "player_choice_form",
+    "show_service_errors",
+]

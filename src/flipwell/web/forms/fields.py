@@ -1,0 +1,157 @@
+"""The fields and helpers every form of the web uses: machine scores, money, player
+selects, and putting a service's errors on a form.
+
+Words: a *machine score* is typed as the digits 0-9, with or without one kind of thousands
+separator between groups of three digits (``1,234,560``, ``1.234.560``, ``1 234 560``,
+``1'234'560`` all read 1234560). Anything else is refused, not guessed: ``1.5`` may be a
+decimal, ``١٢٣`` uses other digits.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from flipwell.league import limits
+
+# One separator, the same between every group of three digits: comma, full stop, apostrophe
+# (straight or curly, as phones type it), space, no-break space, thin and narrow no-break space.
+GROUPED_DIGITS = re.compile(
+    r"[0-9]{1,3}(?:([,.'\u2019 \u00a0\u2009\u202f])[0-9]{3})(?:\1[0-9]{3})*", re.ASCII
+)
+
+DIGITS_AND_SEPARATORS = re.compile(r"[0-9,.'\u2019 \u00a0\u2009\u202f]+")
+
+
+ASCII_DIGITS = re.compile(r"[0-9]+", re.ASCII)
+
+MAX_SCORE = limits.MACHINE_SCORE.maximum
+
+
+PlayerChoices = Sequence[tuple[int, str]]
+
+
+def parse_machine_score(raw: str, *, field: str = "") -> int | None:
+    """A typed machine score as an int (None when blank); ValidationError naming `field`
+    when it is not ASCII digits with optional thousands separators (see the words above)."""
+    text = (raw or "").strip()
+    if not text:
+        return None
+    name = f"{field}: " if field else ""
+    if not (ASCII_DIGITS.fullmatch(text) or GROUPED_DIGITS.fullmatch(text)):
+        raise ValidationError(name + _not_a_score(text), code="invalid")
+    value = int(re.sub(r"[^0-9]", "", text))
+    if value > MAX_SCORE:
+        raise ValidationError(
+            f"{name}“{text}” has too many digits for a machine score: check it against the "
+            "machine.",
+            code="max_value",
+        )
+    return value
+
+
+def _not_a_score(text: str) -> str:
+    """Why `text` is not a machine score."""
+    if any(c.isdigit() and not c.isascii() for c in text):
+        return f"“{text}” is not a machine score: type it with the digits 0-9, like 1,234,560."
+    if DIGITS_AND_SEPARATORS.fullmatch(text):
+        return (
+            f"“{text}” is not a whole machine score: type every digit the machine shows, like "
+            "1,234,560 (a separator only between groups of three digits)."
+        )
+    return f"“{text}” is not a machine score: type digits only, like 1,234,560."
+
+
+def show_service_errors(form: forms.Form, error: ValidationError) -> None:
+    """Put a service's ValidationError on the form: each message by the field it names, the
+    rest (unknown or hidden fields, unkeyed messages) at the top of the form."""
+    if hasattr(error, "error_dict"):
+        for field, errors in error.message_dict.items():
+            shown = field in form.fields and not form.fields[field].widget.is_hidden
+            for message in errors:
+                form.add_error(field if shown else None, message)
+    else:
+        for message in error.messages:
+            form.add_error(None, message)
+
+
+def player_field(players: PlayerChoices, label: str, **kwargs: Any) -> forms.TypedChoiceField:
+    return forms.TypedChoiceField(
+        label=label,
+        choices=[("", "Choose…"), *[(str(p), name) for p, name in players]],
+        coerce=int,
+        **kwargs,
+    )
+
+
+def _score_widget() -> forms.TextInput:
+    return forms.TextInput(
+        attrs={
+            "inputmode": "numeric",
+            "pattern": r"[0-9 ,.']*",
+            "autocomplete": "off",
+            "class": "score-input",
+            "data-score": "",
+        }
+    )
+
+
+class ScoreField(forms.CharField):
+    """A machine score as typed; `clean` returns an int or None."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("max_length", 40)
+        kwargs.setdefault("widget", _score_widget())
+        super().__init__(**kwargs)
+
+    def clean(self, value: Any) -> Any:
+        return parse_machine_score(super().clean(value), field=str(self.label or ""))
+
+
+def date_input() -> forms.DateInput:
+    return forms.DateInput(attrs={"type": "date"})
+
+
+def reason_field(
+    label: str = "Why?", *, required: bool = True, max_length: int = limits.TEXT_LENGTH
+) -> forms.CharField:
+    """A short text box for an official's reason."""
+    return forms.CharField(
+        label=label,
+        required=required,
+        max_length=max_length,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+
+def cents_as_money(cents: int) -> Decimal:
+    """An amount in cents as the money a form shows (1250 -> 12.50)."""
+    return Decimal(cents) / 100
+
+
+class MoneyField(forms.DecimalField):
+    """An amount in the league's currency typed with cents (12.50); cleans to integer cents."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_digits", 10)
+        kwargs.setdefault("decimal_places", 2)
+        kwargs.setdefault("min_value", Decimal(0))
+        kwargs.setdefault("max_value", cents_as_money(limits.AMOUNT_CENTS.maximum))
+        kwargs.setdefault(
+            "widget", forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"})
+        )
+        super().__init__(**kwargs)
+
+    def clean(self, value: Any) -> Any:
+        amount = super().clean(value)
+        return None if amount is None else int(amount * 100)
+
+
+def number_input(**attrs: Any) -> forms.NumberInput:
+    return forms.NumberInput(attrs={"inputmode": "numeric", **attrs})

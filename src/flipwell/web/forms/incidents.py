@@ -1,0 +1,115 @@
+"""Forms of a meet's incidents: forfeits, late joins, malfunctions and compensatory games,
+violations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from flipwell.league import enums, limits
+from flipwell.web.forms.fields import PlayerChoices, ScoreField, player_field, reason_field
+
+
+def _game_field(games: PlayerChoices) -> forms.TypedChoiceField:
+    return forms.TypedChoiceField(
+        label="Game", choices=[("", "Choose…"), *[(str(i), t) for i, t in games]], coerce=int
+    )
+
+
+class GamePlayerForm(forms.Form):
+    """A base for meet forms about one player in one game."""
+
+    def __init__(
+        self, *args: Any, games: PlayerChoices, players: PlayerChoices, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"] = _game_field(games)
+        self.fields["player"] = player_field(players, "Player")
+        self.order_fields(["game", "player"])
+
+
+class ForfeitForm(GamePlayerForm):
+    reason = forms.ChoiceField(
+        choices=enums.choices_of(enums.ForfeitReason, within=enums.RecordedForfeitReason)
+    )
+    countable = forms.BooleanField(
+        label="Countable toward the season forfeit", required=False, initial=True
+    )
+    note = reason_field("Note (why, when it is not countable)", required=False)
+
+
+class LateJoinForm(GamePlayerForm):
+    machine_allows_joining = forms.BooleanField(
+        label="The machine lets a player join the game in progress", required=False
+    )
+    last_player_not_past_ball_1 = forms.BooleanField(
+        label="The last player has not finished ball 1", required=False
+    )
+
+
+class MalfunctionForm(GamePlayerForm):
+    ball = forms.IntegerField(min_value=limits.BALL.minimum, max_value=limits.BALL.maximum)
+    reason_code = forms.ChoiceField(label="What happened", choices=enums.MalfunctionReason.choices)
+    kind = forms.ChoiceField(
+        label="Official's classification (reason “other” only)",
+        required=False,
+        choices=enums.choices_of(enums.MalfunctionKind, blank="—"),
+    )
+    note = reason_field("Note / ruling", required=False)
+    problem = forms.CharField(
+        label="Announced problem it matches", required=False, max_length=limits.PROBLEM_LENGTH
+    )
+    one_handed_ball = forms.BooleanField(label="On a one-handed extra ball", required=False)
+    ball_in_play = forms.BooleanField(label="Ball was in play", required=False, initial=True)
+    request_compensatory = forms.BooleanField(
+        label="The player asks for a compensatory game now", required=False
+    )
+
+    def clean_kind(self) -> str | None:
+        return self.cleaned_data.get("kind") or None
+
+
+class CompensatoryRequestForm(GamePlayerForm):
+    play_continued = forms.BooleanField(label="Play had already continued", required=False)
+
+
+class CompensatoryGameForm(GamePlayerForm):
+    new_score = ScoreField(label="Compensatory game score", required=True)
+    leading_subtracted = ScoreField(label="Leading points subtracted (R7.3-n)")
+    state_subtracted = ScoreField(label="Game-state points subtracted (R7.3-o)")
+    reason = reason_field("Why subtract? (only when subtracting)", required=False)
+
+
+class ViolationForm(forms.Form):
+    kind = forms.ChoiceField(choices=enums.ViolationKind.choices)
+    reason = reason_field("What happened?")
+    games_completed = forms.IntegerField(
+        label="Between games: games completed",
+        min_value=limits.GAMES_COMPLETED.minimum,
+        max_value=limits.GAMES_COMPLETED.maximum,
+        initial=0,
+    )
+    accidental = forms.BooleanField(label="Rule a wrong-ball play accidental (A28)", required=False)
+    target_game = forms.IntegerField(
+        label="Game to forfeit (when the rules leave it to you)",
+        required=False,
+        min_value=limits.TARGET_GAME.minimum,
+        max_value=limits.TARGET_GAME.maximum,
+    )
+    last_allowable_ball = forms.BooleanField(label="On the last allowable ball", required=False)
+    slam_tilted = forms.BooleanField(label="The machine slam tilted", required=False)
+
+    def __init__(
+        self, *args: Any, games: PlayerChoices, players: PlayerChoices, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"] = player_field(players, "Player")
+        self.fields["game"] = forms.TypedChoiceField(
+            label="During game (a confirmed one)",
+            required=False,
+            choices=[("", "Between games"), *[(str(i), t) for i, t in games]],
+            coerce=int,
+            empty_value=None,
+        )
+        self.order_fields(["player", "kind", "game"])

@@ -1,0 +1,38 @@
+"""Forms of the ledger (§9): an entry, and its reversal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from flipwell.league import enums, limits
+from flipwell.web.forms.fields import MoneyField, PlayerChoices, cents_as_money, player_field
+
+LEDGER_KINDS = enums.NewLedgerEntryKind.choices
+LEDGER_REASONS = enums.choices_of(enums.LedgerReason, blank="— (none needed)")
+
+
+class LedgerEntryForm(forms.Form):
+    kind = forms.ChoiceField(choices=LEDGER_KINDS)
+    account = forms.ChoiceField(choices=enums.LedgerAccount.choices)
+    amount_cents = MoneyField(label="Amount", min_value=cents_as_money(limits.AMOUNT_CENTS.minimum))
+    reason = forms.ChoiceField(label="Reason", required=False, choices=LEDGER_REASONS)
+    note = forms.CharField(required=False, max_length=limits.TEXT_LENGTH)
+
+    def __init__(
+        self, *args: Any, players: PlayerChoices, seasons: PlayerChoices, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"] = player_field(players, "Player", required=False, empty_value=None)
+        self.fields["season"] = forms.TypedChoiceField(
+            choices=[("", "—"), *[(str(i), n) for i, n in seasons]],
+            coerce=int,
+            required=False,
+            empty_value=None,
+        )
+
+
+class ReverseEntryForm(forms.Form):
+    entry = forms.IntegerField(widget=forms.HiddenInput)
+    reason = forms.CharField(label="Why reverse it?", max_length=limits.TEXT_LENGTH)

@@ -1,0 +1,66 @@
+"""Forms of the machines: the league's pool, and declarations and announced problems at a meet."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from flipwell.league import enums, limits
+from flipwell.league.models.machines import MAX_BALLS_PER_GAME
+from flipwell.web.forms.fields import PlayerChoices, number_input, reason_field
+
+
+class MachineDeclarationForm(forms.Form):
+    kind = forms.ChoiceField(label="Declare", choices=enums.DeclarationKind.choices)
+    reason = reason_field()
+
+    def __init__(self, *args: Any, machines: PlayerChoices, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["machine"] = forms.TypedChoiceField(
+            choices=[("", "Choose…"), *[(str(i), t) for i, t in machines]], coerce=int
+        )
+        self.order_fields(["machine"])
+
+
+class MachineProblemForm(forms.Form):
+    problem = forms.CharField(
+        label="Problem announced before play", max_length=limits.PROBLEM_LENGTH
+    )
+
+    def __init__(self, *args: Any, machines: PlayerChoices, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["machine"] = forms.TypedChoiceField(
+            choices=[("", "Choose…"), *[(str(i), t) for i, t in machines]], coerce=int
+        )
+        self.order_fields(["machine"])
+
+
+class MachineForm(forms.Form):
+    title = forms.CharField(label="Title", max_length=limits.TITLE_LENGTH)
+    balls_per_game = forms.IntegerField(
+        label="Balls per game",
+        min_value=1,
+        max_value=MAX_BALLS_PER_GAME,
+        initial=3,
+        widget=number_input(),
+    )
+    location = forms.CharField(
+        label="Location",
+        max_length=120,
+        required=False,
+        help_text="Where it stands (“back room, left”): tells two of the same title apart.",
+    )
+
+
+class EditMachineForm(MachineForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        del self.fields["title"]
+
+
+class MachineStatusForm(forms.Form):
+    """In or out of the pool; the status is the one the machine does not have (hidden)."""
+
+    status = forms.ChoiceField(choices=enums.MachineStatus.choices, widget=forms.HiddenInput)
+    reason = reason_field("Why?", max_length=500)

@@ -1,0 +1,83 @@
+"""Forms of seasons and meets: a new season, schedule, start and close a meet."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django import forms
+
+from flipwell.league import limits
+from flipwell.league import models as m
+from flipwell.web.forms.fields import (
+    MoneyField,
+    PlayerChoices,
+    date_input,
+    player_field,
+    reason_field,
+)
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    weekday = forms.TypedChoiceField(choices=m.Weekday.choices, coerce=int)
+    start_time = forms.TimeField(widget=forms.TimeInput(attrs={"type": "time"}))
+    number_of_meets = forms.IntegerField(
+        min_value=limits.NUMBER_OF_MEETS.minimum, max_value=limits.NUMBER_OF_MEETS.maximum
+    )
+    dues_cents = MoneyField(label="Dues", initial="0.00")
+
+
+class ScheduleMeetForm(forms.Form):
+    number = forms.IntegerField(
+        min_value=limits.MEET_NUMBER.minimum, max_value=limits.MEET_NUMBER.maximum
+    )
+    date = forms.DateField(widget=date_input())
+
+
+def player_choice_form(players: PlayerChoices, label: str = "Player") -> type[forms.Form]:
+    """A form with one player select."""
+    return type("PlayerForm", (forms.Form,), {"player": player_field(players, label)})
+
+
+class StartMeetForm(forms.Form):
+    """Start the meet: the ladder's groups, or the official's groups with his reason."""
+
+    date = forms.DateField(required=False, widget=date_input())
+    seed = forms.IntegerField(
+        label="Draw seed",
+        required=False,
+        min_value=limits.SEED.minimum,
+        max_value=limits.SEED.maximum,
+        help_text="Empty: a random draw.",
+    )
+    override_reason = reason_field("Why these groups instead of the ladder's?", required=False)
+
+    def __init__(
+        self, *args: Any, players: PlayerChoices, groups: Sequence[int], count: int, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.players = list(players)
+        choices = [(str(n), f"Group {n}") for n in range(1, count + 1)]
+        for (pid, name), group in zip(self.players, groups, strict=True):
+            self.fields[f"group_{pid}"] = forms.TypedChoiceField(
+                label=name, choices=choices, coerce=int, initial=str(group)
+            )
+        self.ladder_groups = list(groups)
+
+    def group_fields(self) -> list[forms.BoundField]:
+        return [self[f"group_{pid}"] for pid, _ in self.players]
+
+    def override_groups(self) -> list[list[int]] | None:
+        """The official's groups (players in ladder order), or None when unchanged."""
+        chosen = [self.cleaned_data[f"group_{pid}"] for pid, _ in self.players]
+        if chosen == self.ladder_groups:
+            return None
+        groups: dict[int, list[int]] = {}
+        for (pid, _), group in zip(self.players, chosen, strict=True):
+            groups.setdefault(group, []).append(pid)
+        return [groups[n] for n in sorted(groups)]
+
+
+class CloseMeetForm(forms.Form):
+    override_reason = reason_field("Close it anyway: why? (only when unfinished)", required=False)

@@ -1,0 +1,68 @@
+"""Forms of a season's players: register one, or import a roster CSV."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from flipwell.league import limits
+from flipwell.league.players_csv import PlayersCsvError, roster_problems
+
+
+class RegisterPlayerForm(forms.Form):
+    first_name = forms.CharField(max_length=limits.NAME_LENGTH)
+    last_name = forms.CharField(max_length=limits.NAME_LENGTH)
+    ifpa_number = forms.IntegerField(
+        label="IFPA number",
+        required=False,
+        min_value=limits.IFPA.minimum,
+        max_value=limits.IFPA.maximum,
+    )
+    ifpa_rank = forms.IntegerField(
+        label="IFPA rank",
+        required=False,
+        min_value=limits.IFPA.minimum,
+        max_value=limits.IFPA.maximum,
+    )
+    joined_at_meet = forms.IntegerField(
+        label="Joins at meet",
+        min_value=limits.MEET_NUMBER.minimum,
+        max_value=limits.MEET_NUMBER.maximum,
+        required=False,
+        help_text="Leave empty: the next meet not yet started (R2.4-f).",
+    )
+
+
+class PlayersCsvForm(forms.Form):
+    csv_file = forms.FileField(label="IFPA CSV file", required=False)
+    csv_text = forms.CharField(
+        label="…or paste the CSV", required=False, widget=forms.Textarea(attrs={"rows": 5})
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        upload = data.get("csv_file")
+        if upload is not None:
+            try:
+                data["csv_text"] = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                self.add_error("csv_file", "The file is not UTF-8 text: save it as CSV (UTF-8).")
+        text = data.get("csv_text") or ""
+        if not self.errors and not text.strip():
+            self.add_error(None, "Choose a CSV file or paste its text.")
+        elif not self.errors:
+            for problem in csv_problems(text):
+                self.add_error(None, problem)
+        return data
+
+
+def csv_problems(text: str) -> list[str]:
+    """Every bad line of a roster CSV as a message naming its line (and column): the league's
+    roster check, `flipwell.league.players_csv.roster_problems`, which the API uses too."""
+    return [_problem_message(problem) for problem in roster_problems(text)]
+
+
+def _problem_message(problem: PlayersCsvError) -> str:
+    where = f"Line {problem.line}" + (f", column {problem.column}" if problem.column else "")
+    return f"{where}: {problem.message}"

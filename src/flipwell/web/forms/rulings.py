@@ -1,0 +1,40 @@
+"""Forms of special rulings (Appendix A): a new ruling, and an amendment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from flipwell.league import enums, limits
+from flipwell.web.forms.fields import reason_field
+
+
+class SpecialRulingForm(forms.Form):
+    machine_title = forms.CharField(max_length=limits.TITLE_LENGTH)
+    kind = forms.ChoiceField(choices=enums.SpecialRulingKind.choices)
+    text = forms.CharField(
+        max_length=limits.RULING_TEXT_LENGTH, widget=forms.Textarea(attrs={"rows": 3})
+    )
+    reproducible = forms.BooleanField(required=False, label="Reproducible")
+    reproduction = forms.CharField(
+        label="How to reproduce it",
+        required=False,
+        max_length=limits.RULING_TEXT_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    cause_and_effect = forms.CharField(
+        label="Cause and effect",
+        required=False,
+        max_length=limits.RULING_TEXT_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+
+class AmendSpecialRulingForm(SpecialRulingForm):
+    ruling = forms.IntegerField(widget=forms.HiddenInput)
+    reason = reason_field("Why amend it?")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        del self.fields["machine_title"]

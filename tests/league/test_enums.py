@@ -1,0 +1,126 @@
+"""league/enums: each set of values is the rules' Literal, and the models, the web forms and the
+API schemas all use that one definition (no database)."""
+
+from typing import get_type_hints
+
+import pytest
+from django import forms
+from django.db import models
+
+from flipwell.api import schemas as s
+from flipwell.league import enums
+from flipwell.league import models as m
+from flipwell.league.enums import LITERALS, literal_values
+from flipwell.rules import Ruleset
+from flipwell.rules.playoffs import ROUND_NAMES
+from flipwell.rules.selection import Replacement
+from flipwell.rules.treasury import EntryKind
+from flipwell.web import forms as f
+
+
+@pytest.mark.parametrize("enum", list(LITERALS), ids=lambda e: e.__name__)
+def test_enum_values_equal_their_literal(enum: type[models.TextChoices]):
+    literal = literal_values(LITERALS[enum])
+
+    assert (len(enum.values), set(enum.values)) == (len(literal), set(literal))
+
+
+def test_league_literals_equal_the_rules_values():
+    """The sets the rules hold as data or inline types, not as a named Literal."""
+    by = get_type_hints(Replacement)["by"]
+    penalty = get_type_hints(Ruleset)["serious_violation_penalty"]
+
+    assert set(literal_values(enums.PlayoffRoundValue)) == set(ROUND_NAMES.values())
+    assert literal_values(enums.ReplacementByValue) == literal_values(by)
+    assert set(literal_values(enums.NewEntryKind)) == set(literal_values(EntryKind)) - {"reversal"}
+    assert literal_values(enums.GamePenalty) == literal_values(penalty)
+    assert set(literal_values(enums.RecordedForfeitReason)) == set(
+        literal_values(enums.ForfeitReasonValue)
+    ) - {"penalty"}
+
+
+MODEL_FIELDS = [
+    (m.Meet, "status", enums.MeetStatus),
+    (m.PlayoffNight, "status", enums.MeetStatus),
+    (m.Forfeit, "reason", enums.ForfeitReason),
+    (m.CorrectionRequest, "status", enums.CorrectionStatus),
+    (m.Machine, "status", enums.MachineStatus),
+    (m.MachineDeclaration, "kind", enums.DeclarationKind),
+    (m.MachineReplacement, "by", enums.ReplacementBy),
+    (m.Malfunction, "kind", enums.MalfunctionKind),
+    (m.Malfunction, "reason_code", enums.MalfunctionReason),
+    (m.Violation, "kind", enums.ViolationKind),
+    (m.VictimRemedy, "announced", enums.RemedyChoice),
+    (m.LedgerEntry, "account", enums.LedgerAccount),
+    (m.LedgerEntry, "reason", enums.LedgerReason),
+    (m.PlayoffMatch, "round", enums.PlayoffRound),
+]
+
+
+@pytest.mark.parametrize(
+    ("model", "name", "enum"), MODEL_FIELDS, ids=lambda x: getattr(x, "__name__", str(x))
+)
+def test_model_field_choices_are_the_enum(model, name, enum):
+    assert model._meta.get_field(name).choices == enum.choices
+
+
+FORM_FIELDS = [
+    (f.ForfeitForm, "reason", enums.ForfeitReason, enums.RecordedForfeitReason),
+    (f.MalfunctionForm, "reason_code", enums.MalfunctionReason, None),
+    (f.MalfunctionForm, "kind", enums.MalfunctionKind, None),
+    (f.ViolationForm, "kind", enums.ViolationKind, None),
+    (f.MachineDeclarationForm, "kind", enums.DeclarationKind, None),
+    (f.MachineStatusForm, "status", enums.MachineStatus, None),
+    (f.LedgerEntryForm, "kind", enums.NewLedgerEntryKind, None),
+    (f.LedgerEntryForm, "account", enums.LedgerAccount, None),
+    (f.LedgerEntryForm, "reason", enums.LedgerReason, None),
+    (f.SpecialRulingForm, "kind", enums.SpecialRulingKind, None),
+]
+
+
+@pytest.mark.parametrize(
+    ("form", "name", "enum", "within"), FORM_FIELDS, ids=lambda x: getattr(x, "__name__", "")
+)
+def test_form_field_choices_are_the_enum(form, name, enum, within):
+    field = form.base_fields[name]
+    offered = [(value, label) for value, label in field.choices if value != ""]
+
+    assert isinstance(field, forms.ChoiceField)
+    assert offered == enums.choices_of(enum, within=within)
+
+
+SCHEMA_FIELDS = [
+    (s.MeetOut, "status", enums.MeetStatus),
+    (s.MeetBoardOut, "status", enums.MeetStatus),
+    (s.PlayoffNightOut, "status", enums.MeetStatus),
+    (s.ForfeitIn, "reason", enums.RecordedForfeitReason),
+    (s.CorrectionOut, "status", enums.CorrectionStatus),
+    (s.CorrectionOutcomeOut, "status", enums.CorrectionStatus),
+    (s.MachineOut, "status", enums.MachineStatus),
+    (s.DeclarationOut, "kind", enums.DeclarationKind),
+    (s.SpecialRulingIn, "kind", enums.SpecialRulingKind),
+    (s.MalfunctionIn, "reason_code", enums.MalfunctionReason),
+    (s.MalfunctionIn, "kind", enums.MalfunctionKind),
+    (s.RulingOut, "kind", enums.MalfunctionKind),
+    (s.ViolationIn, "kind", enums.ViolationKind),
+    (s.RemedyIn, "announced", enums.RemedyChoice),
+    (s.RemedyOut, "choice", enums.RemedyChoice),
+    (s.LedgerIn, "kind", enums.NewLedgerEntryKind),
+    (s.LedgerIn, "account", enums.LedgerAccount),
+    (s.LedgerIn, "reason", enums.LedgerReason),
+    (s.LedgerLineOut, "account", enums.LedgerAccount),
+    (s.PlayoffGameOut, "round", enums.PlayoffRound),
+]
+
+
+@pytest.mark.parametrize(
+    ("schema", "name", "enum"), SCHEMA_FIELDS, ids=lambda x: getattr(x, "__name__", str(x))
+)
+def test_schema_field_values_are_the_enum(schema, name, enum):
+    annotation = schema.model_fields[name].annotation
+    allowed = [v for v in literal_values(annotation) if v not in (type(None), "")]
+
+    if isinstance(enum, type):
+        assert sorted(allowed) == sorted(enum.values)
+    else:
+        assert allowed == list(literal_values(enum))
