@@ -140,13 +140,44 @@ def test_every_full_night_alternative_credits_each_absence():
     assert [n.credit for n in result.players["b"].nights] == [0, 8, 8]
 
 
-def test_first_night_absence_earns_zero_and_keeps_credit():
-    """A14.4: no earlier night gives 0; flipwell's reading: a zero credit is not used up."""
+def test_first_night_absence_earns_zero_and_uses_credit():
+    """A14.4: no earlier night gives 0, and that night is his credit night."""
     meet1 = _meet(1, _match("abc", forfeit={"b"}), _match("def"))
 
     result = fold_season(_season(meet1))
 
-    assert (result.players["b"].nights[0].credit, result.players["b"].credit_used_at) == (0, None)
+    assert (result.players["b"].nights[0].credit, result.players["b"].credit_used_at) == (0, 1)
+
+
+def test_absence_after_zero_credit_night_earns_nothing():
+    """A14.4, R2.4-e: after a zero-credit first night, a later all-night forfeit earns 0."""
+    meets = [_meet(1, _match("abc", forfeit={"b"}), _match("def"))]
+    for number, forfeit in ((2, set()), (3, {"b"})):
+        ladder = fold_season(_season(*meets)).ladder
+        meets.append(
+            _meet(number, _match(ladder[:3], forfeit=forfeit), _match(ladder[3:], forfeit=forfeit))
+        )
+
+    result = fold_season(_season(*meets))
+
+    assert [n.credit for n in result.players["b"].nights] == [0, 0, 0]
+
+
+def test_zero_credit_not_used_alternative_keeps_credit():
+    """A14.4 alternative zero_credit_without_history_uses_credit=False: a later absence earns."""
+    ruleset = Ruleset(zero_credit_without_history_uses_credit=False)
+    meets = [_meet(1, _match("abc", forfeit={"b"}), _match("def"))]
+    for number, forfeit in ((2, set()), (3, {"b"})):
+        ladder = fold_season(_season(*meets), ruleset=ruleset).ladder
+        meets.append(
+            _meet(number, _match(ladder[:3], forfeit=forfeit), _match(ladder[3:], forfeit=forfeit))
+        )
+
+    result = fold_season(_season(*meets), ruleset=ruleset)
+
+    b = result.players["b"]
+    assert (b.nights[0].credit, b.credit_used_at) == (0, 3)
+    assert b.nights[2].credit > 0
 
 
 def test_late_entrant_accumulates_forfeits_for_missed_meets():
