@@ -254,6 +254,38 @@ def test_initial_ladder_unranked_accented_initial_stays_in_its_letter():
     assert order == ["d", "e1", "e2", "f", "z"]
 
 
+def test_initial_ladder_accented_name_files_beside_its_base_letter():
+    # A64: "Éclair" files beside "Eclair" (before "Zane"); unaccented last, then first name
+    # decide first, so Ada Éclair precedes Bob Eclair; the accent only breaks an equal tie
+    # (Ann Eclair before Ann Éclair).
+    entrants = [
+        entrant("z", "Al", "Zane"),
+        entrant("ann_acute", "Ann", "\u00c9clair"),
+        entrant("bob", "Bob", "Eclair"),
+        entrant("ada_acute", "Ada", "\u00c9clair"),
+        entrant("ann", "Ann", "Eclair"),
+    ]
+
+    order = initial_ladder(entrants)
+
+    assert order == ["ada_acute", "ann", "ann_acute", "bob", "z"]
+
+
+def test_initial_ladder_accented_first_name_files_under_base_letter():
+    # A64, A18.2: with equal last names the first name decides, accents under their base
+    # letter: Ève before Fay, Zoé after Zoe.
+    entrants = [
+        entrant("fay", "Fay", "Lee"),
+        entrant("zoe_acute", "Zo\u00e9", "Lee"),
+        entrant("eve", "\u00c8ve", "Lee"),
+        entrant("zoe", "Zoe", "Lee"),
+    ]
+
+    order = initial_ladder(entrants)
+
+    assert order == ["eve", "fay", "zoe", "zoe_acute"]
+
+
 def test_initial_ladder_first_last_alternative():
     # A18.2 alternative `unranked_sort = "first_last_casefold"`: first name, then last name.
     entrants = [entrant("x", "Bea", "Adams"), entrant("y", "Al", "Zane")]

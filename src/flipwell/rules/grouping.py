@@ -66,9 +66,10 @@ def initial_ladder(entrants: Iterable[Entrant], *, ruleset: Ruleset = FWPL_V1) -
 
     §3.1 (R3.1-b), §4.3 (R4.3-a, R4.3-b), A18.2-3. Alphabetical is last name, then first
     name, case-insensitive (Unicode casefold); the player id breaks any remaining tie so the
-    order never depends on input order. Accents do not move a name out of its letter
-    ("Émile" files with the Es, "Ölsen" with the Os): names compare first without accents,
-    then with them, so the same name typed composed or decomposed sorts the same.
+    order never depends on input order. A64: accents file under their base letter ("Éclair"
+    beside "Eclair", before "Zane"; "Ölsen" with the Os): names compare first without accents
+    (last, then first name), and the accent only breaks an otherwise equal tie; the same name
+    typed composed or decomposed sorts the same.
     """
     listed = list(entrants)
     check_unique((e.player for e in listed), what="the entrants")
