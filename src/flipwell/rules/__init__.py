@@ -28,7 +28,7 @@ from flipwell.rules.attendance import announced_tardiness, join_game_in_progress
 from flipwell.rules.corrections import decide_correction
 from flipwell.rules.errors import RuleError
 from flipwell.rules.extra_balls import allowable_extra_balls, extra_ball_ruling
-from flipwell.rules.forfeits import night_forfeit_credit
+from flipwell.rules.forfeits import night_forfeit_credit, season_forfeit_game
 from flipwell.rules.grouping import group_sizes, initial_ladder, ladder
 from flipwell.rules.malfunctions import (
     automatically_unplayable,
@@ -50,6 +50,7 @@ from flipwell.rules.season import (
     SeasonFacts,
     ViolationFacts,
     fold_season,
+    may_play_game,
     next_groups,
 )
 from flipwell.rules.selection import (
@@ -110,6 +111,7 @@ __all__ = [
     "ladder",
     "machine_picker",
     "match_bonus_points",
+    "may_play_game",
     "next_groups",
     "night_forfeit_credit",
     "papa_points",
@@ -127,6 +129,7 @@ __all__ = [
     "rulings_for",
     "score_game",
     "score_match",
+    "season_forfeit_game",
     "selectable_machines",
     "violation_effect",
 ]
