@@ -40,6 +40,7 @@ from flipwell.league.services._edge import (
     rules_edge,
     season_changed,
 )
+from flipwell.league.services._season_forfeit import refuse_if_season_forfeited
 from flipwell.league.services.corrections import carried_tie_orders
 from flipwell.league.services.ledger import record_ledger_entry
 from flipwell.league.services.meets import SEED_LIMIT
@@ -103,8 +104,9 @@ def record_forfeit(
     Side effects: a Forfeit, a Ruling for a non-countable designation, an audit event
     ``forfeit.recorded``. Raises PermissionDenied unless `actor` is a league official or
     scorekeeper (an LO for non-countable); ValidationError for a meet that is not open, a
-    player outside the group, a confirmed score for him, a repeat, or a penalty forfeit
-    (those follow from a recorded violation, §8.5).
+    player outside the group, a confirmed score for him, a repeat, a penalty forfeit
+    (those follow from a recorded violation, §8.5), or a player who forfeited the season
+    before this game (R2.5-b, A65).
     """
     with transaction.atomic():
         game = _locked_game(game)
@@ -133,6 +135,9 @@ def record_forfeit(
             )
         if m.Forfeit.objects.filter(game=game, player=player).exists():
             raise ValidationError({"player": f"{player}'s forfeit of this game is recorded."})
+        refuse_if_season_forfeited(
+            game=game, players=[player.pk], field="player", refused="a forfeit"
+        )
         forfeit = m.Forfeit.objects.create(
             game=game, player=player, countable=countable, reason=reason, note=why,
             recorded_by=actor,

@@ -36,6 +36,7 @@ from flipwell.league.services._edge import (
     rules_edge,
     season_changed,
 )
+from flipwell.league.services._season_forfeit import refuse_if_season_forfeited
 from flipwell.rules.scoring import score_game
 
 if TYPE_CHECKING:
@@ -85,7 +86,8 @@ def submit_scores(
 
     Side effects: a ScoreSubmission (next version of the game), its ScoreLines, its tie
     orders, an audit event ``scores.submitted``. Raises ValidationError (nothing written)
-    when the meet is not open, `entered_by` is not in the group, or the sheet is not valid;
+    when the meet is not open, `entered_by` is not in the group, the sheet is not valid, or
+    it scores a player who forfeited the season before this game (R2.5-b, A65);
     ConflictError when the game is already confirmed (``already_confirmed``: then only a
     correction may change it) or the entry is stale (``stale_version``).
     """
@@ -110,6 +112,9 @@ def submit_scores(
         latest = game.submissions.select_related("entered_by").order_by("-version").first()
         _check_seen_version(game, latest, seen_version)
         _check_sheet(game, sheet, members)
+        refuse_if_season_forfeited(  # A65
+            game=game, players=_scored(sheet), field="scores", refused="his score"
+        )
         points = _points(game, sheet, ties)
         version = (latest.version if latest is not None else 0) + 1
         submission = m.ScoreSubmission(
@@ -165,8 +170,8 @@ def confirm_scores(
 
     Side effects: sets confirmed_by and confirmed_at, audit event ``scores.confirmed``. Raises
     ConflictError when the game is already confirmed; ValidationError when the meet is not
-    open, the sheet was replaced by a later version, or `confirmed_by` entered it himself or
-    is not in the group.
+    open, the sheet was replaced by a later version, `confirmed_by` entered it himself or
+    is not in the group, or it scores a player who forfeited the season meanwhile (A65).
     """
     with transaction.atomic():
         game = (
@@ -202,6 +207,9 @@ def confirm_scores(
             )
         sheet = dict(submission.lines.values_list("player_id", "machine_score"))
         _check_forfeits(game, sheet)
+        refuse_if_season_forfeited(  # A65: entered before his 12th forfeit was confirmed
+            game=game, players=_scored(sheet), field="scores", refused="his score"
+        )
         submission.confirmed_by = confirmed_by
         submission.confirmed_at = timezone.now()
         try:
@@ -267,6 +275,11 @@ def _points(
 
 def _pid(player: PlayerRef) -> int:
     return player if isinstance(player, int) else player.pk
+
+
+def _scored(sheet: Mapping[int, int | None]) -> list[int]:
+    """The players the sheet gives a machine score (not a forfeit)."""
+    return [p for p, score in sheet.items() if score is not None]
 
 
 def _check_not_confirmed(game: m.Game, *, refused: str = "") -> None:
