@@ -105,7 +105,7 @@ def test_submit_scores_for_player_after_his_twelfth_forfeit_refused(gus_out):
     with pytest.raises(ValidationError) as caught:
         submit_scores(
             game=game2,
-            scores={**{p: s for p, s in zip(others, SCORES, strict=False)}, gus: 500},
+            scores={**dict(zip(others, SCORES, strict=False)), gus: 500},
             entered_by=others[0],
             idempotency_key="a65-1",
         )
@@ -122,7 +122,7 @@ def test_submit_scores_without_the_season_forfeited_player_scores_the_rest(gus_o
     """A65, R2.4-c: with his score empty, game 2 is scored among the players who remain."""
     _, gus, game2, players = gus_out
     others = [p for p in players if p != gus]
-    sheet = {**{p: s for p, s in zip(others, SCORES, strict=False)}, gus: None}
+    sheet = {**dict(zip(others, SCORES, strict=False)), gus: None}
 
     submitted = submit_scores(
         game=game2, scores=sheet, entered_by=others[0], idempotency_key="a65-2"
