@@ -37,7 +37,13 @@ from flipwell.rules.malfunctions import (
     compensatory_score,
     rule_malfunction,
 )
-from flipwell.rules.match import Compensatory, GameFacts, MatchFacts, score_match
+from flipwell.rules.match import (
+    Compensatory,
+    GameFacts,
+    MatchFacts,
+    score_match,
+    violation_score_changes,
+)
 from flipwell.rules.playoff_bracket import playoff_bracket_state
 from flipwell.rules.playoff_matches import playoff_match_state
 from flipwell.rules.playoff_seeding import apply_withdrawals, playoff_qualification
@@ -132,4 +138,5 @@ __all__ = [
     "season_forfeit_game",
     "selectable_machines",
     "violation_effect",
+    "violation_score_changes",
 ]
