@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flipwell.rules import Entrant, RuleError, Ruleset, group_sizes, initial_ladder, ladder
-from flipwell.rules.grouping import split_into_groups
+from flipwell.rules.grouping import proposed_group_numbers, split_into_groups
 
 # R4.1-b: the rulebook's table, copied literally from §4.1 (6 to 32 players).
 RULEBOOK_TABLE = {
@@ -172,6 +172,25 @@ def test_split_into_groups_sizes_must_cover_ladder():
     # R4.2-b: every player on the ladder is in exactly one group.
     with pytest.raises(RuleError, match=r"^group sizes \[4\] add up to 4, not 7$"):
         split_into_groups(["a", "b", "c", "d", "e", "f", "g"], [4])
+
+
+# --- proposed groups when an official starts a meet (§4.1, R4.1-d) ------------------------------
+
+
+def test_proposed_group_numbers_follow_the_group_size_table():
+    # R4.1-b, R4.2-b: 7 players are a 4 and a 3; the LO may spread them over up to 3 groups.
+    assert proposed_group_numbers(7) == ([1, 1, 1, 1, 2, 2, 2], 3)
+
+
+def test_proposed_group_numbers_for_players_that_cannot_be_grouped():
+    # A16, R4.1-d: 5 players have no §4.1 grouping: fours from the top, the rest last, for the
+    # LO to override; he may use 2 groups.
+    assert proposed_group_numbers(5) == ([1, 1, 1, 1, 2], 2)
+
+
+def test_proposed_group_numbers_no_players_one_group_offered():
+    # R4.1-d: nobody present: no proposal, one group to choose.
+    assert proposed_group_numbers(0) == ([], 1)
 
 
 # --- the initial ladder (R3.1-b, R4.3-a, R4.3-b, A18) --------------------------------------------

@@ -29,7 +29,7 @@ from flipwell.rules.corrections import decide_correction
 from flipwell.rules.errors import RuleError
 from flipwell.rules.extra_balls import allowable_extra_balls, extra_ball_ruling
 from flipwell.rules.forfeits import night_forfeit_credit, season_forfeit_game
-from flipwell.rules.grouping import group_sizes, initial_ladder, ladder
+from flipwell.rules.grouping import group_sizes, initial_ladder, ladder, proposed_group_numbers
 from flipwell.rules.malfunctions import (
     automatically_unplayable,
     compensatory_balls,
@@ -130,6 +130,7 @@ __all__ = [
     "playoff_match_state",
     "playoff_qualification",
     "playoff_race",
+    "proposed_group_numbers",
     "reduced_score",
     "rule_malfunction",
     "rulings_for",

@@ -46,6 +46,22 @@ def group_sizes(n: int, *, ruleset: Ruleset = FWPL_V1) -> list[int]:
     return [4] * (groups - threes) + [3] * threes
 
 
+def proposed_group_numbers(n: int, *, ruleset: Ruleset = FWPL_V1) -> tuple[list[int], int]:
+    """For an official starting a meet: each of n present players' proposed group, in ladder
+    order (1 is the top group), and how many groups he may spread them over (§4.1, R4.1-d).
+
+    The §4.1 groups when n players can be grouped (`group_sizes`, R4.2-b); otherwise (1, 2 or
+    5 players) fours from the top with the rest in the last group, for the LO to override
+    with a reason (R4.1-d). He may use up to ⌈n/3⌉ groups (at least 1).
+    """
+    try:
+        sizes = group_sizes(n, ruleset=ruleset)
+    except RuleError:
+        sizes = [4] * (n // 4) + ([n % 4] if n % 4 else [])
+    numbers = [number for number, size in enumerate(sizes, start=1) for _ in range(size)]
+    return numbers, max(-(-n // MIN_GROUP), len(sizes), 1)
+
+
 def split_into_groups(ladder: Sequence[PlayerId], sizes: Sequence[int]) -> list[list[PlayerId]]:
     """Cut the ladder into consecutive groups of the given sizes, top group first (R4.2-b)."""
     check_unique(ladder, what="the ladder")
