@@ -28,6 +28,7 @@ from flipwell.rules.attendance import announced_tardiness, join_game_in_progress
 from flipwell.rules.corrections import decide_correction
 from flipwell.rules.errors import RuleError
 from flipwell.rules.extra_balls import allowable_extra_balls, extra_ball_ruling
+from flipwell.rules.final_positions import attendance, attendance_threshold
 from flipwell.rules.forfeits import night_forfeit_credit, season_forfeit_game
 from flipwell.rules.grouping import group_sizes, initial_ladder, ladder, proposed_group_numbers
 from flipwell.rules.malfunctions import (
@@ -98,6 +99,8 @@ __all__ = [
     "allowable_extra_balls",
     "announced_tardiness",
     "apply_withdrawals",
+    "attendance",
+    "attendance_threshold",
     "automatically_unplayable",
     "balances",
     "check_machine_choice",
