@@ -173,34 +173,10 @@ def delayed_match_start(
     return start + timedelta(minutes=ruleset.announced_tardiness_wait_minutes)
 
 
-def disqualified_at_start(
-    *,
-    arrived_at: datetime | None,
-    start: datetime,
-    notice_at: datetime | None = None,
-    ruleset: Ruleset = FWPL_V1,
-) -> bool:
-    """Whether a player is a no-show, disqualified from the match (§6.6, R6.6-c, R6.6-a).
-
-    arrived_at: when he was present, None if he never came. He is disqualified if not present
-    by the match start, or by the delayed start when a valid notice was given.
-    """
-    deadline = delayed_match_start(start=start, notice_at=notice_at, ruleset=ruleset)
-    return arrived_at is None or not _before_or_at(arrived_at, deadline)
-
-
 def _before(earlier: datetime, later: datetime) -> bool:
     _check_times(earlier, later)
     try:
         return earlier < later
-    except TypeError:
-        raise RuleError("times must be all timezone-aware or all naive") from None
-
-
-def _before_or_at(earlier: datetime, later: datetime) -> bool:
-    _check_times(earlier, later)
-    try:
-        return earlier <= later
     except TypeError:
         raise RuleError("times must be all timezone-aware or all naive") from None
 
