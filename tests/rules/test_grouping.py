@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flipwell.rules import Entrant, RuleError, Ruleset, group_sizes, initial_ladder, ladder
-from flipwell.rules.grouping import proposed_group_numbers, split_into_groups
+from flipwell.rules.grouping import alphabetical, proposed_group_numbers, split_into_groups
 
 # R4.1-b: the rulebook's table, copied literally from §4.1 (6 to 32 players).
 RULEBOOK_TABLE = {
@@ -303,6 +303,17 @@ def test_initial_ladder_accented_first_name_files_under_base_letter():
     order = initial_ladder(entrants)
 
     assert order == ["eve", "fay", "zoe", "zoe_acute"]
+
+
+def test_alphabetical_ignores_ifpa_rank_and_files_accents_under_base_letter():
+    # A64, R4.3-b: any list "alphabetically": Éclair beside Eclair, before Zane; rank ignored.
+    entrants = [
+        entrant("z", "Al", "Zane", 1),
+        entrant("e_acute", "Ann", "\u00c9clair"),
+        entrant("e", "Ann", "Eclair", 5),
+    ]
+
+    assert alphabetical(entrants) == ["e", "e_acute", "z"]
 
 
 def test_initial_ladder_first_last_alternative():

@@ -30,7 +30,13 @@ from flipwell.rules.errors import RuleError
 from flipwell.rules.extra_balls import allowable_extra_balls, extra_ball_ruling
 from flipwell.rules.final_positions import attendance, attendance_threshold
 from flipwell.rules.forfeits import night_forfeit_credit, season_forfeit_game
-from flipwell.rules.grouping import group_sizes, initial_ladder, ladder, proposed_group_numbers
+from flipwell.rules.grouping import (
+    alphabetical,
+    group_sizes,
+    initial_ladder,
+    ladder,
+    proposed_group_numbers,
+)
 from flipwell.rules.malfunctions import (
     automatically_unplayable,
     compensatory_balls,
@@ -97,6 +103,7 @@ __all__ = [
     "Violation",
     "ViolationFacts",
     "allowable_extra_balls",
+    "alphabetical",
     "announced_tardiness",
     "apply_withdrawals",
     "attendance",

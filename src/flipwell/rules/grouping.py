@@ -104,10 +104,17 @@ def initial_ladder(entrants: Iterable[Entrant], *, ruleset: Ruleset = FWPL_V1) -
         (e for e in listed if e.ifpa_rank is not None),
         key=lambda e: (e.ifpa_rank, *_name_key(e, ruleset)),
     )
-    unranked = sorted(
-        (e for e in listed if e.ifpa_rank is None), key=lambda e: _name_key(e, ruleset)
-    )
-    return [e.player for e in ranked + unranked]
+    unranked = alphabetical((e for e in listed if e.ifpa_rank is None), ruleset=ruleset)
+    return [e.player for e in ranked] + unranked
+
+
+def alphabetical(entrants: Iterable[Entrant], *, ruleset: Ruleset = FWPL_V1) -> list[PlayerId]:
+    """Players in "alphabetical" order as §4.3 means it (R4.3-b, A18.2, A64), for any list.
+
+    Last name, then first name (or the `unranked_sort` alternative), Unicode casefold, accents
+    filed under their base letter and breaking only an otherwise equal tie; then player id.
+    """
+    return [e.player for e in sorted(entrants, key=lambda e: _name_key(e, ruleset))]
 
 
 def _name_key(entrant: Entrant, ruleset: Ruleset) -> tuple[str, ...]:
