@@ -15,22 +15,29 @@ from django.core.exceptions import ValidationError
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key
 from flipwell.league.services._edge import fold
-from flipwell.rules.season import may_play_game
+from flipwell.rules.season import SeasonResult, may_play_game
 
 
 def refuse_if_season_forfeited(
-    *, game: m.Game, players: Iterable[int], field: str, refused: str
+    *,
+    game: m.Game,
+    players: Iterable[int],
+    field: str,
+    refused: str,
+    result: SeasonResult | None = None,
 ) -> None:
     """ValidationError on `field` when one of `players` forfeited the season before `game`.
 
-    refused: what is not accepted, e.g. "his score" (R2.5-b, A65). Reads the season's fold
-    (one fold, a fixed number of queries).
+    refused: what is not accepted, e.g. "his score" (R2.5-b, A65). result: the season's fold
+    when the caller has it (`season_changed` returns it, so a service checks at its end, inside
+    its transaction, without folding twice); otherwise the season is folded here.
     """
     ids = list(dict.fromkeys(players))
     if not ids:
         return
     meet = game.group.meet
-    result, _ = fold(meet.season)
+    if result is None:
+        result, _ = fold(meet.season)
     out = [
         (pid, standing)
         for pid in ids

@@ -135,9 +135,6 @@ def record_forfeit(
             )
         if m.Forfeit.objects.filter(game=game, player=player).exists():
             raise ValidationError({"player": f"{player}'s forfeit of this game is recorded."})
-        refuse_if_season_forfeited(
-            game=game, players=[player.pk], field="player", refused="a forfeit"
-        )
         forfeit = m.Forfeit.objects.create(
             game=game, player=player, countable=countable, reason=reason, note=why,
             recorded_by=actor,
@@ -158,7 +155,10 @@ def record_forfeit(
             actor=actor,
             data={"game": game.pk, "player": player.pk, "countable": countable, "reason": reason},
         )
-        season_changed(game.group.meet.season)
+        folded, _ = season_changed(game.group.meet.season)
+        refuse_if_season_forfeited(  # A65; rolls the forfeit back
+            game=game, players=[player.pk], field="player", refused="a forfeit", result=folded
+        )
     return forfeit
 
 

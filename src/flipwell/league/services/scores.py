@@ -112,9 +112,6 @@ def submit_scores(
         latest = game.submissions.select_related("entered_by").order_by("-version").first()
         _check_seen_version(game, latest, seen_version)
         _check_sheet(game, sheet, members)
-        refuse_if_season_forfeited(  # A65
-            game=game, players=_scored(sheet), field="scores", refused="his score"
-        )
         points = _points(game, sheet, ties)
         version = (latest.version if latest is not None else 0) + 1
         submission = m.ScoreSubmission(
@@ -154,7 +151,10 @@ def submit_scores(
                 "tie_order": ties,
             },
         )
-        season_changed(group.meet.season)
+        folded, _ = season_changed(group.meet.season)
+        refuse_if_season_forfeited(  # A65; rolls the entry back
+            game=game, players=_scored(sheet), field="scores", refused="his score", result=folded
+        )
     return SubmittedScores(submission=submission, points=points)
 
 
@@ -207,9 +207,6 @@ def confirm_scores(
             )
         sheet = dict(submission.lines.values_list("player_id", "machine_score"))
         _check_forfeits(game, sheet)
-        refuse_if_season_forfeited(  # A65: entered before his 12th forfeit was confirmed
-            game=game, players=_scored(sheet), field="scores", refused="his score"
-        )
         submission.confirmed_by = confirmed_by
         submission.confirmed_at = timezone.now()
         try:
@@ -225,7 +222,10 @@ def confirm_scores(
             actor=actor,
             data={"game": game.pk, "version": submission.version, "confirmed_by": confirmed_by.pk},
         )
-        season_changed(group.meet.season)  # the confirmed sheet must score with the rest
+        folded, _ = season_changed(group.meet.season)  # the sheet must score with the rest
+        refuse_if_season_forfeited(  # A65: entered before his 12th forfeit was confirmed
+            game=game, players=_scored(sheet), field="scores", refused="his score", result=folded
+        )
     return submission
 
 
