@@ -234,3 +234,19 @@ def test_dues_status_per_player(season, official, ann):
 
     assert (dues["Ann"].paid, dues["Ann"].outstanding, dues["Ann"].ahead) == (2500, 0, 500)
     assert (dues["Bob"].paid, dues["Bob"].outstanding, dues["Bob"].ahead) == (500, 1500, 0)
+
+
+def test_dues_lines_alphabetical_with_accents_under_base_letter(season, official, ann):
+    """A64, R4.3-b: "Éclair" files beside "Eclair" (first names decide: Émile before Eva),
+    before "Zane", not after it."""
+    for first, last in (("Zed", "Zane"), ("Émile", "Éclair"), ("Eva", "Eclair")):
+        f.SeasonEntryFactory(season=season, player__first_name=first, player__last_name=last)
+    listed = {"Émile Éclair", "Eva Eclair", "Zed Zane"}
+
+    dues = treasury(season.league, season=season).dues
+
+    assert [d.player.name for d in dues if d.player.name in listed] == [
+        "Émile Éclair",
+        "Eva Eclair",
+        "Zed Zane",
+    ]

@@ -3,7 +3,7 @@
 The meet starts at 19:00 Central European Summer Time (UTC+2) on 2 June 2025.
 """
 
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from hypothesis import given
@@ -14,10 +14,7 @@ from flipwell.rules.attendance import (
     AnnouncedTardiness,
     JoinDecision,
     announced_tardiness,
-    arrived_late,
-    group_start,
     join_game_in_progress,
-    league_play_begun,
 )
 
 CEST = timezone(timedelta(hours=2))
@@ -29,27 +26,6 @@ def at(hour: int, minute: int) -> datetime:
 
 
 # --- Start time (R2.1-a) -------------------------------------------------------------------------
-
-
-def test_league_play_begun_at_start_time():
-    # R2.1-a: at start time games in progress are halted and league play begins.
-    assert league_play_begun(now=at(19, 0), start=START) is True
-    assert league_play_begun(now=at(18, 59), start=START) is False
-
-
-def test_league_play_begun_compares_across_time_zones():
-    # R2.1-a: 17:00 UTC is 19:00 CEST.
-    assert league_play_begun(now=datetime(2025, 6, 2, 17, 0, tzinfo=UTC), start=START) is True
-
-
-def test_league_play_begun_naive_time_refused():
-    with pytest.raises(RuleError, match="now must be timezone-aware, got the naive time"):
-        league_play_begun(now=datetime(2025, 6, 2, 19, 0), start=START)
-
-
-def test_league_play_begun_not_a_datetime_refused():
-    with pytest.raises(RuleError, match="start time must be a datetime, got '19:00'"):
-        league_play_begun(now=at(19, 0), start="19:00")
 
 
 # --- Announced tardiness (R2.2-a, A59) -----------------------------------------------------------
@@ -109,68 +85,7 @@ def test_announced_tardiness_valid_exactly_before_start(minutes):
 # --- When the group begins (R2.2-a, A59) ---------------------------------------------------------
 
 
-def test_group_start_waits_until_announced_player_arrives():
-    # R2.2-a, A59: announced at 18:00, arrives 19:08: the group begins at 19:08.
-    begins = group_start(start=START, notices={"Ann": at(18, 0)}, arrivals={"Ann": at(19, 8)})
-
-    assert begins == at(19, 8)
-
-
-def test_group_start_waits_at_most_until_deadline():
-    # R2.2-a: Ann has not arrived: the group begins at 19:15 at the latest.
-    begins = group_start(start=START, notices={"Ann": at(18, 0)}, arrivals={})
-
-    assert begins == at(19, 15)
-
-
-def test_group_start_arrival_after_deadline_does_not_extend_wait():
-    # A59: after the 15 minutes the group starts; Ann then joins late under §2.3.
-    begins = group_start(start=START, notices={"Ann": at(18, 0)}, arrivals={"Ann": at(19, 40)})
-
-    assert begins == at(19, 15)
-
-
-def test_group_start_early_arrival_starts_on_time():
-    # R2.2-a: Ann said she'd be late but came at 18:55: the group starts at 19:00.
-    begins = group_start(start=START, notices={"Ann": at(18, 0)}, arrivals={"Ann": at(18, 55)})
-
-    assert begins == START
-
-
-def test_group_start_late_notice_makes_no_wait():
-    # R2.2-a: a notice after the start is no announcement: the group begins at 19:00.
-    begins = group_start(start=START, notices={"Ann": at(19, 2)}, arrivals={})
-
-    assert begins == START
-
-
-def test_group_start_waits_for_last_of_two_announced_players():
-    # R2.2-a: Ann arrives 19:05, Bob 19:11: the group begins at 19:11.
-    begins = group_start(
-        start=START,
-        notices={"Ann": at(18, 0), "Bob": at(18, 10)},
-        arrivals={"Ann": at(19, 5), "Bob": at(19, 11)},
-    )
-
-    assert begins == at(19, 11)
-
-
-def test_group_start_naive_arrival_refused():
-    with pytest.raises(RuleError, match="Ann's arrival time must be timezone-aware"):
-        group_start(start=START, notices={}, arrivals={"Ann": datetime(2025, 6, 2, 19, 5)})
-
-
 # --- Unannounced tardiness (R2.3-a, A60) ---------------------------------------------------------
-
-
-def test_arrived_late_after_group_began():
-    # R2.3-a: arriving after the group begins play means joining late.
-    assert arrived_late(arrived_at=at(19, 1), group_began_at=START) is True
-
-
-def test_arrived_late_exactly_at_group_start_is_on_time():
-    # R2.3-a: "arrives after his group begins play"; at the same moment is not after.
-    assert arrived_late(arrived_at=START, group_began_at=START) is False
 
 
 def test_join_game_in_progress_both_conditions_met():

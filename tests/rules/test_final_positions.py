@@ -3,7 +3,12 @@
 import pytest
 
 from flipwell.rules import RuleError
-from flipwell.rules.final_positions import season_final_positions
+from flipwell.rules.final_positions import (
+    attendance,
+    attendance_threshold,
+    season_final_positions,
+)
+from flipwell.rules.season import Night
 
 
 def test_final_positions_without_playoffs_follow_the_standings():
@@ -35,3 +40,33 @@ def test_final_positions_refuse_a_place_for_an_unknown_player():
 def test_final_positions_refuse_a_player_in_two_divisions():
     with pytest.raises(RuleError, match="placed in two divisions"):
         season_final_positions(["a", "b"], [[(1, "a")], [(1, "a")]])
+
+
+@pytest.mark.parametrize(("meets", "threshold"), [(10, 5), (9, 5), (1, 1), (0, 0)])
+def test_attendance_threshold_is_half_the_meets_rounded_up(meets, threshold):
+    # R2-b (flipwell): by default a player must attend half the season's meets, rounded up.
+    assert attendance_threshold(meets) == threshold
+
+
+def test_attendance_threshold_league_override():
+    # R2-b (flipwell): a league may set its own threshold.
+    assert attendance_threshold(10, override=8) == 8
+
+
+def test_attendance_threshold_negative_override_refused():
+    with pytest.raises(RuleError, match=r"^attendance threshold"):
+        attendance_threshold(10, override=-1)
+
+
+def test_attendance_counts_meets_with_a_game_played():
+    # R2-b: a meet counts when he played at least one game; an absent night does not.
+    nights = [
+        Night(meet=1, status="played", games_played=4),
+        Night(meet=2, status="absent_announced", forfeits=4),
+        Night(meet=3, status="played", games_played=1, forfeits=3),
+    ]
+
+    assert (attendance(nights, threshold=3), attendance(nights, threshold=2)) == (
+        (2, True),
+        (2, False),
+    )

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flipwell.rules import RuleError, Ruleset, night_forfeit_credit
-from flipwell.rules.forfeits import season_forfeited
+from flipwell.rules.forfeits import season_forfeit_game, season_forfeited
 
 # --- the all-night credit (R2.4-d, A14) ---------------------------------------------------------
 
@@ -163,3 +163,18 @@ def test_night_forfeit_credit_refuses_non_finite_points(bad):
     # R2.4-d: the average is of real league points; NaN or infinity is a data error.
     with pytest.raises(RuleError, match="must be a finite number"):
         night_forfeit_credit([bad], credit_used=False)
+
+
+def test_season_forfeit_game_is_the_twelfth_countable_forfeit():
+    # A65, R2.5-a: 11 before the match; his game-2 forfeit is the 12th (game 1 was played).
+    assert season_forfeit_game(11, [False, True, True, True]) == 2
+
+
+def test_season_forfeit_game_none_below_twelve():
+    # R2.5-a: 8 + 3 = 11 countable forfeits: still in the season.
+    assert season_forfeit_game(8, [True, True, False, True]) is None
+
+
+def test_season_forfeit_game_zero_when_already_out():
+    # R2.5-b: 12 before the match: out before it began.
+    assert season_forfeit_game(12, [False, False, False, False]) == 0

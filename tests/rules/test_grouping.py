@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flipwell.rules import Entrant, RuleError, Ruleset, group_sizes, initial_ladder, ladder
-from flipwell.rules.grouping import split_into_groups
+from flipwell.rules.grouping import alphabetical, proposed_group_numbers, split_into_groups
 
 # R4.1-b: the rulebook's table, copied literally from §4.1 (6 to 32 players).
 RULEBOOK_TABLE = {
@@ -174,6 +174,25 @@ def test_split_into_groups_sizes_must_cover_ladder():
         split_into_groups(["a", "b", "c", "d", "e", "f", "g"], [4])
 
 
+# --- proposed groups when an official starts a meet (§4.1, R4.1-d) ------------------------------
+
+
+def test_proposed_group_numbers_follow_the_group_size_table():
+    # R4.1-b, R4.2-b: 7 players are a 4 and a 3; the LO may spread them over up to 3 groups.
+    assert proposed_group_numbers(7) == ([1, 1, 1, 1, 2, 2, 2], 3)
+
+
+def test_proposed_group_numbers_for_players_that_cannot_be_grouped():
+    # A16, R4.1-d: 5 players have no §4.1 grouping: fours from the top, the rest last, for the
+    # LO to override; he may use 2 groups.
+    assert proposed_group_numbers(5) == ([1, 1, 1, 1, 2], 2)
+
+
+def test_proposed_group_numbers_no_players_one_group_offered():
+    # R4.1-d: nobody present: no proposal, one group to choose.
+    assert proposed_group_numbers(0) == ([], 1)
+
+
 # --- the initial ladder (R3.1-b, R4.3-a, R4.3-b, A18) --------------------------------------------
 
 
@@ -252,6 +271,49 @@ def test_initial_ladder_unranked_accented_initial_stays_in_its_letter():
     order = initial_ladder(entrants)
 
     assert order == ["d", "e1", "e2", "f", "z"]
+
+
+def test_initial_ladder_accented_name_files_beside_its_base_letter():
+    # A64: "Éclair" files beside "Eclair" (before "Zane"); unaccented last, then first name
+    # decide first, so Ada Éclair precedes Bob Eclair; the accent only breaks an equal tie
+    # (Ann Eclair before Ann Éclair).
+    entrants = [
+        entrant("z", "Al", "Zane"),
+        entrant("ann_acute", "Ann", "\u00c9clair"),
+        entrant("bob", "Bob", "Eclair"),
+        entrant("ada_acute", "Ada", "\u00c9clair"),
+        entrant("ann", "Ann", "Eclair"),
+    ]
+
+    order = initial_ladder(entrants)
+
+    assert order == ["ada_acute", "ann", "ann_acute", "bob", "z"]
+
+
+def test_initial_ladder_accented_first_name_files_under_base_letter():
+    # A64, A18.2: with equal last names the first name decides, accents under their base
+    # letter: Ève before Fay, Zoé after Zoe.
+    entrants = [
+        entrant("fay", "Fay", "Lee"),
+        entrant("zoe_acute", "Zo\u00e9", "Lee"),
+        entrant("eve", "\u00c8ve", "Lee"),
+        entrant("zoe", "Zoe", "Lee"),
+    ]
+
+    order = initial_ladder(entrants)
+
+    assert order == ["eve", "fay", "zoe", "zoe_acute"]
+
+
+def test_alphabetical_ignores_ifpa_rank_and_files_accents_under_base_letter():
+    # A64, R4.3-b: any list "alphabetically": Éclair beside Eclair, before Zane; rank ignored.
+    entrants = [
+        entrant("z", "Al", "Zane", 1),
+        entrant("e_acute", "Ann", "\u00c9clair"),
+        entrant("e", "Ann", "Eclair", 5),
+    ]
+
+    assert alphabetical(entrants) == ["e", "e_acute", "z"]
 
 
 def test_initial_ladder_first_last_alternative():

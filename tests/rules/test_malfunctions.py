@@ -14,7 +14,6 @@ from flipwell.rules.malfunctions import (
     OpenGame,
     automatically_unplayable,
     catastrophic_event,
-    check_machine_playable,
     check_next_game_may_start,
     compensatory_balls,
     compensatory_entitled,
@@ -22,7 +21,6 @@ from flipwell.rules.malfunctions import (
     major_count,
     request_compensatory_game,
     rule_malfunction,
-    scores_after_failure,
 )
 from flipwell.rules.ruleset import Ruleset
 
@@ -443,37 +441,3 @@ def test_automatically_unplayable_not_when_one_first_ball_was_fine():
 def test_automatically_unplayable_when_play_cannot_continue():
     """R7.3-r: play that cannot continue for any reason makes the machine unplayable."""
     assert automatically_unplayable([], players=["ann"], play_cannot_continue=True) is True
-
-
-def test_check_machine_playable_refuses_unplayable_machine():
-    """R7.3-r: an unplayable machine is refused until repaired."""
-    with pytest.raises(RuleError, match=r"^machine Medieval Madness is unplayable \(R7.3-r\)$"):
-        check_machine_playable(MM, unplayable=["medieval madness"])
-
-
-def test_check_machine_playable_accepts_other_machine():
-    assert check_machine_playable("Twilight Zone", unplayable=[MM]) is None
-
-
-def test_scores_after_failure_default_replay_replaces_partial():
-    """R7.3-s, A34: by default the whole game is replayed and its scores are the game's."""
-    scores = scores_after_failure({"ann": 100, "bob": 50}, replay={"ann": 70, "bob": 90})
-
-    assert scores == {"ann": 70, "bob": 90}
-
-
-def test_scores_after_failure_continue_repaired_adds_new_scores():
-    """R7.3-t: on the repaired machine the recorded scores are used, new balls added."""
-    scores = scores_after_failure(
-        {"ann": 100, "bob": 50}, disposition="continue_repaired", continued={"bob": 30}
-    )
-
-    assert scores == {"ann": 100, "bob": 80}
-
-
-def test_scores_after_failure_agreed_scores_must_cover_everyone():
-    """R7.3-t, A34: agreed scores must be given for every player."""
-    with pytest.raises(RuleError, match="missing bob"):
-        scores_after_failure(
-            {"ann": 100, "bob": 50}, disposition="agreed_scores", agreed={"ann": 1}
-        )

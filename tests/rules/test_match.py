@@ -7,7 +7,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flipwell.rules import RuleError, Ruleset
-from flipwell.rules.match import Compensatory, GameFacts, MatchFacts, score_match
+from flipwell.rules.match import (
+    Compensatory,
+    GameFacts,
+    MatchFacts,
+    score_match,
+    violation_score_changes,
+)
+from flipwell.rules.violations import Violation
 
 PLAYERS = ("ann", "ben", "cat", "dan")
 
@@ -243,3 +250,28 @@ def test_zero_score_penalty_on_a_forfeited_game_keeps_the_forfeit():
     )
 
     assert (result.players["ann"].forfeits, result.players["ann"].countable_forfeits) == (1, 1)
+
+
+def test_violation_score_changes_reduce_and_zero_as_violation_effect_decides():
+    """R8.1-b, R8.2-a, R8.7-a: a 25% reduction on his last allowable ball, a zero for an
+    opponent's ball (even one the LO marked not serious) and for a deathsave."""
+    violations = [
+        Violation("a", "own_unallowable_extra_ball", last_allowable_ball=True),
+        Violation("b", "opponents_ball", lo_marked_not_serious=True),
+        Violation("c", "deathsave_or_bangback", slam_tilted=True),
+    ]
+
+    changes = violation_score_changes(violations)
+
+    assert changes == (frozenset({"a"}), {"b": "opponents_ball", "c": "deathsave"})
+
+
+def test_violation_score_changes_none_for_violations_without_score_effect():
+    """R8.1-a, R8.3-e: an early one-handed extra ball (plunge the next ball) and interference
+    change no machine score (the §8.5 penalty is separate)."""
+    violations = [
+        Violation("a", "own_unallowable_extra_ball"),
+        Violation("b", "interference"),
+    ]
+
+    assert violation_score_changes(violations) == (frozenset(), {})

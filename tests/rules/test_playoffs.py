@@ -14,7 +14,6 @@ from flipwell.rules.playoff_bracket import PlayoffBracketState, playoff_bracket_
 from flipwell.rules.playoff_machines import (
     check_playoff_machine,
     delayed_match_start,
-    disqualified_at_start,
     draw_playoff_machine,
     draw_tiebreaker_machine,
     playoff_machine_chooser,
@@ -819,26 +818,6 @@ def test_tardiness_wait_follows_the_ruleset():
     )
 
     assert delayed == START + timedelta(minutes=10)
-
-
-def test_tardy_player_is_disqualified_after_the_delayed_start():
-    """R6.6-c, R6.6-a: present by the (delayed) start plays; later is a no-show."""
-    notice = START - timedelta(minutes=5)
-
-    assert (
-        disqualified_at_start(
-            arrived_at=START + timedelta(minutes=15), start=START, notice_at=notice
-        )
-        is False
-    )
-    assert (
-        disqualified_at_start(
-            arrived_at=START + timedelta(minutes=16), start=START, notice_at=notice
-        )
-        is True
-    )
-    assert disqualified_at_start(arrived_at=START + timedelta(minutes=1), start=START) is True
-    assert disqualified_at_start(arrived_at=None, start=START) is True
 
 
 def test_tardiness_refuses_mixed_naive_and_aware_times():

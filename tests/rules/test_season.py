@@ -14,6 +14,7 @@ from flipwell.rules.season import (
     SeasonFacts,
     ViolationFacts,
     fold_season,
+    may_play_game,
     next_groups,
 )
 from flipwell.rules.violations import Violation
@@ -140,13 +141,44 @@ def test_every_full_night_alternative_credits_each_absence():
     assert [n.credit for n in result.players["b"].nights] == [0, 8, 8]
 
 
-def test_first_night_absence_earns_zero_and_keeps_credit():
-    """A14.4: no earlier night gives 0; flipwell's reading: a zero credit is not used up."""
+def test_first_night_absence_earns_zero_and_uses_credit():
+    """A14.4: no earlier night gives 0, and that night is his credit night."""
     meet1 = _meet(1, _match("abc", forfeit={"b"}), _match("def"))
 
     result = fold_season(_season(meet1))
 
-    assert (result.players["b"].nights[0].credit, result.players["b"].credit_used_at) == (0, None)
+    assert (result.players["b"].nights[0].credit, result.players["b"].credit_used_at) == (0, 1)
+
+
+def test_absence_after_zero_credit_night_earns_nothing():
+    """A14.4, R2.4-e: after a zero-credit first night, a later all-night forfeit earns 0."""
+    meets = [_meet(1, _match("abc", forfeit={"b"}), _match("def"))]
+    for number, forfeit in ((2, set()), (3, {"b"})):
+        ladder = fold_season(_season(*meets)).ladder
+        meets.append(
+            _meet(number, _match(ladder[:3], forfeit=forfeit), _match(ladder[3:], forfeit=forfeit))
+        )
+
+    result = fold_season(_season(*meets))
+
+    assert [n.credit for n in result.players["b"].nights] == [0, 0, 0]
+
+
+def test_zero_credit_not_used_alternative_keeps_credit():
+    """A14.4 alternative zero_credit_without_history_uses_credit=False: a later absence earns."""
+    ruleset = Ruleset(zero_credit_without_history_uses_credit=False)
+    meets = [_meet(1, _match("abc", forfeit={"b"}), _match("def"))]
+    for number, forfeit in ((2, set()), (3, {"b"})):
+        ladder = fold_season(_season(*meets), ruleset=ruleset).ladder
+        meets.append(
+            _meet(number, _match(ladder[:3], forfeit=forfeit), _match(ladder[3:], forfeit=forfeit))
+        )
+
+    result = fold_season(_season(*meets), ruleset=ruleset)
+
+    b = result.players["b"]
+    assert (b.nights[0].credit, b.credit_used_at) == (0, 3)
+    assert b.nights[2].credit > 0
 
 
 def test_late_entrant_accumulates_forfeits_for_missed_meets():
@@ -175,6 +207,80 @@ def test_late_entrant_forfeits_made_non_countable_by_lo():
     )
 
     assert fold_season(season).players["g"].countable_forfeits == 0
+
+
+def _eleven_forfeits_then(last_meet_match):
+    """g (rank 7) plays meet 1, is absent at meets 2-3 (8 forfeits), forfeits games 1-3 of
+    meet 4 (11); meet 5 gives g's group the match `last_meet_match(players)`."""
+    entrants = (*ENTRANTS, Entrant("g", "G", "Player", 7))
+
+    def grouped(number, make, **kwargs):
+        ladder = fold_season(_season(*meets, entrants=entrants)).ladder
+        present = [p for p in ladder if p not in kwargs.get("announced_absences", ())]
+        cut = 4 if len(present) == 7 else 3
+        matches = [
+            make(tuple(g)) if "g" in g else _match(g) for g in (present[:cut], present[cut:])
+        ]
+        return _meet(number, *matches, **kwargs)
+
+    meets = []
+    meets.append(grouped(1, _match))
+    for number in (2, 3):
+        meets.append(grouped(number, _match, announced_absences=frozenset({"g"})))
+    meets.append(grouped(4, lambda ps: _games(ps, {"g": [None, None, None, 5]})))
+    meets.append(grouped(5, last_meet_match))
+    return _season(*meets, entrants=entrants)
+
+
+def _games(players, overrides):
+    """A match in ladder order, best first each game, with per-game scores for some players."""
+    base = {p: BEST_FIRST[i] for i, p in enumerate(players)}
+    return MatchFacts(
+        players=players,
+        games=tuple(
+            GameFacts(
+                machine=f"M{n}",
+                scores={p: overrides[p][n] if p in overrides else s for p, s in base.items()},
+            )
+            for n in range(4)
+        ),
+    )
+
+
+def test_twelfth_forfeit_mid_night_ends_his_season_at_once():
+    """A65, R2.5-a, R2.5-b: his game-1 forfeit at meet 5 is his 12th countable one: his scores
+    in games 2-4 are not counted, are no further countable forfeits, and the games are scored
+    among the players who remain (R2.4-c)."""
+    season = _eleven_forfeits_then(lambda ps: _games(ps, {"g": [None, 9999, 9999, 9999]}))
+
+    result = fold_season(season)
+
+    g = result.players["g"]
+    assert (g.countable_forfeits, g.season_forfeited_at, g.season_forfeited_game) == (12, 5, 1)
+    assert g.nights[-1].game_points == (0, 0, 0, 0)
+    match = next(m for m in result.meets[4].matches if "g" in m.players)
+    others = [p for p in match.players if p != "g"]
+    # Games 2-4 are scored among the others, exactly as game 1 which he forfeited.
+    assert [match.players[p].game_points for p in others] == [(7, 7, 7, 7), (2, 2, 2, 2)]
+    assert "g" not in result.ladder
+
+
+def test_may_play_game_refuses_games_after_the_twelfth_forfeit():
+    """A65, R2.5-b: game 1 (the 12th forfeit) stands; games 2-4 and later meets are refused."""
+    season = _eleven_forfeits_then(lambda ps: _games(ps, {"g": [None, None, None, None]}))
+    g = fold_season(season).players["g"]
+
+    allowed = [may_play_game(g, meet=5, game=n) for n in (1, 2, 3, 4)]
+
+    assert (allowed, may_play_game(g, meet=6, game=1)) == ([True, False, False, False], False)
+
+
+def test_may_play_game_before_a_season_forfeit_is_allowed():
+    """R2.5-a: below 12 countable forfeits a player plays on."""
+    season = _eleven_forfeits_then(_match)
+    g = fold_season(season).players["g"]
+
+    assert (g.countable_forfeits, may_play_game(g, meet=6, game=2)) == (11, True)
 
 
 def test_twelve_countable_forfeits_forfeit_the_season():

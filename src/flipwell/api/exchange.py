@@ -7,8 +7,9 @@ Words:
   meets at which he played at least one game, and a player who attended fewer than the
   *attendance threshold* is marked ``below_threshold`` = ``yes`` (the IFPA counts only players
   who took part enough; the league decides how many meets that is, by default half the
-  season's meets, rounded up). A name a spreadsheet would run as a formula is written as
-  text (``'=...``, `flipwell.league.csv_cells`).
+  season's meets, rounded up: `flipwell.rules.final_positions.attendance_threshold`). A name
+  a spreadsheet would run as a formula is written as text (``'=...``,
+  `flipwell.league.csv_cells`).
 - *meets calendar*: RFC 5545 text, one VEVENT per stored meet, CRLF line ends, long lines
   folded at 75 octets, times in UTC.
 - *roster check*: `flipwell.league.players_csv.roster_problems`, every bad line of a roster
@@ -31,7 +32,7 @@ from flipwell.league.exchange.exports import FoldedSeason, fold
 from flipwell.league.players_csv import roster_problems
 from flipwell.league.selectors.playoffs import playoff_bracket
 from flipwell.league.services import ImportResult, import_players_csv
-from flipwell.rules.final_positions import season_final_positions
+from flipwell.rules.final_positions import attendance, attendance_threshold, season_final_positions
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -56,15 +57,10 @@ class IfpaExport:
     threshold: int
 
 
-def default_threshold(season: m.Season) -> int:
-    """Half the season's meets, rounded up."""
-    return (season.number_of_meets + 1) // 2
-
-
 def ifpa_results(season: m.Season, *, threshold: int | None) -> IfpaExport:
     """The season's IFPA results CSV (see the module docstring); read-only."""
     folded: FoldedSeason = fold(season)
-    limit = default_threshold(season) if threshold is None else threshold
+    limit = attendance_threshold(season.number_of_meets, override=threshold)
     numbers = dict(
         m.SeasonEntry.objects.filter(season=season).values_list("player_id", "player__ifpa_number")
     )
@@ -73,7 +69,7 @@ def ifpa_results(season: m.Season, *, threshold: int | None) -> IfpaExport:
     for position, key in season_final_positions(list(standings), _playoff_places(season)):
         standing = standings[key]
         first_name, last_name = folded.names[standing.player]
-        attended = sum(1 for night in standing.nights if night.games_played > 0)
+        attended, below = attendance(standing.nights, threshold=limit)
         number = numbers.get(int(standing.player))
         rows.append(
             (
@@ -82,7 +78,7 @@ def ifpa_results(season: m.Season, *, threshold: int | None) -> IfpaExport:
                 last_name,
                 "" if number is None else number,
                 attended,
-                "yes" if attended < limit else "no",
+                "yes" if below else "no",
             )
         )
     return IfpaExport(csv=csv_text(IFPA_COLUMNS, rows), threshold=limit)

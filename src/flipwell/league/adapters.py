@@ -22,14 +22,12 @@ from typing import Any
 
 from flipwell.league import models as m
 from flipwell.rules import Entrant, RuleError, Ruleset
-from flipwell.rules.match import Compensatory, GameFacts, MatchFacts
+from flipwell.rules.match import Compensatory, GameFacts, MatchFacts, violation_score_changes
 from flipwell.rules.ruleset import InterferenceDefaults
 from flipwell.rules.season import MeetFacts, SeasonFacts, ViolationFacts
 from flipwell.rules.violations import VIOLATION_KINDS, Violation, ViolationKind
 
 PLAYED = (m.Meet.Status.OPEN, m.Meet.Status.CLOSED)
-ZEROING_VIOLATIONS = {"opponents_ball": "opponents_ball", "deathsave_or_bangback": "deathsave"}
-"""Violations that set the violator's machine score to zero, and the rules' reason for it."""
 
 
 def player_key(player_id: int) -> str:
@@ -264,20 +262,27 @@ def _by_game_player(
 def _score_adjustments(
     game_ids: list[int],
 ) -> dict[int, tuple[frozenset[str], dict[str, str]]]:
-    """Game -> (players whose score is reduced 25%, players whose score is zero and why)."""
+    """Game -> (players whose score is reduced 25%, players whose score is zero and why), as
+    the rules decide from the game's violations (`violation_score_changes`, §8.1/§8.2/§8.7)."""
     rows = m.Violation.objects.filter(game_id__in=game_ids).values_list(
-        "game_id", "player_id", "kind", "last_allowable_ball"
+        "game_id", "player_id", "kind", "serious", "last_allowable_ball", "slam_tilted"
     )
-    reduced: dict[int, set[str]] = defaultdict(set)
-    zeroed: dict[int, dict[str, str]] = defaultdict(dict)
-    for game_id, player_id, kind, last_allowable in rows:
-        if kind == "own_unallowable_extra_ball" and last_allowable:
-            reduced[game_id].add(player_key(player_id))  # R8.1-b
-        elif kind in ZEROING_VIOLATIONS:
-            zeroed[game_id][player_key(player_id)] = ZEROING_VIOLATIONS[kind]  # R8.2-a, R8.7-a
-    return {
-        g: (frozenset(reduced.get(g, ())), zeroed.get(g, {})) for g in set(reduced) | set(zeroed)
-    }
+    by_game: dict[int, list[Violation]] = defaultdict(list)
+    for game_id, player_id, kind, serious, last_ball, slam in rows:
+        by_game[game_id].append(_violation(player_id, kind, serious, last_ball, slam))
+    changes = {g: violation_score_changes(found) for g, found in by_game.items()}
+    return {g: (reduced, zeroed) for g, (reduced, zeroed) in changes.items() if reduced or zeroed}
+
+
+def _violation(player_id: int, kind: str, serious: bool, last_ball: bool, slam: bool) -> Violation:
+    """A stored violation as the rules' `Violation`."""
+    return Violation(
+        violator=player_key(player_id),
+        kind=_violation_kind(kind),
+        last_allowable_ball=last_ball,
+        slam_tilted=slam,
+        lo_marked_not_serious=kind == "opponents_ball" and not serious,
+    )
 
 
 def _violations_by_meet(meet_ids: list[int]) -> dict[int, list[ViolationFacts]]:
@@ -298,13 +303,7 @@ def _violations_by_meet(meet_ids: list[int]) -> dict[int, list[ViolationFacts]]:
     )
     by_meet: dict[int, list[ViolationFacts]] = defaultdict(list)
     for meet_id, player_id, kind, serious, game, completed, target, last_ball, slam in rows:
-        violation = Violation(
-            violator=player_key(player_id),
-            kind=_violation_kind(kind),
-            last_allowable_ball=last_ball,
-            slam_tilted=slam,
-            lo_marked_not_serious=kind == "opponents_ball" and not serious,
-        )
+        violation = _violation(player_id, kind, serious, last_ball, slam)
         by_meet[meet_id].append(
             ViolationFacts(
                 violation=violation,

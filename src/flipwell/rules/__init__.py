@@ -28,8 +28,15 @@ from flipwell.rules.attendance import announced_tardiness, join_game_in_progress
 from flipwell.rules.corrections import decide_correction
 from flipwell.rules.errors import RuleError
 from flipwell.rules.extra_balls import allowable_extra_balls, extra_ball_ruling
-from flipwell.rules.forfeits import night_forfeit_credit
-from flipwell.rules.grouping import group_sizes, initial_ladder, ladder
+from flipwell.rules.final_positions import attendance, attendance_threshold
+from flipwell.rules.forfeits import night_forfeit_credit, season_forfeit_game
+from flipwell.rules.grouping import (
+    alphabetical,
+    group_sizes,
+    initial_ladder,
+    ladder,
+    proposed_group_numbers,
+)
 from flipwell.rules.malfunctions import (
     automatically_unplayable,
     compensatory_balls,
@@ -37,7 +44,13 @@ from flipwell.rules.malfunctions import (
     compensatory_score,
     rule_malfunction,
 )
-from flipwell.rules.match import Compensatory, GameFacts, MatchFacts, score_match
+from flipwell.rules.match import (
+    Compensatory,
+    GameFacts,
+    MatchFacts,
+    score_match,
+    violation_score_changes,
+)
 from flipwell.rules.playoff_bracket import playoff_bracket_state
 from flipwell.rules.playoff_matches import playoff_match_state
 from flipwell.rules.playoff_seeding import apply_withdrawals, playoff_qualification
@@ -50,6 +63,7 @@ from flipwell.rules.season import (
     SeasonFacts,
     ViolationFacts,
     fold_season,
+    may_play_game,
     next_groups,
 )
 from flipwell.rules.selection import (
@@ -89,8 +103,11 @@ __all__ = [
     "Violation",
     "ViolationFacts",
     "allowable_extra_balls",
+    "alphabetical",
     "announced_tardiness",
     "apply_withdrawals",
+    "attendance",
+    "attendance_threshold",
     "automatically_unplayable",
     "balances",
     "check_machine_choice",
@@ -110,6 +127,7 @@ __all__ = [
     "ladder",
     "machine_picker",
     "match_bonus_points",
+    "may_play_game",
     "next_groups",
     "night_forfeit_credit",
     "papa_points",
@@ -122,11 +140,14 @@ __all__ = [
     "playoff_match_state",
     "playoff_qualification",
     "playoff_race",
+    "proposed_group_numbers",
     "reduced_score",
     "rule_malfunction",
     "rulings_for",
     "score_game",
     "score_match",
+    "season_forfeit_game",
     "selectable_machines",
     "violation_effect",
+    "violation_score_changes",
 ]

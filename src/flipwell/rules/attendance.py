@@ -15,14 +15,11 @@ Words:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from flipwell.rules.checks import check_player
 from flipwell.rules.errors import RuleError
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
-from flipwell.rules.values import PlayerId
 
 
 def _check_moment(value: object, *, what: str) -> datetime:
@@ -42,11 +39,6 @@ def _check_flag(value: object, *, what: str) -> bool:
 
 def _clock(moment: datetime) -> str:
     return moment.isoformat(timespec="minutes")
-
-
-def league_play_begun(*, now: datetime, start: datetime) -> bool:
-    """Whether league play has begun, so players' games in progress are halted (§2.1, R2.1-a)."""
-    return _check_moment(now, what="now") >= _check_moment(start, what="start time")
 
 
 @dataclass(frozen=True)
@@ -91,47 +83,6 @@ def announced_tardiness(
             "does not wait, and the player joins late under §2.3 (R2.2-a, R2.3-a)"
         ),
     )
-
-
-def group_start(
-    *,
-    start: datetime,
-    notices: Mapping[PlayerId, datetime],
-    arrivals: Mapping[PlayerId, datetime],
-    ruleset: Ruleset = FWPL_V1,
-) -> datetime:
-    """When a group begins play: the start time, or later while it waits for announced players.
-
-    notices: when the LO was told that each of the group's players would be late.
-    arrivals: when each of those players arrived; a player not listed has not arrived yet.
-    §2.2, R2.2-a, A59: for each announced late player the group waits until he arrives or the
-    wait deadline passes, whichever is first; a notice after the start makes no wait. Without a
-    pending arrival the result is the latest time the group may begin.
-    """
-    begin = _check_moment(start, what="start time")
-    arrived = {
-        check_player(p): _check_moment(t, what=f"{p}'s arrival time") for p, t in arrivals.items()
-    }
-    latest = begin
-    for player, told in notices.items():
-        check_player(player)
-        notice = announced_tardiness(start=begin, notified_at=told, ruleset=ruleset)
-        if notice.wait_until is None:
-            continue
-        wait = notice.wait_until
-        if player in arrived:
-            wait = min(wait, max(arrived[player], begin))
-        latest = max(latest, wait)
-    return latest
-
-
-def arrived_late(*, arrived_at: datetime, group_began_at: datetime) -> bool:
-    """Whether a player arrived after his group began play, so §2.3 applies (R2.3-a).
-
-    Arriving exactly as the group begins is on time.
-    """
-    arrived = _check_moment(arrived_at, what="arrival time")
-    return arrived > _check_moment(group_began_at, what="group start time")
 
 
 @dataclass(frozen=True)

@@ -5,14 +5,18 @@ Words:
   for instance). Qualifiers are placed by the playoffs: division A's places first, then
   division B's after them, and so on; players eliminated in the same round share a place
   (flipwell.rules.playoff_bracket). Everyone else follows in standings order.
+- *attendance threshold*: (flipwell) the meets a player must have attended (played at least
+  one game, R2-b) for a results report such as the IFPA's to count him as a full participant;
+  by default half the season's meets, rounded up; a league may set its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from flipwell.rules.checks import check_count, check_unique
 from flipwell.rules.errors import RuleError
+from flipwell.rules.season import Night
 from flipwell.rules.values import PlayerId
 
 
@@ -44,3 +48,24 @@ def season_final_positions(
         raise RuleError("a player is placed in two divisions")
     rest = [p for p in order if p not in seen]
     return placed + [(offset + i, p) for i, p in enumerate(rest, start=1)]
+
+
+def attendance_threshold(number_of_meets: int, *, override: int | None = None) -> int:
+    """The attendance threshold of a season of `number_of_meets` meets (R2-b, flipwell).
+
+    Half the meets, rounded up, unless the league gives its own (`override`, 0 or more).
+    """
+    meets = check_count(number_of_meets, what="number of meets")
+    if override is not None:
+        return check_count(override, what="attendance threshold")
+    return (meets + 1) // 2
+
+
+def attendance(nights: Iterable[Night], *, threshold: int) -> tuple[int, bool]:
+    """(meets attended, whether that is below `threshold`) for a player's season (R2-b).
+
+    A meet counts as attended when he played at least one game of it.
+    """
+    limit = check_count(threshold, what="attendance threshold")
+    attended = sum(1 for night in nights if night.games_played > 0)
+    return attended, attended < limit

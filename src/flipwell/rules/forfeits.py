@@ -4,6 +4,8 @@ Words:
 - *forfeit*: a game a player was not present and eligible for; 0 points (R2.4-a, R2.4-b).
 - *countable forfeit*: one that counts toward forfeiting the season; all are, unless the LO
   says otherwise (R2.4-g, R2.4-h).
+- *season-forfeiting game*: the game of a match whose countable forfeit is the player's 12th;
+  he is out from that moment, even mid-night (A65).
 - *all-night forfeit*: every game of a meet forfeited; the first one of a season earns 50% of
   the player's average nightly league points so far (R2.4-d, R2.4-e, A14).
 """
@@ -59,3 +61,21 @@ def season_forfeited(countable_forfeits: int) -> bool:
     """Whether this many countable forfeits forfeit the season (R2.5-a: 12 or more)."""
     check_count(countable_forfeits, what="countable forfeits")
     return countable_forfeits >= SEASON_FORFEIT_LIMIT
+
+
+def season_forfeit_game(prior_countable: int, countable_by_game: Sequence[bool]) -> int | None:
+    """The game (1-based) of a match whose countable forfeit is the player's 12th, or None.
+
+    §2.5, R2.5-a, A65: prior_countable: his countable forfeits before the match;
+    countable_by_game: for each game of the match in play order, whether he forfeited it
+    countably. The season forfeit takes effect at that game, even mid-night: his later games
+    are not played. 0: he was out before the match began.
+    """
+    count = check_count(prior_countable, what="countable forfeits")
+    if season_forfeited(count):
+        return 0
+    for number, countable in enumerate(countable_by_game, start=1):
+        count += bool(countable)
+        if season_forfeited(count):
+            return number
+    return None

@@ -46,6 +46,22 @@ def group_sizes(n: int, *, ruleset: Ruleset = FWPL_V1) -> list[int]:
     return [4] * (groups - threes) + [3] * threes
 
 
+def proposed_group_numbers(n: int, *, ruleset: Ruleset = FWPL_V1) -> tuple[list[int], int]:
+    """For an official starting a meet: each of n present players' proposed group, in ladder
+    order (1 is the top group), and how many groups he may spread them over (§4.1, R4.1-d).
+
+    The §4.1 groups when n players can be grouped (`group_sizes`, R4.2-b); otherwise (1, 2 or
+    5 players) fours from the top with the rest in the last group, for the LO to override
+    with a reason (R4.1-d). He may use up to ⌈n/3⌉ groups (at least 1).
+    """
+    try:
+        sizes = group_sizes(n, ruleset=ruleset)
+    except RuleError:
+        sizes = [4] * (n // 4) + ([n % 4] if n % 4 else [])
+    numbers = [number for number, size in enumerate(sizes, start=1) for _ in range(size)]
+    return numbers, max(-(-n // MIN_GROUP), len(sizes), 1)
+
+
 def split_into_groups(ladder: Sequence[PlayerId], sizes: Sequence[int]) -> list[list[PlayerId]]:
     """Cut the ladder into consecutive groups of the given sizes, top group first (R4.2-b)."""
     check_unique(ladder, what="the ladder")
@@ -66,9 +82,10 @@ def initial_ladder(entrants: Iterable[Entrant], *, ruleset: Ruleset = FWPL_V1) -
 
     §3.1 (R3.1-b), §4.3 (R4.3-a, R4.3-b), A18.2-3. Alphabetical is last name, then first
     name, case-insensitive (Unicode casefold); the player id breaks any remaining tie so the
-    order never depends on input order. Accents do not move a name out of its letter
-    ("Émile" files with the Es, "Ölsen" with the Os): names compare first without accents,
-    then with them, so the same name typed composed or decomposed sorts the same.
+    order never depends on input order. A64: accents file under their base letter ("Éclair"
+    beside "Eclair", before "Zane"; "Ölsen" with the Os): names compare first without accents
+    (last, then first name), and the accent only breaks an otherwise equal tie; the same name
+    typed composed or decomposed sorts the same.
     """
     listed = list(entrants)
     check_unique((e.player for e in listed), what="the entrants")
@@ -87,10 +104,17 @@ def initial_ladder(entrants: Iterable[Entrant], *, ruleset: Ruleset = FWPL_V1) -
         (e for e in listed if e.ifpa_rank is not None),
         key=lambda e: (e.ifpa_rank, *_name_key(e, ruleset)),
     )
-    unranked = sorted(
-        (e for e in listed if e.ifpa_rank is None), key=lambda e: _name_key(e, ruleset)
-    )
-    return [e.player for e in ranked + unranked]
+    unranked = alphabetical((e for e in listed if e.ifpa_rank is None), ruleset=ruleset)
+    return [e.player for e in ranked] + unranked
+
+
+def alphabetical(entrants: Iterable[Entrant], *, ruleset: Ruleset = FWPL_V1) -> list[PlayerId]:
+    """Players in "alphabetical" order as §4.3 means it (R4.3-b, A18.2, A64), for any list.
+
+    Last name, then first name (or the `unranked_sort` alternative), Unicode casefold, accents
+    filed under their base letter and breaking only an otherwise equal tie; then player id.
+    """
+    return [e.player for e in sorted(entrants, key=lambda e: _name_key(e, ruleset))]
 
 
 def _name_key(entrant: Entrant, ruleset: Ruleset) -> tuple[str, ...]:

@@ -130,7 +130,6 @@ SERIOUS: tuple[MalfunctionRulingKind, ...] = ("major", "catastrophic")
 COMPENSATORY_MAJORS = 2
 """R7.3-k: this many major malfunctions to one player in one game give a compensatory game."""
 
-FailureDisposition = Literal["replay_elsewhere", "continue_repaired", "agreed_scores"]
 OpenGameKind = Literal["compensatory", "replay"]
 
 
@@ -460,61 +459,3 @@ def automatically_unplayable(
         raise RuleError("a game needs at least one player")
     first_ball_majors = {m.player for m in malfunctions if m.turn == 1 and m.kind == "major"}
     return play_cannot_continue or all(p in first_ball_majors for p in listed)
-
-
-def check_machine_playable(machine: str, *, unplayable: Collection[str]) -> None:
-    """Refuse a game on a machine that is unplayable until repaired (R7.3-r, R7.3-q)."""
-    if any(_same(machine, m) for m in unplayable):
-        raise RuleError(f"machine {machine} is unplayable (R7.3-r)")
-
-
-def scores_after_failure(
-    partial: Mapping[PlayerId, int],
-    *,
-    disposition: FailureDisposition = "replay_elsewhere",
-    replay: Mapping[PlayerId, int] | None = None,
-    continued: Mapping[PlayerId, int] | None = None,
-    agreed: Mapping[PlayerId, int] | None = None,
-    ruleset: Ruleset = FWPL_V1,
-) -> dict[PlayerId, int]:
-    """The game's machine scores after a machine failed mid-game (R7.3-s, R7.3-t, A34).
-
-    partial: the scores on the machine at the failure, kept for the record.
-    "replay_elsewhere" (default, R7.3-s): the replay's scores replace them all.
-    "continue_repaired": the machine is back and the affected players play their balls there;
-    continued holds each affected player's new displayed score, added to his partial score.
-    "agreed_scores": every player accepted the agreed scores.
-    """
-    players = set(check_unique(partial, what="the partial scores"))
-    for player, score in partial.items():
-        check_score(score, what=f"{player}'s partial score")
-    if disposition == "replay_elsewhere":
-        return _full_scores(replay, players, what="replay")
-    if disposition == "agreed_scores":
-        return _full_scores(agreed, players, what="agreed")
-    if disposition == "continue_repaired":
-        new = dict(continued or {})
-        for player in new:
-            if player not in players:
-                raise RuleError(f"{player} has a continued score but no partial score")
-        return {
-            p: compensatory_score(s, new.get(p, 0), ruleset=ruleset) for p, s in partial.items()
-        }
-    raise RuleError(
-        f"unknown disposition {disposition!r}; allowed: replay_elsewhere, continue_repaired, "
-        "agreed_scores"
-    )
-
-
-def _full_scores(
-    scores: Mapping[PlayerId, int] | None, players: set[PlayerId], *, what: str
-) -> dict[PlayerId, int]:
-    given = dict(scores or {})
-    if set(given) != players:
-        missing = sorted(players - set(given))
-        extra = sorted(set(given) - players)
-        problem = (
-            f"missing {', '.join(missing)}" if missing else f"not in the game: {', '.join(extra)}"
-        )
-        raise RuleError(f"the {what} scores must cover exactly the game's players ({problem})")
-    return {p: check_score(s, what=f"{p}'s {what} score") for p, s in given.items()}

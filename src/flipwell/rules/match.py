@@ -15,7 +15,7 @@ Every point comes with a `PointLine` naming its rule, so a player can see why he
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from flipwell.rules.checks import check_score, check_unique, fmt
@@ -24,7 +24,7 @@ from flipwell.rules.malfunctions import compensatory_score
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.scoring import GameResult, MatchBonusResult, score_game, score_match_bonus
 from flipwell.rules.values import Finish, PlayerId, PointLine
-from flipwell.rules.violations import reduced_score
+from flipwell.rules.violations import Violation, reduced_score, violation_effect
 
 GAMES_PER_MATCH = 4
 """§4: a match is four games."""
@@ -119,6 +119,26 @@ class MatchResult:
             if line.player == player
         )
         return lines
+
+
+def violation_score_changes(
+    violations: Iterable[Violation], *, ruleset: Ruleset = FWPL_V1
+) -> tuple[frozenset[PlayerId], dict[PlayerId, str]]:
+    """A game's violations as `GameFacts.reduced` and `GameFacts.zeroed` (§8.1, §8.2, §8.7).
+
+    `violation_effect` decides each: R8.1-b, A35: a 25% reduced final score; R8.2-a, R8.7-a:
+    a machine score of zero, with the reason (a key of `ZERO_SCORE_RULES`) its rule gives.
+    """
+    reduced: set[PlayerId] = set()
+    zeroed: dict[PlayerId, str] = {}
+    reasons = {rule: why for why, rule in ZERO_SCORE_RULES.items()}
+    for violation in violations:
+        effect = violation_effect(violation, ruleset=ruleset)
+        if effect.machine_score_zero:
+            zeroed[violation.violator] = reasons[effect.rules[0]]
+        elif effect.reduce_final_score:
+            reduced.add(violation.violator)
+    return frozenset(reduced), zeroed
 
 
 def score_match(

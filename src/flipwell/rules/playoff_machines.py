@@ -10,6 +10,10 @@ Words:
 - *draw*: a random choice made with `random.Random(seed)`; the seed is an input, so the same
   seed and machines give the same machine (R6.4-b, R6.5-b).
 - *chooser*: the player who picks the next game's machine: last place in the previous game (R6.4-c).
+
+Which machines a match may play is decided by the league night's model
+(`flipwell.rules.selection.selectable_machines`, §5) with the match as a group: one model for
+both, as §6.4 says the §5 constraints apply.
 """
 
 from __future__ import annotations
@@ -21,7 +25,11 @@ from datetime import datetime, timedelta
 from flipwell.rules.checks import check_unique
 from flipwell.rules.errors import RuleError
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
+from flipwell.rules.selection import MachineState, selectable_machines
 from flipwell.rules.values import PlayerId
+
+_THIS_MATCH, _OTHER_MATCH = 1, 2
+"""The match choosing and another match, as the §5 selection model's group numbers."""
 
 
 def selectable_playoff_machines(
@@ -44,16 +52,20 @@ def selectable_playoff_machines(
         unknown = sorted(set(names) - set(pool))
         if unknown:
             raise RuleError(f"{what} machine {unknown[0]} is not one of this location's machines")
-    playable = [m for m in pool if m not in unplayable]
-    if not playable:
+    if all(m in unplayable for m in pool):
         raise RuleError("every machine is unplayable: the LO must designate one (R7.3-s)")
-    unplayed = [m for m in playable if m not in played]
-    free = [m for m in unplayed if m not in busy]
-    if free:
-        return free
-    if unplayed and ruleset.fallback_allows_repeat == "only_if_no_unplayed_machine":
-        return unplayed
-    return playable
+    # One model with the league night's selection (§5): this match is "group 1"; a busy
+    # machine is in use by another match ("group 2") that is not on its final ball.
+    states = [
+        MachineState(m, unplayable=True)
+        if m in unplayable
+        else MachineState(m, in_use_by=_OTHER_MATCH, current_ball=1)
+        if m in busy
+        else MachineState(m)
+        for m in pool
+    ]
+    selection = selectable_machines(states, group=_THIS_MATCH, played=played, ruleset=ruleset)
+    return list(selection.machines)
 
 
 def check_playoff_machine(
@@ -173,34 +185,10 @@ def delayed_match_start(
     return start + timedelta(minutes=ruleset.announced_tardiness_wait_minutes)
 
 
-def disqualified_at_start(
-    *,
-    arrived_at: datetime | None,
-    start: datetime,
-    notice_at: datetime | None = None,
-    ruleset: Ruleset = FWPL_V1,
-) -> bool:
-    """Whether a player is a no-show, disqualified from the match (§6.6, R6.6-c, R6.6-a).
-
-    arrived_at: when he was present, None if he never came. He is disqualified if not present
-    by the match start, or by the delayed start when a valid notice was given.
-    """
-    deadline = delayed_match_start(start=start, notice_at=notice_at, ruleset=ruleset)
-    return arrived_at is None or not _before_or_at(arrived_at, deadline)
-
-
 def _before(earlier: datetime, later: datetime) -> bool:
     _check_times(earlier, later)
     try:
         return earlier < later
-    except TypeError:
-        raise RuleError("times must be all timezone-aware or all naive") from None
-
-
-def _before_or_at(earlier: datetime, later: datetime) -> bool:
-    _check_times(earlier, later)
-    try:
-        return earlier <= later
     except TypeError:
         raise RuleError("times must be all timezone-aware or all naive") from None
 

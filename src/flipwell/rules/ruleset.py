@@ -66,10 +66,10 @@ class Ruleset:
         "first_full_night_only"  # A14.3
     )
     late_join_forfeits_use_credit: bool = False  # A14.5
-    # (flipwell) A14.4 gives a credit of 0 when the player has no earlier night; whether that
-    # "uses up" his one credit is unstated. A fair LO does not take away a credit that paid
-    # nothing, so by default it does not.
-    zero_credit_without_history_uses_credit: bool = False
+    # A14.4: with no earlier night the credit is 0, and that night *is* his credit night
+    # ("Any subsequent forfeits will receive no points" read literally); False is a league's
+    # option (a zero credit is not used up).
+    zero_credit_without_history_uses_credit: bool = True
     late_join_forfeits_countable: bool = True  # A46 (flipwell): LO may mark them non-countable
 
     # --- Ties, groups and ladder (§3.1, §3.2, §4) ---

@@ -21,10 +21,11 @@ from typing import Literal
 
 from flipwell.rules.checks import check_count, check_unique
 from flipwell.rules.errors import RuleError
-from flipwell.rules.forfeits import night_forfeit_credit, season_forfeited
+from flipwell.rules.forfeits import night_forfeit_credit, season_forfeit_game, season_forfeited
 from flipwell.rules.grouping import group_sizes, initial_ladder, ladder, split_into_groups
 from flipwell.rules.match import (
     GAMES_PER_MATCH,
+    GameFacts,
     MatchFacts,
     MatchResult,
     PlayerMatch,
@@ -125,6 +126,9 @@ class Standing:
     credit_used_at: int | None
     season_forfeited_at: int | None
     suspended_at: int | None
+    season_forfeited_game: int | None = None
+    """The game of meet `season_forfeited_at` whose forfeit was his 12th countable one (A65);
+    None when the season forfeit fell on a night he was in no group."""
 
     @property
     def active(self) -> bool:
@@ -174,6 +178,7 @@ class _Tally:
     offenses: int = 0
     credit_used_at: int | None = None
     season_forfeited_at: int | None = None
+    season_forfeited_game: int | None = None
     suspended_at: int | None = None
 
     @property
@@ -233,6 +238,20 @@ def next_groups(
         raise RuleError(f"{', '.join(unknown)} cannot be absent: not on the ladder")
     present = [p for p in result.ladder if p not in absent]
     return split_into_groups(present, group_sizes(len(present), ruleset=ruleset))
+
+
+def may_play_game(standing: Standing, *, meet: int, game: int) -> bool:
+    """Whether the player may still play game `game` of meet `meet` (§2.5, R2.5-b, A65).
+
+    A season forfeit takes effect at the moment of the 12th countable forfeit, even mid-night:
+    his games of that meet up to that forfeit stand, the later ones are not played.
+    """
+    at = standing.season_forfeited_at
+    if at is None or at > meet:
+        return True
+    if at < meet or standing.season_forfeited_game is None:
+        return False
+    return game <= standing.season_forfeited_game
 
 
 def _in_order(meets: Sequence[MeetFacts]) -> list[MeetFacts]:
@@ -295,7 +314,10 @@ def _fold_meet(
     ruleset: Ruleset,
 ) -> MeetResult:
     grouped = _check_attendance(meet, current, tallies)
-    matches = [_without_suspended(m, suspended, meet.number) for m in meet.groups]
+    matches = [
+        _without_season_forfeited(_without_suspended(m, suspended, meet.number), tallies)
+        for m in meet.groups
+    ]
     decisions, penalties = _penalty_decisions(meet, matches, tallies, ruleset)
     results = tuple(
         score_match(
@@ -524,6 +546,37 @@ def _without_suspended(
     return replace(match, games=games)
 
 
+def _without_season_forfeited(match: MatchFacts, tallies: Mapping[PlayerId, _Tally]) -> MatchFacts:
+    """R2.5-b, A65: once a game's forfeit is a player's 12th countable one, his later games of
+    the match are not played: his score there (if any was recorded) is dropped, the forfeit is
+    not countable, and the game is scored among the players who remain (R2.4-c)."""
+    games = match.games
+    for player in match.players:
+        countable = [g.scores.get(player) is None and player not in g.non_countable for g in games]
+        at = season_forfeit_game(tallies[player].countable_forfeits, countable)
+        if at is None:
+            continue
+        tallies[player].season_forfeited_game = at
+        games = tuple(
+            _without_player(g, player) if number > at else g
+            for number, g in enumerate(games, start=1)
+        )
+    return replace(match, games=games) if games != match.games else match
+
+
+def _without_player(game: GameFacts, player: PlayerId) -> GameFacts:
+    """The game with `player` taking no part: no score, a forfeit that is not countable."""
+    return replace(
+        game,
+        scores={**game.scores, player: None},
+        tie_order=tuple(tuple(p for p in o if p != player) for o in game.tie_order),
+        compensatory={p: c for p, c in game.compensatory.items() if p != player},
+        reduced=game.reduced - {player},
+        zeroed={p: z for p, z in game.zeroed.items() if p != player},
+        non_countable=game.non_countable | {player},
+    )
+
+
 def _played_night(meet: int, line: PlayerMatch, *, closed: bool, finished: bool) -> Night:
     """A grouped player's night; while the meet is open it is provisional (`in_progress`)."""
     status: NightStatus = "absent_unannounced" if line.absent else "played"
@@ -630,5 +683,8 @@ def _standing(player: PlayerId, tally: _Tally) -> Standing:
         offenses=tally.offenses,
         credit_used_at=tally.credit_used_at,
         season_forfeited_at=tally.season_forfeited_at,
+        season_forfeited_game=(
+            tally.season_forfeited_game if tally.season_forfeited_at is not None else None
+        ),
         suspended_at=tally.suspended_at,
     )

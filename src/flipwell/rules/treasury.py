@@ -28,7 +28,7 @@ so it is not in the ledger.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Literal, get_args
@@ -248,11 +248,6 @@ def append_entry(ledger: Ledger, entry: LedgerEntry) -> Ledger:
     return Ledger((*ledger.entries, entry))
 
 
-def build_ledger(entries: Iterable[LedgerEntry]) -> Ledger:
-    """A ledger of these entries, appended in this order (§9)."""
-    return Ledger(tuple(entries))
-
-
 def reversal_of(
     ledger: Ledger, entry_id: int, *, new_id: int, on: date, note: str = ""
 ) -> LedgerEntry:
@@ -277,14 +272,6 @@ def reversal_of(
         note=note,
         reverses=entry_id,
     )
-
-
-def entry_effects(ledger: Ledger, entry_id: int) -> dict[Account, int]:
-    """The signed cents one entry of the ledger adds to each account it touches (R9-e)."""
-    by_id = {e.entry_id: e for e in ledger.entries}
-    if entry_id not in by_id:
-        raise RuleError(f"no ledger entry {entry_id!r}")
-    return _effects(by_id[entry_id], by_id)
 
 
 def balances(ledger: Ledger, *, as_of: date | None = None) -> Balances:

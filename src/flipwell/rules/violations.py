@@ -284,22 +284,6 @@ def _effect(
     )
 
 
-def violator_machine_score(
-    score: int, effects: Sequence[ViolationEffect], *, ruleset: Ruleset = FWPL_V1
-) -> int:
-    """The violator's machine score for the game after his violations in it (§8).
-
-    R8.2-a, R8.7-a: a zero wins over everything. R8.1-b, A33: the 25% reduction applies once,
-    to the final overall score (after any compensatory addition).
-    """
-    check_score(score)
-    if any(e.machine_score_zero for e in effects):
-        return 0
-    if any(e.reduce_final_score for e in effects):
-        return reduced_score(score, ruleset=ruleset)
-    return score
-
-
 def opponents_ball_remedy(
     *,
     unallowable_ball: bool,
@@ -378,12 +362,6 @@ def _remedy(choice: InterferenceChoice, *, presumed: bool, rules: tuple[str, ...
             choice, 1, False, presumed, rules, "the victim plays one additional ball"
         )
     return VictimRemedy(choice, 0, False, presumed, rules, "the victim continues the plunged ball")
-
-
-def replayed_game_score(original: int, replay: int) -> int:
-    """A victim's score for a game he replayed: the replay's, better or worse (R8.2-e, A49)."""
-    check_score(original, what="original score")
-    return check_score(replay, what="replay score")
 
 
 def violator_charge(
@@ -533,11 +511,6 @@ def _decision(
         rules=rules,
         reason=reason,
     )
-
-
-def offenses_so_far(decisions: Sequence[PenaltyDecision]) -> int:
-    """The violator's serious-violation count after these decisions of his season (R8.5-b)."""
-    return max((d.offense for d in decisions if d.offense is not None), default=0)
 
 
 def _check_flag(value: object, name: str) -> None:

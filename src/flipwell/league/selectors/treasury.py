@@ -24,7 +24,7 @@ from django.utils import timezone
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, ruleset_for, season_facts
 from flipwell.league.selectors.standings import PlayerRef
-from flipwell.rules import RuleError
+from flipwell.rules import RuleError, alphabetical
 from flipwell.rules.season import fold_season
 from flipwell.rules.treasury import (
     Account,
@@ -209,6 +209,7 @@ def _dues(season: m.Season, ledger: Ledger) -> tuple[DuesLine, ...]:
         p: sum(1 for night in s.nights if night.games_played > 0) for p, s in result.players.items()
     }
     status = dues_status(own, dues_amount=season.dues_cents, meets_played=played, ruleset=ruleset)
+    entrants = {e.player: e for e in facts.entrants}
     return tuple(
         DuesLine(
             player=PlayerRef(int(e.player), f"{e.first_name} {e.last_name}"),
@@ -217,7 +218,7 @@ def _dues(season: m.Season, ledger: Ledger) -> tuple[DuesLine, ...]:
             outstanding=status[e.player].outstanding,
             ahead=status[e.player].ahead,
         )
-        for e in sorted(facts.entrants, key=lambda e: (e.last_name.casefold(), e.first_name))
+        for e in (entrants[p] for p in alphabetical(facts.entrants, ruleset=ruleset))  # A64
     )
 
 

@@ -29,6 +29,7 @@ from flipwell.league.services._edge import (
     rules_edge,
     season_changed,
 )
+from flipwell.league.services._season_forfeit import refuse_if_season_forfeited
 from flipwell.rules.attendance import JoinDecision, join_game_in_progress
 
 if TYPE_CHECKING:
@@ -56,8 +57,9 @@ def record_forfeit(
     Side effects: a Forfeit, a Ruling for a non-countable designation, an audit event
     ``forfeit.recorded``. Raises PermissionDenied unless `actor` is a league official or
     scorekeeper (an LO for non-countable); ValidationError for a meet that is not open, a
-    player outside the group, a confirmed score for him, a repeat, or a penalty forfeit
-    (those follow from a recorded violation, §8.5).
+    player outside the group, a confirmed score for him, a repeat, a penalty forfeit
+    (those follow from a recorded violation, §8.5), or a player who forfeited the season
+    before this game (R2.5-b, A65).
     """
     with transaction.atomic():
         game = locked_game(game)
@@ -110,7 +112,10 @@ def record_forfeit(
             actor=actor,
             data={"game": game.pk, "player": player.pk, "countable": countable, "reason": reason},
         )
-        season_changed(game.group.meet.season)
+        folded, _ = season_changed(game.group.meet.season)
+        refuse_if_season_forfeited(  # A65; rolls the forfeit back
+            game=game, players=[player.pk], field="player", refused="a forfeit", result=folded
+        )
     return forfeit
 
 

@@ -44,6 +44,7 @@ from flipwell.league.services._edge import (
     rules_edge,
     season_changed,
 )
+from flipwell.league.services._meet_warnings import start_warnings
 from flipwell.rules import Ruleset
 from flipwell.rules.attendance import AnnouncedTardiness, announced_tardiness
 from flipwell.rules.officials import check_grouping_override
@@ -198,7 +199,8 @@ def scheduled_start(meet: m.Meet) -> datetime.datetime:
 @dataclass(frozen=True)
 class StartedMeet:
     """A started meet: its groups (ladder order) with their drawn first machines, and the
-    draw's warnings (more groups than playable machines, A16, A61)."""
+    warnings: the draw's (more groups than playable machines, A16, A61), a season below the
+    design size (R1-a, meet 1) and a mid-season change of grouping scheme (R4.1-e)."""
 
     meet: m.Meet
     groups: tuple[m.Group, ...]
@@ -296,6 +298,12 @@ def start_meet(
                 ruleset=ruleset,
             )
         stored_groups, first_games = _store_groups(meet, groups, draw.machines)
+        warnings = (
+            *draw.warnings,
+            *start_warnings(
+                meet=meet, override_reason=reason, players=len(result.players), machines=len(states)
+            ),
+        )
         if reason:
             record_ruling(
                 league=league,
@@ -315,7 +323,7 @@ def start_meet(
                 "groups": [[int(p) for p in g] for g in groups],
                 "first_machines": [machine_id_of(k) for k in draw.machines],
                 "override_reason": reason,
-                "warnings": list(draw.warnings),
+                "warnings": list(warnings),
             },
         )
         season_changed(season)  # the stored groups must fold (R4.1-d needs the reason stored)
@@ -323,7 +331,7 @@ def start_meet(
         meet=meet,
         groups=tuple(stored_groups),
         first_games=tuple(first_games),
-        warnings=draw.warnings,
+        warnings=warnings,
     )
 
 

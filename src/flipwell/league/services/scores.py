@@ -38,6 +38,7 @@ from flipwell.league.services._edge import (
     rules_edge,
     season_changed,
 )
+from flipwell.league.services._season_forfeit import refuse_if_season_forfeited
 from flipwell.rules.scoring import score_game
 
 if TYPE_CHECKING:
@@ -84,7 +85,8 @@ def submit_scores(
 
     Side effects: a ScoreSubmission (next version of the game), its ScoreLines, its tie
     orders, an audit event ``scores.submitted``. Raises ValidationError (nothing written)
-    when the meet is not open, `entered_by` is not in the group, or the sheet is not valid;
+    when the meet is not open, `entered_by` is not in the group, the sheet is not valid, or
+    it scores a player who forfeited the season before this game (R2.5-b, A65);
     ConflictError when the game is already confirmed (``already_confirmed``: then only a
     correction may change it) or the entry is stale (``stale_version``).
     """
@@ -148,7 +150,10 @@ def submit_scores(
                 "tie_order": ties,
             },
         )
-        season_changed(group.meet.season)
+        folded, _ = season_changed(group.meet.season)
+        refuse_if_season_forfeited(  # A65; rolls the entry back
+            game=game, players=_scored(sheet), field="scores", refused="his score", result=folded
+        )
     return SubmittedScores(submission=submission, points=points)
 
 
@@ -164,8 +169,8 @@ def confirm_scores(
 
     Side effects: sets confirmed_by and confirmed_at, audit event ``scores.confirmed``. Raises
     ConflictError when the game is already confirmed; ValidationError when the meet is not
-    open, the sheet was replaced by a later version, or `confirmed_by` entered it himself or
-    is not in the group.
+    open, the sheet was replaced by a later version, `confirmed_by` entered it himself or
+    is not in the group, or it scores a player who forfeited the season meanwhile (A65).
     """
     with transaction.atomic():
         game = (
@@ -216,7 +221,10 @@ def confirm_scores(
             actor=actor,
             data={"game": game.pk, "version": submission.version, "confirmed_by": confirmed_by.pk},
         )
-        season_changed(group.meet.season)  # the confirmed sheet must score with the rest
+        folded, _ = season_changed(group.meet.season)  # the sheet must score with the rest
+        refuse_if_season_forfeited(  # A65: entered before his 12th forfeit was confirmed
+            game=game, players=_scored(sheet), field="scores", refused="his score", result=folded
+        )
     return submission
 
 
@@ -262,6 +270,11 @@ def _points(
             ruleset=ruleset_for(game.group.meet.season.league),
         )
     return {int(p): points for p, points in result.points.items()}
+
+
+def _scored(sheet: Mapping[int, int | None]) -> list[int]:
+    """The players the sheet gives a machine score (not a forfeit)."""
+    return [p for p, score in sheet.items() if score is not None]
 
 
 def _check_not_confirmed(game: m.Game, *, refused: str = "") -> None:

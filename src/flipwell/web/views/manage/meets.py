@@ -5,7 +5,6 @@ corrections)."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from django.contrib import messages
@@ -24,6 +23,7 @@ from flipwell.league.selectors.console import (
 )
 from flipwell.league.selectors.meet_board import meet_board
 from flipwell.league.selectors.standings import ladder
+from flipwell.rules import proposed_group_numbers
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page
 from flipwell.web.forms import (
     AnswerForm,
@@ -157,13 +157,7 @@ def start(request: HttpRequest, league: m.League, role: str, meet_id: int) -> Ht
     preview = ladder(the_meet.season)
     absent = set(preview.announced_absent)
     present = [line for line in preview.ladder if line.player not in absent]
-    assigned = {
-        line.player.id: number
-        for number, group in enumerate(preview.groups, start=1)
-        for line in group
-    }
-    groups = [assigned.get(line.player.id, i // 4 + 1) for i, line in enumerate(present)]
-    count = max(len(preview.groups), math.ceil(len(present) / 3), 1)
+    groups, count = proposed_group_numbers(len(present))  # §4.1, R4.1-d
     form = StartMeetForm(
         request.POST or None,
         players=[(line.player.id, line.player.name) for line in present],

@@ -1,0 +1,50 @@
+"""Warnings when a meet starts: a season below the design size (R1-a) and a mid-season change
+of grouping scheme (R4.1-e), as `flipwell.rules.officials` gives them; never errors."""
+
+import pytest
+
+from flipwell.league.services.meets import close_meet, start_meet
+from tests.league.league_night import DATE, build_night
+from tests.league.league_night import start as start_night
+
+pytestmark = pytest.mark.django_db
+
+
+def test_start_meet_one_warns_of_a_season_below_design_size():
+    """R1-a: 3 machines is below the 4 the FWPL rules are designed for; still started."""
+    night = build_night(players=8, machines=3)
+
+    warnings = start_meet_warnings(night, number=1)
+
+    assert warnings == [
+        "the season has 3 machines; the FWPL rules are designed for 4 or more (R1-a)"
+    ]
+
+
+def test_start_meet_at_design_size_has_no_warning():
+    """R1-a, R4.1-e: 8 players and 8 machines, table groups: nothing to warn about."""
+    night = build_night(players=8, machines=8)
+
+    assert start_meet_warnings(night, number=1) == []
+
+
+def test_start_meet_override_after_table_meet_warns_of_regrouping():
+    """R4.1-e: meet 1 used the §4.1 table; meet 2's own groups change the scheme mid-season."""
+    night = build_night(players=7)
+    close_meet(meet=start_night(night), actor=night.user, override_reason="Short night")
+    p = night.players
+
+    started = start_meet(
+        season=night.season, number=2, date=DATE, actor=night.user, seed=1,
+        override_groups=[p[:3], p[3:]], override_reason="Two tables in the back room",
+    )  # fmt: skip
+
+    assert list(started.warnings) == [
+        "meet 2 changes the grouping scheme from 'table' to 'Two tables in the back room': "
+        "mid-season regrouping should be avoided (R4.1-e)"
+    ]
+
+
+def start_meet_warnings(night, *, number):
+    started = start_meet(season=night.season, number=number, date=DATE, actor=night.user, seed=1)
+    return list(started.warnings)
