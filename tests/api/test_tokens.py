@@ -8,9 +8,10 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management import CommandError, call_command
 
-from flipwell.api.models import ApiToken
-from flipwell.api.tokens import issue_api_token, revoke_api_token, token_for_secret, token_hash
+from flipwell.api.tokens import token_for_secret
 from flipwell.league import models as m
+from flipwell.league.models import ApiToken
+from flipwell.league.services.tokens import issue_api_token, revoke_api_token, token_hash
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db

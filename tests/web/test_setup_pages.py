@@ -8,10 +8,11 @@ from types import SimpleNamespace
 import pytest
 from django.contrib.auth.models import User
 
-from flipwell.api.models import ApiToken
-from flipwell.api.tokens import issue_api_token, token_for_secret
+from flipwell.api.tokens import token_for_secret
 from flipwell.league import models as m
 from flipwell.league import services
+from flipwell.league.models import ApiToken
+from flipwell.league.services.tokens import issue_api_token
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db

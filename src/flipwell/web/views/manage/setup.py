@@ -17,7 +17,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 
-from flipwell.api.tokens import issue_api_token, revoke_api_token
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.console import league_players
@@ -28,6 +27,7 @@ from flipwell.league.selectors.setup import (
     league_officials,
     machine_pool,
 )
+from flipwell.league.services.tokens import issue_api_token, revoke_api_token
 from flipwell.web.auth import LO_ONLY, console_page, signed_in
 from flipwell.web.forms_setup import (
     AddOfficialForm,
