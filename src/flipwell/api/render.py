@@ -33,10 +33,7 @@ from flipwell.league.services.incidents import (
 )
 from flipwell.league.services.meets import NextGame
 from flipwell.league.services.scores import SubmittedScores
-from flipwell.rules.corrections import CorrectionOutcome
-from flipwell.rules.playoff_seeding import PlayoffQualification
-from flipwell.rules.special_rulings import SpecialRuling
-from flipwell.rules.violations import PenaltyDecision
+from flipwell.rules import CorrectionOutcome, PenaltyDecision, PlayoffQualification, SpecialRuling
 
 
 def as_number(points: Fraction | int) -> float:

@@ -38,14 +38,9 @@ from flipwell.league.services._edge import (
     season_changed,
 )
 from flipwell.league.services.scores import PlayerRef, game_points_of, store_sheet
-from flipwell.rules.corrections import (
-    CorrectionOutcome,
-    CorrectionResponse,
-    LoOverride,
-    correction_quorum,
-    decide_correction,
-)
-from flipwell.rules.corrections import CorrectionRequest as ClaimedError
+from flipwell.rules import CorrectionOutcome, CorrectionResponse, LoOverride, decide_correction
+from flipwell.rules import CorrectionRequest as ClaimedError
+from flipwell.rules.corrections import correction_quorum
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -21,15 +21,8 @@ from flipwell.league.adapters import player_key
 from flipwell.league.audit import record_event
 from flipwell.league.selectors.treasury import STORED_KIND, to_rules_ledger
 from flipwell.league.services.permissions import require_role
-from flipwell.rules import RuleError
-from flipwell.rules.treasury import (
-    KINDS,
-    EntryKind,
-    Ledger,
-    LedgerEntry,
-    append_entry,
-    reversal_of,
-)
+from flipwell.rules import EntryKind, Ledger, LedgerEntry, RuleError
+from flipwell.rules.treasury import KINDS, append_entry, reversal_of
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

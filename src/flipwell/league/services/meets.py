@@ -49,17 +49,22 @@ from flipwell.league.services._edge import (
     rules_edge,
     season_changed,
 )
-from flipwell.rules import RuleError, Ruleset
-from flipwell.rules.attendance import AnnouncedTardiness, announced_tardiness
-from flipwell.rules.malfunctions import OpenGame, check_next_game_may_start
-from flipwell.rules.officials import check_grouping_override
-from flipwell.rules.season import MeetResult, Night, SeasonResult, next_groups
-from flipwell.rules.selection import (
+from flipwell.rules import (
+    AnnouncedTardiness,
+    MeetResult,
+    Night,
+    RuleError,
+    Ruleset,
+    SeasonResult,
+    announced_tardiness,
     check_machine_choice,
     draw_first_machines,
     machine_picker,
+    next_groups,
     play_order,
 )
+from flipwell.rules.malfunctions import OpenGame, check_next_game_may_start
+from flipwell.rules.officials import check_grouping_override
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -42,7 +42,13 @@ from flipwell.league.selectors.playoffs import (
 )
 from flipwell.league.services._edge import record_ruling
 from flipwell.league.services.permissions import require_role
-from flipwell.rules import RuleError
+from flipwell.rules import (
+    PlayoffGame,
+    PlayoffMatchRecord,
+    PlayoffMatchState,
+    PlayoffQualification,
+    RuleError,
+)
 from flipwell.rules.playoff_machines import (
     check_playoff_machine,
     delayed_match_start,
@@ -50,8 +56,6 @@ from flipwell.rules.playoff_machines import (
     draw_tiebreaker_machine,
     tardiness_notice_valid,
 )
-from flipwell.rules.playoff_matches import PlayoffGame, PlayoffMatchRecord, PlayoffMatchState
-from flipwell.rules.playoff_seeding import PlayoffQualification
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

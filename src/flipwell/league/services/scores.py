@@ -36,7 +36,7 @@ from flipwell.league.services._edge import (
     rules_edge,
     season_changed,
 )
-from flipwell.rules.scoring import score_game
+from flipwell.rules import score_game
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

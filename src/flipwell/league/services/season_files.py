@@ -20,9 +20,7 @@ from flipwell.league import models as m
 from flipwell.league.audit import record_event
 from flipwell.league.services._edge import season_changed
 from flipwell.league.services.permissions import require_role
-from flipwell.rules import RuleError
-from flipwell.rules.match import GameFacts, MatchFacts
-from flipwell.rules.season import MeetFacts, SeasonFacts, fold_season
+from flipwell.rules import GameFacts, MatchFacts, MeetFacts, RuleError, SeasonFacts, fold_season
 from flipwell.seasonfile import season_from_dict
 
 if TYPE_CHECKING:

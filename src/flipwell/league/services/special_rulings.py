@@ -25,14 +25,8 @@ from flipwell.league.selectors.machines import (
 )
 from flipwell.league.services._edge import record_ruling
 from flipwell.league.services.permissions import require_role
-from flipwell.rules import RuleError
-from flipwell.rules.special_rulings import (
-    APPENDIX_A,
-    SpecialRuling,
-    SpecialRulingKind,
-    amend_rulings,
-    same_title,
-)
+from flipwell.rules import APPENDIX_A, RuleError, SpecialRuling, SpecialRulingKind
+from flipwell.rules.special_rulings import amend_rulings, same_title
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
