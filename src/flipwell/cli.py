@@ -24,10 +24,9 @@ import os
 import sys
 from collections.abc import Sequence
 
-from flipwell.rules import RuleError
+from flipwell.rules import RuleError, SeasonResult, Standing, fold_season
 from flipwell.rules.checks import fmt
 from flipwell.rules.playoffs import MIN_PLAYERS, playoff_qualifier_count
-from flipwell.rules.season import SeasonResult, Standing, fold_season
 from flipwell.seasonfile import load_season
 
 # `flipwell <name>` -> (Django command, one-line help). Hyphens on the console, Django's

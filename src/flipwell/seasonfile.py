@@ -22,10 +22,17 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flipwell.rules import Entrant, RuleError
-from flipwell.rules.match import Compensatory, GameFacts, MatchFacts
-from flipwell.rules.season import MeetFacts, SeasonFacts, ViolationFacts
-from flipwell.rules.violations import Violation
+from flipwell.rules import (
+    Compensatory,
+    Entrant,
+    GameFacts,
+    MatchFacts,
+    MeetFacts,
+    RuleError,
+    SeasonFacts,
+    Violation,
+    ViolationFacts,
+)
 
 
 def load_season(path: str | Path) -> tuple[str, SeasonFacts]:

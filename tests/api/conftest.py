@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from flipwell.api.tokens import issue_api_token
 from flipwell.league import models as m
 from flipwell.league.services.season_files import import_season_file
+from flipwell.league.services.tokens import issue_api_token
 from tests import factories as f
 from tests.league.league_night import Night, build_night
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from flipwell.api.models import ApiToken
-from flipwell.api.tokens import revoke_api_token
 from flipwell.league import models as m
+from flipwell.league.models import ApiToken
+from flipwell.league.services.tokens import revoke_api_token
 from tests import factories as f
 from tests.api.conftest import bearer, token
 from tests.league.league_night import DATE, game, start

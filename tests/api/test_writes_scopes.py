@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from flipwell.api.models import ApiToken
 from flipwell.league import models as m
+from flipwell.league.models import ApiToken
 from flipwell.league.services.corrections import request_correction
 from flipwell.league.services.ledger import record_ledger_entry
 from flipwell.league.services.meets import close_meet

@@ -39,9 +39,9 @@ def main(argv: list[str]) -> dict[str, Any]:
 
 
 def _night(players: int) -> dict[str, Any]:
-    from flipwell.api.tokens import issue_api_token
     from flipwell.league import models as m
     from flipwell.league.services.meets import start_meet
+    from flipwell.league.services.tokens import issue_api_token
     from tests import factories as f
 
     # Each run is a new process whose factory sequences start again: number past the last run.

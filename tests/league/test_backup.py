@@ -26,6 +26,7 @@ from flipwell.league.exchange.backup import (
 )
 from flipwell.league.exchange.demo import create_demo_league
 from flipwell.league.services.season_files import import_season_file
+from flipwell.league.services.tokens import issue_api_token
 from flipwell.rules.season import fold_season
 from tests import factories as f
 
@@ -77,7 +78,20 @@ def test_backup_models_come_after_every_model_they_point_to():
         and position[field.related_model] > position[model]
     ]
     assert (ordered[0], late) == (User, [])
-    assert set(ordered[1:]) == set(m.League._meta.app_config.get_models())
+    assert set(ordered[1:]) == set(m.League._meta.app_config.get_models()) - {m.ApiToken}
+
+
+@pytest.mark.django_db
+def test_backup_leaves_out_api_tokens(tmp_path):
+    """API tokens are league rows but never backed up, not even their hashes."""
+    issuer = f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
+    issued = issue_api_token(league=issuer.league, name="tv", scopes=["scores"], actor=issuer.user)
+    path = tmp_path / "backup.json"
+
+    write_backup(path=path)
+
+    assert [t["model"] for t in _tables(path) if "token" in t["model"]] == []
+    assert issued.token.token_hash not in path.read_text()
 
 
 def test_backup_flush_restore_keeps_golden_standings_and_every_row(transactional_db, tmp_path):

@@ -8,11 +8,11 @@ from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.http import urlsafe_base64_decode
 
-from flipwell.api.models import ApiToken
-from flipwell.api.tokens import issue_api_token
 from flipwell.league import models as m
 from flipwell.league import services
+from flipwell.league.models import ApiToken
 from flipwell.league.services._edge import record_ruling
+from flipwell.league.services.tokens import issue_api_token
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db

@@ -9,9 +9,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from flipwell.api.tokens import issue_api_token
 from flipwell.league import models as m
 from flipwell.league import services
+from flipwell.league.services.tokens import issue_api_token
 from flipwell.web.scoresheet_tokens import scoresheet_path
 from tests import factories as f
 from tests.league.league_night import build_night, game, play, start

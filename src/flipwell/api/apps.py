@@ -1,10 +1,10 @@
-"""Django app configuration for the JSON API (it stores the API tokens)."""
+"""Django app configuration for the JSON API (its tokens are `flipwell.league.models.ApiToken`)."""
 
 from django.apps import AppConfig
 
 
 class ApiConfig(AppConfig):
-    """The JSON API under /api/v1/ and the tokens that may write through it."""
+    """The JSON API under /api/v1/; its migrations created the API token table (now league's)."""
 
     name = "flipwell.api"
     label = "api"

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 from django.http import HttpRequest
 from ninja.security import HttpBearer
 
-from flipwell.api.models import ApiToken
-from flipwell.api.tokens import Scope, require_issuer_role, require_scope, token_for_secret
-from flipwell.league.models import League
+from flipwell.api.tokens import require_issuer_role, require_scope, token_for_secret
+from flipwell.league.models import ApiToken, League
+from flipwell.league.services.tokens import Scope
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -3,7 +3,7 @@
 Words:
 - *IFPA results CSV*: one row per player of a season, in final position order (once the
   playoffs are complete, the qualifiers by their playoff places, then everyone else by the
-  standings: `flipwell.rules.final_positions`), with his IFPA number; *attended* counts the
+  standings: `flipwell.rules.season_final_positions`), with his IFPA number; *attended* counts the
   meets at which he played at least one game, and a player who attended fewer than the
   *attendance threshold* is marked ``below_threshold`` = ``yes`` (the IFPA counts only players
   who took part enough; the league decides how many meets that is, by default half the
@@ -32,7 +32,7 @@ from flipwell.league.exchange.exports import FoldedSeason, fold
 from flipwell.league.players_csv import roster_problems
 from flipwell.league.selectors.playoffs import playoff_bracket
 from flipwell.league.services import ImportResult, import_players_csv
-from flipwell.rules.final_positions import attendance, attendance_threshold, season_final_positions
+from flipwell.rules import attendance, attendance_threshold, season_final_positions
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

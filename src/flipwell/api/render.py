@@ -28,11 +28,16 @@ from flipwell.league.selectors.treasury import Treasury
 from flipwell.league.services.malfunctions import ReportedMalfunction
 from flipwell.league.services.meet_machines import NextGame, ReplacedMachine
 from flipwell.league.services.scores import SubmittedScores
-from flipwell.league.services.violations import RecordedRemedy, RecordedRestart
-from flipwell.rules.corrections import CorrectionOutcome
-from flipwell.rules.playoff_seeding import PlayoffQualification
-from flipwell.rules.special_rulings import SpecialRuling
-from flipwell.rules.violations import PenaltyDecision
+from flipwell.league.services.violations import (
+    RecordedRemedy,
+    RecordedRestart,
+)
+from flipwell.rules import (
+    CorrectionOutcome,
+    PenaltyDecision,
+    PlayoffQualification,
+    SpecialRuling,
+)
 
 
 def as_number(points: Fraction | int) -> float:

@@ -21,11 +21,26 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flipwell.league import models as m
-from flipwell.rules import Entrant, RuleError, Ruleset
-from flipwell.rules.match import Compensatory, GameFacts, MatchFacts, violation_score_changes
-from flipwell.rules.ruleset import InterferenceDefaults
-from flipwell.rules.season import MeetFacts, SeasonFacts, ViolationFacts
-from flipwell.rules.violations import VIOLATION_KINDS, Violation, ViolationKind
+from flipwell.rules import (
+    Compensatory,
+    Entrant,
+    GameFacts,
+    InterferenceDefaults,
+    MatchFacts,
+    MeetFacts,
+    RuleError,
+    Ruleset,
+    SeasonFacts,
+    Violation,
+    ViolationFacts,
+    ViolationKind,
+)
+from flipwell.rules.match import (
+    violation_score_changes,
+)
+from flipwell.rules.violations import (
+    VIOLATION_KINDS,
+)
 
 PLAYED = (m.Meet.Status.OPEN, m.Meet.Status.CLOSED)
 

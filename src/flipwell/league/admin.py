@@ -123,5 +123,14 @@ class AuditEventAdmin(AppendOnlyAdmin):
     list_filter = ["action"]
 
 
+@admin.register(m.ApiToken)
+class ApiTokenAdmin(AppendOnlyAdmin):
+    """Shown for inspection; tokens are issued and revoked in the console (with an audit event)."""
+
+    list_display = ["league", "name", "prefix", "issued_by", "created_at", "revoked_at"]
+    list_filter = ["league"]
+    exclude = ["token_hash"]
+
+
 for model in SIMPLE_MODELS:
     admin.site.register(model)

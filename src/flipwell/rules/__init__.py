@@ -15,21 +15,51 @@ Where each rule lives:
 a match, a season      match, season (facts folded into standings)
 §5                     selection (first machines, who picks, play order)
 §6                     playoffs, playoff_seeding, playoff_matches, playoff_bracket,
-                       playoff_machines; race (clinched / eliminated)
+                       playoff_machines, final_positions; race (clinched / eliminated)
 §7                     extra_balls, malfunctions
 §8                     violations
 §9                     treasury
 §1.1, §4.1 overrides   officials
 Appendix A             special_rulings
 =====================  ============================================================
+
+Everything a caller needs is importable from here: every public function, every type its
+parameters and results name (and the types of those types' fields, `test_contract`), and
+`fmt` / `money`, the way the rules write numbers and amounts in their messages (the front ends
+show numbers the same way). The submodules are internals.
 """
 
-from flipwell.rules.attendance import announced_tardiness, join_game_in_progress
-from flipwell.rules.corrections import decide_correction
+from flipwell.rules.attendance import (
+    AnnouncedTardiness,
+    JoinDecision,
+    announced_tardiness,
+    join_game_in_progress,
+)
+from flipwell.rules.checks import fmt
+from flipwell.rules.corrections import (
+    CorrectionOutcome,
+    CorrectionRequest,
+    CorrectionResponse,
+    CorrectionStatus,
+    LoOverride,
+    decide_correction,
+)
 from flipwell.rules.errors import RuleError
-from flipwell.rules.extra_balls import allowable_extra_balls, extra_ball_ruling
-from flipwell.rules.final_positions import attendance, attendance_threshold
-from flipwell.rules.forfeits import night_forfeit_credit, season_forfeit_game
+from flipwell.rules.extra_balls import (
+    ExtraBallRuling,
+    ExtraBallSource,
+    allowable_extra_balls,
+    extra_ball_ruling,
+)
+from flipwell.rules.final_positions import (
+    attendance,
+    attendance_threshold,
+    season_final_positions,
+)
+from flipwell.rules.forfeits import (
+    night_forfeit_credit,
+    season_forfeit_game,
+)
 from flipwell.rules.grouping import (
     alphabetical,
     group_sizes,
@@ -38,6 +68,13 @@ from flipwell.rules.grouping import (
     proposed_group_numbers,
 )
 from flipwell.rules.malfunctions import (
+    AnnouncedProblem,
+    Malfunction,
+    MalfunctionKind,
+    MalfunctionReason,
+    MalfunctionReport,
+    MalfunctionRuling,
+    MalfunctionRulingKind,
     automatically_unplayable,
     compensatory_balls,
     compensatory_entitled,
@@ -47,37 +84,109 @@ from flipwell.rules.malfunctions import (
 from flipwell.rules.match import (
     Compensatory,
     GameFacts,
+    GameOutcome,
     MatchFacts,
+    MatchResult,
+    PlayerMatch,
     score_match,
     violation_score_changes,
 )
-from flipwell.rules.playoff_bracket import playoff_bracket_state
-from flipwell.rules.playoff_matches import playoff_match_state
-from flipwell.rules.playoff_seeding import apply_withdrawals, playoff_qualification
-from flipwell.rules.playoffs import papa_points, playoff_divisions, playoff_first_round
-from flipwell.rules.race import playoff_race
-from flipwell.rules.ruleset import FWPL_V1, Ruleset
-from flipwell.rules.scoring import game_points, match_bonus_points, score_game
+from flipwell.rules.playoff_bracket import PlayoffBracketState, playoff_bracket_state
+from flipwell.rules.playoff_matches import (
+    MatchStatus,
+    PlayoffGame,
+    PlayoffMatchRecord,
+    PlayoffMatchState,
+    playoff_match_state,
+)
+from flipwell.rules.playoff_seeding import (
+    PlayoffQualification,
+    PlayoffSeeding,
+    SeedTie,
+    TieLine,
+    apply_withdrawals,
+    playoff_qualification,
+)
+from flipwell.rules.playoffs import (
+    BRACKET_MATCHES,
+    papa_points,
+    playoff_divisions,
+    playoff_first_round,
+)
+from flipwell.rules.race import PlayoffRace, RaceStanding, RaceStatus, playoff_race
+from flipwell.rules.ruleset import (
+    FWPL_V1,
+    InterferenceChoice,
+    InterferenceDefaults,
+    MatchBonusTiebreak,
+    Ruleset,
+)
+from flipwell.rules.scoring import (
+    GameResult,
+    MatchBonusResult,
+    game_points,
+    match_bonus_points,
+    score_game,
+)
 from flipwell.rules.season import (
     MeetFacts,
+    MeetResult,
+    Night,
+    NightStatus,
     SeasonFacts,
+    SeasonResult,
+    Standing,
     ViolationFacts,
     fold_season,
     may_play_game,
     next_groups,
 )
 from flipwell.rules.selection import (
+    FirstMachineDraw,
+    MachineState,
+    PlayedGame,
+    SelectableMachines,
     check_machine_choice,
     draw_first_machines,
     machine_picker,
     play_order,
     selectable_machines,
 )
-from flipwell.rules.special_rulings import APPENDIX_A, check_score_adjustment, rulings_for
-from flipwell.rules.treasury import Ledger, LedgerEntry, balances, dues_status
-from flipwell.rules.values import Entrant, Finish, PlayoffCandidate, PlayoffDivision
+from flipwell.rules.special_rulings import (
+    APPENDIX_A,
+    AdjustmentKind,
+    SpecialRuling,
+    SpecialRulingKind,
+    check_score_adjustment,
+    rulings_for,
+)
+from flipwell.rules.treasury import (
+    Account,
+    Balances,
+    DuesStatus,
+    EntryKind,
+    Ledger,
+    LedgerEntry,
+    Reason,
+    balances,
+    dues_status,
+    money,
+)
+from flipwell.rules.values import (
+    Entrant,
+    Finish,
+    LeaguePoints,
+    PlayoffCandidate,
+    PlayoffDivision,
+    PointLine,
+)
 from flipwell.rules.violations import (
+    PenaltyDecision,
+    PenaltyEffect,
+    PenaltyTarget,
     Violation,
+    ViolationEffect,
+    ViolationKind,
     penalty_decision,
     penalty_game,
     reduced_score,
@@ -86,22 +195,83 @@ from flipwell.rules.violations import (
 
 __all__ = [
     "APPENDIX_A",
+    "BRACKET_MATCHES",
     "FWPL_V1",
+    "Account",
+    "AdjustmentKind",
+    "AnnouncedProblem",
+    "AnnouncedTardiness",
+    "Balances",
     "Compensatory",
+    "CorrectionOutcome",
+    "CorrectionRequest",
+    "CorrectionResponse",
+    "CorrectionStatus",
+    "DuesStatus",
     "Entrant",
+    "EntryKind",
+    "ExtraBallRuling",
+    "ExtraBallSource",
     "Finish",
+    "FirstMachineDraw",
     "GameFacts",
+    "GameOutcome",
+    "GameResult",
+    "InterferenceChoice",
+    "InterferenceDefaults",
+    "JoinDecision",
+    "LeaguePoints",
     "Ledger",
     "LedgerEntry",
+    "LoOverride",
+    "MachineState",
+    "Malfunction",
+    "MalfunctionKind",
+    "MalfunctionReason",
+    "MalfunctionReport",
+    "MalfunctionRuling",
+    "MalfunctionRulingKind",
+    "MatchBonusResult",
+    "MatchBonusTiebreak",
     "MatchFacts",
+    "MatchResult",
+    "MatchStatus",
     "MeetFacts",
+    "MeetResult",
+    "Night",
+    "NightStatus",
+    "PenaltyDecision",
+    "PenaltyEffect",
+    "PenaltyTarget",
+    "PlayedGame",
+    "PlayerMatch",
+    "PlayoffBracketState",
     "PlayoffCandidate",
     "PlayoffDivision",
+    "PlayoffGame",
+    "PlayoffMatchRecord",
+    "PlayoffMatchState",
+    "PlayoffQualification",
+    "PlayoffRace",
+    "PlayoffSeeding",
+    "PointLine",
+    "RaceStanding",
+    "RaceStatus",
+    "Reason",
     "RuleError",
     "Ruleset",
     "SeasonFacts",
+    "SeasonResult",
+    "SeedTie",
+    "SelectableMachines",
+    "SpecialRuling",
+    "SpecialRulingKind",
+    "Standing",
+    "TieLine",
     "Violation",
+    "ViolationEffect",
     "ViolationFacts",
+    "ViolationKind",
     "allowable_extra_balls",
     "alphabetical",
     "announced_tardiness",
@@ -119,6 +289,7 @@ __all__ = [
     "draw_first_machines",
     "dues_status",
     "extra_ball_ruling",
+    "fmt",
     "fold_season",
     "game_points",
     "group_sizes",
@@ -128,6 +299,7 @@ __all__ = [
     "machine_picker",
     "match_bonus_points",
     "may_play_game",
+    "money",
     "next_groups",
     "night_forfeit_credit",
     "papa_points",
@@ -146,6 +318,7 @@ __all__ = [
     "rulings_for",
     "score_game",
     "score_match",
+    "season_final_positions",
     "season_forfeit_game",
     "selectable_machines",
     "violation_effect",

@@ -8,7 +8,7 @@ Words:
 - *sparkline*: one series in a small picture on a scale shared by the whole table.
 - *bracket diagram*: one playoff division's matches in rounds (QF, SF, F) as boxes, with the
   players, their points and who advanced, joined by lines from each match to the one its top
-  two go on to (`flipwell.rules.playoffs.BRACKET_MATCHES`).
+  two go on to (`flipwell.rules.BRACKET_MATCHES`).
 
 Colours and fonts come from CSS classes (app.css, tv.css, print.css), so the same SVG suits
 the light pages, the dark TV and paper. The Content-Security-Policy forbids style attributes,
@@ -26,8 +26,8 @@ from django.utils.safestring import SafeString, mark_safe
 
 from flipwell.league.selectors.playoffs import DivisionView, MatchView
 from flipwell.league.selectors.standings import PlayerRef
-from flipwell.rules.checks import fmt
-from flipwell.rules.playoffs import BRACKET_MATCHES
+from flipwell.rules import BRACKET_MATCHES
+from flipwell.web.formatting import number
 
 PALETTE_SIZE = 8
 LABEL_GAP = 13.0
@@ -76,7 +76,7 @@ def points_chart(series: Series, *, title: str, meets: int | None = None) -> Saf
             f'<line class="grid" x1="{left:g}" x2="{left + plot_w:g}" '
             f'y1="{y(tick):.1f}" y2="{y(tick):.1f}"/>'
             f'<text class="axis" x="{left - 6:g}" y="{y(tick) + 4:.1f}" '
-            f'text-anchor="end">{fmt(int(tick))}</text>'
+            f'text-anchor="end">{number(int(tick))}</text>'
         )
         tick += step
     for meet in range(count + 1):
@@ -92,7 +92,7 @@ def points_chart(series: Series, *, title: str, meets: int | None = None) -> Saf
     for index, (name, points) in enumerate(series):
         coords = [(x(0), y(0))] + [(x(i + 1), y(float(p))) for i, p in enumerate(points)]
         path = " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy in coords)
-        last = fmt(points[-1]) if points else "0"
+        last = number(points[-1]) if points else "0"
         parts.append(
             f'<polyline class="series s{index % PALETTE_SIZE}" points="{path}">'
             f"<title>{escape(name)}: {last}</title></polyline>"

@@ -1,4 +1,4 @@
-"""The API token table (flipwell.api.models.ApiToken): hashes, scopes, revocation."""
+"""The API token table: hashes, scopes, revocation (the model is now `league.ApiToken`)."""
 
 import django.db.models.deletion
 import django.utils.timezone

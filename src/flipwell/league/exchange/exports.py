@@ -30,9 +30,15 @@ from typing import Any
 from flipwell.league import models as m
 from flipwell.league.adapters import ruleset_for, season_facts
 from flipwell.league.csv_cells import csv_text
-from flipwell.rules.match import GameFacts
-from flipwell.rules.season import MeetFacts, SeasonFacts, SeasonResult, Standing, fold_season
-from flipwell.rules.violations import Violation
+from flipwell.rules import (
+    GameFacts,
+    MeetFacts,
+    SeasonFacts,
+    SeasonResult,
+    Standing,
+    Violation,
+    fold_season,
+)
 
 STANDINGS_COLUMNS = (
     "rank",

@@ -48,11 +48,13 @@ from flipwell.league.models.playoffs import (
     Withdrawal,
 )
 from flipwell.league.models.seasons import Season, SeasonEntry, Weekday
+from flipwell.league.models.tokens import ApiToken
 
 __all__ = [
     "MAX_BALLS_PER_GAME",
     "AnnouncedAbsence",
     "AnnouncedProblem",
+    "ApiToken",
     "AuditEvent",
     "CompensatoryGame",
     "CompensatoryRequest",

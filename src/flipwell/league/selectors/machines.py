@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from django.db import models
 
 from flipwell.league import models as m
-from flipwell.rules.special_rulings import SpecialRuling, rulings_for
+from flipwell.rules import SpecialRuling, rulings_for
 
 KIND_TO_RULES = {
     "not_malfunction": "not_a_malfunction",

@@ -22,10 +22,17 @@ from dataclasses import dataclass
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, ruleset_for, season_facts
-from flipwell.rules import RuleError, Ruleset
-from flipwell.rules.match import MatchResult
-from flipwell.rules.season import SeasonResult, fold_season
-from flipwell.rules.selection import MachineState, PlayedGame, machine_picker, play_order
+from flipwell.rules import (
+    MachineState,
+    MatchResult,
+    PlayedGame,
+    RuleError,
+    Ruleset,
+    SeasonResult,
+    fold_season,
+    machine_picker,
+    play_order,
+)
 
 GAMES_PER_MATCH = 4
 

@@ -27,16 +27,20 @@ from flipwell.league import models as m
 from flipwell.league.adapters import player_key, ruleset_for, season_facts
 from flipwell.league.models.playoffs import PlayoffNoShow  # exported by models later
 from flipwell.league.selectors.standings import PlayerRef, playoff_candidates
-from flipwell.rules import RuleError, Ruleset
-from flipwell.rules.playoff_bracket import PlayoffBracketState, playoff_bracket_state
-from flipwell.rules.playoff_matches import PlayoffGame, PlayoffMatchRecord, PlayoffMatchState
-from flipwell.rules.playoff_seeding import (
+from flipwell.rules import (
+    PlayoffBracketState,
+    PlayoffGame,
+    PlayoffMatchRecord,
+    PlayoffMatchState,
     PlayoffQualification,
     PlayoffSeeding,
+    RuleError,
+    Ruleset,
+    fold_season,
+    playoff_bracket_state,
     playoff_qualification,
 )
 from flipwell.rules.playoffs import divisions_for_qualifiers
-from flipwell.rules.season import fold_season
 
 ROUND_PREFIX = {"quarterfinal": "QF", "semifinal": "SF", "final": "F"}
 

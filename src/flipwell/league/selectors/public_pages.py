@@ -39,8 +39,7 @@ from flipwell.league.selectors.standings import (
     player_history,
     standings,
 )
-from flipwell.rules import RuleError
-from flipwell.rules.special_rulings import SpecialRuling, rulings_for
+from flipwell.rules import RuleError, SpecialRuling, rulings_for
 
 
 class NotFoundError(LookupError):

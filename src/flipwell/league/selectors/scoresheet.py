@@ -29,11 +29,8 @@ from flipwell.league.selectors.meet_board import (
     meet_board,
     played_games,
 )
-from flipwell.rules import RuleError, Ruleset
+from flipwell.rules import RuleError, Ruleset, fold_season, score_game, selectable_machines
 from flipwell.rules.corrections import correction_quorum
-from flipwell.rules.scoring import score_game
-from flipwell.rules.season import fold_season
-from flipwell.rules.selection import selectable_machines
 
 
 @dataclass(frozen=True)

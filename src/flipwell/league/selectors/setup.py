@@ -7,14 +7,10 @@ Each function runs a fixed number of queries, whatever the league's size.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from django.db.models import Count
 
 from flipwell.league import models as m
-
-if TYPE_CHECKING:
-    from flipwell.api.models import ApiToken
 
 
 @dataclass(frozen=True)
@@ -86,11 +82,11 @@ def league_official(league: m.League, official_id: int) -> m.LeagueOfficial | No
     )
 
 
-def league_api_tokens(league: m.League) -> list[ApiToken]:
-    """The league's API tokens, live ones first, newest first (1 query).
-
-    Read through the league's reverse relation so this module needs no import of the API
-    app at run time (the API depends on the league app, not the other way round).
-    """
-    rows = list(league.api_tokens.select_related("issued_by", "revoked_by").order_by("-pk"))
+def league_api_tokens(league: m.League) -> list[m.ApiToken]:
+    """The league's API tokens, live ones first, newest first (1 query)."""
+    rows = list(
+        m.ApiToken.objects.filter(league=league)
+        .select_related("issued_by", "revoked_by")
+        .order_by("-pk")
+    )
     return sorted(rows, key=lambda t: t.revoked_at is not None)

@@ -23,12 +23,21 @@ from fractions import Fraction
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, ruleset_for, season_facts
-from flipwell.rules import RuleError, Ruleset
-from flipwell.rules.match import MatchResult
+from flipwell.rules import (
+    MatchResult,
+    PlayoffCandidate,
+    PlayoffRace,
+    RaceStatus,
+    RuleError,
+    Ruleset,
+    SeasonFacts,
+    SeasonResult,
+    Standing,
+    fold_season,
+    next_groups,
+    playoff_race,
+)
 from flipwell.rules.playoffs import playoff_qualifier_count
-from flipwell.rules.race import PlayoffRace, RaceStatus, playoff_race
-from flipwell.rules.season import SeasonFacts, SeasonResult, Standing, fold_season, next_groups
-from flipwell.rules.values import PlayoffCandidate
 
 
 @dataclass(frozen=True)

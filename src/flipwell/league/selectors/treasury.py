@@ -24,18 +24,19 @@ from django.utils import timezone
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, ruleset_for, season_facts
 from flipwell.league.selectors.standings import PlayerRef
-from flipwell.rules import RuleError, alphabetical
-from flipwell.rules.season import fold_season
-from flipwell.rules.treasury import (
+from flipwell.rules import (
     Account,
     EntryKind,
     Ledger,
     LedgerEntry,
     Reason,
+    RuleError,
+    alphabetical,
     balances,
     dues_status,
-    money,
+    fold_season,
 )
+from flipwell.rules.treasury import money
 
 RULES_KIND: dict[tuple[str, str, bool], EntryKind] = {
     ("payment", "dues", False): "dues_paid",

@@ -31,6 +31,7 @@ special rulings        load_appendix_a, add_special_ruling, amend_special_ruling
 setup                  may_create_league, open_league, create_machine, update_machine,
                        set_machine_status, add_official, remove_official,
                        link_official_player
+tokens                 issue_api_token, revoke_api_token
 =====================  ===========================================================
 """
 
@@ -97,6 +98,10 @@ from flipwell.league.services.special_rulings import (
     amend_special_ruling,
     load_appendix_a,
 )
+from flipwell.league.services.tokens import (
+    issue_api_token,
+    revoke_api_token,
+)
 from flipwell.league.services.violations import (
     record_game_restart,
     record_victim_remedy,
@@ -125,6 +130,7 @@ __all__ = [
     "designate_late_join_forfeits",
     "import_players_csv",
     "import_season_file",
+    "issue_api_token",
     "link_official_player",
     "load_appendix_a",
     "may_create_league",
@@ -153,6 +159,7 @@ __all__ = [
     "request_correction",
     "respond_to_correction",
     "reverse_ledger_entry",
+    "revoke_api_token",
     "schedule_meet",
     "set_machine_status",
     "start_meet",

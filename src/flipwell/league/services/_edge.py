@@ -18,9 +18,8 @@ from django.db import connection
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, ruleset_for, season_facts
 from flipwell.league.services.permissions import require_role
-from flipwell.rules import RuleError, Ruleset
+from flipwell.rules import RuleError, Ruleset, SeasonResult, fold_season
 from flipwell.rules.officials import ruling_warnings
-from flipwell.rules.season import SeasonResult, fold_season
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -40,15 +40,22 @@ from flipwell.league.services._edge import (
     rules_edge,
     season_changed,
 )
-from flipwell.league.services.scores import game_points_of, store_sheet
-from flipwell.rules.corrections import (
+from flipwell.league.services.scores import (
+    game_points_of,
+    store_sheet,
+)
+from flipwell.rules import (
     CorrectionOutcome,
     CorrectionResponse,
     LoOverride,
-    correction_quorum,
     decide_correction,
 )
-from flipwell.rules.corrections import CorrectionRequest as ClaimedError
+from flipwell.rules import (
+    CorrectionRequest as ClaimedError,
+)
+from flipwell.rules.corrections import (
+    correction_quorum,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -20,12 +20,17 @@ from flipwell.league import models as m
 from flipwell.league.adapters import player_key
 from flipwell.league.audit import record_event
 from flipwell.league.selectors.treasury import STORED_KIND, to_rules_ledger
-from flipwell.league.services._edge import require_official, rules_edge
-from flipwell.rules.treasury import (
-    KINDS,
+from flipwell.league.services._edge import (
+    require_official,
+    rules_edge,
+)
+from flipwell.rules import (
     EntryKind,
     Ledger,
     LedgerEntry,
+)
+from flipwell.rules.treasury import (
+    KINDS,
     append_entry,
     reversal_of,
 )

@@ -45,13 +45,17 @@ from flipwell.league.services._edge import (
     season_changed,
 )
 from flipwell.league.services._meet_warnings import start_warnings
-from flipwell.rules import Ruleset
-from flipwell.rules.attendance import AnnouncedTardiness, announced_tardiness
-from flipwell.rules.officials import check_grouping_override
-from flipwell.rules.season import MeetResult, Night, SeasonResult, next_groups
-from flipwell.rules.selection import (
+from flipwell.rules import (
+    AnnouncedTardiness,
+    MeetResult,
+    Night,
+    Ruleset,
+    SeasonResult,
+    announced_tardiness,
     draw_first_machines,
+    next_groups,
 )
+from flipwell.rules.officials import check_grouping_override
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -33,9 +33,18 @@ from flipwell.league.selectors.playoffs import (
     load_playoff_facts,
     playoff_qualification_now,
 )
-from flipwell.league.services._edge import record_ruling, require_official, rules_edge
-from flipwell.league.services._playoff_night import drawn_machine, locked_night
-from flipwell.rules.playoff_seeding import PlayoffQualification
+from flipwell.league.services._edge import (
+    record_ruling,
+    require_official,
+    rules_edge,
+)
+from flipwell.league.services._playoff_night import (
+    drawn_machine,
+    locked_night,
+)
+from flipwell.rules import (
+    PlayoffQualification,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -38,8 +38,12 @@ from flipwell.league.services._edge import (
     rules_edge,
     season_changed,
 )
-from flipwell.league.services._season_forfeit import refuse_if_season_forfeited
-from flipwell.rules.scoring import score_game
+from flipwell.league.services._season_forfeit import (
+    refuse_if_season_forfeited,
+)
+from flipwell.rules import (
+    score_game,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

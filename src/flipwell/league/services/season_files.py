@@ -18,10 +18,18 @@ from django.db import transaction
 
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
-from flipwell.league.services._edge import require_official, season_changed
-from flipwell.rules import RuleError
-from flipwell.rules.match import GameFacts, MatchFacts
-from flipwell.rules.season import MeetFacts, SeasonFacts, fold_season
+from flipwell.league.services._edge import (
+    require_official,
+    season_changed,
+)
+from flipwell.rules import (
+    GameFacts,
+    MatchFacts,
+    MeetFacts,
+    RuleError,
+    SeasonFacts,
+    fold_season,
+)
 from flipwell.seasonfile import season_from_dict
 
 if TYPE_CHECKING:

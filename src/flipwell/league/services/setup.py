@@ -432,11 +432,8 @@ def remove_official(*, official: m.LeagueOfficial, actor: User) -> None:
 
 
 def _revoke_tokens(official: m.LeagueOfficial, *, actor: User) -> list[str]:
-    """Revoke the live API tokens `official` issued for his league; their prefixes (2 queries).
-
-    Through the league's reverse relation, so this app needs no import of the API app.
-    """
-    tokens = official.league.api_tokens.filter(issued_by_id=official.user_id)
+    """Revoke the live API tokens `official` issued for his league; their prefixes (2 queries)."""
+    tokens = m.ApiToken.objects.filter(league=official.league, issued_by_id=official.user_id)
     now = timezone.now()
     tokens.filter(revoked_at__isnull=True).update(revoked_at=now, revoked_by=actor)
     return list(

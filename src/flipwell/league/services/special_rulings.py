@@ -23,11 +23,17 @@ from flipwell.league.selectors.machines import (
     ruling_id,
     stored_special_rulings,
 )
-from flipwell.league.services._edge import record_ruling, require_official, rules_edge
-from flipwell.rules.special_rulings import (
+from flipwell.league.services._edge import (
+    record_ruling,
+    require_official,
+    rules_edge,
+)
+from flipwell.rules import (
     APPENDIX_A,
     SpecialRuling,
     SpecialRulingKind,
+)
+from flipwell.rules.special_rulings import (
     amend_rulings,
     same_title,
 )

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from django import template
 
-from flipwell.rules.checks import fmt
+from flipwell.web.formatting import number
 
 register = template.Library()
 
@@ -24,7 +24,7 @@ def num(value: int | Fraction | None) -> str:
     """1234567 -> "1,234,567"; Fraction(79, 4) -> "19.75"; None -> "–"."""
     if value is None or value == "":
         return NO_VALUE
-    return fmt(value)
+    return number(value)
 
 
 @register.filter

@@ -8,8 +8,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from flipwell.api.models import ApiToken
-from flipwell.api.tokens import revoke_api_token
+from flipwell.league.models import ApiToken
+from flipwell.league.services.tokens import revoke_api_token
 
 
 class Command(BaseCommand):

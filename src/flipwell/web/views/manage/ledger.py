@@ -10,8 +10,8 @@ from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.console import league_players, league_seasons
 from flipwell.league.selectors.treasury import treasury
-from flipwell.rules.treasury import money
 from flipwell.web.auth import LO_ONLY, console_page
+from flipwell.web.formatting import money
 from flipwell.web.forms import LedgerEntryForm, ReverseEntryForm
 from flipwell.web.views.manage._common import action, done, official, page, run
 

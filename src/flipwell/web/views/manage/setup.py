@@ -17,7 +17,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 
-from flipwell.api.tokens import issue_api_token, revoke_api_token
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.console import league_players
@@ -28,6 +27,7 @@ from flipwell.league.selectors.setup import (
     league_officials,
     machine_pool,
 )
+from flipwell.league.services.tokens import issue_api_token, revoke_api_token
 from flipwell.web.auth import LO_ONLY, console_page, signed_in
 from flipwell.web.forms import (
     AddOfficialForm,
@@ -240,7 +240,7 @@ def api_tokens(request: HttpRequest, league: m.League, role: str) -> HttpRespons
         if issued is not None:
             issue = IssueTokenForm()
     elif which == "revoke" and revoke.is_valid():
-        token = league.api_tokens.filter(pk=revoke.cleaned_data["token"]).first()
+        token = m.ApiToken.objects.filter(league=league, pk=revoke.cleaned_data["token"]).first()
         if token is None:
             raise Http404("No such API token in this league.")
         revoked = run(revoke, lambda d: revoke_api_token(token=token, actor=official(request)))

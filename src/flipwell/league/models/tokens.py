@@ -1,5 +1,9 @@
 """API tokens: what lets a program write to one league through the JSON API.
 
+The model lives in the league app (the console issues and revokes tokens, and removing an
+official revokes his); the API app only checks them. Its table was created by the API app's
+migration 0009 and is renamed ``league_apitoken`` by league migration 0012.
+
 Words:
 - *API token*: a secret string an official issues for one league, with *scopes*; only its
   SHA-256 hash is stored, so a copy of the database cannot be used to write. Its *prefix* (the
@@ -16,7 +20,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from flipwell.league.models import League
+from flipwell.league.models.leagues import League
 
 
 class ApiToken(models.Model):
@@ -39,8 +43,8 @@ class ApiToken(models.Model):
     )
 
     class Meta:
-        ordering = ["league", "created_at", "id"]  # noqa: RUF012 (Django Meta)
-        constraints = [  # noqa: RUF012 (Django Meta)
+        ordering = ["league", "created_at", "id"]
+        constraints = [
             models.CheckConstraint(
                 condition=models.Q(read_private=True)
                 | models.Q(scores=True)

@@ -1,0 +1,190 @@
+"""The layers hold: each part of flipwell imports only the parts below it (issue 9, item 4).
+
+Words:
+- *layer*: the first package under ``flipwell`` a module belongs to: ``rules`` (the rulebook,
+  pure), ``league`` (the stored facts), ``web`` and ``api`` (the two front ends). The modules
+  directly under ``flipwell`` (settings, urls, the command line) wire the layers together
+  and belong to none.
+- *forbidden import*: rules -> Django, league, web or api; league -> web or api; web <-> api;
+  and, in the front ends, anything of the rules but their top level (``flipwell.rules``
+  itself and the names in its ``__all__``): the rules' submodules are internals.
+
+Every import counts, at any depth of a module (inside a function or ``if TYPE_CHECKING``),
+relative ones resolved against the module's package.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import flipwell
+import flipwell.rules
+
+SRC = Path(flipwell.__file__).parent
+FORBIDDEN: dict[str, tuple[str, ...]] = {
+    "rules": ("django", "flipwell.league", "flipwell.web", "flipwell.api"),
+    "league": ("flipwell.web", "flipwell.api"),
+    "web": ("flipwell.api",),
+    "api": ("flipwell.web",),
+}
+RULES_TOP = "flipwell.rules"
+FRONT_ENDS = ("web", "api")
+
+
+def _layer(module: str) -> str | None:
+    parts = module.split(".")
+    inside = len(parts) >= 2 and parts[0] == "flipwell" and parts[1] in FORBIDDEN
+    return parts[1] if inside else None
+
+
+def _within(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+def _imported(module: str, is_package: bool, tree: ast.AST) -> list[tuple[int, str, str]]:
+    """(line, module imported, name taken from it or "") for every import in `tree`."""
+    package = module if is_package else module.rpartition(".")[0]
+    found: list[tuple[int, str, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name, "") for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found += [(node.lineno, base, alias.name) for alias in node.names]
+    return found
+
+
+def forbidden_imports(module: str, source: str, *, is_package: bool = False) -> list[str]:
+    """Each import in `source` (the text of `module`) that breaks a layer rule, as
+    ``"module:line imports target"``; empty when the module keeps to its layer."""
+    layer = _layer(module)
+    if layer is None:
+        return []
+    broken: list[str] = []
+    for line, imported, name in _imported(module, is_package, ast.parse(source)):
+        targets = [imported, f"{imported}.{name}"] if name else [imported]
+        bad = any(_within(t, p) for t in targets for p in FORBIDDEN.get(layer, ()))
+        if layer in FRONT_ENDS and _within(imported, RULES_TOP):
+            exported = imported == RULES_TOP and name in flipwell.rules.__all__
+            bad = bad or not (exported or (imported == RULES_TOP and not name))
+        if bad:
+            shown = f"{imported}.{name}" if name else imported
+            broken.append(f"{module}:{line} imports {shown}")
+    return broken
+
+
+def _modules() -> list[tuple[str, Path]]:
+    found = []
+    for path in sorted(SRC.rglob("*.py")):
+        parts = path.relative_to(SRC.parent).with_suffix("").parts
+        found.append((".".join(parts), path))
+    return found
+
+
+def test_layers_hold_in_every_module():
+    broken = [
+        problem
+        for module, path in _modules()
+        for problem in forbidden_imports(
+            module.removesuffix(".__init__"),
+            path.read_text(),
+            is_package=path.name == "__init__.py",
+        )
+    ]
+    assert broken == []
+
+
+def test_layers_checker_reads_every_layer():
+    assert sorted({_layer(module) for module, _ in _modules()} - {None}) == [
+        "api",
+        "league",
+        "rules",
+        "web",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("module", "source", "expected"),
+    [
+        (
+            "flipwell.rules.scoring",
+            "from django.db import models",
+            ["flipwell.rules.scoring:1 imports django.db.models"],
+        ),
+        (
+            "flipwell.rules.scoring",
+            "def f():\n    import flipwell.league.models",
+            ["flipwell.rules.scoring:2 imports flipwell.league.models"],
+        ),
+        (
+            "flipwell.league.selectors.setup",
+            "if TYPE_CHECKING:\n    from flipwell.api.models import ApiToken",
+            ["flipwell.league.selectors.setup:2 imports flipwell.api.models.ApiToken"],
+        ),
+        (
+            "flipwell.league.services.tokens",
+            "from ...web import charts",
+            ["flipwell.league.services.tokens:1 imports flipwell.web.charts"],
+        ),
+        (
+            "flipwell.league.services.tokens",
+            "from flipwell import api",
+            ["flipwell.league.services.tokens:1 imports flipwell.api"],
+        ),
+        (
+            "flipwell.web.views.manage.setup",
+            "from flipwell.api.tokens import token_for_secret",
+            ["flipwell.web.views.manage.setup:1 imports flipwell.api.tokens.token_for_secret"],
+        ),
+        (
+            "flipwell.api.render",
+            "import flipwell.web.charts",
+            ["flipwell.api.render:1 imports flipwell.web.charts"],
+        ),
+        (
+            "flipwell.web.charts",
+            "from flipwell.rules.checks import fmt",
+            ["flipwell.web.charts:1 imports flipwell.rules.checks.fmt"],
+        ),
+        (
+            "flipwell.api.exchange",
+            "from flipwell.rules import _private",
+            ["flipwell.api.exchange:1 imports flipwell.rules._private"],
+        ),
+        (
+            "flipwell.web.charts",
+            "from flipwell.rules import playoffs",
+            ["flipwell.web.charts:1 imports flipwell.rules.playoffs"],
+        ),
+        (
+            "flipwell.api",
+            "from .models import ApiToken\nfrom ..web import forms",
+            ["flipwell.api:2 imports flipwell.web.forms"],
+        ),
+    ],
+)
+def test_layers_checker_refuses_an_import_across_a_layer(module, source, expected):
+    is_package = module == "flipwell.api"
+    assert forbidden_imports(module, source, is_package=is_package) == expected
+
+
+@pytest.mark.parametrize(
+    ("module", "source"),
+    [
+        ("flipwell.rules.scoring", "from flipwell.rules.checks import fmt\nimport fractions"),
+        ("flipwell.league.models.tokens", "from django.db import models"),
+        ("flipwell.league.services.tokens", "from flipwell.rules import Ruleset"),
+        ("flipwell.web.views.manage.setup", "from flipwell.league.services import tokens"),
+        ("flipwell.api.auth", "from flipwell.league.models import ApiToken"),
+        ("flipwell.api.exchange", "import flipwell.rules\nfrom flipwell.rules import fmt"),
+        ("flipwell.urls", "from flipwell.api.api import api\nfrom flipwell.web import urls"),
+    ],
+)
+def test_layers_checker_allows_an_import_downwards(module, source):
+    assert forbidden_imports(module, source) == []
