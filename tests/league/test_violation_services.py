@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from flipwell.league import models as m
 from flipwell.league.adapters import season_facts
 from flipwell.league.services.forfeits import record_forfeit
+from flipwell.league.services.malfunctions import record_positive_malfunction_replay
 from flipwell.league.services.violations import (
     record_game_restart,
     record_victim_remedy,
@@ -113,7 +114,7 @@ def test_record_violation_games_completed_beyond_the_group_refused(night, meet):
         )  # fmt: skip
 
     assert caught.value.message_dict["games_completed"] == [
-        "Group 1 has completed 0 games; games_completed must be 0 to 0."
+        "Group 1 has completed 0 scored games; games_completed must be 0 to 0."
     ]
 
 
@@ -278,3 +279,24 @@ def test_game_restart_too_few_when_more_can_start_is_not_a_restart(night, meet):
             game=game(meet, 1, 1), responsible=night.players[0], games_started=3,
             more_games_possible=True, game_price_cents=50, actor=night.user,
         )  # fmt: skip
+
+
+def test_record_violation_after_a_game_awaiting_its_replay_counts_it_not_completed(night, meet):
+    """§8.5 with §7.4: game 1's scores were discarded by a positive malfunction, so until its
+    replay the group has completed no scored game: a violation "after game 1" is refused with
+    a message naming the field, not a server error (found by the season state machine)."""
+    a = night.players
+    _play_group_one(night, meet)
+    record_positive_malfunction_replay(
+        game=game(meet, 1, 1), discard_scores_of=[a[0]], reason="Ball save", actor=night.user
+    )
+
+    with pytest.raises(ValidationError) as refused:
+        record_violation(
+            meet=meet, player=a[0], kind="own_unallowable_extra_ball", games_completed=1,
+            reason="Played an extra ball", actor=night.user,
+        )  # fmt: skip
+
+    assert list(refused.value.message_dict) == ["games_completed"]
+    assert "completed 0 scored games" in refused.value.message_dict["games_completed"][0]
+    assert m.Violation.objects.count() == 0

@@ -97,6 +97,7 @@ def record_violation(
         if member is None:
             raise ValidationError({"player": f"{player} is in no group of meet {meet.number}."})
         group = member.group
+        before, _ = fold(meet.season)
         confirmed = sorted(
             set(
                 m.ScoreSubmission.objects.filter(
@@ -117,13 +118,8 @@ def record_violation(
                     }
                 )
             games_completed = game.number - 1
-        elif not 0 <= games_completed <= len(confirmed):
-            raise ValidationError(
-                {
-                    "games_completed": f"Group {group.number} has completed {len(confirmed)} "
-                    f"games; games_completed must be 0 to {len(confirmed)}."
-                }
-            )
+        else:
+            _check_games_completed(before, games_completed, group=group, player=player)
         accidental = serious is False and kind == m.Violation.Kind.OPPONENTS_BALL
         with rules_edge("kind"):
             violation = Violation(
@@ -134,7 +130,6 @@ def record_violation(
                 lo_marked_not_serious=accidental,
             )
         ruleset = ruleset_for(league)
-        before, _ = fold(meet.season)
         with rules_edge("serious"):
             decision = penalty_decision(
                 violation,
@@ -461,6 +456,25 @@ def record_game_restart(
 # --- helpers ---------------------------------------------------------------------------------
 
 
+def _check_games_completed(
+    result: SeasonResult, completed: int, *, group: m.Group, player: m.Player
+) -> None:
+    """Refuse more completed games than the fold scores for the group: a game whose scores a
+    positive malfunction discarded (§7.4) counts again once it is replayed."""
+    meet = group.meet
+    key = player_key(player.pk)
+    match = next((x for x in result.meets[meet.number - 1].matches if key in x.players), None)
+    scored = 0 if match is None else len(match.games)
+    if not 0 <= completed <= scored:
+        waiting = " (a game waiting for its replay does not count)" if scored else ""
+        raise ValidationError(
+            {
+                "games_completed": f"Group {group.number} has completed {scored} scored games"
+                f"{waiting}; games_completed must be 0 to {scored}."
+            }
+        )
+
+
 def _completed_points(
     result: SeasonResult, meet: m.Meet, player: m.Player, completed: int, game: m.Game | None
 ) -> list[int | None]:
@@ -472,6 +486,10 @@ def _completed_points(
     if match is None:
         return []
     line = match.players[key]
+    # By game number, not position: a game whose scores a positive malfunction discarded
+    # (§7.4) is not in the fold until it is replayed, so it has no points to take away.
     return [
-        None if key in match.games[i].forfeits else line.game_points[i] for i in range(completed)
+        None if key in outcome.forfeits else points
+        for outcome, points in zip(match.games, line.game_points, strict=True)
+        if outcome.number <= completed
     ]
