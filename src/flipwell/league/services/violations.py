@@ -37,7 +37,7 @@ from flipwell.league.services._edge import (
     season_changed,
 )
 from flipwell.league.services.ledger import record_ledger_entry
-from flipwell.rules.season import SeasonResult
+from flipwell.rules.season_values import SeasonResult
 from flipwell.rules.violations import (
     PenaltyDecision,
     Violation,
