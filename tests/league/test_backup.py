@@ -371,6 +371,32 @@ def test_restore_refuses_a_value_its_model_does_not_allow(backup_document, tmp_p
     assert _nothing_restored()
 
 
+def test_restore_refuses_a_ruleset_override_value_not_allowed(backup_document, tmp_path):
+    """A stored override the rules refuse would make every page of the league fail."""
+    (league,) = _table(backup_document, "league.league")
+    league["fields"]["ruleset_overrides"] = {"dues_period": "weekly"}
+
+    with pytest.raises(
+        BackupError,
+        match=r"league\.league row pk \d+, field 'ruleset_overrides': Ruleset setting "
+        r"dues_period cannot be 'weekly'; allowed: 'season', 'meet'\.",
+    ):
+        _restore_edited(tmp_path, backup_document)
+
+    assert _nothing_restored()
+
+
+def test_restore_keeps_an_allowed_ruleset_override(backup_document, tmp_path):
+    (league,) = _table(backup_document, "league.league")
+    league["fields"]["ruleset_overrides"] = {"dues_period": "meet"}
+
+    _restore_edited(tmp_path, backup_document)
+
+    assert list(m.League.objects.values_list("ruleset_overrides", flat=True)) == [
+        {"dues_period": "meet"}
+    ]
+
+
 def test_restore_refuses_a_reference_to_a_row_it_does_not_hold(backup_document, tmp_path):
     _table(backup_document, "league.machine")[0]["fields"]["league"] = 999_999
 

@@ -5,6 +5,7 @@ from typing import get_type_hints
 
 import pytest
 from django import forms
+from django.core.exceptions import ValidationError
 from django.db import models
 
 from flipwell.api import schemas as s
@@ -124,3 +125,31 @@ def test_schema_field_values_are_the_enum(schema, name, enum):
         assert sorted(allowed) == sorted(enum.values)
     else:
         assert allowed == list(literal_values(enum))
+
+
+def test_one_of_returns_an_allowed_value():
+    assert enums.one_of("kitty", enums.ACCOUNTS, field="account") == "kitty"
+
+
+def test_one_of_unknown_value_refused_naming_field_and_allowed_values():
+    with pytest.raises(ValidationError) as error:
+        enums.one_of("bank", enums.ACCOUNTS, field="account", what="ledger account")
+
+    assert error.value.message_dict == {
+        "account": ["Unknown ledger account 'bank'; use dues, kitty, treasury."]
+    }
+
+
+@pytest.mark.parametrize(
+    ("values", "literal"),
+    [
+        (enums.ACCOUNTS, enums.AccountValue),
+        (enums.LEDGER_REASONS, enums.LedgerReasonValue),
+        (enums.MALFUNCTION_REASONS, enums.MalfunctionReasonValue),
+        (enums.MALFUNCTION_KINDS, enums.MalfunctionKindValue),
+        (enums.VIOLATION_KINDS, enums.ViolationKindValue),
+        (enums.REMEDY_CHOICES, enums.RemedyChoiceValue),
+    ],
+)
+def test_one_of_value_tuples_are_their_literals_values(values, literal):
+    assert values == literal_values(literal)

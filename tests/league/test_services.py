@@ -80,6 +80,21 @@ def test_create_league_unknown_ruleset_setting_refused_and_nothing_written():
     assert (m.League.objects.count(), m.AuditEvent.objects.count()) == (0, 0)
 
 
+def test_create_league_ruleset_override_value_not_allowed_refused_and_nothing_written():
+    with pytest.raises(ValidationError) as caught:
+        create_league(
+            name="Flip Well", slug="flip-well", ruleset_overrides={"dues_period": "weekly"},
+            created_by=f.UserFactory(),
+        )  # fmt: skip
+
+    assert caught.value.message_dict == {
+        "ruleset_overrides": [
+            "Ruleset setting dues_period cannot be 'weekly'; allowed: 'season', 'meet'."
+        ]
+    }
+    assert (m.League.objects.count(), m.AuditEvent.objects.count()) == (0, 0)
+
+
 def test_create_league_unknown_time_zone_refused():
     with pytest.raises(ValidationError) as caught:
         create_league(name="X", slug="x", time_zone="Moon/Base", created_by=f.UserFactory())

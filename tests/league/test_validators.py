@@ -28,6 +28,37 @@ def test_validate_ruleset_overrides_unknown_name_refused_with_suggestion():
     ]
 
 
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        (
+            {"dues_period": "weekly"},
+            "Ruleset setting dues_period cannot be 'weekly'; allowed: 'season', 'meet'.",
+        ),
+        (
+            {"playoff_16_players_qualify": -3},
+            "Ruleset setting playoff_16_players_qualify cannot be -3; allowed: 8, 12.",
+        ),
+        (
+            {"interference_default_choice": {"opponents_ball": "replay"}},
+            "Ruleset setting interference_default_choice.opponents_ball cannot be 'replay'; "
+            "allowed: 'continue_no_extra', 'continue_plus_one_ball', 'drain_and_extra_ball', "
+            "'replay_game'.",
+        ),
+        (
+            {"interference_default_choice": {"oponents_ball": "replay_game"}},
+            "Ruleset setting interference_default_choice cannot have 'oponents_ball'; "
+            "allowed keys: 'opponents_ball', 'other'.",
+        ),
+    ],
+)
+def test_validate_ruleset_overrides_value_not_allowed_refused_naming_setting(overrides, message):
+    with pytest.raises(ValidationError) as caught:
+        validate_ruleset_overrides(overrides)
+
+    assert caught.value.messages == [message]
+
+
 @pytest.mark.parametrize("value", [[], "dues_period", None])
 def test_validate_ruleset_overrides_not_an_object_refused(value):
     with pytest.raises(ValidationError, match="must be a JSON object"):

@@ -8,7 +8,7 @@ from flipwell.rules.final_positions import (
     attendance_threshold,
     season_final_positions,
 )
-from flipwell.rules.season import Night
+from flipwell.rules.season_values import Night
 
 
 def test_final_positions_without_playoffs_follow_the_standings():

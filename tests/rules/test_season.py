@@ -9,14 +9,8 @@ from hypothesis import strategies as st
 
 from flipwell.rules import FWPL_V1, Entrant, RuleError, Ruleset
 from flipwell.rules.match import GameFacts, MatchFacts
-from flipwell.rules.season import (
-    MeetFacts,
-    SeasonFacts,
-    ViolationFacts,
-    fold_season,
-    may_play_game,
-    next_groups,
-)
+from flipwell.rules.season import fold_season, may_play_game, next_groups
+from flipwell.rules.season_values import MeetFacts, SeasonFacts, ViolationFacts
 from flipwell.rules.violations import Violation
 
 # Six players: IFPA ranks put a..f in order, so week 1 groups are (a b c) and (d e f).

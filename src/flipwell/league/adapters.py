@@ -15,17 +15,15 @@ kind for the whole season, then put together in Python (no query in a loop).
 
 from __future__ import annotations
 
-import dataclasses
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from flipwell.league import models as m
+from flipwell.league.validators import ruleset_from_overrides
 from flipwell.rules import (
     Compensatory,
     Entrant,
     GameFacts,
-    InterferenceDefaults,
     MatchFacts,
     MeetFacts,
     RuleError,
@@ -56,22 +54,6 @@ def ruleset_for(league: m.League) -> Ruleset:
     Raises RuleError naming the setting when a stored override is not allowed.
     """
     return ruleset_from_overrides(league.ruleset_overrides or {})
-
-
-def ruleset_from_overrides(overrides: Mapping[str, Any]) -> Ruleset:
-    """Build a Ruleset from JSON-shaped overrides (lists for tuples, an object for A29)."""
-    known = {f.name for f in dataclasses.fields(Ruleset)}
-    unknown = sorted(set(overrides) - known)
-    if unknown:
-        raise RuleError(f"unknown ruleset setting {', '.join(unknown)}")
-    values: dict[str, Any] = {}
-    for name, value in overrides.items():
-        if name == "interference_default_choice" and isinstance(value, Mapping):
-            value = InterferenceDefaults(**value)
-        elif isinstance(value, list):
-            value = tuple(value)
-        values[name] = value
-    return Ruleset(**values)
 
 
 def season_facts(season: m.Season) -> SeasonFacts:

@@ -11,10 +11,12 @@ schemas use the `Literal` as a field's type (so OpenAPI lists the values).
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Any, Literal, TypeVar, get_args
 
+from django.core.exceptions import ValidationError
 from django.db import models
 
+from flipwell.rules import MalfunctionKind as SeriousMalfunctionKind
 from flipwell.rules.corrections import CorrectionStatus as CorrectionStatusValue
 from flipwell.rules.malfunctions import MalfunctionReason as MalfunctionReasonValue
 from flipwell.rules.malfunctions import MalfunctionRulingKind as MalfunctionKindValue
@@ -67,6 +69,7 @@ __all__ = [
     "ViolationKind",
     "ViolationKindValue",
     "choices_of",
+    "one_of",
 ]
 
 # --- the league's own sets (no rule decides them) --------------------------------------------
@@ -316,9 +319,39 @@ LITERALS: dict[type[models.TextChoices], object] = {
 """Each enum and the `Literal` its values must equal (a test checks it)."""
 
 
-def literal_values(literal: object) -> tuple[object, ...]:
-    """The values of a `Literal`, or of a union of `Literal`s, in order."""
-    values: list[object] = []
+def literal_values(literal: object) -> tuple[Any, ...]:
+    """The values of a `Literal`, or of a union of `Literal`s, in order (typed by the caller:
+    ``REASONS: tuple[LedgerReasonValue, ...] = literal_values(LedgerReasonValue)``)."""
+    values: list[Any] = []
     for arg in get_args(literal):
         values.extend(literal_values(arg) if get_args(arg) else [arg])
     return tuple(values)
+
+
+# --- the typed edge: a stored or entered string as one of a Literal's values ------------------
+
+V = TypeVar("V")
+
+
+def one_of(value: object, allowed: tuple[V, ...], *, field: str, what: str | None = None) -> V:
+    """`value` as one of `allowed` (a `Literal`'s values, typed: see `ACCOUNTS` and the tuples
+    below it), so a plain string meets the rules typed. Raises ValidationError keyed by
+    `field`, naming the value and the allowed ones ("Unknown reason 'x'; use a, b."), for a
+    value `allowed` does not hold; `what` words the value (default: the field's name)."""
+    for option in allowed:
+        if value == option:
+            return option
+    words = ", ".join(map(str, allowed))
+    message = f"Unknown {what or field.replace('_', ' ')} {value!r}; use {words}."
+    raise ValidationError({field: message}, code="invalid_choice")
+
+
+ACCOUNTS: tuple[AccountValue, ...] = literal_values(AccountValue)
+LEDGER_REASONS: tuple[LedgerReasonValue, ...] = literal_values(LedgerReasonValue)
+MALFUNCTION_REASONS: tuple[MalfunctionReasonValue, ...] = literal_values(MalfunctionReasonValue)
+MALFUNCTION_KINDS: tuple[MalfunctionKindValue, ...] = literal_values(MalfunctionKindValue)
+SERIOUS_MALFUNCTION_KINDS: tuple[SeriousMalfunctionKind, ...] = literal_values(
+    SeriousMalfunctionKind
+)
+VIOLATION_KINDS: tuple[ViolationKindValue, ...] = literal_values(ViolationKindValue)
+REMEDY_CHOICES: tuple[RemedyChoiceValue, ...] = literal_values(RemedyChoiceValue)

@@ -129,6 +129,11 @@ from flipwell.rules.scoring import (
     score_game,
 )
 from flipwell.rules.season import (
+    fold_season,
+    may_play_game,
+    next_groups,
+)
+from flipwell.rules.season_values import (
     MeetFacts,
     MeetResult,
     Night,
@@ -137,9 +142,6 @@ from flipwell.rules.season import (
     SeasonResult,
     Standing,
     ViolationFacts,
-    fold_season,
-    may_play_game,
-    next_groups,
 )
 from flipwell.rules.selection import (
     FirstMachineDraw,

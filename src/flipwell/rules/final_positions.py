@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 
 from flipwell.rules.checks import check_count, check_unique
 from flipwell.rules.errors import RuleError
-from flipwell.rules.season import Night
+from flipwell.rules.season_values import Night
 from flipwell.rules.values import PlayerId
 
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from django.db import models
 
 from flipwell.league import models as m
-from flipwell.rules import SpecialRuling, rulings_for
+from flipwell.rules import SpecialRuling, SpecialRulingKind, rulings_for
 
-KIND_TO_RULES = {
+KIND_TO_RULES: dict[str, SpecialRulingKind] = {
     "not_malfunction": "not_a_malfunction",
     "major": "major_malfunction",
     "positive": "positive_malfunction",
@@ -142,7 +142,7 @@ def to_rules_ruling(row: m.SpecialRuling) -> SpecialRuling:
     return SpecialRuling(
         ruling_id=ruling_id(row.machine_title, row.number),
         machine=row.machine_title,
-        kind=KIND_TO_RULES[row.kind],  # type: ignore[arg-type]
+        kind=KIND_TO_RULES[row.kind],
         text=row.text,
         reproducible=True,
         reproduction=reproduction,

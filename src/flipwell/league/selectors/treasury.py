@@ -23,13 +23,13 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, ruleset_for, season_facts
+from flipwell.league.enums import ACCOUNTS, LEDGER_REASONS, one_of
 from flipwell.league.selectors.standings import PlayerRef
 from flipwell.rules import (
     Account,
     EntryKind,
     Ledger,
     LedgerEntry,
-    Reason,
     RuleError,
     alphabetical,
     balances,
@@ -179,12 +179,12 @@ def to_rules_entry(
                 f"{'with' if row.reason else 'without'} a reason is not a §9 entry"
             )
         kind = found
-    reason: Reason | None = row.reason or None  # type: ignore[assignment]
+    reason = one_of(row.reason, LEDGER_REASONS, field="reason") if row.reason else None
     return LedgerEntry(
         entry_id=row.pk,
         on=timezone.localtime(row.created_at, zone).date(),
         kind=kind,
-        account=row.account,  # type: ignore[arg-type]
+        account=one_of(row.account, ACCOUNTS, field="account"),
         amount=abs(row.amount_cents),
         player=player_key(row.player_id) if row.player_id else None,
         reason=reason,

@@ -15,7 +15,8 @@ from django.core.exceptions import ValidationError
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key
 from flipwell.league.services._edge import fold
-from flipwell.rules.season import SeasonResult, may_play_game
+from flipwell.rules.season import may_play_game
+from flipwell.rules.season_values import SeasonResult
 
 
 def refuse_if_season_forfeited(

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from flipwell.league.audit import record_event
 from flipwell.league.models import League, LeagueOfficial
+from flipwell.league.validators import validate_ruleset_overrides
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -26,15 +28,21 @@ def create_league(
 
     Side effects: inserts the League, a LeagueOfficial (created_by, league official) and an
     audit event ``league.created``. Raises ValidationError (nothing written) for a taken or
-    malformed slug, an unknown time zone or an unknown ruleset setting name.
+    malformed slug, an unknown time zone, an unknown ruleset setting name or a value the
+    setting does not allow.
     """
+    overrides = ruleset_overrides or {}
+    try:
+        validate_ruleset_overrides(overrides)
+    except ValidationError as error:
+        raise ValidationError({"ruleset_overrides": error.messages}) from error
     with transaction.atomic():
         league = League(
             name=name.strip(),
             slug=slug.strip(),
             venue=venue.strip(),
             time_zone=time_zone.strip(),
-            ruleset_overrides=ruleset_overrides or {},
+            ruleset_overrides=overrides,
         )
         league.full_clean()
         league.save()

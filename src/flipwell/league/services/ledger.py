@@ -9,7 +9,7 @@ rules' message (R9-d, R9-f).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
@@ -19,6 +19,7 @@ from django.utils import timezone
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key
 from flipwell.league.audit import record_event
+from flipwell.league.enums import AccountValue, LedgerReasonValue
 from flipwell.league.selectors.treasury import STORED_KIND, to_rules_ledger
 from flipwell.league.services._edge import (
     require_official,
@@ -51,11 +52,11 @@ def record_ledger_entry(
     *,
     league: m.League,
     kind: EntryKind,
-    account: str,
+    account: AccountValue,
     amount_cents: int,
     season: m.Season | None = None,
     player: m.Player | None = None,
-    reason: str = "",
+    reason: LedgerReasonValue | Literal[""] = "",
     note: str = "",
     actor: User,
 ) -> m.LedgerEntry:
@@ -84,10 +85,10 @@ def record_ledger_entry(
                 entry_id=_next_id(ledger),
                 on=today,
                 kind=kind,
-                account=account,  # type: ignore[arg-type]
+                account=account,  # untyped input (a form, JSON): the rules refuse an unknown one
                 amount=amount_cents,
                 player=player_key(player.pk) if player is not None else None,
-                reason=(reason or None),  # type: ignore[arg-type]
+                reason=reason or None,
                 note=note.strip(),
             )
         with rules_edge("amount_cents", code="overdraft", message=str):

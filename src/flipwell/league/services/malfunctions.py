@@ -20,6 +20,14 @@ from django.utils import timezone
 from flipwell.league import models as m
 from flipwell.league.adapters import counted_tie_orders, player_key, ruleset_for
 from flipwell.league.audit import record_event
+from flipwell.league.enums import (
+    MALFUNCTION_KINDS,
+    MALFUNCTION_REASONS,
+    SERIOUS_MALFUNCTION_KINDS,
+    MalfunctionKindValue,
+    MalfunctionReasonValue,
+    one_of,
+)
 from flipwell.league.selectors.meet_board import machine_key
 from flipwell.league.services._edge import (
     PlayerRef,
@@ -82,8 +90,8 @@ def report_malfunction(
     game: m.Game,
     player: m.Player,
     ball: int,
-    reason_code: str,
-    kind: str | None = None,
+    reason_code: MalfunctionReasonValue,
+    kind: MalfunctionKindValue | None = None,
     note: str = "",
     problem: str = "",
     one_handed_ball: bool = False,
@@ -114,13 +122,9 @@ def report_malfunction(
         open_meet(meet, doing="record a malfunction")
         members = group_player_ids(game.group)
         require_member(player, members, field="player", group=game.group)
-        if reason_code not in m.Malfunction.ReasonCode.values:
-            allowed = ", ".join(m.Malfunction.ReasonCode.values)
-            raise ValidationError(
-                {"reason_code": f"Unknown reason {reason_code!r}; use {allowed}."}
-            )
+        reason_code = one_of(reason_code, MALFUNCTION_REASONS, field="reason_code", what="reason")
         why = note.strip()
-        if reason_code == m.Malfunction.ReasonCode.OTHER:
+        if reason_code == "other":
             why = require_reason(note, field="note", what="The official's ruling on a malfunction")
         machine = game.machine
         key = machine_key(machine.pk, machine.title)
@@ -134,7 +138,7 @@ def report_malfunction(
             player=player_key(player.pk),
             machine=key,
             turn=ball,
-            reason=reason_code,  # type: ignore[arg-type]  # checked against the choices above
+            reason=reason_code,
             one_handed_ball=one_handed_ball,
             ball_in_play=ball_in_play,
             problem=problem,
@@ -144,7 +148,7 @@ def report_malfunction(
             ruling = rule_malfunction(
                 report,
                 announced=announced,
-                lo_kind=kind,  # type: ignore[arg-type]  # the rules refuse an unknown kind
+                lo_kind=one_of(kind, MALFUNCTION_KINDS, field="kind") if kind else None,
                 ruleset=ruleset,
             )
         if ruling.kind == "not_serious" and ruling.rule in REFUSED_SERIOUS:
@@ -509,7 +513,10 @@ def _serious_malfunctions(game: m.Game) -> list[Malfunction]:
     rows = m.Malfunction.objects.filter(
         game=game, kind__in=(m.Malfunction.Kind.MAJOR, m.Malfunction.Kind.CATASTROPHIC)
     ).values_list("player_id", "ball", "kind")
-    return [Malfunction(player_key(p), ball, kind) for p, ball, kind in rows]  # type: ignore[arg-type]
+    return [
+        Malfunction(player_key(p), ball, one_of(kind, SERIOUS_MALFUNCTION_KINDS, field="kind"))
+        for p, ball, kind in rows
+    ]
 
 
 def _grant(

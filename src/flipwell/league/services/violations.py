@@ -17,6 +17,13 @@ from django.db import transaction
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, ruleset_for
 from flipwell.league.audit import record_event
+from flipwell.league.enums import (
+    REMEDY_CHOICES,
+    VIOLATION_KINDS,
+    RemedyChoiceValue,
+    ViolationKindValue,
+    one_of,
+)
 from flipwell.league.services._edge import (
     fold,
     group_player_ids,
@@ -30,8 +37,7 @@ from flipwell.league.services._edge import (
     season_changed,
 )
 from flipwell.league.services.ledger import record_ledger_entry
-from flipwell.rules.ruleset import InterferenceChoice
-from flipwell.rules.season import SeasonResult
+from flipwell.rules.season_values import SeasonResult
 from flipwell.rules.violations import (
     PenaltyDecision,
     Violation,
@@ -55,7 +61,7 @@ def record_violation(
     *,
     meet: m.Meet,
     player: m.Player,
-    kind: str,
+    kind: ViolationKindValue,
     reason: str,
     actor: User,
     game: m.Game | None = None,
@@ -86,9 +92,7 @@ def record_violation(
         require_official(actor=actor, league=league, action="record a violation")
         open_meet(meet, doing="record a violation")
         why = require_reason(reason, field="reason", what="A violation")
-        if kind not in m.Violation.Kind.values:
-            allowed = ", ".join(m.Violation.Kind.values)
-            raise ValidationError({"kind": f"Unknown violation {kind!r}; use {allowed}."})
+        kind = one_of(kind, VIOLATION_KINDS, field="kind", what="violation")
         member = (
             m.GroupMember.objects.filter(group__meet=meet, player=player)
             .select_related("group")
@@ -120,11 +124,11 @@ def record_violation(
             games_completed = game.number - 1
         else:
             _check_games_completed(before, games_completed, group=group, player=player)
-        accidental = serious is False and kind == m.Violation.Kind.OPPONENTS_BALL
+        accidental = serious is False and kind == "opponents_ball"
         with rules_edge("kind"):
             violation = Violation(
                 violator=player_key(player.pk),
-                kind=kind,  # type: ignore[arg-type]  # checked against the choices above
+                kind=kind,
                 last_allowable_ball=last_allowable_ball,
                 slam_tilted=slam_tilted,
                 lo_marked_not_serious=accidental,
@@ -212,7 +216,7 @@ def record_victim_remedy(
     violation: m.Violation,
     victim: m.Player,
     actor: User,
-    announced: str | None = None,
+    announced: RemedyChoiceValue | None = None,
     unallowable_ball: bool = False,
     allowable_balls_left: bool = True,
     caused_loss: bool = True,
@@ -265,11 +269,12 @@ def record_victim_remedy(
             )
         if m.VictimRemedy.objects.filter(violation=violation, victim=victim).exists():
             raise ValidationError({"victim": f"{victim}'s remedy for this violation is recorded."})
-        if announced is not None and announced not in m.VictimRemedy.Choice.values:
-            allowed = ", ".join(m.VictimRemedy.Choice.values)
-            raise ValidationError({"announced": f"Unknown choice {announced!r}; use {allowed}."})
+        choice = (
+            None
+            if announced is None
+            else one_of(announced, REMEDY_CHOICES, field="announced", what="choice")
+        )
         ruleset = ruleset_for(league)
-        choice: InterferenceChoice | None = announced  # type: ignore[assignment]  # checked above
         if violation.kind == m.Violation.Kind.OPPONENTS_BALL:
             with rules_edge("announced"):
                 remedy = opponents_ball_remedy(
