@@ -70,9 +70,10 @@ MEETS = 4
 FIRST_DATE = datetime.date(2026, 1, 6)
 REFUSED = (ValidationError, PermissionDenied)
 
+machine_scores = st.integers(0, 10).map(lambda x: x * 10_000)
+"""Few values, so ties (R3.2-i) are common."""
 scores = st.integers(0, 11).map(lambda x: None if x == 11 else x * 10_000)
-"""A machine score: few values, so ties (R3.2-i) are common; now and then none (no play)."""
-reasons = st.sampled_from(["Seen by the LO.", "The group agrees."])
+"""A sheet's score: a machine score or, now and then, none (he did not play it)."""
 
 
 class SeasonMachine(RuleBasedStateMachine):
@@ -142,13 +143,11 @@ class SeasonMachine(RuleBasedStateMachine):
     def _games(self, *, confirmed: bool | None = None) -> list[m.Game]:
         """Games of the open meet; only those with (or without) confirmed scores if asked."""
         games = m.Game.objects.filter(group__meet__season=self.season, group__meet__status="open")
-        if confirmed is not None:
-            with_scores = m.ScoreSubmission.objects.filter(confirmed_by__isnull=False)
-            games = games.filter(pk__in=with_scores.values("game_id"))
-            if not confirmed:
-                games = m.Game.objects.filter(
-                    group__meet__season=self.season, group__meet__status="open"
-                ).exclude(pk__in=with_scores.values("game_id"))
+        scored = m.ScoreSubmission.objects.filter(confirmed_by__isnull=False).values("game_id")
+        if confirmed is True:
+            games = games.filter(pk__in=scored)
+        elif confirmed is False:
+            games = games.exclude(pk__in=scored)
         return list(games.select_related("group").order_by("pk"))
 
     def _has_games_in_play(self) -> bool:
@@ -265,27 +264,28 @@ class SeasonMachine(RuleBasedStateMachine):
             actor=self.user,
         )
 
-    def _may_give_notice(self, notice: type[m.AnnouncedAbsence | m.LatenessNotice]) -> list[int]:
+    def _may_give_notice(
+        self, notice: type[m.AnnouncedAbsence | m.LatenessNotice]
+    ) -> list[m.Player]:
         """Players entered for the planned meet without that notice yet."""
         meet = self._planned_meet()
         if meet is None:
             return []
+        entered = self.season.entries.filter(joined_at_meet__lte=meet.number)
         noticed = notice.objects.filter(meet=meet).values("player_id")
         return list(
-            self.season.entries.filter(joined_at_meet__lte=meet.number)
-            .exclude(player_id__in=noticed)
+            m.Player.objects.filter(pk__in=entered.values("player_id"))
+            .exclude(pk__in=noticed)
             .order_by("pk")
-            .values_list("player_id", flat=True)
         )
 
     @precondition(lambda self: bool(self._may_give_notice(m.AnnouncedAbsence)))
     @rule(data=st.data())
     def announce_absence(self, data: st.DataObject) -> None:
-        player = data.draw(st.sampled_from(self._may_give_notice(m.AnnouncedAbsence)))
         self._do(
             s.announce_absence,
             meet=self._planned_meet(),
-            player=m.Player.objects.get(pk=player),
+            player=data.draw(st.sampled_from(self._may_give_notice(m.AnnouncedAbsence))),
             actor=self.user,
         )
 
@@ -294,11 +294,10 @@ class SeasonMachine(RuleBasedStateMachine):
     def announce_lateness(self, data: st.DataObject, minutes_before: int) -> None:
         meet = self._planned_meet()
         assert meet is not None
-        player = data.draw(st.sampled_from(self._may_give_notice(m.LatenessNotice)))
         self._do(
             s.announce_lateness,
             meet=meet,
-            player=m.Player.objects.get(pk=player),
+            player=data.draw(st.sampled_from(self._may_give_notice(m.LatenessNotice))),
             at=scheduled_start(meet) - datetime.timedelta(minutes=minutes_before),
             actor=self.user,
         )
@@ -441,11 +440,11 @@ class SeasonMachine(RuleBasedStateMachine):
             return
         game = data.draw(st.sampled_from(games), label="game")
         sheet = self._counted_sheet(game)
-        played = sorted(p for p, score in sheet.items() if score is not None)
+        played = _players(p for p, score in sheet.items() if score is not None)
         if not played:
             return
         wrong = data.draw(st.sets(st.sampled_from(played), min_size=1), label="wrong scores")
-        changes = {p: data.draw(st.integers(0, 9), label="new") * 10_000 for p in wrong}
+        changes = {p.pk: data.draw(st.integers(0, 9), label=f"{p}'s") * 10_000 for p in wrong}
         proposed = {**sheet, **changes}
         extra: dict[str, Any] = (
             {"actor": self.user, "override_reason": "The sheet was misread."} if closed else {}
@@ -454,11 +453,9 @@ class SeasonMachine(RuleBasedStateMachine):
             s.request_correction,
             game=game,
             scores=changes,
-            requested_by=m.Player.objects.get(
-                pk=data.draw(st.sampled_from(played), label="requested_by")
-            ),
+            requested_by=data.draw(st.sampled_from(played), label="requested_by"),
             reason="Wrong digits on the sheet.",
-            tie_order=self._tie_orders(data, proposed, among=set(wrong)),
+            tie_order=self._tie_orders(data, proposed, among=set(changes)),
             **extra,
         )
 
@@ -481,10 +478,10 @@ class SeasonMachine(RuleBasedStateMachine):
         )
         base = dict(request.base.lines.values_list("player_id", "machine_score"))
         answered = set(request.responses.values_list("player_id", flat=True))
-        asked = sorted(p for p, score in base.items() if score is not None and p not in answered)
+        asked = _players(p for p, score in base.items() if score is not None and p not in answered)
         if not asked:
             return
-        player = m.Player.objects.get(pk=data.draw(st.sampled_from(asked), label="player"))
+        player = data.draw(st.sampled_from(asked), label="player")
         self._do(s.respond_to_correction, request=request, player=player, agrees=agrees)
 
     # --- incidents ----------------------------------------------------------------------------
@@ -504,7 +501,10 @@ class SeasonMachine(RuleBasedStateMachine):
 
     @precondition(lambda self: self._has_games_in_play())
     @rule(data=st.data(), machine_allows=st.booleans(), not_past_ball_1=st.booleans())
-    def record_late_join(self, data: st.DataObject, machine_allows: bool, not_past_ball_1: bool):  # type: ignore[no-untyped-def]
+    def record_late_join(
+        self, data: st.DataObject, machine_allows: bool, not_past_ball_1: bool
+    ) -> None:
+        """A late player arrives during a game: he joins it or forfeits it (R2.3-a, A60)."""
         game = data.draw(st.sampled_from(self._games(confirmed=False)), label="game")
         self._do(
             s.record_late_join,
@@ -564,7 +564,7 @@ class SeasonMachine(RuleBasedStateMachine):
         )
 
     @precondition(lambda self: self._has_open_meet() and bool(self._games()))
-    @rule(data=st.data(), new_score=scores.filter(lambda x: x is not None))
+    @rule(data=st.data(), new_score=machine_scores)
     def record_compensatory_game(self, data: st.DataObject, new_score: int) -> None:
         recorded = set(
             m.CompensatoryGame.objects.filter(game__in=self._games()).values_list(
@@ -653,14 +653,15 @@ class SeasonMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def discard_scores_after_a_positive_malfunction(self, data: st.DataObject) -> None:
         game = data.draw(st.sampled_from(self._games(confirmed=True)), label="game")
-        played = sorted(p for p, score in self._counted_sheet(game).items() if score is not None)
+        sheet = self._counted_sheet(game)
+        played = _players(p for p, score in sheet.items() if score is not None)
         if not played:
             return
         chosen = data.draw(st.sets(st.sampled_from(played), min_size=1), label="discarded")
         self._do(
             s.record_positive_malfunction_replay,
             game=game,
-            discard_scores_of=list(m.Player.objects.filter(pk__in=chosen)),
+            discard_scores_of=sorted(chosen, key=lambda p: p.pk),
             reason="A ball save that never ended.",
             actor=self.user,
         )
@@ -685,9 +686,7 @@ class SeasonMachine(RuleBasedStateMachine):
         )
         if not waiting:
             return
-        replay = {
-            p: data.draw(scores.filter(lambda x: x is not None), label="replay") for p in waiting
-        }
+        replay = {p: data.draw(machine_scores, label="replay") for p in waiting}
         proposed = {**sheet, **replay}
         stored = {frozenset(o) for o in counted_tie_orders([game.pk]).get(game.pk, ())}
         ties = [
@@ -717,6 +716,24 @@ class SeasonMachine(RuleBasedStateMachine):
             meet=self._open_meet(),
             actor=self.user,
             override_reason="The venue closed early." if override else None,
+        )
+
+    # --- after the season -----------------------------------------------------------------
+
+    @precondition(
+        lambda self: (
+            self.season.meets.filter(status=m.Meet.Status.CLOSED).count() == MEETS
+            and not m.PlayoffNight.objects.filter(season=self.season).exists()
+        )
+    )
+    @rule()
+    def qualify_for_playoffs(self) -> None:
+        """The final standings draw the playoff bracket (§6.1, §6.2)."""
+        self._do(
+            s.qualify_for_playoffs,
+            season=self.season,
+            date=FIRST_DATE + datetime.timedelta(weeks=MEETS),
+            actor=self.user,
         )
 
     # --- the invariant ------------------------------------------------------------------------
@@ -786,6 +803,11 @@ class SeasonMachine(RuleBasedStateMachine):
             if meet.status == m.Meet.Status.OPEN:
                 for group in meet.groups.order_by("number"):
                     yield self.visitor, scoresheet_path(group)
+
+
+def _players(ids: Iterable[int]) -> list[m.Player]:
+    """The players with these ids, in id order (a draw then shows their names)."""
+    return list(m.Player.objects.filter(pk__in=list(ids)).order_by("pk"))
 
 
 def _restart_sequences() -> None:
