@@ -635,11 +635,12 @@ class SeasonMachine(RuleBasedStateMachine):
         )
 
     @precondition(lambda self: self._has_games_in_play())
-    @rule(data=st.data(), designate=st.booleans())
-    def replace_machine(self, data: st.DataObject, designate: bool) -> None:
-        """The game's machine died: replaced by the rules' choice or the LO's (R5.1-a, R7.3-s)."""
+    @rule(data=st.data(), designate=st.booleans(), seed=st.integers(0, 2**32))
+    def replace_machine(self, data: st.DataObject, designate: bool, seed: int) -> None:
+        """The game's machine died: replaced by the rules' choice or the LO's (R5.1-a, R7.3-s);
+        a drawn machine is drawn again from `seed`."""
         game = data.draw(st.sampled_from(self._games(confirmed=False)), label="game")
-        choice: dict[str, Any] = {}
+        choice: dict[str, Any] = {"seed": seed}
         if designate:
             choice["machine"] = data.draw(st.sampled_from(self.machines), label="machine")
         elif game.chosen_by is not None:
