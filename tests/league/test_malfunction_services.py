@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from flipwell.league import models as m
 from flipwell.league.adapters import season_facts
 from flipwell.league.services.corrections import request_correction
+from flipwell.league.services.forfeits import record_forfeit
 from flipwell.league.services.malfunctions import (
     record_compensatory_game,
     record_positive_malfunction_replay,
@@ -39,6 +40,23 @@ def _points(night, player):
 
 
 # --- malfunctions and compensatory games -----------------------------------------------------
+
+
+def test_report_malfunction_major_when_every_player_forfeited_is_recorded(night, meet):
+    """R7.3-r: with every player's forfeit recorded nobody plays the machine, so a major
+    malfunction reported on the game is recorded and never makes it unplayable (the rules
+    refuse a game of no players; found by the season state machine)."""
+    g = game(meet, 1, 1)
+    members = list(g.group.members.order_by("position"))
+    for member in members:
+        record_forfeit(game=g, player=member.player, countable=True, actor=night.user)
+
+    reported = report_malfunction(
+        game=g, player=members[0].player, ball=1, reason_code="forced_tilt_stuck_ball",
+        actor=night.user,
+    )  # fmt: skip
+
+    assert (reported.malfunction.kind, reported.machine_unplayable) == ("major", False)
 
 
 def test_report_malfunction_major_adds_a_maintenance_note(night, meet):

@@ -205,9 +205,14 @@ def report_malfunction(
         serious = _serious_malfunctions(game)
         entitled = compensatory_entitled(serious, player=player_key(player.pk))
         forfeited = set(m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True))
+        playing = [player_key(p) for p in members if p not in forfeited]
         unplayable = False
-        if ruling.kind == "major" and automatically_unplayable(
-            serious, players=[player_key(p) for p in members if p not in forfeited]
+        # With every player's forfeit recorded nobody plays the machine, so R7.3-r's "every
+        # player's first ball" cannot be met (and the rules refuse a game of no players).
+        if (
+            ruling.kind == "major"
+            and playing
+            and automatically_unplayable(serious, players=playing)
         ):
             unplayable = declare_machine_state(
                 meet,
