@@ -274,9 +274,14 @@ def _final_machine_score(
                 player,
                 0,
                 "R7.3-m",
-                f"{player}'s compensatory game: {fmt(score)} + {fmt(comp.new)}"
-                + _subtractions(comp)
-                + f" = {fmt(total)}",
+                "{player}'s compensatory game: {score} + {new}{subtractions} = {total}",
+                {"player": player},
+                {
+                    "score": fmt(score),
+                    "new": fmt(comp.new),
+                    "subtractions": _subtractions(comp),
+                    "total": fmt(total),
+                },
             )
         )
         score = total
@@ -287,15 +292,24 @@ def _final_machine_score(
                 player,
                 0,
                 "R8.1-b",
-                f"{player} played his own one-handed extra ball after his last allowable ball: "
-                f"{fmt(score)} reduced by 25% to {fmt(reduced)}",
+                "{player} played his own one-handed extra ball after his last allowable ball: "
+                "{score} reduced by 25% to {reduced}",
+                {"player": player},
+                {"score": fmt(score), "reduced": fmt(reduced)},
             )
         )
         score = reduced
     why = game.zeroed.get(player)
     if why is not None:
         lines.append(
-            PointLine(player, 0, ZERO_SCORE_RULES[why], f"{player}'s machine score is zero ({why})")
+            PointLine(
+                player,
+                0,
+                ZERO_SCORE_RULES[why],
+                "{player}'s machine score is zero ({why})",
+                {"player": player},
+                {"why": why},
+            )
         )
         score = 0
     return score
@@ -335,7 +349,7 @@ def _apply_penalties(
             if mode == "zero_points_others_unchanged":
                 hidden.add(player)
             text = "machine score set to zero: serious-violation penalty"
-        lines.append(PointLine(player, 0, "R8.5-c", f"{player} {text}"))
+        lines.append(PointLine(player, 0, "R8.5-c", "{player} " + text, {"player": player}))
     return scored_as, frozenset(hidden)
 
 
@@ -354,7 +368,9 @@ def _tie_order_for(
 def _without_points(result: GameResult, hidden: frozenset[PlayerId]) -> GameResult:
     points = {p: (0 if p in hidden else pts) for p, pts in result.points.items()}
     lines = tuple(
-        PointLine(line.player, 0, "R8.5-c", f"{line.player} earns nothing: penalty")
+        PointLine(
+            line.player, 0, "R8.5-c", "{player} earns nothing: penalty", {"player": line.player}
+        )
         if line.player in hidden
         else line
         for line in result.lines
