@@ -228,7 +228,7 @@ def ladder(season: m.Season) -> NextMeet:
             result, announced_absences=[p for p in absent if p in line], ruleset=ruleset
         )
     except RuleError as error:
-        groups, problem = [], str(error)
+        groups, problem = [], error.render({p: ref.name for p, ref in names.items()})
     return NextMeet(
         meet_number=number,
         ladder=tuple(line[p] for p in result.ladder),
