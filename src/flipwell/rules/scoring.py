@@ -120,13 +120,22 @@ def finishing_order(
         tied = by_score[score]
         if len(tied) > 1:
             if not all(p in resolved for p in tied):
-                raise RuleError(
-                    f"unresolved tie between {_names(sorted(tied))} at {fmt(score)}: record "
-                    "the order of their one-ball playoff (§3.2)"
-                )
+                raise _unresolved_tie(tied, score)
             tied = sorted(tied, key=resolved.__getitem__)
         order.extend(tied)
     return order
+
+
+def _unresolved_tie(tied: Sequence[PlayerId], score: int) -> RuleError:
+    """R3.2-i, A15: the refusal of a tie with no recorded order, naming the tied players."""
+    fields = {f"tied{i}": p for i, p in enumerate(sorted(tied))}
+    between = _names(["{" + f + "}" for f in fields])
+    return RuleError.about(
+        "unresolved tie between " + between + " at {score}: record the order of their "
+        "one-ball playoff (§3.2)",
+        players=fields,
+        values={"score": fmt(score)},
+    )
 
 
 def _present_scores(scores: Mapping[PlayerId, int | None]) -> dict[PlayerId, int]:
@@ -138,7 +147,7 @@ def _present_scores(scores: Mapping[PlayerId, int | None]) -> dict[PlayerId, int
     return present
 
 
-def _names(players: Sequence[PlayerId]) -> str:
+def _names(players: Sequence[str]) -> str:
     """'A and B', 'A, B and C'."""
     if len(players) < 2:
         return "".join(players)
