@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from flipwell.rules.checks import check_score, check_unique, fmt
-from flipwell.rules.errors import RuleError
+from flipwell.rules.errors import RuleError, listed
 from flipwell.rules.malfunctions import compensatory_score
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.scoring import GameResult, MatchBonusResult, score_game, score_match_bonus
@@ -233,24 +233,35 @@ def score_match_game(
 def _check_game_players(game: GameFacts, number: int, players: Sequence[PlayerId]) -> None:
     unknown = sorted(set(game.scores) - set(players))
     if unknown:
-        raise RuleError(f"game {number} has a score for {', '.join(unknown)}, not in this group")
+        raise _about_game(number, "has a score for {players}, not in this group", unknown)
     missing = sorted(set(players) - set(game.scores))
     if missing:
-        raise RuleError(
-            f"game {number} has no entry for {', '.join(missing)}: record a score or a forfeit"
+        raise _about_game(
+            number, "has no entry for {players}: record a score or a forfeit", missing
         )
     for player in (*game.compensatory, *game.reduced, *game.zeroed):
         if game.scores.get(player) is None:
-            raise RuleError(f"game {number}: {player} forfeited, so his score cannot be adjusted")
+            raise _about_game(
+                number, ": {players} forfeited, so his score cannot be adjusted", [player]
+            )
     strangers = sorted({p for order in game.tie_order for p in order} - set(players))
     if strangers:
-        raise RuleError(
-            f"game {number}: the tie order names {', '.join(strangers)}, not in this group"
-        )
+        raise _about_game(number, ": the tie order names {players}, not in this group", strangers)
     for player, why in game.zeroed.items():
         if why not in ZERO_SCORE_RULES:
             allowed = ", ".join(ZERO_SCORE_RULES)
             raise RuleError(f"game {number}: {player}'s zero score reason {why!r}; use {allowed}")
+
+
+def _about_game(number: int, template: str, players: list[PlayerId]) -> RuleError:
+    """A RuleError "game N ..." whose {players} are the player keys `players`."""
+    names, fields = listed("player", players)
+    space = "" if template.startswith(":") else " "
+    return RuleError.about(
+        "game {game}" + space + template.replace("{players}", names),
+        players=fields,
+        values={"game": str(number)},
+    )
 
 
 def _final_machine_score(
@@ -336,7 +347,9 @@ def _apply_penalties(
     hidden: set[PlayerId] = set()
     for player in sorted(penalized):
         if player not in final:
-            raise RuleError(f"a penalty names {player}, who is not in this group")
+            raise RuleError.about(
+                "a penalty names {player}, who is not in this group", players={"player": player}
+            )
         if final[player] is None:
             continue  # he had already forfeited this game: nothing more to take
         mode = ruleset.serious_violation_penalty
