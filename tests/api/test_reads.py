@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from flipwell.league import models as m
 from tests import factories as f
 from tests.api.conftest import GOLDEN
+
+BARE_KEY = re.compile(r"^\d|(?:bonus to|and|between) \d|\d's\b")
+"""A player id where an explanation puts a player: the rules' keys are the database ids."""
 
 pytestmark = pytest.mark.django_db
 
@@ -107,6 +111,27 @@ def test_player_history_explains_every_point(client, golden):
     assert played
     assert all(g["explanation"] for g in played)
     assert body["meets"][-1]["total_after_exact"] == body["league_points_exact"]
+
+
+def test_player_history_explanations_name_players_by_name(client, golden):
+    """R3.2-e, R3.2-f: every explanation line writes players by name, never by database id."""
+    entry = golden.entries.select_related("player").order_by("pk").first()
+
+    body = client.get(f"/api/v1/seasons/{golden.pk}/players/{entry.player_id}/history").json()
+
+    assert body["meets"][0]["games"][0]["explanation"] == [
+        "Bea Adams finished 1st of 4: 7 points [R3.2-e]",
+        "Bea Adams's 2,044,630 > Dee Cruz + Cal Brooks's 1,149,020: bonus to Bea Adams [R3.2-f]",
+    ]
+    lines = [
+        line
+        for meet in body["meets"]
+        for line in (
+            *meet["match_bonus_explanation"],
+            *(x for g in meet["games"] for x in g["explanation"]),
+        )
+    ]
+    assert [line for line in lines if BARE_KEY.search(line)] == []
 
 
 def test_history_of_a_player_not_in_the_season_is_404(client, golden):

@@ -84,7 +84,7 @@ def test_submit_scores_tie_without_playoff_order_refused(night, meet):
 
     p = night.players
     assert caught.value.message_dict["scores"] == [
-        f"Unresolved tie between {p[1].pk} and {p[2].pk} at 50: record the order of their "
+        f"Unresolved tie between {p[1]} and {p[2]} at 50: record the order of their "
         "one-ball playoff (§3.2)."
     ]
 

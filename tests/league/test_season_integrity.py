@@ -202,3 +202,19 @@ def test_write_the_season_fold_rejects_commits_nothing(played):
     assert "is in no group and not announced absent" in caught.value.messages[0]
     assert not m.Player.objects.filter(last_name="Late").exists()
     assert m.AuditEvent.objects.count() == events
+
+
+def test_write_the_season_fold_rejects_names_the_player_by_name(played):
+    """R3.1-e: the fold's refusal names the player in no group by name, never by his id."""
+    night, _ = played
+    f.SeasonEntryFactory(
+        season=night.season, joined_at_meet=1, player__first_name="Una", player__last_name="Placed"
+    )
+
+    with pytest.raises(ValidationError) as caught:
+        register_player(season=night.season, first_name="Lou", last_name="Late", actor=night.user)
+
+    assert caught.value.messages == [
+        "Meet 1: Una Placed is in no group and not announced absent (an unannounced absentee "
+        "keeps his group slot and forfeits, R3.1-e)."
+    ]

@@ -415,6 +415,20 @@ def test_score_game_explanation_of_exact_triple_says_bonus_to_loser():
     assert bonus == ["A's 300 ≤ 3 × B's 100 = 300: bonus to B"]
 
 
+def test_score_game_explanation_renders_players_by_the_names_given():
+    # R3.2-g: the reason is a template; the players are keys a front end writes as names.
+    result = score_game({"7": 1000, "8": 400, "9": 300, "10": 200})
+    line = next(x for x in result.lines if x.rule == "R3.2-g")
+
+    assert (line.reason, line.players) == (
+        "8's 400 < 9 + 10's 500 (must exceed): bonus to 10",
+        {"a": "8", "b": "9", "c": "10", "to": "10"},
+    )
+    assert line.render({"8": "Cal Brooks", "9": "Dee Cruz", "10": "Eli Dunn"}) == (
+        "Cal Brooks's 400 < Dee Cruz + Eli Dunn's 500 (must exceed): bonus to Eli Dunn"
+    )
+
+
 # --- invariants (R3.2-h) ------------------------------------------------------------------------
 
 PLAYERS = ["P1", "P2", "P3", "P4"]

@@ -330,6 +330,17 @@ def test_players_missing_from_groups_are_refused():
         fold_season(_season(_meet(1, _match("abc"), _match("de"))))
 
 
+def test_players_missing_from_groups_error_renders_them_by_the_names_given():
+    """R3.1-e: the refusal keeps the players it names as keys, for a front end to name."""
+    with pytest.raises(RuleError) as caught:
+        fold_season(_season(_meet(1, _match("abc"))))
+
+    assert caught.value.render({"d": "Dee Cruz", "e": "Eli Dunn", "f": "Fay Evans"}) == (
+        "meet 1: Dee Cruz, Eli Dunn, Fay Evans is in no group and not announced absent "
+        "(an unannounced absentee keeps his group slot and forfeits, R3.1-e)"
+    )
+
+
 def _v(kind, *, current_game=None, games_completed=0, **flags):
     """Player a's violation of this kind, with its timing (A27)."""
     return ViolationFacts(

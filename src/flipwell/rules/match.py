@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from flipwell.rules.checks import check_score, check_unique, fmt
-from flipwell.rules.errors import RuleError
+from flipwell.rules.errors import RuleError, listed
 from flipwell.rules.malfunctions import compensatory_score
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.scoring import GameResult, MatchBonusResult, score_game, score_match_bonus
@@ -233,24 +233,35 @@ def score_match_game(
 def _check_game_players(game: GameFacts, number: int, players: Sequence[PlayerId]) -> None:
     unknown = sorted(set(game.scores) - set(players))
     if unknown:
-        raise RuleError(f"game {number} has a score for {', '.join(unknown)}, not in this group")
+        raise _about_game(number, "has a score for {players}, not in this group", unknown)
     missing = sorted(set(players) - set(game.scores))
     if missing:
-        raise RuleError(
-            f"game {number} has no entry for {', '.join(missing)}: record a score or a forfeit"
+        raise _about_game(
+            number, "has no entry for {players}: record a score or a forfeit", missing
         )
     for player in (*game.compensatory, *game.reduced, *game.zeroed):
         if game.scores.get(player) is None:
-            raise RuleError(f"game {number}: {player} forfeited, so his score cannot be adjusted")
+            raise _about_game(
+                number, ": {players} forfeited, so his score cannot be adjusted", [player]
+            )
     strangers = sorted({p for order in game.tie_order for p in order} - set(players))
     if strangers:
-        raise RuleError(
-            f"game {number}: the tie order names {', '.join(strangers)}, not in this group"
-        )
+        raise _about_game(number, ": the tie order names {players}, not in this group", strangers)
     for player, why in game.zeroed.items():
         if why not in ZERO_SCORE_RULES:
             allowed = ", ".join(ZERO_SCORE_RULES)
             raise RuleError(f"game {number}: {player}'s zero score reason {why!r}; use {allowed}")
+
+
+def _about_game(number: int, template: str, players: list[PlayerId]) -> RuleError:
+    """A RuleError "game N ..." whose {players} are the player keys `players`."""
+    names, fields = listed("player", players)
+    space = "" if template.startswith(":") else " "
+    return RuleError.about(
+        "game {game}" + space + template.replace("{players}", names),
+        players=fields,
+        values={"game": str(number)},
+    )
 
 
 def _final_machine_score(
@@ -274,9 +285,14 @@ def _final_machine_score(
                 player,
                 0,
                 "R7.3-m",
-                f"{player}'s compensatory game: {fmt(score)} + {fmt(comp.new)}"
-                + _subtractions(comp)
-                + f" = {fmt(total)}",
+                "{player}'s compensatory game: {score} + {new}{subtractions} = {total}",
+                {"player": player},
+                {
+                    "score": fmt(score),
+                    "new": fmt(comp.new),
+                    "subtractions": _subtractions(comp),
+                    "total": fmt(total),
+                },
             )
         )
         score = total
@@ -287,15 +303,24 @@ def _final_machine_score(
                 player,
                 0,
                 "R8.1-b",
-                f"{player} played his own one-handed extra ball after his last allowable ball: "
-                f"{fmt(score)} reduced by 25% to {fmt(reduced)}",
+                "{player} played his own one-handed extra ball after his last allowable ball: "
+                "{score} reduced by 25% to {reduced}",
+                {"player": player},
+                {"score": fmt(score), "reduced": fmt(reduced)},
             )
         )
         score = reduced
     why = game.zeroed.get(player)
     if why is not None:
         lines.append(
-            PointLine(player, 0, ZERO_SCORE_RULES[why], f"{player}'s machine score is zero ({why})")
+            PointLine(
+                player,
+                0,
+                ZERO_SCORE_RULES[why],
+                "{player}'s machine score is zero ({why})",
+                {"player": player},
+                {"why": why},
+            )
         )
         score = 0
     return score
@@ -322,7 +347,9 @@ def _apply_penalties(
     hidden: set[PlayerId] = set()
     for player in sorted(penalized):
         if player not in final:
-            raise RuleError(f"a penalty names {player}, who is not in this group")
+            raise RuleError.about(
+                "a penalty names {player}, who is not in this group", players={"player": player}
+            )
         if final[player] is None:
             continue  # he had already forfeited this game: nothing more to take
         mode = ruleset.serious_violation_penalty
@@ -335,7 +362,7 @@ def _apply_penalties(
             if mode == "zero_points_others_unchanged":
                 hidden.add(player)
             text = "machine score set to zero: serious-violation penalty"
-        lines.append(PointLine(player, 0, "R8.5-c", f"{player} {text}"))
+        lines.append(PointLine(player, 0, "R8.5-c", "{player} " + text, {"player": player}))
     return scored_as, frozenset(hidden)
 
 
@@ -354,7 +381,9 @@ def _tie_order_for(
 def _without_points(result: GameResult, hidden: frozenset[PlayerId]) -> GameResult:
     points = {p: (0 if p in hidden else pts) for p, pts in result.points.items()}
     lines = tuple(
-        PointLine(line.player, 0, "R8.5-c", f"{line.player} earns nothing: penalty")
+        PointLine(
+            line.player, 0, "R8.5-c", "{player} earns nothing: penalty", {"player": line.player}
+        )
         if line.player in hidden
         else line
         for line in result.lines

@@ -88,16 +88,13 @@ def score_game(
     order = finishing_order(present, tie_order=tie_order)
     points = dict.fromkeys(scores, 0)
     lines = [
-        PointLine(p, 0, "R2.4-b", f"{p} forfeited this game: 0 points")
+        PointLine(p, 0, "R2.4-b", "{player} forfeited this game: 0 points", {"player": p})
         for p, s in scores.items()
         if s is None
     ]
-    for player, amount, rule, reason in _place_awards(order, ruleset):
-        points[player] += amount
-        lines.append(PointLine(player, amount, rule, reason))
-    for player, rule, reason in _game_bonuses(order, present):
-        points[player] += 1
-        lines.append(PointLine(player, 1, rule, reason))
+    for line in (*_place_awards(order, ruleset), *_game_bonuses(order, present)):
+        points[line.player] += int(line.points)
+        lines.append(line)
     return GameResult(order=tuple(order), points=points, lines=tuple(lines))
 
 
@@ -123,13 +120,22 @@ def finishing_order(
         tied = by_score[score]
         if len(tied) > 1:
             if not all(p in resolved for p in tied):
-                raise RuleError(
-                    f"unresolved tie between {_names(sorted(tied))} at {fmt(score)}: record "
-                    "the order of their one-ball playoff (§3.2)"
-                )
+                raise _unresolved_tie(tied, score)
             tied = sorted(tied, key=resolved.__getitem__)
         order.extend(tied)
     return order
+
+
+def _unresolved_tie(tied: Sequence[PlayerId], score: int) -> RuleError:
+    """R3.2-i, A15: the refusal of a tie with no recorded order, naming the tied players."""
+    fields = {f"tied{i}": p for i, p in enumerate(sorted(tied))}
+    between = _names(["{" + f + "}" for f in fields])
+    return RuleError.about(
+        "unresolved tie between " + between + " at {score}: record the order of their "
+        "one-ball playoff (§3.2)",
+        players=fields,
+        values={"score": fmt(score)},
+    )
 
 
 def _present_scores(scores: Mapping[PlayerId, int | None]) -> dict[PlayerId, int]:
@@ -141,36 +147,46 @@ def _present_scores(scores: Mapping[PlayerId, int | None]) -> dict[PlayerId, int
     return present
 
 
-def _names(players: Sequence[PlayerId]) -> str:
+def _names(players: Sequence[str]) -> str:
     """'A and B', 'A, B and C'."""
     if len(players) < 2:
         return "".join(players)
     return ", ".join(players[:-1]) + " and " + players[-1]
 
 
-def _place_awards(
-    order: Sequence[PlayerId], ruleset: Ruleset
-) -> list[tuple[PlayerId, int, str, str]]:
+def _place_awards(order: Sequence[PlayerId], ruleset: Ruleset) -> list[PointLine]:
     n = len(order)
     if n == 0:
         return []
     if n == 1:
         amount = ruleset.single_player_game_points
         return [
-            (order[0], amount, "A11", f"{order[0]} was the only player: {points_phrase(amount)}")
+            PointLine(
+                order[0],
+                amount,
+                "A11",
+                "{player} was the only player: {points}",
+                {"player": order[0]},
+                {"points": points_phrase(amount)},
+            )
         ]
     if n not in PLACE_POINTS:
         raise RuleError(f"a game has 1 to 4 players, got {n}")
     rule = PLACE_RULES[n]
     return [
-        (p, pts, rule, f"{p} finished {ORDINALS[i + 1]} of {n}: {points_phrase(pts)}")
+        PointLine(
+            p,
+            pts,
+            rule,
+            "{player} finished {place} of {of}: {points}",
+            {"player": p},
+            {"place": ORDINALS[i + 1], "of": str(n), "points": points_phrase(pts)},
+        )
         for i, (p, pts) in enumerate(zip(order, PLACE_POINTS[n], strict=True))
     ]
 
 
-def _game_bonuses(
-    order: Sequence[PlayerId], present: Mapping[PlayerId, int]
-) -> list[tuple[PlayerId, str, str]]:
+def _game_bonuses(order: Sequence[PlayerId], present: Mapping[PlayerId, int]) -> list[PointLine]:
     """The game's bonus points (§3.2): strict comparisons of the recorded machine scores."""
     s = [present[p] for p in order]
     n = len(order)
@@ -194,33 +210,56 @@ def _versus_sum(
     loser: int,
     rule: str,
     strict: bool,
-) -> tuple[PlayerId, str, str]:
+    match: bool = False,
+) -> PointLine:
     """Bonus to `top` if his score beats the sum of the next two, otherwise to `loser`.
 
     For `top` = 1st the sum is 2nd + 3rd (4th is never in it, A63); for `top` = 2nd it is
-    3rd + 4th. `loser` is the last of the two summed players.
+    3rd + 4th. `loser` is the last of the two summed players. `match`: the fifth game's
+    comparison of match totals (§3.3).
     """
     a, b, c = order[top], order[top + 1], order[top + 2]
     total = s[top + 1] + s[top + 2]
     wins = s[top] > total or (not strict and s[top] == total)
     sign = ">" if s[top] > total else "=" if s[top] == total else "<"
-    need = "exceed" if strict else "equal or exceed"
-    comparison = f"{a}'s {fmt(s[top])} {sign} {b} + {c}'s {fmt(total)}"
-    if wins:
-        return a, rule, f"{comparison}: bonus to {a}"
-    return order[loser], rule, f"{comparison} (must {need}): bonus to {order[loser]}"
+    need = "" if wins else " (must exceed)" if strict else " (must equal or exceed)"
+    to = a if wins else order[loser]
+    return PointLine(
+        to,
+        1,
+        rule,
+        _bonus_template("{a}'s {score} {sign} {b} + {c}'s {total}{need}: ", match),
+        {"a": a, "b": b, "c": c, "to": to},
+        {"score": fmt(s[top]), "sign": sign, "total": fmt(total), "need": need},
+    )
 
 
 def _versus_triple(
-    order: Sequence[PlayerId], s: Sequence[int], rule: str
-) -> tuple[PlayerId, str, str]:
+    order: Sequence[PlayerId], s: Sequence[int], rule: str, match: bool = False
+) -> PointLine:
     """Two players: bonus to the winner if his score exceeds three times the loser's (A09)."""
     a, b = order
     triple = 3 * s[1]
-    comparison = f"{a}'s {fmt(s[0])} {'>' if s[0] > triple else '≤'} 3 × {b}'s {fmt(s[1])}"
-    if s[0] > triple:
-        return a, rule, f"{comparison} = {fmt(triple)}: bonus to {a}"
-    return b, rule, f"{comparison} = {fmt(triple)}: bonus to {b}"
+    to = a if s[0] > triple else b
+    return PointLine(
+        to,
+        1,
+        rule,
+        _bonus_template("{a}'s {score} {sign} 3 × {b}'s {loser_score} = {triple}: ", match),
+        {"a": a, "b": b, "to": to},
+        {
+            "score": fmt(s[0]),
+            "sign": ">" if s[0] > triple else "≤",
+            "loser_score": fmt(s[1]),
+            "triple": fmt(triple),
+        },
+    )
+
+
+def _bonus_template(comparison: str, match: bool) -> str:
+    if match:
+        return "match totals: " + comparison + "match bonus to {to}"
+    return comparison + "bonus to {to}"
 
 
 # --- Match bonus (§3.3) ---------------------------------------------------------------------
@@ -252,16 +291,22 @@ def score_match_bonus(
     totals = {p: sum(f.points for f in games if f is not None) for p, games in results.items()}
     included = [p for p, games in results.items() if _forfeits(games) < MATCH_FORFEIT_EXCLUSION]
     lines = [
-        PointLine(p, 0, "R3.3-g", f"{p} forfeited {_forfeits(results[p])} games: no match bonus")
+        PointLine(
+            p,
+            0,
+            "R3.3-g",
+            "{player} forfeited {forfeits} games: no match bonus",
+            {"player": p},
+            {"forfeits": str(_forfeits(results[p]))},
+        )
         for p in results
         if p not in included
     ]
     order = _fifth_game_order(included, totals, results, ladder_order, ruleset)
     points = dict.fromkeys(results, 0)
-    awards = _fifth_game_awards(order, totals, len(results), ruleset)
-    for player, amount, rule, reason in awards:
-        points[player] += amount
-        lines.append(PointLine(player, amount, rule, reason))
+    for line in _fifth_game_awards(order, totals, len(results), ruleset):
+        points[line.player] += int(line.points)
+        lines.append(line)
     return MatchBonusResult(totals=totals, order=tuple(order), points=points, lines=tuple(lines))
 
 
@@ -336,37 +381,48 @@ def _fifth_game_awards(
     totals: Mapping[PlayerId, int],
     scheduled: int,
     ruleset: Ruleset,
-) -> list[tuple[PlayerId, int, str, str]]:
+) -> list[PointLine]:
     """Match bonus points from the fifth game's order (R3.3-c, R3.3-d, R3.3-e, A07, A08)."""
     n = len(order)
-    awards: list[tuple[PlayerId, int, str, str]] = []
+    awards: list[PointLine] = []
     if ruleset.match_bonus_awards == "full_fifth_game" and n >= 2:
         awards.extend(
-            (p, pts, "A08", f"{p} placed {ORDINALS[i + 1]} in the fifth game: {points_phrase(pts)}")
+            PointLine(
+                p,
+                pts,
+                "A08",
+                "{player} placed {place} in the fifth game: {points}",
+                {"player": p},
+                {"place": ORDINALS[i + 1], "points": points_phrase(pts)},
+            )
             for i, (p, pts) in enumerate(zip(order, PLACE_POINTS[n], strict=True))
         )
     if n == 1:
         amount = ruleset.single_player_match_bonus
         if amount:
-            awards.append((order[0], amount, "A11", f"{order[0]} was the only one included"))
+            awards.append(
+                PointLine(
+                    order[0],
+                    amount,
+                    "A11",
+                    "{player} was the only one included",
+                    {"player": order[0]},
+                )
+            )
         return awards
     s = [totals[p] for p in order]
     strict = not _match_bonus_uses_ge(n, scheduled, ruleset)
     if n == 2:
-        found = [_versus_triple(order, s, "R3.3-c")]
+        awards.append(_versus_triple(order, s, "R3.3-c", match=True))
     elif n == 3:
-        found = [_versus_sum(order, s, top=0, loser=2, rule="R3.3-c", strict=strict)]
+        awards.append(
+            _versus_sum(order, s, top=0, loser=2, rule="R3.3-c", strict=strict, match=True)
+        )
     elif n == 4:
-        found = [
-            _versus_sum(order, s, top=0, loser=2, rule="R3.3-d", strict=strict),
-            _versus_sum(order, s, top=1, loser=3, rule="R3.3-e", strict=strict),
-        ]
-    else:
-        found = []
-    awards.extend(
-        (p, 1, rule, "match totals: " + reason.replace("bonus to", "match bonus to"))
-        for p, rule, reason in found
-    )
+        awards.extend(
+            _versus_sum(order, s, top=top, loser=top + 2, rule=rule, strict=strict, match=True)
+            for top, rule in ((0, "R3.3-d"), (1, "R3.3-e"))
+        )
     return awards
 
 

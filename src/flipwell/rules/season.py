@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from flipwell.rules.checks import check_count, check_unique
-from flipwell.rules.errors import RuleError
+from flipwell.rules.errors import RuleError, listed
 from flipwell.rules.forfeits import night_forfeit_credit, season_forfeit_game, season_forfeited
 from flipwell.rules.grouping import group_sizes, initial_ladder, ladder, split_into_groups
 from flipwell.rules.match import (
@@ -235,22 +235,34 @@ def _check_attendance(
     on_ladder = set(current)
     for player in grouped:
         if player not in tallies:
-            raise RuleError(f"meet {meet.number}: {player} is in a group but is not an entrant")
+            raise _about_meet(meet, "{player} is in a group but is not an entrant", player)
         if player not in on_ladder:
-            raise RuleError(
-                f"meet {meet.number}: {player} may not play (not joined, season forfeited or "
-                "suspended; R2.5-b)"
+            raise _about_meet(
+                meet,
+                "{player} may not play (not joined, season forfeited or suspended; R2.5-b)",
+                player,
             )
     both = sorted(set(grouped) & meet.announced_absences)
     if both:
-        raise RuleError(f"meet {meet.number}: {', '.join(both)} announced absent but in a group")
+        raise _about_meet(meet, "{players} announced absent but in a group", *both)
     unplaced = sorted(on_ladder - set(grouped) - meet.announced_absences)
     if unplaced:
-        raise RuleError(
-            f"meet {meet.number}: {', '.join(unplaced)} is in no group and not announced absent "
-            "(an unannounced absentee keeps his group slot and forfeits, R3.1-e)"
+        raise _about_meet(
+            meet,
+            "{players} is in no group and not announced absent "
+            "(an unannounced absentee keeps his group slot and forfeits, R3.1-e)",
+            *unplaced,
         )
     return set(grouped)
+
+
+def _about_meet(meet: MeetFacts, template: str, *players: PlayerId) -> RuleError:
+    """A RuleError "meet N: ..." naming `players` ({player} for one, {players} for a list)."""
+    names, fields = listed("player", players)
+    template = "meet {meet}: " + template.replace("{players}", names)
+    if len(players) == 1:
+        fields["player"] = players[0]
+    return RuleError.about(template, players=fields, values={"meet": str(meet.number)})
 
 
 def _expected_groups(
@@ -290,7 +302,9 @@ def _penalty_decisions(
     for facts in meet.violations:
         player = facts.player
         if player not in tallies:
-            raise RuleError(f"a violation names {player}, who is not an entrant")
+            raise RuleError.about(
+                "a violation names {player}, who is not an entrant", players={"player": player}
+            )
         match = next((m for m in matches if player in m.players), None)
         decision = penalty_decision(
             facts.violation,
@@ -328,7 +342,11 @@ def _completed_points(
     if match is None or facts.current_game is not None or completed == 0:
         return []
     if completed > len(match.games):
-        raise RuleError(f"{facts.player}'s group completed at most {len(match.games)} games")
+        raise RuleError.about(
+            "{player}'s group completed at most {games} games",
+            players={"player": facts.player},
+            values={"games": str(len(match.games))},
+        )
     scored = score_match(match, penalties=_penalties_for(match, earlier), ruleset=ruleset)
     line = scored.players[facts.player]
     return [
@@ -344,9 +362,10 @@ def _untargeted_game(
     if facts.target_game is not None:
         return _game_number(facts.target_game, len(match.games))
     if decision.target == "lo_decision":
-        raise RuleError(
-            f"{facts.player}'s violation came before his first game: the LO must choose the "
-            "game the penalty falls on (A27)"
+        raise RuleError.about(
+            "{player}'s violation came before his first game: the LO must choose the game the "
+            "penalty falls on (A27)",
+            players={"player": facts.player},
         )
     return next(
         (i for i, g in enumerate(match.games, 1) if g.scores.get(facts.player) is not None),

@@ -47,9 +47,17 @@ def tie_positions(
             )
         for player in players:
             if player not in values:
-                raise RuleError(f"{what} names {player}, {unknown}")
+                raise RuleError.about(
+                    "{what} names {player}, {unknown}",
+                    players={"player": player},
+                    values={"what": what, "unknown": unknown},
+                )
             if player in positions:
-                raise RuleError(f"{player} appears in two {what}s")
+                raise RuleError.about(
+                    "{player} appears in two {what}s",
+                    players={"player": player},
+                    values={"what": what},
+                )
         tied_values = {values[p] for p in players}
         if len(tied_values) != 1:
             raise RuleError(f"{what} {players} groups players whose {quantity} differ")

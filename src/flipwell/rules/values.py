@@ -5,12 +5,15 @@ Words:
 - *machine score*: the score a machine displays, a non-negative Python int of any size.
 - *finish*: one player's result in one game: his game points (bonus included) and his place.
 - *point line*: one awarded amount with the rule that gave it and the comparison behind it, so
-  a player can see why he got each point.
+  a player can see why he got each point. Its reason is structured: a `str.format` *template*
+  whose named fields are either *players* (player keys, which a front end writes as names) or
+  *values* (numbers and words already written, e.g. "632,580").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 PlayerId = str
@@ -53,12 +56,28 @@ class PlayoffDivision:
 
 @dataclass(frozen=True)
 class PointLine:
-    """One amount of points awarded to one player, with the rule ID and a readable reason."""
+    """One amount of points awarded to one player, with the rule ID and why (a template).
+
+    template: the reason, a `str.format` template with named fields only; each field is a key
+    of `players` (a player key) or of `values` (text already written).
+    """
 
     player: PlayerId
     points: LeaguePoints
     rule: str
-    reason: str
+    template: str
+    players: Mapping[str, PlayerId] = field(default_factory=dict)
+    values: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def reason(self) -> str:
+        """The reason with the player keys themselves ("5 finished 4th of 4: 1 point")."""
+        return self.render({})
+
+    def render(self, names: Mapping[PlayerId, str]) -> str:
+        """The reason with each player written as `names[key]` (the key when not in `names`)."""
+        players = {name: names.get(key, key) for name, key in self.players.items()}
+        return self.template.format_map({**self.values, **players})
 
 
 @dataclass(frozen=True)

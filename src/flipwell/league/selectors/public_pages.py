@@ -7,8 +7,6 @@ Words:
 - *group view*: a group of the meet board as a reader sees it: players in the order they play
   the current (or next) game, every game's scores in the group's order with each player's
   place, and one sentence saying where the match stands (who picks the next machine).
-- *readable explanation*: an explanation line of `flipwell.rules` with the player keys (ids)
-  replaced by names ("5 finished 4th of 4" becomes "Fay Evans finished 4th of 4").
 - *league staff*: a superuser or a user with a role (official or scorekeeper) in the league;
   only they see the score-sheet QR codes (a code is a key to a group's score sheet).
 
@@ -18,10 +16,7 @@ runs a fixed number of queries whatever the league's size.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
-import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -302,7 +297,7 @@ def player_page(league: m.League, player_id: int, season_id: int | None = None) 
         league=league,
         season=_season_ref(season),
         seasons=tuple(_season_ref(s) for s in entered),
-        history=readable_history(history),
+        history=history,
         rank=rank,
     )
 
@@ -417,45 +412,6 @@ def is_league_staff(user: AbstractBaseUser | AnonymousUser, league: m.League) ->
 # --- Helpers -------------------------------------------------------------------------------
 
 GAMES_PER_MATCH = 4
-# A player key where the rules' explanations put one: at the start of a line, before "'s" or
-# " + " (a sum of scores), or after "to"/"between"/"and". Other numbers (places, points,
-# scores, "of 4") are never in these positions.
-_KEY = re.compile(r"(?:^|(?<=\bto )|(?<=\bbetween )|(?<=\band ))(\d+)\b|\b(\d+)(?='s\b| \+ )")
-
-
-def readable(text: str, names: Mapping[str, str]) -> str:
-    """An explanation line with the player keys replaced by names (see the module docstring)."""
-
-    def name(match: re.Match[str]) -> str:
-        key = match.group(1) or match.group(2)
-        return names.get(key, key)
-
-    return _KEY.sub(name, text)
-
-
-def readable_history(history: PlayerHistory) -> PlayerHistory:
-    """`history` with every explanation line in names instead of player keys."""
-    names: dict[str, str] = {str(history.player.id): history.player.name}
-    for meet in history.meets:
-        for ref in meet.group:
-            names[str(ref.id)] = ref.name
-        for game in meet.games:
-            for ref, _score in game.scores:
-                names[str(ref.id)] = ref.name
-    meets = tuple(
-        dataclasses.replace(
-            meet,
-            games=tuple(
-                dataclasses.replace(
-                    game, explanation=tuple(readable(x, names) for x in game.explanation)
-                )
-                for game in meet.games
-            ),
-            match_bonus_explanation=tuple(readable(x, names) for x in meet.match_bonus_explanation),
-        )
-        for meet in history.meets
-    )
-    return dataclasses.replace(history, meets=meets)
 
 
 def _seasons(league: m.League) -> list[m.Season]:
@@ -565,7 +521,6 @@ __all__ = [
     "meet_page",
     "player_page",
     "playoffs_page",
-    "readable",
     "season_page",
     "sheets_page",
     "tv_page",

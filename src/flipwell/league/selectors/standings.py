@@ -11,6 +11,8 @@ Words:
 - *points after each meet*: the running total of his league points after meets 1, 2, ...
   (for a chart).
 - *meets left*: the season's regular meets not yet closed.
+- *explanation line*: one `PointLine` of the rules written for a reader: its template with
+  every player by name, then the rule cited ("Fay Evans finished 4th of 4: 1 point [R3.2-e]").
 
 Every number comes from `flipwell.rules` folding the stored facts (`adapters.season_facts`);
 nothing here computes a rule.
@@ -18,6 +20,7 @@ nothing here computes a rule.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -27,6 +30,7 @@ from flipwell.rules import (
     MatchResult,
     PlayoffCandidate,
     PlayoffRace,
+    PointLine,
     RaceStatus,
     RuleError,
     Ruleset,
@@ -224,7 +228,7 @@ def ladder(season: m.Season) -> NextMeet:
             result, announced_absences=[p for p in absent if p in line], ruleset=ruleset
         )
     except RuleError as error:
-        groups, problem = [], str(error)
+        groups, problem = [], error.render({p: ref.name for p, ref in names.items()})
     return NextMeet(
         meet_number=number,
         ladder=tuple(line[p] for p in result.ladder),
@@ -244,6 +248,7 @@ def player_history(season: m.Season, player: m.Player) -> PlayerHistory:
     facts = season_facts(season)
     result = fold_season(facts, ruleset=ruleset)
     names = _names(facts)
+    written = {p: ref.name for p, ref in names.items()}
     key = player_key(player.pk)
     if key not in result.players:
         raise RuleError(f"{player} is not entered in {season.name}")
@@ -266,10 +271,10 @@ def player_history(season: m.Season, player: m.Player) -> PlayerHistory:
                 meet=night.meet,
                 status=night.status,
                 group=tuple(names[p] for p in _group_players(facts, night.meet, key)),
-                games=_games(match, key, names) if match else (),
+                games=_games(match, key, names, written) if match else (),
                 match_bonus=night.match_bonus,
                 match_bonus_explanation=tuple(
-                    f"{line.reason} [{line.rule}]"
+                    explain(line, written)
                     for line in (match.bonus.lines if match else ())
                     if line.player == key
                 ),
@@ -333,7 +338,15 @@ def _group_players(facts: SeasonFacts, meet: int, key: str) -> tuple[str, ...]:
     return ()
 
 
-def _games(match: MatchResult, key: str, names: dict[str, PlayerRef]) -> tuple[GameLine, ...]:
+def explain(line: PointLine, names: Mapping[str, str]) -> str:
+    """The explanation line of `line` with every player by his name in `names` (player key ->
+    "First Last"), the rule cited at the end. The one way pages and the API write a reason."""
+    return f"{line.render(names)} [{line.rule}]"
+
+
+def _games(
+    match: MatchResult, key: str, names: dict[str, PlayerRef], written: Mapping[str, str]
+) -> tuple[GameLine, ...]:
     line = match.players[key]
     games = []
     for index, game in enumerate(match.games):
@@ -345,7 +358,7 @@ def _games(match: MatchResult, key: str, names: dict[str, PlayerRef]) -> tuple[G
                 place=game.result.place(key),
                 points=line.game_points[index],
                 forfeited=key in game.forfeits,
-                explanation=tuple(f"{x.reason} [{x.rule}]" for x in game.lines if x.player == key),
+                explanation=tuple(explain(x, written) for x in game.lines if x.player == key),
             )
         )
     return tuple(games)

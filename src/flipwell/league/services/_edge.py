@@ -52,17 +52,27 @@ def rules_edge(
 ) -> Iterator[None]:
     """Turn a `RuleError` raised inside the block into a `ValidationError` (on `field`).
 
-    The error's text becomes the message through `message` (by default a sentence: capital
-    first letter, final stop); `field` may instead be a function choosing the field from the
-    error's text; `code` is the ValidationError's code. Every call into the rules library from
+    The error's text, with the players it names written by name (a structured RuleError),
+    becomes the message through `message` (by default a sentence: capital first letter, final
+    stop); `field` may instead be a function choosing the field from the error's text; `code`
+    is the ValidationError's code. Every call into the rules library from
     a service runs inside this block, so mypy checks its arguments.
     """
     try:
         yield
     except RuleError as error:
-        text = message(str(error))
+        text = message(with_names(error))
         key = field(str(error)) if callable(field) else field
         raise ValidationError({key: text} if key else text, code=code) from error
+
+
+def with_names(error: RuleError) -> str:
+    """The error's message with the players it names by name, not by player key (one query)."""
+    ids = [int(key) for key in error.players.values() if key.isdigit()]
+    if not ids:
+        return str(error)
+    rows = m.Player.objects.filter(pk__in=ids).values_list("pk", "first_name", "last_name")
+    return error.render({player_key(pk): f"{first} {last}" for pk, first, last in rows})
 
 
 def locked_game(game: m.Game) -> m.Game:
