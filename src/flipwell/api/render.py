@@ -31,10 +31,10 @@ from flipwell.league.services.scores import SubmittedScores
 from flipwell.league.services.violations import (
     RecordedRemedy,
     RecordedRestart,
+    RecordedViolation,
 )
 from flipwell.rules import (
     CorrectionOutcome,
-    PenaltyDecision,
     PlayoffQualification,
     SpecialRuling,
 )
@@ -455,9 +455,10 @@ def replaced(value: ReplacedMachine) -> dict[str, Any]:
     }
 
 
-def penalty(violation_id: int, value: PenaltyDecision) -> dict[str, Any]:
+def penalty(recorded: RecordedViolation) -> dict[str, Any]:
+    value = recorded.decision
     return {
-        "violation_id": violation_id,
+        "violation_id": recorded.violation.pk,
         "violator": int(value.violator),
         "offense": value.offense,
         "effect": value.effect,

@@ -379,10 +379,9 @@ def record_violation(request: HttpRequest, meet_id: MeetId, payload: ViolationIn
     """Record a violation and learn its §8.5 penalty (§8, A26..A28; scope: manage)."""
     meet = queries.meet(meet_id)
     actor = acting_official(request, league=_meet_league(meet), scope="manage")
-    player = queries.player(payload.player)
-    decision = services.record_violation(
+    recorded = services.record_violation(
         meet=meet,
-        player=player,
+        player=queries.player(payload.player),
         kind=payload.kind,
         reason=payload.reason,
         game=None if payload.game is None else queries.game(payload.game),
@@ -393,10 +392,7 @@ def record_violation(request: HttpRequest, meet_id: MeetId, payload: ViolationIn
         slam_tilted=payload.slam_tilted,
         actor=actor,
     )
-    # The service answers the penalty only; the client needs the stored violation's id to
-    # record a victim's remedy.
-    violation = queries.latest_violation(meet, player)
-    return Status(201, render.penalty(violation.pk, decision))
+    return Status(201, render.penalty(recorded))
 
 
 @router.post(
