@@ -159,7 +159,7 @@ def record_playoff_tiebreaker(
     manage)."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    tiebreaker = services.record_playoff_tiebreaker(
+    recorded = services.record_playoff_tiebreaker(
         season=season,
         division=division,
         match=match,
@@ -172,9 +172,9 @@ def record_playoff_tiebreaker(
     return Status(
         201,
         {
-            "id": tiebreaker.pk,
-            "machine_id": tiebreaker.machine_id,
-            "order": [place.player_id for place in tiebreaker.places.order_by("place")],
+            "id": recorded.tiebreaker.pk,
+            "machine_id": recorded.tiebreaker.machine_id,
+            "order": [place.player_id for place in recorded.places],
         },
     )
 
