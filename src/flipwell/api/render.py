@@ -510,15 +510,6 @@ def submitted(value: SubmittedScores) -> dict[str, Any]:
     }
 
 
-def ledger_entry(row: m.LedgerEntry) -> dict[str, Any]:
-    return {
-        "id": row.pk,
-        "account": row.account,
-        "kind": row.kind,
-        "amount_cents": row.amount_cents,
-    }
-
-
 def qualification(value: PlayoffQualification) -> dict[str, Any]:
     return {
         "league_size": value.league_size,

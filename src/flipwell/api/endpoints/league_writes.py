@@ -40,18 +40,13 @@ def designate_late_join_forfeits(
     (R2.4-g, R2.4-h, A46; scope: manage)."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    entry = services.designate_late_join_forfeits(
+    return services.designate_late_join_forfeits(
         season=season,
         player=queries.player(player_id),
         countable=payload.countable,
         reason=payload.reason,
         actor=actor,
     )
-    return {
-        "season_id": entry.season_id,
-        "player_id": entry.player_id,
-        "late_join_forfeits_countable": entry.late_join_forfeits_countable,
-    }
 
 
 @router.post(
@@ -68,7 +63,7 @@ def reverse_ledger_entry(
     reversal = services.reverse_ledger_entry(
         entry=queries.ledger_entry(league, entry_id), reason=payload.reason, actor=actor
     )
-    return Status(201, render.ledger_entry(reversal))
+    return Status(201, reversal)
 
 
 @router.post(

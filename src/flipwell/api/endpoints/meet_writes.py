@@ -104,9 +104,7 @@ def announce_absence(request: HttpRequest, meet_id: MeetId, payload: AbsenceIn) 
     absence = services.announce_absence(
         meet=meet, player=queries.player(payload.player), actor=actor
     )
-    return Status(
-        201, {"id": absence.pk, "meet_id": absence.meet_id, "player_id": absence.player_id}
-    )
+    return Status(201, absence)
 
 
 @router.post(
@@ -120,14 +118,7 @@ def announce_lateness(request: HttpRequest, meet_id: MeetId, payload: LatenessIn
     tardiness = services.announce_lateness(
         meet=meet, player=queries.player(payload.player), at=payload.at, actor=actor
     )
-    return Status(
-        201,
-        {
-            "announced": tardiness.announced,
-            "wait_until": tardiness.wait_until,
-            "reason": tardiness.reason,
-        },
-    )
+    return Status(201, tardiness)
 
 
 @router.post(
@@ -214,10 +205,7 @@ def record_late_join(request: HttpRequest, game_id: GameId, payload: LateJoinIn)
         last_player_not_past_ball_1=payload.last_player_not_past_ball_1,
         actor=actor,
     )
-    return Status(
-        201,
-        {"may_join": decision.may_join, "forfeit": decision.forfeit, "reason": decision.reason},
-    )
+    return Status(201, decision)
 
 
 @router.post(
@@ -306,15 +294,7 @@ def announce_machine_problem(
         problem=payload.problem,
         actor=actor,
     )
-    return Status(
-        201,
-        {
-            "id": announced.pk,
-            "meet_id": announced.meet_id,
-            "machine_id": announced.machine_id,
-            "problem": announced.problem,
-        },
-    )
+    return Status(201, announced)
 
 
 @router.post(

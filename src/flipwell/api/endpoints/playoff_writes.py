@@ -199,10 +199,7 @@ def record_no_show(
         note=payload.note,
         actor=actor,
     )
-    return Status(
-        201,
-        {"id": no_show.pk, "player_id": no_show.player_id, "recorded_at": no_show.recorded_at},
-    )
+    return Status(201, no_show)
 
 
 @router.post(
@@ -248,5 +245,4 @@ def close_playoff_night(request: HttpRequest, season_id: SeasonId) -> Any:
     manage)."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    night = services.close_playoff_night(season=season, actor=actor)
-    return {"season_id": night.season_id, "date": night.date, "status": night.status}
+    return services.close_playoff_night(season=season, actor=actor)

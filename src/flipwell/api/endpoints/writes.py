@@ -105,16 +105,7 @@ def record_forfeit(request: HttpRequest, game_id: GameId, payload: ForfeitIn) ->
         note=payload.note,
         actor=actor,
     )
-    return Status(
-        201,
-        {
-            "id": forfeit.pk,
-            "game_id": forfeit.game_id,
-            "player_id": forfeit.player_id,
-            "countable": forfeit.countable,
-            "reason": forfeit.reason,
-        },
-    )
+    return Status(201, forfeit)
 
 
 @router.post(
@@ -191,15 +182,7 @@ def record_ledger_entry(request: HttpRequest, slug: Slug, payload: LedgerIn) -> 
         note=payload.note,
         actor=actor,
     )
-    return Status(
-        201,
-        {
-            "id": entry.pk,
-            "account": entry.account,
-            "kind": entry.kind,
-            "amount_cents": entry.amount_cents,
-        },
-    )
+    return Status(201, entry)
 
 
 @router.get("/leagues/{slug}/treasury", response={200: TreasuryOut, **ERROR_RESPONSES}, **WRITE)
