@@ -25,7 +25,6 @@ from flipwell.league.selectors.standings import (
     Standings,
 )
 from flipwell.league.selectors.treasury import Treasury
-from flipwell.league.services.malfunctions import ReportedMalfunction
 from flipwell.league.services.meet_machines import NextGame, ReplacedMachine
 from flipwell.league.services.scores import SubmittedScores
 from flipwell.league.services.violations import (
@@ -36,7 +35,6 @@ from flipwell.league.services.violations import (
 from flipwell.rules import (
     CorrectionOutcome,
     PlayoffQualification,
-    SpecialRuling,
 )
 
 
@@ -87,17 +85,6 @@ def entry(row: m.SeasonEntry) -> dict[str, Any]:
         "ifpa_number": row.player.ifpa_number,
         "ifpa_rank_at_start": row.ifpa_rank_at_start,
         "joined_at_meet": row.joined_at_meet,
-    }
-
-
-def meet(row: m.Meet) -> dict[str, Any]:
-    return {
-        "id": row.pk,
-        "season_id": row.season_id,
-        "number": row.number,
-        "date": row.date,
-        "status": row.status,
-        "started_at": row.started_at,
     }
 
 
@@ -321,18 +308,6 @@ def machine(sheet: MachineSheet) -> dict[str, Any]:
     }
 
 
-def special_ruling(ruling: SpecialRuling) -> dict[str, Any]:
-    return {
-        "ruling_id": ruling.ruling_id,
-        "machine": ruling.machine,
-        "kind": ruling.kind,
-        "text": ruling.text,
-        "reproduction": ruling.reproduction,
-        "cause_and_effect": ruling.cause_and_effect,
-        "version": ruling.version,
-    }
-
-
 def treasury(value: Treasury) -> dict[str, Any]:
     return {
         "dues_cents": value.dues_cents,
@@ -401,47 +376,6 @@ def correction_outcome(value: CorrectionOutcome) -> dict[str, Any]:
         "disagreeing": player_ids(value.disagreeing),
         "rule": value.rule,
         "reason": value.reason,
-    }
-
-
-def compensatory_request(row: m.CompensatoryRequest) -> dict[str, Any]:
-    return {"id": row.pk, "game_id": row.game_id, "player_id": row.player_id, "balls": row.balls}
-
-
-def malfunction(value: ReportedMalfunction) -> dict[str, Any]:
-    return {
-        "id": value.malfunction.pk,
-        "ruling": {
-            "kind": value.ruling.kind,
-            "rule": value.ruling.rule,
-            "reason": value.ruling.reason,
-        },
-        "entitled": value.entitled,
-        "compensatory": None
-        if value.compensatory is None
-        else compensatory_request(value.compensatory),
-        "machine_unplayable": value.machine_unplayable,
-    }
-
-
-def compensatory_game(row: m.CompensatoryGame) -> dict[str, Any]:
-    return {
-        "id": row.pk,
-        "game_id": row.game_id,
-        "player_id": row.player_id,
-        "new_score": row.new_score,
-        "leading_subtracted": row.leading_subtracted,
-        "state_subtracted": row.state_subtracted,
-    }
-
-
-def declaration(row: m.MachineDeclaration) -> dict[str, Any]:
-    return {
-        "id": row.pk,
-        "meet_id": row.meet_id,
-        "machine_id": row.machine_id,
-        "kind": row.kind,
-        "reason": row.reason,
     }
 
 

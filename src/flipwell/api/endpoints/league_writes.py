@@ -9,7 +9,7 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Status
 
-from flipwell.api import queries, render
+from flipwell.api import queries
 from flipwell.api.auth import acting_official
 from flipwell.api.endpoints.params import EntryId, PlayerId, SeasonId, Slug
 from flipwell.api.endpoints.public import router
@@ -76,7 +76,7 @@ def load_appendix_a(request: HttpRequest, slug: Slug) -> Any:
     the ones inserted (none on a repeat; scope: manage)."""
     actor = acting_official(request, league=queries.league(slug), scope="manage")
     inserted = services.load_appendix_a(actor=actor)
-    return [render.special_ruling(to_rules_ruling(row)) for row in inserted]
+    return [to_rules_ruling(row) for row in inserted]
 
 
 @router.post(
@@ -99,7 +99,7 @@ def add_special_ruling(request: HttpRequest, slug: Slug, payload: SpecialRulingI
         cause_and_effect=payload.cause_and_effect,
         actor=actor,
     )
-    return Status(201, render.special_ruling(to_rules_ruling(row)))
+    return Status(201, to_rules_ruling(row))
 
 
 @router.post(
@@ -123,4 +123,4 @@ def amend_special_ruling(request: HttpRequest, slug: Slug, payload: AmendRulingI
         reason=payload.reason,
         actor=actor,
     )
-    return Status(201, render.special_ruling(to_rules_ruling(row)))
+    return Status(201, to_rules_ruling(row))

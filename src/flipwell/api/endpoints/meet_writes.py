@@ -92,7 +92,7 @@ def schedule_meet(request: HttpRequest, season_id: SeasonId, payload: ScheduleMe
     meet = services.schedule_meet(
         season=season, number=payload.number, date=payload.date, actor=actor
     )
-    return Status(201, render.meet(meet))
+    return Status(201, meet)
 
 
 @router.post("/meets/{meet_id}/absences", response={201: AbsenceOut, **ERROR_RESPONSES}, **WRITE)
@@ -229,7 +229,7 @@ def report_malfunction(request: HttpRequest, game_id: GameId, payload: Malfuncti
         request_compensatory=payload.request_compensatory,
         actor=actor,
     )
-    return Status(201, render.malfunction(reported))
+    return Status(201, reported)
 
 
 @router.post(
@@ -249,7 +249,7 @@ def request_compensatory_game(
         play_continued=payload.play_continued,
         actor=actor,
     )
-    return Status(201, render.compensatory_request(granted))
+    return Status(201, granted)
 
 
 @router.post(
@@ -272,7 +272,7 @@ def record_compensatory_game(
         reason=payload.reason,
         actor=actor,
     )
-    return Status(201, render.compensatory_game(played))
+    return Status(201, played)
 
 
 @router.post(
@@ -313,7 +313,7 @@ def declare_machine_unplayable(
     declared = services.declare_machine_unplayable(
         meet=meet, machine=queries.machine(league, machine_id), reason=payload.reason, actor=actor
     )
-    return Status(201, render.declaration(declared))
+    return Status(201, declared)
 
 
 @router.post(
@@ -331,7 +331,7 @@ def declare_machine_repaired(
     declared = services.declare_machine_repaired(
         meet=meet, machine=queries.machine(league, machine_id), reason=payload.reason, actor=actor
     )
-    return Status(201, render.declaration(declared))
+    return Status(201, declared)
 
 
 @router.post(

@@ -115,10 +115,9 @@ def start_meet(request: HttpRequest, season_id: SeasonId, payload: StartMeetIn) 
     """Start a meet: ladder, groups, first machines drawn (§4, §5; scope: manage)."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    started = services.start_meet(
+    return services.start_meet(
         season=season, number=payload.number, date=payload.date, seed=payload.seed, actor=actor
     )
-    return {"meet": render.meet(started.meet), "warnings": list(started.warnings)}
 
 
 @router.post("/meets/{meet_id}/close", response={200: ClosedOut, **ERROR_RESPONSES}, **WRITE)
@@ -126,8 +125,7 @@ def close_meet(request: HttpRequest, meet_id: MeetId, payload: CloseMeetIn) -> A
     """Close an open meet (§3.3; scope: manage); unfinished business needs an override."""
     meet = queries.meet(meet_id)
     actor = acting_official(request, league=meet.season.league, scope="manage")
-    closed = services.close_meet(meet=meet, override_reason=payload.override_reason, actor=actor)
-    return {"meet": render.meet(closed.meet), "season_forfeits": list(closed.season_forfeits)}
+    return services.close_meet(meet=meet, override_reason=payload.override_reason, actor=actor)
 
 
 @router.post("/seasons/{season_id}/players", response={201: EntryOut, **ERROR_RESPONSES}, **WRITE)
