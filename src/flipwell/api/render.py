@@ -26,14 +26,12 @@ from flipwell.league.selectors.standings import (
 )
 from flipwell.league.selectors.treasury import Treasury
 from flipwell.league.services.meet_machines import NextGame, ReplacedMachine
-from flipwell.league.services.scores import SubmittedScores
 from flipwell.league.services.violations import (
     RecordedRemedy,
     RecordedRestart,
     RecordedViolation,
 )
 from flipwell.rules import (
-    CorrectionOutcome,
     PlayoffQualification,
 )
 
@@ -135,22 +133,6 @@ def board(value: MeetBoard) -> dict[str, Any]:
     }
 
 
-def submission(row: m.ScoreSubmission) -> dict[str, Any]:
-    return {
-        "id": row.pk,
-        "game_id": row.game_id,
-        "version": row.version,
-        "entered_by": row.entered_by_id,
-        "confirmed_by": row.confirmed_by_id,
-        "confirmed_at": row.confirmed_at,
-        "is_correction": row.is_correction,
-        "scores": [
-            {"player_id": line.player_id, "machine_score": line.machine_score}
-            for line in row.lines.all()
-        ],
-    }
-
-
 def game(
     row: m.Game, players: Iterable[m.Player], submissions: Iterable[m.ScoreSubmission]
 ) -> dict[str, Any]:
@@ -162,7 +144,7 @@ def game(
         "machine_id": row.machine_id,
         "machine": row.machine.title,
         "players": [{"id": p.pk, "name": f"{p.first_name} {p.last_name}"} for p in players],
-        "submissions": [submission(s) for s in submissions],
+        "submissions": list(submissions),
     }
 
 
@@ -355,30 +337,6 @@ def next_game(value: NextGame) -> dict[str, Any]:
     }
 
 
-def correction(row: m.CorrectionRequest) -> dict[str, Any]:
-    return {
-        "id": row.pk,
-        "game_id": row.game_id,
-        "status": row.status,
-        "requested_by": row.requested_by_id,
-        "reason": row.reason,
-        "base_submission_id": row.base_id,
-        "proposed": submission(row.proposed),
-    }
-
-
-def correction_outcome(value: CorrectionOutcome) -> dict[str, Any]:
-    return {
-        "status": value.status,
-        "score": value.score,
-        "quorum": player_ids(value.quorum),
-        "awaiting": player_ids(value.awaiting),
-        "disagreeing": player_ids(value.disagreeing),
-        "rule": value.rule,
-        "reason": value.reason,
-    }
-
-
 def replaced(value: ReplacedMachine) -> dict[str, Any]:
     return {
         "replacement_id": value.replacement.pk,
@@ -433,14 +391,6 @@ def restart(value: RecordedRestart) -> dict[str, Any]:
         "games_started": row.games_started,
         "players": row.players,
         "charge": charge(value.charge),
-    }
-
-
-def submitted(value: SubmittedScores) -> dict[str, Any]:
-    return {
-        "submission": submission(value.submission),
-        "points": {str(p): v for p, v in value.points.items()},
-        "replayed": value.replayed,
     }
 
 

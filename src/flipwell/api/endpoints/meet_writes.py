@@ -163,7 +163,7 @@ def request_correction(request: HttpRequest, game_id: GameId, payload: Correctio
         actor=actor,
         override_reason=payload.override_reason,
     )
-    return Status(201, render.correction(correction))
+    return Status(201, correction)
 
 
 @router.post(
@@ -178,13 +178,12 @@ def respond_to_correction(
     agree it is applied, one disagreement refuses it."""
     correction = queries.correction(correction_id)
     actor = acting_official(request, league=_game_league(correction.game), scope="scores")
-    outcome = services.respond_to_correction(
+    return services.respond_to_correction(
         request=correction,
         player=queries.player(payload.player),
         agrees=payload.agrees,
         actor=actor,
     )
-    return render.correction_outcome(outcome)
 
 
 # --- incidents ------------------------------------------------------------------------------
@@ -451,4 +450,4 @@ def record_replay_scores(request: HttpRequest, game_id: GameId, payload: ReplayS
         tie_order=payload.tie_order,
         actor=actor,
     )
-    return Status(201, render.submitted(result))
+    return Status(201, result)

@@ -66,12 +66,7 @@ def submit_scores(request: HttpRequest, game_id: GameId, payload: SubmitScoresIn
         note=payload.note,
         actor=actor,
     )
-    body = {
-        "submission": render.submission(result.submission),
-        "points": {str(p): v for p, v in result.points.items()},
-        "replayed": result.replayed,
-    }
-    return Status(200 if result.replayed else 201, body)
+    return Status(200 if result.replayed else 201, result)
 
 
 @router.post(
@@ -86,10 +81,9 @@ def confirm_scores(request: HttpRequest, submission_id: SubmissionId, payload: C
     acting = acting_official(
         request, league=submission.game.group.meet.season.league, scope="scores"
     )
-    confirmed = services.confirm_scores(
+    return services.confirm_scores(
         submission=submission, confirmed_by=queries.player(payload.confirmed_by), actor=acting
     )
-    return render.submission(confirmed)
 
 
 @router.post("/games/{game_id}/forfeits", response={201: ForfeitOut, **ERROR_RESPONSES}, **WRITE)
