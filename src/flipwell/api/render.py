@@ -25,10 +25,8 @@ from flipwell.league.selectors.standings import (
     Standings,
 )
 from flipwell.league.selectors.treasury import Treasury
-from flipwell.league.services.meet_machines import NextGame, ReplacedMachine
 from flipwell.league.services.violations import (
     RecordedRemedy,
-    RecordedRestart,
     RecordedViolation,
 )
 from flipwell.rules import (
@@ -323,30 +321,6 @@ def player_ids(keys: Iterable[str]) -> list[int]:
     return [int(k) for k in keys]
 
 
-def next_game(value: NextGame) -> dict[str, Any]:
-    row = value.game
-    return {
-        "game_id": row.pk,
-        "number": row.number,
-        "machine_id": row.machine_id,
-        "machine": row.machine.title,
-        "chosen_by": row.chosen_by_id,
-        "play_order": list(value.play_order),
-        "fallback": value.fallback,
-        "repeat": value.repeat,
-    }
-
-
-def replaced(value: ReplacedMachine) -> dict[str, Any]:
-    return {
-        "replacement_id": value.replacement.pk,
-        "game_id": value.game.pk,
-        "machine_id": value.game.machine_id,
-        "machine": value.game.machine.title,
-        "options": list(value.options),
-    }
-
-
 def penalty(recorded: RecordedViolation) -> dict[str, Any]:
     value = recorded.decision
     return {
@@ -383,17 +357,6 @@ def remedy(value: RecordedRemedy) -> dict[str, Any]:
     }
 
 
-def restart(value: RecordedRestart) -> dict[str, Any]:
-    row = value.restart
-    return {
-        "id": row.pk,
-        "game_id": row.game_id,
-        "games_started": row.games_started,
-        "players": row.players,
-        "charge": charge(value.charge),
-    }
-
-
 def qualification(value: PlayoffQualification) -> dict[str, Any]:
     return {
         "league_size": value.league_size,
@@ -425,17 +388,4 @@ def qualification(value: PlayoffQualification) -> dict[str, Any]:
             for t in value.ties
         ],
         "complete": value.complete,
-    }
-
-
-def playoff_game(row: m.PlayoffGame) -> dict[str, Any]:
-    return {
-        "id": row.pk,
-        "division": row.match.division,
-        "round": row.match.round,
-        "match_number": row.match.number,
-        "number": row.number,
-        "machine_id": row.machine_id,
-        "machine": row.machine.title,
-        "chosen_by": row.chosen_by_id,
     }

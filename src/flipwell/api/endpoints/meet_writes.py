@@ -136,7 +136,7 @@ def choose_next_machine(request: HttpRequest, group_id: GroupId, payload: Choose
         chosen_by=queries.player(payload.chosen_by),
         actor=actor,
     )
-    return Status(201, render.next_game(chosen))
+    return Status(201, chosen)
 
 
 # --- corrections ----------------------------------------------------------------------------
@@ -342,7 +342,7 @@ def replace_machine(request: HttpRequest, game_id: GameId, payload: ReplaceMachi
     game = queries.game(game_id)
     league = _game_league(game)
     actor = acting_official(request, league=league, scope="manage")
-    moved = services.replace_machine(
+    return services.replace_machine(
         game=game,
         reason=payload.reason,
         machine=None if payload.machine is None else queries.machine(league, payload.machine),
@@ -350,7 +350,6 @@ def replace_machine(request: HttpRequest, game_id: GameId, payload: ReplaceMachi
         seed=payload.seed,
         actor=actor,
     )
-    return render.replaced(moved)
 
 
 @router.post("/meets/{meet_id}/violations", response={201: PenaltyOut, **ERROR_RESPONSES}, **WRITE)
@@ -412,7 +411,7 @@ def record_game_restart(request: HttpRequest, game_id: GameId, payload: RestartI
         note=payload.note,
         actor=actor,
     )
-    return Status(201, render.restart(restarted))
+    return Status(201, restarted)
 
 
 @router.post(

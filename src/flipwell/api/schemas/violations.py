@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ninja import Field, Schema
 
 from flipwell.api.schemas.common import MAX_CENTS, InputSchema, bounded, id_field, text_field
 from flipwell.league import enums, limits
+
+if TYPE_CHECKING:
+    from flipwell.league.services.violations import RecordedRestart
 
 ViolationKind = enums.ViolationKindValue
 
@@ -99,8 +104,26 @@ class RestartIn(InputSchema):
 
 
 class RestartOut(Schema):
+    """Read from the service's `RecordedRestart`."""
+
     id: int = Field(..., description="The restart's id.")
     game_id: int = Field(..., description="The game's id.")
     games_started: int = Field(..., description="Games that were started.")
     players: int = Field(..., description="Players present for the game.")
     charge: ChargeOut | None = Field(..., description="The restart charge; null when free.")
+
+    @staticmethod
+    def resolve_id(obj: RecordedRestart) -> int:
+        return obj.restart.pk
+
+    @staticmethod
+    def resolve_game_id(obj: RecordedRestart) -> int:
+        return obj.restart.game_id
+
+    @staticmethod
+    def resolve_games_started(obj: RecordedRestart) -> int:
+        return obj.restart.games_started
+
+    @staticmethod
+    def resolve_players(obj: RecordedRestart) -> int:
+        return obj.restart.players
