@@ -73,17 +73,6 @@ def season(row: m.Season) -> dict[str, Any]:
     }
 
 
-def entry(row: m.SeasonEntry) -> dict[str, Any]:
-    return {
-        "player_id": row.player_id,
-        "first_name": row.player.first_name,
-        "last_name": row.player.last_name,
-        "ifpa_number": row.player.ifpa_number,
-        "ifpa_rank_at_start": row.ifpa_rank_at_start,
-        "joined_at_meet": row.joined_at_meet,
-    }
-
-
 def _scores(sheet: Mapping[int, int | None]) -> list[dict[str, Any]]:
     return [{"player_id": p, "machine_score": s} for p, s in sheet.items()]
 

@@ -119,7 +119,7 @@ def list_players(
     """The players entered in a season, with IFPA number and starting rank."""
     rows = queries.entries(queries.season(season_id))
     items, next_url = page_of_queryset(request, rows, cursor=cursor, limit=limit)
-    return {"results": [render.entry(x) for x in items], "next": next_url}
+    return {"results": items, "next": next_url}
 
 
 @router.get(

@@ -136,7 +136,7 @@ def register_player(request: HttpRequest, season_id: SeasonId, payload: Register
         joined_at_meet=payload.joined_at_meet,
         actor=actor,
     )
-    return Status(201, render.entry(entry))
+    return Status(201, entry)
 
 
 @router.post(
@@ -152,7 +152,7 @@ def import_players(request: HttpRequest, season_id: SeasonId, payload: ImportIn)
     return Status(
         201,
         {
-            "entries": [render.entry(e) for e in result.entries],
+            "entries": result.entries,
             "created_players": [p.pk for p in result.created_players],
         },
     )
