@@ -25,10 +25,6 @@ from flipwell.league.selectors.standings import (
     Standings,
 )
 from flipwell.league.selectors.treasury import Treasury
-from flipwell.league.services.violations import (
-    RecordedRemedy,
-    RecordedViolation,
-)
 from flipwell.rules import (
     PlayoffQualification,
 )
@@ -308,42 +304,6 @@ def treasury(value: Treasury) -> dict[str, Any]:
 def player_ids(keys: Iterable[str]) -> list[int]:
     """The rules' player keys (strings) as player ids."""
     return [int(k) for k in keys]
-
-
-def penalty(recorded: RecordedViolation) -> dict[str, Any]:
-    value = recorded.decision
-    return {
-        "violation_id": recorded.violation.pk,
-        "violator": int(value.violator),
-        "offense": value.offense,
-        "effect": value.effect,
-        "target": value.target,
-        "game": value.game,
-        "game_penalty": value.game_penalty,
-        "countable_forfeit": value.countable_forfeit,
-        "scores_wiped": value.scores_wiped,
-        "suspended": value.suspended,
-        "rescore_others": value.rescore_others,
-        "rules": list(value.rules),
-        "reason": value.reason,
-    }
-
-
-def charge(row: m.LedgerEntry | None) -> dict[str, Any] | None:
-    return None if row is None else {"id": row.pk, "amount_cents": row.amount_cents}
-
-
-def remedy(value: RecordedRemedy) -> dict[str, Any]:
-    return {
-        "id": value.row.pk,
-        "choice": value.remedy.choice,
-        "additional_balls": value.remedy.additional_balls,
-        "replay": value.remedy.replay,
-        "presumed": value.remedy.presumed,
-        "rules": list(value.remedy.rules),
-        "reason": value.remedy.reason,
-        "charge": charge(value.charge),
-    }
 
 
 def qualification(value: PlayoffQualification) -> dict[str, Any]:

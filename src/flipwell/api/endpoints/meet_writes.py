@@ -14,7 +14,7 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Status
 
-from flipwell.api import queries, render
+from flipwell.api import queries
 from flipwell.api.auth import acting_official
 from flipwell.api.endpoints.params import (
     CorrectionId,
@@ -370,7 +370,7 @@ def record_violation(request: HttpRequest, meet_id: MeetId, payload: ViolationIn
         slam_tilted=payload.slam_tilted,
         actor=actor,
     )
-    return Status(201, render.penalty(recorded))
+    return Status(201, recorded)
 
 
 @router.post(
@@ -393,7 +393,7 @@ def record_victim_remedy(request: HttpRequest, violation_id: ViolationId, payloa
         ball_price_cents=payload.ball_price_cents,
         actor=actor,
     )
-    return Status(201, render.remedy(recorded))
+    return Status(201, recorded)
 
 
 @router.post("/games/{game_id}/restarts", response={201: RestartOut, **ERROR_RESPONSES}, **WRITE)
