@@ -356,7 +356,7 @@ def test_whole_meet_through_the_services_gives_the_expected_standings():
     penalty = record_violation(
         meet=meet, player=b2, kind="interference", games_completed=2,
         reason="Nudged the machine during B1's ball", actor=lo,
-    )  # fmt: skip
+    ).decision  # fmt: skip
     assert (penalty.offense, penalty.effect, penalty.game) == (1, "game_forfeit", 2)
     for _ in range(2):
         g = next_game(meet, 2, b4)

@@ -349,9 +349,10 @@ def test_whole_playoff_night_of_the_golden_season(season, official):
     )
     qf1 = _match(season, "QF1")
     assert (qf1.status, names(qf1.tied[0])) == ("tiebreaker_needed", ["Pia", "Hal"])
-    record_playoff_tiebreaker(
+    recorded = record_playoff_tiebreaker(
         season=season, division="A", match="QF1", order=players("Hal", "Pia"), actor=official.user
     )
+    assert [p.player for p in recorded.places] == players("Hal", "Pia")
 
     # QF2: seeds 6, 7, 10, 11; Eli does not show (R6.6-c).
     record_no_show(

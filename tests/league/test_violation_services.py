@@ -50,10 +50,13 @@ def test_record_violation_during_a_game_forfeits_it(night, meet):
     a = night.players
     _play_group_one(night, meet)
 
-    decision = record_violation(
+    recorded = record_violation(
         meet=meet, player=a[0], kind="interference", game=game(meet, 1, 1),
         reason="Bumped the machine on A2's ball", actor=night.user,
     )  # fmt: skip
+
+    decision = recorded.decision
+    assert recorded.violation == m.Violation.objects.get()
 
     assert (decision.offense, decision.effect, decision.game) == (1, "game_forfeit", 1)
     assert _night_points(night, a[0]) == (0,)
@@ -89,7 +92,7 @@ def test_record_violation_accidental_wrong_ball_is_a_ruling_without_penalty(nigh
     decision = record_violation(
         meet=meet, player=night.players[0], kind="opponents_ball", game=game(meet, 1, 1),
         serious=False, reason="Wrong ball by mistake", actor=night.user,
-    )  # fmt: skip
+    ).decision  # fmt: skip
 
     assert (decision.offense, decision.effect) == (None, "none")
     assert m.Ruling.objects.get().kind == "violation_not_serious"
@@ -101,7 +104,7 @@ def test_record_violation_violence_forfeits_the_season(night, meet):
     decision = record_violation(
         meet=meet, player=night.players[0], kind="violence", reason="Shoved a player",
         actor=night.user,
-    )  # fmt: skip
+    ).decision  # fmt: skip
 
     assert (decision.offense, decision.effect, decision.suspended) == (3, "season_forfeit", True)
 
@@ -124,11 +127,10 @@ def test_record_violation_games_completed_beyond_the_group_refused(night, meet):
 def _violation(night, meet, kind):
     a = night.players
     play_game(game(meet, 1, 1), {a[0]: 100, a[1]: 50, a[2]: 30, a[3]: 10})
-    record_violation(
+    return record_violation(
         meet=meet, player=a[1], kind=kind, game=game(meet, 1, 1), reason="Seen by the LO",
         actor=night.user,
-    )  # fmt: skip
-    return m.Violation.objects.get()
+    ).violation  # fmt: skip
 
 
 def test_victim_remedy_opponents_ball_default_is_continue_without_charge(night, meet):

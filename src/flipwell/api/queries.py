@@ -113,11 +113,6 @@ def violation(violation_id: int) -> m.Violation:
     )
 
 
-def latest_violation(meet: m.Meet, player: m.Player) -> m.Violation:
-    """The violation of `player` at `meet` recorded last (the one a write just stored)."""
-    return m.Violation.objects.filter(meet=meet, player=player).latest("pk")
-
-
 def ledger_entry(league: m.League, entry_id: int) -> m.LedgerEntry:
     """The league's ledger entry with this id (404 when none, or another league's)."""
     return get_object_or_404(m.LedgerEntry, league=league, pk=entry_id)

@@ -25,18 +25,8 @@ from flipwell.league.selectors.standings import (
     Standings,
 )
 from flipwell.league.selectors.treasury import Treasury
-from flipwell.league.services.malfunctions import ReportedMalfunction
-from flipwell.league.services.meet_machines import NextGame, ReplacedMachine
-from flipwell.league.services.scores import SubmittedScores
-from flipwell.league.services.violations import (
-    RecordedRemedy,
-    RecordedRestart,
-)
 from flipwell.rules import (
-    CorrectionOutcome,
-    PenaltyDecision,
     PlayoffQualification,
-    SpecialRuling,
 )
 
 
@@ -76,28 +66,6 @@ def season(row: m.Season) -> dict[str, Any]:
         "start_time": row.start_time.strftime("%H:%M:%S"),
         "number_of_meets": row.number_of_meets,
         "dues_cents": row.dues_cents,
-    }
-
-
-def entry(row: m.SeasonEntry) -> dict[str, Any]:
-    return {
-        "player_id": row.player_id,
-        "first_name": row.player.first_name,
-        "last_name": row.player.last_name,
-        "ifpa_number": row.player.ifpa_number,
-        "ifpa_rank_at_start": row.ifpa_rank_at_start,
-        "joined_at_meet": row.joined_at_meet,
-    }
-
-
-def meet(row: m.Meet) -> dict[str, Any]:
-    return {
-        "id": row.pk,
-        "season_id": row.season_id,
-        "number": row.number,
-        "date": row.date,
-        "status": row.status,
-        "started_at": row.started_at,
     }
 
 
@@ -148,22 +116,6 @@ def board(value: MeetBoard) -> dict[str, Any]:
     }
 
 
-def submission(row: m.ScoreSubmission) -> dict[str, Any]:
-    return {
-        "id": row.pk,
-        "game_id": row.game_id,
-        "version": row.version,
-        "entered_by": row.entered_by_id,
-        "confirmed_by": row.confirmed_by_id,
-        "confirmed_at": row.confirmed_at,
-        "is_correction": row.is_correction,
-        "scores": [
-            {"player_id": line.player_id, "machine_score": line.machine_score}
-            for line in row.lines.all()
-        ],
-    }
-
-
 def game(
     row: m.Game, players: Iterable[m.Player], submissions: Iterable[m.ScoreSubmission]
 ) -> dict[str, Any]:
@@ -175,7 +127,7 @@ def game(
         "machine_id": row.machine_id,
         "machine": row.machine.title,
         "players": [{"id": p.pk, "name": f"{p.first_name} {p.last_name}"} for p in players],
-        "submissions": [submission(s) for s in submissions],
+        "submissions": list(submissions),
     }
 
 
@@ -321,18 +273,6 @@ def machine(sheet: MachineSheet) -> dict[str, Any]:
     }
 
 
-def special_ruling(ruling: SpecialRuling) -> dict[str, Any]:
-    return {
-        "ruling_id": ruling.ruling_id,
-        "machine": ruling.machine,
-        "kind": ruling.kind,
-        "text": ruling.text,
-        "reproduction": ruling.reproduction,
-        "cause_and_effect": ruling.cause_and_effect,
-        "version": ruling.version,
-    }
-
-
 def treasury(value: Treasury) -> dict[str, Any]:
     return {
         "dues_cents": value.dues_cents,
@@ -366,158 +306,6 @@ def player_ids(keys: Iterable[str]) -> list[int]:
     return [int(k) for k in keys]
 
 
-def next_game(value: NextGame) -> dict[str, Any]:
-    row = value.game
-    return {
-        "game_id": row.pk,
-        "number": row.number,
-        "machine_id": row.machine_id,
-        "machine": row.machine.title,
-        "chosen_by": row.chosen_by_id,
-        "play_order": list(value.play_order),
-        "fallback": value.fallback,
-        "repeat": value.repeat,
-    }
-
-
-def correction(row: m.CorrectionRequest) -> dict[str, Any]:
-    return {
-        "id": row.pk,
-        "game_id": row.game_id,
-        "status": row.status,
-        "requested_by": row.requested_by_id,
-        "reason": row.reason,
-        "base_submission_id": row.base_id,
-        "proposed": submission(row.proposed),
-    }
-
-
-def correction_outcome(value: CorrectionOutcome) -> dict[str, Any]:
-    return {
-        "status": value.status,
-        "score": value.score,
-        "quorum": player_ids(value.quorum),
-        "awaiting": player_ids(value.awaiting),
-        "disagreeing": player_ids(value.disagreeing),
-        "rule": value.rule,
-        "reason": value.reason,
-    }
-
-
-def compensatory_request(row: m.CompensatoryRequest) -> dict[str, Any]:
-    return {"id": row.pk, "game_id": row.game_id, "player_id": row.player_id, "balls": row.balls}
-
-
-def malfunction(value: ReportedMalfunction) -> dict[str, Any]:
-    return {
-        "id": value.malfunction.pk,
-        "ruling": {
-            "kind": value.ruling.kind,
-            "rule": value.ruling.rule,
-            "reason": value.ruling.reason,
-        },
-        "entitled": value.entitled,
-        "compensatory": None
-        if value.compensatory is None
-        else compensatory_request(value.compensatory),
-        "machine_unplayable": value.machine_unplayable,
-    }
-
-
-def compensatory_game(row: m.CompensatoryGame) -> dict[str, Any]:
-    return {
-        "id": row.pk,
-        "game_id": row.game_id,
-        "player_id": row.player_id,
-        "new_score": row.new_score,
-        "leading_subtracted": row.leading_subtracted,
-        "state_subtracted": row.state_subtracted,
-    }
-
-
-def declaration(row: m.MachineDeclaration) -> dict[str, Any]:
-    return {
-        "id": row.pk,
-        "meet_id": row.meet_id,
-        "machine_id": row.machine_id,
-        "kind": row.kind,
-        "reason": row.reason,
-    }
-
-
-def replaced(value: ReplacedMachine) -> dict[str, Any]:
-    return {
-        "replacement_id": value.replacement.pk,
-        "game_id": value.game.pk,
-        "machine_id": value.game.machine_id,
-        "machine": value.game.machine.title,
-        "options": list(value.options),
-    }
-
-
-def penalty(violation_id: int, value: PenaltyDecision) -> dict[str, Any]:
-    return {
-        "violation_id": violation_id,
-        "violator": int(value.violator),
-        "offense": value.offense,
-        "effect": value.effect,
-        "target": value.target,
-        "game": value.game,
-        "game_penalty": value.game_penalty,
-        "countable_forfeit": value.countable_forfeit,
-        "scores_wiped": value.scores_wiped,
-        "suspended": value.suspended,
-        "rescore_others": value.rescore_others,
-        "rules": list(value.rules),
-        "reason": value.reason,
-    }
-
-
-def charge(row: m.LedgerEntry | None) -> dict[str, Any] | None:
-    return None if row is None else {"id": row.pk, "amount_cents": row.amount_cents}
-
-
-def remedy(value: RecordedRemedy) -> dict[str, Any]:
-    return {
-        "id": value.row.pk,
-        "choice": value.remedy.choice,
-        "additional_balls": value.remedy.additional_balls,
-        "replay": value.remedy.replay,
-        "presumed": value.remedy.presumed,
-        "rules": list(value.remedy.rules),
-        "reason": value.remedy.reason,
-        "charge": charge(value.charge),
-    }
-
-
-def restart(value: RecordedRestart) -> dict[str, Any]:
-    row = value.restart
-    return {
-        "id": row.pk,
-        "game_id": row.game_id,
-        "games_started": row.games_started,
-        "players": row.players,
-        "charge": charge(value.charge),
-    }
-
-
-def submitted(value: SubmittedScores) -> dict[str, Any]:
-    return {
-        "submission": submission(value.submission),
-        "points": {str(p): v for p, v in value.points.items()},
-        "replayed": value.replayed,
-    }
-
-
-def ledger_entry(row: m.LedgerEntry) -> dict[str, Any]:
-    return {
-        "id": row.pk,
-        "account": row.account,
-        "kind": row.kind,
-        "amount_cents": row.amount_cents,
-    }
-
-
 def qualification(value: PlayoffQualification) -> dict[str, Any]:
     return {
         "league_size": value.league_size,
@@ -549,17 +337,4 @@ def qualification(value: PlayoffQualification) -> dict[str, Any]:
             for t in value.ties
         ],
         "complete": value.complete,
-    }
-
-
-def playoff_game(row: m.PlayoffGame) -> dict[str, Any]:
-    return {
-        "id": row.pk,
-        "division": row.match.division,
-        "round": row.match.round,
-        "match_number": row.match.number,
-        "number": row.number,
-        "machine_id": row.machine_id,
-        "machine": row.machine.title,
-        "chosen_by": row.chosen_by_id,
     }

@@ -9,7 +9,7 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Status
 
-from flipwell.api import queries, render
+from flipwell.api import queries
 from flipwell.api.auth import acting_official
 from flipwell.api.endpoints.params import EntryId, PlayerId, SeasonId, Slug
 from flipwell.api.endpoints.public import router
@@ -40,18 +40,13 @@ def designate_late_join_forfeits(
     (R2.4-g, R2.4-h, A46; scope: manage)."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    entry = services.designate_late_join_forfeits(
+    return services.designate_late_join_forfeits(
         season=season,
         player=queries.player(player_id),
         countable=payload.countable,
         reason=payload.reason,
         actor=actor,
     )
-    return {
-        "season_id": entry.season_id,
-        "player_id": entry.player_id,
-        "late_join_forfeits_countable": entry.late_join_forfeits_countable,
-    }
 
 
 @router.post(
@@ -68,7 +63,7 @@ def reverse_ledger_entry(
     reversal = services.reverse_ledger_entry(
         entry=queries.ledger_entry(league, entry_id), reason=payload.reason, actor=actor
     )
-    return Status(201, render.ledger_entry(reversal))
+    return Status(201, reversal)
 
 
 @router.post(
@@ -81,7 +76,7 @@ def load_appendix_a(request: HttpRequest, slug: Slug) -> Any:
     the ones inserted (none on a repeat; scope: manage)."""
     actor = acting_official(request, league=queries.league(slug), scope="manage")
     inserted = services.load_appendix_a(actor=actor)
-    return [render.special_ruling(to_rules_ruling(row)) for row in inserted]
+    return [to_rules_ruling(row) for row in inserted]
 
 
 @router.post(
@@ -104,7 +99,7 @@ def add_special_ruling(request: HttpRequest, slug: Slug, payload: SpecialRulingI
         cause_and_effect=payload.cause_and_effect,
         actor=actor,
     )
-    return Status(201, render.special_ruling(to_rules_ruling(row)))
+    return Status(201, to_rules_ruling(row))
 
 
 @router.post(
@@ -128,4 +123,4 @@ def amend_special_ruling(request: HttpRequest, slug: Slug, payload: AmendRulingI
         reason=payload.reason,
         actor=actor,
     )
-    return Status(201, render.special_ruling(to_rules_ruling(row)))
+    return Status(201, to_rules_ruling(row))

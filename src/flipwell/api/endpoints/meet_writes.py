@@ -14,7 +14,7 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Status
 
-from flipwell.api import queries, render
+from flipwell.api import queries
 from flipwell.api.auth import acting_official
 from flipwell.api.endpoints.params import (
     CorrectionId,
@@ -92,7 +92,7 @@ def schedule_meet(request: HttpRequest, season_id: SeasonId, payload: ScheduleMe
     meet = services.schedule_meet(
         season=season, number=payload.number, date=payload.date, actor=actor
     )
-    return Status(201, render.meet(meet))
+    return Status(201, meet)
 
 
 @router.post("/meets/{meet_id}/absences", response={201: AbsenceOut, **ERROR_RESPONSES}, **WRITE)
@@ -104,9 +104,7 @@ def announce_absence(request: HttpRequest, meet_id: MeetId, payload: AbsenceIn) 
     absence = services.announce_absence(
         meet=meet, player=queries.player(payload.player), actor=actor
     )
-    return Status(
-        201, {"id": absence.pk, "meet_id": absence.meet_id, "player_id": absence.player_id}
-    )
+    return Status(201, absence)
 
 
 @router.post(
@@ -120,14 +118,7 @@ def announce_lateness(request: HttpRequest, meet_id: MeetId, payload: LatenessIn
     tardiness = services.announce_lateness(
         meet=meet, player=queries.player(payload.player), at=payload.at, actor=actor
     )
-    return Status(
-        201,
-        {
-            "announced": tardiness.announced,
-            "wait_until": tardiness.wait_until,
-            "reason": tardiness.reason,
-        },
-    )
+    return Status(201, tardiness)
 
 
 @router.post(
@@ -145,7 +136,7 @@ def choose_next_machine(request: HttpRequest, group_id: GroupId, payload: Choose
         chosen_by=queries.player(payload.chosen_by),
         actor=actor,
     )
-    return Status(201, render.next_game(chosen))
+    return Status(201, chosen)
 
 
 # --- corrections ----------------------------------------------------------------------------
@@ -172,7 +163,7 @@ def request_correction(request: HttpRequest, game_id: GameId, payload: Correctio
         actor=actor,
         override_reason=payload.override_reason,
     )
-    return Status(201, render.correction(correction))
+    return Status(201, correction)
 
 
 @router.post(
@@ -187,13 +178,12 @@ def respond_to_correction(
     agree it is applied, one disagreement refuses it."""
     correction = queries.correction(correction_id)
     actor = acting_official(request, league=_game_league(correction.game), scope="scores")
-    outcome = services.respond_to_correction(
+    return services.respond_to_correction(
         request=correction,
         player=queries.player(payload.player),
         agrees=payload.agrees,
         actor=actor,
     )
-    return render.correction_outcome(outcome)
 
 
 # --- incidents ------------------------------------------------------------------------------
@@ -214,10 +204,7 @@ def record_late_join(request: HttpRequest, game_id: GameId, payload: LateJoinIn)
         last_player_not_past_ball_1=payload.last_player_not_past_ball_1,
         actor=actor,
     )
-    return Status(
-        201,
-        {"may_join": decision.may_join, "forfeit": decision.forfeit, "reason": decision.reason},
-    )
+    return Status(201, decision)
 
 
 @router.post(
@@ -241,7 +228,7 @@ def report_malfunction(request: HttpRequest, game_id: GameId, payload: Malfuncti
         request_compensatory=payload.request_compensatory,
         actor=actor,
     )
-    return Status(201, render.malfunction(reported))
+    return Status(201, reported)
 
 
 @router.post(
@@ -261,7 +248,7 @@ def request_compensatory_game(
         play_continued=payload.play_continued,
         actor=actor,
     )
-    return Status(201, render.compensatory_request(granted))
+    return Status(201, granted)
 
 
 @router.post(
@@ -284,7 +271,7 @@ def record_compensatory_game(
         reason=payload.reason,
         actor=actor,
     )
-    return Status(201, render.compensatory_game(played))
+    return Status(201, played)
 
 
 @router.post(
@@ -306,15 +293,7 @@ def announce_machine_problem(
         problem=payload.problem,
         actor=actor,
     )
-    return Status(
-        201,
-        {
-            "id": announced.pk,
-            "meet_id": announced.meet_id,
-            "machine_id": announced.machine_id,
-            "problem": announced.problem,
-        },
-    )
+    return Status(201, announced)
 
 
 @router.post(
@@ -333,7 +312,7 @@ def declare_machine_unplayable(
     declared = services.declare_machine_unplayable(
         meet=meet, machine=queries.machine(league, machine_id), reason=payload.reason, actor=actor
     )
-    return Status(201, render.declaration(declared))
+    return Status(201, declared)
 
 
 @router.post(
@@ -351,7 +330,7 @@ def declare_machine_repaired(
     declared = services.declare_machine_repaired(
         meet=meet, machine=queries.machine(league, machine_id), reason=payload.reason, actor=actor
     )
-    return Status(201, render.declaration(declared))
+    return Status(201, declared)
 
 
 @router.post(
@@ -363,7 +342,7 @@ def replace_machine(request: HttpRequest, game_id: GameId, payload: ReplaceMachi
     game = queries.game(game_id)
     league = _game_league(game)
     actor = acting_official(request, league=league, scope="manage")
-    moved = services.replace_machine(
+    return services.replace_machine(
         game=game,
         reason=payload.reason,
         machine=None if payload.machine is None else queries.machine(league, payload.machine),
@@ -371,7 +350,6 @@ def replace_machine(request: HttpRequest, game_id: GameId, payload: ReplaceMachi
         seed=payload.seed,
         actor=actor,
     )
-    return render.replaced(moved)
 
 
 @router.post("/meets/{meet_id}/violations", response={201: PenaltyOut, **ERROR_RESPONSES}, **WRITE)
@@ -379,10 +357,9 @@ def record_violation(request: HttpRequest, meet_id: MeetId, payload: ViolationIn
     """Record a violation and learn its §8.5 penalty (§8, A26..A28; scope: manage)."""
     meet = queries.meet(meet_id)
     actor = acting_official(request, league=_meet_league(meet), scope="manage")
-    player = queries.player(payload.player)
-    decision = services.record_violation(
+    recorded = services.record_violation(
         meet=meet,
-        player=player,
+        player=queries.player(payload.player),
         kind=payload.kind,
         reason=payload.reason,
         game=None if payload.game is None else queries.game(payload.game),
@@ -393,10 +370,7 @@ def record_violation(request: HttpRequest, meet_id: MeetId, payload: ViolationIn
         slam_tilted=payload.slam_tilted,
         actor=actor,
     )
-    # The service answers the penalty only; the client needs the stored violation's id to
-    # record a victim's remedy.
-    violation = queries.latest_violation(meet, player)
-    return Status(201, render.penalty(violation.pk, decision))
+    return Status(201, recorded)
 
 
 @router.post(
@@ -419,7 +393,7 @@ def record_victim_remedy(request: HttpRequest, violation_id: ViolationId, payloa
         ball_price_cents=payload.ball_price_cents,
         actor=actor,
     )
-    return Status(201, render.remedy(recorded))
+    return Status(201, recorded)
 
 
 @router.post("/games/{game_id}/restarts", response={201: RestartOut, **ERROR_RESPONSES}, **WRITE)
@@ -437,7 +411,7 @@ def record_game_restart(request: HttpRequest, game_id: GameId, payload: RestartI
         note=payload.note,
         actor=actor,
     )
-    return Status(201, render.restart(restarted))
+    return Status(201, restarted)
 
 
 @router.post(
@@ -475,4 +449,4 @@ def record_replay_scores(request: HttpRequest, game_id: GameId, payload: ReplayS
         tie_order=payload.tie_order,
         actor=actor,
     )
-    return Status(201, render.submitted(result))
+    return Status(201, result)

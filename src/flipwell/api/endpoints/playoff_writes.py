@@ -116,7 +116,7 @@ def start_playoff_game(
         else queries.machine(season.league, payload.machine),
         actor=actor,
     )
-    return Status(201, render.playoff_game(game))
+    return Status(201, game)
 
 
 @router.post(
@@ -133,7 +133,7 @@ def record_playoff_game(
     tie orders (R6.3-a..c, A54, R3.2-i; scope: manage)."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    game = services.record_playoff_game(
+    return services.record_playoff_game(
         season=season,
         division=division,
         match=match,
@@ -144,7 +144,6 @@ def record_playoff_game(
         tie_orders=[[queries.player(p) for p in tie] for tie in payload.tie_orders],
         actor=actor,
     )
-    return render.playoff_game(game)
 
 
 @router.post(f"{MATCH}/tiebreakers", response={201: TiebreakerOut, **ERROR_RESPONSES}, **WRITE)
@@ -159,7 +158,7 @@ def record_playoff_tiebreaker(
     manage)."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    tiebreaker = services.record_playoff_tiebreaker(
+    recorded = services.record_playoff_tiebreaker(
         season=season,
         division=division,
         match=match,
@@ -169,14 +168,7 @@ def record_playoff_tiebreaker(
         else queries.machine(season.league, payload.machine),
         actor=actor,
     )
-    return Status(
-        201,
-        {
-            "id": tiebreaker.pk,
-            "machine_id": tiebreaker.machine_id,
-            "order": [place.player_id for place in tiebreaker.places.order_by("place")],
-        },
-    )
+    return Status(201, recorded)
 
 
 @router.post(f"{MATCH}/no-shows", response={201: NoShowOut, **ERROR_RESPONSES}, **WRITE)
@@ -199,10 +191,7 @@ def record_no_show(
         note=payload.note,
         actor=actor,
     )
-    return Status(
-        201,
-        {"id": no_show.pk, "player_id": no_show.player_id, "recorded_at": no_show.recorded_at},
-    )
+    return Status(201, no_show)
 
 
 @router.post(
@@ -227,15 +216,7 @@ def record_playoff_lateness_notice(
         at=payload.at,
         actor=actor,
     )
-    return Status(
-        201,
-        {
-            "id": lateness.notice.pk,
-            "player_id": lateness.notice.player_id,
-            "start": lateness.start,
-            "wait_until": lateness.wait_until,
-        },
-    )
+    return Status(201, lateness)
 
 
 @router.post(
@@ -248,5 +229,4 @@ def close_playoff_night(request: HttpRequest, season_id: SeasonId) -> Any:
     manage)."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    night = services.close_playoff_night(season=season, actor=actor)
-    return {"season_id": night.season_id, "date": night.date, "status": night.status}
+    return services.close_playoff_night(season=season, actor=actor)

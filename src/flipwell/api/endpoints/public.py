@@ -103,7 +103,7 @@ def list_special_rulings(
         else special_rulings_in_force(machine_title)
     )
     items, next_url = page_of_sequence(request, rulings, cursor=cursor, limit=limit)
-    return {"results": [render.special_ruling(x) for x in items], "next": next_url}
+    return {"results": items, "next": next_url}
 
 
 @router.get("/seasons/{season_id}", response={200: SeasonOut, **ERROR_RESPONSES})
@@ -119,7 +119,7 @@ def list_players(
     """The players entered in a season, with IFPA number and starting rank."""
     rows = queries.entries(queries.season(season_id))
     items, next_url = page_of_queryset(request, rows, cursor=cursor, limit=limit)
-    return {"results": [render.entry(x) for x in items], "next": next_url}
+    return {"results": items, "next": next_url}
 
 
 @router.get(
@@ -139,7 +139,7 @@ def list_meets(
     """A season's meets (planned, open, closed)."""
     rows = queries.meets(queries.season(season_id))
     items, next_url = page_of_queryset(request, rows, cursor=cursor, limit=limit)
-    return {"results": [render.meet(x) for x in items], "next": next_url}
+    return {"results": items, "next": next_url}
 
 
 @router.get("/seasons/{season_id}/standings", response={200: StandingsOut, **ERROR_RESPONSES})

@@ -66,12 +66,7 @@ def submit_scores(request: HttpRequest, game_id: GameId, payload: SubmitScoresIn
         note=payload.note,
         actor=actor,
     )
-    body = {
-        "submission": render.submission(result.submission),
-        "points": {str(p): v for p, v in result.points.items()},
-        "replayed": result.replayed,
-    }
-    return Status(200 if result.replayed else 201, body)
+    return Status(200 if result.replayed else 201, result)
 
 
 @router.post(
@@ -86,10 +81,9 @@ def confirm_scores(request: HttpRequest, submission_id: SubmissionId, payload: C
     acting = acting_official(
         request, league=submission.game.group.meet.season.league, scope="scores"
     )
-    confirmed = services.confirm_scores(
+    return services.confirm_scores(
         submission=submission, confirmed_by=queries.player(payload.confirmed_by), actor=acting
     )
-    return render.submission(confirmed)
 
 
 @router.post("/games/{game_id}/forfeits", response={201: ForfeitOut, **ERROR_RESPONSES}, **WRITE)
@@ -105,16 +99,7 @@ def record_forfeit(request: HttpRequest, game_id: GameId, payload: ForfeitIn) ->
         note=payload.note,
         actor=actor,
     )
-    return Status(
-        201,
-        {
-            "id": forfeit.pk,
-            "game_id": forfeit.game_id,
-            "player_id": forfeit.player_id,
-            "countable": forfeit.countable,
-            "reason": forfeit.reason,
-        },
-    )
+    return Status(201, forfeit)
 
 
 @router.post(
@@ -124,10 +109,9 @@ def start_meet(request: HttpRequest, season_id: SeasonId, payload: StartMeetIn) 
     """Start a meet: ladder, groups, first machines drawn (§4, §5; scope: manage)."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    started = services.start_meet(
+    return services.start_meet(
         season=season, number=payload.number, date=payload.date, seed=payload.seed, actor=actor
     )
-    return {"meet": render.meet(started.meet), "warnings": list(started.warnings)}
 
 
 @router.post("/meets/{meet_id}/close", response={200: ClosedOut, **ERROR_RESPONSES}, **WRITE)
@@ -135,8 +119,7 @@ def close_meet(request: HttpRequest, meet_id: MeetId, payload: CloseMeetIn) -> A
     """Close an open meet (§3.3; scope: manage); unfinished business needs an override."""
     meet = queries.meet(meet_id)
     actor = acting_official(request, league=meet.season.league, scope="manage")
-    closed = services.close_meet(meet=meet, override_reason=payload.override_reason, actor=actor)
-    return {"meet": render.meet(closed.meet), "season_forfeits": list(closed.season_forfeits)}
+    return services.close_meet(meet=meet, override_reason=payload.override_reason, actor=actor)
 
 
 @router.post("/seasons/{season_id}/players", response={201: EntryOut, **ERROR_RESPONSES}, **WRITE)
@@ -153,7 +136,7 @@ def register_player(request: HttpRequest, season_id: SeasonId, payload: Register
         joined_at_meet=payload.joined_at_meet,
         actor=actor,
     )
-    return Status(201, render.entry(entry))
+    return Status(201, entry)
 
 
 @router.post(
@@ -169,7 +152,7 @@ def import_players(request: HttpRequest, season_id: SeasonId, payload: ImportIn)
     return Status(
         201,
         {
-            "entries": [render.entry(e) for e in result.entries],
+            "entries": result.entries,
             "created_players": [p.pk for p in result.created_players],
         },
     )
@@ -191,15 +174,7 @@ def record_ledger_entry(request: HttpRequest, slug: Slug, payload: LedgerIn) -> 
         note=payload.note,
         actor=actor,
     )
-    return Status(
-        201,
-        {
-            "id": entry.pk,
-            "account": entry.account,
-            "kind": entry.kind,
-            "amount_cents": entry.amount_cents,
-        },
-    )
+    return Status(201, entry)
 
 
 @router.get("/leagues/{slug}/treasury", response={200: TreasuryOut, **ERROR_RESPONSES}, **WRITE)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from ninja import Field, Schema
 from pydantic import AfterValidator
@@ -18,6 +18,10 @@ from flipwell.api.schemas.common import (
 )
 from flipwell.api.schemas.sheets import SubmissionOut
 from flipwell.league import enums, limits
+
+if TYPE_CHECKING:
+    from flipwell.league import models as m
+    from flipwell.rules import CorrectionOutcome
 
 
 class CorrectedScoreIn(InputSchema):
@@ -43,6 +47,8 @@ class CorrectionIn(InputSchema):
 
 
 class CorrectionOut(Schema):
+    """Read from a stored `CorrectionRequest`."""
+
     id: int = Field(..., description="The correction request's id (answer it by this id).")
     game_id: int = Field(..., description="The game's id.")
     status: enums.CorrectionStatusValue = Field(..., description="Its status.")
@@ -51,6 +57,14 @@ class CorrectionOut(Schema):
     base_submission_id: int = Field(..., description="The confirmed sheet it corrects.")
     proposed: SubmissionOut = Field(..., description="The proposed sheet, unconfirmed.")
 
+    @staticmethod
+    def resolve_requested_by(obj: m.CorrectionRequest) -> int:
+        return obj.requested_by_id
+
+    @staticmethod
+    def resolve_base_submission_id(obj: m.CorrectionRequest) -> int:
+        return obj.base_id
+
 
 class CorrectionAnswerIn(InputSchema):
     player: int = id_field("A player the request asks (the quorum, A45.1).")
@@ -58,6 +72,8 @@ class CorrectionAnswerIn(InputSchema):
 
 
 class CorrectionOutcomeOut(Schema):
+    """Read from the rules' `CorrectionOutcome` (player keys become ids)."""
+
     status: enums.CorrectionStatusValue = Field(
         ..., description="applied (all agreed), refused (one disagreed) or pending."
     )
@@ -67,3 +83,15 @@ class CorrectionOutcomeOut(Schema):
     disagreeing: list[int] = Field(..., description="Players who disagreed.")
     rule: str = Field(..., description="The rule that decided it.")
     reason: str = Field(..., description="Why, in words.")
+
+    @staticmethod
+    def resolve_quorum(obj: CorrectionOutcome) -> list[int]:
+        return [int(p) for p in obj.quorum]
+
+    @staticmethod
+    def resolve_awaiting(obj: CorrectionOutcome) -> list[int]:
+        return [int(p) for p in obj.awaiting]
+
+    @staticmethod
+    def resolve_disagreeing(obj: CorrectionOutcome) -> list[int]:
+        return [int(p) for p in obj.disagreeing]

@@ -3,7 +3,7 @@ games (§7), discarded scores and replays (R7.4)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from ninja import Field, Schema
 from pydantic import AfterValidator
@@ -22,6 +22,9 @@ from flipwell.api.schemas.common import (
 )
 from flipwell.api.schemas.corrections import CorrectedScoreIn
 from flipwell.league import enums, limits
+
+if TYPE_CHECKING:
+    from flipwell.league.services.malfunctions import ReportedMalfunction
 
 
 class ForfeitIn(InputSchema):
@@ -97,6 +100,8 @@ class CompensatoryRequestOut(Schema):
 
 
 class MalfunctionOut(Schema):
+    """Read from the service's `ReportedMalfunction`."""
+
     id: int = Field(..., description="The malfunction's id.")
     ruling: RulingOut = Field(..., description="The rules' ruling on it.")
     entitled: bool = Field(..., description="He may now have a compensatory game (R7.3-k).")
@@ -106,6 +111,10 @@ class MalfunctionOut(Schema):
     machine_unplayable: bool = Field(
         ..., description="The machine became unplayable for the rest of the meet (R7.3-r)."
     )
+
+    @staticmethod
+    def resolve_id(obj: ReportedMalfunction) -> int:
+        return obj.malfunction.pk
 
 
 class CompensatoryRequestIn(InputSchema):

@@ -4,12 +4,15 @@ replacements at a meet (R5.1, R7.3)."""
 from __future__ import annotations
 
 import datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ninja import Field, Schema
 
 from flipwell.api.schemas.common import InputSchema, bounded, id_field, text_field
 from flipwell.league import enums, limits
+
+if TYPE_CHECKING:
+    from flipwell.league.services.meet_machines import ReplacedMachine
 
 
 class SheetLineOut(Schema):
@@ -74,8 +77,26 @@ class ReplaceMachineIn(InputSchema):
 
 
 class ReplacedOut(Schema):
+    """Read from the service's `ReplacedMachine`."""
+
     replacement_id: int = Field(..., description="The replacement's id.")
     game_id: int = Field(..., description="The game's id.")
     machine_id: int = Field(..., description="The game's machine now.")
     machine: str = Field(..., description="Its title.")
     options: list[int] = Field(..., description="The machine ids the §5 rules allowed.")
+
+    @staticmethod
+    def resolve_replacement_id(obj: ReplacedMachine) -> int:
+        return obj.replacement.pk
+
+    @staticmethod
+    def resolve_game_id(obj: ReplacedMachine) -> int:
+        return obj.game.pk
+
+    @staticmethod
+    def resolve_machine_id(obj: ReplacedMachine) -> int:
+        return obj.game.machine_id
+
+    @staticmethod
+    def resolve_machine(obj: ReplacedMachine) -> str:
+        return obj.game.machine.title

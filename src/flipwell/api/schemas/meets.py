@@ -4,6 +4,7 @@ the next machine."""
 from __future__ import annotations
 
 import datetime
+from typing import TYPE_CHECKING
 
 from ninja import Field, Schema
 
@@ -18,6 +19,9 @@ from flipwell.api.schemas.common import (
 )
 from flipwell.api.schemas.sheets import ScoreOut
 from flipwell.league import enums, limits
+
+if TYPE_CHECKING:
+    from flipwell.league.services.meet_machines import NextGame
 
 
 class MeetOut(Schema):
@@ -149,6 +153,8 @@ class ChooseMachineIn(InputSchema):
 
 
 class NextGameOut(Schema):
+    """Read from the service's `NextGame`."""
+
     game_id: int = Field(..., description="The new game's id.")
     number: int = Field(..., description="Its number in the match.")
     machine_id: int = Field(..., description="The machine's id.")
@@ -161,3 +167,23 @@ class NextGameOut(Schema):
     repeat: bool = Field(
         ..., description="The group already played this machine tonight (A22, A53)."
     )
+
+    @staticmethod
+    def resolve_game_id(obj: NextGame) -> int:
+        return obj.game.pk
+
+    @staticmethod
+    def resolve_number(obj: NextGame) -> int:
+        return obj.game.number
+
+    @staticmethod
+    def resolve_machine_id(obj: NextGame) -> int:
+        return obj.game.machine_id
+
+    @staticmethod
+    def resolve_machine(obj: NextGame) -> str:
+        return obj.game.machine.title
+
+    @staticmethod
+    def resolve_chosen_by(obj: NextGame) -> int | None:
+        return obj.game.chosen_by_id

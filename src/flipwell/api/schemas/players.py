@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ninja import Field, Schema
 
 from flipwell.api.schemas.common import NO_NUL, InputSchema, bounded, text_field
 from flipwell.league import limits
 
+if TYPE_CHECKING:
+    from flipwell.league import models as m
+
 
 class EntryOut(Schema):
+    """Read from a stored `SeasonEntry` and its player."""
+
     player_id: int = Field(..., description="The player's id.")
     first_name: str = Field(..., description="First name.")
     last_name: str = Field(..., description="Last name.")
@@ -17,6 +24,18 @@ class EntryOut(Schema):
         ..., description="IFPA rank when the season started (week-1 seeding); null: unranked."
     )
     joined_at_meet: int = Field(..., description="The meet he joined at (1: from the start).")
+
+    @staticmethod
+    def resolve_first_name(obj: m.SeasonEntry) -> str:
+        return obj.player.first_name
+
+    @staticmethod
+    def resolve_last_name(obj: m.SeasonEntry) -> str:
+        return obj.player.last_name
+
+    @staticmethod
+    def resolve_ifpa_number(obj: m.SeasonEntry) -> int | None:
+        return obj.player.ifpa_number
 
 
 class EntryPage(Schema):

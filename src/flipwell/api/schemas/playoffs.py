@@ -4,7 +4,7 @@ no-shows and lateness."""
 from __future__ import annotations
 
 import datetime
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from ninja import Field, Schema
 from pydantic import AfterValidator
@@ -23,6 +23,10 @@ from flipwell.api.schemas.common import (
     text_field,
 )
 from flipwell.league import enums, limits
+
+if TYPE_CHECKING:
+    from flipwell.league import models as m
+    from flipwell.league.services.playoff_matches import PlayoffLateness, RecordedTiebreaker
 
 
 class SeedOut(Schema):
@@ -149,6 +153,8 @@ class StartPlayoffGameIn(InputSchema):
 
 
 class PlayoffGameOut(Schema):
+    """Read from a stored `PlayoffGame`."""
+
     id: int = Field(..., description="The playoff game's id.")
     division: str = Field(..., description="The division.")
     round: enums.PlayoffRoundValue = Field(..., description="The round.")
@@ -157,6 +163,26 @@ class PlayoffGameOut(Schema):
     machine_id: int = Field(..., description="The machine's id.")
     machine: str = Field(..., description="The machine's title.")
     chosen_by: int | None = Field(..., description="Who chose it; null: drawn.")
+
+    @staticmethod
+    def resolve_division(obj: m.PlayoffGame) -> str:
+        return obj.match.division
+
+    @staticmethod
+    def resolve_round(obj: m.PlayoffGame) -> str:
+        return obj.match.round
+
+    @staticmethod
+    def resolve_match_number(obj: m.PlayoffGame) -> int:
+        return obj.match.number
+
+    @staticmethod
+    def resolve_machine(obj: m.PlayoffGame) -> str:
+        return obj.machine.title
+
+    @staticmethod
+    def resolve_chosen_by(obj: m.PlayoffGame) -> int | None:
+        return obj.chosen_by_id
 
 
 class PlayoffScoreIn(InputSchema):
@@ -184,9 +210,23 @@ class TiebreakerIn(InputSchema):
 
 
 class TiebreakerOut(Schema):
+    """Read from the service's `RecordedTiebreaker`."""
+
     id: int = Field(..., description="The tiebreaker's id.")
     machine_id: int | None = Field(..., description="The machine it was played on.")
     order: list[int] = Field(..., description="The players, winner first.")
+
+    @staticmethod
+    def resolve_id(obj: RecordedTiebreaker) -> int:
+        return obj.tiebreaker.pk
+
+    @staticmethod
+    def resolve_machine_id(obj: RecordedTiebreaker) -> int | None:
+        return obj.tiebreaker.machine_id
+
+    @staticmethod
+    def resolve_order(obj: RecordedTiebreaker) -> list[int]:
+        return [place.player_id for place in obj.places]
 
 
 class NoShowIn(InputSchema):
@@ -206,10 +246,20 @@ class PlayoffLatenessIn(InputSchema):
 
 
 class PlayoffLatenessOut(Schema):
+    """Read from the service's `PlayoffLateness`."""
+
     id: int = Field(..., description="The notice's id.")
     player_id: int = Field(..., description="The player's id.")
     start: datetime.datetime = Field(..., description="The match start it preceded.")
     wait_until: datetime.datetime = Field(..., description="The latest the match waits.")
+
+    @staticmethod
+    def resolve_id(obj: PlayoffLateness) -> int:
+        return obj.notice.pk
+
+    @staticmethod
+    def resolve_player_id(obj: PlayoffLateness) -> int:
+        return obj.notice.player_id
 
 
 class PlayoffNightOut(Schema):

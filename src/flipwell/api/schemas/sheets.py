@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from ninja import Field, Schema
 from pydantic import AfterValidator
@@ -18,6 +18,12 @@ from flipwell.api.schemas.common import (
 )
 from flipwell.league import limits
 
+if TYPE_CHECKING:
+    from django.db.models import QuerySet
+
+    from flipwell.league import models as m
+    from flipwell.league.services.scores import SubmittedScores
+
 
 class ScoreOut(Schema):
     player_id: int = Field(..., description="The player's id.")
@@ -27,6 +33,8 @@ class ScoreOut(Schema):
 
 
 class SubmissionOut(Schema):
+    """Read from a stored `ScoreSubmission` and its lines."""
+
     id: int = Field(..., description="The submission's id (confirm it by this id).")
     game_id: int = Field(..., description="The game's id.")
     version: int = Field(..., description="Version of the game's sheet, from 1.")
@@ -35,6 +43,18 @@ class SubmissionOut(Schema):
     confirmed_at: datetime.datetime | None = Field(..., description="When it was confirmed.")
     is_correction: bool = Field(..., description="A correction's sheet (§3), not an entry.")
     scores: list[ScoreOut] = Field(..., description="Every group member's machine score.")
+
+    @staticmethod
+    def resolve_entered_by(obj: m.ScoreSubmission) -> int:
+        return obj.entered_by_id
+
+    @staticmethod
+    def resolve_confirmed_by(obj: m.ScoreSubmission) -> int | None:
+        return obj.confirmed_by_id
+
+    @staticmethod
+    def resolve_scores(obj: m.ScoreSubmission) -> QuerySet[m.ScoreLine]:
+        return obj.lines.all()
 
 
 class GameOut(Schema):
@@ -85,9 +105,15 @@ class SubmitScoresIn(InputSchema):
 
 
 class SubmittedOut(Schema):
+    """Read from the service's `SubmittedScores`."""
+
     submission: SubmissionOut = Field(..., description="The stored sheet.")
     points: dict[str, int] = Field(..., description="Player id -> game points (R3.2).")
     replayed: bool = Field(..., description="A retry: nothing new was written.")
+
+    @staticmethod
+    def resolve_points(obj: SubmittedScores) -> dict[str, int]:
+        return {str(p): v for p, v in obj.points.items()}
 
 
 class ConfirmIn(InputSchema):

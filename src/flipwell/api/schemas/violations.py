@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ninja import Field, Schema
 
 from flipwell.api.schemas.common import MAX_CENTS, InputSchema, bounded, id_field, text_field
 from flipwell.league import enums, limits
+
+if TYPE_CHECKING:
+    from flipwell.league.services.violations import (
+        RecordedRemedy,
+        RecordedRestart,
+        RecordedViolation,
+    )
 
 ViolationKind = enums.ViolationKindValue
 
@@ -33,6 +42,8 @@ class ViolationIn(InputSchema):
 
 
 class PenaltyOut(Schema):
+    """Read from the service's `RecordedViolation`: the stored violation and the rules' decision."""
+
     violation_id: int = Field(..., description="The recorded violation's id.")
     violator: int = Field(..., description="The violator's player id.")
     offense: int | None = Field(
@@ -50,6 +61,58 @@ class PenaltyOut(Schema):
     rescore_others: bool = Field(..., description="Others' games are re-scored (A36).")
     rules: list[str] = Field(..., description="The rules applied.")
     reason: str = Field(..., description="Why, in words.")
+
+    @staticmethod
+    def resolve_violation_id(obj: RecordedViolation) -> int:
+        return obj.violation.pk
+
+    @staticmethod
+    def resolve_violator(obj: RecordedViolation) -> int:
+        return int(obj.decision.violator)
+
+    @staticmethod
+    def resolve_offense(obj: RecordedViolation) -> int | None:
+        return obj.decision.offense
+
+    @staticmethod
+    def resolve_effect(obj: RecordedViolation) -> str:
+        return obj.decision.effect
+
+    @staticmethod
+    def resolve_target(obj: RecordedViolation) -> str:
+        return obj.decision.target
+
+    @staticmethod
+    def resolve_game(obj: RecordedViolation) -> int | None:
+        return obj.decision.game
+
+    @staticmethod
+    def resolve_game_penalty(obj: RecordedViolation) -> str | None:
+        return obj.decision.game_penalty
+
+    @staticmethod
+    def resolve_countable_forfeit(obj: RecordedViolation) -> bool:
+        return obj.decision.countable_forfeit
+
+    @staticmethod
+    def resolve_scores_wiped(obj: RecordedViolation) -> bool:
+        return obj.decision.scores_wiped
+
+    @staticmethod
+    def resolve_suspended(obj: RecordedViolation) -> bool:
+        return obj.decision.suspended
+
+    @staticmethod
+    def resolve_rescore_others(obj: RecordedViolation) -> bool:
+        return obj.decision.rescore_others
+
+    @staticmethod
+    def resolve_rules(obj: RecordedViolation) -> list[str]:
+        return list(obj.decision.rules)
+
+    @staticmethod
+    def resolve_reason(obj: RecordedViolation) -> str:
+        return obj.decision.reason
 
 
 RemedyChoice = enums.RemedyChoiceValue
@@ -80,6 +143,8 @@ class ChargeOut(Schema):
 
 
 class RemedyOut(Schema):
+    """Read from the service's `RecordedRemedy`: the stored row, the rules' remedy, the charge."""
+
     id: int = Field(..., description="The recorded remedy's id.")
     choice: RemedyChoice | None = Field(..., description="The remedy.")
     additional_balls: int = Field(..., description="Balls he plays to replace the lost one.")
@@ -88,6 +153,34 @@ class RemedyOut(Schema):
     rules: list[str] = Field(..., description="The rules applied.")
     reason: str = Field(..., description="Why, in words.")
     charge: ChargeOut | None = Field(..., description="The violator's charge (R8.3-d); null.")
+
+    @staticmethod
+    def resolve_id(obj: RecordedRemedy) -> int:
+        return obj.row.pk
+
+    @staticmethod
+    def resolve_choice(obj: RecordedRemedy) -> str | None:
+        return obj.remedy.choice
+
+    @staticmethod
+    def resolve_additional_balls(obj: RecordedRemedy) -> int:
+        return obj.remedy.additional_balls
+
+    @staticmethod
+    def resolve_replay(obj: RecordedRemedy) -> bool:
+        return obj.remedy.replay
+
+    @staticmethod
+    def resolve_presumed(obj: RecordedRemedy) -> bool:
+        return obj.remedy.presumed
+
+    @staticmethod
+    def resolve_rules(obj: RecordedRemedy) -> list[str]:
+        return list(obj.remedy.rules)
+
+    @staticmethod
+    def resolve_reason(obj: RecordedRemedy) -> str:
+        return obj.remedy.reason
 
 
 class RestartIn(InputSchema):
@@ -99,8 +192,26 @@ class RestartIn(InputSchema):
 
 
 class RestartOut(Schema):
+    """Read from the service's `RecordedRestart`."""
+
     id: int = Field(..., description="The restart's id.")
     game_id: int = Field(..., description="The game's id.")
     games_started: int = Field(..., description="Games that were started.")
     players: int = Field(..., description="Players present for the game.")
     charge: ChargeOut | None = Field(..., description="The restart charge; null when free.")
+
+    @staticmethod
+    def resolve_id(obj: RecordedRestart) -> int:
+        return obj.restart.pk
+
+    @staticmethod
+    def resolve_game_id(obj: RecordedRestart) -> int:
+        return obj.restart.game_id
+
+    @staticmethod
+    def resolve_games_started(obj: RecordedRestart) -> int:
+        return obj.restart.games_started
+
+    @staticmethod
+    def resolve_players(obj: RecordedRestart) -> int:
+        return obj.restart.players

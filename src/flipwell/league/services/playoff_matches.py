@@ -242,6 +242,15 @@ def record_playoff_game(
     return row
 
 
+@dataclass(frozen=True)
+class RecordedTiebreaker:
+    """A recorded tiebreaker game (R6.5-a): the stored Tiebreaker and its places, winner
+    first."""
+
+    tiebreaker: m.Tiebreaker
+    places: list[m.TiebreakerPlace]
+
+
 def record_playoff_tiebreaker(
     *,
     season: m.Season,
@@ -250,12 +259,13 @@ def record_playoff_tiebreaker(
     order: Sequence[m.Player],
     actor: User,
     machine: m.Machine | None = None,
-) -> m.Tiebreaker:
+) -> RecordedTiebreaker:
     """Record a tiebreaker game's finishing order for tied players of a match (R6.5-a, A40).
 
     order: the tied players, winner first. machine: where it was played; None draws it at
     random from every playable machine (R6.5-b, A44). Side effects: inserts the Tiebreaker
-    (purpose match) with its places and an audit event ``playoffs.tiebreaker_recorded``.
+    (purpose match) with its places and an audit event ``playoffs.tiebreaker_recorded``;
+    returns both (`RecordedTiebreaker`).
     Raises PermissionDenied unless `actor` is a league official, and ValidationError
     (nothing written) when the match needs no tiebreaker or the order is not its tie.
     """
@@ -286,7 +296,7 @@ def record_playoff_tiebreaker(
             machine=drawn,
             recorded_by=actor,
         )
-        m.TiebreakerPlace.objects.bulk_create(
+        places = m.TiebreakerPlace.objects.bulk_create(
             m.TiebreakerPlace(tiebreaker=tiebreaker, player=p, place=i)
             for i, p in enumerate(order, 1)
         )
@@ -297,7 +307,7 @@ def record_playoff_tiebreaker(
             actor=actor,
             data={"match": match, "order": [p.pk for p in order], "machine": drawn.pk},
         )
-    return tiebreaker
+    return RecordedTiebreaker(tiebreaker=tiebreaker, places=places)
 
 
 def record_no_show(

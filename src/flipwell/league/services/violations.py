@@ -57,6 +57,14 @@ if TYPE_CHECKING:
 # --- Violations (§8) -------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class RecordedViolation:
+    """A recorded violation: the stored fact and the rules' §8.5 penalty decision."""
+
+    violation: m.Violation
+    decision: PenaltyDecision
+
+
 def record_violation(
     *,
     meet: m.Meet,
@@ -70,13 +78,14 @@ def record_violation(
     target_game: int | None = None,
     last_allowable_ball: bool = False,
     slam_tilted: bool = False,
-) -> PenaltyDecision:
+) -> RecordedViolation:
     """A league official records a violation and learns its §8.5 penalty (§8, A26, A27, A28).
 
     The fact stored is the violation with its timing: during `game` (whose scores must be
     confirmed first, so the fold can score it) or between games after `games_completed`. The
     penalty (offense number, the game forfeited, or the season forfeit) is applied by the
-    season fold on every read; this returns the rules' `PenaltyDecision` to show. `serious`
+    season fold on every read; this returns the stored Violation and the rules'
+    `PenaltyDecision` to show (`RecordedViolation`). `serious`
     is the rules' call, except that an LO may rule a wrong-ball play accidental (A28: serious
     False), recorded as a Ruling. `target_game` is the LO's choice where the rules leave it
     to him (A27.4).
@@ -195,7 +204,7 @@ def record_violation(
                 "penalty_game": decision.game,
             },
         )
-    return decision
+    return RecordedViolation(violation=row, decision=decision)
 
 
 # --- Victims' remedies and the violator's charges (§8.2, §8.3, §8.6) -------------------------

@@ -327,9 +327,9 @@ def violations(request: HttpRequest, league: m.League, role: str, meet_id: int) 
     form = ViolationForm(
         request.POST or None, games=_games(the_meet), players=meet_players(the_meet)
     )
-    decision = None
+    recorded = None
     if request.method == "POST":
-        decision = run(
+        recorded = run(
             form,
             lambda d: services.record_violation(
                 meet=the_meet,
@@ -345,6 +345,7 @@ def violations(request: HttpRequest, league: m.League, role: str, meet_id: int) 
                 slam_tilted=d["slam_tilted"],
             ),
         )
+    decision = None if recorded is None else recorded.decision
     context = {
         **_base(league, role, the_meet, "violations"),
         "facts": meet_facts(the_meet),
