@@ -27,6 +27,13 @@ def locked_night(season: m.Season) -> m.PlayoffNight:
     return night
 
 
+def begin_night(night: m.PlayoffNight) -> None:
+    """The playoff night is open from its first game or recorded no-show on (§6)."""
+    if night.status == m.PlayoffNight.Status.PLANNED:
+        night.status = m.PlayoffNight.Status.OPEN
+        night.save(update_fields=["status"])
+
+
 def draw_seed(night: m.PlayoffNight, what: str) -> int:
     """A draw's seed: the night's recorded seed and what is drawn, so it can be repeated."""
     return (night.machine_draw_seed or 0) + zlib.crc32(what.encode())

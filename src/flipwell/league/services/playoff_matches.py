@@ -35,6 +35,7 @@ from flipwell.league.selectors.playoffs import (
 )
 from flipwell.league.services._edge import require_official, rules_edge
 from flipwell.league.services._playoff_night import (
+    begin_night,
     busy_machines,
     draw_seed,
     drawn_machine,
@@ -135,9 +136,7 @@ def start_playoff_game(
             machine_id=int(key),
             chosen_by_id=int(chooser) if chooser else None,
         )
-        if night.status == m.PlayoffNight.Status.PLANNED:
-            night.status = m.PlayoffNight.Status.OPEN
-            night.save(update_fields=["status"])
+        begin_night(night)
         record_event(
             action="playoffs.game_started",
             obj=game,
@@ -357,9 +356,7 @@ def record_no_show(
         no_show = PlayoffNoShow.objects.create(
             match=row, player=player, note=note.strip(), recorded_by=actor
         )
-        if night.status == m.PlayoffNight.Status.PLANNED:
-            night.status = m.PlayoffNight.Status.OPEN
-            night.save(update_fields=["status"])
+        begin_night(night)
         record_event(
             action="playoffs.no_show_recorded",
             obj=no_show,
