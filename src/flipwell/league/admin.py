@@ -1,7 +1,9 @@
 """Django admin registration: every fact is visible; the ledger and audit log are read-only.
 
 The admin is the officials' fallback tool, not the product's interface; it writes rows without
-going through services, so it is for inspection and repair by staff only.
+going through services, so it is for inspection and repair by staff only. Every change made
+here gives every league and season a new revision (`RevisingAdmin`): a repair may touch any
+fact, so no stored fold or page may outlive it.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from flipwell.league import models as m
+from flipwell.league.services._edge import every_league_changed
 
 SIMPLE_MODELS: list[type[Any]] = [
     m.LeagueOfficial,
@@ -52,53 +55,73 @@ SIMPLE_MODELS: list[type[Any]] = [
 ]
 
 
+class RevisingAdmin(admin.ModelAdmin[Any]):
+    """A model admin whose saves and deletions give every league and season a new revision."""
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        every_league_changed()
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        super().delete_model(request, obj)
+        every_league_changed()
+
+    def delete_queryset(self, request: HttpRequest, queryset: Any) -> None:
+        super().delete_queryset(request, queryset)
+        every_league_changed()
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        every_league_changed()
+
+
 @admin.register(m.League)
-class LeagueAdmin(admin.ModelAdmin[m.League]):
+class LeagueAdmin(RevisingAdmin):
     list_display = ["name", "slug", "venue", "time_zone"]
     prepopulated_fields = {"slug": ["name"]}
     search_fields = ["name", "slug"]
 
 
 @admin.register(m.Player)
-class PlayerAdmin(admin.ModelAdmin[m.Player]):
+class PlayerAdmin(RevisingAdmin):
     list_display = ["last_name", "first_name", "ifpa_number"]
     search_fields = ["last_name", "first_name", "ifpa_number"]
 
 
 @admin.register(m.Season)
-class SeasonAdmin(admin.ModelAdmin[m.Season]):
+class SeasonAdmin(RevisingAdmin):
     list_display = ["name", "league", "weekday", "start_time", "number_of_meets", "dues_cents"]
     list_filter = ["league"]
 
 
 @admin.register(m.Machine)
-class MachineAdmin(admin.ModelAdmin[m.Machine]):
+class MachineAdmin(RevisingAdmin):
     list_display = ["title", "league", "balls_per_game", "status", "location"]
     list_filter = ["league", "status"]
 
 
 @admin.register(m.Meet)
-class MeetAdmin(admin.ModelAdmin[m.Meet]):
+class MeetAdmin(RevisingAdmin):
     list_display = ["season", "number", "date", "status"]
     list_filter = ["status"]
 
 
 @admin.register(m.Group)
-class GroupAdmin(admin.ModelAdmin[m.Group]):
+class GroupAdmin(RevisingAdmin):
     list_display = ["meet", "number"]
 
 
 @admin.register(m.Game)
-class GameAdmin(admin.ModelAdmin[m.Game]):
+class GameAdmin(RevisingAdmin):
     list_display = ["group", "number", "machine", "chosen_by"]
 
 
 @admin.register(m.ScoreSubmission)
-class ScoreSubmissionAdmin(admin.ModelAdmin[m.ScoreSubmission]):
+class ScoreSubmissionAdmin(RevisingAdmin):
     list_display = ["game", "version", "entered_by", "confirmed_by", "created_at"]
 
 
-class AppendOnlyAdmin(admin.ModelAdmin[Any]):
+class AppendOnlyAdmin(RevisingAdmin):
     """Rows that are only ever inserted by services: shown, never edited or deleted here."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -132,5 +155,13 @@ class ApiTokenAdmin(AppendOnlyAdmin):
     exclude = ["token_hash"]
 
 
+@admin.register(m.DerivedResult)
+class DerivedResultAdmin(AppendOnlyAdmin):
+    """Stored folds, shown for inspection; computed again whenever they are missing."""
+
+    list_display = ["scope", "revision", "computed_at"]
+    exclude = ["payload"]
+
+
 for model in SIMPLE_MODELS:
-    admin.site.register(model)
+    admin.site.register(model, RevisingAdmin)

@@ -10,10 +10,11 @@ Words:
   missing or does not match (damaged, or edited after `backup` wrote it) unless told not to
   verify it (``flipwell restore --no-verify FILE``); backups written before checksums existed
   restore that way.
-- *the tables*: every model of the league app (the stored facts; nothing derived is stored, so
-  nothing derived is backed up) and ``auth.user`` for the *people who act*: the league
-  officials, and every other account a fact names (who recorded a score, who made a ruling),
-  so that every reference holds after a restore. Of an account only the username, names,
+- *the tables*: every model of the league app (the stored facts, with their revisions; the
+  stored folds, `DerivedResult`, are derived and left out: computed again when read) and
+  ``auth.user`` for the *people who act*: the league officials, and every other account a
+  fact names (who recorded a score, who made a ruling), so that every reference holds after
+  a restore. Of an account only the username, names,
   email and password hash are kept: never permissions, staff or superuser flags, sessions.
   API tokens (`ApiToken`, a league model) are not backed up either, not even their hashes:
   after a restore every token is gone, and the officials issue new ones in the console.
@@ -64,7 +65,7 @@ USER_FIELDS = ("username", "first_name", "last_name", "email", "password")
 BATCH_SIZE = 500
 CHECKSUM_PREFIX = "sha256:"
 ROW_KEYS = frozenset({"pk", "fields"})
-NOT_BACKED_UP: frozenset[str] = frozenset({"league.apitoken"})
+NOT_BACKED_UP: frozenset[str] = frozenset({"league.apitoken", "league.derivedresult"})
 """League models whose rows a backup leaves out (see the module docstring)."""
 
 

@@ -47,6 +47,7 @@ from flipwell.league.models.playoffs import (
     TiebreakerPlace,
     Withdrawal,
 )
+from flipwell.league.models.results import DerivedResult
 from flipwell.league.models.seasons import Season, SeasonEntry, Weekday
 from flipwell.league.models.tokens import ApiToken
 
@@ -60,6 +61,7 @@ __all__ = [
     "CompensatoryRequest",
     "CorrectionRequest",
     "CorrectionResponse",
+    "DerivedResult",
     "DiscardedScore",
     "Forfeit",
     "Game",

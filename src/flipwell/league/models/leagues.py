@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from flipwell.league.models.results import new_revision
 from flipwell.league.validators import validate_ruleset_overrides, validate_time_zone
 
 
@@ -26,6 +27,8 @@ class League(models.Model):
         default=dict, blank=True, validators=[validate_ruleset_overrides]
     )
     created_at = models.DateTimeField(default=timezone.now)
+    # Replaced whenever anything a page of the league shows changes: its pages' ETags.
+    revision = models.BigIntegerField(default=new_revision, editable=False)
 
     class Meta:
         ordering = ["name"]

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from flipwell.league.models.leagues import League
 from flipwell.league.models.players import Player
+from flipwell.league.models.results import new_revision
 
 
 class Weekday(models.IntegerChoices):
@@ -40,6 +41,9 @@ class Season(models.Model):
     number_of_meets = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
     dues_cents = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
+    # Replaced whenever the season's facts or the ruleset they are folded under change: the
+    # key of its stored fold (`flipwell.league.results`).
+    revision = models.BigIntegerField(default=new_revision, editable=False)
 
     class Meta:
         ordering = ["league", "-created_at"]

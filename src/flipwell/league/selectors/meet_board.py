@@ -21,7 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, ruleset_for, season_facts
+from flipwell.league.adapters import player_key
+from flipwell.league.results import season_fold
 from flipwell.rules import (
     MachineState,
     MatchResult,
@@ -29,7 +30,6 @@ from flipwell.rules import (
     RuleError,
     Ruleset,
     SeasonResult,
-    fold_season,
     machine_picker,
     play_order,
 )
@@ -105,9 +105,10 @@ def meet_board(meet: m.Meet) -> MeetBoard:
     """The board of `meet` (a fixed number of queries; no writes)."""
     season = meet.season
     result: SeasonResult | None = None
-    ruleset = ruleset_for(season.league)
+    folded = season_fold(season)
+    ruleset = folded.ruleset
     if meet.status != m.Meet.Status.PLANNED:
-        result = fold_season(season_facts(season), ruleset=ruleset)
+        result = folded.result
     groups = list(meet.groups.order_by("number"))
     members = _members(meet)
     games = _games(meet)

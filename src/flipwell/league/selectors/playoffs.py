@@ -24,8 +24,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, ruleset_for, season_facts
+from flipwell.league.adapters import player_key, ruleset_for
 from flipwell.league.models.playoffs import PlayoffNoShow  # exported by models later
+from flipwell.league.results import season_fold
 from flipwell.league.selectors.standings import PlayerRef, playoff_candidates
 from flipwell.rules import (
     PlayoffBracketState,
@@ -36,7 +37,6 @@ from flipwell.rules import (
     PlayoffSeeding,
     RuleError,
     Ruleset,
-    fold_season,
     playoff_bracket_state,
     playoff_qualification,
 )
@@ -179,8 +179,8 @@ def playoff_qualification_now(
 ) -> PlayoffQualification:
     """Qualification from the final standings, recorded seed playoffs and withdrawals (§6.1,
     §6.2, R6.6-b): the rules' `playoff_qualification` on the season's facts."""
-    ruleset = ruleset_for(season.league)
-    result = fold_season(season_facts(season), ruleset=ruleset)
+    folded = season_fold(season)
+    result, ruleset = folded.result, folded.ruleset
     settled: list[list[str]] = []
     withdrawn: list[str] = []
     cut = None

@@ -20,7 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, ruleset_for, season_facts
+from flipwell.league.adapters import player_key
+from flipwell.league.results import season_fold
 from flipwell.league.selectors.meet_board import (
     GAMES_PER_MATCH,
     BoardGroup,
@@ -29,7 +30,7 @@ from flipwell.league.selectors.meet_board import (
     meet_board,
     played_games,
 )
-from flipwell.rules import RuleError, Ruleset, fold_season, score_game, selectable_machines
+from flipwell.rules import RuleError, Ruleset, score_game, selectable_machines
 from flipwell.rules.corrections import correction_quorum
 
 
@@ -116,8 +117,8 @@ def scoresheet(group: m.Group) -> ScoreSheet:
     board = meet_board(meet)
     found = next(g for g in board.groups if g.id == group.pk)
     names = dict(found.names)
-    ruleset = ruleset_for(league)
-    result = fold_season(season_facts(season), ruleset=ruleset)
+    folded = season_fold(season)
+    result, ruleset = folded.result, folded.ruleset
     match = None
     if meet.number <= len(result.meets):
         keys = frozenset(player_key(p) for p in found.players)

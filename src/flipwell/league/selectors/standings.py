@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, ruleset_for, season_facts
+from flipwell.league.adapters import player_key
+from flipwell.league.results import season_fold
 from flipwell.rules import (
     MatchResult,
     PlayoffCandidate,
@@ -37,7 +38,6 @@ from flipwell.rules import (
     SeasonFacts,
     SeasonResult,
     Standing,
-    fold_season,
     next_groups,
     playoff_race,
 )
@@ -157,9 +157,8 @@ def standings(season: m.Season) -> Standings:
 
     Queries: a fixed number (the season's facts, the league, the closed meets).
     """
-    ruleset = ruleset_for(season.league)
-    facts = season_facts(season)
-    result = fold_season(facts, ruleset=ruleset)
+    folded = season_fold(season)
+    facts, result, ruleset = folded.facts, folded.result, folded.ruleset
     names = _names(facts)
     closed = season.meets.filter(status=m.Meet.Status.CLOSED).count()
     meets_left = max(season.number_of_meets - closed, 0)
@@ -207,9 +206,8 @@ def ladder(season: m.Season) -> NextMeet:
 
     Announced absences already recorded for the next meet are left out of the groups.
     """
-    ruleset = ruleset_for(season.league)
-    facts = season_facts(season)
-    result = fold_season(facts, ruleset=ruleset)
+    folded = season_fold(season)
+    facts, result, ruleset = folded.facts, folded.result, folded.ruleset
     names = _names(facts)
     number = len(result.meets) + 1
     absent_ids = list(
@@ -244,9 +242,8 @@ def player_history(season: m.Season, player: m.Player) -> PlayerHistory:
     R3.2 (game points and bonus), R3.3 (match bonus), R2.4-d (the all-night credit), §8.5
     (the game a penalty fell on). Raises RuleError if he is not entered in the season.
     """
-    ruleset = ruleset_for(season.league)
-    facts = season_facts(season)
-    result = fold_season(facts, ruleset=ruleset)
+    folded = season_fold(season)
+    facts, result = folded.facts, folded.result
     names = _names(facts)
     written = {p: ref.name for p, ref in names.items()}
     key = player_key(player.pk)

@@ -22,8 +22,9 @@ from zoneinfo import ZoneInfo
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, ruleset_for, season_facts
+from flipwell.league.adapters import player_key
 from flipwell.league.enums import ACCOUNTS, LEDGER_REASONS, one_of
+from flipwell.league.results import season_fold
 from flipwell.league.selectors.standings import PlayerRef
 from flipwell.rules import (
     Account,
@@ -34,7 +35,6 @@ from flipwell.rules import (
     alphabetical,
     balances,
     dues_status,
-    fold_season,
 )
 from flipwell.rules.treasury import money
 
@@ -199,9 +199,8 @@ def _rows(league: m.League) -> list[m.LedgerEntry]:
 
 def _dues(season: m.Season, ledger: Ledger) -> tuple[DuesLine, ...]:
     """Each entrant's dues for the season (R9-a, A47): only this season's dues payments."""
-    ruleset = ruleset_for(season.league)
-    facts = season_facts(season)
-    result = fold_season(facts, ruleset=ruleset)
+    folded = season_fold(season)
+    facts, result, ruleset = folded.facts, folded.result, folded.ruleset
     season_entries = set(m.LedgerEntry.objects.filter(season=season).values_list("id", flat=True))
     own = Ledger(
         tuple(e for e in ledger.entries if e.entry_id in season_entries and _is_dues(e, ledger))

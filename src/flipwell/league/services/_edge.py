@@ -16,9 +16,11 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, ruleset_for, season_facts
+from flipwell.league import results
+from flipwell.league.adapters import player_key
+from flipwell.league.models.results import new_revision
 from flipwell.league.services.permissions import require_role
-from flipwell.rules import RuleError, Ruleset, SeasonResult, fold_season
+from flipwell.rules import RuleError, Ruleset, SeasonResult
 from flipwell.rules.officials import ruling_warnings
 
 if TYPE_CHECKING:
@@ -119,9 +121,13 @@ def fold(season: m.Season) -> tuple[SeasonResult, Ruleset]:
     A stored fact the rules cannot fold is refused as a ValidationError. A service reads the
     season with this before writing; after writing it calls `season_changed`.
     """
+    folded = _fold_now(season)
+    return folded.result, folded.ruleset
+
+
+def _fold_now(season: m.Season) -> results.SeasonFold:
     with rules_edge():
-        ruleset = ruleset_for(season.league)
-        return fold_season(season_facts(season), ruleset=ruleset), ruleset
+        return results.compute_fold(season)
 
 
 def season_changed(season: m.Season) -> tuple[SeasonResult, Ruleset]:
@@ -136,7 +142,31 @@ def season_changed(season: m.Season) -> tuple[SeasonResult, Ruleset]:
     """
     if not connection.in_atomic_block:
         raise RuntimeError("season_changed() must run inside the service's transaction")
-    return fold(season)
+    # The new revision first: its row lock orders concurrent writers to the season, so each
+    # one's fold below sees every write committed before it (PostgreSQL's read committed).
+    season.revision = new_revision()
+    m.Season.objects.filter(pk=season.pk).update(revision=season.revision)
+    league_changed(season.league_id)
+    folded = _fold_now(season)
+    results.store_fold(season, folded)
+    return folded.result, folded.ruleset
+
+
+def league_changed(league: m.League | int) -> None:
+    """Give the league a new revision: something its pages show changed (their ETags change).
+
+    Called by `season_changed` and by every service that changes what a page of the league
+    shows outside a season's facts (machines, officials, playoffs, a new season).
+    """
+    league_id = league if isinstance(league, int) else league.pk
+    m.League.objects.filter(pk=league_id).update(revision=new_revision())
+
+
+def every_league_changed() -> None:
+    """New revisions for every league and season: a change all of them may show (a special
+    ruling on a machine title, a ruleset, a repair in the admin). Two statements."""
+    m.League.objects.update(revision=new_revision())
+    m.Season.objects.update(revision=new_revision())
 
 
 def open_meet(meet: m.Meet, *, doing: str) -> None:

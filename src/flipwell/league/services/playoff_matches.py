@@ -33,7 +33,7 @@ from flipwell.league.selectors.playoffs import (
     load_playoff_facts,
     match_round,
 )
-from flipwell.league.services._edge import require_official, rules_edge
+from flipwell.league.services._edge import league_changed, require_official, rules_edge
 from flipwell.league.services._playoff_night import (
     begin_night,
     busy_machines,
@@ -74,6 +74,7 @@ def start_playoff_game(
     tiebreaker needed, complete) or for a machine the rules refuse.
     """
     with transaction.atomic():
+        league_changed(season.league_id)
         require_official(actor=actor, league=season.league, action="run the playoffs")
         night = locked_night(season)
         facts = load_playoff_facts(night)
@@ -173,6 +174,7 @@ def record_playoff_game(
     refuse the result (missing or extra players, an unordered tie, a no-show listed).
     """
     with transaction.atomic():
+        league_changed(season.league_id)
         require_official(actor=actor, league=season.league, action="run the playoffs")
         night = locked_night(season)
         facts = load_playoff_facts(night)
@@ -269,6 +271,7 @@ def record_playoff_tiebreaker(
     (nothing written) when the match needs no tiebreaker or the order is not its tie.
     """
     with transaction.atomic():
+        league_changed(season.league_id)
         require_official(actor=actor, league=season.league, action="run the playoffs")
         night = locked_night(season)
         facts = load_playoff_facts(night)
@@ -329,6 +332,7 @@ def record_no_show(
     delayed start his lateness notice gave (R6.6-a, `record_playoff_lateness_notice`).
     """
     with transaction.atomic():
+        league_changed(season.league_id)
         require_official(actor=actor, league=season.league, action="run the playoffs")
         night, facts, div, state = _match_with_players(season, division, match)
         if match in div.started:
@@ -401,6 +405,7 @@ def record_playoff_lateness_notice(
     """
     told = at or timezone.now()
     with transaction.atomic():
+        league_changed(season.league_id)
         require_official(actor=actor, league=season.league, action="run the playoffs")
         night, facts, div, state = _match_with_players(season, division, match)
         if match in div.started or state.absent:

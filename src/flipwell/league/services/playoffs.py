@@ -34,6 +34,7 @@ from flipwell.league.selectors.playoffs import (
     playoff_qualification_now,
 )
 from flipwell.league.services._edge import (
+    league_changed,
     record_ruling,
     require_official,
     rules_edge,
@@ -72,6 +73,7 @@ def qualify_for_playoffs(
     once the night's play has started, or for a cut the rules refuse or without a reason.
     """
     with transaction.atomic():
+        league_changed(season.league_id)
         require_official(actor=actor, league=season.league, action="run the playoffs")
         closed = season.meets.filter(status=m.Meet.Status.CLOSED).count()
         if closed < season.number_of_meets:
@@ -138,6 +140,7 @@ def record_seed_playoff(
     written) when no such tie is open, once play has started, or when the rules refuse it.
     """
     with transaction.atomic():
+        league_changed(season.league_id)
         require_official(actor=actor, league=season.league, action="run the playoffs")
         night = locked_night(season)
         _check_not_started(night)
@@ -186,6 +189,7 @@ def record_withdrawal(
     play has started (use `record_no_show` then), or for a player not in the standings.
     """
     with transaction.atomic():
+        league_changed(season.league_id)
         require_official(actor=actor, league=season.league, action="run the playoffs")
         night = locked_night(season)
         _check_not_started(night)
@@ -214,6 +218,7 @@ def close_playoff_night(*, season: m.Season, actor: User) -> m.PlayoffNight:
     Raises ValidationError (nothing written) while a division still needs a game.
     """
     with transaction.atomic():
+        league_changed(season.league_id)
         require_official(actor=actor, league=season.league, action="run the playoffs")
         night = locked_night(season)
         facts = load_playoff_facts(night)

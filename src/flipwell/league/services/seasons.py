@@ -9,7 +9,7 @@ from django.db import transaction
 
 from flipwell.league.audit import record_event
 from flipwell.league.models import League, Season
-from flipwell.league.services._edge import require_official
+from flipwell.league.services._edge import league_changed, require_official
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -33,6 +33,7 @@ def create_season(
     than one meet or negative dues.
     """
     with transaction.atomic():
+        league_changed(league)
         require_official(actor=actor, league=league, action="create a season")
         season = Season(
             league=league,

@@ -33,7 +33,12 @@ from django.utils.http import urlsafe_base64_encode
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
 from flipwell.league.models.machines import MAX_BALLS_PER_GAME
-from flipwell.league.services._edge import record_ruling, require_official, require_reason
+from flipwell.league.services._edge import (
+    league_changed,
+    record_ruling,
+    require_official,
+    require_reason,
+)
 from flipwell.league.services.leagues import create_league
 
 if TYPE_CHECKING:
@@ -121,6 +126,7 @@ def create_machine(
     title at the same location already in the league (give it a location to tell them apart).
     """
     with transaction.atomic():
+        league_changed(league)
         require_official(actor=actor, league=league, action="add machines")
         machine = m.Machine(
             league=league,
@@ -167,6 +173,7 @@ def update_machine(
     outside 1..10 or a location that makes it a twin of another machine of the same title.
     """
     with transaction.atomic():
+        league_changed(machine.league_id)
         machine = m.Machine.objects.select_for_update().select_related("league").get(pk=machine.pk)
         require_official(actor=actor, league=machine.league, action="change machines")
         before = {"location": machine.location, "balls_per_game": machine.balls_per_game}
@@ -203,6 +210,7 @@ def set_machine_status(*, machine: m.Machine, status: str, reason: str, actor: U
     status, no reason, or the status it already has.
     """
     with transaction.atomic():
+        league_changed(machine.league_id)
         machine = m.Machine.objects.select_for_update().select_related("league").get(pk=machine.pk)
         require_official(actor=actor, league=machine.league, action="change a machine's status")
         if status not in m.Machine.Status.values:
@@ -316,6 +324,7 @@ def add_official(
     name = username.strip()
     wanted = _role(role)
     with transaction.atomic():
+        league_changed(league)
         require_official(actor=actor, league=league, action="add officials")
         if not name:
             raise ValidationError({"username": "Type the user name he signs in with."})
@@ -411,6 +420,7 @@ def remove_official(*, official: m.LeagueOfficial, actor: User) -> None:
     unless `actor` is an LO of the official's league; ValidationError when he is its last LO.
     """
     with transaction.atomic():
+        league_changed(official.league_id)
         official = (
             m.LeagueOfficial.objects.select_for_update()
             .select_related("user", "league")
@@ -474,6 +484,7 @@ def link_official_player(
     (on ``player``) for a player with no season in the league or linked to another official.
     """
     with transaction.atomic():
+        league_changed(official.league_id)
         official = (
             m.LeagueOfficial.objects.select_for_update()
             .select_related("user", "league")

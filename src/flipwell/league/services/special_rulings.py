@@ -24,6 +24,7 @@ from flipwell.league.selectors.machines import (
     stored_special_rulings,
 )
 from flipwell.league.services._edge import (
+    every_league_changed,
     record_ruling,
     require_official,
     rules_edge,
@@ -55,6 +56,7 @@ def load_appendix_a(*, actor: User) -> list[m.SpecialRuling]:
     of some league.
     """
     with transaction.atomic():
+        every_league_changed()
         _require_any_official(actor)
         stored = list(m.SpecialRuling.objects.values_list("machine_title", "number"))
         created = []
@@ -109,6 +111,7 @@ def add_special_ruling(
     reproduction notes, no cause and effect, an unknown kind, an empty title or text.
     """
     with transaction.atomic():
+        every_league_changed()
         require_official(actor=actor, league=league, action="change the special rulings")
         existing = [r for r in stored_special_rulings() if same_title(r.machine, machine_title)]
         title = existing[0].machine if existing else machine_title.strip()
@@ -156,6 +159,7 @@ def amend_special_ruling(
     version (RA-e).
     """
     with transaction.atomic():
+        every_league_changed()
         require_official(actor=actor, league=league, action="change the special rulings")
         if not reason.strip():
             raise ValidationError(

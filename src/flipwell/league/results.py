@@ -1,0 +1,160 @@
+"""A season's fold, computed once per revision and read by every worker (issue #10).
+
+Words:
+- *season fold*: the season's facts (`adapters.season_facts`), the league's ruleset and the
+  rules' `fold_season` of the two: everything the standings, ladders, boards and player pages
+  derive from.
+- *revision*: see `flipwell.league.models.results`; a write gives the season a new one and
+  stores the fold for it in the same transaction (`store_fold`, called by the services'
+  `season_changed`), so a reader finds it already computed.
+- *memo*: the fold kept in this process's memory, keyed by (season, revision): a page view
+  that finds it there runs no query for it at all.
+- *build*: a fingerprint of flipwell's code, part of every stored scope, so a fold stored by
+  other code (before an upgrade) is never unpickled into this code's types.
+
+A reader never folds a season whose fold is stored for its revision; a fold stored for an
+older revision is replaced, never read. The stored payload is a pickle written by this code
+into this database only (never from a file or a request), like Django's own cache backends.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import pickle
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.db import IntegrityError, transaction
+
+import flipwell
+from flipwell.league import models as m
+from flipwell.league.adapters import ruleset_for, season_facts
+from flipwell.rules import Ruleset, SeasonFacts, SeasonResult, fold_season
+
+MEMO_SIZE = 64
+"""Season folds kept in each process (a 48 x 20 season is a few hundred KB)."""
+CODE_SUFFIXES = (".py", ".html", ".js", ".css", ".svg")
+
+
+@dataclass(frozen=True)
+class SeasonFold:
+    """A season's facts folded under its league's ruleset, at one revision."""
+
+    facts: SeasonFacts
+    result: SeasonResult
+    ruleset: Ruleset
+
+
+@functools.cache
+def build() -> str:
+    """A short fingerprint of flipwell's code and templates: equal on every server that runs
+    the same code, different after any change (computed once per process, a few ms)."""
+    digest = hashlib.blake2b(digest_size=8)
+    root = Path(flipwell.__file__).parent
+    for path in sorted(root.rglob("*")):
+        if path.suffix in CODE_SUFFIXES and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+class _Memo:
+    """A small least-recently-used map, safe for a threaded server."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._items: OrderedDict[tuple[int, int], SeasonFold] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[int, int]) -> SeasonFold | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[int, int], value: SeasonFold) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+_memo = _Memo(MEMO_SIZE)
+
+
+def compute_fold(season: m.Season) -> SeasonFold:
+    """Fold the season from its stored facts now (raises RuleError on a fact it rejects)."""
+    facts = season_facts(season)
+    ruleset = ruleset_for(season.league)
+    return SeasonFold(facts, fold_season(facts, ruleset=ruleset), ruleset)
+
+
+def season_fold(season: m.Season) -> SeasonFold:
+    """The season's fold at `season.revision`: from memory, else stored, else computed once
+    and stored. At most one query when it is stored; none when this process has it."""
+    key = (season.pk, season.revision)
+    folded = _memo.get(key)
+    if folded is None:
+        folded = _stored(season) or _compute_and_store(season)
+        _memo.put(key, folded)
+    return folded
+
+
+def store_fold(season: m.Season, folded: SeasonFold) -> None:
+    """Store `folded` as the fold of `season` at its (new) revision, inside the writer's
+    transaction: a rolled-back write leaves no fold behind. Memoised once committed."""
+    _save(season, folded)
+    key = (season.pk, season.revision)
+    transaction.on_commit(lambda: _memo.put(key, folded))
+
+
+def forget_memo() -> None:
+    """Empty this process's memo (tests; a restore in the same process)."""
+    _memo.clear()
+
+
+def _scope(season: m.Season) -> str:
+    return f"fold:{season.pk}:{build()}"
+
+
+def _stored(season: m.Season) -> SeasonFold | None:
+    payload = (
+        m.DerivedResult.objects.filter(scope=_scope(season), revision=season.revision)
+        .values_list("payload", flat=True)
+        .first()
+    )
+    if payload is None:
+        return None
+    folded = pickle.loads(bytes(payload))  # written by store_fold only
+    return folded if isinstance(folded, SeasonFold) else None
+
+
+def _compute_and_store(season: m.Season) -> SeasonFold:
+    folded = compute_fold(season)
+    try:
+        with transaction.atomic():
+            _save(season, folded)
+    except IntegrityError:
+        pass  # another reader stored it first: the same fold
+    return folded
+
+
+def _save(season: m.Season, folded: SeasonFold) -> None:
+    payload = pickle.dumps(folded, protocol=pickle.HIGHEST_PROTOCOL)
+    scope = _scope(season)
+    m.DerivedResult.objects.update_or_create(
+        scope=scope, defaults={"revision": season.revision, "payload": payload}
+    )
+    # Folds stored by other builds of the code are never read again.
+    m.DerivedResult.objects.filter(scope__startswith=f"fold:{season.pk}:").exclude(
+        scope=scope
+    ).delete()
