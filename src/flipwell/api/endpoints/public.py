@@ -1,5 +1,9 @@
 """Public reads: leagues, seasons, players, meets, games, standings, playoffs, machines and
-special rulings. No token is needed."""
+special rulings. No token is needed.
+
+Each read of one league's data answers with an ETag from the league's revision and 304 to a
+matching If-None-Match (`flipwell.http_cache`): a client polling unchanged standings costs
+one indexed query."""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from typing import Annotated, Any
 
 from django.http import HttpRequest
 from ninja import Query, Router
+from ninja.decorators import decorate_view
 
 from flipwell.api import queries, render
 from flipwell.api.endpoints.params import (
@@ -36,6 +41,7 @@ from flipwell.api.schemas import (
     SpecialRulingPage,
     StandingsOut,
 )
+from flipwell.http_cache import conditional_on_revision
 from flipwell.league.selectors.machines import (
     maintenance_sheet,
     special_rulings_in_force,
@@ -56,12 +62,14 @@ def list_leagues(request: HttpRequest, cursor: Cursor = None, limit: Limit = 50)
 
 
 @router.get("/leagues/{slug}", response={200: LeagueOut, **ERROR_RESPONSES})
+@decorate_view(conditional_on_revision("slug"))
 def get_league(request: HttpRequest, slug: Slug) -> Any:
     """One league."""
     return render.league(queries.league(slug))
 
 
 @router.get("/leagues/{slug}/seasons", response={200: SeasonPage, **ERROR_RESPONSES})
+@decorate_view(conditional_on_revision("slug"))
 def list_seasons(request: HttpRequest, slug: Slug, cursor: Cursor = None, limit: Limit = 50) -> Any:
     """A league's seasons, a page at a time."""
     rows = queries.seasons(queries.league(slug))
@@ -70,6 +78,7 @@ def list_seasons(request: HttpRequest, slug: Slug, cursor: Cursor = None, limit:
 
 
 @router.get("/leagues/{slug}/machines", response={200: MachinePage, **ERROR_RESPONSES})
+@decorate_view(conditional_on_revision("slug"))
 def list_machines(
     request: HttpRequest, slug: Slug, cursor: Cursor = None, limit: Limit = 50
 ) -> Any:
@@ -107,12 +116,14 @@ def list_special_rulings(
 
 
 @router.get("/seasons/{season_id}", response={200: SeasonOut, **ERROR_RESPONSES})
+@decorate_view(conditional_on_revision("season_id"))
 def get_season(request: HttpRequest, season_id: SeasonId) -> Any:
     """One season."""
     return render.season(queries.season(season_id))
 
 
 @router.get("/seasons/{season_id}/players", response={200: EntryPage, **ERROR_RESPONSES})
+@decorate_view(conditional_on_revision("season_id"))
 def list_players(
     request: HttpRequest, season_id: SeasonId, cursor: Cursor = None, limit: Limit = 50
 ) -> Any:
@@ -126,6 +137,7 @@ def list_players(
     "/seasons/{season_id}/players/{player_id}/history",
     response={200: PlayerHistoryOut, **ERROR_RESPONSES},
 )
+@decorate_view(conditional_on_revision("season_id"))
 def get_player_history(request: HttpRequest, season_id: SeasonId, player_id: PlayerId) -> Any:
     """One player's season: every meet, every game, every point explained with its rule."""
     season = queries.season(season_id)
@@ -133,6 +145,7 @@ def get_player_history(request: HttpRequest, season_id: SeasonId, player_id: Pla
 
 
 @router.get("/seasons/{season_id}/meets", response={200: MeetPage, **ERROR_RESPONSES})
+@decorate_view(conditional_on_revision("season_id"))
 def list_meets(
     request: HttpRequest, season_id: SeasonId, cursor: Cursor = None, limit: Limit = 50
 ) -> Any:
@@ -143,6 +156,7 @@ def list_meets(
 
 
 @router.get("/seasons/{season_id}/standings", response={200: StandingsOut, **ERROR_RESPONSES})
+@decorate_view(conditional_on_revision("season_id"))
 def get_standings(request: HttpRequest, season_id: SeasonId) -> Any:
     """The standings with the playoff line and race (§3.3, §6.1); a player's points are
     explained by his history."""
@@ -150,24 +164,28 @@ def get_standings(request: HttpRequest, season_id: SeasonId) -> Any:
 
 
 @router.get("/seasons/{season_id}/ladder", response={200: LadderOut, **ERROR_RESPONSES})
+@decorate_view(conditional_on_revision("season_id"))
 def get_ladder(request: HttpRequest, season_id: SeasonId) -> Any:
     """The next meet's ladder and groups (§4)."""
     return render.ladder(ladder(queries.season(season_id)))
 
 
 @router.get("/seasons/{season_id}/playoffs", response={200: PlayoffsOut, **ERROR_RESPONSES})
+@decorate_view(conditional_on_revision("season_id"))
 def get_playoffs(request: HttpRequest, season_id: SeasonId) -> Any:
     """The playoff night: each division's bracket and what each match needs (§6)."""
     return render.playoffs(playoff_bracket(queries.season(season_id)))
 
 
 @router.get("/meets/{meet_id}", response={200: MeetBoardOut, **ERROR_RESPONSES})
+@decorate_view(conditional_on_revision("meet_id"))
 def get_meet(request: HttpRequest, meet_id: MeetId) -> Any:
     """A meet's board: groups, games, confirmed scores, who picks next, machines."""
     return render.board(meet_board(queries.meet(meet_id)))
 
 
 @router.get("/games/{game_id}", response={200: GameOut, **ERROR_RESPONSES})
+@decorate_view(conditional_on_revision("game_id"))
 def get_game(request: HttpRequest, game_id: GameId) -> Any:
     """A game and every version of its score sheet (to confirm one, use its id)."""
     game = queries.game(game_id)

@@ -13,6 +13,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from flipwell.http_cache import conditional_on_revision
 from flipwell.league.selectors import public_pages as pages
 from flipwell.web.charts import bracket_diagram, points_chart, sparkline
 
@@ -47,12 +48,14 @@ def league_list(request: HttpRequest) -> HttpResponse:
     return render(request, "public/league_list.html", {"leagues": pages.league_list()})
 
 
+@conditional_on_revision("slug")
 @not_found_as_404
 def league_home(request: HttpRequest, slug: str) -> HttpResponse:
     """The current season's standings, playoff line, race and chart."""
     return _season(request, slug, None)
 
 
+@conditional_on_revision("slug")
 @not_found_as_404
 def season(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     """One season's standings."""
@@ -88,6 +91,7 @@ def _season(request: HttpRequest, slug: str, season_id: int | None) -> HttpRespo
     return render(request, "public/season.html", context)
 
 
+@conditional_on_revision("slug")
 @not_found_as_404
 def meet(request: HttpRequest, slug: str, meet_id: int) -> HttpResponse:
     """A meet's board; an htmx request gets only the board (polled every 10 s)."""
@@ -98,6 +102,7 @@ def meet(request: HttpRequest, slug: str, meet_id: int) -> HttpResponse:
     return render(request, template, {"league": page.league, "page": page, "section": "meet"})
 
 
+@conditional_on_revision("slug")
 @not_found_as_404
 def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     """One player's season, every point explained (?season=ID for another season)."""
@@ -107,6 +112,7 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     )
 
 
+@conditional_on_revision("slug")
 @not_found_as_404
 def playoffs(request: HttpRequest, slug: str) -> HttpResponse:
     """The newest playoff night: divisions, bracket diagrams, places (?season=ID)."""
@@ -123,6 +129,7 @@ def playoffs(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@conditional_on_revision("slug")
 @not_found_as_404
 def machines(request: HttpRequest, slug: str) -> HttpResponse:
     """The league's machines and the special rulings in force on them."""
@@ -134,6 +141,7 @@ def machines(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@conditional_on_revision("slug")
 @not_found_as_404
 def maintenance(request: HttpRequest, slug: str) -> HttpResponse:
     """The maintenance sheet: every machine's malfunctions, declarations and notes."""

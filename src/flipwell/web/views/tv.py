@@ -12,8 +12,8 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.cache import never_cache
 
+from flipwell.http_cache import conditional_on_revision
 from flipwell.league.selectors import public_pages as pages
 from flipwell.web.charts import bracket_diagram, qr_code
 from flipwell.web.scoresheet_tokens import scoresheet_url
@@ -28,7 +28,7 @@ def chunks(items: tuple[Any, ...], size: int) -> list[tuple[Any, ...]]:
     return [items[i : i + size] for i in range(0, len(items), size)] or [()]
 
 
-@never_cache
+@conditional_on_revision("slug")
 @not_found_as_404
 def tv(request: HttpRequest, slug: str) -> HttpResponse:
     """The TV page; an htmx request gets only its panels (the refresh)."""

@@ -1,0 +1,193 @@
+"""Conditional requests and remembered pages, keyed by the league's revision (issue #10).
+
+Words:
+- *revision lookup*: the league revision of the object a URL names, found from one of its
+  arguments (`LOOKUPS`: a league slug, a season, meet, game or group id) with one indexed
+  query (`flipwell.league.selectors.revisions`); None when the object does not exist.
+- *variant*: whom a page is rendered for. "anon" for a visitor without a session; otherwise a
+  hash of his session and CSRF cookies: a signed-in page names its user and holds a form
+  token of his session, and both cookies change when he signs in or out.
+- *entity tag* (ETag): a weak tag hashed from the code's build, the revision, today's date
+  (pages say "tonight"), the variant, whether htmx asked for a fragment (``HX-Request``) and
+  the path with its query. Equal tags mean equal pages.
+- *page memo*: anonymous pages kept in this process by tag, so an unchanged page is served
+  again without running its view (a public page is read far more often than it changes).
+
+A GET whose ``If-None-Match`` holds the tag is answered ``304 Not Modified`` after that one
+query. Every answer says ``Cache-Control: no-cache`` (keep it, but ask again each time) and
+``Vary: HX-Request, Cookie`` (a fragment and its page differ, and so do variants). A request
+carrying flash messages is served by its view unchanged: they must show once, on a page of
+their own.
+
+Both front ends use this (web views directly, API operations through django-ninja's
+``decorate_view``); it lives above them, like the settings and the URL configuration.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
+from django.utils.http import parse_etags
+
+from flipwell.league.results import build
+from flipwell.league.selectors import revisions
+
+View = Callable[..., HttpResponseBase]
+LOOKUPS: dict[str, Callable[[Any], int | None]] = {
+    "slug": revisions.by_slug,
+    "season_id": revisions.by_season,
+    "meet_id": revisions.by_meet,
+    "game_id": revisions.by_game,
+    "group_id": revisions.by_group,
+}
+MEMO_SIZE = 512
+"""Pages kept per process (a standings page is ~50 KB: at most ~25 MB)."""
+MESSAGES_COOKIE = "messages"
+ANONYMOUS = "anon"
+
+
+@dataclass(frozen=True)
+class _Page:
+    status: int
+    content: bytes
+    content_type: str
+
+
+class _PageMemo:
+    """A least-recently-used map of entity tag -> page, safe for a threaded server."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._pages: OrderedDict[str, _Page] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, tag: str) -> _Page | None:
+        with self._lock:
+            page = self._pages.get(tag)
+            if page is not None:
+                self._pages.move_to_end(tag)
+            return page
+
+    def put(self, tag: str, page: _Page) -> None:
+        with self._lock:
+            self._pages[tag] = page
+            self._pages.move_to_end(tag)
+            while len(self._pages) > self._size:
+                self._pages.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._pages.clear()
+
+
+_memo = _PageMemo(MEMO_SIZE)
+
+
+def forget_pages() -> None:
+    """Empty this process's page memo (tests)."""
+    _memo.clear()
+
+
+def conditional_on_revision(argument: str) -> Callable[[View], View]:
+    """Decorate a GET view whose page depends only on the league revision found from its URL
+    argument `argument` (a key of `LOOKUPS`), the variant and the request's path: answer 304
+    to a matching If-None-Match, serve an anonymous page from the memo, and tag every answer.
+    """
+    lookup = LOOKUPS[argument]
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            if request.method not in ("GET", "HEAD") or MESSAGES_COOKIE in request.COOKIES:
+                return view(request, *args, **kwargs)
+            revision = _revision(lookup, argument, kwargs.get(argument))
+            if revision is None:
+                return view(request, *args, **kwargs)  # its own 404
+            return _answer(request, entity_tag(request, revision), view, args, kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def _revision(lookup: Callable[[Any], int | None], argument: str, value: object) -> int | None:
+    """The revision `lookup` finds for the URL argument, or None for a value the view will
+    refuse itself (an API operation's arguments reach here before its own validation)."""
+    if argument == "slug":
+        return lookup(value) if isinstance(value, str) else None
+    text = str(value)
+    return lookup(int(text)) if text.isascii() and text.isdigit() and len(text) < 19 else None
+
+
+def entity_tag(request: HttpRequest, revision: int) -> str:
+    """The weak entity tag of the page `request` asks for at `revision` (see module words)."""
+    parts = (
+        build(),
+        str(revision),
+        timezone.localdate().isoformat(),
+        variant(request),
+        "fragment" if request.headers.get("HX-Request") else "page",
+        request.get_full_path(),
+    )
+    digest = hashlib.blake2b("\n".join(parts).encode(), digest_size=12).hexdigest()
+    return f'W/"{digest}"'
+
+
+def variant(request: HttpRequest) -> str:
+    """Whom the page is for: "anon" without a session, else a hash of the session's cookies."""
+    session = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    if not session:
+        return ANONYMOUS
+    csrf = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+    return hashlib.blake2b(f"{session}\n{csrf}".encode(), digest_size=12).hexdigest()
+
+
+def _answer(
+    request: HttpRequest, tag: str, view: View, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> HttpResponseBase:
+    anonymous = variant(request) == ANONYMOUS
+    if _matches(request, tag):
+        return _tagged(HttpResponseNotModified(), tag, anonymous=anonymous)
+    page = _memo.get(tag) if anonymous else None
+    if page is not None:
+        response: HttpResponseBase = HttpResponse(
+            page.content, status=page.status, content_type=page.content_type
+        )
+        return _tagged(response, tag, anonymous=anonymous)
+    response = view(request, *args, **kwargs)
+    if response.status_code != 200:
+        return response
+    if anonymous and isinstance(response, HttpResponse) and _rememberable(request, response):
+        _memo.put(tag, _Page(200, response.content, response["Content-Type"]))
+    return _tagged(response, tag, anonymous=anonymous)
+
+
+def _matches(request: HttpRequest, tag: str) -> bool:
+    wanted = parse_etags(request.headers.get("If-None-Match", ""))
+    bare = tag.removeprefix("W/")
+    return any(candidate.removeprefix("W/") == bare for candidate in wanted)
+
+
+def _rememberable(request: HttpRequest, response: HttpResponse) -> bool:
+    """A page that sets no cookie and holds no form token (none of a session's own)."""
+    return (
+        not response.cookies
+        and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
+    )
+
+
+def _tagged(response: HttpResponseBase, tag: str, *, anonymous: bool) -> HttpResponseBase:
+    response["ETag"] = tag
+    response["Cache-Control"] = "no-cache" if anonymous else "private, no-cache"
+    patch_vary_headers(response, ("HX-Request", "Cookie"))
+    return response
