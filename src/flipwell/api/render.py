@@ -53,22 +53,6 @@ def refs(players: Iterable[PlayerRef]) -> list[dict[str, Any]]:
     return [ref(p) for p in players]
 
 
-def league(row: m.League) -> dict[str, Any]:
-    return {"slug": row.slug, "name": row.name, "venue": row.venue, "time_zone": row.time_zone}
-
-
-def season(row: m.Season) -> dict[str, Any]:
-    return {
-        "id": row.pk,
-        "league": row.league.slug,
-        "name": row.name,
-        "weekday": row.weekday,
-        "start_time": row.start_time.strftime("%H:%M:%S"),
-        "number_of_meets": row.number_of_meets,
-        "dues_cents": row.dues_cents,
-    }
-
-
 def _scores(sheet: Mapping[int, int | None]) -> list[dict[str, Any]]:
     return [{"player_id": p, "machine_score": s} for p, s in sheet.items()]
 

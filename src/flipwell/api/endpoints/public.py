@@ -52,13 +52,13 @@ router = Router(tags=["public"])
 def list_leagues(request: HttpRequest, cursor: Cursor = None, limit: Limit = 50) -> Any:
     """Every league, a page at a time."""
     items, next_url = page_of_queryset(request, queries.leagues(), cursor=cursor, limit=limit)
-    return {"results": [render.league(x) for x in items], "next": next_url}
+    return {"results": items, "next": next_url}
 
 
 @router.get("/leagues/{slug}", response={200: LeagueOut, **ERROR_RESPONSES})
 def get_league(request: HttpRequest, slug: Slug) -> Any:
     """One league."""
-    return render.league(queries.league(slug))
+    return queries.league(slug)
 
 
 @router.get("/leagues/{slug}/seasons", response={200: SeasonPage, **ERROR_RESPONSES})
@@ -66,7 +66,7 @@ def list_seasons(request: HttpRequest, slug: Slug, cursor: Cursor = None, limit:
     """A league's seasons, a page at a time."""
     rows = queries.seasons(queries.league(slug))
     items, next_url = page_of_queryset(request, rows, cursor=cursor, limit=limit)
-    return {"results": [render.season(x) for x in items], "next": next_url}
+    return {"results": items, "next": next_url}
 
 
 @router.get("/leagues/{slug}/machines", response={200: MachinePage, **ERROR_RESPONSES})
@@ -109,7 +109,7 @@ def list_special_rulings(
 @router.get("/seasons/{season_id}", response={200: SeasonOut, **ERROR_RESPONSES})
 def get_season(request: HttpRequest, season_id: SeasonId) -> Any:
     """One season."""
-    return render.season(queries.season(season_id))
+    return queries.season(season_id)
 
 
 @router.get("/seasons/{season_id}/players", response={200: EntryPage, **ERROR_RESPONSES})
