@@ -7,37 +7,21 @@ League points become a number and an exact fraction string (``number_and_exact``
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from flipwell.api.schemas.common import as_exact, as_number
 from flipwell.league import models as m
-from flipwell.league.exchange.exports import decimal_points
 from flipwell.league.selectors.machines import MachineSheet
 from flipwell.league.selectors.meet_board import MeetBoard
 from flipwell.league.selectors.playoffs import DivisionView, MatchView, PlayoffBracket
 from flipwell.league.selectors.standings import (
-    LadderLine,
-    MeetLine,
-    NextMeet,
-    PlayerHistory,
     PlayerRef,
-    Standings,
 )
 from flipwell.league.selectors.treasury import Treasury
 from flipwell.rules import (
     PlayoffQualification,
 )
-
-
-def as_number(points: Fraction | int) -> float:
-    """League points as a JSON number: exact when a decimal is, else rounded to 6 places."""
-    return float(Decimal(decimal_points(points)))
-
-
-def as_exact(points: Fraction | int) -> str:
-    """League points exactly, as a fraction string ("359/2", "214")."""
-    return str(Fraction(points))
 
 
 def points(value: Fraction | int, name: str = "league_points") -> dict[str, Any]:
@@ -112,83 +96,6 @@ def game(
         "machine": row.machine.title,
         "players": [{"id": p.pk, "name": f"{p.first_name} {p.last_name}"} for p in players],
         "submissions": list(submissions),
-    }
-
-
-def standings(value: Standings) -> dict[str, Any]:
-    return {
-        "season_id": value.season_id,
-        "meets_played": value.meets_played,
-        "meets_left": value.meets_left,
-        "playoff_qualifiers": value.playoff_qualifiers,
-        "lines": [
-            {
-                "rank": line.rank,
-                "player": ref(line.player),
-                **points(line.league_points),
-                "games_played": line.games_played,
-                "forfeits": line.forfeits,
-                "countable_forfeits": line.countable_forfeits,
-                "season_forfeited_at": line.season_forfeited_at,
-                "credit_used_at": line.credit_used_at,
-                "offenses": line.offenses,
-                "eligible": line.eligible,
-                "race_status": line.race_status,
-                "points_to_clinch": line.points_to_clinch,
-                "points_after_meet": [as_number(p) for p in line.points_after_meet],
-                "points_after_meet_exact": [as_exact(p) for p in line.points_after_meet],
-            }
-            for line in value.lines
-        ],
-    }
-
-
-def _history_meet(line: MeetLine) -> dict[str, Any]:
-    return {
-        "meet": line.meet,
-        "status": line.status,
-        "group": refs(line.group),
-        "games": [
-            {
-                "number": g.number,
-                "machine": g.machine,
-                "scores": [{"player": ref(p), "machine_score": s} for p, s in g.scores],
-                "place": g.place,
-                "points": g.points,
-                "forfeited": g.forfeited,
-                "explanation": list(g.explanation),
-            }
-            for g in line.games
-        ],
-        "match_bonus": line.match_bonus,
-        "match_bonus_explanation": list(line.match_bonus_explanation),
-        **points(line.credit, "credit"),
-        "penalty_games": list(line.penalty_games),
-        "violations": list(line.violations),
-        **points(line.league_points),
-        **points(line.total_after, "total_after"),
-    }
-
-
-def history(value: PlayerHistory) -> dict[str, Any]:
-    return {
-        "player": ref(value.player),
-        **points(value.league_points),
-        "meets": [_history_meet(line) for line in value.meets],
-    }
-
-
-def _ladder_line(line: LadderLine) -> dict[str, Any]:
-    return {"position": line.position, "player": ref(line.player), **points(line.league_points)}
-
-
-def ladder(value: NextMeet) -> dict[str, Any]:
-    return {
-        "meet_number": value.meet_number,
-        "ladder": [_ladder_line(line) for line in value.ladder],
-        "announced_absent": refs(value.announced_absent),
-        "groups": [[_ladder_line(line) for line in group] for group in value.groups],
-        "problem": value.problem,
     }
 
 

@@ -129,7 +129,7 @@ def list_players(
 def get_player_history(request: HttpRequest, season_id: SeasonId, player_id: PlayerId) -> Any:
     """One player's season: every meet, every game, every point explained with its rule."""
     season = queries.season(season_id)
-    return render.history(player_history(season, queries.season_player(season, player_id)))
+    return player_history(season, queries.season_player(season, player_id))
 
 
 @router.get("/seasons/{season_id}/meets", response={200: MeetPage, **ERROR_RESPONSES})
@@ -146,13 +146,13 @@ def list_meets(
 def get_standings(request: HttpRequest, season_id: SeasonId) -> Any:
     """The standings with the playoff line and race (§3.3, §6.1); a player's points are
     explained by his history."""
-    return render.standings(standings(queries.season(season_id)))
+    return standings(queries.season(season_id))
 
 
 @router.get("/seasons/{season_id}/ladder", response={200: LadderOut, **ERROR_RESPONSES})
 def get_ladder(request: HttpRequest, season_id: SeasonId) -> Any:
     """The next meet's ladder and groups (§4)."""
-    return render.ladder(ladder(queries.season(season_id)))
+    return ladder(queries.season(season_id))
 
 
 @router.get("/seasons/{season_id}/playoffs", response={200: PlayoffsOut, **ERROR_RESPONSES})
