@@ -6,14 +6,13 @@ League points become a number and an exact fraction string (``number_and_exact``
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
 from flipwell.api.schemas.common import as_exact, as_number
 from flipwell.league import models as m
 from flipwell.league.selectors.machines import MachineSheet
-from flipwell.league.selectors.meet_board import MeetBoard
 from flipwell.league.selectors.playoffs import DivisionView, MatchView, PlayoffBracket
 from flipwell.league.selectors.standings import (
     PlayerRef,
@@ -35,53 +34,6 @@ def ref(player: PlayerRef) -> dict[str, Any]:
 
 def refs(players: Iterable[PlayerRef]) -> list[dict[str, Any]]:
     return [ref(p) for p in players]
-
-
-def _scores(sheet: Mapping[int, int | None]) -> list[dict[str, Any]]:
-    return [{"player_id": p, "machine_score": s} for p, s in sheet.items()]
-
-
-def board(value: MeetBoard) -> dict[str, Any]:
-    return {
-        "id": value.meet_id,
-        "number": value.number,
-        "status": value.status,
-        "groups": [
-            {
-                "id": g.id,
-                "number": g.number,
-                "players": [{"id": p, "name": g.names[p]} for p in g.players],
-                "games": [
-                    {
-                        "id": game.id,
-                        "number": game.number,
-                        "machine_id": game.machine_id,
-                        "machine": game.machine,
-                        "chosen_by": game.chosen_by,
-                        "confirmed": game.confirmed,
-                        "awaiting_confirmation": game.awaiting_confirmation,
-                        "scores": None if game.scores is None else _scores(game.scores),
-                        "finishing_order": list(game.finishing_order),
-                    }
-                    for game in g.games
-                ],
-                "late": sorted(g.late),
-                "next_picker": g.next_picker,
-                "play_order": list(g.play_order),
-                "waiting_for": list(g.waiting_for),
-            }
-            for g in value.groups
-        ],
-        "machines": [
-            {
-                "id": machine_id,
-                "title": title,
-                "in_use_by_group": value.in_use.get(machine_id),
-                "unplayable": machine_id in value.unplayable,
-            }
-            for machine_id, title in value.machines.items()
-        ],
-    }
 
 
 def game(

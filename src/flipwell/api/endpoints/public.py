@@ -164,7 +164,7 @@ def get_playoffs(request: HttpRequest, season_id: SeasonId) -> Any:
 @router.get("/meets/{meet_id}", response={200: MeetBoardOut, **ERROR_RESPONSES})
 def get_meet(request: HttpRequest, meet_id: MeetId) -> Any:
     """A meet's board: groups, games, confirmed scores, who picks next, machines."""
-    return render.board(meet_board(queries.meet(meet_id)))
+    return meet_board(queries.meet(meet_id))
 
 
 @router.get("/games/{game_id}", response={200: GameOut, **ERROR_RESPONSES})
