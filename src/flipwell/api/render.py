@@ -11,7 +11,6 @@ from fractions import Fraction
 from typing import Any
 
 from flipwell.api.schemas.common import as_exact, as_number
-from flipwell.league import models as m
 from flipwell.league.selectors.machines import MachineSheet
 from flipwell.league.selectors.playoffs import DivisionView, MatchView, PlayoffBracket
 from flipwell.league.selectors.standings import (
@@ -34,21 +33,6 @@ def ref(player: PlayerRef) -> dict[str, Any]:
 
 def refs(players: Iterable[PlayerRef]) -> list[dict[str, Any]]:
     return [ref(p) for p in players]
-
-
-def game(
-    row: m.Game, players: Iterable[m.Player], submissions: Iterable[m.ScoreSubmission]
-) -> dict[str, Any]:
-    return {
-        "id": row.pk,
-        "meet_id": row.group.meet_id,
-        "group_number": row.group.number,
-        "number": row.number,
-        "machine_id": row.machine_id,
-        "machine": row.machine.title,
-        "players": [{"id": p.pk, "name": f"{p.first_name} {p.last_name}"} for p in players],
-        "submissions": list(submissions),
-    }
 
 
 def _match(match: MatchView) -> dict[str, Any]:

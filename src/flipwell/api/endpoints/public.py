@@ -170,5 +170,4 @@ def get_meet(request: HttpRequest, meet_id: MeetId) -> Any:
 @router.get("/games/{game_id}", response={200: GameOut, **ERROR_RESPONSES})
 def get_game(request: HttpRequest, game_id: GameId) -> Any:
     """A game and every version of its score sheet (to confirm one, use its id)."""
-    game = queries.game(game_id)
-    return render.game(game, queries.game_players(game), queries.submissions(game))
+    return queries.game_sheets(game_id)
