@@ -12,7 +12,6 @@ from typing import Any
 
 from flipwell.api.schemas.common import as_exact, as_number
 from flipwell.league.selectors.machines import MachineSheet
-from flipwell.league.selectors.playoffs import DivisionView, MatchView, PlayoffBracket
 from flipwell.league.selectors.standings import (
     PlayerRef,
 )
@@ -33,58 +32,6 @@ def ref(player: PlayerRef) -> dict[str, Any]:
 
 def refs(players: Iterable[PlayerRef]) -> list[dict[str, Any]]:
     return [ref(p) for p in players]
-
-
-def _match(match: MatchView) -> dict[str, Any]:
-    progress = match.game_in_progress
-    return {
-        "match": match.match,
-        "round": match.round,
-        "status": match.status,
-        "needed": match.needed,
-        "players": refs(match.players),
-        "no_shows": refs(match.no_shows),
-        "games": [
-            {"number": g.number, "machine": g.machine, "order": refs(g.order)} for g in match.games
-        ],
-        "game_in_progress": None
-        if progress is None
-        else {
-            "game_id": progress.game_id,
-            "number": progress.number,
-            "machine_id": progress.machine_id,
-            "machine": progress.machine,
-        },
-        "next_game": match.next_game,
-        "play_order": refs(match.play_order),
-        "machine_chooser": None if match.machine_chooser is None else ref(match.machine_chooser),
-        "totals": [{"player": ref(p), "points": t} for p, t in match.totals],
-        "tied": [refs(t) for t in match.tied],
-        "advancing": refs(match.advancing),
-        "eliminated": refs(match.eliminated),
-        "placing": refs(match.placing),
-    }
-
-
-def _division(division: DivisionView) -> dict[str, Any]:
-    return {
-        "name": division.name,
-        "bracket": division.bracket,
-        "seeds": [{"seed": s, "player": None if p is None else ref(p)} for s, p in division.seeds],
-        "matches": [_match(x) for x in division.matches],
-        "complete": division.complete,
-        "places": [{"place": place, "player": ref(p)} for place, p in division.places],
-    }
-
-
-def playoffs(value: PlayoffBracket) -> dict[str, Any]:
-    return {
-        "season_id": value.season_id,
-        "date": value.date,
-        "status": value.status,
-        "ties": list(value.ties),
-        "divisions": [_division(d) for d in value.divisions],
-    }
 
 
 def machine(sheet: MachineSheet) -> dict[str, Any]:

@@ -158,7 +158,7 @@ def get_ladder(request: HttpRequest, season_id: SeasonId) -> Any:
 @router.get("/seasons/{season_id}/playoffs", response={200: PlayoffsOut, **ERROR_RESPONSES})
 def get_playoffs(request: HttpRequest, season_id: SeasonId) -> Any:
     """The playoff night: each division's bracket and what each match needs (§6)."""
-    return render.playoffs(playoff_bracket(queries.season(season_id)))
+    return playoff_bracket(queries.season(season_id))
 
 
 @router.get("/meets/{meet_id}", response={200: MeetBoardOut, **ERROR_RESPONSES})

@@ -4,7 +4,7 @@ no-shows and lateness."""
 from __future__ import annotations
 
 import datetime
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 from ninja import Field, Schema
 from pydantic import AfterValidator
@@ -26,6 +26,7 @@ from flipwell.league import enums, limits
 
 if TYPE_CHECKING:
     from flipwell.league import models as m
+    from flipwell.league.selectors.playoffs import DivisionView, MatchView
     from flipwell.league.services.playoff_matches import PlayoffLateness, RecordedTiebreaker
 
 
@@ -58,6 +59,8 @@ class PlaceOut(Schema):
 
 
 class PlayoffMatchOut(Schema):
+    """Read from the bracket's `MatchView`."""
+
     match: str = Field(..., description="QF1, QF2, SF1, SF2 or F.")
     round: str = Field(..., description="quarterfinal, semifinal or final.")
     status: str = Field(..., description="Where the match stands.")
@@ -77,8 +80,14 @@ class PlayoffMatchOut(Schema):
     eliminated: list[PlayerRefOut] = Field(..., description="Who is out.")
     placing: list[PlayerRefOut] = Field(..., description="The final's order, when complete.")
 
+    @staticmethod
+    def resolve_totals(obj: MatchView) -> list[dict[str, Any]]:
+        return [{"player": player, "points": points} for player, points in obj.totals]
+
 
 class DivisionOut(Schema):
+    """Read from the bracket's `DivisionView`."""
+
     name: str = Field(..., description="The division's name.")
     bracket: int = Field(..., description="Bracket size.")
     seeds: list[SeedOut] = Field(..., description="Every seed and who holds it.")
@@ -86,8 +95,18 @@ class DivisionOut(Schema):
     complete: bool = Field(..., description="Its final is complete.")
     places: list[PlaceOut] = Field(..., description="Final places once complete.")
 
+    @staticmethod
+    def resolve_seeds(obj: DivisionView) -> list[dict[str, Any]]:
+        return [{"seed": seed, "player": player} for seed, player in obj.seeds]
+
+    @staticmethod
+    def resolve_places(obj: DivisionView) -> list[dict[str, Any]]:
+        return [{"place": place, "player": player} for place, player in obj.places]
+
 
 class PlayoffsOut(Schema):
+    """Read from the selector's `PlayoffBracket`."""
+
     season_id: int = Field(..., description="The season's id.")
     date: datetime.date | None = Field(..., description="The playoff night; null: not planned.")
     status: str = Field(..., description="The playoff night's status.")
