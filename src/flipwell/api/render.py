@@ -11,7 +11,6 @@ from fractions import Fraction
 from typing import Any
 
 from flipwell.api.schemas.common import as_exact, as_number
-from flipwell.league.selectors.machines import MachineSheet
 from flipwell.league.selectors.standings import (
     PlayerRef,
 )
@@ -32,19 +31,6 @@ def ref(player: PlayerRef) -> dict[str, Any]:
 
 def refs(players: Iterable[PlayerRef]) -> list[dict[str, Any]]:
     return [ref(p) for p in players]
-
-
-def machine(sheet: MachineSheet) -> dict[str, Any]:
-    return {
-        "id": sheet.machine_id,
-        "title": sheet.title,
-        "status": sheet.status,
-        "malfunctions": sheet.malfunctions,
-        "maintenance": [
-            {"at": line.at, "what": line.what, "text": line.text, "meet": line.meet}
-            for line in sheet.lines
-        ],
-    }
 
 
 def treasury(value: Treasury) -> dict[str, Any]:

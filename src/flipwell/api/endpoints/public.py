@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from django.http import HttpRequest
 from ninja import Query, Router
 
-from flipwell.api import queries, render
+from flipwell.api import queries
 from flipwell.api.endpoints.params import (
     Cursor,
     GameId,
@@ -76,7 +76,7 @@ def list_machines(
     """The league's machines with their maintenance sheets (R7.3-u), by title."""
     sheets = maintenance_sheet(queries.league(slug))
     items, next_url = page_of_sequence(request, sheets, cursor=cursor, limit=limit)
-    return {"results": [render.machine(x) for x in items], "next": next_url}
+    return {"results": items, "next": next_url}
 
 
 @router.get("/special-rulings", response={200: SpecialRulingPage, **ERROR_RESPONSES})
