@@ -14,7 +14,6 @@ from flipwell.api.schemas.common import as_exact, as_number
 from flipwell.league.selectors.standings import (
     PlayerRef,
 )
-from flipwell.league.selectors.treasury import Treasury
 from flipwell.rules import (
     PlayoffQualification,
 )
@@ -31,31 +30,6 @@ def ref(player: PlayerRef) -> dict[str, Any]:
 
 def refs(players: Iterable[PlayerRef]) -> list[dict[str, Any]]:
     return [ref(p) for p in players]
-
-
-def treasury(value: Treasury) -> dict[str, Any]:
-    return {
-        "dues_cents": value.dues_cents,
-        "kitty_cents": value.kitty_cents,
-        "treasury_cents": value.treasury_cents,
-        "total_cents": value.total_cents,
-        "entries": [
-            {
-                "id": e.id,
-                "on": e.on,
-                "kind": e.kind,
-                "account": e.account,
-                "amount_cents": e.amount_cents,
-                "player": None if e.player is None else ref(e.player),
-                "reason": e.reason,
-                "note": e.note,
-                "reverses": e.reverses,
-                "reversed_by": e.reversed_by,
-                "season_id": e.season_id,
-            }
-            for e in value.entries
-        ],
-    }
 
 
 # --- writes' answers (`flipwell.api.schemas`) ------------------------------------------
