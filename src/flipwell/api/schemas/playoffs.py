@@ -12,10 +12,12 @@ from pydantic import AfterValidator
 from flipwell.api.schemas.common import (
     EXACT,
     Day,
+    ExactPoints,
     Id,
     InputSchema,
     Moment,
     PlayerRefOut,
+    Points,
     each_player_once,
     id_field,
     id_list,
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
     from flipwell.league import models as m
     from flipwell.league.selectors.playoffs import DivisionView, MatchView
     from flipwell.league.services.playoff_matches import PlayoffLateness, RecordedTiebreaker
+    from flipwell.rules import PlayoffQualification, PlayoffSeeding, SeedTie
 
 
 class SeedOut(Schema):
@@ -133,19 +136,39 @@ class QualifyingDivisionOut(Schema):
 
 
 class SeedingOut(Schema):
+    """Read from the rules' `PlayoffSeeding` (player keys become ids)."""
+
     division: str = Field(..., description="The division's name.")
     seeds: list[int | None] = Field(..., description="Player ids, seed 1 first; null: vacant.")
 
+    @staticmethod
+    def resolve_division(obj: PlayoffSeeding) -> str:
+        return obj.division.name
+
+    @staticmethod
+    def resolve_seeds(obj: PlayoffSeeding) -> list[int | None]:
+        return [None if p is None else int(p) for p in obj.seeds]
+
 
 class SeedTieOut(Schema):
+    """Read from the rules' `SeedTie` (player keys become ids)."""
+
     players: list[int] = Field(..., description="The tied players.")
-    points: float = Field(..., description="Their league points (a number).")
-    points_exact: str = Field(..., pattern=EXACT, description="The points exactly.")
+    points: Points = Field(..., description="Their league points (a number).")
+    points_exact: ExactPoints = Field(
+        ..., validation_alias="points", pattern=EXACT, description="The points exactly."
+    )
     line: enums.TieLine = Field(..., description="What the tie decides.")
     message: str = Field(..., description="The tie and what to do about it.")
 
+    @staticmethod
+    def resolve_players(obj: SeedTie) -> list[int]:
+        return [int(p) for p in obj.players]
+
 
 class QualificationOut(Schema):
+    """Read from the rules' `PlayoffQualification` (player keys become ids)."""
+
     league_size: int = Field(..., description="Eligible players.")
     cut: int = Field(..., description="How many qualify.")
     divisions: list[QualifyingDivisionOut] = Field(..., description="The divisions.")
@@ -153,6 +176,10 @@ class QualificationOut(Schema):
     reserves: list[int] = Field(..., description="Reserves, first in line first.")
     ties: list[SeedTieOut] = Field(..., description="Ties to settle by a seed playoff.")
     complete: bool = Field(..., description="No tie is left: the bracket is drawn.")
+
+    @staticmethod
+    def resolve_reserves(obj: PlayoffQualification) -> list[int]:
+        return [int(p) for p in obj.reserves]
 
 
 class SeedPlayoffIn(InputSchema):
