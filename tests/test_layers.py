@@ -143,9 +143,9 @@ def test_layers_checker_reads_every_layer():
             ["flipwell.web.views.manage.setup:1 imports flipwell.api.tokens.token_for_secret"],
         ),
         (
-            "flipwell.api.render",
+            "flipwell.api.queries",
             "import flipwell.web.charts",
-            ["flipwell.api.render:1 imports flipwell.web.charts"],
+            ["flipwell.api.queries:1 imports flipwell.web.charts"],
         ),
         (
             "flipwell.web.charts",

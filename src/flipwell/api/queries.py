@@ -6,7 +6,7 @@ Everything computed (standings, boards, brackets, sheets) comes from
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -60,16 +60,15 @@ def game(game_id: int) -> m.Game:
     )
 
 
-def game_players(game: m.Game) -> list[m.Player]:
-    """The game's group's players, in ladder order."""
-    return [
-        member.player for member in game.group.members.select_related("player").order_by("position")
-    ]
-
-
-def submissions(game: m.Game) -> list[m.ScoreSubmission]:
-    """Every version of a game's score sheet with its lines, oldest first."""
-    return list(game.submissions.prefetch_related("lines").order_by("version"))
+def game_sheets(game_id: int) -> m.Game:
+    """The game with its group's players in ladder order and every version of its score
+    sheet with its lines, oldest first, all fetched at once (404 when none)."""
+    members = m.GroupMember.objects.select_related("player").order_by("position")
+    versions = m.ScoreSubmission.objects.prefetch_related("lines").order_by("version")
+    rows = m.Game.objects.select_related("group", "machine").prefetch_related(
+        Prefetch("group__members", queryset=members), Prefetch("submissions", queryset=versions)
+    )
+    return get_object_or_404(rows, pk=game_id)
 
 
 def submission(submission_id: int) -> m.ScoreSubmission:

@@ -11,7 +11,7 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Status
 
-from flipwell.api import queries, render
+from flipwell.api import queries
 from flipwell.api.auth import acting_official
 from flipwell.api.endpoints.params import Division, MatchName, SeasonId
 from flipwell.api.endpoints.public import router
@@ -48,14 +48,13 @@ def qualify_for_playoffs(request: HttpRequest, season_id: SeasonId, payload: Qua
     scope: manage). Ties in the answer are settled with seed playoffs."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    qualification = services.qualify_for_playoffs(
+    return services.qualify_for_playoffs(
         season=season,
         date=payload.date,
         cut=payload.cut,
         cut_reason=payload.cut_reason,
         actor=actor,
     )
-    return render.qualification(qualification)
 
 
 @router.post(
@@ -68,7 +67,7 @@ def record_seed_playoff(request: HttpRequest, season_id: SeasonId, payload: Seed
     A39; scope: manage)."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    qualification = services.record_seed_playoff(
+    return services.record_seed_playoff(
         season=season,
         order=[queries.player(p) for p in payload.order],
         machine=None
@@ -76,7 +75,6 @@ def record_seed_playoff(request: HttpRequest, season_id: SeasonId, payload: Seed
         else queries.machine(season.league, payload.machine),
         actor=actor,
     )
-    return render.qualification(qualification)
 
 
 @router.post(
@@ -89,10 +87,9 @@ def record_withdrawal(request: HttpRequest, season_id: SeasonId, payload: Withdr
     (R6.6-b, A41; scope: manage)."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    qualification = services.record_withdrawal(
+    return services.record_withdrawal(
         season=season, player=queries.player(payload.player), note=payload.note, actor=actor
     )
-    return render.qualification(qualification)
 
 
 @router.post(f"{MATCH}/games", response={201: PlayoffGameOut, **ERROR_RESPONSES}, **WRITE)

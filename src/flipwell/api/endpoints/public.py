@@ -13,7 +13,7 @@ from django.http import HttpRequest
 from ninja import Query, Router
 from ninja.decorators import decorate_view
 
-from flipwell.api import queries, render
+from flipwell.api import queries
 from flipwell.api.endpoints.params import (
     Cursor,
     GameId,
@@ -58,14 +58,14 @@ router = Router(tags=["public"])
 def list_leagues(request: HttpRequest, cursor: Cursor = None, limit: Limit = 50) -> Any:
     """Every league, a page at a time."""
     items, next_url = page_of_queryset(request, queries.leagues(), cursor=cursor, limit=limit)
-    return {"results": [render.league(x) for x in items], "next": next_url}
+    return {"results": items, "next": next_url}
 
 
 @router.get("/leagues/{slug}", response={200: LeagueOut, **ERROR_RESPONSES})
 @decorate_view(conditional_on_revision("slug"))
 def get_league(request: HttpRequest, slug: Slug) -> Any:
     """One league."""
-    return render.league(queries.league(slug))
+    return queries.league(slug)
 
 
 @router.get("/leagues/{slug}/seasons", response={200: SeasonPage, **ERROR_RESPONSES})
@@ -74,7 +74,7 @@ def list_seasons(request: HttpRequest, slug: Slug, cursor: Cursor = None, limit:
     """A league's seasons, a page at a time."""
     rows = queries.seasons(queries.league(slug))
     items, next_url = page_of_queryset(request, rows, cursor=cursor, limit=limit)
-    return {"results": [render.season(x) for x in items], "next": next_url}
+    return {"results": items, "next": next_url}
 
 
 @router.get("/leagues/{slug}/machines", response={200: MachinePage, **ERROR_RESPONSES})
@@ -85,7 +85,7 @@ def list_machines(
     """The league's machines with their maintenance sheets (R7.3-u), by title."""
     sheets = maintenance_sheet(queries.league(slug))
     items, next_url = page_of_sequence(request, sheets, cursor=cursor, limit=limit)
-    return {"results": [render.machine(x) for x in items], "next": next_url}
+    return {"results": items, "next": next_url}
 
 
 @router.get("/special-rulings", response={200: SpecialRulingPage, **ERROR_RESPONSES})
@@ -119,7 +119,7 @@ def list_special_rulings(
 @decorate_view(conditional_on_revision("season_id"))
 def get_season(request: HttpRequest, season_id: SeasonId) -> Any:
     """One season."""
-    return render.season(queries.season(season_id))
+    return queries.season(season_id)
 
 
 @router.get("/seasons/{season_id}/players", response={200: EntryPage, **ERROR_RESPONSES})
@@ -141,7 +141,7 @@ def list_players(
 def get_player_history(request: HttpRequest, season_id: SeasonId, player_id: PlayerId) -> Any:
     """One player's season: every meet, every game, every point explained with its rule."""
     season = queries.season(season_id)
-    return render.history(player_history(season, queries.season_player(season, player_id)))
+    return player_history(season, queries.season_player(season, player_id))
 
 
 @router.get("/seasons/{season_id}/meets", response={200: MeetPage, **ERROR_RESPONSES})
@@ -160,33 +160,32 @@ def list_meets(
 def get_standings(request: HttpRequest, season_id: SeasonId) -> Any:
     """The standings with the playoff line and race (§3.3, §6.1); a player's points are
     explained by his history."""
-    return render.standings(standings(queries.season(season_id)))
+    return standings(queries.season(season_id))
 
 
 @router.get("/seasons/{season_id}/ladder", response={200: LadderOut, **ERROR_RESPONSES})
 @decorate_view(conditional_on_revision("season_id"))
 def get_ladder(request: HttpRequest, season_id: SeasonId) -> Any:
     """The next meet's ladder and groups (§4)."""
-    return render.ladder(ladder(queries.season(season_id)))
+    return ladder(queries.season(season_id))
 
 
 @router.get("/seasons/{season_id}/playoffs", response={200: PlayoffsOut, **ERROR_RESPONSES})
 @decorate_view(conditional_on_revision("season_id"))
 def get_playoffs(request: HttpRequest, season_id: SeasonId) -> Any:
     """The playoff night: each division's bracket and what each match needs (§6)."""
-    return render.playoffs(playoff_bracket(queries.season(season_id)))
+    return playoff_bracket(queries.season(season_id))
 
 
 @router.get("/meets/{meet_id}", response={200: MeetBoardOut, **ERROR_RESPONSES})
 @decorate_view(conditional_on_revision("meet_id"))
 def get_meet(request: HttpRequest, meet_id: MeetId) -> Any:
     """A meet's board: groups, games, confirmed scores, who picks next, machines."""
-    return render.board(meet_board(queries.meet(meet_id)))
+    return meet_board(queries.meet(meet_id))
 
 
 @router.get("/games/{game_id}", response={200: GameOut, **ERROR_RESPONSES})
 @decorate_view(conditional_on_revision("game_id"))
 def get_game(request: HttpRequest, game_id: GameId) -> Any:
     """A game and every version of its score sheet (to confirm one, use its id)."""
-    game = queries.game(game_id)
-    return render.game(game, queries.game_players(game), queries.submissions(game))
+    return queries.game_sheets(game_id)

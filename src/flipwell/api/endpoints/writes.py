@@ -12,7 +12,7 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Status
 
-from flipwell.api import queries, render
+from flipwell.api import queries
 from flipwell.api.auth import TokenAuth, acting_official
 from flipwell.api.endpoints.params import GameId, MeetId, SeasonId, Slug, SubmissionId
 from flipwell.api.endpoints.public import router
@@ -182,4 +182,4 @@ def get_treasury(request: HttpRequest, slug: Slug) -> Any:
     """The league's balances and every ledger entry (§9; scope: read_private)."""
     league = queries.league(slug)
     acting_official(request, league=league, scope="read_private")
-    return render.treasury(treasury(league))
+    return treasury(league)

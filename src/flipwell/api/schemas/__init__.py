@@ -7,7 +7,8 @@ Words:
 - *league points* are exact fractions in flipwell (a §2.4 credit can be a third of a point).
   The API gives them as JSON numbers: exact when a decimal can write them (``179.5``), else
   rounded to 6 places; the ``*_exact`` field beside each always holds the exact value as a
-  fraction string (``"359/2"``, ``"214"``).
+  fraction string (``"359/2"``, ``"214"``). A schema reads the selector's `Fraction` once
+  for both: `Points` and `ExactPoints`.
 - *machine scores* are JSON integers, never floats, whatever their size.
 - a *page* is one slice of a list: ``results`` and ``next``, the URL of the next slice (null
   on the last), so a list is never cut silently.
@@ -15,6 +16,9 @@ Words:
   is refused, a number must be a JSON number (``true`` and ``"5"`` are not ``5``, ``5.0`` is
   not an integer), a yes/no must be ``true`` or ``false``; dates and moments are ISO 8601
   strings, as JSON has no date. A list of scores names each player once.
+- an *output schema* reads a service's or selector's result as it is (a stored row, a rules
+  outcome, a selector's dataclass): its attributes, and a ``resolve_<field>`` for what it
+  reshapes (a player key as an id, a pair as an object).
 """
 
 from flipwell.api.schemas.common import (
@@ -28,11 +32,13 @@ from flipwell.api.schemas.common import (
     Day,
     ErrorBody,
     ErrorOut,
+    ExactPoints,
     HasPlayer,
     Id,
     InputSchema,
     Moment,
     PlayerRefOut,
+    Points,
     PointsMixin,
     each_player_once,
     id_field,
@@ -217,6 +223,7 @@ __all__ = [
     "EntryPage",
     "ErrorBody",
     "ErrorOut",
+    "ExactPoints",
     "ForfeitIn",
     "ForfeitOut",
     "GameInProgressOut",
@@ -270,6 +277,7 @@ __all__ = [
     "PlayoffResultIn",
     "PlayoffScoreIn",
     "PlayoffsOut",
+    "Points",
     "PointsMixin",
     "QualificationOut",
     "QualifyIn",

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
+from decimal import Decimal
+from fractions import Fraction
 from typing import Annotated, Any, Protocol, TypeVar
 
 from ninja import Field, Schema
-from pydantic import AfterValidator, AwareDatetime, ConfigDict, Strict
+from pydantic import AfterValidator, AwareDatetime, BeforeValidator, ConfigDict, Strict
 
 from flipwell.league import limits
+from flipwell.league.exchange.exports import decimal_points
 
 MAX_ID = 2**63 - 1
 """Ids are 64-bit database keys: a larger number names nothing (and is refused, not 500)."""
@@ -50,14 +53,37 @@ class PlayerRefOut(Schema):
     name: str = Field(..., description="First and last name.")
 
 
+def as_number(points: Fraction | int) -> float:
+    """League points as a JSON number: exact when a decimal is, else rounded to 6 places."""
+    return float(Decimal(decimal_points(points)))
+
+
+def as_exact(points: Fraction | int) -> str:
+    """League points exactly, as a fraction string ("359/2", "214")."""
+    return str(Fraction(points))
+
+
+Points = Annotated[float, BeforeValidator(as_number)]
+"""League points read from a selector's `Fraction`, written as a number (`as_number`)."""
+
+ExactPoints = Annotated[str, BeforeValidator(as_exact)]
+"""The same points exactly (`as_exact`): a ``*_exact`` field reads the number's attribute
+through ``validation_alias``, so one value of the selector gives both fields."""
+
+
 class PointsMixin(Schema):
-    league_points: float = Field(
+    """League points read from the selector's ``league_points`` (a `Fraction`)."""
+
+    league_points: Points = Field(
         ...,
         description="League points as a number: exact when a decimal can write them, else "
         "rounded to 6 places (see league_points_exact).",
     )
-    league_points_exact: str = Field(
-        ..., pattern=EXACT, description="League points exactly, as a fraction ('359/2')."
+    league_points_exact: ExactPoints = Field(
+        ...,
+        validation_alias="league_points",
+        pattern=EXACT,
+        description="League points exactly, as a fraction ('359/2').",
     )
 
 

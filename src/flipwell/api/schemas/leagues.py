@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ninja import Field, Schema
+
+if TYPE_CHECKING:
+    from flipwell.league import models as m
 
 
 class LeagueOut(Schema):
+    """Read from a stored `League`."""
+
     slug: str = Field(..., description="The league's short name, used in its URLs.")
     name: str = Field(..., description="The league's name.")
     venue: str = Field(..., description="Where it plays (may be empty).")
@@ -18,6 +25,8 @@ class LeaguePage(Schema):
 
 
 class SeasonOut(Schema):
+    """Read from a stored `Season` and its league."""
+
     id: int = Field(..., description="The season's id.")
     league: str = Field(..., description="The league's slug.")
     name: str = Field(..., description="The season's name, unique in its league.")
@@ -29,6 +38,14 @@ class SeasonOut(Schema):
     )
     number_of_meets: int = Field(..., description="Regular meets in the season.")
     dues_cents: int = Field(..., description="Dues per player, in cents (R9-a).")
+
+    @staticmethod
+    def resolve_league(obj: m.Season) -> str:
+        return obj.league.slug
+
+    @staticmethod
+    def resolve_start_time(obj: m.Season) -> str:
+        return obj.start_time.strftime("%H:%M:%S")
 
 
 class SeasonPage(Schema):

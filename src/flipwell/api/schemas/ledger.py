@@ -18,6 +18,8 @@ from flipwell.league import enums, limits
 
 
 class LedgerLineOut(Schema):
+    """Read from the treasury's `EntryLine`."""
+
     id: int = Field(..., description="The entry's id.")
     on: datetime.date = Field(..., description="The day it was recorded (league time).")
     kind: str = Field(..., description="The rules' entry kind (dues_paid, kitty_in, ...).")
@@ -32,6 +34,8 @@ class LedgerLineOut(Schema):
 
 
 class TreasuryOut(Schema):
+    """Read from the selector's `Treasury`."""
+
     dues_cents: int = Field(..., description="Dues account balance, cents.")
     kitty_cents: int = Field(..., description="Kitty balance, cents.")
     treasury_cents: int = Field(..., description="Treasury account balance, cents.")

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 
 
 class SheetLineOut(Schema):
+    """Read from the maintenance sheet's `SheetLine`."""
+
     at: datetime.datetime = Field(..., description="When it was recorded.")
     what: Literal["malfunction", "declaration", "note"] = Field(..., description="Its kind.")
     text: str = Field(..., description="What happened.")
@@ -23,12 +25,14 @@ class SheetLineOut(Schema):
 
 
 class MachineOut(Schema):
-    id: int = Field(..., description="The machine's id.")
+    """Read from the selector's `MachineSheet`."""
+
+    id: int = Field(..., validation_alias="machine_id", description="The machine's id.")
     title: str = Field(..., description="The machine's title.")
     status: enums.MachineStatusValue = Field(..., description="Standing status.")
     malfunctions: int = Field(..., description="Malfunctions recorded on it in league play.")
     maintenance: list[SheetLineOut] = Field(
-        ..., description="Its maintenance sheet, oldest first (R7.3-u)."
+        ..., validation_alias="lines", description="Its maintenance sheet, oldest first (R7.3-u)."
     )
 
 

@@ -4,7 +4,7 @@ the next machine."""
 from __future__ import annotations
 
 import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ninja import Field, Schema
 
@@ -21,6 +21,7 @@ from flipwell.api.schemas.sheets import ScoreOut
 from flipwell.league import enums, limits
 
 if TYPE_CHECKING:
+    from flipwell.league.selectors.meet_board import BoardGame, BoardGroup, MeetBoard
     from flipwell.league.services.meet_machines import NextGame
 
 
@@ -41,6 +42,8 @@ class MeetPage(Schema):
 
 
 class BoardGameOut(Schema):
+    """Read from the meet board's `BoardGame`."""
+
     id: int = Field(..., description="The game's id.")
     number: int = Field(..., description="Its number in the match, from 1.")
     machine_id: int = Field(..., description="The machine's id.")
@@ -57,8 +60,16 @@ class BoardGameOut(Schema):
         ..., description="Player ids, first place first (from the rules); empty until scored."
     )
 
+    @staticmethod
+    def resolve_scores(obj: BoardGame) -> list[dict[str, Any]] | None:
+        if obj.scores is None:
+            return None
+        return [{"player_id": p, "machine_score": s} for p, s in obj.scores.items()]
+
 
 class BoardGroupOut(Schema):
+    """Read from the meet board's `BoardGroup` (its players named from its `names`)."""
+
     id: int = Field(..., description="The group's id.")
     number: int = Field(..., description="Its number at the meet, 1 = top of the ladder.")
     players: list[PlayerRefOut] = Field(..., description="Its players in ladder order.")
@@ -72,6 +83,14 @@ class BoardGroupOut(Schema):
         ..., description="Players whose compensatory game the group waits for (R7.3-p)."
     )
 
+    @staticmethod
+    def resolve_players(obj: BoardGroup) -> list[dict[str, Any]]:
+        return [{"id": p, "name": obj.names[p]} for p in obj.players]
+
+    @staticmethod
+    def resolve_late(obj: BoardGroup) -> list[int]:
+        return sorted(obj.late)
+
 
 class BoardMachineOut(Schema):
     id: int = Field(..., description="The machine's id.")
@@ -83,11 +102,29 @@ class BoardMachineOut(Schema):
 
 
 class MeetBoardOut(Schema):
+    """Read from the selector's `MeetBoard`."""
+
     id: int = Field(..., description="The meet's id.")
     number: int = Field(..., description="Its number in the season.")
     status: enums.MeetStatusValue = Field(..., description="The meet's status.")
     groups: list[BoardGroupOut] = Field(..., description="Its groups, top of the ladder first.")
     machines: list[BoardMachineOut] = Field(..., description="The league's machines tonight.")
+
+    @staticmethod
+    def resolve_id(obj: MeetBoard) -> int:
+        return obj.meet_id
+
+    @staticmethod
+    def resolve_machines(obj: MeetBoard) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": machine_id,
+                "title": title,
+                "in_use_by_group": obj.in_use.get(machine_id),
+                "unplayable": machine_id in obj.unplayable,
+            }
+            for machine_id, title in obj.machines.items()
+        ]
 
 
 class StartMeetIn(InputSchema):

@@ -4,7 +4,7 @@ no-shows and lateness."""
 from __future__ import annotations
 
 import datetime
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 from ninja import Field, Schema
 from pydantic import AfterValidator
@@ -12,10 +12,12 @@ from pydantic import AfterValidator
 from flipwell.api.schemas.common import (
     EXACT,
     Day,
+    ExactPoints,
     Id,
     InputSchema,
     Moment,
     PlayerRefOut,
+    Points,
     each_player_once,
     id_field,
     id_list,
@@ -26,7 +28,9 @@ from flipwell.league import enums, limits
 
 if TYPE_CHECKING:
     from flipwell.league import models as m
+    from flipwell.league.selectors.playoffs import DivisionView, MatchView
     from flipwell.league.services.playoff_matches import PlayoffLateness, RecordedTiebreaker
+    from flipwell.rules import PlayoffQualification, PlayoffSeeding, SeedTie
 
 
 class SeedOut(Schema):
@@ -58,6 +62,8 @@ class PlaceOut(Schema):
 
 
 class PlayoffMatchOut(Schema):
+    """Read from the bracket's `MatchView`."""
+
     match: str = Field(..., description="QF1, QF2, SF1, SF2 or F.")
     round: str = Field(..., description="quarterfinal, semifinal or final.")
     status: str = Field(..., description="Where the match stands.")
@@ -77,8 +83,14 @@ class PlayoffMatchOut(Schema):
     eliminated: list[PlayerRefOut] = Field(..., description="Who is out.")
     placing: list[PlayerRefOut] = Field(..., description="The final's order, when complete.")
 
+    @staticmethod
+    def resolve_totals(obj: MatchView) -> list[dict[str, Any]]:
+        return [{"player": player, "points": points} for player, points in obj.totals]
+
 
 class DivisionOut(Schema):
+    """Read from the bracket's `DivisionView`."""
+
     name: str = Field(..., description="The division's name.")
     bracket: int = Field(..., description="Bracket size.")
     seeds: list[SeedOut] = Field(..., description="Every seed and who holds it.")
@@ -86,8 +98,18 @@ class DivisionOut(Schema):
     complete: bool = Field(..., description="Its final is complete.")
     places: list[PlaceOut] = Field(..., description="Final places once complete.")
 
+    @staticmethod
+    def resolve_seeds(obj: DivisionView) -> list[dict[str, Any]]:
+        return [{"seed": seed, "player": player} for seed, player in obj.seeds]
+
+    @staticmethod
+    def resolve_places(obj: DivisionView) -> list[dict[str, Any]]:
+        return [{"place": place, "player": player} for place, player in obj.places]
+
 
 class PlayoffsOut(Schema):
+    """Read from the selector's `PlayoffBracket`."""
+
     season_id: int = Field(..., description="The season's id.")
     date: datetime.date | None = Field(..., description="The playoff night; null: not planned.")
     status: str = Field(..., description="The playoff night's status.")
@@ -114,19 +136,39 @@ class QualifyingDivisionOut(Schema):
 
 
 class SeedingOut(Schema):
+    """Read from the rules' `PlayoffSeeding` (player keys become ids)."""
+
     division: str = Field(..., description="The division's name.")
     seeds: list[int | None] = Field(..., description="Player ids, seed 1 first; null: vacant.")
 
+    @staticmethod
+    def resolve_division(obj: PlayoffSeeding) -> str:
+        return obj.division.name
+
+    @staticmethod
+    def resolve_seeds(obj: PlayoffSeeding) -> list[int | None]:
+        return [None if p is None else int(p) for p in obj.seeds]
+
 
 class SeedTieOut(Schema):
+    """Read from the rules' `SeedTie` (player keys become ids)."""
+
     players: list[int] = Field(..., description="The tied players.")
-    points: float = Field(..., description="Their league points (a number).")
-    points_exact: str = Field(..., pattern=EXACT, description="The points exactly.")
+    points: Points = Field(..., description="Their league points (a number).")
+    points_exact: ExactPoints = Field(
+        ..., validation_alias="points", pattern=EXACT, description="The points exactly."
+    )
     line: enums.TieLine = Field(..., description="What the tie decides.")
     message: str = Field(..., description="The tie and what to do about it.")
 
+    @staticmethod
+    def resolve_players(obj: SeedTie) -> list[int]:
+        return [int(p) for p in obj.players]
+
 
 class QualificationOut(Schema):
+    """Read from the rules' `PlayoffQualification` (player keys become ids)."""
+
     league_size: int = Field(..., description="Eligible players.")
     cut: int = Field(..., description="How many qualify.")
     divisions: list[QualifyingDivisionOut] = Field(..., description="The divisions.")
@@ -134,6 +176,10 @@ class QualificationOut(Schema):
     reserves: list[int] = Field(..., description="Reserves, first in line first.")
     ties: list[SeedTieOut] = Field(..., description="Ties to settle by a seed playoff.")
     complete: bool = Field(..., description="No tie is left: the bracket is drawn.")
+
+    @staticmethod
+    def resolve_reserves(obj: PlayoffQualification) -> list[int]:
+        return [int(p) for p in obj.reserves]
 
 
 class SeedPlayoffIn(InputSchema):

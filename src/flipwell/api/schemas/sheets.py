@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 from ninja import Field, Schema
 from pydantic import AfterValidator
@@ -58,6 +58,8 @@ class SubmissionOut(Schema):
 
 
 class GameOut(Schema):
+    """Read from a stored `Game`, its group's members and its sheets."""
+
     id: int = Field(..., description="The game's id.")
     meet_id: int = Field(..., description="The meet's id.")
     group_number: int = Field(..., description="The group's number at the meet.")
@@ -66,6 +68,32 @@ class GameOut(Schema):
     machine: str = Field(..., description="The machine's title.")
     players: list[PlayerRefOut] = Field(..., description="The group's players, ladder order.")
     submissions: list[SubmissionOut] = Field(..., description="Every version of its sheet.")
+
+    @staticmethod
+    def resolve_meet_id(obj: m.Game) -> int:
+        return obj.group.meet_id
+
+    @staticmethod
+    def resolve_group_number(obj: m.Game) -> int:
+        return obj.group.number
+
+    @staticmethod
+    def resolve_machine(obj: m.Game) -> str:
+        return obj.machine.title
+
+    @staticmethod
+    def resolve_players(obj: m.Game) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": member.player_id,
+                "name": f"{member.player.first_name} {member.player.last_name}",
+            }
+            for member in obj.group.members.all()
+        ]
+
+    @staticmethod
+    def resolve_submissions(obj: m.Game) -> QuerySet[m.ScoreSubmission]:
+        return obj.submissions.all()
 
 
 class ScoreIn(InputSchema):

@@ -1,11 +1,17 @@
-"""Standings, a player's history and the ladder (§3, §4, §6.1 race)."""
+"""Standings, a player's history and the ladder (§3, §4, §6.1 race), read from the
+selectors' `Standings`, `PlayerHistory` and `NextMeet` (`flipwell.league.selectors.standings`)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ninja import Field, Schema
 
-from flipwell.api.schemas.common import EXACT, PlayerRefOut, PointsMixin
+from flipwell.api.schemas.common import EXACT, ExactPoints, PlayerRefOut, Points, PointsMixin
 from flipwell.league import enums
+
+if TYPE_CHECKING:
+    from flipwell.league.selectors.standings import GameLine
 
 RaceStatus = enums.RaceStatus
 
@@ -30,11 +36,13 @@ class StandingLineOut(PointsMixin):
     points_to_clinch: int | None = Field(
         ..., description="League points he still needs to clinch a playoff place; null: n/a."
     )
-    points_after_meet: list[float] = Field(
+    points_after_meet: list[Points] = Field(
         ..., description="Running total after each meet (numbers, as league_points)."
     )
-    points_after_meet_exact: list[str] = Field(
-        ..., description="The same running totals exactly, as fractions."
+    points_after_meet_exact: list[ExactPoints] = Field(
+        ...,
+        validation_alias="points_after_meet",
+        description="The same running totals exactly, as fractions.",
     )
 
 
@@ -62,6 +70,10 @@ class HistoryGameOut(Schema):
     forfeited: bool = Field(..., description="He forfeited the game (§2.4).")
     explanation: list[str] = Field(..., description="Why he got these points, rule cited.")
 
+    @staticmethod
+    def resolve_scores(obj: GameLine) -> list[dict[str, Any]]:
+        return [{"player": player, "machine_score": score} for player, score in obj.scores]
+
 
 class HistoryMeetOut(PointsMixin):
     meet: int = Field(..., description="The meet's number.")
@@ -70,12 +82,16 @@ class HistoryMeetOut(PointsMixin):
     games: list[HistoryGameOut] = Field(..., description="His games, every point explained.")
     match_bonus: int = Field(..., description="His match bonus points (R3.3).")
     match_bonus_explanation: list[str] = Field(..., description="Why, rule cited.")
-    credit: float = Field(..., description="His §2.4 credit (a number, as league_points).")
-    credit_exact: str = Field(..., pattern=EXACT, description="The credit exactly.")
+    credit: Points = Field(..., description="His §2.4 credit (a number, as league_points).")
+    credit_exact: ExactPoints = Field(
+        ..., validation_alias="credit", pattern=EXACT, description="The credit exactly."
+    )
     penalty_games: list[int] = Field(..., description="Games his §8.5 penalties fell on.")
     violations: list[str] = Field(..., description="Violations recorded at this meet.")
-    total_after: float = Field(..., description="His season total after this meet.")
-    total_after_exact: str = Field(..., pattern=EXACT, description="The total exactly.")
+    total_after: Points = Field(..., description="His season total after this meet.")
+    total_after_exact: ExactPoints = Field(
+        ..., validation_alias="total_after", pattern=EXACT, description="The total exactly."
+    )
 
 
 class PlayerHistoryOut(PointsMixin):
