@@ -180,10 +180,7 @@ def _matches(request: HttpRequest, tag: str) -> bool:
 
 def _rememberable(request: HttpRequest, response: HttpResponse) -> bool:
     """A page that sets no cookie and holds no form token (none of a session's own)."""
-    return (
-        not response.cookies
-        and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
-    )
+    return not response.cookies and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
 
 
 def _tagged(response: HttpResponseBase, tag: str, *, anonymous: bool) -> HttpResponseBase:

@@ -1,0 +1,199 @@
+"""The season's fold is computed once per change of its facts and read by every worker
+(issue #10 item 1): revisions, the stored fold and the process memo."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from django.contrib.admin.sites import site
+from django.db import connection, transaction
+from django.test import RequestFactory
+from django.test.utils import CaptureQueriesContext
+
+from flipwell.league import models as m
+from flipwell.league import results
+from flipwell.league.selectors.standings import standings
+from flipwell.league.services.setup import create_machine
+from tests import factories as f
+from tests.league import league_night as night_
+
+pytestmark = pytest.mark.django_db
+
+
+def _played_night() -> tuple[night_.Night, m.Meet]:
+    night = night_.build_night(players=8)
+    meet = night_.start(night)
+    game = night_.game(meet, 1, 1)
+    members = [gm.player for gm in game.group.members.order_by("position")]
+    night_.play(game, {p: 1000 * (i + 1) for i, p in enumerate(members)})
+    return night, meet
+
+
+def _revisions(season: m.Season) -> tuple[int, int]:
+    season.refresh_from_db()
+    return season.revision, m.League.objects.get(pk=season.league_id).revision
+
+
+def test_a_score_gives_the_season_and_its_league_new_revisions():
+    night, meet = _played_night()
+    before = _revisions(night.season)
+    game = night_.game(meet, 2, 1)
+    members = [gm.player for gm in game.group.members.order_by("position")]
+
+    night_.play(game, {p: 500 * (i + 1) for i, p in enumerate(members)})
+
+    after = _revisions(night.season)
+    assert (after[0] != before[0], after[1] != before[1]) == (True, True)
+
+
+def test_a_write_stores_the_fold_of_its_new_revision():
+    night, _ = _played_night()
+    night.season.refresh_from_db()
+
+    stored = m.DerivedResult.objects.get(scope__startswith=f"fold:{night.season.pk}:")
+
+    folded = pickle.loads(bytes(stored.payload))
+    assert (stored.revision, folded.result) == (
+        night.season.revision,
+        results.compute_fold(night.season).result,
+    )
+
+
+def test_a_reader_finds_the_stored_fold_with_one_query(django_assert_num_queries):
+    night, _ = _played_night()
+    season = m.Season.objects.get(pk=night.season.pk)
+    results.forget_memo()
+
+    with django_assert_num_queries(1):
+        folded = results.season_fold(season)
+
+    assert folded.result == results.compute_fold(season).result
+
+
+def test_a_remembered_fold_costs_no_query(django_assert_num_queries):
+    night, _ = _played_night()
+    season = m.Season.objects.get(pk=night.season.pk)
+    results.season_fold(season)
+
+    with django_assert_num_queries(0):
+        results.season_fold(season)
+
+
+def test_a_missing_fold_is_computed_once_and_stored():
+    night, _ = _played_night()
+    season = m.Season.objects.get(pk=night.season.pk)
+    m.DerivedResult.objects.all().delete()
+    results.forget_memo()
+
+    folded = results.season_fold(season)
+
+    stored = m.DerivedResult.objects.get(scope__startswith=f"fold:{season.pk}:")
+    assert (stored.revision, folded.result) == (
+        season.revision,
+        results.compute_fold(season).result,
+    )
+
+
+def test_a_rolled_back_write_leaves_no_fold_behind():
+    night, meet = _played_night()
+    season = m.Season.objects.get(pk=night.season.pk)
+    kept = (season.revision, m.DerivedResult.objects.get().payload)
+    game = night_.game(meet, 2, 1)
+    members = [gm.player for gm in game.group.members.order_by("position")]
+
+    def failing_request() -> None:
+        with transaction.atomic():
+            night_.play(game, {p: 500 * (i + 1) for i, p in enumerate(members)})
+            raise RuntimeError("the request failed after the write")
+
+    with pytest.raises(RuntimeError):
+        failing_request()
+
+    season.refresh_from_db()
+    assert (season.revision, m.DerivedResult.objects.get().payload) == kept
+
+
+def test_a_fold_stored_by_other_code_is_replaced():
+    night, _ = _played_night()
+    season = m.Season.objects.get(pk=night.season.pk)
+    m.DerivedResult.objects.create(
+        scope=f"fold:{season.pk}:oldbuild", revision=season.revision, payload=b"old"
+    )
+
+    results.store_fold(season, results.compute_fold(season))
+
+    scopes = list(m.DerivedResult.objects.values_list("scope", flat=True))
+    assert scopes == [f"fold:{season.pk}:{results.build()}"]
+
+
+def test_standings_after_a_write_show_it():
+    night, meet = _played_night()
+    season = m.Season.objects.get(pk=night.season.pk)
+    first = standings(season)
+    game = night_.game(meet, 2, 1)
+    members = [gm.player for gm in game.group.members.order_by("position")]
+    night_.play(game, {p: 500 * (i + 1) for i, p in enumerate(members)})
+
+    second = standings(m.Season.objects.get(pk=season.pk))
+
+    assert (
+        sum(x.games_played for x in first.lines),
+        sum(x.games_played for x in second.lines),
+    ) == (
+        4,
+        8,
+    )
+
+
+def _standings_queries(players: int) -> tuple[int, int]:
+    """Queries of the standings selector on a season of `players` with one game per group
+    played: with nothing stored (cold) and once the fold is stored and remembered (warm)."""
+    night = night_.build_night(players=players, machines=max(8, players))
+    meet = night_.start(night)
+    for group in meet.groups.order_by("number"):
+        game = group.games.get(number=1)
+        members = [gm.player for gm in group.members.order_by("position")]
+        night_.play(game, {p: 100 * (i + 1) for i, p in enumerate(members)})
+    season = m.Season.objects.get(pk=night.season.pk)
+    m.DerivedResult.objects.all().delete()
+    results.forget_memo()
+    with CaptureQueriesContext(connection) as cold:
+        standings(season)
+    with CaptureQueriesContext(connection) as warm:
+        standings(m.Season.objects.get(pk=season.pk))
+    return len(cold), len(warm)
+
+
+def test_the_standings_selector_runs_as_many_queries_for_any_season_size():
+    small = _standings_queries(8)
+    large = _standings_queries(24)
+
+    assert small == large
+    assert small[1] <= 3
+
+
+def test_machine_changes_give_the_league_a_new_revision():
+    official = f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
+    league = official.league
+    before = league.revision
+
+    create_machine(league=league, title="Medieval Madness", balls_per_game=3, actor=official.user)
+
+    league.refresh_from_db()
+    assert league.revision != before
+
+
+def test_an_admin_repair_gives_every_league_and_season_a_new_revision(admin_user):
+    season = f.SeasonFactory()
+    before = (season.revision, season.league.revision)
+    request = RequestFactory().post("/admin/")
+    request.user = admin_user
+    model_admin = site._registry[m.Season]
+    season.name = "Repaired"
+
+    model_admin.save_model(request, season, form=None, change=True)
+
+    season.refresh_from_db()
+    season.league.refresh_from_db()
+    assert (season.revision != before[0], season.league.revision != before[1]) == (True, True)

@@ -1,0 +1,155 @@
+"""Conditional requests and remembered pages (issue #10 item 2): an unchanged page costs one
+indexed query and a 304; any change of what it shows gives it a new ETag."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from flipwell import http_cache
+from flipwell.league import models as m
+from tests.league import league_night as night_
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _empty_memo():
+    http_cache.forget_pages()
+
+
+@pytest.fixture
+def night() -> night_.Night:
+    built = night_.build_night(players=8)
+    meet = night_.start(built)
+    _play(meet, 1)
+    return built
+
+
+def _play(meet: m.Meet, group_number: int) -> None:
+    game = night_.game(meet, group_number, 1)
+    members = [gm.player for gm in game.group.members.order_by("position")]
+    night_.play(game, {p: 1000 * (i + 1) for i, p in enumerate(members)})
+
+
+def _urls(night: night_.Night) -> list[str]:
+    slug, meet = night.league.slug, night.season.meets.get(number=1)
+    player = night.players[0]
+    return [
+        f"/leagues/{slug}/",
+        f"/leagues/{slug}/seasons/{night.season.pk}/",
+        f"/leagues/{slug}/meets/{meet.pk}/",
+        f"/leagues/{slug}/players/{player.pk}/",
+        f"/leagues/{slug}/machines/",
+        f"/tv/{slug}/",
+        f"/api/v1/seasons/{night.season.pk}/standings",
+        f"/api/v1/meets/{meet.pk}",
+        f"/api/v1/leagues/{slug}",
+    ]
+
+
+def test_every_public_read_answers_304_to_its_etag_with_one_query(night, django_assert_num_queries):
+    client = Client()
+    for url in _urls(night):
+        first = client.get(url)
+        assert (url, first.status_code, first["ETag"].startswith('W/"')) == (url, 200, True)
+
+        with django_assert_num_queries(1):
+            again = client.get(url, headers={"If-None-Match": first["ETag"]})
+
+        assert (url, again.status_code, again["ETag"], again.content) == (
+            url,
+            304,
+            first["ETag"],
+            b"",
+        )
+
+
+def test_an_unchanged_anonymous_page_is_served_from_memory_with_one_query(
+    night, django_assert_num_queries
+):
+    url = f"/leagues/{night.league.slug}/"
+    first = Client().get(url)
+
+    with django_assert_num_queries(1):
+        second = Client().get(url)
+
+    assert (second.status_code, second.content, second["ETag"]) == (
+        200,
+        first.content,
+        first["ETag"],
+    )
+
+
+def test_a_score_gives_the_board_a_new_etag_and_shows_it(night):
+    client = Client()
+    meet = night.season.meets.get(number=1)
+    url = f"/leagues/{night.league.slug}/meets/{meet.pk}/"
+    before = client.get(url)
+
+    _play(meet, 2)
+    after = client.get(url, headers={"If-None-Match": before["ETag"]})
+
+    assert (
+        after.status_code,
+        after["ETag"] != before["ETag"],
+        after.content != before.content,
+    ) == (
+        200,
+        True,
+        True,
+    )
+
+
+def test_a_fragment_and_its_page_have_different_etags_and_vary_on_hx_request(night):
+    client = Client()
+    meet = night.season.meets.get(number=1)
+    url = f"/leagues/{night.league.slug}/meets/{meet.pk}/"
+
+    page = client.get(url)
+    fragment = client.get(url, headers={"HX-Request": "true"})
+
+    assert page["ETag"] != fragment["ETag"]
+    assert {"HX-Request", "Cookie"} <= {v.strip() for v in fragment["Vary"].split(",")}
+    assert fragment["Cache-Control"] == "no-cache"
+
+
+def test_a_signed_in_user_gets_his_own_private_etag(night):
+    url = f"/leagues/{night.league.slug}/"
+    anonymous = Client().get(url)
+    official = Client()
+    official.force_login(night.user)
+
+    own = official.get(url)
+
+    assert (own["ETag"] != anonymous["ETag"], own["Cache-Control"]) == (True, "private, no-cache")
+
+
+def test_an_anonymous_etag_does_not_match_a_signed_in_page(night):
+    url = f"/leagues/{night.league.slug}/"
+    anonymous = Client().get(url)
+    official = Client()
+    official.force_login(night.user)
+
+    answer = official.get(url, headers={"If-None-Match": anonymous["ETag"]})
+
+    assert answer.status_code == 200
+
+
+def test_an_unknown_league_is_still_a_404():
+    assert Client().get("/leagues/nowhere/").status_code == 404
+
+
+def test_an_api_read_with_a_malformed_id_is_refused_by_the_api_not_the_cache():
+    answer = Client().get("/api/v1/seasons/null,null/standings")
+
+    assert answer.status_code in (404, 422)
+
+
+def test_a_post_is_never_answered_from_memory_or_with_304(night):
+    url = f"/leagues/{night.league.slug}/"
+    tag = Client().get(url)["ETag"]
+
+    answer = Client().post(url, headers={"If-None-Match": tag})
+
+    assert (answer.status_code, answer.has_header("ETag")) == (200, False)
