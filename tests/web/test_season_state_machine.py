@@ -65,6 +65,7 @@ from hypothesis.stateful import (
 )
 
 from flipwell.league import models as m
+from flipwell.league import results
 from flipwell.league import services as s
 from flipwell.league.adapters import counted_tie_orders
 from flipwell.league.selectors.meet_board import meet_board
@@ -761,6 +762,14 @@ class SeasonMachine(RuleBasedStateMachine):
             return
         self.written = False
         self._check(self._pages() if EVERY_PAGE else self._core_pages())
+        self._check_stored_fold()
+
+    def _check_stored_fold(self) -> None:
+        """The fold every reader is served (stored or remembered for the season's revision)
+        is the fold of the facts as they are: every accepted write gave a new revision."""
+        season = m.Season.objects.get(pk=self.season.pk)
+        served = results.season_fold(season).result
+        assert served == results.compute_fold(season).result, "a write kept an old revision"
 
     def _check(self, pages: Iterable[tuple[Client, str]]) -> None:
         for client, url in pages:
