@@ -111,9 +111,11 @@ def seeds(season):
 def test_qualify_golden_season_returns_the_seeding_ties(season, official):
     """21 eligible players (Gus forfeited the season, A05, A37): 12 qualify in one division
     (A01); Bea and Dee tie at 195, Pia and Hal at 184 (R6.1-e, A39)."""
-    qualification = qualify_for_playoffs(season=season, date=NIGHT, actor=official.user)
+    qualified = qualify_for_playoffs(season=season, date=NIGHT, actor=official.user)
+    qualification = qualified.qualification
 
     assert (qualification.league_size, qualification.cut) == (21, 12)
+    assert (qualified.night, qualified.qualifiers) == (season.playoff_night, [])
     assert [sorted(names_of(t.players)) for t in qualification.ties] == [
         ["Bea", "Dee"],
         ["Hal", "Pia"],
@@ -128,9 +130,13 @@ def names_of(keys):
 
 
 def test_seed_playoffs_settle_the_seeds(season, official):
-    qualification = qualified(season, official)
+    recorded = qualified(season, official)
 
-    assert qualification.complete
+    assert recorded.qualified.qualification.complete
+    assert [p.player.first_name for p in recorded.places] == ["Pia", "Hal"]
+    assert recorded.qualified.qualifiers == list(
+        m.Qualifier.objects.filter(playoff_night__season=season).order_by("seed")
+    )
     assert seeds(season) == [
         (1, "Cal"), (2, "Fay"), (3, "Dee"), (4, "Bea"), (5, "Ivy"), (6, "Jon"),
         (7, "Omar"), (8, "Pia"), (9, "Hal"), (10, "Eli"), (11, "Ned"), (12, "Rae"),
@@ -187,7 +193,7 @@ def test_cut_override_below_half_refused(season, official):
 def test_cut_override_is_logged_as_a_ruling(season, official):
     qualification = qualify_for_playoffs(
         season=season, date=NIGHT, actor=official.user, cut=16, cut_reason="two divisions"
-    )
+    ).qualification
 
     ruling = m.Ruling.objects.get(kind="playoff_cut_override")
     assert (qualification.cut, ruling.official, ruling.reason) == (
@@ -201,10 +207,12 @@ def test_withdrawal_moves_everyone_below_up(season, official):
     """R6.6-b: seeds below Ned move up one, and Kim, the best non-qualifier, enters (A41)."""
     qualified(season, official)
 
-    record_withdrawal(season=season, player=player("Ned"), actor=official.user)
+    recorded = record_withdrawal(season=season, player=player("Ned"), actor=official.user)
 
     assert seeds(season)[-2:] == [(11, "Rae"), (12, "Kim")]
-    assert m.Withdrawal.objects.get().recorded_by == official.user
+    assert recorded.withdrawal == m.Withdrawal.objects.get()
+    assert recorded.withdrawal.recorded_by == official.user
+    assert "Kim" in names_of(recorded.qualified.qualification.seedings[0].seeds)
 
 
 def test_withdrawal_after_play_started_refused(season, official):
