@@ -122,7 +122,9 @@ def test_qualify_golden_season_returns_the_seeding_ties(season, official):
     ]
     assert [t.line for t in qualification.ties] == ["seeding", "seeding"]
     assert m.Qualifier.objects.count() == 0
-    assert playoff_bracket(season).ties == tuple(t.message for t in qualification.ties)
+    full = {str(p.pk): f"{p.first_name} {p.last_name}" for p in m.Player.objects.all()}
+    assert playoff_bracket(season).ties == tuple(t.render(full) for t in qualification.ties)
+    assert all(p not in " ".join(playoff_bracket(season).ties).split() for p in full)
 
 
 def names_of(keys):
@@ -147,9 +149,12 @@ def test_seed_playoffs_settle_the_seeds(season, official):
 def test_seed_playoff_for_players_not_tied_refused(season, official):
     qualify_for_playoffs(season=season, date=NIGHT, actor=official.user)
 
-    with pytest.raises(ValidationError, match="not one open tie"):
+    with pytest.raises(ValidationError, match="not one open tie") as caught:
         record_seed_playoff(season=season, order=players("Cal", "Fay"), actor=official.user)
     assert m.Tiebreaker.objects.count() == 0
+    (message,) = caught.value.message_dict["order"]
+    bea, dee = (f"{p.first_name} {p.last_name}" for p in players("Bea", "Dee"))
+    assert f"{bea} and {dee}" in message or f"{dee} and {bea}" in message
 
 
 def test_qualify_before_the_last_meet_is_closed_refused(official):
@@ -365,6 +370,8 @@ def test_whole_playoff_night_of_the_golden_season(season, official):
     )
     qf1 = _match(season, "QF1")
     assert (qf1.status, names(qf1.tied[0])) == ("tiebreaker_needed", ["Pia", "Hal"])
+    pia, hal = (f"{p.first_name} {p.last_name}" for p in players("Pia", "Hal"))
+    assert qf1.needed == f"tiebreaker needed between {pia} and {hal}"
     recorded = record_playoff_tiebreaker(
         season=season, division="A", match="QF1", order=players("Hal", "Pia"), actor=official.user
     )

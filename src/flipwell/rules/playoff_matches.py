@@ -179,7 +179,7 @@ def playoff_match_state(
         return replace(
             base,
             status="tiebreaker_needed",
-            needed="; ".join(f"tiebreaker needed between {_names(t)}" for t in open_ties),
+            needed=tiebreakers_needed(open_ties),
             play_order=open_ties[0],
             tied=open_ties,
         )
@@ -311,6 +311,17 @@ def _unneeded_tiebreaker(
         "breaking (R6.5-a); ties needing one: " + ("; ".join(needed) or "none"),
         players=fields,
         values={"match": match},
+    )
+
+
+def tiebreakers_needed(
+    ties: Sequence[Sequence[PlayerId]], names: Mapping[PlayerId, str] | None = None
+) -> str:
+    """What a match waits for while ties need a tiebreaker game (R6.5-a): "tiebreaker needed
+    between A and B", each player written as `names[key]` (the key when not in `names`)."""
+    names = names or {}
+    return "; ".join(
+        "tiebreaker needed between " + _names([names.get(p, p) for p in tie]) for tie in ties
     )
 
 

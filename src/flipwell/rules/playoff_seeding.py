@@ -16,7 +16,7 @@ Words:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import groupby
@@ -46,15 +46,21 @@ class SeedTie:
 
     @property
     def message(self) -> str:
-        """The tie as an official reads it, with what to do about it (R6.1-e)."""
+        """The tie as an official reads it, with what to do about it (R6.1-e), naming the
+        players by their keys (`render` names them)."""
+        return self.render({})
+
+    def render(self, names: Mapping[PlayerId, str]) -> str:
+        """`message` with each player written as `names[key]` (the key when not in `names`)."""
         what = {
             "cut": "across the playoff cut",
             "division": "across a division line",
             "seeding": "for playoff seeds",
         }[self.line]
+        tied = _names([names.get(p, p) for p in self.players])
         return (
-            f"{_names(self.players)} are tied at {fmt(self.points)} points {what}: settle by a "
-            "single-ball playoff on a random machine (R6.1-e)"
+            f"{tied} are tied at {fmt(self.points)} points {what}: settle by a single-ball "
+            "playoff on a random machine (R6.1-e)"
         )
 
 

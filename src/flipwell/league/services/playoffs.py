@@ -32,6 +32,7 @@ from flipwell.league.models.playoffs import PlayoffNoShow
 from flipwell.league.selectors.playoffs import (
     bracket_state,
     load_playoff_facts,
+    player_names,
     playoff_qualification_now,
 )
 from flipwell.league.services._edge import (
@@ -178,7 +179,8 @@ def record_seed_playoff(
         open_ties = playoff_qualification_now(season, night).ties
         tie = next((t for t in open_ties if sorted(t.players) == sorted(keys)), None)
         if tie is None:
-            listed = "; ".join(t.message for t in open_ties) or "none"
+            names = player_names(p for t in open_ties for p in t.players)
+            listed = "; ".join(t.render(names) for t in open_ties) or "none"
             raise ValidationError(
                 {"order": f"These players are not one open tie. Open ties: {listed}"},
                 code="no_such_tie",
