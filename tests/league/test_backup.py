@@ -400,6 +400,22 @@ def test_restore_keeps_an_allowed_ruleset_override(backup_document, tmp_path):
     ]
 
 
+def test_restore_maps_a_special_ruling_kind_of_an_older_backup(transactional_db, tmp_path):
+    """Before migration 0013 a special ruling's kind was stored as a short code ("major"); a
+    backup of that time restores with the rules' value ("major_malfunction", RA-a)."""
+    f.SpecialRulingFactory(kind=m.SpecialRuling.Kind.MAJOR_MALFUNCTION)
+    path = tmp_path / "backup.json"
+    write_backup(path=path)
+    _empty_the_database()
+    document = json.loads(path.read_text())
+    (ruling,) = _table(document, "league.specialruling")
+    ruling["fields"]["kind"] = "major"
+
+    _restore_edited(tmp_path, document)
+
+    assert list(m.SpecialRuling.objects.values_list("kind", flat=True)) == ["major_malfunction"]
+
+
 def test_restore_refuses_a_reference_to_a_row_it_does_not_hold(backup_document, tmp_path):
     _table(backup_document, "league.machine")[0]["fields"]["league"] = 999_999
 

@@ -48,7 +48,9 @@ def test_correction_applied_when_every_player_who_played_agrees(night, meet):
     first = respond_to_correction(request=request, player=a[0], agrees=True)
     last = respond_to_correction(request=request, player=a[1], agrees=True)
 
-    assert (first.status, last.status) == ("pending", "applied")
+    assert (first.outcome.status, last.outcome.status) == ("pending", "applied")
+    assert (last.response.player, last.response.agrees) == (a[1], True)
+    assert last.request.status == "applied"
     assert _points(night, a[3]) == (4,)  # 60 is now second of three: 7/4/1
     request.refresh_from_db()
     assert request.status == "applied"
@@ -60,7 +62,7 @@ def test_correction_refused_when_one_player_disagrees(night, meet):
     a = night.players
     request = _request(night, meet)
 
-    outcome = respond_to_correction(request=request, player=a[0], agrees=False)
+    outcome = respond_to_correction(request=request, player=a[0], agrees=False).outcome
 
     assert (outcome.status, outcome.rule) == ("refused", "R3-d")
     assert _points(night, a[3]) == (1,)
@@ -154,7 +156,7 @@ def test_correction_after_the_meet_closed_needs_an_override(night, meet):
 
     request = _request(night, meet, actor=night.user, override_reason="Photo of the display")
     for player in night.players[:2]:
-        outcome = respond_to_correction(request=request, player=player, agrees=True)
+        outcome = respond_to_correction(request=request, player=player, agrees=True).outcome
 
     assert outcome.status == "applied"
     assert m.Ruling.objects.filter(kind="late_correction").count() == 1
@@ -172,7 +174,9 @@ def test_correction_creating_a_tie_needs_the_playoff_order(night, meet):
 
     _request(night, meet, scores={a[3]: 50}, tie_order=[[a[3], a[1]]])
     for player in a[:2]:
-        outcome = respond_to_correction(request=request_for(meet), player=player, agrees=True)
+        outcome = respond_to_correction(
+            request=request_for(meet), player=player, agrees=True
+        ).outcome
     assert outcome.status == "applied"
     assert _points(night, a[3]) == (4,)
 
@@ -192,7 +196,7 @@ def test_correction_that_breaks_a_recorded_tie_applies(night):
         game=game(meet, 1, 1), scores={a[2]: 40}, requested_by=a[2], reason="Misread"
     )
     for player in (a[0], a[1], a[3]):
-        outcome = respond_to_correction(request=request, player=player, agrees=True)
+        outcome = respond_to_correction(request=request, player=player, agrees=True).outcome
 
     assert outcome.status == "applied"
     assert _points(night, a[2]) == (3,)

@@ -47,7 +47,7 @@ def _answer_all(request, players):
     outcome = None
     for player in players:
         if not request.responses.filter(player=player).exists():
-            outcome = respond_to_correction(request=request, player=player, agrees=True)
+            outcome = respond_to_correction(request=request, player=player, agrees=True).outcome
     return outcome
 
 

@@ -48,6 +48,7 @@ MODEL_FIELDS = [
     (m.Machine, "status", enums.MachineStatus),
     (m.MachineDeclaration, "kind", enums.DeclarationKind),
     (m.MachineReplacement, "by", enums.ReplacementBy),
+    (m.SpecialRuling, "kind", enums.SpecialRulingKind),
     (m.Malfunction, "kind", enums.MalfunctionKind),
     (m.Malfunction, "reason_code", enums.MalfunctionReason),
     (m.Violation, "kind", enums.ViolationKind),

@@ -84,13 +84,14 @@ def test_record_forfeit_by_a_stranger_permission_denied(night, meet):
 
 def test_record_late_join_that_cannot_join_is_a_late_forfeit(night, meet):
     """R2.3-a, A60: the last player already started ball 1: he forfeits this game."""
-    decision = record_late_join(
+    arrival = record_late_join(
         game=game(meet, 1, 1), player=night.players[3], machine_allows_joining=True,
         last_player_not_past_ball_1=False, actor=night.user,
     )  # fmt: skip
 
-    assert (decision.may_join, decision.forfeit) == (False, True)
+    assert (arrival.decision.may_join, arrival.decision.forfeit) == (False, True)
     forfeit = m.Forfeit.objects.get()
+    assert arrival.row == forfeit
     assert (forfeit.player, forfeit.reason) == (night.players[3], "late")
     assert m.LateJoin.objects.count() == 0
 
@@ -99,7 +100,7 @@ def test_record_late_join_joins_and_plays_last(night, meet):
     """R2.3-a, R5.2-c: the late joiner plays last in the game he joins."""
     from flipwell.league.selectors.meet_board import meet_board
 
-    record_late_join(
+    arrival = record_late_join(
         game=game(meet, 1, 1), player=night.players[0], machine_allows_joining=True,
         last_player_not_past_ball_1=True, actor=night.user,
     )  # fmt: skip
@@ -107,7 +108,8 @@ def test_record_late_join_joins_and_plays_last(night, meet):
     board = meet_board(meet).groups[0]
     a = night.players
     assert board.play_order == (a[1].pk, a[2].pk, a[3].pk, a[0].pk)
-    assert m.LateJoin.objects.get().player == a[0]
+    assert arrival.row == m.LateJoin.objects.get()
+    assert arrival.row.player == a[0]
 
 
 # --- late joiners' forfeits (R2.4-g, R2.4-h, A46) --------------------------------------------

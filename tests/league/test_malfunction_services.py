@@ -126,7 +126,7 @@ def test_request_compensatory_game_after_one_major_refused(night, meet):
         request_compensatory_game(game=g, player=night.players[0], actor=night.user)
 
     assert caught.value.message_dict["player"] == [
-        f"{night.players[0].pk} has 1 major and no catastrophic malfunction in this game; a "
+        f"{night.players[0]} has 1 major and no catastrophic malfunction in this game; a "
         "compensatory game needs 2 majors or 1 catastrophic (R7.3-k)."
     ]
 

@@ -227,10 +227,11 @@ def test_announce_lateness_before_the_start_gives_the_wait_deadline():
     meet = schedule_meet(season=night.season, number=1, date=DATE, actor=night.user)
 
     told = datetime.datetime(2026, 1, 6, 18, 30, tzinfo=UTC)
-    notice = announce_lateness(meet=meet, player=night.players[0], at=told, actor=night.user)
+    announced = announce_lateness(meet=meet, player=night.players[0], at=told, actor=night.user)
 
-    assert notice.wait_until == datetime.datetime(2026, 1, 6, 19, 15, tzinfo=UTC)
-    assert m.LatenessNotice.objects.get().recorded_at == told
+    assert announced.tardiness.wait_until == datetime.datetime(2026, 1, 6, 19, 15, tzinfo=UTC)
+    assert announced.notice == m.LatenessNotice.objects.get()
+    assert (announced.notice.player, announced.notice.recorded_at) == (night.players[0], told)
 
 
 def test_announce_lateness_after_the_start_time_refused():
@@ -338,15 +339,15 @@ def test_whole_meet_through_the_services_gives_the_expected_standings():
         game=g, scores={a4: 90}, requested_by=a4, reason="Typed 10 for 90"
     )
     for player in (a1, a2, a3):
-        outcome = respond_to_correction(request=correction, player=player, agrees=True)
-    assert outcome.status == "applied"
+        answered = respond_to_correction(request=correction, player=player, agrees=True)
+    assert answered.outcome.status == "applied"
 
     # Group 2. Game 1: B4 arrives late and joins (R2.3-a); he plays last and does not pick.
-    decision = record_late_join(
+    arrival = record_late_join(
         game=game(meet, 2, 1), player=b4, machine_allows_joining=True,
         last_player_not_past_ball_1=True, actor=lo,
     )  # fmt: skip
-    assert decision.may_join
+    assert arrival.decision.may_join
     play_game(game(meet, 2, 1), {b1: 100, b2: 50, b3: 30, b4: 10})
     with pytest.raises(ValidationError):
         next_game(meet, 2, b4)  # R5.2-d, A24: the pick passes to B3

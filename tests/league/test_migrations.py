@@ -49,3 +49,39 @@ def test_api_token_move_to_league_keeps_the_rows(transactional_db):
         "lo",
     )
     assert m.ApiToken._meta.db_table == "league_apitoken"
+
+
+BEFORE_RULES_KINDS = [("league", "0013_revisions_and_results")]
+RULES_KINDS = [("league", "0014_special_ruling_kind_rules_values")]
+SHORT_CODES = ["not_malfunction", "major", "positive", "not_extra_ball"]
+RULES_VALUES = [
+    "not_a_malfunction",
+    "major_malfunction",
+    "positive_malfunction",
+    "not_an_extra_ball",
+]
+
+
+def _ruling_kinds(apps):
+    rulings = apps.get_model("league", "SpecialRuling").objects.order_by("number")
+    return list(rulings.values_list("kind", flat=True))
+
+
+def test_special_ruling_kinds_become_the_rules_values_and_back(transactional_db):
+    """league 0013: a stored special ruling's short code ("major") becomes the rules' value
+    ("major_malfunction", RA-a), and migrating back restores the short code."""
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    old = _migrate(BEFORE_RULES_KINDS)
+    for number, kind in enumerate(SHORT_CODES, 1):
+        old.get_model("league", "SpecialRuling").objects.create(
+            machine_title="Ghostbusters", number=number, kind=kind, text="A ruling."
+        )
+
+    forward = _ruling_kinds(_migrate(RULES_KINDS))
+    backward = _ruling_kinds(_migrate(BEFORE_RULES_KINDS))
+    _migrate(latest)
+
+    assert (forward, backward) == (RULES_VALUES, SHORT_CODES)
+    assert list(m.SpecialRuling.objects.order_by("number").values_list("kind", flat=True)) == (
+        RULES_VALUES
+    )

@@ -111,16 +111,20 @@ def seeds(season):
 def test_qualify_golden_season_returns_the_seeding_ties(season, official):
     """21 eligible players (Gus forfeited the season, A05, A37): 12 qualify in one division
     (A01); Bea and Dee tie at 195, Pia and Hal at 184 (R6.1-e, A39)."""
-    qualification = qualify_for_playoffs(season=season, date=NIGHT, actor=official.user)
+    qualified = qualify_for_playoffs(season=season, date=NIGHT, actor=official.user)
+    qualification = qualified.qualification
 
     assert (qualification.league_size, qualification.cut) == (21, 12)
+    assert (qualified.night, qualified.qualifiers) == (season.playoff_night, [])
     assert [sorted(names_of(t.players)) for t in qualification.ties] == [
         ["Bea", "Dee"],
         ["Hal", "Pia"],
     ]
     assert [t.line for t in qualification.ties] == ["seeding", "seeding"]
     assert m.Qualifier.objects.count() == 0
-    assert playoff_bracket(season).ties == tuple(t.message for t in qualification.ties)
+    full = {str(p.pk): f"{p.first_name} {p.last_name}" for p in m.Player.objects.all()}
+    assert playoff_bracket(season).ties == tuple(t.render(full) for t in qualification.ties)
+    assert all(p not in " ".join(playoff_bracket(season).ties).split() for p in full)
 
 
 def names_of(keys):
@@ -128,9 +132,13 @@ def names_of(keys):
 
 
 def test_seed_playoffs_settle_the_seeds(season, official):
-    qualification = qualified(season, official)
+    recorded = qualified(season, official)
 
-    assert qualification.complete
+    assert recorded.qualified.qualification.complete
+    assert [p.player.first_name for p in recorded.places] == ["Pia", "Hal"]
+    assert recorded.qualified.qualifiers == list(
+        m.Qualifier.objects.filter(playoff_night__season=season).order_by("seed")
+    )
     assert seeds(season) == [
         (1, "Cal"), (2, "Fay"), (3, "Dee"), (4, "Bea"), (5, "Ivy"), (6, "Jon"),
         (7, "Omar"), (8, "Pia"), (9, "Hal"), (10, "Eli"), (11, "Ned"), (12, "Rae"),
@@ -141,9 +149,12 @@ def test_seed_playoffs_settle_the_seeds(season, official):
 def test_seed_playoff_for_players_not_tied_refused(season, official):
     qualify_for_playoffs(season=season, date=NIGHT, actor=official.user)
 
-    with pytest.raises(ValidationError, match="not one open tie"):
+    with pytest.raises(ValidationError, match="not one open tie") as caught:
         record_seed_playoff(season=season, order=players("Cal", "Fay"), actor=official.user)
     assert m.Tiebreaker.objects.count() == 0
+    (message,) = caught.value.message_dict["order"]
+    bea, dee = (f"{p.first_name} {p.last_name}" for p in players("Bea", "Dee"))
+    assert f"{bea} and {dee}" in message or f"{dee} and {bea}" in message
 
 
 def test_qualify_before_the_last_meet_is_closed_refused(official):
@@ -187,7 +198,7 @@ def test_cut_override_below_half_refused(season, official):
 def test_cut_override_is_logged_as_a_ruling(season, official):
     qualification = qualify_for_playoffs(
         season=season, date=NIGHT, actor=official.user, cut=16, cut_reason="two divisions"
-    )
+    ).qualification
 
     ruling = m.Ruling.objects.get(kind="playoff_cut_override")
     assert (qualification.cut, ruling.official, ruling.reason) == (
@@ -201,10 +212,12 @@ def test_withdrawal_moves_everyone_below_up(season, official):
     """R6.6-b: seeds below Ned move up one, and Kim, the best non-qualifier, enters (A41)."""
     qualified(season, official)
 
-    record_withdrawal(season=season, player=player("Ned"), actor=official.user)
+    recorded = record_withdrawal(season=season, player=player("Ned"), actor=official.user)
 
     assert seeds(season)[-2:] == [(11, "Rae"), (12, "Kim")]
-    assert m.Withdrawal.objects.get().recorded_by == official.user
+    assert recorded.withdrawal == m.Withdrawal.objects.get()
+    assert recorded.withdrawal.recorded_by == official.user
+    assert "Kim" in names_of(recorded.qualified.qualification.seedings[0].seeds)
 
 
 def test_withdrawal_after_play_started_refused(season, official):
@@ -258,7 +271,7 @@ def test_game_result_missing_a_player_refused(season, official):
     qualified(season, official)
     start_playoff_game(season=season, division="A", match="QF1", actor=official.user)
 
-    with pytest.raises(ValidationError, match="missing"):
+    with pytest.raises(ValidationError) as caught:
         record_playoff_game(
             season=season,
             division="A",
@@ -267,6 +280,10 @@ def test_game_result_missing_a_player_refused(season, official):
             actor=official.user,
         )
     assert m.PlayoffResult.objects.count() == 0
+    rae = player("Rae")
+    assert caught.value.message_dict["order"] == [
+        f"game 1 of QF1 is missing {rae.first_name} {rae.last_name}"
+    ]
 
 
 def test_game_recorded_as_scores_with_a_tie_order(season, official):
@@ -299,7 +316,7 @@ def test_tied_scores_without_an_order_refused(season, official):
     qualified(season, official)
     start_playoff_game(season=season, division="A", match="QF1", actor=official.user)
 
-    with pytest.raises(ValidationError):
+    with pytest.raises(ValidationError) as caught:
         record_playoff_game(
             season=season,
             division="A",
@@ -308,6 +325,10 @@ def test_tied_scores_without_an_order_refused(season, official):
             actor=official.user,
         )
     assert m.PlayoffResult.objects.count() == 0
+    (message,) = caught.value.message_dict["order"]
+    assert message.startswith("unresolved tie between ")
+    assert {"Pia", "Hal"} <= set(message.split())
+    assert not any(str(p.pk) in message.split() for p in players("Pia", "Hal"))
 
 
 def test_no_show_after_the_match_started_refused(season, official):
@@ -349,6 +370,8 @@ def test_whole_playoff_night_of_the_golden_season(season, official):
     )
     qf1 = _match(season, "QF1")
     assert (qf1.status, names(qf1.tied[0])) == ("tiebreaker_needed", ["Pia", "Hal"])
+    pia, hal = (f"{p.first_name} {p.last_name}" for p in players("Pia", "Hal"))
+    assert qf1.needed == f"tiebreaker needed between {pia} and {hal}"
     recorded = record_playoff_tiebreaker(
         season=season, division="A", match="QF1", order=players("Hal", "Pia"), actor=official.user
     )

@@ -25,14 +25,14 @@ def test_load_appendix_a_seeds_the_rulebook_rulings(official):
     created = load_appendix_a(actor=official.user)
 
     assert [(r.machine_title, r.number, r.kind) for r in created] == [
-        ("The Addams Family", 1, "not_malfunction"),
-        ("The Addams Family", 2, "major"),
-        ("The Addams Family", 3, "positive"),
-        ("Demolition Man", 1, "not_malfunction"),
-        ("Demolition Man", 2, "major"),
-        ("F-14 Tomcat", 1, "not_extra_ball"),
-        ("F-14 Tomcat", 2, "not_malfunction"),
-        ("Ghostbusters", 1, "major"),
+        ("The Addams Family", 1, "not_a_malfunction"),
+        ("The Addams Family", 2, "major_malfunction"),
+        ("The Addams Family", 3, "positive_malfunction"),
+        ("Demolition Man", 1, "not_a_malfunction"),
+        ("Demolition Man", 2, "major_malfunction"),
+        ("F-14 Tomcat", 1, "not_an_extra_ball"),
+        ("F-14 Tomcat", 2, "not_a_malfunction"),
+        ("Ghostbusters", 1, "major_malfunction"),
     ]
     assert m.AuditEvent.objects.filter(action="special_rulings.appendix_a_loaded").count() == 1
 
@@ -68,7 +68,7 @@ def test_add_ruling_takes_the_next_number_of_its_title(official):
         "The Addams Family",
         4,
         1,
-        "major",
+        "major_malfunction",
     )
     assert m.Ruling.objects.get().kind == "special_ruling.added"
     in_force = special_rulings_in_force("The Addams Family")

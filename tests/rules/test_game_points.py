@@ -297,7 +297,7 @@ def test_game_points_tie_order_for_untied_player_refused():
     # R3.2-i: a tie order may only order players whose machine scores are equal.
     scores = {"A": 300, "B": 200, "C": 100}
 
-    with pytest.raises(RuleError, match=r"^tie order \['A'\] must name at least two players"):
+    with pytest.raises(RuleError, match=r"^tie order \(A\) must name at least two players"):
         game_points(scores, tie_order=[["A"]])
 
 
@@ -306,7 +306,7 @@ def test_game_points_tie_order_of_different_scores_refused():
     scores = {"A": 300, "B": 200, "C": 100}
 
     with pytest.raises(
-        RuleError, match=r"^tie order \['A', 'C'\] groups players whose machine scores differ"
+        RuleError, match=r"^tie order \(A and C\) groups players whose machine scores differ"
     ):
         game_points(scores, tie_order=[["A", "C"]])
 
@@ -315,7 +315,9 @@ def test_game_points_tie_order_missing_a_tied_player_refused():
     # R3.2-i: A, B and C all tie at 100; ordering only two of them leaves the tie open.
     scores = {"A": 100, "B": 100, "C": 100, "D": 5}
 
-    with pytest.raises(RuleError, match=r"^tie order \['A', 'B'\] must list every player tied"):
+    with pytest.raises(
+        RuleError, match=r"^tie order \(A and B\) must list every player tied at 100: A, B and C"
+    ):
         game_points(scores, tie_order=[["A", "B"]])
 
 

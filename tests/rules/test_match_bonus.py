@@ -379,7 +379,7 @@ def test_score_match_bonus_totals_include_game_bonuses_and_explain_exclusion():
 
 def test_match_bonus_ladder_order_missing_player_refused():
     # A12 needs every player's ladder position.
-    with pytest.raises(RuleError, match=r"^ladder_order is missing C, D$"):
+    with pytest.raises(RuleError, match=r"^ladder_order is missing C and D$"):
         match_bonus_points(EQUAL_SUMS, ladder_order=["A", "B"])
 
 

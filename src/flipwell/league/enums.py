@@ -162,13 +162,24 @@ class ReplacementBy(models.TextChoices):
 
 
 class SpecialRulingKind(models.TextChoices):
-    """`flipwell.rules.special_rulings.SpecialRulingKind` (RA-a), as entered and as the API
-    gives it. (`SpecialRuling.kind` stores shorter codes of its own; its selector maps them.)"""
+    """`flipwell.rules.special_rulings.SpecialRulingKind` (RA-a): what a special ruling says a
+    glitch is, as stored (`SpecialRuling.kind`), entered and given by the API. (Before
+    migration 0013 the model stored short codes of its own: see `LEGACY_SPECIAL_RULING_KINDS`.)"""
 
     NOT_A_MALFUNCTION = "not_a_malfunction", "Not a malfunction"
     MAJOR_MALFUNCTION = "major_malfunction", "Major malfunction"
     POSITIVE_MALFUNCTION = "positive_malfunction", "Positive malfunction"
     NOT_AN_EXTRA_BALL = "not_an_extra_ball", "Not an extra ball"
+
+
+LEGACY_SPECIAL_RULING_KINDS: dict[str, SpecialRulingKindValue] = {
+    "not_malfunction": "not_a_malfunction",
+    "major": "major_malfunction",
+    "positive": "positive_malfunction",
+    "not_extra_ball": "not_an_extra_ball",
+}
+"""The short codes `SpecialRuling.kind` stored before migration 0013 -> the rules' values (a
+restore of an older backup maps them)."""
 
 
 # --- malfunctions (§7) -----------------------------------------------------------------------
@@ -355,3 +366,4 @@ SERIOUS_MALFUNCTION_KINDS: tuple[SeriousMalfunctionKind, ...] = literal_values(
 )
 VIOLATION_KINDS: tuple[ViolationKindValue, ...] = literal_values(ViolationKindValue)
 REMEDY_CHOICES: tuple[RemedyChoiceValue, ...] = literal_values(RemedyChoiceValue)
+SPECIAL_RULING_KINDS: tuple[SpecialRulingKindValue, ...] = literal_values(SpecialRulingKindValue)

@@ -1,4 +1,9 @@
-"""Input checks shared by the rules: each failure is a `RuleError` naming the bad value."""
+"""Input checks shared by the rules: each failure is a `RuleError` naming the bad value.
+
+Words: `what` names the value in the message; when it names a player, it says `{player}` and
+`player` gives his key, so the error is structured (`RuleError.about`) and a front end writes
+him by name.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
 
-from flipwell.rules.errors import RuleError
+from flipwell.rules.errors import RuleError, about_player
 
 
 def check_player(player: object) -> str:
@@ -16,31 +21,40 @@ def check_player(player: object) -> str:
     return player
 
 
-def check_score(score: object, *, what: str = "score") -> int:
+def _refusal(what: str, rest: str, got: str, player: str | None) -> RuleError:
+    """ "`what` `rest`, got `got`", structured when `what` names `player`."""
+    if player is None:
+        return RuleError(f"{what} {rest}, got {got}")
+    return about_player(what + " " + rest + ", got {got}", player, got=got)
+
+
+def check_score(score: object, *, what: str = "score", player: str | None = None) -> int:
     """A machine score: a non-negative int of any size (scores above 10**12 are real)."""
     if isinstance(score, bool) or not isinstance(score, int):
-        raise RuleError(f"{what} must be a non-negative integer, got {score!r}")
+        raise _refusal(what, "must be a non-negative integer", repr(score), player)
     if score < 0:
-        raise RuleError(f"{what} must be a non-negative integer, got {score}")
+        raise _refusal(what, "must be a non-negative integer", str(score), player)
     return score
 
 
-def check_count(value: object, *, what: str, minimum: int = 0) -> int:
+def check_count(value: object, *, what: str, minimum: int = 0, player: str | None = None) -> int:
     """A whole number of things (players, balls, games) at least `minimum`."""
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise RuleError(f"{what} must be an integer of at least {minimum}, got {value!r}")
+        raise _refusal(what, f"must be an integer of at least {minimum}", repr(value), player)
     return value
 
 
-def check_points(value: object, *, what: str = "league points") -> Fraction:
+def check_points(
+    value: object, *, what: str = "league points", player: str | None = None
+) -> Fraction:
     """League points: a non-negative exact number (int, Fraction or Decimal; never a float)."""
     if isinstance(value, bool) or not isinstance(value, int | Fraction | Decimal):
-        raise RuleError(f"{what} must be a non-negative int or Fraction, got {value!r}")
+        raise _refusal(what, "must be a non-negative int or Fraction", repr(value), player)
     if isinstance(value, Decimal) and not value.is_finite():
-        raise RuleError(f"{what} must be a finite number, got {value}")
+        raise _refusal(what, "must be a finite number", str(value), player)
     exact = Fraction(value)
     if exact < 0:
-        raise RuleError(f"{what} must not be negative, got {value}")
+        raise _refusal(what, "must not be negative", str(value), player)
     return exact
 
 
@@ -51,7 +65,7 @@ def check_unique(players: Iterable[str], *, what: str) -> list[str]:
     for player in players:
         check_player(player)
         if player in seen:
-            raise RuleError(f"{player} appears twice in {what}")
+            raise about_player("{player} appears twice in {what}", player, what=what)
         seen.add(player)
         listed.append(player)
     return listed

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from flipwell.rules.checks import check_player, check_score, check_unique, fmt
-from flipwell.rules.errors import RuleError
+from flipwell.rules.errors import RuleError, about_player
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.values import PlayerId
 
@@ -83,7 +83,7 @@ def correction_quorum(
     players = check_unique(played, what="the game's players")
     for player in players:
         if player not in members:
-            raise RuleError(f"{player} played the game but is not in the group")
+            raise about_player("{player} played the game but is not in the group", player)
     if ruleset.correction_quorum == "whole_group":
         return tuple(members)
     return tuple(p for p in members if p in players)
@@ -112,15 +112,17 @@ def decide_correction(
     if not members:
         raise RuleError("a correction needs at least one player to agree (R3-c)")
     if request.player not in members:
-        raise RuleError(f"{request.player} is not among the players asked about this game")
+        raise about_player(
+            "{player} is not among the players asked about this game", request.player
+        )
     if meet_closed and ruleset.corrections_until == "meet_closed":
         _check_override(override)
     answered = check_unique((r.player for r in responses), what="the responses")
     for response in responses:
         if response.player not in members:
-            raise RuleError(f"{response.player} is not among the players asked (A45)")
+            raise about_player("{player} is not among the players asked (A45)", response.player)
         if not isinstance(response.agrees, bool):
-            raise RuleError(f"{response.player}'s response must be agree or disagree")
+            raise about_player("{player}'s response must be agree or disagree", response.player)
     disagreeing = tuple(r.player for r in responses if not r.agrees)
     awaiting = tuple(p for p in members if p not in answered)
     change = f"{request.player}'s score {fmt(request.recorded)} → {fmt(request.corrected)}"

@@ -10,7 +10,7 @@ like an explanation's `PointLine`, so a front end can write the players by name 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 _NONE: Mapping[str, str] = MappingProxyType({})
@@ -46,7 +46,24 @@ class RuleError(ValueError):
         return self.template.format_map({**self.values, **players})
 
 
-def listed(field: str, players: list[str] | tuple[str, ...]) -> tuple[str, dict[str, str]]:
-    """A template part naming several players, "{field0}, {field1}", and its players."""
+def listed(field: str, players: Sequence[str], *, last: str = ", ") -> tuple[str, dict[str, str]]:
+    """A template part naming several players, "{field0}, {field1}", and its players; `last`
+    joins the last two (" and " gives "{field0}, {field1} and {field2}")."""
     fields = {f"{field}{i}": p for i, p in enumerate(players)}
-    return ", ".join(f"{{{f}}}" for f in fields), fields
+    parts = [f"{{{f}}}" for f in fields]
+    if len(parts) < 2:
+        return "".join(parts), fields
+    return ", ".join(parts[:-1]) + last + parts[-1], fields
+
+
+def about_player(template: str, player: str, **values: str) -> RuleError:
+    """A structured RuleError naming one player as `{player}` (the rest of `values` as text)."""
+    return RuleError.about(template, players={"player": player}, values=values)
+
+
+def about_players(template: str, field: str, players: Sequence[str], **values: str) -> RuleError:
+    """A structured RuleError naming `players` where `template` says `{field}` ("A and B")."""
+    names, fields = listed(field, players, last=" and ")
+    return RuleError.about(
+        template.replace("{" + field + "}", names), players=fields, values=values
+    )

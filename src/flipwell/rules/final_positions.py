@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from flipwell.rules.checks import check_count, check_unique
-from flipwell.rules.errors import RuleError
+from flipwell.rules.errors import RuleError, about_player
 from flipwell.rules.season_values import Night
 from flipwell.rules.values import PlayerId
 
@@ -36,11 +36,17 @@ def season_final_positions(
     for division in divisions:
         players = check_unique((p for _, p in division), what="a division's places")
         for place, player in sorted(division):
-            check_count(place, what=f"{player}'s playoff place", minimum=1)
+            check_count(place, what="{player}'s playoff place", player=player, minimum=1)
             if place > len(players):
-                raise RuleError(f"{player}'s place {place} is beyond his division's size")
+                raise about_player(
+                    "{player}'s place {place} is beyond his division's size",
+                    player,
+                    place=str(place),
+                )
             if player not in order:
-                raise RuleError(f"{player} has a playoff place but is not in the standings")
+                raise about_player(
+                    "{player} has a playoff place but is not in the standings", player
+                )
             placed.append((offset + place, player))
         offset += len(players)
     seen = {p for _, p in placed}

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
 from flipwell.rules.checks import check_count, check_player, check_points, check_unique
-from flipwell.rules.errors import RuleError
+from flipwell.rules.errors import RuleError, about_player
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.values import Entrant, LeaguePoints, PlayerId
 
@@ -92,13 +92,18 @@ def initial_ladder(entrants: Iterable[Entrant], *, ruleset: Ruleset = FWPL_V1) -
     for entrant in listed:
         for part in ("first_name", "last_name"):
             if not isinstance(getattr(entrant, part), str):
-                raise RuleError(
-                    f"{entrant.player}'s {part} must be a string, got {getattr(entrant, part)!r}"
+                raise about_player(
+                    "{player}'s {part} must be a string, got {got}",
+                    entrant.player,
+                    part=part,
+                    got=repr(getattr(entrant, part)),
                 )
         rank = entrant.ifpa_rank
         if rank is not None and (isinstance(rank, bool) or not isinstance(rank, int) or rank < 1):
-            raise RuleError(
-                f"{entrant.player}'s IFPA rank must be a positive integer, got {rank!r}"
+            raise about_player(
+                "{player}'s IFPA rank must be a positive integer, got {got}",
+                entrant.player,
+                got=repr(rank),
             )
     ranked = sorted(
         (e for e in listed if e.ifpa_rank is not None),
@@ -148,7 +153,8 @@ def ladder(
     newcomers among themselves by player id.
     """
     exact = {
-        check_player(p): check_points(v, what=f"{p}'s league points") for p, v in points.items()
+        check_player(p): check_points(v, what="{player}'s league points", player=p)
+        for p, v in points.items()
     }
     position = {p: i for i, p in enumerate(check_unique(previous, what="the previous ladder"))}
     if ruleset.ladder_tiebreak != "previous_ladder_position":  # pragma: no cover - one option

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from flipwell.rules.checks import check_count, check_player, check_score, check_unique
-from flipwell.rules.errors import RuleError
+from flipwell.rules.errors import RuleError, about_player
 from flipwell.rules.extra_balls import allowable_extra_balls_collected
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.values import PlayerId
@@ -252,9 +252,15 @@ def rule_malfunction(
         if refusal is not None:
             refused_rule, refused_reason = refusal
             if lo_kind in SERIOUS:
-                raise RuleError(
-                    f"{report.player}'s turn {report.turn} on {report.machine} cannot be a "
-                    f"{lo_kind} malfunction: {refused_reason} ({refused_rule})"
+                raise about_player(
+                    "{player}'s turn {turn} on {machine} cannot be a {kind} malfunction: "
+                    "{reason} ({rule})",
+                    report.player,
+                    turn=str(report.turn),
+                    machine=report.machine,
+                    kind=lo_kind,
+                    reason=refused_reason,
+                    rule=refused_rule,
                 )
             return MalfunctionRuling("not_serious", refused_rule, refused_reason, None)
         serious: MalfunctionKind = "major" if kind == "major" else "catastrophic"
@@ -335,22 +341,31 @@ def catastrophic_event(
     if not isinstance(ball_in_play, bool):
         raise RuleError(f"ball_in_play must be True or False, got {ball_in_play!r}")
     if current_player not in next_turn:
-        raise RuleError(f"the current player {current_player} is not among the game's players")
+        raise about_player(
+            "the current player {player} is not among the game's players", current_player
+        )
     if slammer is not None:
         check_player(slammer)
     collected = dict(extra_balls_collected or {})
     for player in collected:
         if player not in next_turn:
-            raise RuleError(f"{player} collected extra balls but is not among the game's players")
+            raise about_player(
+                "{player} collected extra balls but is not among the game's players", player
+            )
     malfunctions: list[Malfunction] = []
     for player, turn in next_turn.items():
         check_player(player)
         owed = balls_per_game + allowable_extra_balls_collected(
             balls_per_game=balls_per_game, collected=collected.get(player, 0)
         )
-        check_count(turn, what=f"{player}'s next turn", minimum=1)
+        check_count(turn, what="{player}'s next turn", player=player, minimum=1)
         if turn > owed + 1:
-            raise RuleError(f"{player}'s next turn {turn} is beyond his {owed} balls")
+            raise about_player(
+                "{player}'s next turn {turn} is beyond his {owed} balls",
+                player,
+                turn=str(turn),
+                owed=str(owed),
+            )
         if player == slammer:
             continue
         denied = range(turn, owed + 1)
@@ -407,9 +422,11 @@ def request_compensatory_game(
     check_player(player)
     if not compensatory_entitled(malfunctions, player=player):
         majors = major_count(malfunctions, player=player)
-        raise RuleError(
-            f"{player} has {majors} major and no catastrophic malfunction in this game; a "
-            "compensatory game needs 2 majors or 1 catastrophic (R7.3-k)"
+        raise about_player(
+            "{player} has {majors} major and no catastrophic malfunction in this game; a "
+            "compensatory game needs 2 majors or 1 catastrophic (R7.3-k)",
+            player,
+            majors=str(majors),
         )
     late = (
         play_continued
@@ -422,8 +439,10 @@ def request_compensatory_game(
             if ruleset.compensatory_request_deadline == "at_trigger"
             else "before the group's next game starts"
         )
-        raise RuleError(
-            f"{player}'s compensatory game request is too late: it must be made {when} (RA-b, A31)"
+        raise about_player(
+            "{player}'s compensatory game request is too late: it must be made {when} (RA-b, A31)",
+            player,
+            when=when,
         )
     return CompensatoryGame(player, compensatory_balls(malfunctions, player=player))
 
@@ -433,12 +452,14 @@ def check_next_game_may_start(open_games: Sequence[OpenGame]) -> None:
     for game in open_games:
         check_player(game.player)
         if game.kind == "compensatory":
-            raise RuleError(
-                f"the group must wait: {game.player}'s compensatory game is not finished (R7.3-p)"
+            raise about_player(
+                "the group must wait: {player}'s compensatory game is not finished (R7.3-p)",
+                game.player,
             )
         if game.kind == "replay":
-            raise RuleError(
-                f"the group must wait: {game.player}'s replayed game is not finished (R8.2-f)"
+            raise about_player(
+                "the group must wait: {player}'s replayed game is not finished (R8.2-f)",
+                game.player,
             )
         raise RuleError(f"unknown open game kind {game.kind!r}; allowed: compensatory, replay")
 

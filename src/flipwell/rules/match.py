@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from flipwell.rules.checks import check_score, check_unique, fmt
-from flipwell.rules.errors import RuleError, listed
+from flipwell.rules.errors import RuleError, about_player, listed
 from flipwell.rules.malfunctions import compensatory_score
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.scoring import GameResult, MatchBonusResult, score_game, score_match_bonus
@@ -250,7 +250,13 @@ def _check_game_players(game: GameFacts, number: int, players: Sequence[PlayerId
     for player, why in game.zeroed.items():
         if why not in ZERO_SCORE_RULES:
             allowed = ", ".join(ZERO_SCORE_RULES)
-            raise RuleError(f"game {number}: {player}'s zero score reason {why!r}; use {allowed}")
+            raise about_player(
+                "game {game}: {player}'s zero score reason {why}; use {allowed}",
+                player,
+                game=str(number),
+                why=repr(why),
+                allowed=allowed,
+            )
 
 
 def _about_game(number: int, template: str, players: list[PlayerId]) -> RuleError:
@@ -270,7 +276,7 @@ def _final_machine_score(
     shown = game.scores[player]
     if shown is None:
         return None
-    score = check_score(shown, what=f"{player}'s machine score")
+    score = check_score(shown, what="{player}'s machine score", player=player)
     comp = game.compensatory.get(player)
     if comp is not None:
         total = compensatory_score(

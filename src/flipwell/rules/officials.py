@@ -18,7 +18,7 @@ from collections.abc import Collection, Sequence
 from itertools import pairwise
 
 from flipwell.rules.checks import check_count, check_player, check_unique
-from flipwell.rules.errors import RuleError
+from flipwell.rules.errors import RuleError, about_players
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.values import PlayerId
 
@@ -117,13 +117,15 @@ def check_grouping_override(
     here = check_unique(list(present), what="the present players")
     missing = [p for p in here if p not in set(everyone)]
     if missing:
-        raise RuleError(
-            f"the grouping override leaves out present player(s) {', '.join(missing)} (R4.1-d)"
+        raise about_players(
+            "the grouping override leaves out present player(s) {players} (R4.1-d)",
+            "players",
+            missing,
         )
     absent = [p for p in everyone if p not in set(here)]
     if absent:
-        raise RuleError(
-            f"the grouping override includes {', '.join(absent)}, not present at this meet"
+        raise about_players(
+            "the grouping override includes {players}, not present at this meet", "players", absent
         )
     return listed
 

@@ -23,7 +23,7 @@ from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 
 from flipwell.rules.checks import check_unique
-from flipwell.rules.errors import RuleError
+from flipwell.rules.errors import RuleError, listed
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.selection import MachineState, selectable_machines
 from flipwell.rules.values import PlayerId
@@ -148,9 +148,11 @@ def playoff_play_order(
         return players
     previous = check_unique(previous_game, what="the previous game's finishing order")
     if sorted(previous) != sorted(players):
-        raise RuleError(
-            f"the previous game's players {', '.join(previous)} are not this match's "
-            f"players {', '.join(players)}"
+        before, before_fields = listed("previous", previous)
+        now, now_fields = listed("player", players)
+        raise RuleError.about(
+            "the previous game's players " + before + " are not this match's players " + now,
+            players={**before_fields, **now_fields},
         )
     return previous
 

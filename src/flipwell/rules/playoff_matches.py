@@ -24,7 +24,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from flipwell.rules.checks import check_player, check_score, check_unique
-from flipwell.rules.errors import RuleError
+from flipwell.rules.errors import RuleError, about_player, about_players, listed
 from flipwell.rules.playoff_machines import playoff_machine_chooser, playoff_play_order
 from flipwell.rules.playoffs import papa_points, round_name
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
@@ -60,7 +60,7 @@ class PlayoffGame:
             raise RuleError("record a playoff game as a finishing order or as scores, not both")
         # A playoff game has no forfeits: every listed player needs a real machine score.
         scores = {
-            check_player(p): check_score(s, what=f"{p}'s machine score")
+            check_player(p): check_score(s, what="{player}'s machine score", player=p)
             for p, s in self.scores.items()
         }
         return tuple(finishing_order(scores, tie_order=self.tie_order))
@@ -137,7 +137,7 @@ def playoff_match_state(
     absent = check_unique(record.absent, what="the no-shows")
     for player in absent:
         if player not in seeds:
-            raise RuleError(f"no-show {player} is not a player of {match}")
+            raise about_player("no-show {player} is not a player of {match}", player, match=match)
     no_shows = tuple(p for p in seeds if p in absent)
     present = [p for p in seeds if p not in absent]
     final = match == "F"
@@ -179,7 +179,7 @@ def playoff_match_state(
         return replace(
             base,
             status="tiebreaker_needed",
-            needed="; ".join(f"tiebreaker needed between {_names(t)}" for t in open_ties),
+            needed=tiebreakers_needed(open_ties),
             play_order=open_ties[0],
             tied=open_ties,
         )
@@ -230,13 +230,22 @@ def _game_orders(
         order = game.finishing_order()
         for player in order:
             if player not in present:
-                raise RuleError(
-                    f"game {number} of {match} lists {player}, who is not a present player of "
-                    "the match (a no-show is disqualified from it, R6.6-c)"
+                raise about_player(
+                    "game {game} of {match} lists {player}, who is not a present player of "
+                    "the match (a no-show is disqualified from it, R6.6-c)",
+                    player,
+                    game=str(number),
+                    match=match,
                 )
         missing = [p for p in present if p not in order]
         if missing:
-            raise RuleError(f"game {number} of {match} is missing {_names(missing)}")
+            raise about_players(
+                "game {game} of {match} is missing {players}",
+                "players",
+                missing,
+                game=str(number),
+                match=match,
+            )
         if game.machine in machines:
             raise RuleError(
                 f"machine {game.machine} is played twice in {match} (games "
@@ -275,15 +284,45 @@ def _tiebreaker_orders(
         order = game.finishing_order()
         tie = next((t for t in ties if sorted(t) == sorted(order)), None)
         if tie is None:
-            needed = "; ".join(_names(t) for t in ties) or "none"
-            raise RuleError(
-                f"the tiebreaker between {_names(order)} in {match} does not match a tie that "
-                f"needs breaking (R6.5-a); ties needing one: {needed}"
-            )
+            raise _unneeded_tiebreaker(order, ties, match)
         if tie in broken:
-            raise RuleError(f"the tie between {_names(tie)} in {match} has two tiebreakers")
+            raise about_players(
+                "the tie between {players} in {match} has two tiebreakers",
+                "players",
+                tie,
+                match=match,
+            )
         broken[tie] = order
     return broken
+
+
+def _unneeded_tiebreaker(
+    order: Sequence[PlayerId], ties: Collection[tuple[PlayerId, ...]], match: str
+) -> RuleError:
+    """R6.5-a: a tiebreaker game whose players are not a tie that needs breaking."""
+    between, fields = listed("player", order, last=" and ")
+    needed = []
+    for number, tie in enumerate(ties):
+        names, tied = listed(f"tie{number}_", tie, last=" and ")
+        needed.append(names)
+        fields.update(tied)
+    return RuleError.about(
+        "the tiebreaker between " + between + " in {match} does not match a tie that needs "
+        "breaking (R6.5-a); ties needing one: " + ("; ".join(needed) or "none"),
+        players=fields,
+        values={"match": match},
+    )
+
+
+def tiebreakers_needed(
+    ties: Sequence[Sequence[PlayerId]], names: Mapping[PlayerId, str] | None = None
+) -> str:
+    """What a match waits for while ties need a tiebreaker game (R6.5-a): "tiebreaker needed
+    between A and B", each player written as `names[key]` (the key when not in `names`)."""
+    names = names or {}
+    return "; ".join(
+        "tiebreaker needed between " + _names([names.get(p, p) for p in tie]) for tie in ties
+    )
 
 
 def _names(players: Sequence[PlayerId]) -> str:

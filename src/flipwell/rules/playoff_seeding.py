@@ -16,14 +16,14 @@ Words:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import groupby
 from typing import Literal
 
 from flipwell.rules.checks import check_count, check_player, check_points, check_unique, fmt
-from flipwell.rules.errors import RuleError
+from flipwell.rules.errors import RuleError, about_player
 from flipwell.rules.playoffs import divisions_for_qualifiers, playoff_divisions
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.ties import tie_positions
@@ -46,15 +46,21 @@ class SeedTie:
 
     @property
     def message(self) -> str:
-        """The tie as an official reads it, with what to do about it (R6.1-e)."""
+        """The tie as an official reads it, with what to do about it (R6.1-e), naming the
+        players by their keys (`render` names them)."""
+        return self.render({})
+
+    def render(self, names: Mapping[PlayerId, str]) -> str:
+        """`message` with each player written as `names[key]` (the key when not in `names`)."""
         what = {
             "cut": "across the playoff cut",
             "division": "across a division line",
             "seeding": "for playoff seeds",
         }[self.line]
+        tied = _names([names.get(p, p) for p in self.players])
         return (
-            f"{_names(self.players)} are tied at {fmt(self.points)} points {what}: settle by a "
-            "single-ball playoff on a random machine (R6.1-e)"
+            f"{tied} are tied at {fmt(self.points)} points {what}: settle by a single-ball "
+            "playoff on a random machine (R6.1-e)"
         )
 
 
@@ -73,7 +79,11 @@ class PlayoffSeeding:
     def seed_of(self, player: PlayerId) -> int:
         """The player's seed in this division (1 = best)."""
         if player not in self.seeds:
-            raise RuleError(f"{player} is not seeded in division {self.division.name}")
+            raise about_player(
+                "{player} is not seeded in division {division}",
+                player,
+                division=self.division.name,
+            )
         return self.seeds.index(player) + 1
 
 
@@ -143,7 +153,7 @@ def playoff_qualification(
     out = set(check_unique(withdrawn, what="the withdrawals"))
     unknown = sorted(out - set(points))
     if unknown:
-        raise RuleError(f"withdrawn player {unknown[0]} is not in the season standings")
+        raise about_player("withdrawn player {player} is not in the season standings", unknown[0])
     size = len(eligible) if ruleset.playoff_league_size == "eligible_players" else len(points)
     if cut is None:
         divisions = playoff_divisions(size, ruleset=ruleset)
@@ -204,7 +214,7 @@ def apply_withdrawals(
     pool = check_unique([*listed, *reserves], what="the seeds and reserves")
     unknown = sorted(out - set(pool))
     if unknown:
-        raise RuleError(f"withdrawn player {unknown[0]} is neither seeded nor a reserve")
+        raise about_player("withdrawn player {player} is neither seeded nor a reserve", unknown[0])
     for seeding in seedings:
         if len(seeding.seeds) != seeding.division.bracket:
             raise RuleError(
@@ -244,10 +254,12 @@ def _check_candidates(
             raise RuleError(f"each standing must be a PlayoffCandidate, got {candidate!r}")
         player = check_player(candidate.player)
         if player in points:
-            raise RuleError(f"{player} appears twice in the season standings")
-        points[player] = check_points(candidate.points, what=f"{player}'s league points")
+            raise about_player("{player} appears twice in the season standings", player)
+        points[player] = check_points(
+            candidate.points, what="{player}'s league points", player=player
+        )
         if not isinstance(candidate.eligible, bool):
-            raise RuleError(f"{player}'s eligibility must be True or False")
+            raise about_player("{player}'s eligibility must be True or False", player)
         if candidate.eligible:
             eligible.append(player)
     return points, eligible

@@ -37,7 +37,7 @@ from fractions import Fraction
 from typing import Literal
 
 from flipwell.rules.checks import check_count, check_points, check_unique
-from flipwell.rules.errors import RuleError
+from flipwell.rules.errors import RuleError, about_player
 from flipwell.rules.playoffs import playoff_qualifier_count
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.values import PlayerId, PlayoffCandidate
@@ -120,7 +120,7 @@ class PlayoffRace:
         for standing in self.standings:
             if standing.player == player:
                 return standing
-        raise RuleError(f"{player} is not an eligible player in this race")
+        raise about_player("{player} is not an eligible player in this race", player)
 
     def status(self, player: PlayerId) -> RaceStatus:
         """One eligible player's status: clinched, alive or eliminated."""
@@ -161,10 +161,14 @@ def _checked(contenders: Sequence[PlayoffCandidate]) -> list[tuple[PlayoffCandid
     field = []
     for contender in contenders:
         if not isinstance(contender.eligible, bool):
-            raise RuleError(
-                f"{contender.player}'s eligible must be True or False, got {contender.eligible!r}"
+            raise about_player(
+                "{player}'s eligible must be True or False, got {got}",
+                contender.player,
+                got=repr(contender.eligible),
             )
-        points = check_points(contender.points, what=f"{contender.player}'s league points")
+        points = check_points(
+            contender.points, what="{player}'s league points", player=contender.player
+        )
         field.append((contender, points))
     return field
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from flipwell.rules.checks import check_player, check_score, check_unique, fmt, points_phrase
-from flipwell.rules.errors import RuleError
+from flipwell.rules.errors import RuleError, about_player, about_players
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.ties import tie_positions
 from flipwell.rules.values import Finish, PlayerId, PointLine
@@ -143,7 +143,7 @@ def _present_scores(scores: Mapping[PlayerId, int | None]) -> dict[PlayerId, int
     for player, score in scores.items():
         check_player(player)
         if score is not None:
-            present[player] = check_score(score, what=f"{player}'s machine score")
+            present[player] = check_score(score, what="{player}'s machine score", player=player)
     return present
 
 
@@ -320,7 +320,7 @@ def _check_results(
     check_unique(ladder_order, what="the ladder order")
     missing = sorted(set(results) - set(ladder_order))
     if missing:
-        raise RuleError(f"ladder_order is missing {', '.join(missing)}")
+        raise about_players("ladder_order is missing {players}", "players", missing)
     lengths = {len(games) for games in results.values()}
     if len(lengths) > 1:
         raise RuleError(f"every player needs one entry per game; got lengths {sorted(lengths)}")
@@ -330,12 +330,15 @@ def _check_results(
             if finish is None:
                 continue
             if not isinstance(finish, Finish):
-                raise RuleError(f"{player}'s game {number} must be a Finish or None")
-            check_score(finish.points, what=f"{player}'s points in game {number}")
-            if isinstance(finish.place, bool) or not isinstance(finish.place, int):
-                raise RuleError(f"{player}'s place in game {number} must be 1 to 4")
-            if not 1 <= finish.place <= 4:
-                raise RuleError(f"{player}'s place in game {number} must be 1 to 4")
+                raise about_player(
+                    "{player}'s game {number} must be a Finish or None", player, number=str(number)
+                )
+            check_score(finish.points, what=f"{{player}}'s points in game {number}", player=player)
+            place = finish.place
+            if isinstance(place, bool) or not isinstance(place, int) or not 1 <= place <= 4:
+                raise about_player(
+                    "{player}'s place in game {number} must be 1 to 4", player, number=str(number)
+                )
 
 
 def _fifth_game_order(
@@ -351,9 +354,11 @@ def _fifth_game_order(
     order = sorted(included, key=sort_keys.__getitem__)
     for a, b in pairwise(order):
         if sort_keys[a] == sort_keys[b]:
-            raise RuleError(
-                f"unresolved match-bonus tie between {a} and {b}: the ruleset's "
-                "match_bonus_tiebreak does not separate them"
+            raise about_players(
+                "unresolved match-bonus tie between {tied}: the ruleset's "
+                "match_bonus_tiebreak does not separate them",
+                "tied",
+                (a, b),
             )
     return order
 

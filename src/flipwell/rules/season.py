@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from flipwell.rules.checks import check_count, check_unique
-from flipwell.rules.errors import RuleError, listed
+from flipwell.rules.errors import RuleError, about_players, listed
 from flipwell.rules.forfeits import night_forfeit_credit, season_forfeit_game, season_forfeited
 from flipwell.rules.grouping import group_sizes, initial_ladder, ladder, split_into_groups
 from flipwell.rules.match import (
@@ -113,7 +113,7 @@ def next_groups(
     absent = set(announced_absences)
     unknown = sorted(absent - set(result.ladder))
     if unknown:
-        raise RuleError(f"{', '.join(unknown)} cannot be absent: not on the ladder")
+        raise about_players("{players} cannot be absent: not on the ladder", "players", unknown)
     present = [p for p in result.ladder if p not in absent]
     return split_into_groups(present, group_sizes(len(present), ruleset=ruleset))
 
@@ -142,9 +142,11 @@ def _in_order(meets: Sequence[MeetFacts]) -> list[MeetFacts]:
 def _joined_at(facts: SeasonFacts, players: Sequence[PlayerId]) -> dict[PlayerId, int]:
     unknown = sorted(set(facts.joined_at) - set(players))
     if unknown:
-        raise RuleError(f"joined_at names {', '.join(unknown)}, who is not an entrant")
+        raise about_players("joined_at names {players}, who is not an entrant", "players", unknown)
     return {
-        p: check_count(facts.joined_at.get(p, 1), what=f"{p}'s joining meet", minimum=1)
+        p: check_count(
+            facts.joined_at.get(p, 1), what="{player}'s joining meet", player=p, minimum=1
+        )
         for p in players
     }
 
@@ -278,11 +280,32 @@ def _expected_groups(
         return ()
     recorded = [list(m.players) for m in meet.groups]
     if recorded != expected and meet.group_override is None:
-        raise RuleError(
-            f"meet {meet.number}: the recorded groups {recorded} differ from the ladder's "
-            f"{expected}; an LO override needs a reason (R4.1-d)"
-        )
+        raise _groups_differ(meet, recorded, expected)
     return tuple(tuple(g) for g in expected)
+
+
+def _groups_differ(
+    meet: MeetFacts, recorded: Sequence[Sequence[PlayerId]], expected: Sequence[Sequence[PlayerId]]
+) -> RuleError:
+    """R4.1-d: recorded groups that are not the ladder's, each group written as its players."""
+    fields: dict[str, str] = {}
+    parts = []
+    for label, groups in (("recorded", recorded), ("expected", expected)):
+        written = []
+        for number, group in enumerate(groups, 1):
+            names, named = listed(f"{label}_{number}_", group)
+            fields.update(named)
+            written.append(f"group {number}: {names}")
+        parts.append("; ".join(written) or "none")
+    return RuleError.about(
+        "meet {meet}: the recorded groups ("
+        + parts[0]
+        + ") differ from the ladder's ("
+        + parts[1]
+        + "); an LO override needs a reason (R4.1-d)",
+        players=fields,
+        values={"meet": str(meet.number)},
+    )
 
 
 def _penalty_decisions(

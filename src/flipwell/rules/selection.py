@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from flipwell.rules.checks import check_count, check_player, check_unique
-from flipwell.rules.errors import RuleError
+from flipwell.rules.errors import RuleError, about_players
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.values import PlayerId
 
@@ -529,11 +529,18 @@ def play_order(
     for who, listed in (("present", here), ("late", late_players)):
         outsiders = [p for p in listed if p not in members]
         if outsiders:
-            raise RuleError(f"{_listing(outsiders)} listed as {who} but not in the group")
+            raise about_players(
+                "{players} listed as {who} but not in the group", "players", outsiders, who=who
+            )
     for number, game in enumerate(played, start=1):
         outsiders = [p for p in game.order if p not in members]
         if outsiders:
-            raise RuleError(f"game {number} lists {_listing(outsiders)}, who are not in the group")
+            raise about_players(
+                "game {game} lists {players}, who are not in the group",
+                "players",
+                outsiders,
+                game=str(number),
+            )
     if (
         ruleset.play_order_returning_players != "after_finishers_in_ladder_order"
     ):  # pragma: no cover

@@ -11,7 +11,7 @@ from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
 
 from flipwell.rules.checks import check_unique, fmt
-from flipwell.rules.errors import RuleError
+from flipwell.rules.errors import RuleError, about_players, listed
 from flipwell.rules.values import PlayerId
 
 
@@ -42,8 +42,12 @@ def tie_positions(
             raise RuleError(f"a {what} must be a list of players, got {order!r}")
         players = check_unique(order, what=f"a {what}")
         if len(players) < 2:
-            raise RuleError(
-                f"{what} {players} must name at least two players with equal {quantity}"
+            raise about_players(
+                "{what} ({players}) must name at least two players with equal {quantity}",
+                "players",
+                players,
+                what=what,
+                quantity=quantity,
             )
         for player in players:
             if player not in values:
@@ -60,13 +64,29 @@ def tie_positions(
                 )
         tied_values = {values[p] for p in players}
         if len(tied_values) != 1:
-            raise RuleError(f"{what} {players} groups players whose {quantity} differ")
+            raise about_players(
+                "{what} ({players}) groups players whose {quantity} differ",
+                "players",
+                players,
+                what=what,
+                quantity=quantity,
+            )
         (value,) = tied_values
         tied = sorted(p for p, v in values.items() if v == value and p not in optional)
         if sorted(p for p in players if p not in optional) != tied:
-            raise RuleError(
-                f"{what} {players} must list every player tied at {fmt(value)}{unit}: "
-                + ", ".join(tied)
-            )
+            raise _incomplete(players, tied, what=what, tied_at=f"{fmt(value)}{unit}")
         positions.update({p: i for i, p in enumerate(players)})
     return positions
+
+
+def _incomplete(
+    players: Sequence[PlayerId], tied: Sequence[PlayerId], *, what: str, tied_at: str
+) -> RuleError:
+    """A recorded order that leaves out some of the players tied on its value."""
+    listed_names, listed_fields = listed("listed", players, last=" and ")
+    tied_names, tied_fields = listed("tied", tied, last=" and ")
+    return RuleError.about(
+        "{what} (" + listed_names + ") must list every player tied at {tied_at}: " + tied_names,
+        players={**listed_fields, **tied_fields},
+        values={"what": what, "tied_at": tied_at},
+    )

@@ -34,7 +34,7 @@ from datetime import date
 from typing import Literal, get_args
 
 from flipwell.rules.checks import check_count, check_player
-from flipwell.rules.errors import RuleError
+from flipwell.rules.errors import RuleError, about_player
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.values import PlayerId
 
@@ -331,7 +331,8 @@ def dues_status(
             f"dues_amount must be a whole number of cents, 0 or more, got {dues_amount!r}"
         )
     meets = {
-        check_player(p): check_count(n, what=f"{p}'s meets played") for p, n in meets_played.items()
+        check_player(p): check_count(n, what="{player}'s meets played", player=p)
+        for p, n in meets_played.items()
     }
     paid = dict.fromkeys(meets, 0)
     by_id = {e.entry_id: e for e in ledger.entries}
@@ -342,9 +343,11 @@ def dues_status(
         player = original.player
         assert player is not None  # LedgerEntry requires a player for dues_paid
         if player not in paid:
-            raise RuleError(
-                f"entry {entry.entry_id} records dues from {player}, who is not among the "
-                "season's players in meets_played"
+            raise about_player(
+                "entry {entry} records dues from {player}, who is not among the "
+                "season's players in meets_played",
+                player,
+                entry=str(entry.entry_id),
             )
         paid[player] += _effects(entry, by_id)["dues"]
     periods = {p: 1 if ruleset.dues_period == "season" else n for p, n in meets.items()}
@@ -412,9 +415,10 @@ def _check_reversal(
             f"{entry.account}; to correct an amount, reverse it and append the right one"
         )
     if entry.player != original.player:
-        raise RuleError(
-            f"entry {entry.entry_id} reverses entry {target} of {original.player}, "
-            f"but names {entry.player}"
+        raise RuleError.about(
+            "entry {entry} reverses entry {target} of {original}, but names {named}",
+            players={"original": str(original.player), "named": str(entry.player)},
+            values={"entry": str(entry.entry_id), "target": str(target)},
         )
     if entry.on < original.on:
         raise RuleError(

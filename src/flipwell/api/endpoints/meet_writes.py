@@ -115,10 +115,10 @@ def announce_lateness(request: HttpRequest, meet_id: MeetId, payload: LatenessIn
     wait_until (A59). Only before the start (scope: manage)."""
     meet = queries.meet(meet_id)
     actor = acting_official(request, league=_meet_league(meet), scope="manage")
-    tardiness = services.announce_lateness(
+    announced = services.announce_lateness(
         meet=meet, player=queries.player(payload.player), at=payload.at, actor=actor
     )
-    return Status(201, tardiness)
+    return Status(201, announced.tardiness)
 
 
 @router.post(
@@ -178,12 +178,13 @@ def respond_to_correction(
     agree it is applied, one disagreement refuses it."""
     correction = queries.correction(correction_id)
     actor = acting_official(request, league=_game_league(correction.game), scope="scores")
-    return services.respond_to_correction(
+    answered = services.respond_to_correction(
         request=correction,
         player=queries.player(payload.player),
         agrees=payload.agrees,
         actor=actor,
     )
+    return answered.outcome
 
 
 # --- incidents ------------------------------------------------------------------------------
@@ -197,14 +198,14 @@ def record_late_join(request: HttpRequest, game_id: GameId, payload: LateJoinIn)
     manage)."""
     game = queries.game(game_id)
     actor = acting_official(request, league=_game_league(game), scope="manage")
-    decision = services.record_late_join(
+    arrival = services.record_late_join(
         game=game,
         player=queries.player(payload.player),
         machine_allows_joining=payload.machine_allows_joining,
         last_player_not_past_ball_1=payload.last_player_not_past_ball_1,
         actor=actor,
     )
-    return Status(201, decision)
+    return Status(201, arrival.decision)
 
 
 @router.post(

@@ -48,13 +48,14 @@ def qualify_for_playoffs(request: HttpRequest, season_id: SeasonId, payload: Qua
     scope: manage). Ties in the answer are settled with seed playoffs."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    return services.qualify_for_playoffs(
+    qualified = services.qualify_for_playoffs(
         season=season,
         date=payload.date,
         cut=payload.cut,
         cut_reason=payload.cut_reason,
         actor=actor,
     )
+    return qualified.qualification
 
 
 @router.post(
@@ -67,7 +68,7 @@ def record_seed_playoff(request: HttpRequest, season_id: SeasonId, payload: Seed
     A39; scope: manage)."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    return services.record_seed_playoff(
+    recorded = services.record_seed_playoff(
         season=season,
         order=[queries.player(p) for p in payload.order],
         machine=None
@@ -75,6 +76,7 @@ def record_seed_playoff(request: HttpRequest, season_id: SeasonId, payload: Seed
         else queries.machine(season.league, payload.machine),
         actor=actor,
     )
+    return recorded.qualified.qualification
 
 
 @router.post(
@@ -87,9 +89,10 @@ def record_withdrawal(request: HttpRequest, season_id: SeasonId, payload: Withdr
     (R6.6-b, A41; scope: manage)."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    return services.record_withdrawal(
+    recorded = services.record_withdrawal(
         season=season, player=queries.player(payload.player), note=payload.note, actor=actor
     )
+    return recorded.qualified.qualification
 
 
 @router.post(f"{MATCH}/games", response={201: PlayoffGameOut, **ERROR_RESPONSES}, **WRITE)

@@ -22,6 +22,9 @@ Words:
   keys point to (computed from the models themselves, so a new model needs no list edited).
   Restoring in this order means every referenced row exists when a row is inserted.
 - *empty database*: migrated, with no account and no row in any league table.
+- *legacy values*: values an older flipwell stored in a field that now stores others (a special
+  ruling's kind "major", before migration 0013, is "major_malfunction" now); a restore maps
+  them to today's, so an older backup still restores.
 
 Restoring only inserts (``bulk_create`` with the stored primary keys), never updates or
 deletes: the append-only triggers on the ledger and the audit log (migrations 0002, 0009) stay
@@ -53,6 +56,7 @@ from django.db import DatabaseError, IntegrityError, connection, models, transac
 from django.db.migrations.recorder import MigrationRecorder
 from django.utils import timezone
 
+from flipwell.league import enums
 from flipwell.league import models as m
 from flipwell.league.exchange.files import write_atomically
 from flipwell.league.exchange.progress import Progress, Stream
@@ -67,6 +71,10 @@ CHECKSUM_PREFIX = "sha256:"
 ROW_KEYS = frozenset({"pk", "fields"})
 NOT_BACKED_UP: frozenset[str] = frozenset({"league.apitoken", "league.derivedresult"})
 """League models whose rows a backup leaves out (see the module docstring)."""
+LEGACY_VALUES: Mapping[tuple[str, str], Mapping[str, str]] = {
+    ("league.specialruling", "kind"): enums.LEGACY_SPECIAL_RULING_KINDS,
+}
+"""(table, field) -> {value an older flipwell stored: today's value} (see *legacy values*)."""
 
 
 class BackupError(Exception):
@@ -328,8 +336,18 @@ def _rows_by_model(
         rows = rows_by_label[label]
         for row in table["rows"]:
             _check_row(path, label, len(rows) + 1, row, allowed)
-            rows.append(row)
+            rows.append(_current_values(label, row))
     return rows_by_label
+
+
+def _current_values(label: str, row: dict[str, Any]) -> dict[str, Any]:
+    """The row with each legacy value of its fields mapped to today's (`LEGACY_VALUES`)."""
+    fields = dict(row["fields"])
+    for (table, field), mapping in LEGACY_VALUES.items():
+        value = fields.get(field)
+        if table == label and isinstance(value, str) and value in mapping:
+            fields[field] = mapping[value]
+    return {**row, "fields": fields}
 
 
 def backup_fields(model: type[models.Model]) -> frozenset[str]:

@@ -198,7 +198,9 @@ def play_demo_playoffs(*, season: m.Season, date: datetime.date, actor: User) ->
     """
     rng = random.Random(DEMO_PLAYOFF_SEED)
     players = {str(p.pk): p for p in m.Player.objects.filter(season_entries__season=season)}
-    qualification = services.qualify_for_playoffs(season=season, date=date, actor=actor)
+    qualification = services.qualify_for_playoffs(
+        season=season, date=date, actor=actor
+    ).qualification
     for _ in range(len(players)):  # each seed playoff settles one tie
         if not qualification.ties:
             break
@@ -206,7 +208,7 @@ def play_demo_playoffs(*, season: m.Season, date: datetime.date, actor: User) ->
         rng.shuffle(tied)
         qualification = services.record_seed_playoff(
             season=season, order=[players[key] for key in tied], actor=actor
-        )
+        ).qualified.qualification
     machines = list(season.league.machines.order_by("title"))
     for _ in range(MAX_DEMO_PLAYOFF_STEPS):
         bracket = playoff_bracket(season)

@@ -90,11 +90,7 @@ class MachineDeclaration(models.Model):
 class SpecialRuling(models.Model):
     """One version of a special ruling for a machine title (Appendix A, RA-a, RA-e)."""
 
-    class Kind(models.TextChoices):
-        NOT_A_MALFUNCTION = "not_malfunction", "Not a malfunction"
-        MAJOR_MALFUNCTION = "major", "Major malfunction"
-        POSITIVE_MALFUNCTION = "positive", "Positive malfunction"
-        NOT_AN_EXTRA_BALL = "not_extra_ball", "Not an extra ball"
+    Kind = enums.SpecialRulingKind
 
     machine_title = models.CharField(max_length=120)
     number = models.PositiveSmallIntegerField()
@@ -118,9 +114,7 @@ class SpecialRuling(models.Model):
                 name="special_ruling_numbering_positive",
             ),
             models.CheckConstraint(
-                condition=models.Q(
-                    kind__in=["not_malfunction", "major", "positive", "not_extra_ball"]
-                ),
+                condition=models.Q(kind__in=enums.SpecialRulingKind.values),
                 name="special_ruling_kind_valid",
             ),
         ]

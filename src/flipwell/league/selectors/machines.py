@@ -17,15 +17,9 @@ from dataclasses import dataclass
 from django.db import models
 
 from flipwell.league import models as m
-from flipwell.rules import SpecialRuling, SpecialRulingKind, rulings_for
+from flipwell.league.enums import SPECIAL_RULING_KINDS, one_of
+from flipwell.rules import SpecialRuling, rulings_for
 
-KIND_TO_RULES: dict[str, SpecialRulingKind] = {
-    "not_malfunction": "not_a_malfunction",
-    "major": "major_malfunction",
-    "positive": "positive_malfunction",
-    "not_extra_ball": "not_an_extra_ball",
-}
-"""Stored special-ruling kinds -> `flipwell.rules.special_rulings.SpecialRulingKind`."""
 CAUSE_MARK = "\n\nCause and effect: "
 """How a ruling's reproduction notes and its cause and effect share one stored text (RA-e)."""
 
@@ -142,7 +136,7 @@ def to_rules_ruling(row: m.SpecialRuling) -> SpecialRuling:
     return SpecialRuling(
         ruling_id=ruling_id(row.machine_title, row.number),
         machine=row.machine_title,
-        kind=KIND_TO_RULES[row.kind],
+        kind=one_of(row.kind, SPECIAL_RULING_KINDS, field="kind"),
         text=row.text,
         reproducible=True,
         reproduction=reproduction,

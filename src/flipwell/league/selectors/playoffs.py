@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from flipwell.league import models as m
@@ -40,6 +40,7 @@ from flipwell.rules import (
     playoff_bracket_state,
     playoff_qualification,
 )
+from flipwell.rules.playoff_matches import tiebreakers_needed
 from flipwell.rules.playoffs import divisions_for_qualifiers
 
 ROUND_PREFIX = {"quarterfinal": "QF", "semifinal": "SF", "final": "F"}
@@ -159,7 +160,9 @@ def playoff_bracket(season: m.Season) -> PlayoffBracket:
         return PlayoffBracket(season_id=season.pk, date=None, status="not planned")
     facts = load_playoff_facts(night)
     if not facts.divisions:
-        ties = tuple(t.message for t in playoff_qualification_now(season, night).ties)
+        open_ties = playoff_qualification_now(season, night).ties
+        names = player_names(p for t in open_ties for p in t.players)
+        ties = tuple(t.render(names) for t in open_ties)
         return PlayoffBracket(season.pk, night.date, night.status, ties=ties)
     ruleset = ruleset_for(season.league)
     views = []
@@ -167,6 +170,14 @@ def playoff_bracket(season: m.Season) -> PlayoffBracket:
         state = bracket_state(division, ruleset)
         views.append(_division_view(facts, division, state))
     return PlayoffBracket(season.pk, night.date, night.status, divisions=tuple(views))
+
+
+def player_names(keys: Iterable[str]) -> dict[str, str]:
+    """Player key -> "First Last" for the players `keys` name (one query)."""
+    rows = m.Player.objects.filter(pk__in={int(k) for k in keys}).values_list(
+        "pk", "first_name", "last_name"
+    )
+    return {player_key(pk): f"{first} {last}" for pk, first, last in rows}
 
 
 def bracket_state(division: DivisionFacts, ruleset: Ruleset) -> PlayoffBracketState:
@@ -368,6 +379,10 @@ def _match_view(
     refs: Callable[[tuple[str, ...]], tuple[PlayerRef, ...]],
 ) -> MatchView:
     needed = match.needed
+    if match.tied:
+        needed = tiebreakers_needed(
+            match.tied, {p: refs((p,))[0].name for t in match.tied for p in t}
+        )
     if in_progress is not None:
         needed = f"game {in_progress.number} is being played on {in_progress.machine}"
     return MatchView(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
@@ -195,18 +196,29 @@ def request_correction(
     return request
 
 
+@dataclass(frozen=True)
+class AnsweredCorrection:
+    """One player's answer to a correction request: the stored response, the request as
+    decided by it (its status updated when decided) and the rules' outcome (R3-c, R3-d)."""
+
+    response: m.CorrectionResponse
+    request: m.CorrectionRequest
+    outcome: CorrectionOutcome
+
+
 def respond_to_correction(
     *,
     request: m.CorrectionRequest,
     player: m.Player,
     agrees: bool,
     actor: User | None = None,
-) -> CorrectionOutcome:
+) -> AnsweredCorrection:
     """Record one player's answer to a correction request and decide it (R3-c, R3-d).
 
     Only the quorum is asked (A45.1). When every one of them has agreed the correction is
     applied: its proposed version is confirmed and counts from now on (R3-e). One
-    disagreement refuses it: the score sheet stands. Returns the rules' outcome.
+    disagreement refuses it: the score sheet stands. Returns the response, the request and
+    the rules' outcome (`AnsweredCorrection`).
 
     Side effects: a CorrectionResponse; when decided, the request's status (and for an applied
     one the proposed submission's confirmation); audit events ``correction.answered`` and
@@ -221,9 +233,9 @@ def respond_to_correction(
                 f"This correction is already decided: {request.get_status_display().lower()}.",
                 code="decided",
             )
-        outcome = _answer(request, player, agrees=agrees, actor=actor)
+        response, outcome = _answer(request, player, agrees=agrees, actor=actor)
         season_changed(request.game.group.meet.season)  # an applied sheet must score (R3-e)
-    return outcome
+    return AnsweredCorrection(response=response, request=request, outcome=outcome)
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -231,7 +243,7 @@ def respond_to_correction(
 
 def _answer(
     request: m.CorrectionRequest, player: m.Player, *, agrees: bool, actor: User | None
-) -> CorrectionOutcome:
+) -> tuple[m.CorrectionResponse, CorrectionOutcome]:
     game = request.game
     league = game.group.meet.season.league
     base_sheet = dict(request.base.lines.values_list("player_id", "machine_score"))
@@ -258,7 +270,7 @@ def _answer(
     )
     outcome = _decide(request, base_sheet, quorum)
     if outcome.status == "pending":
-        return outcome
+        return response, outcome
     request.status = outcome.status
     request.decided_at = timezone.now()
     request.save(update_fields=["status", "decided_at"])
@@ -271,7 +283,7 @@ def _answer(
         actor=actor,
         data={"reason": outcome.reason, "rule": outcome.rule},
     )
-    return outcome
+    return response, outcome
 
 
 def _decide(

@@ -8,6 +8,7 @@ Every forfeit counts toward the §2.5 season forfeit unless a league official de
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
@@ -119,6 +120,15 @@ def record_forfeit(
     return forfeit
 
 
+@dataclass(frozen=True)
+class RecordedLateArrival:
+    """A late arrival during a game (§2.3): the stored row, a LateJoin when he joins or his
+    Forfeit (reason late) when he may not, and the rules' decision (R2.3-a, A60)."""
+
+    row: m.LateJoin | m.Forfeit
+    decision: JoinDecision
+
+
 def record_late_join(
     *,
     game: m.Game,
@@ -126,7 +136,7 @@ def record_late_join(
     machine_allows_joining: bool,
     last_player_not_past_ball_1: bool,
     actor: User,
-) -> JoinDecision:
+) -> RecordedLateArrival:
     """A late player arrives during `game`: he joins it, or forfeits it (§2.3, R2.3-a, A60).
 
     `join_game_in_progress` decides from the two attested conditions; he then plays last in
@@ -134,9 +144,10 @@ def record_late_join(
     forfeit for him (reason "late") and he joins at the next game.
 
     Side effects: a LateJoin, or a Forfeit (late); an audit event ``game.late_arrival``.
-    Raises PermissionDenied unless `actor` is a league official or scorekeeper;
-    ValidationError for a meet that is not open, a confirmed game, a player outside the group,
-    one who already played a game tonight, or a repeat.
+    Returns the row and the rules' decision (`RecordedLateArrival`). Raises PermissionDenied
+    unless `actor` is a league official or scorekeeper; ValidationError for a meet that is not
+    open, a confirmed game, a player outside the group, one who already played a game tonight,
+    or a repeat.
     """
     with transaction.atomic():
         game = locked_game(game)
@@ -200,7 +211,7 @@ def record_late_join(
             },
         )
         season_changed(game.group.meet.season)
-    return decision
+    return RecordedLateArrival(row=row, decision=decision)
 
 
 # --- Late joiners' forfeits (§2.4) -----------------------------------------------------------

@@ -129,18 +129,28 @@ def announce_absence(*, meet: m.Meet, player: m.Player, actor: User) -> m.Announ
     return absence
 
 
+@dataclass(frozen=True)
+class AnnouncedLateness:
+    """A recorded lateness notice (R2.2-a): the stored notice and the rules' tardiness (how
+    long the group waits, A59)."""
+
+    notice: m.LatenessNotice
+    tardiness: AnnouncedTardiness
+
+
 def announce_lateness(
     *,
     meet: m.Meet,
     player: m.Player,
     at: datetime.datetime | None = None,
     actor: User,
-) -> AnnouncedTardiness:
+) -> AnnouncedLateness:
     """Record that the LO was told at `at` (default now) that `player` will be late (R2.2-a).
 
     Accepted only before the start: the meet must not have started and `at` must precede the
     scheduled start (`flipwell.rules.attendance.announced_tardiness`); the group then waits
-    until the returned `wait_until` at the latest (A59). Side effects: a LatenessNotice and an
+    until the tardiness' `wait_until` at the latest (A59). Returns the stored notice and the
+    rules' tardiness (`AnnouncedLateness`). Side effects: a LatenessNotice and an
     audit event ``meet.lateness_announced``. Raises PermissionDenied unless `actor` is a league
     official; ValidationError after the start, for a player not entered, or a repeat notice.
     """
@@ -191,7 +201,7 @@ def announce_lateness(
             },
         )
         season_changed(meet.season)
-    return tardiness
+    return AnnouncedLateness(notice=notice, tardiness=tardiness)
 
 
 def scheduled_start(meet: m.Meet) -> datetime.datetime:

@@ -76,10 +76,7 @@ def start_playoff_game(
     with transaction.atomic():
         league_changed(season.league_id)
         require_official(actor=actor, league=season.league, action="run the playoffs")
-        night = locked_night(season)
-        facts = load_playoff_facts(night)
-        div = _division(facts, division)
-        state = _state(season, div, match)
+        night, facts, div, state = _match_facts(season, division, match)
         if match in div.in_progress:
             busy_game = div.in_progress[match]
             raise ValidationError(
@@ -127,10 +124,7 @@ def start_playoff_game(
                         code="required",
                     )
                 key = _checked_pick(str(machine.pk), keys, played, busy, unplayable)
-        round_, number = match_round(match)
-        row, _ = m.PlayoffMatch.objects.get_or_create(
-            playoff_night=night, division=division, round=round_, number=number
-        )
+        row = _match_row(night, division, match)
         game = m.PlayoffGame.objects.create(
             match=row,
             number=state.next_game,
@@ -176,10 +170,7 @@ def record_playoff_game(
     with transaction.atomic():
         league_changed(season.league_id)
         require_official(actor=actor, league=season.league, action="run the playoffs")
-        night = locked_night(season)
-        facts = load_playoff_facts(night)
-        div = _division(facts, division)
-        state = _state(season, div, match)
+        _, _, div, state = _match_facts(season, division, match)
         in_progress = div.in_progress.get(match)
         if in_progress is None:
             raise ValidationError(
@@ -206,7 +197,7 @@ def record_playoff_game(
                 scores={player_key(p.pk): s for p, s in scores.items()},
                 tie_order=tuple(tuple(player_key(p.pk) for p in o) for o in tie_orders),
             )
-        _check_record(season, div, match, lambda r: replace(r, games=(*r.games, game)), facts)
+        _check_record(season, div, match, lambda r: replace(r, games=(*r.games, game)))
         if order is not None:
             rows = [
                 m.PlayoffResult(game_id=in_progress.game_id, player=p, place=i, recorded_by=actor)
@@ -273,10 +264,7 @@ def record_playoff_tiebreaker(
     with transaction.atomic():
         league_changed(season.league_id)
         require_official(actor=actor, league=season.league, action="run the playoffs")
-        night = locked_night(season)
-        facts = load_playoff_facts(night)
-        div = _division(facts, division)
-        state = _state(season, div, match)
+        night, facts, div, state = _match_facts(season, division, match)
         if state.status != "tiebreaker_needed":
             raise ValidationError(
                 {"match": f"{match} needs no tiebreaker ({state.needed or 'it is complete'})."},
@@ -284,13 +272,8 @@ def record_playoff_tiebreaker(
             )
         drawn = machine or drawn_machine(night, f"{division}:{match}:tiebreaker", True, facts)
         game = PlayoffGame(machine=str(drawn.pk), order=tuple(player_key(p.pk) for p in order))
-        _check_record(
-            season, div, match, lambda r: replace(r, tiebreakers=(*r.tiebreakers, game)), facts
-        )
-        round_, number = match_round(match)
-        row = m.PlayoffMatch.objects.get(
-            playoff_night=night, division=division, round=round_, number=number
-        )
+        _check_record(season, div, match, lambda r: replace(r, tiebreakers=(*r.tiebreakers, game)))
+        row = _match_row(night, division, match)
         tiebreaker = m.Tiebreaker.objects.create(
             playoff_night=night,
             purpose=m.Tiebreaker.Purpose.MATCH,
@@ -340,23 +323,14 @@ def record_no_show(
                 {"match": f"{match} has started; a no-show is recorded at its start (R6.6-c)."},
                 code="started",
             )
-        key = player_key(player.pk)
-        if key not in state.players:
-            players = ", ".join(facts.names[p].name for p in state.players)
-            raise ValidationError(
-                {"player": f"{player} does not play in {match}; its players: {players}."},
-                code="not_in_match",
-            )
+        key = _player_key_in_match(player, match, state, facts)
         if key in state.absent:
             raise ValidationError(
                 {"player": f"{player} is already a no-show in {match}."}, code="duplicate"
             )
-        _check_record(season, div, match, lambda r: replace(r, absent=(*r.absent, key)), facts)
-        round_, number = match_round(match)
-        _check_waited(night, division, round_, number, player)
-        row, _ = m.PlayoffMatch.objects.get_or_create(
-            playoff_night=night, division=division, round=round_, number=number
-        )
+        _check_record(season, div, match, lambda r: replace(r, absent=(*r.absent, key)))
+        _check_waited(night, division, match, player)
+        row = _match_row(night, division, match)
         no_show = PlayoffNoShow.objects.create(
             match=row, player=player, note=note.strip(), recorded_by=actor
         )
@@ -416,13 +390,7 @@ def record_playoff_lateness_notice(
                 },
                 code="started",
             )
-        key = player_key(player.pk)
-        if key not in state.players:
-            players = ", ".join(facts.names[p].name for p in state.players)
-            raise ValidationError(
-                {"player": f"{player} does not play in {match}; its players: {players}."},
-                code="not_in_match",
-            )
+        _player_key_in_match(player, match, state, facts)
         start = playoff_start(night)
         with rules_edge("at", code="invalid", message=str):
             valid = tardiness_notice_valid(notice_at=told, start=start)
@@ -435,10 +403,7 @@ def record_playoff_lateness_notice(
                 },
                 code="too_late",
             )
-        round_, number = match_round(match)
-        row, _ = m.PlayoffMatch.objects.get_or_create(
-            playoff_night=night, division=division, round=round_, number=number
-        )
+        row = _match_row(night, division, match)
         if m.PlayoffLatenessNotice.objects.filter(match=row, player=player).exists():
             raise ValidationError(
                 {"player": f"{player}'s lateness notice for {match} is recorded."},
@@ -474,10 +439,9 @@ def playoff_start(night: m.PlayoffNight) -> datetime.datetime:
     return datetime.datetime.combine(night.date, season.start_time, tzinfo=zone)
 
 
-def _check_waited(
-    night: m.PlayoffNight, division: str, round_: str, number: int, player: m.Player
-) -> None:
+def _check_waited(night: m.PlayoffNight, division: str, match: str, player: m.Player) -> None:
     """Refuse a no-show before the delayed start his lateness notice gave (R6.6-a, A59)."""
+    round_, number = match_round(match)
     notice = m.PlayoffLatenessNotice.objects.filter(
         match__playoff_night=night,
         match__division=division,
@@ -513,14 +477,45 @@ def _division(facts: PlayoffFacts, division: str) -> DivisionFacts:
     return facts.divisions[division]
 
 
+def _match_facts(
+    season: m.Season, division: str, match: str
+) -> tuple[m.PlayoffNight, PlayoffFacts, DivisionFacts, PlayoffMatchState]:
+    """The season's playoff night (locked for the service), its facts, the division and the
+    match's state as the rules compute it."""
+    night = locked_night(season)
+    facts = load_playoff_facts(night)
+    div = _division(facts, division)
+    return night, facts, div, _state(season, div, match)
+
+
+def _match_row(night: m.PlayoffNight, division: str, match: str) -> m.PlayoffMatch:
+    """The match's stored row, created on its first stored fact (game, no-show, notice)."""
+    round_, number = match_round(match)
+    row, _ = m.PlayoffMatch.objects.get_or_create(
+        playoff_night=night, division=division, round=round_, number=number
+    )
+    return row
+
+
+def _player_key_in_match(
+    player: m.Player, match: str, state: PlayoffMatchState, facts: PlayoffFacts
+) -> str:
+    """The player's key; a ValidationError naming the match's players when he is not one."""
+    key = player_key(player.pk)
+    if key not in state.players:
+        players = ", ".join(facts.names[p].name for p in state.players)
+        raise ValidationError(
+            {"player": f"{player} does not play in {match}; its players: {players}."},
+            code="not_in_match",
+        )
+    return key
+
+
 def _match_with_players(
     season: m.Season, division: str, match: str
 ) -> tuple[m.PlayoffNight, PlayoffFacts, DivisionFacts, PlayoffMatchState]:
     """The locked night, its facts, the division and the match, whose players must be known."""
-    night = locked_night(season)
-    facts = load_playoff_facts(night)
-    div = _division(facts, division)
-    state = _state(season, div, match)
+    night, facts, div, state = _match_facts(season, division, match)
     if state.status == "waiting":
         raise ValidationError(
             {"match": f"{match}'s players are not known yet ({state.needed})."},
@@ -539,12 +534,11 @@ def _check_record(
     div: DivisionFacts,
     match: str,
     change: Callable[[PlayoffMatchRecord], PlayoffMatchRecord],
-    facts: PlayoffFacts,
 ) -> None:
     """Refuse a change to one match's record that the rules refuse for the whole bracket."""
     records = dict(div.records)
     records[match] = change(records.get(match, PlayoffMatchRecord()))
-    with rules_edge("order", code="invalid", message=lambda text: _named(text, facts)):
+    with rules_edge("order", code="invalid", message=str):
         bracket_state(replace(div, records=records), ruleset_for(season.league))
 
 
@@ -561,10 +555,3 @@ def _titled(message: str, facts: PlayoffFacts) -> str:
     for key, title in sorted(facts.machines.items(), key=lambda kv: -len(kv[0])):
         message = message.replace(f"machine {key} ", f"machine {title} ")
     return message
-
-
-def _named(message: str, facts: PlayoffFacts) -> str:
-    """A rules message naming player keys, with the players' names appended for reading."""
-    words = {w.strip(",.;:()") for w in message.split()}
-    named = [f"{key} = {ref.name}" for key, ref in facts.names.items() if key in words]
-    return message + (f" ({'; '.join(named)})" if named else "")

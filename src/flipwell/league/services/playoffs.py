@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
@@ -31,6 +32,7 @@ from flipwell.league.models.playoffs import PlayoffNoShow
 from flipwell.league.selectors.playoffs import (
     bracket_state,
     load_playoff_facts,
+    player_names,
     playoff_qualification_now,
 )
 from flipwell.league.services._edge import (
@@ -51,6 +53,35 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
+@dataclass(frozen=True)
+class QualifiedNight:
+    """The playoff night as qualified (§6.1, §6.2): the stored night, its Qualifier rows (the
+    bracket drawn; none while a tie is open) and the rules' qualification."""
+
+    night: m.PlayoffNight
+    qualifiers: list[m.Qualifier]
+    qualification: PlayoffQualification
+
+
+@dataclass(frozen=True)
+class RecordedSeedPlayoff:
+    """A recorded single-ball playoff on season points (R6.1-e): the stored Tiebreaker, its
+    places (winner first) and the qualification it settles."""
+
+    tiebreaker: m.Tiebreaker
+    places: list[m.TiebreakerPlace]
+    qualified: QualifiedNight
+
+
+@dataclass(frozen=True)
+class RecordedWithdrawal:
+    """A recorded withdrawal before the playoffs (R6.6-b): the stored Withdrawal and the
+    qualification with the seeds moved up."""
+
+    withdrawal: m.Withdrawal
+    qualified: QualifiedNight
+
+
 def qualify_for_playoffs(
     *,
     season: m.Season,
@@ -58,13 +89,14 @@ def qualify_for_playoffs(
     actor: User,
     cut: int | None = None,
     cut_reason: str = "",
-) -> PlayoffQualification:
+) -> QualifiedNight:
     """Plan the playoff night and draw its bracket from the final standings (§6.1, §6.2).
 
     Every regular meet of the season must be closed (R6.1-d: "after the final regular
     week"). cut: an LO override of the number of qualifiers, with its reason (A06, R6.2-b:
-    at least half the league). Returns the rules' qualification: when `ties` is not empty,
-    no bracket is stored yet and each tie must be settled with `record_seed_playoff`.
+    at least half the league). Returns the night, its Qualifier rows and the rules'
+    qualification (`QualifiedNight`): when the qualification's `ties` is not empty, no
+    bracket is stored yet and each tie must be settled with `record_seed_playoff`.
 
     Side effects: creates the PlayoffNight (with a random machine-draw seed) or updates its
     date, stores the cut and, when complete, the Qualifier rows; a Ruling for a cut
@@ -99,7 +131,8 @@ def qualify_for_playoffs(
             night.date = date
         night.cut_override = cut
         night.save()
-        qualification = _write_qualifiers(night, field="cut")
+        qualified = _write_qualifiers(night, field="cut")
+        qualification = qualified.qualification
         if cut is not None:
             record_ruling(
                 league=season.league,
@@ -120,7 +153,7 @@ def qualify_for_playoffs(
                 "ties": [list(t.players) for t in qualification.ties],
             },
         )
-    return qualification
+    return qualified
 
 
 def record_seed_playoff(
@@ -129,13 +162,14 @@ def record_seed_playoff(
     order: Sequence[m.Player],
     actor: User,
     machine: m.Machine | None = None,
-) -> PlayoffQualification:
+) -> RecordedSeedPlayoff:
     """Record the order a single-ball playoff gave players tied on season points (R6.1-e, A39).
 
     order: the tied players, winner first; they must be exactly the players of one open tie.
     machine: the machine it was played on; None draws one at random from the playable ones.
     Side effects: inserts a Tiebreaker (entry or seeding) with its places, rewrites the
-    Qualifier rows, and an audit event ``playoffs.seed_playoff_recorded``. Raises
+    Qualifier rows, and an audit event ``playoffs.seed_playoff_recorded``; returns the
+    tiebreaker, its places and the new qualification (`RecordedSeedPlayoff`). Raises
     PermissionDenied unless `actor` is a league official, and ValidationError (nothing
     written) when no such tie is open, once play has started, or when the rules refuse it.
     """
@@ -148,7 +182,8 @@ def record_seed_playoff(
         open_ties = playoff_qualification_now(season, night).ties
         tie = next((t for t in open_ties if sorted(t.players) == sorted(keys)), None)
         if tie is None:
-            listed = "; ".join(t.message for t in open_ties) or "none"
+            names = player_names(p for t in open_ties for p in t.players)
+            listed = "; ".join(t.render(names) for t in open_ties) or "none"
             raise ValidationError(
                 {"order": f"These players are not one open tie. Open ties: {listed}"},
                 code="no_such_tie",
@@ -162,11 +197,11 @@ def record_seed_playoff(
             machine=drawn,
             recorded_by=actor,
         )
-        m.TiebreakerPlace.objects.bulk_create(
+        places = m.TiebreakerPlace.objects.bulk_create(
             m.TiebreakerPlace(tiebreaker=tiebreaker, player=p, place=i)
             for i, p in enumerate(order, 1)
         )
-        qualification = _write_qualifiers(night, field="order")
+        qualified = _write_qualifiers(night, field="order")
         record_event(
             action="playoffs.seed_playoff_recorded",
             obj=tiebreaker,
@@ -174,17 +209,18 @@ def record_seed_playoff(
             actor=actor,
             data={"order": [p.pk for p in order], "line": tie.line, "machine": drawn.pk},
         )
-    return qualification
+    return RecordedSeedPlayoff(tiebreaker=tiebreaker, places=places, qualified=qualified)
 
 
 def record_withdrawal(
     *, season: m.Season, player: m.Player, actor: User, note: str = ""
-) -> PlayoffQualification:
+) -> RecordedWithdrawal:
     """A player announces before the playoffs that he cannot attend (R6.6-b, A41).
 
     Everyone seeded below him moves up and the best reserve qualifies (the rules'
     `apply_withdrawals`). Side effects: inserts the Withdrawal, rewrites the Qualifier rows,
-    and an audit event ``playoffs.withdrawal_recorded``. Raises PermissionDenied unless
+    and an audit event ``playoffs.withdrawal_recorded``; returns the withdrawal and the new
+    qualification (`RecordedWithdrawal`). Raises PermissionDenied unless
     `actor` is a league official, and ValidationError (nothing written) once the night's
     play has started (use `record_no_show` then), or for a player not in the standings.
     """
@@ -200,7 +236,7 @@ def record_withdrawal(
         withdrawal = m.Withdrawal.objects.create(
             playoff_night=night, player=player, recorded_by=actor
         )
-        qualification = _write_qualifiers(night, field="player")
+        qualified = _write_qualifiers(night, field="player")
         record_event(
             action="playoffs.withdrawal_recorded",
             obj=withdrawal,
@@ -208,7 +244,7 @@ def record_withdrawal(
             actor=actor,
             data={"player": player.pk, "note": note.strip()},
         )
-    return qualification
+    return RecordedWithdrawal(withdrawal=withdrawal, qualified=qualified)
 
 
 def close_playoff_night(*, season: m.Season, actor: User) -> m.PlayoffNight:
@@ -251,15 +287,16 @@ def _check_not_started(night: m.PlayoffNight) -> None:
         )
 
 
-def _write_qualifiers(night: m.PlayoffNight, *, field: str) -> PlayoffQualification:
+def _write_qualifiers(night: m.PlayoffNight, *, field: str) -> QualifiedNight:
     """Recompute qualification and store it as the night's bracket (nothing while tied)."""
     with rules_edge(field, code="invalid", message=str):
         qualification = playoff_qualification_now(night.season, night)
     night.qualifiers.all().delete()
     night.cut = qualification.cut if qualification.complete else None
     night.save(update_fields=["cut"])
+    qualifiers: list[m.Qualifier] = []
     if qualification.complete:
-        m.Qualifier.objects.bulk_create(
+        qualifiers = m.Qualifier.objects.bulk_create(
             m.Qualifier(
                 playoff_night=night,
                 player_id=int(player),
@@ -270,4 +307,4 @@ def _write_qualifiers(night: m.PlayoffNight, *, field: str) -> PlayoffQualificat
             for seed, player in enumerate(seeding.seeds, 1)
             if player is not None
         )
-    return qualification
+    return QualifiedNight(night=night, qualifiers=qualifiers, qualification=qualification)

@@ -19,7 +19,6 @@ from flipwell.league import models as m
 from flipwell.league.audit import record_event
 from flipwell.league.selectors.machines import (
     CAUSE_MARK,
-    KIND_TO_RULES,
     ruling_id,
     stored_special_rulings,
 )
@@ -41,8 +40,6 @@ from flipwell.rules.special_rulings import (
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
-
-KIND_TO_STORED = {rules: stored for stored, rules in KIND_TO_RULES.items()}
 
 
 def load_appendix_a(*, actor: User) -> list[m.SpecialRuling]:
@@ -70,7 +67,7 @@ def load_appendix_a(*, actor: User) -> list[m.SpecialRuling]:
                 machine_title=seed.machine,
                 number=number,
                 version=1,
-                kind=KIND_TO_STORED[seed.kind],
+                kind=seed.kind,
                 text=seed.text,
                 reproduction_notes=seed.reproduction + CAUSE_MARK + seed.cause_and_effect,
                 created_by=actor,
@@ -234,7 +231,7 @@ def _store(ruling: SpecialRuling, *, number: int, actor: User) -> m.SpecialRulin
         machine_title=ruling.machine,
         number=number,
         version=ruling.version,
-        kind=KIND_TO_STORED[ruling.kind],
+        kind=ruling.kind,
         text=ruling.text,
         reproduction_notes=ruling.reproduction + CAUSE_MARK + ruling.cause_and_effect,
         created_by=actor,

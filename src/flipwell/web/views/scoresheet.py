@@ -323,7 +323,7 @@ def answer(request: HttpRequest, token: str, request_id: int) -> HttpResponse:
         form.add_error(None, "That correction is not this group's.")
     elif form.is_valid():
         try:
-            outcome = services.respond_to_correction(
+            answered = services.respond_to_correction(
                 request=correction,
                 player=m.Player.objects.get(pk=form.cleaned_data["player"]),
                 agrees=form.cleaned_data["agrees"],
@@ -332,6 +332,7 @@ def answer(request: HttpRequest, token: str, request_id: int) -> HttpResponse:
         except ValidationError as error:
             show_service_errors(form, error)
         else:
-            messages.success(request, ANSWER_MESSAGES.get(outcome.status, "Answer recorded."))
+            status = answered.outcome.status
+            messages.success(request, ANSWER_MESSAGES.get(status, "Answer recorded."))
             return _back(token, group)
     return _page(request, token, group, form=form, which="answer")

@@ -139,7 +139,8 @@ def attendance(request: HttpRequest, league: m.League, role: str, meet_id: int) 
             ),
         )
         if told is not None:
-            until = f" The group waits until {told.wait_until:%H:%M}." if told.wait_until else ""
+            wait_until = told.tardiness.wait_until
+            until = f" The group waits until {wait_until:%H:%M}." if wait_until else ""
             return done(request, f"Lateness notice recorded.{until}")
     context = {
         **_base(league, role, the_meet, "attendance"),
@@ -219,7 +220,7 @@ def forfeits(request: HttpRequest, league: m.League, role: str, meet_id: int) ->
         if row is not None:
             return done(request, f"{row.player}'s forfeit is recorded.")
     elif which == "late":
-        decision = run(
+        arrival = run(
             late,
             lambda d: services.record_late_join(
                 game=game_of(the_meet, d["game"]),
@@ -229,7 +230,8 @@ def forfeits(request: HttpRequest, league: m.League, role: str, meet_id: int) ->
                 actor=official(request),
             ),
         )
-        if decision is not None:
+        if arrival is not None:
+            decision = arrival.decision
             verdict = "joins the game" if decision.may_join else "forfeits this game"
             return done(request, f"Late arrival recorded: he {verdict}. {decision.reason}")
     context = {
@@ -396,7 +398,7 @@ def corrections(request: HttpRequest, league: m.League, role: str, meet_id: int)
             pk=request.POST.get("request", "0") if request.POST.get("request", "").isdigit() else 0,
             game__group__meet=the_meet,
         ).first()
-        outcome = run(
+        answered = run(
             answer,
             lambda d: (
                 services.respond_to_correction(
@@ -409,8 +411,9 @@ def corrections(request: HttpRequest, league: m.League, role: str, meet_id: int)
                 else None
             ),
         )
-        if outcome is not None:
-            return done(request, f"Answer recorded: the correction is {outcome.status}.")
+        if answered is not None:
+            status = answered.outcome.status
+            return done(request, f"Answer recorded: the correction is {status}.")
     context = {
         **_base(league, role, the_meet, "corrections"),
         "facts": meet_facts(the_meet),

@@ -68,7 +68,7 @@ def playoffs(request: HttpRequest, league: m.League, role: str, season_id: int) 
             ),
         )
         message = "Qualification done."
-        if result is not None and result.ties:
+        if result is not None and result.qualification.ties:
             message += " Ties to settle with a single-ball playoff are listed below."
     elif which == "seed":
         result = run(
