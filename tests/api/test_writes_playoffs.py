@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 
@@ -96,6 +97,14 @@ def test_qualify_for_playoffs_answers_the_ties(client, golden, secret):
         sorted(ids("Hal", "Pia")),
     ]
     assert body["ties"][0]["points"] == 195
+
+
+def test_qualification_ties_name_the_players(client, golden, secret):
+    response = post(client, url(golden, "qualification"), {"date": NIGHT.isoformat()}, secret)
+
+    message = response.json()["ties"][0]["message"]
+    assert re.search(r"\b\d+ and \d+\b", message) is None, message
+    assert message.count("Bea") + message.count("Dee") == 2, message
 
 
 def test_qualify_before_the_season_is_over_refused(client, night):

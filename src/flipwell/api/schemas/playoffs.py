@@ -25,6 +25,7 @@ from flipwell.api.schemas.common import (
     text_field,
 )
 from flipwell.league import enums, limits
+from flipwell.league.selectors.playoffs import player_names
 
 if TYPE_CHECKING:
     from flipwell.league import models as m
@@ -164,6 +165,11 @@ class SeedTieOut(Schema):
     @staticmethod
     def resolve_players(obj: SeedTie) -> list[int]:
         return [int(p) for p in obj.players]
+
+    @staticmethod
+    def resolve_message(obj: SeedTie) -> str:
+        # Players by name, not by id (one query per tie; a qualification has a few ties).
+        return obj.render(player_names(obj.players))
 
 
 class QualificationOut(Schema):
