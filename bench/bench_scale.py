@@ -64,12 +64,16 @@ def main() -> None:
         print(f"bench_scale: SKIPPED, PostgreSQL not reachable at {SERVER_URL}")
         return
     sizes = {"leagues": LEAGUES, "seasons": SEASONS, "players": PLAYERS, "meets": MEETS}
-    if _marker(ONE) != {**sizes, "leagues": 1} or _marker(SCALE) != sizes:
-        _generate()
+    one_sizes = {**sizes, "leagues": 1}
+    for name in (ONE, SCALE):
+        if _marker(name) is not None:
+            _django(name, "migrate")  # the kept data gets flipwell's new migrations
+    if _marker(ONE) != one_sizes:
+        _generate_one(one_sizes)
+    if _marker(SCALE) != sizes:
+        _generate_scale(sizes)
     else:
-        print(f"bench_scale: reusing {ONE} and {SCALE} (drop them to generate again)")
-        for name in (ONE, SCALE):
-            _django(name, "migrate")
+        print(f"bench_scale: reusing {ONE} and {SCALE} (drop them to generate them again)")
     _compare()
 
 
@@ -99,28 +103,40 @@ def _marker(name: str) -> dict[str, int] | None:
     return json.loads(row[0]) if row else None
 
 
-def _set_marker(name: str, sizes: dict[str, int]) -> None:
+def _connect(name: str) -> Any:
     import psycopg
 
-    with psycopg.connect(_url(name), autocommit=True) as conn:
-        conn.execute(f"CREATE TABLE {MARKER} (sizes text NOT NULL)")
+    return psycopg.connect(_url(name), autocommit=True)
+
+
+def _set_marker(name: str, sizes: dict[str, int]) -> None:
+    with _connect(name) as conn:
+        conn.execute(f"CREATE TABLE IF NOT EXISTS {MARKER} (sizes text NOT NULL)")
+        conn.execute(f"DELETE FROM {MARKER}")
         conn.execute(f"INSERT INTO {MARKER} VALUES (%s)", [json.dumps(sizes)])
 
 
-def _generate() -> None:
+def _generate_one(sizes: dict[str, int]) -> None:
     started = time.monotonic()
     for name in (SCALE, ONE):
         _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     _admin(f'CREATE DATABASE "{ONE}"')
     print(f"bench_scale: making {ONE}: one league by the services ...", flush=True)
     _django(ONE, "seed")
+    _set_marker(ONE, sizes)
+    print(f"bench_scale: made {ONE} in {time.monotonic() - started:.0f} s")
+
+
+def _generate_scale(sizes: dict[str, int]) -> None:
+    started = time.monotonic()
+    _admin(f'DROP DATABASE IF EXISTS "{SCALE}" WITH (FORCE)')
     _admin(f'CREATE DATABASE "{SCALE}" TEMPLATE "{ONE}"')
-    sizes = {"leagues": LEAGUES, "seasons": SEASONS, "players": PLAYERS, "meets": MEETS}
-    _set_marker(ONE, {**sizes, "leagues": 1})
+    with _connect(SCALE) as conn:
+        conn.execute(f"DELETE FROM {MARKER}")  # until the copies are all there
     print(f"bench_scale: making {SCALE}: {LEAGUES} leagues by bulk inserts ...", flush=True)
     rows = _replicate(_url(SCALE), LEAGUES)
     _set_marker(SCALE, sizes)
-    print(f"bench_scale: made in {time.monotonic() - started:.0f} s ({rows:,} rows in {SCALE})")
+    print(f"bench_scale: made {SCALE} in {time.monotonic() - started:.0f} s ({rows:,} rows)")
 
 
 def _replicate(url: str, copies: int) -> int:
