@@ -152,12 +152,9 @@ def _replicate(url: str, copies: int) -> int:
                 "WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname LIKE 'league\\_%' "
                 "ORDER BY c.relname"
             )
-            if conn.execute(f'SELECT EXISTS (SELECT FROM "{table}")').fetchone() == (True,)
+            if _number(conn, f'SELECT count(*) FROM (SELECT FROM "{table}" LIMIT 1) AS t')
         ]
-        spans = {
-            table: int(conn.execute(f'SELECT max(id) FROM "{table}"').fetchone()[0])
-            for table in tables
-        }
+        spans = {table: _number(conn, f'SELECT max(id) FROM "{table}"') for table in tables}
         with conn.transaction():
             conn.execute("SET LOCAL session_replication_role = replica")  # no FK triggers
             for table in tables:
@@ -171,9 +168,13 @@ def _replicate(url: str, copies: int) -> int:
                 f'(SELECT max(id) FROM "{table}"))'
             )
         conn.execute("VACUUM ANALYZE")
-        return sum(
-            int(conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]) for table in tables
-        )
+        return sum(_number(conn, f'SELECT count(*) FROM "{table}"') for table in tables)
+
+
+def _number(conn: Any, query: str) -> int:
+    """The whole number `query` answers."""
+    row = conn.execute(query).fetchone()
+    return int(row[0])
 
 
 def _copy_statement(conn: Any, table: str, spans: dict[str, int], copies: int) -> str:
