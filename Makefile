@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit test-postgres test-browser chaos bench clean
+.PHONY: run test lint typecheck unit test-postgres test-browser chaos bench bench-scale clean
 
 # One install step, redone whenever the pinned dependencies or the package metadata change.
 $(STAMP): pyproject.toml requirements-dev.lock
@@ -94,9 +94,31 @@ test-browser: $(STAMP)
 
 test: lint typecheck unit
 
+# `make bench`: benchmarks that print numbers, ratios and their goals (issue 10); they never
+# fail on a missed goal and are not part of `make test`. bench_http loads the pages with wrk
+# (installed by scripts/install-wrk.sh when missing); bench_night needs PostgreSQL (the server
+# of $(POSTGRES_TEST_URL); its database flipwell_bench_night is reset on every run).
+# `make bench-scale`: one league among 200 against a database of one; its two databases
+# (flipwell_bench_one, flipwell_bench_scale) are generated once, in minutes, and kept.
+BENCH_POSTGRES = $(dir $(POSTGRES_TEST_URL))
+BENCH_SKIPPED = echo "SKIPPED $(1): PostgreSQL not reachable at $(POSTGRES_TEST_URL)"
 bench: $(STAMP)
 	$(BIN)/python bench/bench_rules.py
 	$(BIN)/python bench/bench_league.py
+	sh scripts/install-wrk.sh
+	$(BIN)/python bench/bench_http.py
+	@if $(POSTGRES_UP); then \
+	  BENCH_NIGHT_URL="$(BENCH_POSTGRES)flipwell_bench_night" $(BIN)/python bench/bench_night.py; \
+	else \
+	  $(call BENCH_SKIPPED,bench_night); \
+	fi
+
+bench-scale: $(STAMP)
+	@if $(POSTGRES_UP); then \
+	  BENCH_SCALE_URL="$(BENCH_POSTGRES)" $(BIN)/python bench/bench_scale.py; \
+	else \
+	  $(call BENCH_SKIPPED,bench_scale); \
+	fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -66,6 +66,10 @@ password, until the cool-off has passed since the last counted failure; the page
 The Content-Security-Policy, Permissions-Policy and Referrer-Policy headers are set by
 `flipwell.web.middleware`; session cookies are HttpOnly and SameSite=Lax everywhere.
 
+Benchmarks. ``FLIPWELL_BENCH_URLS``: yes mounts ``/bench/bare/``, a static page with no
+database read that `bench/bench_http.py` measures every public page against; default no (a
+deployment never serves it).
+
 Words: a *weak* secret key is one an attacker could guess: shorter than 20 characters, fewer
 than 5 distinct characters, or a placeholder copied from documentation.
 """
@@ -418,6 +422,10 @@ STATIC_ROOT = DATA_DIR / "static"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns on every request without it
 # Without `collectstatic` (make run, tests) WhiteNoise finds files in the apps, as runserver does.
 WHITENOISE_USE_FINDERS = True
+
+# --- Benchmarks (see the module docstring) ---
+
+BENCH_URLS = env_bool("FLIPWELL_BENCH_URLS", False)
 
 # --- Security (see the module docstring) ---
 

@@ -1,10 +1,19 @@
-"""flipwell's URL map: the web app at the root, the JSON API, the Django admin for staff."""
+"""flipwell's URL map: the web app at the root, the JSON API, the Django admin for staff.
 
+With ``FLIPWELL_BENCH_URLS`` on (benchmarks only, never a deployment), ``/bench/bare/`` serves
+the bare view that `bench/bench_http.py` measures the public pages against.
+"""
+
+from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 
-urlpatterns = [
+from flipwell.web.views.bare import bare
+
+urlpatterns: list[URLPattern | URLResolver] = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("flipwell.api.urls")),
     path("", include("flipwell.web.urls")),
 ]
+if settings.BENCH_URLS:
+    urlpatterns.insert(0, path("bench/bare/", bare, name="bench_bare"))

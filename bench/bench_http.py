@@ -1,0 +1,204 @@
+"""Benchmark: the public pages under a real server, side by side with a bare view (issue 10).
+
+Starts gunicorn (``WORKERS`` workers of ``THREADS`` threads, production settings, DEBUG off) on
+a fresh SQLite database holding the demo league (`flipwell demo`), then loads each page with
+wrk (``CONNECTIONS`` connections, ``WRK_THREADS`` threads, ``BENCH_SECONDS`` seconds each, 10
+by default) one after the other in the same run, and prints each page's requests per second,
+its ratio to the bare view, and its p50/p99 latency.
+
+Words:
+- *bare view*: ``/bench/bare/``, a static page of 3.5 KB that reads no database and renders no
+  template (`flipwell.web.views.bare`), mounted only because this script sets
+  ``FLIPWELL_BENCH_URLS``. It is what the server and Django's middleware alone can do here.
+- *goals* (issue 10): every public page serves at least half the bare view's requests per
+  second, and every page's p99 is under 100 ms at 32 connections.
+
+wrk runs on the same machine as the server, so both share its cores: the ratios, measured
+side by side, mean more than the absolute numbers. A benchmark, not a test: it never fails on
+a missed goal. Needs /usr/bin/wrk (`scripts/install-wrk.sh` installs it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.chaos.live import Database, LiveServer  # noqa: E402
+
+WORKERS = 2
+THREADS = 4
+CONNECTIONS = 32
+WRK_THREADS = 2
+SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
+DEMO_SLUG = "flip-well-demo"
+GOAL_RATIO = 0.5
+GOAL_P99_MS = 100.0
+_UNITS_MS = {"us": 1e-3, "ms": 1.0, "s": 1e3, "m": 60e3}
+
+
+@dataclass(frozen=True)
+class Load:
+    """What wrk measured on one page."""
+
+    requests_per_second: float
+    p50_ms: float
+    p99_ms: float
+    errors: int  # socket errors and answers other than 2xx/3xx
+
+
+def main() -> None:
+    wrk = shutil.which("wrk")
+    if wrk is None:
+        print("bench_http: wrk is missing; run scripts/install-wrk.sh (apt-get install wrk).")
+        return
+    data_dir = Path(tempfile.mkdtemp(prefix="flipwell-bench-http-"))
+    os.environ["FLIPWELL_BENCH_URLS"] = "1"  # passed on to the server by Database.env()
+    database = Database(url=f"sqlite:///{data_dir / 'flipwell.sqlite3'}", data_dir=data_dir)
+    _manage(database, "migrate", "--verbosity", "0")
+    _manage(database, "demo")
+    server = LiveServer(
+        database=database, log=data_dir / "gunicorn.log", workers=WORKERS, threads=THREADS
+    )
+    server.start()
+    try:
+        pages = _pages(server.url)
+        print(
+            f"gunicorn: {WORKERS} workers x {THREADS} threads, SQLite, demo league; "
+            f"wrk: {CONNECTIONS} connections, {WRK_THREADS} threads, {SECONDS} s per page"
+        )
+        loads = {}
+        for name, path in pages.items():
+            _settle(server.url)
+            loads[name] = _wrk(wrk, server.url + path)
+    finally:
+        server.kill()
+        shutil.rmtree(data_dir, ignore_errors=True)
+    _report(loads)
+
+
+def _manage(database: Database, *args: str) -> None:
+    subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=database.env(),
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+
+
+def _pages(base: str) -> dict[str, str]:
+    """The measured pages, the bare view first: name -> path (ids found through the API)."""
+    seasons = _get_json(base, f"/api/v1/leagues/{DEMO_SLUG}/seasons")["results"]
+    season = max(seasons, key=lambda s: s["id"])["id"]  # the season in progress
+    meets = _get_json(base, f"/api/v1/seasons/{season}/meets")["results"]
+    meet = next(m for m in meets if m["status"] == "open")["id"]
+    player = _get_json(base, f"/api/v1/seasons/{season}/players")["results"][0]["player_id"]
+    pages = {
+        "bare view": "/bench/bare/",
+        "standings page": f"/leagues/{DEMO_SLUG}/",
+        "meet board": f"/leagues/{DEMO_SLUG}/meets/{meet}/",
+        "TV": f"/tv/{DEMO_SLUG}/",
+        "player page": f"/leagues/{DEMO_SLUG}/players/{player}/",
+        "API standings": f"/api/v1/seasons/{season}/standings",
+    }
+    for path in pages.values():  # every page answers, and its first-request costs are paid
+        with urllib.request.urlopen(base + path, timeout=60) as response:
+            response.read()
+    return pages
+
+
+def _get_json(base: str, path: str) -> Any:
+    with urllib.request.urlopen(base + path, timeout=60) as response:
+        return json.loads(response.read())
+
+
+def _settle(base: str) -> None:
+    """Wait until the server has answered the last page's queued requests (at most 60 s):
+    the bare view answers in under 20 ms three times in a row."""
+    deadline = time.monotonic() + 60
+    quick = 0
+    while quick < 3 and time.monotonic() < deadline:
+        started = time.monotonic()
+        with urllib.request.urlopen(base + "/bench/bare/", timeout=60) as response:
+            response.read()
+        quick = quick + 1 if time.monotonic() - started < 0.02 else 0
+        time.sleep(0.1)
+
+
+def _wrk(wrk: str, url: str) -> Load:
+    done = subprocess.run(
+        [
+            *(wrk, "--latency", "--timeout", "10s"),
+            *("-t", str(WRK_THREADS), "-c", str(CONNECTIONS), "-d", f"{SECONDS}s", url),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return parse_wrk(done.stdout)
+
+
+def parse_wrk(text: str) -> Load:
+    """The numbers of wrk's ``--latency`` report."""
+    rate = re.search(r"Requests/sec:\s+([\d.]+)", text)
+    p50 = re.search(r"^\s+50%\s+([\d.]+)(us|ms|s|m)\s*$", text, re.MULTILINE)
+    p99 = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s|m)\s*$", text, re.MULTILINE)
+    if rate is None or p50 is None or p99 is None:
+        raise RuntimeError(f"cannot read wrk's report:\n{text}")
+    socket = re.search(
+        r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text
+    )
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+    errors = sum(int(n) for n in socket.groups()) if socket else 0
+    return Load(
+        requests_per_second=float(rate.group(1)),
+        p50_ms=float(p50.group(1)) * _UNITS_MS[p50.group(2)],
+        p99_ms=float(p99.group(1)) * _UNITS_MS[p99.group(2)],
+        errors=errors + (int(non_2xx.group(1)) if non_2xx else 0),
+    )
+
+
+def _report(loads: dict[str, Load]) -> None:
+    bare = loads["bare view"].requests_per_second
+    print(f"{'page':<16} {'req/s':>9} {'x bare':>7} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
+    for name, load in loads.items():
+        print(
+            f"{name:<16} {load.requests_per_second:9.1f} {load.requests_per_second / bare:7.1%} "
+            f"{load.p50_ms:8.1f} {load.p99_ms:8.1f} {load.errors:7d}"
+        )
+    public = {name: load for name, load in loads.items() if name != "bare view"}
+    slowest = min(public, key=lambda name: public[name].requests_per_second)
+    worst = max(loads, key=lambda name: loads[name].p99_ms)
+    ratio = public[slowest].requests_per_second / bare
+    print(
+        f"goal: every public page >= {GOAL_RATIO:.0%} of the bare view: "
+        f"{_met(ratio >= GOAL_RATIO)} (lowest: {slowest}, {ratio:.1%})"
+    )
+    print(
+        f"goal: p99 < {GOAL_P99_MS:.0f} ms at {CONNECTIONS} connections: "
+        f"{_met(loads[worst].p99_ms < GOAL_P99_MS)} (highest: {worst}, "
+        f"{loads[worst].p99_ms:.0f} ms)"
+    )
+    if any(load.errors for load in loads.values()):
+        print("note: some requests failed (errors column); their pages' numbers are suspect")
+
+
+def _met(ok: bool) -> str:
+    return "met" if ok else "NOT MET"
+
+
+if __name__ == "__main__":
+    main()
