@@ -22,8 +22,8 @@ from flipwell.rules.checks import check_score, check_unique, fmt
 from flipwell.rules.errors import RuleError, listed
 from flipwell.rules.malfunctions import compensatory_score
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
-from flipwell.rules.scoring import GameResult, MatchBonusResult, score_game, score_match_bonus
-from flipwell.rules.values import Finish, PlayerId, PointLine
+from flipwell.rules.scoring import GameResult, MatchBonusResult, fifth_game, scored_game
+from flipwell.rules.values import PlayerId, PointLine
 from flipwell.rules.violations import Violation, reduced_score, violation_effect
 
 GAMES_PER_MATCH = 4
@@ -153,84 +153,154 @@ def score_match(
     (§8.5, R8.5-c, A26). Game points follow R3.2-a..i and R2.4-b/c; the match bonus R3.3-a..g;
     a compensatory game R7.3-m; the 25% reduction R8.1-b; zero scores R8.2-a and R8.7-a.
     """
-    players = tuple(check_unique(match.players, what="the group"))
+    check_match(match)
+    return score_checked_match(match, penalties=penalties or {}, ruleset=ruleset, explain=True)
+
+
+def check_match(match: MatchFacts) -> None:
+    """Refuse a match the rules cannot score: players listed twice, more than four games, a
+    game whose entries are not the group's players (R2.4-b: a forfeit is an entry), an
+    adjusted or tie-ordered player outside the game, or a machine score that is not a
+    non-negative integer. `fold_season` checks every match once, before folding."""
+    players = check_unique(match.players, what="the group")
     if len(match.games) > GAMES_PER_MATCH:
         raise RuleError(f"a match has at most {GAMES_PER_MATCH} games, got {len(match.games)}")
-    penalties = penalties or {}
+    for number, game in enumerate(match.games, start=1):
+        _check_game_players(game, number, players)
+        for player in players:
+            shown = game.scores[player]
+            if shown is not None and (type(shown) is not int or shown < 0):
+                check_score(shown, what=f"{player}'s machine score")
+
+
+def score_checked_match(
+    match: MatchFacts,
+    *,
+    penalties: Mapping[int, frozenset[PlayerId]],
+    ruleset: Ruleset,
+    explain: bool,
+) -> MatchResult:
+    """`score_match` for a match `check_match` accepted. explain=False gives the same numbers
+    with no explanation lines (`MatchResult.explanation` is then empty)."""
+    players = match.players
     for number in penalties:
         if not 1 <= number <= len(match.games):
             raise RuleError(f"a penalty falls on game {number}, but the match has no such game")
     games = tuple(
-        score_match_game(
+        _score_match_game(
             game,
             number=number,
             players=players,
-            penalized=penalties.get(number, frozenset()),
+            penalized=penalties.get(number, _NOBODY),
             ruleset=ruleset,
+            explain=explain,
         )
         for number, game in enumerate(match.games, start=1)
     )
-    results: dict[PlayerId, list[Finish | None]] = {
-        p: [g.result.finish(p) for g in games] for p in players
-    }
     # No game yet (a meet just started): no fifth game to play either.
     bonus = (
-        score_match_bonus(results, ladder_order=players, ruleset=ruleset)
+        fifth_game(
+            *_totals_and_places(games, players),
+            ladder_order=players,
+            ruleset=ruleset,
+            explain=explain,
+        )
         if games
         else MatchBonusResult(
             totals=dict.fromkeys(players, 0), order=(), points=dict.fromkeys(players, 0), lines=()
         )
     )
-    lines = {
-        p: PlayerMatch(
-            player=p,
-            game_points=tuple(g.result.points[p] for g in games),
-            match_bonus=bonus.points[p],
-            games_played=sum(1 for g in games if p not in g.forfeits),
-            forfeits=sum(1 for g in games if p in g.forfeits),
-            countable_forfeits=sum(1 for g in games if g.forfeits.get(p, False)),
-            absent=bool(games) and all(g.final_scores[p] is None for g in games),
-        )
-        for p in players
-    }
+    lines = {p: _player_match(p, games, bonus.points[p]) for p in players}
     return MatchResult(games=games, bonus=bonus, players=lines)
 
 
-def score_match_game(
+_NOBODY: frozenset[PlayerId] = frozenset()
+
+
+def _totals_and_places(
+    games: Sequence[GameOutcome], players: Sequence[PlayerId]
+) -> tuple[dict[PlayerId, int], dict[PlayerId, list[int | None]]]:
+    """Each player's match total and place per game (None: forfeited), for the fifth game."""
+    totals = dict.fromkeys(players, 0)
+    places: dict[PlayerId, list[int | None]] = {p: [None] * len(games) for p in players}
+    for index, game in enumerate(games):
+        points = game.result.points
+        for place, player in enumerate(game.result.order, start=1):
+            totals[player] += points[player]
+            places[player][index] = place
+    return totals, places
+
+
+def _player_match(player: PlayerId, games: Sequence[GameOutcome], bonus: int) -> PlayerMatch:
+    forfeits = [g.forfeits[player] for g in games if player in g.forfeits]
+    return PlayerMatch(
+        player=player,
+        game_points=tuple(g.result.points[player] for g in games),
+        match_bonus=bonus,
+        games_played=len(games) - len(forfeits),
+        forfeits=len(forfeits),
+        countable_forfeits=sum(forfeits),
+        absent=bool(games) and all(g.final_scores[player] is None for g in games),
+    )
+
+
+def _score_match_game(
     game: GameFacts,
     *,
     number: int,
     players: Sequence[PlayerId],
-    penalized: frozenset[PlayerId] = frozenset(),
-    ruleset: Ruleset = FWPL_V1,
+    penalized: frozenset[PlayerId],
+    ruleset: Ruleset,
+    explain: bool,
 ) -> GameOutcome:
-    """Score one game of a match from its facts: final machine scores, then game points.
+    """Score one checked game of a match from its facts: final machine scores, then points.
 
     Order of adjustments: compensatory addition (R7.3-m, R7.3-n, R7.3-o), 25% reduction
     (R8.1-b, A33), zero score (R8.2-a, R8.7-a), then a §8.5 penalty (R8.5-c, A26).
     """
-    _check_game_players(game, number, players)
-    lines: list[PointLine] = []
+    lines: list[PointLine] | None = [] if explain else None
     final: dict[PlayerId, int | None] = {}
+    adjusted = game.compensatory or game.reduced or game.zeroed
     for player in players:
-        final[player] = _final_machine_score(game, player, lines, ruleset)
+        shown = game.scores[player]
+        final[player] = (
+            _final_machine_score(game, player, shown, lines, ruleset)
+            if adjusted and shown is not None
+            else shown
+        )
     forfeits = {p: p not in game.non_countable for p in players if final[p] is None}
-    scored_as, hidden = _apply_penalties(final, penalized, ruleset, lines, forfeits)
-    result = score_game(scored_as, tie_order=_tie_order_for(game, scored_as), ruleset=ruleset)
+    scored_as, hidden = (
+        _apply_penalties(final, penalized, ruleset, lines, forfeits)
+        if penalized
+        else (final, _NOBODY)
+    )
+    present = {p: s for p, s in scored_as.items() if s is not None}
+    result = scored_game(
+        scored_as,
+        present,
+        tie_order=_tie_order_for(game, scored_as) if game.tie_order else (),
+        ruleset=ruleset,
+        explain=explain,
+    )
     if hidden:  # "zero_points_others_unchanged": he was ranked, but earns nothing (A26 (c))
         result = _without_points(result, hidden)
-    lines.extend(result.lines)
+    if lines is not None:
+        lines.extend(result.lines)
     return GameOutcome(
         number=number,
         machine=game.machine,
         final_scores=final,
         result=result,
         forfeits=forfeits,
-        lines=tuple(lines),
+        lines=tuple(lines) if lines else (),
     )
 
 
 def _check_game_players(game: GameFacts, number: int, players: Sequence[PlayerId]) -> None:
+    if game.scores.keys() == set(players) and not (
+        game.compensatory or game.reduced or game.zeroed or game.tie_order
+    ):
+        return  # the common game: one entry per player and nothing else to check
     unknown = sorted(set(game.scores) - set(players))
     if unknown:
         raise _about_game(number, "has a score for {players}, not in this group", unknown)
@@ -265,12 +335,10 @@ def _about_game(number: int, template: str, players: list[PlayerId]) -> RuleErro
 
 
 def _final_machine_score(
-    game: GameFacts, player: PlayerId, lines: list[PointLine], ruleset: Ruleset
-) -> int | None:
-    shown = game.scores[player]
-    if shown is None:
-        return None
-    score = check_score(shown, what=f"{player}'s machine score")
+    game: GameFacts, player: PlayerId, shown: int, lines: list[PointLine] | None, ruleset: Ruleset
+) -> int:
+    """His displayed score with the game's adjustments; each explained into `lines` if given."""
+    score = shown
     comp = game.compensatory.get(player)
     if comp is not None:
         total = compensatory_score(
@@ -280,48 +348,51 @@ def _final_machine_score(
             state_subtracted=comp.state_subtracted,
             ruleset=ruleset,
         )
-        lines.append(
-            PointLine(
-                player,
-                0,
-                "R7.3-m",
-                "{player}'s compensatory game: {score} + {new}{subtractions} = {total}",
-                {"player": player},
-                {
-                    "score": fmt(score),
-                    "new": fmt(comp.new),
-                    "subtractions": _subtractions(comp),
-                    "total": fmt(total),
-                },
+        if lines is not None:
+            lines.append(
+                PointLine(
+                    player,
+                    0,
+                    "R7.3-m",
+                    "{player}'s compensatory game: {score} + {new}{subtractions} = {total}",
+                    {"player": player},
+                    {
+                        "score": fmt(score),
+                        "new": fmt(comp.new),
+                        "subtractions": _subtractions(comp),
+                        "total": fmt(total),
+                    },
+                )
             )
-        )
         score = total
     if player in game.reduced:
         reduced = reduced_score(score, ruleset=ruleset)
-        lines.append(
-            PointLine(
-                player,
-                0,
-                "R8.1-b",
-                "{player} played his own one-handed extra ball after his last allowable ball: "
-                "{score} reduced by 25% to {reduced}",
-                {"player": player},
-                {"score": fmt(score), "reduced": fmt(reduced)},
+        if lines is not None:
+            lines.append(
+                PointLine(
+                    player,
+                    0,
+                    "R8.1-b",
+                    "{player} played his own one-handed extra ball after his last allowable ball: "
+                    "{score} reduced by 25% to {reduced}",
+                    {"player": player},
+                    {"score": fmt(score), "reduced": fmt(reduced)},
+                )
             )
-        )
         score = reduced
     why = game.zeroed.get(player)
     if why is not None:
-        lines.append(
-            PointLine(
-                player,
-                0,
-                ZERO_SCORE_RULES[why],
-                "{player}'s machine score is zero ({why})",
-                {"player": player},
-                {"why": why},
+        if lines is not None:
+            lines.append(
+                PointLine(
+                    player,
+                    0,
+                    ZERO_SCORE_RULES[why],
+                    "{player}'s machine score is zero ({why})",
+                    {"player": player},
+                    {"why": why},
+                )
             )
-        )
         score = 0
     return score
 
@@ -339,7 +410,7 @@ def _apply_penalties(
     final: Mapping[PlayerId, int | None],
     penalized: frozenset[PlayerId],
     ruleset: Ruleset,
-    lines: list[PointLine],
+    lines: list[PointLine] | None,
     forfeits: dict[PlayerId, bool],
 ) -> tuple[dict[PlayerId, int | None], frozenset[PlayerId]]:
     """The scores the game is ranked on once §8.5 penalties apply, and who earns nothing."""
@@ -362,7 +433,8 @@ def _apply_penalties(
             if mode == "zero_points_others_unchanged":
                 hidden.add(player)
             text = "machine score set to zero: serious-violation penalty"
-        lines.append(PointLine(player, 0, "R8.5-c", "{player} " + text, {"player": player}))
+        if lines is not None:
+            lines.append(PointLine(player, 0, "R8.5-c", "{player} " + text, {"player": player}))
     return scored_as, frozenset(hidden)
 
 

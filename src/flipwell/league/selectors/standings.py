@@ -246,7 +246,7 @@ def player_history(season: m.Season, player: m.Player) -> PlayerHistory:
     """
     ruleset = ruleset_for(season.league)
     facts = season_facts(season)
-    result = fold_season(facts, ruleset=ruleset)
+    result = fold_season(facts, ruleset=ruleset, explain=True)  # every point, with its reason
     names = _names(facts)
     written = {p: ref.name for p, ref in names.items()}
     key = player_key(player.pk)
