@@ -64,7 +64,7 @@ class MatchFacts:
     games: tuple[GameFacts, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameOutcome:
     """One game scored: final machine scores, the game's result and why."""
 
@@ -77,7 +77,7 @@ class GameOutcome:
     lines: tuple[PointLine, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayerMatch:
     """One player's match: points per game, match bonus, night total and forfeits."""
 
@@ -97,7 +97,7 @@ class PlayerMatch:
         return sum(self.game_points) + self.match_bonus
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MatchResult:
     """A scored match: every game, the match bonus, each player's line, and every reason."""
 
@@ -165,12 +165,17 @@ def check_match(match: MatchFacts) -> None:
     players = check_unique(match.players, what="the group")
     if len(match.games) > GAMES_PER_MATCH:
         raise RuleError(f"a match has at most {GAMES_PER_MATCH} games, got {len(match.games)}")
+    group = set(players)
     for number, game in enumerate(match.games, start=1):
-        _check_game_players(game, number, players)
-        for player in players:
-            shown = game.scores[player]
-            if shown is not None and (type(shown) is not int or shown < 0):
-                check_score(shown, what=f"{player}'s machine score")
+        _check_game_players(game, number, players, group)
+        scores = game.scores.values()
+        # Every score None or a non-negative int, checked without a step per score; the
+        # slower check names the first bad score's player.
+        if (
+            not _SCORE_TYPES.issuperset(map(type, scores))
+            or min(filter(None, scores), default=0) < 0
+        ):
+            _check_scores(game, players)
 
 
 def score_checked_match(
@@ -197,10 +202,12 @@ def score_checked_match(
         )
         for number, game in enumerate(match.games, start=1)
     )
+    sheets = {p: _score_sheet(p, games) for p in players}
     # No game yet (a meet just started): no fifth game to play either.
     bonus = (
         fifth_game(
-            *_totals_and_places(games, players),
+            {p: sum(sheet[0]) for p, sheet in sheets.items()},  # a forfeit's points are 0
+            {p: sheet[1] for p, sheet in sheets.items()},
             ladder_order=players,
             ruleset=ruleset,
             explain=explain,
@@ -210,38 +217,43 @@ def score_checked_match(
             totals=dict.fromkeys(players, 0), order=(), points=dict.fromkeys(players, 0), lines=()
         )
     )
-    lines = {p: _player_match(p, games, bonus.points[p]) for p in players}
+    lines = {
+        p: PlayerMatch(
+            player=p,
+            game_points=tuple(points),
+            match_bonus=bonus.points[p],
+            games_played=len(games) - len(forfeits),
+            forfeits=len(forfeits),
+            countable_forfeits=sum(forfeits),
+            absent=absent,
+        )
+        for p, (points, _, forfeits, absent) in sheets.items()
+    }
     return MatchResult(games=games, bonus=bonus, players=lines)
 
 
 _NOBODY: frozenset[PlayerId] = frozenset()
+_SCORE_TYPES = frozenset({int, type(None)})
 
 
-def _totals_and_places(
-    games: Sequence[GameOutcome], players: Sequence[PlayerId]
-) -> tuple[dict[PlayerId, int], dict[PlayerId, list[int | None]]]:
-    """Each player's match total and place per game (None: forfeited), for the fifth game."""
-    totals = dict.fromkeys(players, 0)
-    places: dict[PlayerId, list[int | None]] = {p: [None] * len(games) for p in players}
-    for index, game in enumerate(games):
-        points = game.result.points
-        for place, player in enumerate(game.result.order, start=1):
-            totals[player] += points[player]
-            places[player][index] = place
-    return totals, places
-
-
-def _player_match(player: PlayerId, games: Sequence[GameOutcome], bonus: int) -> PlayerMatch:
-    forfeits = [g.forfeits[player] for g in games if player in g.forfeits]
-    return PlayerMatch(
-        player=player,
-        game_points=tuple(g.result.points[player] for g in games),
-        match_bonus=bonus,
-        games_played=len(games) - len(forfeits),
-        forfeits=len(forfeits),
-        countable_forfeits=sum(forfeits),
-        absent=bool(games) and all(g.final_scores[player] is None for g in games),
-    )
+def _score_sheet(
+    player: PlayerId, games: Sequence[GameOutcome]
+) -> tuple[list[int], list[int | None], list[bool], bool]:
+    """His row of the match: points and place per game (place None where he forfeited), each
+    forfeit's countability, and whether he has no recorded score in any game (§2.4)."""
+    points: list[int] = []
+    places: list[int | None] = []
+    forfeits: list[bool] = []
+    absent = bool(games)
+    for game in games:
+        result = game.result
+        points.append(result.points[player])
+        places.append(result.order.index(player) + 1 if player in result.order else None)
+        if player in game.forfeits:
+            forfeits.append(game.forfeits[player])
+        if game.final_scores[player] is not None:
+            absent = False
+    return points, places, forfeits, absent
 
 
 def _score_match_game(
@@ -260,21 +272,23 @@ def _score_match_game(
     """
     lines: list[PointLine] | None = [] if explain else None
     final: dict[PlayerId, int | None] = {}
+    present: dict[PlayerId, int] = {}
+    forfeits: dict[PlayerId, bool] = {}
     adjusted = game.compensatory or game.reduced or game.zeroed
     for player in players:
-        shown = game.scores[player]
-        final[player] = (
-            _final_machine_score(game, player, shown, lines, ruleset)
-            if adjusted and shown is not None
-            else shown
-        )
-    forfeits = {p: p not in game.non_countable for p in players if final[p] is None}
-    scored_as, hidden = (
-        _apply_penalties(final, penalized, ruleset, lines, forfeits)
-        if penalized
-        else (final, _NOBODY)
-    )
-    present = {p: s for p, s in scored_as.items() if s is not None}
+        score = game.scores[player]
+        if score is None:
+            forfeits[player] = player not in game.non_countable  # R2.4-g, R2.4-h
+        else:
+            if adjusted:
+                score = _final_machine_score(game, player, score, lines, ruleset)
+            present[player] = score
+        final[player] = score
+    scored_as: Mapping[PlayerId, int | None] = final
+    hidden = _NOBODY
+    if penalized:
+        scored_as, hidden = _apply_penalties(final, penalized, ruleset, lines, forfeits)
+        present = {p: s for p, s in scored_as.items() if s is not None}
     result = scored_game(
         scored_as,
         present,
@@ -296,8 +310,10 @@ def _score_match_game(
     )
 
 
-def _check_game_players(game: GameFacts, number: int, players: Sequence[PlayerId]) -> None:
-    if game.scores.keys() == set(players) and not (
+def _check_game_players(
+    game: GameFacts, number: int, players: Sequence[PlayerId], group: set[PlayerId]
+) -> None:
+    if game.scores.keys() == group and not (
         game.compensatory or game.reduced or game.zeroed or game.tie_order
     ):
         return  # the common game: one entry per player and nothing else to check
@@ -321,6 +337,13 @@ def _check_game_players(game: GameFacts, number: int, players: Sequence[PlayerId
         if why not in ZERO_SCORE_RULES:
             allowed = ", ".join(ZERO_SCORE_RULES)
             raise RuleError(f"game {number}: {player}'s zero score reason {why!r}; use {allowed}")
+
+
+def _check_scores(game: GameFacts, players: Sequence[PlayerId]) -> None:
+    for player in players:
+        score = game.scores[player]
+        if score is not None:
+            check_score(score, what=f"{player}'s machine score")
 
 
 def _about_game(number: int, template: str, players: list[PlayerId]) -> RuleError:

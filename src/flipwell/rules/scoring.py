@@ -34,7 +34,7 @@ MATCH_FORFEIT_EXCLUSION = 3
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameResult:
     """One game scored: the finishing order of the present players, points and explanation."""
 
@@ -52,7 +52,7 @@ class GameResult:
         return None if place is None else Finish(points=self.points[player], place=place)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MatchBonusResult:
     """A group's fifth game: totals, the order of included players, bonus points, explanation."""
 
@@ -123,6 +123,12 @@ def finishing_order(
 
     R3.2-i, A15: a tie with no recorded order is refused, naming the tied players.
     """
+    if (
+        not tie_order
+        and not isinstance(tie_order, str)
+        and len(set(present.values())) == len(present)
+    ):
+        return sorted(present, key=present.__getitem__, reverse=True)  # no tie to resolve
     resolved = tie_positions(
         present,
         tie_order,
@@ -354,7 +360,7 @@ def fifth_game(
     """`score_match_bonus` from checked results (§3.3, R3.3-a..g): each player's match total
     and his place in each game (None where he forfeited it). explain=False gives the same
     order and points with no lines."""
-    included = [p for p, games in places.items() if _forfeits(games) < MATCH_FORFEIT_EXCLUSION]
+    included = [p for p, games in places.items() if games.count(None) < MATCH_FORFEIT_EXCLUSION]
     lines: list[PointLine] | None = None
     if explain:
         lines = [
@@ -364,7 +370,7 @@ def fifth_game(
                 "R3.3-g",
                 "{player} forfeited {forfeits} games: no match bonus",
                 {"player": p},
-                {"forfeits": str(_forfeits(places[p]))},
+                {"forfeits": str(places[p].count(None))},
             )
             for p in places
             if p not in included
@@ -383,10 +389,6 @@ def _totals_and_places(
     totals = {p: sum(f.points for f in games if f is not None) for p, games in results.items()}
     places = {p: [None if f is None else f.place for f in games] for p, games in results.items()}
     return totals, places
-
-
-def _forfeits(games: Sequence[object | None]) -> int:
-    return sum(1 for g in games if g is None)
 
 
 def _check_results(
@@ -423,7 +425,7 @@ def _fifth_game_order(
     """Included players by match total; ties by the ruleset's tiebreakers (R3.3-f, A12)."""
     if len({totals[p] for p in included}) == len(included):
         # No equal totals: the tiebreakers cannot change the order, so skip building them.
-        return sorted(included, key=lambda p: -totals[p])
+        return sorted(included, key=totals.__getitem__, reverse=True)
     position = {p: i for i, p in enumerate(ladder_order)}
     sort_keys = {p: _tiebreak_key(p, totals[p], places[p], position, ruleset) for p in included}
     order = sorted(included, key=sort_keys.__getitem__)

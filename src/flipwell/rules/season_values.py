@@ -79,7 +79,7 @@ class SeasonFacts:
     """Late entrants whose forfeits before joining the LO made non-countable (R2.4-g, A46)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Night:
     """One player's league points and forfeits at one meet."""
 
@@ -99,7 +99,7 @@ class Night:
         return points + self.credit if self.credit else points
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Standing:
     """A player's season so far."""
 
@@ -123,7 +123,7 @@ class Standing:
         return self.season_forfeited_at is None and self.suspended_at is None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MeetResult:
     """A folded meet: the ladder it was drawn from, the computed groups, and each match."""
 
@@ -135,7 +135,7 @@ class MeetResult:
     """Player -> the games of his match his serious-violation penalties fell on (§8.5)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeasonResult:
     """The whole folded season."""
 
