@@ -551,7 +551,8 @@ def _record_night(tally: _Tally, night: Night, ruleset: Ruleset) -> None:
     tally.nights.append(night)
     tally.points += night.league_points
     tally.countable_forfeits += night.countable_forfeits
-    if tally.season_forfeited_at is None and season_forfeited(tally.countable_forfeits):
+    counted = night.countable_forfeits > 0  # only a new countable forfeit can make the 12th
+    if counted and tally.season_forfeited_at is None and season_forfeited(tally.countable_forfeits):
         tally.season_forfeited_at = night.meet  # R2.5-a
         if not ruleset.season_forfeit_keeps_points:  # A37 alternative
             _wipe(tally)
