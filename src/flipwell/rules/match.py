@@ -17,8 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import count
-from operator import itemgetter, methodcaller
 
 from flipwell.rules.checks import check_score, check_unique, fmt
 from flipwell.rules.errors import RuleError, listed
@@ -170,14 +168,9 @@ def check_match(match: MatchFacts) -> None:
     group = set(players)
     for number, game in enumerate(match.games, start=1):
         _check_game_players(game, number, players, group)
-        scores = game.scores.values()
-        # Every score None or a non-negative int, checked without a step per score; the
-        # slower check names the first bad score's player.
-        if (
-            not _SCORE_TYPES.issuperset(map(type, scores))
-            or min(filter(None, scores), default=0) < 0
-        ):
-            _check_scores(game, players)
+        for score in game.scores.values():
+            if score is not None and (type(score) is not int or score < 0):
+                _check_scores(game, players)  # names the first bad score's player
 
 
 def score_checked_match(
@@ -204,17 +197,12 @@ def score_checked_match(
         )
         for number, game in enumerate(match.games, start=1)
     )
-    # The match's games column by column, so that each player's row is read off them.
-    points = [g.result.points for g in games]
-    places = [dict(zip(g.result.order, count(1), strict=False)) for g in games]  # 1 = won
-    forfeits = [g.forfeits for g in games]
-    scores = [g.final_scores for g in games]
-    sheets = {p: _ScoreSheet(p, points, places, forfeits, scores) for p in players}
+    sheets = {p: _score_sheet(p, games) for p in players}
     # No game yet (a meet just started): no fifth game to play either.
     bonus = (
         fifth_game(
-            {p: sum(sheet.points) for p, sheet in sheets.items()},  # a forfeit's points are 0
-            {p: sheet.places for p, sheet in sheets.items()},
+            {p: sum(sheet[0]) for p, sheet in sheets.items()},  # a forfeit's points are 0
+            {p: sheet[1] for p, sheet in sheets.items()},
             ladder_order=players,
             ruleset=ruleset,
             explain=explain,
@@ -224,49 +212,42 @@ def score_checked_match(
             totals=dict.fromkeys(players, 0), order=(), points=dict.fromkeys(players, 0), lines=()
         )
     )
-    lines = {p: sheet.line(bonus.points[p]) for p, sheet in sheets.items()}
+    lines = {
+        p: PlayerMatch(
+            player=p,
+            game_points=tuple(points),
+            match_bonus=bonus.points[p],
+            games_played=len(games) - len(forfeits),
+            forfeits=len(forfeits),
+            countable_forfeits=sum(forfeits),
+            absent=absent,
+        )
+        for p, (points, _, forfeits, absent) in sheets.items()
+    }
     return MatchResult(games=games, bonus=bonus, players=lines)
 
 
 _NOBODY: frozenset[PlayerId] = frozenset()
-_SCORE_TYPES = frozenset({int, type(None)})
 
 
-class _ScoreSheet:
-    """One player's row of a scored match: his points and place per game (place None where
-    he forfeited), his forfeits and his final machine scores."""
-
-    __slots__ = ("forfeited", "places", "player", "points", "scores")
-
-    def __init__(
-        self,
-        player: PlayerId,
-        points: Sequence[Mapping[PlayerId, int]],
-        places: Sequence[Mapping[PlayerId, int]],
-        forfeits: Sequence[Mapping[PlayerId, bool]],
-        scores: Sequence[Mapping[PlayerId, int | None]],
-    ) -> None:
-        his = itemgetter(player)
-        his_if_any = methodcaller("get", player)
-        self.player = player
-        self.points: tuple[int, ...] = tuple(map(his, points))
-        self.places: list[int | None] = list(map(his_if_any, places))
-        # Per game: None where he played, else whether his forfeit is countable (R2.4-g/h).
-        self.forfeited: list[bool | None] = list(map(his_if_any, forfeits))
-        self.scores: list[int | None] = list(map(his, scores))
-
-    def line(self, match_bonus: int) -> PlayerMatch:
-        forfeits = len(self.forfeited) - self.forfeited.count(None)
-        return PlayerMatch(
-            player=self.player,
-            game_points=self.points,
-            match_bonus=match_bonus,
-            games_played=len(self.points) - forfeits,
-            forfeits=forfeits,
-            countable_forfeits=self.forfeited.count(True),
-            # No recorded score in any game: an all-night forfeit (§2.4).
-            absent=bool(self.scores) and self.scores.count(None) == len(self.scores),
-        )
+def _score_sheet(
+    player: PlayerId, games: Sequence[GameOutcome]
+) -> tuple[list[int], list[int | None], list[bool], bool]:
+    """His row of the match: points and place per game (place None where he forfeited), each
+    forfeit's countability, and whether he has no recorded score in any game (§2.4)."""
+    points: list[int] = []
+    places: list[int | None] = []
+    forfeits: list[bool] = []
+    absent = bool(games)
+    for game in games:
+        result = game.result
+        points.append(result.points[player])
+        places.append(result.order.index(player) + 1 if player in result.order else None)
+        if player in game.forfeits:
+            forfeits.append(game.forfeits[player])
+        if game.final_scores[player] is not None:
+            absent = False
+    return points, places, forfeits, absent
 
 
 def _score_match_game(

@@ -111,7 +111,7 @@ def scored_game(
             for p, s in scores.items()
             if s is None
         ]
-    points.update(_place_awards(order, ruleset, lines))
+    _place_awards(order, points, ruleset, lines)
     _game_bonuses(order, present, points, lines)
     return GameResult(order=tuple(order), points=points, lines=tuple(lines) if lines else ())
 
@@ -179,14 +179,18 @@ def _names(players: Sequence[str]) -> str:
 
 
 def _place_awards(
-    order: Sequence[PlayerId], ruleset: Ruleset, lines: list[PointLine] | None
-) -> dict[PlayerId, int]:
-    """Each finisher's place points (R3.2-a, R3.2-c, R3.2-e, A11); explained into `lines`."""
+    order: Sequence[PlayerId],
+    points: dict[PlayerId, int],
+    ruleset: Ruleset,
+    lines: list[PointLine] | None,
+) -> None:
+    """Add each finisher's place points (R3.2-a, R3.2-c, R3.2-e, A11); explain into `lines`."""
     n = len(order)
     if n == 0:
-        return {}
+        return
     if n == 1:
         amount = ruleset.single_player_game_points
+        points[order[0]] += amount
         if lines is not None:
             lines.append(
                 PointLine(
@@ -198,7 +202,7 @@ def _place_awards(
                     {"points": points_phrase(amount)},
                 )
             )
-        return {order[0]: amount}
+        return
     if n not in PLACE_POINTS:
         raise RuleError(f"a game has 1 to 4 players, got {n}")
     scale = PLACE_POINTS[n]
@@ -214,7 +218,9 @@ def _place_awards(
             )
             for i, (p, pts) in enumerate(zip(order, scale, strict=True))
         )
-    return dict(zip(order, scale, strict=True))
+    # zip(strict=True) costs more than the rest of this loop; both have n items.
+    for player, place_points in zip(order, scale, strict=False):
+        points[player] += place_points
 
 
 def _game_bonuses(
@@ -227,7 +233,7 @@ def _game_bonuses(
     n = len(order)
     if n < 2:
         return
-    s = list(map(present.__getitem__, order))
+    s = [present[p] for p in order]
     if n == 2:
         points[_versus_triple(order, s, "R3.2-b", lines)] += 1
     elif n == 3:

@@ -193,8 +193,8 @@ def _active_ladder(
     in IFPA-then-alphabetical order.
     """
     points = {p: t.points for p, t in tallies.items() if t.active and joined[p] <= number}
-    listed = set(previous)
-    newcomers = [e for e in facts.entrants if e.player in points and e.player not in listed]
+    fresh = points.keys() - set(previous)
+    newcomers = [e for e in facts.entrants if e.player in fresh] if fresh else []
     order = [*previous, *initial_ladder(newcomers, ruleset=ruleset)]
     return ranked_ladder(points, order, ruleset=ruleset)
 
