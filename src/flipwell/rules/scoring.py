@@ -236,17 +236,21 @@ def _game_bonuses(
     s = [present[p] for p in order]
     if n == 2:
         points[_versus_triple(order, s, "R3.2-b", lines)] += 1
-    elif n == 3:
-        points[_versus_sum(order, s, top=0, loser=2, rule="R3.2-d", strict=True, lines=lines)] += 1
-    elif n == 4:
-        points[_versus_sum(order, s, top=0, loser=2, rule="R3.2-f", strict=True, lines=lines)] += 1
-        points[_versus_sum(order, s, top=1, loser=3, rule="R3.2-g", strict=True, lines=lines)] += 1
+        return
+    for top, loser, rule in _GAME_BONUS_TESTS[n]:
+        points[_versus_sum(order, s, top, loser, rule, True, lines)] += 1
+
+
+_GAME_BONUS_TESTS = {
+    3: ((0, 2, "R3.2-d"),),  # 1st against 2nd + 3rd
+    4: ((0, 2, "R3.2-f"), (1, 3, "R3.2-g")),  # 1st against 2nd + 3rd, 2nd against 3rd + 4th
+}
+"""A game's bonus comparisons by number of players: (top, loser, rule), strict (§3.2)."""
 
 
 def _versus_sum(
     order: Sequence[PlayerId],
     s: Sequence[int],
-    *,
     top: int,
     loser: int,
     rule: str,

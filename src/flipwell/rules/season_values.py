@@ -9,6 +9,9 @@ Words:
   countable forfeits, season forfeited and at which meet, credit used, offenses.
 - *season result*: every meet folded (its ladder, computed groups, matches and penalties),
   each player's standing, and the next meet's ladder.
+
+The results are frozen dataclasses with slots (here and in `match`, `scoring`): a season's
+fold builds thousands of them, and slots make each cheaper to build and to read.
 """
 
 from __future__ import annotations
