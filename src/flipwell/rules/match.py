@@ -187,15 +187,17 @@ def score_checked_match(
         if not 1 <= number <= len(match.games):
             raise RuleError(f"a penalty falls on game {number}, but the match has no such game")
     games = tuple(
-        _score_match_game(
-            game,
-            number=number,
-            players=players,
-            penalized=penalties.get(number, _NOBODY),
-            ruleset=ruleset,
-            explain=explain,
-        )
-        for number, game in enumerate(match.games, start=1)
+        [
+            _score_match_game(
+                game,
+                number=number,
+                players=players,
+                penalized=penalties.get(number, _NOBODY),
+                ruleset=ruleset,
+                explain=explain,
+            )
+            for number, game in enumerate(match.games, start=1)
+        ]
     )
     sheets = {p: _score_sheet(p, games) for p in players}
     # No game yet (a meet just started): no fifth game to play either.

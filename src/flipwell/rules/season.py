@@ -404,6 +404,8 @@ def _penalties_for(
     match: MatchFacts, penalties: Mapping[PlayerId, tuple[int, ...]]
 ) -> dict[int, frozenset[PlayerId]]:
     by_game: dict[int, set[PlayerId]] = {}
+    if not penalties:
+        return {}
     for player, games in penalties.items():
         if player in match.players:
             for game in games:
@@ -445,6 +447,8 @@ def _without_suspended(
 ) -> MatchFacts:
     """With `third_offense_rescore_others`, a suspended player's games count as his forfeits
     up to his suspension, so the others are re-scored without him (A36 alternative)."""
+    if not suspended:
+        return match
     wiped = {p for p, at in suspended.items() if at >= meet and p in match.players}
     if not wiped:
         return match
