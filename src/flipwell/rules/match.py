@@ -106,7 +106,8 @@ class MatchResult:
     players: Mapping[PlayerId, PlayerMatch]
 
     def explanation(self, player: PlayerId) -> list[str]:
-        """Every point the player got in this match, one readable line each."""
+        """Every point the player got in this match, one readable line each; none when the
+        match was scored without its explanation (`fold_season(..., explain=False)`)."""
         lines = [
             f"Game {g.number} ({g.machine}): {line.reason} [{line.rule}]"
             for g in self.games

@@ -403,9 +403,9 @@ def _game_number(number: int, games: int) -> int:
 def _penalties_for(
     match: MatchFacts, penalties: Mapping[PlayerId, tuple[int, ...]]
 ) -> dict[int, frozenset[PlayerId]]:
-    by_game: dict[int, set[PlayerId]] = {}
     if not penalties:
         return {}
+    by_game: dict[int, set[PlayerId]] = {}
     for player, games in penalties.items():
         if player in match.players:
             for game in games:
