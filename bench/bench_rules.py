@@ -1,8 +1,10 @@
-"""Benchmark: recompute a 48-player, 20-meet season from raw facts (issue target: < 50 ms).
+"""Benchmark: recompute a 48-player, 20-meet season from raw facts (issue #10 goals).
 
-Prints the total time, the time per game, and the ratio to the time taken just to read the
-same facts (JSON text -> SeasonFacts). A benchmark, not a test: timings on shared machines
-are noisy, so it reports the best of several runs and never fails.
+Prints the fold's time with numbers only (`fold_season(facts)`) and with every point
+explained (`explain=True`), the time taken just to read the same facts (JSON text ->
+SeasonFacts), and each goal with whether it is met: the numbers-only fold within
+`GOAL_MS`, and at most `GOAL_RATIO` times the read. A benchmark, not a test: timings on
+shared machines are noisy, so it reports the best of several runs and never fails.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from flipwell.seasonfile import season_from_dict
 
 PLAYERS = 48
 MEETS = 20
-TARGET_MS = 50.0
-RUNS = 15
+GOAL_MS = 10.0
+GOAL_RATIO = 4.0
+RUNS = 30
 
 
 def build_season_json(seed: int = 48) -> str:
@@ -69,12 +72,13 @@ def _first(entrants: list[dict[str, object]]) -> list[str]:
 
 
 def best_of(runs: int, work: Callable[[], object]) -> float:
-    """Best wall time in seconds over `runs` runs (the least disturbed by other load)."""
+    """Best CPU time in seconds over `runs` runs. CPU time, not wall time: on a machine shared
+    with other jobs the wall clock also counts the time this process waits for a core."""
     best = float("inf")
     for _ in range(runs):
-        start = time.perf_counter()
+        start = time.process_time()
         work()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return best
 
 
@@ -84,12 +88,27 @@ def main() -> None:
     games = sum(len(m.games) for meet in facts.meets for m in meet.groups)
     read = best_of(RUNS, lambda: season_from_dict(json.loads(text)))
     fold = best_of(RUNS, lambda: fold_season(facts))
+    explained = best_of(RUNS, lambda: fold_season(facts, explain=True))
+    ratio = fold / read
     print(f"season: {PLAYERS} players, {MEETS} meets, {games} games")
-    print(f"read facts (JSON -> SeasonFacts): {read * 1e3:8.2f} ms")
-    print(f"fold season (facts -> standings): {fold * 1e3:8.2f} ms  (target < {TARGET_MS:.0f} ms)")
-    print(f"per game:                         {fold / games * 1e6:8.1f} µs")
-    print(f"ratio fold / read:                {fold / read:8.1f} x")
-    print("verdict: " + ("within target" if fold * 1e3 < TARGET_MS else "OVER TARGET"))
+    _row("read facts (JSON -> SeasonFacts)", f"{read * 1e3:8.2f} ms")
+    _row("fold, numbers only", f"{fold * 1e3:8.2f} ms  ({fold / games * 1e6:.1f} µs per game)")
+    _row("fold, every point explained", f"{explained * 1e3:8.2f} ms")
+    _row(
+        "ratio fold / read", f"{ratio:8.1f} x   goal <= {GOAL_RATIO:g} x: {_met(ratio, GOAL_RATIO)}"
+    )
+    _row(
+        "fold, numbers only",
+        f"{fold * 1e3:8.2f} ms  goal <= {GOAL_MS:g} ms: {_met(fold * 1e3, GOAL_MS)}",
+    )
+
+
+def _row(what: str, value: str) -> None:
+    print(f"{what + ':':36s}{value}")
+
+
+def _met(value: float, goal: float) -> str:
+    return "met" if value <= goal else "NOT MET"
 
 
 if __name__ == "__main__":

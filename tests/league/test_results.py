@@ -118,13 +118,13 @@ def test_a_fold_stored_by_other_code_is_replaced():
     night, _ = _played_night()
     season = m.Season.objects.get(pk=night.season.pk)
     m.DerivedResult.objects.create(
-        scope=f"fold:{season.pk}:oldbuild", revision=season.revision, payload=b"old"
+        scope=f"fold:{season.pk}:numbers:oldbuild", revision=season.revision, payload=b"old"
     )
 
     results.store_fold(season, results.compute_fold(season))
 
     scopes = list(m.DerivedResult.objects.values_list("scope", flat=True))
-    assert scopes == [f"fold:{season.pk}:{results.build()}"]
+    assert scopes == [f"fold:{season.pk}:numbers:{results.build()}"]
 
 
 def test_standings_after_a_write_show_it():

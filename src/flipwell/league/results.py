@@ -3,12 +3,14 @@
 Words:
 - *season fold*: the season's facts (`adapters.season_facts`), the league's ruleset and the
   rules' `fold_season` of the two: everything the standings, ladders, boards and player pages
-  derive from.
+  derive from. Its *kind*: the numbers alone (what a write folds, and most pages read), or
+  *explained*, every point with its reason (a player's page), folded the first time a page
+  asks for it at a revision.
 - *revision*: see `flipwell.league.models.results`; a write gives the season a new one and
   stores the fold for it in the same transaction (`store_fold`, called by the services'
   `season_changed`), so a reader finds it already computed.
-- *memo*: the fold kept in this process's memory, keyed by (season, revision): a page view
-  that finds it there runs no query for it at all.
+- *memo*: the fold kept in this process's memory, keyed by (season, revision, kind): a page
+  view that finds it there runs no query for it at all.
 - *build*: a fingerprint of flipwell's code, part of every stored scope, so a fold stored by
   other code (before an upgrade) is never unpickled into this code's types.
 
@@ -66,17 +68,17 @@ class _Memo:
 
     def __init__(self, size: int) -> None:
         self._size = size
-        self._items: OrderedDict[tuple[int, int], SeasonFold] = OrderedDict()
+        self._items: OrderedDict[tuple[int, int, bool], SeasonFold] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[int, int]) -> SeasonFold | None:
+    def get(self, key: tuple[int, int, bool]) -> SeasonFold | None:
         with self._lock:
             found = self._items.get(key)
             if found is not None:
                 self._items.move_to_end(key)
             return found
 
-    def put(self, key: tuple[int, int], value: SeasonFold) -> None:
+    def put(self, key: tuple[int, int, bool], value: SeasonFold) -> None:
         with self._lock:
             self._items[key] = value
             self._items.move_to_end(key)
@@ -91,29 +93,30 @@ class _Memo:
 _memo = _Memo(MEMO_SIZE)
 
 
-def compute_fold(season: m.Season) -> SeasonFold:
-    """Fold the season from its stored facts now (raises RuleError on a fact it rejects)."""
+def compute_fold(season: m.Season, *, explain: bool = False) -> SeasonFold:
+    """Fold the season from its stored facts now (raises RuleError on a fact it rejects);
+    with `explain`, every point carries its reason."""
     facts = season_facts(season)
     ruleset = ruleset_for(season.league)
-    return SeasonFold(facts, fold_season(facts, ruleset=ruleset), ruleset)
+    return SeasonFold(facts, fold_season(facts, ruleset=ruleset, explain=explain), ruleset)
 
 
-def season_fold(season: m.Season) -> SeasonFold:
-    """The season's fold at `season.revision`: from memory, else stored, else computed once
-    and stored. At most one query when it is stored; none when this process has it."""
-    key = (season.pk, season.revision)
+def season_fold(season: m.Season, *, explain: bool = False) -> SeasonFold:
+    """The season's fold at `season.revision` (explained if asked): from memory, else
+    stored, else computed once and stored. One query when stored; none when remembered."""
+    key = (season.pk, season.revision, explain)
     folded = _memo.get(key)
     if folded is None:
-        folded = _stored(season) or _compute_and_store(season)
+        folded = _stored(season, explain) or _compute_and_store(season, explain)
         _memo.put(key, folded)
     return folded
 
 
 def store_fold(season: m.Season, folded: SeasonFold) -> None:
-    """Store `folded` as the fold of `season` at its (new) revision, inside the writer's
-    transaction: a rolled-back write leaves no fold behind. Memoised once committed."""
-    _save(season, folded)
-    key = (season.pk, season.revision)
+    """Store `folded` (the numbers) as the fold of `season` at its (new) revision, inside the
+    writer's transaction: a rolled-back write leaves no fold behind. Memoised once committed."""
+    _save(season, folded, explain=False)
+    key = (season.pk, season.revision, False)
     transaction.on_commit(lambda: _memo.put(key, folded))
 
 
@@ -122,13 +125,14 @@ def forget_memo() -> None:
     _memo.clear()
 
 
-def _scope(season: m.Season) -> str:
-    return f"fold:{season.pk}:{build()}"
+def _kind_prefix(season: m.Season, explain: bool) -> str:
+    return f"fold:{season.pk}:{'explained' if explain else 'numbers'}:"
 
 
-def _stored(season: m.Season) -> SeasonFold | None:
+def _stored(season: m.Season, explain: bool) -> SeasonFold | None:
+    scope = _kind_prefix(season, explain) + build()
     payload = (
-        m.DerivedResult.objects.filter(scope=_scope(season), revision=season.revision)
+        m.DerivedResult.objects.filter(scope=scope, revision=season.revision)
         .values_list("payload", flat=True)
         .first()
     )
@@ -138,23 +142,22 @@ def _stored(season: m.Season) -> SeasonFold | None:
     return folded if isinstance(folded, SeasonFold) else None
 
 
-def _compute_and_store(season: m.Season) -> SeasonFold:
-    folded = compute_fold(season)
+def _compute_and_store(season: m.Season, explain: bool) -> SeasonFold:
+    folded = compute_fold(season, explain=explain)
     try:
         with transaction.atomic():
-            _save(season, folded)
+            _save(season, folded, explain=explain)
     except IntegrityError:
         pass  # another reader stored it first: the same fold
     return folded
 
 
-def _save(season: m.Season, folded: SeasonFold) -> None:
+def _save(season: m.Season, folded: SeasonFold, *, explain: bool) -> None:
     payload = pickle.dumps(folded, protocol=pickle.HIGHEST_PROTOCOL)
-    scope = _scope(season)
+    prefix = _kind_prefix(season, explain)
+    scope = prefix + build()
     m.DerivedResult.objects.update_or_create(
         scope=scope, defaults={"revision": season.revision, "payload": payload}
     )
     # Folds stored by other builds of the code are never read again.
-    m.DerivedResult.objects.filter(scope__startswith=f"fold:{season.pk}:").exclude(
-        scope=scope
-    ).delete()
+    m.DerivedResult.objects.filter(scope__startswith=prefix).exclude(scope=scope).delete()

@@ -60,14 +60,18 @@ def check_points(
 
 def check_unique(players: Iterable[str], *, what: str) -> list[str]:
     """Players listed at most once each."""
+    listed = list(players)
+    try:  # the usual case, checked without a step per player: distinct, non-blank strings
+        if len(set(listed)) == len(listed) and all(map(str.strip, listed)):
+            return listed
+    except TypeError:  # an entry that is no string: the loop below names it
+        pass
     seen: set[str] = set()
-    listed = []
-    for player in players:
+    for player in listed:
         check_player(player)
         if player in seen:
             raise about_player("{player} appears twice in {what}", player, what=what)
         seen.add(player)
-        listed.append(player)
     return listed
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from fractions import Fraction
 
 from flipwell.rules.checks import check_count, check_player, check_points, check_unique
 from flipwell.rules.errors import RuleError, about_player
@@ -156,11 +155,23 @@ def ladder(
         check_player(p): check_points(v, what="{player}'s league points", player=p)
         for p, v in points.items()
     }
-    position = {p: i for i, p in enumerate(check_unique(previous, what="the previous ladder"))}
+    return ranked_ladder(exact, check_unique(previous, what="the previous ladder"), ruleset=ruleset)
+
+
+def ranked_ladder(
+    points: Mapping[PlayerId, LeaguePoints],
+    previous: Sequence[PlayerId],
+    *,
+    ruleset: Ruleset,
+) -> list[PlayerId]:
+    """`ladder` for points already exact and non-negative and a previous ladder that lists each
+    player once (R3.1-b, R4.3-c, A18.1, A18.4), as the season fold keeps them."""
     if ruleset.ladder_tiebreak != "previous_ladder_position":  # pragma: no cover - one option
         raise RuleError(f"unknown ladder_tiebreak setting {ruleset.ladder_tiebreak!r}")
+    position = {p: i for i, p in enumerate(previous)}
+    last = len(position)
 
-    def key(player: PlayerId) -> tuple[Fraction, int, str]:
-        return (-exact[player], position.get(player, len(position)), player)
+    def key(player: PlayerId) -> tuple[LeaguePoints, int, str]:
+        return (-points[player], position.get(player, last), player)
 
-    return sorted(exact, key=key)
+    return sorted(points, key=key)

@@ -22,8 +22,8 @@ from flipwell.rules.checks import check_score, check_unique, fmt
 from flipwell.rules.errors import RuleError, about_player, listed
 from flipwell.rules.malfunctions import compensatory_score
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
-from flipwell.rules.scoring import GameResult, MatchBonusResult, score_game, score_match_bonus
-from flipwell.rules.values import Finish, PlayerId, PointLine
+from flipwell.rules.scoring import GameResult, MatchBonusResult, fifth_game, scored_game
+from flipwell.rules.values import PlayerId, PointLine
 from flipwell.rules.violations import Violation, reduced_score, violation_effect
 
 GAMES_PER_MATCH = 4
@@ -64,7 +64,7 @@ class MatchFacts:
     games: tuple[GameFacts, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameOutcome:
     """One game scored: final machine scores, the game's result and why."""
 
@@ -77,7 +77,7 @@ class GameOutcome:
     lines: tuple[PointLine, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayerMatch:
     """One player's match: points per game, match bonus, night total and forfeits."""
 
@@ -97,7 +97,7 @@ class PlayerMatch:
         return sum(self.game_points) + self.match_bonus
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MatchResult:
     """A scored match: every game, the match bonus, each player's line, and every reason."""
 
@@ -106,7 +106,8 @@ class MatchResult:
     players: Mapping[PlayerId, PlayerMatch]
 
     def explanation(self, player: PlayerId) -> list[str]:
-        """Every point the player got in this match, one readable line each."""
+        """Every point the player got in this match, one readable line each; none when the
+        match was scored without its explanation (`fold_season(..., explain=False)`)."""
         lines = [
             f"Game {g.number} ({g.machine}): {line.reason} [{line.rule}]"
             for g in self.games
@@ -153,29 +154,62 @@ def score_match(
     (§8.5, R8.5-c, A26). Game points follow R3.2-a..i and R2.4-b/c; the match bonus R3.3-a..g;
     a compensatory game R7.3-m; the 25% reduction R8.1-b; zero scores R8.2-a and R8.7-a.
     """
-    players = tuple(check_unique(match.players, what="the group"))
+    check_match(match)
+    return score_checked_match(match, penalties=penalties or {}, ruleset=ruleset, explain=True)
+
+
+def check_match(match: MatchFacts) -> None:
+    """Refuse a match the rules cannot score: players listed twice, more than four games, a
+    game whose entries are not the group's players (R2.4-b: a forfeit is an entry), an
+    adjusted or tie-ordered player outside the game, or a machine score that is not a
+    non-negative integer. `fold_season` checks every match once, before folding."""
+    players = check_unique(match.players, what="the group")
     if len(match.games) > GAMES_PER_MATCH:
         raise RuleError(f"a match has at most {GAMES_PER_MATCH} games, got {len(match.games)}")
-    penalties = penalties or {}
+    group = set(players)
+    for number, game in enumerate(match.games, start=1):
+        _check_game_players(game, number, players, group)
+        for score in game.scores.values():
+            if score is not None and (type(score) is not int or score < 0):
+                _check_scores(game, players)  # names the first bad score's player
+
+
+def score_checked_match(
+    match: MatchFacts,
+    *,
+    penalties: Mapping[int, frozenset[PlayerId]],
+    ruleset: Ruleset,
+    explain: bool,
+) -> MatchResult:
+    """`score_match` for a match `check_match` accepted. explain=False gives the same numbers
+    with no explanation lines (`MatchResult.explanation` is then empty)."""
+    players = match.players
     for number in penalties:
         if not 1 <= number <= len(match.games):
             raise RuleError(f"a penalty falls on game {number}, but the match has no such game")
     games = tuple(
-        score_match_game(
-            game,
-            number=number,
-            players=players,
-            penalized=penalties.get(number, frozenset()),
-            ruleset=ruleset,
-        )
-        for number, game in enumerate(match.games, start=1)
+        [
+            _score_match_game(
+                game,
+                number=number,
+                players=players,
+                penalized=penalties.get(number, _NOBODY),
+                ruleset=ruleset,
+                explain=explain,
+            )
+            for number, game in enumerate(match.games, start=1)
+        ]
     )
-    results: dict[PlayerId, list[Finish | None]] = {
-        p: [g.result.finish(p) for g in games] for p in players
-    }
+    sheets = {p: _score_sheet(p, games) for p in players}
     # No game yet (a meet just started): no fifth game to play either.
     bonus = (
-        score_match_bonus(results, ladder_order=players, ruleset=ruleset)
+        fifth_game(
+            {p: sum(sheet[0]) for p, sheet in sheets.items()},  # a forfeit's points are 0
+            {p: sheet[1] for p, sheet in sheets.items()},
+            ladder_order=players,
+            ruleset=ruleset,
+            explain=explain,
+        )
         if games
         else MatchBonusResult(
             totals=dict.fromkeys(players, 0), order=(), points=dict.fromkeys(players, 0), lines=()
@@ -184,53 +218,102 @@ def score_match(
     lines = {
         p: PlayerMatch(
             player=p,
-            game_points=tuple(g.result.points[p] for g in games),
+            game_points=tuple(points),
             match_bonus=bonus.points[p],
-            games_played=sum(1 for g in games if p not in g.forfeits),
-            forfeits=sum(1 for g in games if p in g.forfeits),
-            countable_forfeits=sum(1 for g in games if g.forfeits.get(p, False)),
-            absent=bool(games) and all(g.final_scores[p] is None for g in games),
+            games_played=len(games) - len(forfeits),
+            forfeits=len(forfeits),
+            countable_forfeits=sum(forfeits),
+            absent=absent,
         )
-        for p in players
+        for p, (points, _, forfeits, absent) in sheets.items()
     }
     return MatchResult(games=games, bonus=bonus, players=lines)
 
 
-def score_match_game(
+_NOBODY: frozenset[PlayerId] = frozenset()
+
+
+def _score_sheet(
+    player: PlayerId, games: Sequence[GameOutcome]
+) -> tuple[list[int], list[int | None], list[bool], bool]:
+    """His row of the match: points and place per game (place None where he forfeited), each
+    forfeit's countability, and whether he has no recorded score in any game (§2.4)."""
+    points: list[int] = []
+    places: list[int | None] = []
+    forfeits: list[bool] = []
+    absent = bool(games)
+    for game in games:
+        result = game.result
+        points.append(result.points[player])
+        places.append(result.order.index(player) + 1 if player in result.order else None)
+        if player in game.forfeits:
+            forfeits.append(game.forfeits[player])
+        if game.final_scores[player] is not None:
+            absent = False
+    return points, places, forfeits, absent
+
+
+def _score_match_game(
     game: GameFacts,
     *,
     number: int,
     players: Sequence[PlayerId],
-    penalized: frozenset[PlayerId] = frozenset(),
-    ruleset: Ruleset = FWPL_V1,
+    penalized: frozenset[PlayerId],
+    ruleset: Ruleset,
+    explain: bool,
 ) -> GameOutcome:
-    """Score one game of a match from its facts: final machine scores, then game points.
+    """Score one checked game of a match from its facts: final machine scores, then points.
 
     Order of adjustments: compensatory addition (R7.3-m, R7.3-n, R7.3-o), 25% reduction
     (R8.1-b, A33), zero score (R8.2-a, R8.7-a), then a §8.5 penalty (R8.5-c, A26).
     """
-    _check_game_players(game, number, players)
-    lines: list[PointLine] = []
+    lines: list[PointLine] | None = [] if explain else None
     final: dict[PlayerId, int | None] = {}
+    present: dict[PlayerId, int] = {}
+    forfeits: dict[PlayerId, bool] = {}
+    adjusted = game.compensatory or game.reduced or game.zeroed
     for player in players:
-        final[player] = _final_machine_score(game, player, lines, ruleset)
-    forfeits = {p: p not in game.non_countable for p in players if final[p] is None}
-    scored_as, hidden = _apply_penalties(final, penalized, ruleset, lines, forfeits)
-    result = score_game(scored_as, tie_order=_tie_order_for(game, scored_as), ruleset=ruleset)
+        score = game.scores[player]
+        if score is None:
+            forfeits[player] = player not in game.non_countable  # R2.4-g, R2.4-h
+        else:
+            if adjusted:
+                score = _final_machine_score(game, player, score, lines, ruleset)
+            present[player] = score
+        final[player] = score
+    scored_as: Mapping[PlayerId, int | None] = final
+    hidden = _NOBODY
+    if penalized:
+        scored_as, hidden = _apply_penalties(final, penalized, ruleset, lines, forfeits)
+        present = {p: s for p, s in scored_as.items() if s is not None}
+    result = scored_game(
+        scored_as,
+        present,
+        tie_order=_tie_order_for(game, scored_as) if game.tie_order else (),
+        ruleset=ruleset,
+        explain=explain,
+    )
     if hidden:  # "zero_points_others_unchanged": he was ranked, but earns nothing (A26 (c))
         result = _without_points(result, hidden)
-    lines.extend(result.lines)
+    if lines is not None:
+        lines.extend(result.lines)
     return GameOutcome(
         number=number,
         machine=game.machine,
         final_scores=final,
         result=result,
         forfeits=forfeits,
-        lines=tuple(lines),
+        lines=tuple(lines) if lines else (),
     )
 
 
-def _check_game_players(game: GameFacts, number: int, players: Sequence[PlayerId]) -> None:
+def _check_game_players(
+    game: GameFacts, number: int, players: Sequence[PlayerId], group: set[PlayerId]
+) -> None:
+    if game.scores.keys() == group and not (
+        game.compensatory or game.reduced or game.zeroed or game.tie_order
+    ):
+        return  # the common game: one entry per player and nothing else to check
     unknown = sorted(set(game.scores) - set(players))
     if unknown:
         raise _about_game(number, "has a score for {players}, not in this group", unknown)
@@ -259,6 +342,13 @@ def _check_game_players(game: GameFacts, number: int, players: Sequence[PlayerId
             )
 
 
+def _check_scores(game: GameFacts, players: Sequence[PlayerId]) -> None:
+    for player in players:
+        score = game.scores[player]
+        if score is not None:
+            check_score(score, what="{player}'s machine score", player=player)
+
+
 def _about_game(number: int, template: str, players: list[PlayerId]) -> RuleError:
     """A RuleError "game N ..." whose {players} are the player keys `players`."""
     names, fields = listed("player", players)
@@ -271,12 +361,10 @@ def _about_game(number: int, template: str, players: list[PlayerId]) -> RuleErro
 
 
 def _final_machine_score(
-    game: GameFacts, player: PlayerId, lines: list[PointLine], ruleset: Ruleset
-) -> int | None:
-    shown = game.scores[player]
-    if shown is None:
-        return None
-    score = check_score(shown, what="{player}'s machine score", player=player)
+    game: GameFacts, player: PlayerId, shown: int, lines: list[PointLine] | None, ruleset: Ruleset
+) -> int:
+    """His displayed score with the game's adjustments; each explained into `lines` if given."""
+    score = shown
     comp = game.compensatory.get(player)
     if comp is not None:
         total = compensatory_score(
@@ -286,48 +374,51 @@ def _final_machine_score(
             state_subtracted=comp.state_subtracted,
             ruleset=ruleset,
         )
-        lines.append(
-            PointLine(
-                player,
-                0,
-                "R7.3-m",
-                "{player}'s compensatory game: {score} + {new}{subtractions} = {total}",
-                {"player": player},
-                {
-                    "score": fmt(score),
-                    "new": fmt(comp.new),
-                    "subtractions": _subtractions(comp),
-                    "total": fmt(total),
-                },
+        if lines is not None:
+            lines.append(
+                PointLine(
+                    player,
+                    0,
+                    "R7.3-m",
+                    "{player}'s compensatory game: {score} + {new}{subtractions} = {total}",
+                    {"player": player},
+                    {
+                        "score": fmt(score),
+                        "new": fmt(comp.new),
+                        "subtractions": _subtractions(comp),
+                        "total": fmt(total),
+                    },
+                )
             )
-        )
         score = total
     if player in game.reduced:
         reduced = reduced_score(score, ruleset=ruleset)
-        lines.append(
-            PointLine(
-                player,
-                0,
-                "R8.1-b",
-                "{player} played his own one-handed extra ball after his last allowable ball: "
-                "{score} reduced by 25% to {reduced}",
-                {"player": player},
-                {"score": fmt(score), "reduced": fmt(reduced)},
+        if lines is not None:
+            lines.append(
+                PointLine(
+                    player,
+                    0,
+                    "R8.1-b",
+                    "{player} played his own one-handed extra ball after his last allowable ball: "
+                    "{score} reduced by 25% to {reduced}",
+                    {"player": player},
+                    {"score": fmt(score), "reduced": fmt(reduced)},
+                )
             )
-        )
         score = reduced
     why = game.zeroed.get(player)
     if why is not None:
-        lines.append(
-            PointLine(
-                player,
-                0,
-                ZERO_SCORE_RULES[why],
-                "{player}'s machine score is zero ({why})",
-                {"player": player},
-                {"why": why},
+        if lines is not None:
+            lines.append(
+                PointLine(
+                    player,
+                    0,
+                    ZERO_SCORE_RULES[why],
+                    "{player}'s machine score is zero ({why})",
+                    {"player": player},
+                    {"why": why},
+                )
             )
-        )
         score = 0
     return score
 
@@ -345,7 +436,7 @@ def _apply_penalties(
     final: Mapping[PlayerId, int | None],
     penalized: frozenset[PlayerId],
     ruleset: Ruleset,
-    lines: list[PointLine],
+    lines: list[PointLine] | None,
     forfeits: dict[PlayerId, bool],
 ) -> tuple[dict[PlayerId, int | None], frozenset[PlayerId]]:
     """The scores the game is ranked on once §8.5 penalties apply, and who earns nothing."""
@@ -368,7 +459,8 @@ def _apply_penalties(
             if mode == "zero_points_others_unchanged":
                 hidden.add(player)
             text = "machine score set to zero: serious-violation penalty"
-        lines.append(PointLine(player, 0, "R8.5-c", "{player} " + text, {"player": player}))
+        if lines is not None:
+            lines.append(PointLine(player, 0, "R8.5-c", "{player} " + text, {"player": player}))
     return scored_as, frozenset(hidden)
 
 

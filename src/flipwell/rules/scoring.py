@@ -34,7 +34,7 @@ MATCH_FORFEIT_EXCLUSION = 3
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameResult:
     """One game scored: the finishing order of the present players, points and explanation."""
 
@@ -52,7 +52,7 @@ class GameResult:
         return None if place is None else Finish(points=self.points[player], place=place)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MatchBonusResult:
     """A group's fifth game: totals, the order of included players, bonus points, explanation."""
 
@@ -74,7 +74,9 @@ def game_points(
     scores. Ties need a recorded playoff order (R3.2-i, A15); a lone player gets
     `ruleset.single_player_game_points` (A11).
     """
-    return dict(score_game(scores, tie_order=tie_order, ruleset=ruleset).points)
+    present = _present_scores(scores)
+    result = scored_game(scores, present, tie_order=tie_order, ruleset=ruleset, explain=False)
+    return dict(result.points)
 
 
 def score_game(
@@ -84,18 +86,34 @@ def score_game(
     ruleset: Ruleset = FWPL_V1,
 ) -> GameResult:
     """Score one game (§3.2) and explain every point: see `game_points`."""
-    present = _present_scores(scores)
+    return scored_game(
+        scores, _present_scores(scores), tie_order=tie_order, ruleset=ruleset, explain=True
+    )
+
+
+def scored_game(
+    scores: Mapping[PlayerId, int | None],
+    present: Mapping[PlayerId, int],
+    *,
+    tie_order: Sequence[Sequence[PlayerId]],
+    ruleset: Ruleset,
+    explain: bool,
+) -> GameResult:
+    """`score_game` for scores already checked (§3.2, R2.4-b): `present` is `scores` without
+    the forfeits. explain=False gives the same order and points with no lines: the awards
+    below decide every point either way and only write their reasons when asked."""
     order = finishing_order(present, tie_order=tie_order)
     points = dict.fromkeys(scores, 0)
-    lines = [
-        PointLine(p, 0, "R2.4-b", "{player} forfeited this game: 0 points", {"player": p})
-        for p, s in scores.items()
-        if s is None
-    ]
-    for line in (*_place_awards(order, ruleset), *_game_bonuses(order, present)):
-        points[line.player] += int(line.points)
-        lines.append(line)
-    return GameResult(order=tuple(order), points=points, lines=tuple(lines))
+    lines: list[PointLine] | None = None
+    if explain:
+        lines = [
+            PointLine(p, 0, "R2.4-b", "{player} forfeited this game: 0 points", {"player": p})
+            for p, s in scores.items()
+            if s is None
+        ]
+    _place_awards(order, points, ruleset, lines)
+    _game_bonuses(order, present, points, lines)
+    return GameResult(order=tuple(order), points=points, lines=tuple(lines) if lines else ())
 
 
 def finishing_order(
@@ -105,6 +123,12 @@ def finishing_order(
 
     R3.2-i, A15: a tie with no recorded order is refused, naming the tied players.
     """
+    if (
+        not tie_order
+        and not isinstance(tie_order, str)
+        and len(set(present.values())) == len(present)
+    ):
+        return sorted(present, key=present.__getitem__, reverse=True)  # no tie to resolve
     resolved = tie_positions(
         present,
         tie_order,
@@ -154,106 +178,141 @@ def _names(players: Sequence[str]) -> str:
     return ", ".join(players[:-1]) + " and " + players[-1]
 
 
-def _place_awards(order: Sequence[PlayerId], ruleset: Ruleset) -> list[PointLine]:
+def _place_awards(
+    order: Sequence[PlayerId],
+    points: dict[PlayerId, int],
+    ruleset: Ruleset,
+    lines: list[PointLine] | None,
+) -> None:
+    """Add each finisher's place points (R3.2-a, R3.2-c, R3.2-e, A11); explain into `lines`."""
     n = len(order)
     if n == 0:
-        return []
+        return
     if n == 1:
         amount = ruleset.single_player_game_points
-        return [
-            PointLine(
-                order[0],
-                amount,
-                "A11",
-                "{player} was the only player: {points}",
-                {"player": order[0]},
-                {"points": points_phrase(amount)},
+        points[order[0]] += amount
+        if lines is not None:
+            lines.append(
+                PointLine(
+                    order[0],
+                    amount,
+                    "A11",
+                    "{player} was the only player: {points}",
+                    {"player": order[0]},
+                    {"points": points_phrase(amount)},
+                )
             )
-        ]
+        return
     if n not in PLACE_POINTS:
         raise RuleError(f"a game has 1 to 4 players, got {n}")
-    rule = PLACE_RULES[n]
-    return [
-        PointLine(
-            p,
-            pts,
-            rule,
-            "{player} finished {place} of {of}: {points}",
-            {"player": p},
-            {"place": ORDINALS[i + 1], "of": str(n), "points": points_phrase(pts)},
+    scale = PLACE_POINTS[n]
+    if lines is not None:
+        lines.extend(
+            PointLine(
+                p,
+                pts,
+                PLACE_RULES[n],
+                "{player} finished {place} of {of}: {points}",
+                {"player": p},
+                {"place": ORDINALS[i + 1], "of": str(n), "points": points_phrase(pts)},
+            )
+            for i, (p, pts) in enumerate(zip(order, scale, strict=True))
         )
-        for i, (p, pts) in enumerate(zip(order, PLACE_POINTS[n], strict=True))
-    ]
+    # zip(strict=True) costs more than the rest of this loop; both have n items.
+    for player, place_points in zip(order, scale, strict=False):
+        points[player] += place_points
 
 
-def _game_bonuses(order: Sequence[PlayerId], present: Mapping[PlayerId, int]) -> list[PointLine]:
-    """The game's bonus points (§3.2): strict comparisons of the recorded machine scores."""
-    s = [present[p] for p in order]
+def _game_bonuses(
+    order: Sequence[PlayerId],
+    present: Mapping[PlayerId, int],
+    points: dict[PlayerId, int],
+    lines: list[PointLine] | None,
+) -> None:
+    """Add the game's bonus points (§3.2): strict comparisons of the recorded machine scores."""
     n = len(order)
+    if n < 2:
+        return
+    s = [present[p] for p in order]
     if n == 2:
-        return [_versus_triple(order, s, "R3.2-b")]
-    if n == 3:
-        return [_versus_sum(order, s, top=0, loser=2, rule="R3.2-d", strict=True)]
-    if n == 4:
-        return [
-            _versus_sum(order, s, top=0, loser=2, rule="R3.2-f", strict=True),
-            _versus_sum(order, s, top=1, loser=3, rule="R3.2-g", strict=True),
-        ]
-    return []
+        points[_versus_triple(order, s, "R3.2-b", lines)] += 1
+        return
+    for top, loser, rule in _GAME_BONUS_TESTS[n]:
+        points[_versus_sum(order, s, top, loser, rule, True, lines)] += 1
+
+
+_GAME_BONUS_TESTS = {
+    3: ((0, 2, "R3.2-d"),),  # 1st against 2nd + 3rd
+    4: ((0, 2, "R3.2-f"), (1, 3, "R3.2-g")),  # 1st against 2nd + 3rd, 2nd against 3rd + 4th
+}
+"""A game's bonus comparisons by number of players: (top, loser, rule), strict (§3.2)."""
 
 
 def _versus_sum(
     order: Sequence[PlayerId],
     s: Sequence[int],
-    *,
     top: int,
     loser: int,
     rule: str,
     strict: bool,
+    lines: list[PointLine] | None,
     match: bool = False,
-) -> PointLine:
-    """Bonus to `top` if his score beats the sum of the next two, otherwise to `loser`.
+) -> PlayerId:
+    """Who gets the bonus point: `top` if his score beats the sum of the next two, otherwise
+    `loser`; the comparison is explained into `lines` when given.
 
     For `top` = 1st the sum is 2nd + 3rd (4th is never in it, A63); for `top` = 2nd it is
     3rd + 4th. `loser` is the last of the two summed players. `match`: the fifth game's
     comparison of match totals (§3.3).
     """
-    a, b, c = order[top], order[top + 1], order[top + 2]
     total = s[top + 1] + s[top + 2]
     wins = s[top] > total or (not strict and s[top] == total)
-    sign = ">" if s[top] > total else "=" if s[top] == total else "<"
-    need = "" if wins else " (must exceed)" if strict else " (must equal or exceed)"
-    to = a if wins else order[loser]
-    return PointLine(
-        to,
-        1,
-        rule,
-        _bonus_template("{a}'s {score} {sign} {b} + {c}'s {total}{need}: ", match),
-        {"a": a, "b": b, "c": c, "to": to},
-        {"score": fmt(s[top]), "sign": sign, "total": fmt(total), "need": need},
-    )
+    to = order[top] if wins else order[loser]
+    if lines is not None:
+        sign = ">" if s[top] > total else "=" if s[top] == total else "<"
+        need = "" if wins else " (must exceed)" if strict else " (must equal or exceed)"
+        lines.append(
+            PointLine(
+                to,
+                1,
+                rule,
+                _bonus_template("{a}'s {score} {sign} {b} + {c}'s {total}{need}: ", match),
+                {"a": order[top], "b": order[top + 1], "c": order[top + 2], "to": to},
+                {"score": fmt(s[top]), "sign": sign, "total": fmt(total), "need": need},
+            )
+        )
+    return to
 
 
 def _versus_triple(
-    order: Sequence[PlayerId], s: Sequence[int], rule: str, match: bool = False
-) -> PointLine:
-    """Two players: bonus to the winner if his score exceeds three times the loser's (A09)."""
+    order: Sequence[PlayerId],
+    s: Sequence[int],
+    rule: str,
+    lines: list[PointLine] | None,
+    match: bool = False,
+) -> PlayerId:
+    """Two players: the bonus goes to the winner if his score exceeds three times the loser's,
+    otherwise to the loser (A09); explained into `lines` when given."""
     a, b = order
     triple = 3 * s[1]
     to = a if s[0] > triple else b
-    return PointLine(
-        to,
-        1,
-        rule,
-        _bonus_template("{a}'s {score} {sign} 3 × {b}'s {loser_score} = {triple}: ", match),
-        {"a": a, "b": b, "to": to},
-        {
-            "score": fmt(s[0]),
-            "sign": ">" if s[0] > triple else "≤",
-            "loser_score": fmt(s[1]),
-            "triple": fmt(triple),
-        },
-    )
+    if lines is not None:
+        lines.append(
+            PointLine(
+                to,
+                1,
+                rule,
+                _bonus_template("{a}'s {score} {sign} 3 × {b}'s {loser_score} = {triple}: ", match),
+                {"a": a, "b": b, "to": to},
+                {
+                    "score": fmt(s[0]),
+                    "sign": ">" if s[0] > triple else "≤",
+                    "loser_score": fmt(s[1]),
+                    "triple": fmt(triple),
+                },
+            )
+        )
+    return to
 
 
 def _bonus_template(comparison: str, match: bool) -> str:
@@ -277,7 +336,10 @@ def match_bonus_points(
     ladder_order: the group's players in ladder order at the start of the meet (A12).
     R3.3-b..g, A07, A08, A11, A12.
     """
-    return dict(score_match_bonus(results, ladder_order=ladder_order, ruleset=ruleset).points)
+    _check_results(results, ladder_order)
+    totals, places = _totals_and_places(results)
+    bonus = fifth_game(totals, places, ladder_order=ladder_order, ruleset=ruleset, explain=False)
+    return dict(bonus.points)
 
 
 def score_match_bonus(
@@ -288,30 +350,50 @@ def score_match_bonus(
 ) -> MatchBonusResult:
     """The fifth game of a match, explained: see `match_bonus_points`."""
     _check_results(results, ladder_order)
+    totals, places = _totals_and_places(results)
+    return fifth_game(totals, places, ladder_order=ladder_order, ruleset=ruleset, explain=True)
+
+
+def fifth_game(
+    totals: Mapping[PlayerId, int],
+    places: Mapping[PlayerId, Sequence[int | None]],
+    *,
+    ladder_order: Sequence[PlayerId],
+    ruleset: Ruleset,
+    explain: bool,
+) -> MatchBonusResult:
+    """`score_match_bonus` from checked results (§3.3, R3.3-a..g): each player's match total
+    and his place in each game (None where he forfeited it). explain=False gives the same
+    order and points with no lines."""
+    included = [p for p, games in places.items() if games.count(None) < MATCH_FORFEIT_EXCLUSION]
+    lines: list[PointLine] | None = None
+    if explain:
+        lines = [
+            PointLine(
+                p,
+                0,
+                "R3.3-g",
+                "{player} forfeited {forfeits} games: no match bonus",
+                {"player": p},
+                {"forfeits": str(places[p].count(None))},
+            )
+            for p in places
+            if p not in included
+        ]
+    order = _fifth_game_order(included, totals, places, ladder_order, ruleset)
+    points = dict.fromkeys(places, 0)
+    _fifth_game_awards(order, totals, len(places), points, ruleset, lines)
+    return MatchBonusResult(
+        totals=totals, order=tuple(order), points=points, lines=tuple(lines) if lines else ()
+    )
+
+
+def _totals_and_places(
+    results: Mapping[PlayerId, Sequence[Finish | None]],
+) -> tuple[dict[PlayerId, int], dict[PlayerId, list[int | None]]]:
     totals = {p: sum(f.points for f in games if f is not None) for p, games in results.items()}
-    included = [p for p, games in results.items() if _forfeits(games) < MATCH_FORFEIT_EXCLUSION]
-    lines = [
-        PointLine(
-            p,
-            0,
-            "R3.3-g",
-            "{player} forfeited {forfeits} games: no match bonus",
-            {"player": p},
-            {"forfeits": str(_forfeits(results[p]))},
-        )
-        for p in results
-        if p not in included
-    ]
-    order = _fifth_game_order(included, totals, results, ladder_order, ruleset)
-    points = dict.fromkeys(results, 0)
-    for line in _fifth_game_awards(order, totals, len(results), ruleset):
-        points[line.player] += int(line.points)
-        lines.append(line)
-    return MatchBonusResult(totals=totals, order=tuple(order), points=points, lines=tuple(lines))
-
-
-def _forfeits(games: Sequence[Finish | None]) -> int:
-    return sum(1 for g in games if g is None)
+    places = {p: [None if f is None else f.place for f in games] for p, games in results.items()}
+    return totals, places
 
 
 def _check_results(
@@ -344,13 +426,16 @@ def _check_results(
 def _fifth_game_order(
     included: Sequence[PlayerId],
     totals: Mapping[PlayerId, int],
-    results: Mapping[PlayerId, Sequence[Finish | None]],
+    places: Mapping[PlayerId, Sequence[int | None]],
     ladder_order: Sequence[PlayerId],
     ruleset: Ruleset,
 ) -> list[PlayerId]:
     """Included players by match total; ties by the ruleset's tiebreakers (R3.3-f, A12)."""
+    if len({totals[p] for p in included}) == len(included):
+        # No equal totals: the tiebreakers cannot change the order, so skip building them.
+        return sorted(included, key=totals.__getitem__, reverse=True)
     position = {p: i for i, p in enumerate(ladder_order)}
-    sort_keys = {p: _tiebreak_key(p, totals[p], results[p], position, ruleset) for p in included}
+    sort_keys = {p: _tiebreak_key(p, totals[p], places[p], position, ruleset) for p in included}
     order = sorted(included, key=sort_keys.__getitem__)
     for a, b in pairwise(order):
         if sort_keys[a] == sort_keys[b]:
@@ -366,12 +451,11 @@ def _fifth_game_order(
 def _tiebreak_key(
     player: PlayerId,
     total: int,
-    games: Sequence[Finish | None],
+    places: Sequence[int | None],
     position: Mapping[PlayerId, int],
     ruleset: Ruleset,
 ) -> tuple[int, ...]:
     """Sort key: higher total first, then most 1sts, 2nds, 3rds, then ladder position (A12)."""
-    places = [g.place for g in games if g is not None]
     values = {
         "most_firsts": -places.count(1),
         "most_seconds": -places.count(2),
@@ -385,50 +469,58 @@ def _fifth_game_awards(
     order: Sequence[PlayerId],
     totals: Mapping[PlayerId, int],
     scheduled: int,
+    points: dict[PlayerId, int],
     ruleset: Ruleset,
-) -> list[PointLine]:
-    """Match bonus points from the fifth game's order (R3.3-c, R3.3-d, R3.3-e, A07, A08)."""
+    lines: list[PointLine] | None,
+) -> None:
+    """Add the match bonus points of the fifth game's order (R3.3-c, R3.3-d, R3.3-e, A07,
+    A08); explain into `lines` when given."""
     n = len(order)
-    awards: list[PointLine] = []
     if ruleset.match_bonus_awards == "full_fifth_game" and n >= 2:
-        awards.extend(
-            PointLine(
-                p,
-                pts,
-                "A08",
-                "{player} placed {place} in the fifth game: {points}",
-                {"player": p},
-                {"place": ORDINALS[i + 1], "points": points_phrase(pts)},
+        for p, pts in zip(order, PLACE_POINTS[n], strict=True):
+            points[p] += pts
+        if lines is not None:
+            lines.extend(
+                PointLine(
+                    p,
+                    pts,
+                    "A08",
+                    "{player} placed {place} in the fifth game: {points}",
+                    {"player": p},
+                    {"place": ORDINALS[i + 1], "points": points_phrase(pts)},
+                )
+                for i, (p, pts) in enumerate(zip(order, PLACE_POINTS[n], strict=True))
             )
-            for i, (p, pts) in enumerate(zip(order, PLACE_POINTS[n], strict=True))
-        )
     if n == 1:
         amount = ruleset.single_player_match_bonus
         if amount:
-            awards.append(
-                PointLine(
-                    order[0],
-                    amount,
-                    "A11",
-                    "{player} was the only one included",
-                    {"player": order[0]},
+            points[order[0]] += amount
+            if lines is not None:
+                lines.append(
+                    PointLine(
+                        order[0],
+                        amount,
+                        "A11",
+                        "{player} was the only one included",
+                        {"player": order[0]},
+                    )
                 )
-            )
-        return awards
+        return
     s = [totals[p] for p in order]
     strict = not _match_bonus_uses_ge(n, scheduled, ruleset)
     if n == 2:
-        awards.append(_versus_triple(order, s, "R3.3-c", match=True))
+        points[_versus_triple(order, s, "R3.3-c", lines, match=True)] += 1
     elif n == 3:
-        awards.append(
-            _versus_sum(order, s, top=0, loser=2, rule="R3.3-c", strict=strict, match=True)
+        to = _versus_sum(
+            order, s, top=0, loser=2, rule="R3.3-c", strict=strict, lines=lines, match=True
         )
+        points[to] += 1
     elif n == 4:
-        awards.extend(
-            _versus_sum(order, s, top=top, loser=top + 2, rule=rule, strict=strict, match=True)
-            for top, rule in ((0, "R3.3-d"), (1, "R3.3-e"))
-        )
-    return awards
+        for top, rule in ((0, "R3.3-d"), (1, "R3.3-e")):
+            to = _versus_sum(
+                order, s, top=top, loser=top + 2, rule=rule, strict=strict, lines=lines, match=True
+            )
+            points[to] += 1
 
 
 def _match_bonus_uses_ge(included: int, scheduled: int, ruleset: Ruleset) -> bool:

@@ -21,14 +21,20 @@ from fractions import Fraction
 
 from flipwell.rules.checks import check_count, check_unique
 from flipwell.rules.errors import RuleError, about_players, listed
-from flipwell.rules.forfeits import night_forfeit_credit, season_forfeit_game, season_forfeited
-from flipwell.rules.grouping import group_sizes, initial_ladder, ladder, split_into_groups
+from flipwell.rules.forfeits import (
+    SEASON_FORFEIT_LIMIT,
+    night_forfeit_credit,
+    season_forfeit_game,
+    season_forfeited,
+)
+from flipwell.rules.grouping import group_sizes, initial_ladder, ranked_ladder, split_into_groups
 from flipwell.rules.match import (
     GAMES_PER_MATCH,
     GameFacts,
     MatchFacts,
     PlayerMatch,
-    score_match,
+    check_match,
+    score_checked_match,
 )
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.season_values import (
@@ -64,8 +70,14 @@ class _Tally:
         return self.season_forfeited_at is None and self.suspended_at is None
 
 
-def fold_season(facts: SeasonFacts, *, ruleset: Ruleset = FWPL_V1) -> SeasonResult:
+def fold_season(
+    facts: SeasonFacts, *, ruleset: Ruleset = FWPL_V1, explain: bool = False
+) -> SeasonResult:
     """Fold every meet of a season into standings and the next ladder (§2.4, §2.5, §3, §4, §8.5).
+
+    explain: also write why each point was given (each game's and match bonus's `PointLine`s,
+    `MatchResult.explanation`). Without it the result has the same numbers and no lines, for
+    the many readers that only need points: the lines cost more than the points themselves.
 
     R3.3-a: match bonus counts like game points. R2.4-d/e: the all-night credit. R2.4-f: late
     entrants forfeit the games before they joined. R2.5-a: 12 countable forfeits forfeit the
@@ -75,6 +87,10 @@ def fold_season(facts: SeasonFacts, *, ruleset: Ruleset = FWPL_V1) -> SeasonResu
     """
     players = check_unique((e.player for e in facts.entrants), what="the entrants")
     joined = _joined_at(facts, players)
+    meets_in_order = _in_order(facts.meets)
+    for meet in meets_in_order:
+        for match in meet.groups:
+            check_match(match)  # once here, so the scoring below trusts the facts
     tallies = {p: _Tally() for p in players}
     suspended = _suspensions(facts, ruleset) if ruleset.third_offense_rescore_others else {}
     # A re-scored season still had the ladders it was played with: groups already drawn are
@@ -86,13 +102,13 @@ def fold_season(facts: SeasonFacts, *, ruleset: Ruleset = FWPL_V1) -> SeasonResu
     )
     meets: list[MeetResult] = []
     previous: list[PlayerId] = []
-    for index, meet in enumerate(_in_order(facts.meets)):
+    for index, meet in enumerate(meets_in_order):
         current = (
             list(as_played.meets[index].ladder)
             if as_played is not None
             else _meet_ladder(facts, meet.number, joined, tallies, previous, ruleset)
         )
-        result = _fold_meet(facts, meet, current, joined, tallies, suspended, ruleset)
+        result = _fold_meet(facts, meet, current, joined, tallies, suspended, ruleset, explain)
         meets.append(result)
         previous = list(current)
     next_ladder = _active_ladder(tallies, previous, joined, len(meets) + 1, facts, ruleset)
@@ -179,9 +195,10 @@ def _active_ladder(
     in IFPA-then-alphabetical order.
     """
     points = {p: t.points for p, t in tallies.items() if t.active and joined[p] <= number}
-    newcomers = [e for e in facts.entrants if e.player in points and e.player not in previous]
+    fresh = points.keys() - set(previous)
+    newcomers = [e for e in facts.entrants if e.player in fresh] if fresh else []
     order = [*previous, *initial_ladder(newcomers, ruleset=ruleset)]
-    return ladder(points, previous=order, ruleset=ruleset)
+    return ranked_ladder(points, order, ruleset=ruleset)
 
 
 def _fold_meet(
@@ -192,6 +209,7 @@ def _fold_meet(
     tallies: dict[PlayerId, _Tally],
     suspended: Mapping[PlayerId, int],
     ruleset: Ruleset,
+    explain: bool,
 ) -> MeetResult:
     grouped = _check_attendance(meet, current, tallies)
     matches = [
@@ -200,10 +218,8 @@ def _fold_meet(
     ]
     decisions, penalties = _penalty_decisions(meet, matches, tallies, ruleset)
     results = tuple(
-        score_match(
-            m,
-            penalties=_penalties_for(m, penalties),
-            ruleset=ruleset,
+        score_checked_match(
+            m, penalties=_penalties_for(m, penalties), ruleset=ruleset, explain=explain
         )
         for m in matches
     )
@@ -321,6 +337,8 @@ def _penalty_decisions(
     """
     decisions: list[PenaltyDecision] = []
     penalties: dict[PlayerId, tuple[int, ...]] = {}
+    if not meet.violations:
+        return decisions, penalties
     offenses = {p: t.offenses for p, t in tallies.items()}
     for facts in meet.violations:
         player = facts.player
@@ -370,7 +388,9 @@ def _completed_points(
             players={"player": facts.player},
             values={"games": str(len(match.games))},
         )
-    scored = score_match(match, penalties=_penalties_for(match, earlier), ruleset=ruleset)
+    scored = score_checked_match(
+        match, penalties=_penalties_for(match, earlier), ruleset=ruleset, explain=False
+    )
     line = scored.players[facts.player]
     return [
         None if facts.player in scored.games[i].forfeits else line.game_points[i]
@@ -406,6 +426,8 @@ def _game_number(number: int, games: int) -> int:
 def _penalties_for(
     match: MatchFacts, penalties: Mapping[PlayerId, tuple[int, ...]]
 ) -> dict[int, frozenset[PlayerId]]:
+    if not penalties:
+        return {}
     by_game: dict[int, set[PlayerId]] = {}
     for player, games in penalties.items():
         if player in match.players:
@@ -448,6 +470,8 @@ def _without_suspended(
 ) -> MatchFacts:
     """With `third_offense_rescore_others`, a suspended player's games count as his forfeits
     up to his suspension, so the others are re-scored without him (A36 alternative)."""
+    if not suspended:
+        return match
     wiped = {p for p, at in suspended.items() if at >= meet and p in match.players}
     if not wiped:
         return match
@@ -472,6 +496,8 @@ def _without_season_forfeited(match: MatchFacts, tallies: Mapping[PlayerId, _Tal
     not countable, and the game is scored among the players who remain (R2.4-c)."""
     games = match.games
     for player in match.players:
+        if tallies[player].countable_forfeits + len(games) < SEASON_FORFEIT_LIMIT:
+            continue  # even forfeiting every game of the match cannot make his 12th (R2.5-a)
         countable = [g.scores.get(player) is None and player not in g.non_countable for g in games]
         at = season_forfeit_game(tallies[player].countable_forfeits, countable)
         if at is None:
@@ -552,7 +578,8 @@ def _record_night(tally: _Tally, night: Night, ruleset: Ruleset) -> None:
     tally.nights.append(night)
     tally.points += night.league_points
     tally.countable_forfeits += night.countable_forfeits
-    if tally.season_forfeited_at is None and season_forfeited(tally.countable_forfeits):
+    counted = night.countable_forfeits > 0  # only a new countable forfeit can make the 12th
+    if counted and tally.season_forfeited_at is None and season_forfeited(tally.countable_forfeits):
         tally.season_forfeited_at = night.meet  # R2.5-a
         if not ruleset.season_forfeit_keeps_points:  # A37 alternative
             _wipe(tally)

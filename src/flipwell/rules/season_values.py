@@ -9,6 +9,9 @@ Words:
   countable forfeits, season forfeited and at which meet, credit used, offenses.
 - *season result*: every meet folded (its ladder, computed groups, matches and penalties),
   each player's standing, and the next meet's ladder.
+
+The results are frozen dataclasses with slots (here and in `match`, `scoring`): a season's
+fold builds thousands of them, and slots make each cheaper to build and to read.
 """
 
 from __future__ import annotations
@@ -79,7 +82,7 @@ class SeasonFacts:
     """Late entrants whose forfeits before joining the LO made non-countable (R2.4-g, A46)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Night:
     """One player's league points and forfeits at one meet."""
 
@@ -99,7 +102,7 @@ class Night:
         return points + self.credit if self.credit else points
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Standing:
     """A player's season so far."""
 
@@ -123,7 +126,7 @@ class Standing:
         return self.season_forfeited_at is None and self.suspended_at is None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MeetResult:
     """A folded meet: the ladder it was drawn from, the computed groups, and each match."""
 
@@ -135,7 +138,7 @@ class MeetResult:
     """Player -> the games of his match his serious-violation penalties fell on (§8.5)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeasonResult:
     """The whole folded season."""
 

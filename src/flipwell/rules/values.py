@@ -54,7 +54,7 @@ class PlayoffDivision:
         return self.last_rank - self.first_rank + 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PointLine:
     """One amount of points awarded to one player, with the rule ID and why (a template).
 

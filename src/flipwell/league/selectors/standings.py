@@ -242,7 +242,7 @@ def player_history(season: m.Season, player: m.Player) -> PlayerHistory:
     R3.2 (game points and bonus), R3.3 (match bonus), R2.4-d (the all-night credit), §8.5
     (the game a penalty fell on). Raises RuleError if he is not entered in the season.
     """
-    folded = season_fold(season)
+    folded = season_fold(season, explain=True)  # every point, with its reason
     facts, result = folded.facts, folded.result
     names = _names(facts)
     written = {p: ref.name for p, ref in names.items()}

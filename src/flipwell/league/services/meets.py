@@ -353,7 +353,7 @@ def start_meet(
 class ClosedMeet:
     """A closed meet's results, from the season fold.
 
-    result: the meet folded (ladder, groups, each match with its explanation, penalties).
+    result: the meet folded (ladder, groups, each match's points, penalties; no explanation).
     nights: player id -> his night (game points, match bonus, §2.4 credit, league points).
     season_forfeits: players whose season ended at this meet (12 countable forfeits, R2.5-a,
     or a third offense, R8.5-e).
