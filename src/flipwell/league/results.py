@@ -102,8 +102,13 @@ def compute_fold(season: m.Season, *, explain: bool = False) -> SeasonFold:
 
 
 def season_fold(season: m.Season, *, explain: bool = False) -> SeasonFold:
-    """The season's fold at `season.revision` (explained if asked): from memory, else
-    stored, else computed once and stored. One query when stored; none when remembered."""
+    """The season's fold at its current revision (explained if asked): from memory, else
+    stored, else computed once and stored. Two queries when stored; one when remembered.
+
+    The revision is read from the database, not from `season`: a row loaded before a write
+    holds the revision the write replaced, and would be served the fold of the old facts.
+    """
+    season.revision = _current_revision(season)
     key = (season.pk, season.revision, explain)
     folded = _memo.get(key)
     if folded is None:
@@ -123,6 +128,13 @@ def store_fold(season: m.Season, folded: SeasonFold) -> None:
 def forget_memo() -> None:
     """Empty this process's memo (tests; a restore in the same process)."""
     _memo.clear()
+
+
+def _current_revision(season: m.Season) -> int:
+    revision = m.Season.objects.filter(pk=season.pk).values_list("revision", flat=True).first()
+    if revision is None:
+        raise m.Season.DoesNotExist(f"season {season.pk} no longer exists")
+    return revision
 
 
 def _kind_prefix(season: m.Season, explain: bool) -> str:
