@@ -573,13 +573,16 @@ def test_live_sheet_holds_each_phones_own_form_token(night):
     assert posted.status_code == 400  # the form's own refusal, not the CSRF check's 403
 
 
-def test_live_sheet_of_a_closed_meet_is_not_found(client, night):
+def test_live_sheet_of_a_closed_meet_says_it_is_over_and_offers_nothing_more(client, night):
     client.get(night.url + "state/")
     m.Meet.objects.filter(pk=night.meet.pk).update(status=m.Meet.Status.CLOSED)
 
     response = client.get(night.url + "state/")
 
-    assert response.status_code == 404
+    assert response.status_code == 200
+    assert "This meet is over: its score sheet links no longer work." in response.text
+    assert "data-sheet-state" not in response.text
+    assert "<form" not in response.text
 
 
 def test_live_sheet_with_a_tampered_token_is_not_found_without_a_query(

@@ -46,7 +46,12 @@ from flipwell.web.forms import (
     ScoreEntryForm,
     show_service_errors,
 )
-from flipwell.web.scoresheet_tokens import group_for_token, ids_for_token, scoresheet_path
+from flipwell.web.scoresheet_tokens import (
+    DeadToken,
+    group_for_token,
+    ids_for_token,
+    scoresheet_path,
+)
 
 STALE_CODES = frozenset({"already_confirmed", "stale_version"})
 """The services' error codes for an entry or confirmation made on a stale page."""
@@ -215,9 +220,15 @@ def state(request: HttpRequest, token: str, group_id: int) -> HttpResponse:
 
     Not `never_cache`: the phone keeps it and asks again with If-None-Match. Every answer
     holds this phone's form token, so the page memo never keeps one (`http_cache` refuses a
-    page that set up a CSRF cookie).
+    page that set up a CSRF cookie). Once the meet is closed it says so, with no forms and
+    nothing to ask for again; a token that is not ours is a 404 like the page's.
     """
-    group = group_for_token(token)
+    try:
+        group = group_for_token(token)
+    except DeadToken as dead:
+        # The meet closed under an open sheet: say so in its place (a 404 would only be a
+        # console error on every phone still showing it), and stop the phone asking.
+        return render(request, "scoresheet/_sheet_over.html", {"why": str(dead)})
     context = {**_context(token, scoresheet(group)), "which": "", "live": True}
     return render(request, "scoresheet/_sheet.html", context)
 
