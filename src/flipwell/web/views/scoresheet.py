@@ -216,7 +216,8 @@ def _with_group_id(view: View) -> View:
 @_with_group_id
 @conditional_on_revision("group_id")
 def state(request: HttpRequest, token: str, group_id: int) -> HttpResponse:
-    """The live sheet: the page's ``#sheet`` fragment, tagged with the league's revision.
+    """The live sheet: the page's ``#sheet`` fragment, tagged with the revision of the
+    league of group `group_id` (`_with_group_id` names it from the token for the tag).
 
     Not `never_cache`: the phone keeps it and asks again with If-None-Match. Every answer
     holds this phone's form token, so the page memo never keeps one (`http_cache` refuses a
