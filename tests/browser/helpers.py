@@ -28,7 +28,9 @@ def screenshot(page: Page, name: str) -> Path:
     """Save a full-page PNG of `page` as artifacts/screenshots/<name>.png."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    # caret="initial": hiding the caret leaves style="" on every input, which htmx's settle
+    # later copies onto the swapped-in inputs, and the CSP refuses (a console error).
+    page.screenshot(path=str(path), full_page=True, caret="initial")
     return path
 
 

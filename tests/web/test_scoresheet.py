@@ -12,6 +12,7 @@ from django.test import Client
 
 from flipwell.league import models as m
 from flipwell.league import services
+from flipwell.league.services._edge import league_changed
 from flipwell.web.scoresheet_tokens import SALT, scoresheet_path
 from tests import factories as f
 
@@ -485,3 +486,119 @@ def test_enter_scores_not_ascii_digits_in_groups_of_three_refused_naming_the_pla
     assert response.status_code == 400
     assert f"{night.players[1]}’s score: “{typed}” {why}" in html.unescape(response.text)
     assert not m.ScoreSubmission.objects.exists()
+
+
+# --- the live sheet: /sheet/<token>/state/ (issue 10, item 5) ------------------------------
+
+
+def digest_of(response):
+    """The sheet digest a page or live fragment carries."""
+    return re.search(r'data-sheet-digest="(\w+)"', response.text)[1]
+
+
+def teammate_enters(night, scores=(400, 300, 200, 100)):
+    """Another phone of the group enters game 1's scores (as the service stores them)."""
+    services.submit_scores(
+        game=night.game,
+        scores=dict(zip(night.players, scores, strict=True)),
+        entered_by=night.players[1],
+        idempotency_key="teammate-phone",
+        seen_version=0,
+    )
+
+
+def test_live_sheet_is_the_sheet_fragment_with_the_pages_digest(client, night):
+    page = client.get(night.url)
+
+    live = client.get(night.url + "state/")
+
+    assert live.status_code == 200
+    assert live.text.lstrip().startswith('<div id="sheet"')
+    assert "<html" not in live.text
+    assert f'data-sheet-state="{night.url}state/"' in page.text
+    assert digest_of(live) == digest_of(page)
+
+
+def test_live_sheet_answers_304_to_its_tag_after_one_query(
+    client, night, django_assert_max_num_queries
+):
+    first = client.get(night.url + "state/")
+    tag = first["ETag"]
+
+    with django_assert_max_num_queries(1):
+        again = client.get(night.url + "state/", HTTP_IF_NONE_MATCH=tag)
+
+    assert tag.startswith('W/"')
+    assert again.status_code == 304
+    assert again["ETag"] == tag
+    assert again.content == b""
+
+
+def test_live_sheet_after_a_teammates_entry_has_a_new_tag_and_shows_it(client, night):
+    before = client.get(night.url + "state/")
+
+    teammate_enters(night)
+    after = client.get(night.url + "state/", HTTP_IF_NONE_MATCH=before["ETag"])
+
+    assert after.status_code == 200
+    assert after["ETag"] != before["ETag"]
+    assert digest_of(after) != digest_of(before)
+    assert f"Entered by {night.players[1]}: check it" in after.text
+
+
+def test_live_sheet_keeps_its_digest_when_only_the_league_changed(client, night):
+    """Another group's entry changes the league's revision (a new tag, a 200), not this
+    group's sheet: the phone must not replace its page for it."""
+    before = client.get(night.url + "state/")
+
+    league_changed(night.league)
+    after = client.get(night.url + "state/", HTTP_IF_NONE_MATCH=before["ETag"])
+
+    assert after.status_code == 200
+    assert after["ETag"] != before["ETag"]
+    assert digest_of(after) == digest_of(before)
+
+
+def test_live_sheet_holds_each_phones_own_form_token(night):
+    """The fragment holds a CSRF form token, so it is never kept in the anonymous page memo:
+    a second phone gets its own token, which its own POST passes with."""
+    Client().get(night.url + "state/")
+    phone = Client(enforce_csrf_checks=True)
+
+    live = phone.get(night.url + "state/")
+    token = re.search(r'name="csrfmiddlewaretoken" value="(\w+)"', live.text)[1]
+    posted = phone.post(night.url + "enter/", {"csrfmiddlewaretoken": token})
+
+    assert "csrftoken" in live.cookies
+    assert posted.status_code == 400  # the form's own refusal, not the CSRF check's 403
+
+
+def test_live_sheet_of_a_closed_meet_says_it_is_over_and_offers_nothing_more(client, night):
+    client.get(night.url + "state/")
+    m.Meet.objects.filter(pk=night.meet.pk).update(status=m.Meet.Status.CLOSED)
+
+    response = client.get(night.url + "state/")
+
+    assert response.status_code == 200
+    assert "This meet is over: its score sheet links no longer work." in response.text
+    assert "data-sheet-state" not in response.text
+    assert "<form" not in response.text
+
+
+def test_live_sheet_with_a_tampered_token_is_not_found_without_a_query(
+    client, night, django_assert_max_num_queries
+):
+    with django_assert_max_num_queries(0):
+        response = client.get(night.url[:-3] + "xx/state/")
+
+    assert response.status_code == 404
+
+
+def test_live_sheet_leaves_the_messages_for_the_next_page(client, night):
+    enter(client, night, ["400", "300", "200", "100"])
+
+    live = client.get(night.url + "state/")
+    page = client.get(night.url)
+
+    assert "Scores entered." not in live.text
+    assert "Scores entered." in page.text

@@ -54,12 +54,9 @@ def scoresheet_url(request: HttpRequest, group: m.Group) -> str:
     return request.build_absolute_uri(scoresheet_path(group))
 
 
-def group_for_token(token: str) -> m.Group:
-    """The group a live token opens (with its meet, season and league loaded).
-
-    Raises `DeadToken` for a token that is not ours, is older than `MAX_AGE`, names a group
-    that is not in the meet it names, or whose meet is not open.
-    """
+def ids_for_token(token: str) -> tuple[int, int]:
+    """(group id, meet id) of a token signed by us and younger than `MAX_AGE` (no query: the
+    signature is the proof). Raises `DeadToken` for any other token."""
     try:
         value = signing.loads(token, salt=SALT, max_age=MAX_AGE)
     except signing.BadSignature as error:  # SignatureExpired is a BadSignature
@@ -71,6 +68,16 @@ def group_for_token(token: str) -> m.Group:
     ):
         raise DeadToken("This score sheet link is not valid.")
     group_id, meet_id = value
+    return group_id, meet_id
+
+
+def group_for_token(token: str) -> m.Group:
+    """The group a live token opens (with its meet, season and league loaded).
+
+    Raises `DeadToken` for a token that is not ours, is older than `MAX_AGE`, names a group
+    that is not in the meet it names, or whose meet is not open.
+    """
+    group_id, meet_id = ids_for_token(token)
     group = (
         m.Group.objects.select_related("meet__season__league")
         .filter(pk=group_id, meet_id=meet_id)

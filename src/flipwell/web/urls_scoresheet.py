@@ -6,6 +6,7 @@ from flipwell.web.views import scoresheet
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("<str:token>/", scoresheet.sheet, name="scoresheet"),
+    path("<str:token>/state/", scoresheet.state, name="scoresheet_state"),
     path("<str:token>/enter/", scoresheet.enter, name="scoresheet_enter"),
     path("<str:token>/confirm/", scoresheet.confirm, name="scoresheet_confirm"),
     path("<str:token>/next/", scoresheet.choose, name="scoresheet_next"),

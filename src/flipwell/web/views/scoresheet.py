@@ -10,11 +10,21 @@ sheet: its game was confirmed meanwhile, or another version of the sheet was ent
 entry names its game and the version it saw, each confirmation the version it confirms; the
 services refuse a stale one (nothing is written, never to another game) and the phone is
 shown the sheet as it is now, with why (409; a 200 for htmx, which swaps only 2xx answers).
+
+A *live* sheet is the page's ``#sheet`` fragment at ``/sheet/<token>/state/``, which the
+phone's script asks for every few seconds while the page is visible. It answers 304 to a
+phone whose copy is current, after one query (the league's revision, `flipwell.http_cache`):
+an idle sheet costs next to nothing. Its *digest* changes exactly when what the sheet shows
+changes (another group's pick changes the league's revision, not this sheet's digest), so the
+script replaces the page's sheet only when the group's own sheet moved on.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import uuid
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -24,6 +34,7 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from flipwell.http_cache import View, conditional_on_revision
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.scoresheet import ScoreSheet, scoresheet
@@ -35,7 +46,12 @@ from flipwell.web.forms import (
     ScoreEntryForm,
     show_service_errors,
 )
-from flipwell.web.scoresheet_tokens import group_for_token, scoresheet_path
+from flipwell.web.scoresheet_tokens import (
+    DeadToken,
+    group_for_token,
+    ids_for_token,
+    scoresheet_path,
+)
 
 STALE_CODES = frozenset({"already_confirmed", "stale_version"})
 """The services' error codes for an entry or confirmation made on a stale page."""
@@ -114,7 +130,7 @@ def _page(
     """The sheet page; `form` is the posted form `which`, shown again with its errors (400),
     or `status` for a refusal that shows the page afresh."""
     sheet = scoresheet(group)
-    context = {"sheet": sheet, "token": token, **_forms(sheet), "which": which}
+    context = {**_context(token, sheet), "which": which}
     if form is not None:
         context[FORM_NAMES[which]] = form
     if status is None:
@@ -123,6 +139,18 @@ def _page(
     if request.headers.get("HX-Request"):
         status = 200
     return render(request, "scoresheet/sheet.html", context, status=status)
+
+
+def _context(token: str, sheet: ScoreSheet) -> dict[str, Any]:
+    """What the sheet template shows: the sheet, its digest and its unbound forms."""
+    return {"sheet": sheet, "sheet_digest": sheet_digest(sheet), "token": token, **_forms(sheet)}
+
+
+def sheet_digest(sheet: ScoreSheet) -> str:
+    """A digest of everything `sheet` shows: equal digests, equal sheets (the same in every
+    server process: the one set in a sheet is written sorted)."""
+    canonical = (dataclasses.replace(sheet, forfeits=frozenset()), sorted(sheet.forfeits))
+    return hashlib.blake2b(repr(canonical).encode(), digest_size=12).hexdigest()
 
 
 def _is_stale(error: ValidationError) -> bool:
@@ -169,6 +197,41 @@ def sheet(request: HttpRequest, token: str) -> HttpResponse:
     """The group's score sheet: players in play order, the current game, what to do next."""
     group = group_for_token(token)
     return _page(request, token, group)
+
+
+def _with_group_id(view: View) -> View:
+    """Give `view` the id of the group its token names as ``group_id`` (the signature is
+    checked, no query), so `conditional_on_revision("group_id")` finds the league's revision
+    with its one query. A dead token is a 404 at once."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, token: str) -> Any:
+        group_id, _meet_id = ids_for_token(token)
+        return view(request, token=token, group_id=group_id)
+
+    return wrapper
+
+
+@require_GET
+@_with_group_id
+@conditional_on_revision("group_id")
+def state(request: HttpRequest, token: str, group_id: int) -> HttpResponse:
+    """The live sheet: the page's ``#sheet`` fragment, tagged with the revision of the
+    league of group `group_id` (`_with_group_id` names it from the token for the tag).
+
+    Not `never_cache`: the phone keeps it and asks again with If-None-Match. Every answer
+    holds this phone's form token, so the page memo never keeps one (`http_cache` refuses a
+    page that set up a CSRF cookie). Once the meet is closed it says so, with no forms and
+    nothing to ask for again; a token that is not ours is a 404 like the page's.
+    """
+    try:
+        group = group_for_token(token)
+    except DeadToken as dead:
+        # The meet closed under an open sheet: say so in its place (a 404 would only be a
+        # console error on every phone still showing it), and stop the phone asking.
+        return render(request, "scoresheet/_sheet_over.html", {"why": str(dead)})
+    context = {**_context(token, scoresheet(group)), "which": "", "live": True}
+    return render(request, "scoresheet/_sheet.html", context)
 
 
 @never_cache

@@ -7,6 +7,12 @@
  * stale (409): the entry is dropped and the page reloads to show the sheet as it is now, with
  * the server's message. Any other refusal drops it and asks again; server failures are
  * retried a few times only. Nothing is retried forever.
+ * Live sheet: every few seconds while the page is visible, the sheet asks for its live
+ * fragment (#sheet at data-sheet-state) through the browser's cache, so an unchanged sheet
+ * costs a 304. When the fragment's digest differs from the page's (a teammate entered or
+ * confirmed scores, a machine was chosen, the selectable machines changed), it replaces the
+ * page's sheet, unless the player typed into a form here: then his input stays and a banner
+ * asks him to reload. Nothing is swapped while an entry waits in the offline queue.
  * Vanilla JS, no dependencies; the page works without it (plain POST forms).
  */
 (function () {
@@ -16,6 +22,11 @@
   var RETRY_MS = 15000;
   var MAX_FAILURES = 5;  // server errors (5xx, 408, 429) before an entry is given up
   var sending = false;
+  var LIVE_MS = 5000;
+  var typed = false;  // the player typed or chose something in a form of the shown sheet
+  var liveTimer = null;
+  var asking = false;  // a live fragment is on its way
+  var liveTag = null;  // the entity tag of the last live fragment read
 
   function newKey() {
     if (window.crypto && window.crypto.randomUUID) {
@@ -248,8 +259,104 @@
     }
   }
 
+  /* --- the live sheet ------------------------------------------------------------------ */
+
+  function shownSheet() {
+    return document.getElementById("sheet");
+  }
+
+  function waitingInQueue() {
+    var action = entryAction();
+    return sending || readQueue().some(function (item) { return item.url === action; });
+  }
+
+  // Typing, choosing or sending a form of the shown sheet (htmx swaps its answer in).
+  function noteTyping(event) {
+    var sheet = shownSheet();
+    var form = event.target.closest ? event.target.closest("form") : null;
+    if (sheet && form && sheet.contains(form)) { typed = true; }
+  }
+
+  function tellNews(fresh) {
+    var news = document.getElementById("sheet-news");
+    if (!news) { return; }
+    var pending = fresh.getAttribute("data-sheet-pending");
+    var scores = pending !== ":" && pending !== shownSheet().getAttribute("data-sheet-pending");
+    news.querySelectorAll("[data-sheet-news]").forEach(function (line) {
+      line.hidden = line.getAttribute("data-sheet-news") !== (scores ? "scores" : "other");
+    });
+    news.hidden = false;
+  }
+
+  function swapIn(fresh) {
+    var sheet = shownSheet();
+    sheet.replaceWith(fresh);
+    if (window.htmx) { window.htmx.process(fresh); }
+    typed = false;
+    wireForm();
+  }
+
+  /* Show the live fragment `text` as news or in place of the shown sheet; false when it
+   * could not be judged now (an entry waits in the queue: its answer reloads the page). */
+  function showLive(text) {
+    var fresh = new DOMParser().parseFromString(text, "text/html").getElementById("sheet");
+    var sheet = shownSheet();
+    if (!fresh || !sheet || waitingInQueue()) { return false; }
+    if (fresh.getAttribute("data-sheet-digest") !== sheet.getAttribute("data-sheet-digest")) {
+      if (typed) {
+        tellNews(fresh);
+      } else {
+        swapIn(document.adoptNode(fresh));
+      }
+    }
+    return true;
+  }
+
+  function askLive() {
+    liveTimer = null;
+    var sheet = shownSheet();
+    var url = sheet && sheet.getAttribute("data-sheet-state");
+    if (!url || document.hidden || asking) { return; }
+    asking = true;
+    // "no-cache": the browser sends the If-None-Match of the copy it keeps; a 304 comes back
+    // as that copy, with the same tag, and is not read again.
+    window.fetch(url, { cache: "no-cache", credentials: "same-origin" }).then(function (response) {
+      var tag = response.headers.get("ETag");
+      if (!response.ok || (tag && tag === liveTag)) { return response.status; }
+      return response.text().then(function (text) {
+        liveTag = showLive(text) ? tag : null;
+        return response.status;
+      });
+    }).catch(function () {
+      return null;  // no network: ask again later
+    }).then(function (answered) {
+      asking = false;
+      if (answered !== 404) { scheduleLive(); }  // 404: the meet is over, stop asking
+    });
+  }
+
+  function scheduleLive() {
+    if (liveTimer === null && !document.hidden) {
+      liveTimer = window.setTimeout(askLive, LIVE_MS);
+    }
+  }
+
+  function onVisibility() {
+    if (document.hidden) {
+      window.clearTimeout(liveTimer);
+      liveTimer = null;
+    } else if (liveTimer === null) {
+      askLive();
+    }
+  }
+
   function setUp() {
     wireForm();
+    document.addEventListener("input", noteTyping);
+    document.addEventListener("change", noteTyping);
+    document.addEventListener("submit", noteTyping);
+    document.addEventListener("visibilitychange", onVisibility);
+    scheduleLive();
     window.addEventListener("online", flush);
     window.setInterval(flush, RETRY_MS);
     flush();
@@ -260,6 +367,10 @@
   } else {
     setUp();
   }
-  // htmx replaces #sheet after a confirmation or a pick: wire the new entry form.
-  document.addEventListener("htmx:afterSettle", wireForm);
+  // htmx replaces #sheet after a confirmation or a pick: wire the new entry form; what was
+  // typed on the old sheet is gone with it.
+  document.addEventListener("htmx:afterSettle", function () {
+    typed = false;
+    wireForm();
+  });
 })();
