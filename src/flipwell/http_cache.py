@@ -26,8 +26,6 @@ Both front ends use this (web views directly, API operations through django-ninj
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
@@ -39,7 +37,7 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
 
-from flipwell.league.results import build
+from flipwell.league.results import LeastRecentlyUsed, build
 from flipwell.league.selectors import revisions
 
 View = Callable[..., HttpResponseBase]
@@ -63,34 +61,7 @@ class _Page:
     content_type: str
 
 
-class _PageMemo:
-    """A least-recently-used map of entity tag -> page, safe for a threaded server."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._pages: OrderedDict[str, _Page] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, tag: str) -> _Page | None:
-        with self._lock:
-            page = self._pages.get(tag)
-            if page is not None:
-                self._pages.move_to_end(tag)
-            return page
-
-    def put(self, tag: str, page: _Page) -> None:
-        with self._lock:
-            self._pages[tag] = page
-            self._pages.move_to_end(tag)
-            while len(self._pages) > self._size:
-                self._pages.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._pages.clear()
-
-
-_memo = _PageMemo(MEMO_SIZE)
+_memo: LeastRecentlyUsed[str, _Page] = LeastRecentlyUsed(MEMO_SIZE)
 
 
 def forget_pages() -> None:

@@ -28,6 +28,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from django.db import IntegrityError, transaction
 
@@ -36,6 +37,8 @@ from flipwell.league import models as m
 from flipwell.league.adapters import ruleset_for, season_facts
 from flipwell.rules import Ruleset, SeasonFacts, SeasonResult, fold_season
 
+K = TypeVar("K")
+V = TypeVar("V")
 MEMO_SIZE = 64
 """Season folds kept in each process (a 48 x 20 season is a few hundred KB)."""
 CODE_SUFFIXES = (".py", ".html", ".js", ".css", ".svg")
@@ -63,22 +66,24 @@ def build() -> str:
     return digest.hexdigest()
 
 
-class _Memo:
-    """A small least-recently-used map, safe for a threaded server."""
+class LeastRecentlyUsed(Generic[K, V]):
+    """A map of at most `size` items that forgets the least recently used first; safe for a
+    threaded server. This process's memory of derived things (folds here, pages in
+    `flipwell.http_cache`)."""
 
     def __init__(self, size: int) -> None:
         self._size = size
-        self._items: OrderedDict[tuple[int, int, bool], SeasonFold] = OrderedDict()
+        self._items: OrderedDict[K, V] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[int, int, bool]) -> SeasonFold | None:
+    def get(self, key: K) -> V | None:
         with self._lock:
             found = self._items.get(key)
             if found is not None:
                 self._items.move_to_end(key)
             return found
 
-    def put(self, key: tuple[int, int, bool], value: SeasonFold) -> None:
+    def put(self, key: K, value: V) -> None:
         with self._lock:
             self._items[key] = value
             self._items.move_to_end(key)
@@ -90,7 +95,7 @@ class _Memo:
             self._items.clear()
 
 
-_memo = _Memo(MEMO_SIZE)
+_memo: LeastRecentlyUsed[tuple[int, int, bool], SeasonFold] = LeastRecentlyUsed(MEMO_SIZE)
 
 
 def compute_fold(season: m.Season, *, explain: bool = False) -> SeasonFold:
