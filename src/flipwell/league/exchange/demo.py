@@ -2,7 +2,8 @@
 
 Words:
 - *demo league*: "Flip Well Demo League" (slug ``flip-well-demo``), with one league official,
-  the account ``demo``, whose password is generated when the league is made and shown once.
+  the account ``demo``, whose password is generated when the league is made and shown once;
+  he may also open a league of his own (to try the first-night path).
 - *finished season*: ten closed meets from the bundled season file
   ``data/demo_finished_season.json`` (a copy of the golden season, every special case in it).
 - *playoffs*: the finished season's playoff night, played through the playoff services with
@@ -36,6 +37,7 @@ from flipwell.league.exchange.progress import Progress, Stream
 from flipwell.league.selectors.playoffs import playoff_bracket
 from flipwell.league.services.leagues import create_league
 from flipwell.league.services.season_files import import_season_file
+from flipwell.league.services.setup import open_league_permission
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -124,6 +126,7 @@ def create_demo_league(
             last_name="Official",
             email="demo@example.org",
         )
+        official.user_permissions.add(open_league_permission())  # he may open his own league
         league = create_league(
             name=DEMO_LEAGUE_NAME,
             slug=DEMO_LEAGUE_SLUG,
