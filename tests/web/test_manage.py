@@ -3,6 +3,7 @@ the services' messages next to the fields they name."""
 
 import datetime
 from types import SimpleNamespace
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -381,3 +382,36 @@ def test_playoffs_qualify_before_the_season_ends_is_refused(client, night):
 
     assert response.status_code == 400
     assert "playoff entry is decided after the final regular week" in response.text
+
+
+def test_attendance_records_a_lateness_notice_told_before_the_start_after_it(client, night):
+    """R2.2-a: the official types in, after the start, a notice told before it."""
+    response = client.post(
+        f"/manage/tuesday/meets/{night.meet.pk}/attendance/",
+        {"action": "late", "player": night.players[0].pk, "told_at": "18:40"},
+        follow=True,
+    )
+
+    notice = m.LatenessNotice.objects.get()
+    assert response.status_code == 200
+    told = notice.recorded_at.astimezone(ZoneInfo(night.league.time_zone))
+    assert (told.date(), told.strftime("%H:%M")) == (night.meet.date, "18:40")
+    assert (
+        f"{night.players[0]}&#x27;s lateness notice is recorded: the group waits until 19:15 "
+        "at the latest (R2.2-a)."
+    ) in response.text
+
+
+def test_attendance_records_a_lateness_notice_told_after_the_start(client, night):
+    response = client.post(
+        f"/manage/tuesday/meets/{night.meet.pk}/attendance/",
+        {"action": "late", "player": night.players[0].pk, "told_at": "19:10"},
+        follow=True,
+    )
+
+    assert response.status_code == 200
+    assert m.LatenessNotice.objects.count() == 1
+    assert (
+        "told at 19:10, after the 19:00 start: the group does not wait, and "
+        f"{night.players[0]} joins under §2.3 on arrival (R2.2-a, R2.3-a)."
+    ) in response.text

@@ -23,6 +23,7 @@ from flipwell.league.selectors.console import (
 )
 from flipwell.league.selectors.meet_board import meet_board
 from flipwell.league.selectors.standings import ladder
+from flipwell.league.services.meets import AnnouncedLateness, scheduled_start
 from flipwell.rules import proposed_group_numbers
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page
 from flipwell.web.forms import (
@@ -33,6 +34,7 @@ from flipwell.web.forms import (
     ConsoleCorrectionForm,
     ForfeitForm,
     LateJoinForm,
+    LatenessForm,
     MalfunctionForm,
     ScheduleMeetForm,
     StartMeetForm,
@@ -116,12 +118,13 @@ def meet(request: HttpRequest, league: m.League, role: str, meet_id: int) -> Htt
 
 @console_page(LO_ONLY)
 def attendance(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
-    """Before the start: announced absences (R3.1-d) and lateness notices (R2.2-a)."""
+    """Announced absences before the start (R3.1-d), and lateness notices until the close,
+    each with when the official was told (R2.2-a)."""
     the_meet = meet_of(league, meet_id)
     players = season_players(the_meet.season)
     which = action(request)
     absence = player_choice_form(players)(request.POST if which == "absence" else None)
-    late = player_choice_form(players)(request.POST if which == "late" else None)
+    late = LatenessForm(request.POST if which == "late" else None, players=players)
     if which == "absence":
         row = run(
             absence,
@@ -135,13 +138,14 @@ def attendance(request: HttpRequest, league: m.League, role: str, meet_id: int) 
         told = run(
             late,
             lambda d: services.announce_lateness(
-                meet=the_meet, player=player(d["player"]), actor=official(request)
+                meet=the_meet,
+                player=player(d["player"]),
+                at=late.told(the_meet),
+                actor=official(request),
             ),
         )
         if told is not None:
-            wait_until = told.tardiness.wait_until
-            until = f" The group waits until {wait_until:%H:%M}." if wait_until else ""
-            return done(request, f"Lateness notice recorded.{until}")
+            return done(request, _lateness_message(told))
     context = {
         **_base(league, role, the_meet, "attendance"),
         "facts": meet_facts(the_meet),
@@ -149,6 +153,24 @@ def attendance(request: HttpRequest, league: m.League, role: str, meet_id: int) 
         "late": late,
     }
     return page(request, "manage/attendance.html", context, failed=bool(which))
+
+
+def _lateness_message(told: AnnouncedLateness) -> str:
+    """What a recorded lateness notice means tonight (R2.2-a, A59), in the league's time."""
+    notice, wait_until = told.notice, told.tardiness.wait_until
+    who = str(notice.player)
+    if wait_until is not None:
+        return (
+            f"{who}'s lateness notice is recorded: the group waits until "
+            f"{wait_until:%H:%M} at the latest (R2.2-a)."
+        )
+    start = scheduled_start(notice.meet)
+    told_at = notice.recorded_at.astimezone(start.tzinfo)
+    return (
+        f"{who}'s lateness notice is recorded, told at {told_at:%H:%M}, after the "
+        f"{start:%H:%M} start: the group does not wait, and {who} joins under §2.3 on "
+        "arrival (R2.2-a, R2.3-a)."
+    )
 
 
 @console_page(LO_ONLY)
