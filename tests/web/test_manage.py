@@ -218,7 +218,7 @@ def test_meet_hub_links_each_groups_score_sheet(client, night):
     response = client.get(night.meet_url)
 
     assert response.status_code == 200
-    assert "Open the score sheet" in response.text
+    assert "Open group 1's sheet on this device" in response.text
     assert 'href="/sheet/' in response.text
 
 
