@@ -11,13 +11,16 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.views.decorators.http import require_safe
 
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.console import (
+    meet_date_warnings,
     meet_facts,
     meet_games,
     meet_players,
+    next_meet,
     season_meets,
     season_players,
 )
@@ -70,26 +73,57 @@ def _games(meet: m.Meet) -> list[tuple[int, str]]:
 def meets(request: HttpRequest, league: m.League, role: str, season_id: int) -> HttpResponse:
     """A season's meets, and scheduling the next ones (schedule_meet)."""
     season = season_of(league, season_id)
-    form = ScheduleMeetForm(request.POST or None)
+    upcoming = next_meet(season)
+    initial = (
+        {"number": upcoming.number, "date": upcoming.date}
+        if upcoming is not None and upcoming.planned is None
+        else {}
+    )
+    form = ScheduleMeetForm(request.POST or None, initial=initial)
     if request.method == "POST":
         meet = run(
             form, lambda d: services.schedule_meet(season=season, actor=official(request), **d)
         )
         if meet is not None:
-            return done(request, f"Meet {meet.number} scheduled on {meet.date:%A %d %B %Y}.")
+            warned = "; ".join(meet_date_warnings(meet))
+            message = f"Meet {meet.number} scheduled on {meet.date:%A %d %B %Y}."
+            if warned:
+                messages.warning(request, f"{message} Warning: {warned}.")
+            else:
+                messages.success(request, message)
+            # On to the meet: its attendance, then its start.
+            return HttpResponseRedirect(reverse("web:manage_meet", args=[league.slug, meet.pk]))
     context = {
         "league": league,
         "role": role,
         "season": season,
         "meets": season_meets(season),
         "form": form,
+        "upcoming": upcoming,
     }
     return page(request, "manage/meets.html", context, failed=form.is_bound)
 
 
+@require_safe  # closing is `close`, after its confirmation step
 @console_page(ANY_ROLE)
 def meet(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
-    """The hub of a league night: groups, games, score sheet links, and closing the meet."""
+    """The hub of a league night: groups, games, how players reach their score sheets, and
+    the way to close the meet (`close`, which asks first)."""
+    the_meet = meet_of(league, meet_id)
+    board = meet_board(the_meet) if the_meet.status != m.Meet.Status.PLANNED else None
+    sheets = (
+        {g.id: path_for(g.id, the_meet.pk) for g in board.groups}
+        if board is not None and the_meet.status == m.Meet.Status.OPEN
+        else {}
+    )
+    context = {**_base(league, role, the_meet, "hub"), "board": board, "sheets": sheets}
+    return render(request, "manage/meet.html", context)
+
+
+@console_page(LO_ONLY)
+def close(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
+    """Close the meet, after a confirmation step: the page says what closing does and which
+    groups are unfinished (closing those needs a reason, A52); its POST closes."""
     the_meet = meet_of(league, meet_id)
     form = CloseMeetForm(request.POST or None)
     if request.method == "POST":
@@ -100,20 +134,15 @@ def meet(request: HttpRequest, league: m.League, role: str, meet_id: int) -> Htt
             ),
         )
         if closed is not None:
-            return done(request, f"Meet {the_meet.number} is closed.")
-    board = meet_board(the_meet) if the_meet.status != m.Meet.Status.PLANNED else None
-    sheets = (
-        {g.id: path_for(g.id, the_meet.pk) for g in board.groups}
-        if board is not None and the_meet.status == m.Meet.Status.OPEN
-        else {}
-    )
+            messages.success(request, f"Meet {the_meet.number} is closed.")
+            return HttpResponseRedirect(reverse("web:manage_meet", args=[league.slug, meet_id]))
+    board = meet_board(the_meet) if the_meet.status == m.Meet.Status.OPEN else None
     context = {
         **_base(league, role, the_meet, "hub"),
-        "board": board,
-        "sheets": sheets,
+        "unfinished": [g for g in board.groups if not g.finished] if board else [],
         "form": form,
     }
-    return page(request, "manage/meet.html", context, failed=form.is_bound)
+    return page(request, "manage/close_meet.html", context, failed=form.is_bound)
 
 
 @console_page(LO_ONLY)
