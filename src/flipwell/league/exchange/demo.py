@@ -9,7 +9,9 @@ Words:
 - *playoffs*: the finished season's playoff night, played through the playoff services with
   machine scores from a seeded random generator (`play_demo_playoffs`).
 - *season in progress*: four meets of the same players from ``data/demo_current_season.json``,
-  the last one open (being played today).
+  the last one open (being played today) and *half played*: each group has played and
+  confirmed its first `OPEN_MEET_GAMES_PLAYED` games, and its picker chooses the next machine
+  (R5-c), so a newcomer signed in as the demo official can carry the night on.
 
 Dates follow today: the open meet is today, the finished season ended a few weeks before the
 season in progress began. Machines: the titles of Appendix A and a few more.
@@ -64,6 +66,7 @@ MACHINES = (
     ("Eight Ball Deluxe", 5, "By the bar"),
 )
 WEEKS_BETWEEN_SEASONS = 3
+OPEN_MEET_GAMES_PLAYED = 2
 DEMO_PLAYOFF_SEED = 2026
 MAX_DEMO_PLAYOFF_STEPS = 200  # a 2-division night needs about 40 steps
 
@@ -151,7 +154,7 @@ def create_demo_league(
         current = import_season_file(
             league=league,
             name=f"{current_start:%B %Y} season",
-            data=demo_season_file(CURRENT_SEASON_FILE),
+            data=half_played(demo_season_file(CURRENT_SEASON_FILE)),
             first_meet=current_start,
             open_last_meet=True,
             actor=official,
@@ -187,6 +190,17 @@ def demo_season_file(name: str) -> dict[str, Any]:
     text = resources.files("flipwell.league.exchange").joinpath("data", name).read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
+
+
+def half_played(data: dict[str, Any]) -> dict[str, Any]:
+    """The season file with its last meet cut to each group's first `OPEN_MEET_GAMES_PLAYED`
+    games (the night in progress). The bundled meet has no violation, compensatory game or
+    tie order in its later games, so nothing else refers to them."""
+    *held, tonight = data["meets"]
+    groups = [
+        {**group, "games": group["games"][:OPEN_MEET_GAMES_PLAYED]} for group in tonight["groups"]
+    ]
+    return {**data, "meets": [*held, {**tonight, "groups": groups}]}
 
 
 def play_demo_playoffs(*, season: m.Season, date: datetime.date, actor: User) -> None:
