@@ -366,3 +366,10 @@ def test_console_home_offers_a_new_league_only_to_who_may_open_one(client):
     official.user.is_staff = True
     official.user.save()
     assert "Open a new league" in client.get("/manage/").text
+
+
+def test_pages_show_no_template_comment(client, lo):
+    """Django's {# #} comments are one line long: a longer one shows on the page."""
+    response = client.get("/manage/")
+
+    assert "{#" not in response.text
