@@ -17,7 +17,12 @@ $(STAMP): pyproject.toml requirements-dev.lock
 # `make run`: flipwell on SQLite in $(RUN_DATA)/, the demo league loaded when the database has
 # no league, the server at http://127.0.0.1:8000. The demo official's login is kept in
 # $(RUN_DATA)/demo-login.txt (mode 0600, never in the repository) and printed on every run.
+# Until an account of your own may open leagues, it says how to make one (createofficial).
+# `make run HOST=0.0.0.0` serves the venue's network too, and prints the address (LAN) that
+# phones, and so the printed sheets' QR codes, use.
 RUN_DATA ?= var
+HOST ?= 127.0.0.1
+PORT ?= 8000
 RUN_ENV := DEBUG=1 FLIPWELL_DATA_DIR=$(RUN_DATA)
 run: $(STAMP)
 	@$(RUN_ENV) $(BIN)/flipwell migrate --verbosity 0
@@ -35,9 +40,30 @@ run: $(STAMP)
 	else \
 	  echo "The database already had a league: no demo league was made."; \
 	fi
-	@echo "Open http://127.0.0.1:8000/ (Ctrl+C stops the server)."
+	@if ! $(RUN_ENV) $(BIN)/python manage.py shell --no-imports -c "import sys; \
+	    from flipwell.league.services import league_openers; \
+	    sys.exit(0 if league_openers(besides='demo') else 1)"; then \
+	  echo; \
+	  echo "To run your own league, create its official (asks for a password), then sign in"; \
+	  echo "and press \"Open a new league\":"; \
+	  echo "  $(RUN_ENV) $(BIN)/flipwell createofficial YOURNAME"; \
+	fi
 	@echo
-	@$(RUN_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
+	@if [ "$(HOST)" = "127.0.0.1" ] || [ "$(HOST)" = "localhost" ]; then \
+	  echo "Open http://127.0.0.1:$(PORT)/ (Ctrl+C stops the server)."; \
+	  echo "Phones at the venue cannot reach this address: use make run HOST=0.0.0.0"; \
+	else \
+	  lan=$$($(BIN)/python -m flipwell.lan); \
+	  echo "Serving the venue's network on $(HOST):$(PORT) (Ctrl+C stops the server)."; \
+	  if [ -n "$$lan" ]; then \
+	    echo "Phones and QR codes use http://$$lan:$(PORT)/ : open flipwell at this address"; \
+	    echo "(not 127.0.0.1) before printing the score sheets."; \
+	  else \
+	    echo "No network address found: phones cannot reach this machine."; \
+	  fi; \
+	fi
+	@echo
+	@$(RUN_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

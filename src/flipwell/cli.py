@@ -7,6 +7,7 @@ commands (``manage.py <command>`` runs the same ones, with underscores: ``import
 
 flipwell migrate                                 set up (or update) the database
 flipwell demo                                    create the demo league, once
+flipwell createofficial USERNAME                 a first league official, who may open leagues
 flipwell import-players --season ID FILE.csv     enter a roster CSV's players in a season
 flipwell export-season --season ID --format csv|json [--output FILE] [--scores FILE]
 flipwell backup FILE                             every league's facts in one JSON file
@@ -34,6 +35,7 @@ from flipwell.seasonfile import load_season
 DJANGO_COMMANDS = {
     "migrate": ("migrate", "set up (or update) the database"),
     "demo": ("demo", "create the demo league (once) and show its official's password"),
+    "createofficial": ("createofficial", "create a league official who may open leagues"),
     "import-players": ("import_players", "enter a roster CSV's players in a season"),
     "export-season": ("export_season", "export a season as a season file (JSON) or CSV"),
     "backup": ("backup", "write every league's facts to one JSON file"),

@@ -8,7 +8,8 @@ meaning "off"):
   keeps it in the data directory (``secret_key``, file mode 0600), so a fresh machine needs no
   set-up; a key given explicitly but empty or obviously weak is refused.
 - ``DEBUG``: ``1``/``true``/``yes``/``on`` or ``0``/``false``/``no``/``off``; default off.
-- ``ALLOWED_HOSTS``: comma-separated host names; default none (localhost names when ``DEBUG``).
+- ``ALLOWED_HOSTS``: comma-separated host names; default none (when ``DEBUG``: the localhost
+  names and the machine's LAN address, so phones reach ``make run HOST=0.0.0.0``).
 - ``FLIPWELL_DATA_DIR``: where the default SQLite database and the generated secret key live;
   default ``./var/`` (relative to the working directory), created on first use.
 - ``DATABASE_URL``: another database, ``sqlite:///relative/path.sqlite3``,
@@ -87,6 +88,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
+
+from flipwell.lan import lan_address
 
 # Lets `admin.ModelAdmin[League]` and other generic Django classes be subscripted at run time.
 django_stubs_ext.monkeypatch()
@@ -336,12 +339,18 @@ def default_sqlite_database(data_dir: Path) -> dict[str, Any]:
     return sqlite_database(str(data_dir / "flipwell.sqlite3"))
 
 
+def debug_hosts(lan: str | None) -> list[str]:
+    """The hosts `make run` (DEBUG) answers to: the local names and, so that phones at the
+    venue reach ``make run HOST=0.0.0.0``, the machine's LAN address (`flipwell.lan`)."""
+    return ["localhost", "127.0.0.1", "[::1]", *([lan] if lan else [])]
+
+
 # --- The settings themselves. ---
 
 DEBUG = env_bool("DEBUG", False)
 DATA_DIR = Path(env_str("FLIPWELL_DATA_DIR", "var")).resolve()
 SECRET_KEY = secret_key(data_dir=DATA_DIR)
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", debug_hosts(lan_address()) if DEBUG else [])
 
 _database_url = env_str("DATABASE_URL", "")
 DATABASES = {

@@ -130,7 +130,7 @@ def test_announce_lateness_without_offset_is_422(client, night):
     assert list(response.json()["error"]["fields"]) == ["at"]
 
 
-def test_announce_lateness_after_the_start_refused(client, night, meet):
+def test_announce_lateness_after_the_start_is_recorded_not_announced(client, night, meet):
     response = post(
         client,
         f"/api/v1/meets/{meet.pk}/lateness-notices",
@@ -138,8 +138,9 @@ def test_announce_lateness_after_the_start_refused(client, night, meet):
         token(night.official, "manage"),
     )
 
-    assert response.status_code == 422
-    assert m.LatenessNotice.objects.count() == 0
+    assert response.status_code == 201
+    assert (response.json()["announced"], response.json()["wait_until"]) == (False, None)
+    assert m.LatenessNotice.objects.count() == 1
 
 
 def _picker(meet):

@@ -111,9 +111,8 @@ def console_pages(demo: DemoLeague) -> dict[str, str]:
     }
     pages: dict[str, str] = {}
     for name, arguments in _named_urls(get_resolver(), prefix="manage/"):
-        # logout is POST-only; opening a league is for staff, which the demo official is not
-        # (a 403 the Django permission table checks).
-        skipped = ("logout", "manage_new_league")
+        # logout is POST-only; the demo official may open a league, so its page is visited.
+        skipped = ("logout",)
         if name in skipped or not all(values.get(a) is not None for a in arguments):
             continue
         pages[name.removeprefix("manage_")] = reverse(

@@ -43,7 +43,8 @@ def start_meet_in_console(official: Page) -> str:
     official.get_by_label("Number").fill("1")
     official.get_by_label("Date").fill(datetime.date.today().isoformat())
     official.get_by_role("button", name="Schedule").click()
-    official.get_by_role("link", name="Meet 1").first.click()
+    # Scheduling lands on the new meet's hub: attendance, then the start.
+    shows(official, "Meet 1 scheduled")
     official.get_by_role("link", name="Start the meet").click()
     screenshot(official, "night-console-start-preview")
     official.get_by_role("button", name="Start meet 1").click()
@@ -52,7 +53,7 @@ def start_meet_in_console(official: Page) -> str:
     expect(official.get_by_role("link", name="Night", exact=True)).to_have_attribute(
         "aria-current", "page"
     )
-    sheet = official.get_by_role("link", name="Open the score sheet")
+    sheet = official.get_by_role("link", name="Open group 1's sheet on this device")
     href = sheet.first.get_attribute("href")
     assert href, "the meet page links no score sheet"
     screenshot(official, "night-console-meet-started")
@@ -124,7 +125,8 @@ def test_league_night_end_to_end(new_page: NewContext, error_guard: ErrorGuard) 
     screenshot(public, "night-standings-after-the-match")
 
     official.reload()
-    official.get_by_role("button", name="Close the meet").click()
+    official.get_by_role("link", name="Close the meet").click()
+    official.get_by_role("button", name="Yes, close the meet").click()
     official.wait_for_load_state("load")
     screenshot(official, "night-console-meet-closed")
     meet.refresh_from_db()

@@ -10,6 +10,7 @@ from flipwell.cli import main
 from flipwell.league import models as m
 from flipwell.league.adapters import ruleset_for, season_facts
 from flipwell.league.exchange.demo import DEMO_LEAGUE_NAME, MACHINES, create_demo_league
+from flipwell.league.selectors.meet_board import meet_board
 from flipwell.rules.season import fold_season
 from tests import factories as f
 
@@ -87,3 +88,18 @@ def test_demo_refuses_to_take_over_an_account_named_demo(capsys):
         "flipwell demo: An account named 'demo' already exists"
     )
     assert m.League.objects.count() == 0
+
+
+def test_demo_open_meet_is_half_played_so_a_newcomer_can_carry_it_on():
+    """Each group of tonight's meet confirmed games 1 and 2; its picker chooses game 3's
+    machine (R5-c); the meet cannot close yet."""
+    demo = create_demo_league(today=datetime.date(2026, 3, 10))
+    meet = demo.current_season.meets.get(status=m.Meet.Status.OPEN)
+
+    board = meet_board(meet)
+
+    played = {group.number: [game.number for game in group.games] for group in board.groups}
+    assert played == {group.number: [1, 2] for group in board.groups}
+    assert all(game.confirmed for group in board.groups for game in group.games)
+    assert all(group.next_picker is not None for group in board.groups)
+    assert not any(group.finished for group in board.groups)

@@ -8,6 +8,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.adapters import season_facts
@@ -21,6 +22,7 @@ from flipwell.league.services.meets import (
     announce_lateness,
     close_meet,
     schedule_meet,
+    scheduled_start,
     start_meet,
 )
 from flipwell.league.services.violations import record_violation
@@ -234,31 +236,54 @@ def test_announce_lateness_before_the_start_gives_the_wait_deadline():
     assert (announced.notice.player, announced.notice.recorded_at) == (night.players[0], told)
 
 
-def test_announce_lateness_after_the_start_time_refused():
-    """R2.2-a: a notice counts only before the start time."""
+def test_announce_lateness_told_after_the_start_time_is_recorded_but_not_announced():
+    """R2.2-a: a notice counts only before the start time; a later one is recorded as told,
+    and the group does not wait (§2.3 applies on arrival)."""
     night = build_night()
     night.league.time_zone = "UTC"
     night.league.save()
     meet = schedule_meet(season=night.season, number=1, date=DATE, actor=night.user)
+    told = datetime.datetime(2026, 1, 6, 19, 5, tzinfo=UTC)
 
-    with pytest.raises(ValidationError) as caught:
-        announce_lateness(
-            meet=meet, player=night.players[0], actor=night.user,
-            at=datetime.datetime(2026, 1, 6, 19, 5, tzinfo=UTC),
-        )  # fmt: skip
+    late = announce_lateness(meet=meet, player=night.players[0], actor=night.user, at=told)
 
-    assert caught.value.message_dict["at"][0].startswith("Too late for a lateness notice")
-    assert m.LatenessNotice.objects.count() == 0
+    assert (late.tardiness.announced, late.tardiness.wait_until) == (False, None)
+    assert m.LatenessNotice.objects.get().recorded_at == told
 
 
-def test_announce_lateness_once_the_meet_started_refused():
+def test_announce_lateness_once_the_meet_started_records_when_the_lo_was_told():
+    """R2.2-a: told before the start but typed in after it, the notice is announced."""
     night = build_night()
     meet = start_night(night)
+    start = scheduled_start(meet)
+    told = start - datetime.timedelta(minutes=20)
 
-    with pytest.raises(ValidationError) as caught:
+    late = announce_lateness(meet=meet, player=night.players[0], at=told, actor=night.user)
+
+    assert late.tardiness.announced is True
+    assert late.tardiness.wait_until == start + datetime.timedelta(minutes=15)
+    assert late.notice.recorded_at == told
+
+
+def test_announce_lateness_refuses_a_closed_meet_and_a_future_notice():
+    night = build_night()
+    meet = schedule_meet(season=night.season, number=1, date=DATE, actor=night.user)
+    m.Meet.objects.filter(pk=meet.pk).update(status=m.Meet.Status.CLOSED)
+    soon = timezone.now() + datetime.timedelta(hours=1)
+
+    with pytest.raises(ValidationError) as closed:
         announce_lateness(meet=meet, player=night.players[0], actor=night.user)
+    m.Meet.objects.filter(pk=meet.pk).update(status=m.Meet.Status.PLANNED)
+    with pytest.raises(ValidationError) as future:
+        announce_lateness(meet=meet, player=night.players[0], at=soon, actor=night.user)
 
-    assert "(R2.2-a)" in caught.value.message_dict["meet"][0]
+    assert closed.value.message_dict["meet"] == [
+        "Meet 1 is closed: a lateness notice cannot be added."
+    ]
+    assert future.value.message_dict["at"] == [
+        "A notice is recorded once it came: the time it came is in the future."
+    ]
+    assert m.LatenessNotice.objects.count() == 0
 
 
 # --- close_meet ------------------------------------------------------------------------------

@@ -1,5 +1,8 @@
-"""Warnings when a meet starts: a season below the design size (R1-a) and a mid-season change
-of grouping scheme (R4.1-e), as `flipwell.rules.officials` gives them; never errors."""
+"""Warnings when a meet starts: a season below the design size (R1-a), a mid-season change
+of grouping scheme (R4.1-e), a meet off the league day or a week early (R2-a), as the rules
+give them; never errors."""
+
+import datetime
 
 import pytest
 
@@ -8,6 +11,8 @@ from tests.league.league_night import DATE, build_night
 from tests.league.league_night import start as start_night
 
 pytestmark = pytest.mark.django_db
+
+WEEK = datetime.timedelta(weeks=1)
 
 
 def test_start_meet_one_warns_of_a_season_below_design_size():
@@ -35,7 +40,7 @@ def test_start_meet_override_after_table_meet_warns_of_regrouping():
     p = night.players
 
     started = start_meet(
-        season=night.season, number=2, date=DATE, actor=night.user, seed=1,
+        season=night.season, number=2, date=DATE + WEEK, actor=night.user, seed=1,
         override_groups=[p[:3], p[3:]], override_reason="Two tables in the back room",
     )  # fmt: skip
 
@@ -48,3 +53,20 @@ def test_start_meet_override_after_table_meet_warns_of_regrouping():
 def start_meet_warnings(night, *, number):
     started = start_meet(season=night.season, number=number, date=DATE, actor=night.user, seed=1)
     return list(started.warnings)
+
+
+def test_start_meet_warns_of_a_meet_a_week_early_and_off_the_league_day():
+    """R2-a: the season's meets are weekly on its league day (a Tuesday here); meet 2 started
+    the Saturday after meet 1 is warned about, and started all the same."""
+    night = build_night(players=8, machines=8)
+    close_meet(meet=start_night(night), actor=night.user, override_reason="Short night")
+
+    started = start_meet(
+        season=night.season, number=2, date=DATE + datetime.timedelta(days=4), actor=night.user,
+        seed=1,
+    )  # fmt: skip
+
+    assert list(started.warnings) == [
+        "meet 2 is on a Saturday, not on the league day (Tuesdays, R2-a)",
+        "meet 2 is 4 days after meet 1 (2026-01-06), a week early: meets are weekly (R2-a)",
+    ]

@@ -1,5 +1,7 @@
 """Settings from the environment: the typed helpers, DATABASE_URL, and refusing to start."""
 
+import ipaddress
+import json
 import os
 import stat
 import subprocess
@@ -8,7 +10,9 @@ import sys
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
+from flipwell.lan import lan_address
 from flipwell.settings import (
+    debug_hosts,
     env_bool,
     env_list,
     env_time_zone,
@@ -272,3 +276,26 @@ def test_settings_bad_debug_value_refuses_to_start(tmp_path):
     result = _load_settings(tmp_path, DEBUG="sure")
 
     assert "DEBUG='sure' is not a yes/no value" in result.stderr
+
+
+def test_debug_hosts_accept_the_lan_address_for_phones_at_the_venue():
+    assert debug_hosts("192.168.1.20") == ["localhost", "127.0.0.1", "[::1]", "192.168.1.20"]
+    assert debug_hosts(None) == ["localhost", "127.0.0.1", "[::1]"]
+
+
+def test_lan_address_is_an_address_other_devices_reach_or_none():
+    address = lan_address()
+
+    assert address is None or not ipaddress.ip_address(address).is_loopback
+
+
+def test_run_mode_allowed_hosts_include_the_lan_address(tmp_path):
+    env = {**os.environ, "DEBUG": "1", "FLIPWELL_DATA_DIR": str(tmp_path)}
+    env.pop("ALLOWED_HOSTS", None)
+    code = "import json; from flipwell import settings; print(json.dumps(settings.ALLOWED_HOSTS))"
+
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout
+
+    assert json.loads(out) == debug_hosts(lan_address())

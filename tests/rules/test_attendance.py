@@ -3,7 +3,7 @@
 The meet starts at 19:00 Central European Summer Time (UTC+2) on 2 June 2025.
 """
 
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 
 import pytest
 from hypothesis import given
@@ -15,6 +15,8 @@ from flipwell.rules.attendance import (
     JoinDecision,
     announced_tardiness,
     join_game_in_progress,
+    meet_date_warnings,
+    next_meet_date,
 )
 
 CEST = timezone(timedelta(hours=2))
@@ -150,3 +152,64 @@ def test_join_game_in_progress_joins_or_forfeits(permits, started):
 
     assert decision.may_join is (permits and not started)
     assert decision.forfeit is not decision.may_join
+
+
+# --- the league day (R2-a) -------------------------------------------------------------------
+
+TUESDAY = 1
+
+
+def test_next_meet_date_is_the_league_day_after_the_last_meet():
+    """R2-a: the next meet is a week after a Tuesday meet."""
+    last = date(2026, 1, 6)  # a Tuesday
+
+    assert next_meet_date(league_day=TUESDAY, last_meet=last, today=last) == date(2026, 1, 13)
+
+
+def test_next_meet_date_of_a_new_or_paused_season_is_the_next_league_day_from_today():
+    """R2-a: no meet yet, or the last long ago: the first league day from today on."""
+    thursday = date(2026, 1, 8)
+
+    first = next_meet_date(league_day=TUESDAY, last_meet=None, today=thursday)
+    resumed = next_meet_date(league_day=TUESDAY, last_meet=date(2025, 11, 4), today=thursday)
+    tonight = next_meet_date(league_day=TUESDAY, last_meet=None, today=date(2026, 1, 13))
+
+    assert (first, resumed, tonight) == (date(2026, 1, 13), date(2026, 1, 13), date(2026, 1, 13))
+
+
+@given(
+    league_day=st.integers(0, 6),
+    last=st.none() | st.dates(date(2000, 1, 1), date(2100, 1, 1)),
+    today=st.dates(date(2000, 1, 1), date(2100, 1, 1)),
+)
+def test_next_meet_date_is_on_the_league_day_after_the_last_and_within_a_week(
+    league_day, last, today
+):
+    """R2-a: always the league day, never before today nor on or before the last meet, and
+    never more than a week past the earliest day it could be."""
+    on = next_meet_date(league_day=league_day, last_meet=last, today=today)
+
+    earliest = today if last is None else max(last + timedelta(days=1), today)
+    assert on.weekday() == league_day
+    assert earliest <= on < earliest + timedelta(days=7)
+
+
+def test_meet_date_warnings_on_another_day_and_a_week_early():
+    """R2-a: warnings, not refusals."""
+    assert meet_date_warnings(
+        number=5, on=date(2026, 1, 10), league_day=TUESDAY, previous=date(2026, 1, 6)
+    ) == (
+        "meet 5 is on a Saturday, not on the league day (Tuesdays, R2-a)",
+        "meet 5 is 4 days after meet 4 (2026-01-06), a week early: meets are weekly (R2-a)",
+    )
+    assert (
+        meet_date_warnings(
+            number=5, on=date(2026, 1, 13), league_day=TUESDAY, previous=date(2026, 1, 6)
+        )
+        == ()
+    )
+
+
+def test_meet_date_warnings_refuse_a_weekday_out_of_range():
+    with pytest.raises(RuleError, match="league_day must be a weekday from 0"):
+        meet_date_warnings(number=1, on=date(2026, 1, 6), league_day=7, previous=None)

@@ -3,9 +3,11 @@ the services' messages next to the fields they name."""
 
 import datetime
 from types import SimpleNamespace
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league import services
@@ -217,12 +219,24 @@ def test_meet_hub_links_each_groups_score_sheet(client, night):
     response = client.get(night.meet_url)
 
     assert response.status_code == 200
-    assert "Open the score sheet" in response.text
+    assert "Open group 1's sheet on this device" in response.text
     assert 'href="/sheet/' in response.text
 
 
+def test_meet_hub_asks_to_confirm_before_closing(client, night):
+    hub = client.get(night.meet_url)
+    confirm = client.get(night.meet_url + "close/")
+
+    assert f'href="{night.meet_url}close/">Close the meet…</a>' in hub.text
+    assert "Close meet 1?" in confirm.text
+    assert "Not finished: group 1. Closing now needs a reason (A52)." in confirm.text
+    assert "Yes, close the meet" in confirm.text
+    night.meet.refresh_from_db()
+    assert night.meet.status == m.Meet.Status.OPEN
+
+
 def test_meet_close_unfinished_needs_a_reason(client, night):
-    response = client.post(night.meet_url, {"override_reason": ""})
+    response = client.post(night.meet_url + "close/", {"override_reason": ""})
 
     assert response.status_code == 400
     assert "cannot close yet" in response.text
@@ -231,9 +245,10 @@ def test_meet_close_unfinished_needs_a_reason(client, night):
 
 
 def test_meet_close_unfinished_with_a_reason_closes_it(client, night):
-    response = client.post(night.meet_url, {"override_reason": "The bar closed early."})
+    response = client.post(night.meet_url + "close/", {"override_reason": "The bar closed early."})
 
     assert response.status_code == 302
+    assert response["Location"] == night.meet_url
     night.meet.refresh_from_db()
     assert night.meet.status == m.Meet.Status.CLOSED
 
@@ -381,3 +396,92 @@ def test_playoffs_qualify_before_the_season_ends_is_refused(client, night):
 
     assert response.status_code == 400
     assert "playoff entry is decided after the final regular week" in response.text
+
+
+def test_attendance_records_a_lateness_notice_told_before_the_start_after_it(client, night):
+    """R2.2-a: the official types in, after the start, a notice told before it."""
+    response = client.post(
+        f"/manage/tuesday/meets/{night.meet.pk}/attendance/",
+        {"action": "late", "player": night.players[0].pk, "told_at": "18:40"},
+        follow=True,
+    )
+
+    notice = m.LatenessNotice.objects.get()
+    assert response.status_code == 200
+    told = notice.recorded_at.astimezone(ZoneInfo(night.league.time_zone))
+    assert (told.date(), told.strftime("%H:%M")) == (night.meet.date, "18:40")
+    assert (
+        f"{night.players[0]}&#x27;s lateness notice is recorded: the group waits until 19:15 "
+        "at the latest (R2.2-a)."
+    ) in response.text
+
+
+def test_attendance_records_a_lateness_notice_told_after_the_start(client, night):
+    response = client.post(
+        f"/manage/tuesday/meets/{night.meet.pk}/attendance/",
+        {"action": "late", "player": night.players[0].pk, "told_at": "19:10"},
+        follow=True,
+    )
+
+    assert response.status_code == 200
+    assert m.LatenessNotice.objects.count() == 1
+    assert (
+        "told at 19:10, after the 19:00 start: the group does not wait, and "
+        f"{night.players[0]} joins under §2.3 on arrival (R2.2-a, R2.3-a)."
+    ) in response.text
+
+
+def test_league_page_offers_the_next_meet_on_the_next_league_day(client, night):
+    """R2-a: after meet 1 (Tuesday 6 January 2026) closes, the shortcut schedules meet 2 on
+    the next Tuesday from today (the season resumes; never in the past)."""
+    services.close_meet(meet=night.meet, actor=night.user, override_reason="Short night")
+    today = timezone.localdate(timezone=ZoneInfo(night.league.time_zone))
+    tuesday = today + datetime.timedelta(days=(1 - today.weekday()) % 7)
+
+    page = client.get("/manage/tuesday/")
+    meets_page = client.get(f"/manage/tuesday/seasons/{night.season.pk}/meets/")
+    response = client.post(
+        f"/manage/tuesday/seasons/{night.season.pk}/meets/",
+        {"number": "2", "date": tuesday.isoformat()},
+        follow=True,
+    )
+
+    assert '<input type="hidden" name="number" value="2">' in page.text
+    assert f"Next meet: schedule meet 2 for Tue {tuesday.day} {tuesday:%b}" in page.text
+    assert meets_page.context["form"].initial == {"number": 2, "date": tuesday}
+    meet = m.Meet.objects.get(season=night.season, number=2)
+    assert response.redirect_chain == [(f"/manage/tuesday/meets/{meet.pk}/", 302)]
+    assert f"Meet 2 scheduled on {tuesday:%A %d %B %Y}." in response.text
+
+
+def test_scheduling_a_meet_off_the_league_day_and_a_week_early_warns(client, night):
+    """R2-a: warned, and scheduled all the same."""
+    services.close_meet(meet=night.meet, actor=night.user, override_reason="Short night")
+
+    response = client.post(
+        f"/manage/tuesday/seasons/{night.season.pk}/meets/",
+        {"number": "2", "date": "2026-01-08"},
+        follow=True,
+    )
+
+    assert m.Meet.objects.filter(season=night.season, number=2).exists()
+    assert (
+        "Meet 2 scheduled on Thursday 08 January 2026. Warning: meet 2 is on a Thursday, not on "
+        "the league day (Tuesdays, R2-a); meet 2 is 2 days after meet 1 (2026-01-06), a week "
+        "early: meets are weekly (R2-a)."
+    ) in response.text
+
+
+def test_league_page_links_a_planned_next_meet_and_hides_the_shortcut_while_one_is_open(
+    client, night
+):
+    open_page = client.get("/manage/tuesday/")
+    services.close_meet(meet=night.meet, actor=night.user, override_reason="Short night")
+    planned = services.schedule_meet(
+        season=night.season, number=2, date=datetime.date(2026, 1, 13), actor=night.user
+    )
+
+    page = client.get("/manage/tuesday/")
+
+    assert "Next meet" not in open_page.text
+    assert f'href="/manage/tuesday/meets/{planned.pk}/">Next: meet 2 · Tue 13 Jan</a>' in page.text

@@ -32,6 +32,7 @@ TABLE = {
     "/manage/{slug}/meets/{meet}/": (302, 403, 200, 200),
     "/manage/{slug}/meets/{planned}/attendance/": (302, 403, 403, 200),
     "/manage/{slug}/meets/{planned}/start/": (302, 403, 403, 200),
+    "/manage/{slug}/meets/{meet}/close/": (302, 403, 403, 200),
     "/manage/{slug}/meets/{meet}/forfeits/": (302, 403, 200, 200),
     "/manage/{slug}/meets/{meet}/malfunctions/": (302, 403, 403, 200),
     "/manage/{slug}/meets/{meet}/violations/": (302, 403, 403, 200),
@@ -117,7 +118,7 @@ def test_scorekeeper_posting_an_lo_only_decision_gets_403(client, league_night):
     values = league_night["values"]
 
     response = client.post(
-        f"/manage/{values['slug']}/meets/{values['meet']}/", {"override_reason": "done"}
+        f"/manage/{values['slug']}/meets/{values['meet']}/close/", {"override_reason": "done"}
     )
 
     assert response.status_code == 403
@@ -204,7 +205,7 @@ def test_removed_officials_session_opens_no_console_page_and_posts_nothing(clien
 
     page = client.get(f"/manage/{values['slug']}/meets/{values['meet']}/")
     closing = client.post(
-        f"/manage/{values['slug']}/meets/{values['meet']}/", {"override_reason": "done"}
+        f"/manage/{values['slug']}/meets/{values['meet']}/close/", {"override_reason": "done"}
     )
 
     assert (page.status_code, closing.status_code) == (403, 403)

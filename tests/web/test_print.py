@@ -125,3 +125,45 @@ def test_print_maintenance_is_one_public_page(client):
     assert response.status_code == 200
     assert response.text.count('class="print-page"') == 1
     assert "Coil replaced." in response.text
+
+
+def test_score_sheets_print_game_1s_drawn_machine(client, open_night):
+    """R5-a: game 1's machine is drawn at the start, so its sheet names it; later games'
+    machines are picked during the night, so their line is left blank."""
+    night, meet = open_night
+    client.force_login(night.user)
+
+    response = client.get(sheets_url(night, meet))
+
+    for group in meet.groups.order_by("number"):
+        title = group.games.get(number=1).machine.title
+        assert f'<div class="machine-line">Machine: <strong>{title}</strong></div>' in (
+            response.text
+        )
+    assert response.text.count('<div class="machine-line">Machine: </div>') == 6
+
+
+def test_console_meet_page_and_public_board_show_how_players_reach_their_sheet(client, open_night):
+    night, meet = open_night
+    client.force_login(night.user)
+    print_link = f'href="/print/{night.league.slug}/meets/{meet.pk}/sheets/"'
+
+    console = client.get(f"/manage/{night.league.slug}/meets/{meet.pk}/")
+    client.logout()
+    board = client.get(f"/leagues/{night.league.slug}/meets/{meet.pk}/")
+
+    assert f'<a class="button primary" {print_link}>Print the score sheets</a>' in console.text
+    assert f'href="/tv/{night.league.slug}/"' in console.text
+    assert "scan the QR code on your group's printed score sheet, or on the TV" in board.text
+    assert print_link in board.text
+
+
+def test_tv_tells_players_how_to_reach_their_sheet(client, open_night):
+    night, _meet = open_night
+
+    public = client.get(f"/tv/{night.league.slug}/")
+    client.force_login(night.user)
+    staff = client.get(f"/tv/{night.league.slug}/")
+
+    assert "scan the QR code on your group's printed score sheet" in public.text
+    assert "Scores: scan your group's code with your phone." in staff.text

@@ -50,8 +50,35 @@ def test_new_league_page_is_403_for_a_non_staff_user_once_a_league_exists(client
     client.force_login(f.UserFactory())
 
     response = client.get("/manage/leagues/new/")
+    posted = client.post("/manage/leagues/new/", {"name": "Mine", "slug": "mine"})
 
     assert response.status_code == 403
+    assert "Your account may not open a new league" in response.text
+    assert "flipwell createofficial USERNAME" in response.text
+    assert posted.status_code == 403
+    assert not m.League.objects.filter(slug="mine").exists()
+
+
+def test_new_league_page_opens_a_league_for_an_account_from_createofficial(client, lo):
+    opener = services.create_league_opener(username="ada", password="a long passphrase 42")
+    client.force_login(opener)
+
+    home = client.get("/manage/")
+    response = client.post(
+        "/manage/leagues/new/", {"name": "Ada's League", "slug": "ada", "time_zone": "UTC"}
+    )
+
+    assert '<a class="button" href="/manage/leagues/new/">Open a new league</a>' in home.text
+    assert response.status_code == 302
+    assert response["Location"] == "/manage/ada/"
+
+
+def test_console_home_hides_the_new_league_button_from_an_account_that_may_not(client, lo):
+    client.force_login(f.UserFactory())
+
+    home = client.get("/manage/")
+
+    assert "Open a new league" not in home.text
 
 
 def test_new_league_page_shows_a_taken_address_next_to_the_field(client, lo):
@@ -339,3 +366,10 @@ def test_console_home_offers_a_new_league_only_to_who_may_open_one(client):
     official.user.is_staff = True
     official.user.save()
     assert "Open a new league" in client.get("/manage/").text
+
+
+def test_pages_show_no_template_comment(client, lo):
+    """Django's {# #} comments are one line long: a longer one shows on the page."""
+    response = client.get("/manage/")
+
+    assert "{#" not in response.text

@@ -7,7 +7,7 @@ INTERPRETATIONS.md, each a field of `Ruleset`.
 Where each rule lives:
 
 =====================  ============================================================
-§2.1-§2.3              attendance (tardiness, joining a game in progress)
+§2, §2.1-§2.3          attendance (the league day, tardiness, joining a game in progress)
 §2.4-§2.5              forfeits (the 50% credit, forfeiting the season)
 §3 corrections         corrections (score-correction consent)
 §3.1, §4               grouping (group sizes, ladders)
@@ -34,6 +34,8 @@ from flipwell.rules.attendance import (
     JoinDecision,
     announced_tardiness,
     join_game_in_progress,
+    meet_date_warnings,
+    next_meet_date,
 )
 from flipwell.rules.checks import fmt
 from flipwell.rules.corrections import (
@@ -301,8 +303,10 @@ __all__ = [
     "machine_picker",
     "match_bonus_points",
     "may_play_game",
+    "meet_date_warnings",
     "money",
     "next_groups",
+    "next_meet_date",
     "night_forfeit_credit",
     "papa_points",
     "penalty_decision",

@@ -1,6 +1,9 @@
-"""Attendance and tardiness at a regular meet (§2.1, §2.2, §2.3).
+"""Attendance and tardiness at a regular meet (§2.1, §2.2, §2.3), and the league day (§2).
 
 Words:
+- *league day*: the weekday the LO designated for the season's meets (R2-a), Python's
+  numbering (Monday 0); meets are held weekly on it. A meet on another day, or less than a
+  week after the one before, is warned about, never refused: the LO may move a night.
 - *start time*: the meet's designated league start (§2); the reference for every rule here.
   All times are timezone-aware `datetime`s; a naive one is refused, since a meet held across a
   daylight-saving change could otherwise compare wrongly.
@@ -16,10 +19,48 @@ Words:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from flipwell.rules.errors import RuleError
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
+
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+DAYS_PER_WEEK = 7
+
+
+def next_meet_date(*, league_day: int, last_meet: date | None, today: date) -> date:
+    """The next meet's date: the first league day after the last meet, and not before
+    `today` (a season that paused resumes on its next league day), R2-a."""
+    day = _check_weekday(league_day)
+    earliest = today if last_meet is None else max(last_meet + timedelta(days=1), today)
+    return earliest + timedelta(days=(day - earliest.weekday()) % DAYS_PER_WEEK)
+
+
+def meet_date_warnings(
+    *, number: int, on: date, league_day: int, previous: date | None
+) -> tuple[str, ...]:
+    """Warnings (never refusals) for meet `number` held `on` a date: a day other than the
+    league day, or less than a week after the previous meet (a week early), R2-a."""
+    day = _check_weekday(league_day)
+    found = []
+    if on.weekday() != day:
+        found.append(
+            f"meet {number} is on a {WEEKDAYS[on.weekday()]}, not on the league day "
+            f"({WEEKDAYS[day]}s, R2-a)"
+        )
+    if previous is not None and (on - previous).days < DAYS_PER_WEEK:
+        gap = (on - previous).days
+        found.append(
+            f"meet {number} is {gap} day{'s' if gap != 1 else ''} after meet {number - 1} "
+            f"({previous.isoformat()}), a week early: meets are weekly (R2-a)"
+        )
+    return tuple(found)
+
+
+def _check_weekday(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < DAYS_PER_WEEK:
+        raise RuleError(f"league_day must be a weekday from 0 (Monday) to 6, got {value!r}")
+    return value
 
 
 def _check_moment(value: object, *, what: str) -> datetime:

@@ -28,6 +28,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="manage_attendance",
     ),
     path("<slug:slug>/meets/<int:meet_id>/start/", meets.start, name="manage_start"),
+    path("<slug:slug>/meets/<int:meet_id>/close/", meets.close, name="manage_close_meet"),
     path("<slug:slug>/meets/<int:meet_id>/forfeits/", meets.forfeits, name="manage_forfeits"),
     path(
         "<slug:slug>/meets/<int:meet_id>/malfunctions/",

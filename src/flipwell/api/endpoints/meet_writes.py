@@ -112,7 +112,8 @@ def announce_absence(request: HttpRequest, meet_id: MeetId, payload: AbsenceIn) 
 )
 def announce_lateness(request: HttpRequest, meet_id: MeetId, payload: LatenessIn) -> Any:
     """Record that the LO was told a player will be late (R2.2-a); the group waits until
-    wait_until (A59). Only before the start (scope: manage)."""
+    wait_until (A59). A notice told after the start time is recorded but not announced: the
+    group does not wait (R2.3-a). Until the meet closes (scope: manage)."""
     meet = queries.meet(meet_id)
     actor = acting_official(request, league=_meet_league(meet), scope="manage")
     announced = services.announce_lateness(

@@ -2,13 +2,16 @@
 
 Words:
 - *demo league*: "Flip Well Demo League" (slug ``flip-well-demo``), with one league official,
-  the account ``demo``, whose password is generated when the league is made and shown once.
+  the account ``demo``, whose password is generated when the league is made and shown once;
+  he may also open a league of his own (to try the first-night path).
 - *finished season*: ten closed meets from the bundled season file
   ``data/demo_finished_season.json`` (a copy of the golden season, every special case in it).
 - *playoffs*: the finished season's playoff night, played through the playoff services with
   machine scores from a seeded random generator (`play_demo_playoffs`).
 - *season in progress*: four meets of the same players from ``data/demo_current_season.json``,
-  the last one open (being played today).
+  the last one open (being played today) and *half played*: each group has played and
+  confirmed its first `OPEN_MEET_GAMES_PLAYED` games, and its picker chooses the next machine
+  (R5-c), so a newcomer signed in as the demo official can carry the night on.
 
 Dates follow today: the open meet is today, the finished season ended a few weeks before the
 season in progress began. Machines: the titles of Appendix A and a few more.
@@ -36,6 +39,7 @@ from flipwell.league.exchange.progress import Progress, Stream
 from flipwell.league.selectors.playoffs import playoff_bracket
 from flipwell.league.services.leagues import create_league
 from flipwell.league.services.season_files import import_season_file
+from flipwell.league.services.setup import open_league_permission
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -62,6 +66,7 @@ MACHINES = (
     ("Eight Ball Deluxe", 5, "By the bar"),
 )
 WEEKS_BETWEEN_SEASONS = 3
+OPEN_MEET_GAMES_PLAYED = 2
 DEMO_PLAYOFF_SEED = 2026
 MAX_DEMO_PLAYOFF_STEPS = 200  # a 2-division night needs about 40 steps
 
@@ -124,6 +129,7 @@ def create_demo_league(
             last_name="Official",
             email="demo@example.org",
         )
+        official.user_permissions.add(open_league_permission())  # he may open his own league
         league = create_league(
             name=DEMO_LEAGUE_NAME,
             slug=DEMO_LEAGUE_SLUG,
@@ -148,7 +154,7 @@ def create_demo_league(
         current = import_season_file(
             league=league,
             name=f"{current_start:%B %Y} season",
-            data=demo_season_file(CURRENT_SEASON_FILE),
+            data=half_played(demo_season_file(CURRENT_SEASON_FILE)),
             first_meet=current_start,
             open_last_meet=True,
             actor=official,
@@ -184,6 +190,17 @@ def demo_season_file(name: str) -> dict[str, Any]:
     text = resources.files("flipwell.league.exchange").joinpath("data", name).read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
+
+
+def half_played(data: dict[str, Any]) -> dict[str, Any]:
+    """The season file with its last meet cut to each group's first `OPEN_MEET_GAMES_PLAYED`
+    games (the night in progress). The bundled meet has no violation, compensatory game or
+    tie order in its later games, so nothing else refers to them."""
+    *held, tonight = data["meets"]
+    groups = [
+        {**group, "games": group["games"][:OPEN_MEET_GAMES_PLAYED]} for group in tonight["groups"]
+    ]
+    return {**data, "meets": [*held, {**tonight, "groups": groups}]}
 
 
 def play_demo_playoffs(*, season: m.Season, date: datetime.date, actor: User) -> None:

@@ -6,7 +6,8 @@ Words:
   is the random seed that drew each group's first machine (R5-a), kept so the draw can be
   repeated. *started_at* is the meet's start, the reference for tardiness (R2.1-a).
 - *announced absence*: the LO was told before the meet that a player will not come (R3.1-d).
-- *lateness notice*: the LO was told before the start that a player will be late (R2.2-a).
+- *lateness notice*: the LO was told that a player will be late; only a notice told before the
+  start is announced tardiness (R2.2-a).
 - *group*: the players who played a match together at a meet, in ladder order (*position* 1
   is the highest seed). The rules compute the grouping (§4); the stored group is the one the
   meet was played in, which later corrections do not redraw (A45).
@@ -78,7 +79,9 @@ class AnnouncedAbsence(models.Model):
 
 
 class LatenessNotice(models.Model):
-    """The LO was told before the start that a player will be late (R2.2-a)."""
+    """The LO was told that a player will be late; `recorded_at` is when he was told. Told
+    before the start, it is announced tardiness and the group waits (R2.2-a); told later, it
+    is not, and §2.3 applies when the player arrives."""
 
     meet = models.ForeignKey(Meet, on_delete=models.CASCADE, related_name="lateness_notices")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")

@@ -7,13 +7,18 @@ Nothing here computes a rule; points and penalties come from the other selectors
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
+from django.utils import timezone
 
 from flipwell.league import models as m
+from flipwell.rules import meet_date_warnings as rules_date_warnings
+from flipwell.rules import next_meet_date
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -41,39 +46,91 @@ def official_leagues(user: User | AnonymousUser) -> list[OfficialLeague]:
 
 
 @dataclass(frozen=True)
+class NextMeet:
+    """The season's next meet, for the console's shortcut: the lowest planned meet, else the
+    next number on the next league day (R2-a, `next_meet_date`), not scheduled yet (`planned`
+    None)."""
+
+    number: int
+    date: datetime.date
+    planned: m.Meet | None
+
+
+@dataclass(frozen=True)
 class SeasonSummary:
     season: m.Season
     entries: int
     meets_closed: int
     open_meet: m.Meet | None
-    next_meet: int
+    next_meet: NextMeet | None
 
 
-def league_seasons(league: m.League) -> list[SeasonSummary]:
-    """The league's seasons, newest first, with their meets' progress (2 queries)."""
+def league_seasons(league: m.League, *, today: datetime.date | None = None) -> list[SeasonSummary]:
+    """The league's seasons, newest first, with their meets' progress and next meet, none
+    while a meet is open or once every meet is held (3 queries)."""
     seasons = list(
         m.Season.objects.filter(league=league)
         .annotate(
             entry_count=Count("entries", distinct=True),
             closed=Count("meets", filter=Q(meets__status=m.Meet.Status.CLOSED), distinct=True),
-            started=Count("meets", filter=~Q(meets__status=m.Meet.Status.PLANNED), distinct=True),
+            last_number=Max("meets__number"),
+            last_date=Max("meets__date"),
         )
         .order_by("-created_at", "-id")
     )
-    open_meets = {
-        meet.season_id: meet
-        for meet in m.Meet.objects.filter(season__league=league, status=m.Meet.Status.OPEN)
-    }
+    open_meets: dict[int, m.Meet] = {}
+    planned: dict[int, m.Meet] = {}
+    for meet in (
+        m.Meet.objects.filter(season__league=league)
+        .exclude(status=m.Meet.Status.CLOSED)
+        .order_by("-number")
+    ):
+        (open_meets if meet.status == m.Meet.Status.OPEN else planned)[meet.season_id] = meet
+    today = today or timezone.localdate(timezone=ZoneInfo(league.time_zone))
     return [
         SeasonSummary(
             season=s,
             entries=s.entry_count,
             meets_closed=s.closed,
             open_meet=open_meets.get(s.pk),
-            next_meet=s.started + 1,
+            next_meet=None if s.pk in open_meets else _next_meet(s, planned.get(s.pk), today),
         )
         for s in seasons
     ]
+
+
+def _next_meet(season: Any, planned: m.Meet | None, today: datetime.date) -> NextMeet | None:
+    """`season` annotated with its last meet's number and date (`league_seasons`)."""
+    if planned is not None:
+        return NextMeet(planned.number, planned.date, planned)
+    number = (season.last_number or 0) + 1
+    if number > season.number_of_meets:
+        return None
+    on = next_meet_date(league_day=season.weekday, last_meet=season.last_date, today=today)
+    return NextMeet(number, on, None)
+
+
+def next_meet(season: m.Season, *, today: datetime.date | None = None) -> NextMeet | None:
+    """`season`'s next meet (see `NextMeet`); None while a meet is open or once every meet is
+    held (2 queries)."""
+    return next(
+        (s.next_meet for s in league_seasons(season.league, today=today) if s.season == season),
+        None,
+    )
+
+
+def meet_date_warnings(meet: m.Meet) -> tuple[str, ...]:
+    """The rules' warnings about `meet`'s date: not on the league day, or less than a week
+    after the meet before it (R2-a, `flipwell.rules.meet_date_warnings`; 1 query)."""
+    previous = (
+        meet.season.meets.filter(number__lt=meet.number)
+        .order_by("-number")
+        .values_list("date", flat=True)
+        .first()
+    )
+    return rules_date_warnings(
+        number=meet.number, on=meet.date, league_day=meet.season.weekday, previous=previous
+    )
 
 
 def season_roster(season: m.Season) -> list[m.SeasonEntry]:

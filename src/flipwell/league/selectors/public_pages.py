@@ -202,10 +202,13 @@ class TvPage:
 
 @dataclass(frozen=True)
 class SheetGroup:
-    """A group's printed score sheet: players in play order and the group row (for its QR)."""
+    """A group's printed score sheet: players in play order, the group row (for its QR) and
+    each game's machine title as far as known (game 1's drawn at the start, R5-a; a later
+    game's once picked, R5-c), "" for a machine not picked yet."""
 
     group: m.Group
     players: tuple[str, ...]
+    machines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -391,11 +394,24 @@ def sheets_page(league: m.League, meet_id: int) -> SheetsPage:
         .values_list("group_id", "player__first_name", "player__last_name")
     ):
         names.setdefault(group_id, []).append(f"{first} {last}")
+    machines: dict[tuple[int, int], str] = {
+        (group_id, number): title
+        for group_id, number, title in m.Game.objects.filter(group__meet=meet).values_list(
+            "group_id", "number", "machine__title"
+        )
+    }
     return SheetsPage(
         league=league,
         season=_season_ref(meet.season),
         meet=MeetRef(meet.pk, meet.number, meet.date, meet.status),
-        groups=tuple(SheetGroup(g, tuple(names.get(g.pk, ()))) for g in groups),
+        groups=tuple(
+            SheetGroup(
+                g,
+                tuple(names.get(g.pk, ())),
+                tuple(machines.get((g.pk, n), "") for n in range(1, GAMES_PER_MATCH + 1)),
+            )
+            for g in groups
+        ),
         games_per_match=GAMES_PER_MATCH,
     )
 

@@ -28,7 +28,8 @@ playoff_matches        start_playoff_game, record_playoff_game, record_playoff_t
                        record_playoff_lateness_notice, record_no_show
 ledger                 record_ledger_entry, reverse_ledger_entry
 special rulings        load_appendix_a, add_special_ruling, amend_special_ruling
-setup                  may_create_league, open_league, create_machine, update_machine,
+setup                  may_create_league, league_openers, create_league_opener,
+                       open_league, create_machine, update_machine,
                        set_machine_status, add_official, remove_official,
                        link_official_player
 tokens                 issue_api_token, revoke_api_token
@@ -85,7 +86,9 @@ from flipwell.league.services.seasons import create_season
 from flipwell.league.services.setup import (
     AddedOfficial,
     add_official,
+    create_league_opener,
     create_machine,
+    league_openers,
     link_official_player,
     may_create_league,
     open_league,
@@ -123,6 +126,7 @@ __all__ = [
     "close_playoff_night",
     "confirm_scores",
     "create_league",
+    "create_league_opener",
     "create_machine",
     "create_season",
     "declare_machine_repaired",
@@ -131,6 +135,7 @@ __all__ = [
     "import_players_csv",
     "import_season_file",
     "issue_api_token",
+    "league_openers",
     "link_official_player",
     "load_appendix_a",
     "may_create_league",

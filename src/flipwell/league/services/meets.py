@@ -147,34 +147,37 @@ def announce_lateness(
 ) -> AnnouncedLateness:
     """Record that the LO was told at `at` (default now) that `player` will be late (R2.2-a).
 
-    Accepted only before the start: the meet must not have started and `at` must precede the
-    scheduled start (`flipwell.rules.attendance.announced_tardiness`); the group then waits
-    until the tardiness' `wait_until` at the latest (A59). Returns the stored notice and the
-    rules' tardiness (`AnnouncedLateness`). Side effects: a LatenessNotice and an
-    audit event ``meet.lateness_announced``. Raises PermissionDenied unless `actor` is a league
-    official; ValidationError after the start, for a player not entered, or a repeat notice.
+    The notice is recorded whenever it came, until the meet closes: the LO often types it in
+    after the start, and a notice that came late is a fact too. The rules decide what it
+    means (`flipwell.rules.attendance.announced_tardiness`): told before the scheduled start,
+    the group waits until the tardiness' `wait_until` at the latest (A59); told later, it is
+    no announcement, the group does not wait and the player joins under §2.3 (R2.3-a).
+    Returns the stored notice and the rules' tardiness (`AnnouncedLateness`). Side effects: a
+    LatenessNotice (`recorded_at` is when the LO was told) and an audit event
+    ``meet.lateness_announced``. Raises PermissionDenied unless `actor` is a league official;
+    ValidationError for a closed meet, a notice told in the future, a player not entered, or a
+    repeat notice.
     """
-    told = at or timezone.now()
+    now = timezone.now()
+    told = at or now
     with transaction.atomic():
         meet = m.Meet.objects.select_for_update().get(pk=meet.pk)
         league = meet.season.league
         require_official(actor=actor, league=league, action="record a lateness notice")
-        start = scheduled_start(meet)
-        if meet.status != m.Meet.Status.PLANNED:
+        if meet.status == m.Meet.Status.CLOSED:
             raise ValidationError(
-                {
-                    "meet": f"Meet {meet.number} has started: a lateness notice counts only "
-                    f"before the start (R2.2-a). When {player} arrives he joins under §2.3 "
-                    "(R2.3-a)."
-                },
-                code="meet_started",
+                {"meet": f"Meet {meet.number} is closed: a lateness notice cannot be added."},
+                code="meet_closed",
             )
-        ruleset = _ruleset(meet)
-        with rules_edge("at"):
-            tardiness = announced_tardiness(start=start, notified_at=told, ruleset=ruleset)
-        if not tardiness.announced:
+        if told > now:
             raise ValidationError(
-                {"at": f"Too late for a lateness notice: {tardiness.reason}."}, code="too_late"
+                {"at": "A notice is recorded once it came: the time it came is in the future."},
+                code="future",
+            )
+        start = scheduled_start(meet)
+        with rules_edge("at"):
+            tardiness = announced_tardiness(  # both moments in the league's time, as shown
+                start=start, notified_at=told.astimezone(start.tzinfo), ruleset=_ruleset(meet)
             )
         _check_entered(meet, player)
         if m.LatenessNotice.objects.filter(meet=meet, player=player).exists():
@@ -197,6 +200,7 @@ def announce_lateness(
                 "meet": meet.pk,
                 "player": player.pk,
                 "at": told.isoformat(),
+                "announced": tardiness.announced,
                 "wait_until": tardiness.wait_until.isoformat() if tardiness.wait_until else None,
             },
         )

@@ -23,9 +23,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
@@ -55,14 +58,76 @@ STATUS_WORDS = {
 # --- leagues ---------------------------------------------------------------------------------
 
 
+OPEN_LEAGUE_PERMISSION = "league.add_league"
+"""Django's own permission on the League model: an account holding it may open leagues
+(granted by ``flipwell createofficial`` and to the demo official)."""
+
+
 def may_create_league(user: User | AnonymousUser) -> bool:
-    """Whether `user` may open a new league: staff and superusers always; anybody signed in
-    while no league exists yet (the first user of a fresh install sets his league up)."""
+    """Whether `user` may open a new league: staff, superusers and holders of the
+    `OPEN_LEAGUE_PERMISSION` always; anybody signed in while no league exists yet (the first
+    user of a fresh install sets his league up)."""
     if not user.is_authenticated:
         return False
-    if user.is_staff or user.is_superuser:
+    if user.is_staff or user.is_superuser or user.has_perm(OPEN_LEAGUE_PERMISSION):
         return True
     return not m.League.objects.exists()
+
+
+def league_openers(*, besides: str = "") -> bool:
+    """Whether an account other than `besides` (a username) may open a league: staff, a
+    superuser or a holder of `OPEN_LEAGUE_PERMISSION`. `make run` asks it to tell a fresh
+    installation how to make its first official (``flipwell createofficial``)."""
+    permission = open_league_permission()
+    granted = (
+        Q(is_staff=True)
+        | Q(is_superuser=True)
+        | Q(user_permissions=permission)
+        | Q(groups__permissions=permission)
+    )
+    users = get_user_model()._default_manager.filter(granted, is_active=True)
+    return users.exclude(username=besides).exists()
+
+
+def open_league_permission() -> Permission:
+    """The `OPEN_LEAGUE_PERMISSION` row (Django creates it with the League model's table)."""
+    app, codename = OPEN_LEAGUE_PERMISSION.split(".")
+    return Permission.objects.get(content_type__app_label=app, codename=codename)
+
+
+def create_league_opener(*, username: str, password: str) -> User:
+    """Create an account that may open leagues (a fresh installation's first official).
+
+    Side effects, in one transaction: a User with `password` and `OPEN_LEAGUE_PERMISSION`,
+    an audit event ``official.created``. Raises ValidationError (keyed by field, nothing
+    written) for a blank, malformed or taken username, or a password Django's password
+    validators refuse (their messages say why).
+    """
+    user_model = get_user_model()
+    name = username.strip()
+    user = user_model(username=name)
+    try:
+        user.full_clean(exclude=["password"])
+    except ValidationError as error:
+        raise ValidationError({"username": error.message_dict.get("username", [])}) from error
+    try:
+        validate_password(password, user)
+    except ValidationError as error:
+        raise ValidationError({"password": error.messages}) from error
+    with transaction.atomic():
+        if user_model._default_manager.filter(username=name).exists():
+            raise ValidationError({"username": f"An account named “{name}” already exists."})
+        user.set_password(password)
+        user.save()
+        user.user_permissions.add(open_league_permission())
+        record_event(
+            action="official.created",
+            obj=user,
+            league=None,
+            actor=None,
+            data={"username": name, "may_open_leagues": True},
+        )
+    return user
 
 
 def open_league(

@@ -48,6 +48,7 @@ from flipwell.web.forms.machines import (
 )
 from flipwell.web.forms.meets import (
     CloseMeetForm,
+    LatenessForm,
     ScheduleMeetForm,
     SeasonForm,
     StartMeetForm,
@@ -96,6 +97,7 @@ __all__ = [
     "GamePlayerForm",
     "IssueTokenForm",
     "LateJoinForm",
+    "LatenessForm",
     "LedgerEntryForm",
     "LinkPlayerForm",
     "MachineDeclarationForm",

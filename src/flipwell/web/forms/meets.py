@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django import forms
 
@@ -38,6 +40,30 @@ class ScheduleMeetForm(forms.Form):
 def player_choice_form(players: PlayerChoices, label: str = "Player") -> type[forms.Form]:
     """A form with one player select."""
     return type("PlayerForm", (forms.Form,), {"player": player_field(players, label)})
+
+
+class LatenessForm(forms.Form):
+    """A lateness notice: who will be late, and when the official was told (R2.2-a)."""
+
+    told_at = forms.TimeField(
+        label="Told at",
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}),
+        help_text="When you were told, on the meet's day (league time). Empty: now.",
+    )
+
+    def __init__(self, *args: Any, players: PlayerChoices, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields = {"player": player_field(players, "Player"), **self.fields}
+
+    def told(self, meet: m.Meet) -> datetime.datetime | None:
+        """The moment the official was told: `told_at` on the meet's date in the league's
+        time zone, or None (now)."""
+        told_at: datetime.time | None = self.cleaned_data["told_at"]
+        if told_at is None:
+            return None
+        zone = ZoneInfo(meet.season.league.time_zone)
+        return datetime.datetime.combine(meet.date, told_at, tzinfo=zone)
 
 
 class StartMeetForm(forms.Form):

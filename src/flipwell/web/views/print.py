@@ -44,7 +44,6 @@ def score_sheets(request: HttpRequest, league: m.League, role: str, meet_id: int
             "page": page,
             "sheets": sheets,
             "live": live,
-            "games": range(1, page.games_per_match + 1),
         },
     )
 

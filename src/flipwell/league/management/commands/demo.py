@@ -18,7 +18,8 @@ from flipwell.league.management.commands._common import ProgressStream, require_
 class Command(BaseCommand):
     help = (
         f"Create the {DEMO_LEAGUE_NAME}: a league official 'demo' (password generated and "
-        "shown once), machines, a finished season and a season in progress with an open meet. "
+        "shown once), machines, a finished season and a season in progress with an open meet, "
+        "half played. "
         "Does nothing when the demo league exists."
     )
 
@@ -37,7 +38,8 @@ class Command(BaseCommand):
                 [
                     f"Created the {demo.league.name}:",
                     f"  season {finished.pk}: {finished.name}, finished, playoffs played",
-                    f"  season {current.pk}: {current.name}, in progress, tonight's meet open",
+                    f"  season {current.pk}: {current.name}, in progress, tonight's meet half "
+                    "played",
                     "",
                     "Sign in as its league official:",
                     f"  username: {demo.official.get_username()}",

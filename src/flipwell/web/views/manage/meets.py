@@ -11,18 +11,22 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.views.decorators.http import require_safe
 
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.console import (
+    meet_date_warnings,
     meet_facts,
     meet_games,
     meet_players,
+    next_meet,
     season_meets,
     season_players,
 )
 from flipwell.league.selectors.meet_board import meet_board
 from flipwell.league.selectors.standings import ladder
+from flipwell.league.services.meets import AnnouncedLateness, scheduled_start
 from flipwell.rules import proposed_group_numbers
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page
 from flipwell.web.forms import (
@@ -33,6 +37,7 @@ from flipwell.web.forms import (
     ConsoleCorrectionForm,
     ForfeitForm,
     LateJoinForm,
+    LatenessForm,
     MalfunctionForm,
     ScheduleMeetForm,
     StartMeetForm,
@@ -68,26 +73,57 @@ def _games(meet: m.Meet) -> list[tuple[int, str]]:
 def meets(request: HttpRequest, league: m.League, role: str, season_id: int) -> HttpResponse:
     """A season's meets, and scheduling the next ones (schedule_meet)."""
     season = season_of(league, season_id)
-    form = ScheduleMeetForm(request.POST or None)
+    upcoming = next_meet(season)
+    initial = (
+        {"number": upcoming.number, "date": upcoming.date}
+        if upcoming is not None and upcoming.planned is None
+        else {}
+    )
+    form = ScheduleMeetForm(request.POST or None, initial=initial)
     if request.method == "POST":
         meet = run(
             form, lambda d: services.schedule_meet(season=season, actor=official(request), **d)
         )
         if meet is not None:
-            return done(request, f"Meet {meet.number} scheduled on {meet.date:%A %d %B %Y}.")
+            warned = "; ".join(meet_date_warnings(meet))
+            message = f"Meet {meet.number} scheduled on {meet.date:%A %d %B %Y}."
+            if warned:
+                messages.warning(request, f"{message} Warning: {warned}.")
+            else:
+                messages.success(request, message)
+            # On to the meet: its attendance, then its start.
+            return HttpResponseRedirect(reverse("web:manage_meet", args=[league.slug, meet.pk]))
     context = {
         "league": league,
         "role": role,
         "season": season,
         "meets": season_meets(season),
         "form": form,
+        "upcoming": upcoming,
     }
     return page(request, "manage/meets.html", context, failed=form.is_bound)
 
 
+@require_safe  # closing is `close`, after its confirmation step
 @console_page(ANY_ROLE)
 def meet(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
-    """The hub of a league night: groups, games, score sheet links, and closing the meet."""
+    """The hub of a league night: groups, games, how players reach their score sheets, and
+    the way to close the meet (`close`, which asks first)."""
+    the_meet = meet_of(league, meet_id)
+    board = meet_board(the_meet) if the_meet.status != m.Meet.Status.PLANNED else None
+    sheets = (
+        {g.id: path_for(g.id, the_meet.pk) for g in board.groups}
+        if board is not None and the_meet.status == m.Meet.Status.OPEN
+        else {}
+    )
+    context = {**_base(league, role, the_meet, "hub"), "board": board, "sheets": sheets}
+    return render(request, "manage/meet.html", context)
+
+
+@console_page(LO_ONLY)
+def close(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
+    """Close the meet, after a confirmation step: the page says what closing does and which
+    groups are unfinished (closing those needs a reason, A52); its POST closes."""
     the_meet = meet_of(league, meet_id)
     form = CloseMeetForm(request.POST or None)
     if request.method == "POST":
@@ -98,30 +134,26 @@ def meet(request: HttpRequest, league: m.League, role: str, meet_id: int) -> Htt
             ),
         )
         if closed is not None:
-            return done(request, f"Meet {the_meet.number} is closed.")
-    board = meet_board(the_meet) if the_meet.status != m.Meet.Status.PLANNED else None
-    sheets = (
-        {g.id: path_for(g.id, the_meet.pk) for g in board.groups}
-        if board is not None and the_meet.status == m.Meet.Status.OPEN
-        else {}
-    )
+            messages.success(request, f"Meet {the_meet.number} is closed.")
+            return HttpResponseRedirect(reverse("web:manage_meet", args=[league.slug, meet_id]))
+    board = meet_board(the_meet) if the_meet.status == m.Meet.Status.OPEN else None
     context = {
         **_base(league, role, the_meet, "hub"),
-        "board": board,
-        "sheets": sheets,
+        "unfinished": [g for g in board.groups if not g.finished] if board else [],
         "form": form,
     }
-    return page(request, "manage/meet.html", context, failed=form.is_bound)
+    return page(request, "manage/close_meet.html", context, failed=form.is_bound)
 
 
 @console_page(LO_ONLY)
 def attendance(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
-    """Before the start: announced absences (R3.1-d) and lateness notices (R2.2-a)."""
+    """Announced absences before the start (R3.1-d), and lateness notices until the close,
+    each with when the official was told (R2.2-a)."""
     the_meet = meet_of(league, meet_id)
     players = season_players(the_meet.season)
     which = action(request)
     absence = player_choice_form(players)(request.POST if which == "absence" else None)
-    late = player_choice_form(players)(request.POST if which == "late" else None)
+    late = LatenessForm(request.POST if which == "late" else None, players=players)
     if which == "absence":
         row = run(
             absence,
@@ -135,13 +167,14 @@ def attendance(request: HttpRequest, league: m.League, role: str, meet_id: int) 
         told = run(
             late,
             lambda d: services.announce_lateness(
-                meet=the_meet, player=player(d["player"]), actor=official(request)
+                meet=the_meet,
+                player=player(d["player"]),
+                at=late.told(the_meet),
+                actor=official(request),
             ),
         )
         if told is not None:
-            wait_until = told.tardiness.wait_until
-            until = f" The group waits until {wait_until:%H:%M}." if wait_until else ""
-            return done(request, f"Lateness notice recorded.{until}")
+            return done(request, _lateness_message(told))
     context = {
         **_base(league, role, the_meet, "attendance"),
         "facts": meet_facts(the_meet),
@@ -149,6 +182,24 @@ def attendance(request: HttpRequest, league: m.League, role: str, meet_id: int) 
         "late": late,
     }
     return page(request, "manage/attendance.html", context, failed=bool(which))
+
+
+def _lateness_message(told: AnnouncedLateness) -> str:
+    """What a recorded lateness notice means tonight (R2.2-a, A59), in the league's time."""
+    notice, wait_until = told.notice, told.tardiness.wait_until
+    who = str(notice.player)
+    if wait_until is not None:
+        return (
+            f"{who}'s lateness notice is recorded: the group waits until "
+            f"{wait_until:%H:%M} at the latest (R2.2-a)."
+        )
+    start = scheduled_start(notice.meet)
+    told_at = notice.recorded_at.astimezone(start.tzinfo)
+    return (
+        f"{who}'s lateness notice is recorded, told at {told_at:%H:%M}, after the "
+        f"{start:%H:%M} start: the group does not wait, and {who} joins under §2.3 on "
+        "arrival (R2.2-a, R2.3-a)."
+    )
 
 
 @console_page(LO_ONLY)

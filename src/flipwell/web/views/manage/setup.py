@@ -13,8 +13,9 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
 from django.urls import reverse
 
 from flipwell.league import models as m
@@ -50,9 +51,8 @@ def new_league(request: HttpRequest) -> HttpResponse:
     """Open a league (staff, or anybody signed in while no league exists); its creator becomes
     its league official and lands on its console page."""
     if not services.may_create_league(request.user):
-        raise PermissionDenied(
-            "Only a staff member may open a new league: ask your flipwell administrator."
-        )
+        # A page that says what to do, not Django's bare 403.
+        return render(request, "manage/new_league.html", {"refused": True}, status=403)
     form = NewLeagueForm(request.POST or None)
     if request.method == "POST":
         league = run(form, lambda d: services.open_league(actor=official(request), **d))
