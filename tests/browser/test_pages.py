@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from flipwell.league import models as m
 from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague, create_demo_league
@@ -21,6 +21,7 @@ from tests.browser.helpers import (
     DESKTOP,
     PRINT,
     TV,
+    audit,
     console_pages,
     log_in,
     screenshot,
@@ -140,7 +141,8 @@ def test_score_sheet_and_board_update_in_place_with_no_csp_violation(
 ) -> None:
     """The sheet's htmx updates (a confirmation, the next machine, a correction request) and
     the meet board's refresh swap parts of the page; none may log an error or break the
-    Content-Security-Policy (the error guard reports both)."""
+    Content-Security-Policy (the error guard reports both), and the states they show pass the
+    accessibility audit too."""
     night = build_league()
     user = night.league.officials.get().user
     meet = start_meet(
@@ -160,6 +162,7 @@ def test_score_sheet_and_board_update_in_place_with_no_csp_violation(
     )
     shows(phone, f"Entered by {order[0]}: check it")
     phone.evaluate("window.__notReloaded = true")
+    failures = audit(phone)  # the sheet waiting for a confirmation
 
     confirm_scores(phone, confirmed_by=order[1])
     shows(phone, "Game 1 confirmed")
@@ -167,14 +170,20 @@ def test_score_sheet_and_board_update_in_place_with_no_csp_violation(
     choose_machine(phone, title)
     shows(phone, f"Game 2 is on {title}")
     phone.get_by_text("Request a correction of a confirmed game").click()
+    phone.get_by_label("Requested by").select_option(label=order[2])
+    phone.get_by_label("What was recorded wrongly?").fill("Nothing, in the end")
     phone.get_by_role("button", name="Request the correction").click()
-    phone.wait_for_load_state("networkidle")
+    expect(phone.get_by_text("Type the right score of at least one player.")).to_be_visible()
+    failures += audit(phone)  # the sheet showing a refused form's messages
     with board.expect_response(lambda answer: answer.request.headers.get("hx-request") == "true"):
         board.clock.run_for(BOARD_REFRESH_MS)
     board.wait_for_load_state("networkidle")
 
+    failures += audit(board)
+
     assert phone.evaluate("window.__notReloaded === true"), "the sheet reloaded the whole page"
     shows(board, title)
+    assert not failures, "\n".join(failures)
 
 
 def test_console_pages_log_no_javascript_error(
