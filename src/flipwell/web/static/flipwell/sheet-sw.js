@@ -19,6 +19,7 @@
 
 var CACHE = "flipwell-sheet-v1";
 var SHEET_PAGE = /^\/sheet\/[^/]+\/$/;
+var SHELL_PARTS = ["style", "script", "image", "font", "manifest"];  // request.destination
 
 self.addEventListener("install", function () {
   self.skipWaiting();
@@ -82,6 +83,11 @@ self.addEventListener("fetch", function (event) {
     return;  // the network's answer, or its failure, as without this worker
   }
   var page = request.mode === "navigate" && isSheetPage(url);
+  // Only the shell is answered from the copy: a script's own request for data (a refresh)
+  // must fail offline rather than get an old page as if it were fresh.
+  if (!page && SHELL_PARTS.indexOf(request.destination) === -1) {
+    return;
+  }
   event.respondWith(fetch(request).then(function (response) {
     if (page && response.ok) {
       var copy = response.clone();
