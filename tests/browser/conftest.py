@@ -5,8 +5,10 @@ Words:
   downloaded browser; `scripts/install-browser.sh` installs Debian's package when missing).
 - *phone*: a browser context sized like a phone (390x844, touch), with its own cookies and local
   storage, like one player's phone at the machine; a test may open several.
-- *error guard*: listeners on every page a test opens that record each console error and each
-  uncaught exception; the test fails if any was recorded (no page may log a JavaScript error).
+- *error guard*: listeners on every page a test opens that record each console error, each
+  uncaught exception and each Content-Security-Policy violation (an inline style or script the
+  policy blocked, with the directive, file and line that caused it); the test fails if any was
+  recorded (no page may log a JavaScript error or break the policy, even in an in-page update).
   A phone the test took offline may log the browser's own network failures, and a phone may
   log the browser's note on a refusal the test expects it to handle (`expect_refusal`);
   nothing else is tolerated (a failed request for a script, a style or the favicon is an
@@ -65,6 +67,18 @@ NETWORK_FAILURE = re.compile(
     r"|NetworkError|htmx:sendError|net::ERR_",
     re.IGNORECASE,
 )
+# Reports each Content-Security-Policy violation as a console error that says where it came
+# from: chromium's own message names neither the file nor the line. Runs before the page's
+# scripts, so a violation by htmx or by a swap is caught as well as one in the HTML.
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(
+    `CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || "an inline"}` +
+    ` ${event.sample ? JSON.stringify(event.sample) : ""}` +
+    ` at ${event.sourceFile}:${event.lineNumber}`
+  );
+});
+"""
 # What chromium logs for any answer with an error status, even one the page handles.
 REFUSED = re.compile(r"Failed to load resource: the server responded with a status of (\d+)")
 
@@ -134,7 +148,9 @@ class ErrorGuard:
     refusals: set[tuple[int, int]] = field(default_factory=set)  # (context id, status)
 
     def watch(self, page: Page, label: str) -> None:
-        """Record `page`'s console errors and uncaught exceptions under `label`."""
+        """Record `page`'s console errors, uncaught exceptions and Content-Security-Policy
+        violations under `label`."""
+        page.add_init_script(REPORT_CSP_VIOLATIONS)
         page.on("console", lambda message: self._console(page, label, message))
         page.on("pageerror", lambda error: self.errors.append(f"{label}: uncaught {error}"))
 

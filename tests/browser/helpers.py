@@ -1,10 +1,18 @@
-"""Helpers of the browser tests: screen sizes, screenshots, page visits, logging in."""
+"""Helpers of the browser tests: screen sizes, screenshots, page visits, logging in, and the
+accessibility audit.
+
+Words:
+- *audit*: axe-core (vendored for the tests in tests/browser/vendor/, never served by the app)
+  run over a loaded page; a *serious* or *critical* violation (a field without a label, text
+  too faint to read, a button without a name, content outside any landmark...) fails it.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from playwright.sync_api import Error, Page, ViewportSize
@@ -22,6 +30,17 @@ TIMEOUT_MS = 10_000
 OK = 200
 METHOD_NOT_ALLOWED = 405
 SIGN_IN = re.compile(r"sign in|log in", re.IGNORECASE)
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+SEVERE = ("serious", "critical")
+# Evaluated rather than added as a <script> tag: the Content-Security-Policy (rightly) refuses
+# inline scripts, and a context with bypass_csp would hide the violations the tests look for.
+RUN_AXE = """async () => {
+  const result = await axe.run(document, {resultTypes: ["violations"]});
+  return result.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help,
+    targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")),
+  }));
+}"""
 
 
 def screenshot(page: Page, name: str) -> Path:
@@ -46,7 +65,8 @@ def visit_all(
 ) -> list[str]:
     """Visit each of `pages` (name -> URL), photograph it, and list the ones that failed.
 
-    A page fails when it does not answer 200 or does not load; an answer 405 is an action
+    A page fails when it does not answer 200, does not load or fails the accessibility
+    audit; an answer 405 is an action
     (POST only), not a page, and is passed over. Screenshots are named
     ``<prefix>-<name>-<suffix>``.
     """
@@ -61,9 +81,23 @@ def visit_all(
                 failures.append(f"{url} answered {status}")
             page.wait_for_load_state("networkidle")
             screenshot(page, "-".join(part for part in (prefix, name, suffix) if part))
+            failures += audit(page)
         except Error as error:
             failures.append(f"{url} did not load: {error.message.splitlines()[0]}")
     return failures
+
+
+def audit(page: Page) -> list[str]:
+    """The serious and critical accessibility violations axe-core finds on `page` as it is
+    now, one line each (rule, what it asks, the first elements that break it)."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    violations: list[dict[str, Any]] = page.evaluate(RUN_AXE)
+    return [
+        f"{page.url}: {v['impact']} {v['id']} ({v['help']}): {', '.join(v['targets'])}"
+        for v in violations
+        if v["impact"] in SEVERE
+    ]
 
 
 def log_in(page: Page, username: str, password: str) -> None:

@@ -147,3 +147,70 @@ def test_entry_queued_offline_for_a_game_confirmed_meanwhile_is_dropped_not_move
     assert m.ScoreSubmission.objects.filter(game=game_2).count() == 0
     assert m.ScoreSubmission.objects.filter(game=game_1).count() == 1
     assert m.ScoreSubmission.objects.filter(idempotency_key=key).count() == 0
+
+
+# The sheet's service worker (sheet-sw.js) keeps the page of the last sheet visited and
+# what it loads; these read its cache from the page.
+SHELL_KEPT = """async () => {
+  const cache = await caches.open("flipwell-sheet-v1");
+  const page = await cache.match(location.href, {ignoreVary: true});
+  return Boolean(page) && (await cache.keys()).length > 3;
+}"""
+SHELL_WAIT_MS = 10_000
+
+
+def wait_for_shell(phone: Page) -> None:
+    """Wait until the service worker keeps the sheet's shell (page.wait_for_function would
+    take the predicate's promise for a true answer)."""
+    for _ in range(SHELL_WAIT_MS // 200):
+        if phone.evaluate(SHELL_KEPT):
+            return
+        phone.wait_for_timeout(200)
+    raise AssertionError("the service worker did not keep the sheet's shell")
+
+
+def test_sheet_reloaded_offline_shows_from_the_phone_and_queues_the_entry(
+    new_page: NewContext, error_guard: ErrorGuard
+) -> None:
+    """A phone that lost the network reloads the sheet: its service worker shows the sheet
+    kept from the last visit (page, styles, scripts); a score entered is queued on the phone
+    under its idempotency key and delivered once the network is back."""
+    night = build_league()
+    user = night.league.officials.get().user
+    meet = start_meet(
+        season=night.season, number=1, date=datetime.date.today(), actor=user, seed=1
+    ).meet
+    group = board_group(meet)
+    game = m.Game.objects.get(pk=group.games[0].id)
+    order = [group.names[p] for p in group.play_order]
+    phone = new_page("offline reload")
+    visit(phone, sheet_path(meet.groups.get()))
+    wait_for_shell(phone)
+
+    # Renamed on the server meanwhile: a sheet showing the new name came from the network.
+    m.League.objects.filter(pk=night.league.pk).update(name="Renamed Flippers")
+
+    error_guard.set_offline(phone, True)
+    response = phone.reload(wait_until="load")
+
+    assert response is not None
+    assert response.from_service_worker, "the sheet did not come from the service worker"
+    shows(phone, "Tuesday Flippers")
+    expect(phone.get_by_role("heading", name=f"Game 1 · {group.games[0].machine}")).to_be_visible()
+    background = phone.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(250, 250, 247)", f"the sheet's styles are missing: {background}"
+    screenshot(phone, "scoresheet-reloaded-offline")
+    key = phone.locator("input[name=idempotency_key]").first.input_value()
+    enter_scores(
+        phone,
+        entered_by=order[0],
+        scores={name: 1_000_000 * (place + 1) + 10 for place, name in enumerate(order)},
+    )
+    shows(phone, SAVED_ON_PHONE)
+    assert key in phone.evaluate(STORAGE), "the entry is not kept on the phone under its key"
+    assert m.ScoreSubmission.objects.filter(game=game).count() == 0
+
+    error_guard.set_offline(phone, False)
+    shows(phone, f"Entered by {order[0]}: check it", timeout=15_000)
+    assert m.ScoreSubmission.objects.filter(idempotency_key=key).count() == 1
+    assert m.ScoreSubmission.objects.filter(game=game).count() == 1

@@ -1,4 +1,5 @@
-"""Every main page loads in chromium with no JavaScript error, and is photographed.
+"""Every main page loads in chromium with no JavaScript error and no Content-Security-Policy
+violation, also when it updates itself in place (htmx swaps), and is photographed.
 
 The demo league (`create_demo_league`: a finished season with playoffs, a season in progress
 with an open meet) gives every page something to show. Each test visits one area's pages and
@@ -10,23 +11,35 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from flipwell.league import models as m
 from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague, create_demo_league
+from flipwell.league.services.meets import start_meet
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import (
     DESKTOP,
     PRINT,
     TV,
+    audit,
     console_pages,
     log_in,
     screenshot,
     sheet_path,
+    visit,
     visit_all,
+)
+from tests.browser.night import (
+    board_group,
+    build_league,
+    choose_machine,
+    confirm_scores,
+    enter_scores,
+    shows,
 )
 
 TODAY = datetime.date(2026, 3, 10)
+BOARD_REFRESH_MS = 11_000  # the open meet's board refreshes itself every 10 s
 ROTATION_MS = 16_000  # past one rotation (12 s) and one refresh (15 s)
 
 
@@ -120,6 +133,56 @@ def test_score_sheet_logs_no_javascript_error(
 
     failures = visit_all(phone, {"sheet": sheet_path(group)}, prefix="scoresheet")
 
+    assert not failures, "\n".join(failures)
+
+
+def test_score_sheet_and_board_update_in_place_with_no_csp_violation(
+    new_page: NewContext, error_guard: ErrorGuard
+) -> None:
+    """The sheet's htmx updates (a confirmation, the next machine, a correction request) and
+    the meet board's refresh swap parts of the page; none may log an error or break the
+    Content-Security-Policy (the error guard reports both), and the states they show pass the
+    accessibility audit too."""
+    night = build_league()
+    user = night.league.officials.get().user
+    meet = start_meet(
+        season=night.season, number=1, date=datetime.date.today(), actor=user, seed=1
+    ).meet
+    group = board_group(meet)
+    order = [group.names[p] for p in group.play_order]
+    phone = new_page("score sheet")
+    board = new_page("meet board", viewport=DESKTOP)
+    board.clock.install()
+    visit(board, f"/leagues/{night.league.slug}/meets/{meet.pk}/")
+    visit(phone, sheet_path(meet.groups.get()))
+    enter_scores(
+        phone,
+        entered_by=order[0],
+        scores={name: 1_000_000 * (place + 1) + 10 for place, name in enumerate(order)},
+    )
+    shows(phone, f"Entered by {order[0]}: check it")
+    phone.evaluate("window.__notReloaded = true")
+    failures = audit(phone)  # the sheet waiting for a confirmation
+
+    confirm_scores(phone, confirmed_by=order[1])
+    shows(phone, "Game 1 confirmed")
+    title = phone.get_by_label("Next machine").locator("option").nth(1).inner_text().strip()
+    choose_machine(phone, title)
+    shows(phone, f"Game 2 is on {title}")
+    phone.get_by_text("Request a correction of a confirmed game").click()
+    phone.get_by_label("Requested by").select_option(label=order[2])
+    phone.get_by_label("What was recorded wrongly?").fill("Nothing, in the end")
+    phone.get_by_role("button", name="Request the correction").click()
+    expect(phone.get_by_text("Type the right score of at least one player.")).to_be_visible()
+    failures += audit(phone)  # the sheet showing a refused form's messages
+    with board.expect_response(lambda answer: answer.request.headers.get("hx-request") == "true"):
+        board.clock.run_for(BOARD_REFRESH_MS)
+    board.wait_for_load_state("networkidle")
+
+    failures += audit(board)
+
+    assert phone.evaluate("window.__notReloaded === true"), "the sheet reloaded the whole page"
+    shows(board, title)
     assert not failures, "\n".join(failures)
 
 

@@ -2,9 +2,15 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from flipwell.web.views import scoresheet
+from flipwell.web.views import scoresheet, service_worker
 
 urlpatterns: list[URLPattern | URLResolver] = [
+    # Its folder is its scope: every sheet (flipwell.web.views.service_worker).
+    path(
+        "service-worker.js",
+        service_worker.service_worker,
+        name="scoresheet_service_worker",
+    ),
     path("<str:token>/", scoresheet.sheet, name="scoresheet"),
     path("<str:token>/state/", scoresheet.state, name="scoresheet_state"),
     path("<str:token>/enter/", scoresheet.enter, name="scoresheet_enter"),

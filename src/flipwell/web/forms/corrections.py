@@ -26,6 +26,9 @@ class CorrectionRequestForm(forms.Form):
     def __init__(
         self, *args: Any, players: PlayerChoices, games: PlayerChoices, **kwargs: Any
     ) -> None:
+        # The score sheet shows this form beside the entry form, whose fields have the same
+        # names (game, score_<player>): ids of their own keep each label on its own field.
+        kwargs.setdefault("auto_id", "id_correction_%s")
         super().__init__(*args, **kwargs)
         self.players = list(players)
         self.fields["game"] = forms.TypedChoiceField(
