@@ -8,6 +8,7 @@ import sys
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
+from flipwell.env import env_addresses
 from flipwell.settings import (
     env_bool,
     env_list,
@@ -17,6 +18,12 @@ from flipwell.settings import (
 )
 
 # --- DATABASE_URL ---
+
+NO_PERSISTENT_CONNECTIONS = {
+    "CONN_MAX_AGE": 0,
+    "CONN_HEALTH_CHECKS": False,
+    "DISABLE_SERVER_SIDE_CURSORS": False,
+}
 
 
 def test_parse_database_url_sqlite_three_slashes_is_relative():
@@ -49,6 +56,7 @@ def test_parse_database_url_postgres_full():
         "PASSWORD": "s@cret",
         "HOST": "db.example.org",
         "PORT": "6543",
+        **NO_PERSISTENT_CONNECTIONS,
     }
 
 
@@ -60,13 +68,21 @@ def test_parse_database_url_postgresql_scheme_without_password_or_port():
         "PASSWORD": "",
         "HOST": "127.0.0.1",
         "PORT": "",
+        **NO_PERSISTENT_CONNECTIONS,
     }
 
 
 def test_parse_database_url_postgres_query_becomes_options():
     database = parse_database_url("postgres://u@h:5432/n?sslmode=require&connect_timeout=5")
 
-    assert database["OPTIONS"] == {"sslmode": "require", "connect_timeout": "5"}
+    assert database["OPTIONS"] == {"sslmode": "require", "connect_timeout": 5}
+
+
+@pytest.mark.parametrize("url", ["sqlite:///db.sqlite3", "postgres://u@h/n"])
+def test_parse_database_url_keeps_connections_checked_before_reuse(url):
+    database = parse_database_url(url, conn_max_age=60, conn_health_checks=True)
+
+    assert (database["CONN_MAX_AGE"], database["CONN_HEALTH_CHECKS"]) == (60, True)
 
 
 def test_parse_database_url_postgres_without_host_uses_socket():
@@ -127,6 +143,20 @@ def test_env_bool_unknown_word_refused():
 
 def test_env_list_splits_and_strips():
     assert env_list("H", [], environ={"H": " a.org, b.org ,,"}) == ["a.org", "b.org"]
+
+
+def test_env_addresses_become_name_address_pairs():
+    environ = {"ADMINS": "Ann Lee <ann@example.org>, bob@example.org"}
+
+    assert env_addresses("ADMINS", environ=environ) == [
+        ("Ann Lee", "ann@example.org"),
+        ("bob@example.org", "bob@example.org"),
+    ]
+
+
+def test_env_addresses_without_at_sign_refused():
+    with pytest.raises(ImproperlyConfigured, match="ADMINS='ann' is not a list of e-mail"):
+        env_addresses("ADMINS", environ={"ADMINS": "ann"})
 
 
 def test_env_time_zone_unknown_refused():
