@@ -68,7 +68,8 @@ The Content-Security-Policy, Permissions-Policy and Referrer-Policy headers are 
 
 Benchmarks. ``FLIPWELL_BENCH_URLS``: yes mounts ``/bench/bare/``, a static page with no
 database read that `bench/bench_http.py` measures every public page against; default no (a
-deployment never serves it).
+deployment never serves it). ``FLIPWELL_TEST_URLS``: yes mounts ``/test/error/``, which always
+fails, for the test that checks a 500 is logged; default no.
 
 Words: a *weak* secret key is one an attacker could guess: shorter than 20 characters, fewer
 than 5 distinct characters, or a placeholder copied from documentation.

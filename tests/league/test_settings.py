@@ -302,3 +302,35 @@ def test_settings_bad_debug_value_refuses_to_start(tmp_path):
     result = _load_settings(tmp_path, DEBUG="sure")
 
     assert "DEBUG='sure' is not a yes/no value" in result.stderr
+
+
+def test_settings_with_sentry_dsn_start_reporting_to_sentry(tmp_path):
+    """No report is sent here: starting the client only reads the DSN."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DEBUG"}}
+    env.update(SECRET_KEY=GOOD_KEY, SENTRY_DSN="https://public@sentry.example.org/1")
+    code = (
+        "import flipwell.settings, sentry_sdk; c = sentry_sdk.get_client(); "
+        "print(c.is_active(), c.dsn, c.options['send_default_pii'])"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path
+    )
+
+    assert (result.stdout.split(), result.stderr) == (
+        ["True", "https://public@sentry.example.org/1", "False"],
+        "",
+    )
+
+
+def test_settings_without_sentry_dsn_do_not_import_sentry(tmp_path):
+    code = "import sys, flipwell.settings; print('sentry_sdk' in sys.modules)"
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SENTRY_DSN"}}
+    imported = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**env, "SECRET_KEY": GOOD_KEY},
+        cwd=tmp_path,
+    )
+
+    assert (imported.stdout.strip(), imported.stderr) == ("False", "")
