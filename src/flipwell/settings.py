@@ -16,6 +16,44 @@ meaning "off"):
   (``postgresql://`` also accepted); any other scheme is refused.
 - ``TIME_ZONE``: the server's default zone (an IANA name); default ``UTC``. Each league stores
   its own zone; datetimes are stored aware (``USE_TZ``).
+- ``CONN_MAX_AGE``: seconds a worker thread keeps its database connection for the next
+  request; default 60 (0 opens one per request). Each kept connection is checked before it is
+  reused (``CONN_HEALTH_CHECKS``), so a database restart costs no failed request. PostgreSQL
+  sees up to workers x threads connections per app server (see `flipwell.gunicorn_conf`).
+- ``REDIS_URL``: ``redis://host:6379/0`` makes Redis Django's default cache, shared by every
+  worker of every app server; default: each process's own memory. Nothing flipwell needs for
+  correctness is in it: sign-in failures are counted by django-axes in the database, sessions
+  are in the database, derived results are in the database (``league_derivedresult``), and the
+  rendered anonymous pages of `flipwell.http_cache` are each process's own memory. The shared
+  cache is for what a future feature or a plugin caches (Django's cache API).
+- ``FLIPWELL_STATIC_ROOT``: where ``collectstatic`` (run by ``flipwell serve``) writes the
+  static files; default ``$FLIPWELL_DATA_DIR/static``. A container image collects them at
+  build time into its own folder.
+
+Stateless app servers. With ``DATABASE_URL`` on PostgreSQL and ``SECRET_KEY`` set (the same on
+every server), app servers keep no state of their own: sessions, sign-in failures, results and
+audit logs are in the database, and the static files are collected from the code. The data
+directory then holds only the collected static files (and the generated secret key, when
+``SECRET_KEY`` is unset: set it, or share the directory). Backups (``flipwell backup``) are
+written wherever the operator says. Any number of servers can then stand behind one
+PostgreSQL and one load balancer.
+
+Logs and errors. Every log line goes to stdout (see `flipwell.logs`), with the request's id
+(``X-Request-ID``), so a 500 is on stdout with its traceback even with ``DEBUG`` off.
+
+- ``LOG_FORMAT``: ``text`` (default) or ``json`` (one JSON object per line).
+- ``LOG_LEVEL``: ``DEBUG``, ``INFO`` (default), ``WARNING`` or ``ERROR``.
+- ``SENTRY_DSN``: errors are also reported to Sentry (needs ``pip install flipwell[sentry]``);
+  ``SENTRY_ENVIRONMENT`` names the installation (default ``production``). No personal data.
+- ``ADMINS``: ``Ann <ann@example.org>, bob@example.org``; each 500 is also e-mailed to them.
+- ``EMAIL_HOST``, ``EMAIL_PORT`` (587), ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
+  ``EMAIL_USE_TLS`` (yes on port 587), ``EMAIL_USE_SSL`` (yes on port 465), ``EMAIL_TIMEOUT``
+  (10 s), ``DEFAULT_FROM_EMAIL`` and ``SERVER_EMAIL``: the SMTP server for password-reset
+  links and error reports. Without ``EMAIL_HOST`` the e-mails are printed on stdout.
+
+Health. ``/healthz`` answers JSON, 200 when the database answers and has every migration, else
+503 (see `flipwell.web.health`); it needs no ``ALLOWED_HOSTS`` entry and never redirects to
+HTTPS, so a load balancer can probe it by address.
 
 SQLite, the default, serves several workers and threads writing at once (a league night: every
 group's phone, the console, the API). Every SQLite database, the default one and a ``sqlite:``

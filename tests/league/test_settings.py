@@ -334,3 +334,38 @@ def test_settings_without_sentry_dsn_do_not_import_sentry(tmp_path):
     )
 
     assert (imported.stdout.strip(), imported.stderr) == ("False", "")
+
+
+def _cache_round_trip(tmp_path, value, **env):
+    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    clean.update(SECRET_KEY=GOOD_KEY, DJANGO_SETTINGS_MODULE="flipwell.settings", **env)
+    code = (
+        "import sys, django; django.setup(); from django.core.cache import caches; "
+        "cache = caches['default']; "
+        "old = cache.get('flipwell-test-key'); cache.set('flipwell-test-key', sys.argv[1], 30); "
+        "print(type(cache).__name__, old)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, value], capture_output=True, text=True, env=clean, cwd=tmp_path
+    )
+    return result.stdout.split(), result.stderr
+
+
+def test_settings_default_cache_is_each_process_own_memory(tmp_path):
+    assert _cache_round_trip(tmp_path, "one") == (["LocMemCache", "None"], "")
+    assert _cache_round_trip(tmp_path, "two") == (["LocMemCache", "None"], "")
+
+
+def test_settings_redis_url_makes_one_cache_every_process_shares(tmp_path):
+    """Two processes, as two workers or two app servers: the second reads the first's value."""
+    url = "redis://127.0.0.1:6379/15"
+    redis = pytest.importorskip("redis")
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).delete(":1:flipwell-test-key")
+    except redis.ConnectionError:
+        pytest.skip(f"no Redis server at {url}")
+
+    first = _cache_round_trip(tmp_path, "one", REDIS_URL=url)
+    second = _cache_round_trip(tmp_path, "two", REDIS_URL=url)
+
+    assert (first, second) == ((["RedisCache", "None"], ""), (["RedisCache", "one"], ""))
