@@ -120,7 +120,7 @@ def _page(
     if status is None:
         status = 400 if which else 200
     # htmx swaps only 2xx answers: a refusal shown in the page is a 200 for htmx.
-    if request.headers.get("HX-Request"):
+    if request.htmx:  # type: ignore[attr-defined]  # django-htmx's HtmxMiddleware sets it
         status = 200
     return render(request, "scoresheet/sheet.html", context, status=status)
 
