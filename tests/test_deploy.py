@@ -8,11 +8,14 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 import yaml
+from django.core.exceptions import ImproperlyConfigured
 
 import flipwell.gunicorn_conf
 import flipwell.settings
 from flipwell.cli import main
+from flipwell.gunicorn_conf import default_bind, default_workers
 
 ROOT = Path(__file__).parents[1]
 DOCUMENTED = (flipwell.settings.__doc__ or "") + (flipwell.gunicorn_conf.__doc__ or "")
@@ -57,3 +60,20 @@ def test_systemd_unit_runs_flipwell_serve():
 
     assert "ExecStart=/srv/flipwell/venv/bin/flipwell serve\n" in unit
     assert "TimeoutStopSec=40" in unit  # longer than gunicorn's graceful timeout (30 s)
+
+
+def test_gunicorn_workers_default_to_two_per_core_and_one():
+    assert (default_workers(1), default_workers(4)) == (3, 9)
+
+
+@pytest.mark.parametrize(
+    ("environ", "bind"),
+    [({}, "127.0.0.1:8000"), ({"PORT": "8080"}, "0.0.0.0:8080"), ({"PORT": " "}, "127.0.0.1:8000")],
+)
+def test_gunicorn_binds_loopback_unless_the_platform_sets_port(environ, bind):
+    assert default_bind(environ) == bind
+
+
+def test_gunicorn_bad_port_refused():
+    with pytest.raises(ImproperlyConfigured, match="PORT='http' is not a whole number"):
+        default_bind({"PORT": "http"})

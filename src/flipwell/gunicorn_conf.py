@@ -18,6 +18,7 @@ Words and the variables that set them:
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
 from flipwell.env import env_int
 
@@ -29,7 +30,7 @@ def default_workers(cores: int | None = None) -> int:
     return 2 * (cores or os.cpu_count() or 1) + 1
 
 
-def default_bind(environ: os._Environ[str] | dict[str, str] = os.environ) -> str:
+def default_bind(environ: Mapping[str, str] = os.environ) -> str:
     """``0.0.0.0:$PORT`` when the platform sets ``PORT``, else `DEFAULT_BIND`."""
     if environ.get("PORT", "").strip():
         return f"0.0.0.0:{env_int('PORT', 8000, minimum=1, environ=environ)}"
