@@ -69,6 +69,7 @@ def main() -> None:
     database = Database(url=f"sqlite:///{data_dir / 'flipwell.sqlite3'}", data_dir=data_dir)
     _manage(database, "migrate", "--verbosity", "0")
     _manage(database, "demo")
+    database.collect_static()
     server = LiveServer(
         database=database, log=data_dir / "gunicorn.log", workers=WORKERS, threads=THREADS
     )

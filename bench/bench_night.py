@@ -145,6 +145,7 @@ def main() -> None:
     postgres_execute(DATABASE_URL, f'CREATE DATABASE "{name}"')
     database.run("migrate")
     night = database.run("night", str(PLAYERS))
+    database.collect_static()  # the viewers poll the meet board, a page
     server = LiveServer(
         database=database, log=data_dir / "gunicorn.log", workers=WORKERS, threads=THREADS
     )

@@ -74,6 +74,7 @@ def main() -> None:
         _generate_scale(sizes)
     else:
         print(f"bench_scale: reusing {ONE} and {SCALE} (drop them to generate them again)")
+    _collect_static()
     _compare()
 
 
@@ -230,8 +231,8 @@ def _unshifted_unique_columns(conn: Any, table: str, shifted: set[str]) -> set[s
 # --- Inside Django (a child process per database) -----------------------------------------
 
 
-def _django(name: str, command: str) -> Any:
-    """Run this script's `command` in a child process on database `name`; its JSON answer."""
+def _env(name: str) -> dict[str, str]:
+    """The environment of a child process on database `name` (production settings)."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO_")}
     env.update(
         DJANGO_SETTINGS_MODULE="flipwell.settings",
@@ -242,6 +243,22 @@ def _django(name: str, command: str) -> Any:
         ALLOWED_HOSTS="testserver",
         FLIPWELL_DATA_DIR=str(Path(tempfile.gettempdir()) / "flipwell-bench-scale"),
     )
+    return env
+
+
+def _collect_static() -> None:
+    """The pages link hashed static names (production settings): collect them once."""
+    subprocess.run(
+        [sys.executable, "-m", "django", "collectstatic", "--noinput", "--verbosity", "0"],
+        cwd=ROOT,
+        env=_env(ONE),
+        check=True,
+    )
+
+
+def _django(name: str, command: str) -> Any:
+    """Run this script's `command` in a child process on database `name`; its JSON answer."""
+    env = _env(name)
     done = subprocess.run(
         [sys.executable, __file__, command],
         cwd=ROOT,

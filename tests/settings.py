@@ -11,3 +11,12 @@ os.environ.setdefault("SECRET_KEY", "tests-only-not-a-secret")
 from flipwell.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# The product's settings (DEBUG off) hash static file names at `collectstatic`; the tests run
+# without collecting, so they find the files in the apps, as development does. The live
+# servers of tests/chaos use the product's settings and collect first (tests/chaos/live.py).
+STORAGES = {
+    **STORAGES,  # noqa: F405
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True

@@ -12,6 +12,8 @@ flipwell import-players --season ID FILE.csv     enter a roster CSV's players in
 flipwell export-season --season ID --format csv|json [--output FILE] [--scores FILE]
 flipwell backup FILE                             every league's facts in one JSON file
 flipwell restore [--no-verify] FILE              a backup, into an empty database
+flipwell serve [--bind HOST:PORT] [--no-collectstatic]
+                                                 serve flipwell with gunicorn (production)
 
 `standings` is pure rules and never loads Django. The database commands read their settings
 from the environment (see flipwell.settings); a fresh machine needs none. Every command exits
@@ -40,6 +42,7 @@ DJANGO_COMMANDS = {
     "export-season": ("export_season", "export a season as a season file (JSON) or CSV"),
     "backup": ("backup", "write every league's facts to one JSON file"),
     "restore": ("restore", "restore a backup into an empty database"),
+    "serve": ("serve", "serve flipwell with gunicorn (checks migrations, collects static)"),
 }
 
 

@@ -107,7 +107,7 @@ def entity_tag(request: HttpRequest, revision: int) -> str:
         str(revision),
         timezone.localdate().isoformat(),
         variant(request),
-        "fragment" if request.headers.get("HX-Request") else "page",
+        "fragment" if getattr(request, "htmx", False) else "page",  # django-htmx's reading
         request.get_full_path(),
     )
     digest = hashlib.blake2b("\n".join(parts).encode(), digest_size=12).hexdigest()

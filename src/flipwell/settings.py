@@ -17,6 +17,44 @@ meaning "off"):
   (``postgresql://`` also accepted); any other scheme is refused.
 - ``TIME_ZONE``: the server's default zone (an IANA name); default ``UTC``. Each league stores
   its own zone; datetimes are stored aware (``USE_TZ``).
+- ``CONN_MAX_AGE``: seconds a worker thread keeps its database connection for the next
+  request; default 60 (0 opens one per request). Each kept connection is checked before it is
+  reused (``CONN_HEALTH_CHECKS``), so a database restart costs no failed request. PostgreSQL
+  sees up to workers x threads connections per app server (see `flipwell.gunicorn_conf`).
+- ``REDIS_URL``: ``redis://host:6379/0`` makes Redis Django's default cache, shared by every
+  worker of every app server; default: each process's own memory. Nothing flipwell needs for
+  correctness is in it: sign-in failures are counted by django-axes in the database, sessions
+  are in the database, derived results are in the database (``league_derivedresult``), and the
+  rendered anonymous pages of `flipwell.http_cache` are each process's own memory. The shared
+  cache is for what a future feature or a plugin caches (Django's cache API).
+- ``FLIPWELL_STATIC_ROOT``: where ``collectstatic`` (run by ``flipwell serve``) writes the
+  static files; default ``$FLIPWELL_DATA_DIR/static``. A container image collects them at
+  build time into its own folder.
+
+Stateless app servers. With ``DATABASE_URL`` on PostgreSQL and ``SECRET_KEY`` set (the same on
+every server), app servers keep no state of their own: sessions, sign-in failures, results and
+audit logs are in the database, and the static files are collected from the code. The data
+directory then holds only the collected static files (and the generated secret key, when
+``SECRET_KEY`` is unset: set it, or share the directory). Backups (``flipwell backup``) are
+written wherever the operator says. Any number of servers can then stand behind one
+PostgreSQL and one load balancer.
+
+Logs and errors. Every log line goes to stdout (see `flipwell.logs`), with the request's id
+(``X-Request-ID``), so a 500 is on stdout with its traceback even with ``DEBUG`` off.
+
+- ``LOG_FORMAT``: ``text`` (default) or ``json`` (one JSON object per line).
+- ``LOG_LEVEL``: ``DEBUG``, ``INFO`` (default), ``WARNING`` or ``ERROR``.
+- ``SENTRY_DSN``: errors are also reported to Sentry (needs ``pip install flipwell[sentry]``);
+  ``SENTRY_ENVIRONMENT`` names the installation (default ``production``). No personal data.
+- ``ADMINS``: ``Ann <ann@example.org>, bob@example.org``; each 500 is also e-mailed to them.
+- ``EMAIL_HOST``, ``EMAIL_PORT`` (587), ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
+  ``EMAIL_USE_TLS`` (yes on port 587), ``EMAIL_USE_SSL`` (yes on port 465), ``EMAIL_TIMEOUT``
+  (10 s), ``DEFAULT_FROM_EMAIL`` and ``SERVER_EMAIL``: the SMTP server for password-reset
+  links and error reports. Without ``EMAIL_HOST`` the e-mails are printed on stdout.
+
+Health. ``/healthz`` answers JSON, 200 when the database answers and has every migration, else
+503 (see `flipwell.web.health`); it needs no ``ALLOWED_HOSTS`` entry and never redirects to
+HTTPS, so a load balancer can probe it by address.
 
 SQLite, the default, serves several workers and threads writing at once (a league night: every
 group's phone, the console, the API). Every SQLite database, the default one and a ``sqlite:``
@@ -69,7 +107,8 @@ The Content-Security-Policy, Permissions-Policy and Referrer-Policy headers are 
 
 Benchmarks. ``FLIPWELL_BENCH_URLS``: yes mounts ``/bench/bare/``, a static page with no
 database read that `bench/bench_http.py` measures every public page against; default no (a
-deployment never serves it).
+deployment never serves it). ``FLIPWELL_TEST_URLS``: yes mounts ``/test/error/``, which always
+fails, for the test that checks a 500 is logged; default no.
 
 Words: a *weak* secret key is one an attacker could guess: shorter than 20 characters, fewer
 than 5 distinct characters, or a placeholder copied from documentation.
@@ -84,18 +123,26 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import dj_database_url
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
+# The typed helpers (see flipwell.env), also used by the gunicorn config.
+from flipwell.env import (
+    env_addresses,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    env_time_zone,
+)
 from flipwell.lan import lan_address
+from flipwell.logs import logging_config, start_sentry
 
 # Lets `admin.ModelAdmin[League]` and other generic Django classes be subscripted at run time.
 django_stubs_ext.monkeypatch()
 
-TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
-FALSE_WORDS = frozenset({"0", "false", "no", "off"})
 SECRET_KEY_FILE_NAME = "secret_key"
 MIN_SECRET_KEY_LENGTH = 20
 MIN_SECRET_KEY_CHARACTERS = 5
@@ -114,69 +161,6 @@ SUPPORTED_DATABASE_URLS = (
     "sqlite:///relative/path.sqlite3, sqlite:////absolute/path.sqlite3, "
     "postgres://user:password@host:port/name or postgresql://..."
 )
-
-
-# --- Typed helpers: each reads one variable and fails loudly on a value it cannot use. ---
-
-
-def env_str(name: str, default: str, *, environ: Mapping[str, str] = os.environ) -> str:
-    """The variable's value, or `default` when it is unset or empty."""
-    return environ.get(name, "").strip() or default
-
-
-def env_bool(name: str, default: bool, *, environ: Mapping[str, str] = os.environ) -> bool:
-    """A yes/no variable; anything but the listed words is a configuration error."""
-    raw = environ.get(name, "").strip().lower()
-    if not raw:
-        return default
-    if raw in TRUE_WORDS:
-        return True
-    if raw in FALSE_WORDS:
-        return False
-    allowed = ", ".join(sorted(TRUE_WORDS | FALSE_WORDS))
-    raise ImproperlyConfigured(
-        f"{name}={environ[name]!r} is not a yes/no value; use one of {allowed}"
-    )
-
-
-def env_list(
-    name: str, default: list[str], *, environ: Mapping[str, str] = os.environ
-) -> list[str]:
-    """A comma-separated variable as a list of its non-empty, stripped items."""
-    raw = environ.get(name, "").strip()
-    if not raw:
-        return list(default)
-    return [item.strip() for item in raw.split(",") if item.strip()]
-
-
-def env_int(
-    name: str, default: int, *, minimum: int = 0, environ: Mapping[str, str] = os.environ
-) -> int:
-    """A whole number at least `minimum`; anything else is a configuration error."""
-    raw = environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        value = minimum - 1
-    if value < minimum:
-        raise ImproperlyConfigured(
-            f"{name}={environ[name]!r} is not a whole number of at least {minimum}"
-        )
-    return value
-
-
-def env_time_zone(name: str, default: str, *, environ: Mapping[str, str] = os.environ) -> str:
-    """An IANA time zone name that this machine's zone database knows."""
-    value = env_str(name, default, environ=environ)
-    try:
-        ZoneInfo(value)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ImproperlyConfigured(
-            f"{name}={value!r} is not a known time zone; use an IANA name such as Europe/Berlin"
-        ) from exc
-    return value
 
 
 def secret_key(*, data_dir: Path, environ: Mapping[str, str] = os.environ) -> str:
@@ -255,14 +239,25 @@ def _read_secret_key(path: Path) -> str:
     return value
 
 
-def parse_database_url(url: str) -> dict[str, Any]:
-    """One entry of Django's DATABASES from a URL; refuses a scheme or form it cannot use."""
+def parse_database_url(
+    url: str, *, conn_max_age: int = 0, conn_health_checks: bool = False
+) -> dict[str, Any]:
+    """One entry of Django's DATABASES from a URL; refuses a scheme or form it cannot use.
+
+    Only SQLite and PostgreSQL are accepted (the two databases the suite runs on). PostgreSQL
+    URLs are parsed by dj-database-url after flipwell's checks, which name the problem.
+    `conn_max_age` and `conn_health_checks` become Django's ``CONN_MAX_AGE`` and
+    ``CONN_HEALTH_CHECKS`` (see the module docstring).
+    """
     parts = urlsplit(url.strip())
     scheme = parts.scheme.lower()
+    connections = {"CONN_MAX_AGE": conn_max_age, "CONN_HEALTH_CHECKS": conn_health_checks}
     if scheme == "sqlite":
-        return _sqlite_database(parts.netloc, parts.path, url)
+        return {**_sqlite_database(parts.netloc, parts.path, url), **connections}
     if scheme in ("postgres", "postgresql"):
-        return _postgres_database(url)
+        return _postgres_database(
+            url, conn_max_age=conn_max_age, conn_health_checks=conn_health_checks
+        )
     shown = scheme or "(none)"
     raise ImproperlyConfigured(
         f"DATABASE_URL scheme {shown!r} is not supported; use {SUPPORTED_DATABASE_URLS}"
@@ -294,7 +289,8 @@ def sqlite_database(name: str) -> dict[str, Any]:
     }
 
 
-def _postgres_database(url: str) -> dict[str, Any]:
+def _postgres_database(url: str, *, conn_max_age: int, conn_health_checks: bool) -> dict[str, Any]:
+    """dj-database-url's reading of a PostgreSQL URL, once flipwell's checks have passed."""
     parts = urlsplit(url.strip())
     name = unquote(parts.path.lstrip("/"))
     if not name or "/" in name:
@@ -303,26 +299,23 @@ def _postgres_database(url: str) -> dict[str, Any]:
             "use postgres://user:password@host:port/name"
         )
     try:
-        port = parts.port
+        parts.port  # noqa: B018  (urlsplit checks the port only when asked for it)
     except ValueError as exc:
         raise ImproperlyConfigured(
             f"DATABASE_URL {_without_password(url)!r} has a bad port; it must be 1-65535"
         ) from exc
-    options: dict[str, str] = {}
-    for key, value in parse_qsl(parts.query, keep_blank_values=True, strict_parsing=False):
-        if key in options:
+    seen: set[str] = set()
+    for key, _value in parse_qsl(parts.query, keep_blank_values=True, strict_parsing=False):
+        if key in seen:
             raise ImproperlyConfigured(f"DATABASE_URL repeats the option {key!r}")
-        options[key] = value
-    database: dict[str, Any] = {
-        "ENGINE": "django.db.backends.postgresql",
-        "NAME": name,
-        "USER": unquote(parts.username or ""),
-        "PASSWORD": unquote(parts.password or ""),
-        "HOST": unquote(parts.hostname or ""),
-        "PORT": str(port) if port is not None else "",
-    }
-    if options:
-        database["OPTIONS"] = options
+        seen.add(key)
+    database = dict(
+        dj_database_url.parse(
+            url.strip(), conn_max_age=conn_max_age, conn_health_checks=conn_health_checks
+        )
+    )
+    database["ENGINE"] = "django.db.backends.postgresql"  # postgres:// and postgresql:// alike
+    database["PORT"] = str(database["PORT"])
     return database
 
 
@@ -353,9 +346,16 @@ SECRET_KEY = secret_key(data_dir=DATA_DIR)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", debug_hosts(lan_address()) if DEBUG else [])
 
 _database_url = env_str("DATABASE_URL", "")
+CONN_MAX_AGE = env_int("CONN_MAX_AGE", 60)
 DATABASES = {
     "default": (
-        parse_database_url(_database_url) if _database_url else default_sqlite_database(DATA_DIR)
+        parse_database_url(_database_url, conn_max_age=CONN_MAX_AGE, conn_health_checks=True)
+        if _database_url
+        else {
+            **default_sqlite_database(DATA_DIR),
+            "CONN_MAX_AGE": CONN_MAX_AGE,
+            "CONN_HEALTH_CHECKS": True,
+        }
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -366,12 +366,15 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
-    "django.contrib.staticfiles",
+    # django.contrib.staticfiles, without the files flipwell never serves.
+    "flipwell.web.apps.StaticFilesConfig",
     "flipwell.league",
     "flipwell.web",
     "flipwell.api",
     # Counts failed sign-ins in the database and locks a name+address out (see the docstring).
     "axes",
+    # Only for its static files: the API docs page uses django-ninja's own Swagger UI.
+    "ninja",
 ]
 
 # django-axes first: it refuses a locked-out name+address before any password is checked.
@@ -381,6 +384,10 @@ AUTHENTICATION_BACKENDS = [
 ]
 
 MIDDLEWARE = [
+    # First: answers /healthz for any Host, over HTTP, before the host check and HTTPS redirect.
+    "flipwell.web.health.HealthMiddleware",
+    # Gives every request an id (X-Request-ID or a new one), logged and echoed in the answer.
+    "flipwell.web.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Serves the vendored static files itself: venues may have no internet and no web server.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -390,6 +397,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # request.htmx: whether htmx asked for a fragment (the HX-Request header).
+    "django_htmx.middleware.HtmxMiddleware",
     # Content-Security-Policy ('self' only), Permissions-Policy, Referrer-Policy.
     "flipwell.web.middleware.SecurityHeadersMiddleware",
     # Last: turns a sign-in refused for a lockout into the lockout page (429).
@@ -427,14 +436,68 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = DATA_DIR / "static"
+STATIC_ROOT = Path(env_str("FLIPWELL_STATIC_ROOT", str(DATA_DIR / "static"))).resolve()
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns on every request without it
-# Without `collectstatic` (make run, tests) WhiteNoise finds files in the apps, as runserver does.
-WHITENOISE_USE_FINDERS = True
+# In production `collectstatic` (run by `flipwell serve`) writes every file under a name with
+# its content's hash, gzip- and brotli-compressed; WhiteNoise serves hashed names with a
+# far-future Cache-Control (immutable). In development (DEBUG) no collectstatic is needed:
+# WhiteNoise finds the files in the apps, as runserver does.
+WHITENOISE_KEEP_ONLY_HASHED_FILES = not DEBUG  # pages link hashed names only; half the work
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+
+# --- Cache (see the module docstring) ---
+
+REDIS_URL = env_str("REDIS_URL", "")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
+# --- Logging, error reports, e-mail (see the module docstring) ---
+
+LOG_FORMAT = env_str("LOG_FORMAT", "text")
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
+LOGGING = logging_config(log_format=LOG_FORMAT, level=LOG_LEVEL)
+
+SENTRY_DSN = env_str("SENTRY_DSN", "")
+if SENTRY_DSN:
+    start_sentry(SENTRY_DSN, environment=env_str("SENTRY_ENVIRONMENT", "production"))
+
+ADMINS = env_addresses("ADMINS")
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+# Without an SMTP server, e-mails (password resets, error reports) are printed on stdout.
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", EMAIL_PORT == 587)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", EMAIL_PORT == 465)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "flipwell@localhost")
+SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 
 # --- Benchmarks (see the module docstring) ---
 
 BENCH_URLS = env_bool("FLIPWELL_BENCH_URLS", False)
+# Tests only: mounts /test/error/, which fails, to check that a 500 is logged.
+TEST_URLS = env_bool("FLIPWELL_TEST_URLS", False)
 
 # --- Security (see the module docstring) ---
 

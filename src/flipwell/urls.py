@@ -1,14 +1,15 @@
 """flipwell's URL map: the web app at the root, the JSON API, the Django admin for staff.
 
 With ``FLIPWELL_BENCH_URLS`` on (benchmarks only, never a deployment), ``/bench/bare/`` serves
-the bare view that `bench/bench_http.py` measures the public pages against.
+the bare view that `bench/bench_http.py` measures the public pages against. With
+``FLIPWELL_TEST_URLS`` on (tests only), ``/test/error/`` always fails, to check error logging.
 """
 
 from django.conf import settings
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 
-from flipwell.web.views.bare import bare
+from flipwell.web.views.bare import bare, fail
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("admin/", admin.site.urls),
@@ -17,3 +18,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
 ]
 if settings.BENCH_URLS:
     urlpatterns.insert(0, path("bench/bare/", bare, name="bench_bare"))
+if settings.TEST_URLS:
+    urlpatterns.insert(0, path("test/error/", fail, name="test_error"))

@@ -174,3 +174,19 @@ def test_csv_export_names_import_back_as_the_same_players(client, golden, offici
     names = set(spring.entries.values_list("player__first_name", "player__last_name"))
     assert set(FORMULA_NAMES.values()) <= names
     assert len(names) == len(GOLDEN["entrants"])
+
+
+def test_meets_calendar_escapes_text_and_folds_long_lines_between_characters(client, golden):
+    """A venue with commas, a semicolon and accented letters, longer than one line."""
+    venue = "Café Flipper; Königstraße 12, 70173 Stuttgart, beside the Ölmühle arcade, 2nd floor"
+    golden.league.venue = venue
+    golden.league.save(update_fields=["venue"])
+
+    text = client.get(f"/api/v1/seasons/{golden.pk}/meets.ics").content.decode()
+    unfolded = text.replace("\r\n ", "")
+
+    escaped = (
+        r"Café Flipper\; Königstraße 12\, 70173 Stuttgart\, beside the Ölmühle arcade\, 2nd floor"
+    )
+    assert f"LOCATION:{escaped}\r\n" in unfolded
+    assert all(len(line.encode()) <= 75 for line in text.split("\r\n"))

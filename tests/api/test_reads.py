@@ -214,6 +214,7 @@ def test_unknown_api_path_answers_the_error_shape(client):
 def test_docs_page_is_self_hosted(client):
     page = client.get("/api/v1/docs").content.decode()
 
-    assert "/static/flipwell_api/swagger-ui/swagger-ui-bundle.js" in page
+    assert "/static/ninja/swagger-ui-bundle.js" in page
     assert "cdn" not in page.lower()
-    assert client.get("/static/flipwell_api/swagger-ui/swagger-ui-bundle.js").status_code == 200
+    assert client.get("/static/ninja/swagger-ui-bundle.js").status_code == 200
+    assert client.get("/static/ninja/swagger-ui-init.js").status_code == 200

@@ -4,6 +4,8 @@ Words:
 - *database*: a fresh database of the kind the suite runs on (``DATABASE_URL``): a SQLite file
   in the test's temporary folder, or a PostgreSQL database ``test_<name>_chaos_<n>`` on the
   suite's server (dropped at the end), copied from the suite's migrated, empty test database.
+- *static files*: the production settings link hashed names; a server that renders pages
+  (not only the API's JSON) needs `Database.collect_static` first, as `flipwell serve` does.
 - *server*: ``gunicorn flipwell.wsgi`` with the production settings (``DEBUG=0``), two worker
   processes of several threads each, bound to 127.0.0.1 on a free port, in a process group of
   its own so that `LiveServer.kill` can SIGKILL the master and every worker at once, as the
@@ -70,6 +72,17 @@ class Database:
             DATABASE_URL=self.url,
         )
         return env
+
+    def collect_static(self) -> None:
+        """Collect the static files, as `flipwell serve` does: the production settings name
+        pages' static files by their hash, so a server that renders pages needs them."""
+        subprocess.run(
+            [sys.executable, "-m", "django", "collectstatic", "--noinput", "--verbosity", "0"],
+            cwd=self.data_dir,
+            env=self.env(),
+            check=True,
+            timeout=300,
+        )
 
     def run(self, *args: str) -> dict[str, Any]:
         """Run ``tests.chaos.seed`` with `args` on this database; its JSON answer."""

@@ -10,6 +10,7 @@ import sys
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
+from flipwell.env import env_addresses
 from flipwell.lan import lan_address
 from flipwell.settings import (
     debug_hosts,
@@ -21,6 +22,12 @@ from flipwell.settings import (
 )
 
 # --- DATABASE_URL ---
+
+NO_PERSISTENT_CONNECTIONS = {
+    "CONN_MAX_AGE": 0,
+    "CONN_HEALTH_CHECKS": False,
+    "DISABLE_SERVER_SIDE_CURSORS": False,
+}
 
 
 def test_parse_database_url_sqlite_three_slashes_is_relative():
@@ -53,6 +60,7 @@ def test_parse_database_url_postgres_full():
         "PASSWORD": "s@cret",
         "HOST": "db.example.org",
         "PORT": "6543",
+        **NO_PERSISTENT_CONNECTIONS,
     }
 
 
@@ -64,13 +72,21 @@ def test_parse_database_url_postgresql_scheme_without_password_or_port():
         "PASSWORD": "",
         "HOST": "127.0.0.1",
         "PORT": "",
+        **NO_PERSISTENT_CONNECTIONS,
     }
 
 
 def test_parse_database_url_postgres_query_becomes_options():
     database = parse_database_url("postgres://u@h:5432/n?sslmode=require&connect_timeout=5")
 
-    assert database["OPTIONS"] == {"sslmode": "require", "connect_timeout": "5"}
+    assert database["OPTIONS"] == {"sslmode": "require", "connect_timeout": 5}
+
+
+@pytest.mark.parametrize("url", ["sqlite:///db.sqlite3", "postgres://u@h/n"])
+def test_parse_database_url_keeps_connections_checked_before_reuse(url):
+    database = parse_database_url(url, conn_max_age=60, conn_health_checks=True)
+
+    assert (database["CONN_MAX_AGE"], database["CONN_HEALTH_CHECKS"]) == (60, True)
 
 
 def test_parse_database_url_postgres_without_host_uses_socket():
@@ -131,6 +147,20 @@ def test_env_bool_unknown_word_refused():
 
 def test_env_list_splits_and_strips():
     assert env_list("H", [], environ={"H": " a.org, b.org ,,"}) == ["a.org", "b.org"]
+
+
+def test_env_addresses_become_name_address_pairs():
+    environ = {"ADMINS": "Ann Lee <ann@example.org>, bob@example.org"}
+
+    assert env_addresses("ADMINS", environ=environ) == [
+        ("Ann Lee", "ann@example.org"),
+        ("bob@example.org", "bob@example.org"),
+    ]
+
+
+def test_env_addresses_without_at_sign_refused():
+    with pytest.raises(ImproperlyConfigured, match="ADMINS='ann' is not a list of e-mail"):
+        env_addresses("ADMINS", environ={"ADMINS": "ann"})
 
 
 def test_env_time_zone_unknown_refused():
@@ -299,3 +329,70 @@ def test_run_mode_allowed_hosts_include_the_lan_address(tmp_path):
     ).stdout
 
     assert json.loads(out) == debug_hosts(lan_address())
+
+
+def test_settings_with_sentry_dsn_start_reporting_to_sentry(tmp_path):
+    """No report is sent here: starting the client only reads the DSN."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DEBUG"}}
+    env.update(SECRET_KEY=GOOD_KEY, SENTRY_DSN="https://public@sentry.example.org/1")
+    code = (
+        "import flipwell.settings, sentry_sdk; c = sentry_sdk.get_client(); "
+        "print(c.is_active(), c.dsn, c.options['send_default_pii'])"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path
+    )
+
+    assert (result.stdout.split(), result.stderr) == (
+        ["True", "https://public@sentry.example.org/1", "False"],
+        "",
+    )
+
+
+def test_settings_without_sentry_dsn_do_not_import_sentry(tmp_path):
+    code = "import sys, flipwell.settings; print('sentry_sdk' in sys.modules)"
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SENTRY_DSN"}}
+    imported = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**env, "SECRET_KEY": GOOD_KEY},
+        cwd=tmp_path,
+    )
+
+    assert (imported.stdout.strip(), imported.stderr) == ("False", "")
+
+
+def _cache_round_trip(tmp_path, value, **env):
+    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    clean.update(SECRET_KEY=GOOD_KEY, DJANGO_SETTINGS_MODULE="flipwell.settings", **env)
+    code = (
+        "import sys, django; django.setup(); from django.core.cache import caches; "
+        "cache = caches['default']; "
+        "old = cache.get('flipwell-test-key'); cache.set('flipwell-test-key', sys.argv[1], 30); "
+        "print(type(cache).__name__, old)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, value], capture_output=True, text=True, env=clean, cwd=tmp_path
+    )
+    return result.stdout.split(), result.stderr
+
+
+def test_settings_default_cache_is_each_process_own_memory(tmp_path):
+    assert _cache_round_trip(tmp_path, "one") == (["LocMemCache", "None"], "")
+    assert _cache_round_trip(tmp_path, "two") == (["LocMemCache", "None"], "")
+
+
+def test_settings_redis_url_makes_one_cache_every_process_shares(tmp_path):
+    """Two processes, as two workers or two app servers: the second reads the first's value."""
+    url = "redis://127.0.0.1:6379/15"
+    redis = pytest.importorskip("redis")
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).delete(":1:flipwell-test-key")
+    except redis.ConnectionError:
+        pytest.skip(f"no Redis server at {url}")
+
+    first = _cache_round_trip(tmp_path, "one", REDIS_URL=url)
+    second = _cache_round_trip(tmp_path, "two", REDIS_URL=url)
+
+    assert (first, second) == ((["RedisCache", "None"], ""), (["RedisCache", "one"], ""))

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
+from icalendar import Calendar, Event
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key
@@ -45,8 +46,6 @@ IFPA_COLUMNS = (
     "meets_attended",
     "below_threshold",
 )
-CRLF = "\r\n"
-MAX_LINE_OCTETS = 75
 
 
 @dataclass(frozen=True)
@@ -93,63 +92,33 @@ def _playoff_places(season: m.Season) -> list[list[tuple[int, str]]]:
 
 
 def meets_calendar(season: m.Season, *, now: datetime.datetime | None = None) -> str:
-    """Every stored meet of the season as an iCalendar (RFC 5545) text with CRLF lines."""
+    """Every stored meet of the season as an iCalendar (RFC 5545) text with CRLF lines.
+
+    The icalendar library escapes the text values and folds long lines (at 75 octets, never
+    inside a UTF-8 character).
+    """
     league = season.league
     zone = ZoneInfo(league.time_zone)
-    stamp = _utc(now or datetime.datetime.now(tz=datetime.UTC))
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        "PRODID:-//flipwell//flipwell league meets//EN",
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
-        f"X-WR-CALNAME:{_text(f'{league.name}: {season.name}')}",
-    ]
+    stamp = (now or datetime.datetime.now(tz=datetime.UTC)).astimezone(datetime.UTC)
+    calendar = Calendar()
+    calendar.add("version", "2.0")
+    calendar.add("prodid", "-//flipwell//flipwell league meets//EN")
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("method", "PUBLISH")
+    calendar.add("x-wr-calname", f"{league.name}: {season.name}")
     for meet in season.meets.order_by("number"):
         start = datetime.datetime.combine(meet.date, season.start_time, tzinfo=zone)
-        lines += [
-            "BEGIN:VEVENT",
-            f"UID:flipwell-meet-{meet.pk}@{league.slug}",
-            f"DTSTAMP:{stamp}",
-            f"DTSTART:{_utc(start)}",
-            f"SUMMARY:{_text(f'{league.name}: {season.name}, meet {meet.number}')}",
-            *([f"LOCATION:{_text(league.venue)}"] if league.venue else []),
-            "STATUS:CONFIRMED",
-            "END:VEVENT",
-        ]
-    lines.append("END:VCALENDAR")
-    return "".join(_fold(line) + CRLF for line in lines)
-
-
-def _utc(moment: datetime.datetime) -> str:
-    return moment.astimezone(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
-
-
-def _text(value: str) -> str:
-    """A TEXT value escaped (RFC 5545 §3.3.11)."""
-    return (
-        value.replace("\\", "\\\\")
-        .replace(";", "\\;")
-        .replace(",", "\\,")
-        .replace("\r\n", "\\n")
-        .replace("\n", "\\n")
-        .replace("\r", "\\n")
-    )
-
-
-def _fold(line: str) -> str:
-    """Fold a content line at 75 octets, never inside a UTF-8 character (RFC 5545 §3.1)."""
-    parts: list[str] = []
-    current, size, limit = "", 0, MAX_LINE_OCTETS
-    for char in line:
-        octets = len(char.encode("utf-8"))
-        if size + octets > limit:
-            parts.append(current)
-            current, size, limit = "", 0, MAX_LINE_OCTETS - 1  # continuation starts with " "
-        current += char
-        size += octets
-    parts.append(current)
-    return (CRLF + " ").join(parts)
+        event = Event()
+        event.add("uid", f"flipwell-meet-{meet.pk}@{league.slug}")
+        event.add("dtstamp", stamp)
+        event.add("dtstart", start.astimezone(datetime.UTC))
+        event.add("summary", f"{league.name}: {season.name}, meet {meet.number}")
+        if league.venue:
+            event.add("location", league.venue)
+        event.add("status", "CONFIRMED")
+        calendar.add_component(event)
+    text: bytes = calendar.to_ical()
+    return text.decode("utf-8")
 
 
 def import_roster(*, season: m.Season, csv_text: str, actor: User) -> ImportResult:

@@ -10,6 +10,13 @@ Words:
   lockout page (429), which says when to try again.
 - *client address*: ``REMOTE_ADDR``; behind the one trusted proxy (``BEHIND_PROXY``), the
   last ``X-Forwarded-For`` entry, the one that proxy appended (a client can forge the others).
+- *forgot password*: an official who forgot his password types his account's e-mail address;
+  Django's password-reset view e-mails every active account with that address and a usable
+  password a one-time link to the set-password page (the same page and token as a new
+  official's link). The page says the same whether or not an account matched, so it tells
+  nobody which addresses have accounts. E-mail goes through ``EMAIL_HOST`` (printed on stdout
+  when unset, see `flipwell.settings`); an account without an e-mail address (officials are
+  added by user name) asks a league official for a new link instead.
 - *console page role*: each console page names the roles that may open it (`LO_ONLY` or
   `ANY_ROLE`). Anybody else gets 403, whichever league he officiates: one league's console
   never shows its data to another league's officials. Services check roles again on writes.
@@ -33,12 +40,16 @@ from django.contrib.auth import login, logout
 from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm
 from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.auth.tokens import default_token_generator
-from django.contrib.auth.views import redirect_to_login
+from django.contrib.auth.views import (
+    PasswordResetDoneView,
+    PasswordResetView,
+    redirect_to_login,
+)
 from django.core.exceptions import PermissionDenied
 from django.db.models import Max
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
+from django.urls import reverse, reverse_lazy
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_decode
 from django.views.decorators.cache import never_cache
@@ -221,3 +232,16 @@ def set_password_view(request: HttpRequest, uidb64: str, token: str) -> HttpResp
     return render(
         request, "manage/set_password.html", context, status=400 if form.is_bound else 200
     )
+
+
+# --- forgot password (see the module docstring) ----------------------------------------------
+
+forgot_password_view = PasswordResetView.as_view(
+    template_name="manage/forgot_password.html",
+    email_template_name="manage/forgot_password_email.txt",
+    subject_template_name="manage/forgot_password_subject.txt",
+    success_url=reverse_lazy("web:forgot_password_sent"),
+)
+forgot_password_sent_view = PasswordResetDoneView.as_view(
+    template_name="manage/forgot_password_sent.html"
+)

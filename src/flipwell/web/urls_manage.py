@@ -9,6 +9,8 @@ from flipwell.web.views.manage import setup as setup_views
 urlpatterns: list[URLPattern | URLResolver] = [
     path("login/", auth.login_view, name="login"),
     path("logout/", auth.logout_view, name="logout"),
+    path("forgot-password/", auth.forgot_password_view, name="forgot_password"),
+    path("forgot-password/sent/", auth.forgot_password_sent_view, name="forgot_password_sent"),
     path("", leagues.home, name="manage_home"),
     path("leagues/new/", setup_views.new_league, name="manage_new_league"),
     path("set-password/<str:uidb64>/<str:token>/", auth.set_password_view, name="set_password"),

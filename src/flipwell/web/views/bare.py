@@ -23,3 +23,13 @@ BARE_PAGE = (
 def bare(request: HttpRequest) -> HttpResponse:
     """The same static page on every request (no database, no template)."""
     return HttpResponse(BARE_PAGE, content_type="text/html; charset=utf-8")
+
+
+class DeliberateFailureError(RuntimeError):
+    """Raised by `fail`: the error the tests expect to see logged with its traceback."""
+
+
+def fail(request: HttpRequest) -> HttpResponse:
+    """Always fails (500), mounted only with ``FLIPWELL_TEST_URLS``: the serve test checks
+    that an unhandled error is logged on stdout with its traceback and request id."""
+    raise DeliberateFailureError("a deliberate failure (FLIPWELL_TEST_URLS)")

@@ -16,6 +16,7 @@ from django.shortcuts import render
 from flipwell.http_cache import conditional_on_revision
 from flipwell.league.selectors import public_pages as pages
 from flipwell.web.charts import bracket_diagram, points_chart, sparkline
+from flipwell.web.htmx import asked_by_htmx
 
 View = Callable[..., HttpResponse]
 
@@ -96,9 +97,7 @@ def _season(request: HttpRequest, slug: str, season_id: int | None) -> HttpRespo
 def meet(request: HttpRequest, slug: str, meet_id: int) -> HttpResponse:
     """A meet's board; an htmx request gets only the board (polled every 10 s)."""
     page = pages.meet_page(pages.league_by_slug(slug), meet_id)
-    template = (
-        "public/_meet_board.html" if request.headers.get("HX-Request") else "public/meet.html"
-    )
+    template = "public/_meet_board.html" if asked_by_htmx(request) else "public/meet.html"
     return render(request, template, {"league": page.league, "page": page, "section": "meet"})
 
 

@@ -46,6 +46,7 @@ from flipwell.web.forms import (
     ScoreEntryForm,
     show_service_errors,
 )
+from flipwell.web.htmx import asked_by_htmx
 from flipwell.web.scoresheet_tokens import (
     DeadToken,
     group_for_token,
@@ -136,7 +137,7 @@ def _page(
     if status is None:
         status = 400 if which else 200
     # htmx swaps only 2xx answers: a refusal shown in the page is a 200 for htmx.
-    if request.headers.get("HX-Request"):
+    if asked_by_htmx(request):
         status = 200
     return render(request, "scoresheet/sheet.html", context, status=status)
 

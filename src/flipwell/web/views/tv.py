@@ -16,6 +16,7 @@ from django.shortcuts import render
 from flipwell.http_cache import conditional_on_revision
 from flipwell.league.selectors import public_pages as pages
 from flipwell.web.charts import bracket_diagram, qr_code
+from flipwell.web.htmx import asked_by_htmx
 from flipwell.web.scoresheet_tokens import scoresheet_url
 from flipwell.web.views.public import not_found_as_404
 
@@ -55,5 +56,5 @@ def tv(request: HttpRequest, slug: str) -> HttpResponse:
         else [],
         "codes": codes,
     }
-    template = "tv/_panels.html" if request.headers.get("HX-Request") else "tv/tv.html"
+    template = "tv/_panels.html" if asked_by_htmx(request) else "tv/tv.html"
     return render(request, template, context)

@@ -1,0 +1,132 @@
+"""`flipwell serve` as a host runs it: a real process, production settings (DEBUG off).
+
+On the suite's database kind (`make test-postgres`: PostgreSQL), a copy of the migrated test
+database. One server answers every check, in order: /healthz, a page, its hashed static file
+with a far-future cache header, a 500 logged on stdout with its traceback and request id,
+then a clean exit on SIGTERM (gunicorn's graceful shutdown).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.chaos.conftest import NewDatabase
+from tests.chaos.live import LOOPBACK, ROOT, Database, free_port
+
+pytestmark = pytest.mark.django_db
+
+STARTUP_SECONDS = 90
+ONE_YEAR = 365 * 24 * 3600
+
+
+def _serve(database: Database, port: int) -> tuple[subprocess.Popen[bytes], Path, Path]:
+    stdout, stderr = database.data_dir / "serve.out", database.data_dir / "serve.err"
+    env = {
+        **database.env(),
+        "FLIPWELL_TEST_URLS": "yes",
+        "WEB_CONCURRENCY": "2",
+        "GRACEFUL_TIMEOUT": "5",
+    }
+    with stdout.open("wb") as out, stderr.open("wb") as err:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "flipwell.cli", "serve", "--bind", f"{LOOPBACK}:{port}"],
+            cwd=database.data_dir,
+            env=env,
+            stdout=out,
+            stderr=err,
+            start_new_session=True,
+        )
+    return process, stdout, stderr
+
+
+def _get(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    request = urllib.request.Request(url, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def _wait_until_up(process: subprocess.Popen[bytes], url: str, stderr: Path) -> None:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"flipwell serve exited:\n{stderr.read_text()}")
+        try:
+            _get(url + "/healthz")
+            return
+        except OSError:
+            time.sleep(0.3)
+    raise AssertionError(f"flipwell serve did not answer in {STARTUP_SECONDS} s")
+
+
+def test_serve_answers_health_pages_static_logs_a_500_and_stops_on_sigterm(
+    new_database: NewDatabase,
+) -> None:
+    database = new_database()
+    port = free_port()
+    url = f"http://{LOOPBACK}:{port}"
+    process, stdout, stderr = _serve(database, port)
+    try:
+        _wait_until_up(process, url, stderr)
+
+        health = _get(url + "/healthz")
+        page = _get(url + "/")
+        (css,) = re.findall(rb'href="(/static/flipwell/app\.[0-9a-f]{12}\.css)"', page[2])
+        static = _get(url + css.decode(), **{"Accept-Encoding": "br"})
+        failed = _get(url + "/test/error/", **{"X-Request-ID": "serve-test-500"})
+        time.sleep(0.5)  # the worker writes its log line after answering
+        process.send_signal(signal.SIGTERM)
+        status = process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    out, err = stdout.read_text(), stderr.read_text()
+
+    assert (health[0], health[1]["Content-Type"], health[2]) == (
+        200,
+        "application/json",
+        b'{"status": "ok", "database": "ok", "migrations": "applied"}',
+    )
+    assert page[0] == 200
+    assert static[0] == 200
+    assert static[1]["Content-Encoding"] == "br"
+    max_age = re.search(r"max-age=(\d+)", static[1]["Cache-Control"])
+    assert int(max_age.group(1) if max_age else 0) >= ONE_YEAR
+    assert (failed[0], failed[1]["X-Request-ID"]) == (500, "serve-test-500")
+    assert "ERROR django.request [serve-test-500] Internal Server Error: /test/error/" in out
+    assert "Traceback (most recent call last):" in out
+    assert "DeliberateFailureError: a deliberate failure" in out
+    assert '"GET /test/error/ HTTP/1.1" 500' in out  # gunicorn's access log, on stdout too
+    assert status == 0
+    assert "Shutting down: Master" in err
+
+
+def test_serve_refuses_to_start_with_unapplied_migrations(tmp_path: Path) -> None:
+    database = Database(url=f"sqlite:///{tmp_path / 'empty.sqlite3'}", data_dir=tmp_path)
+
+    done = subprocess.run(
+        [sys.executable, "-m", "flipwell.cli", "serve"],
+        cwd=ROOT,
+        env=database.env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+    assert done.returncode == 1
+    assert done.stderr.startswith("flipwell serve: the database lacks ")
+    assert "run `flipwell migrate` first" in done.stderr

@@ -1,0 +1,79 @@
+"""The packaging for hosts (Dockerfile, compose.yaml, deploy/) names real commands and settings.
+
+This machine cannot build the image (no Docker daemon, no hadolint): these checks make sure
+the files say what `tests/chaos/test_serve.py` runs for real.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from django.core.exceptions import ImproperlyConfigured
+
+import flipwell.gunicorn_conf
+import flipwell.settings
+from flipwell.cli import main
+from flipwell.gunicorn_conf import default_bind, default_workers
+
+ROOT = Path(__file__).parents[1]
+DOCUMENTED = (flipwell.settings.__doc__ or "") + (flipwell.gunicorn_conf.__doc__ or "")
+
+
+def _dockerfile_instructions(name: str) -> list[str]:
+    text = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")
+    return [line.split(None, 1)[1] for line in text.splitlines() if line.startswith(name + " ")]
+
+
+def test_dockerfile_runs_flipwell_serve_with_options_serve_accepts(capsys):
+    (cmd,) = _dockerfile_instructions("CMD")
+    argv = json.loads(cmd)
+
+    assert argv[:2] == ["flipwell", "serve"]
+    assert main([*argv[1:], "--help"]) == 0
+    assert all(option in capsys.readouterr().out for option in argv[2:])
+
+
+def test_dockerfile_settings_are_flipwell_settings():
+    (env,) = _dockerfile_instructions("ENV")
+    names = re.findall(r"([A-Z_]+)=", env)
+
+    assert {n for n in names if n.startswith(("FLIPWELL_", "PORT"))} <= set(
+        re.findall(r"``([A-Z_]+)``", DOCUMENTED)
+    )
+
+
+def test_compose_services_use_documented_settings_and_migrate_before_serving():
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    web = compose["services"]["web"]
+    documented = set(re.findall(r"``([A-Z_]+)``", DOCUMENTED))
+
+    assert set(web["environment"]) - documented == set()
+    assert compose["services"]["migrate"]["command"] == ["flipwell", "migrate"]
+    assert web["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
+    assert set(compose["services"]) == {"db", "redis", "migrate", "web"}
+
+
+def test_systemd_unit_runs_flipwell_serve():
+    unit = (ROOT / "deploy" / "flipwell.service").read_text()
+
+    assert "ExecStart=/srv/flipwell/venv/bin/flipwell serve\n" in unit
+    assert "TimeoutStopSec=40" in unit  # longer than gunicorn's graceful timeout (30 s)
+
+
+def test_gunicorn_workers_default_to_two_per_core_and_one():
+    assert (default_workers(1), default_workers(4)) == (3, 9)
+
+
+@pytest.mark.parametrize(
+    ("environ", "bind"),
+    [({}, "127.0.0.1:8000"), ({"PORT": "8080"}, "0.0.0.0:8080"), ({"PORT": " "}, "127.0.0.1:8000")],
+)
+def test_gunicorn_binds_loopback_unless_the_platform_sets_port(environ, bind):
+    assert default_bind(environ) == bind
+
+
+def test_gunicorn_bad_port_refused():
+    with pytest.raises(ImproperlyConfigured, match="PORT='http' is not a whole number"):
+        default_bind({"PORT": "http"})
