@@ -25,7 +25,13 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from flipwell.league import models as m
 from flipwell.league.selectors.machines import MachineSheet, maintenance_sheet
 from flipwell.league.selectors.machines import stored_special_rulings as _stored_rulings
-from flipwell.league.selectors.meet_board import BoardGroup, MeetBoard, meet_board
+from flipwell.league.selectors.meet_board import (
+    BoardGame,
+    BoardGroup,
+    CompensatoryParts,
+    MeetBoard,
+    meet_board,
+)
 from flipwell.league.selectors.playoffs import PlayoffBracket, playoff_bracket
 from flipwell.league.selectors.standings import (
     PlayerHistory,
@@ -84,11 +90,20 @@ class SeasonPage:
 
 @dataclass(frozen=True)
 class ScoreCell:
-    """One player's score in one game: the machine score (None: forfeit or not entered)."""
+    """One player's score in one game: the ranking score (None: forfeit or not entered), with
+    the score entered and its parts when they differ (a compensatory game, R7.3-m)."""
 
     player: str
     score: int | None
     place: int | None
+    entered: int | None = None
+    compensatory: CompensatoryParts | None = None
+    adjustments: tuple[str, ...] = ()
+
+    @property
+    def adjusted(self) -> bool:
+        """The ranking score is not the score entered."""
+        return self.score != self.entered or bool(self.adjustments)
 
 
 @dataclass(frozen=True)
@@ -445,6 +460,26 @@ def _meet_page(league: m.League, meet: m.Meet, board: MeetBoard) -> MeetPage:
     )
 
 
+def _score_cells(game: BoardGame, group: BoardGroup) -> tuple[ScoreCell, ...]:
+    """A game's cells in the group's order: ranking scores once confirmed, with their parts."""
+    lines = {cell.player: cell for cell in game.cells}
+    cells = []
+    for p in group.players:
+        line = lines.get(p)
+        entered = (game.scores or {}).get(p)
+        cells.append(
+            ScoreCell(
+                player=group.names[p],
+                score=entered if line is None else line.score,
+                place=(game.finishing_order.index(p) + 1) if p in game.finishing_order else None,
+                entered=entered,
+                compensatory=None if line is None else line.compensatory,
+                adjustments=() if line is None else line.adjustments,
+            )
+        )
+    return tuple(cells)
+
+
 def _group_view(group: BoardGroup) -> GroupView:
     names = group.names
     games = tuple(
@@ -453,16 +488,7 @@ def _group_view(group: BoardGroup) -> GroupView:
             machine=game.machine,
             confirmed=game.confirmed,
             awaiting_confirmation=game.awaiting_confirmation,
-            cells=tuple(
-                ScoreCell(
-                    player=names[p],
-                    score=(game.scores or {}).get(p),
-                    place=(game.finishing_order.index(p) + 1)
-                    if p in game.finishing_order
-                    else None,
-                )
-                for p in group.players
-            ),
+            cells=_score_cells(game, group),
         )
         for game in group.games
     )
