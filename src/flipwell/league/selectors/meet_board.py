@@ -102,6 +102,18 @@ class BoardGame:
 
 
 @dataclass(frozen=True)
+class NightLine:
+    """One player's league points of the night so far: game points, and once the match is
+    finished its match bonus (R3.3-a; None before: the bonus is decided by all four games)."""
+
+    player: int
+    name: str
+    game_points: int
+    match_bonus: int | None
+    night_total: int
+
+
+@dataclass(frozen=True)
 class BoardGroup:
     """A group at the meet and where its match stands."""
 
@@ -118,11 +130,39 @@ class BoardGroup:
     """The order of the game being played, or of the next game once its machine is chosen."""
     waiting_for: tuple[int, ...]
     """Players whose compensatory game the group waits for (R7.3-p)."""
+    nights: tuple[NightLine, ...] = ()
+    """Each player's points of the night, ladder order; empty before a game is confirmed."""
 
     @property
     def finished(self) -> bool:
         """All four games have confirmed scores."""
-        return len(self.games) == GAMES_PER_MATCH and all(g.confirmed for g in self.games)
+        return _finished(self.games)
+
+
+def _finished(games: Sequence[BoardGame]) -> bool:
+    return len(games) == GAMES_PER_MATCH and all(g.confirmed for g in games)
+
+
+def _nights(
+    match: MatchResult | None, names: Mapping[int, str], *, finished: bool
+) -> tuple[NightLine, ...]:
+    """Each player's night so far from the fold's match (R3.3-a, A19)."""
+    if match is None or not match.games:
+        return ()
+    lines = []
+    for p, name in names.items():
+        line = match.players[player_key(p)]
+        bonus = line.match_bonus if finished else None
+        lines.append(
+            NightLine(
+                player=p,
+                name=name,
+                game_points=sum(line.game_points),
+                match_bonus=bonus,
+                night_total=sum(line.game_points) + (bonus or 0),
+            )
+        )
+    return tuple(lines)
 
 
 @dataclass(frozen=True)
@@ -177,6 +217,7 @@ def meet_board(meet: m.Meet) -> MeetBoard:
                 next_picker=_next_picker(board_games, played, group_late, ruleset),
                 play_order=_play_order(players, board_games, played, group_late, ruleset),
                 waiting_for=tuple(waiting.get(group.pk, ())),
+                nights=_nights(match, names, finished=_finished(board_games)),
             )
         )
     return MeetBoard(

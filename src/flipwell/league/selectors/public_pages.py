@@ -30,6 +30,7 @@ from flipwell.league.selectors.meet_board import (
     BoardGroup,
     CompensatoryParts,
     MeetBoard,
+    NightLine,
     meet_board,
 )
 from flipwell.league.selectors.playoffs import PlayoffBracket, playoff_bracket
@@ -133,6 +134,8 @@ class GroupView:
     """The machine being played, or "" between games."""
     next_picker: str
     finished: bool
+    nights: tuple[NightLine, ...] = ()
+    """Each player's points of the night so far; the match bonus once finished (R3.3-a)."""
 
 
 @dataclass(frozen=True)
@@ -521,6 +524,7 @@ def _group_view(group: BoardGroup) -> GroupView:
         machine=current.machine if current is not None else "",
         next_picker=picker,
         finished=group.finished,
+        nights=group.nights,
     )
 
 

@@ -27,6 +27,7 @@ from flipwell.league.selectors.meet_board import (
     BoardGame,
     BoardGroup,
     CompensatoryParts,
+    NightLine,
     ScoreCell,
     machine_id_of,
     machine_states,
@@ -123,6 +124,8 @@ class ScoreSheet:
     match_over: bool
     correctable: tuple[SheetGame, ...]
     """Confirmed games with no open correction: a correction may be requested on them."""
+    nights: tuple[NightLine, ...] = ()
+    """Each player's points of the night so far; the match bonus once finished (R3.3-a)."""
 
 
 def scoresheet(group: m.Group) -> ScoreSheet:
@@ -190,6 +193,7 @@ def scoresheet(group: m.Group) -> ScoreSheet:
         corrections=corrections,
         match_over=len(games) >= GAMES_PER_MATCH and current is None,
         correctable=tuple(g for g in games if g.confirmed and g.number not in corrected),
+        nights=found.nights,
     )
 
 
