@@ -381,3 +381,32 @@ def test_playoffs_qualify_before_the_season_ends_is_refused(client, night):
 
     assert response.status_code == 400
     assert "playoff entry is decided after the final regular week" in response.text
+
+
+def test_ledger_entries_show_kind_and_account_labels_not_codes(client, lo):
+    """Issue #11, item 10: "Dues paid", never "dues_paid"."""
+    payer = f.SeasonEntryFactory(season=lo.season).player
+    client.post(
+        "/manage/tuesday/ledger/",
+        {"action": "entry", "kind": "dues_paid", "account": "dues", "amount_cents": "20.00",
+         "season": lo.season.pk, "player": payer.pk},
+    )  # fmt: skip
+    client.post(
+        "/manage/tuesday/ledger/",
+        {"action": "entry", "kind": "kitty_in", "account": "kitty", "amount_cents": "30.00"},
+    )
+    client.post(
+        "/manage/tuesday/ledger/",
+        {"action": "entry", "kind": "kitty_spend", "account": "kitty", "amount_cents": "5.00",
+         "reason": "bonus_credits"},
+    )  # fmt: skip
+
+    rows = client.get("/manage/tuesday/ledger/").text.split("<h2>Entries</h2>")[1]
+
+    assert "<td>Dues paid</td><td>Dues</td>" in rows
+    assert (
+        '<td>Kitty spent <span class="muted">· Pricing gives bonus credits (R9-d)</span></td>'
+        "<td>Kitty</td>" in rows
+    )
+    assert "dues_paid" not in rows.replace('value="dues_paid"', "")
+    assert "kitty_in" not in rows.replace('value="kitty_in"', "")
