@@ -212,10 +212,13 @@ class TvPage:
     """Tonight's meet (the open one), else None."""
     standings: Standings | None
     bracket: PlayoffBracket | None
-    """The newest playoff night's bracket, once its divisions are drawn."""
+    """The newest playoff night's bracket, once its divisions are drawn, while it is news
+    (see `tv_page`)."""
     sheet_groups: tuple[m.Group, ...] = ()
     """Tonight's groups, for their score-sheet QR codes: only when the viewer is league
     staff, else empty."""
+    bracket_season: SeasonRef | None = None
+    """The season whose playoffs `bracket` is (the TV names it)."""
 
 
 @dataclass(frozen=True)
@@ -373,11 +376,7 @@ def tv_page(league: m.League, viewer: AbstractBaseUser | AnonymousUser) -> TvPag
         return TvPage(league, None, None, None, None)
     season = seasons[0]
     meet = m.Meet.objects.filter(season=season, status=m.Meet.Status.OPEN).first()
-    night_season = (
-        m.Season.objects.filter(league=league, playoff_night__qualifiers__isnull=False)
-        .order_by("-created_at", "-pk")
-        .first()
-    )
+    night_season = _bracket_season(league, season)
     bracket = playoff_bracket(night_season) if night_season is not None else None
     return TvPage(
         league=league,
@@ -388,7 +387,23 @@ def tv_page(league: m.League, viewer: AbstractBaseUser | AnonymousUser) -> TvPag
         sheet_groups=tuple(meet.groups.order_by("number"))
         if meet is not None and is_league_staff(viewer, league)
         else (),
+        bracket_season=_season_ref(night_season) if night_season is not None else None,
     )
+
+
+def _bracket_season(league: m.League, current: m.Season) -> m.Season | None:
+    """The season whose bracket the TV shows: the newest playoff night's, unless a newer
+    season has begun its meets (then last season's playoffs are history, not tonight's news:
+    the public playoffs page keeps them)."""
+    night_season = (
+        m.Season.objects.filter(league=league, playoff_night__qualifiers__isnull=False)
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    if night_season is None or night_season.pk == current.pk:
+        return night_season
+    started = current.meets.exclude(status=m.Meet.Status.PLANNED).exists()
+    return None if started else night_season
 
 
 def sheets_page(league: m.League, meet_id: int) -> SheetsPage:
