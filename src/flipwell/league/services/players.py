@@ -6,7 +6,7 @@ without one, by his name among the players who have none (case-insensitive), so 
 player keeps one history across seasons.
 
 A player registered once meets were played *joins* at the next unplayed meet (the first meet
-not yet started): the meets before it are his late-join forfeits (R2.4-f, A14.5). A meet that
+not yet started): the meets before it are their late-join forfeits (R2.4-f, A14.5). A meet that
 has started cannot be joined: its groups were drawn without him.
 """
 
@@ -128,7 +128,7 @@ def next_unplayed_meet(season: Season) -> int:
 def joining_meet(season: Season, joined_at_meet: int | None, *, who: str) -> int:
     """The meet `who` joins `season` at: `joined_at_meet`, by default the next unplayed meet.
 
-    R2.4-f, A14.5: the played meets before it are his late-join forfeits. A meet that has
+    R2.4-f, A14.5: the played meets before it are their late-join forfeits. A meet that has
     started is refused: its groups were drawn without him, and the season fold finds every
     player of a started meet in a group or announced absent (R3.1-e). ValidationError on
     ``joined_at_meet`` for a meet outside the season, a meet that has started, or a season
@@ -159,7 +159,7 @@ def joining_meet(season: Season, joined_at_meet: int | None, *, who: str) -> int
         raise ValidationError(
             {
                 "joined_at_meet": f"Meet {joined_at_meet} of {season.name} has started: {who} "
-                f"can join at {meets} (the meets before are his late-join forfeits, R2.4-f)."
+                f"can join at {meets} (the meets before are their late-join forfeits, R2.4-f)."
             },
             code="meet_started",
         )
@@ -361,7 +361,7 @@ def _ambiguous(first_name: str, last_name: str) -> ValidationError:
     return ValidationError(
         {
             "last_name": f"Several players named {first_name} {last_name} have no IFPA "
-            "number, so flipwell cannot tell which one this is; add his IFPA number."
+            "number, so flipwell cannot tell which one this is; add their IFPA number."
         },
         code="ambiguous_name",
     )

@@ -66,7 +66,7 @@ class ScoreEntryForm(forms.Form):
             elif not no_score and score is None and f"score_{pid}" not in self.errors:
                 self.add_error(
                     f"score_{pid}",
-                    f"Type {name}’s score, or tick “No score” if he did not play.",
+                    f"Type {name}’s score, or tick “No score” if they did not play.",
                 )
         return data
 

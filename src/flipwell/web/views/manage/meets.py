@@ -231,9 +231,9 @@ def forfeits(request: HttpRequest, league: m.League, role: str, meet_id: int) ->
             ),
         )
         if arrival is not None:
-            decision = arrival.decision
-            verdict = "joins the game" if decision.may_join else "forfeits this game"
-            return done(request, f"Late arrival recorded: he {verdict}. {decision.reason}")
+            # The rules' reason reads as the rest of a sentence about the player.
+            who = arrival.row.player
+            return done(request, f"Late arrival recorded: {who} {arrival.decision.reason}.")
     context = {
         **_base(league, role, the_meet, "forfeits"),
         "facts": meet_facts(the_meet),
@@ -276,7 +276,7 @@ def malfunctions(request: HttpRequest, league: m.League, role: str, meet_id: int
         if reported is not None:
             extra = []
             if reported.entitled:
-                extra.append("He may now have a compensatory game.")
+                extra.append("They may now have a compensatory game.")
             if reported.machine_unplayable:
                 extra.append("The machine is now unplayable for the meet (R7.3-r).")
             kind = reported.ruling.kind.replace("_", " ")
@@ -296,7 +296,8 @@ def malfunctions(request: HttpRequest, league: m.League, role: str, meet_id: int
             ),
         )
         if granted is not None:
-            return done(request, f"Compensatory game granted: {granted.balls} ball(s).")
+            balls = "1 ball" if granted.balls == 1 else f"{granted.balls} balls"
+            return done(request, f"Compensatory game granted: {balls}.")
     elif which == "compensatory":
         played = run(
             record,
