@@ -72,6 +72,68 @@ def register_player(
     return entry
 
 
+def edit_player(
+    *,
+    season: Season,
+    player: Player,
+    first_name: str,
+    last_name: str,
+    ifpa_number: int | None,
+    actor: User,
+) -> Player:
+    """Correct a player's name or IFPA number from the roster of `season` (a typo, a number
+    learnt later). The player keeps their history: standings and explanations follow the id.
+
+    Side effects: updates the Player and writes an audit event ``player.edited`` with the
+    values before and after. Raises PermissionDenied unless `actor` is a league official of
+    the season's league, and ValidationError (nothing written, keyed by field) when the player
+    is not entered in `season`, a name is empty, or the IFPA number is another player's.
+    """
+    with transaction.atomic():
+        require_official(actor=actor, league=season.league, action="edit players")
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        if not SeasonEntry.objects.filter(season=season, player=locked).exists():
+            where = f"{locked} is not entered in {season.name}"
+            raise ValidationError({"player": f"{where}: edit them from a roster they are on."})
+        wanted = {
+            "first_name": first_name.strip(),
+            "last_name": last_name.strip(),
+            "ifpa_number": ifpa_number,
+        }
+        _check_edit(locked, wanted)
+        before = {field: getattr(locked, field) for field in wanted}
+        for field, value in wanted.items():
+            setattr(locked, field, value)
+        locked.full_clean()
+        locked.save(update_fields=list(wanted))
+        record_event(
+            action="player.edited",
+            obj=locked,
+            league=season.league,
+            actor=actor,
+            data={"season": season.pk, "from": before, "to": wanted},
+        )
+        season_changed(season)
+    return locked
+
+
+def _check_edit(player: Player, wanted: dict[str, Any]) -> None:
+    """ValidationError, keyed by field, for an empty name or another player's IFPA number."""
+    errors: dict[str, str] = {}
+    for field, words in (("first_name", "first name"), ("last_name", "last name")):
+        if not wanted[field]:
+            errors[field] = f"Type {player}'s {words}: it cannot be empty."
+    number = wanted["ifpa_number"]
+    if number is not None:
+        owner = Player.objects.filter(ifpa_number=number).exclude(pk=player.pk).first()
+        if owner is not None:
+            errors["ifpa_number"] = (
+                f"IFPA number {number} is {owner}'s: check the number on ifpapinball.com."
+            )
+    if errors:
+        raise ValidationError(errors)
+
+
 def import_players_csv(
     *,
     season: Season,
