@@ -120,3 +120,54 @@ def test_roster_edit_link_opens_a_prefilled_form_that_saves(client, lo):
     assert saved.status_code == 302
     player.refresh_from_db()
     assert (player.first_name, player.last_name) == ("Bea", "Adams")
+
+
+@pytest.fixture
+def two_groups(lo):
+    """Meet 1 open with two groups of four."""
+    lo.players += [f.SeasonEntryFactory(season=lo.season).player for _ in range(4)]
+    for _ in range(4):
+        f.MachineFactory(league=lo.league)
+    started = services.start_meet(
+        season=lo.season, number=1, date=datetime.date(2026, 1, 6), actor=lo.user, seed=2
+    )
+    lo.meet = started.meet
+    lo.groups = {
+        g.number: [mm.player for mm in g.members.order_by("position")] for g in started.groups
+    }
+    return lo
+
+
+FORM_OF = {"forfeits": "forfeit", "malfunctions": "report", "violations": "form"}
+"""A console page -> its form (in the page's context) that picks a game and a player."""
+
+
+@pytest.mark.parametrize("page", list(FORM_OF))
+def test_navigation_console_forms_list_only_the_chosen_groups_players_and_games(
+    client, two_groups, page
+):
+    response = client.get(f"/manage/tuesday/meets/{two_groups.meet.pk}/{page}/?group=2")
+
+    form = response.context[FORM_OF[page]]
+    players = [label for value, label in form.fields["player"].choices if value]
+    games = [label for value, label in form.fields["game"].choices if value]
+    assert sorted(players) == sorted(str(p) for p in two_groups.groups[2])
+    assert [label[:9] for label in games] == ["Group 2 ·"] * len(games) != []
+    assert 'aria-current="page">group 2</a>' in response.text
+
+
+def test_navigation_console_form_refuses_another_groups_player_when_a_group_is_chosen(
+    client, two_groups
+):
+    game = m.Game.objects.get(group__meet=two_groups.meet, group__number=2)
+    outsider = two_groups.groups[1][0]
+
+    response = client.post(
+        f"/manage/tuesday/meets/{two_groups.meet.pk}/forfeits/?group=2",
+        {"action": "forfeit", "game": game.pk, "player": outsider.pk, "reason": "absent",
+         "countable": "on"},
+    )  # fmt: skip
+
+    assert response.status_code == 400
+    assert "Player: that player is not one of the players offered here" in response.text
+    assert not m.Forfeit.objects.exists()
