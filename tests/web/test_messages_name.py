@@ -235,3 +235,17 @@ def test_no_game_is_named_by_id_in_a_choice_label(client, night):
 
     assert f">{night.game.pk}<" not in response.text
     assert m.Game.objects.filter(group__meet=night.meet).count() == 2
+
+
+def test_console_ledger_refusal_names_the_kind_in_words_not_a_code_or_an_id(client, night):
+    """The rules speak of "entry 1: a dues_paid entry": the new entry has no id yet, and an
+    official reads kinds in words."""
+    response = client.post(
+        "/manage/tuesday/ledger/",
+        {"action": "entry", "kind": "dues_paid", "account": "dues", "amount_cents": "20",
+         "season": night.season.pk},
+    )  # fmt: skip
+
+    shown = assert_named(response, 1)
+    assert any(e.startswith("A “Dues paid” entry must name the player (R9-a)") for e in shown)
+    assert not any("dues_paid" in e for e in shown)
