@@ -76,3 +76,23 @@ def test_phone_width_sheet_score_table_shows_the_fourth_player(
     assert headers.count() == 5
     assert last is not None
     assert last["x"] + last["width"] <= PHONE["width"]
+
+
+def test_phone_width_player_page_why_opens_with_a_visible_marker(
+    demo: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
+) -> None:
+    """Issue #11, item 6: each game's explanation has a visible marker and opens on a tap."""
+    player = m.Player.objects.filter(season_entries__season=demo.finished_season).first()
+    assert player is not None
+    phone = new_page("player, phone")
+    phone.goto(f"/leagues/{demo.league.slug}/players/{player.pk}/", wait_until="load")
+    game = phone.locator("details.game").first
+    marker = game.locator("summary > span").first.evaluate(
+        "span => getComputedStyle(span, '::before').content"
+    )
+
+    game.locator("summary").tap()
+
+    assert marker == '"▸"'
+    assert game.evaluate("details => details.open")
+    assert game.locator(".why li").first.is_visible()
