@@ -62,7 +62,7 @@ class CompensatoryParts:
 
 
 @dataclass(frozen=True)
-class ScoreCell:
+class RankingLine:
     """One player's line of a confirmed game: the score entered, the ranking score, and its
     parts when they differ (a compensatory game; `adjustments` say every why in words)."""
 
@@ -97,7 +97,7 @@ class BoardGame:
     """A score sheet was entered and waits for another player's confirmation (R3-a)."""
     ranking_scores: Mapping[int, int | None] | None = None
     """Player id -> the score the game ranks them by (None: no score); None until confirmed."""
-    cells: tuple[ScoreCell, ...] = ()
+    cells: tuple[RankingLine, ...] = ()
     """Once confirmed: each player's line, in the group's ladder order."""
 
 
@@ -463,7 +463,7 @@ def _board_game(
 ) -> BoardGame:
     order: tuple[int, ...] = ()
     ranking: dict[int, int | None] | None = None
-    cells: tuple[ScoreCell, ...] = ()
+    cells: tuple[RankingLine, ...] = ()
     if row.confirmed is not None and match is not None:
         confirmed_before = row.number  # games are confirmed in order: the n-th confirmed game
         if confirmed_before <= len(match.games):
@@ -472,7 +472,7 @@ def _board_game(
             ranking = {int(p): s for p, s in outcome.final_scores.items()}
             adjustments = _adjustments(outcome, names)
             cells = tuple(
-                ScoreCell(
+                RankingLine(
                     player=p,
                     name=name,
                     entered=row.confirmed.get(p),

@@ -28,7 +28,7 @@ from flipwell.league.selectors.meet_board import (
     BoardGroup,
     CompensatoryParts,
     NightLine,
-    ScoreCell,
+    RankingLine,
     machine_id_of,
     machine_states,
     meet_board,
@@ -201,7 +201,7 @@ def _line(
     player: int,
     name: str,
     game: BoardGame,
-    cell: ScoreCell | None,
+    cell: RankingLine | None,
     points: Mapping[str, int],
     forfeited: bool,
 ) -> SheetLine:
