@@ -190,7 +190,7 @@ def test_replace_machine_by_another_player_refused(night, meet):
             actor=night.user,
         )  # fmt: skip
 
-    assert "chooses its replacement (R5.1-a, A23)" in caught.value.message_dict["chosen_by"][0]
+    assert "choose its replacement (R5.1-a, A23)" in caught.value.message_dict["chosen_by"][0]
 
 
 def test_replace_machine_selector_may_not_repeat_a_machine_played_tonight(night, meet):

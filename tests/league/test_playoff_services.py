@@ -512,7 +512,7 @@ def test_playoff_no_show_before_the_delayed_start_refused(official):
         at=start - datetime.timedelta(days=1), actor=official.user,
     )  # fmt: skip
 
-    with pytest.raises(ValidationError, match="waits for him"):
+    with pytest.raises(ValidationError, match="waits for them"):
         record_no_show(season=season, division="A", match="QF1", player=pia, actor=official.user)
     assert m.PlayoffNoShow.objects.count() == 0
 

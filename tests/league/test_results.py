@@ -210,3 +210,24 @@ def test_an_admin_repair_gives_every_league_and_season_a_new_revision(admin_user
     season.refresh_from_db()
     season.league.refresh_from_db()
     assert (season.revision != before[0], season.league.revision != before[1]) == (True, True)
+
+
+def test_editing_a_player_gives_every_season_they_play_in_a_new_revision():
+    from flipwell.league.services.players import edit_player
+
+    night = night_.build_night(players=4)
+    other = f.SeasonFactory()
+    f.SeasonEntryFactory(season=other, player=night.players[0])
+    before = _revisions(other)
+
+    edit_player(
+        season=night.season,
+        player=night.players[0],
+        first_name="Renamed",
+        last_name="Player",
+        ifpa_number=None,
+        actor=night.user,
+    )
+
+    after = _revisions(other)
+    assert (after[0] != before[0], after[1] != before[1]) == (True, True)

@@ -62,7 +62,7 @@ def test_submit_scores_missing_a_group_member_refused(night, meet):
         )  # fmt: skip
 
     assert caught.value.message_dict["scores"] == [
-        "Every player of the group needs a score, or none if he did not play (a forfeit): "
+        "Every player of the group needs a score, or none if they did not play (a forfeit): "
         f"missing {night.players[3]}."
     ]
     assert m.ScoreSubmission.objects.count() == 0

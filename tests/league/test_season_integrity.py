@@ -146,7 +146,7 @@ def test_register_player_joining_at_a_played_meet_refused_naming_the_field(playe
     assert caught.value.message_dict == {
         "joined_at_meet": [
             "Meet 1 of Spring 2026 has started: Lou Late can join at meet 2 to 10 (the meets "
-            "before are his late-join forfeits, R2.4-f)."
+            "before are their late-join forfeits, R2.4-f)."
         ]
     }
     assert not m.Player.objects.filter(last_name="Late").exists()
@@ -216,5 +216,5 @@ def test_write_the_season_fold_rejects_names_the_player_by_name(played):
 
     assert caught.value.messages == [
         "Meet 1: Una Placed is in no group and not announced absent (an unannounced absentee "
-        "keeps his group slot and forfeits, R3.1-e)."
+        "keeps their group slot and forfeits, R3.1-e)."
     ]

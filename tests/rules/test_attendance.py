@@ -99,7 +99,7 @@ def test_join_game_in_progress_both_conditions_met():
         forfeit=False,
         reason=(
             "joins the game in progress: the machine permits adding a player and the group's "
-            "last player has not started ball 1 (R2.3-a); he plays last (R5.2-c)"
+            "last player has not started ball 1 (R2.3-a); they play last (R5.2-c)"
         ),
     )
 
@@ -113,7 +113,8 @@ def test_join_game_in_progress_machine_does_not_permit():
         forfeit=True,
         reason=(
             "cannot join the game in progress: the machine does not permit adding a player "
-            "(R2.3-a); this game is a forfeit for him (R2.4-a) and he joins at the next game (A60)"
+            "(R2.3-a); this game is a forfeit for them (R2.4-a) and they join at the next game "
+            "(A60)"
         ),
     )
 
@@ -125,7 +126,7 @@ def test_join_game_in_progress_last_player_started_ball_one():
     assert decision.forfeit is True
     assert decision.reason == (
         "cannot join the game in progress: the group's last player has started ball 1 "
-        "(R2.3-a); this game is a forfeit for him (R2.4-a) and he joins at the next game (A60)"
+        "(R2.3-a); this game is a forfeit for them (R2.4-a) and they join at the next game (A60)"
     )
 
 

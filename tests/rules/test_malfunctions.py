@@ -310,7 +310,7 @@ def test_catastrophic_event_finished_player_gets_nothing():
 
 
 def test_catastrophic_event_turn_beyond_balls_refused():
-    with pytest.raises(RuleError, match="beyond his 3 balls"):
+    with pytest.raises(RuleError, match="beyond their 3 balls"):
         catastrophic_event(
             current_player="ann", ball_in_play=True, next_turn={"ann": 5}, balls_per_game=3
         )

@@ -337,7 +337,7 @@ def test_players_missing_from_groups_error_renders_them_by_the_names_given():
 
     assert caught.value.render({"d": "Dee Cruz", "e": "Eli Dunn", "f": "Fay Evans"}) == (
         "meet 1: Dee Cruz, Eli Dunn, Fay Evans is in no group and not announced absent "
-        "(an unannounced absentee keeps his group slot and forfeits, R3.1-e)"
+        "(an unannounced absentee keeps their group slot and forfeits, R3.1-e)"
     )
 
 

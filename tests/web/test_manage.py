@@ -485,3 +485,54 @@ def test_league_page_links_a_planned_next_meet_and_hides_the_shortcut_while_one_
 
     assert "Next meet" not in open_page.text
     assert f'href="/manage/tuesday/meets/{planned.pk}/">Next: meet 2 · Tue 13 Jan</a>' in page.text
+
+
+def test_ledger_entries_show_kind_and_account_labels_not_codes(client, lo):
+    """Issue #11, item 10: "Dues paid", never "dues_paid"."""
+    payer = f.SeasonEntryFactory(season=lo.season).player
+    client.post(
+        "/manage/tuesday/ledger/",
+        {"action": "entry", "kind": "dues_paid", "account": "dues", "amount_cents": "20.00",
+         "season": lo.season.pk, "player": payer.pk},
+    )  # fmt: skip
+    client.post(
+        "/manage/tuesday/ledger/",
+        {"action": "entry", "kind": "kitty_in", "account": "kitty", "amount_cents": "30.00"},
+    )
+    client.post(
+        "/manage/tuesday/ledger/",
+        {"action": "entry", "kind": "kitty_spend", "account": "kitty", "amount_cents": "5.00",
+         "reason": "bonus_credits"},
+    )  # fmt: skip
+
+    rows = client.get("/manage/tuesday/ledger/").text.split("<h2>Entries</h2>")[1]
+
+    assert "<td>Dues paid</td><td>Dues</td>" in rows
+    assert (
+        '<td>Kitty spent <span class="muted">· Pricing gives bonus credits (R9-d)</span></td>'
+        "<td>Kitty</td>" in rows
+    )
+    assert "dues_paid" not in rows.replace('value="dues_paid"', "")
+    assert "kitty_in" not in rows.replace('value="kitty_in"', "")
+
+
+def test_forfeits_late_arrival_message_names_the_player_in_one_sentence(client, night):
+    """Issue #11, item 11: not "he joins the game. joins the game in progress"."""
+    response = client.post(
+        night.meet_url + "forfeits/",
+        {"action": "late", "game": night.game.pk, "player": night.players[3].pk,
+         "machine_allows_joining": "on", "last_player_not_past_ball_1": "on"},
+        follow=True,
+    )  # fmt: skip
+
+    assert (
+        f"Late arrival recorded: {night.players[3]} joins the game in progress: the machine "
+        "permits adding a player and the group's last player has not started ball 1 (R2.3-a); "
+        "they play last (R5.2-c)."
+    ) in response.content.decode().replace("&#x27;", "'")
+
+
+def test_bracket_box_writes_one_point_in_the_singular():
+    from flipwell.web.charts import _pts
+
+    assert (_pts(1), _pts(7), _pts(0)) == ("1 pt", "7 pts", "0 pts")

@@ -323,3 +323,12 @@ def test_season_page_during_open_meet_says_live_and_meets_left(client):
     response = client.get(f"/leagues/{official.league.slug}/seasons/{season.pk}/")
 
     assert "live standings during meet 4 of 10, 7 meets still to score." in response.text
+
+
+def test_standings_explain_the_bracketed_forfeits_in_words(client, golden):
+    """Issue #11, item 11: the "(4)" of the Forfeits column is explained on the page itself,
+    not only in a hover title a phone never shows."""
+    response = client.get("/leagues/tuesday/")
+
+    assert "in brackets, those that count toward forfeiting the season" in response.text
+    assert 'title="forfeits (countable)"' not in response.text

@@ -81,3 +81,34 @@ def test_tv_of_a_league_without_season_says_so(client):
 
 def test_tv_of_unknown_league_is_404(client):
     assert client.get("/tv/nope/").status_code == 404
+
+
+# --- the playoff bracket: whose, and until when (issue #11, item 9) ---
+
+
+@pytest.fixture
+def demo():
+    """A finished season with its playoffs, and a newer season whose meet 1 is open."""
+    from flipwell.league.exchange.demo import create_demo_league
+
+    return create_demo_league()
+
+
+def test_tv_hides_last_seasons_bracket_once_the_new_season_plays(client, demo):
+    response = client.get(f"/tv/{demo.league.slug}/")
+
+    assert response.context["page"].bracket is None
+    assert "Playoffs" not in response.text
+
+
+def test_tv_shows_last_seasons_bracket_with_its_name_before_the_new_season_plays(client, demo):
+    upcoming = f.SeasonFactory(league=demo.league, name="Autumn 2026")
+
+    response = client.get(f"/tv/{demo.league.slug}/")
+
+    page = response.context["page"]
+    assert (page.season.name, page.bracket_season.name) == (
+        upcoming.name,
+        demo.finished_season.name,
+    )
+    assert f"Playoffs · {demo.finished_season.name} · division A" in response.text

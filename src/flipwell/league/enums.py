@@ -241,7 +241,7 @@ class ViolationKind(models.TextChoices):
 
     OWN_UNALLOWABLE_EXTRA_BALL = (
         "own_unallowable_extra_ball",
-        "Two hands on his own one-handed extra ball (§8.1)",
+        "Two hands on their own one-handed extra ball (§8.1)",
     )
     OPPONENTS_BALL = "opponents_ball", "Played an opponent's ball (§8.2)"
     INTERFERENCE = "interference", "Interference (§8.3)"

@@ -156,7 +156,7 @@ def join_game_in_progress(
             forfeit=False,
             reason=(
                 "joins the game in progress: the machine permits adding a player and the "
-                "group's last player has not started ball 1 (R2.3-a); he plays last (R5.2-c)"
+                "group's last player has not started ball 1 (R2.3-a); they play last (R5.2-c)"
             ),
         )
     why = []
@@ -169,6 +169,6 @@ def join_game_in_progress(
         forfeit=True,
         reason=(
             f"cannot join the game in progress: {' and '.join(why)} (R2.3-a); this game is a "
-            "forfeit for him (R2.4-a) and he joins at the next game (A60)"
+            "forfeit for them (R2.4-a) and they join at the next game (A60)"
         ),
     )

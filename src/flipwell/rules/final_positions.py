@@ -39,7 +39,7 @@ def season_final_positions(
             check_count(place, what="{player}'s playoff place", player=player, minimum=1)
             if place > len(players):
                 raise about_player(
-                    "{player}'s place {place} is beyond his division's size",
+                    "{player}'s place {place} is beyond their division's size",
                     player,
                     place=str(place),
                 )

@@ -361,7 +361,7 @@ def catastrophic_event(
         check_count(turn, what="{player}'s next turn", player=player, minimum=1)
         if turn > owed + 1:
             raise about_player(
-                "{player}'s next turn {turn} is beyond his {owed} balls",
+                "{player}'s next turn {turn} is beyond their {owed} balls",
                 player,
                 turn=str(turn),
                 owed=str(owed),

@@ -325,7 +325,7 @@ def _check_game_players(
     for player in (*game.compensatory, *game.reduced, *game.zeroed):
         if game.scores.get(player) is None:
             raise _about_game(
-                number, ": {players} forfeited, so his score cannot be adjusted", [player]
+                number, ": {players} forfeited, so their score cannot be adjusted", [player]
             )
     strangers = sorted({p for order in game.tie_order for p in order} - set(players))
     if strangers:
@@ -399,8 +399,8 @@ def _final_machine_score(
                     player,
                     0,
                     "R8.1-b",
-                    "{player} played his own one-handed extra ball after his last allowable ball: "
-                    "{score} reduced by 25% to {reduced}",
+                    "{player} played their own one-handed extra ball after their last "
+                    "allowable ball: {score} reduced by 25% to {reduced}",
                     {"player": player},
                     {"score": fmt(score), "reduced": fmt(reduced)},
                 )
@@ -453,7 +453,7 @@ def _apply_penalties(
         if mode == "forfeit":
             scored_as[player] = None
             forfeits[player] = ruleset.penalty_forfeit_is_countable
-            text = "forfeits this game: serious-violation penalty, game re-scored without him"
+            text = "forfeits this game: serious-violation penalty, game re-scored without them"
         else:
             scored_as[player] = 0
             if mode == "zero_points_others_unchanged":

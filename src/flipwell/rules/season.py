@@ -268,7 +268,7 @@ def _check_attendance(
         raise _about_meet(
             meet,
             "{players} is in no group and not announced absent "
-            "(an unannounced absentee keeps his group slot and forfeits, R3.1-e)",
+            "(an unannounced absentee keeps their group slot and forfeits, R3.1-e)",
             *unplaced,
         )
     return set(grouped)
@@ -406,7 +406,7 @@ def _untargeted_game(
         return _game_number(facts.target_game, len(match.games))
     if decision.target == "lo_decision":
         raise RuleError.about(
-            "{player}'s violation came before his first game: the LO must choose the game the "
+            "{player}'s violation came before their first game: the LO must choose the game the "
             "penalty falls on (A27)",
             players={"player": facts.player},
         )

@@ -113,7 +113,7 @@ class VictimRemedy:
 
     additional_balls: balls he plays to replace the lost one (an earned, normally unallowable
     extra ball or a buy-in, A30). replay: he replays the whole game, alone, and the replay score
-    replaces his original (R8.2-e, A49); the group waits for it (R8.2-f).
+    replaces their original (R8.2-e, A49); the group waits for it (R8.2-f).
     """
 
     choice: InterferenceChoice | None
@@ -355,7 +355,7 @@ def _remedy(choice: InterferenceChoice, *, presumed: bool, rules: tuple[str, ...
             True,
             presumed,
             (*rules, "R8.2-e", "R8.2-f", "A49"),
-            "the victim replays the whole game; the replay score replaces his original",
+            "the victim replays the whole game; the replay score replaces their original",
         )
     if choice in ("drain_and_extra_ball", "continue_plus_one_ball"):
         return VictimRemedy(

@@ -206,7 +206,7 @@ def _match_box(
         eliminated = {ref.id for ref in view.eliminated}
         for ref in view.players:
             css = "adv" if ref.id in advancing else "out" if ref.id in eliminated else "in"
-            points = f"{totals[ref.id]} pts" if ref.id in totals and view.games else ""
+            points = _pts(totals[ref.id]) if ref.id in totals and view.games else ""
             mark = "✓ " if ref.id in advancing else ""
             lines.append((css, mark + ref.name, points))
     else:
@@ -241,3 +241,8 @@ def qr_code(url: str, *, label: str) -> SafeString:
         scale=4, border=2, dark="#000", light="#fff", svgclass="qr", omitsize=True, title=label
     )
     return mark_safe(svg.replace("<svg ", '<svg role="img" ', 1))  # safe: segno escapes
+
+
+def _pts(points: object) -> str:
+    """A bracket box's short points: "1 pt", "7 pts" (never "1 pts")."""
+    return f"{points} pt" if points == 1 else f"{points} pts"

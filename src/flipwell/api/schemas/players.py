@@ -56,8 +56,8 @@ class RegisterIn(InputSchema):
         None,
         ge=limits.MEET_NUMBER.minimum,
         le=limits.MEET_NUMBER.maximum,
-        description="The meet he joins at; omitted or null: the next meet not yet started "
-        "(the meets before are his late-join forfeits, R2.4-f).",
+        description="The meet they join at; omitted or null: the next meet not yet started "
+        "(the meets before are their late-join forfeits, R2.4-f).",
     )
 
 

@@ -43,7 +43,7 @@ class Migration(migrations.Migration):
                 choices=[
                     (
                         "own_unallowable_extra_ball",
-                        "Two hands on his own one-handed extra ball (§8.1)",
+                        "Two hands on their own one-handed extra ball (§8.1)",
                     ),
                     ("opponents_ball", "Played an opponent's ball (§8.2)"),
                     ("interference", "Interference (§8.3)"),

@@ -197,21 +197,23 @@ def meet_facts(meet: m.Meet) -> MeetFacts:
     )
 
 
-def meet_games(meet: m.Meet) -> list[m.Game]:
-    """The meet's games with their group and machine, by group and number (1 query)."""
-    return list(
-        m.Game.objects.filter(group__meet=meet)
-        .select_related("group", "machine")
-        .order_by("group__number", "number")
-    )
+def meet_games(meet: m.Meet, *, group: int | None = None) -> list[m.Game]:
+    """The meet's games with their group and machine, by group and number (1 query); only
+    group number `group`'s when given."""
+    rows = m.Game.objects.filter(group__meet=meet)
+    if group is not None:
+        rows = rows.filter(group__number=group)
+    return list(rows.select_related("group", "machine").order_by("group__number", "number"))
 
 
-def meet_players(meet: m.Meet) -> list[tuple[int, str]]:
-    """The players grouped at `meet` (id, name), by name (1 query)."""
-    rows = (
-        m.GroupMember.objects.filter(group__meet=meet)
-        .order_by("player__last_name", "player__first_name")
-        .values_list("player_id", "player__first_name", "player__last_name")
+def meet_players(meet: m.Meet, *, group: int | None = None) -> list[tuple[int, str]]:
+    """The players grouped at `meet` (id, name), by name (1 query); only group number
+    `group`'s when given."""
+    members = m.GroupMember.objects.filter(group__meet=meet)
+    if group is not None:
+        members = members.filter(group__number=group)
+    rows = members.order_by("player__last_name", "player__first_name").values_list(
+        "player_id", "player__first_name", "player__last_name"
     )
     return [(pid, f"{first} {last}") for pid, first, last in rows]
 

@@ -6,8 +6,12 @@ Words:
   game being played or about to be.
 - *in use*: a machine with a game of the open meet whose scores are not confirmed yet (flipwell
   does not track the ball being played, so such a machine is never "on its final ball", R5-d).
-- *late player*: a player who arrived after his group began play (§2.3): he joined a game in
-  progress (a `LateJoin`) or forfeited one as late.
+- *late player*: a player who arrived after their group began play (§2.3): they joined a game
+  in progress (a `LateJoin`) or forfeited one as late.
+- *ranking score*: the machine score a game ranks a player by (R3.2-a): the score entered, plus
+  a compensatory game's (R7.3-m, less what the LO subtracted, R7.3-n/o), reduced by 25%
+  (R8.1-b) or set to zero (R8.2-a, R8.7-a) as the season fold says. It differs from the score
+  entered only when such an adjustment applies; `adjustments` say why, in words with names.
 
 Everything derived (finishing orders, the picker, the play order) comes from flipwell.rules:
 the finishing orders from the season fold, so compensatory games, zero scores and penalties
@@ -24,6 +28,7 @@ from flipwell.league import models as m
 from flipwell.league.adapters import player_key
 from flipwell.league.results import season_fold
 from flipwell.rules import (
+    GameOutcome,
     MachineState,
     MatchResult,
     PlayedGame,
@@ -48,8 +53,37 @@ def machine_id_of(key: str) -> int:
 
 
 @dataclass(frozen=True)
+class CompensatoryParts:
+    """A compensatory game's part of a ranking score (R7.3-m..o): its displayed score, and
+    the leading and game-state points the LO subtracted from it."""
+
+    new_score: int
+    subtracted: int
+
+
+@dataclass(frozen=True)
+class RankingLine:
+    """One player's line of a confirmed game: the score entered, the ranking score, and its
+    parts when they differ (a compensatory game; `adjustments` say every why in words)."""
+
+    player: int
+    name: str
+    entered: int | None
+    score: int | None
+    """The ranking score (None: no score, a forfeit)."""
+    compensatory: CompensatoryParts | None
+    adjustments: tuple[str, ...]
+
+    @property
+    def adjusted(self) -> bool:
+        """The ranking score is not the score entered."""
+        return self.score != self.entered or bool(self.adjustments)
+
+
+@dataclass(frozen=True)
 class BoardGame:
-    """One game of a group: machine, chooser, confirmed scores (None until confirmed)."""
+    """One game of a group: machine, chooser, confirmed scores (None until confirmed), and
+    the ranking scores with their parts once confirmed (see the module docstring)."""
 
     id: int
     number: int
@@ -61,6 +95,22 @@ class BoardGame:
     finishing_order: tuple[int, ...]
     awaiting_confirmation: bool
     """A score sheet was entered and waits for another player's confirmation (R3-a)."""
+    ranking_scores: Mapping[int, int | None] | None = None
+    """Player id -> the score the game ranks them by (None: no score); None until confirmed."""
+    cells: tuple[RankingLine, ...] = ()
+    """Once confirmed: each player's line, in the group's ladder order."""
+
+
+@dataclass(frozen=True)
+class NightLine:
+    """One player's league points of the night so far: game points, and once the match is
+    finished its match bonus (R3.3-a; None before: the bonus is decided by all four games)."""
+
+    player: int
+    name: str
+    game_points: int
+    match_bonus: int | None
+    night_total: int
 
 
 @dataclass(frozen=True)
@@ -80,11 +130,39 @@ class BoardGroup:
     """The order of the game being played, or of the next game once its machine is chosen."""
     waiting_for: tuple[int, ...]
     """Players whose compensatory game the group waits for (R7.3-p)."""
+    nights: tuple[NightLine, ...] = ()
+    """Each player's points of the night, ladder order; empty before a game is confirmed."""
 
     @property
     def finished(self) -> bool:
         """All four games have confirmed scores."""
-        return len(self.games) == GAMES_PER_MATCH and all(g.confirmed for g in self.games)
+        return _finished(self.games)
+
+
+def _finished(games: Sequence[BoardGame]) -> bool:
+    return len(games) == GAMES_PER_MATCH and all(g.confirmed for g in games)
+
+
+def _nights(
+    match: MatchResult | None, names: Mapping[int, str], *, finished: bool
+) -> tuple[NightLine, ...]:
+    """Each player's night so far from the fold's match (R3.3-a, A19)."""
+    if match is None or not match.games:
+        return ()
+    lines = []
+    for p, name in names.items():
+        line = match.players[player_key(p)]
+        bonus = line.match_bonus if finished else None
+        lines.append(
+            NightLine(
+                player=p,
+                name=name,
+                game_points=sum(line.game_points),
+                match_bonus=bonus,
+                night_total=sum(line.game_points) + (bonus or 0),
+            )
+        )
+    return tuple(lines)
 
 
 @dataclass(frozen=True)
@@ -115,6 +193,7 @@ def meet_board(meet: m.Meet) -> MeetBoard:
     states = machine_states(meet)
     late = late_players(meet)
     waiting = open_compensatory(meet)
+    compensatory = _compensatory(meet)
     matches = _matches(result, meet.number) if result is not None else {}
     board_groups = []
     for group in groups:
@@ -122,7 +201,9 @@ def meet_board(meet: m.Meet) -> MeetBoard:
         names = dict(members.get(group.pk, ()))
         match = matches.get(frozenset(player_key(p) for p in players))
         group_games = games.get(group.pk, [])
-        board_games = tuple(_board_game(g, match) for g in group_games)
+        board_games = tuple(
+            _board_game(g, match, names, compensatory.get(g.id, {})) for g in group_games
+        )
         played = played_games(board_games)
         group_late = late.get(group.pk, frozenset())
         board_groups.append(
@@ -136,6 +217,7 @@ def meet_board(meet: m.Meet) -> MeetBoard:
                 next_picker=_next_picker(board_games, played, group_late, ruleset),
                 play_order=_play_order(players, board_games, played, group_late, ruleset),
                 waiting_for=tuple(waiting.get(group.pk, ())),
+                nights=_nights(match, names, finished=_finished(board_games)),
             )
         )
     return MeetBoard(
@@ -243,11 +325,14 @@ def played_games(games: Sequence[BoardGame]) -> list[PlayedGame]:
 
 
 def group_games(group: m.Group, season_result: SeasonResult) -> tuple[BoardGame, ...]:
-    """One group's games with their confirmed scores and finishing orders (3 queries)."""
+    """One group's games with their confirmed scores and finishing orders (3 queries; without
+    the compensatory games' parts, which the services do not need)."""
     meet = group.meet
-    members = [pid for pid, _ in _members(meet, group=group).get(group.pk, ())]
-    match = _matches(season_result, meet.number).get(frozenset(player_key(p) for p in members))
-    return tuple(_board_game(g, match) for g in _games(meet, group=group).get(group.pk, []))
+    names = dict(_members(meet, group=group).get(group.pk, ()))
+    match = _matches(season_result, meet.number).get(frozenset(player_key(p) for p in names))
+    return tuple(
+        _board_game(g, match, names, {}) for g in _games(meet, group=group).get(group.pk, [])
+    )
 
 
 def _next_picker(
@@ -360,12 +445,43 @@ def _matches(result: SeasonResult, number: int) -> dict[frozenset[str], MatchRes
     return {frozenset(match.players): match for match in result.meets[number - 1].matches}
 
 
-def _board_game(row: _GameRow, match: MatchResult | None) -> BoardGame:
+def _compensatory(meet: m.Meet) -> dict[int, dict[int, CompensatoryParts]]:
+    """Game id -> player id -> their compensatory game's parts (1 query)."""
+    found: dict[int, dict[int, CompensatoryParts]] = defaultdict(dict)
+    for game_id, player_id, new, leading, state in m.CompensatoryGame.objects.filter(
+        game__group__meet=meet
+    ).values_list("game_id", "player_id", "new_score", "leading_subtracted", "state_subtracted"):
+        found[game_id][player_id] = CompensatoryParts(new_score=new, subtracted=leading + state)
+    return found
+
+
+def _board_game(
+    row: _GameRow,
+    match: MatchResult | None,
+    names: Mapping[int, str],
+    compensatory: Mapping[int, CompensatoryParts],
+) -> BoardGame:
     order: tuple[int, ...] = ()
+    ranking: dict[int, int | None] | None = None
+    cells: tuple[RankingLine, ...] = ()
     if row.confirmed is not None and match is not None:
         confirmed_before = row.number  # games are confirmed in order: the n-th confirmed game
         if confirmed_before <= len(match.games):
-            order = tuple(int(p) for p in match.games[confirmed_before - 1].result.order)
+            outcome = match.games[confirmed_before - 1]
+            order = tuple(int(p) for p in outcome.result.order)
+            ranking = {int(p): s for p, s in outcome.final_scores.items()}
+            adjustments = _adjustments(outcome, names)
+            cells = tuple(
+                RankingLine(
+                    player=p,
+                    name=name,
+                    entered=row.confirmed.get(p),
+                    score=ranking.get(p),
+                    compensatory=compensatory.get(p),
+                    adjustments=adjustments.get(p, ()),
+                )
+                for p, name in names.items()
+            )
     return BoardGame(
         id=row.id,
         number=row.number,
@@ -376,4 +492,17 @@ def _board_game(row: _GameRow, match: MatchResult | None) -> BoardGame:
         scores=row.confirmed,
         finishing_order=order,
         awaiting_confirmation=row.awaiting,
+        ranking_scores=ranking,
+        cells=cells,
     )
+
+
+def _adjustments(outcome: GameOutcome, names: Mapping[int, str]) -> dict[int, tuple[str, ...]]:
+    """Why each player's ranking score differs from the score entered: the outcome's lines
+    written before its game points (compensatory game, reduction, zero score, penalty)."""
+    before_points = outcome.lines[: len(outcome.lines) - len(outcome.result.lines)]
+    keyed = {player_key(p): name for p, name in names.items()}
+    found: dict[int, list[str]] = defaultdict(list)
+    for line in before_points:
+        found[int(line.player)].append(f"{line.render(keyed)} ({line.rule})")
+    return {p: tuple(lines) for p, lines in found.items()}

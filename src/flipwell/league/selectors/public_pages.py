@@ -25,7 +25,14 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from flipwell.league import models as m
 from flipwell.league.selectors.machines import MachineSheet, maintenance_sheet
 from flipwell.league.selectors.machines import stored_special_rulings as _stored_rulings
-from flipwell.league.selectors.meet_board import BoardGroup, MeetBoard, meet_board
+from flipwell.league.selectors.meet_board import (
+    BoardGame,
+    BoardGroup,
+    CompensatoryParts,
+    MeetBoard,
+    NightLine,
+    meet_board,
+)
 from flipwell.league.selectors.playoffs import PlayoffBracket, playoff_bracket
 from flipwell.league.selectors.standings import (
     PlayerHistory,
@@ -84,11 +91,20 @@ class SeasonPage:
 
 @dataclass(frozen=True)
 class ScoreCell:
-    """One player's score in one game: the machine score (None: forfeit or not entered)."""
+    """One player's score in one game: the ranking score (None: forfeit or not entered), with
+    the score entered and its parts when they differ (a compensatory game, R7.3-m)."""
 
     player: str
     score: int | None
     place: int | None
+    entered: int | None = None
+    compensatory: CompensatoryParts | None = None
+    adjustments: tuple[str, ...] = ()
+
+    @property
+    def adjusted(self) -> bool:
+        """The ranking score is not the score entered."""
+        return self.score != self.entered or bool(self.adjustments)
 
 
 @dataclass(frozen=True)
@@ -118,6 +134,8 @@ class GroupView:
     """The machine being played, or "" between games."""
     next_picker: str
     finished: bool
+    nights: tuple[NightLine, ...] = ()
+    """Each player's points of the night so far; the match bonus once finished (R3.3-a)."""
 
 
 @dataclass(frozen=True)
@@ -194,10 +212,13 @@ class TvPage:
     """Tonight's meet (the open one), else None."""
     standings: Standings | None
     bracket: PlayoffBracket | None
-    """The newest playoff night's bracket, once its divisions are drawn."""
+    """The newest playoff night's bracket, once its divisions are drawn, while it is news
+    (see `tv_page`)."""
     sheet_groups: tuple[m.Group, ...] = ()
     """Tonight's groups, for their score-sheet QR codes: only when the viewer is league
     staff, else empty."""
+    bracket_season: SeasonRef | None = None
+    """The season whose playoffs `bracket` is (the TV names it)."""
 
 
 @dataclass(frozen=True)
@@ -358,11 +379,7 @@ def tv_page(league: m.League, viewer: AbstractBaseUser | AnonymousUser) -> TvPag
         return TvPage(league, None, None, None, None)
     season = seasons[0]
     meet = m.Meet.objects.filter(season=season, status=m.Meet.Status.OPEN).first()
-    night_season = (
-        m.Season.objects.filter(league=league, playoff_night__qualifiers__isnull=False)
-        .order_by("-created_at", "-pk")
-        .first()
-    )
+    night_season = _bracket_season(league, season)
     bracket = playoff_bracket(night_season) if night_season is not None else None
     return TvPage(
         league=league,
@@ -373,7 +390,23 @@ def tv_page(league: m.League, viewer: AbstractBaseUser | AnonymousUser) -> TvPag
         sheet_groups=tuple(meet.groups.order_by("number"))
         if meet is not None and is_league_staff(viewer, league)
         else (),
+        bracket_season=_season_ref(night_season) if night_season is not None else None,
     )
+
+
+def _bracket_season(league: m.League, current: m.Season) -> m.Season | None:
+    """The season whose bracket the TV shows: the newest playoff night's, unless a newer
+    season has begun its meets (then last season's playoffs are history, not tonight's news:
+    the public playoffs page keeps them)."""
+    night_season = (
+        m.Season.objects.filter(league=league, playoff_night__qualifiers__isnull=False)
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    if night_season is None or night_season.pk == current.pk:
+        return night_season
+    started = current.meets.exclude(status=m.Meet.Status.PLANNED).exists()
+    return None if started else night_season
 
 
 def sheets_page(league: m.League, meet_id: int) -> SheetsPage:
@@ -461,6 +494,26 @@ def _meet_page(league: m.League, meet: m.Meet, board: MeetBoard) -> MeetPage:
     )
 
 
+def _score_cells(game: BoardGame, group: BoardGroup) -> tuple[ScoreCell, ...]:
+    """A game's cells in the group's order: ranking scores once confirmed, with their parts."""
+    lines = {cell.player: cell for cell in game.cells}
+    cells = []
+    for p in group.players:
+        line = lines.get(p)
+        entered = (game.scores or {}).get(p)
+        cells.append(
+            ScoreCell(
+                player=group.names[p],
+                score=entered if line is None else line.score,
+                place=(game.finishing_order.index(p) + 1) if p in game.finishing_order else None,
+                entered=entered,
+                compensatory=None if line is None else line.compensatory,
+                adjustments=() if line is None else line.adjustments,
+            )
+        )
+    return tuple(cells)
+
+
 def _group_view(group: BoardGroup) -> GroupView:
     names = group.names
     games = tuple(
@@ -469,16 +522,7 @@ def _group_view(group: BoardGroup) -> GroupView:
             machine=game.machine,
             confirmed=game.confirmed,
             awaiting_confirmation=game.awaiting_confirmation,
-            cells=tuple(
-                ScoreCell(
-                    player=names[p],
-                    score=(game.scores or {}).get(p),
-                    place=(game.finishing_order.index(p) + 1)
-                    if p in game.finishing_order
-                    else None,
-                )
-                for p in group.players
-            ),
+            cells=_score_cells(game, group),
         )
         for game in group.games
     )
@@ -511,6 +555,7 @@ def _group_view(group: BoardGroup) -> GroupView:
         machine=current.machine if current is not None else "",
         next_picker=picker,
         finished=group.finished,
+        nights=group.nights,
     )
 
 

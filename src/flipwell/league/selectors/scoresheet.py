@@ -24,7 +24,11 @@ from flipwell.league.adapters import player_key
 from flipwell.league.results import season_fold
 from flipwell.league.selectors.meet_board import (
     GAMES_PER_MATCH,
+    BoardGame,
     BoardGroup,
+    CompensatoryParts,
+    NightLine,
+    RankingLine,
     machine_id_of,
     machine_states,
     meet_board,
@@ -36,13 +40,26 @@ from flipwell.rules.corrections import correction_quorum
 
 @dataclass(frozen=True)
 class SheetLine:
-    """One player's line on a game's sheet: machine score (None: no score) and points."""
+    """One player's line on a game's sheet: machine score (None: no score) and points.
+
+    For a confirmed game the machine score is the ranking score (see
+    `flipwell.league.selectors.meet_board`): `entered` is the score typed on the sheet and
+    `compensatory`/`adjustments` its parts when they differ (R7.3-m).
+    """
 
     player_id: int
     name: str
     machine_score: int | None
     points: int | None
     forfeited: bool
+    entered: int | None = None
+    compensatory: CompensatoryParts | None = None
+    adjustments: tuple[str, ...] = ()
+
+    @property
+    def adjusted(self) -> bool:
+        """The ranking score is not the score entered."""
+        return self.machine_score != self.entered or bool(self.adjustments)
 
 
 @dataclass(frozen=True)
@@ -107,6 +124,8 @@ class ScoreSheet:
     match_over: bool
     correctable: tuple[SheetGame, ...]
     """Confirmed games with no open correction: a correction may be requested on them."""
+    nights: tuple[NightLine, ...] = ()
+    """Each player's points of the night so far; the match bonus once finished (R3.3-a)."""
 
 
 def scoresheet(group: m.Group) -> ScoreSheet:
@@ -137,14 +156,9 @@ def scoresheet(group: m.Group) -> ScoreSheet:
         points: Mapping[str, int] = {}
         if game.confirmed and match is not None and index < len(match.games):
             points = match.games[index].result.points
+        cells = {cell.player: cell for cell in game.cells}
         lines = tuple(
-            SheetLine(
-                player_id=p,
-                name=names[p],
-                machine_score=None if game.scores is None else game.scores.get(p),
-                points=points.get(player_key(p)) if game.confirmed else None,
-                forfeited=p in forfeits[game.id],
-            )
+            _line(p, names[p], game, cells.get(p), points, p in forfeits[game.id])
             for p in found.players
         )
         games.append(
@@ -179,6 +193,29 @@ def scoresheet(group: m.Group) -> ScoreSheet:
         corrections=corrections,
         match_over=len(games) >= GAMES_PER_MATCH and current is None,
         correctable=tuple(g for g in games if g.confirmed and g.number not in corrected),
+        nights=found.nights,
+    )
+
+
+def _line(
+    player: int,
+    name: str,
+    game: BoardGame,
+    cell: RankingLine | None,
+    points: Mapping[str, int],
+    forfeited: bool,
+) -> SheetLine:
+    """A player's line of a game: the ranking score and its parts once the fold has it."""
+    entered = None if game.scores is None else game.scores.get(player)
+    return SheetLine(
+        player_id=player,
+        name=name,
+        machine_score=entered if cell is None else cell.score,
+        points=points.get(player_key(player)) if game.confirmed else None,
+        forfeited=forfeited,
+        entered=entered,
+        compensatory=None if cell is None else cell.compensatory,
+        adjustments=() if cell is None else cell.adjustments,
     )
 
 
@@ -212,6 +249,7 @@ def _pending(current: SheetGame, group: BoardGroup, ruleset: Ruleset) -> Pending
                 machine_score=sheet.get(p),
                 points=points.get(p),
                 forfeited=False,
+                entered=sheet.get(p),
             )
             for p in group.players
         ),

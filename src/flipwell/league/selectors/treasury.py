@@ -23,7 +23,14 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key
-from flipwell.league.enums import ACCOUNTS, LEDGER_REASONS, one_of
+from flipwell.league.enums import (
+    ACCOUNTS,
+    LEDGER_REASONS,
+    LedgerAccount,
+    LedgerReason,
+    NewLedgerEntryKind,
+    one_of,
+)
 from flipwell.league.results import season_fold
 from flipwell.league.selectors.standings import PlayerRef
 from flipwell.rules import (
@@ -61,6 +68,11 @@ STORED_KIND: dict[EntryKind, tuple[str, int]] = {
 }
 """The rules' entry kind -> (stored kind, sign of the stored amount on its account)."""
 
+KIND_LABELS: dict[str, str] = {**dict(NewLedgerEntryKind.choices), "reversal": "Reversal"}
+"""The rules' entry kind -> how a page names it ("dues_paid" -> "Dues paid")."""
+ACCOUNT_LABELS: dict[str, str] = dict(LedgerAccount.choices)
+REASON_LABELS: dict[str, str] = dict(LedgerReason.choices)
+
 
 @dataclass(frozen=True)
 class EntryLine:
@@ -78,6 +90,20 @@ class EntryLine:
     reverses: int | None
     reversed_by: int | None
     season_id: int | None
+
+    @property
+    def kind_label(self) -> str:
+        """The kind in words ("Dues paid"), never its code."""
+        return KIND_LABELS.get(self.kind, self.kind.replace("_", " ").capitalize())
+
+    @property
+    def account_label(self) -> str:
+        return ACCOUNT_LABELS.get(self.account, self.account.capitalize())
+
+    @property
+    def reason_label(self) -> str:
+        """The reason code in words ("Trophies (R9-f)"); "" when none."""
+        return REASON_LABELS.get(self.reason, self.reason.replace("_", " "))
 
 
 @dataclass(frozen=True)

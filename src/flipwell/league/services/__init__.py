@@ -10,7 +10,7 @@ facts the rules reject rolls back instead of breaking the season's pages.
 
 =====================  ===========================================================
 leagues, seasons       create_league, create_season, import_season_file
-players                register_player, import_players_csv
+players                register_player, import_players_csv, edit_player
 meets                  schedule_meet, announce_absence, announce_lateness, start_meet,
                        close_meet
 meet_machines          choose_next_machine, announce_machine_problem,
@@ -66,7 +66,12 @@ from flipwell.league.services.meets import (
     schedule_meet,
     start_meet,
 )
-from flipwell.league.services.players import ImportResult, import_players_csv, register_player
+from flipwell.league.services.players import (
+    ImportResult,
+    edit_player,
+    import_players_csv,
+    register_player,
+)
 from flipwell.league.services.playoff_matches import (
     record_no_show,
     record_playoff_game,
@@ -132,6 +137,7 @@ __all__ = [
     "declare_machine_repaired",
     "declare_machine_unplayable",
     "designate_late_join_forfeits",
+    "edit_player",
     "import_players_csv",
     "import_season_file",
     "issue_api_token",

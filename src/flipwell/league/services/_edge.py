@@ -162,6 +162,13 @@ def league_changed(league: m.League | int) -> None:
     m.League.objects.filter(pk=league_id).update(revision=new_revision())
 
 
+def player_changed(player: m.Player) -> None:
+    """New revisions for every season (and its league) `player` is entered in: their pages
+    show his name, in any league of this installation. Two statements."""
+    m.Season.objects.filter(entries__player=player).update(revision=new_revision())
+    m.League.objects.filter(seasons__entries__player=player).update(revision=new_revision())
+
+
 def every_league_changed() -> None:
     """New revisions for every league and season: a change all of them may show (a special
     ruling on a machine title, a ruleset, a repair in the admin). Two statements."""

@@ -54,7 +54,7 @@ def refuse_if_season_forfeited(
         at = f"game {standing.season_forfeited_game} of {at}"
     raise ValidationError(
         {
-            field: f"{player} forfeited the season with his 12th countable forfeit ({at}) and "
+            field: f"{player} forfeited the season with their 12th countable forfeit ({at}) and "
             f"may not play game {game.number} of meet {meet.number}: {refused} is refused; "
             "the game is scored among the players who remain (R2.5-b, A65)."
         },

@@ -168,7 +168,7 @@ def record_late_join(
         ).exists()
         if played_before:
             raise ValidationError(
-                {"player": f"{player} already played an earlier game tonight: he is not late."}
+                {"player": f"{player} already played an earlier game tonight: they are not late."}
             )
         if (
             m.LateJoin.objects.filter(game=game, player=player).exists()
@@ -246,7 +246,7 @@ def designate_late_join_forfeits(
         if entry.joined_at_meet <= 1:
             raise ValidationError(
                 {
-                    "player": f"{player} joined {season.name} at its first meet: he has no "
+                    "player": f"{player} joined {season.name} at its first meet: they have no "
                     "late-join forfeits (R2.4-f)."
                 }
             )

@@ -9,6 +9,7 @@ rules' message (R9-d, R9-f).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 from zoneinfo import ZoneInfo
 
@@ -20,7 +21,7 @@ from flipwell.league import models as m
 from flipwell.league.adapters import player_key
 from flipwell.league.audit import record_event
 from flipwell.league.enums import AccountValue, LedgerReasonValue
-from flipwell.league.selectors.treasury import STORED_KIND, to_rules_ledger
+from flipwell.league.selectors.treasury import KIND_LABELS, STORED_KIND, to_rules_ledger
 from flipwell.league.services._edge import (
     require_official,
     rules_edge,
@@ -80,9 +81,11 @@ def record_ledger_entry(
         _check_links(league=league, kind=kind, season=season, player=player)
         ledger = to_rules_ledger(league)
         today = timezone.localdate(timezone=ZoneInfo(league.time_zone))
-        with rules_edge(_field, code="invalid", message=str):
+        new_id = _next_id(ledger)
+        said = _new_entry_message(new_id)
+        with rules_edge(_field, code="invalid", message=said):
             entry = LedgerEntry(
-                entry_id=_next_id(ledger),
+                entry_id=new_id,
                 on=today,
                 kind=kind,
                 account=account,  # untyped input (a form, JSON): the rules refuse an unknown one
@@ -91,7 +94,7 @@ def record_ledger_entry(
                 reason=reason or None,
                 note=note.strip(),
             )
-        with rules_edge("amount_cents", code="overdraft", message=str):
+        with rules_edge("amount_cents", code="overdraft", message=said):
             append_entry(ledger, entry)
         stored_kind, sign = STORED_KIND[kind]
         row = m.LedgerEntry.objects.create(
@@ -121,6 +124,21 @@ def record_ledger_entry(
             },
         )
     return row
+
+
+def _new_entry_message(entry_id: int) -> Callable[[str], str]:
+    """The rules' message about an entry not yet recorded, as an official reads it: without
+    its id (nothing in the ledger has it yet) and with kinds in words, not codes ("entry 7: a
+    dues_paid entry must name the player" -> "A “Dues paid” entry must name the player")."""
+    prefix = f"entry {entry_id}: "
+
+    def message(text: str) -> str:
+        text = text.removeprefix(prefix)
+        for code, label in KIND_LABELS.items():
+            text = text.replace(f" {code} ", f" “{label}” ")
+        return text[:1].upper() + text[1:]
+
+    return message
 
 
 def reverse_ledger_entry(*, entry: m.LedgerEntry, reason: str, actor: User) -> m.LedgerEntry:

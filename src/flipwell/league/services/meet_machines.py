@@ -374,7 +374,7 @@ def _replacement_choice(
     if chosen_by is not None:
         if rules_by != "selector" or selector is None or chosen_by.pk != selector.pk:
             who = (
-                f"{selector} selected {game.machine.title}, so he chooses its replacement "
+                f"{selector} selected {game.machine.title}, so they choose its replacement "
                 "(R5.1-a, A23)"
                 if rules_by == "selector" and selector is not None
                 else f"{game.machine.title} was drawn at random, so its replacement is drawn "

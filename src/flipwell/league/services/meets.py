@@ -106,7 +106,7 @@ def announce_absence(*, meet: m.Meet, player: m.Player, actor: User) -> m.Announ
             raise ValidationError(
                 {
                     "meet": f"Meet {meet.number} has started: an absence is announced only "
-                    f"before grouping (R3.1-d). {player} keeps his group slot and forfeits its "
+                    f"before grouping (R3.1-d). {player} keeps their group slot and forfeits its "
                     "games (R3.1-e)."
                 },
                 code="meet_started",

@@ -6,7 +6,7 @@ without one, by his name among the players who have none (case-insensitive), so 
 player keeps one history across seasons.
 
 A player registered once meets were played *joins* at the next unplayed meet (the first meet
-not yet started): the meets before it are his late-join forfeits (R2.4-f, A14.5). A meet that
+not yet started): the meets before it are their late-join forfeits (R2.4-f, A14.5). A meet that
 has started cannot be joined: its groups were drawn without him.
 """
 
@@ -24,7 +24,7 @@ from flipwell.league.adapters import PLAYED
 from flipwell.league.audit import record_event
 from flipwell.league.models import Player, Season, SeasonEntry
 from flipwell.league.players_csv import COLUMNS, PlayerRow, PlayersCsvError, parse_players_csv
-from flipwell.league.services._edge import require_official, season_changed
+from flipwell.league.services._edge import player_changed, require_official, season_changed
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -70,6 +70,69 @@ def register_player(
         )
         season_changed(season)
     return entry
+
+
+def edit_player(
+    *,
+    season: Season,
+    player: Player,
+    first_name: str,
+    last_name: str,
+    ifpa_number: int | None,
+    actor: User,
+) -> Player:
+    """Correct a player's name or IFPA number from the roster of `season` (a typo, a number
+    learnt later). The player keeps their history: standings and explanations follow the id.
+
+    Side effects: updates the Player and writes an audit event ``player.edited`` with the
+    values before and after. Raises PermissionDenied unless `actor` is a league official of
+    the season's league, and ValidationError (nothing written, keyed by field) when the player
+    is not entered in `season`, a name is empty, or the IFPA number is another player's.
+    """
+    with transaction.atomic():
+        require_official(actor=actor, league=season.league, action="edit players")
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        if not SeasonEntry.objects.filter(season=season, player=locked).exists():
+            where = f"{locked} is not entered in {season.name}"
+            raise ValidationError({"player": f"{where}: edit them from a roster they are on."})
+        wanted = {
+            "first_name": first_name.strip(),
+            "last_name": last_name.strip(),
+            "ifpa_number": ifpa_number,
+        }
+        _check_edit(locked, wanted)
+        before = {field: getattr(locked, field) for field in wanted}
+        for field, value in wanted.items():
+            setattr(locked, field, value)
+        locked.full_clean()
+        locked.save(update_fields=list(wanted))
+        record_event(
+            action="player.edited",
+            obj=locked,
+            league=season.league,
+            actor=actor,
+            data={"season": season.pk, "from": before, "to": wanted},
+        )
+        player_changed(locked)  # the other seasons that show their name
+        season_changed(season)
+    return locked
+
+
+def _check_edit(player: Player, wanted: dict[str, Any]) -> None:
+    """ValidationError, keyed by field, for an empty name or another player's IFPA number."""
+    errors: dict[str, str] = {}
+    for field, words in (("first_name", "first name"), ("last_name", "last name")):
+        if not wanted[field]:
+            errors[field] = f"Type {player}'s {words}: it cannot be empty."
+    number = wanted["ifpa_number"]
+    if number is not None:
+        owner = Player.objects.filter(ifpa_number=number).exclude(pk=player.pk).first()
+        if owner is not None:
+            errors["ifpa_number"] = (
+                f"IFPA number {number} is {owner}'s: check the number on ifpapinball.com."
+            )
+    if errors:
+        raise ValidationError(errors)
 
 
 def import_players_csv(
@@ -128,7 +191,7 @@ def next_unplayed_meet(season: Season) -> int:
 def joining_meet(season: Season, joined_at_meet: int | None, *, who: str) -> int:
     """The meet `who` joins `season` at: `joined_at_meet`, by default the next unplayed meet.
 
-    R2.4-f, A14.5: the played meets before it are his late-join forfeits. A meet that has
+    R2.4-f, A14.5: the played meets before it are their late-join forfeits. A meet that has
     started is refused: its groups were drawn without him, and the season fold finds every
     player of a started meet in a group or announced absent (R3.1-e). ValidationError on
     ``joined_at_meet`` for a meet outside the season, a meet that has started, or a season
@@ -159,7 +222,7 @@ def joining_meet(season: Season, joined_at_meet: int | None, *, who: str) -> int
         raise ValidationError(
             {
                 "joined_at_meet": f"Meet {joined_at_meet} of {season.name} has started: {who} "
-                f"can join at {meets} (the meets before are his late-join forfeits, R2.4-f)."
+                f"can join at {meets} (the meets before are their late-join forfeits, R2.4-f)."
             },
             code="meet_started",
         )
@@ -361,7 +424,7 @@ def _ambiguous(first_name: str, last_name: str) -> ValidationError:
     return ValidationError(
         {
             "last_name": f"Several players named {first_name} {last_name} have no IFPA "
-            "number, so flipwell cannot tell which one this is; add his IFPA number."
+            "number, so flipwell cannot tell which one this is; add their IFPA number."
         },
         code="ambiguous_name",
     )

@@ -460,8 +460,8 @@ def _check_waited(night: m.PlayoffNight, division: str, match: str, player: m.Pl
         local = timezone.localtime(wait_until, ZoneInfo(night.season.league.time_zone))
         raise ValidationError(
             {
-                "player": f"{player} announced he would be late (R6.6-a): the match waits for "
-                f"him until {local:%H:%M}; he is a no-show only if not present by then."
+                "player": f"{player} announced they would be late (R6.6-a): the match waits for "
+                f"them until {local:%H:%M}; they are a no-show only if not present by then."
             },
             code="waiting_for_late_player",
         )

@@ -282,7 +282,7 @@ def _check_not_started(night: m.PlayoffNight) -> None:
     ):
         raise ValidationError(
             "The playoff night has started: its bracket is fixed (withdrawals are announced "
-            "before the playoffs, R6.6-b; a player missing at his match is a no-show, R6.6-c).",
+            "before the playoffs, R6.6-b; a player missing at their match is a no-show, R6.6-c).",
             code="started",
         )
 

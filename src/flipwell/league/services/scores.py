@@ -156,7 +156,7 @@ def submit_scores(
         )
         folded, _ = season_changed(group.meet.season)
         refuse_if_season_forfeited(  # A65; rolls the entry back
-            game=game, players=_scored(sheet), field="scores", refused="his score", result=folded
+            game=game, players=_scored(sheet), field="scores", refused="their score", result=folded
         )
     return SubmittedScores(submission=submission, points=points)
 
@@ -227,7 +227,7 @@ def confirm_scores(
         )
         folded, _ = season_changed(group.meet.season)  # the sheet must score with the rest
         refuse_if_season_forfeited(  # A65: entered before his 12th forfeit was confirmed
-            game=game, players=_scored(sheet), field="scores", refused="his score", result=folded
+            game=game, players=_scored(sheet), field="scores", refused="their score", result=folded
         )
     return submission
 
@@ -330,7 +330,7 @@ def _check_sheet(game: m.Game, sheet: Mapping[int, int | None], members: Sequenc
     if missing:
         raise ValidationError(
             {
-                "scores": f"Every player of the group needs a score, or none if he did not "
+                "scores": f"Every player of the group needs a score, or none if they did not "
                 f"play (a forfeit): missing {', '.join(missing)}."
             }
         )

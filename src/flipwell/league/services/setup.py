@@ -392,7 +392,7 @@ def add_official(
         league_changed(league)
         require_official(actor=actor, league=league, action="add officials")
         if not name:
-            raise ValidationError({"username": "Type the user name he signs in with."})
+            raise ValidationError({"username": "Type the user name they sign in with."})
         user = (
             user_model.objects.filter(username=name).first()
             or user_model.objects.filter(username__iexact=name).order_by("pk").first()

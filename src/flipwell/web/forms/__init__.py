@@ -54,7 +54,12 @@ from flipwell.web.forms.meets import (
     StartMeetForm,
     player_choice_form,
 )
-from flipwell.web.forms.players import PlayersCsvForm, RegisterPlayerForm, csv_problems
+from flipwell.web.forms.players import (
+    EditPlayerForm,
+    PlayersCsvForm,
+    RegisterPlayerForm,
+    csv_problems,
+)
 from flipwell.web.forms.playoffs import (
     MatchForm,
     NoShowForm,
@@ -93,6 +98,7 @@ __all__ = [
     "CorrectionAnswerForm",
     "CorrectionRequestForm",
     "EditMachineForm",
+    "EditPlayerForm",
     "ForfeitForm",
     "GamePlayerForm",
     "IssueTokenForm",

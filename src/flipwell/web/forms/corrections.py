@@ -9,7 +9,13 @@ from django import forms
 
 from flipwell.league import limits
 from flipwell.league import models as m
-from flipwell.web.forms.fields import PlayerChoices, ScoreField, player_field, reason_field
+from flipwell.web.forms.fields import (
+    PlayerChoices,
+    ScoreField,
+    player_field,
+    reason_field,
+    row_choice_field,
+)
 
 
 class CorrectionRequestForm(forms.Form):
@@ -31,9 +37,7 @@ class CorrectionRequestForm(forms.Form):
         kwargs.setdefault("auto_id", "id_correction_%s")
         super().__init__(*args, **kwargs)
         self.players = list(players)
-        self.fields["game"] = forms.TypedChoiceField(
-            label="Game", choices=[(str(i), t) for i, t in games], coerce=int
-        )
+        self.fields["game"] = row_choice_field("game", games, label="Game", blank=None)
         self.fields["requested_by"] = player_field(players, "Requested by (you)")
         for pid, name in self.players:
             self.fields[f"score_{pid}"] = ScoreField(

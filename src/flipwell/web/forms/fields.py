@@ -80,13 +80,40 @@ def show_service_errors(form: forms.Form, error: ValidationError) -> None:
             form.add_error(None, message)
 
 
-def player_field(players: PlayerChoices, label: str, **kwargs: Any) -> forms.TypedChoiceField:
+def row_choice_field(
+    what: str,
+    rows: PlayerChoices,
+    *,
+    label: str,
+    blank: str | None = "Choose…",
+    **kwargs: Any,
+) -> forms.TypedChoiceField:
+    """A select of rows (players, games, machines, seasons) by name, cleaned to the row's id.
+
+    A value not offered (a player not in the group, a machine since taken out) is refused
+    with a message naming the field and `what` it lists, never the id that was sent: Django's
+    own message ("13 is not one of the available choices") means nothing to a player.
+    """
+    offered = [(str(pk), name) for pk, name in rows]
     return forms.TypedChoiceField(
         label=label,
-        choices=[("", "Choose…"), *[(str(p), name) for p, name in players]],
+        choices=offered if blank is None else [("", blank), *offered],
         coerce=int,
+        error_messages={"invalid_choice": not_offered(what, label)},
         **kwargs,
     )
+
+
+def not_offered(what: str, label: str) -> str:
+    """The message of a choice that is not among those offered (see `row_choice_field`)."""
+    return (
+        f"{label}: that {what} is not one of the {what}s offered here "
+        f"(the page may be out of date). Choose a {what} from the list."
+    )
+
+
+def player_field(players: PlayerChoices, label: str, **kwargs: Any) -> forms.TypedChoiceField:
+    return row_choice_field("player", players, label=label, **kwargs)
 
 
 def _score_widget() -> forms.TextInput:

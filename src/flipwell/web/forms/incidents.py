@@ -8,13 +8,17 @@ from typing import Any
 from django import forms
 
 from flipwell.league import enums, limits
-from flipwell.web.forms.fields import PlayerChoices, ScoreField, player_field, reason_field
+from flipwell.web.forms.fields import (
+    PlayerChoices,
+    ScoreField,
+    player_field,
+    reason_field,
+    row_choice_field,
+)
 
 
 def _game_field(games: PlayerChoices) -> forms.TypedChoiceField:
-    return forms.TypedChoiceField(
-        label="Game", choices=[("", "Choose…"), *[(str(i), t) for i, t in games]], coerce=int
-    )
+    return row_choice_field("game", games, label="Game")
 
 
 class GamePlayerForm(forms.Form):
@@ -105,11 +109,12 @@ class ViolationForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player"] = player_field(players, "Player")
-        self.fields["game"] = forms.TypedChoiceField(
+        self.fields["game"] = row_choice_field(
+            "game",
+            games,
             label="During game (a confirmed one)",
+            blank="Between games",
             required=False,
-            choices=[("", "Between games"), *[(str(i), t) for i, t in games]],
-            coerce=int,
             empty_value=None,
         )
         self.order_fields(["player", "kind", "game"])

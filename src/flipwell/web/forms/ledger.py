@@ -7,7 +7,13 @@ from typing import Any
 from django import forms
 
 from flipwell.league import enums, limits
-from flipwell.web.forms.fields import MoneyField, PlayerChoices, cents_as_money, player_field
+from flipwell.web.forms.fields import (
+    MoneyField,
+    PlayerChoices,
+    cents_as_money,
+    player_field,
+    row_choice_field,
+)
 
 LEDGER_KINDS = enums.NewLedgerEntryKind.choices
 LEDGER_REASONS = enums.choices_of(enums.LedgerReason, blank="— (none needed)")
@@ -25,11 +31,8 @@ class LedgerEntryForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player"] = player_field(players, "Player", required=False, empty_value=None)
-        self.fields["season"] = forms.TypedChoiceField(
-            choices=[("", "—"), *[(str(i), n) for i, n in seasons]],
-            coerce=int,
-            required=False,
-            empty_value=None,
+        self.fields["season"] = row_choice_field(
+            "season", seasons, label="Season", blank="—", required=False, empty_value=None
         )
 
 

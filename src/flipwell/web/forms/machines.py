@@ -8,7 +8,12 @@ from django import forms
 
 from flipwell.league import enums, limits
 from flipwell.league.models.machines import MAX_BALLS_PER_GAME
-from flipwell.web.forms.fields import PlayerChoices, number_input, reason_field
+from flipwell.web.forms.fields import (
+    PlayerChoices,
+    number_input,
+    reason_field,
+    row_choice_field,
+)
 
 
 class MachineDeclarationForm(forms.Form):
@@ -17,9 +22,7 @@ class MachineDeclarationForm(forms.Form):
 
     def __init__(self, *args: Any, machines: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["machine"] = forms.TypedChoiceField(
-            choices=[("", "Choose…"), *[(str(i), t) for i, t in machines]], coerce=int
-        )
+        self.fields["machine"] = row_choice_field("machine", machines, label="Machine")
         self.order_fields(["machine"])
 
 
@@ -30,9 +33,7 @@ class MachineProblemForm(forms.Form):
 
     def __init__(self, *args: Any, machines: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["machine"] = forms.TypedChoiceField(
-            choices=[("", "Choose…"), *[(str(i), t) for i, t in machines]], coerce=int
-        )
+        self.fields["machine"] = row_choice_field("machine", machines, label="Machine")
         self.order_fields(["machine"])
 
 

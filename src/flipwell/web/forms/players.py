@@ -34,6 +34,21 @@ class RegisterPlayerForm(forms.Form):
     )
 
 
+class EditPlayerForm(forms.Form):
+    """A roster player's name and IFPA number, as corrected by an official."""
+
+    player = forms.IntegerField(widget=forms.HiddenInput)
+    first_name = forms.CharField(max_length=limits.NAME_LENGTH)
+    last_name = forms.CharField(max_length=limits.NAME_LENGTH)
+    ifpa_number = forms.IntegerField(
+        label="IFPA number",
+        required=False,
+        min_value=limits.IFPA.minimum,
+        max_value=limits.IFPA.maximum,
+        help_text="Empty: none.",
+    )
+
+
 class PlayersCsvForm(forms.Form):
     csv_file = forms.FileField(label="IFPA CSV file", required=False)
     csv_text = forms.CharField(

@@ -14,6 +14,7 @@ from flipwell.web.forms.fields import (
     date_input,
     player_field,
     reason_field,
+    row_choice_field,
 )
 
 
@@ -40,11 +41,12 @@ class OrderForm(forms.Form):
             self.fields[f"place_{place}"] = player_field(
                 players, f"Place {place}", required=place <= 2
             )
-        self.fields["machine"] = forms.TypedChoiceField(
+        self.fields["machine"] = row_choice_field(
+            "machine",
+            machines,
             label="Machine",
+            blank="Draw one at random",
             required=False,
-            choices=[("", "Draw one at random"), *[(str(i), t) for i, t in machines]],
-            coerce=int,
             empty_value=None,
         )
 
@@ -65,11 +67,12 @@ class MatchForm(forms.Form):
 class StartPlayoffGameForm(MatchForm):
     def __init__(self, *args: Any, machines: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["machine"] = forms.TypedChoiceField(
+        self.fields["machine"] = row_choice_field(
+            "machine",
+            machines,
             label="Machine (the chooser's pick; empty for game 1: drawn)",
+            blank="Draw at random",
             required=False,
-            choices=[("", "Draw at random"), *[(str(i), t) for i, t in machines]],
-            coerce=int,
             empty_value=None,
         )
 

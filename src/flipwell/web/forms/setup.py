@@ -9,7 +9,7 @@ from django import forms
 from django.conf import settings
 
 from flipwell.league import models as m
-from flipwell.web.forms.fields import PlayerChoices
+from flipwell.web.forms.fields import PlayerChoices, row_choice_field
 
 
 def _time_zones() -> list[tuple[str, str]]:
@@ -65,13 +65,14 @@ class LinkPlayerForm(forms.Form):
 
 
 def _player(players: PlayerChoices) -> forms.TypedChoiceField:
-    return forms.TypedChoiceField(
-        label="His own player record (when he also plays)",
-        choices=[("", "— none: he does not play"), *[(str(p), n) for p, n in players]],
-        coerce=int,
+    return row_choice_field(
+        "player",
+        players,
+        label="Their own player record (when they also play)",
+        blank="— none: they do not play",
         required=False,
         empty_value=None,
-        help_text="His rulings on a group he plays in are then flagged (A55).",
+        help_text="Their rulings on a group they play in are then flagged (A55).",
     )
 
 

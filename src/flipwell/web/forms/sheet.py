@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 
 from flipwell.league import limits
 from flipwell.league import models as m
-from flipwell.web.forms.fields import PlayerChoices, ScoreField, player_field
+from flipwell.web.forms.fields import PlayerChoices, ScoreField, player_field, row_choice_field
 
 STALE_PAGE = (
     "This entry does not say which game and which version of its sheet it was made on: "
@@ -66,7 +66,7 @@ class ScoreEntryForm(forms.Form):
             elif not no_score and score is None and f"score_{pid}" not in self.errors:
                 self.add_error(
                     f"score_{pid}",
-                    f"Type {name}’s score, or tick “No score” if he did not play.",
+                    f"Type {name}’s score, or tick “No score” if they did not play.",
                 )
         return data
 
@@ -117,8 +117,4 @@ class NextMachineForm(forms.Form):
 
     def __init__(self, *args: Any, machines: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["machine"] = forms.TypedChoiceField(
-            label="Next machine",
-            choices=[("", "Choose…"), *[(str(i), t) for i, t in machines]],
-            coerce=int,
-        )
+        self.fields["machine"] = row_choice_field("machine", machines, label="Next machine")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
 
 from flipwell.league import models as m
 from flipwell.league import services
@@ -15,7 +16,7 @@ from flipwell.league.selectors.console import (
     season_roster,
 )
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page, signed_in
-from flipwell.web.forms import PlayersCsvForm, RegisterPlayerForm, SeasonForm
+from flipwell.web.forms import EditPlayerForm, PlayersCsvForm, RegisterPlayerForm, SeasonForm
 from flipwell.web.views.manage._common import action, done, official, page, run, season_of
 
 
@@ -57,9 +58,26 @@ def seasons(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
 
 @console_page(LO_ONLY)
 def roster(request: HttpRequest, league: m.League, role: str, season_id: int) -> HttpResponse:
-    """A season's players: register one (register_player) or import a CSV (import_players_csv)."""
+    """A season's players: register one (register_player), import a CSV (import_players_csv),
+    or correct one's name or IFPA number (edit_player; ``?edit=<player id>`` opens the form)."""
     season = season_of(league, season_id)
     which = action(request)
+    edit = EditPlayerForm(request.POST) if which == "edit" else _opened_edit(request, season)
+    if which == "edit" and edit is not None:
+        edited = run(
+            edit,
+            lambda d: services.edit_player(
+                season=season,
+                player=get_object_or_404(m.Player, pk=d["player"]),
+                first_name=d["first_name"],
+                last_name=d["last_name"],
+                ifpa_number=d["ifpa_number"],
+                actor=official(request),
+            ),
+        )
+        if edited is not None:
+            messages.success(request, f"{edited} is saved.")
+            return HttpResponseRedirect(request.path)
     register = RegisterPlayerForm(request.POST if which == "register" else None)
     upload = PlayersCsvForm(
         request.POST if which == "import" else None,
@@ -92,5 +110,28 @@ def roster(request: HttpRequest, league: m.League, role: str, season_id: int) ->
         "entries": season_roster(season),
         "register": register,
         "upload": upload,
+        "edit": edit,
     }
     return page(request, "manage/roster.html", context, failed=bool(which))
+
+
+def _opened_edit(request: HttpRequest, season: m.Season) -> EditPlayerForm | None:
+    """The edit form opened by ``?edit=<player id>``, prefilled (None: closed; a player not on
+    this roster opens nothing)."""
+    wanted = request.GET.get("edit", "")
+    entry = (
+        season.entries.select_related("player").filter(player_id=wanted).first()
+        if wanted.isdigit()
+        else None
+    )
+    if entry is None:
+        return None
+    player = entry.player
+    return EditPlayerForm(
+        initial={
+            "player": player.pk,
+            "first_name": player.first_name,
+            "last_name": player.last_name,
+            "ifpa_number": player.ifpa_number,
+        }
+    )

@@ -62,11 +62,27 @@ def _base(league: m.League, role: str, meet: m.Meet, tab: str) -> dict[str, Any]
     return {"league": league, "role": role, "meet": meet, "season": meet.season, "tab": tab}
 
 
-def _games(meet: m.Meet) -> list[tuple[int, str]]:
+def _games(meet: m.Meet, group: int | None = None) -> list[tuple[int, str]]:
     return [
         (g.pk, f"Group {g.group.number} · game {g.number} · {g.machine.title}")
-        for g in meet_games(meet)
+        for g in meet_games(meet, group=group)
     ]
+
+
+def _chosen_group(request: HttpRequest, meet: m.Meet) -> int | None:
+    """The group number ``?group=N`` chose (its forms then list only that group's games and
+    players); None for every group, or for a number the meet does not have."""
+    wanted = request.GET.get("group", "")
+    if wanted.isdigit() and meet.groups.filter(number=int(wanted)).exists():
+        return int(wanted)
+    return None
+
+
+def _group_context(meet: m.Meet, chosen: int | None) -> dict[str, Any]:
+    return {
+        "group_numbers": list(meet.groups.order_by("number").values_list("number", flat=True)),
+        "chosen_group": chosen,
+    }
 
 
 @console_page(ANY_ROLE)
@@ -250,7 +266,8 @@ def _start(meet: m.Meet, form: StartMeetForm, request: HttpRequest) -> Any:
 def forfeits(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
     """Forfeits (record_forfeit) and late arrivals (record_late_join) of an open meet."""
     the_meet = meet_of(league, meet_id)
-    games, players = _games(the_meet), meet_players(the_meet)
+    chosen = _chosen_group(request, the_meet)
+    games, players = _games(the_meet, chosen), meet_players(the_meet, group=chosen)
     which = action(request)
     forfeit = ForfeitForm(
         request.POST if which == "forfeit" else None, games=games, players=players
@@ -282,11 +299,12 @@ def forfeits(request: HttpRequest, league: m.League, role: str, meet_id: int) ->
             ),
         )
         if arrival is not None:
-            decision = arrival.decision
-            verdict = "joins the game" if decision.may_join else "forfeits this game"
-            return done(request, f"Late arrival recorded: he {verdict}. {decision.reason}")
+            # The rules' reason reads as the rest of a sentence about the player.
+            who = arrival.row.player
+            return done(request, f"Late arrival recorded: {who} {arrival.decision.reason}.")
     context = {
         **_base(league, role, the_meet, "forfeits"),
+        **_group_context(the_meet, chosen),
         "facts": meet_facts(the_meet),
         "forfeit": forfeit,
         "late": late,
@@ -298,7 +316,8 @@ def forfeits(request: HttpRequest, league: m.League, role: str, meet_id: int) ->
 def malfunctions(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
     """Malfunctions (report_malfunction) and compensatory games (request and record)."""
     the_meet = meet_of(league, meet_id)
-    games, players = _games(the_meet), meet_players(the_meet)
+    chosen = _chosen_group(request, the_meet)
+    games, players = _games(the_meet, chosen), meet_players(the_meet, group=chosen)
     which = action(request)
 
     def bound(name: str) -> Any:
@@ -327,7 +346,7 @@ def malfunctions(request: HttpRequest, league: m.League, role: str, meet_id: int
         if reported is not None:
             extra = []
             if reported.entitled:
-                extra.append("He may now have a compensatory game.")
+                extra.append("They may now have a compensatory game.")
             if reported.machine_unplayable:
                 extra.append("The machine is now unplayable for the meet (R7.3-r).")
             kind = reported.ruling.kind.replace("_", " ")
@@ -347,7 +366,8 @@ def malfunctions(request: HttpRequest, league: m.League, role: str, meet_id: int
             ),
         )
         if granted is not None:
-            return done(request, f"Compensatory game granted: {granted.balls} ball(s).")
+            balls = "1 ball" if granted.balls == 1 else f"{granted.balls} balls"
+            return done(request, f"Compensatory game granted: {balls}.")
     elif which == "compensatory":
         played = run(
             record,
@@ -365,6 +385,7 @@ def malfunctions(request: HttpRequest, league: m.League, role: str, meet_id: int
             return done(request, "Compensatory game recorded.")
     context = {
         **_base(league, role, the_meet, "malfunctions"),
+        **_group_context(the_meet, chosen),
         "facts": meet_facts(the_meet),
         "report": report,
         "grant": grant,
@@ -377,9 +398,9 @@ def malfunctions(request: HttpRequest, league: m.League, role: str, meet_id: int
 def violations(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
     """Violations (record_violation), with the penalty decision the rules give."""
     the_meet = meet_of(league, meet_id)
-    form = ViolationForm(
-        request.POST or None, games=_games(the_meet), players=meet_players(the_meet)
-    )
+    chosen = _chosen_group(request, the_meet)
+    games, players = _games(the_meet, chosen), meet_players(the_meet, group=chosen)
+    form = ViolationForm(request.POST or None, games=games, players=players)
     recorded = None
     if request.method == "POST":
         recorded = run(
@@ -401,10 +422,9 @@ def violations(request: HttpRequest, league: m.League, role: str, meet_id: int) 
     decision = None if recorded is None else recorded.decision
     context = {
         **_base(league, role, the_meet, "violations"),
+        **_group_context(the_meet, chosen),
         "facts": meet_facts(the_meet),
-        "form": ViolationForm(games=_games(the_meet), players=meet_players(the_meet))
-        if decision is not None
-        else form,
+        "form": ViolationForm(games=games, players=players) if decision is not None else form,
         "decision": decision,
     }
     return render(
