@@ -118,7 +118,7 @@ def test_new_league_first_night_from_a_fresh_install(
     assert m.LeagueOfficial.objects.get(league=league).user == official
     assert league.machines.count() == len(MACHINES)
     assert (meet.status, meet.date, meet.groups.count()) == (m.Meet.Status.OPEN, today, 2)
-    print_link = phone.get_by_role("link", name="Print the score sheets")
+    print_link = phone.get_by_role("link", name="Print the score sheets", exact=True)
     expect(print_link).to_have_attribute("href", f"/print/thursday/meets/{meet.pk}/sheets/")
     print_link.click()
     for group in meet.groups.all():

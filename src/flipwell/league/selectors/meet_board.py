@@ -183,7 +183,7 @@ def meet_board(meet: m.Meet) -> MeetBoard:
     """The board of `meet` (a fixed number of queries; no writes)."""
     season = meet.season
     result: SeasonResult | None = None
-    folded = season_fold(season)
+    folded = season_fold(season, explain=True)  # a ranking score's adjustments say why
     ruleset = folded.ruleset
     if meet.status != m.Meet.Status.PLANNED:
         result = folded.result

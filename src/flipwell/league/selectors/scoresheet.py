@@ -136,7 +136,7 @@ def scoresheet(group: m.Group) -> ScoreSheet:
     board = meet_board(meet)
     found = next(g for g in board.groups if g.id == group.pk)
     names = dict(found.names)
-    folded = season_fold(season)
+    folded = season_fold(season, explain=True)  # the same fold as its board's
     result, ruleset = folded.result, folded.ruleset
     match = None
     if meet.number <= len(result.meets):
