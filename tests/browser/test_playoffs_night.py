@@ -32,6 +32,8 @@ FIRST_MEET = datetime.date(2026, 1, 6)
 NIGHT = datetime.date(2026, 3, 24)
 MATCH = "QF1"
 MAX_GAMES = 6  # a match is three games (R6.3-c), with room for a tiebreaker (R6.5-a)
+TV_PANELS = 4  # two of standings, the bracket, and one to spare
+TV_TURN_MS = 12_500  # the TV shows its next panel every 12 s
 TIED = re.compile(r"^(?P<names>.+) are tied at")
 
 
@@ -188,6 +190,8 @@ def test_playoff_night_through_the_console(
     assert len(settled) >= 2, f"the season's two seed ties were not both settled: {settled}"
     (division,) = playoff_bracket(season).divisions
     seeded = [ref.name for _, ref in division.seeds if ref is not None]
+    for names in settled:  # the seed playoff's winner (listed last) takes the higher seed
+        assert seeded.index(names[-1]) < seeded.index(names[0]), f"{names} after {seeded}"
     assert withdrawn not in seeded, f"{withdrawn} is still seeded after the withdrawal"
     assert len(seeded) == 12, f"the next player did not move up (R6.6-b): {seeded}"
     assert [len(game.order) for game in match.games] == [4, 4, 4]
@@ -212,9 +216,15 @@ def test_playoff_night_through_the_console(
         screenshot(public, f"playoffs-public-after-{MATCH}-{size}")
 
     tv = new_page("tv", viewport=TV)
+    tv.clock.install()  # the TV turns its panels on a timer: fast-forward it
     visit(tv, f"/tv/{SLUG}/")
     panel = tv.get_by_role("region", name="Playoff bracket", include_hidden=True)
     expect(panel).to_contain_text("Playoffs · division A")
     for name in advancing:
         expect(panel).to_contain_text(name)
+    for _ in range(TV_PANELS):  # the standings come first
+        if panel.is_visible():
+            break
+        tv.clock.run_for(TV_TURN_MS)
+    expect(panel).to_be_visible()
     screenshot(tv, f"playoffs-tv-after-{MATCH}")
