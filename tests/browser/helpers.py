@@ -10,7 +10,7 @@ Words:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,8 @@ DESKTOP = ViewportSize(width=1280, height=800)
 TV = ViewportSize(width=1920, height=1080)
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+# The sizes every page type is photographed at: a phone at the machine, an official's laptop.
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
 PRINT = ViewportSize(width=794, height=1123)  # an A4 page at 96 dots per inch
 TIMEOUT_MS = 10_000
 OK = 200
@@ -84,6 +86,28 @@ def visit_all(
             failures += audit(page)
         except Error as error:
             failures.append(f"{url} did not load: {error.message.splitlines()[0]}")
+    return failures
+
+
+def visit_all_sizes(
+    new_page: Callable[..., Page],
+    pages: Mapping[str, str],
+    *,
+    prefix: str,
+    before: Callable[[Page], None] | None = None,
+) -> list[str]:
+    """`visit_all` of `pages` at each of `SIZES`, each size in a browser context of its own
+    (a phone context has touch, as a player's phone does), and list the pages that failed.
+
+    `before` runs on each new page first (signing in, for the console). Screenshots are named
+    ``<prefix>-<name>-<size>``, so each page type is photographed at 390x844 and 1280x800.
+    """
+    failures = []
+    for size, viewport in SIZES.items():
+        page = new_page(f"{prefix}, {size}", viewport=viewport)
+        if before is not None:
+            before(page)
+        failures += visit_all(page, pages, prefix=prefix, suffix=size)
     return failures
 
 

@@ -3,7 +3,8 @@ violation, also when it updates itself in place (htmx swaps), and is photographe
 
 The demo league (`create_demo_league`: a finished season with playoffs, a season in progress
 with an open meet) gives every page something to show. Each test visits one area's pages and
-reports every page that failed, not only the first; screenshots go to artifacts/screenshots/.
+reports every page that failed, not only the first; screenshots go to artifacts/screenshots/,
+each page type at a phone's size (390x844) and a desktop's (1280x800), the TV at its own too.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from tests.browser.helpers import (
     sheet_path,
     visit,
     visit_all,
+    visit_all_sizes,
 )
 from tests.browser.night import (
     board_group,
@@ -73,12 +75,7 @@ def public_pages(demo: DemoLeague) -> dict[str, str]:
 def test_public_pages_log_no_javascript_error(
     demo: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
 ) -> None:
-    pages = public_pages(demo)
-    phone = new_page("public, phone")
-    desktop = new_page("public, desktop", viewport=DESKTOP)
-
-    failures = visit_all(phone, pages, prefix="public", suffix="phone")
-    failures += visit_all(desktop, pages, prefix="public", suffix="desktop")
+    failures = visit_all_sizes(new_page, public_pages(demo), prefix="public")
 
     assert not failures, "\n".join(failures)
 
@@ -87,10 +84,11 @@ def test_tv_page_rotates_and_refreshes_with_no_javascript_error(
     demo: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
 ) -> None:
     tv_url = f"/tv/{demo.league.slug}/"
+    failures = visit_all_sizes(new_page, {"page": tv_url}, prefix="tv")
     tv = new_page("tv", viewport=TV)
     tv.clock.install()  # the rotation and the refresh run on timers: fast-forward them
 
-    failures = visit_all(tv, {"tv": tv_url})
+    failures += visit_all(tv, {"tv": tv_url})
     tv.evaluate("window.__notReloaded = true")
     shown = [visible_heading(tv)]
     for turn in range(1, 4):  # three rotations (every 12 s), each with a refresh (15 s)
@@ -115,10 +113,11 @@ def test_print_pages_log_no_javascript_error(
         "standings": f"/print/{slug}/standings/",
         "maintenance": f"/print/{slug}/maintenance/",
     }
+    failures = visit_all_sizes(new_page, pages, prefix="print")  # on screen, before printing
     paper = new_page("print", viewport=PRINT)
     paper.emulate_media(media="print")
 
-    failures = visit_all(paper, pages, prefix="print")
+    failures += visit_all(paper, pages, prefix="print")
 
     assert not failures, "\n".join(failures)
 
@@ -129,9 +128,7 @@ def test_score_sheet_logs_no_javascript_error(
     meet = demo.current_season.meets.get(status=m.Meet.Status.OPEN)
     group = meet.groups.order_by("number").first()
     assert group is not None
-    phone = new_page("score sheet")
-
-    failures = visit_all(phone, {"sheet": sheet_path(group)}, prefix="scoresheet")
+    failures = visit_all_sizes(new_page, {"sheet": sheet_path(group)}, prefix="scoresheet")
 
     assert not failures, "\n".join(failures)
 
@@ -189,20 +186,20 @@ def test_score_sheet_and_board_update_in_place_with_no_csp_violation(
 def test_console_pages_log_no_javascript_error(
     demo: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
 ) -> None:
-    official = new_page("console, phone")
-    desktop = new_page("console, desktop", viewport=DESKTOP)
-    for page in (official, desktop):
-        log_in(page, DEMO_USERNAME, demo.password)
     pages = console_pages(demo)
 
-    failures = visit_all(official, pages, prefix="manage", suffix="phone")
-    failures += visit_all(desktop, pages, prefix="manage", suffix="desktop")
+    failures = visit_all_sizes(
+        new_page,
+        pages,
+        prefix="manage",
+        before=lambda page: log_in(page, DEMO_USERNAME, demo.password),
+    )
 
     assert len(pages) > 1, f"no console pages found: {pages}"
     assert not failures, "\n".join(failures)
 
 
-def test_login_page_logs_no_javascript_error(page: Page, error_guard: ErrorGuard) -> None:
-    failures = visit_all(page, {"login": "/manage/login/"}, prefix="manage")
+def test_login_page_logs_no_javascript_error(new_page: NewContext, error_guard: ErrorGuard) -> None:
+    failures = visit_all_sizes(new_page, {"login": "/manage/login/"}, prefix="manage")
 
     assert not failures, "\n".join(failures)

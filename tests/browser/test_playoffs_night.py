@@ -1,0 +1,230 @@
+"""The playoff night in the browser (§6): the official qualifies the players and draws the
+bracket in the console, settles the seed ties with single-ball playoffs (R6.1-e), records the
+withdrawal of the last seed before the night (R6.6-b, the next player moving up), starts and
+records every game of the first quarterfinal until it is complete (R6.3-c, R6.4), and the
+public playoffs page and the TV show the bracket with the players who go through (R6.3-j).
+
+The season is the demo's finished season (`demo_finished_season.json`: 21 players, ten closed
+meets) imported into a league of its own, with no playoff night yet: its qualification has two
+ties for seeds, so the seed playoff is played through the console too.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from flipwell.league import models as m
+from flipwell.league.exchange.demo import FINISHED_SEASON_FILE, MACHINES, demo_season_file
+from flipwell.league.selectors.playoffs import MatchView, playoff_bracket
+from flipwell.league.services.leagues import create_league
+from flipwell.league.services.season_files import import_season_file
+from tests import factories as f
+from tests.browser.conftest import ErrorGuard, NewContext
+from tests.browser.helpers import DESKTOP, PHONE, TV, log_in, screenshot, visit
+from tests.browser.night import OFFICIAL, PASSWORD, SLUG, create, shows
+
+LEAGUE = "Tuesday Flippers"
+FIRST_MEET = datetime.date(2026, 1, 6)
+NIGHT = datetime.date(2026, 3, 24)
+MATCH = "QF1"
+MAX_GAMES = 6  # a match is three games (R6.3-c), with room for a tiebreaker (R6.5-a)
+TV_PANELS = 4  # two of standings, the bracket, and one to spare
+TV_TURN_MS = 12_500  # the TV shows its next panel every 12 s
+TIED = re.compile(r"^(?P<names>.+) are tied at")
+
+
+@pytest.fixture
+def season(live_server: object) -> m.Season:
+    """The finished season, all ten meets closed, with no playoff night yet."""
+    official = create(f.UserFactory, username=OFFICIAL)
+    league = create_league(name=LEAGUE, slug=SLUG, created_by=official)
+    m.Machine.objects.bulk_create(
+        m.Machine(league=league, title=title, balls_per_game=balls, location=location)
+        for title, balls, location in MACHINES
+    )
+    return import_season_file(
+        league=league,
+        name="Winter 2026",
+        data=demo_season_file(FINISHED_SEASON_FILE),
+        first_meet=FIRST_MEET,
+        actor=official,
+    )
+
+
+def match_view(season: m.Season, name: str) -> MatchView:
+    """The match `name` of division A as the bracket shows it now."""
+    (division,) = playoff_bracket(season).divisions
+    return next(match for match in division.matches if match.match == name)
+
+
+def match_card(official: Page, name: str) -> Locator:
+    """The console's card of the match `name`, its forms opened."""
+    card = official.locator("article").filter(
+        has=official.get_by_role("heading", name=re.compile(rf"^{name}\b"))
+    )
+    card.get_by_text(f"Record for {name}").click()
+    return card
+
+
+def match_form(card: Locator, submit: str) -> Locator:
+    """The form of `card` sent with the button `submit`.
+
+    Each match's forms share field ids with the other matches' (Django's default ids), so
+    the fields are found by name within the form rather than by label.
+    """
+    return card.locator("form").filter(has=card.page.get_by_role("button", name=submit))
+
+
+def qualify(official: Page) -> None:
+    """Qualify the players for the night (R6.1) from the console's playoffs page."""
+    official.goto("/manage/")
+    official.get_by_role("link", name=LEAGUE).first.click()
+    official.get_by_role("link", name="Playoffs", exact=True).first.click()
+    expect(official.get_by_role("heading", name="Playoffs of Winter 2026")).to_be_visible()
+    screenshot(official, "playoffs-console-before-qualification")
+    official.get_by_label("Playoff night").fill(NIGHT.isoformat())
+    official.get_by_role("button", name="Qualify").click()
+    shows(official, "Qualification done.")
+
+
+def settle_seed_ties(official: Page) -> list[list[str]]:
+    """Record a single-ball seed playoff (R6.1-e) for each tie the console lists, the player
+    listed last winning it; the tied names, in the order the console listed them."""
+    settled: list[list[str]] = []
+    ties = official.locator("section.panel").filter(
+        has=official.get_by_role("heading", name="Ties to settle")
+    )
+    while ties.count():
+        tie = ties.get_by_role("listitem").first.inner_text()
+        found = TIED.match(tie)
+        assert found, f"a tie the test cannot read: {tie!r}"
+        names = re.split(r", | and ", found["names"])
+        for place, name in enumerate(reversed(names), start=1):
+            ties.get_by_label(f"Place {place}").select_option(label=name)
+        screenshot(official, f"playoffs-console-seed-playoff-{len(settled) + 1}")
+        ties.get_by_role("button", name="Record the seed playoff").click()
+        shows(official, "Seed playoff recorded.")
+        settled.append(names)
+    return settled
+
+
+def withdraw_last_seed(official: Page, season: m.Season) -> str:
+    """Record the withdrawal of division A's last seed before the night (R6.6-b); the name."""
+    (division,) = playoff_bracket(season).divisions
+    _, last = division.seeds[-1]
+    assert last is not None, "division A has a bye as its last seed"
+    form = official.locator("section.panel").filter(
+        has=official.get_by_role("heading", name="Withdrawal before the night")
+    )
+    form.get_by_label("Player withdrawing").select_option(label=last.name)
+    form.get_by_label("Note").fill("Away on the playoff night")
+    form.get_by_role("button", name="Record the withdrawal").click()
+    shows(official, "Withdrawal recorded: the seeds below moved up.")
+    return last.name
+
+
+def play_game(official: Page, season: m.Season, match: MatchView) -> None:
+    """Start the match's next game in the console and record its scores (all different: the
+    player first in play order scores the least)."""
+    card = match_card(official, match.match)
+    start = match_form(card, "Start the game")
+    if match.machine_chooser is not None:  # game 1's machine is drawn (R6.4-b)
+        played = {game.machine for game in match.games}
+        title = next(title for title, *_ in MACHINES if title not in played)
+        start.locator("select[name=machine]").select_option(label=title)
+    start.get_by_role("button", name="Start the game").click()
+    shows(official, "Game started.")
+    playing = match_view(season, match.match).game_in_progress
+    assert playing is not None, f"{match.match} has no game in progress after the start"
+    card = match_card(official, match.match)
+    record = match_form(card, "Record the game")
+    absent = {ref.id for ref in match.no_shows}
+    present = [ref for ref in match.play_order if ref.id not in absent]
+    for place, ref in enumerate(present, start=1):
+        score = 1_000_000 * place + 10_000 * playing.number
+        record.locator(f"input[name=score_{ref.id}]").fill(str(score))
+    screenshot(official, f"playoffs-console-{match.match}-game-{playing.number}")
+    record.get_by_role("button", name="Record the game").click()
+    shows(official, "Game recorded.")
+
+
+def break_tie(official: Page, match: MatchView) -> None:
+    """Record the match's tiebreaker (R6.5-a), in the order the tie lists the players."""
+    card = match_card(official, match.match)
+    form = match_form(card, "Record the tiebreaker")
+    for place, ref in enumerate(match.tied[0], start=1):
+        form.locator(f"select[name=place_{place}]").select_option(value=str(ref.id))
+    form.get_by_role("button", name="Record the tiebreaker").click()
+    shows(official, "Tiebreaker recorded.")
+
+
+def play_match(official: Page, season: m.Season, name: str) -> MatchView:
+    """Play the match `name` through the console until it is complete."""
+    for _ in range(MAX_GAMES):
+        match = match_view(season, name)
+        if match.status == "complete":
+            return match
+        if match.status == "tiebreaker_needed":
+            break_tie(official, match)
+        else:
+            play_game(official, season, match)
+    raise AssertionError(f"{name} is not complete after {MAX_GAMES} steps")
+
+
+def test_playoff_night_through_the_console(
+    season: m.Season, new_page: NewContext, error_guard: ErrorGuard
+) -> None:
+    official = new_page("official", viewport=DESKTOP)
+    log_in(official, OFFICIAL, PASSWORD)
+
+    qualify(official)
+    settled = settle_seed_ties(official)
+    withdrawn = withdraw_last_seed(official, season)
+    settled += settle_seed_ties(official)  # the player moving up may tie another
+    match = play_match(official, season, MATCH)
+
+    assert len(settled) >= 2, f"the season's two seed ties were not both settled: {settled}"
+    (division,) = playoff_bracket(season).divisions
+    seeded = [ref.name for _, ref in division.seeds if ref is not None]
+    for names in settled:  # the seed playoff's winner (listed last) takes the higher seed
+        assert seeded.index(names[-1]) < seeded.index(names[0]), f"{names} after {seeded}"
+    assert withdrawn not in seeded, f"{withdrawn} is still seeded after the withdrawal"
+    assert len(seeded) == 12, f"the next player did not move up (R6.6-b): {seeded}"
+    assert [len(game.order) for game in match.games] == [4, 4, 4]
+    assert sum(points for _, points in match.totals) == 21  # 3 games of 4-2-1-0 (R6.3-c)
+    leaders = sorted(match.totals, key=lambda total: -total[1])[:2]
+    advancing = [ref.name for ref in match.advancing]
+    assert set(advancing) == {ref.name for ref, _ in leaders}, f"{MATCH} sends {advancing}"
+    semifinal = match_view(season, "SF1")
+    assert set(advancing) <= {ref.name for ref in semifinal.players}
+    shows(official, re.compile(rf"{MATCH}\s+complete"))
+    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        official.set_viewport_size(viewport)
+        screenshot(official, f"playoffs-console-after-{MATCH}-{size}")
+
+    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        public = new_page(f"public playoffs, {size}", viewport=viewport)
+        visit(public, f"/leagues/{SLUG}/playoffs/")
+        bracket_figure = public.get_by_role("figure", name="Division A bracket")
+        for name in advancing:
+            expect(bracket_figure).to_contain_text(name)
+        shows(public, f"Advancing: {', '.join(advancing)}")
+        screenshot(public, f"playoffs-public-after-{MATCH}-{size}")
+
+    tv = new_page("tv", viewport=TV)
+    tv.clock.install()  # the TV turns its panels on a timer: fast-forward it
+    visit(tv, f"/tv/{SLUG}/")
+    panel = tv.get_by_role("region", name="Playoff bracket", include_hidden=True)
+    expect(panel).to_contain_text("Playoffs · division A")
+    for name in advancing:
+        expect(panel).to_contain_text(name)
+    for _ in range(TV_PANELS):  # the standings come first
+        if panel.is_visible():
+            break
+        tv.clock.run_for(TV_TURN_MS)
+    expect(panel).to_be_visible()
+    screenshot(tv, f"playoffs-tv-after-{MATCH}")
