@@ -109,7 +109,7 @@ def roster(request: HttpRequest, league: m.League, role: str, season_id: int) ->
     return page(request, "manage/roster.html", context, failed=bool(which))
 
 
-@console_page(ANY_ROLE)
+@console_page(LO_ONLY)
 def ifpa(request: HttpRequest, league: m.League, role: str, season_id: int) -> HttpResponse:
     """Who the IFPA file lists and who it leaves out, and why (issue #13); read-only.
 
