@@ -21,25 +21,71 @@ def _rows(text: str) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(text)))
 
 
-def test_ifpa_csv_lists_every_player_in_final_order_with_attendance(client, golden):
+def _preview(client, season_id: int, query: str = "") -> dict:
+    response = client.get(f"/api/v1/seasons/{season_id}/ifpa/preview{query}")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def test_ifpa_csv_lists_only_players_who_attended_enough_in_final_order(client, golden):
+    """Issue #13: below the threshold and no finals (none yet) -> left out; positions close up."""
     m.Player.objects.filter(first_name="Cal").update(ifpa_number=12345)
 
     response = client.get(f"/api/v1/seasons/{golden.pk}/ifpa.csv?threshold=10")
     rows = _rows(response.content.decode())
+    preview = _preview(client, golden.pk, "?threshold=10")
 
     assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"] == (
+        f'attachment; filename="ifpa-{golden.pk}-regular-season.csv"'
+    )
+    assert list(rows[0]) == ["position", "first_name", "last_name", "ifpa_number", "meets_attended"]
     assert [r["position"] for r in rows] == [str(i) for i in range(1, len(rows) + 1)]
-    assert len(rows) == len(GOLDEN["entrants"])
     assert (rows[0]["first_name"], rows[0]["ifpa_number"]) == ("Cal", "12345")
-    full = [r for r in rows if r["meets_attended"] == "10"]
-    assert {r["below_threshold"] for r in full} == {"no"}
-    assert {r["below_threshold"] for r in rows if int(r["meets_attended"]) < 10} == {"yes"}
+    assert {r["meets_attended"] for r in rows} == {"10"}
+    assert len(rows) + len(preview["left_out"]) == len(GOLDEN["entrants"])
+    assert [f"{r['first_name']} {r['last_name']}" for r in rows] == [
+        line["player"]["name"] for line in preview["included"]
+    ]
 
 
-def test_ifpa_threshold_defaults_to_half_the_meets(client, golden):
+def test_ifpa_threshold_defaults_to_half_the_meets_played(client, golden):
     rows = _rows(client.get(f"/api/v1/seasons/{golden.pk}/ifpa.csv").content.decode())
+    preview = _preview(client, golden.pk)
 
-    assert all((r["below_threshold"] == "yes") == (int(r["meets_attended"]) < 5) for r in rows)
+    assert (preview["meets_played"], preview["threshold"]) == (10, 5)
+    assert all(int(r["meets_attended"]) >= 5 for r in rows)
+    assert {line["reason"] for line in preview["left_out"]} <= {"below_attendance"}
+    assert all(line["meets_attended"] < 5 for line in preview["left_out"])
+    assert len(rows) == len(preview["included"])
+
+
+def test_ifpa_preview_names_who_is_left_out_and_why(client, golden):
+    preview = _preview(client, golden.pk, "?threshold=10")
+    out = preview["left_out"][0]
+
+    assert preview["results"] == "regular_season"
+    assert preview["playoffs_complete"] is False
+    assert out["position"] is None
+    assert out["why"] == (
+        f"attended {out['meets_attended']} of 10 meets, fewer than the 10 needed "
+        "(half the meets played), and did not reach the finals"
+    )
+    assert out["player"]["name"] in {
+        f"{e['first_name']} {e['last_name']}" for e in GOLDEN["entrants"]
+    }
+
+
+def test_ifpa_post_finals_results_are_refused_before_the_playoffs(client, golden):
+    response = client.get(f"/api/v1/seasons/{golden.pk}/ifpa.csv?results=post_finals")
+
+    assert response.status_code == 422
+    assert response.json()["error"]["fields"] == {
+        "results": [
+            f"The playoffs of {golden.name} are not complete, so there are no post-finals "
+            "results yet; ask for regular_season results."
+        ]
+    }
 
 
 def test_meets_calendar_is_rfc5545_with_crlf_lines(client, golden):
@@ -117,15 +163,44 @@ def test_ifpa_csv_positions_come_from_the_playoffs_once_complete(client):
     (division,) = playoff_bracket(season).divisions
     winner = next(p for place, p in division.places if place == 1)
 
-    rows = list(
-        csv.DictReader(io.StringIO(client.get(f"/api/v1/seasons/{season.pk}/ifpa.csv").text))
-    )
+    rows = _rows(client.get(f"/api/v1/seasons/{season.pk}/ifpa.csv").text)
+    preview = _preview(client, season.pk)
 
+    assert preview["results"] == "post_finals"
     assert (rows[0]["position"], f"{rows[0]['first_name']} {rows[0]['last_name']}") == (
         "1",
         winner.name,
     )
-    assert len(rows) == season.entries.count()
+    assert len(rows) + len(preview["left_out"]) == season.entries.count()
+
+
+def test_ifpa_finalists_are_listed_whatever_their_attendance(client):
+    """Issue #13: a player who reached the finals is never left out (R6.2-a qualifiers)."""
+    call_command("demo", stdout=io.StringIO())
+    season = m.Season.objects.filter(playoff_night__status="closed").get()
+    (division,) = playoff_bracket(season).divisions
+    finalists = {p.name for _, p in division.seeds if p is not None}
+
+    preview = _preview(client, season.pk, "?threshold=1000")
+
+    assert {line["player"]["name"] for line in preview["included"]} == finalists
+    assert {line["reason"] for line in preview["included"]} == {"finalist"}
+    assert len(preview["left_out"]) == season.entries.count() - len(finalists)
+
+
+def test_ifpa_regular_season_results_ignore_the_playoffs(client):
+    """One kind per file: regular-season positions are the standings' order (R6.1-d)."""
+    call_command("demo", stdout=io.StringIO())
+    season = m.Season.objects.filter(playoff_night__status="closed").get()
+    standings = client.get(f"/api/v1/seasons/{season.pk}/standings.csv").text
+
+    rows = _rows(client.get(f"/api/v1/seasons/{season.pk}/ifpa.csv?results=regular_season").text)
+    leader = _rows(standings)[0]
+
+    assert (rows[0]["first_name"], rows[0]["last_name"]) == (
+        leader["first_name"],
+        leader["last_name"],
+    )
 
 
 FORMULA_NAMES = {

@@ -29,6 +29,7 @@ TABLE = {
     "/manage/{slug}/seasons/{season}/roster/": (302, 403, 403, 200),
     "/manage/{slug}/seasons/{season}/meets/": (302, 403, 200, 200),
     "/manage/{slug}/seasons/{season}/playoffs/": (302, 403, 403, 200),
+    "/manage/{slug}/seasons/{season}/ifpa/": (302, 403, 403, 200),
     "/manage/{slug}/meets/{meet}/": (302, 403, 200, 200),
     "/manage/{slug}/meets/{planned}/attendance/": (302, 403, 403, 200),
     "/manage/{slug}/meets/{planned}/start/": (302, 403, 403, 200),

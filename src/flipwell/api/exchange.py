@@ -1,13 +1,12 @@
 """Files for other programs: the IFPA results CSV, the meets as iCalendar, roster checking.
 
 Words:
-- *IFPA results CSV*: one row per player of a season, in final position order (once the
-  playoffs are complete, the qualifiers by their playoff places, then everyone else by the
-  standings: `flipwell.rules.season_final_positions`), with his IFPA number; *attended* counts the
-  meets at which he played at least one game, and a player who attended fewer than the
-  *attendance threshold* is marked ``below_threshold`` = ``yes`` (the IFPA counts only players
-  who took part enough; the league decides how many meets that is, by default half the
-  season's meets, rounded up: `flipwell.rules.final_positions.attendance_threshold`). A name
+- *IFPA results CSV*: the players of a season the IFPA counts, in final position order, with
+  their IFPA numbers and the meets each attended (``meets_attended``). Who is listed, and the
+  positions, come from `flipwell.league.selectors.ifpa.ifpa_submission` (IFPA league rules,
+  issue #13): a player who attended fewer than half the meets played is left out unless he
+  reached the finals, and the players behind him move up. One kind of results per file:
+  regular season (the standings) or post-finals (the playoff places first). A name
   a spreadsheet would run as a formula is written as text (``'=...``,
   `flipwell.league.csv_cells`).
 - *meets calendar*: RFC 5545 text, one VEVENT per stored meet, CRLF line ends, long lines
@@ -27,13 +26,11 @@ from django.core.exceptions import ValidationError
 from icalendar import Calendar, Event
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key
 from flipwell.league.csv_cells import csv_text
-from flipwell.league.exchange.exports import FoldedSeason, fold
 from flipwell.league.players_csv import roster_problems
-from flipwell.league.selectors.playoffs import playoff_bracket
+from flipwell.league.selectors.ifpa import IfpaSubmission, ifpa_submission
 from flipwell.league.services import ImportResult, import_players_csv
-from flipwell.rules import attendance, attendance_threshold, season_final_positions
+from flipwell.rules import IfpaResults
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -44,51 +41,36 @@ IFPA_COLUMNS = (
     "last_name",
     "ifpa_number",
     "meets_attended",
-    "below_threshold",
 )
 
 
 @dataclass(frozen=True)
 class IfpaExport:
-    """The IFPA results file of a season and the threshold it was made with."""
+    """The IFPA results file of a season and the submission it was made from."""
 
     csv: str
-    threshold: int
+    submission: IfpaSubmission
 
 
-def ifpa_results(season: m.Season, *, threshold: int | None) -> IfpaExport:
-    """The season's IFPA results CSV (see the module docstring); read-only."""
-    folded: FoldedSeason = fold(season)
-    limit = attendance_threshold(season.number_of_meets, override=threshold)
-    numbers = dict(
-        m.SeasonEntry.objects.filter(season=season).values_list("player_id", "player__ifpa_number")
-    )
-    standings = {s.player: s for s in folded.result.standings()}
-    rows: list[tuple[object, ...]] = []
-    for position, key in season_final_positions(list(standings), _playoff_places(season)):
-        standing = standings[key]
-        first_name, last_name = folded.names[standing.player]
-        attended, below = attendance(standing.nights, threshold=limit)
-        number = numbers.get(int(standing.player))
-        rows.append(
-            (
-                position,
-                first_name,
-                last_name,
-                "" if number is None else number,
-                attended,
-                "yes" if below else "no",
-            )
+def ifpa_results(
+    season: m.Season, *, results: IfpaResults | None = None, threshold: int | None = None
+) -> IfpaExport:
+    """The season's IFPA results CSV (see the module docstring); read-only.
+
+    Raises ValidationError as `ifpa_submission` (post-finals before the playoffs end).
+    """
+    submission = ifpa_submission(season, results=results, threshold=threshold)
+    rows = [
+        (
+            line.position,
+            line.first_name,
+            line.last_name,
+            "" if line.ifpa_number is None else line.ifpa_number,
+            line.meets_attended,
         )
-    return IfpaExport(csv=csv_text(IFPA_COLUMNS, rows), threshold=limit)
-
-
-def _playoff_places(season: m.Season) -> list[list[tuple[int, str]]]:
-    """Each division's final places once every division's final is complete, else none."""
-    bracket = playoff_bracket(season)
-    if not bracket.divisions or not all(d.complete for d in bracket.divisions):
-        return []
-    return [[(place, player_key(p.id)) for place, p in d.places] for d in bracket.divisions]
+        for line in submission.included
+    ]
+    return IfpaExport(csv=csv_text(IFPA_COLUMNS, rows), submission=submission)
 
 
 def meets_calendar(season: m.Season, *, now: datetime.datetime | None = None) -> str:

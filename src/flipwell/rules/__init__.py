@@ -16,6 +16,7 @@ a match, a season      match, season (facts folded into standings)
 §5                     selection (first machines, who picks, play order)
 §6                     playoffs, playoff_seeding, playoff_matches, playoff_bracket,
                        playoff_machines, final_positions; race (clinched / eliminated)
+IFPA league rules      ifpa (who an IFPA submission lists; issue #13)
 §7                     extra_balls, malfunctions
 §8                     violations
 §9                     treasury
@@ -68,6 +69,14 @@ from flipwell.rules.grouping import (
     initial_ladder,
     ladder,
     proposed_group_numbers,
+)
+from flipwell.rules.ifpa import (
+    IfpaDecision,
+    IfpaReason,
+    IfpaResults,
+    IfpaSelection,
+    ifpa_positions,
+    ifpa_selection,
 )
 from flipwell.rules.malfunctions import (
     AnnouncedProblem,
@@ -221,6 +230,10 @@ __all__ = [
     "GameFacts",
     "GameOutcome",
     "GameResult",
+    "IfpaDecision",
+    "IfpaReason",
+    "IfpaResults",
+    "IfpaSelection",
     "InterferenceChoice",
     "InterferenceDefaults",
     "JoinDecision",
@@ -297,6 +310,8 @@ __all__ = [
     "fold_season",
     "game_points",
     "group_sizes",
+    "ifpa_positions",
+    "ifpa_selection",
     "initial_ladder",
     "join_game_in_progress",
     "ladder",

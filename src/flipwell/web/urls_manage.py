@@ -18,6 +18,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<slug:slug>/seasons/", leagues.seasons, name="manage_seasons"),
     path("<slug:slug>/seasons/<int:season_id>/roster/", leagues.roster, name="manage_roster"),
     path("<slug:slug>/seasons/<int:season_id>/meets/", meets.meets, name="manage_meets"),
+    path("<slug:slug>/seasons/<int:season_id>/ifpa/", leagues.ifpa, name="manage_ifpa"),
     path(
         "<slug:slug>/seasons/<int:season_id>/playoffs/",
         playoffs.playoffs,

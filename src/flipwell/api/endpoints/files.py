@@ -11,7 +11,10 @@ from flipwell.api import queries
 from flipwell.api.endpoints.params import SeasonId
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.exchange import ifpa_results, meets_calendar
+from flipwell.api.schemas import IfpaPreviewOut
 from flipwell.league.exchange.exports import fold, scores_csv, season_export, standings_csv
+from flipwell.league.selectors.ifpa import IfpaSubmission, ifpa_submission
+from flipwell.rules import IfpaResults
 
 router = Router(tags=["exchange"])
 
@@ -76,32 +79,59 @@ def export_scores_csv(request: HttpRequest, season_id: SeasonId) -> HttpResponse
     return _download(text, "text/csv", f"scores-{season_id}.csv")
 
 
+IfpaThreshold = Annotated[
+    int | None,
+    Query(
+        None,
+        ge=0,
+        le=1000,
+        description="Meets a player must attend to be listed; default half the meets played, "
+        "rounded up.",
+    ),
+]
+IfpaResultsParam = Annotated[
+    IfpaResults | None,
+    Query(
+        None,
+        description="regular_season (the standings) or post_finals (the playoff places "
+        "first); default post_finals once the playoffs are complete, else regular_season.",
+    ),
+]
+
+
 @router.get(
     "/seasons/{season_id}/ifpa.csv",
     response=ERROR_RESPONSES,
     openapi_extra=_file(
         "text/csv",
-        "IFPA results: position, first_name, last_name, ifpa_number, meets_attended, "
-        "below_threshold (yes/no).",
+        "IFPA results: position, first_name, last_name, ifpa_number, meets_attended; players "
+        "below the attendance threshold who did not reach the finals are left out.",
     ),
 )
 def export_ifpa_csv(
     request: HttpRequest,
     season_id: SeasonId,
-    threshold: Annotated[
-        int | None,
-        Query(
-            None,
-            ge=0,
-            le=1000,
-            description="Meets a player must attend to count; default half the season's, "
-            "rounded up.",
-        ),
-    ] = None,
+    threshold: IfpaThreshold = None,
+    results: IfpaResultsParam = None,
 ) -> HttpResponse:
-    """The season's results for the IFPA, players under the attendance threshold marked."""
-    export = ifpa_results(queries.season(season_id), threshold=threshold)
-    return _download(export.csv, "text/csv", f"ifpa-{season_id}.csv")
+    """The season's results for the IFPA, one kind of results (issue #13)."""
+    export = ifpa_results(queries.season(season_id), results=results, threshold=threshold)
+    kind = export.submission.results.value.replace("_", "-")
+    return _download(export.csv, "text/csv", f"ifpa-{season_id}-{kind}.csv")
+
+
+@router.get(
+    "/seasons/{season_id}/ifpa/preview",
+    response={200: IfpaPreviewOut, **ERROR_RESPONSES},
+)
+def preview_ifpa(
+    request: HttpRequest,
+    season_id: SeasonId,
+    threshold: IfpaThreshold = None,
+    results: IfpaResultsParam = None,
+) -> IfpaSubmission:
+    """Who the IFPA file lists and who it leaves out, and why (issue #13)."""
+    return ifpa_submission(queries.season(season_id), results=results, threshold=threshold)
 
 
 @router.get(

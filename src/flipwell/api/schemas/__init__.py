@@ -1,7 +1,7 @@
 """The JSON shapes of the API: every request body and response, each field described, one
 module per resource (`common`, `leagues`, `players`, `meets`, `sheets`, `corrections`,
-`standings`, `incidents`, `machines`, `violations`, `ledger`, `rulings`, `playoffs`); every
-schema is importable from here.
+`standings`, `incidents`, `machines`, `violations`, `ledger`, `rulings`, `playoffs`,
+`ifpa`); every schema is importable from here.
 
 Words:
 - *league points* are exact fractions in flipwell (a §2.4 credit can be a third of a point).
@@ -53,6 +53,7 @@ from flipwell.api.schemas.corrections import (
     CorrectionOut,
     CorrectionOutcomeOut,
 )
+from flipwell.api.schemas.ifpa import IfpaLineOut, IfpaPreviewOut
 from flipwell.api.schemas.incidents import (
     CompensatoryGameIn,
     CompensatoryGameOut,
@@ -233,6 +234,8 @@ __all__ = [
     "HistoryMeetOut",
     "HistoryScoreOut",
     "Id",
+    "IfpaLineOut",
+    "IfpaPreviewOut",
     "ImportIn",
     "ImportedOut",
     "InputSchema",

@@ -6,8 +6,8 @@ the services' call; their `ValidationError` messages are put next to the field t
 
 Modules: `fields` (machine scores, money, player selects), `sheet` (a group's score sheet),
 `corrections`, `players`, `meets` (seasons and meets), `incidents` (forfeits, malfunctions,
-violations), `machines`, `playoffs`, `ledger`, `rulings` (special rulings), `setup` (a new
-league, officials, API tokens). Every form is importable from here.
+violations), `machines`, `playoffs`, `ifpa` (the IFPA preview), `ledger`, `rulings` (special
+rulings), `setup` (a new league, officials, API tokens). Every form is importable from here.
 """
 
 from flipwell.web.forms.corrections import (
@@ -24,6 +24,7 @@ from flipwell.web.forms.fields import (
     parse_machine_score,
     show_service_errors,
 )
+from flipwell.web.forms.ifpa import IfpaPreviewForm
 from flipwell.web.forms.incidents import (
     CompensatoryGameForm,
     CompensatoryRequestForm,
@@ -101,6 +102,7 @@ __all__ = [
     "EditPlayerForm",
     "ForfeitForm",
     "GamePlayerForm",
+    "IfpaPreviewForm",
     "IssueTokenForm",
     "LateJoinForm",
     "LatenessForm",

@@ -1,10 +1,15 @@
-"""The console's front pages: the official's leagues, a league's seasons, a season's roster."""
+"""The console's front pages: the official's leagues, a league's seasons, a season's roster
+and its IFPA submission preview."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 
 from flipwell.league import models as m
 from flipwell.league import services
@@ -15,8 +20,17 @@ from flipwell.league.selectors.console import (
     official_leagues,
     season_roster,
 )
+from flipwell.league.selectors.ifpa import ifpa_submission
+from flipwell.rules import IfpaResults
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page, signed_in
-from flipwell.web.forms import EditPlayerForm, PlayersCsvForm, RegisterPlayerForm, SeasonForm
+from flipwell.web.forms import (
+    EditPlayerForm,
+    IfpaPreviewForm,
+    PlayersCsvForm,
+    RegisterPlayerForm,
+    SeasonForm,
+    show_service_errors,
+)
 from flipwell.web.views.manage._common import action, done, official, page, run, season_of
 
 
@@ -135,3 +149,39 @@ def _opened_edit(request: HttpRequest, season: m.Season) -> EditPlayerForm | Non
             "ifpa_number": player.ifpa_number,
         }
     )
+
+
+@console_page(LO_ONLY)
+def ifpa(request: HttpRequest, league: m.League, role: str, season_id: int) -> HttpResponse:
+    """Who the IFPA file lists and who it leaves out, and why (issue #13); read-only.
+
+    The download link asks the API for the same results and threshold as the preview shows.
+    """
+    season = season_of(league, season_id)
+    form = IfpaPreviewForm(request.GET or {})
+    submission = None
+    if form.is_valid():
+        choice = form.cleaned_data["results"]
+        threshold = form.cleaned_data["threshold"]
+        try:
+            submission = ifpa_submission(
+                season, results=IfpaResults(choice) if choice else None, threshold=threshold
+            )
+        except ValidationError as error:
+            show_service_errors(form, error)
+    download = ""
+    if submission is not None:
+        query = {"results": submission.results.value}
+        if form.cleaned_data["threshold"] is not None:
+            query["threshold"] = str(form.cleaned_data["threshold"])
+        url = reverse("api-v1:export_ifpa_csv", args=[season.pk])
+        download = f"{url}?{urlencode(query)}"
+    context = {
+        "league": league,
+        "role": role,
+        "season": season,
+        "form": form,
+        "submission": submission,
+        "download": download,
+    }
+    return page(request, "manage/ifpa.html", context, failed=submission is None)

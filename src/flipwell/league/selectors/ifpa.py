@@ -1,0 +1,132 @@
+"""A season's IFPA submission as read from its facts: who is listed, who is left out and why.
+
+Words (`flipwell.rules.ifpa` defines the rest):
+- *submission*: the players the IFPA results file lists, at their final positions, and the
+  players left out of it, each with the reason in words. Both the file
+  (`flipwell.api.exchange.ifpa_results`) and its preview (the API and the console) read it.
+- *playoffs complete*: every playoff division's final is complete; only then are post-finals
+  results possible, and they are the default.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+
+from flipwell.league import models as m
+from flipwell.league.adapters import player_key
+from flipwell.league.exchange.exports import fold
+from flipwell.league.selectors.playoffs import PlayoffBracket, playoff_bracket
+from flipwell.league.selectors.standings import PlayerRef
+from flipwell.rules import (
+    IfpaDecision,
+    IfpaResults,
+    attendance,
+    ifpa_positions,
+    ifpa_selection,
+    season_final_positions,
+)
+
+
+@dataclass(frozen=True)
+class IfpaLine:
+    """One player of the submission: his position (None when left out) and the reason."""
+
+    position: int | None
+    player: PlayerRef
+    first_name: str
+    last_name: str
+    ifpa_number: int | None
+    meets_attended: int
+    reason: str
+    why: str
+
+
+@dataclass(frozen=True)
+class IfpaSubmission:
+    """A season's IFPA submission and the numbers it was made with."""
+
+    season_id: int
+    results: IfpaResults
+    playoffs_complete: bool
+    meets_played: int
+    threshold: int
+    included: tuple[IfpaLine, ...]
+    left_out: tuple[IfpaLine, ...]
+
+
+def ifpa_submission(
+    season: m.Season, *, results: IfpaResults | None = None, threshold: int | None = None
+) -> IfpaSubmission:
+    """Who the season's IFPA file lists and who it leaves out (issue #13; IFPA league rules).
+
+    results: regular-season or post-finals positions; by default post-finals once the
+    playoffs are complete, else regular season. threshold: the league's own number of meets
+    (default half the meets played). Raises ValidationError (key ``results``) when post-finals
+    results are asked for before the playoffs are complete. Read-only; fixed queries.
+    """
+    folded = fold(season)
+    bracket = playoff_bracket(season)
+    complete = bool(bracket.divisions) and all(d.complete for d in bracket.divisions)
+    chosen = results or (IfpaResults.POST_FINALS if complete else IfpaResults.REGULAR_SEASON)
+    if chosen is IfpaResults.POST_FINALS and not complete:
+        raise ValidationError(
+            {
+                "results": [
+                    f"The playoffs of {season.name} are not complete, so there are no "
+                    "post-finals results yet; ask for regular_season results."
+                ]
+            }
+        )
+    standings = [s.player for s in folded.result.standings()]
+    places = _playoff_places(bracket) if chosen is IfpaResults.POST_FINALS else []
+    positions = season_final_positions(standings, places)
+    nights = {s.player: s.nights for s in folded.result.standings()}
+    # `attendance` counts the meets attended (R2-b); who falls short is ifpa_selection's call.
+    attended = {key: attendance(nights[key], threshold=0)[0] for _, key in positions}
+    selection = ifpa_selection(
+        attended,
+        meets_played=len(folded.facts.meets),
+        finalists=_finalists(bracket),
+        threshold=threshold,
+    )
+    numbers = dict(
+        m.SeasonEntry.objects.filter(season=season).values_list("player_id", "player__ifpa_number")
+    )
+    included = {d.player for d in selection.included}
+    new_positions = {key: position for position, key in ifpa_positions(positions, included)}
+
+    def line(decision: IfpaDecision) -> IfpaLine:
+        first, last = folded.names[decision.player]
+        pk = int(decision.player)
+        return IfpaLine(
+            position=new_positions.get(decision.player),
+            player=PlayerRef(pk, f"{first} {last}"),
+            first_name=first,
+            last_name=last,
+            ifpa_number=numbers.get(pk),
+            meets_attended=decision.meets_attended,
+            reason=decision.reason.value,
+            why=selection.explain(decision),
+        )
+
+    return IfpaSubmission(
+        season_id=season.pk,
+        results=chosen,
+        playoffs_complete=complete,
+        meets_played=selection.meets_played,
+        threshold=selection.threshold,
+        included=tuple(line(d) for d in selection.included),
+        left_out=tuple(line(d) for d in selection.left_out),
+    )
+
+
+def _playoff_places(bracket: PlayoffBracket) -> list[list[tuple[int, str]]]:
+    """Each division's final places (the bracket is complete)."""
+    return [[(place, player_key(p.id)) for place, p in d.places] for d in bracket.divisions]
+
+
+def _finalists(bracket: PlayoffBracket) -> set[str]:
+    """The players seeded into a playoff division: they reached the finals (R6.2-a)."""
+    return {player_key(p.id) for d in bracket.divisions for _, p in d.seeds if p is not None}
