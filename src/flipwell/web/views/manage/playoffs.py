@@ -103,27 +103,37 @@ def playoffs(request: HttpRequest, league: m.League, role: str, season_id: int) 
         for match in division.matches:
             here = (division.name, match.match) == posted_match
             match_players = [(p.id, p.name) for p in match.players]
+            # Ids of their own per match and form, so each label names its own field.
+            slug = f"{division.name}-{match.match}".replace("/", "-").replace(" ", "-")
+
+            def ids(form: str, slug: str = slug) -> str:
+                return f"id_{slug}-{form}-%s"
+
             forms = {
                 "start": StartPlayoffGameForm(
                     post if here and which == "start" else None,
                     machines=machines,
                     initial={"division": division.name, "match": match.match},
+                    auto_id=ids("start"),
                 ),
                 "game": PlayoffScoresForm(
                     post if here and which == "game" else None,
                     players=match_players,
                     initial={"division": division.name, "match": match.match},
+                    auto_id=ids("game"),
                 ),
                 "tiebreaker": OrderForm(
                     post if here and which == "tiebreaker" else None,
                     players=match_players,
                     places=len(match_players),
                     machines=machines,
+                    auto_id=ids("tiebreaker"),
                 ),
                 "noshow": NoShowForm(
                     post if here and which == "noshow" else None,
                     players=match_players,
                     initial={"division": division.name, "match": match.match},
+                    auto_id=ids("noshow"),
                 ),
             }
             if here and which in forms and result is None:
