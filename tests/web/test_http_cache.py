@@ -8,6 +8,7 @@ from django.test import Client
 
 from flipwell import http_cache
 from flipwell.league import models as m
+from flipwell.league.selectors import revisions
 from tests.league import league_night as night_
 
 pytestmark = pytest.mark.django_db
@@ -153,3 +154,32 @@ def test_a_post_is_never_answered_from_memory_or_with_304(night):
     answer = Client().post(url, headers={"If-None-Match": tag})
 
     assert (answer.status_code, answer.has_header("ETag")) == (200, False)
+
+
+def test_a_page_gets_a_new_etag_each_quarter_hour_so_tonight_follows_the_clock(night, monkeypatch):
+    # A league's "tonight" turns at its own midnight; every zone's offset is whole quarter
+    # hours, so a tag that changes each quarter hour (UTC) never outlives the page's date.
+    url = f"/leagues/{night.league.slug}/"
+    monkeypatch.setattr(http_cache.time, "time", lambda: 900.0 * 1000 + 899)
+    before = Client().get(url)["ETag"]
+    monkeypatch.setattr(http_cache.time, "time", lambda: 900.0 * 1001)
+    after = Client().get(url)["ETag"]
+
+    assert before != after
+
+
+def test_the_revision_lookups_name_their_league_with_one_query(night, django_assert_num_queries):
+    meet = night.season.meets.get(number=1)
+    game = night_.game(meet, 1, 1)
+    expected = m.League.objects.get(pk=night.league.pk).revision
+    with django_assert_num_queries(5):
+        found = [
+            revisions.by_slug(night.league.slug),
+            revisions.by_season(night.season.pk),
+            revisions.by_meet(meet.pk),
+            revisions.by_game(game.pk),
+            revisions.by_group(game.group_id),
+        ]
+
+    assert found == [expected] * 5
+    assert (revisions.by_slug("no-such-league"), revisions.by_meet(10**9)) == (None, None)
