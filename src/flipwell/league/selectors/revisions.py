@@ -51,7 +51,7 @@ def by_group(group_id: int) -> int | None:
     return _one_value("group", group_id)
 
 
-_QUERIES: dict[str, Callable[[object], QuerySet[Any, Any]]] = {
+_QUERIES: dict[str, Callable[[int], QuerySet[Any, Any]]] = {
     "slug": lambda v: m.League.objects.filter(slug=v).values_list("revision"),
     "season": lambda v: m.Season.objects.filter(pk=v).values_list("league__revision"),
     "meet": lambda v: m.Meet.objects.filter(pk=v).values_list("season__league__revision"),
@@ -63,7 +63,7 @@ _QUERIES: dict[str, Callable[[object], QuerySet[Any, Any]]] = {
 """Each lookup as an ORM query of one row (filtered by a unique key) and one column."""
 
 
-def _one_value(kind: str, value: object) -> int | None:
+def _one_value(kind: str, value: int | str) -> int | None:
     with connection.cursor() as cursor:
         cursor.execute(_sql(kind, connection.vendor), [value])
         row = cursor.fetchone()
