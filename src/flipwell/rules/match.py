@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from flipwell.rules.checks import check_score, check_unique, fmt
 from flipwell.rules.errors import RuleError, about_player, listed
 from flipwell.rules.malfunctions import compensatory_score
+from flipwell.rules.quick_init import quick_init
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.scoring import GameResult, MatchBonusResult, fifth_game, scored_game
 from flipwell.rules.values import PlayerId, PointLine
@@ -64,6 +65,7 @@ class MatchFacts:
     games: tuple[GameFacts, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class GameOutcome:
     """One game scored: final machine scores, the game's result and why."""
@@ -77,6 +79,7 @@ class GameOutcome:
     lines: tuple[PointLine, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayerMatch:
     """One player's match: points per game, match bonus, night total and forfeits."""
@@ -97,6 +100,7 @@ class PlayerMatch:
         return sum(self.game_points) + self.match_bonus
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class MatchResult:
     """A scored match: every game, the match bonus, each player's line, and every reason."""
