@@ -11,7 +11,7 @@ from flipwell.league import models as m
 from flipwell.league.selectors.player_links import player_link_page
 from flipwell.league.services.meets import schedule_meet, scheduled_start
 from flipwell.league.services.player_links import (
-    DeadLink,
+    DeadLinkError,
     announce_absence_by_link,
     announce_lateness_by_link,
     issue_player_link,
@@ -56,9 +56,9 @@ def test_issue_player_link_opens_by_its_token():
 def test_live_link_refuses_a_forged_token():
     _, _, link = _night_with_link()
 
-    with pytest.raises(DeadLink):
+    with pytest.raises(DeadLinkError):
         live_link(link.key)  # the key without the signature
-    with pytest.raises(DeadLink):
+    with pytest.raises(DeadLinkError):
         live_link(token_for(link)[:-1] + "x")
 
 
@@ -68,7 +68,7 @@ def test_issue_player_link_again_revokes_the_old_one_and_keeps_the_email():
 
     new = issue_player_link(season=night.season, player=night.players[0], actor=night.user)
 
-    with pytest.raises(DeadLink):
+    with pytest.raises(DeadLinkError):
         live_link(token_for(old))
     assert (live_link(token_for(new)).pk, new.email) == (new.pk, "first0@example.org")
 
@@ -97,7 +97,7 @@ def test_revoked_link_opens_nothing_and_announces_nothing():
 
     revoke_player_link(link=link, actor=night.user)
 
-    with pytest.raises(DeadLink):
+    with pytest.raises(DeadLinkError):
         live_link(token_for(link))
     with pytest.raises(ValidationError) as error:
         announce_absence_by_link(
@@ -160,9 +160,7 @@ def test_announce_lateness_by_link_after_the_start_time_refused():
     _, meet, link = _night_with_link()
 
     with pytest.raises(ValidationError) as error:
-        announce_lateness_by_link(
-            link=link, meet=meet, received_at=scheduled_start(meet) + MINUTE
-        )
+        announce_lateness_by_link(link=link, meet=meet, received_at=scheduled_start(meet) + MINUTE)
 
     assert _said(error.value)[0] == "meet"
     assert not m.LatenessNotice.objects.exists()
@@ -179,7 +177,8 @@ def test_announce_by_link_refuses_a_meet_of_another_league():
         )
 
     assert _said(error.value) == (
-        "meet", f"This link is for {link.season.name}; that meet is not one of its meets."
+        "meet",
+        f"This link is for {link.season.name}; that meet is not one of its meets.",
     )
     assert not m.AnnouncedAbsence.objects.exists()
 

@@ -142,9 +142,7 @@ def test_roster_link_panel_shows_the_players_email_to_the_official(client, me):
     services.set_player_link_email(link=me.link, email="ana@example.org")
     client.force_login(me.official.user)
 
-    response = client.get(
-        f"/manage/tuesday/seasons/{me.season.pk}/roster/?link={me.players[0].pk}"
-    )
+    response = client.get(f"/manage/tuesday/seasons/{me.season.pk}/roster/?link={me.players[0].pk}")
 
     assert "ana@example.org" in response.text
 
@@ -161,3 +159,13 @@ def test_roster_link_actions_refuse_a_player_of_another_season(client, me):
 
     assert "Choose a player of this season&#x27;s roster." in response.text
     assert not m.PlayerLink.objects.filter(player=stranger).exists()
+
+
+def test_attendance_page_marks_a_notice_told_through_the_link(client, me):
+    client.post(me.url, {"action": "absence", "meet": "1"})
+    client.force_login(me.official.user)
+
+    response = client.get(f"/manage/tuesday/meets/{me.meets[0].pk}/attendance/")
+
+    assert "through their personal link" in response.text
+    assert "Ana Flipper" in response.text

@@ -19,7 +19,7 @@ from flipwell.api.schemas.me import MeAbsenceOut, MeEmailIn, MeEmailOut, MeOut
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.player_links import player_link_page
-from flipwell.league.services.player_links import DeadLink, live_link
+from flipwell.league.services.player_links import DeadLinkError, live_link
 
 router = Router(tags=["with a personal link"])
 
@@ -39,7 +39,7 @@ MeetNumber = Annotated[
 def _link(token: str) -> m.PlayerLink:
     try:
         return live_link(token)
-    except DeadLink as error:
+    except DeadLinkError as error:
         raise Http404(str(error)) from error
 
 
@@ -67,9 +67,7 @@ def get_me(request: HttpRequest, token: Token) -> Any:
     }
 
 
-@router.post(
-    "/me/{token}/meets/{number}/absence", response={201: MeAbsenceOut, **ERROR_RESPONSES}
-)
+@router.post("/me/{token}/meets/{number}/absence", response={201: MeAbsenceOut, **ERROR_RESPONSES})
 def announce_my_absence(request: HttpRequest, token: Token, number: MeetNumber) -> Any:
     """Tell the league the player will miss meet `number` (R2-b, R3.1-d); only before its
     start time and before it starts (422 after)."""
@@ -78,9 +76,7 @@ def announce_my_absence(request: HttpRequest, token: Token, number: MeetNumber) 
     return Status(201, {"meet": number, "recorded_at": absence.recorded_at})
 
 
-@router.post(
-    "/me/{token}/meets/{number}/lateness", response={201: LatenessOut, **ERROR_RESPONSES}
-)
+@router.post("/me/{token}/meets/{number}/lateness", response={201: LatenessOut, **ERROR_RESPONSES})
 def announce_my_lateness(request: HttpRequest, token: Token, number: MeetNumber) -> Any:
     """Tell the league the player will be late to meet `number`; told before its start time,
     their group waits up to 15 minutes (R2.2-a, A59); 422 after the start time."""

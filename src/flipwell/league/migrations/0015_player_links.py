@@ -7,68 +7,153 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('league', '0014_special_ruling_kind_rules_values'),
+        ("league", "0014_special_ruling_kind_rules_values"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='announcedabsence',
-            name='recorded_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="announcedabsence",
+            name="recorded_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AlterField(
-            model_name='latenessnotice',
-            name='recorded_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="latenessnotice",
+            name="recorded_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.CreateModel(
-            name='PlayerLink',
+            name="PlayerLink",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=64, unique=True)),
-                ('email', models.EmailField(blank=True, max_length=254)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('revoked_at', models.DateTimeField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='league.player')),
-                ('revoked_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('season', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='player_links', to='league.season')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.CharField(max_length=64, unique=True)),
+                ("email", models.EmailField(blank=True, max_length=254)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("revoked_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="league.player",
+                    ),
+                ),
+                (
+                    "revoked_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "season",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="player_links",
+                        to="league.season",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['season', 'created_at', 'id'],
+                "ordering": ["season", "created_at", "id"],
             },
         ),
         migrations.AddField(
-            model_name='announcedabsence',
-            name='player_link',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='league.playerlink'),
+            model_name="announcedabsence",
+            name="player_link",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="league.playerlink",
+            ),
         ),
         migrations.AddField(
-            model_name='latenessnotice',
-            name='player_link',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='league.playerlink'),
+            model_name="latenessnotice",
+            name="player_link",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="league.playerlink",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='announcedabsence',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('player_link__isnull', True), ('recorded_by__isnull', False)), models.Q(('player_link__isnull', False), ('recorded_by__isnull', True)), _connector='OR'), name='announced_absence_recorded_by_one'),
+            model_name="announcedabsence",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("player_link__isnull", True), ("recorded_by__isnull", False)),
+                    models.Q(("player_link__isnull", False), ("recorded_by__isnull", True)),
+                    _connector="OR",
+                ),
+                name="announced_absence_recorded_by_one",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='latenessnotice',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('player_link__isnull', True), ('recorded_by__isnull', False)), models.Q(('player_link__isnull', False), ('recorded_by__isnull', True)), _connector='OR'), name='lateness_notice_recorded_by_one'),
+            model_name="latenessnotice",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("player_link__isnull", True), ("recorded_by__isnull", False)),
+                    models.Q(("player_link__isnull", False), ("recorded_by__isnull", True)),
+                    _connector="OR",
+                ),
+                name="lateness_notice_recorded_by_one",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='playerlink',
-            constraint=models.UniqueConstraint(condition=models.Q(('revoked_at__isnull', True)), fields=('season', 'player'), name='player_link_one_live'),
+            model_name="playerlink",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("revoked_at__isnull", True)),
+                fields=("season", "player"),
+                name="player_link_one_live",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='playerlink',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('revoked_at__isnull', True), ('revoked_by__isnull', True)), models.Q(('revoked_at__isnull', False), ('revoked_by__isnull', False)), _connector='OR'), name='player_link_revocation_complete'),
+            model_name="playerlink",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("revoked_at__isnull", True), ("revoked_by__isnull", True)),
+                    models.Q(("revoked_at__isnull", False), ("revoked_by__isnull", False)),
+                    _connector="OR",
+                ),
+                name="player_link_revocation_complete",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='playerlink',
-            constraint=models.CheckConstraint(condition=models.Q(('key', ''), _negated=True), name='player_link_has_key'),
+            model_name="playerlink",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("key", ""), _negated=True), name="player_link_has_key"
+            ),
         ),
     ]

@@ -68,6 +68,13 @@ from flipwell.league.services.meets import (
     schedule_meet,
     start_meet,
 )
+from flipwell.league.services.player_links import (
+    announce_absence_by_link,
+    announce_lateness_by_link,
+    issue_player_link,
+    revoke_player_link,
+    set_player_link_email,
+)
 from flipwell.league.services.players import (
     ImportResult,
     edit_player,
@@ -102,13 +109,6 @@ from flipwell.league.services.setup import (
     remove_official,
     set_machine_status,
     update_machine,
-)
-from flipwell.league.services.player_links import (
-    announce_absence_by_link,
-    announce_lateness_by_link,
-    issue_player_link,
-    revoke_player_link,
-    set_player_link_email,
 )
 from flipwell.league.services.special_rulings import (
     add_special_ruling,

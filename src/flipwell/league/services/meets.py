@@ -183,9 +183,7 @@ def announce_lateness(
     told = at or now
     with transaction.atomic():
         meet = m.Meet.objects.select_for_update().get(pk=meet.pk)
-        require_official(
-            actor=actor, league=meet.season.league, action="record a lateness notice"
-        )
+        require_official(actor=actor, league=meet.season.league, action="record a lateness notice")
         if told > now:
             raise ValidationError(
                 {"at": "A notice is recorded once it came: the time it came is in the future."},
@@ -219,10 +217,7 @@ def record_lateness(
     _check_entered(meet, player)
     if m.LatenessNotice.objects.filter(meet=meet, player=player).exists():
         raise ValidationError(
-            {
-                "player": f"{player}'s lateness notice for meet {meet.number} is already "
-                "recorded."
-            },
+            {"player": f"{player}'s lateness notice for meet {meet.number} is already recorded."},
             code="duplicate",
         )
     notice = m.LatenessNotice.objects.create(

@@ -48,7 +48,7 @@ EMAIL_MAX_LENGTH = 254
 """The EmailField's length (RFC 5321's limit)."""
 
 
-class DeadLink(Exception):
+class DeadLinkError(Exception):
     """A token that is forged, mistyped, or whose link was revoked (or replaced)."""
 
 
@@ -58,15 +58,15 @@ def token_for(link: m.PlayerLink) -> str:
 
 
 def key_of(token: str) -> str:
-    """The key inside a token we signed (no query); DeadLink for any other token."""
+    """The key inside a token we signed (no query); DeadLinkError for any other token."""
     try:
         return signing.Signer(salt=SALT).unsign(token)
     except signing.BadSignature as error:
-        raise DeadLink("This personal link is not valid.") from error
+        raise DeadLinkError("This personal link is not valid.") from error
 
 
 def live_link(token: str) -> m.PlayerLink:
-    """The live link a token opens (with its player, season and league loaded); DeadLink for
+    """The live link a token opens (with its player, season and league loaded); DeadLinkError for
     a forged token or a revoked link."""
     link = (
         m.PlayerLink.objects.select_related("player", "season__league")
@@ -74,7 +74,7 @@ def live_link(token: str) -> m.PlayerLink:
         .first()
     )
     if link is None or link.revoked_at is not None:
-        raise DeadLink(
+        raise DeadLinkError(
             "This personal link no longer works: ask a league official for your new link."
         )
     return link
@@ -243,9 +243,7 @@ def _locked_live(link: m.PlayerLink) -> m.PlayerLink:
 
 
 def _own_meet(link: m.PlayerLink, meet: m.Meet) -> m.Meet:
-    locked = (
-        m.Meet.objects.select_for_update().select_related("season__league").get(pk=meet.pk)
-    )
+    locked = m.Meet.objects.select_for_update().select_related("season__league").get(pk=meet.pk)
     if locked.season_id != link.season_id:
         raise ValidationError(
             {"meet": f"This link is for {link.season.name}; that meet is not one of its meets."},

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.player_links import player_link_page
-from flipwell.league.services.player_links import DeadLink, live_link
+from flipwell.league.services.player_links import DeadLinkError, live_link
 
 
 @never_cache
@@ -31,7 +31,7 @@ def page(request: HttpRequest, token: str) -> HttpResponse:
     """The player's page; POST ``action`` = absence | late (with ``meet``, its number) | email."""
     try:
         link = live_link(token)
-    except DeadLink as error:
+    except DeadLinkError as error:
         raise Http404(str(error)) from error
     errors: list[str] = []
     if request.method == "POST":

@@ -20,11 +20,11 @@ from flipwell.league.selectors.console import (
     official_leagues,
     season_roster,
 )
-from flipwell.league.selectors.player_links import season_links
 from flipwell.league.selectors.ifpa import ifpa_submission
+from flipwell.league.selectors.player_links import season_links
 from flipwell.rules import IfpaResults
-from flipwell.web.charts import qr_code
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page, signed_in
+from flipwell.web.charts import qr_code
 from flipwell.web.forms import (
     EditPlayerForm,
     IfpaPreviewForm,
