@@ -5,6 +5,7 @@ another player or league, nothing after a revocation."""
 import datetime
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from flipwell.league import models as m
@@ -127,3 +128,10 @@ def test_me_sets_and_refuses_an_email(client, linked):
     assert list(refused.json()["error"]["fields"]) == ["email"]
     linked.link.refresh_from_db()
     assert linked.link.email == "ana@example.org"
+
+
+def test_me_posts_need_no_csrf_token(linked):
+    """A program (or a phone's app) sends the link's token alone: no cookie, no CSRF token."""
+    response = Client(enforce_csrf_checks=True).post(f"{linked.base}/meets/1/absence")
+
+    assert response.status_code == 201

@@ -4,6 +4,8 @@ import datetime
 from types import SimpleNamespace
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from flipwell.league import models as m
@@ -169,3 +171,24 @@ def test_attendance_page_marks_a_notice_told_through_the_link(client, me):
 
     assert "through their personal link" in response.text
     assert "Ana Flipper" in response.text
+
+
+def test_player_link_page_queries_do_not_grow_with_the_meets(client, me):
+    """Counted once the season's fold is stored (the first view after a change computes it)."""
+    client.get(me.url)
+    with CaptureQueriesContext(connection) as two_meets:
+        client.get(me.url)
+    services.schedule_meet(
+        season=me.season,
+        number=3,
+        date=timezone.localdate() + datetime.timedelta(days=21),
+        actor=me.official.user,
+    )
+    services.announce_absence(meet=me.meets[1], player=me.players[0], actor=me.official.user)
+    client.get(me.url)
+
+    with CaptureQueriesContext(connection) as three_meets:
+        response = client.get(me.url)
+
+    assert "Meet 3," in response.text
+    assert len(three_meets) == len(two_meets)
