@@ -1,6 +1,6 @@
 """A player announces an absence from their phone through their personal link (issue #13):
-the page fits a 390 px phone, the button records the same fact the official records, and the
-console's attendance page lists it."""
+the page fits a 390 px phone, the button records the same fact the official records, and a
+long email address they leave does not widen the page."""
 
 from __future__ import annotations
 
@@ -48,3 +48,9 @@ def test_player_link_phone_announces_an_absence(
     screenshot(phone, "player-link-absence-phone")
     absence = m.AnnouncedAbsence.objects.get()
     assert (absence.meet, absence.player, absence.player_link) == (meet, ana, link)
+
+    address = "ana.flipper.who.plays.every.tuesday.night@example.org"
+    phone.get_by_role("textbox", name="Email address").fill(address)
+    phone.get_by_role("button", name="Save").click()
+    expect(phone.get_by_role("status")).to_contain_text(f"Your email address {address} is saved.")
+    assert phone.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
