@@ -101,10 +101,10 @@ def announce_absence(*, meet: m.Meet, player: m.Player, actor: User) -> m.Announ
     with transaction.atomic():
         meet = m.Meet.objects.select_for_update().get(pk=meet.pk)
         require_official(actor=actor, league=meet.season.league, action="record an absence")
-        return record_absence(meet=meet, player=player, actor=actor)
+        return _record_absence(meet=meet, player=player, actor=actor)
 
 
-def record_absence(
+def _record_absence(
     *,
     meet: m.Meet,
     player: m.Player,
@@ -189,10 +189,10 @@ def announce_lateness(
                 {"at": "A notice is recorded once it came: the time it came is in the future."},
                 code="future",
             )
-        return record_lateness(meet=meet, player=player, told=told, actor=actor)
+        return _record_lateness(meet=meet, player=player, told=told, actor=actor)
 
 
-def record_lateness(
+def _record_lateness(
     *,
     meet: m.Meet,
     player: m.Player,

@@ -31,8 +31,8 @@ from flipwell.league.audit import record_event
 from flipwell.league.services._edge import require_official
 from flipwell.league.services.meets import (
     AnnouncedLateness,
-    record_absence,
-    record_lateness,
+    _record_absence,
+    _record_lateness,
     scheduled_start,
 )
 
@@ -205,7 +205,9 @@ def announce_absence_by_link(
         link = _locked_live(link)
         meet = _own_meet(link, meet)
         _before_start(meet, now, what="an absence")
-        return record_absence(meet=meet, player=link.player, actor=None, link=link, received_at=now)
+        return _record_absence(
+            meet=meet, player=link.player, actor=None, link=link, received_at=now
+        )
 
 
 def announce_lateness_by_link(
@@ -225,7 +227,7 @@ def announce_lateness_by_link(
         link = _locked_live(link)
         meet = _own_meet(link, meet)
         _before_start(meet, now, what="a lateness notice")
-        return record_lateness(meet=meet, player=link.player, told=now, actor=None, link=link)
+        return _record_lateness(meet=meet, player=link.player, told=now, actor=None, link=link)
 
 
 def _locked_live(link: m.PlayerLink) -> m.PlayerLink:
