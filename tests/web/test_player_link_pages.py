@@ -192,3 +192,14 @@ def test_player_link_page_queries_do_not_grow_with_the_meets(client, me):
 
     assert "Meet 3," in response.text
     assert len(three_meets) == len(two_meets)
+
+
+def test_player_link_page_of_a_player_joining_later_opens(client, me):
+    late = f.SeasonEntryFactory(season=me.season, joined_at_meet=3).player
+    link = services.issue_player_link(season=me.season, player=late, actor=me.official.user)
+
+    response = client.get(f"/me/{token_for(link)}/")
+
+    assert response.status_code == 200
+    assert "No meet played yet." in response.text
+    assert "Meet 1," not in response.text  # before they join: nothing to tell

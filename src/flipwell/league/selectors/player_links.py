@@ -56,11 +56,17 @@ class PlayerLinkPage:
 
 
 def player_link_page(link: m.PlayerLink, now: datetime.datetime | None = None) -> PlayerLinkPage:
-    """The page of a live `link` (loaded by `live_link`) at `now` (default now)."""
+    """The page of a live `link` (loaded by `live_link`) at `now` (default now); the coming
+    meets start at the one the player joins the season at (R2.4-f)."""
     at = now or timezone.now()
     season, player = link.season, link.player
+    joins = (
+        m.SeasonEntry.objects.filter(season=season, player=player)
+        .values_list("joined_at_meet", flat=True)
+        .first()
+    )
     meets = list(
-        m.Meet.objects.filter(season=season)
+        m.Meet.objects.filter(season=season, number__gte=joins or 1)
         .exclude(status=m.Meet.Status.CLOSED)
         .select_related("season__league")
         .order_by("number")
