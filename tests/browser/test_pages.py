@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 from flipwell.league import models as m
 from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague, create_demo_league
 from flipwell.league.services.meets import start_meet
+from flipwell.league.services.player_links import issue_player_link, token_for
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import (
     DESKTOP,
@@ -60,6 +61,7 @@ def public_pages(demo: DemoLeague) -> dict[str, str]:
     meet = demo.current_season.meets.get(status=m.Meet.Status.OPEN)
     player = m.Player.objects.filter(season_entries__season=demo.current_season).first()
     assert player is not None
+    link = issue_player_link(season=demo.current_season, player=player, actor=demo.official)
     return {
         "leagues": "/",
         "standings": f"/leagues/{slug}/",
@@ -69,6 +71,7 @@ def public_pages(demo: DemoLeague) -> dict[str, str]:
         "playoffs": f"/leagues/{slug}/playoffs/",
         "machines": f"/leagues/{slug}/machines/",
         "maintenance": f"/leagues/{slug}/maintenance/",
+        "me": f"/me/{token_for(link)}/",  # a player's personal link
     }
 
 

@@ -11,6 +11,7 @@ from playwright.sync_api import Page
 
 from flipwell.league import models as m
 from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague, create_demo_league
+from flipwell.league.services.player_links import issue_player_link
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import PHONE, console_pages, log_in, sheet_path
 from tests.browser.test_pages import public_pages
@@ -57,6 +58,10 @@ def test_phone_width_no_page_scrolls_sideways(
 
     wide = too_wide(visitor, {**public_pages(demo), **others})
     wide += too_wide(official, console_pages(demo))
+    player = meet.groups.order_by("number").first().members.order_by("position").first().player
+    roster = f"/manage/{slug}/seasons/{demo.current_season.pk}/roster/"
+    issue_player_link(season=demo.current_season, player=player, actor=demo.official)
+    wide += too_wide(official, {"roster-link": f"{roster}?link={player.pk}"})
 
     assert not wide, "pages wider than a 390 px phone:\n" + "\n".join(wide)
 

@@ -14,6 +14,7 @@ from ninja.openapi.docs import Swagger
 from flipwell.api.endpoints import (
     files,
     league_writes,
+    me,
     meet_writes,
     playoff_writes,
     public,
@@ -40,3 +41,4 @@ install_error_handlers(api)
 WRITE_MODULES = (writes, meet_writes, league_writes, playoff_writes)
 api.add_router("", public.router)
 api.add_router("", files.router)
+api.add_router("", me.router)

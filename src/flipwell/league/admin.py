@@ -155,6 +155,16 @@ class ApiTokenAdmin(AppendOnlyAdmin):
     exclude = ["token_hash"]
 
 
+@admin.register(m.PlayerLink)
+class PlayerLinkAdmin(AppendOnlyAdmin):
+    """Shown for inspection; links are issued and revoked in the console's roster (with an
+    audit event). The key (the link's secret) and the player's email are left out."""
+
+    list_display = ["season", "player", "created_by", "created_at", "revoked_at"]
+    list_filter = ["season"]
+    exclude = ["key", "email"]
+
+
 @admin.register(m.DerivedResult)
 class DerivedResultAdmin(AppendOnlyAdmin):
     """Stored folds, shown for inspection; computed again whenever they are missing."""

@@ -26,4 +26,5 @@ urlpatterns = [
     path("manage/", include("flipwell.web.urls_manage")),
     path("sheet/", include("flipwell.web.urls_scoresheet")),
     path("tv/", include("flipwell.web.urls_tv")),
+    path("me/", include("flipwell.web.urls_me")),
 ]

@@ -66,12 +66,22 @@ class AnnouncedAbsence(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(default=timezone.now)
     recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    player_link = models.ForeignKey(
+        "PlayerLink", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    """Set when the player told it themselves through their personal link (then no
+    `recorded_by`): the same fact as when the LO records it."""
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["meet", "player"], name="announced_absence_once"),
+            models.CheckConstraint(
+                condition=models.Q(recorded_by__isnull=False, player_link__isnull=True)
+                | models.Q(recorded_by__isnull=True, player_link__isnull=False),
+                name="announced_absence_recorded_by_one",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -87,12 +97,22 @@ class LatenessNotice(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(default=timezone.now)
     recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    player_link = models.ForeignKey(
+        "PlayerLink", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    """Set when the player told it themselves through their personal link (then no
+    `recorded_by`): the same fact as when the LO records it."""
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["meet", "player"], name="lateness_notice_once"),
+            models.CheckConstraint(
+                condition=models.Q(recorded_by__isnull=False, player_link__isnull=True)
+                | models.Q(recorded_by__isnull=True, player_link__isnull=False),
+                name="lateness_notice_recorded_by_one",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -33,6 +33,8 @@ setup                  may_create_league, league_openers, create_league_opener,
                        set_machine_status, add_official, remove_official,
                        link_official_player
 tokens                 issue_api_token, revoke_api_token
+player_links           issue_player_link, revoke_player_link, set_player_link_email,
+                       announce_absence_by_link, announce_lateness_by_link
 =====================  ===========================================================
 """
 
@@ -65,6 +67,13 @@ from flipwell.league.services.meets import (
     close_meet,
     schedule_meet,
     start_meet,
+)
+from flipwell.league.services.player_links import (
+    announce_absence_by_link,
+    announce_lateness_by_link,
+    issue_player_link,
+    revoke_player_link,
+    set_player_link_email,
 )
 from flipwell.league.services.players import (
     ImportResult,
@@ -124,7 +133,9 @@ __all__ = [
     "add_special_ruling",
     "amend_special_ruling",
     "announce_absence",
+    "announce_absence_by_link",
     "announce_lateness",
+    "announce_lateness_by_link",
     "announce_machine_problem",
     "choose_next_machine",
     "close_meet",
@@ -141,6 +152,7 @@ __all__ = [
     "import_players_csv",
     "import_season_file",
     "issue_api_token",
+    "issue_player_link",
     "league_openers",
     "link_official_player",
     "load_appendix_a",
@@ -171,8 +183,10 @@ __all__ = [
     "respond_to_correction",
     "reverse_ledger_entry",
     "revoke_api_token",
+    "revoke_player_link",
     "schedule_meet",
     "set_machine_status",
+    "set_player_link_email",
     "start_meet",
     "start_playoff_game",
     "submit_scores",

@@ -100,32 +100,53 @@ def announce_absence(*, meet: m.Meet, player: m.Player, actor: User) -> m.Announ
     """
     with transaction.atomic():
         meet = m.Meet.objects.select_for_update().get(pk=meet.pk)
-        league = meet.season.league
-        require_official(actor=actor, league=league, action="record an absence")
-        if meet.status != m.Meet.Status.PLANNED:
-            raise ValidationError(
-                {
-                    "meet": f"Meet {meet.number} has started: an absence is announced only "
-                    f"before grouping (R3.1-d). {player} keeps their group slot and forfeits its "
-                    "games (R3.1-e)."
-                },
-                code="meet_started",
-            )
-        _check_entered(meet, player)
-        if m.AnnouncedAbsence.objects.filter(meet=meet, player=player).exists():
-            raise ValidationError(
-                {"player": f"{player}'s absence from meet {meet.number} is already recorded."},
-                code="duplicate",
-            )
-        absence = m.AnnouncedAbsence.objects.create(meet=meet, player=player, recorded_by=actor)
-        record_event(
-            action="meet.absence_announced",
-            obj=absence,
-            league=league,
-            actor=actor,
-            data={"meet": meet.pk, "player": player.pk},
+        require_official(actor=actor, league=meet.season.league, action="record an absence")
+        return _record_absence(meet=meet, player=player, actor=actor)
+
+
+def _record_absence(
+    *,
+    meet: m.Meet,
+    player: m.Player,
+    actor: User | None,
+    link: m.PlayerLink | None = None,
+    received_at: datetime.datetime | None = None,
+) -> m.AnnouncedAbsence:
+    """The shared part of `announce_absence`, for a caller that already locked `meet` and
+    checked who may tell it: the LO (`actor`) or the player through their personal link
+    (`link`, `flipwell.league.services.player_links`). Same checks, fact and audit event."""
+    league = meet.season.league
+    if meet.status != m.Meet.Status.PLANNED:
+        raise ValidationError(
+            {
+                "meet": f"Meet {meet.number} has started: an absence is announced only "
+                f"before grouping (R3.1-d). {player} keeps their group slot and forfeits its "
+                "games (R3.1-e)."
+            },
+            code="meet_started",
         )
-        season_changed(meet.season)
+    _check_entered(meet, player)
+    if m.AnnouncedAbsence.objects.filter(meet=meet, player=player).exists():
+        raise ValidationError(
+            {"player": f"{player}'s absence from meet {meet.number} is already recorded."},
+            code="duplicate",
+        )
+    absence = m.AnnouncedAbsence.objects.create(
+        meet=meet,
+        player=player,
+        recorded_at=received_at or timezone.now(),
+        recorded_by=actor,
+        player_link=link,
+    )
+    record_event(
+        action="meet.absence_announced",
+        obj=absence,
+        league=league,
+        actor=actor,
+        data={"meet": meet.pk, "player": player.pk}
+        | ({"player_link": link.pk} if link is not None else {}),
+    )
+    season_changed(meet.season)
     return absence
 
 
@@ -162,49 +183,61 @@ def announce_lateness(
     told = at or now
     with transaction.atomic():
         meet = m.Meet.objects.select_for_update().get(pk=meet.pk)
-        league = meet.season.league
-        require_official(actor=actor, league=league, action="record a lateness notice")
-        if meet.status == m.Meet.Status.CLOSED:
-            raise ValidationError(
-                {"meet": f"Meet {meet.number} is closed: a lateness notice cannot be added."},
-                code="meet_closed",
-            )
+        require_official(actor=actor, league=meet.season.league, action="record a lateness notice")
         if told > now:
             raise ValidationError(
                 {"at": "A notice is recorded once it came: the time it came is in the future."},
                 code="future",
             )
-        start = scheduled_start(meet)
-        with rules_edge("at"):
-            tardiness = announced_tardiness(  # both moments in the league's time, as shown
-                start=start, notified_at=told.astimezone(start.tzinfo), ruleset=_ruleset(meet)
-            )
-        _check_entered(meet, player)
-        if m.LatenessNotice.objects.filter(meet=meet, player=player).exists():
-            raise ValidationError(
-                {
-                    "player": f"{player}'s lateness notice for meet {meet.number} is already "
-                    "recorded."
-                },
-                code="duplicate",
-            )
-        notice = m.LatenessNotice.objects.create(
-            meet=meet, player=player, recorded_at=told, recorded_by=actor
+        return _record_lateness(meet=meet, player=player, told=told, actor=actor)
+
+
+def _record_lateness(
+    *,
+    meet: m.Meet,
+    player: m.Player,
+    told: datetime.datetime,
+    actor: User | None,
+    link: m.PlayerLink | None = None,
+) -> AnnouncedLateness:
+    """The shared part of `announce_lateness`, for a caller that already locked `meet` and
+    checked who may tell it: the LO (`actor`) or the player through their personal link
+    (`link`, `flipwell.league.services.player_links`). Same checks, fact and audit event."""
+    league = meet.season.league
+    if meet.status == m.Meet.Status.CLOSED:
+        raise ValidationError(
+            {"meet": f"Meet {meet.number} is closed: a lateness notice cannot be added."},
+            code="meet_closed",
         )
-        record_event(
-            action="meet.lateness_announced",
-            obj=notice,
-            league=league,
-            actor=actor,
-            data={
-                "meet": meet.pk,
-                "player": player.pk,
-                "at": told.isoformat(),
-                "announced": tardiness.announced,
-                "wait_until": tardiness.wait_until.isoformat() if tardiness.wait_until else None,
-            },
+    start = scheduled_start(meet)
+    with rules_edge("at"):
+        tardiness = announced_tardiness(  # both moments in the league's time, as shown
+            start=start, notified_at=told.astimezone(start.tzinfo), ruleset=_ruleset(meet)
         )
-        season_changed(meet.season)
+    _check_entered(meet, player)
+    if m.LatenessNotice.objects.filter(meet=meet, player=player).exists():
+        raise ValidationError(
+            {"player": f"{player}'s lateness notice for meet {meet.number} is already recorded."},
+            code="duplicate",
+        )
+    notice = m.LatenessNotice.objects.create(
+        meet=meet, player=player, recorded_at=told, recorded_by=actor, player_link=link
+    )
+    record_event(
+        action="meet.lateness_announced",
+        obj=notice,
+        league=league,
+        actor=actor,
+        data={
+            "meet": meet.pk,
+            "player": player.pk,
+            "at": told.isoformat(),
+            "announced": tardiness.announced,
+            "wait_until": tardiness.wait_until.isoformat() if tardiness.wait_until else None,
+        }
+        | ({"player_link": link.pk} if link is not None else {}),
+    )
+    season_changed(meet.season)
     return AnnouncedLateness(notice=notice, tardiness=tardiness)
 
 

@@ -21,8 +21,10 @@ from flipwell.league.selectors.console import (
     season_roster,
 )
 from flipwell.league.selectors.ifpa import ifpa_submission
+from flipwell.league.selectors.player_links import season_links
 from flipwell.rules import IfpaResults
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page, signed_in
+from flipwell.web.charts import qr_code
 from flipwell.web.forms import (
     EditPlayerForm,
     IfpaPreviewForm,
@@ -31,6 +33,7 @@ from flipwell.web.forms import (
     SeasonForm,
     show_service_errors,
 )
+from flipwell.web.player_links import player_link_url
 from flipwell.web.views.manage._common import action, done, official, page, run, season_of
 
 
@@ -73,9 +76,13 @@ def seasons(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
 @console_page(LO_ONLY)
 def roster(request: HttpRequest, league: m.League, role: str, season_id: int) -> HttpResponse:
     """A season's players: register one (register_player), import a CSV (import_players_csv),
-    or correct one's name or IFPA number (edit_player; ``?edit=<player id>`` opens the form)."""
+    correct one's name or IFPA number (edit_player; ``?edit=<player id>`` opens the form), or
+    issue, show and revoke one's personal link (``?link=<player id>``; issue_player_link,
+    revoke_player_link)."""
     season = season_of(league, season_id)
     which = action(request)
+    if which in ("link_issue", "link_revoke"):
+        return _link_action(request, season, which)
     edit = EditPlayerForm(request.POST) if which == "edit" else _opened_edit(request, season)
     if which == "edit" and edit is not None:
         edited = run(
@@ -117,16 +124,71 @@ def roster(request: HttpRequest, league: m.League, role: str, season_id: int) ->
                 f"{len(result.entries)} players imported "
                 f"({len(result.created_players)} new to flipwell).",
             )
+    entries = season_roster(season)
+    links = season_links(season)
     context = {
         "league": league,
         "role": role,
         "season": season,
-        "entries": season_roster(season),
+        "entries": entries,
+        "rows": [(entry, links.get(entry.player.pk)) for entry in entries],
+        "shown_link": _opened_link(request, season, links),
         "register": register,
         "upload": upload,
         "edit": edit,
     }
     return page(request, "manage/roster.html", context, failed=bool(which))
+
+
+def _link_action(request: HttpRequest, season: m.Season, which: str) -> HttpResponse:
+    """Issue (or reissue) or revoke the personal link of the roster's player posted."""
+    wanted = request.POST.get("player", "")
+    entry = (
+        season.entries.select_related("player").filter(player_id=wanted).first()
+        if wanted.isdigit()
+        else None
+    )
+    if entry is None:
+        messages.error(request, "Choose a player of this season's roster.")
+        return HttpResponseRedirect(request.path)
+    player = entry.player
+    shown = f"{request.path}?{urlencode({'link': player.pk})}#player-link"
+    try:
+        if which == "link_issue":
+            services.issue_player_link(season=season, player=player, actor=official(request))
+            messages.success(request, f"{player}'s new personal link is ready: give it to them.")
+        else:
+            live = season_links(season).get(player.pk)
+            if live is None:
+                raise ValidationError(f"{player} has no personal link to revoke.")
+            services.revoke_player_link(link=live, actor=official(request))
+            messages.success(request, f"{player}'s personal link is revoked: it no longer works.")
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    return HttpResponseRedirect(shown)
+
+
+def _opened_link(
+    request: HttpRequest, season: m.Season, links: dict[int, m.PlayerLink]
+) -> dict[str, object] | None:
+    """The personal-link panel opened by ``?link=<player id>``: the player, their live link,
+    its URL and QR code (None: closed; a player not on this roster opens nothing)."""
+    wanted = request.GET.get("link", "")
+    entry = (
+        season.entries.select_related("player").filter(player_id=wanted).first()
+        if wanted.isdigit()
+        else None
+    )
+    if entry is None:
+        return None
+    link = links.get(entry.player.pk)
+    url = player_link_url(request, link) if link is not None else ""
+    return {
+        "player": entry.player,
+        "link": link,
+        "url": url,
+        "qr": qr_code(url, label=f"Personal link of {entry.player}") if url else "",
+    }
 
 
 def _opened_edit(request: HttpRequest, season: m.Season) -> EditPlayerForm | None:

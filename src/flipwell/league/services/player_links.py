@@ -1,0 +1,279 @@
+"""Personal links (see `flipwell.league.models.player_links`): the official issues, reissues
+and revokes them; the player, through theirs, announces an absence or lateness and leaves an
+email address.
+
+Words:
+- *token*: what the link's URL carries, ``<key>:<signature>``: the link's random key signed
+  with SECRET_KEY under a salt of its own (`django.core.signing.Signer`), so a forged or
+  mistyped token is refused before any query, and a token made for another purpose (a score
+  sheet, a session) is never accepted here.
+- *received*: when the server got the player's notice; it is the notice's time, the same
+  ``recorded_at`` as when the LO types in what a player told him (R2.2-a).
+- *deadline*: a meet's scheduled start (`flipwell.league.services.meets.scheduled_start`).
+  Through a link, an absence or lateness is told only before it (R2.2-a, R3.1-d); after it the
+  player tells the LO, who records what and when he was told.
+"""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+from typing import TYPE_CHECKING
+
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.utils import timezone
+
+from flipwell.league import models as m
+from flipwell.league.audit import record_event
+from flipwell.league.services._edge import require_official
+from flipwell.league.services.meets import (
+    AnnouncedLateness,
+    _record_absence,
+    _record_lateness,
+    scheduled_start,
+)
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+SALT = "flipwell.league.player_link"
+KEY_BYTES = 16
+"""128 random bits: unguessable, and short enough for a QR code a phone reads at once."""
+
+
+EMAIL_MAX_LENGTH = 254
+"""The EmailField's length (RFC 5321's limit)."""
+
+
+class DeadLinkError(Exception):
+    """A token that is forged, mistyped, or whose link was revoked (or replaced)."""
+
+
+def token_for(link: m.PlayerLink) -> str:
+    """The signed token of `link`'s URL (no query)."""
+    return signing.Signer(salt=SALT).sign(link.key)
+
+
+def key_of(token: str) -> str:
+    """The key inside a token we signed (no query); DeadLinkError for any other token."""
+    try:
+        return signing.Signer(salt=SALT).unsign(token)
+    except signing.BadSignature as error:
+        raise DeadLinkError("This personal link is not valid.") from error
+
+
+def live_link(token: str) -> m.PlayerLink:
+    """The live link a token opens (with its player, season and league loaded); DeadLinkError for
+    a forged token or a revoked link."""
+    link = (
+        m.PlayerLink.objects.select_related("player", "season__league")
+        .filter(key=key_of(token))
+        .first()
+    )
+    if link is None or link.revoked_at is not None:
+        raise DeadLinkError(
+            "This personal link no longer works: ask a league official for your new link."
+        )
+    return link
+
+
+def issue_player_link(*, season: m.Season, player: m.Player, actor: User) -> m.PlayerLink:
+    """Issue `player`'s personal link for `season`, revoking the one they had (a reissue keeps
+    the email address they gave).
+
+    Side effects: the old link (if any) is revoked with an audit event ``player_link.revoked``;
+    a new PlayerLink and an audit event ``player_link.issued``. Raises PermissionDenied unless
+    `actor` is a league official of the season's league; ValidationError when the player is
+    not entered in the season.
+    """
+    with transaction.atomic():
+        league = season.league
+        require_official(actor=actor, league=league, action="issue personal links")
+        if not m.SeasonEntry.objects.filter(season=season, player=player).exists():
+            raise ValidationError(
+                {"player": f"{player} is not entered in {season.name}."}, code="not_entered"
+            )
+        old = (
+            m.PlayerLink.objects.select_for_update()
+            .filter(season=season, player=player, revoked_at__isnull=True)
+            .first()
+        )
+        email = ""
+        if old is not None:
+            email = old.email
+            _revoke(old, actor=actor, league=league, reason="reissued")
+        link = m.PlayerLink.objects.create(
+            season=season,
+            player=player,
+            key=secrets.token_urlsafe(KEY_BYTES),
+            email=email,
+            created_by=actor,
+        )
+        record_event(
+            action="player_link.issued",
+            obj=link,
+            league=league,
+            actor=actor,
+            data={"season": season.pk, "player": player.pk, "replaces": old.pk if old else None},
+        )
+    return link
+
+
+def revoke_player_link(*, link: m.PlayerLink, actor: User) -> m.PlayerLink:
+    """Revoke a personal link: it is refused from now on (the row stays, for the record).
+
+    Side effects: sets revoked_at and revoked_by, an audit event ``player_link.revoked``.
+    Raises PermissionDenied unless `actor` is a league official of the link's league;
+    ValidationError when it is already revoked.
+    """
+    with transaction.atomic():
+        link = (
+            m.PlayerLink.objects.select_for_update()
+            .select_related("player", "season__league")
+            .get(pk=link.pk)
+        )
+        league = link.season.league
+        require_official(actor=actor, league=league, action="revoke personal links")
+        if link.revoked_at is not None:
+            raise ValidationError(f"{link.player}'s link was already revoked.", code="revoked")
+        _revoke(link, actor=actor, league=league, reason="revoked")
+    return link
+
+
+def _revoke(link: m.PlayerLink, *, actor: User, league: m.League, reason: str) -> None:
+    link.revoked_at = timezone.now()
+    link.revoked_by = actor
+    link.save(update_fields=["revoked_at", "revoked_by"])
+    record_event(
+        action="player_link.revoked",
+        obj=link,
+        league=league,
+        actor=actor,
+        data={"season": link.season_id, "player": link.player_id, "why": reason},
+    )
+
+
+def set_player_link_email(*, link: m.PlayerLink, email: str) -> m.PlayerLink:
+    """The player gives (or, with an empty string, removes) their email address.
+
+    The address is private: officials and the player see it, public pages never do. Side
+    effects: saves it on the link and an audit event ``player_link.email_set`` (without the
+    address). Raises ValidationError for an invalid address or a revoked link.
+    """
+    address = email.strip()
+    if address:
+        try:
+            validate_email(address)
+        except ValidationError as error:
+            raise ValidationError(
+                {"email": f"{address!r} is not an email address (like name@example.org)."},
+                code="invalid",
+            ) from error
+        if len(address) > EMAIL_MAX_LENGTH:
+            raise ValidationError({"email": "This email address is too long."}, code="too_long")
+    with transaction.atomic():
+        link = _locked_live(link)
+        link.email = address
+        link.save(update_fields=["email"])
+        record_event(
+            action="player_link.email_set",
+            obj=link,
+            league=link.season.league,
+            actor=None,
+            data={"player": link.player_id, "has_email": bool(address)},
+        )
+    return link
+
+
+def announce_absence_by_link(
+    *, link: m.PlayerLink, meet: m.Meet, received_at: datetime.datetime | None = None
+) -> m.AnnouncedAbsence:
+    """The player tells, through their link, that they will miss `meet` (R2-b, R3.1-d).
+
+    The same fact as when the LO records it (`flipwell.league.services.meets.announce_absence`),
+    received at `received_at` (default now; tests pass it) and naming the link instead of an
+    official. Only for a meet of the link's season, before its scheduled start and before it
+    starts. Side effects: an AnnouncedAbsence and an audit event ``meet.absence_announced``.
+    Raises ValidationError for a revoked link, a meet of another season, a notice after the
+    start time, or an absence already recorded.
+    """
+    now = received_at or timezone.now()
+    with transaction.atomic():
+        link = _locked_live(link)
+        meet = _own_meet(link, meet)
+        _before_start(meet, now, what="an absence")
+        return _record_absence(
+            meet=meet, player=link.player, actor=None, link=link, received_at=now
+        )
+
+
+def announce_lateness_by_link(
+    *, link: m.PlayerLink, meet: m.Meet, received_at: datetime.datetime | None = None
+) -> AnnouncedLateness:
+    """The player tells, through their link, that they will be late to `meet` (R2.2-a): told
+    before the start time, their group waits up to 15 minutes (A59).
+
+    The same fact as when the LO records it (`flipwell.league.services.meets.announce_lateness`),
+    told at `received_at` (default now; tests pass it). Only for a meet of the link's season,
+    before its scheduled start. Side effects: a LatenessNotice and an audit event
+    ``meet.lateness_announced``. Raises ValidationError for a revoked link, a meet of another
+    season, a notice after the start time, or a notice already recorded.
+    """
+    now = received_at or timezone.now()
+    with transaction.atomic():
+        link = _locked_live(link)
+        meet = _own_meet(link, meet)
+        _before_start(meet, now, what="a lateness notice")
+        return _record_lateness(meet=meet, player=link.player, told=now, actor=None, link=link)
+
+
+def _locked_live(link: m.PlayerLink) -> m.PlayerLink:
+    locked = (
+        m.PlayerLink.objects.select_for_update()
+        .select_related("player", "season__league")
+        .get(pk=link.pk)
+    )
+    if locked.revoked_at is not None:
+        raise ValidationError(
+            "This personal link no longer works: ask a league official for your new link.",
+            code="revoked",
+        )
+    return locked
+
+
+def _own_meet(link: m.PlayerLink, meet: m.Meet) -> m.Meet:
+    locked = m.Meet.objects.select_for_update().select_related("season__league").get(pk=meet.pk)
+    if locked.season_id != link.season_id:
+        raise ValidationError(
+            {"meet": f"This link is for {link.season.name}; that meet is not one of its meets."},
+            code="other_season",
+        )
+    return locked
+
+
+def _before_start(meet: m.Meet, now: datetime.datetime, *, what: str) -> None:
+    start = scheduled_start(meet)
+    if now >= start:
+        raise ValidationError(
+            {
+                "meet": f"Meet {meet.number} started at {start:%H:%M} on {start:%a %d %b}: "
+                f"{what} is told through this link only before the start time (R2.2-a). "
+                "Tell a league official instead."
+            },
+            code="too_late",
+        )
+
+
+def absence_open(meet: m.Meet, now: datetime.datetime) -> bool:
+    """Whether a player may still tell, through their link, that they will miss `meet`:
+    before its scheduled start and before the LO starts it (R3.1-d)."""
+    return meet.status == m.Meet.Status.PLANNED and now < scheduled_start(meet)
+
+
+def lateness_open(meet: m.Meet, now: datetime.datetime) -> bool:
+    """Whether a player may still tell, through their link, that they will be late to `meet`:
+    before its scheduled start (R2.2-a)."""
+    return meet.status != m.Meet.Status.CLOSED and now < scheduled_start(meet)

@@ -1,0 +1,87 @@
+"""A player's personal link (``/me/<token>/``): no login, the token is the key.
+
+The player sees their coming meets with "I'll be absent" and "I'll be late" until each meet's
+start time (R2.2-a, R3.1-d), their group once the meet has started, their season with every
+point explained, and may leave an email address (private). Each POST calls one service and
+redirects back to the page; a refused one shows the page again with why (400).
+
+A token that is forged or whose link was revoked is a 404: it opens nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from flipwell.league import models as m
+from flipwell.league import services
+from flipwell.league.selectors.player_links import player_link_page
+from flipwell.league.services.player_links import DeadLinkError, live_link
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def page(request: HttpRequest, token: str) -> HttpResponse:
+    """The player's page; POST ``action`` = absence | late (with ``meet``, its number) | email."""
+    try:
+        link = live_link(token)
+    except DeadLinkError as error:
+        raise Http404(str(error)) from error
+    errors: list[str] = []
+    if request.method == "POST":
+        try:
+            message = _act(request, link)
+        except ValidationError as error:
+            errors = error.messages
+        else:
+            messages.success(request, message)
+            return HttpResponseRedirect(request.path)
+    context: dict[str, Any] = {
+        "me": player_link_page(link),
+        "errors": errors,
+        "email": request.POST.get("email", link.email) if errors else link.email,
+    }
+    response = render(request, "me/page.html", context, status=400 if errors else 200)
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+def _act(request: HttpRequest, link: m.PlayerLink) -> str:
+    """Run the posted action's service; its success message."""
+    which = request.POST.get("action", "")
+    if which == "email":
+        saved = services.set_player_link_email(link=link, email=request.POST.get("email", ""))
+        return (
+            f"Your email address {saved.email} is saved."
+            if saved.email
+            else "Your email address is removed."
+        )
+    if which not in ("absence", "late"):
+        raise ValidationError("Choose what to tell: absent or late.")
+    meet = _meet(link, request.POST.get("meet", ""))
+    if which == "absence":
+        services.announce_absence_by_link(link=link, meet=meet)
+        return f"Your absence from meet {meet.number} is recorded. Thank you for telling us."
+    told = services.announce_lateness_by_link(link=link, meet=meet)
+    wait = told.tardiness.wait_until
+    return (
+        f"Your lateness notice for meet {meet.number} is recorded: your group waits for you "
+        f"until {wait:%H:%M} at the latest (R2.2-a)."
+        if wait is not None
+        else f"Your lateness notice for meet {meet.number} is recorded."
+    )
+
+
+def _meet(link: m.PlayerLink, raw: str) -> m.Meet:
+    """The meet of the link's season numbered `raw`; ValidationError for any other."""
+    number = int(raw) if raw.isdigit() else 0
+    meet = m.Meet.objects.filter(season_id=link.season_id, number=number).first()
+    if meet is None:
+        raise ValidationError(f"There is no scheduled meet {raw[:10]!r} in {link.season.name}.")
+    return meet
