@@ -17,6 +17,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<slug:slug>/", leagues.league, name="manage_league"),
     path("<slug:slug>/seasons/", leagues.seasons, name="manage_seasons"),
     path("<slug:slug>/seasons/<int:season_id>/roster/", leagues.roster, name="manage_roster"),
+    path(
+        "<slug:slug>/seasons/<int:season_id>/roster/<int:player_id>/notices/",
+        leagues.player_notices,
+        name="manage_player_notices",
+    ),
     path("<slug:slug>/seasons/<int:season_id>/meets/", meets.meets, name="manage_meets"),
     path("<slug:slug>/seasons/<int:season_id>/ifpa/", leagues.ifpa, name="manage_ifpa"),
     path(

@@ -34,6 +34,7 @@ from flipwell.league.models.machines import (
     SpecialRuling,
 )
 from flipwell.league.models.meets import AnnouncedAbsence, Group, GroupMember, LatenessNotice, Meet
+from flipwell.league.models.notices import Notice, NoticeKind, NoticeSubscription
 from flipwell.league.models.players import Player
 from flipwell.league.models.playoffs import (
     PlayoffGame,
@@ -79,6 +80,9 @@ __all__ = [
     "MaintenanceNote",
     "Malfunction",
     "Meet",
+    "Notice",
+    "NoticeKind",
+    "NoticeSubscription",
     "Player",
     "PlayoffGame",
     "PlayoffLatenessNotice",
