@@ -19,13 +19,12 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.notice_worker import backoff, claim, work_once
+from flipwell.league.notice_worker import backoff, claim, queue_due_reminders, work_once
 from flipwell.league.notices import (
     absence_link,
     count_of,
     ordinal,
     preferences_url,
-    queue_due_reminders,
     queue_meet_started,
 )
 from flipwell.league.services.forfeits import designate_late_join_forfeits

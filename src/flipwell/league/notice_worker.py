@@ -1,4 +1,5 @@
-"""Sending the queued notices: what ``flipwell work`` does on every pass.
+"""The notice worker: what ``flipwell work`` does on every pass (queue the reminders, send
+the queued notices).
 
 Words (see also `flipwell.league.notices`):
 - *pass*: queue the reminders now due (`queue_due_reminders`), then send every due notice
@@ -13,6 +14,9 @@ Words (see also `flipwell.league.notices`):
 - *backoff*: after the n-th failed attempt the next waits 2^(n-1) minutes (1, 2, 4, ...);
   after ``NOTICE_MAX_ATTEMPTS`` attempts the notice is *failed*, with the last error kept.
 - *skipped*: the player stopped that kind of notice (or every notice) after it was queued.
+- *reminder*: queued for a planned meet once its scheduled start (R2-a) is less than
+  ``NOTICE_REMINDER_HOURS`` away, to each player who chose it, is entered by then and has not
+  announced their absence; the dedupe key queues it once however many passes see it.
 """
 
 from __future__ import annotations
@@ -28,7 +32,16 @@ from django.db.models import F
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.notices import preferences_url, queue_due_reminders
+from flipwell.league.notices import (
+    Draft,
+    absence_link,
+    enabled,
+    preferences_url,
+    render_notice,
+    store_notices,
+    subscriptions,
+)
+from flipwell.league.services.meets import scheduled_start
 
 logger = logging.getLogger(__name__)
 
@@ -153,3 +166,59 @@ def _failed(
     )
     result.retried += 1
     logger.info("notice %s attempt %s failed, retried later: %s", notice.pk, notice.attempts, text)
+
+
+def queue_due_reminders(now: datetime.datetime | None = None) -> int:
+    """Queue the reminder of every planned meet whose scheduled start is less than
+    ``NOTICE_REMINDER_HOURS`` away (and not past), to each subscribed player entered in its
+    season by then who has not announced their absence. Run by ``flipwell work`` on every
+    pass; the dedupe key sends each reminder once. Returns how many were queued."""
+    if not enabled():
+        return 0
+    now = now or timezone.now()
+    horizon = now + datetime.timedelta(hours=settings.NOTICE_REMINDER_HOURS)
+    # A day either side of the window in dates: the exact start is checked in the league's zone.
+    meets = [
+        meet
+        for meet in m.Meet.objects.filter(
+            status=m.Meet.Status.PLANNED,
+            date__gte=(now - datetime.timedelta(days=1)).date(),
+            date__lte=(horizon + datetime.timedelta(days=1)).date(),
+        ).select_related("season__league")
+        if now <= scheduled_start(meet) <= horizon
+    ]
+    queued = 0
+    for meet in meets:  # the meets of one day: a handful
+        queued += _queue_reminders(meet)
+    return queued
+
+
+def _queue_reminders(meet: m.Meet) -> int:
+    season = meet.season
+    entered = m.SeasonEntry.objects.filter(season=season, joined_at_meet__lte=meet.number)
+    absent = m.AnnouncedAbsence.objects.filter(meet=meet).values("player_id")
+    with transaction.atomic():
+        wanted = subscriptions(
+            "reminder", entered.exclude(player_id__in=absent).values("player_id")
+        )
+        start = scheduled_start(meet)
+        day = f"{start:%A} {start.day} {start:%B}"
+        drafts = []
+        for player_id, subscription in wanted.items():
+            context = {
+                "player": subscription.player,
+                "league": season.league,
+                "season": season,
+                "meet": meet,
+                "when": f"{day} at {start:%H:%M}",
+                "absence_link": absence_link(subscription.player, meet),
+            }
+            drafts.append(
+                Draft(
+                    player=player_id,
+                    key=f"reminder:meet:{meet.pk}:player:{player_id}",
+                    subject=f"{season.league}: meet {meet.number} on {day}",
+                    body=render_notice("reminder", context, player_id),
+                )
+            )
+        return store_notices(league_id=season.league_id, kind="reminder", meet=meet, drafts=drafts)

@@ -12,6 +12,8 @@ Words (see also `flipwell.league.models.notices`):
   guessed; every notice carries it, and it is the unsubscribe link.
 - *absence link*: the one-tap link in a reminder with which a player announces their absence
   (R3.1-d). `absence_link` is the single place it comes from.
+- *reminder*: queued by ``flipwell work`` (`flipwell.league.notice_worker.queue_due_reminders`)
+  ``NOTICE_REMINDER_HOURS`` before each planned meet's scheduled start, not by a service.
 
 The notices are rendered when queued (templates ``email/*.txt``), from facts the service has at
 hand (the stored groups, the fold it just stored), so the worker needs no fold. Each queue
@@ -21,19 +23,16 @@ number otherwise, whatever the number of players.
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.core import signing
-from django.db import connection, transaction
+from django.db import connection
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key
@@ -109,14 +108,16 @@ def names_list(names: Sequence[str]) -> str:
 
 
 @dataclass(frozen=True)
-class _Draft:
+class Draft:
+    """A notice to queue: for whom, its dedupe key, subject and body."""
+
     player: int
     key: str
     subject: str
     body: str
 
 
-def _subscriptions(kind: str, players: Any) -> dict[int, m.NoticeSubscription]:
+def subscriptions(kind: str, players: Any) -> dict[int, m.NoticeSubscription]:
     """Player id -> subscription, for the players (a query of ids) who chose `kind` now."""
     rows = m.NoticeSubscription.objects.filter(
         player_id__in=players, unsubscribed_at__isnull=True, **{kind: True}
@@ -124,12 +125,15 @@ def _subscriptions(kind: str, players: Any) -> dict[int, m.NoticeSubscription]:
     return {row.player_id: row for row in rows}
 
 
-def _render(kind: str, context: dict[str, Any], player_id: int) -> str:
+def render_notice(kind: str, context: dict[str, Any], player_id: int) -> str:
+    """The body of a notice of `kind` (template ``email/notice_<kind>.txt``), with the link."""
     context = {**context, "preferences_url": preferences_url(player_id)}
     return render_to_string(f"email/notice_{kind}.txt", context).strip() + "\n"
 
 
-def _store(*, league_id: int, kind: str, meet: m.Meet | None, drafts: Iterable[_Draft]) -> int:
+def store_notices(
+    *, league_id: int, kind: str, meet: m.Meet | None, drafts: Iterable[Draft]
+) -> int:
     """Insert the drafts not queued before (one statement); returns how many were new."""
     if not connection.in_atomic_block:
         raise RuntimeError("notices are queued inside the service's transaction")
@@ -159,7 +163,7 @@ def queue_meet_started(meet: m.Meet) -> int:
     if not enabled():
         return 0
     members_of_meet = m.GroupMember.objects.filter(group__meet=meet).values("player_id")
-    wanted = _subscriptions("groups", members_of_meet)
+    wanted = subscriptions("groups", members_of_meet)
     if not wanted:
         return 0
     members = list(
@@ -194,14 +198,14 @@ def queue_meet_started(meet: m.Meet) -> int:
             "machine": machines.get(number, ""),
         }
         drafts.append(
-            _Draft(
+            Draft(
                 player=member.player_id,
                 key=f"groups:meet:{meet.pk}:player:{member.player_id}",
                 subject=f"{season.league}: your group at meet {meet.number}",
-                body=_render("groups", context, member.player_id),
+                body=render_notice("groups", context, member.player_id),
             )
         )
-    return _store(league_id=season.league_id, kind="groups", meet=meet, drafts=drafts)
+    return store_notices(league_id=season.league_id, kind="groups", meet=meet, drafts=drafts)
 
 
 NIGHT_WORDS = {
@@ -219,7 +223,7 @@ def queue_meet_closed(meet: m.Meet, result: SeasonResult) -> int:
         return 0
     season = meet.season
     entered = m.SeasonEntry.objects.filter(season=season).values("player_id")
-    wanted = _subscriptions("results", entered)
+    wanted = subscriptions("results", entered)
     if not wanted:
         return 0
     order = [s.player for s in result.standings()]
@@ -250,14 +254,14 @@ def queue_meet_closed(meet: m.Meet, result: SeasonResult) -> int:
             "season_points": count_of(standing.league_points, "league point"),
         }
         drafts.append(
-            _Draft(
+            Draft(
                 player=player_id,
                 key=f"results:meet:{meet.pk}:player:{player_id}",
                 subject=f"{season.league}: your night at meet {meet.number}",
-                body=_render("results", context, player_id),
+                body=render_notice("results", context, player_id),
             )
         )
-    return _store(league_id=season.league_id, kind="results", meet=meet, drafts=drafts)
+    return store_notices(league_id=season.league_id, kind="results", meet=meet, drafts=drafts)
 
 
 def queue_ruling(
@@ -277,7 +281,7 @@ def queue_ruling(
     """
     if not enabled():
         return 0
-    wanted = _subscriptions("ruling", [player.pk])
+    wanted = subscriptions("ruling", [player.pk])
     if not wanted:
         return 0
     context = {
@@ -288,72 +292,10 @@ def queue_ruling(
         "details": [d for d in details if d],
         "reason": reason,
     }
-    draft = _Draft(
+    draft = Draft(
         player=player.pk,
         key=f"ruling:{key}:player:{player.pk}",
         subject=f"{league}: {what}",
-        body=_render("ruling", context, player.pk),
+        body=render_notice("ruling", context, player.pk),
     )
-    return _store(league_id=league.pk, kind="ruling", meet=meet, drafts=[draft])
-
-
-def scheduled_start(meet: m.Meet) -> datetime.datetime:
-    """The meet's date at the season's start time, in the league's time zone (R2-a)."""
-    zone = ZoneInfo(meet.season.league.time_zone)
-    return datetime.datetime.combine(meet.date, meet.season.start_time, tzinfo=zone)
-
-
-def queue_due_reminders(now: datetime.datetime | None = None) -> int:
-    """Queue the reminder of every planned meet whose scheduled start is less than
-    ``NOTICE_REMINDER_HOURS`` away (and not past), to each subscribed player entered in its
-    season by then who has not announced their absence. Run by ``flipwell work`` on every
-    pass; the dedupe key sends each reminder once. Returns how many were queued."""
-    if not enabled():
-        return 0
-    now = now or timezone.now()
-    horizon = now + datetime.timedelta(hours=settings.NOTICE_REMINDER_HOURS)
-    # A day either side of the window in dates: the exact start is checked in the league's zone.
-    meets = [
-        meet
-        for meet in m.Meet.objects.filter(
-            status=m.Meet.Status.PLANNED,
-            date__gte=(now - datetime.timedelta(days=1)).date(),
-            date__lte=(horizon + datetime.timedelta(days=1)).date(),
-        ).select_related("season__league")
-        if now <= scheduled_start(meet) <= horizon
-    ]
-    queued = 0
-    for meet in meets:  # the meets of one day: a handful
-        queued += _queue_reminders(meet)
-    return queued
-
-
-def _queue_reminders(meet: m.Meet) -> int:
-    season = meet.season
-    entered = m.SeasonEntry.objects.filter(season=season, joined_at_meet__lte=meet.number)
-    absent = m.AnnouncedAbsence.objects.filter(meet=meet).values("player_id")
-    with transaction.atomic():
-        wanted = _subscriptions(
-            "reminder", entered.exclude(player_id__in=absent).values("player_id")
-        )
-        start = scheduled_start(meet)
-        day = f"{start:%A} {start.day} {start:%B}"
-        drafts = []
-        for player_id, subscription in wanted.items():
-            context = {
-                "player": subscription.player,
-                "league": season.league,
-                "season": season,
-                "meet": meet,
-                "when": f"{day} at {start:%H:%M}",
-                "absence_link": absence_link(subscription.player, meet),
-            }
-            drafts.append(
-                _Draft(
-                    player=player_id,
-                    key=f"reminder:meet:{meet.pk}:player:{player_id}",
-                    subject=f"{season.league}: meet {meet.number} on {day}",
-                    body=_render("reminder", context, player_id),
-                )
-            )
-        return _store(league_id=season.league_id, kind="reminder", meet=meet, drafts=drafts)
+    return store_notices(league_id=league.pk, kind="ruling", meet=meet, drafts=[draft])
