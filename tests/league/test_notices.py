@@ -28,10 +28,12 @@ from flipwell.league.notices import (
     queue_meet_started,
 )
 from flipwell.league.services.forfeits import designate_late_join_forfeits
+from flipwell.league.services.malfunctions import report_malfunction
 from flipwell.league.services.meets import close_meet, schedule_meet
 from flipwell.league.services.notices import set_notice_preferences
+from flipwell.league.services.violations import record_game_restart, record_violation
 from tests import factories as f
-from tests.league.league_night import DATE, build_night, start
+from tests.league.league_night import DATE, build_night, game, play, start
 
 pytestmark = pytest.mark.django_db
 
@@ -349,3 +351,51 @@ def test_ordinal_suffixes():
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st",
     ]  # fmt: skip
+
+
+def test_violation_is_sent_to_its_violator_with_the_penalty(mailoutbox):
+    night = build_night()
+    meet = start(night)
+    played = game(meet, 1, 1)
+    members = list(played.group.members.order_by("position").values_list("player", flat=True))
+    violator = m.Player.objects.get(pk=members[1])
+    subscribe(night, violator, "ruling")
+    subscribe(night, m.Player.objects.get(pk=members[0]), "ruling")  # not the violator
+    play(played, {m.Player.objects.get(pk=p): 100 - i for i, p in enumerate(members)})
+
+    record_violation(
+        meet=meet, player=violator, kind="opponents_ball", game=played, reason="Seen by the LO",
+        actor=night.user,
+    )  # fmt: skip
+    work_once()
+
+    (mail,) = mailoutbox
+    assert mail.subject == f"{night.league}: a violation recorded at meet 1"
+    assert "It is a serious violation: your offense 1 this season." in mail.body
+    assert "Penalty: game 1 of your match is forfeited (§8.5)." in mail.body
+    assert "The official's reason: Seen by the LO" in mail.body
+
+
+def test_malfunction_and_restart_are_sent_to_the_player_they_name(mailoutbox):
+    night = build_night()
+    meet = start(night)
+    first = game(meet, 1, 1)
+    player = first.group.members.get(position=1).player
+    subscribe(night, player, "ruling")
+
+    report_malfunction(
+        game=first, player=player, ball=2, reason_code="forced_tilt_stuck_ball", actor=night.user
+    )
+    record_game_restart(
+        game=first, responsible=player, games_started=3, game_price_cents=50, actor=night.user
+    )
+    work_once()
+
+    subjects = sorted(mail.subject for mail in mailoutbox)
+    assert subjects == [
+        f"{night.league}: a malfunction on your ball 2 at meet 1",
+        f"{night.league}: game 1 of your group restarted at meet 1",
+    ]
+    restart = next(mail for mail in mailoutbox if "restarted" in mail.subject)
+    assert "3 games were started for 4 players" in restart.body
+    assert "You are charged 2.00 for every player's game (R8.6-d)." in restart.body
