@@ -8,16 +8,18 @@ from __future__ import annotations
 import datetime
 import re
 import smtplib
+import threading
 from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.mail.backends.base import BaseEmailBackend
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from flipwell.cli import main
 from flipwell.league import models as m
 from flipwell.league.notice_worker import backoff, claim, queue_due_reminders, work_once
 from flipwell.league.notices import (
@@ -25,8 +27,10 @@ from flipwell.league.notices import (
     count_of,
     ordinal,
     preferences_url,
+    queue_meet_closed,
     queue_meet_started,
 )
+from flipwell.league.services._edge import fold
 from flipwell.league.services.forfeits import designate_late_join_forfeits
 from flipwell.league.services.malfunctions import report_malfunction
 from flipwell.league.services.meets import close_meet, schedule_meet
@@ -399,3 +403,63 @@ def test_malfunction_and_restart_are_sent_to_the_player_they_name(mailoutbox):
     restart = next(mail for mail in mailoutbox if "restarted" in mail.subject)
     assert "3 games were started for 4 players" in restart.body
     assert "You are charged 2.00 for every player's game (R8.6-d)." in restart.body
+
+
+def test_queue_meet_closed_costs_the_same_queries_for_every_player():
+    night = build_night(players=16, machines=8)
+    for player in night.players:
+        subscribe(night, player, "results")
+    meet = start(night)
+    with transaction.atomic():
+        closed = close_meet(meet=meet, actor=night.user, override_reason="Venue closed early")
+        m.Notice.objects.all().delete()
+        result, _ = fold(night.season)
+
+        with CaptureQueriesContext(connection) as queries:
+            queued = queue_meet_closed(closed.meet, result)
+
+    assert (queued, len(queries)) == (16, 3)
+
+
+def test_flipwell_work_once_sends_the_queue_and_says_what_it_did(capsys, mailoutbox):
+    night = build_night()
+    subscribe(night, night.players[0], "groups")
+    start(night)
+
+    status = main(["work", "--once"])
+
+    assert (status, len(mailoutbox)) == (0, 1)
+    assert capsys.readouterr().out == (
+        "0 reminders queued, 1 sent, 0 to retry, 0 failed, 0 skipped\n"
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_second_worker_skips_the_notices_another_worker_holds():
+    """Two workers never take one notice: rows another worker locked are skipped, not waited
+    for (FOR UPDATE SKIP LOCKED). SQLite has no row locks: one writer at a time, and the lease
+    keeps a claimed row from being claimed again (the test above)."""
+    if not connection.features.has_select_for_update_skip_locked:
+        pytest.skip("row locks are PostgreSQL's; SQLite runs one writer at a time")
+    night = build_night()
+    subscribe(night, night.players[0], "groups")
+    start(night)
+    locked, release = threading.Event(), threading.Event()
+
+    def other_worker() -> None:
+        with transaction.atomic():
+            list(m.Notice.objects.select_for_update())
+            locked.set()
+            release.wait(10)
+        connections.close_all()
+
+    thread = threading.Thread(target=other_worker)
+    thread.start()
+    locked.wait(10)
+    try:
+        claimed = claim(now=timezone.now())
+    finally:
+        release.set()
+        thread.join()
+
+    assert (claimed, m.Notice.objects.get().attempts) == ([], 0)

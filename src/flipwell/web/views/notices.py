@@ -4,12 +4,12 @@
 The link's token is the player's id signed with the installation's key, so it is the only
 credential: the page needs no sign-in and no CSRF cookie (a mail program's one-click
 unsubscribe, RFC 8058, posts ``List-Unsubscribe=One-Click`` to it without either). A GET never
-changes anything, so a mail scanner that follows the link stops nothing.
+changes anything, so a mail scanner that follows the link stops nothing. A link stays valid as
+long as the installation's ``SECRET_KEY``: a player's old e-mails still unsubscribe them.
 """
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -32,7 +32,6 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
     if player_id is None:
         raise Http404("This link is not a notices link of this league site.")
     player = get_object_or_404(m.Player, pk=player_id)
-    request.user = AnonymousUser()  # the link speaks for the player, never for a session
     subscription = notice_subscription(player)
     if subscription is None:
         raise Http404("No notices are set up for this player.")
