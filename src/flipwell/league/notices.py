@@ -134,7 +134,8 @@ def render_notice(kind: str, context: dict[str, Any], player_id: int) -> str:
 def store_notices(
     *, league_id: int, kind: str, meet: m.Meet | None, drafts: Iterable[Draft]
 ) -> int:
-    """Insert the drafts not queued before (one statement); returns how many were new."""
+    """Insert the drafts not queued before (two statements: a count, then one insert that
+    ignores a dedupe key queued already); returns how many were new."""
     if not connection.in_atomic_block:
         raise RuntimeError("notices are queued inside the service's transaction")
     rows = [
