@@ -52,10 +52,25 @@ def notices_on(settings):
 
 
 class FailingBackend(BaseEmailBackend):
-    """A mail server that refuses every message."""
+    """A mail server that cannot be reached; counts the messages tried."""
+
+    tried = 0
 
     def send_messages(self, email_messages):  # type: ignore[no-untyped-def]
+        FailingBackend.tried += len(email_messages)
         raise smtplib.SMTPServerDisconnected("Connection unexpectedly closed")
+
+
+class RefusingBackend(BaseEmailBackend):
+    """A mail server that refuses the first message it is given, and sends the others."""
+
+    refused = False
+
+    def send_messages(self, email_messages):  # type: ignore[no-untyped-def]
+        if not RefusingBackend.refused:
+            RefusingBackend.refused = True
+            raise smtplib.SMTPRecipientsRefused({"x@example.org": (550, b"No such user")})
+        return len(email_messages)
 
 
 def subscribe(night, player, *kinds):
@@ -175,6 +190,33 @@ def test_failed_send_is_retried_later_then_sent(settings, mailoutbox):
     assert notice.next_attempt_at == now + datetime.timedelta(minutes=1)
     assert (early.sent, later.sent, len(mailoutbox)) == (0, 1, 1)
     assert m.Notice.objects.get().state == "sent"
+
+
+def test_unreachable_server_stops_the_batch_after_one_try(settings):
+    settings.EMAIL_BACKEND = "tests.league.test_notices.FailingBackend"
+    FailingBackend.tried = 0
+    night = build_night()
+    for player in night.players[:3]:
+        subscribe(night, player, "groups")
+    start(night)
+
+    result = work_once()
+
+    assert (FailingBackend.tried, result.retried) == (1, 3)
+    assert set(m.Notice.objects.values_list("state", "attempts")) == {("pending", 1)}
+
+
+def test_refused_message_fails_alone(settings):
+    settings.EMAIL_BACKEND = "tests.league.test_notices.RefusingBackend"
+    RefusingBackend.refused = False
+    night = build_night()
+    for player in night.players[:3]:
+        subscribe(night, player, "groups")
+    start(night)
+
+    result = work_once()
+
+    assert (result.sent, result.retried) == (2, 1)
 
 
 def test_send_failing_every_attempt_ends_failed(settings):

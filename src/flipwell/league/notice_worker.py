@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import datetime
 import logging
+import smtplib
+import socket
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -46,7 +48,16 @@ from flipwell.league.services.meets import scheduled_start
 logger = logging.getLogger(__name__)
 
 LEASE = datetime.timedelta(minutes=10)
-BATCH = 50
+BATCH = 20
+"""Notices claimed at once: sent within the lease even at ``EMAIL_TIMEOUT`` (10 s) each."""
+SERVER_DOWN = (
+    smtplib.SMTPConnectError,
+    smtplib.SMTPServerDisconnected,
+    ConnectionError,
+    TimeoutError,
+    socket.gaierror,
+)
+"""Errors that say the mail server cannot be reached (not that it refused one message)."""
 MAX_BACKOFF = datetime.timedelta(hours=6)
 
 
@@ -104,10 +115,14 @@ def claim(*, now: datetime.datetime, batch: int = BATCH) -> list[int]:
 
 
 def _deliver(ids: list[int], *, now: datetime.datetime, result: PassResult) -> None:
-    notices = m.Notice.objects.filter(pk__in=ids).select_related("player__notice_subscription")
+    notices = list(
+        m.Notice.objects.filter(pk__in=ids)
+        .select_related("player__notice_subscription")
+        .order_by("next_attempt_at", "id")
+    )
     mail = get_connection(fail_silently=False)
     try:
-        for notice in notices:
+        for done, notice in enumerate(notices):
             subscription = getattr(notice.player, "notice_subscription", None)
             if subscription is None or not subscription.wants(notice.kind):
                 _finish(notice, state=m.Notice.State.SKIPPED, now=now)
@@ -115,7 +130,13 @@ def _deliver(ids: list[int], *, now: datetime.datetime, result: PassResult) -> N
                 continue
             try:
                 _message(notice, subscription.email, mail).send()
-            except Exception as error:  # any failure of the mail server is a failed attempt
+            except SERVER_DOWN as error:
+                # The server is unreachable: the rest of the batch waits for the next attempt
+                # instead of each waiting out the connection timeout (and the lease).
+                for left in notices[done:]:
+                    _failed(left, error, now=now, result=result)
+                return
+            except Exception as error:  # a refused message (a bad address) fails alone
                 _failed(notice, error, now=now, result=result)
             else:
                 _finish(notice, state=m.Notice.State.SENT, now=now)
