@@ -4,6 +4,7 @@ notices the player asked for, and sees the latest ones with their state."""
 import pytest
 
 from flipwell.league import models as m
+from flipwell.league import services
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -64,3 +65,23 @@ def test_notices_page_of_a_player_not_on_the_roster_is_404(client, lo):
     answer = client.get(f"/manage/tuesday/seasons/{season.pk}/roster/{stranger.pk}/notices/")
 
     assert answer.status_code == 404
+
+
+def test_league_notices_page_shows_the_queue_by_player_name(client, lo, settings):
+    settings.NOTICES_EMAIL = True
+    official, season, _, url = lo
+    client.post(url, {"email": "ann@example.org", "ruling": "on"})
+    late = f.SeasonEntryFactory(season=season, joined_at_meet=2).player
+    client.post(
+        f"/manage/tuesday/seasons/{season.pk}/roster/{late.pk}/notices/",
+        {"email": "late@example.org", "ruling": "on"},
+    )
+    services.designate_late_join_forfeits(
+        season=season, player=late, countable=False, reason="Moved here", actor=official.user
+    )
+
+    page = client.get("/manage/tuesday/notices/").content.decode()
+
+    assert "Waiting: 1" in page
+    assert f"<td>{late}</td>" in page
+    assert "This installation sends no e-mail" not in page

@@ -65,4 +65,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="manage_official",
     ),
     path("<slug:slug>/api-tokens/", setup_views.api_tokens, name="manage_api_tokens"),
+    path("<slug:slug>/notices/", leagues.notices, name="manage_notices"),
 ]

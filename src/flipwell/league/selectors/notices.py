@@ -30,6 +30,11 @@ class NoticeQueue:
     counts: dict[str, int]
     latest: list[m.Notice]
 
+    @property
+    def by_label(self) -> list[tuple[str, int]]:
+        """(the state's name for people, count), in the states' order."""
+        return [(label, self.counts[state]) for state, label in m.Notice.State.choices]
+
 
 def notice_queue(league: m.League, *, limit: int = 50) -> NoticeQueue:
     """The league's queue state (two queries)."""

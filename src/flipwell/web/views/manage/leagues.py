@@ -236,3 +236,16 @@ def player_notices(
         "notices_on": notices_enabled(),
     }
     return page(request, "manage/player_notices.html", context, failed=posted)
+
+
+@console_page(LO_ONLY)
+def notices(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
+    """The league's e-mail notices: how many wait, were sent, failed or were skipped, and the
+    latest ones (who, what, state; a failure's reason)."""
+    context = {
+        "league": league,
+        "role": role,
+        "queue": notice_reads.notice_queue(league),
+        "notices_on": notices_enabled(),
+    }
+    return render(request, "manage/notices.html", context)
