@@ -33,7 +33,7 @@ from flipwell.league.notices import (
 from flipwell.league.services._edge import fold
 from flipwell.league.services.forfeits import designate_late_join_forfeits
 from flipwell.league.services.malfunctions import report_malfunction
-from flipwell.league.services.meets import close_meet, schedule_meet
+from flipwell.league.services.meets import announce_absence, close_meet, schedule_meet
 from flipwell.league.services.notices import set_notice_preferences
 from flipwell.league.services.violations import record_game_restart, record_violation
 from tests import factories as f
@@ -505,3 +505,20 @@ def test_second_worker_skips_the_notices_another_worker_holds():
         thread.join()
 
     assert (claimed, m.Notice.objects.get().attempts) == ([], 0)
+
+
+def test_reminder_is_skipped_once_the_player_announces_their_absence(mailoutbox):
+    night = build_night()
+    ann, ben = night.players[0], night.players[1]
+    subscribe(night, ann, "reminder")
+    subscribe(night, ben, "reminder")
+    meet = schedule_meet(season=night.season, number=1, date=DATE, actor=night.user)
+    zone = ZoneInfo(night.league.time_zone)
+    begins = datetime.datetime.combine(DATE, night.season.start_time, tzinfo=zone)
+    queue_due_reminders(begins - datetime.timedelta(hours=3))
+    announce_absence(meet=meet, player=ben, actor=night.user)
+
+    result = work_once()
+
+    assert (result.sent, result.skipped) == (1, 1)
+    assert [mail.to for mail in mailoutbox] == [[f"{ann.first_name.lower()}.{ann.pk}@example.org"]]

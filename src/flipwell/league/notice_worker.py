@@ -13,7 +13,8 @@ Words (see also `flipwell.league.notices`):
   server's acceptance and the row's update.
 - *backoff*: after the n-th failed attempt the next waits 2^(n-1) minutes (1, 2, 4, ...);
   after ``NOTICE_MAX_ATTEMPTS`` attempts the notice is *failed*, with the last error kept.
-- *skipped*: the player stopped that kind of notice (or every notice) after it was queued.
+- *skipped*: the player stopped that kind of notice (or every notice) after it was queued; or
+  a reminder whose meet has started, or whose player has announced their absence since.
 - *reminder*: queued for a planned meet once its scheduled start (R2-a) is less than
   ``NOTICE_REMINDER_HOURS`` away, to each player who chose it, is entered by then and has not
   announced their absence; the dedupe key queues it once however many passes see it.
@@ -117,14 +118,15 @@ def claim(*, now: datetime.datetime, batch: int = BATCH) -> list[int]:
 def _deliver(ids: list[int], *, now: datetime.datetime, result: PassResult) -> None:
     notices = list(
         m.Notice.objects.filter(pk__in=ids)
-        .select_related("player__notice_subscription")
+        .select_related("player__notice_subscription", "meet")
         .order_by("next_attempt_at", "id")
     )
+    stale = _stale_reminders(notices)
     mail = get_connection(fail_silently=False)
     try:
         for done, notice in enumerate(notices):
             subscription = getattr(notice.player, "notice_subscription", None)
-            if subscription is None or not subscription.wants(notice.kind):
+            if subscription is None or not subscription.wants(notice.kind) or notice.pk in stale:
                 _finish(notice, state=m.Notice.State.SKIPPED, now=now)
                 result.skipped += 1
                 continue
@@ -146,6 +148,27 @@ def _deliver(ids: list[int], *, now: datetime.datetime, result: PassResult) -> N
             mail.close()
         except Exception:  # a connection that never opened
             logger.debug("closing the mail connection failed", exc_info=True)
+
+
+def _stale_reminders(notices: list[m.Notice]) -> set[int]:
+    """The reminders no longer to send: their meet has started, or the player has announced
+    their absence since it was queued (one query)."""
+    reminders = [n for n in notices if n.kind == m.NoticeKind.REMINDER and n.meet is not None]
+    if not reminders:
+        return set()
+    absent = set(
+        m.AnnouncedAbsence.objects.filter(
+            meet_id__in={n.meet_id for n in reminders},
+            player_id__in={n.player_id for n in reminders},
+        ).values_list("meet_id", "player_id")
+    )
+    return {
+        n.pk
+        for n in reminders
+        if n.meet is None
+        or n.meet.status != m.Meet.Status.PLANNED
+        or (n.meet_id, n.player_id) in absent
+    }
 
 
 def _message(notice: m.Notice, address: str, mail: object) -> EmailMessage:

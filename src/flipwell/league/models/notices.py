@@ -13,7 +13,7 @@ Words:
   event queues one notice per player however often its hook runs.
 - *state*: ``pending`` (waiting for the worker, `next_attempt_at` says when), ``sent``,
   ``failed`` (every attempt failed; `last_error` says why) or ``skipped`` (the player stopped
-  that kind of notice after it was queued).
+  that kind of notice after it was queued, or a reminder came too late to be of use).
 """
 
 from __future__ import annotations
