@@ -228,10 +228,11 @@ def designate_late_join_forfeits(
     his designation on the player's season entry, which the standings read.
 
     Side effects: SeasonEntry.late_join_forfeits_countable, a Ruling, an audit event
-    ``season.late_join_forfeits_designated``. Raises PermissionDenied unless `actor` is a
-    league official; ValidationError without a reason, for a player not entered or one who
-    joined at the first meet, or for countable forfeits when the league's ruleset makes every
-    late-join forfeit non-countable (the rules cannot count one player's then).
+    ``season.late_join_forfeits_designated``, a notice to the player queued when they chose
+    it. Raises PermissionDenied unless `actor` is a league official; ValidationError without a
+    reason, for a player not entered or one who joined at the first meet, or for countable
+    forfeits when the league's ruleset makes every late-join forfeit non-countable (the rules
+    cannot count one player's then).
     """
     with transaction.atomic():
         league = season.league

@@ -111,7 +111,8 @@ def report_malfunction(
     With `request_compensatory` the player's request is recorded at the trigger (RA-b).
 
     Side effects: a Malfunction, a MaintenanceNote, maybe a Ruling, a MachineDeclaration and a
-    CompensatoryRequest, audit events ``malfunction.reported`` (and the others'). Raises
+    CompensatoryRequest, audit events ``malfunction.reported`` (and the others'), a notice to
+    the player queued when they chose it (`flipwell.league.notices.queue_ruling`). Raises
     PermissionDenied unless `actor` is a league official; ValidationError for a meet that is
     not open, a player outside the group, a refused classification, or a refused request.
     """

@@ -91,7 +91,8 @@ def record_violation(
     False), recorded as a Ruling. `target_game` is the LO's choice where the rules leave it
     to him (A27.4).
 
-    Side effects: a Violation, maybe a Ruling, an audit event ``violation.recorded``. Raises
+    Side effects: a Violation, maybe a Ruling, an audit event ``violation.recorded``, a notice
+    to the violator queued when they chose it (`flipwell.league.notices.queue_ruling`). Raises
     PermissionDenied unless `actor` is a league official; ValidationError without a reason,
     for a meet that is not open, a player not grouped at it, a game outside his group or not
     yet confirmed, an impossible timing, or a seriousness the rules do not allow.
@@ -409,10 +410,10 @@ def record_game_restart(
     then entered as usual: the voided attempt is kept only as this record.
 
     Side effects: a GameRestart, a LedgerEntry when the price is not zero (via
-    `record_ledger_entry`), an audit event ``game.restarted``. Raises PermissionDenied unless
-    `actor` is a league official; ValidationError for a meet that is not open, a game with
-    confirmed scores, a responsible player outside the group, or a count that needs no
-    restart.
+    `record_ledger_entry`), an audit event ``game.restarted``, a notice to the responsible
+    player queued when they chose it. Raises PermissionDenied unless `actor` is a league
+    official; ValidationError for a meet that is not open, a game with confirmed scores, a
+    responsible player outside the group, or a count that needs no restart.
     """
     with transaction.atomic():
         game = locked_game(game)
