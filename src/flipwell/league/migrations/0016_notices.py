@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0014_special_ruling_kind_rules_values"),
+        ("league", "0015_player_links"),
     ]
 
     operations = [
