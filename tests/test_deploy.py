@@ -56,7 +56,8 @@ def test_compose_services_use_documented_settings_and_migrate_before_serving():
     assert set(web["environment"]) - documented == set()
     assert compose["services"]["migrate"]["command"] == ["flipwell", "migrate"]
     assert web["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
-    assert set(compose["services"]) == {"db", "redis", "migrate", "web"}
+    assert set(compose["services"]) == {"db", "redis", "migrate", "web", "work"}
+    assert compose["services"]["work"]["command"] == ["flipwell", "work"]
 
 
 def test_systemd_unit_runs_flipwell_serve():
@@ -64,6 +65,14 @@ def test_systemd_unit_runs_flipwell_serve():
 
     assert "ExecStart=/srv/flipwell/venv/bin/flipwell serve\n" in unit
     assert "TimeoutStopSec=40" in unit  # longer than gunicorn's graceful timeout (30 s)
+
+
+def test_systemd_worker_unit_runs_flipwell_work(capsys):
+    unit = (ROOT / "deploy" / "flipwell-work.service").read_text()
+
+    assert "ExecStart=/srv/flipwell/venv/bin/flipwell work\n" in unit
+    assert main(["work", "--help"]) == 0
+    assert "--once" in capsys.readouterr().out
 
 
 def test_gunicorn_workers_default_to_two_per_core_and_one():

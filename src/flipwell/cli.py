@@ -14,6 +14,7 @@ flipwell backup FILE                             every league's facts in one JSO
 flipwell restore [--no-verify] FILE              a backup, into an empty database
 flipwell serve [--bind HOST:PORT] [--no-collectstatic]
                                                  serve flipwell with gunicorn (production)
+flipwell work [--once] [--interval SECONDS]      send the notices' e-mails, queue reminders
 
 `standings` is pure rules and never loads Django. The database commands read their settings
 from the environment (see flipwell.settings); a fresh machine needs none. Every command exits
@@ -43,6 +44,7 @@ DJANGO_COMMANDS = {
     "backup": ("backup", "write every league's facts to one JSON file"),
     "restore": ("restore", "restore a backup into an empty database"),
     "serve": ("serve", "serve flipwell with gunicorn (checks migrations, collects static)"),
+    "work": ("work", "send the queued notices and queue the reminders (--once: one pass)"),
 }
 
 

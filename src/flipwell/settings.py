@@ -52,6 +52,22 @@ Logs and errors. Every log line goes to stdout (see `flipwell.logs`), with the r
   (10 s), ``DEFAULT_FROM_EMAIL`` and ``SERVER_EMAIL``: the SMTP server for password-reset
   links and error reports. Without ``EMAIL_HOST`` the e-mails are printed on stdout.
 
+Notices to players (see `flipwell.league.notices`). A player may choose e-mails about their
+league: their group when a meet starts, their night's results when it closes, a reminder
+before each meet, an official's ruling that affects them. A service queues them in its own
+transaction (table ``league_notice``); ``flipwell work`` sends them after the commit, with
+retries, and queues the reminders. No request ever waits for an SMTP server.
+
+- ``NOTICES_EMAIL``: yes to queue and send notices; default yes when ``EMAIL_HOST`` is set,
+  else no. Off, nothing is queued (the players' choices are kept for when it is on).
+- ``NOTICE_REMINDER_HOURS``: how many hours before a meet's scheduled start ``flipwell work``
+  queues its reminder; default 24.
+- ``NOTICE_MAX_ATTEMPTS``: attempts to send one notice before it is marked failed; default 6
+  (waiting 1, 2, 4, 8, 16 minutes between them).
+- ``FLIPWELL_SITE_URL``: the address players open (``https://league.example.org``), for the
+  links in the e-mails; default the first ``ALLOWED_HOSTS`` name (https with
+  ``FLIPWELL_HTTPS``), else ``http://127.0.0.1:8000``.
+
 Health. ``/healthz`` answers JSON, 200 when the database answers and has every migration, else
 503 (see `flipwell.web.health`); it needs no ``ALLOWED_HOSTS`` entry and never redirects to
 HTTPS, so a load balancer can probe it by address.
@@ -492,6 +508,19 @@ EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", EMAIL_PORT == 465)
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "flipwell@localhost")
 SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+
+# --- Notices to players (see the module docstring) ---
+
+NOTICES_EMAIL = env_bool("NOTICES_EMAIL", bool(EMAIL_HOST))
+NOTICE_REMINDER_HOURS = env_int("NOTICE_REMINDER_HOURS", 24, minimum=1)
+NOTICE_MAX_ATTEMPTS = env_int("NOTICE_MAX_ATTEMPTS", 6, minimum=1)
+_SITE_HOSTS = [h for h in ALLOWED_HOSTS if h and not h.startswith((".", "*"))]
+SITE_URL = env_str(
+    "FLIPWELL_SITE_URL",
+    f"{'https' if env_bool('FLIPWELL_HTTPS', False) else 'http'}://{_SITE_HOSTS[0]}"
+    if _SITE_HOSTS
+    else "http://127.0.0.1:8000",
+).rstrip("/")
 
 # --- Benchmarks (see the module docstring) ---
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import Page
 
 from flipwell.league import models as m
 from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague, create_demo_league
+from flipwell.league.notices import preferences_token
 from flipwell.league.services.player_links import issue_player_link
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import PHONE, console_pages, log_in, sheet_path
@@ -51,6 +53,7 @@ def test_phone_width_no_page_scrolls_sideways(
         "print-standings": f"/print/{slug}/standings/",
         "print-maintenance": f"/print/{slug}/maintenance/",
         "tv": f"/tv/{slug}/",
+        "notice-preferences": _notice_preferences(demo),
     }
     visitor = new_page("visitor, phone")
     official = new_page("official, phone")
@@ -64,6 +67,14 @@ def test_phone_width_no_page_scrolls_sideways(
     wide += too_wide(official, {"roster-link": f"{roster}?link={player.pk}"})
 
     assert not wide, "pages wider than a 390 px phone:\n" + "\n".join(wide)
+
+
+def _notice_preferences(demo: DemoLeague) -> str:
+    """A player's notice preferences page (the link in their e-mails), their notices set."""
+    player = m.Player.objects.filter(season_entries__season=demo.current_season).first()
+    assert player is not None
+    m.NoticeSubscription.objects.create(player=player, email="player@example.org", groups=True)
+    return reverse("web:notice_preferences", args=[preferences_token(player.pk)])
 
 
 def test_phone_width_sheet_score_table_shows_the_fourth_player(

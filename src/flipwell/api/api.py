@@ -16,6 +16,7 @@ from flipwell.api.endpoints import (
     league_writes,
     me,
     meet_writes,
+    notices,
     playoff_writes,
     public,
     writes,
@@ -38,7 +39,7 @@ api = NinjaAPI(
 )
 install_error_handlers(api)
 # The writes' endpoints are on public.router, which serves both methods of a path.
-WRITE_MODULES = (writes, meet_writes, league_writes, playoff_writes)
+WRITE_MODULES = (writes, meet_writes, league_writes, playoff_writes, notices)
 api.add_router("", public.router)
 api.add_router("", files.router)
 api.add_router("", me.router)

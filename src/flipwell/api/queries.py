@@ -127,3 +127,11 @@ def special_ruling(machine_title: str, number: int) -> m.SpecialRuling:
     if row is None:
         raise Http404(f"No special ruling {machine_title} #{number}.")
     return row
+
+
+def league_player(league: m.League, player_id: int) -> m.Player:
+    """The player with this id, entered in a season of `league` (404 when not)."""
+    found = m.Player.objects.filter(pk=player_id, season_entries__season__league=league).first()
+    if found is None:
+        raise Http404(f"That player is not entered in any season of {league}.")
+    return found

@@ -173,5 +173,20 @@ class DerivedResultAdmin(AppendOnlyAdmin):
     exclude = ["payload"]
 
 
+@admin.register(m.Notice)
+class NoticeAdmin(AppendOnlyAdmin):
+    """The e-mail queue, shown for inspection; `flipwell work` sends and retries it."""
+
+    list_display = ["league", "player", "kind", "state", "attempts", "created_at", "sent_at"]
+    list_filter = ["state", "kind", "league"]
+
+
+@admin.register(m.NoticeSubscription)
+class NoticeSubscriptionAdmin(RevisingAdmin):
+    """A player's address and chosen notices (the console and the player's link set them)."""
+
+    list_display = ["player", "email", "groups", "results", "reminder", "ruling", "unsubscribed_at"]
+
+
 for model in SIMPLE_MODELS:
     admin.site.register(model, RevisingAdmin)

@@ -2,8 +2,8 @@
 
 from django.urls import include, path
 
+from flipwell.web.views import notices, public
 from flipwell.web.views import print as print_views
-from flipwell.web.views import public
 
 app_name = "web"
 
@@ -23,6 +23,7 @@ urlpatterns = [
     ),
     path("print/<slug:slug>/standings/", print_views.standings, name="print_standings"),
     path("print/<slug:slug>/maintenance/", print_views.maintenance, name="print_maintenance"),
+    path("notices/<str:token>/", notices.preferences, name="notice_preferences"),
     path("manage/", include("flipwell.web.urls_manage")),
     path("sheet/", include("flipwell.web.urls_scoresheet")),
     path("tv/", include("flipwell.web.urls_tv")),

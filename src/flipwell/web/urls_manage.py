@@ -17,6 +17,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<slug:slug>/", leagues.league, name="manage_league"),
     path("<slug:slug>/seasons/", leagues.seasons, name="manage_seasons"),
     path("<slug:slug>/seasons/<int:season_id>/roster/", leagues.roster, name="manage_roster"),
+    path(
+        "<slug:slug>/seasons/<int:season_id>/roster/<int:player_id>/notices/",
+        leagues.player_notices,
+        name="manage_player_notices",
+    ),
     path("<slug:slug>/seasons/<int:season_id>/meets/", meets.meets, name="manage_meets"),
     path("<slug:slug>/seasons/<int:season_id>/ifpa/", leagues.ifpa, name="manage_ifpa"),
     path(
@@ -60,4 +65,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="manage_official",
     ),
     path("<slug:slug>/api-tokens/", setup_views.api_tokens, name="manage_api_tokens"),
+    path("<slug:slug>/notices/", leagues.notices, name="manage_notices"),
 ]

@@ -110,6 +110,12 @@ from flipwell.api.schemas.meets import (
     StartedOut,
     StartMeetIn,
 )
+from flipwell.api.schemas.notices import (
+    NoticeOut,
+    NoticePreferencesIn,
+    NoticePreferencesOut,
+    NoticeQueueOut,
+)
 from flipwell.api.schemas.players import (
     EntryOut,
     EntryPage,
@@ -267,6 +273,10 @@ __all__ = [
     "NextGameOut",
     "NoShowIn",
     "NoShowOut",
+    "NoticeOut",
+    "NoticePreferencesIn",
+    "NoticePreferencesOut",
+    "NoticeQueueOut",
     "PenaltyOut",
     "PlaceOut",
     "PlayedGameOut",

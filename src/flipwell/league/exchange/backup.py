@@ -18,6 +18,8 @@ Words:
   email and password hash are kept: never permissions, staff or superuser flags, sessions.
   API tokens (`ApiToken`, a league model) are not backed up either, not even their hashes:
   after a restore every token is gone, and the officials issue new ones in the console.
+  Nor is the e-mail queue (`Notice`): a restored notice would be sent again. The players'
+  choices of notices (`NoticeSubscription`) are kept.
 - *dependency order*: the models sorted so that every model comes after the models its foreign
   keys point to (computed from the models themselves, so a new model needs no list edited).
   Restoring in this order means every referenced row exists when a row is inserted.
@@ -69,7 +71,9 @@ USER_FIELDS = ("username", "first_name", "last_name", "email", "password")
 BATCH_SIZE = 500
 CHECKSUM_PREFIX = "sha256:"
 ROW_KEYS = frozenset({"pk", "fields"})
-NOT_BACKED_UP: frozenset[str] = frozenset({"league.apitoken", "league.derivedresult"})
+NOT_BACKED_UP: frozenset[str] = frozenset(
+    {"league.apitoken", "league.derivedresult", "league.notice"}
+)
 """League models whose rows a backup leaves out (see the module docstring)."""
 LEGACY_VALUES: Mapping[tuple[str, str], Mapping[str, str]] = {
     ("league.specialruling", "kind"): enums.LEGACY_SPECIAL_RULING_KINDS,

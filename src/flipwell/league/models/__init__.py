@@ -34,6 +34,7 @@ from flipwell.league.models.machines import (
     SpecialRuling,
 )
 from flipwell.league.models.meets import AnnouncedAbsence, Group, GroupMember, LatenessNotice, Meet
+from flipwell.league.models.notices import Notice, NoticeKind, NoticeSubscription
 from flipwell.league.models.player_links import PlayerLink
 from flipwell.league.models.players import Player
 from flipwell.league.models.playoffs import (
@@ -80,6 +81,9 @@ __all__ = [
     "MaintenanceNote",
     "Malfunction",
     "Meet",
+    "Notice",
+    "NoticeKind",
+    "NoticeSubscription",
     "Player",
     "PlayerLink",
     "PlayoffGame",

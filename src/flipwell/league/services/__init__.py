@@ -28,6 +28,7 @@ playoff_matches        start_playoff_game, record_playoff_game, record_playoff_t
                        record_playoff_lateness_notice, record_no_show
 ledger                 record_ledger_entry, reverse_ledger_entry
 special rulings        load_appendix_a, add_special_ruling, amend_special_ruling
+notices                set_notice_preferences, choose_notices_by_link, unsubscribe_by_link
 setup                  may_create_league, league_openers, create_league_opener,
                        open_league, create_machine, update_machine,
                        set_machine_status, add_official, remove_official,
@@ -67,6 +68,11 @@ from flipwell.league.services.meets import (
     close_meet,
     schedule_meet,
     start_meet,
+)
+from flipwell.league.services.notices import (
+    choose_notices_by_link,
+    set_notice_preferences,
+    unsubscribe_by_link,
 )
 from flipwell.league.services.player_links import (
     announce_absence_by_link,
@@ -138,6 +144,7 @@ __all__ = [
     "announce_lateness_by_link",
     "announce_machine_problem",
     "choose_next_machine",
+    "choose_notices_by_link",
     "close_meet",
     "close_playoff_night",
     "confirm_scores",
@@ -186,9 +193,11 @@ __all__ = [
     "revoke_player_link",
     "schedule_meet",
     "set_machine_status",
+    "set_notice_preferences",
     "set_player_link_email",
     "start_meet",
     "start_playoff_game",
     "submit_scores",
+    "unsubscribe_by_link",
     "update_machine",
 ]

@@ -17,6 +17,7 @@ from django.db import transaction
 from flipwell.league import models as m
 from flipwell.league.adapters import ruleset_for
 from flipwell.league.audit import record_event
+from flipwell.league.notices import queue_ruling
 from flipwell.league.services._edge import (
     game_subject,
     group_player_ids,
@@ -227,10 +228,11 @@ def designate_late_join_forfeits(
     his designation on the player's season entry, which the standings read.
 
     Side effects: SeasonEntry.late_join_forfeits_countable, a Ruling, an audit event
-    ``season.late_join_forfeits_designated``. Raises PermissionDenied unless `actor` is a
-    league official; ValidationError without a reason, for a player not entered or one who
-    joined at the first meet, or for countable forfeits when the league's ruleset makes every
-    late-join forfeit non-countable (the rules cannot count one player's then).
+    ``season.late_join_forfeits_designated``, a notice to the player queued when they chose
+    it. Raises PermissionDenied unless `actor` is a league official; ValidationError without a
+    reason, for a player not entered or one who joined at the first meet, or for countable
+    forfeits when the league's ruleset makes every late-join forfeit non-countable (the rules
+    cannot count one player's then).
     """
     with transaction.atomic():
         league = season.league
@@ -262,7 +264,7 @@ def designate_late_join_forfeits(
             )
         entry.late_join_forfeits_countable = countable
         entry.save(update_fields=["late_join_forfeits_countable"])
-        record_ruling(
+        ruling = record_ruling(
             league=league,
             official=actor,
             kind="late_join_forfeits_countable"
@@ -279,6 +281,18 @@ def designate_late_join_forfeits(
             data={"season": season.pk, "player": player.pk, "countable": countable, "reason": why},
         )
         season_changed(season)
+        queue_ruling(
+            league=league,
+            player=player,
+            key=f"late_join:{ruling.pk}",
+            what=f"your forfeits before you joined {season.name}",
+            details=[
+                f"Your forfeits before meet {entry.joined_at_meet} "
+                + ("count" if countable else "do not count")
+                + " toward the 12 that forfeit a season (R2.4-g, R2.5-a)."
+            ],
+            reason=why,
+        )
     return entry
 
 

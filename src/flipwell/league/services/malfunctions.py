@@ -28,6 +28,7 @@ from flipwell.league.enums import (
     MalfunctionReasonValue,
     one_of,
 )
+from flipwell.league.notices import queue_ruling
 from flipwell.league.selectors.meet_board import machine_key
 from flipwell.league.services._edge import (
     PlayerRef,
@@ -110,7 +111,8 @@ def report_malfunction(
     With `request_compensatory` the player's request is recorded at the trigger (RA-b).
 
     Side effects: a Malfunction, a MaintenanceNote, maybe a Ruling, a MachineDeclaration and a
-    CompensatoryRequest, audit events ``malfunction.reported`` (and the others'). Raises
+    CompensatoryRequest, audit events ``malfunction.reported`` (and the others'), a notice to
+    the player queued when they chose it (`flipwell.league.notices.queue_ruling`). Raises
     PermissionDenied unless `actor` is a league official; ValidationError for a meet that is
     not open, a player outside the group, a refused classification, or a refused request.
     """
@@ -225,6 +227,19 @@ def report_malfunction(
         if request_compensatory:
             request = _grant(game, player, serious, play_continued=False, actor=actor)
         season_changed(meet.season)
+        queue_ruling(
+            league=league,
+            player=player,
+            meet=meet,
+            key=f"malfunction:{malfunction.pk}",
+            what=f"a malfunction on your ball {ball} at meet {meet.number}",
+            details=[
+                f"{malfunction.get_kind_display()}: {label} (group {game.group.number}, "
+                f"game {game.number}, {ruling.rule}).",
+                "You may now ask for a compensatory game (R7.3-k)." if entitled else "",
+            ],
+            reason=why,
+        )
     return ReportedMalfunction(
         malfunction=malfunction,
         ruling=ruling,

@@ -29,6 +29,7 @@ from django.utils import timezone
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, ruleset_for
 from flipwell.league.audit import record_event
+from flipwell.league.notices import queue_meet_closed, queue_meet_started
 from flipwell.league.selectors.meet_board import (
     GAMES_PER_MATCH,
     machine_id_of,
@@ -280,8 +281,9 @@ def start_meet(
     None), which is recorded (R5-a, A61). A meet not scheduled yet needs its `date`.
 
     Side effects: the Meet becomes open (started_at, draw seed, override reason), its Groups,
-    GroupMembers and game 1 of each group are inserted, a Ruling records an override, and an
-    audit event ``meet.started`` is written. Raises PermissionDenied unless `actor` is a
+    GroupMembers and game 1 of each group are inserted, a Ruling records an override, an
+    audit event ``meet.started`` is written, and each player who chose it gets their group's
+    notice queued (`flipwell.league.notices`). Raises PermissionDenied unless `actor` is a
     league official; ValidationError (nothing written) for a meet out of sequence or already
     started, a second open meet, an impossible grouping, a bad override, or no playable
     machine.
@@ -378,6 +380,7 @@ def start_meet(
             },
         )
         season_changed(season)  # the stored groups must fold (R4.1-d needs the reason stored)
+        queue_meet_started(meet)
     return StartedMeet(
         meet=meet,
         groups=tuple(stored_groups),
@@ -411,9 +414,9 @@ def close_meet(*, meet: m.Meet, actor: User, override_reason: str | None = None)
     the games completed); the override is a Ruling.
 
     Side effects: the Meet's status becomes closed, a Ruling for an override, an audit event
-    ``meet.closed``. Raises PermissionDenied unless `actor` is a league official;
-    ValidationError (nothing written) for a meet that is not open or unfinished business
-    without an override.
+    ``meet.closed``, and each player who chose it gets their night's notice queued. Raises
+    PermissionDenied unless `actor` is a league official; ValidationError (nothing written)
+    for a meet that is not open or unfinished business without an override.
     """
     with transaction.atomic():
         meet = m.Meet.objects.select_for_update().select_related("season__league").get(pk=meet.pk)
@@ -448,6 +451,7 @@ def close_meet(*, meet: m.Meet, actor: User, override_reason: str | None = None)
             actor=actor,
             data={"number": meet.number, "override_reason": reason, "unfinished": problems},
         )
+        queue_meet_closed(meet, result)
     folded = result.meets[meet.number - 1]
     nights = {
         int(p): night

@@ -24,6 +24,7 @@ from flipwell.league.enums import (
     ViolationKindValue,
     one_of,
 )
+from flipwell.league.notices import queue_ruling
 from flipwell.league.services._edge import (
     fold,
     group_player_ids,
@@ -90,7 +91,8 @@ def record_violation(
     False), recorded as a Ruling. `target_game` is the LO's choice where the rules leave it
     to him (A27.4).
 
-    Side effects: a Violation, maybe a Ruling, an audit event ``violation.recorded``. Raises
+    Side effects: a Violation, maybe a Ruling, an audit event ``violation.recorded``, a notice
+    to the violator queued when they chose it (`flipwell.league.notices.queue_ruling`). Raises
     PermissionDenied unless `actor` is a league official; ValidationError without a reason,
     for a meet that is not open, a player not grouped at it, a game outside his group or not
     yet confirmed, an impossible timing, or a seriousness the rules do not allow.
@@ -204,7 +206,29 @@ def record_violation(
                 "penalty_game": decision.game,
             },
         )
+        queue_ruling(
+            league=league,
+            player=player,
+            meet=meet,
+            key=f"violation:{row.pk}",
+            what=f"a violation recorded at meet {meet.number}",
+            details=_violation_details(row, decision, group),
+            reason=why,
+        )
     return RecordedViolation(violation=row, decision=decision)
+
+
+def _violation_details(row: m.Violation, decision: PenaltyDecision, group: m.Group) -> list[str]:
+    """A violation's notice to its violator: what, and its §8.5 penalty."""
+    details = [f"{row.get_kind_display()}, in group {group.number}."]
+    if decision.offense is not None:
+        details.append(f"It is a serious violation: your offense {decision.offense} this season.")
+    if decision.effect == "game_forfeit":
+        which = f"game {decision.game}" if decision.game else "a game"
+        details.append(f"Penalty: {which} of your match is forfeited (§8.5).")
+    elif decision.effect == "season_forfeit":
+        details.append("Penalty: your season is forfeited (R8.5-e).")
+    return details
 
 
 # --- Victims' remedies and the violator's charges (§8.2, §8.3, §8.6) -------------------------
@@ -386,10 +410,10 @@ def record_game_restart(
     then entered as usual: the voided attempt is kept only as this record.
 
     Side effects: a GameRestart, a LedgerEntry when the price is not zero (via
-    `record_ledger_entry`), an audit event ``game.restarted``. Raises PermissionDenied unless
-    `actor` is a league official; ValidationError for a meet that is not open, a game with
-    confirmed scores, a responsible player outside the group, or a count that needs no
-    restart.
+    `record_ledger_entry`), an audit event ``game.restarted``, a notice to the responsible
+    player queued when they chose it. Raises PermissionDenied unless `actor` is a league
+    official; ValidationError for a meet that is not open, a game with confirmed scores, a
+    responsible player outside the group, or a count that needs no restart.
     """
     with transaction.atomic():
         game = locked_game(game)
@@ -464,6 +488,22 @@ def record_game_restart(
             },
         )
         season_changed(meet.season)
+        queue_ruling(
+            league=league,
+            player=responsible,
+            meet=meet,
+            key=f"restart:{restart.pk}",
+            what=f"game {game.number} of your group restarted at meet {meet.number}",
+            details=[
+                f"{games_started} games were started for {players} players: the game was "
+                "voided and restarted on the same machine (R8.6-c).",
+                f"You are charged {amount // 100}.{amount % 100:02d} for every player's game "
+                "(R8.6-d)."
+                if amount
+                else "",
+            ],
+            reason=note.strip(),
+        )
     return RecordedRestart(restart=restart, charge=charge)
 
 

@@ -6,8 +6,9 @@ the services' call; their `ValidationError` messages are put next to the field t
 
 Modules: `fields` (machine scores, money, player selects), `sheet` (a group's score sheet),
 `corrections`, `players`, `meets` (seasons and meets), `incidents` (forfeits, malfunctions,
-violations), `machines`, `playoffs`, `ifpa` (the IFPA preview), `ledger`, `rulings` (special
-rulings), `setup` (a new league, officials, API tokens). Every form is importable from here.
+violations), `machines`, `playoffs`, `ifpa` (the IFPA preview), `ledger`, `notices` (a
+player's e-mail notices), `rulings` (special rulings), `setup` (a new league, officials, API
+tokens). Every form is importable from here.
 """
 
 from flipwell.web.forms.corrections import (
@@ -55,6 +56,7 @@ from flipwell.web.forms.meets import (
     StartMeetForm,
     player_choice_form,
 )
+from flipwell.web.forms.notices import NoticeKindsForm, NoticePreferencesForm
 from flipwell.web.forms.players import (
     EditPlayerForm,
     PlayersCsvForm,
@@ -118,6 +120,8 @@ __all__ = [
     "NewLeagueForm",
     "NextMachineForm",
     "NoShowForm",
+    "NoticeKindsForm",
+    "NoticePreferencesForm",
     "OrderForm",
     "PlayerChoices",
     "PlayersCsvForm",

@@ -13,7 +13,9 @@ from django.urls import reverse
 
 from flipwell.league import models as m
 from flipwell.league import services
+from flipwell.league.notices import enabled as notices_enabled
 from flipwell.league.players_csv import PlayersCsvError
+from flipwell.league.selectors import notices as notice_reads
 from flipwell.league.selectors.console import (
     league_rulings,
     league_seasons,
@@ -28,6 +30,7 @@ from flipwell.web.charts import qr_code
 from flipwell.web.forms import (
     EditPlayerForm,
     IfpaPreviewForm,
+    NoticePreferencesForm,
     PlayersCsvForm,
     RegisterPlayerForm,
     SeasonForm,
@@ -247,3 +250,64 @@ def ifpa(request: HttpRequest, league: m.League, role: str, season_id: int) -> H
         "download": download,
     }
     return page(request, "manage/ifpa.html", context, failed=submission is None)
+
+
+@console_page(LO_ONLY)
+def player_notices(
+    request: HttpRequest, league: m.League, role: str, season_id: int, player_id: int
+) -> HttpResponse:
+    """A roster player's e-mail address and notices (set_notice_preferences), and their latest
+    notices from this league with each one's state."""
+    season = season_of(league, season_id)
+    entry = get_object_or_404(
+        m.SeasonEntry.objects.select_related("player"), season=season, player_id=player_id
+    )
+    player = entry.player
+    subscription = notice_reads.notice_subscription(player)
+    posted = request.method == "POST"
+    form = NoticePreferencesForm(
+        request.POST if posted else None,
+        initial={
+            "email": subscription.email if subscription else "",
+            **{k: bool(subscription and getattr(subscription, k)) for k in m.NoticeKind.values},
+        },
+    )
+    if posted and form.is_valid():
+        try:
+            saved = services.set_notice_preferences(
+                league=league,
+                player=player,
+                email=form.cleaned_data["email"] or "",
+                kinds=form.kinds(),
+                actor=official(request),
+            )
+        except ValidationError as error:
+            show_service_errors(form, error)
+        else:
+            said = "saved" if saved is not None else "removed: they get none"
+            messages.success(request, f"{player}'s notices are {said}.")
+            return HttpResponseRedirect(request.path)
+    context = {
+        "league": league,
+        "role": role,
+        "season": season,
+        "player": player,
+        "subscription": subscription,
+        "form": form,
+        "notices": notice_reads.player_notices(player, league=league),
+        "notices_on": notices_enabled(),
+    }
+    return page(request, "manage/player_notices.html", context, failed=posted)
+
+
+@console_page(LO_ONLY)
+def notices(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
+    """The league's e-mail notices: how many wait, were sent, failed or were skipped, and the
+    latest ones (who, what, state; a failure's reason)."""
+    context = {
+        "league": league,
+        "role": role,
+        "queue": notice_reads.notice_queue(league),
+        "notices_on": notices_enabled(),
+    }
+    return render(request, "manage/notices.html", context)

@@ -1,0 +1,88 @@
+"""A player's e-mail notices (read: scope read_private; set: scope manage) and a league's
+notice queue (scope manage). Each endpoint checks the token, calls one service or selector
+and renders its answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+
+from flipwell.api import queries
+from flipwell.api.auth import acting_official
+from flipwell.api.endpoints.params import PlayerId, Slug
+from flipwell.api.endpoints.public import router
+from flipwell.api.endpoints.writes import WRITE
+from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.schemas import NoticePreferencesIn, NoticePreferencesOut, NoticeQueueOut
+from flipwell.league import models as m
+from flipwell.league import services
+from flipwell.league.notices import enabled
+from flipwell.league.selectors.notices import notice_queue, notice_subscription
+
+PATH = "/leagues/{slug}/players/{player_id}/notices"
+
+
+def _preferences(player: m.Player, row: m.NoticeSubscription | None) -> dict[str, Any]:
+    return {
+        "player_id": player.pk,
+        "player": str(player),
+        "email": row.email if row else "",
+        "kinds": [k for k in m.NoticeKind.values if row and getattr(row, k)],
+        "unsubscribed_at": row.unsubscribed_at if row else None,
+        "sending": enabled(),
+    }
+
+
+@router.get(PATH, response={200: NoticePreferencesOut, **ERROR_RESPONSES}, **WRITE)
+def get_notice_preferences(request: HttpRequest, slug: Slug, player_id: PlayerId) -> Any:
+    """A player's e-mail address and the notices they chose (scope: read_private)."""
+    league = queries.league(slug)
+    acting_official(request, league=league, scope="read_private")
+    player = queries.league_player(league, player_id)
+    return _preferences(player, notice_subscription(player))
+
+
+@router.put(PATH, response={200: NoticePreferencesOut, **ERROR_RESPONSES}, **WRITE)
+def set_notice_preferences(
+    request: HttpRequest, slug: Slug, player_id: PlayerId, payload: NoticePreferencesIn
+) -> Any:
+    """Set a player's e-mail address and the notices they chose, with their consent (scope:
+    manage). A player who stopped every notice through their link stays stopped."""
+    league = queries.league(slug)
+    actor = acting_official(request, league=league, scope="manage")
+    player = queries.league_player(league, player_id)
+    row = services.set_notice_preferences(
+        league=league, player=player, email=payload.email, kinds=payload.kinds, actor=actor
+    )
+    return _preferences(player, row)
+
+
+@router.get("/leagues/{slug}/notices", response={200: NoticeQueueOut, **ERROR_RESPONSES}, **WRITE)
+def get_notice_queue(request: HttpRequest, slug: Slug) -> Any:
+    """The league's notice queue: how many notices are waiting, sent, failed or skipped, and
+    the latest ones (scope: manage)."""
+    league = queries.league(slug)
+    acting_official(request, league=league, scope="manage")
+    queue = notice_queue(league)
+    return {
+        "sending": enabled(),
+        "counts": queue.counts,
+        "latest": [
+            {
+                "id": n.pk,
+                "player_id": n.player_id,
+                "player": str(n.player),
+                "kind": n.kind,
+                "meet_id": n.meet_id,
+                "subject": n.subject,
+                "state": n.state,
+                "attempts": n.attempts,
+                "next_attempt_at": n.next_attempt_at,
+                "last_error": n.last_error,
+                "created_at": n.created_at,
+                "sent_at": n.sent_at,
+            }
+            for n in queue.latest
+        ],
+    }

@@ -1,0 +1,151 @@
+"""Use cases for a player's choice of notices (see `flipwell.league.models.notices`): an
+official sets their address and notices, or the player chooses or stops them through the link
+in every notice (`flipwell.league.notices.preferences_url`).
+
+A player's choice is theirs: when they stopped every notice through the link, an official's
+edit keeps them stopped (the address and kinds are saved for when the player resumes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.utils import timezone
+
+from flipwell.league import models as m
+from flipwell.league.audit import record_event
+from flipwell.league.services._edge import require_official
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+KINDS: tuple[str, ...] = tuple(m.NoticeKind.values)
+
+
+def _kinds(kinds: Collection[str]) -> set[str]:
+    unknown = sorted(set(kinds) - set(KINDS))
+    if unknown:
+        raise ValidationError(
+            {
+                "kinds": f"Unknown kind of notice: {', '.join(unknown)}; choose among "
+                f"{', '.join(KINDS)}."
+            }
+        )
+    return set(kinds)
+
+
+def set_notice_preferences(
+    *,
+    league: m.League,
+    player: m.Player,
+    email: str,
+    kinds: Collection[str],
+    actor: User,
+) -> m.NoticeSubscription | None:
+    """A league official sets `player`'s e-mail address and the notices they chose.
+
+    An empty address with no kind removes the player's notices (returns None). A player who
+    stopped every notice through their link stays stopped (see the module docstring). Side
+    effects: the player's NoticeSubscription inserted, updated or deleted; an audit event
+    ``notices.preferences_set`` (without the address). Raises PermissionDenied unless `actor`
+    is a league official of `league`; ValidationError for a player not entered in any of its
+    seasons, an address that is not one, kinds without an address, or an unknown kind.
+    """
+    chosen = _kinds(kinds)
+    address = email.strip()
+    with transaction.atomic():
+        require_official(actor=actor, league=league, action="set a player's notices")
+        if not m.SeasonEntry.objects.filter(season__league=league, player=player).exists():
+            raise ValidationError({"player": f"{player} is not entered in any season of {league}."})
+        if address:
+            try:
+                validate_email(address)
+            except ValidationError as error:
+                raise ValidationError(
+                    {"email": f"{address!r} is not an e-mail address (name@example.org)."}
+                ) from error
+        elif chosen:
+            raise ValidationError(
+                {"email": f"Give {player}'s e-mail address to send them notices."}
+            )
+        existing = m.NoticeSubscription.objects.select_for_update().filter(player=player).first()
+        row: m.NoticeSubscription | None
+        if not address:
+            if existing is not None:
+                existing.delete()
+            row = None
+        else:
+            row = existing or m.NoticeSubscription(player=player)
+            row.email = address
+            for kind in KINDS:
+                setattr(row, kind, kind in chosen)
+            row.updated_at = timezone.now()
+            row.full_clean()
+            row.save()
+        record_event(
+            action="notices.preferences_set",
+            obj=player,
+            league=league,
+            actor=actor,
+            data={
+                "player": player.pk,
+                "email_given": bool(address),
+                "kinds": sorted(chosen),
+                "stopped_by_player": bool(row and row.unsubscribed_at),
+            },
+        )
+    return row
+
+
+def choose_notices_by_link(*, player: m.Player, kinds: Collection[str]) -> m.NoticeSubscription:
+    """The player chooses their notices through their link: no kind stops them all, any kind
+    resumes them. Side effects: their NoticeSubscription updated, an audit event
+    ``notices.chosen_by_player``. Raises ValidationError for a player without an address (the
+    link is only sent to players who have one) or an unknown kind."""
+    chosen = _kinds(kinds)
+    with transaction.atomic():
+        row = m.NoticeSubscription.objects.select_for_update().filter(player=player).first()
+        if row is None:
+            raise ValidationError(
+                f"{player} has no e-mail address for notices: the league official adds it."
+            )
+        for kind in KINDS:
+            setattr(row, kind, kind in chosen)
+        now = timezone.now()
+        row.unsubscribed_at = None if chosen else now
+        row.updated_at = now
+        row.save()
+        record_event(
+            action="notices.chosen_by_player",
+            obj=player,
+            league=None,
+            actor=None,
+            data={"player": player.pk, "kinds": sorted(chosen)},
+        )
+    return row
+
+
+def unsubscribe_by_link(*, player: m.Player) -> m.NoticeSubscription | None:
+    """The player stops every notice through their link (or their mail program's unsubscribe
+    button). Nothing queued for them is sent from then on. Side effects: `unsubscribed_at` set
+    (kept when already set), an audit event ``notices.unsubscribed``. Returns None for a
+    player without an address (nothing to stop)."""
+    with transaction.atomic():
+        row = m.NoticeSubscription.objects.select_for_update().filter(player=player).first()
+        if row is None:
+            return None
+        if row.unsubscribed_at is None:
+            row.unsubscribed_at = row.updated_at = timezone.now()
+            row.save(update_fields=["unsubscribed_at", "updated_at"])
+            record_event(
+                action="notices.unsubscribed",
+                obj=player,
+                league=None,
+                actor=None,
+                data={"player": player.pk},
+            )
+    return row

@@ -1,0 +1,68 @@
+"""A player's notice preferences, reached by the signed link in every notice
+(`flipwell.league.notices.preferences_url`): choose the notices, or stop them all.
+
+The link's token is the player's id signed with the installation's key, so it is the only
+credential: the page needs no sign-in and no CSRF cookie (a mail program's one-click
+unsubscribe, RFC 8058, posts ``List-Unsubscribe=One-Click`` to it without either). A GET never
+changes anything, so a mail scanner that follows the link stops nothing. A link stays valid as
+long as the installation's ``SECRET_KEY``: a player's old e-mails still unsubscribe them.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
+
+from flipwell.league import models as m
+from flipwell.league.notices import player_id_for_token
+from flipwell.league.selectors.notices import notice_subscription
+from flipwell.league.services.notices import choose_notices_by_link, unsubscribe_by_link
+from flipwell.web.forms import NoticeKindsForm, show_service_errors
+
+
+@csrf_exempt
+@never_cache
+def preferences(request: HttpRequest, token: str) -> HttpResponse:
+    """GET: the player's notices as a form. POST: save the boxes ticked (``action=save``), or
+    stop every notice (``action=stop``, or a mail program's one-click unsubscribe)."""
+    player_id = player_id_for_token(token)
+    if player_id is None:
+        raise Http404("This link is not a notices link of this league site.")
+    player = get_object_or_404(m.Player, pk=player_id)
+    subscription = notice_subscription(player)
+    if subscription is None:
+        raise Http404("No notices are set up for this player.")
+    status = 200
+    saved = ""
+    if request.method == "POST":
+        one_click = request.POST.get("List-Unsubscribe") == "One-Click"
+        if one_click or request.POST.get("action") == "stop":
+            subscription = unsubscribe_by_link(player=player) or subscription
+            if one_click:
+                return HttpResponse("Unsubscribed.", content_type="text/plain")
+            saved = "You get no more notices. Tick a box and save to get them again."
+            form = _form(subscription)
+        else:
+            form = NoticeKindsForm(request.POST)
+            if form.is_valid():
+                try:
+                    subscription = choose_notices_by_link(player=player, kinds=form.kinds())
+                except ValidationError as error:
+                    show_service_errors(form, error)
+                    status = 400
+                else:
+                    saved = "Saved." if form.kinds() else "You get no more notices."
+                    form = _form(subscription)
+            else:
+                status = 400
+    else:
+        form = _form(subscription)
+    context = {"player": player, "subscription": subscription, "form": form, "saved": saved}
+    return render(request, "public/notice_preferences.html", context, status=status)
+
+
+def _form(subscription: m.NoticeSubscription) -> NoticeKindsForm:
+    return NoticeKindsForm(initial={kind: subscription.wants(kind) for kind in m.NoticeKind.values})
