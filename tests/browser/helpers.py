@@ -50,7 +50,8 @@ def screenshot(page: Page, name: str) -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     # caret="initial": hiding the caret leaves style="" on every input, which htmx's settle
-    # later copies onto the swapped-in inputs, and the CSP refuses (a console error).
+    # would copy onto the swapped-in inputs (an inline style the CSP refuses) if base.html's
+    # htmx configuration let it settle style attributes (test_live_sheet checks it does not).
     page.screenshot(path=str(path), full_page=True, caret="initial")
     return path
 

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, Response, expect
 from flipwell.league import models as m
 from flipwell.league.selectors.meet_board import BoardGroup
 from flipwell.league.services.meets import start_meet
-from tests.browser.conftest import NewContext
+from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import screenshot, sheet_path, visit
 from tests.browser.night import board_group, build_league, confirm_scores, enter_scores, shows
 
@@ -111,3 +111,31 @@ def test_sheet_with_typed_scores_keeps_them_and_asks_to_reload(new_page: NewCont
     phone_a.get_by_role("link", name="Reload the sheet").click()
     shows(phone_a, f"Entered by {order[1]}: check it")
     expect(phone_a.get_by_text(REVIEW)).to_be_hidden()
+
+
+def test_sheet_swap_over_a_styled_field_breaks_no_policy(
+    new_page: NewContext, error_guard: ErrorGuard
+) -> None:
+    """Issue #11, item 12: htmx settles a swapped-in element with the attributes of the one it
+    replaces; copying a style attribute (a browser, an extension or a screenshot tool may set
+    one through the DOM) is an inline style the CSP refuses. The sheet's htmx never does."""
+    group, board = open_night()
+    order = [board.names[p] for p in board.play_order]
+    phone = new_page("phone")
+    visit(phone, sheet_path(group))
+    enter_scores(
+        phone,
+        entered_by=order[0],
+        scores={name: 1_000_000 * (place + 1) + 10 for place, name in enumerate(order)},
+    )
+    shows(phone, f"Entered by {order[0]}: check it")
+    phone.evaluate(
+        "document.querySelectorAll('#sheet [id]').forEach((e) => { e.style.caretColor = 'red' })"
+    )
+    phone.evaluate(MARK)
+
+    confirm_scores(phone, confirmed_by=order[1])  # an htmx swap of the whole sheet
+    shows(phone, "Game 1 confirmed")
+
+    assert phone.evaluate("window.__notReloaded === true"), "the sheet reloaded its page"
+    error_guard.check()

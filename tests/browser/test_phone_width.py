@@ -15,7 +15,7 @@ from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague, create_demo
 from flipwell.league.notices import preferences_token
 from flipwell.league.services.player_links import issue_player_link
 from tests.browser.conftest import ErrorGuard, NewContext
-from tests.browser.helpers import PHONE, console_pages, log_in, sheet_path
+from tests.browser.helpers import PHONE, console_pages, log_in, screenshot, sheet_path
 from tests.browser.test_pages import public_pages
 
 TODAY = datetime.date(2026, 3, 10)
@@ -112,3 +112,73 @@ def test_phone_width_player_page_why_opens_with_a_visible_marker(
     assert marker == '"▸"'
     assert game.evaluate("details => details.open")
     assert game.locator(".why li").first.is_visible()
+
+
+LONG_NAME = ("Maximiliana", "Oppenheimer-Castellanos")
+# Where a line of each table header or row header breaks inside a word (not after a space or
+# a hyphen): a break is found where a character sits lower than the one before it.
+BREAKS_MID_WORD = """(cell) => {
+  const found = [];
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent;
+    let top = null;
+    for (let i = 0; i < text.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const rect = range.getClientRects()[0];
+      if (!rect || !text[i].trim()) continue;
+      if (top !== null && rect.top > top + 2 && !/[\\s-]/.test(text[i - 1])) {
+        found.push(text.slice(Math.max(0, i - 6), i) + "|" + text.slice(i, i + 6));
+      }
+      top = rect.top;
+    }
+  }
+  return found;
+}"""
+
+
+def tables_cut(page: Page) -> list[str]:
+    """Each table of `page` wider than its box (its last columns cut until scrolled), and each
+    header broken inside a word."""
+    problems = []
+    for index, table in enumerate(page.locator("table").all()):
+        box = table.evaluate("t => [t.parentElement.clientWidth, t.offsetWidth]")
+        if box[1] > box[0]:
+            problems.append(f"{page.url}: table {index + 1} is {box[1]} px in a {box[0]} px box")
+        for cell in table.locator("th").all():
+            for mid_word in cell.evaluate(BREAKS_MID_WORD):
+                problems.append(f"{page.url}: table {index + 1} breaks {mid_word!r}")
+    return problems
+
+
+def test_phone_width_group_tables_fit_and_wrap_names_at_spaces(
+    demo: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
+) -> None:
+    """Issue #11, item 4: at 390 px the console's meet page, the public board and the score
+    sheet show each group's four players without sideways scrolling, and a long name wraps
+    between its words, never inside one."""
+    meet = demo.current_season.meets.get(status=m.Meet.Status.OPEN)
+    group = meet.groups.order_by("number").first()
+    assert group is not None
+    member = group.members.order_by("position").first()
+    assert member is not None
+    m.Player.objects.filter(pk=member.player_id).update(
+        first_name=LONG_NAME[0], last_name=LONG_NAME[1]
+    )
+    official = new_page("official, phone")
+    log_in(official, DEMO_USERNAME, demo.password)
+    official.goto(f"/manage/{demo.league.slug}/meets/{meet.pk}/", wait_until="load")
+    sheet = new_page("sheet, phone")
+    sheet.goto(sheet_path(group), wait_until="load")
+    board = new_page("board, phone")
+    board.goto(f"/leagues/{demo.league.slug}/meets/{meet.pk}/", wait_until="load")
+
+    problems = [problem for page in (official, sheet, board) for problem in tables_cut(page)]
+
+    screenshot(official, "phone-width-console-meet-long-name")
+    screenshot(sheet, "phone-width-sheet-long-name")
+    screenshot(board, "phone-width-board-long-name")
+    assert " ".join(LONG_NAME) in sheet.locator("#games-title ~ div table thead").inner_text()
+    assert not problems, "\n".join(problems)

@@ -3,6 +3,9 @@ bracket in the console, settles the seed ties with single-ball playoffs (R6.1-e)
 withdrawal of the last seed before the night (R6.6-b, the next player moving up), starts and
 records every game of the first quarterfinal until it is complete (R6.3-c, R6.4), and the
 public playoffs page and the TV show the bracket with the players who go through (R6.3-j).
+Then every other match of the bracket is played the same way, round after round, to the
+final: the division's places (R6.3-k) and its champion show in the console and on the
+public playoffs page, and the official closes the playoff night.
 
 The season is the demo's finished season (`demo_finished_season.json`: 21 players, ten closed
 meets) imported into a league of its own, with no playoff night yet: its qualification has two
@@ -19,7 +22,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from flipwell.league import models as m
 from flipwell.league.exchange.demo import FINISHED_SEASON_FILE, MACHINES, demo_season_file
-from flipwell.league.selectors.playoffs import MatchView, playoff_bracket
+from flipwell.league.selectors.playoffs import DivisionView, MatchView, playoff_bracket
 from flipwell.league.services.leagues import create_league
 from flipwell.league.services.season_files import import_season_file
 from tests import factories as f
@@ -32,6 +35,7 @@ FIRST_MEET = datetime.date(2026, 1, 6)
 NIGHT = datetime.date(2026, 3, 24)
 MATCH = "QF1"
 MAX_GAMES = 6  # a match is three games (R6.3-c), with room for a tiebreaker (R6.5-a)
+MAX_MATCHES = 8  # a bracket of 12 plays 4 quarterfinals, 2 semifinals and the final
 TV_PANELS = 4  # two of standings, the bracket, and one to spare
 TV_TURN_MS = 12_500  # the TV shows its next panel every 12 s
 TIED = re.compile(r"^(?P<names>.+) are tied at")
@@ -175,6 +179,23 @@ def play_match(official: Page, season: m.Season, name: str) -> MatchView:
     raise AssertionError(f"{name} is not complete after {MAX_GAMES} steps")
 
 
+def play_bracket(official: Page, season: m.Season) -> DivisionView:
+    """Play division A's matches through the console, each as soon as it is ready (a ready
+    match first in the bracket's order), until the final is complete; the division then."""
+    for _ in range(MAX_MATCHES * MAX_GAMES):
+        (division,) = playoff_bracket(season).divisions
+        if division.complete:
+            return division
+        ready = [m for m in division.matches if m.status in ("ready", "tiebreaker_needed")]
+        assert ready, f"no match can be played: {[(m.match, m.status) for m in division.matches]}"
+        match = ready[0]
+        if match.status == "tiebreaker_needed":
+            break_tie(official, match)
+        else:
+            play_game(official, season, match)
+    raise AssertionError(f"the bracket is not complete after {MAX_MATCHES * MAX_GAMES} steps")
+
+
 def test_playoff_night_through_the_console(
     season: m.Season, new_page: NewContext, error_guard: ErrorGuard
 ) -> None:
@@ -228,3 +249,27 @@ def test_playoff_night_through_the_console(
         tv.clock.run_for(TV_TURN_MS)
     expect(panel).to_be_visible()
     screenshot(tv, f"playoffs-tv-after-{MATCH}")
+
+    # The rest of the night: every match to the final, then the night is closed.
+    official.reload()
+    division = play_bracket(official, season)
+    (final,) = [match for match in division.matches if match.round == division.matches[-1].round]
+    place, champion = division.places[0]
+    assert (place, champion in final.players) == (1, True), f"places: {division.places}"
+    assert len(division.places) == len(seeded), f"not every player is placed: {division.places}"
+    assert all(match.status == "complete" for match in division.matches)
+    official.goto(official.url)
+    shows(official, f"Places: 1st {champion.name}")
+    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        official.set_viewport_size(viewport)
+        screenshot(official, f"playoffs-console-final-complete-{size}")
+    official.get_by_role("button", name="Close the playoff night").click()
+    shows(official, "The playoff night is closed.")
+    screenshot(official, "playoffs-console-night-closed")
+    assert m.PlayoffNight.objects.get(season=season).status == "closed"
+    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        public = new_page(f"public playoffs after the final, {size}", viewport=viewport)
+        visit(public, f"/leagues/{SLUG}/playoffs/")
+        places = public.locator("ol.places")
+        expect(places.get_by_role("listitem").first).to_have_text(f"1. {champion.name}")
+        screenshot(public, f"playoffs-public-final-{size}")

@@ -536,3 +536,11 @@ def test_bracket_box_writes_one_point_in_the_singular():
     from flipwell.web.charts import _pts
 
     assert (_pts(1), _pts(7), _pts(0)) == ("1 pt", "7 pts", "0 pts")
+
+
+def test_machines_page_of_a_new_league_points_to_the_machine_pool(client, lo):
+    """Issue #11: a new league has no machine; its Machines page says where they are added."""
+    text = client.get("/manage/tuesday/machines/").text
+
+    assert "0 machines" in text
+    assert 'href="/manage/tuesday/machines/pool/">machine pool</a>' in text

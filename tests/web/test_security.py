@@ -1,5 +1,6 @@
 """Security headers on every response, and a production configuration `check --deploy` passes."""
 
+import json
 import os
 import re
 import secrets
@@ -47,6 +48,67 @@ def test_public_pages_use_no_inline_style_or_script(client):
 
         assert " style=" not in text
         assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", text) == []
+
+
+TEMPLATES = ROOT / "src" / "flipwell" / "web" / "templates"
+SCRIPTS = ROOT / "src" / "flipwell" / "web" / "static" / "flipwell"
+INLINE_STYLE = re.compile(r"\sstyle=|<style\b", re.IGNORECASE)
+STYLE_FROM_SCRIPT = re.compile(
+    r"\.style\b|setAttribute\(\s*[\"']style|cssText|insertRule|<style", re.IGNORECASE
+)
+
+
+def test_templates_have_no_inline_style():
+    """Issue #11, item 12: the CSP (style-src 'self') refuses a style attribute or element,
+    in a page and in every fragment an in-page update swaps in."""
+    found = [
+        f"{path.relative_to(TEMPLATES)}:{number}: {line.strip()}"
+        for path in sorted(TEMPLATES.rglob("*.html"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if INLINE_STYLE.search(line)
+    ]
+
+    assert found == []
+
+
+def test_templates_comments_fit_on_one_line():
+    """Django's `{# #}` comment is one line only: spread over two, it is printed, and text
+    before <title> ends the page's head early (the favicon and the htmx configuration then
+    sit in its body). Longer comments use {% comment %}."""
+    found = [
+        f"{path.relative_to(TEMPLATES)}:{number}"
+        for path in sorted(TEMPLATES.rglob("*.html"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if line.count("{#") != line.count("#}")
+    ]
+
+    assert found == []
+
+
+def test_own_scripts_set_no_inline_style():
+    """The sheet's and the TV's scripts show and hide things with classes and `hidden`, never
+    with a style the CSP would refuse (htmx, vendored, is configured in base.html)."""
+    own = sorted(p for p in SCRIPTS.glob("*.js") if p.name != "htmx.min.js")
+    found = [
+        f"{path.name}:{number}: {line.strip()}"
+        for path in own
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if STYLE_FROM_SCRIPT.search(line) and not line.lstrip().startswith(("*", "//", "/*"))
+    ]
+
+    assert own
+    assert found == []
+
+
+def test_htmx_adds_no_inline_style_or_eval():
+    """htmx's defaults would break the CSP: a <style> for its indicators, eval, and settling
+    a swapped element's style attribute; base.html's configuration turns each off."""
+    base = (TEMPLATES / "base.html").read_text(encoding="utf-8")
+    config = json.loads(re.search(r'name="htmx-config" content=\'([^\']+)\'', base)[1])
+
+    assert config["includeIndicatorStyles"] is False
+    assert config["allowEval"] is False
+    assert "style" not in config["attributesToSettle"]
 
 
 def _check_deploy(tmp_path, **extra):

@@ -269,10 +269,20 @@ def forfeits(request: HttpRequest, league: m.League, role: str, meet_id: int) ->
     chosen = _chosen_group(request, the_meet)
     games, players = _games(the_meet, chosen), meet_players(the_meet, group=chosen)
     which = action(request)
+    # One page, two forms with the same field names: ids of their own keep each label on
+    # its own field.
     forfeit = ForfeitForm(
-        request.POST if which == "forfeit" else None, games=games, players=players
+        request.POST if which == "forfeit" else None,
+        games=games,
+        players=players,
+        auto_id="id_forfeit_%s",
     )
-    late = LateJoinForm(request.POST if which == "late" else None, games=games, players=players)
+    late = LateJoinForm(
+        request.POST if which == "late" else None,
+        games=games,
+        players=players,
+        auto_id="id_late_%s",
+    )
     if which == "forfeit":
         row = run(
             forfeit,
@@ -323,9 +333,17 @@ def malfunctions(request: HttpRequest, league: m.League, role: str, meet_id: int
     def bound(name: str) -> Any:
         return request.POST if which == name else None
 
-    report = MalfunctionForm(bound("malfunction"), games=games, players=players)
-    grant = CompensatoryRequestForm(bound("grant"), games=games, players=players)
-    record = CompensatoryGameForm(bound("compensatory"), games=games, players=players)
+    # Three forms with the same field names on one page: each has ids of its own, so each
+    # label names its own field.
+    report = MalfunctionForm(
+        bound("malfunction"), games=games, players=players, auto_id="id_malfunction_%s"
+    )
+    grant = CompensatoryRequestForm(
+        bound("grant"), games=games, players=players, auto_id="id_grant_%s"
+    )
+    record = CompensatoryGameForm(
+        bound("compensatory"), games=games, players=players, auto_id="id_compensatory_%s"
+    )
     if which == "malfunction":
         reported = run(
             report,
