@@ -34,7 +34,7 @@ from flipwell.league.models.machines import (
     SpecialRuling,
 )
 from flipwell.league.models.meets import AnnouncedAbsence, Group, GroupMember, LatenessNotice, Meet
-from flipwell.league.models.players import Player
+from flipwell.league.models.players import Player, PlayerMerge
 from flipwell.league.models.playoffs import (
     PlayoffGame,
     PlayoffLatenessNotice,
@@ -80,6 +80,7 @@ __all__ = [
     "Malfunction",
     "Meet",
     "Player",
+    "PlayerMerge",
     "PlayoffGame",
     "PlayoffLatenessNotice",
     "PlayoffMatch",

@@ -11,6 +11,7 @@ facts the rules reject rolls back instead of breaking the season's pages.
 =====================  ===========================================================
 leagues, seasons       create_league, create_season, import_season_file
 players                register_player, import_players_csv, edit_player
+identity               merge_players, undo_player_merge
 meets                  schedule_meet, announce_absence, announce_lateness, start_meet,
                        close_meet
 meet_machines          choose_next_machine, announce_machine_problem,
@@ -43,6 +44,7 @@ from flipwell.league.services.forfeits import (
     record_forfeit,
     record_late_join,
 )
+from flipwell.league.services.identity import merge_players, undo_player_merge
 from flipwell.league.services.leagues import create_league
 from flipwell.league.services.ledger import record_ledger_entry, reverse_ledger_entry
 from flipwell.league.services.malfunctions import (
@@ -145,6 +147,7 @@ __all__ = [
     "link_official_player",
     "load_appendix_a",
     "may_create_league",
+    "merge_players",
     "open_league",
     "qualify_for_playoffs",
     "record_compensatory_game",
@@ -176,5 +179,6 @@ __all__ = [
     "start_meet",
     "start_playoff_game",
     "submit_scores",
+    "undo_player_merge",
     "update_machine",
 ]
