@@ -15,6 +15,7 @@ from flipwell.api.endpoints import (
     files,
     league_writes,
     meet_writes,
+    people,
     playoff_writes,
     public,
     writes,
@@ -37,6 +38,6 @@ api = NinjaAPI(
 )
 install_error_handlers(api)
 # The writes' endpoints are on public.router, which serves both methods of a path.
-WRITE_MODULES = (writes, meet_writes, league_writes, playoff_writes)
+WRITE_MODULES = (writes, meet_writes, league_writes, playoff_writes, people)
 api.add_router("", public.router)
 api.add_router("", files.router)

@@ -1,7 +1,7 @@
 """The JSON shapes of the API: every request body and response, each field described, one
 module per resource (`common`, `leagues`, `players`, `meets`, `sheets`, `corrections`,
 `standings`, `incidents`, `machines`, `violations`, `ledger`, `rulings`, `playoffs`,
-`ifpa`); every schema is importable from here.
+`ifpa`, `people`); every schema is importable from here.
 
 Words:
 - *league points* are exact fractions in flipwell (a §2.4 credit can be a third of a point).
@@ -109,6 +109,18 @@ from flipwell.api.schemas.meets import (
     ScheduleMeetIn,
     StartedOut,
     StartMeetIn,
+)
+from flipwell.api.schemas.people import (
+    HighScoreOut,
+    MachineHighScoresOut,
+    MachineStatsOut,
+    MergeIn,
+    OpponentRecordOut,
+    PlayerMergeOut,
+    PlayerStatsOut,
+    SeasonNameOut,
+    SeasonStatsOut,
+    UndoMergeIn,
 )
 from flipwell.api.schemas.players import (
     EntryOut,
@@ -230,6 +242,7 @@ __all__ = [
     "GameInProgressOut",
     "GameOut",
     "HasPlayer",
+    "HighScoreOut",
     "HistoryGameOut",
     "HistoryMeetOut",
     "HistoryScoreOut",
@@ -252,10 +265,12 @@ __all__ = [
     "LedgerEntryOut",
     "LedgerIn",
     "LedgerLineOut",
+    "MachineHighScoresOut",
     "MachineOut",
     "MachinePage",
     "MachineProblemIn",
     "MachineProblemOut",
+    "MachineStatsOut",
     "MalfunctionIn",
     "MalfunctionKind",
     "MalfunctionOut",
@@ -263,15 +278,19 @@ __all__ = [
     "MeetBoardOut",
     "MeetOut",
     "MeetPage",
+    "MergeIn",
     "Moment",
     "NextGameOut",
     "NoShowIn",
     "NoShowOut",
+    "OpponentRecordOut",
     "PenaltyOut",
     "PlaceOut",
     "PlayedGameOut",
     "PlayerHistoryOut",
+    "PlayerMergeOut",
     "PlayerRefOut",
+    "PlayerStatsOut",
     "PlayoffGameOut",
     "PlayoffLatenessIn",
     "PlayoffLatenessOut",
@@ -300,8 +319,10 @@ __all__ = [
     "ScheduleMeetIn",
     "ScoreIn",
     "ScoreOut",
+    "SeasonNameOut",
     "SeasonOut",
     "SeasonPage",
+    "SeasonStatsOut",
     "SeedOut",
     "SeedPlayoffIn",
     "SeedTieOut",
@@ -323,6 +344,7 @@ __all__ = [
     "TiebreakerOut",
     "TotalOut",
     "TreasuryOut",
+    "UndoMergeIn",
     "ViolationIn",
     "ViolationKind",
     "WithdrawalIn",
