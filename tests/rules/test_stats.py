@@ -98,7 +98,8 @@ def _seasons():
             ),
         ),
     )
-    return [FoldedSeason(key, facts, fold_season(facts)) for key, facts in ((1, first), (2, second))]
+    pairs = ((1, first), (2, second))
+    return [FoldedSeason(key, facts, fold_season(facts)) for key, facts in pairs]
 
 
 def test_person_stats_head_to_head_counts_games_both_placed_in():
