@@ -250,3 +250,65 @@ def _by_person(people: dict[str, PlayerRef]) -> dict[str, PlayerRef]:
 
 def _season_name(season: m.Season) -> SeasonName:
     return SeasonName(season.pk, season.name, season.league.name)
+
+
+@dataclass(frozen=True)
+class MergeCandidate:
+    """A person who played in a league, with every season of each of their rows (any
+    league), for an official choosing two rows to merge."""
+
+    id: int
+    name: str
+    ifpa_number: int | None
+    seasons: tuple[str, ...]
+    """"Season (League)" for every season the person's rows are entered in, oldest first."""
+
+    @property
+    def label(self) -> str:
+        """How a choice names the person: name and seasons (never an id)."""
+        return f"{self.name} ({', '.join(self.seasons)})"
+
+
+@dataclass(frozen=True)
+class MergeLine:
+    """A merge as the console lists it."""
+
+    merge: m.PlayerMerge
+    kept: str
+    merged: str
+    standing: bool
+
+
+def merge_candidates(league: m.League) -> tuple[MergeCandidate, ...]:
+    """The people whose own rows played in `league` (a merged row is shown within its person),
+    by name, with their seasons (two queries)."""
+    own = list(
+        m.Player.objects.filter(season_entries__season__league=league, merged_into__isnull=True)
+        .distinct()
+        .order_by("last_name", "first_name", "pk")
+    )
+    seasons: dict[int, list[str]] = {p.pk: [] for p in own}
+    entries = (
+        m.SeasonEntry.objects.filter(Q(player__in=own) | Q(player__merged_into__in=own))
+        .order_by("season__created_at", "season__pk")
+        .values_list("player_id", "player__merged_into_id", "season__name", "season__league__name")
+    )
+    for player_id, kept, season, league_name in entries:
+        seasons[kept or player_id].append(f"{season}, {league_name}")
+    return tuple(MergeCandidate(p.pk, str(p), p.ifpa_number, tuple(seasons[p.pk])) for p in own)
+
+
+def league_merges(league: m.League) -> tuple[MergeLine, ...]:
+    """Every merge of rows that played in `league`, newest first (one query)."""
+    rows = (
+        m.PlayerMerge.objects.filter(
+            Q(kept__season_entries__season__league=league)
+            | Q(merged__season_entries__season__league=league)
+        )
+        .select_related("kept", "merged")
+        .distinct()
+        .order_by("-merged_at", "-pk")
+    )
+    return tuple(
+        MergeLine(row, str(row.kept), str(row.merged), row.undone_at is None) for row in rows
+    )

@@ -57,8 +57,10 @@ from flipwell.web.forms.meets import (
 )
 from flipwell.web.forms.players import (
     EditPlayerForm,
+    MergePlayersForm,
     PlayersCsvForm,
     RegisterPlayerForm,
+    UndoMergeForm,
     csv_problems,
 )
 from flipwell.web.forms.playoffs import (
@@ -114,6 +116,7 @@ __all__ = [
     "MachineStatusForm",
     "MalfunctionForm",
     "MatchForm",
+    "MergePlayersForm",
     "MoneyField",
     "NewLeagueForm",
     "NextMachineForm",
@@ -134,6 +137,7 @@ __all__ = [
     "SpecialRulingForm",
     "StartMeetForm",
     "StartPlayoffGameForm",
+    "UndoMergeForm",
     "ViolationForm",
     "WithdrawalForm",
     "csv_problems",
