@@ -68,6 +68,7 @@ def public_pages(demo: DemoLeague) -> dict[str, str]:
         "player": f"/leagues/{slug}/players/{player.pk}/",
         "playoffs": f"/leagues/{slug}/playoffs/",
         "machines": f"/leagues/{slug}/machines/",
+        "high-scores": f"/leagues/{slug}/high-scores/",
         "maintenance": f"/leagues/{slug}/maintenance/",
     }
 
