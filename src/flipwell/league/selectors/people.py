@@ -104,6 +104,7 @@ class PlayerStats:
     seasons: tuple[SeasonStats, ...]
     """Oldest first."""
     head_to_head: tuple[OpponentRecord, ...]
+    """Most games first, then by name."""
     machines: tuple[MachineStats, ...]
     meets_held: int
     meets_attended: int
@@ -171,7 +172,13 @@ def player_stats(who: Person, *, league: m.League | None = None) -> PlayerStats:
             for line in stats.seasons
         ),
         head_to_head=tuple(
-            OpponentRecord(refs[h.opponent], h.games, h.won, h.lost) for h in stats.head_to_head
+            sorted(
+                (
+                    OpponentRecord(refs[h.opponent], h.games, h.won, h.lost)
+                    for h in stats.head_to_head
+                ),
+                key=lambda r: (-r.games, r.opponent.name, r.opponent.id),
+            )
         ),
         machines=tuple(
             MachineStats(r.machine, r.games, r.average_place, r.best_score) for r in stats.machines
