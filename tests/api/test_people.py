@@ -150,3 +150,14 @@ def test_undo_player_merge_endpoint(client, official, rows):
     assert response.json()["undo_reason"] == "Two people after all."
     new.refresh_from_db()
     assert new.merged_into_id is None
+
+
+def test_person_stats_endpoint_counts_every_league(client, golden):
+    bea = _bea(golden)
+    elsewhere = f.SeasonFactory(name="Elsewhere")
+    f.SeasonEntryFactory(season=elsewhere, player=bea)
+
+    body = client.get(f"/api/v1/players/{bea.pk}/stats").json()
+
+    assert [s["season"]["name"] for s in body["seasons"]] == ["Winter 2026", "Elsewhere"]
+    assert body["seasons"][1]["meets_held"] == 0

@@ -46,6 +46,13 @@ def get_player_stats(request: HttpRequest, slug: Slug, player_id: PlayerId) -> A
     return people.player_stats(_person(player_id), league=league)
 
 
+@router.get("/players/{player_id}/stats", response={200: PlayerStatsOut, **ERROR_RESPONSES})
+def get_person_stats(request: HttpRequest, player_id: PlayerId) -> Any:
+    """A person's statistics over every season of every league on this installation (their
+    merged rows' included); machines are counted by title across leagues."""
+    return people.player_stats(_person(player_id))
+
+
 @router.get(
     "/leagues/{slug}/high-scores",
     response={200: list[MachineHighScoresOut], **ERROR_RESPONSES},
