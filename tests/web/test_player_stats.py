@@ -124,6 +124,7 @@ def test_player_page_of_a_merged_row_redirects_to_the_person(client, two_seasons
     assert page.person.name == "Beatrice Adams"
     assert [s.name for s in page.seasons] == ["Spring 2026", "Winter 2026"]
     assert page.history.player.id == new.pk
+    assert page.also_as == ("Bea Adams",)
 
 
 def test_player_page_query_count_does_not_grow_with_seasons(client, official):

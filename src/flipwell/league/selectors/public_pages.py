@@ -164,6 +164,8 @@ class PlayerPage:
     rank: int | None
     person: PlayerRef
     """The person as shown (their own row's name, whichever row played this season)."""
+    also_as: tuple[str, ...]
+    """Other names the person was entered under (rows merged into theirs), if any."""
     stats: people.PlayerStats
 
 
@@ -346,6 +348,7 @@ def player_page(league: m.League, player_id: int, season_id: int | None = None) 
         history=history,
         rank=rank,
         person=who.ref,
+        also_as=tuple(sorted({str(row) for row in who.rows} - {who.ref.name})),
         stats=people.player_stats(who, league=league),
     )
 

@@ -25,7 +25,14 @@ from django.db.models import Q
 from django.utils import timezone
 
 from flipwell.league.audit import record_event
-from flipwell.league.models import League, LeagueOfficial, Player, PlayerMerge, Season
+from flipwell.league.models import (
+    League,
+    LeagueOfficial,
+    Player,
+    PlayerMerge,
+    Season,
+    SeasonEntry,
+)
 from flipwell.league.models.results import new_revision
 from flipwell.league.services._edge import require_reason
 
@@ -118,8 +125,8 @@ def _require_merger(*, actor: User, league: League, players: tuple[Player, Playe
     if not may_merge_in(actor=actor, league=league):
         raise PermissionDenied(f"Only a league official of {league} may merge players.")
     played = set(
-        Season.objects.filter(league=league, entries__player__in=players).values_list(
-            "entries__player_id", flat=True
+        SeasonEntry.objects.filter(season__league=league, player__in=players).values_list(
+            "player_id", flat=True
         )
     )
     strangers = [str(p) for p in players if p.pk not in played]
