@@ -52,6 +52,17 @@ def test_merge_page_review_shows_both_players_seasons_and_merges_nothing(client,
     assert m.PlayerMerge.objects.count() == 0
 
 
+def test_merge_page_review_of_two_people_shows_why_and_no_confirmation(client, rows):
+    old, new = rows
+    f.SeasonEntryFactory(season=new.season_entries.get().season, player=old)
+
+    response = _post(client, old, new, "review")
+
+    assert response.status_code == 400
+    assert "they are two people" in response.text
+    assert "Are these one person?" not in response.text
+
+
 def test_merge_page_merges_after_confirmation(client, rows):
     old, new = rows
 

@@ -11,7 +11,7 @@ facts the rules reject rolls back instead of breaking the season's pages.
 =====================  ===========================================================
 leagues, seasons       create_league, create_season, import_season_file
 players                register_player, import_players_csv, edit_player
-identity               merge_players, undo_player_merge
+identity               check_merge_players, merge_players, undo_player_merge
 meets                  schedule_meet, announce_absence, announce_lateness, start_meet,
                        close_meet
 meet_machines          choose_next_machine, announce_machine_problem,
@@ -44,7 +44,11 @@ from flipwell.league.services.forfeits import (
     record_forfeit,
     record_late_join,
 )
-from flipwell.league.services.identity import merge_players, undo_player_merge
+from flipwell.league.services.identity import (
+    check_merge_players,
+    merge_players,
+    undo_player_merge,
+)
 from flipwell.league.services.leagues import create_league
 from flipwell.league.services.ledger import record_ledger_entry, reverse_ledger_entry
 from flipwell.league.services.malfunctions import (
@@ -128,6 +132,7 @@ __all__ = [
     "announce_absence",
     "announce_lateness",
     "announce_machine_problem",
+    "check_merge_players",
     "choose_next_machine",
     "close_meet",
     "close_playoff_night",

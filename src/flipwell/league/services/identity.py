@@ -109,6 +109,12 @@ def undo_player_merge(
     return locked
 
 
+def check_merge_players(*, kept: Player, merged: Player) -> None:
+    """Refuse (ValidationError, keyed by field) a pair that cannot be one person, as
+    `merge_players` would, without writing anything: the console's review step."""
+    _check_pair(kept, merged)
+
+
 def may_merge_in(*, actor: User, league: League) -> bool:
     """Whether `actor` may merge players from `league`'s console at all (an LO or superuser)."""
     return (

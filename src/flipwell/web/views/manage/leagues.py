@@ -3,6 +3,7 @@ its IFPA submission preview, and merging two players who are one person."""
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -204,8 +205,10 @@ def merge_players(request: HttpRequest, league: m.League, role: str) -> HttpResp
     )
     undo = UndoMergeForm(request.POST if which == "undo" else None)
     confirm = None
-    if which == "review" and form.is_valid():
-        confirm = (by_id[form.cleaned_data["kept"]], by_id[form.cleaned_data["merged"]])
+    if which == "review":
+        checked = run(form, _checked_pair)
+        if checked is not None:
+            confirm = (by_id[checked[0]], by_id[checked[1]])
     elif which == "merge":
         merge = run(
             form,
@@ -241,3 +244,11 @@ def merge_players(request: HttpRequest, league: m.League, role: str) -> HttpResp
     }
     failed = (which in ("review", "merge") and confirm is None) or which == "undo"
     return page(request, "manage/merge_players.html", context, failed=failed)
+
+
+def _checked_pair(data: dict[str, Any]) -> tuple[int, int]:
+    """The chosen (kept, merged) ids once the pair passes the merge's checks (nothing written)."""
+    kept = get_object_or_404(m.Player, pk=data["kept"])
+    merged = get_object_or_404(m.Player, pk=data["merged"])
+    services.check_merge_players(kept=kept, merged=merged)
+    return kept.pk, merged.pk
