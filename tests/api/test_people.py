@@ -68,6 +68,14 @@ def test_player_stats_endpoint_of_an_unknown_player_is_404(client, golden):
     assert response.status_code == 404
 
 
+def test_player_stats_endpoint_of_a_player_of_another_league_is_404(client, golden):
+    stranger = f.SeasonEntryFactory().player
+
+    response = client.get(f"/api/v1/leagues/{golden.league.slug}/players/{stranger.pk}/stats")
+
+    assert response.status_code == 404
+
+
 def test_high_scores_endpoint_lists_machines_best_first(client, golden):
     response = client.get(f"/api/v1/leagues/{golden.league.slug}/high-scores")
 

@@ -41,9 +41,13 @@ MergeId = Annotated[int, Path(ge=1, le=MAX_ID, description="The merge's id.")]
 def get_player_stats(request: HttpRequest, slug: Slug, player_id: PlayerId) -> Any:
     """A person's statistics over their seasons of the league (their merged rows' included):
     head-to-head records, machine records, attendance and points per meet. A merged row
-    answers with its person's statistics (`player` names the person's own row)."""
+    answers with its person's statistics (`player` names the person's own row); 404 for a
+    person who never played in the league."""
     league = queries.league(slug)
-    return people.player_stats(_person(player_id), league=league)
+    stats = people.player_stats(_person(player_id), league=league)
+    if not stats.seasons:
+        raise Http404(f"{stats.player.name} plays in no season of {league}.")
+    return stats
 
 
 @router.get("/players/{player_id}/stats", response={200: PlayerStatsOut, **ERROR_RESPONSES})
