@@ -4,7 +4,12 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from flipwell.league import models as m
-from flipwell.league.services import merge_players, register_player, undo_player_merge
+from flipwell.league.services import (
+    edit_player,
+    merge_players,
+    register_player,
+    undo_player_merge,
+)
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -191,3 +196,21 @@ def test_register_player_by_a_merged_rows_name_enters_the_person(pair):
     entry = register_player(season=summer, first_name="Bee", last_name="Adams", actor=official.user)
 
     assert entry.player == kept
+
+
+def test_edit_player_refuses_an_ifpa_number_unlike_a_merged_rows(pair):
+    official, kept, merged = pair
+    m.Player.objects.filter(pk=merged.pk).update(ifpa_number=222)
+    _merge(official, kept, merged)
+
+    with pytest.raises(ValidationError) as error:
+        edit_player(
+            season=kept.season_entries.get().season,
+            player=kept,
+            first_name="Bea",
+            last_name="Adams",
+            ifpa_number=111,
+            actor=official.user,
+        )
+
+    assert "one person has one IFPA number" in str(error.value)

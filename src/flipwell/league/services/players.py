@@ -119,7 +119,8 @@ def edit_player(
 
 
 def _check_edit(player: Player, wanted: dict[str, Any]) -> None:
-    """ValidationError, keyed by field, for an empty name or another player's IFPA number."""
+    """ValidationError, keyed by field, for an empty name, another player's IFPA number, or an
+    IFPA number other than that of a row merged with this one (one person, one number)."""
     errors: dict[str, str] = {}
     for field, words in (("first_name", "first name"), ("last_name", "last name")):
         if not wanted[field]:
@@ -130,6 +131,20 @@ def _check_edit(player: Player, wanted: dict[str, Any]) -> None:
         if owner is not None:
             errors["ifpa_number"] = (
                 f"IFPA number {number} is {owner}'s: check the number on ifpapinball.com."
+            )
+        person = player.merged_into_id or player.pk
+        twin = (
+            Player.objects.filter(
+                Q(pk=person) | Q(merged_into_id=person), ifpa_number__isnull=False
+            )
+            .exclude(pk=player.pk)
+            .exclude(ifpa_number=number)
+            .first()
+        )
+        if owner is None and twin is not None:
+            errors["ifpa_number"] = (
+                f"{player} and {twin} are merged as one person, and {twin}'s IFPA number is "
+                f"{twin.ifpa_number}: one person has one IFPA number."
             )
     if errors:
         raise ValidationError(errors)
