@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0014_special_ruling_kind_rules_values"),
+        ("league", "0016_notices"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
