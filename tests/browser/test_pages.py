@@ -70,6 +70,7 @@ def public_pages(demo: DemoLeague) -> dict[str, str]:
         "player": f"/leagues/{slug}/players/{player.pk}/",
         "playoffs": f"/leagues/{slug}/playoffs/",
         "machines": f"/leagues/{slug}/machines/",
+        "high-scores": f"/leagues/{slug}/high-scores/",
         "maintenance": f"/leagues/{slug}/maintenance/",
         "me": f"/me/{token_for(link)}/",  # a player's personal link
     }

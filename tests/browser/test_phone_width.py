@@ -8,7 +8,7 @@ import datetime
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from flipwell.league import models as m
 from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague, create_demo_league
@@ -182,3 +182,27 @@ def test_phone_width_group_tables_fit_and_wrap_names_at_spaces(
     screenshot(board, "phone-width-board-long-name")
     assert " ".join(LONG_NAME) in sheet.locator("#games-title ~ div table thead").inner_text()
     assert not problems, "\n".join(problems)
+
+
+def test_phone_width_merge_players_confirmation_fits(
+    demo: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
+) -> None:
+    """Issue #13 part 5: the console's merge review shows both players' seasons on a phone."""
+    kept = m.Player.objects.filter(season_entries__season=demo.finished_season).first()
+    assert kept is not None
+    summer = m.Season.objects.create(
+        league=demo.league, name="Summer", weekday=1, start_time="19:00", number_of_meets=8
+    )
+    twin = m.Player.objects.create(first_name=kept.first_name, last_name=f"{kept.last_name}-X")
+    m.SeasonEntry.objects.create(season=summer, player=twin)
+    phone = new_page("merge, phone")
+    log_in(phone, DEMO_USERNAME, demo.password)
+    phone.goto(f"/manage/{demo.league.slug}/players/merge/", wait_until="load")
+    phone.locator("#id_kept").select_option(value=str(kept.pk))
+    phone.locator("#id_merged").select_option(value=str(twin.pk))
+    phone.locator("#id_reason").fill("Entered twice.")
+
+    phone.get_by_role("button", name="Review").tap()
+
+    expect(phone.get_by_role("heading", name="Are these one person?")).to_be_visible()
+    assert phone.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]

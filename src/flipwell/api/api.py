@@ -17,6 +17,7 @@ from flipwell.api.endpoints import (
     me,
     meet_writes,
     notices,
+    people,
     playoff_writes,
     public,
     writes,
@@ -39,7 +40,7 @@ api = NinjaAPI(
 )
 install_error_handlers(api)
 # The writes' endpoints are on public.router, which serves both methods of a path.
-WRITE_MODULES = (writes, meet_writes, league_writes, playoff_writes, notices)
+WRITE_MODULES = (writes, meet_writes, league_writes, playoff_writes, notices, people)
 api.add_router("", public.router)
 api.add_router("", files.router)
 api.add_router("", me.router)

@@ -84,8 +84,10 @@ class LeagueAdmin(RevisingAdmin):
 
 @admin.register(m.Player)
 class PlayerAdmin(RevisingAdmin):
-    list_display = ["last_name", "first_name", "ifpa_number"]
+    list_display = ["last_name", "first_name", "ifpa_number", "merged_into"]
     search_fields = ["last_name", "first_name", "ifpa_number"]
+    # A merge is recorded (who, when, why) and undone in the console, never set here.
+    readonly_fields = ["merged_into"]
 
 
 @admin.register(m.Season)
@@ -144,6 +146,13 @@ class LedgerEntryAdmin(AppendOnlyAdmin):
 class AuditEventAdmin(AppendOnlyAdmin):
     list_display = ["created_at", "league", "actor", "action", "object_type", "object_id"]
     list_filter = ["action"]
+
+
+@admin.register(m.PlayerMerge)
+class PlayerMergeAdmin(AppendOnlyAdmin):
+    """Shown for inspection; merges are made and undone in the console (with audit events)."""
+
+    list_display = ["merged_at", "merged", "kept", "merged_by", "undone_at", "undone_by"]
 
 
 @admin.register(m.ApiToken)

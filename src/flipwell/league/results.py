@@ -26,6 +26,7 @@ import hashlib
 import pickle
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -120,6 +121,39 @@ def season_fold(season: m.Season, *, explain: bool = False) -> SeasonFold:
         folded = _stored(season, explain) or _compute_and_store(season, explain)
         _memo.put(key, folded)
     return folded
+
+
+def season_folds(seasons: Sequence[m.Season]) -> list[SeasonFold]:
+    """The folds (numbers) of several seasons at their current revisions, in order: two
+    queries whatever their number when they are stored (one when all are remembered); a
+    season whose fold is not stored yet is folded and stored as `season_fold` does."""
+    if not seasons:
+        return []
+    revisions = dict(
+        m.Season.objects.filter(pk__in=[s.pk for s in seasons]).values_list("pk", "revision")
+    )
+    for season in seasons:
+        if season.pk not in revisions:
+            raise m.Season.DoesNotExist(f"season {season.pk} no longer exists")
+        season.revision = revisions[season.pk]
+    found = {s.pk: _memo.get((s.pk, s.revision, False)) for s in seasons}
+    missing = [s for s in seasons if found[s.pk] is None]
+    if missing:
+        scopes = {_kind_prefix(s, False) + build(): s for s in missing}
+        rows = m.DerivedResult.objects.filter(scope__in=list(scopes)).values_list(
+            "scope", "revision", "payload"
+        )
+        for scope, revision, payload in rows:
+            season = scopes[scope]
+            if revision == season.revision:
+                folded = pickle.loads(bytes(payload))  # written by store_fold only
+                if isinstance(folded, SeasonFold):
+                    found[season.pk] = folded
+        for season in missing:
+            folded = found[season.pk] or _compute_and_store(season, False)
+            found[season.pk] = folded
+            _memo.put((season.pk, season.revision, False), folded)
+    return [found[s.pk] for s in seasons]  # type: ignore[misc]
 
 
 def store_fold(season: m.Season, folded: SeasonFold) -> None:

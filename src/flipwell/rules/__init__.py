@@ -17,6 +17,7 @@ a match, a season      match, season (facts folded into standings)
 §6                     playoffs, playoff_seeding, playoff_matches, playoff_bracket,
                        playoff_machines, final_positions; race (clinched / eliminated)
 IFPA league rules      ifpa (who an IFPA submission lists; issue #13)
+statistics             stats (a person's record across seasons, read from folds)
 §7                     extra_balls, malfunctions
 §8                     violations
 §9                     treasury
@@ -173,6 +174,16 @@ from flipwell.rules.special_rulings import (
     check_score_adjustment,
     rulings_for,
 )
+from flipwell.rules.stats import (
+    FoldedSeason,
+    HeadToHead,
+    HighScore,
+    MachineRecord,
+    PersonStats,
+    SeasonLine,
+    high_scores,
+    person_stats,
+)
 from flipwell.rules.treasury import (
     Account,
     Balances,
@@ -227,9 +238,12 @@ __all__ = [
     "ExtraBallSource",
     "Finish",
     "FirstMachineDraw",
+    "FoldedSeason",
     "GameFacts",
     "GameOutcome",
     "GameResult",
+    "HeadToHead",
+    "HighScore",
     "IfpaDecision",
     "IfpaReason",
     "IfpaResults",
@@ -241,6 +255,7 @@ __all__ = [
     "Ledger",
     "LedgerEntry",
     "LoOverride",
+    "MachineRecord",
     "MachineState",
     "Malfunction",
     "MalfunctionKind",
@@ -260,6 +275,7 @@ __all__ = [
     "PenaltyDecision",
     "PenaltyEffect",
     "PenaltyTarget",
+    "PersonStats",
     "PlayedGame",
     "PlayerMatch",
     "PlayoffBracketState",
@@ -278,6 +294,7 @@ __all__ = [
     "RuleError",
     "Ruleset",
     "SeasonFacts",
+    "SeasonLine",
     "SeasonResult",
     "SeedTie",
     "SelectableMachines",
@@ -310,6 +327,7 @@ __all__ = [
     "fold_season",
     "game_points",
     "group_sizes",
+    "high_scores",
     "ifpa_positions",
     "ifpa_selection",
     "initial_ladder",
@@ -326,6 +344,7 @@ __all__ = [
     "papa_points",
     "penalty_decision",
     "penalty_game",
+    "person_stats",
     "play_order",
     "playoff_bracket_state",
     "playoff_divisions",

@@ -15,6 +15,7 @@ urlpatterns = [
     path("leagues/<slug:slug>/players/<int:player_id>/", public.player, name="player"),
     path("leagues/<slug:slug>/playoffs/", public.playoffs, name="playoffs"),
     path("leagues/<slug:slug>/machines/", public.machines, name="machines"),
+    path("leagues/<slug:slug>/high-scores/", public.high_scores, name="high_scores"),
     path("leagues/<slug:slug>/maintenance/", public.maintenance, name="maintenance"),
     path(
         "print/<slug:slug>/meets/<int:meet_id>/sheets/",

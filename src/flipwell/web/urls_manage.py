@@ -16,6 +16,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("set-password/<str:uidb64>/<str:token>/", auth.set_password_view, name="set_password"),
     path("<slug:slug>/", leagues.league, name="manage_league"),
     path("<slug:slug>/seasons/", leagues.seasons, name="manage_seasons"),
+    path("<slug:slug>/players/merge/", leagues.merge_players, name="manage_merge_players"),
     path("<slug:slug>/seasons/<int:season_id>/roster/", leagues.roster, name="manage_roster"),
     path(
         "<slug:slug>/seasons/<int:season_id>/roster/<int:player_id>/notices/",

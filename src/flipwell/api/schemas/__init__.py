@@ -1,7 +1,7 @@
 """The JSON shapes of the API: every request body and response, each field described, one
 module per resource (`common`, `leagues`, `players`, `meets`, `sheets`, `corrections`,
 `standings`, `incidents`, `machines`, `violations`, `ledger`, `rulings`, `playoffs`,
-`ifpa`); every schema is importable from here.
+`ifpa`, `people`); every schema is importable from here.
 
 Words:
 - *league points* are exact fractions in flipwell (a §2.4 credit can be a third of a point).
@@ -115,6 +115,18 @@ from flipwell.api.schemas.notices import (
     NoticePreferencesIn,
     NoticePreferencesOut,
     NoticeQueueOut,
+)
+from flipwell.api.schemas.people import (
+    HighScoreOut,
+    MachineHighScoresOut,
+    MachineStatsOut,
+    MergeIn,
+    OpponentRecordOut,
+    PlayerMergeOut,
+    PlayerStatsOut,
+    SeasonNameOut,
+    SeasonStatsOut,
+    UndoMergeIn,
 )
 from flipwell.api.schemas.players import (
     EntryOut,
@@ -236,6 +248,7 @@ __all__ = [
     "GameInProgressOut",
     "GameOut",
     "HasPlayer",
+    "HighScoreOut",
     "HistoryGameOut",
     "HistoryMeetOut",
     "HistoryScoreOut",
@@ -258,10 +271,12 @@ __all__ = [
     "LedgerEntryOut",
     "LedgerIn",
     "LedgerLineOut",
+    "MachineHighScoresOut",
     "MachineOut",
     "MachinePage",
     "MachineProblemIn",
     "MachineProblemOut",
+    "MachineStatsOut",
     "MalfunctionIn",
     "MalfunctionKind",
     "MalfunctionOut",
@@ -269,6 +284,7 @@ __all__ = [
     "MeetBoardOut",
     "MeetOut",
     "MeetPage",
+    "MergeIn",
     "Moment",
     "NextGameOut",
     "NoShowIn",
@@ -277,11 +293,14 @@ __all__ = [
     "NoticePreferencesIn",
     "NoticePreferencesOut",
     "NoticeQueueOut",
+    "OpponentRecordOut",
     "PenaltyOut",
     "PlaceOut",
     "PlayedGameOut",
     "PlayerHistoryOut",
+    "PlayerMergeOut",
     "PlayerRefOut",
+    "PlayerStatsOut",
     "PlayoffGameOut",
     "PlayoffLatenessIn",
     "PlayoffLatenessOut",
@@ -310,8 +329,10 @@ __all__ = [
     "ScheduleMeetIn",
     "ScoreIn",
     "ScoreOut",
+    "SeasonNameOut",
     "SeasonOut",
     "SeasonPage",
+    "SeasonStatsOut",
     "SeedOut",
     "SeedPlayoffIn",
     "SeedTieOut",
@@ -333,6 +354,7 @@ __all__ = [
     "TiebreakerOut",
     "TotalOut",
     "TreasuryOut",
+    "UndoMergeIn",
     "ViolationIn",
     "ViolationKind",
     "WithdrawalIn",

@@ -36,7 +36,7 @@ from flipwell.league.models.machines import (
 from flipwell.league.models.meets import AnnouncedAbsence, Group, GroupMember, LatenessNotice, Meet
 from flipwell.league.models.notices import Notice, NoticeKind, NoticeSubscription
 from flipwell.league.models.player_links import PlayerLink
-from flipwell.league.models.players import Player
+from flipwell.league.models.players import Player, PlayerMerge
 from flipwell.league.models.playoffs import (
     PlayoffGame,
     PlayoffLatenessNotice,
@@ -86,6 +86,7 @@ __all__ = [
     "NoticeSubscription",
     "Player",
     "PlayerLink",
+    "PlayerMerge",
     "PlayoffGame",
     "PlayoffLatenessNotice",
     "PlayoffMatch",

@@ -23,6 +23,7 @@ from fractions import Fraction
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from flipwell.league import models as m
+from flipwell.league.selectors import people
 from flipwell.league.selectors.machines import MachineSheet, maintenance_sheet
 from flipwell.league.selectors.machines import stored_special_rulings as _stored_rulings
 from flipwell.league.selectors.meet_board import (
@@ -161,6 +162,19 @@ class PlayerPage:
     """The league's seasons this player is entered in."""
     history: PlayerHistory
     rank: int | None
+    person: PlayerRef
+    """The person as shown (their own row's name, whichever row played this season)."""
+    also_as: tuple[str, ...]
+    """Other names the person was entered under (rows merged into theirs), if any."""
+    stats: people.PlayerStats
+
+
+@dataclass(frozen=True)
+class HighScoresPage:
+    """The league's high scores: each machine title's best scores that stood as displayed."""
+
+    league: m.League
+    machines: tuple[people.MachineHighScores, ...]
 
 
 @dataclass(frozen=True)
@@ -300,30 +314,48 @@ def meet_page(league: m.League, meet_id: int) -> MeetPage:
 
 
 def player_page(league: m.League, player_id: int, season_id: int | None = None) -> PlayerPage:
-    """One player's season (the newest he is entered in, or `season_id`); NotFoundError if
-    he is not entered in a season of this league."""
-    entered = list(
-        m.Season.objects.filter(league=league, entries__player_id=player_id).order_by(
-            "-created_at", "-pk"
-        )
+    """One person's season (the newest they are entered in, or `season_id`) and their
+    statistics over every season of this league, their merged rows' seasons included.
+
+    NotFoundError if they are not entered in a season of this league; MergedPlayerError
+    (naming the person's own row) when `player_id` is a row merged into another.
+    """
+    try:
+        who = people.person(player_id)
+    except people.PersonNotFoundError as error:
+        raise NotFoundError(str(error)) from error
+    entries = list(
+        m.SeasonEntry.objects.filter(season__league=league, player_id__in=who.ids)
+        .select_related("season")
+        .order_by("-season__created_at", "-season__pk")
     )
-    if not entered:
+    if not entries:
         raise NotFoundError(f"Player {player_id} plays in no season of {league}.")
+    entered = [entry.season for entry in entries]
     season = _pick(entered, season_id)
-    player = m.Player.objects.get(pk=player_id)
+    row_id = next(entry.player_id for entry in entries if entry.season_id == season.pk)
+    player = next(row for row in who.rows if row.pk == row_id)
     try:
         history = player_history(season, player)
     except RuleError as error:
         raise NotFoundError(str(error)) from error
     table = standings(season)
-    rank = next((line.rank for line in table.lines if line.player.id == player_id), None)
+    rank = next((line.rank for line in table.lines if line.player.id == row_id), None)
     return PlayerPage(
         league=league,
         season=_season_ref(season),
         seasons=tuple(_season_ref(s) for s in entered),
         history=history,
         rank=rank,
+        person=who.ref,
+        also_as=tuple(sorted({str(row) for row in who.rows} - {who.ref.name})),
+        stats=people.player_stats(who, league=league),
     )
+
+
+def high_scores_page(league: m.League) -> HighScoresPage:
+    """The league's best machine scores per machine title, every season (4 queries)."""
+    return HighScoresPage(league=league, machines=people.league_high_scores(league))
 
 
 def playoffs_page(league: m.League, season_id: int | None = None) -> PlayoffsPage:

@@ -11,6 +11,7 @@ facts the rules reject rolls back instead of breaking the season's pages.
 =====================  ===========================================================
 leagues, seasons       create_league, create_season, import_season_file
 players                register_player, import_players_csv, edit_player
+identity               check_merge_players, merge_players, undo_player_merge
 meets                  schedule_meet, announce_absence, announce_lateness, start_meet,
                        close_meet
 meet_machines          choose_next_machine, announce_machine_problem,
@@ -45,6 +46,11 @@ from flipwell.league.services.forfeits import (
     designate_late_join_forfeits,
     record_forfeit,
     record_late_join,
+)
+from flipwell.league.services.identity import (
+    check_merge_players,
+    merge_players,
+    undo_player_merge,
 )
 from flipwell.league.services.leagues import create_league
 from flipwell.league.services.ledger import record_ledger_entry, reverse_ledger_entry
@@ -143,6 +149,7 @@ __all__ = [
     "announce_lateness",
     "announce_lateness_by_link",
     "announce_machine_problem",
+    "check_merge_players",
     "choose_next_machine",
     "choose_notices_by_link",
     "close_meet",
@@ -164,6 +171,7 @@ __all__ = [
     "link_official_player",
     "load_appendix_a",
     "may_create_league",
+    "merge_players",
     "open_league",
     "qualify_for_playoffs",
     "record_compensatory_game",
@@ -198,6 +206,7 @@ __all__ = [
     "start_meet",
     "start_playoff_game",
     "submit_scores",
+    "undo_player_merge",
     "unsubscribe_by_link",
     "update_machine",
 ]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import connection
+from django.db.models import Q
 
 from flipwell.league import models as m
 from flipwell.league import results
@@ -163,10 +164,12 @@ def league_changed(league: m.League | int) -> None:
 
 
 def player_changed(player: m.Player) -> None:
-    """New revisions for every season (and its league) `player` is entered in: their pages
-    show his name, in any league of this installation. Two statements."""
-    m.Season.objects.filter(entries__player=player).update(revision=new_revision())
-    m.League.objects.filter(seasons__entries__player=player).update(revision=new_revision())
+    """New revisions for every season (and its league) `player` is entered in, or a row merged
+    into theirs is: their pages show this name, in any league of this installation. Two
+    statements."""
+    rows = m.Player.objects.filter(Q(pk=player.pk) | Q(merged_into=player)).values("pk")
+    m.Season.objects.filter(entries__player__in=rows).update(revision=new_revision())
+    m.League.objects.filter(seasons__entries__player__in=rows).update(revision=new_revision())
 
 
 def every_league_changed() -> None:

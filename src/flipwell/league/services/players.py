@@ -12,7 +12,7 @@ has started cannot be joined: its groups were drawn without him.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -119,7 +119,8 @@ def edit_player(
 
 
 def _check_edit(player: Player, wanted: dict[str, Any]) -> None:
-    """ValidationError, keyed by field, for an empty name or another player's IFPA number."""
+    """ValidationError, keyed by field, for an empty name, another player's IFPA number, or an
+    IFPA number other than that of a row merged with this one (one person, one number)."""
     errors: dict[str, str] = {}
     for field, words in (("first_name", "first name"), ("last_name", "last name")):
         if not wanted[field]:
@@ -130,6 +131,20 @@ def _check_edit(player: Player, wanted: dict[str, Any]) -> None:
         if owner is not None:
             errors["ifpa_number"] = (
                 f"IFPA number {number} is {owner}'s: check the number on ifpapinball.com."
+            )
+        person = player.merged_into_id or player.pk
+        twin = (
+            Player.objects.filter(
+                Q(pk=person) | Q(merged_into_id=person), ifpa_number__isnull=False
+            )
+            .exclude(pk=player.pk)
+            .exclude(ifpa_number=number)
+            .first()
+        )
+        if owner is None and twin is not None:
+            errors["ifpa_number"] = (
+                f"{player} and {twin} are merged as one person, and {twin}'s IFPA number is "
+                f"{twin.ifpa_number}: one person has one IFPA number."
             )
     if errors:
         raise ValidationError(errors)
@@ -277,18 +292,19 @@ def _register(
 def _find_or_create_player(
     *, first_name: str, last_name: str, ifpa_number: int | None
 ) -> tuple[Player, bool]:
+    rows = Player.objects.select_related("merged_into")
     if ifpa_number is not None:
-        known = Player.objects.filter(ifpa_number=ifpa_number).first()
+        known = rows.filter(ifpa_number=ifpa_number).first()
         if known is not None:
             _check_same_name(known, first_name, last_name)
-            return known, False
+            return _person(known), False
     else:
-        namesakes = list(
-            Player.objects.filter(
+        namesakes = _people(
+            rows.filter(
                 ifpa_number__isnull=True,
                 first_name__iexact=first_name,
                 last_name__iexact=last_name,
-            )[:2]
+            )[:3]
         )
         if len(namesakes) == 1:
             return namesakes[0], False
@@ -298,6 +314,16 @@ def _find_or_create_player(
     player.full_clean()
     player.save()
     return player, True
+
+
+def _person(player: Player) -> Player:
+    """The person's own row (`merged_into` loaded): a merged row registers as its kept row."""
+    return player.merged_into or player
+
+
+def _people(players: Iterable[Player]) -> list[Player]:
+    """The distinct persons' rows of `players` (a merged row and its kept row are one)."""
+    return list({person.pk: person for person in map(_person, players)}.values())
 
 
 # --- the roster import, in bulk ---------------------------------------------------------------
@@ -317,7 +343,8 @@ class _KnownPlayers:
         )
         self.by_number: dict[int, Player] = {}
         self.by_name: dict[tuple[str, str], list[Player]] = {}
-        for player in Player.objects.filter(numbered | Q(ifpa_number__isnull=True)).order_by():
+        found = Player.objects.filter(numbered | Q(ifpa_number__isnull=True))
+        for player in found.select_related("merged_into").order_by():
             self._add(player)
 
     def _add(self, player: Player) -> None:
@@ -334,9 +361,9 @@ class _KnownPlayers:
             known = self.by_number.get(row.ifpa_number)
             if known is not None:
                 _check_same_name(known, first_name, last_name)
-                return known
+                return _person(known)
         else:
-            namesakes = self.by_name.get((first_name.casefold(), last_name.casefold()), [])
+            namesakes = _people(self.by_name.get((first_name.casefold(), last_name.casefold()), []))
             if len(namesakes) == 1:
                 return namesakes[0]
             if len(namesakes) > 1:

@@ -59,8 +59,10 @@ from flipwell.web.forms.meets import (
 from flipwell.web.forms.notices import NoticeKindsForm, NoticePreferencesForm
 from flipwell.web.forms.players import (
     EditPlayerForm,
+    MergePlayersForm,
     PlayersCsvForm,
     RegisterPlayerForm,
+    UndoMergeForm,
     csv_problems,
 )
 from flipwell.web.forms.playoffs import (
@@ -116,6 +118,7 @@ __all__ = [
     "MachineStatusForm",
     "MalfunctionForm",
     "MatchForm",
+    "MergePlayersForm",
     "MoneyField",
     "NewLeagueForm",
     "NextMachineForm",
@@ -138,6 +141,7 @@ __all__ = [
     "SpecialRulingForm",
     "StartMeetForm",
     "StartPlayoffGameForm",
+    "UndoMergeForm",
     "ViolationForm",
     "WithdrawalForm",
     "csv_problems",

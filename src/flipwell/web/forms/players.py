@@ -81,3 +81,34 @@ def csv_problems(text: str) -> list[str]:
 def _problem_message(problem: PlayersCsvError) -> str:
     where = f"Line {problem.line}" + (f", column {problem.column}" if problem.column else "")
     return f"{where}: {problem.message}"
+
+
+class MergePlayersForm(forms.Form):
+    """Two people of the league to record as one person, and why (issue #13)."""
+
+    kept = forms.TypedChoiceField(label="Keep this player's record", coerce=int)
+    merged = forms.TypedChoiceField(label="Merge this player into it", coerce=int)
+    reason = forms.CharField(
+        max_length=limits.TEXT_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Why they are one person (recorded with your name).",
+    )
+
+    def __init__(self, *args: Any, choices: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        blank = [("", "Choose a player")]
+        self.fields["kept"].choices = blank + choices  # type: ignore[attr-defined]
+        self.fields["merged"].choices = blank + choices  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("kept") is not None and data.get("kept") == data.get("merged"):
+            self.add_error("merged", "Choose two different players.")
+        return data
+
+
+class UndoMergeForm(forms.Form):
+    """Why a merge is undone."""
+
+    merge = forms.IntegerField(widget=forms.HiddenInput)
+    reason = forms.CharField(max_length=limits.TEXT_LENGTH, label="Why undo it")

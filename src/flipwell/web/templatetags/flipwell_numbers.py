@@ -40,3 +40,12 @@ def ordinal(value: int | None) -> str:
 def words(value: str) -> str:
     """A code as words: "not_a_malfunction" -> "not a malfunction"."""
     return str(value).replace("_", " ")
+
+
+@register.filter
+def rounded(value: int | Fraction | None) -> str:
+    """An average to one decimal: Fraction(4, 3) -> "1.3", 14 -> "14.0"; None -> "–"."""
+    if value is None:
+        return NO_VALUE
+    tenths = round(Fraction(value) * 10)
+    return f"{tenths // 10:,}.{tenths % 10}"

@@ -11,9 +11,11 @@ from functools import wraps
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 
 from flipwell.http_cache import conditional_on_revision
+from flipwell.league.selectors import people
 from flipwell.league.selectors import public_pages as pages
 from flipwell.web.charts import bracket_diagram, points_chart, sparkline
 from flipwell.web.htmx import asked_by_htmx
@@ -104,8 +106,15 @@ def meet(request: HttpRequest, slug: str, meet_id: int) -> HttpResponse:
 @conditional_on_revision("slug")
 @not_found_as_404
 def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
-    """One player's season, every point explained (?season=ID for another season)."""
-    page = pages.player_page(pages.league_by_slug(slug), player_id, optional_id(request, "season"))
+    """One person's season, every point explained (?season=ID for another season), and their
+    statistics; a row merged into another redirects to the person's own page."""
+    league = pages.league_by_slug(slug)
+    try:
+        page = pages.player_page(league, player_id, optional_id(request, "season"))
+    except people.MergedPlayerError as merged:
+        target = reverse("web:player", args=[slug, merged.kept])
+        query = request.GET.urlencode()
+        return redirect(f"{target}?{query}" if query else target)
     return render(
         request, "public/player.html", {"league": page.league, "page": page, "section": "player"}
     )
@@ -137,6 +146,18 @@ def machines(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         "public/machines.html",
         {"league": page.league, "page": page, "section": "machines"},
+    )
+
+
+@conditional_on_revision("slug")
+@not_found_as_404
+def high_scores(request: HttpRequest, slug: str) -> HttpResponse:
+    """Each machine's best scores in the league, every season."""
+    page = pages.high_scores_page(pages.league_by_slug(slug))
+    return render(
+        request,
+        "public/high_scores.html",
+        {"league": page.league, "page": page, "section": "high_scores"},
     )
 
 

@@ -1,8 +1,9 @@
-"""The console's front pages: the official's leagues, a league's seasons, a season's roster
-and its IFPA submission preview."""
+"""The console's front pages: the official's leagues, a league's seasons, a season's roster,
+its IFPA submission preview, and merging two players who are one person."""
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -23,6 +24,7 @@ from flipwell.league.selectors.console import (
     season_roster,
 )
 from flipwell.league.selectors.ifpa import ifpa_submission
+from flipwell.league.selectors.people import league_merges, merge_candidates
 from flipwell.league.selectors.player_links import season_links
 from flipwell.rules import IfpaResults
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page, signed_in
@@ -30,10 +32,12 @@ from flipwell.web.charts import qr_code
 from flipwell.web.forms import (
     EditPlayerForm,
     IfpaPreviewForm,
+    MergePlayersForm,
     NoticePreferencesForm,
     PlayersCsvForm,
     RegisterPlayerForm,
     SeasonForm,
+    UndoMergeForm,
     show_service_errors,
 )
 from flipwell.web.player_links import player_link_url
@@ -311,3 +315,66 @@ def notices(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
         "notices_on": notices_enabled(),
     }
     return render(request, "manage/notices.html", context)
+
+
+@console_page(LO_ONLY)
+def merge_players(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
+    """Record that two players of the league are one person, after a confirmation showing
+    both players' seasons (merge_players); list the league's merges and undo one
+    (undo_player_merge). A person sees names and seasons, never ids."""
+    which = action(request)
+    candidates = merge_candidates(league)
+    by_id = {c.id: c for c in candidates}
+    form = MergePlayersForm(
+        request.POST if which in ("review", "merge") else None,
+        choices=[(c.id, c.label) for c in candidates],
+    )
+    undo = UndoMergeForm(request.POST if which == "undo" else None)
+    confirm = None
+    if which == "review":
+        checked = run(form, _checked_pair)
+        if checked is not None:
+            confirm = (by_id[checked[0]], by_id[checked[1]])
+    elif which == "merge":
+        merge = run(
+            form,
+            lambda d: services.merge_players(
+                league=league,
+                kept=get_object_or_404(m.Player, pk=d["kept"]),
+                merged=get_object_or_404(m.Player, pk=d["merged"]),
+                reason=d["reason"],
+                actor=official(request),
+            ),
+        )
+        if merge is not None:
+            return done(request, f"{merge.merged} is merged into {merge.kept}.")
+    elif which == "undo":
+        undone = run(
+            undo,
+            lambda d: services.undo_player_merge(
+                league=league,
+                merge=get_object_or_404(m.PlayerMerge, pk=d["merge"]),
+                reason=d["reason"],
+                actor=official(request),
+            ),
+        )
+        if undone is not None:
+            return done(request, f"{undone.merged} is a player of their own again.")
+    context = {
+        "league": league,
+        "role": role,
+        "form": form,
+        "confirm": confirm,
+        "merges": league_merges(league),
+        "undo": undo,
+    }
+    failed = (which in ("review", "merge") and confirm is None) or which == "undo"
+    return page(request, "manage/merge_players.html", context, failed=failed)
+
+
+def _checked_pair(data: dict[str, Any]) -> tuple[int, int]:
+    """The chosen (kept, merged) ids once the pair passes the merge's checks (nothing written)."""
+    kept = get_object_or_404(m.Player, pk=data["kept"])
+    merged = get_object_or_404(m.Player, pk=data["merged"])
+    services.check_merge_players(kept=kept, merged=merged)
+    return kept.pk, merged.pk

@@ -1,0 +1,115 @@
+"""A person across seasons (issue #13): statistics and the league's high scores (public), and
+merging two player rows that are one person, or undoing it (a token of the league with scope
+*manage*). Each endpoint calls one selector or service and renders its answer."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
+from ninja import Path, Status
+from ninja.decorators import decorate_view
+
+from flipwell.api import queries
+from flipwell.api.auth import acting_official
+from flipwell.api.endpoints.params import PlayerId, Slug
+from flipwell.api.endpoints.public import router
+from flipwell.api.endpoints.writes import WRITE
+from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.schemas import (
+    MAX_ID,
+    MachineHighScoresOut,
+    MergeIn,
+    PlayerMergeOut,
+    PlayerStatsOut,
+    UndoMergeIn,
+)
+from flipwell.http_cache import conditional_on_revision
+from flipwell.league import models as m
+from flipwell.league import services
+from flipwell.league.selectors import people
+
+MergeId = Annotated[int, Path(ge=1, le=MAX_ID, description="The merge's id.")]
+
+
+@router.get(
+    "/leagues/{slug}/players/{player_id}/stats",
+    response={200: PlayerStatsOut, **ERROR_RESPONSES},
+)
+@decorate_view(conditional_on_revision("slug"))
+def get_player_stats(request: HttpRequest, slug: Slug, player_id: PlayerId) -> Any:
+    """A person's statistics over their seasons of the league (their merged rows' included):
+    head-to-head records, machine records, attendance and points per meet. A merged row
+    answers with its person's statistics (`player` names the person's own row); 404 for a
+    person who never played in the league."""
+    league = queries.league(slug)
+    stats = people.player_stats(_person(player_id), league=league)
+    if not stats.seasons:
+        raise Http404(f"{stats.player.name} plays in no season of {league}.")
+    return stats
+
+
+@router.get("/players/{player_id}/stats", response={200: PlayerStatsOut, **ERROR_RESPONSES})
+def get_person_stats(request: HttpRequest, player_id: PlayerId) -> Any:
+    """A person's statistics over every season of every league on this installation (their
+    merged rows' included); machines are counted by title across leagues."""
+    return people.player_stats(_person(player_id))
+
+
+@router.get(
+    "/leagues/{slug}/high-scores",
+    response={200: list[MachineHighScoresOut], **ERROR_RESPONSES},
+)
+@decorate_view(conditional_on_revision("slug"))
+def list_high_scores(request: HttpRequest, slug: Slug) -> Any:
+    """Each machine title's three best scores that stood as entered, every season, by title."""
+    return people.league_high_scores(queries.league(slug))
+
+
+@router.post(
+    "/leagues/{slug}/player-merges",
+    response={201: PlayerMergeOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def merge_players(request: HttpRequest, slug: Slug, payload: MergeIn) -> Any:
+    """Record that two player rows are one person (scope: manage). Refused for two rows in
+    the same season, with different IFPA numbers, or already merged; only an official of a
+    league both rows played in may merge them."""
+    league = queries.league(slug)
+    actor = acting_official(request, league=league, scope="manage")
+    merge = services.merge_players(
+        league=league,
+        kept=queries.player(payload.kept_player_id),
+        merged=queries.player(payload.merged_player_id),
+        reason=payload.reason,
+        actor=actor,
+    )
+    return Status(201, merge)
+
+
+@router.post(
+    "/leagues/{slug}/player-merges/{merge_id}/undo",
+    response={200: PlayerMergeOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def undo_player_merge(
+    request: HttpRequest, slug: Slug, merge_id: MergeId, payload: UndoMergeIn
+) -> Any:
+    """Undo a merge: the merged row is a person of its own again (scope: manage)."""
+    league = queries.league(slug)
+    actor = acting_official(request, league=league, scope="manage")
+    merge = get_object_or_404(m.PlayerMerge.objects.select_related("kept", "merged"), pk=merge_id)
+    return services.undo_player_merge(
+        league=league, merge=merge, reason=payload.reason, actor=actor
+    )
+
+
+def _person(player_id: int) -> people.Person:
+    """The person of a player row (404 when there is no such row)."""
+    try:
+        return people.person(player_id)
+    except people.MergedPlayerError as merged:
+        return people.person(merged.kept)
+    except people.PersonNotFoundError as error:
+        raise Http404(str(error)) from error
