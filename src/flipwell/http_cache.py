@@ -12,6 +12,8 @@ Words:
   fragment (``HX-Request``) and the path with its query. Equal tags mean equal pages.
 - *page memo*: anonymous pages kept in this process by tag, so an unchanged page is served
   again without running its view (a public page is read far more often than it changes).
+  A page missing from it is rendered by one thread at a time: the others that ask for it
+  meanwhile wait and are served that render.
 
 A GET whose ``If-None-Match`` holds the tag is answered ``304 Not Modified`` after that one
 query. Every answer says ``Cache-Control: no-cache`` (keep it, but ask again each time) and
@@ -26,8 +28,10 @@ Both front ends use this (web views directly, API operations through django-ninj
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import wraps
 from typing import Any
@@ -63,6 +67,9 @@ class _Page:
 
 
 _memo: LeastRecentlyUsed[str, _Page] = LeastRecentlyUsed(MEMO_SIZE)
+_rendering: dict[str, threading.Lock] = {}
+"""The lock of each page being rendered in this process right now, by tag."""
+_rendering_guard = threading.Lock()
 
 
 def forget_pages() -> None:
@@ -138,18 +145,50 @@ def _answer(
     anonymous = variant(request) == ANONYMOUS
     if _matches(request, tag):
         return _tagged(HttpResponseNotModified(), tag, anonymous=anonymous)
-    page = _memo.get(tag) if anonymous else None
-    if page is not None:
-        response: HttpResponseBase = HttpResponse(
-            page.content, status=page.status, content_type=page.content_type
-        )
-        return _tagged(response, tag, anonymous=anonymous)
+    if not anonymous:
+        return _rendered(request, tag, view, args, kwargs, anonymous=False)
+    page = _memo.get(tag)
+    if page is None:
+        with _one_render(tag):  # the viewers who asked meanwhile wait for it, then share it
+            page = _memo.get(tag)
+            if page is None:
+                return _rendered(request, tag, view, args, kwargs, anonymous=True)
+    response = HttpResponse(page.content, status=page.status, content_type=page.content_type)
+    return _tagged(response, tag, anonymous=True)
+
+
+def _rendered(
+    request: HttpRequest,
+    tag: str,
+    view: View,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    *,
+    anonymous: bool,
+) -> HttpResponseBase:
+    """Run the view; remember an anonymous page it rendered."""
     response = view(request, *args, **kwargs)
     if response.status_code != 200:
         return response
     if anonymous and isinstance(response, HttpResponse) and _rememberable(request, response):
         _memo.put(tag, _Page(200, response.content, response["Content-Type"]))
     return _tagged(response, tag, anonymous=anonymous)
+
+
+@contextmanager
+def _one_render(tag: str) -> Iterator[None]:
+    """Hold the lock of page `tag` in this process: after a change, the many viewers polling
+    it at once would otherwise each render it (one render per thread, all at the same time;
+    `bench/bench_night.py`), while one render serves them all."""
+    with _rendering_guard:
+        lock = _rendering.setdefault(tag, threading.Lock())
+    try:
+        with lock:
+            yield
+    finally:
+        with _rendering_guard:
+            if _rendering.get(tag) is lock and not lock.locked():
+                del _rendering[tag]
 
 
 def _matches(request: HttpRequest, tag: str) -> bool:

@@ -1,9 +1,19 @@
-"""The WSGI entry point (``gunicorn flipwell.wsgi``); settings come from the environment."""
+"""The WSGI entry point (``gunicorn flipwell.wsgi``); settings come from the environment.
 
+Each server process loads every URL, view and API schema here, before its first request
+(otherwise the first request a worker answers waits about 1.5 s for those imports), and then
+freezes what it has loaded out of the garbage collector's sight: those objects live as long
+as the process, and scanning them made the collector's pauses part of every request.
+"""
+
+import gc
 import os
 
 from django.core.wsgi import get_wsgi_application
+from django.urls import get_resolver
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "flipwell.settings")
 
 application = get_wsgi_application()
+get_resolver().url_patterns  # noqa: B018  # imports every URL module, view and API schema
+gc.freeze()

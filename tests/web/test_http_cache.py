@@ -3,8 +3,12 @@ indexed query and a 304; any change of what it shows gives it a new ETag."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
-from django.test import Client
+from django.http import HttpResponse
+from django.test import Client, RequestFactory
 
 from flipwell import http_cache
 from flipwell.league import models as m
@@ -183,3 +187,33 @@ def test_the_revision_lookups_name_their_league_with_one_query(night, django_ass
 
     assert found == [expected] * 5
     assert (revisions.by_slug("no-such-league"), revisions.by_meet(10**9)) == (None, None)
+
+
+def test_viewers_asking_at_once_for_a_changed_page_share_one_render():
+    # After a change, every viewer's poll misses the memo at the same moment; one thread
+    # renders, the others wait for that page instead of rendering it again.
+    renders = []
+    started = threading.Event()
+
+    def slow_view(request):
+        renders.append(request.path)
+        started.set()
+        time.sleep(0.2)
+        return HttpResponse(b"the board", content_type="text/html")
+
+    def poll(answers):
+        request = RequestFactory().get("/leagues/x/meets/1/")
+        answers.append(http_cache._answer(request, 'W/"tag"', slow_view, (), {}))
+
+    answers: list[HttpResponse] = []
+    first = threading.Thread(target=poll, args=(answers,))
+    first.start()
+    started.wait(5)
+    others = [threading.Thread(target=poll, args=(answers,)) for _ in range(5)]
+    for thread in [*others]:
+        thread.start()
+    for thread in [first, *others]:
+        thread.join(5)
+
+    assert (len(renders), [a.content for a in answers]) == (1, [b"the board"] * 6)
+    assert http_cache._rendering == {}

@@ -1,6 +1,7 @@
 """A player's personal link (/me/<token>/) and the console's roster panel that issues it."""
 
 import datetime
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -10,6 +11,7 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league import services
+from flipwell.league.notices import player_id_for_token
 from flipwell.league.services.player_links import token_for
 from tests import factories as f
 
@@ -203,3 +205,24 @@ def test_player_link_page_of_a_player_joining_later_opens(client, me):
     assert response.status_code == 200
     assert "No meet played yet." in response.text
     assert "Meet 1," not in response.text  # before they join: nothing to tell
+
+
+def test_player_link_page_links_to_the_players_email_notices_when_email_is_sent(
+    client, me, settings
+):
+    settings.NOTICES_EMAIL = True
+    assert "ask a league official to set them up" in client.get(me.url).text
+    services.set_notice_preferences(
+        league=me.league,
+        player=me.players[0],
+        email="ana@example.org",
+        kinds=["reminder"],
+        actor=me.official.user,
+    )
+    found = re.search(r'<a href="(/notices/([^/"]+)/)">Email notices</a>', client.get(me.url).text)
+    assert found is not None
+    assert player_id_for_token(found.group(2)) == me.players[0].pk
+    assert client.get(found.group(1)).status_code == 200
+
+    settings.NOTICES_EMAIL = False
+    assert "Email notices" not in client.get(me.url).text

@@ -16,11 +16,13 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from flipwell.league import models as m
-from flipwell.league import services
+from flipwell.league import notices, services
+from flipwell.league.selectors.notices import notice_subscription
 from flipwell.league.selectors.player_links import player_link_page
 from flipwell.league.services.player_links import DeadLinkError, live_link
 
@@ -46,6 +48,7 @@ def page(request: HttpRequest, token: str) -> HttpResponse:
         "me": player_link_page(link),
         "errors": errors,
         "email": request.POST.get("email", link.email) if errors else link.email,
+        "notices": _notices(link) if notices.enabled() else None,
     }
     response = render(request, "me/page.html", context, status=400 if errors else 200)
     response["X-Robots-Tag"] = "noindex, nofollow"
@@ -76,6 +79,15 @@ def _act(request: HttpRequest, link: m.PlayerLink) -> str:
         if wait is not None
         else f"Your lateness notice for meet {meet.number} is recorded."
     )
+
+
+def _notices(link: m.PlayerLink) -> str:
+    """The player's email notices page (choose them or stop them; the signed link every
+    notice carries, `flipwell.league.notices`), or "" while no official has set up notices
+    for them (that page needs their address on file)."""
+    if notice_subscription(link.player) is None:
+        return ""
+    return reverse("web:notice_preferences", args=[notices.preferences_token(link.player_id)])
 
 
 def _meet(link: m.PlayerLink, raw: str) -> m.Meet:
