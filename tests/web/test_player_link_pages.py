@@ -212,13 +212,7 @@ def test_player_link_page_links_to_the_players_email_notices_when_email_is_sent(
 ):
     settings.NOTICES_EMAIL = True
     assert "ask a league official to set them up" in client.get(me.url).text
-    services.set_notice_preferences(
-        league=me.league,
-        player=me.players[0],
-        email="ana@example.org",
-        kinds=["reminder"],
-        actor=me.official.user,
-    )
+    client.post(me.url, {"action": "email", "email": "ana@example.org"})
     found = re.search(r'<a href="(/notices/([^/"]+)/)">Email notices</a>', client.get(me.url).text)
     assert found is not None
     assert player_id_for_token(found.group(2)) == me.players[0].pk
@@ -226,3 +220,24 @@ def test_player_link_page_links_to_the_players_email_notices_when_email_is_sent(
 
     settings.NOTICES_EMAIL = False
     assert "Email notices" not in client.get(me.url).text
+
+
+def test_player_link_email_becomes_the_notices_address_with_nothing_chosen(client, me):
+    client.post(me.url, {"action": "email", "email": "ana@example.org"})
+    official = services.set_notice_preferences(
+        league=me.league,
+        player=me.players[1],
+        email="bo@example.org",
+        kinds=["groups"],
+        actor=me.official.user,
+    )
+    bo = services.issue_player_link(season=me.season, player=me.players[1], actor=me.official.user)
+    client.post(f"/me/{token_for(bo)}/", {"action": "email", "email": "other@example.org"})
+
+    ana = m.NoticeSubscription.objects.get(player=me.players[0])
+    kept = m.NoticeSubscription.objects.get(pk=official.pk)
+    assert (ana.email, [k for k in m.NoticeKind.values if getattr(ana, k)]) == (
+        "ana@example.org",
+        [],
+    )
+    assert (kept.email, kept.groups) == ("bo@example.org", True)

@@ -73,7 +73,8 @@ def _one_value(kind: str, value: int | str) -> int | None:
 @cache
 def _sql(kind: str, vendor: str) -> str:
     """The SQL of lookup `kind` for database engine `vendor`, with one parameter."""
-    sql, params = _QUERIES[kind](_ANY).query.sql_with_params()
+    query = _QUERIES[kind](_ANY).order_by()  # one row: no ordering to ask for
+    sql, params = query.query.sql_with_params()
     if len(params) != 1:
         raise AssertionError(f"revision lookup {kind!r} compiled with parameters {params}")
     return str(sql)

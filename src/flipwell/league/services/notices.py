@@ -101,6 +101,30 @@ def set_notice_preferences(
     return row
 
 
+def offer_notices(*, player: m.Player, email: str) -> m.NoticeSubscription | None:
+    """A player gave their address on their personal link: it becomes their notices address
+    when they have none yet, with no notice chosen (they choose on their notices page; every
+    notice is opt-in). An address the official set up, and the player's own choices, are kept.
+    Side effects: a NoticeSubscription row, an audit event ``notices.offered``. Returns the
+    row, or None when `email` is empty."""
+    address = email.strip()
+    if not address:
+        return None
+    with transaction.atomic():
+        row, created = m.NoticeSubscription.objects.get_or_create(
+            player=player, defaults={"email": address}
+        )
+        if created:
+            record_event(
+                action="notices.offered",
+                obj=player,
+                league=None,
+                actor=None,
+                data={"player": player.pk},
+            )
+    return row
+
+
 def choose_notices_by_link(*, player: m.Player, kinds: Collection[str]) -> m.NoticeSubscription:
     """The player chooses their notices through their link: no kind stops them all, any kind
     resumes them. Side effects: their NoticeSubscription updated, an audit event

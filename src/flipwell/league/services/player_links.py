@@ -35,6 +35,7 @@ from flipwell.league.services.meets import (
     _record_lateness,
     scheduled_start,
 )
+from flipwell.league.services.notices import offer_notices
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -161,7 +162,8 @@ def set_player_link_email(*, link: m.PlayerLink, email: str) -> m.PlayerLink:
 
     The address is private: officials and the player see it, public pages never do. Side
     effects: saves it on the link and an audit event ``player_link.email_set`` (without the
-    address). Raises ValidationError for an invalid address or a revoked link.
+    address); it becomes their notices address if they have none (`offer_notices`, nothing
+    chosen). Raises ValidationError for an invalid address or a revoked link.
     """
     address = email.strip()
     if address:
@@ -185,6 +187,7 @@ def set_player_link_email(*, link: m.PlayerLink, email: str) -> m.PlayerLink:
             actor=None,
             data={"player": link.player_id, "has_email": bool(address)},
         )
+        offer_notices(player=link.player, email=address)
     return link
 
 
