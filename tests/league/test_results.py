@@ -130,6 +130,7 @@ def test_a_rolled_back_write_leaves_no_fold_behind():
 def test_a_fold_stored_by_other_code_is_replaced():
     night, _ = _played_night()
     season = m.Season.objects.get(pk=night.season.pk)
+    m.DerivedResult.objects.all().delete()  # as after upgrading: only the old build's fold
     m.DerivedResult.objects.create(
         scope=f"fold:{season.pk}:numbers:oldbuild", revision=season.revision, payload=b"old"
     )
@@ -231,3 +232,21 @@ def test_editing_a_player_gives_every_season_they_play_in_a_new_revision():
 
     after = _revisions(other)
     assert (after[0] != before[0], after[1] != before[1]) == (True, True)
+
+
+def test_storing_a_new_revision_of_a_stored_fold_updates_its_row_in_one_query(
+    django_assert_num_queries,
+):
+    night, _ = _played_night()
+    season = m.Season.objects.get(pk=night.season.pk)
+    folded = results.compute_fold(season)
+    row = m.DerivedResult.objects.get(scope__startswith=f"fold:{season.pk}:numbers:")
+    season.revision += 1
+
+    with django_assert_num_queries(1):
+        results.store_fold(season, folded)
+
+    assert m.DerivedResult.objects.values_list("pk", "revision").get() == (
+        row.pk,
+        season.revision,
+    )

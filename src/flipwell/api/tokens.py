@@ -28,6 +28,7 @@ def token_for_secret(secret: str) -> ApiToken | None:
     return (
         ApiToken.objects.select_related("league", "issued_by")
         .filter(token_hash=token_hash(secret), revoked_at__isnull=True)
+        .order_by("pk")  # one row (a unique hash): no need for the model's ordering
         .first()
     )
 

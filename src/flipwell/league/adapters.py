@@ -138,8 +138,10 @@ def _games_by_group(meet_ids: list[int]) -> dict[int, tuple[GameFacts, ...]]:
     confirmed = _confirmed_sheets(game_ids)
     counted = {g: (version, pk) for g, (version, pk, _) in confirmed.items()}
     scores = {g: sheet for g, (_, _, sheet) in confirmed.items()}
-    discarded = set(
-        m.DiscardedScore.objects.filter(game_id__in=game_ids).values_list("game_id", "version")
+    discarded = set(  # a set: no ordering (the model's would join the game's group and meet)
+        m.DiscardedScore.objects.filter(game_id__in=game_ids)
+        .order_by()
+        .values_list("game_id", "version")
     )
     non_countable = _by(
         m.Forfeit.objects.filter(game_id__in=game_ids, countable=False).values_list(

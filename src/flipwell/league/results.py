@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 import flipwell
 from flipwell.league import models as m
@@ -207,8 +208,15 @@ def _save(season: m.Season, folded: SeasonFold, *, explain: bool) -> None:
     payload = pickle.dumps(folded, protocol=pickle.HIGHEST_PROTOCOL)
     prefix = _kind_prefix(season, explain)
     scope = prefix + build()
-    m.DerivedResult.objects.update_or_create(
-        scope=scope, defaults={"revision": season.revision, "payload": payload}
-    )
+    rows = m.DerivedResult.objects.filter(scope=scope)
+    fields = {"revision": season.revision, "payload": payload, "computed_at": timezone.now()}
+    if rows.update(**fields):
+        return  # one query: the common case, a new revision of a fold this build stored
+    try:
+        with transaction.atomic():  # a savepoint: a writer's transaction survives a clash
+            m.DerivedResult.objects.create(scope=scope, **fields)
+    except IntegrityError:  # another process stored this build's first fold meanwhile
+        rows.update(**fields)
+        return
     # Folds stored by other builds of the code are never read again.
     m.DerivedResult.objects.filter(scope__startswith=prefix).exclude(scope=scope).delete()

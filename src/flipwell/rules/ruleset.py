@@ -12,7 +12,8 @@ default without naming a setting.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Literal, get_args, get_origin, get_type_hints
+from functools import cache
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from flipwell.rules.errors import RuleError
 
@@ -148,7 +149,7 @@ class Ruleset:
 
 def _invalid_settings(ruleset: Ruleset) -> list[str]:
     """Every field whose value its declared type does not allow, as a readable message."""
-    hints = get_type_hints(Ruleset)
+    hints = _ruleset_hints()
     problems = []
     for f in fields(Ruleset):
         value = getattr(ruleset, f.name)
@@ -156,6 +157,12 @@ def _invalid_settings(ruleset: Ruleset) -> list[str]:
         if not _value_fits(value, hint):
             problems.append(f"Ruleset.{f.name} cannot be {value!r}; allowed: {_describe(hint)}")
     return problems
+
+
+@cache
+def _ruleset_hints() -> dict[str, Any]:
+    """Ruleset's field types, resolved once: resolving them took a tenth of a score entry."""
+    return get_type_hints(Ruleset)
 
 
 def _value_fits(value: object, hint: object) -> bool:

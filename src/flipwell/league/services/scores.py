@@ -287,6 +287,7 @@ def _check_not_confirmed(game: m.Game, *, refused: str = "") -> None:
     winner = (
         m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False, is_correction=False)
         .select_related("confirmed_by")
+        .order_by("version")  # the model's ordering by game would join its group and meet
         .first()
     )
     if winner is not None:
@@ -367,7 +368,11 @@ def _replay(
     entered_by: m.Player,
 ) -> SubmittedScores | None:
     """The stored entry of a retried request, or None when the key is new."""
-    stored = m.ScoreSubmission.objects.filter(idempotency_scope=scope, idempotency_key=key).first()
+    stored = (  # one row (a unique key): ordering by the game would join three tables
+        m.ScoreSubmission.objects.filter(idempotency_scope=scope, idempotency_key=key)
+        .order_by("pk")
+        .first()
+    )
     if stored is None:
         return None
     stored_sheet = dict(stored.lines.values_list("player_id", "machine_score"))
