@@ -32,7 +32,7 @@ class MergedPlayerError(LookupError):
     """The row asked for is merged into another: `kept` is the person's own row's id."""
 
     def __init__(self, kept: int) -> None:
-        super().__init__(f"This player's record is under player {kept}.")
+        super().__init__("This player is merged into another: their record is under that player.")
         self.kept = kept
 
 

@@ -175,17 +175,21 @@ def _link_action(request: HttpRequest, season: m.Season, which: str) -> HttpResp
     return HttpResponseRedirect(shown)
 
 
+def _opened_entry(request: HttpRequest, season: m.Season, parameter: str) -> m.SeasonEntry | None:
+    """The roster entry a panel's ``?<parameter>=<player id>`` opens (None: no such player on
+    this roster, or no panel asked for)."""
+    wanted = request.GET.get(parameter, "")
+    if not wanted.isdigit():
+        return None
+    return season.entries.select_related("player").filter(player_id=wanted).first()
+
+
 def _opened_link(
     request: HttpRequest, season: m.Season, links: dict[int, m.PlayerLink]
 ) -> dict[str, object] | None:
     """The personal-link panel opened by ``?link=<player id>``: the player, their live link,
     its URL and QR code (None: closed; a player not on this roster opens nothing)."""
-    wanted = request.GET.get("link", "")
-    entry = (
-        season.entries.select_related("player").filter(player_id=wanted).first()
-        if wanted.isdigit()
-        else None
-    )
+    entry = _opened_entry(request, season, "link")
     if entry is None:
         return None
     link = links.get(entry.player.pk)
@@ -201,12 +205,7 @@ def _opened_link(
 def _opened_edit(request: HttpRequest, season: m.Season) -> EditPlayerForm | None:
     """The edit form opened by ``?edit=<player id>``, prefilled (None: closed; a player not on
     this roster opens nothing)."""
-    wanted = request.GET.get("edit", "")
-    entry = (
-        season.entries.select_related("player").filter(player_id=wanted).first()
-        if wanted.isdigit()
-        else None
-    )
+    entry = _opened_entry(request, season, "edit")
     if entry is None:
         return None
     player = entry.player
