@@ -92,3 +92,27 @@ def test_quick_init_refuses_a_class_it_cannot_build_exactly():
     for cls in (NoSlots, PostInit):
         with pytest.raises(TypeError):
             quick_init(cls)
+
+
+def test_a_quick_result_pickles_through_its_quick_init_and_back_equal():
+    """A stored fold is a pickle of these (issue #10): the field values, rebuilt positionally."""
+    line = PointLine("a", 7, "R3.2-e", "{player} won", {"player": "a"})
+    night = Night(meet=2, status="absent_announced", forfeits=4, credit=Fraction(7, 2))
+
+    assert type(line).__reduce__(line) == (
+        PointLine,
+        ("a", 7, "R3.2-e", "{player} won", {"player": "a"}, {}),
+    )
+    for value in (line, night, (night, night)):
+        assert pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)) == value
+
+
+@quick_init
+@dataclasses.dataclass(frozen=True, slots=True)
+class _One:
+    a: tuple[int, ...]
+
+
+def test_a_quick_class_of_one_field_pickles_its_value_not_a_tuple():
+    assert type(_One((1, 2))).__reduce__(_One((1, 2))) == (_One, ((1, 2),))
+    assert pickle.loads(pickle.dumps(_One((1, 2)))) == _One((1, 2))
