@@ -1,16 +1,20 @@
 """A whole match from recorded facts: adjustments, penalties, match bonus and explanations."""
 
+import pickle
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from flipwell.rules import RuleError, Ruleset
+from flipwell.rules import FWPL_V1, RuleError, Ruleset
 from flipwell.rules.match import (
     Compensatory,
     GameFacts,
     MatchFacts,
+    MatchResult,
+    score_checked_match,
     score_match,
     violation_score_changes,
 )
@@ -275,3 +279,85 @@ def test_violation_score_changes_none_for_violations_without_score_effect():
     ]
 
     assert violation_score_changes(violations) == (frozenset(), {})
+
+
+# --- The numbers of a plain match (issue #10) ------------------------------------------------
+
+rulesets = st.sampled_from(
+    [
+        FWPL_V1,
+        replace(FWPL_V1, match_bonus_awards="full_fifth_game"),
+        replace(FWPL_V1, single_player_game_points=8),
+    ]
+)
+
+
+def _stripped(result: MatchResult) -> MatchResult:
+    """The explained result with its lines removed: the numbers alone."""
+    games = tuple(replace(g, lines=(), result=replace(g.result, lines=())) for g in result.games)
+    return replace(result, games=games, bonus=replace(result.bonus, lines=()))
+
+
+@given(
+    st.integers(min_value=2, max_value=4).flatmap(
+        lambda size: st.lists(
+            st.tuples(
+                st.lists(
+                    st.one_of(st.none(), st.integers(min_value=0, max_value=40)),
+                    min_size=size,
+                    max_size=size,
+                ),
+                st.sets(st.integers(min_value=0, max_value=size - 1), max_size=1),
+            ),
+            min_size=1,
+            max_size=4,
+        )
+    ),
+    rulesets,
+)
+def test_plain_match_numbers_are_the_explained_numbers(rows, ruleset):
+    """R3.2-a..h, R3.3-a..g, R2.4-b, R2.4-g: scored without explanation, a match with no
+    adjusted score gives the numbers (points, forfeits, bonus, each game's outcome) of the
+    explained scoring; small scores make equal ones, which take the full scoring's path."""
+    players = PLAYERS[: len(rows[0][0])]
+    games = tuple(
+        GameFacts(
+            machine="M",
+            scores=dict(zip(players, scores, strict=True)),
+            non_countable=frozenset(players[i] for i in chosen if scores[i] is None),
+        )
+        for scores, chosen in rows
+    )
+    match = MatchFacts(players=players, games=games)
+
+    def scored(explain: bool) -> MatchResult | str:
+        try:
+            return score_checked_match(match, penalties={}, ruleset=ruleset, explain=explain)
+        except RuleError as error:
+            return str(error)
+
+    numbers, explained = scored(False), scored(True)
+    if isinstance(explained, str):
+        assert numbers == explained  # an unordered tie (R3.2-i): refused either way
+    else:
+        assert isinstance(numbers, MatchResult)
+        assert numbers == _stripped(explained)
+        assert repr(numbers) == repr(_stripped(explained))
+
+
+def test_a_plain_match_scores_its_games_only_when_read_and_pickles_them():
+    """The fold needs each player's points; a board reading the games gets them then."""
+    match = _match(_game([400, 300, 200, None]), _game([1, 2, 3, 4]))
+    result = score_checked_match(match, penalties={}, ruleset=FWPL_V1, explain=False)
+
+    assert result.players["dan"].forfeits == 1
+    assert not isinstance(result.games, tuple)  # nothing scored per game yet
+    assert len(result.games) == 2
+    assert [g.result.order for g in result.games] == [
+        ("ann", "ben", "cat"),
+        ("dan", "cat", "ben", "ann"),
+    ]
+    assert result.games[1].final_scores == {"ann": 1, "ben": 2, "cat": 3, "dan": 4}
+    stored = pickle.loads(pickle.dumps(result))
+    assert isinstance(stored.games, tuple)
+    assert stored == result

@@ -15,15 +15,22 @@ Every point comes with a `PointLine` naming its rule, so a player can see why he
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 from flipwell.rules.checks import check_score, check_unique, fmt
 from flipwell.rules.errors import RuleError, about_player, listed
 from flipwell.rules.malfunctions import compensatory_score
 from flipwell.rules.quick_init import quick_init
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
-from flipwell.rules.scoring import GameResult, MatchBonusResult, fifth_game, scored_game
+from flipwell.rules.scoring import (
+    GameResult,
+    MatchBonusResult,
+    fifth_game,
+    points_in_order,
+    scored_game,
+)
 from flipwell.rules.values import PlayerId, PointLine
 from flipwell.rules.violations import Violation, reduced_score, violation_effect
 
@@ -105,7 +112,9 @@ class PlayerMatch:
 class MatchResult:
     """A scored match: every game, the match bonus, each player's line, and every reason."""
 
-    games: tuple[GameOutcome, ...]
+    games: Sequence[GameOutcome]
+    """In play order; a tuple, or for a plain match scored without explanation a sequence
+    that scores each game when first read (`_plain_match_numbers`)."""
     bonus: MatchBonusResult
     players: Mapping[PlayerId, PlayerMatch]
 
@@ -191,6 +200,10 @@ def score_checked_match(
     for number in penalties:
         if not 1 <= number <= len(match.games):
             raise RuleError(f"a penalty falls on game {number}, but the match has no such game")
+    if not explain and not penalties:
+        numbers = _plain_match_numbers(match, ruleset)
+        if numbers is not None:
+            return numbers
     games = tuple(
         [
             _score_match_game(
@@ -235,6 +248,117 @@ def score_checked_match(
 
 
 _NOBODY: frozenset[PlayerId] = frozenset()
+
+
+def _plain_match_numbers(match: MatchFacts, ruleset: Ruleset) -> MatchResult | None:
+    """The numbers of a plain match, the league night's usual one, or None for any other.
+
+    Plain: at least one game, and in every game the machine scores as displayed (no
+    compensatory game, reduction or zero score) with no two equal. Each player's game points
+    (`points_in_order`, §3.2), forfeits (R2.4-b, R2.4-g, R2.4-h) and match bonus (§3.3) are
+    those `score_checked_match` gives; each game's `GameOutcome` is scored only when read
+    (`_ScoredWhenRead`): a season's fold needs the points, not 960 games' details (issue #10).
+    """
+    players = match.players
+    points: dict[PlayerId, list[int]] = {p: [] for p in players}
+    places: dict[PlayerId, list[int | None]] = {p: [] for p in players}
+    countable: dict[PlayerId, list[bool]] = {p: [] for p in players}
+    for game in match.games:
+        if game.compensatory or game.reduced or game.zeroed or game.tie_order:
+            return None
+        scores = game.scores
+        present = {p: s for p in players if (s := scores[p]) is not None}
+        if len(set(present.values())) != len(present):
+            return None  # equal scores: the full scoring orders them or refuses (R3.2-i)
+        order = sorted(present, key=present.__getitem__, reverse=True)
+        awarded = points_in_order([present[p] for p in order], ruleset)
+        for place, (player, amount) in enumerate(zip(order, awarded, strict=False), start=1):
+            points[player].append(amount)
+            places[player].append(place)
+        if len(order) < len(players):
+            for player in players:
+                if player not in present:
+                    points[player].append(0)
+                    places[player].append(None)
+                    countable[player].append(player not in game.non_countable)
+    if not match.games:
+        return None
+    bonus = fifth_game(
+        {p: sum(row) for p, row in points.items()},
+        places,
+        ladder_order=players,
+        ruleset=ruleset,
+        explain=False,
+    )
+    played = len(match.games)
+    lines = {
+        p: PlayerMatch(
+            player=p,
+            game_points=tuple(points[p]),
+            match_bonus=bonus.points[p],
+            games_played=played - len(countable[p]),
+            forfeits=len(countable[p]),
+            countable_forfeits=sum(countable[p]),
+            absent=len(countable[p]) == played,
+        )
+        for p in players
+    }
+    return MatchResult(games=_ScoredWhenRead(match, ruleset), bonus=bonus, players=lines)
+
+
+class _ScoredWhenRead(Sequence[GameOutcome]):
+    """A plain match's games, each scored by `_score_match_game` the first time they are read
+    (`_plain_match_numbers`); equal to, and pickled as, the tuple the full scoring builds."""
+
+    __slots__ = ("_games", "_match", "_ruleset")
+
+    def __init__(self, match: MatchFacts, ruleset: Ruleset) -> None:
+        self._match = match
+        self._ruleset = ruleset
+        self._games: tuple[GameOutcome, ...] | None = None
+
+    def _scored(self) -> tuple[GameOutcome, ...]:
+        if self._games is None:  # two threads may both score: the same games either way
+            players = self._match.players
+            self._games = tuple(
+                _score_match_game(
+                    game,
+                    number=number,
+                    players=players,
+                    penalized=_NOBODY,
+                    ruleset=self._ruleset,
+                    explain=False,
+                )
+                for number, game in enumerate(self._match.games, start=1)
+            )
+        return self._games
+
+    @overload
+    def __getitem__(self, index: int) -> GameOutcome: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[GameOutcome, ...]: ...
+    def __getitem__(self, index: int | slice) -> GameOutcome | tuple[GameOutcome, ...]:
+        return self._scored()[index]
+
+    def __len__(self) -> int:
+        return len(self._match.games)
+
+    def __iter__(self) -> Iterator[GameOutcome]:
+        return iter(self._scored())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (tuple, _ScoredWhenRead)):
+            return self._scored() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._scored())
+
+    def __repr__(self) -> str:
+        return repr(self._scored())
+
+    def __reduce__(self) -> tuple[type[tuple[GameOutcome, ...]], tuple[tuple[GameOutcome, ...]]]:
+        return tuple, (self._scored(),)  # a stored fold carries its games: readers score none
 
 
 def _score_sheet(

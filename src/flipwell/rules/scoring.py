@@ -103,20 +103,50 @@ def scored_game(
     explain: bool,
 ) -> GameResult:
     """`score_game` for scores already checked (§3.2, R2.4-b): `present` is `scores` without
-    the forfeits. explain=False gives the same order and points with no lines: the awards
-    below decide every point either way and only write their reasons when asked."""
+    the forfeits. explain=False gives the same order and points with no lines, from
+    `points_in_order`; explained, the awards below give each point with its reason."""
     order = finishing_order(present, tie_order=tie_order)
     points = dict.fromkeys(scores, 0)
-    lines: list[PointLine] | None = None
-    if explain:
-        lines = [
-            PointLine(p, 0, "R2.4-b", "{player} forfeited this game: 0 points", {"player": p})
-            for p, s in scores.items()
-            if s is None
-        ]
+    if not explain:
+        awarded = points_in_order([present[p] for p in order], ruleset)
+        points.update(zip(order, awarded, strict=False))  # both have one item per finisher
+        return GameResult(order=tuple(order), points=points, lines=())
+    lines = [
+        PointLine(p, 0, "R2.4-b", "{player} forfeited this game: 0 points", {"player": p})
+        for p, s in scores.items()
+        if s is None
+    ]
     _place_awards(order, points, ruleset, lines)
     _game_bonuses(order, present, points, lines)
-    return GameResult(order=tuple(order), points=points, lines=tuple(lines) if lines else ())
+    return GameResult(order=tuple(order), points=points, lines=tuple(lines))
+
+
+def points_in_order(scores: Sequence[int], ruleset: Ruleset) -> list[int]:
+    """Each finisher's game points, place and bonus, from the machine scores in finishing
+    order: the numbers of `_place_awards` and `_game_bonuses` without their explanation
+    (§3.2). 2 players: 7/1 and the bonus to the winner only if he beat three times the
+    loser's score (R3.2-a, R3.2-b, A09); 3: 7/4/1, the 1st's bonus against 2nd + 3rd
+    (R3.2-c, R3.2-d); 4: 7/5/3/1, then 1st against 2nd + 3rd and 2nd against 3rd + 4th,
+    strictly (R3.2-e..h); one player: `single_player_game_points` (A11)."""
+    s = scores
+    n = len(s)
+    if n == 4:
+        points = [7, 5, 3, 1]
+        points[0 if s[0] > s[1] + s[2] else 2] += 1  # R3.2-f
+        points[1 if s[1] > s[2] + s[3] else 3] += 1  # R3.2-g
+    elif n == 3:
+        points = [7, 4, 1]
+        points[0 if s[0] > s[1] + s[2] else 2] += 1  # R3.2-d
+    elif n == 2:
+        points = [7, 1]
+        points[0 if s[0] > 3 * s[1] else 1] += 1  # R3.2-b, A09
+    elif n == 1:
+        points = [ruleset.single_player_game_points]
+    elif n == 0:
+        points = []
+    else:
+        raise RuleError(f"a game has 1 to 4 players, got {n}")
+    return points
 
 
 def finishing_order(
