@@ -168,10 +168,9 @@ def ranked_ladder(
     player once (R3.1-b, R4.3-c, A18.1, A18.4), as the season fold keeps them."""
     if ruleset.ladder_tiebreak != "previous_ladder_position":  # pragma: no cover - one option
         raise RuleError(f"unknown ladder_tiebreak setting {ruleset.ladder_tiebreak!r}")
-    position = {p: i for i, p in enumerate(previous)}
-    last = len(position)
-
-    def key(player: PlayerId) -> tuple[LeaguePoints, int, str]:
-        return (-points[player], position.get(player, last), player)
-
-    return sorted(points, key=key)
+    listed = set(previous)
+    newcomers = sorted(p for p in points if p not in listed)
+    by_previous = [p for p in previous if p in points]
+    # A stable sort, best first (`reverse` keeps equal keys in order): equal points stay in
+    # their previous order, newcomers below them by player id.
+    return sorted([*by_previous, *newcomers], key=points.__getitem__, reverse=True)

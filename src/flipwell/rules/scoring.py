@@ -416,9 +416,7 @@ def fifth_game(
     order = _fifth_game_order(included, totals, places, ladder_order, ruleset)
     points = dict.fromkeys(places, 0)
     _fifth_game_awards(order, totals, len(places), points, ruleset, lines)
-    return MatchBonusResult(
-        totals=totals, order=tuple(order), points=points, lines=tuple(lines) if lines else ()
-    )
+    return MatchBonusResult(totals, tuple(order), points, tuple(lines) if lines else ())
 
 
 def _totals_and_places(
@@ -543,17 +541,11 @@ def _fifth_game_awards(
     strict = not _match_bonus_uses_ge(n, scheduled, ruleset)
     if n == 2:
         points[_versus_triple(order, s, "R3.3-c", lines, match=True)] += 1
-    elif n == 3:
-        to = _versus_sum(
-            order, s, top=0, loser=2, rule="R3.3-c", strict=strict, lines=lines, match=True
-        )
-        points[to] += 1
-    elif n == 4:
-        for top, rule in ((0, "R3.3-d"), (1, "R3.3-e")):
-            to = _versus_sum(
-                order, s, top=top, loser=top + 2, rule=rule, strict=strict, lines=lines, match=True
-            )
-            points[to] += 1
+    elif n == 3:  # (order, s, top, loser, rule, strict, lines, match): 1st against 2nd + 3rd
+        points[_versus_sum(order, s, 0, 2, "R3.3-c", strict, lines, True)] += 1
+    elif n == 4:  # 1st against 2nd + 3rd, 2nd against 3rd + 4th
+        points[_versus_sum(order, s, 0, 2, "R3.3-d", strict, lines, True)] += 1
+        points[_versus_sum(order, s, 1, 3, "R3.3-e", strict, lines, True)] += 1
 
 
 def _match_bonus_uses_ge(included: int, scheduled: int, ruleset: Ruleset) -> bool:

@@ -33,7 +33,6 @@ from flipwell.rules.match import (
     GameFacts,
     MatchFacts,
     PlayerMatch,
-    check_match,
     score_checked_match,
 )
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
@@ -87,10 +86,7 @@ def fold_season(
     """
     players = check_unique((e.player for e in facts.entrants), what="the entrants")
     joined = _joined_at(facts, players)
-    meets_in_order = _in_order(facts.meets)
-    for meet in meets_in_order:
-        for match in meet.groups:
-            check_match(match)  # once here, so the scoring below trusts the facts
+    meets_in_order = _in_order(facts.meets)  # each match was checked when made (MatchFacts)
     tallies = {p: _Tally() for p in players}
     suspended = _suspensions(facts, ruleset) if ruleset.third_offense_rescore_others else {}
     # A re-scored season still had the ladders it was played with: groups already drawn are
@@ -528,15 +524,19 @@ def _played_night(meet: int, line: PlayerMatch, *, closed: bool, finished: bool)
     status: NightStatus = "absent_unannounced" if line.absent else "played"
     if not closed:
         status = "in_progress"
-    return Night(
-        meet=meet,
-        status=status,
-        game_points=line.game_points,
-        match_bonus=line.match_bonus if finished else 0,
-        games_played=line.games_played,
-        forfeits=line.forfeits,
-        countable_forfeits=line.countable_forfeits,
+    return Night(  # positional, as Night lists its fields: 960 nights a fold (issue #10)
+        meet,
+        status,
+        line.game_points,
+        line.match_bonus if finished else 0,
+        _NO_CREDIT,
+        line.games_played,
+        line.forfeits,
+        line.countable_forfeits,
     )
+
+
+_NO_CREDIT = Fraction(0)
 
 
 def _absent_night(
@@ -570,13 +570,18 @@ def _absent_night(
 
 def _record_night(tally: _Tally, night: Night, ruleset: Ruleset) -> None:
     """Add a night, granting the §2.4 credit to an all-night forfeit, and check §2.5."""
-    if night.status in ("absent_announced", "absent_unannounced"):
-        night = _with_credit(night, tally, ruleset)
-    elif night.status == "not_joined" and ruleset.late_join_forfeits_use_credit:
-        # A14.5 alternative: a night before joining is his (unpaid) all-night forfeit.
-        tally.credit_used_at = tally.credit_used_at or night.meet
+    status = night.status
+    if status == "played" or status == "in_progress":
+        points: Fraction | int = sum(night.game_points) + night.match_bonus  # no credit: played
+    else:
+        if status in ("absent_announced", "absent_unannounced"):
+            night = _with_credit(night, tally, ruleset)
+        elif status == "not_joined" and ruleset.late_join_forfeits_use_credit:
+            # A14.5 alternative: a night before joining is his (unpaid) all-night forfeit.
+            tally.credit_used_at = tally.credit_used_at or night.meet
+        points = night.league_points
     tally.nights.append(night)
-    tally.points += night.league_points
+    tally.points += points
     tally.countable_forfeits += night.countable_forfeits
     counted = night.countable_forfeits > 0  # only a new countable forfeit can make the 12th
     if counted and tally.season_forfeited_at is None and season_forfeited(tally.countable_forfeits):
