@@ -17,7 +17,9 @@ when all four are equal to this fold's, each compared by identity first, then by
 (facts, rulesets and results are frozen dataclasses with value equality). Equal values score
 alike: machine scores are exact ints (`check_match`) and a `Ruleset` holds exactly typed
 values. A compensatory game's amounts are checked only when scored (R7.3-m), so a match with
-one is reused only if they are exact ints too (1.0 == 1, but 1.0 is refused).
+one is reused only if they are exact ints too (1.0 == 1, but 1.0 is refused). Facts and
+results are values: nobody changes a dict inside one in place (the memo keeps both, and a
+later fold's result shares the matches it reused with the previous fold's).
 
 Thread safety: a fold reads the latest generation once, fills a dict of its own, and
 publishes it, never changed again, by one assignment. Of two folds of a season at once the
