@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pickle
+from typing import Any
 
 import pytest
 from django.contrib.admin.sites import site
@@ -15,6 +16,7 @@ from flipwell.league import models as m
 from flipwell.league import results
 from flipwell.league.selectors.standings import standings
 from flipwell.league.services.setup import create_machine
+from flipwell.rules import MatchFacts, MatchResult, scored_matches
 from tests import factories as f
 from tests.league import league_night as night_
 
@@ -250,3 +252,58 @@ def test_storing_a_new_revision_of_a_stored_fold_updates_its_row_in_one_query(
         row.pk,
         season.revision,
     )
+
+
+def _count_scoring(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
+    """The players of every match the rules score from now on (each still scored for real)."""
+    scored: list[tuple[str, ...]] = []
+    score = scored_matches.score_checked_match
+
+    def counted(match: MatchFacts, **kwargs: Any) -> MatchResult:
+        scored.append(match.players)
+        return score(match, **kwargs)
+
+    monkeypatch.setattr(scored_matches, "score_checked_match", counted)
+    return scored
+
+
+def _night_of_three_groups() -> m.Meet:
+    """A started meet of 12 players in three groups, group 1's first game played."""
+    meet = night_.start(night_.build_night(players=12, machines=12))
+    first = night_.game(meet, 1, 1)
+    night_.play(first, {p: 1000 * (i + 1) for i, p in enumerate(_members(first))})
+    return meet
+
+
+def test_a_second_write_scores_only_the_match_it_changed(monkeypatch):
+    """Issue #10, R3-e: the folds of a write reuse every match of this process's previous
+    fold whose facts are unchanged: entering and confirming group 2's score scores its
+    match alone, once."""
+    meet = _night_of_three_groups()
+    scored = _count_scoring(monkeypatch)
+    second = night_.game(meet, 2, 1)
+
+    night_.play(second, {p: 500 * (i + 1) for i, p in enumerate(_members(second))})
+
+    assert scored == [_players(second)]
+
+
+def test_a_forgotten_memo_scores_every_match_again(monkeypatch):
+    meet = _night_of_three_groups()
+    results.forget_memo()
+    scored = _count_scoring(monkeypatch)
+    second = night_.game(meet, 2, 1)
+
+    night_.play(second, {p: 500 * (i + 1) for i, p in enumerate(_members(second))})
+
+    groups = [_players(night_.game(meet, n, 1)) for n in (1, 2, 3)]
+    assert scored == [*groups, groups[1]]  # all by the write's first fold; then group 2's
+
+
+def _members(game: m.Game) -> list[m.Player]:
+    return [gm.player for gm in game.group.members.order_by("position")]
+
+
+def _players(game: m.Game) -> tuple[str, ...]:
+    """The rules' player keys of the game's group, in ladder order."""
+    return tuple(str(p.pk) for p in _members(game))

@@ -11,6 +11,9 @@ Words:
   `season_changed`), so a reader finds it already computed.
 - *memo*: the fold kept in this process's memory, keyed by (season, revision, kind): a page
   view that finds it there runs no query for it at all.
+- *scored matches*: the matches the process's latest fold of a season (of one kind) scored,
+  which its next fold reuses where their facts are unchanged (`flipwell.rules.ScoredMatches`):
+  a write changes one match, and the fold it waits for scores that one again, not all.
 - *build*: a fingerprint of flipwell's code, part of every stored scope, so a fold stored by
   other code (before an upgrade) is never unpickled into this code's types.
 
@@ -37,12 +40,14 @@ from django.utils import timezone
 import flipwell
 from flipwell.league import models as m
 from flipwell.league.adapters import ruleset_for, season_facts
-from flipwell.rules import Ruleset, SeasonFacts, SeasonResult, fold_season
+from flipwell.rules import Ruleset, ScoredMatches, SeasonFacts, SeasonResult, fold_season
 
 K = TypeVar("K")
 V = TypeVar("V")
 MEMO_SIZE = 64
 """Season folds kept in each process (a 48 x 20 season is a few hundred KB)."""
+SCORED_SIZE = 16
+"""Seasons (of one kind) whose scored matches each process keeps: those being played."""
 CODE_SUFFIXES = (".py", ".html", ".js", ".css", ".svg")
 
 
@@ -98,14 +103,18 @@ class LeastRecentlyUsed(Generic[K, V]):
 
 
 _memo: LeastRecentlyUsed[tuple[int, int, bool], SeasonFold] = LeastRecentlyUsed(MEMO_SIZE)
+_scored: LeastRecentlyUsed[tuple[int, bool], ScoredMatches] = LeastRecentlyUsed(SCORED_SIZE)
 
 
 def compute_fold(season: m.Season, *, explain: bool = False) -> SeasonFold:
     """Fold the season from its stored facts now (raises RuleError on a fact it rejects);
-    with `explain`, every point carries its reason."""
+    with `explain`, every point carries its reason. Matches whose facts are unchanged since
+    this process's last fold of the season are not scored again (the same result, R3-e)."""
     facts = season_facts(season)
     ruleset = ruleset_for(season.league)
-    return SeasonFold(facts, fold_season(facts, ruleset=ruleset, explain=explain), ruleset)
+    scored = _scored_matches(season.pk, explain)
+    result = fold_season(facts, ruleset=ruleset, explain=explain, scored=scored)
+    return SeasonFold(facts, result, ruleset)
 
 
 def season_fold(season: m.Season, *, explain: bool = False) -> SeasonFold:
@@ -166,8 +175,24 @@ def store_fold(season: m.Season, folded: SeasonFold) -> None:
 
 
 def forget_memo() -> None:
-    """Empty this process's memo (tests; a restore in the same process)."""
+    """Empty this process's memo and scored matches (tests; a restore in the same process)."""
     _memo.clear()
+    _scored.clear()
+
+
+def _scored_matches(season: int, explain: bool) -> ScoredMatches:
+    """This process's scored matches of `season` (of one kind), new if none are kept.
+
+    Two threads may each make one: one is kept, and the other's matches are scored again by a
+    later fold. A season id given to another season (a restore, a test database) costs misses
+    only: every reuse is checked against the facts.
+    """
+    key = (season, explain)
+    scored = _scored.get(key)
+    if scored is None:
+        scored = ScoredMatches()
+        _scored.put(key, scored)
+    return scored
 
 
 def _current_revision(season: m.Season) -> int:

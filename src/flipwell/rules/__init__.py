@@ -12,7 +12,8 @@ Where each rule lives:
 §3 corrections         corrections (score-correction consent)
 §3.1, §4               grouping (group sizes, ladders)
 §3.2-§3.3              scoring (game points, match bonus); ties (recorded tie orders)
-a match, a season      match, season (facts folded into standings)
+a match, a season      match, season (facts folded into standings); scored_matches (a
+                       season's scored matches, reused by its next fold)
 §5                     selection (first machines, who picks, play order)
 §6                     playoffs, playoff_seeding, playoff_matches, playoff_bracket,
                        playoff_machines, final_positions; race (clinched / eliminated)
@@ -133,6 +134,7 @@ from flipwell.rules.ruleset import (
     MatchBonusTiebreak,
     Ruleset,
 )
+from flipwell.rules.scored_matches import ScoredMatches
 from flipwell.rules.scoring import (
     GameResult,
     MatchBonusResult,
@@ -293,6 +295,7 @@ __all__ = [
     "Reason",
     "RuleError",
     "Ruleset",
+    "ScoredMatches",
     "SeasonFacts",
     "SeasonLine",
     "SeasonResult",

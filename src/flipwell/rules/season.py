@@ -36,6 +36,7 @@ from flipwell.rules.match import (
     score_checked_match,
 )
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
+from flipwell.rules.scored_matches import MatchScoring, ScoredMatches
 from flipwell.rules.season_values import (
     MeetFacts,
     MeetResult,
@@ -70,13 +71,21 @@ class _Tally:
 
 
 def fold_season(
-    facts: SeasonFacts, *, ruleset: Ruleset = FWPL_V1, explain: bool = False
+    facts: SeasonFacts,
+    *,
+    ruleset: Ruleset = FWPL_V1,
+    explain: bool = False,
+    scored: ScoredMatches | None = None,
 ) -> SeasonResult:
     """Fold every meet of a season into standings and the next ladder (§2.4, §2.5, §3, §4, §8.5).
 
     explain: also write why each point was given (each game's and match bonus's `PointLine`s,
     `MatchResult.explanation`). Without it the result has the same numbers and no lines, for
     the many readers that only need points: the lines cost more than the points themselves.
+
+    scored: the matches this season's previous fold scored, reused where their facts are
+    equal, and then replaced by this fold's (issue #10: a write changes one match). The
+    result is the same with or without it (R3-e).
 
     R3.3-a: match bonus counts like game points. R2.4-d/e: the all-night credit. R2.4-f: late
     entrants forfeit the games before they joined. R2.5-a: 12 countable forfeits forfeit the
@@ -96,6 +105,11 @@ def fold_season(
         if suspended
         else None
     )
+    scoring = (
+        scored.for_fold(ruleset=ruleset, explain=explain)
+        if scored is not None
+        else MatchScoring(ruleset=ruleset, explain=explain)
+    )
     meets: list[MeetResult] = []
     previous: list[PlayerId] = []
     for index, meet in enumerate(meets_in_order):
@@ -104,9 +118,10 @@ def fold_season(
             if as_played is not None
             else _meet_ladder(facts, meet.number, joined, tallies, previous, ruleset)
         )
-        result = _fold_meet(facts, meet, current, joined, tallies, suspended, ruleset, explain)
+        result = _fold_meet(facts, meet, current, joined, tallies, suspended, ruleset, scoring)
         meets.append(result)
         previous = list(current)
+    scoring.finish()
     next_ladder = _active_ladder(tallies, previous, joined, len(meets) + 1, facts, ruleset)
     standings = {p: _standing(p, t) for p, t in tallies.items()}
     return SeasonResult(meets=tuple(meets), players=standings, ladder=tuple(next_ladder))
@@ -205,7 +220,7 @@ def _fold_meet(
     tallies: dict[PlayerId, _Tally],
     suspended: Mapping[PlayerId, int],
     ruleset: Ruleset,
-    explain: bool,
+    scoring: MatchScoring,
 ) -> MeetResult:
     grouped = _check_attendance(meet, current, tallies)
     matches = [
@@ -214,10 +229,7 @@ def _fold_meet(
     ]
     decisions, penalties = _penalty_decisions(meet, matches, tallies, ruleset)
     results = tuple(
-        score_checked_match(
-            m, penalties=_penalties_for(m, penalties), ruleset=ruleset, explain=explain
-        )
-        for m in matches
+        scoring.score(meet.number, m, penalties=_penalties_for(m, penalties)) for m in matches
     )
     for result in results:
         finished = meet.closed or len(result.games) == GAMES_PER_MATCH
