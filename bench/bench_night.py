@@ -3,7 +3,8 @@
 Resets the database ``flipwell_bench_night`` (``BENCH_NIGHT_URL`` names another), migrates it,
 makes a league of 48 players and 48 machines with meet 1 started (12 groups of 4, game 1 of
 each drawn; `tests.chaos.seed night`) and serves it with gunicorn (``WORKERS`` workers of
-``THREADS`` threads, production settings). Then, for ``BENCH_NIGHT_SECONDS`` (180 by default):
+``THREADS`` threads, production settings; ``BENCH_NIGHT_WORKERS`` and ``BENCH_NIGHT_THREADS``
+set others). Then, for ``BENCH_NIGHT_SECONDS`` (180 by default):
 
 - *phones*: the group's four players' phones play its match through the API's write
   endpoints (a token with the ``scores`` scope): after each game one phone enters the score
@@ -45,8 +46,8 @@ DATABASE_URL = os.environ.get(
     "BENCH_NIGHT_URL", "postgres://postgres@127.0.0.1:5432/flipwell_bench_night"
 )
 NIGHT_SECONDS = float(os.environ.get("BENCH_NIGHT_SECONDS", "180"))
-WORKERS = 4
-THREADS = 4
+WORKERS = int(os.environ.get("BENCH_NIGHT_WORKERS", "4"))
+THREADS = int(os.environ.get("BENCH_NIGHT_THREADS", "4"))
 PLAYERS = 48
 GAMES_PER_MATCH = 4
 VIEWERS = 200
@@ -54,6 +55,7 @@ POLL_SECONDS = 10.0
 GOAL_WRITE_P99_MS = 150.0
 OK_WRITES = frozenset({200, 201})
 OK_READS = frozenset({200, 304})
+SLOWEST_SHOWN = 3
 
 
 @dataclass
@@ -61,6 +63,8 @@ class Timings:
     """Every request's latency and status of one kind (writes or reads), from many threads."""
 
     latencies_ms: list[float] = field(default_factory=list)
+    slowest: list[tuple[float, str]] = field(default_factory=list)
+    """The slowest requests, slowest first, with what each was (`SLOWEST_SHOWN` of them)."""
     statuses: dict[int, int] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -69,6 +73,8 @@ class Timings:
         """Record one request; whether its status is one of `ok`."""
         with self._lock:
             self.latencies_ms.append(milliseconds)
+            self.slowest = sorted([*self.slowest, (milliseconds, what)], reverse=True)
+            del self.slowest[SLOWEST_SHOWN:]
             self.statuses[reply.status] = self.statuses.get(reply.status, 0) + 1
             if reply.status in ok:
                 return True
@@ -317,6 +323,8 @@ def _report(writes: Timings, reads: Timings) -> None:
             f"p99 {percentile(timings.latencies_ms, 0.99):7.1f} ms, "
             f"max {max(timings.latencies_ms, default=0):7.1f} ms"
         )
+        slowest = ", ".join(f"{what} {ms:.0f} ms" for ms, what in timings.slowest)
+        print(f"        slowest: {slowest}")
     errors = writes.errors + reads.errors
     for error in errors[:5]:
         print(f"  error: {error}")

@@ -108,6 +108,10 @@ class MatchScoring:
 
     def score(self, meet: int, match: MatchFacts, *, penalties: Penalties) -> MatchResult:
         """The result of `match` (checked by `check_match`) at meet `meet` (§3.2, §3.3)."""
+        if self._memo is None:  # a fold with no memo: nothing to look up or to keep
+            return score_checked_match(
+                match, penalties=penalties, ruleset=self._ruleset, explain=self._explain
+            )
         key = (meet, match.players)
         scored = self._previous.get(key)
         if scored is None or not _reusable(scored, match, penalties):
@@ -115,8 +119,7 @@ class MatchScoring:
                 match, penalties=penalties, ruleset=self._ruleset, explain=self._explain
             )
             scored = _Scored(match, penalties, result)
-        if self._memo is not None:
-            self._scored[key] = scored
+        self._scored[key] = scored
         return scored.result
 
     def finish(self) -> None:

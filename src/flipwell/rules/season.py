@@ -207,8 +207,10 @@ def _active_ladder(
     """
     points = {p: t.points for p, t in tallies.items() if t.active and joined[p] <= number}
     fresh = points.keys() - set(previous)
-    newcomers = [e for e in facts.entrants if e.player in fresh] if fresh else []
-    order = [*previous, *initial_ladder(newcomers, ruleset=ruleset)]
+    order = list(previous)
+    if fresh:
+        newcomers = [e for e in facts.entrants if e.player in fresh]
+        order.extend(initial_ladder(newcomers, ruleset=ruleset))
     return ranked_ladder(points, order, ruleset=ruleset)
 
 
