@@ -19,6 +19,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
 from flipwell.league import models as m
+from flipwell.league.compiled import CompiledQuery, flag
 from flipwell.league.validators import ruleset_from_overrides
 from flipwell.rules import (
     Compensatory,
@@ -57,25 +58,13 @@ def ruleset_for(league: m.League) -> Ruleset:
 
 
 def season_facts(season: m.Season) -> SeasonFacts:
-    """Every fact of a season that the standings depend on (11 queries)."""
-    entries = list(
-        season.entries.order_by("id").values_list(  # tuples: a season may have 10,000 entrants
-            "player_id",
-            "player__first_name",
-            "player__last_name",
-            "ifpa_rank_at_start",
-            "joined_at_meet",
-            "late_join_forfeits_countable",
-        )
-    )
-    meets = list(season.meets.filter(status__in=PLAYED).order_by("number"))
-    meet_ids = [meet.id for meet in meets]
-    games = _games_by_group(meet_ids)
-    groups = _groups_by_meet(meet_ids, games)
-    absences = _by(
-        m.AnnouncedAbsence.objects.filter(meet_id__in=meet_ids).values_list("meet_id", "player_id")
-    )
-    violations = _violations_by_meet(meet_ids)
+    """Every fact of a season that the standings depend on (12 compiled queries)."""
+    entries = _FACTS["entries"].rows(season.pk)  # tuples: a season may have 10,000 entrants
+    meets = _FACTS["meets"].rows(season.pk)
+    games = _games_by_group(season.pk)
+    groups = _groups_by_meet(season.pk, games)
+    absences = _by(_FACTS["absences"].rows(season.pk))
+    violations = _violations_by_meet(season.pk)
     return SeasonFacts(
         entrants=tuple(
             Entrant(player=player_key(player), first_name=first, last_name=last, ifpa_rank=rank)
@@ -83,20 +72,145 @@ def season_facts(season: m.Season) -> SeasonFacts:
         ),
         meets=tuple(
             MeetFacts(
-                number=meet.number,
-                groups=tuple(groups.get(meet.id, ())),
-                announced_absences=frozenset(player_key(p) for p in absences.get(meet.id, ())),
-                violations=tuple(violations.get(meet.id, ())),
-                group_override=meet.group_override_reason or None,
-                closed=meet.status == m.Meet.Status.CLOSED,
+                number=number,
+                groups=tuple(groups.get(meet_id, ())),
+                announced_absences=frozenset(player_key(p) for p in absences.get(meet_id, ())),
+                violations=tuple(violations.get(meet_id, ())),
+                group_override=override or None,
+                closed=status == m.Meet.Status.CLOSED,
             )
-            for meet in meets
+            for meet_id, number, override, status in meets
         ),
         joined_at={player_key(player): joined for player, _, _, _, joined, _ in entries},
         late_join_non_countable=frozenset(
-            player_key(player) for player, _, _, _, _, countable in entries if countable is False
+            player_key(player)
+            for player, _, _, _, _, countable in entries
+            if flag(countable) is False
         ),
     )
+
+
+_FACTS = {
+    "entries": CompiledQuery(
+        lambda s: (
+            m.SeasonEntry.objects.filter(season_id=s)
+            .order_by("id")
+            .values_list(
+                "player_id",
+                "player__first_name",
+                "player__last_name",
+                "ifpa_rank_at_start",
+                "joined_at_meet",
+                "late_join_forfeits_countable",
+            )
+        )
+    ),
+    "meets": CompiledQuery(
+        lambda s: (
+            m.Meet.objects.filter(season_id=s, status__in=PLAYED)
+            .order_by("number")
+            .values_list("id", "number", "group_override_reason", "status")
+        )
+    ),
+    "games": CompiledQuery(
+        lambda s: (
+            m.Game.objects.filter(group__meet__season_id=s, group__meet__status__in=PLAYED)
+            .order_by("group_id", "number")
+            .values_list("id", "group_id", "machine__title")
+        )
+    ),
+    "sheets": CompiledQuery(
+        lambda s: (
+            m.ScoreLine.objects.filter(
+                submission__game__group__meet__season_id=s,
+                submission__game__group__meet__status__in=PLAYED,
+                submission__confirmed_by__isnull=False,
+            )
+            .order_by("submission__game_id", "submission__version")
+            .values_list(
+                "submission__game_id",
+                "submission__version",
+                "submission_id",
+                "player_id",
+                "machine_score",
+            )
+        )
+    ),
+    # No ordering where none is needed: a model's own would join the game's group and meet.
+    "discarded": CompiledQuery(
+        lambda s: (
+            m.DiscardedScore.objects.filter(game__group__meet__season_id=s)
+            .order_by()
+            .values_list("game_id", "version")
+        )
+    ),
+    "non_countable": CompiledQuery(
+        lambda s: (
+            m.Forfeit.objects.filter(game__group__meet__season_id=s, countable=False)
+            .order_by()
+            .values_list("game_id", "player_id")
+        )
+    ),
+    "tie_places": CompiledQuery(
+        lambda s: (
+            m.TieOrderPlace.objects.filter(tie_order__game__group__meet__season_id=s)
+            .order_by("tie_order__game_id", "tie_order_id", "position")
+            .values_list(
+                "tie_order__game_id", "tie_order__submission_id", "tie_order_id", "player_id"
+            )
+        )
+    ),
+    "compensatory": CompiledQuery(
+        lambda s: (
+            m.CompensatoryGame.objects.filter(game__group__meet__season_id=s)
+            .order_by()
+            .values_list(
+                "game_id", "player_id", "new_score", "leading_subtracted", "state_subtracted"
+            )
+        )
+    ),
+    "game_violations": CompiledQuery(
+        lambda s: (
+            m.Violation.objects.filter(game__group__meet__season_id=s)
+            .order_by()
+            .values_list(
+                "game_id", "player_id", "kind", "serious", "last_allowable_ball", "slam_tilted"
+            )
+        )
+    ),
+    "members": CompiledQuery(
+        lambda s: (
+            m.GroupMember.objects.filter(group__meet__season_id=s, group__meet__status__in=PLAYED)
+            .order_by("group__meet_id", "group__number", "position")
+            .values_list("group_id", "group__meet_id", "player_id")
+        )
+    ),
+    "absences": CompiledQuery(
+        lambda s: (
+            m.AnnouncedAbsence.objects.filter(meet__season_id=s, meet__status__in=PLAYED)
+            .order_by()
+            .values_list("meet_id", "player_id")
+        )
+    ),
+    "meet_violations": CompiledQuery(
+        lambda s: (
+            m.Violation.objects.filter(meet__season_id=s, meet__status__in=PLAYED)
+            .order_by("meet_id", "created_at", "id")
+            .values_list(
+                "meet_id",
+                "player_id",
+                "kind",
+                "serious",
+                "game__number",
+                "games_completed",
+                "target_game",
+                "last_allowable_ball",
+                "slam_tilted",
+            )
+        )
+    ),
+}
+"""The queries of `season_facts`, each of one season (its id) and compiled once."""
 
 
 def _by(pairs: Iterable[tuple[int, int]]) -> dict[int, list[int]]:
@@ -107,16 +221,11 @@ def _by(pairs: Iterable[tuple[int, int]]) -> dict[int, list[int]]:
 
 
 def _groups_by_meet(
-    meet_ids: list[int], games: Mapping[int, tuple[GameFacts, ...]]
+    season_id: int, games: Mapping[int, tuple[GameFacts, ...]]
 ) -> dict[int, list[MatchFacts]]:
-    members = m.GroupMember.objects.filter(group__meet_id__in=meet_ids).order_by(
-        "group__meet_id", "group__number", "position"
-    )
     players: dict[int, list[str]] = defaultdict(list)
     meet_of: dict[int, int] = {}
-    for group_id, meet_id, player_id in members.values_list(
-        "group_id", "group__meet_id", "player_id"
-    ):
+    for group_id, meet_id, player_id in _FACTS["members"].rows(season_id):
         players[group_id].append(player_key(player_id))
         meet_of[group_id] = meet_id
     by_meet: dict[int, list[MatchFacts]] = defaultdict(list)
@@ -127,37 +236,22 @@ def _groups_by_meet(
     return by_meet
 
 
-def _games_by_group(meet_ids: list[int]) -> dict[int, tuple[GameFacts, ...]]:
-    """Each group's games that have confirmed scores, in game order (5 queries)."""
-    rows = list(
-        m.Game.objects.filter(group__meet_id__in=meet_ids)
-        .order_by("group_id", "number")
-        .values_list("id", "group_id", "machine__title")
-    )
+def _games_by_group(season_id: int) -> dict[int, tuple[GameFacts, ...]]:
+    """Each group's games that have confirmed scores, in game order (8 queries)."""
+    rows = _FACTS["games"].rows(season_id)
     game_ids = [row[0] for row in rows]
-    confirmed = _confirmed_sheets(game_ids)
+    confirmed = _confirmed_sheets(_FACTS["sheets"].rows(season_id))
     counted = {g: (version, pk) for g, (version, pk, _) in confirmed.items()}
     scores = {g: sheet for g, (_, _, sheet) in confirmed.items()}
-    discarded = set(  # a set: no ordering (the model's would join the game's group and meet)
-        m.DiscardedScore.objects.filter(game_id__in=game_ids)
-        .order_by()
-        .values_list("game_id", "version")
-    )
-    non_countable = _by(
-        m.Forfeit.objects.filter(game_id__in=game_ids, countable=False).values_list(
-            "game_id", "player_id"
-        )
-    )
+    discarded = {(game, version) for game, version in _FACTS["discarded"].rows(season_id)}
+    non_countable = _by(_FACTS["non_countable"].rows(season_id))
+    orders = _tie_orders(_FACTS["tie_places"].rows(season_id), game_ids, counted)
     ties = {
-        g: tuple(tuple(player_key(p) for p in order) for order in orders)
-        for g, orders in counted_tie_orders(game_ids, counted).items()
+        g: tuple(tuple(player_key(p) for p in order) for order in found)
+        for g, found in orders.items()
     }
-    compensatory = _by_game_player(
-        m.CompensatoryGame.objects.filter(game_id__in=game_ids).values_list(
-            "game_id", "player_id", "new_score", "leading_subtracted", "state_subtracted"
-        )
-    )
-    adjustments = _score_adjustments(game_ids)
+    compensatory = _by_game_player(_FACTS["compensatory"].rows(season_id))
+    adjustments = _score_adjustments(_FACTS["game_violations"].rows(season_id))
     games: dict[int, list[GameFacts]] = defaultdict(list)
     for game_id, group_id, title in rows:
         if game_id not in scores:
@@ -182,22 +276,11 @@ def _games_by_group(meet_ids: list[int]) -> dict[int, tuple[GameFacts, ...]]:
     return {group: tuple(g) for group, g in games.items()}
 
 
-def _confirmed_sheets(game_ids: list[int]) -> dict[int, tuple[int, int, dict[str, int | None]]]:
+def _confirmed_sheets(
+    lines: Iterable[tuple[int, int, int, int, int | None]],
+) -> dict[int, tuple[int, int, dict[str, int | None]]]:
     """Game -> (version, submission id, {player: machine score or None}) of its highest
-    confirmed version."""
-    lines = (
-        m.ScoreLine.objects.filter(
-            submission__game_id__in=game_ids, submission__confirmed_by__isnull=False
-        )
-        .order_by("submission__game_id", "submission__version")
-        .values_list(
-            "submission__game_id",
-            "submission__version",
-            "submission_id",
-            "player_id",
-            "machine_score",
-        )
-    )
+    confirmed version, from confirmed score lines in game and version order."""
     latest: dict[int, tuple[int, int, dict[str, int | None]]] = {}
     for game_id, version, submission_id, player_id, score in lines:
         if game_id not in latest or latest[game_id][0] < version:
@@ -233,6 +316,16 @@ def counted_tie_orders(
         .order_by("tie_order__game_id", "tie_order_id", "position")
         .values_list("tie_order__game_id", "tie_order__submission_id", "tie_order_id", "player_id")
     )
+    return _tie_orders(places, game_ids, counted)
+
+
+def _tie_orders(
+    places: Iterable[tuple[int, int | None, int, int]],
+    game_ids: Iterable[int],
+    counted: Mapping[int, tuple[int, int]],
+) -> dict[int, tuple[tuple[int, ...], ...]]:
+    """`counted_tie_orders` from the tie order places (game, submission or None, order,
+    player), in game, order and position order."""
     by_version: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
     unversioned: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
     for game_id, submission_id, order_id, player_id in places:
@@ -259,13 +352,11 @@ def _by_game_player(
 
 
 def _score_adjustments(
-    game_ids: list[int],
+    rows: Iterable[tuple[int, int, str, bool, bool, bool]],
 ) -> dict[int, tuple[frozenset[str], dict[str, str]]]:
     """Game -> (players whose score is reduced 25%, players whose score is zero and why), as
-    the rules decide from the game's violations (`violation_score_changes`, §8.1/§8.2/§8.7)."""
-    rows = m.Violation.objects.filter(game_id__in=game_ids).values_list(
-        "game_id", "player_id", "kind", "serious", "last_allowable_ball", "slam_tilted"
-    )
+    the rules decide from the game's violations (`violation_score_changes`, §8.1/§8.2/§8.7):
+    rows of (game, player, kind, serious, last allowable ball, slam tilted)."""
     by_game: dict[int, list[Violation]] = defaultdict(list)
     for game_id, player_id, kind, serious, last_ball, slam in rows:
         by_game[game_id].append(_violation(player_id, kind, serious, last_ball, slam))
@@ -275,31 +366,17 @@ def _score_adjustments(
 
 def _violation(player_id: int, kind: str, serious: bool, last_ball: bool, slam: bool) -> Violation:
     """A stored violation as the rules' `Violation`."""
-    return Violation(
+    return Violation(  # bool(): SQLite's booleans are 0 and 1 (`CompiledQuery` rows)
         violator=player_key(player_id),
         kind=_violation_kind(kind),
-        last_allowable_ball=last_ball,
-        slam_tilted=slam,
+        last_allowable_ball=bool(last_ball),
+        slam_tilted=bool(slam),
         lo_marked_not_serious=kind == "opponents_ball" and not serious,
     )
 
 
-def _violations_by_meet(meet_ids: list[int]) -> dict[int, list[ViolationFacts]]:
-    rows = (
-        m.Violation.objects.filter(meet_id__in=meet_ids)
-        .order_by("meet_id", "created_at", "id")
-        .values_list(
-            "meet_id",
-            "player_id",
-            "kind",
-            "serious",
-            "game__number",
-            "games_completed",
-            "target_game",
-            "last_allowable_ball",
-            "slam_tilted",
-        )
-    )
+def _violations_by_meet(season_id: int) -> dict[int, list[ViolationFacts]]:
+    rows = _FACTS["meet_violations"].rows(season_id)
     by_meet: dict[int, list[ViolationFacts]] = defaultdict(list)
     for meet_id, player_id, kind, serious, game, completed, target, last_ball, slam in rows:
         violation = _violation(player_id, kind, serious, last_ball, slam)

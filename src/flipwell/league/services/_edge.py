@@ -117,12 +117,15 @@ def require_reason(reason: str | None, *, field: str, what: str) -> str:
 
 
 def fold(season: m.Season) -> tuple[SeasonResult, Ruleset]:
-    """The season folded from its stored facts, and the league's ruleset.
+    """The season's fold at its current revision, and the league's ruleset.
 
-    A stored fact the rules cannot fold is refused as a ValidationError. A service reads the
-    season with this before writing; after writing it calls `season_changed`.
+    A service reads the season with this before writing (the fold every write stored: a
+    write's own queries and CPU go to its facts, not to folding the season it just read); after
+    writing it calls `season_changed`, which folds the new facts. A stored fact the rules
+    cannot fold is refused as a ValidationError.
     """
-    folded = _fold_now(season)
+    with rules_edge():
+        folded = results.season_fold(season)
     return folded.result, folded.ruleset
 
 
