@@ -32,6 +32,7 @@ class CompiledQuery:
     def __init__(self, build: Callable[[Any], QuerySet[Any, Any]]) -> None:
         self._build = build
         self._compiled: dict[str, tuple[str, tuple[Any, ...], tuple[int, ...]]] = {}
+        _EVERY.append(self)
 
     def rows(self, value: int | str) -> list[tuple[Any, ...]]:
         """Every row of the query for `value`, as tuples of the selected columns."""
@@ -53,6 +54,18 @@ class CompiledQuery:
                 raise AssertionError(f"compiled query has no parameter to fill: {sql}")
             found = self._compiled[vendor] = (str(sql), tuple(params), slots)
         return found
+
+
+_EVERY: list[CompiledQuery] = []
+
+
+def compile_every_query() -> int:
+    """Compile every `CompiledQuery` of the modules loaded so far for this process's database
+    engine, without connecting to it; how many. A server's worker does it before its first
+    request (`flipwell.wsgi`), so no score entry waits for it."""
+    for query in _EVERY:
+        query._for(connection.vendor)
+    return len(_EVERY)
 
 
 def flag(value: object) -> bool | None:
