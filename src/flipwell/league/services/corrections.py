@@ -43,6 +43,7 @@ from flipwell.league.services._edge import (
 )
 from flipwell.league.services.scores import (
     game_points_of,
+    latest_version,
     store_sheet,
 )
 from flipwell.rules import (
@@ -140,7 +141,7 @@ def request_correction(
                 )
         proposed = m.ScoreSubmission.objects.create(
             game=game,
-            version=max(game.submissions.values_list("version", flat=True)) + 1,
+            version=latest_version(game) + 1,
             entered_by=requested_by,
             recorded_by=actor,
             idempotency_key=f"correction:{uuid.uuid4().hex}",

@@ -47,7 +47,12 @@ from flipwell.league.services._edge import (
 )
 from flipwell.league.services.corrections import carried_tie_orders
 from flipwell.league.services.meet_machines import declare_machine_state
-from flipwell.league.services.scores import SubmittedScores, game_points_of, store_sheet
+from flipwell.league.services.scores import (
+    SubmittedScores,
+    game_points_of,
+    latest_version,
+    store_sheet,
+)
 from flipwell.rules.malfunctions import (
     AnnouncedProblem,
     Malfunction,
@@ -499,7 +504,7 @@ def record_replay_scores(
         points = game_points_of(game, sheet, carried)
         submission = m.ScoreSubmission.objects.create(
             game=game,
-            version=max(game.submissions.values_list("version", flat=True)) + 1,
+            version=latest_version(game) + 1,
             entered_by=entered_by,
             confirmed_by=confirmed_by,
             confirmed_at=timezone.now(),

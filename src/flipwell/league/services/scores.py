@@ -191,7 +191,7 @@ def confirm_scores(
                 "(R3-d), not by confirmation."
             )
         _check_not_confirmed(game)
-        latest = max(game.submissions.values_list("version", flat=True))
+        latest = latest_version(game)
         if submission.version != latest:
             raise ValidationError(
                 f"Version {submission.version} of game {game.number}'s sheet was replaced by "
@@ -233,6 +233,12 @@ def confirm_scores(
 
 
 # --- shared with corrections -----------------------------------------------------------------
+
+
+def latest_version(game: m.Game) -> int:
+    """The highest version of the game's score sheets (it has at least one)."""
+    # No ordering: a submission's own orders by its game's, which joins up to the league.
+    return max(game.submissions.order_by().values_list("version", flat=True))
 
 
 def store_sheet(
