@@ -199,8 +199,10 @@ def score_checked_match(
     ruleset: Ruleset,
     explain: bool,
 ) -> MatchResult:
-    """`score_match` for a match `check_match` accepted. explain=False gives the same numbers
-    with no explanation lines (`MatchResult.explanation` is then empty)."""
+    """`score_match` with its penalties and explanation chosen (every `MatchFacts` was
+    checked when made). explain=False gives the same numbers with no explanation lines
+    (`MatchResult.explanation` is then empty), and for a plain match games scored only when
+    read (`_plain_match_numbers`)."""
     players = match.players
     for number in penalties:
         if not 1 <= number <= len(match.games):
