@@ -14,6 +14,11 @@ Words:
   again without running its view (a public page is read far more often than it changes).
   A page missing from it is rendered by one thread at a time: the others that ask for it
   meanwhile wait and are served that render.
+- *shared pages*: with a cache every worker shares (``SHARED_PAGES``, on with ``REDIS_URL``),
+  a page missing from the memo is looked up there before it is rendered, and a render is put
+  there too: after a change, one worker renders a page and the others fetch it (a league
+  night's board was otherwise rendered once per worker after every score). The shared cache
+  holds nothing needed for correctness: when it fails, the page is rendered.
 
 A GET whose ``If-None-Match`` holds the tag is answered ``304 Not Modified`` after that one
 query. Every answer says ``Cache-Control: no-cache`` (keep it, but ask again each time) and
@@ -28,6 +33,7 @@ Both front ends use this (web views directly, API operations through django-ninj
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -37,6 +43,7 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
@@ -44,6 +51,7 @@ from django.utils.http import parse_etags
 from flipwell.league.results import LeastRecentlyUsed, build
 from flipwell.league.selectors import revisions
 
+log = logging.getLogger(__name__)
 View = Callable[..., HttpResponseBase]
 LOOKUPS: dict[str, Callable[[Any], int | None]] = {
     "slug": revisions.by_slug,
@@ -75,6 +83,31 @@ _rendering_guard = threading.Lock()
 def forget_pages() -> None:
     """Empty this process's page memo (tests)."""
     _memo.clear()
+
+
+def _shared_page(tag: str) -> _Page | None:
+    """The page `tag` from the shared cache, when there is one and it has it."""
+    if not settings.SHARED_PAGES:
+        return None
+    try:
+        page = caches["default"].get(_shared_key(tag))
+    except Exception:  # a cache server down or full: render the page instead
+        log.warning("shared page cache unavailable; rendering the page", exc_info=True)
+        return None
+    return page if isinstance(page, _Page) else None
+
+
+def _share_page(tag: str, page: _Page) -> None:
+    if not settings.SHARED_PAGES:
+        return
+    try:  # the quarter hour is part of every tag: an older entry is never asked for again
+        caches["default"].set(_shared_key(tag), page, timeout=QUARTER_HOUR_SECONDS)
+    except Exception:
+        log.warning("shared page cache unavailable; page kept in this process", exc_info=True)
+
+
+def _shared_key(tag: str) -> str:
+    return "page:" + tag.removeprefix("W/").strip('"')
 
 
 def conditional_on_revision(argument: str) -> Callable[[View], View]:
@@ -150,9 +183,10 @@ def _answer(
     page = _memo.get(tag)
     if page is None:
         with _one_render(tag):  # the viewers who asked meanwhile wait for it, then share it
-            page = _memo.get(tag)
+            page = _memo.get(tag) or _shared_page(tag)
             if page is None:
                 return _rendered(request, tag, view, args, kwargs, anonymous=True)
+            _memo.put(tag, page)
     response = HttpResponse(page.content, status=page.status, content_type=page.content_type)
     return _tagged(response, tag, anonymous=True)
 
@@ -171,7 +205,9 @@ def _rendered(
     if response.status_code != 200:
         return response
     if anonymous and isinstance(response, HttpResponse) and _rememberable(request, response):
-        _memo.put(tag, _Page(200, response.content, response["Content-Type"]))
+        page = _Page(200, response.content, response["Content-Type"])
+        _memo.put(tag, page)
+        _share_page(tag, page)
     return _tagged(response, tag, anonymous=anonymous)
 
 

@@ -24,9 +24,9 @@ meaning "off"):
 - ``REDIS_URL``: ``redis://host:6379/0`` makes Redis Django's default cache, shared by every
   worker of every app server; default: each process's own memory. Nothing flipwell needs for
   correctness is in it: sign-in failures are counted by django-axes in the database, sessions
-  are in the database, derived results are in the database (``league_derivedresult``), and the
-  rendered anonymous pages of `flipwell.http_cache` are each process's own memory. The shared
-  cache is for what a future feature or a plugin caches (Django's cache API).
+  are in the database, derived results are in the database (``league_derivedresult``). The
+  rendered anonymous pages of `flipwell.http_cache` are kept in each process's memory and,
+  with Redis, shared there too (``SHARED_PAGES``), so one worker renders a changed page.
 - ``FLIPWELL_STATIC_ROOT``: where ``collectstatic`` (run by ``flipwell serve``) writes the
   static files; default ``$FLIPWELL_DATA_DIR/static``. A container image collects them at
   build time into its own folder.
@@ -474,6 +474,9 @@ WHITENOISE_USE_FINDERS = DEBUG
 # --- Cache (see the module docstring) ---
 
 REDIS_URL = env_str("REDIS_URL", "")
+SHARED_PAGES = bool(REDIS_URL)
+"""Whether `flipwell.http_cache` puts rendered anonymous pages in the default cache too (one
+worker renders a changed page, the others fetch it): only when that cache is shared."""
 CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}

@@ -7,6 +7,7 @@ import threading
 import time
 
 import pytest
+from django.core.cache import caches
 from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
@@ -217,3 +218,68 @@ def test_viewers_asking_at_once_for_a_changed_page_share_one_render():
 
     assert (len(renders), [a.content for a in answers]) == (1, [b"the board"] * 6)
     assert http_cache._rendering == {}
+
+
+# --- Pages shared by every worker (SHARED_PAGES, with REDIS_URL) -----------------------------
+
+
+def _counted(renders: list[str]):
+    def view(request):
+        renders.append(request.path)
+        return HttpResponse(b"the board", content_type="text/html")
+
+    return view
+
+
+def _poll(view) -> HttpResponse:
+    request = RequestFactory().get("/leagues/x/meets/1/")
+    return http_cache._answer(request, 'W/"tag2"', view, (), {})
+
+
+@pytest.fixture
+def shared_pages(settings):
+    """A shared cache as Redis would be (a local memory one here): `forget_pages` then plays
+    another worker, whose own memo is empty."""
+    settings.SHARED_PAGES = True
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "p"}
+    }
+    caches["default"].clear()
+    yield
+    caches["default"].clear()
+
+
+def test_with_shared_pages_a_page_one_worker_rendered_is_fetched_by_another(shared_pages):
+    renders: list[str] = []
+    first = _poll(_counted(renders))
+    http_cache.forget_pages()  # another worker: nothing in its own memory
+
+    second = _poll(_counted(renders))
+
+    assert (len(renders), second.content, second["ETag"]) == (1, b"the board", first["ETag"])
+
+
+def test_without_shared_pages_each_worker_renders_its_own(settings):
+    settings.SHARED_PAGES = False
+    renders: list[str] = []
+    _poll(_counted(renders))
+    http_cache.forget_pages()
+
+    _poll(_counted(renders))
+
+    assert len(renders) == 2
+
+
+def test_a_shared_cache_that_fails_only_costs_a_render(shared_pages, monkeypatch, caplog):
+    def down(*args, **kwargs):
+        raise ConnectionError("cache server unreachable")
+
+    monkeypatch.setattr(caches["default"], "get", down)
+    monkeypatch.setattr(caches["default"], "set", down)
+    renders: list[str] = []
+
+    answers = [_poll(_counted(renders)), _poll(_counted(renders))]
+
+    assert [a.content for a in answers] == [b"the board"] * 2
+    assert len(renders) == 1  # the second from this worker's own memory
+    assert "shared page cache unavailable" in caplog.text
