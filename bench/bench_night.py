@@ -4,7 +4,9 @@ Resets the database ``flipwell_bench_night`` (``BENCH_NIGHT_URL`` names another)
 makes a league of 48 players and 48 machines with meet 1 started (12 groups of 4, game 1 of
 each drawn; `tests.chaos.seed night`) and serves it with gunicorn (``WORKERS`` workers of
 ``THREADS`` threads, production settings; ``BENCH_NIGHT_WORKERS`` and ``BENCH_NIGHT_THREADS``
-set others). Then, for ``BENCH_NIGHT_SECONDS`` (180 by default):
+set others), with Redis as the shared cache when one answers at ``BENCH_NIGHT_REDIS`` (as a
+hosted installation has it: a changed board is rendered by one worker, not each; set it empty
+to measure without). Then, for ``BENCH_NIGHT_SECONDS`` (180 by default):
 
 - *phones*: the group's four players' phones play its match through the API's write
   endpoints (a token with the ``scores`` scope): after each game one phone enters the score
@@ -46,6 +48,7 @@ DATABASE_URL = os.environ.get(
     "BENCH_NIGHT_URL", "postgres://postgres@127.0.0.1:5432/flipwell_bench_night"
 )
 NIGHT_SECONDS = float(os.environ.get("BENCH_NIGHT_SECONDS", "180"))
+REDIS_URL = os.environ.get("BENCH_NIGHT_REDIS", "redis://127.0.0.1:6379/14")
 WORKERS = int(os.environ.get("BENCH_NIGHT_WORKERS", "4"))
 THREADS = int(os.environ.get("BENCH_NIGHT_THREADS", "4"))
 PLAYERS = 48
@@ -152,6 +155,10 @@ def main() -> None:
     database.run("migrate")
     night = database.run("night", str(PLAYERS))
     database.collect_static()  # the viewers poll the meet board, a page
+    shared = _redis_up()
+    if shared:
+        os.environ["REDIS_URL"] = REDIS_URL  # the server's environment is this one's
+    cache = "Redis shared cache" if shared else "no shared cache"
     server = LiveServer(
         database=database, log=data_dir / "gunicorn.log", workers=WORKERS, threads=THREADS
     )
@@ -160,7 +167,8 @@ def main() -> None:
         client = Client(server.url, night["token"])
         board, groups = _board(client, night["games"][0]["id"])
         print(
-            f"gunicorn: {WORKERS} workers x {THREADS} threads, PostgreSQL; {PLAYERS} players in "
+            f"gunicorn: {WORKERS} workers x {THREADS} threads, PostgreSQL, {cache}; "
+            f"{PLAYERS} players in "
             f"{len(groups)} groups, {GAMES_PER_MATCH} games each over {NIGHT_SECONDS:.0f} s; "
             f"{VIEWERS} viewers polling the meet board every {POLL_SECONDS:.0f} s"
         )
@@ -177,6 +185,21 @@ def _postgres_up() -> bool:
     try:
         postgres_execute(DATABASE_URL, "SELECT 1")
     except Exception:  # any failure to connect means: no PostgreSQL to measure
+        return False
+    return True
+
+
+def _redis_up() -> bool:
+    """Whether Redis answers at REDIS_URL (its database there is emptied: pages of an earlier
+    run are never asked for again, but a clean start measures the same night each time)."""
+    if not REDIS_URL:
+        return False
+    import redis
+
+    try:
+        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
+        client.flushdb()
+    except redis.RedisError:
         return False
     return True
 
