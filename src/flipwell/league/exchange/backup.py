@@ -62,7 +62,8 @@ from flipwell.league import enums
 from flipwell.league import models as m
 from flipwell.league.exchange.files import write_atomically
 from flipwell.league.exchange.progress import Progress, Stream
-from flipwell.league.services._edge import fold
+from flipwell.league.results import forget_memo
+from flipwell.league.services._edge import check_facts_fold
 
 FORMAT = "flipwell-backup"
 FORMAT_VERSION = 1
@@ -322,6 +323,9 @@ def restore_backup(
         _check_references(path)
         _check_seasons_fold(path)
         _reset_sequences(ordered)
+    # The restored seasons carry their backed-up revisions: a fold this process remembers
+    # for the same season and revision may be of other facts (an edited or older file).
+    forget_memo()
     return BackupSummary(rows=counts)
 
 
@@ -458,7 +462,7 @@ def _check_seasons_fold(path: Path) -> None:
     """Fold every restored season: facts the rules reject would make its pages fail."""
     for season in m.Season.objects.select_related("league").order_by("pk"):
         try:
-            fold(season)
+            check_facts_fold(season)  # the restored facts, whatever this process remembers
         except ValidationError as error:
             raise BackupError(
                 f"{path}: the season {season.name!r} of {season.league.name!r} does not add "

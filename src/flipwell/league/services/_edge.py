@@ -129,6 +129,12 @@ def fold(season: m.Season) -> tuple[SeasonResult, Ruleset]:
     return folded.result, folded.ruleset
 
 
+def check_facts_fold(season: m.Season) -> None:
+    """Fold the season from its stored facts now, not from a stored or remembered fold:
+    ValidationError when the rules reject them. A restore checks every season it wrote."""
+    _fold_now(season)
+
+
 def _fold_now(season: m.Season) -> results.SeasonFold:
     with rules_edge():
         return results.compute_fold(season)
