@@ -123,29 +123,22 @@ def scored_game(
 
 def points_in_order(scores: Sequence[int], ruleset: Ruleset) -> list[int]:
     """Each finisher's game points, place and bonus, from the machine scores in finishing
-    order: the numbers of `_place_awards` and `_game_bonuses` without their explanation
-    (§3.2). 2 players: 7/1 and the bonus to the winner only if he beat three times the
-    loser's score (R3.2-a, R3.2-b, A09); 3: 7/4/1, the 1st's bonus against 2nd + 3rd
-    (R3.2-c, R3.2-d); 4: 7/5/3/1, then 1st against 2nd + 3rd and 2nd against 3rd + 4th,
-    strictly (R3.2-e..h); one player: `single_player_game_points` (A11)."""
+    order: the numbers `_place_awards` and `_game_bonuses` give, from the same tables
+    (`PLACE_POINTS`, `_GAME_BONUS_TESTS`), without their explanation (§3.2). Two players: the
+    bonus to the winner only if he beat three times the loser's score (R3.2-b, A09); one
+    player: `single_player_game_points` (A11)."""
     s = scores
     n = len(s)
-    if n == 4:
-        points = [7, 5, 3, 1]
-        points[0 if s[0] > s[1] + s[2] else 2] += 1  # R3.2-f
-        points[1 if s[1] > s[2] + s[3] else 3] += 1  # R3.2-g
-    elif n == 3:
-        points = [7, 4, 1]
-        points[0 if s[0] > s[1] + s[2] else 2] += 1  # R3.2-d
-    elif n == 2:
-        points = [7, 1]
-        points[0 if s[0] > 3 * s[1] else 1] += 1  # R3.2-b, A09
-    elif n == 1:
-        points = [ruleset.single_player_game_points]
-    elif n == 0:
-        points = []
-    else:
+    if n < 2:
+        return [ruleset.single_player_game_points] if n else []
+    if n not in PLACE_POINTS:
         raise RuleError(f"a game has 1 to 4 players, got {n}")
+    points = list(PLACE_POINTS[n])
+    if n == 2:
+        points[0 if s[0] > 3 * s[1] else 1] += 1
+    else:  # strict comparisons: the top player against the sum of the next two
+        for top, loser, _ in _GAME_BONUS_TESTS[n]:
+            points[top if s[top] > s[top + 1] + s[top + 2] else loser] += 1
     return points
 
 
