@@ -208,54 +208,51 @@ def _place_awards(
     order: Sequence[PlayerId],
     points: dict[PlayerId, int],
     ruleset: Ruleset,
-    lines: list[PointLine] | None,
+    lines: list[PointLine],
 ) -> None:
-    """Add each finisher's place points (R3.2-a, R3.2-c, R3.2-e, A11); explain into `lines`."""
+    """Add each finisher's place points (R3.2-a, R3.2-c, R3.2-e, A11), each explained into
+    `lines` (a fold without explanations takes its numbers from `points_in_order`)."""
     n = len(order)
     if n == 0:
         return
     if n == 1:
         amount = ruleset.single_player_game_points
         points[order[0]] += amount
-        if lines is not None:
-            lines.append(
-                PointLine(
-                    order[0],
-                    amount,
-                    "A11",
-                    "{player} was the only player: {points}",
-                    {"player": order[0]},
-                    {"points": points_phrase(amount)},
-                )
+        lines.append(
+            PointLine(
+                order[0],
+                amount,
+                "A11",
+                "{player} was the only player: {points}",
+                {"player": order[0]},
+                {"points": points_phrase(amount)},
             )
+        )
         return
     if n not in PLACE_POINTS:
         raise RuleError(f"a game has 1 to 4 players, got {n}")
-    scale = PLACE_POINTS[n]
-    if lines is not None:
-        lines.extend(
+    for i, (player, place_points) in enumerate(zip(order, PLACE_POINTS[n], strict=True)):
+        points[player] += place_points
+        lines.append(
             PointLine(
-                p,
-                pts,
+                player,
+                place_points,
                 PLACE_RULES[n],
                 "{player} finished {place} of {of}: {points}",
-                {"player": p},
-                {"place": ORDINALS[i + 1], "of": str(n), "points": points_phrase(pts)},
+                {"player": player},
+                {"place": ORDINALS[i + 1], "of": str(n), "points": points_phrase(place_points)},
             )
-            for i, (p, pts) in enumerate(zip(order, scale, strict=True))
         )
-    # zip(strict=True) costs more than the rest of this loop; both have n items.
-    for player, place_points in zip(order, scale, strict=False):
-        points[player] += place_points
 
 
 def _game_bonuses(
     order: Sequence[PlayerId],
     present: Mapping[PlayerId, int],
     points: dict[PlayerId, int],
-    lines: list[PointLine] | None,
+    lines: list[PointLine],
 ) -> None:
-    """Add the game's bonus points (§3.2): strict comparisons of the recorded machine scores."""
+    """Add the game's bonus points (§3.2): strict comparisons of the recorded machine scores,
+    each explained into `lines`."""
     n = len(order)
     if n < 2:
         return
