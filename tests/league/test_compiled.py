@@ -11,10 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.db import DatabaseError
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, season_facts
-from flipwell.league.compiled import CompiledQuery, flag
+from flipwell.league.compiled import CompiledQuery, flag, rows_together
 from flipwell.league.selectors import revisions
 from tests import factories as f
 
@@ -31,6 +32,40 @@ def test_a_compiled_query_gives_the_orm_rows_for_each_value():
         assert by_slug.rows(league.slug) == [(league.pk, league.name)]
         assert by_id.rows(league.pk) == [(league.slug,)]
     assert by_slug.rows("no-such-league") == []
+
+
+def test_queries_run_together_give_each_its_own_rows_and_are_each_logged(
+    django_assert_num_queries,
+):
+    """On PostgreSQL in one round trip (pipeline mode), on SQLite one by one: the same rows
+    as each query alone, and the query log counts each (the tests' query counts stay true)."""
+    leagues = [f.LeagueFactory(), f.LeagueFactory()]
+    queries = {
+        "name": CompiledQuery(lambda v: m.League.objects.filter(pk=v).values_list("name")),
+        "none": CompiledQuery(lambda v: m.League.objects.filter(pk=v, name="").values_list("slug")),
+        "all": CompiledQuery(
+            lambda v: m.League.objects.filter(pk__gte=v).order_by("pk").values_list("pk", "slug")
+        ),
+    }
+
+    with django_assert_num_queries(3):
+        found = rows_together(queries, leagues[0].pk)
+
+    assert found == {key: query.rows(leagues[0].pk) for key, query in queries.items()}
+    assert found["name"] == [(leagues[0].name,)]
+    assert found["all"] == [(league.pk, league.slug) for league in leagues]
+
+
+def test_a_query_run_together_that_fails_raises_django_s_error():
+    broken = CompiledQuery(
+        lambda v: (
+            m.League.objects.filter(pk=v).extra(where=["no_such_column = 1"]).values_list("pk")
+        )
+    )
+    league = f.LeagueFactory()
+
+    with pytest.raises(DatabaseError):
+        rows_together({"broken": broken}, league.pk)
 
 
 def test_a_compiled_query_is_compiled_once_per_engine(monkeypatch):

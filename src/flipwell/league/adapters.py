@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from flipwell.league import models as m
-from flipwell.league.compiled import CompiledQuery, flag
+from flipwell.league.compiled import CompiledQuery, flag, rows_together
 from flipwell.league.validators import ruleset_from_overrides
 from flipwell.rules import (
     Compensatory,
@@ -58,13 +59,15 @@ def ruleset_for(league: m.League) -> Ruleset:
 
 
 def season_facts(season: m.Season) -> SeasonFacts:
-    """Every fact of a season that the standings depend on (12 compiled queries)."""
-    entries = _FACTS["entries"].rows(season.pk)  # tuples: a season may have 10,000 entrants
-    meets = _FACTS["meets"].rows(season.pk)
-    games = _games_by_group(season.pk)
-    groups = _groups_by_meet(season.pk, games)
-    absences = _by(_FACTS["absences"].rows(season.pk))
-    violations = _violations_by_meet(season.pk)
+    """Every fact of a season that the standings depend on (12 compiled queries, run
+    together: `rows_together`)."""
+    rows = rows_together(_FACTS, season.pk)
+    entries = rows["entries"]  # tuples: a season may have 10,000 entrants
+    meets = rows["meets"]
+    games = _games_by_group(rows)
+    groups = _groups_by_meet(rows, games)
+    absences = _by(rows["absences"])
+    violations = _violations_by_meet(rows["meet_violations"])
     return SeasonFacts(
         entrants=tuple(
             Entrant(player=player_key(player), first_name=first, last_name=last, ifpa_rank=rank)
@@ -220,12 +223,16 @@ def _by(pairs: Iterable[tuple[int, int]]) -> dict[int, list[int]]:
     return grouped
 
 
+_Rows = Mapping[str, list[Any]]
+"""Each query of `_FACTS`'s rows, by its key."""
+
+
 def _groups_by_meet(
-    season_id: int, games: Mapping[int, tuple[GameFacts, ...]]
+    rows: _Rows, games: Mapping[int, tuple[GameFacts, ...]]
 ) -> dict[int, list[MatchFacts]]:
     players: dict[int, list[str]] = defaultdict(list)
     meet_of: dict[int, int] = {}
-    for group_id, meet_id, player_id in _FACTS["members"].rows(season_id):
+    for group_id, meet_id, player_id in rows["members"]:
         players[group_id].append(player_key(player_id))
         meet_of[group_id] = meet_id
     by_meet: dict[int, list[MatchFacts]] = defaultdict(list)
@@ -236,24 +243,23 @@ def _groups_by_meet(
     return by_meet
 
 
-def _games_by_group(season_id: int) -> dict[int, tuple[GameFacts, ...]]:
-    """Each group's games that have confirmed scores, in game order (8 queries)."""
-    rows = _FACTS["games"].rows(season_id)
-    game_ids = [row[0] for row in rows]
-    confirmed = _confirmed_sheets(_FACTS["sheets"].rows(season_id))
+def _games_by_group(rows: _Rows) -> dict[int, tuple[GameFacts, ...]]:
+    """Each group's games that have confirmed scores, in game order (from 8 queries)."""
+    game_ids = [row[0] for row in rows["games"]]
+    confirmed = _confirmed_sheets(rows["sheets"])
     counted = {g: (version, pk) for g, (version, pk, _) in confirmed.items()}
     scores = {g: sheet for g, (_, _, sheet) in confirmed.items()}
-    discarded = {(game, version) for game, version in _FACTS["discarded"].rows(season_id)}
-    non_countable = _by(_FACTS["non_countable"].rows(season_id))
-    orders = _tie_orders(_FACTS["tie_places"].rows(season_id), game_ids, counted)
+    discarded = {(game, version) for game, version in rows["discarded"]}
+    non_countable = _by(rows["non_countable"])
+    orders = _tie_orders(rows["tie_places"], game_ids, counted)
     ties = {
         g: tuple(tuple(player_key(p) for p in order) for order in found)
         for g, found in orders.items()
     }
-    compensatory = _by_game_player(_FACTS["compensatory"].rows(season_id))
-    adjustments = _score_adjustments(_FACTS["game_violations"].rows(season_id))
+    compensatory = _by_game_player(rows["compensatory"])
+    adjustments = _score_adjustments(rows["game_violations"])
     games: dict[int, list[GameFacts]] = defaultdict(list)
-    for game_id, group_id, title in rows:
+    for game_id, group_id, title in rows["games"]:
         if game_id not in scores:
             continue  # not confirmed yet: not a fact the standings can use
         if (game_id, counted[game_id][0]) in discarded:
@@ -375,8 +381,7 @@ def _violation(player_id: int, kind: str, serious: bool, last_ball: bool, slam: 
     )
 
 
-def _violations_by_meet(season_id: int) -> dict[int, list[ViolationFacts]]:
-    rows = _FACTS["meet_violations"].rows(season_id)
+def _violations_by_meet(rows: Iterable[tuple[Any, ...]]) -> dict[int, list[ViolationFacts]]:
     by_meet: dict[int, list[ViolationFacts]] = defaultdict(list)
     for meet_id, player_id, kind, serious, game, completed, target, last_ball, slam in rows:
         violation = _violation(player_id, kind, serious, last_ball, slam)

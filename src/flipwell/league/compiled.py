@@ -11,15 +11,24 @@ engine, and from then on executed with each call's value.
 Rows are what the database driver gives: no model instances and no field conversion. A
 boolean column is 0 or 1 on SQLite (read it with `flag`); ints, strings and NULLs are the
 same on both engines.
+
+Several queries of one value can be run together (`rows_together`): on PostgreSQL they are
+sent at once, in psycopg's pipeline mode, and their answers read back in one round trip,
+instead of a dozen waits for the server, each while a score entry holds its season's lock
+(`flipwell.league.services._edge.season_changed`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
+import psycopg
 from django.db import connection
 from django.db.models import QuerySet
+
+K = TypeVar("K")
 
 STAND_IN = -4_170_000_001
 """The parameter a query is compiled with: a value no id has, found again in its SQL's
@@ -36,14 +45,19 @@ class CompiledQuery:
 
     def rows(self, value: int | str) -> list[tuple[Any, ...]]:
         """Every row of the query for `value`, as tuples of the selected columns."""
+        with connection.cursor() as cursor:
+            cursor.execute(*self.statement(value))
+            rows: list[tuple[Any, ...]] = cursor.fetchall()
+        return rows
+
+    def statement(self, value: int | str) -> tuple[str, list[Any]]:
+        """The query's SQL for this process's database engine, and its parameters for
+        `value`."""
         sql, params, slots = self._for(connection.vendor)
         values = list(params)
         for slot in slots:
             values[slot] = value
-        with connection.cursor() as cursor:
-            cursor.execute(sql, values)
-            rows: list[tuple[Any, ...]] = cursor.fetchall()
-        return rows
+        return sql, values
 
     def _for(self, vendor: str) -> tuple[str, tuple[Any, ...], tuple[int, ...]]:
         found = self._compiled.get(vendor)
@@ -57,6 +71,35 @@ class CompiledQuery:
 
 
 _EVERY: list[CompiledQuery] = []
+
+
+def rows_together(queries: Mapping[K, CompiledQuery], value: int | str) -> dict[K, list[Any]]:
+    """Every query's rows for `value`, by key: on PostgreSQL sent together and answered in
+    one round trip (pipeline mode), one after the other elsewhere (SQLite has no server to
+    wait for). Django's query log (``connection.queries``, the tests' query counts) lists
+    each of them, as it would have."""
+    if connection.vendor != "postgresql":
+        return {key: query.rows(value) for key, query in queries.items()}
+    statements = {key: query.statement(value) for key, query in queries.items()}
+    connection.ensure_connection()
+    raw = connection.connection
+    started = time.monotonic()
+    with connection.wrap_database_errors:
+        cursors = {}
+        with raw.pipeline():  # sends each statement now; reads every answer on leaving
+            for key, (sql, params) in statements.items():
+                # A server-binding cursor: the pipeline needs PostgreSQL's extended protocol,
+                # which Django's default client-binding cursors do not speak. Never prepared:
+                # a pooler between (PgBouncer) may give each statement another connection.
+                cursor = cursors[key] = psycopg.Cursor(raw)
+                cursor.execute(sql, params, prepare=False)
+        found = {key: cursor.fetchall() for key, cursor in cursors.items()}
+    if connection.queries_logged:
+        each = (time.monotonic() - started) / max(1, len(statements))
+        connection.queries_log.extend(
+            {"sql": sql, "time": f"{each:.3f}"} for sql, _ in statements.values()
+        )
+    return found
 
 
 def compile_every_query() -> int:
