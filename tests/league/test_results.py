@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from flipwell.league import models as m
 from flipwell.league import results
+from flipwell.league.selectors.meet_board import meet_board
 from flipwell.league.selectors.standings import standings
 from flipwell.league.services.setup import create_machine
 from flipwell.rules import MatchFacts, MatchResult, scored_matches
@@ -307,3 +308,24 @@ def _members(game: m.Game) -> list[m.Player]:
 def _players(game: m.Game) -> tuple[str, ...]:
     """The rules' player keys of the game's group, in ladder order."""
     return tuple(str(p.pk) for p in _members(game))
+
+
+def test_a_board_of_plain_scores_reads_the_fold_its_write_stored(monkeypatch):
+    """A league night's board after a score: the stored numbers, no explained fold (its
+    scores need no reason beside them, `scores_adjusted_at`). Every worker's board after a
+    score otherwise folded the season again, explained (bench_night)."""
+    _, meet = _played_night()
+    results.forget_memo()
+    folded: list[bool] = []
+    compute = results.compute_fold
+    monkeypatch.setattr(
+        results,
+        "compute_fold",
+        lambda season, *, explain=False: folded.append(explain) or compute(season, explain=explain),
+    )
+
+    board = meet_board(m.Meet.objects.get(pk=meet.pk))
+
+    assert folded == []
+    assert not m.DerivedResult.objects.filter(scope__contains=":explained:").exists()
+    assert board.groups[0].games[0].cells  # the confirmed game's lines, from the numbers

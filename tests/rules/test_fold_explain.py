@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from flipwell.rules import FWPL_V1, Entrant, RuleError, Ruleset
 from flipwell.rules.match import GameFacts, MatchFacts, MatchResult
-from flipwell.rules.season import fold_season
+from flipwell.rules.season import fold_season, scores_adjusted_at
 from flipwell.rules.season_values import MeetFacts, SeasonFacts, SeasonResult
 from flipwell.seasonfile import load_season
 
@@ -196,3 +196,58 @@ def test_fold_numbers_identical_with_and_without_explanations(season):
         assert numbers == explained
     else:
         assert repr(numbers) == repr(_without_lines(explained))
+
+
+def _adjustment_lines(result: SeasonResult, meet: int) -> int:
+    """The lines of meet `meet`'s games written before their points: why a ranking score is
+    not the score entered (compensatory game, reduction, zero score, penalty)."""
+    return sum(
+        len(g.lines) - len(g.result.lines) for m in result.meets[meet - 1].matches for g in m.games
+    )
+
+
+def _check_adjusted_at(facts: SeasonFacts, ruleset: Ruleset) -> list[bool]:
+    """For every meet: where `scores_adjusted_at` says no, the numbers fold's games equal the
+    explained fold's (stripped of lines) and have no adjustment line; where it says yes, the
+    explained fold has one. The answers, meet by meet."""
+    numbers = fold_season(facts, ruleset=ruleset)
+    explained = fold_season(facts, ruleset=ruleset, explain=True)
+    answers = []
+    for number in range(1, len(facts.meets) + 1):
+        adjusted = scores_adjusted_at(facts, numbers, number)
+        assert adjusted == (_adjustment_lines(explained, number) > 0), number
+        stripped = _without_lines(explained).meets[number - 1]
+        assert repr(numbers.meets[number - 1]) == repr(stripped)
+        answers.append(adjusted)
+    return answers
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN_RULESETS))
+def test_golden_scores_adjusted_at_meets_with_adjustments_and_penalties(name):
+    """R7.3-m, R8.1-b, R8.2-a, R8.5-c: the golden season's adjusted meets (a compensatory
+    game, a reduction, zero scores, the penalties of meets 7 and 8) and only those."""
+    answers = _check_adjusted_at(GOLDEN_FACTS, GOLDEN_RULESETS[name])
+    assert answers[6:8] == [True, True]  # a §8.5 penalty at each
+    assert 0 < sum(answers) < len(answers)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seasons())
+def test_scores_adjusted_at_exactly_where_explained_games_say_why(season):
+    """R8.1-b, R8.2-a: a meet the numbers fold serves a board for (`scores_adjusted_at`
+    false) is one whose explained games have no reason to give beyond their points."""
+    meets, ruleset = season
+    try:
+        facts = _facts(meets, ruleset)
+        answers = _check_adjusted_at(facts, ruleset)
+    except RuleError:
+        event("refused")
+        return
+    event("some meet adjusted" if any(answers) else "no meet adjusted")
+
+
+def test_scores_adjusted_at_a_meet_not_played():
+    """A meet number outside the season has nothing adjusted."""
+    result = fold_season(GOLDEN_FACTS)
+    assert not scores_adjusted_at(GOLDEN_FACTS, result, 0)
+    assert not scores_adjusted_at(GOLDEN_FACTS, result, len(GOLDEN_FACTS.meets) + 1)

@@ -146,6 +146,7 @@ from flipwell.rules.season import (
     fold_season,
     may_play_game,
     next_groups,
+    scores_adjusted_at,
 )
 from flipwell.rules.season_values import (
     MeetFacts,
@@ -361,6 +362,7 @@ __all__ = [
     "rulings_for",
     "score_game",
     "score_match",
+    "scores_adjusted_at",
     "season_final_positions",
     "season_forfeit_game",
     "selectable_machines",

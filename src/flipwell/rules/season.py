@@ -159,6 +159,24 @@ def may_play_game(standing: Standing, *, meet: int, game: int) -> bool:
     return game <= standing.season_forfeited_game
 
 
+def scores_adjusted_at(facts: SeasonFacts, result: SeasonResult, meet: int) -> bool:
+    """Whether a game of meet `meet` ranks a player by another score than the one entered: a
+    compensatory game (R7.3-m), a 25% reduction (R8.1-b), a zero score (R8.2-a, R8.7-a) or a
+    §8.5 penalty (R8.5-c) of `result`, the fold of `facts`.
+
+    Only such a game's explained scoring says more about its scores than the numbers do (the
+    reasons for each adjustment); without one, a reader of the meet's scores needs no
+    explained fold (issue #10: the meet board after every score)."""
+    if not 1 <= meet <= len(facts.meets):
+        return False
+    penalized = meet <= len(result.meets) and any(result.meets[meet - 1].penalties.values())
+    return penalized or any(
+        game.compensatory or game.reduced or game.zeroed
+        for match in facts.meets[meet - 1].groups
+        for game in match.games
+    )
+
+
 def _in_order(meets: Sequence[MeetFacts]) -> list[MeetFacts]:
     numbers = [check_count(m.number, what="meet number", minimum=1) for m in meets]
     if numbers != list(range(1, len(meets) + 1)):

@@ -21,12 +21,14 @@ count. `meet_board` runs a fixed number of queries whatever the meet's size.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key
-from flipwell.league.results import season_fold
+from flipwell.league.compiled import CompiledQuery, rows_together
+from flipwell.league.results import SeasonFold, season_fold
 from flipwell.rules import (
     GameOutcome,
     MachineState,
@@ -37,6 +39,7 @@ from flipwell.rules import (
     SeasonResult,
     machine_picker,
     play_order,
+    scores_adjusted_at,
 )
 
 GAMES_PER_MATCH = 4
@@ -181,42 +184,41 @@ class MeetBoard:
 
 def meet_board(meet: m.Meet) -> MeetBoard:
     """The board of `meet` (a fixed number of queries; no writes)."""
-    season = meet.season
     result: SeasonResult | None = None
-    folded = season_fold(season, explain=True)  # a ranking score's adjustments say why
+    folded = board_fold(meet)
     ruleset = folded.ruleset
     if meet.status != m.Meet.Status.PLANNED:
         result = folded.result
-    groups = list(meet.groups.order_by("number"))
-    members = _members(meet)
-    games = _games(meet)
-    states = machine_states(meet)
-    late = late_players(meet)
-    waiting = open_compensatory(meet)
-    compensatory = _compensatory(meet)
+    rows = rows_together(_BOARD, meet.pk)
+    members = _members_from(rows["members"])
+    games = _games_from(rows["games"], rows["lines"])
+    states = _machine_states_from(rows, open_meet=meet.status == m.Meet.Status.OPEN)
+    late = _late_players_from(rows)
+    waiting = _open_compensatory_from(rows)
+    compensatory = _compensatory_from(rows["compensatory"])
     matches = _matches(result, meet.number) if result is not None else {}
     board_groups = []
-    for group in groups:
-        players = tuple(pid for pid, _ in members.get(group.pk, ()))
-        names = dict(members.get(group.pk, ()))
+    for group_id, group_number in rows["groups"]:
+        players = tuple(pid for pid, _ in members.get(group_id, ()))
+        names = dict(members.get(group_id, ()))
         match = matches.get(frozenset(player_key(p) for p in players))
-        group_games = games.get(group.pk, [])
+        group_games = games.get(group_id, [])
         board_games = tuple(
             _board_game(g, match, names, compensatory.get(g.id, {})) for g in group_games
         )
         played = played_games(board_games)
-        group_late = late.get(group.pk, frozenset())
+        group_late = late.get(group_id, frozenset())
         board_groups.append(
             BoardGroup(
-                id=group.pk,
-                number=group.number,
+                id=group_id,
+                number=group_number,
                 players=players,
                 names=names,
                 games=board_games,
                 late=group_late,
                 next_picker=_next_picker(board_games, played, group_late, ruleset),
                 play_order=_play_order(players, board_games, played, group_late, ruleset),
-                waiting_for=tuple(waiting.get(group.pk, ())),
+                waiting_for=tuple(waiting.get(group_id, ())),
                 nights=_nights(match, names, finished=_finished(board_games)),
             )
         )
@@ -233,79 +235,82 @@ def meet_board(meet: m.Meet) -> MeetBoard:
     )
 
 
+def board_fold(meet: m.Meet) -> SeasonFold:
+    """The season fold a board (and a score sheet) of `meet` reads: the numbers, or the
+    explained fold when a score of the meet is adjusted (`scores_adjusted_at`), whose reasons
+    the board shows beside it. The explained fold of a season is folded by the first reader
+    after each change; a league night's usual meet needs only the fold its writes store."""
+    folded = season_fold(meet.season)
+    if scores_adjusted_at(folded.facts, folded.result, meet.number):
+        return season_fold(meet.season, explain=True)
+    return folded
+
+
 # --- Shared with the services (reads only) ---------------------------------------------------
 
 
 def machine_states(meet: m.Meet) -> list[tuple[MachineState, str]]:
     """Every machine of the league as the rules see it at `meet` (R5-d, R7.3-q, R7.3-r), with
     its title. Machines are named by `machine_key`; a machine is unplayable when its standing
-    status says so or its latest declaration at this meet does (until marked repaired)."""
-    machines = list(m.Machine.objects.filter(league_id=meet.season.league_id).order_by("pk"))
+    status says so or its latest declaration at this meet does (until marked repaired); in use
+    while a game of the open meet on it has no confirmed scores (3 queries, run together)."""
+    rows = rows_together(_MACHINES, meet.pk)
+    return _machine_states_from(rows, open_meet=meet.status == m.Meet.Status.OPEN)
+
+
+def _machine_states_from(rows: _Rows, *, open_meet: bool) -> list[tuple[MachineState, str]]:
     latest: dict[int, str] = {}
-    for machine_id, kind in (
-        m.MachineDeclaration.objects.filter(meet=meet)
-        .order_by("created_at", "id")
-        .values_list("machine_id", "kind")
-    ):
+    for machine_id, kind in rows["declarations"]:  # oldest first: the last one counts
         latest[machine_id] = kind
     in_use: dict[int, int] = {}
-    if meet.status == m.Meet.Status.OPEN:
-        rows = (
-            m.Game.objects.filter(group__meet=meet)
-            .exclude(submissions__confirmed_by__isnull=False)
-            .order_by("group__number")
-            .values_list("machine_id", "group__number")
-        )
-        for machine_id, group_number in rows:
+    if open_meet:
+        for machine_id, group_number in rows["in_use"]:
             in_use.setdefault(machine_id, group_number)
     states = []
-    for machine in machines:
+    for machine_id, title, balls, status in rows["machines"]:
         unplayable = (
-            machine.status == m.Machine.Status.UNPLAYABLE
-            or latest.get(machine.pk) == m.MachineDeclaration.Kind.UNPLAYABLE
+            status == m.Machine.Status.UNPLAYABLE
+            or latest.get(machine_id) == m.MachineDeclaration.Kind.UNPLAYABLE
         )
-        group = None if unplayable else in_use.get(machine.pk)
+        group = None if unplayable else in_use.get(machine_id)
         states.append(
             (
                 MachineState(
-                    machine=machine_key(machine.pk, machine.title),
-                    balls_per_game=machine.balls_per_game,
+                    machine=machine_key(machine_id, title),
+                    balls_per_game=balls,
                     in_use_by=group,
                     current_ball=None if group is None else 1,
                     unplayable=unplayable,
                 ),
-                machine.title,
+                title,
             )
         )
     return states
 
 
 def late_players(meet: m.Meet) -> dict[int, frozenset[int]]:
-    """Group id -> players who arrived after the group began (joined late or forfeited late)."""
+    """Group id -> players who arrived after the group began (joined late or forfeited late;
+    2 queries, run together)."""
+    return _late_players_from(rows_together(_LATE, meet.pk))
+
+
+def _late_players_from(rows: _Rows) -> dict[int, frozenset[int]]:
     found: dict[int, set[int]] = defaultdict(set)
-    joins = m.LateJoin.objects.filter(game__group__meet=meet).values_list(
-        "game__group_id", "player_id"
-    )
-    forfeits = m.Forfeit.objects.filter(
-        game__group__meet=meet, reason=m.Forfeit.Reason.LATE
-    ).values_list("game__group_id", "player_id")
-    for group_id, player_id in [*joins, *forfeits]:
+    for group_id, player_id in [*rows["late_joins"], *rows["late_forfeits"]]:
         found[group_id].add(player_id)
     return {g: frozenset(p) for g, p in found.items()}
 
 
 def open_compensatory(meet: m.Meet) -> dict[int, list[int]]:
-    """Group id -> players with a granted compensatory game not yet recorded (R7.3-p)."""
-    requested = m.CompensatoryRequest.objects.filter(game__group__meet=meet).values_list(
-        "game__group_id", "game_id", "player_id"
-    )
-    done = set(
-        m.CompensatoryGame.objects.filter(game__group__meet=meet).values_list(
-            "game_id", "player_id"
-        )
-    )
+    """Group id -> players with a granted compensatory game not yet recorded (R7.3-p; 2
+    queries, run together)."""
+    return _open_compensatory_from(rows_together(_COMPENSATORY, meet.pk))
+
+
+def _open_compensatory_from(rows: _Rows) -> dict[int, list[int]]:
+    done = {(game_id, player_id) for game_id, player_id, *_ in rows["compensatory"]}
     found: dict[int, list[int]] = defaultdict(list)
-    for group_id, game_id, player_id in requested:
+    for group_id, game_id, player_id in rows["requested"]:
         if (game_id, player_id) not in done:
             found[group_id].append(player_id)
     return found
@@ -327,12 +332,10 @@ def played_games(games: Sequence[BoardGame]) -> list[PlayedGame]:
 def group_games(group: m.Group, season_result: SeasonResult) -> tuple[BoardGame, ...]:
     """One group's games with their confirmed scores and finishing orders (3 queries; without
     the compensatory games' parts, which the services do not need)."""
-    meet = group.meet
-    names = dict(_members(meet, group=group).get(group.pk, ()))
-    match = _matches(season_result, meet.number).get(frozenset(player_key(p) for p in names))
-    return tuple(
-        _board_game(g, match, names, {}) for g in _games(meet, group=group).get(group.pk, [])
-    )
+    names = dict(_group_members(group).get(group.pk, ()))
+    number = group.meet.number
+    match = _matches(season_result, number).get(frozenset(player_key(p) for p in names))
+    return tuple(_board_game(g, match, names, {}) for g in _group_games(group).get(group.pk, []))
 
 
 def _next_picker(
@@ -367,14 +370,15 @@ def _play_order(
     return tuple(int(p) for p in order)
 
 
-def _members(meet: m.Meet, *, group: m.Group | None = None) -> dict[int, list[tuple[int, str]]]:
-    rows = m.GroupMember.objects.filter(group__meet=meet)
-    if group is not None:
-        rows = rows.filter(group=group)
+def _group_members(group: m.Group) -> dict[int, list[tuple[int, str]]]:
+    rows = m.GroupMember.objects.filter(group=group)
+    return _members_from(rows.order_by("position").values_list(*_MEMBER_COLUMNS))
+
+
+def _members_from(rows: Iterable[tuple[int, int, str, str]]) -> dict[int, list[tuple[int, str]]]:
+    """Group id -> its players (id, name) in ladder order, from rows in that order."""
     found: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for group_id, player_id, first, last in rows.order_by("group_id", "position").values_list(
-        "group_id", "player_id", "player__first_name", "player__last_name"
-    ):
+    for group_id, player_id, first, last in rows:
         found[group_id].append((player_id, f"{first} {last}"))
     return found
 
@@ -391,27 +395,24 @@ class _GameRow:
     awaiting: bool
 
 
-def _games(meet: m.Meet, *, group: m.Group | None = None) -> dict[int, list[_GameRow]]:
-    """Group id -> its games with their counted (highest confirmed) sheet (2 queries)."""
-    rows = m.Game.objects.filter(group__meet=meet)
-    if group is not None:
-        rows = rows.filter(group=group)
-    games = list(
-        rows.order_by("group_id", "number").values_list(
-            "id", "group_id", "number", "machine_id", "machine__title", "chosen_by_id"
-        )
-    )
+def _group_games(group: m.Group) -> dict[int, list[_GameRow]]:
+    """Group id -> the group's games with their counted (highest confirmed) sheet (2
+    queries)."""
+    games = list(m.Game.objects.filter(group=group).order_by("number").values_list(*_GAME_COLUMNS))
     lines = (
         m.ScoreLine.objects.filter(submission__game_id__in=[g[0] for g in games])
         .order_by("submission__game_id", "submission__version")
-        .values_list(
-            "submission__game_id",
-            "submission__version",
-            "submission__confirmed_by_id",
-            "player_id",
-            "machine_score",
-        )
+        .values_list(*_LINE_COLUMNS)
     )
+    return _games_from(games, lines)
+
+
+def _games_from(
+    games: Iterable[tuple[int, int, int, int, str, int | None]],
+    lines: Iterable[tuple[int, int, int | None, int, int | None]],
+) -> dict[int, list[_GameRow]]:
+    """Group id -> its games with their counted (highest confirmed) sheet, from the games in
+    group and game order and their score lines in game and version order."""
     counted: dict[int, tuple[int, dict[int, int | None]]] = {}
     latest_version: dict[int, tuple[int, bool]] = {}
     for game_id, version, confirmed_by, player_id, score in lines:
@@ -445,12 +446,12 @@ def _matches(result: SeasonResult, number: int) -> dict[frozenset[str], MatchRes
     return {frozenset(match.players): match for match in result.meets[number - 1].matches}
 
 
-def _compensatory(meet: m.Meet) -> dict[int, dict[int, CompensatoryParts]]:
-    """Game id -> player id -> their compensatory game's parts (1 query)."""
+def _compensatory_from(
+    rows: Iterable[tuple[int, int, int, int, int]],
+) -> dict[int, dict[int, CompensatoryParts]]:
+    """Game id -> player id -> their compensatory game's parts."""
     found: dict[int, dict[int, CompensatoryParts]] = defaultdict(dict)
-    for game_id, player_id, new, leading, state in m.CompensatoryGame.objects.filter(
-        game__group__meet=meet
-    ).values_list("game_id", "player_id", "new_score", "leading_subtracted", "state_subtracted"):
+    for game_id, player_id, new, leading, state in rows:
         found[game_id][player_id] = CompensatoryParts(new_score=new, subtracted=leading + state)
     return found
 
@@ -506,3 +507,106 @@ def _adjustments(outcome: GameOutcome, names: Mapping[int, str]) -> dict[int, tu
     for line in before_points:
         found[int(line.player)].append(f"{line.render(keyed)} ({line.rule})")
     return {p: tuple(lines) for p, lines in found.items()}
+
+
+# --- The board's queries, each of one meet (its id), compiled once and run together ---------
+
+_Rows = Mapping[str, list[Any]]
+"""Each query's rows, by its key."""
+_MEMBER_COLUMNS = ("group_id", "player_id", "player__first_name", "player__last_name")
+_GAME_COLUMNS = ("id", "group_id", "number", "machine_id", "machine__title", "chosen_by_id")
+_LINE_COLUMNS = (
+    "submission__game_id",
+    "submission__version",
+    "submission__confirmed_by_id",
+    "player_id",
+    "machine_score",
+)
+_MACHINES = {
+    "machines": CompiledQuery(
+        lambda meet: (
+            m.Machine.objects.filter(league__seasons__meets=meet)
+            .order_by("pk")
+            .values_list("pk", "title", "balls_per_game", "status")
+        )
+    ),
+    "declarations": CompiledQuery(
+        lambda meet: (
+            m.MachineDeclaration.objects.filter(meet_id=meet)
+            .order_by("created_at", "id")
+            .values_list("machine_id", "kind")
+        )
+    ),
+    "in_use": CompiledQuery(
+        lambda meet: (
+            m.Game.objects.filter(group__meet_id=meet)
+            .exclude(submissions__confirmed_by__isnull=False)
+            .order_by("group__number")
+            .values_list("machine_id", "group__number")
+        )
+    ),
+}
+_LATE = {
+    "late_joins": CompiledQuery(
+        lambda meet: (
+            m.LateJoin.objects.filter(game__group__meet_id=meet)
+            .order_by()
+            .values_list("game__group_id", "player_id")
+        )
+    ),
+    "late_forfeits": CompiledQuery(
+        lambda meet: (
+            m.Forfeit.objects.filter(game__group__meet_id=meet, reason=m.Forfeit.Reason.LATE)
+            .order_by()
+            .values_list("game__group_id", "player_id")
+        )
+    ),
+}
+_COMPENSATORY = {
+    "requested": CompiledQuery(  # the model's order: the order the LO granted them in
+        lambda meet: m.CompensatoryRequest.objects.filter(game__group__meet_id=meet).values_list(
+            "game__group_id", "game_id", "player_id"
+        )
+    ),
+    "compensatory": CompiledQuery(
+        lambda meet: (
+            m.CompensatoryGame.objects.filter(game__group__meet_id=meet)
+            .order_by()
+            .values_list(
+                "game_id", "player_id", "new_score", "leading_subtracted", "state_subtracted"
+            )
+        )
+    ),
+}
+_BOARD = {
+    "groups": CompiledQuery(
+        lambda meet: (
+            m.Group.objects.filter(meet_id=meet).order_by("number").values_list("id", "number")
+        )
+    ),
+    "members": CompiledQuery(
+        lambda meet: (
+            m.GroupMember.objects.filter(group__meet_id=meet)
+            .order_by("group_id", "position")
+            .values_list(*_MEMBER_COLUMNS)
+        )
+    ),
+    "games": CompiledQuery(
+        lambda meet: (
+            m.Game.objects.filter(group__meet_id=meet)
+            .order_by("group_id", "number")
+            .values_list(*_GAME_COLUMNS)
+        )
+    ),
+    "lines": CompiledQuery(
+        lambda meet: (
+            m.ScoreLine.objects.filter(submission__game__group__meet_id=meet)
+            .order_by("submission__game_id", "submission__version")
+            .values_list(*_LINE_COLUMNS)
+        )
+    ),
+    **_MACHINES,
+    **_LATE,
+    **_COMPENSATORY,
+}
+"""Every query of `meet_board`: twelve, answered in one round trip on PostgreSQL."""

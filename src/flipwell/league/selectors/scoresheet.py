@@ -21,7 +21,6 @@ from dataclasses import dataclass
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key
-from flipwell.league.results import season_fold
 from flipwell.league.selectors.meet_board import (
     GAMES_PER_MATCH,
     BoardGame,
@@ -29,6 +28,7 @@ from flipwell.league.selectors.meet_board import (
     CompensatoryParts,
     NightLine,
     RankingLine,
+    board_fold,
     machine_id_of,
     machine_states,
     meet_board,
@@ -136,7 +136,7 @@ def scoresheet(group: m.Group) -> ScoreSheet:
     board = meet_board(meet)
     found = next(g for g in board.groups if g.id == group.pk)
     names = dict(found.names)
-    folded = season_fold(season, explain=True)  # the same fold as its board's
+    folded = board_fold(meet)  # the same fold as its board's
     result, ruleset = folded.result, folded.ruleset
     match = None
     if meet.number <= len(result.meets):
