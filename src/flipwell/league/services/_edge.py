@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
@@ -78,8 +79,48 @@ def with_names(error: RuleError) -> str:
     return error.render({player_key(pk): f"{first} {last}" for pk, first, last in rows})
 
 
+class MeetHold(Enum):
+    """How a write holds the meet it changes, taken before any other row of the meet (so two
+    writes never wait for each other in opposite orders). PostgreSQL's row locks: each
+    conflicts with `EXCLUSIVE`, `CHOOSE` also with itself, `SCORES` with nothing else.
+
+    Writes of a meet's score sheets only need the meet to stay as it is (open, its groups):
+    they hold it shared, and take the game's own row. Before this, each locked the meet and
+    its season for its whole transaction, so a league night's scores waited for each other
+    in a queue (bench_night); now they wait only for the season's new revision and fold
+    (`season_changed`), the part that must be one at a time.
+    """
+
+    SCORES = "FOR KEY SHARE"
+    """Entering or confirming a game's sheet: many at once, never while the meet changes."""
+    CHOOSE = "FOR NO KEY UPDATE"
+    """Choosing a machine: one at a time in a meet (two groups never take the same machine,
+    R5-d), alongside the sheets' writes."""
+    EXCLUSIVE = "FOR UPDATE"
+    """Anything else changing a game or the meet: alone."""
+
+
+def hold_meet(of: m.Game | m.Group, hold: MeetHold) -> None:
+    """Lock the meet of game or group `of` as `hold` says, until the transaction ends (one
+    query; SQLite runs one write at a time anyway, so nothing to lock there)."""
+    if connection.vendor != "postgresql":
+        return
+    meets, groups, games = (x._meta.db_table for x in (m.Meet, m.Group, m.Game))
+    if isinstance(of, m.Group):
+        meet_of = f"SELECT meet_id FROM {groups} WHERE id = %s"
+    else:
+        meet_of = (
+            f"SELECT gr.meet_id FROM {groups} gr JOIN {games} ga ON ga.group_id = gr.id "
+            "WHERE ga.id = %s"
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT 1 FROM {meets} WHERE id = ({meet_of}) {hold.value}", [of.pk])
+
+
 def locked_game(game: m.Game) -> m.Game:
-    """`game` re-read and locked for the service's transaction, with its meet and machine."""
+    """`game` re-read and locked for the service's transaction, with its meet and machine
+    (the meet first, held alone: `MeetHold.EXCLUSIVE`)."""
+    hold_meet(game, MeetHold.EXCLUSIVE)
     return (
         m.Game.objects.select_for_update()
         .select_related("group__meet__season__league", "machine")

@@ -32,8 +32,10 @@ from flipwell.league.selectors.meet_board import (
     played_games,
 )
 from flipwell.league.services._edge import (
+    MeetHold,
     fold,
     group_player_ids,
+    hold_meet,
     locked_game,
     open_meet,
     record_ruling,
@@ -88,8 +90,9 @@ def choose_next_machine(
     is not the picker, or the machine is not allowed (the message lists the allowed ones).
     """
     with transaction.atomic():
+        hold_meet(group, MeetHold.CHOOSE)
         group = (
-            m.Group.objects.select_for_update()
+            m.Group.objects.select_for_update(of=("self",))
             .select_related("meet__season__league")
             .get(pk=group.pk)
         )

@@ -30,8 +30,10 @@ from flipwell.league.adapters import player_key, ruleset_for
 from flipwell.league.audit import record_event
 from flipwell.league.services._edge import (
     ConflictError,
+    MeetHold,
     PlayerRef,
     group_player_ids,
+    hold_meet,
     open_meet,
     ref_id,
     require_member,
@@ -100,8 +102,11 @@ def submit_scores(
     sheet = {ref_id(p): s for p, s in scores.items()}
     ties = [[ref_id(p) for p in order] for order in tie_order]
     with transaction.atomic():
+        hold_meet(game, MeetHold.SCORES)
         game = (
-            m.Game.objects.select_for_update().select_related("group__meet__season").get(pk=game.pk)
+            m.Game.objects.select_for_update(of=("self",))
+            .select_related("group__meet__season")
+            .get(pk=game.pk)
         )
         scope = f"{game.group.meet.season.league_id}:{submitter}"
         replay = _replay(key, scope, game=game, sheet=sheet, ties=ties, entered_by=entered_by)
@@ -177,8 +182,9 @@ def confirm_scores(
     is not in the group, or it scores a player who forfeited the season meanwhile (A65).
     """
     with transaction.atomic():
+        hold_meet(m.Game(pk=submission.game_id), MeetHold.SCORES)
         game = (
-            m.Game.objects.select_for_update()
+            m.Game.objects.select_for_update(of=("self",))
             .select_related("group__meet__season")
             .get(pk=submission.game_id)
         )

@@ -1,0 +1,156 @@
+"""How writes of one meet wait for each other on PostgreSQL (`MeetHold`, issue #10).
+
+A league night's score sheets are entered and confirmed at once by twelve groups: they hold
+their meet shared and lock their own game, so they wait for each other only in
+`season_changed` (the season's new revision and fold). Machine choices still wait for each
+other (two groups must never take the same machine, R5-d); an LO's change to the meet or a
+game (`locked_game`, closing the meet) waits for every write in progress, and they for it.
+
+Each test keeps one write in progress in another thread (its transaction open, holding the
+meet) and runs a second write here with a short ``lock_timeout``: a write that would wait
+fails with OperationalError instead.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from django.db import OperationalError, connection, connections, transaction
+
+from flipwell.league import models as m
+from flipwell.league.services._edge import MeetHold, hold_meet, locked_game
+from flipwell.league.services.meet_machines import choose_next_machine
+from flipwell.league.services.scores import confirm_scores, submit_scores
+from tests.league import league_night as night_
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _postgresql_only():
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks are PostgreSQL's: SQLite runs one write at a time")
+
+
+@contextmanager
+def write_in_progress(of: m.Game | m.Group, hold: MeetHold) -> Iterator[None]:
+    """Another request's write, holding the meet of `of` as `hold` until the block ends."""
+    held, done = threading.Event(), threading.Event()
+
+    def write() -> None:
+        try:
+            with transaction.atomic():
+                hold_meet(of, hold)
+                held.set()
+                done.wait(10)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=write)
+    thread.start()
+    assert held.wait(10)
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join(10)
+
+
+@contextmanager
+def no_waiting() -> Iterator[None]:
+    """Fail a statement that waits for a lock more than 300 ms (instead of waiting)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET lock_timeout = '300ms'")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("RESET lock_timeout")
+
+
+def _night() -> tuple[night_.Night, m.Meet]:
+    night = night_.build_night(players=8)
+    return night, night_.start(night)
+
+
+def _members(game: m.Game) -> list[m.Player]:
+    return [gm.player for gm in game.group.members.order_by("position")]
+
+
+def _sheet(game: m.Game) -> dict[m.Player, int | None]:
+    return {p: 1000 * (i + 1) for i, p in enumerate(_members(game))}
+
+
+def test_two_groups_enter_and_confirm_their_sheets_at_once():
+    _, meet = _night()
+    first, second = night_.game(meet, 1, 1), night_.game(meet, 2, 1)
+    players = _members(second)
+
+    with write_in_progress(first, MeetHold.SCORES), no_waiting():
+        entered = submit_scores(
+            game=second, scores=_sheet(second), entered_by=players[0], idempotency_key="k"
+        )
+        confirm_scores(submission=entered.submission, confirmed_by=players[1])
+
+    assert m.ScoreSubmission.objects.get(game=second).confirmed_by == players[1]
+
+
+def test_a_sheet_is_entered_while_another_group_chooses_a_machine():
+    _, meet = _night()
+    first, second = night_.game(meet, 1, 1), night_.game(meet, 2, 1)
+
+    with write_in_progress(first.group, MeetHold.CHOOSE), no_waiting():
+        night_.play(second, _sheet(second))
+
+    assert m.ScoreSubmission.objects.get(game=second).confirmed_by is not None
+
+
+def test_two_groups_choosing_machines_wait_for_each_other():
+    """R5-d: one machine, one group; the second choice waits for the first to commit."""
+    _, meet = _night()
+    first, second = night_.game(meet, 1, 1), night_.game(meet, 2, 1)
+    night_.play(second, _sheet(second))
+    picker = min(_members(second), key=lambda p: _sheet(second)[p] or 0)  # last place picks
+
+    machine = night_.free_machine(meet, 2)
+
+    with (
+        write_in_progress(first.group, MeetHold.CHOOSE),
+        no_waiting(),
+        pytest.raises(OperationalError, match="lock timeout"),
+    ):
+        choose_next_machine(group=second.group, machine=machine, chosen_by=picker)
+
+    assert m.Game.objects.filter(group=second.group).count() == 1
+
+
+@pytest.mark.parametrize("hold", [MeetHold.SCORES, MeetHold.CHOOSE])
+def test_an_officials_change_to_a_game_waits_for_writes_in_progress(hold):
+    _, meet = _night()
+    first, second = night_.game(meet, 1, 1), night_.game(meet, 2, 1)
+    of = first if hold is MeetHold.SCORES else first.group
+
+    with (
+        write_in_progress(of, hold),
+        no_waiting(),
+        pytest.raises(OperationalError, match="lock timeout"),
+        transaction.atomic(),
+    ):
+        locked_game(second)
+
+
+def test_score_writes_wait_for_an_officials_change_to_the_meet():
+    _, meet = _night()
+    first, second = night_.game(meet, 1, 1), night_.game(meet, 2, 1)
+
+    with (
+        write_in_progress(first, MeetHold.EXCLUSIVE),
+        no_waiting(),
+        pytest.raises(OperationalError, match="lock timeout"),
+    ):
+        night_.play(second, _sheet(second))
+
+    assert not m.ScoreSubmission.objects.filter(game=second).exists()
