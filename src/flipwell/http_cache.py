@@ -19,6 +19,12 @@ Words:
   there too: after a change, one worker renders a page and the others fetch it (a league
   night's board was otherwise rendered once per worker after every score). The shared cache
   holds nothing needed for correctness: when it fails, the page is rendered.
+- *render claim*: with shared pages, the worker about to render a page first claims it in the
+  shared cache (an atomic ``add``); a worker that finds it claimed waits for the page to be
+  shared (at most `RENDER_WAIT_SECONDS`) instead of rendering it too, and renders it itself
+  if the claim is released with nothing shared (a page not to be remembered) or held too
+  long (a worker that died rendering). After a score, the board's viewers polling four
+  workers at once then cost one render, not four, on cores the writes share.
 
 A GET whose ``If-None-Match`` holds the tag is answered ``304 Not Modified`` after that one
 query. Every answer says ``Cache-Control: no-cache`` (keep it, but ask again each time) and
@@ -34,6 +40,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -65,6 +72,12 @@ MEMO_SIZE = 512
 MESSAGES_COOKIE = "messages"
 ANONYMOUS = "anon"
 QUARTER_HOUR_SECONDS = 15 * 60
+RENDER_WAIT_SECONDS = 2.0
+"""How long a worker waits for a page another worker claimed to render (a board renders in
+tens of milliseconds; a claim older than this is taken for a worker that died rendering)."""
+RENDER_CLAIM_SECONDS = 30
+"""When a claim to render expires by itself, if its worker never released it."""
+CLAIM_POLL_SECONDS = 0.01
 
 
 @dataclass(frozen=True)
@@ -108,6 +121,49 @@ def _share_page(tag: str, page: _Page) -> None:
 
 def _shared_key(tag: str) -> str:
     return "page:" + tag.removeprefix("W/").strip('"')
+
+
+def _claim_key(tag: str) -> str:
+    return "rendering:" + tag.removeprefix("W/").strip('"')
+
+
+def _claim_render(tag: str) -> bool:
+    """Claim the render of page `tag` for this worker in the shared cache: whether no other
+    worker holds the claim (and so this one renders). True when nothing is shared."""
+    if not settings.SHARED_PAGES:
+        return True
+    try:
+        return bool(caches["default"].add(_claim_key(tag), os.getpid(), RENDER_CLAIM_SECONDS))
+    except Exception:
+        log.warning("shared page cache unavailable; rendering the page", exc_info=True)
+        return True
+
+
+def _release_claim(tag: str) -> None:
+    try:
+        caches["default"].delete(_claim_key(tag))
+    except Exception:  # it expires by itself (RENDER_CLAIM_SECONDS)
+        log.warning("shared page cache unavailable; render claim left to expire", exc_info=True)
+
+
+def _rendered_elsewhere(tag: str) -> _Page | None:
+    """The page `tag` another worker claimed to render, once it shares it; None when the
+    claim is released with nothing shared, or after `RENDER_WAIT_SECONDS` (render it then)."""
+    keys = (_shared_key(tag), _claim_key(tag))
+    deadline = time.monotonic() + RENDER_WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(CLAIM_POLL_SECONDS)
+        try:
+            found = caches["default"].get_many(keys)
+        except Exception:
+            log.warning("shared page cache unavailable; rendering the page", exc_info=True)
+            return None
+        page = found.get(keys[0])
+        if isinstance(page, _Page):
+            return page
+        if keys[1] not in found:
+            return None  # released with nothing shared: not a page to remember
+    return None
 
 
 def conditional_on_revision(argument: str) -> Callable[[View], View]:
@@ -184,8 +240,15 @@ def _answer(
     if page is None:
         with _one_render(tag):  # the viewers who asked meanwhile wait for it, then share it
             page = _memo.get(tag) or _shared_page(tag)
+            claimed = page is None and _claim_render(tag)
+            if page is None and not claimed:
+                page = _rendered_elsewhere(tag)  # another worker renders it: wait for it
             if page is None:
-                return _rendered(request, tag, view, args, kwargs, anonymous=True)
+                try:
+                    return _rendered(request, tag, view, args, kwargs, anonymous=True)
+                finally:
+                    if claimed:
+                        _release_claim(tag)
             _memo.put(tag, page)
     response = HttpResponse(page.content, status=page.status, content_type=page.content_type)
     return _tagged(response, tag, anonymous=True)

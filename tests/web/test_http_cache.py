@@ -3,6 +3,7 @@ indexed query and a 304; any change of what it shows gives it a new ETag."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 
@@ -274,8 +275,8 @@ def test_a_shared_cache_that_fails_only_costs_a_render(shared_pages, monkeypatch
     def down(*args, **kwargs):
         raise ConnectionError("cache server unreachable")
 
-    monkeypatch.setattr(caches["default"], "get", down)
-    monkeypatch.setattr(caches["default"], "set", down)
+    for method in ("get", "set", "add", "get_many", "delete"):
+        monkeypatch.setattr(caches["default"], method, down)
     renders: list[str] = []
 
     answers = [_poll(_counted(renders)), _poll(_counted(renders))]
@@ -283,3 +284,63 @@ def test_a_shared_cache_that_fails_only_costs_a_render(shared_pages, monkeypatch
     assert [a.content for a in answers] == [b"the board"] * 2
     assert len(renders) == 1  # the second from this worker's own memory
     assert "shared page cache unavailable" in caplog.text
+
+
+def _claimed_by_another_worker(tag: str = 'W/"tag2"') -> None:
+    assert caches["default"].add(http_cache._claim_key(tag), 999, 30)
+
+
+def test_a_page_another_worker_claimed_is_waited_for_not_rendered(shared_pages):
+    # After a score, four workers miss the board at once: one renders, the others fetch it.
+    _claimed_by_another_worker()
+    shared = http_cache._Page(200, b"rendered elsewhere", "text/html")
+
+    def other_worker_shares() -> None:
+        time.sleep(0.1)
+        caches["default"].set(http_cache._shared_key('W/"tag2"'), shared)
+        caches["default"].delete(http_cache._claim_key('W/"tag2"'))
+
+    sharer = threading.Thread(target=other_worker_shares)
+    sharer.start()
+    renders: list[str] = []
+    answer = _poll(_counted(renders))
+    sharer.join()
+
+    assert (renders, answer.content) == ([], b"rendered elsewhere")
+
+
+def test_a_claim_released_with_nothing_shared_is_rendered_here(shared_pages):
+    _claimed_by_another_worker()
+    threading.Timer(
+        0.05, lambda: caches["default"].delete(http_cache._claim_key('W/"tag2"'))
+    ).start()
+    renders: list[str] = []
+
+    answer = _poll(_counted(renders))
+
+    assert (len(renders), answer.content) == (1, b"the board")
+
+
+def test_a_claim_held_too_long_is_rendered_here(shared_pages, monkeypatch):
+    # The claiming worker died while rendering: its claim would only expire in 30 s.
+    monkeypatch.setattr(http_cache, "RENDER_WAIT_SECONDS", 0.05)
+    _claimed_by_another_worker()
+    renders: list[str] = []
+
+    answer = _poll(_counted(renders))
+
+    assert (len(renders), answer.content) == (1, b"the board")
+
+
+def test_a_render_claims_the_page_and_releases_it_once_shared(shared_pages, monkeypatch):
+    claims: list[object] = []
+
+    def view(request):
+        claims.append(caches["default"].get(http_cache._claim_key('W/"tag2"')))
+        return HttpResponse(b"the board", content_type="text/html")
+
+    _poll(view)
+
+    assert claims == [os.getpid()]
+    assert caches["default"].get(http_cache._claim_key('W/"tag2"')) is None
+    assert caches["default"].get(http_cache._shared_key('W/"tag2"')).content == b"the board"
