@@ -105,7 +105,7 @@ def submit_scores(
         hold_meet(game, MeetHold.SCORES)
         game = (
             m.Game.objects.select_for_update(of=("self",))
-            .select_related("group__meet__season")
+            .select_related("group__meet__season__league")
             .get(pk=game.pk)
         )
         scope = f"{game.group.meet.season.league_id}:{submitter}"
@@ -185,7 +185,7 @@ def confirm_scores(
         hold_meet(m.Game(pk=submission.game_id), MeetHold.SCORES)
         game = (
             m.Game.objects.select_for_update(of=("self",))
-            .select_related("group__meet__season")
+            .select_related("group__meet__season__league")
             .get(pk=submission.game_id)
         )
         submission = m.ScoreSubmission.objects.select_related("entered_by").get(pk=submission.pk)
