@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flipwell.league import models as m
-from flipwell.league.compiled import CompiledQuery, flag, rows_together
+from flipwell.league.compiled import CompiledQuery, Rows, flag, rows_together
 from flipwell.league.validators import ruleset_from_overrides
 from flipwell.rules import (
     Compensatory,
@@ -93,6 +93,14 @@ def season_facts(season: m.Season) -> SeasonFacts:
     )
 
 
+COMPENSATORY_COLUMNS = (
+    "game_id",
+    "player_id",
+    "new_score",
+    "leading_subtracted",
+    "state_subtracted",
+)
+"""A compensatory game's row: game, player, its score and the two amounts subtracted (R7.3-m..o)."""
 _FACTS = {
     "entries": CompiledQuery(
         lambda s: (
@@ -167,9 +175,7 @@ _FACTS = {
         lambda s: (
             m.CompensatoryGame.objects.filter(game__group__meet__season_id=s)
             .order_by()
-            .values_list(
-                "game_id", "player_id", "new_score", "leading_subtracted", "state_subtracted"
-            )
+            .values_list(*COMPENSATORY_COLUMNS)
         )
     ),
     "game_violations": CompiledQuery(
@@ -223,12 +229,8 @@ def _by(pairs: Iterable[tuple[int, int]]) -> dict[int, list[int]]:
     return grouped
 
 
-_Rows = Mapping[str, list[Any]]
-"""Each query of `_FACTS`'s rows, by its key."""
-
-
 def _groups_by_meet(
-    rows: _Rows, games: Mapping[int, tuple[GameFacts, ...]]
+    rows: Rows, games: Mapping[int, tuple[GameFacts, ...]]
 ) -> dict[int, list[MatchFacts]]:
     players: dict[int, list[str]] = defaultdict(list)
     meet_of: dict[int, int] = {}
@@ -243,7 +245,7 @@ def _groups_by_meet(
     return by_meet
 
 
-def _games_by_group(rows: _Rows) -> dict[int, tuple[GameFacts, ...]]:
+def _games_by_group(rows: Rows) -> dict[int, tuple[GameFacts, ...]]:
     """Each group's games that have confirmed scores, in game order (from 8 queries)."""
     game_ids = [row[0] for row in rows["games"]]
     confirmed = _confirmed_sheets(rows["sheets"])

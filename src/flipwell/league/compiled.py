@@ -29,6 +29,8 @@ from django.db import connection
 from django.db.models import QuerySet
 
 K = TypeVar("K")
+Rows = Mapping[str, list[Any]]
+"""Each query's rows, by its key (what `rows_together` gives for queries keyed by name)."""
 
 STAND_IN = -4_170_000_001
 """The parameter a query is compiled with: a value no id has, found again in its SQL's

@@ -23,11 +23,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key
-from flipwell.league.compiled import CompiledQuery, rows_together
+from flipwell.league.adapters import COMPENSATORY_COLUMNS, player_key
+from flipwell.league.compiled import CompiledQuery, Rows, rows_together
 from flipwell.league.results import SeasonFold, season_fold
 from flipwell.rules import (
     GameOutcome,
@@ -258,7 +257,7 @@ def machine_states(meet: m.Meet) -> list[tuple[MachineState, str]]:
     return _machine_states_from(rows, open_meet=meet.status == m.Meet.Status.OPEN)
 
 
-def _machine_states_from(rows: _Rows, *, open_meet: bool) -> list[tuple[MachineState, str]]:
+def _machine_states_from(rows: Rows, *, open_meet: bool) -> list[tuple[MachineState, str]]:
     latest: dict[int, str] = {}
     for machine_id, kind in rows["declarations"]:  # oldest first: the last one counts
         latest[machine_id] = kind
@@ -294,7 +293,7 @@ def late_players(meet: m.Meet) -> dict[int, frozenset[int]]:
     return _late_players_from(rows_together(_LATE, meet.pk))
 
 
-def _late_players_from(rows: _Rows) -> dict[int, frozenset[int]]:
+def _late_players_from(rows: Rows) -> dict[int, frozenset[int]]:
     found: dict[int, set[int]] = defaultdict(set)
     for group_id, player_id in [*rows["late_joins"], *rows["late_forfeits"]]:
         found[group_id].add(player_id)
@@ -307,7 +306,7 @@ def open_compensatory(meet: m.Meet) -> dict[int, list[int]]:
     return _open_compensatory_from(rows_together(_COMPENSATORY, meet.pk))
 
 
-def _open_compensatory_from(rows: _Rows) -> dict[int, list[int]]:
+def _open_compensatory_from(rows: Rows) -> dict[int, list[int]]:
     done = {(game_id, player_id) for game_id, player_id, *_ in rows["compensatory"]}
     found: dict[int, list[int]] = defaultdict(list)
     for group_id, game_id, player_id in rows["requested"]:
@@ -511,8 +510,6 @@ def _adjustments(outcome: GameOutcome, names: Mapping[int, str]) -> dict[int, tu
 
 # --- The board's queries, each of one meet (its id), compiled once and run together ---------
 
-_Rows = Mapping[str, list[Any]]
-"""Each query's rows, by its key."""
 _MEMBER_COLUMNS = ("group_id", "player_id", "player__first_name", "player__last_name")
 _GAME_COLUMNS = ("id", "group_id", "number", "machine_id", "machine__title", "chosen_by_id")
 _LINE_COLUMNS = (
@@ -563,18 +560,18 @@ _LATE = {
     ),
 }
 _COMPENSATORY = {
-    "requested": CompiledQuery(  # the model's order: the order the LO granted them in
-        lambda meet: m.CompensatoryRequest.objects.filter(game__group__meet_id=meet).values_list(
-            "game__group_id", "game_id", "player_id"
+    "requested": CompiledQuery(
+        lambda meet: (
+            m.CompensatoryRequest.objects.filter(game__group__meet_id=meet)
+            .order_by("created_at", "id")  # the order the LO granted them in
+            .values_list("game__group_id", "game_id", "player_id")
         )
     ),
     "compensatory": CompiledQuery(
         lambda meet: (
             m.CompensatoryGame.objects.filter(game__group__meet_id=meet)
             .order_by()
-            .values_list(
-                "game_id", "player_id", "new_score", "leading_subtracted", "state_subtracted"
-            )
+            .values_list(*COMPENSATORY_COLUMNS)
         )
     ),
 }
