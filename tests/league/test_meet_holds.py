@@ -43,7 +43,10 @@ def write_in_progress(of: m.Game | m.Group, hold: MeetHold) -> Iterator[None]:
     def write() -> None:
         try:
             with transaction.atomic():
-                hold_meet(of, hold)
+                if isinstance(of, m.Group):
+                    hold_meet(hold, group=of.pk)
+                else:
+                    hold_meet(hold, game=of.pk)
                 held.set()
                 done.wait(10)
         finally:

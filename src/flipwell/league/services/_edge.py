@@ -100,27 +100,33 @@ class MeetHold(Enum):
     """Anything else changing a game or the meet: alone."""
 
 
-def hold_meet(of: m.Game | m.Group, hold: MeetHold) -> None:
-    """Lock the meet of game or group `of` as `hold` says, until the transaction ends (one
-    query; SQLite runs one write at a time anyway, so nothing to lock there)."""
+def hold_meet(hold: MeetHold, *, game: int | None = None, group: int | None = None) -> None:
+    """Lock the meet of the game or group with id `game` or `group` as `hold` says, until the
+    transaction ends (one query; SQLite runs one write at a time anyway, so nothing to lock
+    there)."""
     if connection.vendor != "postgresql":
         return
     meets, groups, games = (x._meta.db_table for x in (m.Meet, m.Group, m.Game))
-    if isinstance(of, m.Group):
-        meet_of = f"SELECT meet_id FROM {groups} WHERE id = %s"
-    else:
-        meet_of = (
-            f"SELECT gr.meet_id FROM {groups} gr JOIN {games} ga ON ga.group_id = gr.id "
-            "WHERE ga.id = %s"
+    if group is not None:
+        meet_of, of = f"SELECT meet_id FROM {groups} WHERE id = %s", group
+    elif game is not None:
+        meet_of, of = (
+            (
+                f"SELECT gr.meet_id FROM {groups} gr JOIN {games} ga ON ga.group_id = gr.id "
+                "WHERE ga.id = %s"
+            ),
+            game,
         )
+    else:
+        raise TypeError("hold_meet() needs a game or a group id")
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT 1 FROM {meets} WHERE id = ({meet_of}) {hold.value}", [of.pk])
+        cursor.execute(f"SELECT 1 FROM {meets} WHERE id = ({meet_of}) {hold.value}", [of])
 
 
 def locked_game(game: m.Game) -> m.Game:
     """`game` re-read and locked for the service's transaction, with its meet and machine
     (the meet first, held alone: `MeetHold.EXCLUSIVE`)."""
-    hold_meet(game, MeetHold.EXCLUSIVE)
+    hold_meet(MeetHold.EXCLUSIVE, game=game.pk)
     return (
         m.Game.objects.select_for_update()
         .select_related("group__meet__season__league", "machine")

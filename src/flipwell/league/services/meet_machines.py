@@ -90,7 +90,7 @@ def choose_next_machine(
     is not the picker, or the machine is not allowed (the message lists the allowed ones).
     """
     with transaction.atomic():
-        hold_meet(group, MeetHold.CHOOSE)
+        hold_meet(MeetHold.CHOOSE, group=group.pk)
         group = (
             m.Group.objects.select_for_update(of=("self",))
             .select_related("meet__season__league")

@@ -102,7 +102,7 @@ def submit_scores(
     sheet = {ref_id(p): s for p, s in scores.items()}
     ties = [[ref_id(p) for p in order] for order in tie_order]
     with transaction.atomic():
-        hold_meet(game, MeetHold.SCORES)
+        hold_meet(MeetHold.SCORES, game=game.pk)
         game = (
             m.Game.objects.select_for_update(of=("self",))
             .select_related("group__meet__season__league")
@@ -182,7 +182,7 @@ def confirm_scores(
     is not in the group, or it scores a player who forfeited the season meanwhile (A65).
     """
     with transaction.atomic():
-        hold_meet(m.Game(pk=submission.game_id), MeetHold.SCORES)
+        hold_meet(MeetHold.SCORES, game=submission.game_id)
         game = (
             m.Game.objects.select_for_update(of=("self",))
             .select_related("group__meet__season__league")
