@@ -63,6 +63,12 @@ class GameFacts:
     non_countable: frozenset[PlayerId] = frozenset()
     """Forfeits the LO designated as not countable (R2.4-g); all others count (R2.4-h)."""
 
+    @property
+    def adjusted(self) -> bool:
+        """A score of the game ranks by another value than the one entered: a compensatory
+        game's (R7.3-m), a 25% reduction (R8.1-b) or a zero score (R8.2-a, R8.7-a)."""
+        return bool(self.compensatory or self.reduced or self.zeroed)
+
 
 @dataclass(frozen=True)
 class MatchFacts:
@@ -272,7 +278,7 @@ def _plain_match_numbers(match: MatchFacts, ruleset: Ruleset) -> MatchResult | N
     places: dict[PlayerId, list[int | None]] = {p: [] for p in players}
     countable: dict[PlayerId, list[bool]] = {p: [] for p in players}
     for game in match.games:
-        if game.compensatory or game.reduced or game.zeroed or game.tie_order:
+        if game.adjusted or game.tie_order:
             return None
         scores = game.scores  # one entry per player of the group (check_match)
         if None in scores.values():
@@ -410,7 +416,7 @@ def _score_match_game(
     final: dict[PlayerId, int | None] = {}
     present: dict[PlayerId, int] = {}
     forfeits: dict[PlayerId, bool] = {}
-    adjusted = game.compensatory or game.reduced or game.zeroed
+    adjusted = game.adjusted
     for player in players:
         score = game.scores[player]
         if score is None:
@@ -449,9 +455,7 @@ def _score_match_game(
 def _check_game_players(
     game: GameFacts, number: int, players: Sequence[PlayerId], group: set[PlayerId]
 ) -> None:
-    if game.scores.keys() == group and not (
-        game.compensatory or game.reduced or game.zeroed or game.tie_order
-    ):
+    if game.scores.keys() == group and not (game.adjusted or game.tie_order):
         return  # the common game: one entry per player and nothing else to check
     unknown = sorted(set(game.scores) - set(players))
     if unknown:

@@ -171,9 +171,7 @@ def scores_adjusted_at(facts: SeasonFacts, result: SeasonResult, meet: int) -> b
         return False
     penalized = meet <= len(result.meets) and any(result.meets[meet - 1].penalties.values())
     return penalized or any(
-        game.compensatory or game.reduced or game.zeroed
-        for match in facts.meets[meet - 1].groups
-        for game in match.games
+        game.adjusted for match in facts.meets[meet - 1].groups for game in match.games
     )
 
 
