@@ -18,9 +18,12 @@ meaning "off"):
 - ``TIME_ZONE``: the server's default zone (an IANA name); default ``UTC``. Each league stores
   its own zone; datetimes are stored aware (``USE_TZ``).
 - ``CONN_MAX_AGE``: seconds a worker thread keeps its database connection for the next
-  request; default 60 (0 opens one per request). Each kept connection is checked before it is
-  reused (``CONN_HEALTH_CHECKS``), so a database restart costs no failed request. PostgreSQL
-  sees up to workers x threads connections per app server (see `flipwell.gunicorn_conf`).
+  request; default 3600 (0 opens one per request). Each kept connection is checked before it
+  is reused (``CONN_HEALTH_CHECKS``), so a database restart costs no failed request. A new
+  connection is slow for its first requests (PostgreSQL's new session reads its catalogs: a
+  score entry took 30 ms more), so one a minute per thread would put a league night's
+  writes in the tail (issue #10). PostgreSQL sees up to workers x threads connections per app
+  server (see `flipwell.gunicorn_conf`).
 - ``REDIS_URL``: ``redis://host:6379/0`` makes Redis Django's default cache, shared by every
   worker of every app server; default: each process's own memory. Nothing flipwell needs for
   correctness is in it: sign-in failures are counted by django-axes in the database, sessions
@@ -362,7 +365,7 @@ SECRET_KEY = secret_key(data_dir=DATA_DIR)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", debug_hosts(lan_address()) if DEBUG else [])
 
 _database_url = env_str("DATABASE_URL", "")
-CONN_MAX_AGE = env_int("CONN_MAX_AGE", 60)
+CONN_MAX_AGE = env_int("CONN_MAX_AGE", 3600)
 DATABASES = {
     "default": (
         parse_database_url(_database_url, conn_max_age=CONN_MAX_AGE, conn_health_checks=True)

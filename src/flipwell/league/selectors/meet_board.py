@@ -306,6 +306,15 @@ def open_compensatory(meet: m.Meet) -> dict[int, list[int]]:
     return _open_compensatory_from(rows_together(_COMPENSATORY, meet.pk))
 
 
+def late_players_and_open_compensatory(
+    meet: m.Meet,
+) -> tuple[dict[int, frozenset[int]], dict[int, list[int]]]:
+    """`late_players` and `open_compensatory` of `meet`, for a machine choice that needs both
+    (4 queries, run together)."""
+    rows = rows_together({**_LATE, **_COMPENSATORY}, meet.pk)
+    return _late_players_from(rows), _open_compensatory_from(rows)
+
+
 def _open_compensatory_from(rows: Rows) -> dict[int, list[int]]:
     done = {(game_id, player_id) for game_id, player_id, *_ in rows["compensatory"]}
     found: dict[int, list[int]] = defaultdict(list)

@@ -81,8 +81,8 @@ def with_names(error: RuleError) -> str:
 
 class MeetHold(Enum):
     """How a write holds the meet it changes, taken before any other row of the meet (so two
-    writes never wait for each other in opposite orders). PostgreSQL's row locks: each
-    conflicts with `EXCLUSIVE`, `CHOOSE` also with itself, `SCORES` with nothing else.
+    writes never wait for each other in opposite orders). PostgreSQL's row locks: `SCORES`
+    conflicts only with `EXCLUSIVE`.
 
     Writes of a meet's score sheets only need the meet to stay as it is (open, its groups):
     they hold it shared, and take the game's own row. Before this, each locked the meet and
@@ -92,10 +92,8 @@ class MeetHold(Enum):
     """
 
     SCORES = "FOR KEY SHARE"
-    """Entering or confirming a game's sheet: many at once, never while the meet changes."""
-    CHOOSE = "FOR NO KEY UPDATE"
-    """Choosing a machine: one at a time in a meet (two groups never take the same machine,
-    R5-d), alongside the sheets' writes."""
+    """Entering or confirming a game's sheet, or choosing a machine: many at once, never while
+    the meet changes (a machine choice also takes `hold_machine_choices`)."""
     EXCLUSIVE = "FOR UPDATE"
     """Anything else changing a game or the meet: alone."""
 
@@ -121,6 +119,29 @@ def hold_meet(hold: MeetHold, *, game: int | None = None, group: int | None = No
         raise TypeError("hold_meet() needs a game or a group id")
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT 1 FROM {meets} WHERE id = ({meet_of}) {hold.value}", [of])
+
+
+MACHINE_CHOICES = 0x46574D43
+"""The first key of every meet's machine-choice lock (PostgreSQL advisory locks are named by
+two numbers; the second is the meet's id)."""
+
+
+def hold_machine_choices(meet_id: int) -> None:
+    """Take the meet's turn to choose a machine, until the transaction ends: one group at a
+    time reads which machines are free and takes one (R5-d: one machine, one group).
+
+    A choice takes it after holding the meet (`MeetHold.SCORES`) and locking its group, and
+    after its own checks (the picker, the previous game confirmed), just before it reads the
+    machines: twelve groups check their choices at once and wait for each other only to read
+    the machines, insert the game and fold the season. Writes that change the machines
+    otherwise (declarations, replacements) hold the meet alone, so never run beside a choice.
+    An advisory lock (PostgreSQL; SQLite runs one write at a time): it never conflicts with a
+    row lock, so it adds no order to wait in. A meet id past 2**31 shares its lock with a
+    smaller one: the two meets' choices then wait for each other, nothing worse."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [MACHINE_CHOICES, meet_id % 2**31])
 
 
 def locked_game(game: m.Game) -> m.Game:

@@ -24,17 +24,17 @@ from flipwell.league.audit import record_event
 from flipwell.league.selectors.meet_board import (
     GAMES_PER_MATCH,
     group_games,
-    late_players,
+    late_players_and_open_compensatory,
     machine_id_of,
     machine_key,
     machine_states,
-    open_compensatory,
     played_games,
 )
 from flipwell.league.services._edge import (
     MeetHold,
     fold,
     group_player_ids,
+    hold_machine_choices,
     hold_meet,
     locked_game,
     open_meet,
@@ -82,7 +82,9 @@ def choose_next_machine(
     game; R5.2-d, A24: not a late joiner after his first game). Which machines: R5-d..g, R4-b,
     R7.3-r via `check_machine_choice` (a machine is in use while a game on it has no
     confirmed scores). The previous game must have confirmed scores and no compensatory game
-    may be open (R7.3-p). Play order: `play_order` (R5.2-b, R5.2-c, A25).
+    may be open (R7.3-p). Play order: `play_order` (R5.2-b, R5.2-c, A25). The meet's groups
+    check their choices at once; they take turns only to read the machines and take one
+    (`hold_machine_choices`).
 
     Side effects: inserts the Game (chosen_by) and an audit event ``game.machine_chosen``.
     Raises ValidationError (nothing written) when the meet is not open, the match is over,
@@ -90,7 +92,7 @@ def choose_next_machine(
     is not the picker, or the machine is not allowed (the message lists the allowed ones).
     """
     with transaction.atomic():
-        hold_meet(MeetHold.CHOOSE, group=group.pk)
+        hold_meet(MeetHold.SCORES, group=group.pk)
         group = (
             m.Group.objects.select_for_update(of=("self",))
             .select_related("meet__season__league")
@@ -110,11 +112,12 @@ def choose_next_machine(
                 f"Game {board_games[-1].number} of group {group.number} has no confirmed "
                 "scores yet: the next machine is chosen after it (R5-c)."
             )
-        waiting = open_compensatory(meet).get(group.pk, [])
+        late_by_group, compensatory = late_players_and_open_compensatory(meet)
+        waiting = compensatory.get(group.pk, [])
         with rules_edge():
             check_next_game_may_start([OpenGame(player_key(p), "compensatory") for p in waiting])
         played = played_games(board_games)
-        late = [player_key(p) for p in late_players(meet).get(group.pk, frozenset())]
+        late = [player_key(p) for p in late_by_group.get(group.pk, frozenset())]
         with rules_edge("chosen_by"):
             picker = int(machine_picker(played, late=late, ruleset=ruleset))
         number = len(games) + 1
@@ -130,6 +133,7 @@ def choose_next_machine(
             )
         if machine.league_id != meet.season.league_id:
             raise ValidationError({"machine": f"{machine} is not a machine of this league."})
+        hold_machine_choices(meet.pk)  # the machines are read and one is taken one at a time
         states = [s for s, _ in machine_states(meet)]
         with rules_edge("machine"):
             selection = check_machine_choice(

@@ -116,8 +116,9 @@ def submit_scores(
         open_meet(group.meet, doing="enter scores")
         members = group_player_ids(group)
         require_member(entered_by, members, field="entered_by", group=group)
-        _check_not_confirmed(game, refused="your entry was not saved")
-        latest = game.submissions.select_related("entered_by").order_by("-version").first()
+        versions = _versions(game)
+        _check_not_confirmed(game, versions, refused="your entry was not saved")
+        latest = versions[-1] if versions else None
         _check_seen_version(game, latest, seen_version)
         _check_sheet(game, sheet, members)
         points = _points(game, sheet, ties)
@@ -140,11 +141,12 @@ def submit_scores(
             if replay is not None:
                 return replay
             raise
-        # The replaced versions were never confirmed, so their tie orders were never facts;
-        # the standings read every tie order of a game, so only the new sheet's may remain.
-        m.TieOrder.objects.filter(game=game, submission__isnull=False).exclude(
-            submission=submission
-        ).delete()
+        if latest is not None:
+            # The replaced versions were never confirmed, so their tie orders were never facts;
+            # the standings read every tie order of a game, so only the new sheet's may remain.
+            m.TieOrder.objects.filter(game=game, submission__isnull=False).exclude(
+                submission=submission
+            ).delete()
         store_sheet(submission, sheet, ties, actor=actor)
         record_event(
             action="scores.submitted",
@@ -188,7 +190,8 @@ def confirm_scores(
             .select_related("group__meet__season__league")
             .get(pk=submission.game_id)
         )
-        submission = m.ScoreSubmission.objects.select_related("entered_by").get(pk=submission.pk)
+        versions = _versions(game)
+        submission = next(v for v in versions if v.pk == submission.pk)
         group = game.group
         open_meet(group.meet, doing="confirm scores")
         if submission.is_correction:
@@ -196,8 +199,8 @@ def confirm_scores(
                 "This sheet is a correction: it is applied when every player asked agrees "
                 "(R3-d), not by confirmation."
             )
-        _check_not_confirmed(game)
-        latest = latest_version(game)
+        _check_not_confirmed(game, versions)
+        latest = versions[-1].version
         if submission.version != latest:
             raise ValidationError(
                 f"Version {submission.version} of game {game.number}'s sheet was replaced by "
@@ -222,7 +225,7 @@ def confirm_scores(
             with transaction.atomic():
                 submission.save(update_fields=["confirmed_by", "confirmed_at"])
         except IntegrityError:
-            _check_not_confirmed(game)  # names the winner
+            _check_not_confirmed(game, _versions(game))  # names the winner
             raise
         record_event(
             action="scores.confirmed",
@@ -293,14 +296,23 @@ def _scored(sheet: Mapping[int, int | None]) -> list[int]:
     return [p for p, score in sheet.items() if score is not None]
 
 
-def _check_not_confirmed(game: m.Game, *, refused: str = "") -> None:
-    """ConflictError naming who confirmed `game`, if anyone did; `refused` says what was not
-    done."""
-    winner = (
-        m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False, is_correction=False)
-        .select_related("confirmed_by")
+def _versions(game: m.Game) -> list[m.ScoreSubmission]:
+    """Every version of the game's sheet, oldest first, with who entered and who confirmed
+    each (one query: a game has a few)."""
+    return list(
+        m.ScoreSubmission.objects.filter(game=game)
+        .select_related("entered_by", "confirmed_by")
         .order_by("version")  # the model's ordering by game would join its group and meet
-        .first()
+    )
+
+
+def _check_not_confirmed(
+    game: m.Game, versions: Sequence[m.ScoreSubmission], *, refused: str = ""
+) -> None:
+    """ConflictError naming who confirmed `game` (whose sheets are `versions`, oldest first),
+    if anyone did; `refused` says what was not done."""
+    winner = next(
+        (v for v in versions if v.confirmed_by_id is not None and not v.is_correction), None
     )
     if winner is not None:
         then = f"; {refused}: " if refused else "; "
@@ -333,31 +345,44 @@ def _check_seen_version(
 
 
 def _check_sheet(game: m.Game, sheet: Mapping[int, int | None], members: Sequence[int]) -> None:
-    names = {p.pk: str(p) for p in m.Player.objects.filter(pk__in=[*sheet, *members])}
-    strangers = [names.get(p, f"player #{p}") for p in sheet if p not in members]
+    strangers = [p for p in sheet if p not in members]
+    missing = [p for p in members if p not in sheet]
+    wrong = [
+        (player, score)
+        for player, score in sheet.items()
+        if score is not None
+        and (isinstance(score, bool) or not isinstance(score, int) or score < 0)
+    ]
+    if strangers or missing or wrong:
+        _refuse_sheet(game, strangers, missing, wrong)
+    _check_forfeits(game, sheet)
+
+
+def _refuse_sheet(
+    game: m.Game,
+    strangers: Sequence[int],
+    missing: Sequence[int],
+    wrong: Sequence[tuple[int, object]],
+) -> None:
+    """ValidationError naming the first thing wrong with a sheet: players not in the group,
+    members left out, or a score that is not a whole number of 0 or more. The players' names
+    are read only here: a good sheet needs none."""
+    asked = [*strangers, *missing, *(p for p, _ in wrong)]
+    names = {p.pk: str(p) for p in m.Player.objects.filter(pk__in=asked)}
     if strangers:
-        raise ValidationError(
-            {"scores": f"{', '.join(strangers)} is not in group {game.group.number}."}
-        )
-    missing = [names[p] for p in members if p not in sheet]
+        who = ", ".join(names.get(p, f"player #{p}") for p in strangers)
+        raise ValidationError({"scores": f"{who} is not in group {game.group.number}."})
     if missing:
         raise ValidationError(
             {
                 "scores": f"Every player of the group needs a score, or none if they did not "
-                f"play (a forfeit): missing {', '.join(missing)}."
+                f"play (a forfeit): missing {', '.join(names[p] for p in missing)}."
             }
         )
-    for player, score in sheet.items():
-        if score is not None and (
-            isinstance(score, bool) or not isinstance(score, int) or score < 0
-        ):
-            raise ValidationError(
-                {
-                    "scores": f"{names[player]}'s score must be a whole number of 0 or more, "
-                    f"got {score!r}."
-                }
-            )
-    _check_forfeits(game, sheet)
+    player, score = wrong[0]
+    raise ValidationError(
+        {"scores": f"{names[player]}'s score must be a whole number of 0 or more, got {score!r}."}
+    )
 
 
 def _check_forfeits(game: m.Game, sheet: Mapping[int, int | None]) -> None:
