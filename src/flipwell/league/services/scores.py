@@ -191,7 +191,7 @@ def confirm_scores(
             .get(pk=submission.game_id)
         )
         versions = _versions(game)
-        submission = next(v for v in versions if v.pk == submission.pk)
+        submission = _version(versions, submission.pk)
         group = game.group
         open_meet(group.meet, doing="confirm scores")
         if submission.is_correction:
@@ -304,6 +304,14 @@ def _versions(game: m.Game) -> list[m.ScoreSubmission]:
         .select_related("entered_by", "confirmed_by")
         .order_by("version")  # the model's ordering by game would join its group and meet
     )
+
+
+def _version(versions: Sequence[m.ScoreSubmission], pk: int) -> m.ScoreSubmission:
+    """The version with id `pk` among a game's `versions`, read again under the game's lock."""
+    found = next((v for v in versions if v.pk == pk), None)
+    if found is None:
+        raise m.ScoreSubmission.DoesNotExist(f"score submission {pk} is not a sheet of its game")
+    return found
 
 
 def _check_not_confirmed(
