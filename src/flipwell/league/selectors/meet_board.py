@@ -287,12 +287,6 @@ def _machine_states_from(rows: Rows, *, open_meet: bool) -> list[tuple[MachineSt
     return states
 
 
-def late_players(meet: m.Meet) -> dict[int, frozenset[int]]:
-    """Group id -> players who arrived after the group began (joined late or forfeited late;
-    2 queries, run together)."""
-    return _late_players_from(rows_together(_LATE, meet.pk))
-
-
 def _late_players_from(rows: Rows) -> dict[int, frozenset[int]]:
     found: dict[int, set[int]] = defaultdict(set)
     for group_id, player_id in [*rows["late_joins"], *rows["late_forfeits"]]:
@@ -309,8 +303,9 @@ def open_compensatory(meet: m.Meet) -> dict[int, list[int]]:
 def late_players_and_open_compensatory(
     meet: m.Meet,
 ) -> tuple[dict[int, frozenset[int]], dict[int, list[int]]]:
-    """`late_players` and `open_compensatory` of `meet`, for a machine choice that needs both
-    (4 queries, run together)."""
+    """Group id -> players who arrived after the group began (joined late or forfeited late),
+    and `open_compensatory` of `meet`: what a machine choice needs (4 queries, run
+    together)."""
     rows = rows_together({**_LATE, **_COMPENSATORY}, meet.pk)
     return _late_players_from(rows), _open_compensatory_from(rows)
 
