@@ -8,9 +8,11 @@ say what `tests/chaos/test_serve.py` runs for real.
 import json
 import re
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import yaml
@@ -19,7 +21,13 @@ from django.core.exceptions import ImproperlyConfigured
 import flipwell.gunicorn_conf
 import flipwell.settings
 from flipwell.cli import main
-from flipwell.gunicorn_conf import default_bind, default_workers
+from flipwell.gunicorn_conf import (
+    default_bind,
+    default_workers,
+    on_starting,
+    refuse_addresses_in_use,
+    socket_per_worker,
+)
 
 ROOT = Path(__file__).parents[1]
 DOCUMENTED = (flipwell.settings.__doc__ or "") + (flipwell.gunicorn_conf.__doc__ or "")
@@ -90,6 +98,71 @@ def test_gunicorn_binds_loopback_unless_the_platform_sets_port(environ, bind):
 def test_gunicorn_bad_port_refused():
     with pytest.raises(ImproperlyConfigured, match="PORT='http' is not a whole number"):
         default_bind({"PORT": "http"})
+
+
+@pytest.mark.parametrize(
+    ("binds", "platform", "environ", "expected"),
+    [
+        (["127.0.0.1:8000"], "linux", {}, True),
+        (["0.0.0.0:8080", "[::1]:8080"], "linux", {}, True),
+        (["unix:/run/flipwell.sock"], "linux", {}, False),  # a path cannot be bound twice
+        (["127.0.0.1:8000", "unix:/run/flipwell.sock"], "linux", {}, False),
+        (["fd://3"], "linux", {}, False),
+        (["127.0.0.1:8000"], "linux", {"LISTEN_FDS": "1"}, False),  # systemd's sockets
+        (["127.0.0.1:8000"], "darwin", {}, False),  # gives every connection to one socket
+    ],
+)
+def test_gunicorn_workers_listen_on_sockets_of_their_own_only_where_it_balances_connections(
+    binds, platform, environ, expected
+):
+    assert socket_per_worker(binds, platform=platform, environ=environ) is expected
+
+
+def _listening() -> socket.socket:
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    return listener
+
+
+def test_gunicorn_refuses_an_address_another_program_listens_on():
+    with _listening() as listener:
+        port = listener.getsockname()[1]
+        with pytest.raises(RuntimeError, match=rf"^127\.0\.0\.1:{port} is in use by another"):
+            refuse_addresses_in_use([f"127.0.0.1:{port}"])
+    refuse_addresses_in_use([f"127.0.0.1:{port}"])  # closed: free again
+
+
+def _arbiter(bind: str, *, master_pid: int = 0) -> SimpleNamespace:
+    """What `on_starting` reads and sets of gunicorn's master (its settings, its parent)."""
+    settings: dict[str, object] = {}
+    return SimpleNamespace(
+        cfg=SimpleNamespace(bind=[bind], set=settings.__setitem__, settings=settings),
+        master_pid=master_pid,
+    )
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a socket per worker is Linux's")
+def test_gunicorn_master_chooses_a_socket_per_worker_before_listening():
+    tcp, unix = _arbiter("127.0.0.1:0"), _arbiter("unix:/tmp/flipwell-test.sock")
+
+    on_starting(tcp)
+    on_starting(unix)
+
+    assert tcp.cfg.settings == {"reuse_port": True}
+    assert unix.cfg.settings == {"reuse_port": False}
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a socket per worker is Linux's")
+def test_gunicorn_master_refuses_a_busy_address_unless_it_replaces_the_running_master():
+    with _listening() as listener:
+        bind = f"127.0.0.1:{listener.getsockname()[1]}"
+        with pytest.raises(RuntimeError, match="is in use by another program"):
+            on_starting(_arbiter(bind))
+        replacing = _arbiter(bind, master_pid=4321)  # started by the running master (USR2)
+        on_starting(replacing)
+
+    assert replacing.cfg.settings == {"reuse_port": True}
 
 
 def test_dockerfile_passes_hadolint_with_no_finding_at_all():

@@ -10,6 +10,15 @@ Words and the variables that set them:
   front. Nothing is exposed to the network unless asked for.
 - *graceful shutdown*: on SIGTERM the workers finish the requests they are answering, for at
   most ``GRACEFUL_TIMEOUT`` seconds (default 30), then exit; systemd and docker stop send it.
+- *one socket per worker*: on Linux, when every address is TCP, each worker listens on a
+  socket of its own (``SO_REUSEPORT``) and the kernel spreads new connections over them
+  evenly. On one shared socket, the worker that wins the race to accept a burst of
+  connections keeps them all while they stay open (keep-alive: a reverse proxy's pool to
+  gunicorn, or a load test), and the other workers idle: bench_http saw one worker of two
+  holding all 32 of wrk's connections in a third of its loads, at a third of the
+  throughput. A Unix socket or systemd's sockets stay shared (a path cannot be bound twice).
+  Since a second server on the same port would then be let in, sharing its connections, the
+  server refuses to start on an address another program is listening on, as gunicorn would.
 - *timeout*: a worker silent for ``GUNICORN_TIMEOUT`` seconds (default 60) is restarted.
 - *logs*: the access log (one line per request, with its request id) to stdout, gunicorn's
   own messages to stderr; flipwell's logs go to stdout too (`flipwell.logs`).
@@ -17,8 +26,12 @@ Words and the variables that set them:
 
 from __future__ import annotations
 
+import errno
 import os
-from collections.abc import Mapping
+import socket
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from flipwell.env import env_int
 
@@ -35,6 +48,54 @@ def default_bind(environ: Mapping[str, str] = os.environ) -> str:
     if environ.get("PORT", "").strip():
         return f"0.0.0.0:{env_int('PORT', 8000, minimum=1, environ=environ)}"
     return DEFAULT_BIND
+
+
+def socket_per_worker(
+    binds: Sequence[str], *, platform: str = sys.platform, environ: Mapping[str, str] = os.environ
+) -> bool:
+    """Whether each worker should listen on a socket of its own (see *one socket per worker*):
+    on Linux, whose kernel spreads connections over such sockets (other systems give them all
+    to one), when every address is TCP and systemd passes no sockets of its own."""
+    if platform != "linux" or environ.get("LISTEN_FDS"):
+        return False
+    return all(not bind.startswith(("unix:", "fd://")) for bind in binds)
+
+
+def refuse_addresses_in_use(binds: Sequence[str]) -> None:
+    """Refuse, naming it, an address another program listens on: with a socket per worker,
+    binding would succeed beside another server's socket of the same kind and share its
+    connections, where gunicorn alone would refuse."""
+    from gunicorn.util import parse_address  # type: ignore[import-untyped]
+
+    for bind in binds:
+        host, port = parse_address(bind)
+        for family, kind, proto, _, address in socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        ):
+            with socket.socket(family, kind, proto) as probe:
+                # As gunicorn binds: connections of an earlier server still closing
+                # (TIME_WAIT) do not make the address busy, a listening socket does.
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                try:
+                    probe.bind(address)
+                except OSError as error:
+                    if error.errno != errno.EADDRINUSE:
+                        raise
+                    raise RuntimeError(
+                        f"{bind} is in use by another program (another flipwell serve?): "
+                        "stop it, or choose another address with --bind or PORT"
+                    ) from None
+
+
+def on_starting(server: Any) -> None:
+    """gunicorn's hook before its master listens: one socket per worker where it balances
+    connections (`socket_per_worker`), on an address no other program listens on. A master
+    started by a running one to replace it (USR2) shares its address by design."""
+    binds = list(server.cfg.bind)
+    per_worker = socket_per_worker(binds)
+    server.cfg.set("reuse_port", per_worker)
+    if per_worker and not server.master_pid:
+        refuse_addresses_in_use(binds)
 
 
 wsgi_app = "flipwell.wsgi:application"

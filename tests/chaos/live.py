@@ -6,8 +6,9 @@ Words:
   suite's server (dropped at the end), copied from the suite's migrated, empty test database.
 - *static files*: the production settings link hashed names; a server that renders pages
   (not only the API's JSON) needs `Database.collect_static` first, as `flipwell serve` does.
-- *server*: ``gunicorn flipwell.wsgi`` with the production settings (``DEBUG=0``), two worker
-  processes of several threads each, bound to 127.0.0.1 on a free port, in a process group of
+- *server*: ``gunicorn flipwell.wsgi`` with the production settings (``DEBUG=0``) and
+  gunicorn configuration (`flipwell.gunicorn_conf`: a socket per worker, the access log), two
+  worker processes of several threads each, bound to 127.0.0.1 on a free port, in a process group of
   its own so that `LiveServer.kill` can SIGKILL the master and every worker at once, as the
   OOM killer or a crash would.
 - *answer*: an HTTP status and the JSON body, or status 0 when the connection failed (the
@@ -156,6 +157,7 @@ class LiveServer:
             self._process = subprocess.Popen(
                 [
                     *(sys.executable, "-m", "gunicorn", "flipwell.wsgi"),
+                    *("--config", "python:flipwell.gunicorn_conf"),
                     *("--bind", f"{LOOPBACK}:{port}"),
                     *("--workers", str(self.workers), "--threads", str(self.threads)),
                     *("--timeout", "120", "--graceful-timeout", "2", "--no-control-socket"),

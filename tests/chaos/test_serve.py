@@ -2,8 +2,9 @@
 
 On the suite's database kind (`make test-postgres`: PostgreSQL), a copy of the migrated test
 database. One server answers every check, in order: /healthz, a page, its hashed static file
-with a far-future cache header, a 500 logged on stdout with its traceback and request id,
-then a clean exit on SIGTERM (gunicorn's graceful shutdown).
+with a far-future cache header, a 500 logged on stdout with its traceback and request id, its
+workers each listening on a socket of their own, a second server on its address refused, then
+a clean exit on SIGTERM (gunicorn's graceful shutdown).
 """
 
 from __future__ import annotations
@@ -29,8 +30,10 @@ STARTUP_SECONDS = 90
 ONE_YEAR = 365 * 24 * 3600
 
 
-def _serve(database: Database, port: int) -> tuple[subprocess.Popen[bytes], Path, Path]:
-    stdout, stderr = database.data_dir / "serve.out", database.data_dir / "serve.err"
+def _serve(
+    database: Database, port: int, name: str = "serve", *options: str
+) -> tuple[subprocess.Popen[bytes], Path, Path]:
+    stdout, stderr = database.data_dir / f"{name}.out", database.data_dir / f"{name}.err"
     env = {
         **database.env(),
         "FLIPWELL_TEST_URLS": "yes",
@@ -39,7 +42,10 @@ def _serve(database: Database, port: int) -> tuple[subprocess.Popen[bytes], Path
     }
     with stdout.open("wb") as out, stderr.open("wb") as err:
         process = subprocess.Popen(
-            [sys.executable, "-m", "flipwell.cli", "serve", "--bind", f"{LOOPBACK}:{port}"],
+            [
+                *(sys.executable, "-m", "flipwell.cli", "serve"),
+                *("--bind", f"{LOOPBACK}:{port}", *options),
+            ],
             cwd=database.data_dir,
             env=env,
             stdout=out,
@@ -71,6 +77,35 @@ def _wait_until_up(process: subprocess.Popen[bytes], url: str, stderr: Path) -> 
     raise AssertionError(f"flipwell serve did not answer in {STARTUP_SECONDS} s")
 
 
+def _listening_sockets(port: int, workers: int) -> int:
+    """How many sockets listen on TCP `port` (Linux's /proc/net/tcp, state 0A), once there are
+    `workers` of them or after 20 s (a worker opens its own when it boots)."""
+    deadline = time.monotonic() + 20
+    while True:
+        rows = Path("/proc/net/tcp").read_text().splitlines()[1:]
+        found = sum(
+            1 for row in rows if row.split()[1].endswith(f":{port:04X}") and row.split()[3] == "0A"
+        )
+        if found >= workers or time.monotonic() > deadline:
+            return found
+        time.sleep(0.2)
+
+
+def _second_serve(database: Database, port: int) -> tuple[int | None, str]:
+    """Start another flipwell serve on `port`: its exit status (None if it kept running) and
+    what it wrote on stderr."""
+    process, _, stderr = _serve(database, port, "second", "--no-collectstatic")
+    try:
+        status = process.wait(timeout=STARTUP_SECONDS)
+    except subprocess.TimeoutExpired:
+        status = None
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    return status, stderr.read_text()
+
+
 def test_serve_answers_health_pages_static_logs_a_500_and_stops_on_sigterm(
     new_database: NewDatabase,
 ) -> None:
@@ -86,6 +121,8 @@ def test_serve_answers_health_pages_static_logs_a_500_and_stops_on_sigterm(
         (css,) = re.findall(rb'href="(/static/flipwell/app\.[0-9a-f]{12}\.css)"', page[2])
         static = _get(url + css.decode(), **{"Accept-Encoding": "br"})
         failed = _get(url + "/test/error/", **{"X-Request-ID": "serve-test-500"})
+        listening = _listening_sockets(port, workers=2)
+        second = _second_serve(database, port)
         time.sleep(0.5)  # the worker writes its log line after answering
         process.send_signal(signal.SIGTERM)
         status = process.wait(timeout=30)
@@ -110,6 +147,9 @@ def test_serve_answers_health_pages_static_logs_a_500_and_stops_on_sigterm(
     assert "Traceback (most recent call last):" in out
     assert "DeliberateFailureError: a deliberate failure" in out
     assert '"GET /test/error/ HTTP/1.1" 500' in out  # gunicorn's access log, on stdout too
+    assert listening == 2  # a socket per worker (flipwell.gunicorn_conf): connections spread
+    assert second[0] == 1
+    assert f"Error: {LOOPBACK}:{port} is in use by another program" in second[1]
     assert status == 0
     assert "Shutting down: Master" in err
 
