@@ -16,7 +16,9 @@ Words and the variables that set them:
   connections keeps them all while they stay open (keep-alive: a reverse proxy's pool to
   gunicorn, or a load test), and the other workers idle: bench_http saw one worker of two
   holding all 32 of wrk's connections in a third of its loads, at a third of the
-  throughput. A Unix socket or systemd's sockets stay shared (a path cannot be bound twice).
+  throughput. The price: connections waiting in a worker's queue when it dies are dropped,
+  not taken by another worker (a phone's score sheet is kept and sent again). A Unix socket
+  or systemd's sockets stay shared (a path cannot be bound twice).
   Since a second server on the same port would then be let in, sharing its connections, the
   server refuses to start on an address another program is listening on, as gunicorn would.
 - *timeout*: a worker silent for ``GUNICORN_TIMEOUT`` seconds (default 60) is restarted.
