@@ -133,6 +133,10 @@ def test_gunicorn_refuses_an_address_another_program_listens_on():
     refuse_addresses_in_use([f"127.0.0.1:{port}"])  # closed: free again
 
 
+def test_gunicorn_leaves_other_bind_failures_to_gunicorn_to_report():
+    refuse_addresses_in_use(["192.0.2.1:8000"])  # not this machine's: gunicorn will say so
+
+
 def _arbiter(bind: str, *, master_pid: int = 0) -> SimpleNamespace:
     """What `on_starting` reads and sets of gunicorn's master (its settings, its parent)."""
     settings: dict[str, object] = {}

@@ -66,23 +66,21 @@ def socket_per_worker(
 def refuse_addresses_in_use(binds: Sequence[str]) -> None:
     """Refuse, naming it, an address another program listens on: with a socket per worker,
     binding would succeed beside another server's socket of the same kind and share its
-    connections, where gunicorn alone would refuse."""
-    from gunicorn.util import parse_address  # type: ignore[import-untyped]
+    connections, where gunicorn alone would refuse. Probes each address as gunicorn binds it
+    (IPv6 for an IPv6 literal, else IPv4); any other failure is left to gunicorn to report."""
+    from gunicorn.util import is_ipv6, parse_address  # type: ignore[import-untyped]
 
     for bind in binds:
         host, port = parse_address(bind)
-        for family, kind, proto, _, address in socket.getaddrinfo(
-            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
-        ):
-            with socket.socket(family, kind, proto) as probe:
-                # As gunicorn binds: connections of an earlier server still closing
-                # (TIME_WAIT) do not make the address busy, a listening socket does.
-                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                try:
-                    probe.bind(address)
-                except OSError as error:
-                    if error.errno != errno.EADDRINUSE:
-                        raise
+        family = socket.AF_INET6 if is_ipv6(host) else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            # As gunicorn binds: connections of an earlier server still closing (TIME_WAIT)
+            # do not make the address busy, a listening socket does.
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind((host, port))
+            except OSError as error:
+                if error.errno == errno.EADDRINUSE:
                     raise RuntimeError(
                         f"{bind} is in use by another program (another flipwell serve?): "
                         "stop it, or choose another address with --bind or PORT"
