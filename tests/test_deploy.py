@@ -140,9 +140,12 @@ def test_gunicorn_leaves_other_bind_failures_to_gunicorn_to_report():
 def _arbiter(bind: str, *, master_pid: int = 0) -> SimpleNamespace:
     """What `on_starting` reads and sets of gunicorn's master (its settings, its parent)."""
     settings: dict[str, object] = {}
+    logged: list[str] = []
     return SimpleNamespace(
         cfg=SimpleNamespace(bind=[bind], set=settings.__setitem__, settings=settings),
         master_pid=master_pid,
+        log=SimpleNamespace(info=lambda message, *args: logged.append(message % args)),
+        logged=logged,
     )
 
 
@@ -154,7 +157,9 @@ def test_gunicorn_master_chooses_a_socket_per_worker_before_listening():
     on_starting(unix)
 
     assert tcp.cfg.settings == {"reuse_port": True}
+    assert tcp.logged == ["Listening at: 127.0.0.1:0, a socket per worker"]
     assert unix.cfg.settings == {"reuse_port": False}
+    assert unix.logged == []  # gunicorn's own line names its shared socket
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="a socket per worker is Linux's")

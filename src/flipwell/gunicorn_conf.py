@@ -94,8 +94,12 @@ def on_starting(server: Any) -> None:
     binds = list(server.cfg.bind)
     per_worker = socket_per_worker(binds)
     server.cfg.set("reuse_port", per_worker)
-    if per_worker and not server.master_pid:
+    if not per_worker:
+        return
+    if not server.master_pid:
         refuse_addresses_in_use(binds)
+    # gunicorn's own "Listening at" line names only its master's sockets: none here.
+    server.log.info("Listening at: %s, a socket per worker", ", ".join(binds))
 
 
 wsgi_app = "flipwell.wsgi:application"
