@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -371,7 +371,7 @@ def _refuse_sheet(
     strangers: Sequence[int],
     missing: Sequence[int],
     wrong: Sequence[tuple[int, object]],
-) -> None:
+) -> NoReturn:
     """ValidationError naming the first thing wrong with a sheet: players not in the group,
     members left out, or a score that is not a whole number of 0 or more. The players' names
     are read only here: a good sheet needs none."""
