@@ -387,8 +387,9 @@ def site_ports(url: str) -> list[str]:
 
 
 def debug_hosts(lan: str | None) -> list[str]:
-    """The hosts `make run` (DEBUG) answers to: the local names and, so that phones at the
-    venue reach ``make run HOST=0.0.0.0``, the machine's LAN address (`flipwell.lan`)."""
+    """The hosts a server with ``DEBUG`` on answers to unless ``ALLOWED_HOSTS`` says: the
+    local names and the machine's LAN address (`flipwell.lan`). ``make dev`` listens on
+    127.0.0.1 only; ``make run`` (DEBUG off) sets ``ALLOWED_HOSTS`` itself (`flipwell.venue`)."""
     return ["localhost", "127.0.0.1", "[::1]", *([lan] if lan else [])]
 
 
