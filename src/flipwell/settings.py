@@ -583,7 +583,9 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTP
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# Browsers honour Cross-Origin-Opener-Policy only over HTTPS (and on localhost); over plain
+# HTTP at a venue's LAN address they ignore it and log an error on every page of every phone.
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin" if HTTPS else None
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", HTTPS)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS)

@@ -43,6 +43,7 @@ def test_phone_opens_make_run_at_the_lan_address(
             error_guard.expect_refusal(phone, NOT_FOUND)
             missing = phone.goto("/no-such-page/")
             expect(phone.get_by_role("heading", name="Page not found")).to_be_visible()
+            expect(phone.get_by_text("URL patterns")).to_have_count(0)  # DEBUG's list
         finally:
             context.close()
 

@@ -444,3 +444,22 @@ def test_allowed_ports_default_to_the_site_address_s_and_gunicorn_s(tmp_path):
     assert _allowed_ports(tmp_path, FLIPWELL_LISTEN_PORTS="8731") == ["8731"]
     assert _allowed_ports(tmp_path, DEBUG="1") == ["*"]
     assert _allowed_ports(tmp_path, ALLOWED_PORTS="8000,8443") == ["8000", "8443"]
+
+
+def test_cross_origin_opener_policy_only_over_https(tmp_path):
+    """issue 23 §1: over plain HTTP at the venue's LAN address chromium ignores the header and
+    logs an error on every page of every phone (tests/browser/test_make_run.py saw it)."""
+    code = "import flipwell.settings as s; print(s.SECURE_CROSS_ORIGIN_OPENER_POLICY)"
+    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "DATABASE_URL"}}
+
+    def policy(https: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            env={**env, "FLIPWELL_HTTPS": https, "FLIPWELL_DATA_DIR": str(tmp_path)},
+            check=True,
+        )
+        return done.stdout.strip()
+
+    assert (policy("no"), policy("yes")) == ("None", "same-origin")
