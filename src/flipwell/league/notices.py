@@ -5,8 +5,11 @@ Words (see also `flipwell.league.models.notices`):
   a write that rolls back queues nothing; the rows are sent by ``flipwell work``
   (`flipwell.league.notice_worker`) once committed. Nothing here talks to a mail server.
 - *enabled*: the installation sends e-mail (``NOTICES_EMAIL``, on by default when
-  ``EMAIL_HOST`` is set). Off, nothing is queued at all: no notice waits for a server that was
-  never configured, and turning it on later does not send old news.
+  ``EMAIL_HOST`` is set) and knows the address its links start with (``FLIPWELL_SITE_URL``:
+  a link guessed from the host name would miss the port, ``http://127.0.0.1/``). Off, nothing
+  is queued at all: no notice waits for a server that was never configured, and turning it on
+  later does not send old news. ``flipwell serve`` and ``flipwell work`` say at start-up
+  when the address lacks (`missing_site_address`).
 - *preferences link*: ``/notices/<token>/``, where the token is the player's id signed with
   the installation's key (`django.core.signing`), so no token is stored and none can be
   guessed; every notice carries it, and it is the unsubscribe link.
@@ -44,8 +47,25 @@ KINDS: tuple[str, ...] = tuple(m.NoticeKind.values)
 
 
 def enabled() -> bool:
-    """Whether this installation sends notices (``NOTICES_EMAIL``)."""
-    return bool(settings.NOTICES_EMAIL)
+    """Whether this installation sends notices: ``NOTICES_EMAIL`` and a site address to link
+    to (``FLIPWELL_SITE_URL``)."""
+    return bool(settings.NOTICES_EMAIL and settings.SITE_URL)
+
+
+def missing_site_address() -> str:
+    """What lacks without a site address (``FLIPWELL_SITE_URL``), for ``flipwell serve`` and
+    ``flipwell work`` to say at start-up; "" when it is set. Every link in an e-mail starts
+    with it, never with the ``Host`` a request named (a forged one would land in the e-mail),
+    so without it no notice is queued and the forgot-password page sends no link."""
+    if settings.SITE_URL:
+        return ""
+    notices = "no notice is queued (NOTICES_EMAIL is on) and " if settings.NOTICES_EMAIL else ""
+    return (
+        "FLIPWELL_SITE_URL is not set: e-mails have no address to link to, so "
+        f"{notices}the forgot-password page sends no link. Set it to the address players and "
+        "officials open, e.g. https://league.example.org or http://192.168.1.20:8000 "
+        "(make run sets it)."
+    )
 
 
 # --- links -----------------------------------------------------------------------------------
