@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from flipwell.league.csv_cells import restore
+from flipwell.league.limits import IFPA
 
 COLUMNS = ("first_name", "last_name", "ifpa_number", "ifpa_rank")
 
@@ -126,13 +127,22 @@ def _row(line: int, values: dict[str, str]) -> PlayerRow:
 
 
 def _positive_int_or_none(line: int, column: str, value: str) -> int | None:
+    """An IFPA number or rank: ASCII digits, 1 to `IFPA.maximum` (the IFPA's own ids are 32-bit;
+    a longer number would not fit the database's column)."""
     if not value:
         return None
-    if not value.isascii() or not value.isdigit() or int(value) < 1:
+    digits = value.lstrip("0")
+    if not value.isascii() or not value.isdigit() or not digits:
         raise PlayersCsvError(
-            line, column, f"{value!r} is not a whole number of 1 or more (leave it empty if none)"
+            line,
+            column,
+            f"{value[:20]!r} is not a whole number of 1 or more (leave it empty if none)",
         )
-    return int(value)
+    if len(digits) > len(str(IFPA.maximum)) or int(digits) > IFPA.maximum:
+        raise PlayersCsvError(
+            line, column, f"{value[:20]!r} is too large: the IFPA's numbers go up to {IFPA.maximum}"
+        )
+    return int(digits)
 
 
 def roster_problems(text: str) -> list[PlayersCsvError]:

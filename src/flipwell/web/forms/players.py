@@ -8,6 +8,7 @@ from django import forms
 
 from flipwell.league import limits
 from flipwell.league.players_csv import PlayersCsvError, roster_problems
+from flipwell.web.forms.fields import id_field
 
 
 class RegisterPlayerForm(forms.Form):
@@ -37,7 +38,7 @@ class RegisterPlayerForm(forms.Form):
 class EditPlayerForm(forms.Form):
     """A roster player's name and IFPA number, as corrected by an official."""
 
-    player = forms.IntegerField(widget=forms.HiddenInput)
+    player = id_field("player")
     first_name = forms.CharField(max_length=limits.NAME_LENGTH)
     last_name = forms.CharField(max_length=limits.NAME_LENGTH)
     ifpa_number = forms.IntegerField(
@@ -110,5 +111,5 @@ class MergePlayersForm(forms.Form):
 class UndoMergeForm(forms.Form):
     """Why a merge is undone."""
 
-    merge = forms.IntegerField(widget=forms.HiddenInput)
+    merge = id_field("merge")
     reason = forms.CharField(max_length=limits.TEXT_LENGTH, label="Why undo it")
