@@ -420,6 +420,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Content-Security-Policy ('self' only), Permissions-Policy, Referrer-Policy.
     "flipwell.web.middleware.SecurityHeadersMiddleware",
+    # A page's query or form data with a NUL character is a 400 (PostgreSQL refuses NUL).
+    "flipwell.web.nul_input.NulInputMiddleware",
     # Last: turns a sign-in refused for a lockout into the lockout page (429).
     "axes.middleware.AxesMiddleware",
 ]

@@ -5,6 +5,7 @@ import re
 from types import SimpleNamespace
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.converters import IntConverter
 
@@ -178,3 +179,105 @@ def test_public_page_with_a_huge_season_query_is_not_found(client, lo):
     response = client.get(f"/leagues/tuesday/players/{lo.player.pk}/?season={HUGE}")
 
     assert response.status_code == 404
+
+
+# The roster CSV upload and NUL characters (issue 26 §5).
+
+ROSTER_HEADER = b"first_name,last_name,ifpa_number,ifpa_rank\n"
+
+
+def _upload(client, lo, content):
+    return client.post(
+        f"/manage/tuesday/seasons/{lo.season.pk}/roster/",
+        {"action": "import", "csv_file": SimpleUploadedFile("players.csv", content)},
+    )
+
+
+def test_roster_csv_file_over_a_megabyte_is_refused_with_a_short_message(client, lo):
+    """issue 26 §5: a 10 MB upload took 21 s and answered a 73 MB page; the API's limit is
+    1 MB, and now the console's too."""
+    content = ROSTER_HEADER + b"x\n" * 600_000
+
+    response = _upload(client, lo, content)
+
+    assert response.status_code == 400
+    assert response.context["upload"].errors == {
+        "csv_file": [
+            "The file is 1.2 MB: a roster CSV may be at most 1 MB (some 30,000 players). "
+            "Check that it is the roster file."
+        ]
+    }
+    assert len(response.content) < 100_000
+    assert m.SeasonEntry.objects.filter(season=lo.season).count() == 1
+
+
+def test_roster_csv_with_many_bad_lines_lists_twenty_and_counts_the_rest(client, lo):
+    """issue 26 §5: every bad line of a large file made the error page as large as the file."""
+    content = ROSTER_HEADER + b"x\n" * 100
+
+    response = _upload(client, lo, content)
+
+    errors = response.context["upload"].non_field_errors()
+    assert response.status_code == 400
+    assert len(errors) == 21
+    assert errors[0] == "Line 2: has 1 fields, but the header has 4"
+    assert errors[-1] == "…and 80 more bad lines: fix these first."
+
+
+def test_roster_csv_file_with_a_nul_is_refused_naming_its_line(client, lo):
+    """issue 26 §5: a NUL byte in the file was stored (a 500 on PostgreSQL)."""
+    content = ROSTER_HEADER + b"Ada,Flipper,,\nBo\x00b,Cat,,\n"
+
+    response = _upload(client, lo, content)
+
+    assert response.status_code == 400
+    assert response.context["upload"].errors == {
+        "csv_file": [
+            "Line 3 holds a NUL character (code 0), which is not CSV text: save the roster "
+            "again as CSV (UTF-8) and upload that file."
+        ]
+    }
+    assert m.SeasonEntry.objects.filter(season=lo.season).count() == 1
+
+
+def test_pasted_roster_csv_with_a_nul_is_a_plain_400(client, lo):
+    """issue 26 §5."""
+    text = "first_name,last_name,ifpa_number,ifpa_rank\nBo\x00b,Cat,,\n"
+
+    response = client.post(
+        f"/manage/tuesday/seasons/{lo.season.pk}/roster/", {"action": "import", "csv_text": text}
+    )
+
+    assert response.status_code == 400
+    assert response.headers["Content-Type"] == "text/plain; charset=utf-8"
+    assert response.text.startswith("The field “csv_text” holds a NUL character (code 0)")
+    assert m.SeasonEntry.objects.filter(season=lo.season).count() == 1
+
+
+def test_console_text_input_with_a_nul_is_refused_and_nothing_stored(client, lo):
+    """issue 26 §5: every console text input; PostgreSQL refuses NUL (a 500 there), SQLite
+    stored it."""
+    response = client.post(
+        "/manage/tuesday/seasons/",
+        {"name": "Fa\x00ll", "weekday": "2", "start_time": "19:30", "number_of_meets": "8",
+         "dues_cents": "25.50"},
+    )  # fmt: skip
+
+    assert response.status_code == 400
+    assert "The field “name” holds a NUL character" in response.text
+    assert not m.Season.objects.filter(name__startswith="Fa").exists()
+
+
+def test_query_string_with_a_nul_is_refused(client, lo):
+    response = client.get("/leagues/tuesday/?season=%00")
+
+    assert response.status_code == 400
+    assert response.text.startswith("The field “season” holds a NUL character")
+
+
+def test_api_input_with_a_nul_keeps_the_api_error_shape(client, lo):
+    """The API checks NUL itself and answers JSON: the pages' guard leaves it alone."""
+    response = client.get("/api/v1/leagues?cursor=%00")
+
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "invalid_input"

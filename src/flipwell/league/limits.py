@@ -65,6 +65,9 @@ PRICE_CENTS = Bound(0, 10**9)
 QUALIFIERS = Bound(1, 1000)
 """An official's number of playoff qualifiers (A06)."""
 
+ROSTER_CSV_LENGTH = 1_000_000
+"""A roster CSV, pasted or sent to the API, in characters; an uploaded file, in bytes (1 MB:
+some 30,000 players, far more than a league has, and read in a second or two)."""
 NAME_LENGTH = 80
 """A player's first or last name."""
 TITLE_LENGTH = 120
