@@ -120,6 +120,9 @@ password, until the cool-off has passed since the last counted failure; the page
 
 - ``LOGIN_FAILURE_LIMIT``: failed sign-ins (per name and address) that lock; default 5.
 - ``LOGIN_COOLOFF_MINUTES``: how long a lockout lasts; default 15.
+- ``FORGOT_PASSWORD_PER_ADDRESS``, ``FORGOT_PASSWORD_PER_ACCOUNT``: set-password links one
+  client address, and one e-mail address, may ask for in ``FORGOT_PASSWORD_WINDOW_MINUTES``;
+  defaults 10, 3 and 60 (counted in the default cache, `flipwell.web.reset_limit`).
 
 The Content-Security-Policy, Permissions-Policy and Referrer-Policy headers are set by
 `flipwell.web.middleware`; session cookies are HttpOnly and SameSite=Lax everywhere.
@@ -570,3 +573,9 @@ AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_CLIENT_IP_CALLABLE = "flipwell.web.auth.client_address"  # REMOTE_ADDR or the proxy's
 AXES_LOCKOUT_CALLABLE = "flipwell.web.auth.locked_out_response"
+
+# --- Forgot-password limit (flipwell.web.reset_limit): links asked for, per window ---
+
+FORGOT_PASSWORD_PER_ADDRESS = env_int("FORGOT_PASSWORD_PER_ADDRESS", 10, minimum=1)
+FORGOT_PASSWORD_PER_ACCOUNT = env_int("FORGOT_PASSWORD_PER_ACCOUNT", 3, minimum=1)
+FORGOT_PASSWORD_WINDOW_MINUTES = env_int("FORGOT_PASSWORD_WINDOW_MINUTES", 60, minimum=1)
