@@ -7,6 +7,8 @@ meaning "off"):
 - ``SECRET_KEY``: a long random string. When unset, flipwell generates one on first use and
   keeps it in the data directory (``secret_key``, file mode 0600), so a fresh machine needs no
   set-up; a key given explicitly but empty or obviously weak is refused.
+- ``SECRET_KEY_FALLBACKS``: former keys, comma-separated, still accepted after ``SECRET_KEY``
+  changes (sessions, set-password links, the signatures of backups); default none.
 - ``DEBUG``: ``1``/``true``/``yes``/``on`` or ``0``/``false``/``no``/``off``; default off.
 - ``ALLOWED_HOSTS``: comma-separated host names; default none (when ``DEBUG``: the localhost
   names and the machine's LAN address, so phones reach ``make run HOST=0.0.0.0``).
@@ -39,7 +41,8 @@ every server), app servers keep no state of their own: sessions, sign-in failure
 audit logs are in the database, and the static files are collected from the code. The data
 directory then holds only the collected static files (and the generated secret key, when
 ``SECRET_KEY`` is unset: set it, or share the directory). Backups (``flipwell backup``) are
-written wherever the operator says. Any number of servers can then stand behind one
+written wherever the operator says, signed with ``SECRET_KEY`` (restoring one elsewhere needs
+the same key, or ``--trust-unsigned``). Any number of servers can then stand behind one
 PostgreSQL and one load balancer.
 
 Logs and errors. Every log line goes to stdout (see `flipwell.logs`), with the request's id
@@ -579,3 +582,7 @@ AXES_LOCKOUT_CALLABLE = "flipwell.web.auth.locked_out_response"
 FORGOT_PASSWORD_PER_ADDRESS = env_int("FORGOT_PASSWORD_PER_ADDRESS", 10, minimum=1)
 FORGOT_PASSWORD_PER_ACCOUNT = env_int("FORGOT_PASSWORD_PER_ACCOUNT", 3, minimum=1)
 FORGOT_PASSWORD_WINDOW_MINUTES = env_int("FORGOT_PASSWORD_WINDOW_MINUTES", 60, minimum=1)
+
+# --- Key rotation: former SECRET_KEYs still verify sessions, set-password links, backups ---
+
+SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", [])
