@@ -8,8 +8,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.converters import IntConverter
+from django.utils.http import urlsafe_base64_encode
 
 from flipwell.league import models as m
+from flipwell.league import services
+from flipwell.league.services.player_links import token_for
 from flipwell.web.ids import IdConverter, parse_id
 from tests import factories as f
 
@@ -281,3 +284,24 @@ def test_api_input_with_a_nul_keeps_the_api_error_shape(client, lo):
 
     assert response.status_code == 422
     assert response.json()["error"]["code"] == "invalid_input"
+
+
+@pytest.mark.parametrize("meet", ["²", HUGE, "9" * 5000])
+def test_personal_link_absence_for_an_odd_meet_number_says_there_is_none(client, lo, meet):
+    """issue 26 §5: '²' passed isdigit() and int() then failed (a 500); a huge number too."""
+    link = services.issue_player_link(season=lo.season, player=lo.player, actor=lo.user)
+
+    response = client.post(f"/me/{token_for(link)}/", {"action": "absence", "meet": meet})
+
+    assert response.status_code == 400
+    assert "There is no scheduled meet" in response.text
+    assert not m.AnnouncedAbsence.objects.exists()
+
+
+def test_set_password_link_with_a_huge_user_id_opens_nothing(client, lo):
+    uid = urlsafe_base64_encode(HUGE.encode())
+
+    response = client.get(f"/manage/set-password/{uid}/some-token/")
+
+    assert response.status_code == 400
+    assert response.context["invalid"] is True
