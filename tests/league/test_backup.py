@@ -20,6 +20,7 @@ from flipwell.league.exchange.backup import (
     USER_FIELDS,
     BackupError,
     backup_checksum,
+    backup_contents,
     backup_models,
     backup_signature,
     json_depth,
@@ -648,3 +649,19 @@ def test_restore_of_deeply_nested_json_is_a_clear_error(db, tmp_path, capsys, co
 
 def test_json_depth_ignores_brackets_inside_strings():
     assert json_depth('{"a": "[[[{{\\"]]", "b": [[1]]}') == 3
+
+
+def test_backup_contents_of_rows_not_yet_checked_never_fails():
+    """What --trust-unsigned prints is read before any row is checked: odd rows are shown,
+    not a traceback."""
+    document = {
+        "tables": [
+            {"model": "league.league", "rows": [{"pk": [1], "fields": {"name": "X" * 500}}]},
+            {"model": "league.season", "rows": [{"pk": 1, "fields": {"league": {"a": 1}}}, 7]},
+            {"model": "league.ledgerentry", "rows": [{"pk": 1, "fields": []}]},
+        ]
+    }
+
+    (line,) = backup_contents(document)
+
+    assert line == (f"League “{'X' * 80}” (None): 1 seasons, 0 players, 0 meets, 1 ledger entries")

@@ -383,32 +383,39 @@ def backup_contents(document: Mapping[str, Any]) -> list[str]:
         value = row.get("fields")
         return value if isinstance(value, dict) else {}
 
-    season_league = {r.get("pk"): fields(r).get("league") for r in rows.get("league.season", [])}
+    def ref(value: object) -> int | str | None:
+        """A pk or a reference as a key; the rows are not checked yet, so it may be anything."""
+        return value if isinstance(value, int | str) else None
+
+    season_league = {
+        ref(r.get("pk")): ref(fields(r).get("league")) for r in rows.get("league.season", [])
+    }
     counts: dict[object, Counter[str]] = defaultdict(Counter)
     for label, word in (("league.seasonentry", "players"), ("league.meet", "meets")):
         for row in rows.get(label, []):
-            counts[season_league.get(fields(row).get("season"))][word] += 1
-    for league in season_league.values():
-        counts[league]["seasons"] += 1
+            counts[season_league.get(ref(fields(row).get("season")))][word] += 1
+    for owner in season_league.values():
+        counts[owner]["seasons"] += 1
     money: dict[object, Counter[str]] = defaultdict(Counter)
     for row in rows.get("league.ledgerentry", []):
         entry = fields(row)
         amount = entry.get("amount_cents")
-        counts[entry.get("league")]["ledger entries"] += 1
+        counts[ref(entry.get("league"))]["ledger entries"] += 1
         if isinstance(amount, int):
-            money[entry.get("league")][str(entry.get("kind"))] += amount
+            money[ref(entry.get("league"))][str(entry.get("kind"))[:20]] += amount
     lines = []
     for league in rows.get("league.league", []):
         about = fields(league)
-        held = counts[league.get("pk")]
+        held = counts[ref(league.get("pk"))]
         words = ", ".join(
             f"{held[word]} {word}" for word in ("seasons", "players", "meets", "ledger entries")
         )
         ledger = "; ".join(
-            f"{kind} {cents / 100:,.2f}" for kind, cents in sorted(money[league.get("pk")].items())
+            f"{kind} {cents / 100:,.2f}"
+            for kind, cents in sorted(money[ref(league.get("pk"))].items())
         )
         lines.append(
-            f"League “{about.get('name')}” ({about.get('slug')}): {words}"
+            f"League “{str(about.get('name'))[:80]}” ({str(about.get('slug'))[:60]}): {words}"
             + (f" (in all: {ledger})" if ledger else "")
         )
     return lines
