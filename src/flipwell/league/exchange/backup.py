@@ -460,7 +460,8 @@ def restore_backup(
     does not fit the database, or when a season's facts do not fold.
     """
     document = read_backup(path, verify=verify, trust_unsigned=trust_unsigned)
-    reason = unsigned_reason(path, document)
+    # read_backup refused an unsigned file unless told to trust it: only then is there a why.
+    reason = unsigned_reason(path, document) if trust_unsigned or not verify else ""
     if reason and warn is not None:
         flag = "--trust-unsigned" if verify else "--no-verify"
         warn(
