@@ -7,6 +7,8 @@ meaning "off"):
 - ``SECRET_KEY``: a long random string. When unset, flipwell generates one on first use and
   keeps it in the data directory (``secret_key``, file mode 0600), so a fresh machine needs no
   set-up; a key given explicitly but empty or obviously weak is refused.
+- ``SECRET_KEY_FALLBACKS``: former keys, comma-separated, still accepted after ``SECRET_KEY``
+  changes (sessions, set-password links, the signatures of backups); default none.
 - ``DEBUG``: ``1``/``true``/``yes``/``on`` or ``0``/``false``/``no``/``off``; default off.
 - ``ALLOWED_HOSTS``: comma-separated host names; default none (when ``DEBUG``: the localhost
   names and the machine's LAN address). ``make run`` sets it to the localhost names and the
@@ -46,7 +48,8 @@ every server), app servers keep no state of their own: sessions, sign-in failure
 audit logs are in the database, and the static files are collected from the code. The data
 directory then holds only the collected static files (and the generated secret key, when
 ``SECRET_KEY`` is unset: set it, or share the directory). Backups (``flipwell backup``) are
-written wherever the operator says. Any number of servers can then stand behind one
+written wherever the operator says, signed with ``SECRET_KEY`` (restoring one elsewhere needs
+the same key, or ``--trust-unsigned``). Any number of servers can then stand behind one
 PostgreSQL and one load balancer.
 
 Logs and errors. Every log line goes to stdout (see `flipwell.logs`), with the request's id
@@ -129,6 +132,9 @@ password, until the cool-off has passed since the last counted failure; the page
 
 - ``LOGIN_FAILURE_LIMIT``: failed sign-ins (per name and address) that lock; default 5.
 - ``LOGIN_COOLOFF_MINUTES``: how long a lockout lasts; default 15.
+- ``FORGOT_PASSWORD_PER_ADDRESS``, ``FORGOT_PASSWORD_PER_ACCOUNT``: set-password links one
+  client address, and one e-mail address, may ask for in ``FORGOT_PASSWORD_WINDOW_MINUTES``;
+  defaults 10, 3 and 60 (counted in the default cache, `flipwell.web.reset_limit`).
 
 The Content-Security-Policy, Permissions-Policy and Referrer-Policy headers are set by
 `flipwell.web.middleware`; session cookies are HttpOnly and SameSite=Lax everywhere.
@@ -458,6 +464,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Content-Security-Policy ('self' only), Permissions-Policy, Referrer-Policy.
     "flipwell.web.middleware.SecurityHeadersMiddleware",
+    # A page's query or form data with a NUL character is a 400 (PostgreSQL refuses NUL).
+    "flipwell.web.nul_input.NulInputMiddleware",
     # Last: turns a sign-in refused for a lockout into the lockout page (429).
     "axes.middleware.AxesMiddleware",
 ]
@@ -606,3 +614,13 @@ AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_CLIENT_IP_CALLABLE = "flipwell.web.auth.client_address"  # REMOTE_ADDR or the proxy's
 AXES_LOCKOUT_CALLABLE = "flipwell.web.auth.locked_out_response"
+
+# --- Forgot-password limit (flipwell.web.reset_limit): links asked for, per window ---
+
+FORGOT_PASSWORD_PER_ADDRESS = env_int("FORGOT_PASSWORD_PER_ADDRESS", 10, minimum=1)
+FORGOT_PASSWORD_PER_ACCOUNT = env_int("FORGOT_PASSWORD_PER_ACCOUNT", 3, minimum=1)
+FORGOT_PASSWORD_WINDOW_MINUTES = env_int("FORGOT_PASSWORD_WINDOW_MINUTES", 60, minimum=1)
+
+# --- Key rotation: former SECRET_KEYs still verify sessions, set-password links, backups ---
+
+SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", [])

@@ -58,6 +58,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
 from flipwell.league import models as m
+from flipwell.web.reset_limit import limit_password_resets
 
 LO = m.LeagueOfficial.Role.LEAGUE_OFFICIAL
 SCOREKEEPER = m.LeagueOfficial.Role.SCOREKEEPER
@@ -262,6 +263,7 @@ forgot_password_view = ForgotPasswordView.as_view(
     subject_template_name="manage/forgot_password_subject.txt",
     success_url=reverse_lazy("web:forgot_password_sent"),
 )
+forgot_password_view = limit_password_resets(forgot_password_view)
 forgot_password_sent_view = PasswordResetDoneView.as_view(
     template_name="manage/forgot_password_sent.html"
 )

@@ -20,11 +20,12 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
+from flipwell.league import limits, notices, services
 from flipwell.league import models as m
-from flipwell.league import notices, services
 from flipwell.league.selectors.notices import notice_subscription
 from flipwell.league.selectors.player_links import player_link_page
 from flipwell.league.services.player_links import DeadLinkError, live_link
+from flipwell.web.ids import parse_number
 
 
 @never_cache
@@ -92,7 +93,7 @@ def _notices(link: m.PlayerLink) -> str:
 
 def _meet(link: m.PlayerLink, raw: str) -> m.Meet:
     """The meet of the link's season numbered `raw`; ValidationError for any other."""
-    number = int(raw) if raw.isdigit() else 0
+    number = parse_number(raw, limits.MEET_NUMBER) or 0
     meet = m.Meet.objects.filter(season_id=link.season_id, number=number).first()
     if meet is None:
         raise ValidationError(f"There is no scheduled meet {raw[:10]!r} in {link.season.name}.")

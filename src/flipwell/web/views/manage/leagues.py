@@ -40,6 +40,7 @@ from flipwell.web.forms import (
     UndoMergeForm,
     show_service_errors,
 )
+from flipwell.web.ids import parse_id
 from flipwell.web.player_links import player_link_url
 from flipwell.web.views.manage._common import action, done, official, page, run, season_of
 
@@ -149,10 +150,10 @@ def roster(request: HttpRequest, league: m.League, role: str, season_id: int) ->
 
 def _link_action(request: HttpRequest, season: m.Season, which: str) -> HttpResponse:
     """Issue (or reissue) or revoke the personal link of the roster's player posted."""
-    wanted = request.POST.get("player", "")
+    wanted = parse_id(request.POST.get("player"))
     entry = (
         season.entries.select_related("player").filter(player_id=wanted).first()
-        if wanted.isdigit()
+        if wanted is not None
         else None
     )
     if entry is None:
@@ -178,8 +179,8 @@ def _link_action(request: HttpRequest, season: m.Season, which: str) -> HttpResp
 def _opened_entry(request: HttpRequest, season: m.Season, parameter: str) -> m.SeasonEntry | None:
     """The roster entry a panel's ``?<parameter>=<player id>`` opens (None: no such player on
     this roster, or no panel asked for)."""
-    wanted = request.GET.get(parameter, "")
-    if not wanted.isdigit():
+    wanted = parse_id(request.GET.get(parameter))
+    if wanted is None:
         return None
     return season.entries.select_related("player").filter(player_id=wanted).first()
 

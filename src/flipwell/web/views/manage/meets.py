@@ -44,6 +44,7 @@ from flipwell.web.forms import (
     ViolationForm,
     player_choice_form,
 )
+from flipwell.web.ids import parse_id
 from flipwell.web.scoresheet_tokens import path_for
 from flipwell.web.views.manage._common import (
     action,
@@ -72,9 +73,9 @@ def _games(meet: m.Meet, group: int | None = None) -> list[tuple[int, str]]:
 def _chosen_group(request: HttpRequest, meet: m.Meet) -> int | None:
     """The group number ``?group=N`` chose (its forms then list only that group's games and
     players); None for every group, or for a number the meet does not have."""
-    wanted = request.GET.get("group", "")
-    if wanted.isdigit() and meet.groups.filter(number=int(wanted)).exists():
-        return int(wanted)
+    wanted = parse_id(request.GET.get("group"))
+    if wanted is not None and meet.groups.filter(number=wanted).exists():
+        return wanted
     return None
 
 
@@ -460,8 +461,8 @@ def corrections(request: HttpRequest, league: m.League, role: str, meet_id: int)
     the_meet = meet_of(league, meet_id)
     board = meet_board(the_meet) if the_meet.status != m.Meet.Status.PLANNED else None
     which = action(request)
-    game_id = request.POST.get("game") or request.GET.get("game")
-    game = game_of(the_meet, int(game_id)) if game_id and game_id.isdigit() else None
+    game_id = parse_id(request.POST.get("game") or request.GET.get("game"))
+    game = game_of(the_meet, game_id) if game_id is not None else None
     group = None
     if game is not None and board is not None:
         group = next(g for g in board.groups if g.id == game.group_id)
@@ -484,7 +485,7 @@ def corrections(request: HttpRequest, league: m.League, role: str, meet_id: int)
             return done(request, "Correction requested: record each asked player's answer.")
     elif which == "answer":
         correction = m.CorrectionRequest.objects.filter(
-            pk=request.POST.get("request", "0") if request.POST.get("request", "").isdigit() else 0,
+            pk=parse_id(request.POST.get("request")) or 0,
             game__group__meet=the_meet,
         ).first()
         answered = run(
