@@ -87,7 +87,8 @@ def limit_password_resets(
         if not message:
             return view(request, *args, **kwargs)
         form.add_error(None, message)
-        response = render(request, "manage/forgot_password.html", {"form": form}, status=429)
+        context = {"form": form, "site_url": settings.SITE_URL}
+        response = render(request, "manage/forgot_password.html", context, status=429)
         response["Retry-After"] = str(wait)
         return response
 
