@@ -408,6 +408,9 @@ MIDDLEWARE = [
     # Gives every request an id (X-Request-ID or a new one), logged and echoed in the answer.
     "flipwell.web.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Under /api/: JSON for Django's own refusals, HEAD and OPTIONS, ETags, CORS on public
+    # reads, private caching of token reads (flipwell.api.contract).
+    "flipwell.api.contract.ApiContractMiddleware",
     # Serves the vendored static files itself: venues may have no internet and no web server.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ninja import NinjaAPI
 from ninja.openapi.docs import Swagger
 
+from flipwell.api.contract import mark_operations
 from flipwell.api.endpoints import (
     files,
     league_writes,
@@ -44,3 +45,4 @@ WRITE_MODULES = (writes, meet_writes, league_writes, playoff_writes, notices, pe
 api.add_router("", public.router)
 api.add_router("", files.router)
 api.add_router("", me.router)
+mark_operations(api, [public.router, files.router, me.router])

@@ -102,7 +102,7 @@ def announce_absence(request: HttpRequest, meet_id: MeetId, payload: AbsenceIn) 
     meet = queries.meet(meet_id)
     actor = acting_official(request, league=_meet_league(meet), scope="manage")
     absence = services.announce_absence(
-        meet=meet, player=queries.player(payload.player), actor=actor
+        meet=meet, player=queries.player(payload.player, field="player"), actor=actor
     )
     return Status(201, absence)
 
@@ -117,7 +117,7 @@ def announce_lateness(request: HttpRequest, meet_id: MeetId, payload: LatenessIn
     meet = queries.meet(meet_id)
     actor = acting_official(request, league=_meet_league(meet), scope="manage")
     announced = services.announce_lateness(
-        meet=meet, player=queries.player(payload.player), at=payload.at, actor=actor
+        meet=meet, player=queries.player(payload.player, field="player"), at=payload.at, actor=actor
     )
     return Status(201, announced.tardiness)
 
@@ -133,8 +133,8 @@ def choose_next_machine(request: HttpRequest, group_id: GroupId, payload: Choose
     actor = acting_official(request, league=league, scope="scores")
     chosen = services.choose_next_machine(
         group=group,
-        machine=queries.machine(league, payload.machine),
-        chosen_by=queries.player(payload.chosen_by),
+        machine=queries.machine(league, payload.machine, field="machine"),
+        chosen_by=queries.player(payload.chosen_by, field="chosen_by"),
         actor=actor,
     )
     return Status(201, chosen)
@@ -158,7 +158,7 @@ def request_correction(request: HttpRequest, game_id: GameId, payload: Correctio
     correction = services.request_correction(
         game=game,
         scores={line.player: line.machine_score for line in payload.scores},
-        requested_by=queries.player(payload.requested_by),
+        requested_by=queries.player(payload.requested_by, field="requested_by"),
         reason=payload.reason,
         tie_order=payload.tie_order,
         actor=actor,
@@ -181,7 +181,7 @@ def respond_to_correction(
     actor = acting_official(request, league=_game_league(correction.game), scope="scores")
     answered = services.respond_to_correction(
         request=correction,
-        player=queries.player(payload.player),
+        player=queries.player(payload.player, field="player"),
         agrees=payload.agrees,
         actor=actor,
     )
@@ -201,7 +201,7 @@ def record_late_join(request: HttpRequest, game_id: GameId, payload: LateJoinIn)
     actor = acting_official(request, league=_game_league(game), scope="manage")
     arrival = services.record_late_join(
         game=game,
-        player=queries.player(payload.player),
+        player=queries.player(payload.player, field="player"),
         machine_allows_joining=payload.machine_allows_joining,
         last_player_not_past_ball_1=payload.last_player_not_past_ball_1,
         actor=actor,
@@ -219,7 +219,7 @@ def report_malfunction(request: HttpRequest, game_id: GameId, payload: Malfuncti
     actor = acting_official(request, league=_game_league(game), scope="manage")
     reported = services.report_malfunction(
         game=game,
-        player=queries.player(payload.player),
+        player=queries.player(payload.player, field="player"),
         ball=payload.ball,
         reason_code=payload.reason_code,
         kind=payload.kind,
@@ -246,7 +246,7 @@ def request_compensatory_game(
     actor = acting_official(request, league=_game_league(game), scope="manage")
     granted = services.request_compensatory_game(
         game=game,
-        player=queries.player(payload.player),
+        player=queries.player(payload.player, field="player"),
         play_continued=payload.play_continued,
         actor=actor,
     )
@@ -266,7 +266,7 @@ def record_compensatory_game(
     actor = acting_official(request, league=_game_league(game), scope="manage")
     played = services.record_compensatory_game(
         game=game,
-        player=queries.player(payload.player),
+        player=queries.player(payload.player, field="player"),
         new_score=payload.new_score,
         leading_subtracted=payload.leading_subtracted,
         state_subtracted=payload.state_subtracted,
@@ -291,7 +291,7 @@ def announce_machine_problem(
     actor = acting_official(request, league=league, scope="manage")
     announced = services.announce_machine_problem(
         meet=meet,
-        machine=queries.machine(league, payload.machine),
+        machine=queries.machine(league, payload.machine, field="machine"),
         problem=payload.problem,
         actor=actor,
     )
@@ -347,8 +347,12 @@ def replace_machine(request: HttpRequest, game_id: GameId, payload: ReplaceMachi
     return services.replace_machine(
         game=game,
         reason=payload.reason,
-        machine=None if payload.machine is None else queries.machine(league, payload.machine),
-        chosen_by=None if payload.chosen_by is None else queries.player(payload.chosen_by),
+        machine=None
+        if payload.machine is None
+        else queries.machine(league, payload.machine, field="machine"),
+        chosen_by=None
+        if payload.chosen_by is None
+        else queries.player(payload.chosen_by, field="chosen_by"),
         seed=payload.seed,
         actor=actor,
     )
@@ -361,10 +365,10 @@ def record_violation(request: HttpRequest, meet_id: MeetId, payload: ViolationIn
     actor = acting_official(request, league=_meet_league(meet), scope="manage")
     recorded = services.record_violation(
         meet=meet,
-        player=queries.player(payload.player),
+        player=queries.player(payload.player, field="player"),
         kind=payload.kind,
         reason=payload.reason,
-        game=None if payload.game is None else queries.game(payload.game),
+        game=None if payload.game is None else queries.game(payload.game, field="game"),
         games_completed=payload.games_completed,
         serious=payload.serious,
         target_game=payload.target_game,
@@ -385,7 +389,7 @@ def record_victim_remedy(request: HttpRequest, violation_id: ViolationId, payloa
     actor = acting_official(request, league=_meet_league(violation.meet), scope="manage")
     recorded = services.record_victim_remedy(
         violation=violation,
-        victim=queries.player(payload.victim),
+        victim=queries.player(payload.victim, field="victim"),
         announced=payload.announced,
         unallowable_ball=payload.unallowable_ball,
         allowable_balls_left=payload.allowable_balls_left,
@@ -406,7 +410,7 @@ def record_game_restart(request: HttpRequest, game_id: GameId, payload: RestartI
     actor = acting_official(request, league=_game_league(game), scope="manage")
     restarted = services.record_game_restart(
         game=game,
-        responsible=queries.player(payload.responsible),
+        responsible=queries.player(payload.responsible, field="responsible"),
         games_started=payload.games_started,
         game_price_cents=payload.game_price_cents,
         more_games_possible=payload.more_games_possible,
@@ -428,7 +432,7 @@ def record_positive_malfunction_replay(
     actor = acting_official(request, league=_game_league(game), scope="manage")
     discarded = services.record_positive_malfunction_replay(
         game=game,
-        discard_scores_of=[queries.player(p) for p in payload.players],
+        discard_scores_of=queries.players(payload.players, field="players"),
         reason=payload.reason,
         actor=actor,
     )
@@ -446,8 +450,8 @@ def record_replay_scores(request: HttpRequest, game_id: GameId, payload: ReplayS
     result = services.record_replay_scores(
         game=game,
         scores={line.player: line.machine_score for line in payload.scores},
-        entered_by=queries.player(payload.entered_by),
-        confirmed_by=queries.player(payload.confirmed_by),
+        entered_by=queries.player(payload.entered_by, field="entered_by"),
+        confirmed_by=queries.player(payload.confirmed_by, field="confirmed_by"),
         tie_order=payload.tie_order,
         actor=actor,
     )

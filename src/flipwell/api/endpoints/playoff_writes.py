@@ -70,10 +70,10 @@ def record_seed_playoff(request: HttpRequest, season_id: SeasonId, payload: Seed
     actor = acting_official(request, league=season.league, scope="manage")
     recorded = services.record_seed_playoff(
         season=season,
-        order=[queries.player(p) for p in payload.order],
+        order=queries.players(payload.order, field="order"),
         machine=None
         if payload.machine is None
-        else queries.machine(season.league, payload.machine),
+        else queries.machine(season.league, payload.machine, field="machine"),
         actor=actor,
     )
     return recorded.qualified.qualification
@@ -90,7 +90,10 @@ def record_withdrawal(request: HttpRequest, season_id: SeasonId, payload: Withdr
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
     recorded = services.record_withdrawal(
-        season=season, player=queries.player(payload.player), note=payload.note, actor=actor
+        season=season,
+        player=queries.player(payload.player, field="player"),
+        note=payload.note,
+        actor=actor,
     )
     return recorded.qualified.qualification
 
@@ -113,7 +116,7 @@ def start_playoff_game(
         match=match,
         machine=None
         if payload.machine is None
-        else queries.machine(season.league, payload.machine),
+        else queries.machine(season.league, payload.machine, field="machine"),
         actor=actor,
     )
     return Status(201, game)
@@ -137,11 +140,22 @@ def record_playoff_game(
         season=season,
         division=division,
         match=match,
-        order=None if payload.order is None else [queries.player(p) for p in payload.order],
+        order=None if payload.order is None else queries.players(payload.order, field="order"),
         scores=None
         if payload.scores is None
-        else {queries.player(line.player): line.machine_score for line in payload.scores},
-        tie_orders=[[queries.player(p) for p in tie] for tie in payload.tie_orders],
+        else dict(
+            zip(
+                queries.players(
+                    [line.player for line in payload.scores], field="scores", key="player"
+                ),
+                (line.machine_score for line in payload.scores),
+                strict=True,
+            )
+        ),
+        tie_orders=[
+            queries.players(tie, field=f"tie_orders.{i}")
+            for i, tie in enumerate(payload.tie_orders)
+        ],
         actor=actor,
     )
 
@@ -162,10 +176,10 @@ def record_playoff_tiebreaker(
         season=season,
         division=division,
         match=match,
-        order=[queries.player(p) for p in payload.order],
+        order=queries.players(payload.order, field="order"),
         machine=None
         if payload.machine is None
-        else queries.machine(season.league, payload.machine),
+        else queries.machine(season.league, payload.machine, field="machine"),
         actor=actor,
     )
     return Status(201, recorded)
@@ -187,7 +201,7 @@ def record_no_show(
         season=season,
         division=division,
         match=match,
-        player=queries.player(payload.player),
+        player=queries.player(payload.player, field="player"),
         note=payload.note,
         actor=actor,
     )
@@ -212,7 +226,7 @@ def record_playoff_lateness_notice(
         season=season,
         division=division,
         match=match,
-        player=queries.player(payload.player),
+        player=queries.player(payload.player, field="player"),
         at=payload.at,
         actor=actor,
     )

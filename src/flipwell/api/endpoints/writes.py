@@ -59,7 +59,7 @@ def submit_scores(request: HttpRequest, game_id: GameId, payload: SubmitScoresIn
         game=game,
         scores={line.player: line.machine_score for line in payload.scores},
         tie_order=payload.tie_order,
-        entered_by=queries.player(payload.entered_by),
+        entered_by=queries.player(payload.entered_by, field="entered_by"),
         idempotency_key=payload.idempotency_key,
         submitter=f"token:{request.auth.pk}",  # type: ignore[attr-defined]
         seen_version=payload.seen_version,
@@ -82,7 +82,9 @@ def confirm_scores(request: HttpRequest, submission_id: SubmissionId, payload: C
         request, league=submission.game.group.meet.season.league, scope="scores"
     )
     return services.confirm_scores(
-        submission=submission, confirmed_by=queries.player(payload.confirmed_by), actor=acting
+        submission=submission,
+        confirmed_by=queries.player(payload.confirmed_by, field="confirmed_by"),
+        actor=acting,
     )
 
 
@@ -93,7 +95,7 @@ def record_forfeit(request: HttpRequest, game_id: GameId, payload: ForfeitIn) ->
     actor = acting_official(request, league=game.group.meet.season.league, scope="scores")
     forfeit = services.record_forfeit(
         game=game,
-        player=queries.player(payload.player),
+        player=queries.player(payload.player, field="player"),
         countable=payload.countable,
         reason=payload.reason,
         note=payload.note,
@@ -168,8 +170,12 @@ def record_ledger_entry(request: HttpRequest, slug: Slug, payload: LedgerIn) -> 
         kind=payload.kind,
         account=payload.account,
         amount_cents=payload.amount_cents,
-        season=None if payload.season_id is None else queries.season(payload.season_id),
-        player=None if payload.player_id is None else queries.player(payload.player_id),
+        season=None
+        if payload.season_id is None
+        else queries.season(payload.season_id, field="season_id"),
+        player=None
+        if payload.player_id is None
+        else queries.player(payload.player_id, field="player_id"),
         reason=payload.reason,
         note=payload.note,
         actor=actor,
