@@ -175,6 +175,7 @@ def _in_error_shape(
         allowed = ", ".join(_allowed(response))
         message = f"{method} is not served at {request.path}: use {allowed}."
         answer = error_response("method_not_allowed", message, 405)
+        answer["Allow"] = allowed
     elif status == 403 and b"CSRF" in content:
         message = (
             "Refused: this looks like a browser form without its CSRF token. The API takes "
@@ -187,7 +188,7 @@ def _in_error_shape(
     else:
         answer = error_response("refused", "The request is refused.", status)
     for header in _KEPT_HEADERS:
-        if header in response:
+        if header in response and header not in answer:
             answer[header] = response[header]
     return answer
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
-from ninja import Status
 
 from flipwell.api import queries
 from flipwell.api.auth import acting_official
+from flipwell.api.contract import created
 from flipwell.api.endpoints.params import (
     CorrectionId,
     GameId,
@@ -92,7 +92,7 @@ def schedule_meet(request: HttpRequest, season_id: SeasonId, payload: ScheduleMe
     meet = services.schedule_meet(
         season=season, number=payload.number, date=payload.date, actor=actor
     )
-    return Status(201, meet)
+    return created(request, meet, f"/api/v1/meets/{meet.pk}")
 
 
 @router.post("/meets/{meet_id}/absences", response={201: AbsenceOut, **ERROR_RESPONSES}, **WRITE)
@@ -104,7 +104,7 @@ def announce_absence(request: HttpRequest, meet_id: MeetId, payload: AbsenceIn) 
     absence = services.announce_absence(
         meet=meet, player=queries.player(payload.player, field="player"), actor=actor
     )
-    return Status(201, absence)
+    return created(request, absence, f"/api/v1/meets/{meet.pk}")
 
 
 @router.post(
@@ -119,7 +119,7 @@ def announce_lateness(request: HttpRequest, meet_id: MeetId, payload: LatenessIn
     announced = services.announce_lateness(
         meet=meet, player=queries.player(payload.player, field="player"), at=payload.at, actor=actor
     )
-    return Status(201, announced.tardiness)
+    return created(request, announced.tardiness, f"/api/v1/meets/{meet.pk}")
 
 
 @router.post(
@@ -137,7 +137,7 @@ def choose_next_machine(request: HttpRequest, group_id: GroupId, payload: Choose
         chosen_by=queries.player(payload.chosen_by, field="chosen_by"),
         actor=actor,
     )
-    return Status(201, chosen)
+    return created(request, chosen, f"/api/v1/games/{chosen.game.pk}")
 
 
 # --- corrections ----------------------------------------------------------------------------
@@ -164,7 +164,7 @@ def request_correction(request: HttpRequest, game_id: GameId, payload: Correctio
         actor=actor,
         override_reason=payload.override_reason,
     )
-    return Status(201, correction)
+    return created(request, correction, f"/api/v1/games/{game.pk}")
 
 
 @router.post(
@@ -206,7 +206,7 @@ def record_late_join(request: HttpRequest, game_id: GameId, payload: LateJoinIn)
         last_player_not_past_ball_1=payload.last_player_not_past_ball_1,
         actor=actor,
     )
-    return Status(201, arrival.decision)
+    return created(request, arrival.decision, f"/api/v1/games/{game.pk}")
 
 
 @router.post(
@@ -230,7 +230,7 @@ def report_malfunction(request: HttpRequest, game_id: GameId, payload: Malfuncti
         request_compensatory=payload.request_compensatory,
         actor=actor,
     )
-    return Status(201, reported)
+    return created(request, reported, f"/api/v1/games/{game.pk}")
 
 
 @router.post(
@@ -250,7 +250,7 @@ def request_compensatory_game(
         play_continued=payload.play_continued,
         actor=actor,
     )
-    return Status(201, granted)
+    return created(request, granted, f"/api/v1/games/{game.pk}")
 
 
 @router.post(
@@ -273,7 +273,7 @@ def record_compensatory_game(
         reason=payload.reason,
         actor=actor,
     )
-    return Status(201, played)
+    return created(request, played, f"/api/v1/games/{game.pk}")
 
 
 @router.post(
@@ -295,7 +295,7 @@ def announce_machine_problem(
         problem=payload.problem,
         actor=actor,
     )
-    return Status(201, announced)
+    return created(request, announced, f"/api/v1/meets/{meet.pk}")
 
 
 @router.post(
@@ -314,7 +314,7 @@ def declare_machine_unplayable(
     declared = services.declare_machine_unplayable(
         meet=meet, machine=queries.machine(league, machine_id), reason=payload.reason, actor=actor
     )
-    return Status(201, declared)
+    return created(request, declared, f"/api/v1/meets/{meet.pk}")
 
 
 @router.post(
@@ -332,7 +332,7 @@ def declare_machine_repaired(
     declared = services.declare_machine_repaired(
         meet=meet, machine=queries.machine(league, machine_id), reason=payload.reason, actor=actor
     )
-    return Status(201, declared)
+    return created(request, declared, f"/api/v1/meets/{meet.pk}")
 
 
 @router.post(
@@ -376,7 +376,7 @@ def record_violation(request: HttpRequest, meet_id: MeetId, payload: ViolationIn
         slam_tilted=payload.slam_tilted,
         actor=actor,
     )
-    return Status(201, recorded)
+    return created(request, recorded, f"/api/v1/meets/{meet.pk}")
 
 
 @router.post(
@@ -399,7 +399,7 @@ def record_victim_remedy(request: HttpRequest, violation_id: ViolationId, payloa
         ball_price_cents=payload.ball_price_cents,
         actor=actor,
     )
-    return Status(201, recorded)
+    return created(request, recorded, f"/api/v1/meets/{violation.meet_id}")
 
 
 @router.post("/games/{game_id}/restarts", response={201: RestartOut, **ERROR_RESPONSES}, **WRITE)
@@ -417,7 +417,7 @@ def record_game_restart(request: HttpRequest, game_id: GameId, payload: RestartI
         note=payload.note,
         actor=actor,
     )
-    return Status(201, restarted)
+    return created(request, restarted, f"/api/v1/games/{game.pk}")
 
 
 @router.post(
@@ -436,7 +436,11 @@ def record_positive_malfunction_replay(
         reason=payload.reason,
         actor=actor,
     )
-    return Status(201, {"game_id": game.pk, "players": [d.player_id for d in discarded]})
+    return created(
+        request,
+        {"game_id": game.pk, "players": [d.player_id for d in discarded]},
+        f"/api/v1/games/{game.pk}",
+    )
 
 
 @router.post(
@@ -455,4 +459,4 @@ def record_replay_scores(request: HttpRequest, game_id: GameId, payload: ReplayS
         tie_order=payload.tie_order,
         actor=actor,
     )
-    return Status(201, result)
+    return created(request, result, f"/api/v1/games/{game.pk}")

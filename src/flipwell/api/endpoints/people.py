@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from django.http import Http404, HttpRequest
-from ninja import Path, Status
+from ninja import Path
 from ninja.decorators import decorate_view
 
 from flipwell.api import queries
 from flipwell.api.auth import acting_official
+from flipwell.api.contract import created
 from flipwell.api.endpoints.params import PlayerId, Slug
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
@@ -84,7 +85,7 @@ def merge_players(request: HttpRequest, slug: Slug, payload: MergeIn) -> Any:
         reason=payload.reason,
         actor=actor,
     )
-    return Status(201, merge)
+    return created(request, merge, f"/api/v1/leagues/{slug}/players/{merge.kept_id}/stats")
 
 
 @router.post(

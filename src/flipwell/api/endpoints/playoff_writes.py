@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
-from ninja import Status
 
 from flipwell.api import queries
 from flipwell.api.auth import acting_official
+from flipwell.api.contract import created
 from flipwell.api.endpoints.params import Division, MatchName, SeasonId
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
@@ -119,7 +119,7 @@ def start_playoff_game(
         else queries.machine(season.league, payload.machine, field="machine"),
         actor=actor,
     )
-    return Status(201, game)
+    return created(request, game, f"/api/v1/seasons/{season_id}/playoffs")
 
 
 @router.post(
@@ -182,7 +182,7 @@ def record_playoff_tiebreaker(
         else queries.machine(season.league, payload.machine, field="machine"),
         actor=actor,
     )
-    return Status(201, recorded)
+    return created(request, recorded, f"/api/v1/seasons/{season_id}/playoffs")
 
 
 @router.post(f"{MATCH}/no-shows", response={201: NoShowOut, **ERROR_RESPONSES}, **WRITE)
@@ -205,7 +205,7 @@ def record_no_show(
         note=payload.note,
         actor=actor,
     )
-    return Status(201, no_show)
+    return created(request, no_show, f"/api/v1/seasons/{season_id}/playoffs")
 
 
 @router.post(
@@ -230,7 +230,7 @@ def record_playoff_lateness_notice(
         at=payload.at,
         actor=actor,
     )
-    return Status(201, lateness)
+    return created(request, lateness, f"/api/v1/seasons/{season_id}/playoffs")
 
 
 @router.post(

@@ -14,6 +14,7 @@ from ninja import Status
 
 from flipwell.api import queries
 from flipwell.api.auth import TokenAuth, acting_official
+from flipwell.api.contract import created
 from flipwell.api.endpoints.params import GameId, MeetId, SeasonId, Slug, SubmissionId
 from flipwell.api.endpoints.public import router
 from flipwell.api.errors import ERROR_RESPONSES
@@ -66,7 +67,9 @@ def submit_scores(request: HttpRequest, game_id: GameId, payload: SubmitScoresIn
         note=payload.note,
         actor=actor,
     )
-    return Status(200 if result.replayed else 201, result)
+    if result.replayed:
+        return Status(200, result)
+    return created(request, result, f"/api/v1/games/{game.pk}")
 
 
 @router.post(
@@ -101,7 +104,7 @@ def record_forfeit(request: HttpRequest, game_id: GameId, payload: ForfeitIn) ->
         note=payload.note,
         actor=actor,
     )
-    return Status(201, forfeit)
+    return created(request, forfeit, f"/api/v1/games/{game.pk}")
 
 
 @router.post(
@@ -138,7 +141,7 @@ def register_player(request: HttpRequest, season_id: SeasonId, payload: Register
         joined_at_meet=payload.joined_at_meet,
         actor=actor,
     )
-    return Status(201, entry)
+    return created(request, entry, f"/api/v1/seasons/{season_id}/players/{entry.player_id}/history")
 
 
 @router.post(
@@ -151,13 +154,8 @@ def import_players(request: HttpRequest, season_id: SeasonId, payload: ImportIn)
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
     result = import_roster(season=season, csv_text=payload.csv, actor=actor)
-    return Status(
-        201,
-        {
-            "entries": result.entries,
-            "created_players": [p.pk for p in result.created_players],
-        },
-    )
+    body = {"entries": result.entries, "created_players": [p.pk for p in result.created_players]}
+    return created(request, body, f"/api/v1/seasons/{season_id}/players")
 
 
 @router.post("/leagues/{slug}/ledger", response={201: LedgerEntryOut, **ERROR_RESPONSES}, **WRITE)
@@ -180,7 +178,7 @@ def record_ledger_entry(request: HttpRequest, slug: Slug, payload: LedgerIn) -> 
         note=payload.note,
         actor=actor,
     )
-    return Status(201, entry)
+    return created(request, entry, f"/api/v1/leagues/{slug}/treasury")
 
 
 @router.get("/leagues/{slug}/treasury", response={200: TreasuryOut, **ERROR_RESPONSES}, **WRITE)
