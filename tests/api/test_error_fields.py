@@ -99,6 +99,20 @@ def test_error_fields_are_paths_into_the_request_sent(client, night):
     assert strays == []
 
 
+def test_a_value_outside_a_union_of_literals_is_one_message_on_its_field(client, night):
+    """issue 26 §3: the ledger answered one key per branch, `reason.literal['coin_mech_...']`."""
+    response = post(
+        client,
+        f"/api/v1/leagues/{night.league.slug}/ledger",
+        {"kind": "kitty_spend", "account": "kitty", "amount_cents": 100, "reason": "nope"},
+        token(night.official),
+    )
+
+    fields = response.json()["error"]["fields"]
+    assert (response.status_code, list(fields), len(fields["reason"])) == (422, ["reason"], 1)
+    assert fields["reason"][0].startswith("must be 'coin_mech_failure' or 'bonus_credits' or ")
+
+
 def test_unknown_id_in_the_body_is_422_on_its_field(client, night):
     """issue 26 §3: an unknown id in the body was a 404 "No Player matches the given query"."""
     secret = token(night.official)
@@ -152,3 +166,14 @@ def test_no_error_message_names_an_internal_model(client, night):
     ]
 
     assert [m for m in messages if INTERNAL.search(m)] == []
+
+
+def test_a_title_of_control_characters_is_422_not_500(client):
+    """issue 26 §3 (found by the schema run): Python strips \\x1c as a space, the query's
+    pattern did not refuse it, and the rules then failed on an empty title."""
+    response = client.get("/api/v1/special-rulings?machine_title=%1C")
+
+    assert (response.status_code, list(response.json()["error"]["fields"])) == (
+        422,
+        ["machine_title"],
+    )

@@ -82,6 +82,18 @@ def test_options_lists_the_methods_and_answers_a_cors_preflight(client, night):
     assert "Access-Control-Allow-Credentials" not in preflight
 
 
+def test_a_token_read_answers_no_cors_preflight(client, night):
+    """issue 26 §3: a read that needs a token is never offered to another site."""
+    preflight = client.options(
+        f"/api/v1/leagues/{night.league.slug}/treasury",
+        HTTP_ORIGIN="https://stats.example.org",
+        HTTP_ACCESS_CONTROL_REQUEST_METHOD="GET",
+    )
+
+    assert preflight.status_code == 204
+    assert "Access-Control-Allow-Origin" not in preflight
+
+
 def test_401_says_how_to_authenticate(client, night):
     """issue 26 §3: a 401 had no WWW-Authenticate."""
     response = client.get(f"/api/v1/leagues/{night.league.slug}/treasury")

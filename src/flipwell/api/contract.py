@@ -31,7 +31,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import get_conditional_response, patch_vary_headers, set_response_etag
 from ninja import NinjaAPI, Status
 from ninja.decorators import decorate_view
-from ninja.operation import Operation
+from ninja.operation import Operation, PathView
 
 from flipwell.api.errors import (
     BEARER_CHALLENGE,
@@ -150,12 +150,25 @@ def _options(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBa
     allowed = _allowed(response)
     answer = HttpResponse(status=204)
     answer["Allow"] = ", ".join(allowed)
-    if "GET" in allowed and request.headers.get("Access-Control-Request-Method"):
+    if _serves_public_read(request) and request.headers.get("Access-Control-Request-Method"):
         answer["Access-Control-Allow-Origin"] = "*"
         answer["Access-Control-Allow-Methods"] = ", ".join(READ_METHODS)
         answer["Access-Control-Allow-Headers"] = "If-None-Match"
         answer["Access-Control-Max-Age"] = str(PREFLIGHT_MAX_AGE)
     return answer
+
+
+def _serves_public_read(request: HttpRequest) -> bool:
+    """Whether the path the request resolved to has a GET operation that is not private."""
+    match = getattr(request, "resolver_match", None)
+    cells = getattr(getattr(match, "func", None), "__closure__", None) or ()
+    # ninja's view of a path is a closure over its PathView, which lists its operations.
+    views = [c.cell_contents for c in cells if isinstance(c.cell_contents, PathView)]
+    return any(
+        "GET" in operation.methods and not is_private(operation)
+        for view in views
+        for operation in view.operations
+    )
 
 
 _KEPT_HEADERS = ("Allow", "WWW-Authenticate", "Retry-After", "X-Request-ID")

@@ -143,11 +143,17 @@ def install_error_handlers(api: NinjaAPI) -> None:
 
     def on_schema(request: HttpRequest, exc: NinjaValidationError) -> HttpResponse:
         fields: dict[str, list[str]] = {}
+        allowed: dict[str, list[str]] = {}  # a union of literals: one message for the field
         body = _sent_body(request)
         for problem in exc.errors:
-            fields.setdefault(_field_name(problem.get("loc", ()), body), []).append(
-                _schema_message(problem)
-            )
+            field = _field_name(problem.get("loc", ()), body)
+            expected = (problem.get("ctx") or {}).get("expected")
+            if problem.get("type") == "literal_error" and expected:
+                allowed.setdefault(field, []).append(str(expected))
+            else:
+                fields.setdefault(field, []).append(_schema_message(problem))
+        for field, choices in allowed.items():
+            fields.setdefault(field, []).append(f"must be {' or '.join(choices)}")
         if any(problem.get("type") == "json_invalid" for problem in exc.errors):
             return respond(request, 400, error_body("malformed", "The body is not JSON.", fields))
         return respond(
