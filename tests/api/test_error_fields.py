@@ -6,9 +6,11 @@ internal model."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
+import flipwell.api as api_package
 from flipwell.api.errors import ALL_FIELDS
 from tests import factories as f
 from tests.api.conftest import post, token
@@ -177,3 +179,13 @@ def test_a_title_of_control_characters_is_422_not_500(client):
         422,
         ["machine_title"],
     )
+
+
+def test_no_endpoint_looks_up_with_get_object_or_404():
+    """issue 26 §3: Django's lookup answers "No Machine matches the given query.", naming
+    a model, and a 404 for an id in the body; the API's lookups are `flipwell.api.queries`."""
+    sources = Path(api_package.__file__).parent.rglob("*.py")
+
+    users = [p.name for p in sources if "get_object_or_404" in p.read_text()]
+
+    assert users == []

@@ -27,7 +27,7 @@ from flipwell.api.endpoints.params import (
 )
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
-from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.errors import ERROR_RESPONSES, field_names
 from flipwell.api.schemas import (
     AbsenceIn,
     AbsenceOut,
@@ -423,6 +423,7 @@ def record_game_restart(request: HttpRequest, game_id: GameId, payload: RestartI
 @router.post(
     "/games/{game_id}/discarded-scores", response={201: DiscardedOut, **ERROR_RESPONSES}, **WRITE
 )
+@field_names(discard_scores_of="players")
 def record_positive_malfunction_replay(
     request: HttpRequest, game_id: GameId, payload: DiscardIn
 ) -> Any:
