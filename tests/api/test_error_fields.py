@@ -101,6 +101,34 @@ def test_error_fields_are_paths_into_the_request_sent(client, night):
     assert strays == []
 
 
+def test_a_services_refusal_is_keyed_by_the_field_sent(client, night):
+    """issue 26 §3: the ledger answered `season` for `season_id`, a merge `merged` for
+    `merged_player_id`."""
+    secret = token(night.official)
+    first, second = night.players[:2]
+
+    ledger = post(
+        client,
+        f"/api/v1/leagues/{night.league.slug}/ledger",
+        {
+            "kind": "dues_paid",
+            "account": "dues",
+            "amount_cents": 100,
+            "season_id": f.SeasonFactory().pk,
+        },
+        secret,
+    )
+    merge = post(
+        client,
+        f"/api/v1/leagues/{night.league.slug}/player-merges",
+        {"kept_player_id": first.pk, "merged_player_id": second.pk, "reason": "x"},
+        secret,
+    )
+
+    assert list(ledger.json()["error"]["fields"]) == ["season_id"]
+    assert list(merge.json()["error"]["fields"]) == ["merged_player_id"]
+
+
 def test_a_value_outside_a_union_of_literals_is_one_message_on_its_field(client, night):
     """issue 26 §3: the ledger answered one key per branch, `reason.literal['coin_mech_...']`."""
     response = post(

@@ -71,4 +71,4 @@ WRITE_MODULES = (writes, meet_writes, league_writes, playoff_writes, notices, pe
 api.add_router("", public.router)
 api.add_router("", files.router)
 api.add_router("", me.router)
-mark_operations(api, [public.router, files.router, me.router])
+mark_operations([public.router, files.router, me.router])
