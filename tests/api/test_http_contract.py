@@ -4,9 +4,13 @@ token reads, CORS on public reads only."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from django.http import HttpResponseForbidden, HttpResponseServerError
 from django.test import Client
 
+from flipwell.api.contract import ApiContractMiddleware
 from flipwell.league.models import ApiToken
 from flipwell.league.services.player_links import issue_player_link, token_for
 from flipwell.league.services.tokens import revoke_api_token
@@ -17,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _is_error_shape(response, status: int, code: str) -> bool:
-    body = response.json()
+    body = json.loads(response.content)
     return (
         response.status_code == status
         and response["Content-Type"].startswith("application/json")
@@ -195,3 +199,21 @@ def test_writes_answer_201_with_location(client, night):
         f"http://testserver/api/v1/seasons/{night.season.pk}/players/{player_id}/history"
     )
     assert client.get(response["Location"]).status_code == 200
+
+
+def test_djangos_html_refusals_under_api_become_the_error_shape(rf):
+    """issue 26 §3: whatever answers under /api/ in HTML (Django's CSRF page, its 500 page)
+    is answered in the error shape, keeping the status."""
+    pages = {
+        403: HttpResponseForbidden("<h1>Forbidden (403)</h1><p>CSRF verification failed.</p>"),
+        500: HttpResponseServerError("<h1>Server Error (500)</h1>"),
+    }
+
+    answers = {
+        status: ApiContractMiddleware(lambda request, page=page: page)(rf.post("/api/v1/x"))
+        for status, page in pages.items()
+    }
+
+    assert _is_error_shape(answers[403], 403, "forbidden")
+    assert "CSRF" in json.loads(answers[403].content)["error"]["message"]
+    assert _is_error_shape(answers[500], 500, "server_error")
