@@ -452,6 +452,9 @@ MIDDLEWARE = [
     # Refuses (400) a Host whose name or port is not allowed, before anything builds a link.
     "flipwell.web.hosts.AllowedHostMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Under /api/: JSON for Django's own refusals, HEAD and OPTIONS, ETags, CORS on public
+    # reads, private caching of token reads (flipwell.api.contract).
+    "flipwell.api.contract.ApiContractMiddleware",
     # Serves the vendored static files itself: venues may have no internet and no web server.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

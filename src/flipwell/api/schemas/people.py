@@ -98,6 +98,12 @@ class HighScoreOut(Schema):
 
 class MachineHighScoresOut(Schema):
     machine: str = Field(..., description="The machine's title.")
+    machine_id: int | None = Field(
+        ...,
+        description="The league's machine of this title (the first, should it have two); "
+        "null when the league no longer has one.",
+    )
+    league: str = Field(..., description="The league's slug.")
     scores: list[HighScoreOut] = Field(..., description="Its best scores, best first.")
 
 

@@ -9,6 +9,7 @@ from ninja import Field, Schema
 
 from flipwell.api.schemas.common import EXACT, ExactPoints, PlayerRefOut, Points, PointsMixin
 from flipwell.league import enums
+from flipwell.rules import NightStatus
 
 if TYPE_CHECKING:
     from flipwell.league.selectors.standings import GameLine
@@ -77,7 +78,7 @@ class HistoryGameOut(Schema):
 
 class HistoryMeetOut(PointsMixin):
     meet: int = Field(..., description="The meet's number.")
-    status: str = Field(..., description="His night: played, absent, in progress, ...")
+    status: NightStatus = Field(..., description="His night: played, absent, in progress, ...")
     group: list[PlayerRefOut] = Field(..., description="His group.")
     games: list[HistoryGameOut] = Field(..., description="His games, every point explained.")
     match_bonus: int = Field(..., description="His match bonus points (R3.3).")
