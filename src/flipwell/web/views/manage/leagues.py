@@ -266,7 +266,7 @@ def player_notices(
         m.SeasonEntry.objects.select_related("player"), season=season, player_id=player_id
     )
     player = entry.player
-    subscription = notice_reads.notice_subscription(player)
+    subscription = notice_reads.notice_subscription(player, league=league)
     posted = request.method == "POST"
     form = NoticePreferencesForm(
         request.POST if posted else None,
