@@ -11,7 +11,9 @@ Each existing row goes to the league that collected its address:
    player is entered in, where it was shown before; each copy is then that league's own.
 
 A row of a player entered in no league is dropped (no league's official could see it).
-Migration 0019 then makes the league required and one row per league and player.
+Migration 0018 added the (optional) league; 0020 then makes it required, one row per league
+and player. Each step is a migration of its own, so each runs in its own transaction:
+PostgreSQL alters no table whose rows were changed earlier in the same transaction.
 
 Undone: one row per player again, the most recently updated one.
 """
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import migrations, models
+from django.db import migrations
 
 
 def _collector(apps: Any, row: Any) -> list[int]:
@@ -86,27 +88,6 @@ def to_players(apps: Any, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("league", "0017_player_identity")]
+    dependencies = [("league", "0018_sealed_notice_league")]
 
-    operations = [
-        migrations.AddField(
-            model_name="noticesubscription",
-            name="league",
-            field=models.ForeignKey(
-                null=True,
-                on_delete=models.deletion.CASCADE,
-                related_name="notice_subscriptions",
-                to="league.league",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="noticesubscription",
-            name="player",
-            field=models.ForeignKey(
-                on_delete=models.deletion.CASCADE,
-                related_name="notice_subscriptions",
-                to="league.player",
-            ),
-        ),
-        migrations.RunPython(to_leagues, to_players),
-    ]
+    operations = [migrations.RunPython(to_leagues, to_players)]

@@ -1,12 +1,12 @@
 """A notice subscription's league is required, and a league has one per player (issue 26 §1;
-the rows were given their leagues by 0018, in its own transaction: PostgreSQL alters no table
+the rows were given their leagues by 0019, in its own transaction: PostgreSQL alters no table
 with rows inserted earlier in the same transaction)."""
 
 from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    dependencies = [("league", "0018_sealed_notices_per_league")]
+    dependencies = [("league", "0019_sealed_notices_to_leagues")]
 
     operations = [
         migrations.AlterField(
