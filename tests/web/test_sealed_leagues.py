@@ -8,6 +8,7 @@ import pytest
 from django.core import signing
 
 from flipwell.league import models as m
+from flipwell.league import services
 from flipwell.league.notices import TOKEN_SALT, preferences_token
 from flipwell.league.services import set_notice_preferences
 from tests import factories as f
@@ -159,3 +160,27 @@ def test_notices_link_made_before_leagues_stops_every_leagues_notices(client, tw
         )
         == []
     )
+
+
+def test_personal_link_address_stays_with_the_league_that_issued_the_link(client, two):
+    """issue 26 §1: the address Flo left on her Tuesday personal link became her notices
+    address everywhere, so Wednesday's official read it on his notices page for her. Her
+    Wednesday link panel never showed it (links are per season), and still does not."""
+    flo = f.PlayerFactory(first_name="Flo", last_name="Ray", ifpa_number=999)
+    f.SeasonEntryFactory(season=two.tuesday_season, player=flo)
+    f.SeasonEntryFactory(season=two.wednesday_season, player=flo)
+    tuesday_link = services.issue_player_link(
+        season=two.tuesday_season, player=flo, actor=two.tuesday_official.user
+    )
+    services.set_player_link_email(link=tuesday_link, email="flo@home.example.org")
+    services.issue_player_link(
+        season=two.wednesday_season, player=flo, actor=two.wednesday_official.user
+    )
+    roster = f"/manage/wednesday/seasons/{two.wednesday_season.pk}/roster/"
+
+    panel = client.get(f"{roster}?link={flo.pk}")
+    notices = client.get(_notices_page(two, flo))
+
+    assert (panel.status_code, notices.status_code) == (200, 200)
+    assert "flo@home.example.org" not in panel.text
+    assert "flo@home.example.org" not in notices.text
