@@ -97,7 +97,8 @@ def edit_player(
     (`require_official_everywhere`, issue 26 §1).
 
     Side effects: updates the Player and writes an audit event ``player.edited`` with the
-    values before and after, in every league the player plays in. Raises PermissionDenied
+    values before and after, in every league the player plays in (none of it when nothing
+    changes). Raises PermissionDenied
     unless `actor` is a league official of the season's league and of every other league the
     player plays in (the message names them), and ValidationError (nothing written, keyed by
     field) when the player is not entered in `season`, a name is empty, or the IFPA number is
