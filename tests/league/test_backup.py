@@ -33,6 +33,7 @@ from flipwell.league.services.season_files import import_season_file
 from flipwell.league.services.tokens import issue_api_token
 from flipwell.rules.season import fold_season
 from tests import factories as f
+from tests.league.two_leagues import TUESDAY_ADDRESS, build_two_leagues
 
 GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text())
 
@@ -420,6 +421,30 @@ def test_restore_maps_a_special_ruling_kind_of_an_older_backup(transactional_db,
     _restore_edited(tmp_path, document)
 
     assert list(m.SpecialRuling.objects.values_list("kind", flat=True)) == ["major_malfunction"]
+
+
+def test_restore_gives_an_older_backups_notice_subscriptions_their_leagues(
+    transactional_db, tmp_path
+):
+    """issue 26 §1: a backup made before subscriptions belonged to a league holds them without
+    one; each goes to the league whose official set it (its audit event), else to each league
+    the player is entered in, as league migration 0019 does."""
+    two = build_two_leagues()  # Tuesday's official set Dee's address
+    m.NoticeSubscription.objects.create(league=two.tuesday, player=two.kruz, email="k@x.org")
+    path = tmp_path / "backup.json"
+    write_backup(path=path)
+    _empty_the_database()
+    document = json.loads(path.read_text())
+    for row in _table(document, "league.noticesubscription"):
+        del row["fields"]["league"]
+
+    _restore_edited(tmp_path, document)
+
+    restored = m.NoticeSubscription.objects.order_by("player__last_name")
+    assert [(str(row.player), row.league.name, row.email) for row in restored] == [
+        ("Dee Cruz", "Tuesday Flippers", TUESDAY_ADDRESS),
+        ("Dee Kruz", "Wednesday Wizards", "k@x.org"),
+    ]
 
 
 def test_restore_refuses_a_reference_to_a_row_it_does_not_hold(backup_document, tmp_path):

@@ -75,7 +75,8 @@ def list_high_scores(request: HttpRequest, slug: Slug) -> Any:
 def merge_players(request: HttpRequest, slug: Slug, payload: MergeIn) -> Any:
     """Record that two player rows are one person (scope: manage). Refused for two rows in
     the same season, with different IFPA numbers, or already merged; only an official of a
-    league both rows played in may merge them."""
+    league both rows played in may merge them, and only when they are an official of every
+    other league either row plays in too (403 naming those leagues; issue 26 §1)."""
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
     merge = services.merge_players(
@@ -96,7 +97,8 @@ def merge_players(request: HttpRequest, slug: Slug, payload: MergeIn) -> Any:
 def undo_player_merge(
     request: HttpRequest, slug: Slug, merge_id: MergeId, payload: UndoMergeIn
 ) -> Any:
-    """Undo a merge: the merged row is a person of its own again (scope: manage)."""
+    """Undo a merge: the merged row is a person of its own again (scope: manage); as for a
+    merge, only an official of every league either row plays in (403 otherwise)."""
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
     return services.undo_player_merge(

@@ -39,7 +39,9 @@ Words:
 - *empty database*: migrated, with no account and no row in any league table.
 - *legacy values*: values an older flipwell stored in a field that now stores others (a special
   ruling's kind "major", before migration 0013, is "major_malfunction" now); a restore maps
-  them to today's, so an older backup still restores.
+  them to today's, so an older backup still restores. Likewise a notice subscription of a
+  backup made before subscriptions belonged to a league (league migration 0018) is given its
+  league as migration 0019 gives a stored one (`_subscriptions_to_leagues`).
 
 Restoring only inserts (``bulk_create`` with the stored primary keys), never updates or
 deletes: the append-only triggers on the ledger and the audit log (migrations 0002, 0009) stay
@@ -507,7 +509,67 @@ def _rows_by_model(
         for row in table["rows"]:
             _check_row(path, label, len(rows) + 1, row, allowed)
             rows.append(_current_values(label, row))
+    _subscriptions_to_leagues(rows_by_label)
     return rows_by_label
+
+
+def _subscriptions_to_leagues(rows_by_label: dict[str, list[dict[str, Any]]]) -> None:
+    """Give each notice subscription of an older backup (no ``league``) its league, as league
+    migration 0019 does (see its docstring): the league whose official last set the address,
+    else that of the personal link carrying it, else a copy to each league the player is
+    entered in; a player entered nowhere loses it. Changes `rows_by_label` in place."""
+    subscriptions = rows_by_label.get("league.noticesubscription", [])
+    if all("league" in row["fields"] for row in subscriptions):
+        return
+    league_of_season = {
+        row["pk"]: row["fields"].get("league") for row in rows_by_label.get("league.season", [])
+    }
+    entered: dict[object, set[int]] = {}
+    for row in rows_by_label.get("league.seasonentry", []):
+        league = league_of_season.get(row["fields"].get("season"))
+        if isinstance(league, int):
+            entered.setdefault(row["fields"].get("player"), set()).add(league)
+    set_by: dict[str, tuple[str, int, int]] = {}  # player id -> (when, pk, league)
+    for row in rows_by_label.get("league.auditevent", []):
+        fields = row["fields"]
+        data = fields.get("data")
+        if (
+            fields.get("action") == "notices.preferences_set"
+            and fields.get("object_type") == "league.Player"
+            and isinstance(fields.get("league"), int)
+            and isinstance(data, dict)
+            and data.get("email_given") is True
+        ):
+            mark = (str(fields.get("created_at")), row["pk"], fields["league"])
+            key = str(fields.get("object_id"))
+            set_by[key] = max(set_by.get(key, mark), mark)
+    linked: dict[tuple[object, str], tuple[str, int, int]] = {}
+    for row in rows_by_label.get("league.playerlink", []):
+        fields = row["fields"]
+        league = league_of_season.get(fields.get("season"))
+        if isinstance(league, int) and fields.get("email"):
+            mark = (str(fields.get("created_at")), row["pk"], league)
+            address = (fields.get("player"), str(fields["email"]).casefold())
+            linked[address] = max(linked.get(address, mark), mark)
+    next_pk = max((row["pk"] for row in subscriptions), default=0) + 1
+    placed: list[dict[str, Any]] = []
+    for row in subscriptions:
+        fields = row["fields"]
+        if "league" in fields:
+            placed.append(row)
+            continue
+        player = fields.get("player")
+        if str(player) in set_by:
+            leagues = [set_by[str(player)][2]]
+        elif (player, str(fields.get("email", "")).casefold()) in linked:
+            leagues = [linked[(player, str(fields.get("email", "")).casefold())][2]]
+        else:
+            leagues = sorted(entered.get(player, set()))
+        for number, league in enumerate(leagues):
+            pk = row["pk"] if number == 0 else next_pk
+            next_pk += number > 0
+            placed.append({"pk": pk, "fields": {**fields, "league": league}})
+    rows_by_label["league.noticesubscription"] = placed
 
 
 def _current_values(label: str, row: dict[str, Any]) -> dict[str, Any]:

@@ -83,12 +83,14 @@ def _act(request: HttpRequest, link: m.PlayerLink) -> str:
 
 
 def _notices(link: m.PlayerLink) -> str:
-    """The player's email notices page (choose them or stop them; the signed link every
-    notice carries, `flipwell.league.notices`), or "" while no official has set up notices
-    for them (that page needs their address on file)."""
-    if notice_subscription(link.player) is None:
+    """The player's page for the e-mail notices of the link's league (choose them or stop
+    them; the signed link every notice carries, `flipwell.league.notices`), or "" while no
+    official of that league has set up notices for them (that page needs their address)."""
+    league = link.season.league
+    if notice_subscription(link.player, league=league) is None:
         return ""
-    return reverse("web:notice_preferences", args=[notices.preferences_token(link.player_id)])
+    token = notices.preferences_token(league.pk, link.player_id)
+    return reverse("web:notice_preferences", args=[token])
 
 
 def _meet(link: m.PlayerLink, raw: str) -> m.Meet:
