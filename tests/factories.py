@@ -64,6 +64,10 @@ class SeasonFactory(factory.django.DjangoModelFactory):
     start_time = datetime.time(19, 0)
     number_of_meets = 10
     dues_cents = 2000
+    # Set up before the fixed dates the tests play on (2026), in creation order.
+    created_at = factory.Sequence(
+        lambda n: datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC) + datetime.timedelta(minutes=n)
+    )
 
 
 class SeasonEntryFactory(factory.django.DjangoModelFactory):

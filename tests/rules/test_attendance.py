@@ -220,7 +220,12 @@ def test_meet_date_warnings_refuse_a_weekday_out_of_range():
 # --- meet date checks (issue 26 §4, R2-a) ---------------------------------------------------
 
 # A 10-meet Wednesday season whose meet 1 is Wednesday 7 January 2026: its span ends 26 May.
-SEASON = {"league_day": 2, "number_of_meets": 10, "season_start": date(2026, 1, 7)}
+SEASON = {
+    "league_day": 2,
+    "number_of_meets": 10,
+    "set_up": date(2026, 1, 2),
+    "first_meet": date(2026, 1, 7),
+}
 
 
 def test_meet_date_checks_plain_weekly_date_passes():
@@ -240,9 +245,9 @@ def test_meet_date_checks_1999_is_outside_the_season_and_out_of_order():
 
     assert [p.check for p in problems] == ["outside_season", "out_of_order", "not_league_day"]
     assert problems[0].message == (
-        "Friday 1 January 1999 is outside the season, which runs from Wednesday 7 January "
-        "2026 to Tuesday 26 May 2026 (10 weekly meets and as many weeks again for nights "
-        "moved, R2-a)"
+        "Friday 1 January 1999 is outside the season: 10 weekly meets and as many weeks again "
+        "for nights moved run from Wednesday 7 January 2026 to Tuesday 26 May 2026 (meet 1, "
+        "Wednesday 7 January 2026; R2-a)"
     )
     assert problems[1].message == (
         "Friday 1 January 1999 is before meet 2 (Wednesday 14 January 2026): meets are played "
@@ -277,6 +282,23 @@ def test_meet_date_checks_other_weekday_needs_a_reason():
         (
             "not_league_day",
             "Thursday 15 January 2026 is a Thursday, not the league day (Wednesdays, R2-a)",
+        )
+    ]
+
+
+def test_meet_date_checks_meet_one_is_checked_around_the_day_the_season_was_set_up():
+    """issue 26 §4, R2-a: meet 1 may come 20 weeks before or after the season's set-up day
+    (Friday 2 January 2026); 1999 is outside."""
+    inside = meet_date_checks(number=1, on=date(2025, 8, 20), **SEASON)
+    outside = meet_date_checks(number=1, on=date(1999, 1, 6), **SEASON)
+
+    assert inside == ()
+    assert [(p.check, p.message) for p in outside] == [
+        (
+            "outside_season",
+            "Wednesday 6 January 1999 is outside the season: 10 weekly meets and as many weeks "
+            "again for nights moved run from Friday 15 August 2025 to Friday 22 May 2026 "
+            "(either side of the day the season was set up, Friday 2 January 2026; R2-a)",
         )
     ]
 

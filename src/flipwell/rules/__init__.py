@@ -43,6 +43,7 @@ from flipwell.rules.attendance import (
     meet_date_checks,
     meet_date_warnings,
     next_meet_date,
+    written_day,
 )
 from flipwell.rules.checks import fmt
 from flipwell.rules.corrections import (
@@ -379,4 +380,5 @@ __all__ = [
     "selectable_machines",
     "violation_effect",
     "violation_score_changes",
+    "written_day",
 ]
