@@ -54,6 +54,11 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     ifpa_number = None
 
 
+SET_UP_2026 = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
+"""A season's set-up moment for tests that play on fixed dates of 2026 (issue 26 §4: meet 1's
+date is checked around the day its season was set up)."""
+
+
 class SeasonFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = m.Season
@@ -64,10 +69,6 @@ class SeasonFactory(factory.django.DjangoModelFactory):
     start_time = datetime.time(19, 0)
     number_of_meets = 10
     dues_cents = 2000
-    # Set up before the fixed dates the tests play on (2026), in creation order.
-    created_at = factory.Sequence(
-        lambda n: datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC) + datetime.timedelta(minutes=n)
-    )
 
 
 class SeasonEntryFactory(factory.django.DjangoModelFactory):

@@ -20,7 +20,9 @@ pytestmark = pytest.mark.django_db
 def lo(client):
     official = f.LeagueOfficialFactory(league__slug="tuesday")
     client.force_login(official.user)
-    season = f.SeasonFactory(league=official.league, name="Spring", number_of_meets=3)
+    season = f.SeasonFactory(
+        league=official.league, name="Spring", number_of_meets=3, created_at=f.SET_UP_2026
+    )
     return SimpleNamespace(user=official.user, league=official.league, season=season)
 
 

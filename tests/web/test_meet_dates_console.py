@@ -18,7 +18,9 @@ DATE = datetime.date(2026, 1, 6)  # a Tuesday, the factory season's league day
 def lo(client):
     official = f.LeagueOfficialFactory(league__slug="tuesday")
     client.force_login(official.user)
-    season = f.SeasonFactory(league=official.league, name="Spring", number_of_meets=3)
+    season = f.SeasonFactory(
+        league=official.league, name="Spring", number_of_meets=3, created_at=f.SET_UP_2026
+    )
     official.season = season
     return official
 
