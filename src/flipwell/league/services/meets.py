@@ -1,6 +1,6 @@
-"""League-night use cases for a meet as a whole: scheduling, attendance notices, the start
-(ladder, groups, first machines) and the close; each next machine is chosen in
-`flipwell.league.services.meet_machines`.
+"""League-night use cases for a meet as a whole: scheduling (and moving or cancelling a meet
+not yet started), attendance notices, the start (ladder, groups, first machines) and the
+close; each next machine is chosen in `flipwell.league.services.meet_machines`.
 
 Words (see also `flipwell.league.models.meets`):
 - *scheduled start*: the meet's date at the season's start time in the league's time zone,
@@ -8,6 +8,8 @@ Words (see also `flipwell.league.models.meets`):
 - *draw seed*: the recorded seed of the first-machine draw (R5-a, A61); the same seed and
   machines give the same draw.
 - *grouping override*: groups the LO sets instead of the ladder's cut (R4.1-d), with a reason.
+- *date reason*: why the LO chose a date that fails a date check (outside the season, out of
+  order, off the league day: `flipwell.rules.meet_date_checks`); recorded as a Ruling.
 
 The ladder, the groups and the draw all come from flipwell.rules;
 these services only load facts, call the rules, store the new facts and write the audit log.
