@@ -36,6 +36,7 @@ def me(client):
             number=n,
             date=today + datetime.timedelta(days=7 * n),
             actor=official.user,
+            date_reason="Weeks from now, whatever the season's days",
         )
         for n in (1, 2)
     ]
@@ -185,6 +186,7 @@ def test_player_link_page_queries_do_not_grow_with_the_meets(client, me):
         number=3,
         date=timezone.localdate() + datetime.timedelta(days=21),
         actor=me.official.user,
+        date_reason="Weeks from now, whatever the season's days",
     )
     services.announce_absence(meet=me.meets[1], player=me.players[0], actor=me.official.user)
     client.get(me.url)

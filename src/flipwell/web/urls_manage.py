@@ -37,6 +37,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="manage_attendance",
     ),
     path("<slug:slug>/meets/<id:meet_id>/start/", meets.start, name="manage_start"),
+    path(
+        "<slug:slug>/meets/<id:meet_id>/reschedule/",
+        meets.reschedule,
+        name="manage_reschedule_meet",
+    ),
     path("<slug:slug>/meets/<id:meet_id>/close/", meets.close, name="manage_close_meet"),
     path("<slug:slug>/meets/<id:meet_id>/forfeits/", meets.forfeits, name="manage_forfeits"),
     path(

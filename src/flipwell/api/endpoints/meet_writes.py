@@ -31,6 +31,8 @@ from flipwell.api.errors import ERROR_RESPONSES, field_names
 from flipwell.api.schemas import (
     AbsenceIn,
     AbsenceOut,
+    CancelledMeetOut,
+    CancelMeetIn,
     ChooseMachineIn,
     CompensatoryGameIn,
     CompensatoryGameOut,
@@ -60,6 +62,7 @@ from flipwell.api.schemas import (
     ReplacedOut,
     ReplaceMachineIn,
     ReplayScoresIn,
+    RescheduleMeetIn,
     RestartIn,
     RestartOut,
     ScheduleMeetIn,
@@ -90,9 +93,34 @@ def schedule_meet(request: HttpRequest, season_id: SeasonId, payload: ScheduleMe
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
     meet = services.schedule_meet(
-        season=season, number=payload.number, date=payload.date, actor=actor
+        season=season,
+        number=payload.number,
+        date=payload.date,
+        date_reason=payload.date_reason,
+        actor=actor,
     )
     return created(request, meet, f"/api/v1/meets/{meet.pk}")
+
+
+@router.post("/meets/{meet_id}/reschedule", response={200: MeetOut, **ERROR_RESPONSES}, **WRITE)
+def reschedule_meet(request: HttpRequest, meet_id: MeetId, payload: RescheduleMeetIn) -> Any:
+    """Move a meet not yet started to another date, saying why (R2-a; scope: manage)."""
+    meet = queries.meet(meet_id)
+    actor = acting_official(request, league=_meet_league(meet), scope="manage")
+    return services.reschedule_meet(
+        meet=meet, date=payload.date, reason=payload.reason, actor=actor
+    )
+
+
+@router.post(
+    "/meets/{meet_id}/cancel", response={200: CancelledMeetOut, **ERROR_RESPONSES}, **WRITE
+)
+def cancel_meet(request: HttpRequest, meet_id: MeetId, payload: CancelMeetIn) -> Any:
+    """Cancel a meet not yet started, saying why: it is not played, the later planned meets
+    move down one number (scope: manage)."""
+    meet = queries.meet(meet_id)
+    actor = acting_official(request, league=_meet_league(meet), scope="manage")
+    return services.cancel_meet(meet=meet, reason=payload.reason, actor=actor)
 
 
 @router.post("/meets/{meet_id}/absences", response={201: AbsenceOut, **ERROR_RESPONSES}, **WRITE)

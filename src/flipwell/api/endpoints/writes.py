@@ -115,7 +115,12 @@ def start_meet(request: HttpRequest, season_id: SeasonId, payload: StartMeetIn) 
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
     return services.start_meet(
-        season=season, number=payload.number, date=payload.date, seed=payload.seed, actor=actor
+        season=season,
+        number=payload.number,
+        date=payload.date,
+        seed=payload.seed,
+        date_reason=payload.date_reason,
+        actor=actor,
     )
 
 

@@ -74,6 +74,10 @@ class SeasonStats:
     games_played: int
     league_points: Fraction
     points_per_meet: Fraction | None
+    provisional_points: Fraction = Fraction(0)
+    """The part of `league_points` from the meet being played (`flipwell.rules.progress`)."""
+    open_meet: int | None = None
+    """The meet being played, not yet a meet held; None: none is."""
 
 
 @dataclass(frozen=True)
@@ -173,6 +177,8 @@ def player_stats(who: Person, *, league: m.League | None = None) -> PlayerStats:
                 games_played=line.games_played,
                 league_points=line.league_points,
                 points_per_meet=line.points_per_meet,
+                provisional_points=line.provisional_points,
+                open_meet=line.open_meet,
             )
             for line in stats.seasons
         ),

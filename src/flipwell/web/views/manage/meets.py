@@ -31,6 +31,7 @@ from flipwell.rules import proposed_group_numbers
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page
 from flipwell.web.forms import (
     AnswerForm,
+    CancelMeetForm,
     CloseMeetForm,
     CompensatoryGameForm,
     CompensatoryRequestForm,
@@ -39,6 +40,7 @@ from flipwell.web.forms import (
     LateJoinForm,
     LatenessForm,
     MalfunctionForm,
+    RescheduleMeetForm,
     ScheduleMeetForm,
     StartMeetForm,
     ViolationForm,
@@ -99,7 +101,14 @@ def meets(request: HttpRequest, league: m.League, role: str, season_id: int) -> 
     form = ScheduleMeetForm(request.POST or None, initial=initial)
     if request.method == "POST":
         meet = run(
-            form, lambda d: services.schedule_meet(season=season, actor=official(request), **d)
+            form,
+            lambda d: services.schedule_meet(
+                season=season,
+                number=d["number"],
+                date=d["date"],
+                date_reason=d["date_reason"] or None,
+                actor=official(request),
+            ),
         )
         if meet is not None:
             warned = "; ".join(meet_date_warnings(meet))
@@ -134,7 +143,59 @@ def meet(request: HttpRequest, league: m.League, role: str, meet_id: int) -> Htt
         else {}
     )
     context = {**_base(league, role, the_meet, "hub"), "board": board, "sheets": sheets}
+    if the_meet.status == m.Meet.Status.PLANNED:
+        context |= {
+            "reschedule_form": RescheduleMeetForm(initial={"date": the_meet.date}),
+            "cancel_form": CancelMeetForm(),
+        }
     return render(request, "manage/meet.html", context)
+
+
+@console_page(LO_ONLY)
+def reschedule(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
+    """Move a meet not yet started to another date, or cancel it; each asks why (R2-a). The
+    meet's hub shows both forms; this page shows them again when one was refused."""
+    the_meet = meet_of(league, meet_id)
+    posted = action(request)
+    moving = RescheduleMeetForm(
+        request.POST if posted == "reschedule" else None, initial={"date": the_meet.date}
+    )
+    cancelling = CancelMeetForm(request.POST if posted == "cancel" else None)
+    if posted == "reschedule":
+        moved = run(
+            moving,
+            lambda d: services.reschedule_meet(
+                meet=the_meet, date=d["date"], reason=d["reason"], actor=official(request)
+            ),
+        )
+        if moved is not None:
+            messages.success(request, f"Meet {moved.number} moved to {moved.date:%A %d %B %Y}.")
+            return HttpResponseRedirect(reverse("web:manage_meet", args=[league.slug, meet_id]))
+    elif posted == "cancel":
+        cancelled = run(
+            cancelling,
+            lambda d: services.cancel_meet(
+                meet=the_meet, reason=d["reason"], actor=official(request)
+            ),
+        )
+        if cancelled is not None:
+            moved_down = ", ".join(
+                f"meet {old} is now meet {new}" for old, new in cancelled.renumbered
+            )
+            messages.success(
+                request,
+                f"Meet {cancelled.number} ({cancelled.date:%A %d %B %Y}) is cancelled"
+                + (f"; {moved_down}." if moved_down else "."),
+            )
+            return HttpResponseRedirect(
+                reverse("web:manage_meets", args=[league.slug, the_meet.season_id])
+            )
+    context = {
+        **_base(league, role, the_meet, "hub"),
+        "reschedule_form": moving,
+        "cancel_form": cancelling,
+    }
+    return page(request, "manage/reschedule.html", context, failed=bool(posted))
 
 
 @console_page(LO_ONLY)
@@ -260,6 +321,7 @@ def _start(meet: m.Meet, form: StartMeetForm, request: HttpRequest) -> Any:
         actor=official(request),
         override_groups=None if chosen is None else [[players[p] for p in g] for g in chosen],
         override_reason=data["override_reason"] or None,
+        date_reason=data["date_reason"] or None,
     )
 
 
