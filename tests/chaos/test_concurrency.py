@@ -109,7 +109,7 @@ def test_concurrent_confirmations_have_exactly_one_winner_per_game(served):
     games = {g["id"] for g in night["games"]}
     assert {e.status for e in entries.values()} == {201}
     assert outcomes == [[200] + [409] * (per_game - 1)] * len(night["games"])
-    assert losers == ["conflict"] * (len(calls) - len(night["games"]))
+    assert losers == ["game_already_confirmed"] * (len(calls) - len(night["games"]))
     assert sorted(row[2] for row in confirmed if row[2] in games) == sorted(games)
 
 

@@ -37,6 +37,7 @@ from flipwell.league.selectors.meet_board import (
     open_compensatory,
 )
 from flipwell.league.services._edge import (
+    ConflictError,
     fold,
     open_meet,
     record_ruling,
@@ -75,6 +76,7 @@ def schedule_meet(*, season: m.Season, number: int, date: datetime.date, actor: 
     with transaction.atomic():
         require_official(actor=actor, league=season.league, action="schedule a meet")
         _check_number(season, number)
+        _check_not_scheduled(season, number)
         meet = m.Meet(season=season, number=number, date=date)
         meet.full_clean()
         meet.save()
@@ -118,19 +120,19 @@ def _record_absence(
     (`link`, `flipwell.league.services.player_links`). Same checks, fact and audit event."""
     league = meet.season.league
     if meet.status != m.Meet.Status.PLANNED:
-        raise ValidationError(
+        raise ConflictError(
             {
                 "meet": f"Meet {meet.number} has started: an absence is announced only "
                 f"before grouping (R3.1-d). {player} keeps their group slot and forfeits its "
                 "games (R3.1-e)."
             },
-            code="meet_started",
+            code="meet_already_started",
         )
     _check_entered(meet, player)
     if m.AnnouncedAbsence.objects.filter(meet=meet, player=player).exists():
-        raise ValidationError(
+        raise ConflictError(
             {"player": f"{player}'s absence from meet {meet.number} is already recorded."},
-            code="duplicate",
+            code="absence_already_recorded",
         )
     absence = m.AnnouncedAbsence.objects.create(
         meet=meet,
@@ -206,9 +208,9 @@ def _record_lateness(
     (`link`, `flipwell.league.services.player_links`). Same checks, fact and audit event."""
     league = meet.season.league
     if meet.status == m.Meet.Status.CLOSED:
-        raise ValidationError(
+        raise ConflictError(
             {"meet": f"Meet {meet.number} is closed: a lateness notice cannot be added."},
-            code="meet_closed",
+            code="meet_already_closed",
         )
     start = scheduled_start(meet)
     with rules_edge("at"):
@@ -217,9 +219,9 @@ def _record_lateness(
         )
     _check_entered(meet, player)
     if m.LatenessNotice.objects.filter(meet=meet, player=player).exists():
-        raise ValidationError(
+        raise ConflictError(
             {"player": f"{player}'s lateness notice for meet {meet.number} is already recorded."},
-            code="duplicate",
+            code="lateness_already_recorded",
         )
     notice = m.LatenessNotice.objects.create(
         meet=meet, player=player, recorded_at=told, recorded_by=actor, player_link=link
@@ -296,9 +298,11 @@ def start_meet(
         require_official(actor=actor, league=league, action="start a meet")
         meet = m.Meet.objects.select_for_update().filter(season=season, number=number).first()
         if meet is not None and meet.status != m.Meet.Status.PLANNED:
-            raise ValidationError(
+            raise ConflictError(
                 {"number": f"Meet {number} has already started ({meet.get_status_display()})."},
-                code="already_started",
+                code="meet_already_closed"
+                if meet.status == m.Meet.Status.CLOSED
+                else "meet_already_started",
             )
         _check_number(season, number)
         _check_sequence(season, number)
@@ -338,8 +342,8 @@ def start_meet(
             with transaction.atomic():
                 meet.save()
         except IntegrityError as error:
-            raise ValidationError(
-                {"number": _open_meet_message(season)}, code="open_meet_exists"
+            raise ConflictError(
+                {"number": _open_meet_message(season)}, code="another_meet_open"
             ) from error
         states = machine_states(meet)
         with rules_edge("seed"):
@@ -481,6 +485,19 @@ def _check_number(season: m.Season, number: int) -> None:
     if not 1 <= number <= season.number_of_meets:
         raise ValidationError(
             {"number": f"{season} has meets 1 to {season.number_of_meets}, not {number}."}
+        )
+
+
+def _check_not_scheduled(season: m.Season, number: int) -> None:
+    """ConflictError naming the meet when meet `number` of `season` exists already."""
+    existing = season.meets.filter(number=number).first()
+    if existing is not None:
+        raise ConflictError(
+            {
+                "number": f"Meet {number} on {existing.date.isoformat()} already exists "
+                f"({existing.get_status_display().lower()})."
+            },
+            code="meet_already_scheduled",
         )
 
 
