@@ -67,6 +67,9 @@ retries, and queues the reminders. No request ever waits for an SMTP server.
   queues its reminder; default 24.
 - ``NOTICE_MAX_ATTEMPTS``: attempts to send one notice before it is marked failed; default 6
   (waiting 1, 2, 4, 8, 16 minutes between them).
+- ``IDEMPOTENCY_KEY_HOURS``: how long a write's idempotency key (the API's ``Idempotency-Key``
+  header, a console form's one-time key) is kept: a retry within it is answered from the
+  stored answer, a later one is a new request; default 24.
 - ``FLIPWELL_SITE_URL``: the address players open (``https://league.example.org``), for the
   links in the e-mails; default the first ``ALLOWED_HOSTS`` name (https with
   ``FLIPWELL_HTTPS``), else ``http://127.0.0.1:8000``.
@@ -420,6 +423,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Content-Security-Policy ('self' only), Permissions-Policy, Referrer-Policy.
     "flipwell.web.middleware.SecurityHeadersMiddleware",
+    # A console form sent again (its one-time form_key) is not recorded twice.
+    "flipwell.web.once.OnceFormMiddleware",
     # Last: turns a sign-in refused for a lockout into the lockout page (429).
     "axes.middleware.AxesMiddleware",
 ]
@@ -438,6 +443,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # {% form_key %} in every console form without a {% load %} (flipwell.web.once).
+            "builtins": ["flipwell.web.templatetags.flipwell_forms"],
         },
     },
 ]
@@ -520,6 +527,10 @@ SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 NOTICES_EMAIL = env_bool("NOTICES_EMAIL", bool(EMAIL_HOST))
 NOTICE_REMINDER_HOURS = env_int("NOTICE_REMINDER_HOURS", 24, minimum=1)
 NOTICE_MAX_ATTEMPTS = env_int("NOTICE_MAX_ATTEMPTS", 6, minimum=1)
+
+# --- Writes safe to retry (flipwell.league.idempotency) ---
+
+IDEMPOTENCY_KEY_HOURS = env_int("IDEMPOTENCY_KEY_HOURS", 24, minimum=1)
 _SITE_HOSTS = [h for h in ALLOWED_HOSTS if h and not h.startswith((".", "*"))]
 SITE_URL = env_str(
     "FLIPWELL_SITE_URL",

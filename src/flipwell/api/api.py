@@ -8,8 +8,11 @@ works at a venue without internet.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ninja import NinjaAPI
 from ninja.openapi.docs import Swagger
+from ninja.openapi.schema import OpenAPISchema
 
 from flipwell.api.endpoints import (
     files,
@@ -23,22 +26,37 @@ from flipwell.api.endpoints import (
     writes,
 )
 from flipwell.api.errors import install_error_handlers
+from flipwell.api.idempotency import document_idempotency, idempotent
 from flipwell.api.parsing import JsonOnlyParser
 
-api = NinjaAPI(
+
+class FlipwellApi(NinjaAPI):
+    """The API whose schema documents the ``Idempotency-Key`` header on every write."""
+
+    def get_openapi_schema(self, **kwargs: Any) -> OpenAPISchema:
+        schema = super().get_openapi_schema(**kwargs)
+        document_idempotency(schema)
+        return schema
+
+
+api = FlipwellApi(
     title="flipwell API",
     version="1",
     description=(
         "Read a league's seasons, meets, scores, standings and playoffs; write with an API "
         "token an official issues. League points are JSON numbers with an exact fraction "
         "beside them (`league_points_exact`); lists are pages with a `next` link; every "
-        'error is `{"error": {"code", "message", "fields"}}`.'
+        'error is `{"error": {"code", "message", "fields"}}`. Every write takes an '
+        "`Idempotency-Key` header: sent again with the same key and body, it is answered "
+        "from the first answer (`Idempotent-Replayed: true`) and not done twice."
     ),
     docs=Swagger(),
     urls_namespace="api-v1",
     parser=JsonOnlyParser(),
 )
 install_error_handlers(api)
+# Every write runs once per Idempotency-Key (flipwell.api.idempotency); reads pass through.
+api.add_decorator(idempotent, mode="view")
 # The writes' endpoints are on public.router, which serves both methods of a path.
 WRITE_MODULES = (writes, meet_writes, league_writes, playoff_writes, notices, people)
 api.add_router("", public.router)
