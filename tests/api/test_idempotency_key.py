@@ -308,6 +308,8 @@ def ids(night: Night, played: m.Game) -> Ids:
         "match": "QF1",
         "token": token_for(link),
         "number": 2,
+        "other_game_id": game(meet, 2, 1).pk,
+        "loose_player": a[4].pk,
     }
     return Ids(values=values, secret=token(night.official))
 
@@ -349,3 +351,63 @@ def test_every_write_replays_its_first_answer(client, ids, method, path):
     assert (again.status_code, again.content) == (first.status_code, first.content)
     assert again.headers["Idempotent-Replayed"] == "true"
     assert _rows() == rows
+
+
+RULING = {
+    "machine_title": "Attack from Mars",
+    "kind": "not_a_malfunction",
+    "text": "The saucer may stick: play on.",
+    "reproducible": True,
+    "reproduction": "Hit the saucer twice.",
+    "cause_and_effect": "A worn coil.",
+}
+# (method, URL template, body): writes that succeed on `ids`, then must not be done again.
+DONE_ONCE = [
+    ("post", "/api/v1/seasons/{season_id}/meets", {"number": 2, "date": "2026-01-13"}),
+    ("post", "/api/v1/seasons/{season_id}/players", {"first_name": "Zed", "last_name": "New"}),
+    (
+        "post",
+        "/api/v1/games/{other_game_id}/forfeits",
+        {"player": "{loose_player}", "countable": True, "reason": "absent"},
+    ),
+    ("post", "/api/v1/meets/{meet_id}/lateness-notices", {"player": "{loose_player}"}),
+    (
+        "post",
+        "/api/v1/meets/{meet_id}/machine-problems",
+        {"machine": "{machine_id}", "problem": "Left flipper weak"},
+    ),
+    ("post", "/api/v1/leagues/{slug}/special-rulings", RULING),
+    ("post", "/api/v1/leagues/{slug}/ledger/{entry_id}/reversal", {"reason": "Counted twice"}),
+    (
+        "put",
+        "/api/v1/leagues/{slug}/players/{player_id}/notices",
+        {"email": "ada@example.org", "kinds": ["results"]},
+    ),
+    ("put", "/api/v1/me/{token}/email", {"email": "me@example.org"}),
+    ("post", "/api/v1/leagues/{slug}/player-merges/{merge_id}/undo", {"reason": "Not him"}),
+]
+
+
+def _filled(value: object, values: dict[str, object]) -> object:
+    """`value` with "{name}" strings replaced by the id named (a whole string stays a number)."""
+    if isinstance(value, dict):
+        return {k: _filled(v, values) for k, v in value.items()}
+    if isinstance(value, str) and value.startswith("{") and value.endswith("}"):
+        return values[value[1:-1]]
+    return value
+
+
+@pytest.mark.parametrize(("method", "path", "body"), DONE_ONCE, ids=[w[1] for w in DONE_ONCE])
+def test_a_write_that_succeeds_is_done_once(client, ids, method, path, body):
+    """issue 26 §2: the retry of a write that was done gets its answer and writes nothing."""
+    url = path.format(**ids.values)
+    sent = _filled(body, ids.values)
+    first = _send(client, method, url, sent, ids.secret, "done-1")
+    events = m.AuditEvent.objects.count()
+
+    again = _send(client, method, url, sent, ids.secret, "done-1")
+
+    assert 200 <= first.status_code < 300, first.content
+    assert (again.status_code, again.content) == (first.status_code, first.content)
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert m.AuditEvent.objects.count() == events

@@ -165,3 +165,15 @@ def test_every_console_post_form_template_carries_the_key():
 
     assert len(forms) >= 20
     assert [f"{name}: {form[:80]}" for name, form in forms if "{% form_key %}" not in form] == []
+
+
+def test_closing_a_closed_meet_without_a_key_shows_the_plain_message(client, night):
+    """issue 26 §2: a conflict is told in words on the console (no code, no id)."""
+    client.post(night.meet_url + "close/", {"override_reason": "Power cut"})
+
+    again = client.post(night.meet_url + "close/", {"override_reason": "Power cut"})
+
+    assert again.status_code == 400
+    assert "Meet 1 is closed: there is nothing to close." in again.text
+    assert "meet_already_closed" not in again.text
+    assert m.AuditEvent.objects.filter(action="meet.closed").count() == 1
