@@ -39,9 +39,9 @@ class ConflictError(ValidationError):
     confirmations, a reused key) or it was already done (a meet already started or closed, an
     absence already recorded).
 
-    A `ValidationError`, so a form shows its message; the API answers 409 with `conflict` as
-    its error code, a name for the state (``meet_already_started``). Django drops the code of
-    a ValidationError made from a dict of fields, so it is kept here for every form.
+    A `ValidationError`, so a form shows its message; the API answers 409 with `conflict` (the
+    `code` given: a name for the state, ``meet_already_started``) as its error code. Django
+    drops the code of a ValidationError made from a dict of fields, so it is kept here.
     """
 
     def __init__(self, message: Any, code: str = "conflict", params: Any = None) -> None:

@@ -71,7 +71,8 @@ def schedule_meet(*, season: m.Season, number: int, date: datetime.date, actor: 
 
     Side effects: inserts a planned Meet and an audit event ``meet.scheduled``. Raises
     PermissionDenied unless `actor` is a league official; ValidationError for a number outside
-    the season's meets or one already scheduled.
+    the season's meets; ConflictError (``meet_already_scheduled``, naming the meet and its
+    date) for one already scheduled.
     """
     with transaction.atomic():
         require_official(actor=actor, league=season.league, action="schedule a meet")
@@ -286,9 +287,9 @@ def start_meet(
     GroupMembers and game 1 of each group are inserted, a Ruling records an override, an
     audit event ``meet.started`` is written, and each player who chose it gets their group's
     notice queued (`flipwell.league.notices`). Raises PermissionDenied unless `actor` is a
-    league official; ValidationError (nothing written) for a meet out of sequence or already
-    started, a second open meet, an impossible grouping, a bad override, or no playable
-    machine.
+    league official; ValidationError (nothing written) for a meet out of sequence, an
+    impossible grouping, a bad override or no playable machine; ConflictError for a meet
+    already started or closed, or a second open meet.
     """
     draw_seed = secrets.randbelow(SEED_LIMIT) if seed is None else seed
     if not 0 <= draw_seed < SEED_LIMIT:
