@@ -3,12 +3,11 @@
 Words: *fields* maps a field (a dotted path into the request body or a query or path
 parameter; ``line N, column`` for a CSV upload) to its messages. Statuses: 400 malformed
 input, 401 no valid token, 403 not allowed, 404 not found, 409 conflict (another request won,
-a reused idempotency key, or the state of things: its code names it, ``meet_already_closed``),
-413 a body larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE``, 415 a body that is not sent as JSON,
-422 input that is well-formed but not valid (from the schema or from a service's rule).
-Nothing a client sends can produce a 500; should flipwell fail anyway, the 500 is in the
-error shape too, with no detail (the exception is logged on ``django.request``, as Django
-logs its own 500s).
+or a reused idempotency key), 413 a body larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE``, 415 a
+body that is not sent as JSON, 422 input that is well-formed but not valid (from the schema or
+from a service's rule). Nothing a client sends can produce a 500; should flipwell fail anyway,
+the 500 is in the error shape too, with no detail (the exception is logged on
+``django.request``, as Django logs its own 500s).
 """
 
 from __future__ import annotations
