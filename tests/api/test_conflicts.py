@@ -91,7 +91,13 @@ def test_next_game_retried_is_409_game_not_confirmed(client, night):
 
 def test_schedule_a_meet_twice_is_409_naming_the_meet(client, night):
     """issue 26 §2 and §3: a duplicate meet says which meet exists, not Django's sentence."""
-    schedule_meet(season=night.season, number=3, date=datetime.date(2026, 12, 8), actor=night.user)
+    schedule_meet(
+        season=night.season,
+        number=3,
+        date=datetime.date(2026, 12, 8),
+        actor=night.user,
+        date_reason="Moved to the venue's free Tuesday",
+    )
 
     response = post(
         client,

@@ -26,7 +26,9 @@ def night(client):
     """Meet 1 of league "tuesday" open, one group of four playing game 1; its LO signed in."""
     official = f.LeagueOfficialFactory(league__slug="tuesday")
     client.force_login(official.user)
-    season = f.SeasonFactory(league=official.league, name="Spring", number_of_meets=3)
+    season = f.SeasonFactory(
+        league=official.league, name="Spring", number_of_meets=3, created_at=f.SET_UP_2026
+    )
     players = [
         f.SeasonEntryFactory(season=season, ifpa_rank_at_start=r).player for r in (1, 2, 3, 4)
     ]
