@@ -178,3 +178,25 @@ def test_ledger_shows_the_dues_of_the_season_being_played(client, mid_season):
     response = client.get(f"/manage/{night.league.slug}/ledger/")
 
     assert response.context["season"] == night.season
+
+
+def test_next_meet_of_a_new_season_is_its_next_league_night_not_today(client, mid_season):
+    """issue 27 §1: a season whose league night is another weekday than today is offered its
+    next league night for meet 1, never today (R2-a)."""
+    night, _meet, _spring = mid_season
+    today = timezone.localdate(timezone=ZoneInfo(night.league.time_zone))
+    league_night = (today.weekday() + 2) % 7
+    services.create_season(
+        league=night.league,
+        name="Summer 2027",
+        weekday=league_night,
+        start_time=datetime.time(19, 0),
+        number_of_meets=8,
+        actor=night.user,
+    )
+    client.force_login(night.user)
+    on = today + datetime.timedelta(days=2)
+
+    response = client.get(f"/manage/{night.league.slug}/")
+
+    assert f"Next meet: schedule meet 1 for {on:%a} {on.day} {on:%b}" in response.text
