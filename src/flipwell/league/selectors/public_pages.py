@@ -317,8 +317,9 @@ def meet_page(league: m.League, meet_id: int) -> MeetPage:
 
 
 def player_page(league: m.League, player_id: int, season_id: int | None = None) -> PlayerPage:
-    """One person's season (the newest they are entered in, or `season_id`) and their
-    statistics over every season of this league, their merged rows' seasons included.
+    """One person's season (the newest they are entered in that is not being prepared, or
+    `season_id`) and their statistics over every season of this league, their merged rows'
+    seasons included.
 
     NotFoundError if they are not entered in a season of this league; MergedPlayerError
     (naming the person's own row) when `player_id` is a row merged into another.
