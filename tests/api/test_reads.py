@@ -46,6 +46,7 @@ def test_league_detail_and_unknown_league_is_404_in_the_error_shape(client, offi
         "name": league.name,
         "venue": league.venue,
         "time_zone": league.time_zone,
+        "current_season": None,
     }
     assert missing.status_code == 404
     assert missing.json()["error"]["code"] == "not_found"

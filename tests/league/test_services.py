@@ -166,7 +166,12 @@ def test_create_season_name_taken_in_league_refused(official, season):
             number_of_meets=10, actor=official.user,
         )  # fmt: skip
 
-    assert caught.value.messages == ["Season with this League and Name already exists."]
+    assert caught.value.message_dict == {
+        "name": [
+            f"{official.league.name} already has a season called “{season.name}”: "
+            "choose another name."
+        ]
+    }
 
 
 @pytest.mark.parametrize(

@@ -101,14 +101,14 @@ def test_tv_hides_last_seasons_bracket_once_the_new_season_plays(client, demo):
     assert "Playoffs" not in response.text
 
 
-def test_tv_shows_last_seasons_bracket_with_its_name_before_the_new_season_plays(client, demo):
-    upcoming = f.SeasonFactory(league=demo.league, name="Autumn 2026")
+def test_tv_stays_on_the_season_being_played_while_another_is_prepared(client, demo):
+    """issue 27 §1: a season created while another is played is not the TV's until its first
+    meet starts (the TV showed the new, empty season: no groups, no standings)."""
+    f.SeasonFactory(league=demo.league, name="Autumn 2026")
 
     response = client.get(f"/tv/{demo.league.slug}/")
 
     page = response.context["page"]
-    assert (page.season.name, page.bracket_season.name) == (
-        upcoming.name,
-        demo.finished_season.name,
-    )
-    assert f"Playoffs · {demo.finished_season.name} · division A" in response.text
+    assert page.season.name == demo.current_season.name
+    assert page.meet is not None
+    assert page.bracket is None

@@ -13,10 +13,11 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
-from django.db.models import Model, Prefetch, QuerySet
+from django.db.models import Model, OuterRef, Prefetch, QuerySet, Subquery
 from django.http import Http404
 
 from flipwell.league import models as m
+from flipwell.league.selectors.seasons import current_season_id_subquery
 
 M = TypeVar("M", bound=Model)
 
@@ -34,8 +35,10 @@ def _one(rows: QuerySet[M], missing: str, field: str | None = None, **lookup: An
 
 
 def leagues() -> QuerySet[m.League]:
-    """Every league."""
-    return m.League.objects.all()
+    """Every league, each with its current season's id (``current_season_id``)."""
+    return m.League.objects.annotate(
+        current_season_id=Subquery(current_season_id_subquery(OuterRef("pk")))
+    )
 
 
 def league(slug: str) -> m.League:

@@ -3,7 +3,7 @@
 from django.urls import URLPattern, URLResolver, path
 
 from flipwell.web import auth
-from flipwell.web.views.manage import leagues, ledger, machines, meets, playoffs
+from flipwell.web.views.manage import leagues, ledger, machines, meets, next_season, playoffs
 from flipwell.web.views.manage import setup as setup_views
 
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -24,6 +24,21 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="manage_player_notices",
     ),
     path("<slug:slug>/seasons/<id:season_id>/meets/", meets.meets, name="manage_meets"),
+    path(
+        "<slug:slug>/seasons/<id:season_id>/next/",
+        next_season.next_season,
+        name="manage_next_season",
+    ),
+    path(
+        "<slug:slug>/seasons/<id:season_id>/roster.csv",
+        next_season.roster_file,
+        name="manage_roster_csv",
+    ),
+    path(
+        "<slug:slug>/seasons/<id:season_id>/standings.csv",
+        next_season.standings_file,
+        name="manage_standings_csv",
+    ),
     path("<slug:slug>/seasons/<id:season_id>/ifpa/", leagues.ifpa, name="manage_ifpa"),
     path(
         "<slug:slug>/seasons/<id:season_id>/playoffs/",

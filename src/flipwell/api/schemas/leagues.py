@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from ninja import Field, Schema
 
+from flipwell.league.selectors.seasons import current_season
+
 if TYPE_CHECKING:
     from flipwell.league import models as m
 
@@ -17,6 +19,21 @@ class LeagueOut(Schema):
     name: str = Field(..., description="The league's name.")
     venue: str = Field(..., description="Where it plays (may be empty).")
     time_zone: str = Field(..., description="The league's IANA time zone.")
+    current_season: int | None = Field(
+        ...,
+        description="Id of the season being played, which the public pages and the TV show: "
+        "the newest season whose first meet has started (the newest season while none has). A "
+        "newer season being prepared becomes current when its first meet starts. Null before "
+        "the league's first season.",
+    )
+
+    @staticmethod
+    def resolve_current_season(obj: m.League) -> int | None:
+        if hasattr(obj, "current_season_id"):  # annotated by `queries.leagues`
+            annotated: int | None = obj.current_season_id
+            return annotated
+        season = current_season(obj)
+        return season.pk if season is not None else None
 
 
 class LeaguePage(Schema):

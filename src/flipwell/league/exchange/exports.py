@@ -9,6 +9,9 @@ Words:
   is the exact value as a decimal (``179.5``); a value no decimal can write exactly (a third
   of a point, from a §2.4 credit) is rounded to 6 places there, and ``league_points_exact``
   always holds the exact fraction (``359/2``, ``214``).
+- *roster CSV*: one row per player entered in the season, by name, in the columns a roster
+  import reads (`flipwell.league.players_csv`): first and last name, IFPA number, IFPA rank
+  at the start of the season; so a season's roster exported can be imported into another.
 - *scores CSV*: one row per player per game with a confirmed score sheet: the machine score
   as entered (empty: no score, a forfeit), the final score the rules used (after compensatory
   games, reductions and zeroes), his place and game points.
@@ -30,6 +33,7 @@ from typing import Any
 from flipwell.league import models as m
 from flipwell.league.adapters import ruleset_for, season_facts
 from flipwell.league.csv_cells import csv_text
+from flipwell.league.players_csv import COLUMNS as ROSTER_COLUMNS
 from flipwell.rules import (
     GameFacts,
     MeetFacts,
@@ -243,6 +247,23 @@ def standings_csv(folded: FoldedSeason) -> str:
             )
         )
     return csv_text(STANDINGS_COLUMNS, rows)
+
+
+def roster_csv(season: m.Season) -> str:
+    """The season's players as CSV (header `ROSTER_COLUMNS`), by name (1 query)."""
+    entries = season.entries.select_related("player").order_by(
+        "player__last_name", "player__first_name", "player_id"
+    )
+    rows = [
+        (
+            entry.player.first_name,
+            entry.player.last_name,
+            _blank(entry.player.ifpa_number),
+            _blank(entry.ifpa_rank_at_start),
+        )
+        for entry in entries
+    ]
+    return csv_text(ROSTER_COLUMNS, rows)
 
 
 def scores_csv(folded: FoldedSeason) -> str:

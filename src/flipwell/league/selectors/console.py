@@ -17,6 +17,7 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from flipwell.league import models as m
+from flipwell.league.selectors.seasons import being_prepared, current_of, seasons_newest_first
 from flipwell.rules import meet_date_warnings as rules_date_warnings
 from flipwell.rules import next_meet_date
 
@@ -63,21 +64,26 @@ class SeasonSummary:
     meets_closed: int
     open_meet: m.Meet | None
     next_meet: NextMeet | None
+    current: bool = False
+    """The season the public pages, the TV and the API show (`selectors.seasons`)."""
+    preparing: str = ""
+    """For a season being prepared, what the public sees meanwhile, in words; else ""."""
 
 
 def league_seasons(league: m.League, *, today: datetime.date | None = None) -> list[SeasonSummary]:
     """The league's seasons, newest first, with their meets' progress and next meet, none
-    while a meet is open or once every meet is held (3 queries)."""
+    while a meet is open or once every meet is held; which one is current, and what the
+    public sees while one is being prepared (3 queries)."""
     seasons = list(
-        m.Season.objects.filter(league=league)
-        .annotate(
+        seasons_newest_first(league).annotate(
             entry_count=Count("entries", distinct=True),
             closed=Count("meets", filter=Q(meets__status=m.Meet.Status.CLOSED), distinct=True),
             last_number=Max("meets__number"),
             last_date=Max("meets__date"),
         )
-        .order_by("-created_at", "-id")
     )
+    current = current_of(seasons)
+    prepared = being_prepared(seasons)
     open_meets: dict[int, m.Meet] = {}
     planned: dict[int, m.Meet] = {}
     for meet in (
@@ -94,9 +100,20 @@ def league_seasons(league: m.League, *, today: datetime.date | None = None) -> l
             meets_closed=s.closed,
             open_meet=open_meets.get(s.pk),
             next_meet=None if s.pk in open_meets else _next_meet(s, planned.get(s.pk), today),
+            current=s == current,
+            preparing=_preparing(s, current) if s.pk in prepared else "",
         )
         for s in seasons
     ]
+
+
+def _preparing(season: m.Season, current: m.Season | None) -> str:
+    """What the public sees while `season` is being prepared, in words."""
+    shown = current.name if current is not None else "the season being played"
+    return (
+        f"{season.name} is being prepared: the public pages, the TV and the API show "
+        f"{shown} until its first meet starts."
+    )
 
 
 def _next_meet(season: Any, planned: m.Meet | None, today: datetime.date) -> NextMeet | None:

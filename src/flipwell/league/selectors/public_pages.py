@@ -1,8 +1,9 @@
 """What the public pages, the TV and the printed sheets show: one selector per page.
 
 Words:
-- *current season*: the league's newest season (by creation); its standings are the league's
-  home page.
+- *current season*: the season being played (`flipwell.league.selectors.seasons`); its
+  standings are the league's home page. A season being prepared is listed nowhere until its
+  first meet starts (its own address still shows it).
 - *playoff season*: the newest season with a playoff night; the playoffs page shows it.
 - *group view*: a group of the meet board as a reader sees it: players in the order they play
   the current (or next) game, every game's scores in the group's order with each player's
@@ -35,6 +36,7 @@ from flipwell.league.selectors.meet_board import (
     meet_board,
 )
 from flipwell.league.selectors.playoffs import PlayoffBracket, playoff_bracket
+from flipwell.league.selectors.seasons import being_prepared, current_of, seasons_newest_first
 from flipwell.league.selectors.standings import (
     PlayerHistory,
     PlayerRef,
@@ -285,6 +287,7 @@ def season_page(league: m.League, season_id: int | None = None) -> SeasonPage | 
         return None
     season = _pick(seasons, season_id)
     ref = _season_ref(season)
+    prepared = being_prepared(seasons)
     meets = tuple(
         MeetRef(pk, number, date, status)
         for pk, number, date, status in season.meets.order_by("number").values_list(
@@ -294,7 +297,7 @@ def season_page(league: m.League, season_id: int | None = None) -> SeasonPage | 
     return SeasonPage(
         league=league,
         season=ref,
-        seasons=tuple(_season_ref(s) for s in seasons),
+        seasons=tuple(_season_ref(s) for s in seasons if s.pk not in prepared),
         meets=meets,
         standings=standings(season),
         has_playoffs=m.PlayoffNight.objects.filter(season=season).exists(),
@@ -314,8 +317,9 @@ def meet_page(league: m.League, meet_id: int) -> MeetPage:
 
 
 def player_page(league: m.League, player_id: int, season_id: int | None = None) -> PlayerPage:
-    """One person's season (the newest they are entered in, or `season_id`) and their
-    statistics over every season of this league, their merged rows' seasons included.
+    """One person's season (the newest they are entered in that is not being prepared, or
+    `season_id`) and their statistics over every season of this league, their merged rows'
+    seasons included.
 
     NotFoundError if they are not entered in a season of this league; MergedPlayerError
     (naming the person's own row) when `player_id` is a row merged into another.
@@ -332,7 +336,9 @@ def player_page(league: m.League, player_id: int, season_id: int | None = None) 
     if not entries:
         raise NotFoundError(f"Player {player_id} plays in no season of {league}.")
     entered = [entry.season for entry in entries]
-    season = _pick(entered, season_id)
+    prepared = being_prepared(_seasons(league))
+    shown = [s for s in entered if s.pk not in prepared]
+    season = _pick(entered, season_id, default=(shown or entered)[0])
     row_id = next(entry.player_id for entry in entries if entry.season_id == season.pk)
     player = next(row for row in who.rows if row.pk == row_id)
     try:
@@ -344,7 +350,7 @@ def player_page(league: m.League, player_id: int, season_id: int | None = None) 
     return PlayerPage(
         league=league,
         season=_season_ref(season),
-        seasons=tuple(_season_ref(s) for s in entered),
+        seasons=tuple(_season_ref(s) for s in shown or entered),
         history=history,
         rank=rank,
         person=who.ref,
@@ -369,7 +375,7 @@ def playoffs_page(league: m.League, season_id: int | None = None) -> PlayoffsPag
         if season_id is not None:
             raise NotFoundError(f"No playoff night for season {season_id} in {league}.")
         return PlayoffsPage(league, None, (), None)
-    season = _pick(with_night, season_id)
+    season = _pick(with_night, season_id, default=with_night[0])
     return PlayoffsPage(
         league=league,
         season=_season_ref(season),
@@ -406,10 +412,9 @@ def maintenance_page(league: m.League) -> MaintenancePage:
 def tv_page(league: m.League, viewer: AbstractBaseUser | AnonymousUser) -> TvPage:
     """Tonight's groups and machines, the current standings and the newest bracket; with
     the groups' rows for their QR codes when `viewer` is league staff."""
-    seasons = _seasons(league)
-    if not seasons:
+    season = current_of(_seasons(league))
+    if season is None:
         return TvPage(league, None, None, None, None)
-    season = seasons[0]
     meet = m.Meet.objects.filter(season=season, status=m.Meet.Status.OPEN).first()
     night_season = _bracket_season(league, season)
     bracket = playoff_bracket(night_season) if night_season is not None else None
@@ -496,12 +501,19 @@ GAMES_PER_MATCH = 4
 
 
 def _seasons(league: m.League) -> list[m.Season]:
-    return list(m.Season.objects.filter(league=league).order_by("-created_at", "-pk"))
+    """The league's seasons, newest first, annotated ``begun`` (one query)."""
+    return list(seasons_newest_first(league))
 
 
-def _pick(seasons: list[m.Season], season_id: int | None) -> m.Season:
+def _pick(
+    seasons: list[m.Season], season_id: int | None, *, default: m.Season | None = None
+) -> m.Season:
+    """The season `season_id` among `seasons`; without an id, `default` or else the current
+    season (`seasons` then annotated and newest first, as `_seasons` returns them)."""
     if season_id is None:
-        return seasons[0]
+        chosen = default or current_of(seasons)
+        assert chosen is not None, "no season to pick from"
+        return chosen
     for season in seasons:
         if season.pk == season_id:
             return season

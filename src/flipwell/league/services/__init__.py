@@ -9,7 +9,7 @@ transaction with `season_changed` (``_edge``): the season is folded there, so a 
 facts the rules reject rolls back instead of breaking the season's pages.
 
 =====================  ===========================================================
-leagues, seasons       create_league, create_season, import_season_file
+leagues, seasons       create_league, create_season, start_next_season, import_season_file
 players                register_player, import_players_csv, edit_player
 identity               check_merge_players, merge_players, undo_player_merge
 meets                  schedule_meet, reschedule_meet, cancel_meet, announce_absence,
@@ -110,7 +110,7 @@ from flipwell.league.services.playoffs import (
 )
 from flipwell.league.services.scores import confirm_scores, submit_scores
 from flipwell.league.services.season_files import import_season_file
-from flipwell.league.services.seasons import create_season
+from flipwell.league.services.seasons import create_season, start_next_season
 from flipwell.league.services.setup import (
     AddedOfficial,
     add_official,
@@ -208,6 +208,7 @@ __all__ = [
     "set_notice_preferences",
     "set_player_link_email",
     "start_meet",
+    "start_next_season",
     "start_playoff_game",
     "submit_scores",
     "undo_player_merge",

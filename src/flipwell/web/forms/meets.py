@@ -1,5 +1,5 @@
-"""Forms of seasons and meets: a new season, schedule, reschedule, cancel, start and close a
-meet."""
+"""Forms of seasons and meets: a new season, the next season from one, schedule, reschedule,
+cancel, start and close a meet."""
 
 from __future__ import annotations
 
@@ -29,6 +29,29 @@ class SeasonForm(forms.Form):
         min_value=limits.NUMBER_OF_MEETS.minimum, max_value=limits.NUMBER_OF_MEETS.maximum
     )
     dues_cents = MoneyField(label="Dues", initial="0.00")
+
+
+class NextSeasonForm(forms.Form):
+    """The next season from this one: its name, its league night, and who is carried (every
+    player ticked at first; untick those who leave)."""
+
+    name = forms.CharField(label="Name of the next season", max_length=120)
+    weekday = forms.TypedChoiceField(label="League night", choices=m.Weekday.choices, coerce=int)
+    carried = forms.TypedMultipleChoiceField(
+        label="Players carried (untick those who leave)",
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args: Any, players: PlayerChoices, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        carried = self.fields["carried"]
+        assert isinstance(carried, forms.TypedMultipleChoiceField)
+        carried.choices = list(players)
+        carried.error_messages["invalid_choice"] = (
+            "Only the players of this season can be carried: reload the page and tick again."
+        )
 
 
 class ScheduleMeetForm(forms.Form):

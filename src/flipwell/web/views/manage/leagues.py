@@ -27,6 +27,7 @@ from flipwell.league.selectors.console import (
 from flipwell.league.selectors.ifpa import ifpa_submission
 from flipwell.league.selectors.people import league_merges, merge_candidates
 from flipwell.league.selectors.player_links import season_links
+from flipwell.league.selectors.seasons import current_season
 from flipwell.rules import IfpaResults
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page, signed_in
 from flipwell.web.charts import qr_code
@@ -82,7 +83,14 @@ def seasons(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
             form, lambda d: services.create_season(league=league, actor=official(request), **d)
         )
         if season is not None:
-            return done(request, f"Season “{season.name}” created.")
+            shown = current_season(league)
+            meanwhile = (
+                f" It is being prepared: the public pages show {shown.name} until its first "
+                "meet starts."
+                if shown is not None and shown != season
+                else ""
+            )
+            return done(request, f"Season “{season.name}” created.{meanwhile}")
     context = {"league": league, "role": role, "seasons": league_seasons(league), "form": form}
     return page(request, "manage/seasons.html", context, failed=form.is_bound)
 

@@ -18,9 +18,9 @@ from flipwell.web.views.manage._common import action, done, official, page, run
 
 @console_page(LO_ONLY)
 def ledger(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
-    """Balances, the ledger, dues of the newest season; record or reverse an entry."""
+    """Balances, the ledger, dues of the current season; record or reverse an entry."""
     seasons = league_seasons(league)
-    season = seasons[0].season if seasons else None
+    season = next((s.season for s in seasons if s.current), None)
     which = action(request)
     entry = LedgerEntryForm(
         request.POST if which == "entry" else None,
