@@ -78,7 +78,8 @@ unit: $(STAMP)
 	@$(MAKE) --no-print-directory test-browser
 
 # The Django tests again on PostgreSQL (pytest-django creates and drops test_<name> itself).
-# Without a reachable server this says so loudly and skips; it never passes silently.
+# Without a reachable server this says so loudly and skips on a developer's machine; under CI
+# (CI set, and not "false" or "0") it fails: a green CI run has been on both databases.
 # tests/chaos runs a real gunicorn on a copy of the test database (concurrency, crash test).
 POSTGRES_TEST_URL ?= postgres://postgres@127.0.0.1:5432/flipwell_test
 DJANGO_TEST_DIRS := tests/league tests/web tests/api tests/chaos
@@ -96,7 +97,12 @@ test-postgres: $(STAMP)
 	  echo "Django tests on PostgreSQL ($(POSTGRES_TEST_URL)):"; \
 	  DATABASE_URL="$(POSTGRES_TEST_URL)" $(BIN)/pytest $(DJANGO_TEST_DIRS); \
 	else \
-	  $(call POSTGRES_SKIPPED,The Django tests); \
+	  case "$${CI:-}" in \
+	    ""|false|0) $(call POSTGRES_SKIPPED,The Django tests);; \
+	    *) echo "FAILED: PostgreSQL not reachable at $(POSTGRES_TEST_URL), and under CI" \
+	         "(CI=$$CI) the Django tests must run on it: start it or set POSTGRES_TEST_URL."; \
+	       exit 1;; \
+	  esac; \
 	fi
 
 # `make chaos`: the crash test's long form (200 concurrent score submissions to gunicorn,
