@@ -1,11 +1,14 @@
-"""Delete each permission check of the services in turn and run the permission matrix: a check
-whose deletion no test notices (a survivor) is a check nobody tests (issue 26 §6).
+"""Delete each permission check of the services and the console in turn, and run the
+permission matrix: a check whose deletion no test notices (a survivor) is a check nobody
+tests (issue 26 §6).
 
-A permission check is a statement of ``src/flipwell/league/services/*.py`` that
+A permission check is a statement of ``src/flipwell/league/services/*.py``,
+``src/flipwell/web/auth.py`` or ``src/flipwell/web/views/manage/*.py`` that
 
 - calls ``require_official``, ``require_scorekeeping``, ``require_role`` or a helper whose name
   starts with ``_require_`` (the mutant: the statement becomes ``pass``), or
-- is an ``if`` whose body raises ``PermissionDenied`` (the mutant: its test becomes ``False``).
+- is an ``if`` whose body ends raising ``PermissionDenied`` or returning a redirect to sign in
+  (the mutant: its test becomes ``False``).
 
 Each mutant is written over the source file, the matrix tests run (``pytest -x``: the first
 failure kills it), and the file is restored, also on Ctrl+C. Prints every mutant's fate, then
@@ -25,7 +28,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVICES = ROOT / "src" / "flipwell" / "league" / "services"
+WEB = ROOT / "src" / "flipwell" / "web"
+# Where the permission checks are: the services, and the console's own gate (console_page,
+# signed_in) and views.
+SOURCES = [*sorted(SERVICES.glob("*.py")), WEB / "auth.py", *sorted(WEB.glob("views/manage/*.py"))]
 CHECKS = {"require_official", "require_scorekeeping", "require_role"}
+# Checks whose deletion changes nothing a person can do (equivalent mutants), with the reason.
+EQUIVALENT = {
+    ("_common.py", "official"): "a second guard: console_page lets nobody signed out reach it",
+}
+# -x: the first failure kills the mutant; the tables made from the models, not by migrating
+# (a mutant runs in seconds, not a minute).
+PYTEST = ["-x", "-q", "-p", "no:cacheprovider", "--no-migrations"]
 TESTS = [
     "tests/league/test_permission_matrix.py",
     "tests/web/test_console_permissions.py",
@@ -62,9 +76,14 @@ def _is_check(name: str | None) -> bool:
     return name is not None and (name in CHECKS or name.startswith("_require_"))
 
 
-def _raises_permission_denied(body: list[ast.stmt]) -> bool:
+def _refuses(body: list[ast.stmt]) -> bool:
+    """Whether a block ends refusing: raising PermissionDenied, or sending to sign in."""
     last = body[-1]
-    return isinstance(last, ast.Raise) and _called(last.exc) == "PermissionDenied"  # type: ignore[arg-type]
+    if isinstance(last, ast.Raise) and last.exc is not None:
+        return _called(last.exc) == "PermissionDenied"
+    if isinstance(last, ast.Return) and last.value is not None:
+        return _called(last.value) == "redirect_to_login"
+    return False
 
 
 def mutants(path: Path) -> list[Mutant]:
@@ -94,15 +113,13 @@ def mutants(path: Path) -> list[Mutant]:
                     name,
                 )
             )
-        elif isinstance(node, ast.If) and _raises_permission_denied(node.body):
+        elif isinstance(node, ast.If) and _refuses(node.body):
             # Only the test's own lines change: `if <test>:` becomes `if False:`.
             first, last = node.test.lineno, node.test.end_lineno or node.test.lineno
             head = lines[first - 1][: node.test.col_offset]
             tail = lines[last - 1][node.test.end_col_offset :]
             found.append(
-                Mutant(
-                    path, first, last, f"{head}False{tail}", "PermissionDenied never raised", name
-                )
+                Mutant(path, first, last, f"{head}False{tail}", "refusal never made", name)
             )
     return sorted(found, key=lambda mutant: mutant.first)
 
@@ -118,7 +135,7 @@ def killed(tests: list[str], only: str = "") -> bool | None:
     when `only` (a ``-k`` expression) selects no test."""
     select = ["-k", only] if only else []
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *select, *tests],
+        [sys.executable, "-m", "pytest", *PYTEST, *select, *tests],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -132,10 +149,15 @@ def killed(tests: list[str], only: str = "") -> bool | None:
 
 def main(argv: list[str]) -> int:
     tests = argv or TESTS
-    every = [mutant for path in sorted(SERVICES.glob("*.py")) for mutant in mutants(path)]
-    every = [mutant for mutant in every if mutant.path.name != "permissions.py"]
+    every = [mutant for path in SOURCES for mutant in mutants(path)]
+    every = [
+        mutant
+        for mutant in every
+        if mutant.path.name != "permissions.py"
+        and (mutant.path.name, mutant.function) not in EQUIVALENT
+    ]
     print(
-        f"{len(every)} permission checks in {SERVICES.relative_to(ROOT)}; tests: {' '.join(tests)}"
+        f"{len(every)} permission checks in the services and the console; tests: {' '.join(tests)}"
     )
     if not killed_baseline(tests):
         return 2
