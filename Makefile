@@ -14,22 +14,30 @@ $(STAMP): pyproject.toml requirements-dev.lock
 	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
-# `make run`: flipwell on SQLite in $(RUN_DATA)/, the demo league loaded when the database has
-# no league, the server at http://127.0.0.1:8000. The demo official's login is kept in
-# $(RUN_DATA)/demo-login.txt (mode 0600, never in the repository) and printed on every run.
-# Until an account of your own may open leagues, it says how to make one (createofficial).
-# `make run HOST=0.0.0.0` serves the venue's network too, and prints the address (LAN) that
-# phones, and so the printed sheets' QR codes, use.
+# `make run`: the league night as production serves it: `flipwell serve` (gunicorn, DEBUG off,
+# static files collected and hashed) on SQLite in $(RUN_DATA)/, the demo league loaded when the
+# database has no league. The secret key is generated into $(RUN_DATA)/secret_key (mode 0600,
+# never in the repository) on first run and reused. The demo official's login is kept in
+# $(RUN_DATA)/demo-login.txt (mode 0600) and printed on every run. Until an account of your own
+# may open leagues, it says how to make one (createofficial).
+# By default only this machine reaches it (127.0.0.1). `make run HOST=0.0.0.0` serves the
+# venue's network and prints the address (LAN) that phones, and so the printed sheets' QR
+# codes, use; ALLOWED_HOSTS and FLIPWELL_SITE_URL are set to it (flipwell.venue), so a
+# request naming another host or port is refused.
+# `make dev`: Django's auto-reloading server with DEBUG on, for a developer, on the same
+# database; 127.0.0.1 only (a DEBUG page shows tracebacks, settings and every URL).
 RUN_DATA ?= var
 HOST ?= 127.0.0.1
 PORT ?= 8000
-RUN_ENV := DEBUG=1 FLIPWELL_DATA_DIR=$(RUN_DATA)
-run: $(STAMP)
-	@$(RUN_ENV) $(BIN)/flipwell migrate --verbosity 0
-	@if $(RUN_ENV) $(BIN)/python manage.py shell --no-imports -c "import sys; \
+RUN_ENV = env FLIPWELL_DATA_DIR=$(RUN_DATA) $$($(BIN)/python -m flipwell.venue env $(HOST) $(PORT))
+DEV_ENV = env DEBUG=1 FLIPWELL_DATA_DIR=$(RUN_DATA) FLIPWELL_SITE_URL=http://127.0.0.1:$(PORT)
+# The database set up and the demo league loaded (once), its login printed; $(1): the settings.
+define RUN_SETUP
+	@$(1) $(BIN)/flipwell migrate --verbosity 0
+	@if $(1) $(BIN)/python manage.py shell --no-imports -c "import sys; \
 	    from flipwell.league.models import League; sys.exit(League.objects.exists())"; then \
 	  umask 077; \
-	  out=$$($(RUN_ENV) $(BIN)/flipwell demo) || { echo "$$out"; exit 1; }; \
+	  out=$$($(1) $(BIN)/flipwell demo) || { echo "$$out"; exit 1; }; \
 	  echo "$$out" | sed -n 's/^  \(username\|password\): /\1: /p' > $(RUN_DATA)/demo-login.txt; \
 	  echo "$$out" | head -n 3; \
 	fi
@@ -40,30 +48,28 @@ run: $(STAMP)
 	else \
 	  echo "The database already had a league: no demo league was made."; \
 	fi
-	@if ! $(RUN_ENV) $(BIN)/python manage.py shell --no-imports -c "import sys; \
+	@if ! $(1) $(BIN)/python manage.py shell --no-imports -c "import sys; \
 	    from flipwell.league.services import league_openers; \
 	    sys.exit(0 if league_openers(besides='demo') else 1)"; then \
 	  echo; \
 	  echo "To run your own league, create its official (asks for a password), then sign in"; \
 	  echo "and press \"Open a new league\":"; \
-	  echo "  $(RUN_ENV) $(BIN)/flipwell createofficial YOURNAME"; \
+	  echo "  FLIPWELL_DATA_DIR=$(RUN_DATA) $(BIN)/flipwell createofficial YOURNAME"; \
 	fi
 	@echo
-	@if [ "$(HOST)" = "127.0.0.1" ] || [ "$(HOST)" = "localhost" ]; then \
-	  echo "Open http://127.0.0.1:$(PORT)/ (Ctrl+C stops the server)."; \
-	  echo "Phones at the venue cannot reach this address: use make run HOST=0.0.0.0"; \
-	else \
-	  lan=$$($(BIN)/python -m flipwell.lan); \
-	  echo "Serving the venue's network on $(HOST):$(PORT) (Ctrl+C stops the server)."; \
-	  if [ -n "$$lan" ]; then \
-	    echo "Phones and QR codes use http://$$lan:$(PORT)/ : open flipwell at this address"; \
-	    echo "(not 127.0.0.1) before printing the score sheets."; \
-	  else \
-	    echo "No network address found: phones cannot reach this machine."; \
-	  fi; \
-	fi
+endef
+run: $(STAMP)
+	$(call RUN_SETUP,$(RUN_ENV))
+	@$(BIN)/python -m flipwell.venue banner $(HOST) $(PORT)
 	@echo
-	@$(RUN_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	@$(RUN_ENV) $(BIN)/flipwell serve --bind $(HOST):$(PORT)
+
+.PHONY: dev
+dev: $(STAMP)
+	@$(BIN)/python -m flipwell.venue dev $(HOST)
+	$(call RUN_SETUP,$(DEV_ENV))
+	@echo "Development server (DEBUG on, reloads on every change): http://127.0.0.1:$(PORT)/"
+	@$(DEV_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

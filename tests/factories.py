@@ -54,6 +54,11 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     ifpa_number = None
 
 
+SET_UP_2026 = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
+"""A season's set-up moment for tests that play on fixed dates of 2026 (issue 26 §4: meet 1's
+date is checked around the day its season was set up)."""
+
+
 class SeasonFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = m.Season

@@ -7,6 +7,8 @@ still comes from ``DATABASE_URL`` (SQLite by default), so one suite runs on both
 import os
 
 os.environ.setdefault("SECRET_KEY", "tests-only-not-a-secret")
+# The address e-mails link to (notices, password resets): the test client's own.
+os.environ.setdefault("FLIPWELL_SITE_URL", "http://testserver")
 
 from flipwell.settings import *  # noqa: F403
 
@@ -20,3 +22,14 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
+
+# pytest-django's live server (tests/browser) listens on a port of its own choosing; the tests
+# of the port check (tests/web/test_hosts.py) set their own. The live servers of tests/chaos
+# run the product's settings: gunicorn passes its port to them (flipwell.gunicorn_conf).
+ALLOWED_PORTS = ["*"]
+
+# The forgot-password limit counts in the cache, which lives as long as the test process: a
+# suite's many requests from 127.0.0.1 would trip it. Its own tests set it low
+# (tests/web/test_forgot_password_limit.py).
+FORGOT_PASSWORD_PER_ADDRESS = 1_000_000
+FORGOT_PASSWORD_PER_ACCOUNT = 1_000_000

@@ -6,6 +6,7 @@ say what `tests/chaos/test_serve.py` runs for real.
 """
 
 import json
+import os
 import re
 import shutil
 import socket
@@ -21,9 +22,11 @@ from django.core.exceptions import ImproperlyConfigured
 import flipwell.gunicorn_conf
 import flipwell.settings
 from flipwell.cli import main
+from flipwell.env import LISTEN_PORTS_VARIABLE
 from flipwell.gunicorn_conf import (
     default_bind,
     default_workers,
+    listen_ports,
     on_starting,
     refuse_addresses_in_use,
     socket_per_worker,
@@ -150,7 +153,8 @@ def _arbiter(bind: str, *, master_pid: int = 0) -> SimpleNamespace:
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="a socket per worker is Linux's")
-def test_gunicorn_master_chooses_a_socket_per_worker_before_listening():
+def test_gunicorn_master_chooses_a_socket_per_worker_before_listening(monkeypatch):
+    monkeypatch.setenv(LISTEN_PORTS_VARIABLE, "")  # on_starting sets it: restored after
     tcp, unix = _arbiter("127.0.0.1:0"), _arbiter("unix:/tmp/flipwell-test.sock")
 
     on_starting(tcp)
@@ -185,3 +189,18 @@ def test_dockerfile_passes_hadolint_with_no_finding_at_all():
     )
 
     assert (result.returncode, result.stdout) == (0, "")
+
+
+def test_gunicorn_listen_ports_are_its_tcp_addresses_ports():
+    binds = ["0.0.0.0:8000", "[::1]:8443", "unix:/run/flipwell.sock", "fd://3"]
+
+    assert listen_ports(binds) == ["8000", "8443"]
+
+
+def test_gunicorn_master_passes_its_ports_to_the_workers(monkeypatch):
+    """issue 26 §5: a Host may name the port the server listens on, and no other."""
+    monkeypatch.setenv(LISTEN_PORTS_VARIABLE, "")
+
+    on_starting(_arbiter("127.0.0.1:0"))  # port 0: any free port, never busy
+
+    assert os.environ[LISTEN_PORTS_VARIABLE] == "0"

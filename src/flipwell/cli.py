@@ -11,7 +11,7 @@ flipwell createofficial USERNAME                 a first league official, who ma
 flipwell import-players --season ID FILE.csv     enter a roster CSV's players in a season
 flipwell export-season --season ID --format csv|json [--output FILE] [--scores FILE]
 flipwell backup FILE                             every league's facts in one JSON file
-flipwell restore [--no-verify] FILE              a backup, into an empty database
+flipwell restore [--trust-unsigned] FILE         a backup (signed here), into an empty database
 flipwell serve [--bind HOST:PORT] [--no-collectstatic]
                                                  serve flipwell with gunicorn (production)
 flipwell work [--once] [--interval SECONDS]      send the notices' e-mails, queue reminders

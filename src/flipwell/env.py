@@ -14,6 +14,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.core.exceptions import ImproperlyConfigured
 
+LISTEN_PORTS_VARIABLE = "FLIPWELL_LISTEN_PORTS"
+"""Set by `flipwell.gunicorn_conf` for its workers: the ports gunicorn listens on, which a
+request's ``Host`` may name (``ALLOWED_PORTS``' default, see `flipwell.settings`)."""
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off"})
 

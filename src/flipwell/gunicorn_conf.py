@@ -22,6 +22,9 @@ Words and the variables that set them:
   Since a second server on the same port would then be let in, sharing its connections, the
   server refuses to start on an address another program is listening on, as gunicorn would.
 - *timeout*: a worker silent for ``GUNICORN_TIMEOUT`` seconds (default 60) is restarted.
+- *ports a request may name*: the ports of the addresses gunicorn listens on are passed to
+  its workers (``FLIPWELL_LISTEN_PORTS``), where they join ``ALLOWED_PORTS``: a ``Host``
+  header naming the port the server really listens on is accepted, any other is refused.
 - *logs*: the access log (one line per request, with its request id) to stdout, gunicorn's
   own messages to stderr; flipwell's logs go to stdout too (`flipwell.logs`).
 """
@@ -35,7 +38,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flipwell.env import env_int
+from flipwell.env import LISTEN_PORTS_VARIABLE, env_int
 
 DEFAULT_BIND = "127.0.0.1:8000"
 
@@ -87,11 +90,26 @@ def refuse_addresses_in_use(binds: Sequence[str]) -> None:
                     ) from None
 
 
+def listen_ports(binds: Sequence[str]) -> list[str]:
+    """The TCP ports of gunicorn's addresses (none for a Unix socket or systemd's sockets)."""
+    from gunicorn.util import parse_address
+
+    ports = []
+    for bind in binds:
+        if bind.startswith(("unix:", "fd://")):
+            continue
+        _host, port = parse_address(bind)
+        ports.append(str(port))
+    return ports
+
+
 def on_starting(server: Any) -> None:
-    """gunicorn's hook before its master listens: one socket per worker where it balances
-    connections (`socket_per_worker`), on an address no other program listens on. A master
-    started by a running one to replace it (USR2) shares its address by design."""
+    """gunicorn's hook before its master listens: its ports passed to the workers (*ports a
+    request may name*), one socket per worker where it balances connections
+    (`socket_per_worker`), on an address no other program listens on. A master started by a
+    running one to replace it (USR2) shares its address by design."""
     binds = list(server.cfg.bind)
+    os.environ[LISTEN_PORTS_VARIABLE] = ",".join(listen_ports(binds))
     per_worker = socket_per_worker(binds)
     server.cfg.set("reuse_port", per_worker)
     if not per_worker:

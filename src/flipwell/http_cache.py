@@ -9,7 +9,10 @@ Words:
   token of his session, and both cookies change when he signs in or out.
 - *entity tag* (ETag): a weak tag hashed from the code's build, the revision, the quarter
   hour (pages say "tonight": see `quarter_hour`), the variant, whether htmx asked for a
-  fragment (``HX-Request``) and the path with its query. Equal tags mean equal pages.
+  fragment (``HX-Request``), the site the request was addressed to (scheme, host and port:
+  absolute links in a page, the API's ``next`` or a QR code, carry it) and the path with its
+  query. Equal tags mean equal pages: a page rendered for one address is never served, from
+  the memo or the shared cache, to a request for another.
 - *page memo*: anonymous pages kept in this process by tag, so an unchanged page is served
   again without running its view (a public page is read far more often than it changes).
   A page missing from it is rendered by one thread at a time: the others that ask for it
@@ -205,6 +208,7 @@ def entity_tag(request: HttpRequest, revision: int) -> str:
         str(quarter_hour()),
         variant(request),
         "fragment" if getattr(request, "htmx", False) else "page",  # django-htmx's reading
+        f"{request.scheme}://{request.get_host()}",
         request.get_full_path(),
     )
     digest = hashlib.blake2b("\n".join(parts).encode(), digest_size=12).hexdigest()

@@ -7,9 +7,18 @@ meaning "off"):
 - ``SECRET_KEY``: a long random string. When unset, flipwell generates one on first use and
   keeps it in the data directory (``secret_key``, file mode 0600), so a fresh machine needs no
   set-up; a key given explicitly but empty or obviously weak is refused.
+- ``SECRET_KEY_FALLBACKS``: former keys, comma-separated, still accepted after ``SECRET_KEY``
+  changes (sessions, set-password links, the signatures of backups); default none.
 - ``DEBUG``: ``1``/``true``/``yes``/``on`` or ``0``/``false``/``no``/``off``; default off.
 - ``ALLOWED_HOSTS``: comma-separated host names; default none (when ``DEBUG``: the localhost
-  names and the machine's LAN address, so phones reach ``make run HOST=0.0.0.0``).
+  names and the machine's LAN address). ``make run`` sets it to the localhost names and the
+  LAN address it prints (see `flipwell.venue`). A request for another name is refused (400).
+- ``ALLOWED_PORTS``: comma-separated ports a ``Host`` header may name (``*``: any); default
+  the port of ``FLIPWELL_SITE_URL`` and the ports gunicorn listens on (`flipwell.gunicorn_conf`
+  passes them to its workers), any port when ``DEBUG``. Django's ``ALLOWED_HOSTS`` ignores the
+  port, so without this ``Host: 127.0.0.1:31337`` would pass and land in absolute links (the
+  API's ``next``, a page's QR codes); a ``Host`` without a port is always accepted (a proxy's
+  public name). A request naming another port is refused (400, `flipwell.web.hosts`).
 - ``FLIPWELL_DATA_DIR``: where the default SQLite database and the generated secret key live;
   default ``./var/`` (relative to the working directory), created on first use.
 - ``DATABASE_URL``: another database, ``sqlite:///relative/path.sqlite3``,
@@ -39,7 +48,8 @@ every server), app servers keep no state of their own: sessions, sign-in failure
 audit logs are in the database, and the static files are collected from the code. The data
 directory then holds only the collected static files (and the generated secret key, when
 ``SECRET_KEY`` is unset: set it, or share the directory). Backups (``flipwell backup``) are
-written wherever the operator says. Any number of servers can then stand behind one
+written wherever the operator says, signed with ``SECRET_KEY`` (restoring one elsewhere needs
+the same key, or ``--trust-unsigned``). Any number of servers can then stand behind one
 PostgreSQL and one load balancer.
 
 Logs and errors. Every log line goes to stdout (see `flipwell.logs`), with the request's id
@@ -67,9 +77,11 @@ retries, and queues the reminders. No request ever waits for an SMTP server.
   queues its reminder; default 24.
 - ``NOTICE_MAX_ATTEMPTS``: attempts to send one notice before it is marked failed; default 6
   (waiting 1, 2, 4, 8, 16 minutes between them).
-- ``FLIPWELL_SITE_URL``: the address players open (``https://league.example.org``), for the
-  links in the e-mails; default the first ``ALLOWED_HOSTS`` name (https with
-  ``FLIPWELL_HTTPS``), else ``http://127.0.0.1:8000``.
+- ``FLIPWELL_SITE_URL``: the address players and officials open (``https://league.example.org``
+  or ``http://192.168.1.20:8000``): every link in an e-mail (notices, password resets) starts
+  with it, never with the ``Host`` a request named. No default: without it no notice is
+  queued and the forgot-password page sends no link (``flipwell serve`` and ``flipwell work``
+  say so at start-up). ``make run`` sets it to the address it prints.
 
 Health. ``/healthz`` answers JSON, 200 when the database answers and has every migration, else
 503 (see `flipwell.web.health`); it needs no ``ALLOWED_HOSTS`` entry and never redirects to
@@ -120,6 +132,9 @@ password, until the cool-off has passed since the last counted failure; the page
 
 - ``LOGIN_FAILURE_LIMIT``: failed sign-ins (per name and address) that lock; default 5.
 - ``LOGIN_COOLOFF_MINUTES``: how long a lockout lasts; default 15.
+- ``FORGOT_PASSWORD_PER_ADDRESS``, ``FORGOT_PASSWORD_PER_ACCOUNT``: set-password links one
+  client address, and one e-mail address, may ask for in ``FORGOT_PASSWORD_WINDOW_MINUTES``;
+  defaults 10, 3 and 60 (counted in the default cache, `flipwell.web.reset_limit`).
 
 The Content-Security-Policy, Permissions-Policy and Referrer-Policy headers are set by
 `flipwell.web.middleware`; session cookies are HttpOnly and SameSite=Lax everywhere.
@@ -149,6 +164,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 # The typed helpers (see flipwell.env), also used by the gunicorn config.
 from flipwell.env import (
+    LISTEN_PORTS_VARIABLE,
     env_addresses,
     env_bool,
     env_int,
@@ -351,9 +367,35 @@ def default_sqlite_database(data_dir: Path) -> dict[str, Any]:
     return sqlite_database(str(data_dir / "flipwell.sqlite3"))
 
 
+def site_url(value: str) -> str:
+    """``FLIPWELL_SITE_URL`` without its trailing slash ("" when unset); refuses anything but
+    ``http(s)://host[:port]`` (a path, a query or a missing scheme would make broken links)."""
+    if not value:
+        return ""
+    parts = urlsplit(value.strip())
+    try:
+        parts.port  # noqa: B018  (urlsplit checks the port only when asked for it)
+        good = parts.scheme in ("http", "https") and bool(parts.hostname)
+    except ValueError:
+        good = False
+    if not good or parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise ImproperlyConfigured(
+            f"FLIPWELL_SITE_URL={value!r} is not a site address; use http(s)://host[:port], "
+            "for example https://league.example.org or http://192.168.1.20:8000"
+        )
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def site_ports(url: str) -> list[str]:
+    """The port the site address names, as a list (empty without one)."""
+    port = urlsplit(url).port if url else None
+    return [str(port)] if port else []
+
+
 def debug_hosts(lan: str | None) -> list[str]:
-    """The hosts `make run` (DEBUG) answers to: the local names and, so that phones at the
-    venue reach ``make run HOST=0.0.0.0``, the machine's LAN address (`flipwell.lan`)."""
+    """The hosts a server with ``DEBUG`` on answers to unless ``ALLOWED_HOSTS`` says: the
+    local names and the machine's LAN address (`flipwell.lan`). ``make dev`` listens on
+    127.0.0.1 only; ``make run`` (DEBUG off) sets ``ALLOWED_HOSTS`` itself (`flipwell.venue`)."""
     return ["localhost", "127.0.0.1", "[::1]", *([lan] if lan else [])]
 
 
@@ -407,7 +449,12 @@ MIDDLEWARE = [
     "flipwell.web.health.HealthMiddleware",
     # Gives every request an id (X-Request-ID or a new one), logged and echoed in the answer.
     "flipwell.web.request_id.RequestIdMiddleware",
+    # Refuses (400) a Host whose name or port is not allowed, before anything builds a link.
+    "flipwell.web.hosts.AllowedHostMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Under /api/: JSON for Django's own refusals, HEAD and OPTIONS, ETags, CORS on public
+    # reads, private caching of token reads (flipwell.api.contract).
+    "flipwell.api.contract.ApiContractMiddleware",
     # Serves the vendored static files itself: venues may have no internet and no web server.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -420,6 +467,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Content-Security-Policy ('self' only), Permissions-Policy, Referrer-Policy.
     "flipwell.web.middleware.SecurityHeadersMiddleware",
+    # A page's query or form data with a NUL character is a 400 (PostgreSQL refuses NUL).
+    "flipwell.web.nul_input.NulInputMiddleware",
     # Last: turns a sign-in refused for a lockout into the lockout page (429).
     "axes.middleware.AxesMiddleware",
 ]
@@ -520,13 +569,11 @@ SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 NOTICES_EMAIL = env_bool("NOTICES_EMAIL", bool(EMAIL_HOST))
 NOTICE_REMINDER_HOURS = env_int("NOTICE_REMINDER_HOURS", 24, minimum=1)
 NOTICE_MAX_ATTEMPTS = env_int("NOTICE_MAX_ATTEMPTS", 6, minimum=1)
-_SITE_HOSTS = [h for h in ALLOWED_HOSTS if h and not h.startswith((".", "*"))]
-SITE_URL = env_str(
-    "FLIPWELL_SITE_URL",
-    f"{'https' if env_bool('FLIPWELL_HTTPS', False) else 'http'}://{_SITE_HOSTS[0]}"
-    if _SITE_HOSTS
-    else "http://127.0.0.1:8000",
-).rstrip("/")
+SITE_URL = site_url(env_str("FLIPWELL_SITE_URL", ""))
+ALLOWED_PORTS = env_list(
+    "ALLOWED_PORTS",
+    ["*"] if DEBUG else site_ports(SITE_URL) + env_list(LISTEN_PORTS_VARIABLE, []),
+)
 
 # --- Benchmarks (see the module docstring) ---
 
@@ -547,7 +594,9 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTP
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# Browsers honour Cross-Origin-Opener-Policy only over HTTPS (and on localhost); over plain
+# HTTP at a venue's LAN address they ignore it and log an error on every page of every phone.
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin" if HTTPS else None
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", HTTPS)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS)
@@ -568,3 +617,13 @@ AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_CLIENT_IP_CALLABLE = "flipwell.web.auth.client_address"  # REMOTE_ADDR or the proxy's
 AXES_LOCKOUT_CALLABLE = "flipwell.web.auth.locked_out_response"
+
+# --- Forgot-password limit (flipwell.web.reset_limit): links asked for, per window ---
+
+FORGOT_PASSWORD_PER_ADDRESS = env_int("FORGOT_PASSWORD_PER_ADDRESS", 10, minimum=1)
+FORGOT_PASSWORD_PER_ACCOUNT = env_int("FORGOT_PASSWORD_PER_ACCOUNT", 3, minimum=1)
+FORGOT_PASSWORD_WINDOW_MINUTES = env_int("FORGOT_PASSWORD_WINDOW_MINUTES", 60, minimum=1)
+
+# --- Key rotation: former SECRET_KEYs still verify sessions, set-password links, backups ---
+
+SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", [])

@@ -3,6 +3,8 @@
 With ``FLIPWELL_BENCH_URLS`` on (benchmarks only, never a deployment), ``/bench/bare/`` serves
 the bare view that `bench/bench_http.py` measures the public pages against. With
 ``FLIPWELL_TEST_URLS`` on (tests only), ``/test/error/`` always fails, to check error logging.
+A 500 is the plain page of `flipwell.web.views.errors` (the request id, no traceback); a 404
+is ``404.html`` (with ``DEBUG`` off: no URL list).
 """
 
 from django.conf import settings
@@ -10,6 +12,8 @@ from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 
 from flipwell.web.views.bare import bare, fail
+
+handler500 = "flipwell.web.views.errors.server_error"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("admin/", admin.site.urls),

@@ -26,6 +26,7 @@ def linked():  # type: ignore[no-untyped-def]
         number=1,
         date=timezone.localdate() + datetime.timedelta(days=7),
         actor=night.user,
+        date_reason="A night a week from now, whatever the season's days",
     )
     link = issue_player_link(season=night.season, player=night.players[0], actor=night.user)
     night.meet, night.link, night.base = meet, link, f"/api/v1/me/{token_for(link)}"
@@ -89,6 +90,7 @@ def test_me_meet_of_another_league_not_found(client, linked):
         number=2,
         date=timezone.localdate() + datetime.timedelta(days=7),
         actor=other.user,
+        date_reason="A night a week from now, whatever the season's days",
     )
 
     response = client.post(f"{linked.base}/meets/2/absence")

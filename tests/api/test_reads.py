@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
+from fractions import Fraction
 
 import pytest
 
 from flipwell.league import models as m
+from flipwell.league.services.season_files import import_season_file
 from tests import factories as f
 from tests.api.conftest import GOLDEN
 
@@ -218,3 +221,58 @@ def test_docs_page_is_self_hosted(client):
     assert "cdn" not in page.lower()
     assert client.get("/static/ninja/swagger-ui-bundle.js").status_code == 200
     assert client.get("/static/ninja/swagger-ui-init.js").status_code == 200
+
+
+@pytest.fixture
+def live(official) -> m.Season:
+    """The golden season's first 4 meets in a 10-meet season, meet 4 open."""
+    return import_season_file(
+        league=official.league,
+        name="Live",
+        data={**GOLDEN, "meets": GOLDEN["meets"][:4], "number_of_meets": 10},
+        first_meet=datetime.date(2026, 1, 7),
+        open_last_meet=True,
+        actor=official.user,
+    )
+
+
+def test_standings_during_an_open_meet_add_up_and_are_provisional(client, live):
+    """issue 26 §4: 3 closed + meet 4 open of 10: 3 played, 7 left (it said 4 and 7), and the
+    open meet's points are flagged provisional, line by line."""
+    body = client.get(f"/api/v1/seasons/{live.pk}/standings").json()
+
+    assert (body["meets_played"], body["meets_left"], body["open_meet"], body["provisional"]) == (
+        3,
+        7,
+        4,
+        True,
+    )
+    first = body["lines"][0]
+    assert first["provisional_points"] > 0
+    assert first["points_after_meet"][2] + first["provisional_points"] == first["league_points"]
+
+
+def test_player_history_and_stats_during_an_open_meet_add_up(client, live):
+    """issue 26 §4: the history and the statistics carry the same league points, the open
+    meet's part flagged provisional; without it, the stats' points per meet times the meets
+    held give the points of the meets held (they showed 78 beside "68/3")."""
+    player = client.get(f"/api/v1/seasons/{live.pk}/standings").json()["lines"][0]["player"]
+    history = client.get(f"/api/v1/seasons/{live.pk}/players/{player['id']}/history").json()
+    stats = client.get(f"/api/v1/leagues/{live.league.slug}/players/{player['id']}/stats").json()
+
+    line = stats["seasons"][0]
+    assert (history["provisional"], history["open_meet"], line["provisional"]) == (True, 4, True)
+    assert history["league_points"] == line["league_points"]
+    assert history["provisional_points"] == line["provisional_points"] > 0
+    assert (line["meets_held"], line["meets_attended"]) == (3, 3)
+    assert Fraction(line["league_points_exact"]) - Fraction(
+        line["provisional_points_exact"]
+    ) == 3 * Fraction(line["points_per_meet_exact"])
+
+
+def test_standings_of_a_closed_season_are_not_provisional(client, golden):
+    """issue 26 §4: no open meet, nothing provisional: 10 played, 0 left."""
+    body = client.get(f"/api/v1/seasons/{golden.pk}/standings").json()
+
+    assert (body["meets_played"], body["meets_left"], body["open_meet"]) == (10, 0, None)
+    assert (body["provisional"], body["lines"][0]["provisional_points"]) == (False, 0)

@@ -180,7 +180,9 @@ def test_choose_next_machine_by_another_player_refused(client, night, meet, play
     assert m.Game.objects.filter(group=played.group).count() == 1
 
 
-def test_choose_next_machine_of_another_league_is_404(client, night, meet, played):
+def test_choose_next_machine_of_another_league_is_422_on_machine(client, night, meet, played):
+    """issue 26 §3: an id in the body that names nothing of the league is the field's error
+    (it was a 404, as if the path were wrong)."""
     foreign = f.MachineFactory()
 
     response = post(
@@ -190,7 +192,7 @@ def test_choose_next_machine_of_another_league_is_404(client, night, meet, playe
         token(night.official, "scores"),
     )
 
-    assert response.status_code == 404
+    assert (response.status_code, list(response.json()["error"]["fields"])) == (422, ["machine"])
 
 
 def test_request_correction(client, night, played):

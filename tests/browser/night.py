@@ -9,11 +9,13 @@ Words:
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
+from django.utils import timezone
 from playwright.sync_api import Locator, Page, expect
 
 from flipwell.league import models as m
@@ -45,11 +47,18 @@ def build_league() -> League:
         user__username=OFFICIAL,
         league__name="Tuesday Flippers",
         league__slug=SLUG,
+        league__time_zone="UTC",  # "today" in the tests (UTC) is the league's today
         role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL,
     )
     league = official.league
+    # Set up now, with tonight a league day: the night plays today (issue 26 §4 date checks).
     season: m.Season = create(
-        f.SeasonFactory, league=league, name="Spring 2026", number_of_meets=10
+        f.SeasonFactory,
+        league=league,
+        name="Spring 2026",
+        number_of_meets=10,
+        weekday=datetime.date.today().weekday(),
+        created_at=timezone.now(),
     )
     players: list[m.Player] = [
         create(

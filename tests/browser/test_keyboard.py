@@ -39,7 +39,12 @@ def test_scores_are_entered_and_confirmed_with_the_keyboard_only(
     night = build_league()
     user = night.league.officials.get().user
     meet = start_meet(
-        season=night.season, number=1, date=datetime.date.today(), actor=user, seed=1
+        season=night.season,
+        number=1,
+        date=datetime.date.today(),
+        actor=user,
+        seed=1,
+        date_reason="Tonight, whatever the season's days",
     ).meet
     group = board_group(meet)
     order = [group.names[p] for p in group.play_order]

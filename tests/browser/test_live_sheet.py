@@ -31,7 +31,12 @@ def open_night() -> tuple[m.Group, BoardGroup]:
     night = build_league()
     user = night.league.officials.get().user
     meet = start_meet(
-        season=night.season, number=1, date=datetime.date.today(), actor=user, seed=1
+        season=night.season,
+        number=1,
+        date=datetime.date.today(),
+        actor=user,
+        seed=1,
+        date_reason="Tonight, whatever the season's days",
     ).meet
     return meet.groups.get(), board_group(meet)
 

@@ -56,7 +56,12 @@ def test_score_entered_offline_is_queued_then_delivered_once(
     night = build_league()
     user = night.league.officials.get().user
     meet = start_meet(
-        season=night.season, number=1, date=datetime.date.today(), actor=user, seed=1
+        season=night.season,
+        number=1,
+        date=datetime.date.today(),
+        actor=user,
+        seed=1,
+        date_reason="Tonight, whatever the season's days",
     ).meet
     group = board_group(meet)
     game = m.Game.objects.get(pk=group.games[0].id)
@@ -100,7 +105,12 @@ def test_entry_queued_offline_for_a_game_confirmed_meanwhile_is_dropped_not_move
     night = build_league()
     user = night.league.officials.get().user
     meet = start_meet(
-        season=night.season, number=1, date=datetime.date.today(), actor=user, seed=1
+        season=night.season,
+        number=1,
+        date=datetime.date.today(),
+        actor=user,
+        seed=1,
+        date_reason="Tonight, whatever the season's days",
     ).meet
     group = board_group(meet)
     game_1 = m.Game.objects.get(pk=group.games[0].id)
@@ -178,7 +188,12 @@ def test_sheet_reloaded_offline_shows_from_the_phone_and_queues_the_entry(
     night = build_league()
     user = night.league.officials.get().user
     meet = start_meet(
-        season=night.season, number=1, date=datetime.date.today(), actor=user, seed=1
+        season=night.season,
+        number=1,
+        date=datetime.date.today(),
+        actor=user,
+        seed=1,
+        date_reason="Tonight, whatever the season's days",
     ).meet
     group = board_group(meet)
     game = m.Game.objects.get(pk=group.games[0].id)

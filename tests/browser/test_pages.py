@@ -147,7 +147,12 @@ def test_score_sheet_and_board_update_in_place_with_no_csp_violation(
     night = build_league()
     user = night.league.officials.get().user
     meet = start_meet(
-        season=night.season, number=1, date=datetime.date.today(), actor=user, seed=1
+        season=night.season,
+        number=1,
+        date=datetime.date.today(),
+        actor=user,
+        seed=1,
+        date_reason="Tonight, whatever the season's days",
     ).meet
     group = board_group(meet)
     order = [group.names[p] for p in group.play_order]

@@ -73,8 +73,11 @@ def _notice_preferences(demo: DemoLeague) -> str:
     """A player's notice preferences page (the link in their e-mails), their notices set."""
     player = m.Player.objects.filter(season_entries__season=demo.current_season).first()
     assert player is not None
-    m.NoticeSubscription.objects.create(player=player, email="player@example.org", groups=True)
-    return reverse("web:notice_preferences", args=[preferences_token(player.pk)])
+    league = demo.league
+    m.NoticeSubscription.objects.create(
+        league=league, player=player, email="player@example.org", groups=True
+    )
+    return reverse("web:notice_preferences", args=[preferences_token(league.pk, player.pk)])
 
 
 def test_phone_width_sheet_score_table_shows_the_fourth_player(

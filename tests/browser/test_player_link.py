@@ -31,6 +31,7 @@ def test_player_link_phone_announces_an_absence(
         number=1,
         date=datetime.date.today() + datetime.timedelta(days=7),
         actor=official.user,
+        date_reason="A night a week from now, whatever the season's days",
     )
     link = services.issue_player_link(season=season, player=ana, actor=official.user)
     phone = new_page("Ana's phone")

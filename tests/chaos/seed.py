@@ -55,7 +55,7 @@ def _night(players: int) -> dict[str, Any]:
     ):
         factory_class.reset_sequence(start)
     official = f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
-    season = f.SeasonFactory(league=official.league, number_of_meets=10)
+    season = f.SeasonFactory(league=official.league, number_of_meets=10, created_at=f.SET_UP_2026)
     for rank in range(1, players + 1):
         f.SeasonEntryFactory(season=season, ifpa_rank_at_start=rank)
     for _ in range(players):

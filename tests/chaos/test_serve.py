@@ -171,3 +171,30 @@ def test_serve_refuses_to_start_with_unapplied_migrations(tmp_path: Path) -> Non
     assert done.returncode == 1
     assert done.stderr.startswith("flipwell serve: the database lacks ")
     assert "run `flipwell migrate` first" in done.stderr
+
+
+def test_serve_warns_at_start_up_without_a_site_address(new_database: NewDatabase) -> None:
+    """issue 26 §5: with no site address, notice e-mails linked to `http://127.0.0.1/`; serve
+    now says at start-up that e-mails send no link until FLIPWELL_SITE_URL is set."""
+    database = new_database()
+    env = {key: value for key, value in database.env().items() if key != "FLIPWELL_SITE_URL"}
+    not_a_socket = database.data_dir / "not-a-socket"
+    not_a_socket.write_text("")
+
+    done = subprocess.run(
+        # An address gunicorn refuses (a file, not a socket): serve warns, gunicorn exits.
+        [
+            *(sys.executable, "-m", "flipwell.cli", "serve", "--no-collectstatic"),
+            *("--bind", f"unix:{not_a_socket}"),
+        ],
+        cwd=database.data_dir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+    assert done.stderr.startswith(
+        "flipwell serve: warning: FLIPWELL_SITE_URL is not set: e-mails have no address to link to"
+    )

@@ -40,7 +40,7 @@ class Night:
 def build_night(players: int = 8, machines: int = 8) -> Night:
     """`players` entrants ranked IFPA 1..n (ladder order), `machines` playable machines."""
     official = f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
-    season = f.SeasonFactory(league=official.league, number_of_meets=10)
+    season = f.SeasonFactory(league=official.league, number_of_meets=10, created_at=f.SET_UP_2026)
     entrants = [
         f.SeasonEntryFactory(season=season, ifpa_rank_at_start=rank).player
         for rank in range(1, players + 1)

@@ -20,8 +20,12 @@ from flipwell.league.exchange.backup import (
     USER_FIELDS,
     BackupError,
     backup_checksum,
+    backup_contents,
     backup_models,
+    backup_signature,
+    json_depth,
     restore_backup,
+    seal,
     write_backup,
 )
 from flipwell.league.exchange.demo import create_demo_league
@@ -29,6 +33,7 @@ from flipwell.league.services.season_files import import_season_file
 from flipwell.league.services.tokens import issue_api_token
 from flipwell.rules.season import fold_season
 from tests import factories as f
+from tests.league.two_leagues import TUESDAY_ADDRESS, build_two_leagues
 
 GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text())
 
@@ -53,8 +58,9 @@ def _tables(path):
 
 
 def _signed(document):
-    """The document with a checksum that matches it, as `backup` would have written it."""
-    return json.dumps({**document, "checksum": backup_checksum(document)})
+    """The document signed by this installation, with a checksum that matches it, as `backup`
+    would have written it."""
+    return json.dumps(seal(document))
 
 
 def _table(document, label):
@@ -417,6 +423,30 @@ def test_restore_maps_a_special_ruling_kind_of_an_older_backup(transactional_db,
     assert list(m.SpecialRuling.objects.values_list("kind", flat=True)) == ["major_malfunction"]
 
 
+def test_restore_gives_an_older_backups_notice_subscriptions_their_leagues(
+    transactional_db, tmp_path
+):
+    """issue 26 §1: a backup made before subscriptions belonged to a league holds them without
+    one; each goes to the league whose official set it (its audit event), else to each league
+    the player is entered in, as league migration 0019 does."""
+    two = build_two_leagues()  # Tuesday's official set Dee's address
+    m.NoticeSubscription.objects.create(league=two.tuesday, player=two.kruz, email="k@x.org")
+    path = tmp_path / "backup.json"
+    write_backup(path=path)
+    _empty_the_database()
+    document = json.loads(path.read_text())
+    for row in _table(document, "league.noticesubscription"):
+        del row["fields"]["league"]
+
+    _restore_edited(tmp_path, document)
+
+    restored = m.NoticeSubscription.objects.order_by("player__last_name")
+    assert [(str(row.player), row.league.name, row.email) for row in restored] == [
+        ("Dee Cruz", "Tuesday Flippers", TUESDAY_ADDRESS),
+        ("Dee Kruz", "Wednesday Wizards", "k@x.org"),
+    ]
+
+
 def test_restore_refuses_a_reference_to_a_row_it_does_not_hold(backup_document, tmp_path):
     _table(backup_document, "league.machine")[0]["fields"]["league"] = 999_999
 
@@ -497,3 +527,166 @@ def test_restore_refuses_two_rows_with_one_primary_key(backup_document, tmp_path
         _restore_edited(tmp_path, backup_document)
 
     assert _nothing_restored()
+
+
+# --- the signature: made by this installation, unchanged since (issue 26 §5) ---
+
+
+@pytest.fixture
+def ledger_backup(transactional_db, tmp_path):
+    """A backup of one league with a 20.00 dues payment, as a document; the database then
+    emptied."""
+    official = f.LeagueOfficialFactory(
+        role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL, league__name="Tuesday", league__slug="tue"
+    )
+    f.LedgerEntryFactory(league=official.league, created_by=official.user, amount_cents=2000)
+    path = tmp_path / "backup.json"
+    write_backup(path=path)
+    _empty_the_database()
+    return json.loads(path.read_text())
+
+
+def _checksummed_only(document):
+    """The document with its SHA-256 checksum computed again, as anybody who edits it can."""
+    return json.dumps({**document, "checksum": backup_checksum(document)})
+
+
+def test_backup_is_signed_and_its_checksum_covers_the_signature(db, tmp_path):
+    f.LeagueFactory()
+    path = tmp_path / "backup.json"
+    write_backup(path=path)
+
+    document = json.loads(path.read_text())
+
+    assert document["signature"] == backup_signature(document)
+    assert document["signature"].startswith("hmac-sha256:")
+    assert document["checksum"] == backup_checksum(document)
+
+
+def test_restore_refuses_an_edited_ledger_amount_with_a_recomputed_checksum(
+    ledger_backup, tmp_path, capsys
+):
+    """issue 26 §5: restore accepted a backup whose ledger amounts were edited and whose
+    SHA-256 was computed again; the signature needs the installation's secret key."""
+    _table(ledger_backup, "league.ledgerentry")[0]["fields"]["amount_cents"] = 200000
+    path = tmp_path / "edited.json"
+    path.write_text(_checksummed_only(ledger_backup))
+
+    assert main(["restore", str(path)]) == 1
+
+    err = capsys.readouterr().err
+    assert err == (
+        f"flipwell restore: {path} is not signed by this installation: another flipwell (with "
+        "another SECRET_KEY) made it, or someone changed it after `flipwell backup` wrote it "
+        "and computed its checksum again. Restore a backup this installation made; only if you "
+        "trust this file (you made it on another installation of yours), `flipwell restore "
+        f"--trust-unsigned {path}` restores it and shows what it holds.\n"
+    )
+    assert (m.League.objects.count(), m.LedgerEntry.objects.count()) == (0, 0)
+
+
+def test_restore_trust_unsigned_warns_and_shows_what_the_file_holds(
+    ledger_backup, tmp_path, capsys
+):
+    """issue 26 §5: a backup this installation did not sign restores only when told to, and
+    the operator sees the ledger it brings before trusting it."""
+    _table(ledger_backup, "league.ledgerentry")[0]["fields"]["amount_cents"] = 200000
+    path = tmp_path / "edited.json"
+    path.write_text(_checksummed_only(ledger_backup))
+
+    assert main(["restore", "--trust-unsigned", str(path)]) == 0
+
+    err = capsys.readouterr().err
+    assert err.startswith(f"Warning: {path} is not signed by this installation")
+    assert "Restoring it as --trust-unsigned asks: every row is still checked" in err
+    assert (
+        "  League “Tuesday” (tue): 0 seasons, 0 players, 0 meets, 1 ledger entries "
+        "(in all: payment 2,000.00)\n"
+    ) in err
+    assert list(m.LedgerEntry.objects.values_list("amount_cents", flat=True)) == [200000]
+
+
+def test_restore_refuses_a_backup_signed_by_another_installation(ledger_backup, tmp_path):
+    """A backup from another installation (another SECRET_KEY) needs --trust-unsigned."""
+    document = {k: v for k, v in ledger_backup.items() if k not in ("signature", "checksum")}
+    document["signature"] = backup_signature(document, secret="another installation's key")
+    path = tmp_path / "other.json"
+    path.write_text(_checksummed_only(document))
+
+    with pytest.raises(BackupError, match=r"is not signed by this installation"):
+        restore_backup(path=path)
+    summary = restore_backup(path=path, trust_unsigned=True)
+
+    assert summary.rows["league.ledgerentry"] == 1
+
+
+def test_restore_of_an_unsigned_backup_says_so_and_restores_when_trusted(
+    ledger_backup, tmp_path, capsys
+):
+    """Backups made before flipwell signed them: refused in plain words, restorable by flag."""
+    del ledger_backup["signature"]
+    path = tmp_path / "old.json"
+    path.write_text(_checksummed_only(ledger_backup))
+
+    assert main(["restore", str(path)]) == 1
+    assert "is not signed, so flipwell cannot tell that this installation made it" in (
+        capsys.readouterr().err
+    )
+    assert main(["restore", "--trust-unsigned", str(path)]) == 0
+    assert m.LedgerEntry.objects.count() == 1
+
+
+def test_restore_verifies_a_backup_signed_with_a_rotated_key(ledger_backup, tmp_path, settings):
+    """After SECRET_KEY changes, the old key in SECRET_KEY_FALLBACKS still vouches for it."""
+    path = tmp_path / "backup.json"
+    path.write_text(json.dumps(ledger_backup))
+    settings.SECRET_KEY_FALLBACKS = [settings.SECRET_KEY]
+    settings.SECRET_KEY = "a new key after a rotation, long enough to be a key"
+
+    summary = restore_backup(path=path)
+
+    assert summary.rows["league.ledgerentry"] == 1
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        '{"format": "flipwell-backup", "format_version": 1, "tables": [], "x": '
+        + "[" * 5000
+        + "]" * 5000
+        + "}",
+    ],
+    ids=["bare", "inside-a-backup"],
+)
+def test_restore_of_deeply_nested_json_is_a_clear_error(db, tmp_path, capsys, content):
+    """issue 26 §5: a deeply nested JSON file was a RecursionError traceback."""
+    path = tmp_path / "nested.json"
+    path.write_text(content)
+
+    assert main(["restore", str(path)]) == 1
+
+    err = capsys.readouterr().err
+    assert err.startswith(f"flipwell restore: {path} is not a flipwell backup: its JSON is nested ")
+    assert "a backup is at most 64" in err
+    assert "Traceback" not in err
+
+
+def test_json_depth_ignores_brackets_inside_strings():
+    assert json_depth('{"a": "[[[{{\\"]]", "b": [[1]]}') == 3
+
+
+def test_backup_contents_of_rows_not_yet_checked_never_fails():
+    """What --trust-unsigned prints is read before any row is checked: odd rows are shown,
+    not a traceback."""
+    document = {
+        "tables": [
+            {"model": "league.league", "rows": [{"pk": [1], "fields": {"name": "X" * 500}}]},
+            {"model": "league.season", "rows": [{"pk": 1, "fields": {"league": {"a": 1}}}, 7]},
+            {"model": "league.ledgerentry", "rows": [{"pk": 1, "fields": []}]},
+        ]
+    }
+
+    (line,) = backup_contents(document)
+
+    assert line == (f"League “{'X' * 80}” (None): 1 seasons, 0 players, 0 meets, 1 ledger entries")

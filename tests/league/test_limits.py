@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from pydantic import BaseModel
 
 from flipwell.api import schemas as s
-from flipwell.league import limits
+from flipwell.league import limits, players_csv
 from flipwell.rules.match import GAMES_PER_MATCH
 from flipwell.web import forms as f
 
@@ -97,6 +97,8 @@ PAIRS = [
         "cause_and_effect",
     ),
     (limits.KEY_LENGTH, f.ScoreEntryForm, "idempotency_key", s.SubmitScoresIn, "idempotency_key"),
+    # issue 26 §5: the console's roster upload had no limit; the API's was 1 MB.
+    (limits.ROSTER_CSV_LENGTH, f.PlayersCsvForm, "csv_text", s.ImportIn, "csv"),
 ]
 
 
@@ -149,3 +151,8 @@ def test_limits_derived_from_the_rules():
     a league's machines have at most 10 balls."""
     assert (limits.GAMES_COMPLETED.maximum, limits.TARGET_GAME.maximum) == (GAMES_PER_MATCH,) * 2
     assert limits.LAST_BALL == 10
+
+
+def test_roster_csv_ifpa_bound_is_the_limit():
+    """issue 26 §5: the roster CSV's own copy of the IFPA bound (its parser loads no models)."""
+    assert limits.IFPA.maximum == players_csv.MAX_IFPA

@@ -57,13 +57,14 @@ def start_meet_warnings(night, *, number):
 
 def test_start_meet_warns_of_a_meet_a_week_early_and_off_the_league_day():
     """R2-a: the season's meets are weekly on its league day (a Tuesday here); meet 2 started
-    the Saturday after meet 1 is warned about, and started all the same."""
+    the Saturday after meet 1 is warned about, and started all the same, with the official's
+    reason for the date (issue 26 §4)."""
     night = build_night(players=8, machines=8)
     close_meet(meet=start_night(night), actor=night.user, override_reason="Short night")
 
     started = start_meet(
         season=night.season, number=2, date=DATE + datetime.timedelta(days=4), actor=night.user,
-        seed=1,
+        seed=1, date_reason="The venue is closed on Tuesday",
     )  # fmt: skip
 
     assert list(started.warnings) == [

@@ -85,3 +85,78 @@ def test_special_ruling_kinds_become_the_rules_values_and_back(transactional_db)
     assert list(m.SpecialRuling.objects.order_by("number").values_list("kind", flat=True)) == (
         RULES_VALUES
     )
+
+
+BEFORE_NOTICE_LEAGUES = [("league", "0017_player_identity")]
+
+
+def _subscriptions(apps):
+    """(player's first name, league's slug or None, email) of every stored subscription."""
+    rows = apps.get_model("league", "NoticeSubscription").objects.all()
+    return sorted(
+        (row.player.first_name, row.league.slug if getattr(row, "league_id", None) else None,
+         row.email)
+        for row in rows
+    )  # fmt: skip
+
+
+def test_notice_subscriptions_go_to_the_league_that_collected_them_and_back(transactional_db):
+    """issue 26 §1, league 0018 to 0020: a player's one subscription goes to the league whose
+    official set it (its audit event), else to the league of the personal link with its
+    address, else (no record) to each league the player plays in; a player in no league's is
+    dropped. Migrating back keeps one per player, the latest."""
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    old = _migrate(BEFORE_NOTICE_LEAGUES)
+    model = old.get_model
+    lo = model("auth", "User").objects.create(username="lo")
+    leagues = {
+        slug: model("league", "League").objects.create(name=slug.title(), slug=slug)
+        for slug in ("tuesday", "wednesday")
+    }
+    seasons = {
+        slug: model("league", "Season").objects.create(
+            league=league, name="Winter", weekday=1, start_time="19:00", number_of_meets=8
+        )
+        for slug, league in leagues.items()
+    }
+    players = {}
+    for name in ("Set", "Linked", "Unknown", "Nowhere"):
+        player = model("league", "Player").objects.create(first_name=name, last_name="Cruz")
+        players[name] = player
+        model("league", "NoticeSubscription").objects.create(
+            player=player, email=f"{name.lower()}@example.org", ruling=True
+        )
+        if name != "Nowhere":
+            for season in seasons.values():
+                model("league", "SeasonEntry").objects.create(season=season, player=player)
+    model("league", "AuditEvent").objects.create(
+        league=leagues["wednesday"],
+        actor=lo,
+        action="notices.preferences_set",
+        object_type="league.Player",
+        object_id=str(players["Set"].pk),
+        data={"player": players["Set"].pk, "email_given": True, "kinds": ["ruling"]},
+    )
+    model("league", "PlayerLink").objects.create(
+        season=seasons["tuesday"],
+        player=players["Linked"],
+        key="k" * 22,
+        email="linked@example.org",
+        created_by=lo,
+    )
+
+    forward = _subscriptions(_migrate(latest))
+    backward = _subscriptions(_migrate(BEFORE_NOTICE_LEAGUES))
+    _migrate(latest)
+
+    assert forward == [
+        ("Linked", "tuesday", "linked@example.org"),
+        ("Set", "wednesday", "set@example.org"),
+        ("Unknown", "tuesday", "unknown@example.org"),
+        ("Unknown", "wednesday", "unknown@example.org"),
+    ]
+    assert backward == [
+        ("Linked", None, "linked@example.org"),
+        ("Set", None, "set@example.org"),
+        ("Unknown", None, "unknown@example.org"),
+    ]

@@ -26,7 +26,7 @@ from flipwell.league.notices import (
     absence_links,
     count_of,
     ordinal,
-    player_id_for_token,
+    preferences_for_token,
     preferences_url,
     queue_meet_closed,
     queue_meet_started,
@@ -104,7 +104,8 @@ def test_meet_start_sends_each_subscribed_player_their_group_once(mailoutbox):
     assert mail.subject == f"{night.league}: your group at meet 1"
     assert f"You play in group {group.number} with " in mail.body
     assert all(name in mail.body for name in names)
-    assert player_id_for_token(_unsubscribe_token(mail.extra_headers["List-Unsubscribe"])) == ann.pk
+    target = preferences_for_token(_unsubscribe_token(mail.extra_headers["List-Unsubscribe"]))
+    assert (target.player, target.league) == (ann.pk, night.league.pk)
     assert set(m.Notice.objects.values_list("state", flat=True)) == {"sent"}
 
 
@@ -112,7 +113,7 @@ def _unsubscribe_token(header: str) -> str:
     """The preferences token of a List-Unsubscribe header, which must be a preferences link
     (`preferences_url`). The token is signed with the second it was made in, so one made here
     may differ from the mail's; its player may not."""
-    page = preferences_url(0).rsplit("/", 2)[0] + "/"  # the link's address before its token
+    page = preferences_url(0, 0).rsplit("/", 2)[0] + "/"  # the link's address before its token
     found = re.fullmatch(rf"<{re.escape(page)}([^/]+)/>", header)
     assert found, header
     return found.group(1)
@@ -364,7 +365,7 @@ def test_one_click_unsubscribe_from_a_mail_program_works():
     night = build_night()
     ann = night.players[0]
     subscribe(night, ann)
-    path = preferences_url(ann.pk).removeprefix("https://league.example.org")
+    path = preferences_url(night.league.pk, ann.pk).removeprefix("https://league.example.org")
 
     answer = Client(enforce_csrf_checks=True).post(path, {"List-Unsubscribe": "One-Click"})
 
@@ -376,7 +377,7 @@ def test_player_chooses_notices_again_through_the_link():
     night = build_night()
     ann = night.players[0]
     subscribe(night, ann)
-    path = preferences_url(ann.pk).removeprefix("https://league.example.org")
+    path = preferences_url(night.league.pk, ann.pk).removeprefix("https://league.example.org")
     client = Client()
     client.post(path, {"action": "stop"})
 
@@ -390,7 +391,7 @@ def test_player_chooses_notices_again_through_the_link():
 def test_notices_link_with_a_forged_token_is_404():
     night = build_night()
     subscribe(night, night.players[0])
-    forged = preferences_url(night.players[0].pk).rsplit(":", 1)[0] + ":forged/"
+    forged = preferences_url(night.league.pk, night.players[0].pk).rsplit(":", 1)[0] + ":forged/"
 
     answer = Client().get(forged.removeprefix("https://league.example.org"))
 

@@ -222,6 +222,7 @@ def test_editing_a_player_gives_every_season_they_play_in_a_new_revision():
     night = night_.build_night(players=4)
     other = f.SeasonFactory()
     f.SeasonEntryFactory(season=other, player=night.players[0])
+    f.LeagueOfficialFactory(league=other.league, user=night.user)  # may rename (issue 26 §1)
     before = _revisions(other)
 
     edit_player(

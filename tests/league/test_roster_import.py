@@ -51,6 +51,7 @@ def test_import_players_csv_ten_thousand_rows_enters_everyone(official):
     season = _season(official)
     known = f.PlayerFactory(first_name="Pat1", last_name="Roster1", ifpa_number=100_001)
     namesake = f.PlayerFactory(first_name="pat2", last_name="ROSTER2", ifpa_number=None)
+    f.SeasonEntryFactory(season=_season(official, "Autumn 2025"), player=namesake)
 
     result = import_players_csv(season=season, csv_text=_roster(10_000), actor=official.user)
 
@@ -97,8 +98,9 @@ def test_import_players_csv_same_unnumbered_name_twice_refused_at_second_line(of
 
 def test_import_players_csv_ambiguous_name_refused_naming_line(official):
     season = _season(official)
-    f.PlayerFactory(first_name="Cy", last_name="Cole", ifpa_number=None)
-    f.PlayerFactory(first_name="Cy", last_name="Cole", ifpa_number=None)
+    earlier = _season(official, "Autumn 2025")
+    for _ in range(2):
+        f.SeasonEntryFactory(season=earlier, player__first_name="Cy", player__last_name="Cole")
 
     with pytest.raises(PlayersCsvError) as caught:
         import_players_csv(season=season, csv_text=HEADER + "Cy,Cole,,\n", actor=official.user)

@@ -7,7 +7,9 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
+from flipwell.league.selectors.standings import standings
 from flipwell.league.services.forfeits import record_forfeit
+from flipwell.league.services.meets import announce_absence, schedule_meet, start_meet
 from flipwell.league.services.scores import confirm_scores, submit_scores
 from flipwell.league.services.season_files import import_season_file
 from flipwell.rules.season import fold_season
@@ -37,8 +39,17 @@ def _match(players, g_scores=None, games=4):
     }
 
 
-def _season_dict():
-    """Gus is absent at meets 1-2 (8 forfeits), forfeits games 1-3 of meet 3 (11); at meet 4
+GUS_OUT_AT_GAME_1 = [
+    ({"g"}, None, 4),
+    ({"g"}, None, 4),
+    (set(), [None, None, None, 5], 4),
+    (set(), [None], 1),
+]
+
+
+def _season_dict(plan=GUS_OUT_AT_GAME_1):
+    """A season file following `plan`, one (absent, Gus's scores, games) per meet. By default
+    Gus is absent at meets 1-2 (8 forfeits), forfeits games 1-3 of meet 3 (11); at meet 4
     (open) his game-1 forfeit is the 12th countable one."""
     data = {
         "name": "A65",
@@ -50,12 +61,6 @@ def _season_dict():
         "late_join_non_countable": [],
         "meets": [],
     }
-    plan = [
-        ({"g"}, None, 4),
-        ({"g"}, None, 4),
-        (set(), [None, None, None, 5], 4),
-        (set(), [None], 1),
-    ]
     for number, (absent, g_scores, games) in enumerate(plan, 1):
         ladder = fold_season(season_from_dict(data)).ladder if data["meets"] else tuple(NAMES)
         present = [p for p in ladder if p not in absent]
@@ -146,3 +151,29 @@ def test_record_forfeit_after_the_twelfth_forfeit_refused(gus_out):
         "the players who remain (R2.5-b, A65)."
     ]
     assert not m.Forfeit.objects.filter(game=game2).exists()
+
+
+def test_announced_absence_on_the_night_of_the_twelfth_counts_to_twelve():
+    """issue 26 §4, A65, R2.5-a: Gus forfeits games 1-2 of meet 1 and is absent at meets 2-3
+    (10 countable forfeits); the LO records his absence from meet 4 and starts it. His count
+    stops at the 12th, as game by game (it said 14)."""
+    official = f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
+    data = _season_dict([(set(), [None, None, 5, 5], 4), ({"g"}, None, 4), ({"g"}, None, 4)])
+    data["number_of_meets"] = 10
+    season = import_season_file(
+        league=official.league,
+        name="A65 absent",
+        data=data,
+        first_meet=datetime.date(2026, 1, 7),
+        actor=official.user,
+    )
+    gus = m.Player.objects.get(first_name="Gus")
+    meet4 = schedule_meet(
+        season=season, number=4, date=datetime.date(2026, 1, 28), actor=official.user
+    )
+    announce_absence(meet=meet4, player=gus, actor=official.user)
+
+    start_meet(season=season, number=4, actor=official.user, seed=1)
+
+    line = next(x for x in standings(season).lines if x.player.name == "Gus Player")
+    assert (line.countable_forfeits, line.forfeits, line.season_forfeited_at) == (12, 14, 4)

@@ -230,6 +230,7 @@ def test_register_player_ifpa_number_of_someone_else_refused(official, season):
 
 def test_register_player_unranked_namesake_reused(official, season):
     known = f.PlayerFactory(first_name="Cy", last_name="Cole", ifpa_number=None)
+    f.SeasonEntryFactory(season=f.SeasonFactory(league=season.league), player=known)
 
     entry = register_player(season=season, first_name="Cy", last_name="Cole", actor=official.user)
 

@@ -19,6 +19,7 @@ from flipwell.settings import (
     env_time_zone,
     parse_database_url,
     secret_key,
+    site_url,
 )
 
 # --- DATABASE_URL ---
@@ -396,3 +397,69 @@ def test_settings_redis_url_makes_one_cache_every_process_shares(tmp_path):
     second = _cache_round_trip(tmp_path, "two", REDIS_URL=url)
 
     assert (first, second) == ((["RedisCache", "None"], ""), (["RedisCache", "one"], ""))
+
+
+# --- the site address and the ports a Host may name (issue 26 §5) ---
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("", ""),
+        ("https://league.example.org/", "https://league.example.org"),
+        ("http://192.168.1.20:8000", "http://192.168.1.20:8000"),
+    ],
+)
+def test_site_url_is_scheme_host_and_port(value, expected):
+    assert site_url(value) == expected
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["league.example.org", "ftp://league.example.org", "https://x.org/league", "http://x:y"],
+)
+def test_site_url_other_than_an_address_is_refused(value):
+    with pytest.raises(ImproperlyConfigured, match="is not a site address"):
+        site_url(value)
+
+
+def _allowed_ports(tmp_path, **env):
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"SECRET_KEY", "DEBUG", "DATABASE_URL", "FLIPWELL_SITE_URL", "ALLOWED_PORTS"}
+    }
+    clean.update({"FLIPWELL_DATA_DIR": str(tmp_path), "FLIPWELL_LISTEN_PORTS": "", **env})
+    code = "import json, flipwell.settings as s; print(json.dumps(s.ALLOWED_PORTS))"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=clean, check=True
+    )
+    return json.loads(done.stdout)
+
+
+def test_allowed_ports_default_to_the_site_address_s_and_gunicorn_s(tmp_path):
+    """issue 26 §5: `Host: 127.0.0.1:31337` passed, whatever the port."""
+    assert _allowed_ports(tmp_path) == []
+    assert _allowed_ports(tmp_path, FLIPWELL_SITE_URL="http://192.168.1.20:8000") == ["8000"]
+    assert _allowed_ports(tmp_path, FLIPWELL_LISTEN_PORTS="8731") == ["8731"]
+    assert _allowed_ports(tmp_path, DEBUG="1") == ["*"]
+    assert _allowed_ports(tmp_path, ALLOWED_PORTS="8000,8443") == ["8000", "8443"]
+
+
+def test_cross_origin_opener_policy_only_over_https(tmp_path):
+    """issue 23 §1: over plain HTTP at the venue's LAN address chromium ignores the header and
+    logs an error on every page of every phone (tests/browser/test_make_run.py saw it)."""
+    code = "import flipwell.settings as s; print(s.SECURE_CROSS_ORIGIN_OPENER_POLICY)"
+    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "DATABASE_URL"}}
+
+    def policy(https: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            env={**env, "FLIPWELL_HTTPS": https, "FLIPWELL_DATA_DIR": str(tmp_path)},
+            check=True,
+        )
+        return done.stdout.strip()
+
+    assert (policy("no"), policy("yes")) == ("None", "same-origin")

@@ -130,7 +130,7 @@ def test_update_machine_refused_to_another_leagues_official(lo):
 
 
 def test_set_machine_status_takes_it_out_with_a_ruling_and_keeps_its_games(lo):
-    season = f.SeasonFactory(league=lo.league)
+    season = f.SeasonFactory(league=lo.league, created_at=f.SET_UP_2026)
     for rank in (1, 2, 3, 4):
         f.SeasonEntryFactory(season=season, ifpa_rank_at_start=rank)
     machine = f.MachineFactory(league=lo.league)

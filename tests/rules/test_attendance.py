@@ -15,6 +15,7 @@ from flipwell.rules.attendance import (
     JoinDecision,
     announced_tardiness,
     join_game_in_progress,
+    meet_date_checks,
     meet_date_warnings,
     next_meet_date,
 )
@@ -214,3 +215,100 @@ def test_meet_date_warnings_on_another_day_and_a_week_early():
 def test_meet_date_warnings_refuse_a_weekday_out_of_range():
     with pytest.raises(RuleError, match="league_day must be a weekday from 0"):
         meet_date_warnings(number=1, on=date(2026, 1, 6), league_day=7, previous=None)
+
+
+# --- meet date checks (issue 26 §4, R2-a) ---------------------------------------------------
+
+# A 10-meet Wednesday season whose meet 1 is Wednesday 7 January 2026: its span ends 26 May.
+SEASON = {
+    "league_day": 2,
+    "number_of_meets": 10,
+    "set_up": date(2026, 1, 2),
+    "first_meet": date(2026, 1, 7),
+}
+
+
+def test_meet_date_checks_plain_weekly_date_passes():
+    """R2-a: meet 3 on the Wednesday a week after meet 2, before meet 4: nothing to explain."""
+    assert (
+        meet_date_checks(
+            number=3, on=date(2026, 1, 21), previous=date(2026, 1, 14), following=None, **SEASON
+        )
+        == ()
+    )
+
+
+def test_meet_date_checks_1999_is_outside_the_season_and_out_of_order():
+    """issue 26 §4: a meet dated 1999 in a season that began in 2026 needs a reason (it was
+    accepted): outside the season, before meet 2, and a Friday."""
+    problems = meet_date_checks(number=3, on=date(1999, 1, 1), previous=date(2026, 1, 14), **SEASON)
+
+    assert [p.check for p in problems] == ["outside_season", "out_of_order", "not_league_day"]
+    assert problems[0].message == (
+        "Friday 1 January 1999 is outside the season: 10 weekly meets and as many weeks again "
+        "for nights moved run from Wednesday 7 January 2026 to Tuesday 26 May 2026 (meet 1, "
+        "Wednesday 7 January 2026; R2-a)"
+    )
+    assert problems[1].message == (
+        "Friday 1 January 1999 is before meet 2 (Wednesday 14 January 2026): meets are played "
+        "in order"
+    )
+
+
+def test_meet_date_checks_after_the_next_meet_is_out_of_order():
+    """issue 26 §4: meet 3 moved past meet 4's date is out of order."""
+    problems = meet_date_checks(
+        number=3,
+        on=date(2026, 2, 4),
+        previous=date(2026, 1, 14),
+        following=date(2026, 1, 28),
+        **SEASON,
+    )
+
+    assert [(p.check, p.message) for p in problems] == [
+        (
+            "out_of_order",
+            "Wednesday 4 February 2026 is after meet 4 (Wednesday 28 January 2026): meets are "
+            "played in order",
+        )
+    ]
+
+
+def test_meet_date_checks_other_weekday_needs_a_reason():
+    """R2-a: the league day is Wednesday; a Thursday is asked about."""
+    problems = meet_date_checks(number=2, on=date(2026, 1, 15), previous=date(2026, 1, 7), **SEASON)
+
+    assert [(p.check, p.message) for p in problems] == [
+        (
+            "not_league_day",
+            "Thursday 15 January 2026 is a Thursday, not the league day (Wednesdays, R2-a)",
+        )
+    ]
+
+
+def test_meet_date_checks_meet_one_is_checked_around_the_day_the_season_was_set_up():
+    """issue 26 §4, R2-a: meet 1 may come 20 weeks before or after the season's set-up day
+    (Friday 2 January 2026); 1999 is outside."""
+    inside = meet_date_checks(number=1, on=date(2025, 8, 20), **SEASON)
+    outside = meet_date_checks(number=1, on=date(1999, 1, 6), **SEASON)
+
+    assert inside == ()
+    assert [(p.check, p.message) for p in outside] == [
+        (
+            "outside_season",
+            "Wednesday 6 January 1999 is outside the season: 10 weekly meets and as many weeks "
+            "again for nights moved run from Friday 15 August 2025 to Friday 22 May 2026 "
+            "(either side of the day the season was set up, Friday 2 January 2026; R2-a)",
+        )
+    ]
+
+
+def test_meet_date_checks_last_day_of_the_span_is_inside():
+    """R2-a: the span is 20 weeks from meet 1: its last day is in, the next day is out."""
+    inside = meet_date_checks(number=10, on=date(2026, 5, 27) - timedelta(days=1), **SEASON)
+    outside = meet_date_checks(number=10, on=date(2026, 6, 17), **SEASON)
+
+    assert ([p.check for p in inside], [p.check for p in outside]) == (
+        ["not_league_day"],
+        ["outside_season"],
+    )

@@ -11,7 +11,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flipwell.rules import RuleError, Ruleset, night_forfeit_credit
-from flipwell.rules.forfeits import season_forfeit_game, season_forfeited
+from flipwell.rules.forfeits import (
+    MatchForfeits,
+    match_forfeits,
+    season_forfeit_game,
+    season_forfeited,
+)
 
 # --- the all-night credit (R2.4-d, A14) ---------------------------------------------------------
 
@@ -178,3 +183,25 @@ def test_season_forfeit_game_none_below_twelve():
 def test_season_forfeit_game_zero_when_already_out():
     # R2.5-b: 12 before the match: out before it began.
     assert season_forfeit_game(12, [False, False, False, False]) == 0
+
+
+def test_match_forfeits_stop_at_the_twelfth():
+    """issue 26 §4, A65, R2.5-a: 10 before a night of four countable forfeits: two count (the
+    11th and 12th, at game 2); the later two are no further forfeits for his count."""
+    assert match_forfeits(10, [True] * 4) == MatchForfeits(countable=2, season_forfeit_game=2)
+
+
+def test_match_forfeits_below_twelve_count_all():
+    """A65, R2.5-a: 4 + 4 = 8: every countable forfeit of the night counts."""
+    assert match_forfeits(4, [True, False, True, True]) == MatchForfeits(3, None)
+
+
+def test_match_forfeits_none_once_out():
+    """A65, R2.5-b: out before the night: nothing more counts."""
+    assert match_forfeits(12, [True] * 4) == MatchForfeits(countable=0, season_forfeit_game=0)
+
+
+def test_match_forfeits_refuses_a_non_bool_game():
+    """R2.5-a: each game is a countable forfeit or not."""
+    with pytest.raises(RuleError, match="must be True or False"):
+        match_forfeits(3, [1, 0])

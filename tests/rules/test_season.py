@@ -277,6 +277,29 @@ def test_may_play_game_before_a_season_forfeit_is_allowed():
     assert (g.countable_forfeits, may_play_game(g, meet=6, game=2)) == (11, True)
 
 
+def test_announced_absence_on_the_night_of_the_twelfth_counts_to_twelve():
+    """issue 26 §4, A65, R2.5-a: g forfeits 2 games at meet 1, then is announced absent at
+    meets 2-4: 2 + 4 + 4 = 10, and at meet 4 his second forfeit is the 12th. His count stops
+    there, as game by game (it said 14): the night keeps its 4 forfeits, 2 of them countable."""
+    entrants = (*ENTRANTS, Entrant("g", "G", "Player", 7))
+    meets = [_meet(1, _match("abcd"), _games(("e", "f", "g"), {"g": [None, None, 5, 5]}))]
+    for number in (2, 3, 4):
+        ladder = [p for p in fold_season(_season(*meets, entrants=entrants)).ladder if p != "g"]
+        meets.append(
+            _meet(
+                number,
+                _match(ladder[:3]),
+                _match(ladder[3:]),
+                announced_absences=frozenset({"g"}),
+            )
+        )
+
+    g = fold_season(_season(*meets, entrants=entrants)).players["g"]
+
+    assert (g.countable_forfeits, g.season_forfeited_at) == (12, 4)
+    assert (g.nights[-1].forfeits, g.nights[-1].countable_forfeits) == (4, 2)
+
+
 def test_twelve_countable_forfeits_forfeit_the_season():
     """R2.5-a, R2.5-b, A37: the 12th countable forfeit forfeits the season; his points stay,
     and he leaves the ladder."""

@@ -20,7 +20,9 @@ pytestmark = pytest.mark.django_db
 def lo(client):
     official = f.LeagueOfficialFactory(league__slug="tuesday")
     client.force_login(official.user)
-    season = f.SeasonFactory(league=official.league, name="Spring", number_of_meets=3)
+    season = f.SeasonFactory(
+        league=official.league, name="Spring", number_of_meets=3, created_at=f.SET_UP_2026
+    )
     return SimpleNamespace(user=official.user, league=official.league, season=season)
 
 
@@ -433,7 +435,8 @@ def test_attendance_records_a_lateness_notice_told_after_the_start(client, night
 
 def test_league_page_offers_the_next_meet_on_the_next_league_day(client, night):
     """R2-a: after meet 1 (Tuesday 6 January 2026) closes, the shortcut schedules meet 2 on
-    the next Tuesday from today (the season resumes; never in the past)."""
+    the next Tuesday from today (the season resumes; never in the past). Today is months past
+    the season's span, so the date asks a reason (issue 26 §4)."""
     services.close_meet(meet=night.meet, actor=night.user, override_reason="Short night")
     today = timezone.localdate(timezone=ZoneInfo(night.league.time_zone))
     tuesday = today + datetime.timedelta(days=(1 - today.weekday()) % 7)
@@ -442,7 +445,7 @@ def test_league_page_offers_the_next_meet_on_the_next_league_day(client, night):
     meets_page = client.get(f"/manage/tuesday/seasons/{night.season.pk}/meets/")
     response = client.post(
         f"/manage/tuesday/seasons/{night.season.pk}/meets/",
-        {"number": "2", "date": tuesday.isoformat()},
+        {"number": "2", "date": tuesday.isoformat(), "date_reason": "The season resumes"},
         follow=True,
     )
 
@@ -455,12 +458,12 @@ def test_league_page_offers_the_next_meet_on_the_next_league_day(client, night):
 
 
 def test_scheduling_a_meet_off_the_league_day_and_a_week_early_warns(client, night):
-    """R2-a: warned, and scheduled all the same."""
+    """R2-a: warned, and scheduled all the same with the official's reason (issue 26 §4)."""
     services.close_meet(meet=night.meet, actor=night.user, override_reason="Short night")
 
     response = client.post(
         f"/manage/tuesday/seasons/{night.season.pk}/meets/",
-        {"number": "2", "date": "2026-01-08"},
+        {"number": "2", "date": "2026-01-08", "date_reason": "The venue is closed on Tuesday"},
         follow=True,
     )
 

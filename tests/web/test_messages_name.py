@@ -33,7 +33,7 @@ def night(client):
     """Meet 1 open with two groups of four; one more player is registered but not playing."""
     official = f.LeagueOfficialFactory(league__slug="tuesday")
     client.force_login(official.user)
-    season = f.SeasonFactory(league=official.league, number_of_meets=3)
+    season = f.SeasonFactory(league=official.league, number_of_meets=3, created_at=f.SET_UP_2026)
     players = [
         f.SeasonEntryFactory(
             season=season, ifpa_rank_at_start=rank, player=f.PlayerFactory(pk=4100 + rank)

@@ -19,7 +19,9 @@ pytestmark = pytest.mark.django_db
 def lo(client):
     official = f.LeagueOfficialFactory(league__slug="tuesday")
     client.force_login(official.user)
-    season = f.SeasonFactory(league=official.league, name="Spring", number_of_meets=3)
+    season = f.SeasonFactory(
+        league=official.league, name="Spring", number_of_meets=3, created_at=f.SET_UP_2026
+    )
     players = [
         f.SeasonEntryFactory(season=season, ifpa_rank_at_start=r).player for r in (1, 2, 3, 4)
     ]

@@ -64,7 +64,7 @@ CASES = [
 def league_night():
     official = f.LeagueOfficialFactory()
     league = official.league
-    season = f.SeasonFactory(league=league, number_of_meets=3)
+    season = f.SeasonFactory(league=league, number_of_meets=3, created_at=f.SET_UP_2026)
     for rank in (1, 2, 3, 4):
         f.SeasonEntryFactory(season=season, ifpa_rank_at_start=rank)
     f.MachineFactory(league=league)

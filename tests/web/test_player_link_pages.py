@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league import services
-from flipwell.league.notices import player_id_for_token
+from flipwell.league.notices import preferences_for_token
 from flipwell.league.services.player_links import token_for
 from tests import factories as f
 
@@ -36,6 +36,7 @@ def me(client):
             number=n,
             date=today + datetime.timedelta(days=7 * n),
             actor=official.user,
+            date_reason="Weeks from now, whatever the season's days",
         )
         for n in (1, 2)
     ]
@@ -185,6 +186,7 @@ def test_player_link_page_queries_do_not_grow_with_the_meets(client, me):
         number=3,
         date=timezone.localdate() + datetime.timedelta(days=21),
         actor=me.official.user,
+        date_reason="Weeks from now, whatever the season's days",
     )
     services.announce_absence(meet=me.meets[1], player=me.players[0], actor=me.official.user)
     client.get(me.url)
@@ -215,7 +217,8 @@ def test_player_link_page_links_to_the_players_email_notices_when_email_is_sent(
     client.post(me.url, {"action": "email", "email": "ana@example.org"})
     found = re.search(r'<a href="(/notices/([^/"]+)/)">Email notices</a>', client.get(me.url).text)
     assert found is not None
-    assert player_id_for_token(found.group(2)) == me.players[0].pk
+    target = preferences_for_token(found.group(2))
+    assert (target.player, target.league) == (me.players[0].pk, me.league.pk)
     assert client.get(found.group(1)).status_code == 200
 
     settings.NOTICES_EMAIL = False

@@ -10,6 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from flipwell.league import models as m
+from flipwell.league.selectors.standings import standings
 from flipwell.league.services.season_files import import_season_file
 from flipwell.web.templatetags.flipwell_numbers import num, ordinal
 from tests import factories as f
@@ -307,22 +308,45 @@ def test_ordinal_names_places():
     ]
 
 
-def test_season_page_during_open_meet_says_live_and_meets_left(client):
-    """An open meet still scores points, so it counts among the meets left (R6.1-d race)."""
+@pytest.fixture
+def live_season():
+    """The golden season's first 4 meets in a 10-meet season, meet 4 open."""
     official = f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
-    golden = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text())
-    season = import_season_file(
+    return import_season_file(
         league=official.league,
         name="Winter",
-        data={**golden, "meets": golden["meets"][:4], "number_of_meets": 10},
+        data={**GOLDEN, "meets": GOLDEN["meets"][:4], "number_of_meets": 10},
         first_meet=datetime.date(2026, 1, 7),
         open_last_meet=True,
         actor=official.user,
     )
 
-    response = client.get(f"/leagues/{official.league.slug}/seasons/{season.pk}/")
 
-    assert "live standings during meet 4 of 10, 7 meets still to score." in response.text
+def test_season_page_during_open_meet_says_live_and_meets_left(client, live_season):
+    """issue 26 §4: an open meet is no meet played yet and is among the meets left (R6.1-d
+    race): 3 played + 7 left = 10 (it said 4 played and 7 left); its points are provisional."""
+    response = client.get(f"/leagues/{live_season.league.slug}/seasons/{live_season.pk}/")
+
+    assert (
+        "live standings during meet 4 of 10: 3 meets played, 7 still to score (meet 4 "
+        "included). Meet 4's points are provisional until it closes." in response.text
+    )
+    assert "Provisional: the points from meet 4, which is being played" in response.text
+
+
+def test_player_page_during_open_meet_marks_the_provisional_points(client, live_season):
+    """issue 26 §4: the player page's league points include the open meet's, marked
+    provisional, and the statistics' meets held leave it out, so the numbers add up."""
+    standing = standings(live_season).lines[0]
+    player_id = standing.player.id
+    provisional = num(standing.provisional_points)
+
+    response = client.get(f"/leagues/{live_season.league.slug}/players/{player_id}/")
+
+    assert standing.provisional_points > 0
+    assert f"({provisional} of them provisional: meet 4 is being played)" in response.text
+    assert f"({provisional} provisional, meet 4)" in response.text
+    assert '<span class="badge status-open">provisional</span>' in response.text
 
 
 def test_standings_explain_the_bracketed_forfeits_in_words(client, golden):

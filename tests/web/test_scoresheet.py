@@ -24,7 +24,7 @@ def night():
     """An open meet 1 with one group of four players playing game 1."""
     official = f.LeagueOfficialFactory()
     league = official.league
-    season = f.SeasonFactory(league=league)
+    season = f.SeasonFactory(league=league, created_at=f.SET_UP_2026)
     entries = [
         f.SeasonEntryFactory(season=season, ifpa_rank_at_start=rank) for rank in (1, 2, 3, 4)
     ]

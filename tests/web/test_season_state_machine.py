@@ -107,7 +107,9 @@ class SeasonMachine(RuleBasedStateMachine):
         )
         self.user = self.official.user
         self.league = self.official.league
-        self.season = f.SeasonFactory(league=self.league, name="Spring", number_of_meets=MEETS)
+        self.season = f.SeasonFactory(
+            league=self.league, name="Spring", number_of_meets=MEETS, created_at=f.SET_UP_2026
+        )
         self.machines = [
             f.MachineFactory(league=self.league, title=f"Machine {i}") for i in range(1, 7)
         ]

@@ -32,7 +32,7 @@ def test_content_security_policy_allows_the_worker_and_the_manifest():
 @pytest.mark.django_db
 def test_score_sheet_links_its_manifest_and_registers_the_worker_from_a_static_script(client):
     official = f.LeagueOfficialFactory()
-    season = f.SeasonFactory(league=official.league)
+    season = f.SeasonFactory(league=official.league, created_at=f.SET_UP_2026)
     for rank in (1, 2, 3, 4):
         f.SeasonEntryFactory(season=season, ifpa_rank_at_start=rank)
     for title in ("Addams Family", "Medieval Madness", "Twilight Zone", "Attack from Mars"):

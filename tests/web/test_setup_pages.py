@@ -320,7 +320,7 @@ def test_api_tokens_page_cannot_revoke_another_leagues_token(client, lo):
 
 
 def test_start_meet_lands_on_the_night_page(client, lo):
-    season = f.SeasonFactory(league=lo.league, number_of_meets=3)
+    season = f.SeasonFactory(league=lo.league, number_of_meets=3, created_at=f.SET_UP_2026)
     for r in (1, 2, 3, 4):
         f.SeasonEntryFactory(season=season, ifpa_rank_at_start=r)
     f.MachineFactory(league=lo.league)

@@ -8,9 +8,13 @@ works at a venue without internet.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ninja import NinjaAPI
 from ninja.openapi.docs import Swagger
+from ninja.openapi.schema import OpenAPISchema
 
+from flipwell.api.contract import mark_operations
 from flipwell.api.endpoints import (
     files,
     league_writes,
@@ -25,7 +29,30 @@ from flipwell.api.endpoints import (
 from flipwell.api.errors import install_error_handlers
 from flipwell.api.parsing import JsonOnlyParser
 
-api = NinjaAPI(
+
+class FlipwellApi(NinjaAPI):
+    """ninja's API, whose schema also documents the headers `flipwell.api.contract` sends."""
+
+    def get_openapi_schema(self, **kwargs: Any) -> OpenAPISchema:
+        schema = super().get_openapi_schema(**kwargs)
+        for operations in schema.get("paths", {}).values():
+            for method, operation in operations.items():
+                responses = operation.get("responses", {})
+                for methods, status, header, text in DOCUMENTED_HEADERS:
+                    if status in responses and method in methods:
+                        headers = responses[status].setdefault("headers", {})
+                        headers[header] = {"description": text, "schema": {"type": "string"}}
+        return schema
+
+
+ANY = ("get", "post", "put", "patch", "delete")
+DOCUMENTED_HEADERS = (
+    (ANY, 201, "Location", "Where to read what was created (or the resource it belongs to)."),
+    (ANY, 401, "WWW-Authenticate", "Bearer: send 'Authorization: Bearer fw_...'."),
+    (("get",), 200, "ETag", "The read's entity tag: send it in If-None-Match for a 304."),
+)
+
+api = FlipwellApi(
     title="flipwell API",
     version="1",
     description=(
@@ -44,3 +71,4 @@ WRITE_MODULES = (writes, meet_writes, league_writes, playoff_writes, notices, pe
 api.add_router("", public.router)
 api.add_router("", files.router)
 api.add_router("", me.router)
+mark_operations([public.router, files.router, me.router])

@@ -1,25 +1,39 @@
 """One error shape for every refusal: ``{"error": {"code", "message", "fields"}}``.
 
-Words: *fields* maps a field (a dotted path into the request body or a query or path
-parameter; ``line N, column`` for a CSV upload) to its messages. Statuses: 400 malformed
-input, 401 no valid token, 403 not allowed, 404 not found, 409 conflict (another request won,
-or a reused idempotency key), 413 a body larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE``, 415 a
-body that is not sent as JSON, 422 input that is well-formed but not valid (from the schema or
-from a service's rule). Nothing a client sends can produce a 500; should flipwell fail anyway,
-the 500 is in the error shape too, with no detail (the exception is logged on
-``django.request``, as Django logs its own 500s).
+Words: *fields* maps a field to its messages: a dotted path into the request as it was sent
+(a key of the JSON body, ``scores.0.machine_score`` inside it, or a query or path parameter),
+or ``line N, column`` for a CSV upload. A service names its refusals by its own arguments or
+model fields (``season``, ``merged``): `field_names` on an endpoint declares which request
+field each one came from, a service's ``x`` is taken for the request's ``x_id`` when only
+that was sent, and a name the request does not contain is about the request as a whole
+(``__all__``, `request_field`): such a message, like every ``__all__`` one, is the error's
+``message`` and not in *fields*. pydantic's locations are walked along the body sent, so a
+union's or a literal's branch (``literal['a','b']``) never shows.
+
+Statuses: 400 malformed input, 401 no valid token (with ``WWW-Authenticate: Bearer``),
+403 not allowed, 404 not found, 405 a method the path does not serve, 409 conflict (another
+request won, or a reused idempotency key), 413 a body larger than
+``DATA_UPLOAD_MAX_MEMORY_SIZE``, 415 a body that is not sent as JSON, 422 input that is
+well-formed but not valid (from the schema or from a service's rule). Nothing a client sends
+can produce a 500; should flipwell fail anyway, the 500 is in the error shape too, with no
+detail (the exception is logged on ``django.request``, as Django logs its own 500s).
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from functools import wraps
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.http.request import RawPostDataException
 from ninja import NinjaAPI
+from ninja.decorators import decorate_view
 from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 
@@ -42,6 +56,33 @@ _SCHEMA_MESSAGES = {
     "string_type": "must be a JSON string",
 }
 logger = logging.getLogger("django.request")
+F = TypeVar("F", bound=Callable[..., Any])
+_CSV_PLACE = re.compile(r"^line \d+(, .+)?$")
+NAMES_ATTRIBUTE = "_flipwell_field_names"
+OPERATION_ATTRIBUTE = "_flipwell_operation"
+"""Where an operation notes itself on the request (`flipwell.api.contract`)."""
+NOT_AUTHENTICATED = (
+    "Send a valid API token: 'Authorization: Bearer fw_...'. An official of the league issues one."
+)
+BEARER_CHALLENGE = 'Bearer realm="flipwell"'
+
+_ABSENT = object()
+
+
+def field_names(**names: str) -> Callable[[F], F]:
+    """Declare, on an endpoint (below its route), the request field that each name a service
+    refuses by stands for (``@field_names(merged="merged_player_id")``): its ValidationError
+    is answered keyed by the request's field (see the module's words)."""
+
+    def around(run: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
+        @wraps(run)
+        def named(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            setattr(request, NAMES_ATTRIBUTE, names)
+            return run(request, *args, **kwargs)
+
+        return named
+
+    return decorate_view(around)
 
 
 def error_body(
@@ -64,6 +105,13 @@ def error_response(
     return JsonResponse(error_body(code, message, fields), status=status)
 
 
+def not_authenticated() -> JsonResponse:
+    """The 401 for a missing, unknown or revoked token, with its ``WWW-Authenticate``."""
+    response = error_response("not_authenticated", NOT_AUTHENTICATED, 401)
+    response["WWW-Authenticate"] = BEARER_CHALLENGE
+    return response
+
+
 def install_error_handlers(api: NinjaAPI) -> None:
     """Answer every refusal in the error shape (see the module docstring)."""
 
@@ -71,10 +119,10 @@ def install_error_handlers(api: NinjaAPI) -> None:
         return api.create_response(request, body, status=status)
 
     def on_conflict(request: HttpRequest, exc: ConflictError) -> HttpResponse:
-        return respond(request, 409, _from_django(exc, code="conflict"))
+        return respond(request, 409, _from_django(exc, code="conflict", request=request))
 
     def on_invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
-        return respond(request, 422, _from_django(exc, code="invalid"))
+        return respond(request, 422, _from_django(exc, code="invalid", request=request))
 
     def on_csv(request: HttpRequest, exc: PlayersCsvError) -> HttpResponse:
         where = f"line {exc.line}" if exc.column is None else f"line {exc.line}, {exc.column}"
@@ -95,10 +143,17 @@ def install_error_handlers(api: NinjaAPI) -> None:
 
     def on_schema(request: HttpRequest, exc: NinjaValidationError) -> HttpResponse:
         fields: dict[str, list[str]] = {}
+        allowed: dict[str, list[str]] = {}  # a union of literals: one message for the field
+        body = _sent_body(request)
         for problem in exc.errors:
-            fields.setdefault(_field_name(problem.get("loc", ())), []).append(
-                _schema_message(problem)
-            )
+            field = _field_name(problem.get("loc", ()), body)
+            expected = (problem.get("ctx") or {}).get("expected")
+            if problem.get("type") == "literal_error" and expected:
+                allowed.setdefault(field, []).append(str(expected))
+            else:
+                fields.setdefault(field, []).append(_schema_message(problem))
+        for field, choices in allowed.items():
+            fields.setdefault(field, []).append(f"must be {' or '.join(choices)}")
         if any(problem.get("type") == "json_invalid" for problem in exc.errors):
             return respond(request, 400, error_body("malformed", "The body is not JSON.", fields))
         return respond(
@@ -110,12 +165,9 @@ def install_error_handlers(api: NinjaAPI) -> None:
             body = error_body("unsupported_media_type", str(exc.__cause__))
             return respond(request, 415, body)
         if isinstance(exc, AuthenticationError) or exc.status_code == 401:
-            body = error_body(
-                "not_authenticated",
-                "Send a valid API token: 'Authorization: Bearer fw_...'. An official of the "
-                "league issues one.",
-            )
-            return respond(request, 401, body)
+            answer = respond(request, 401, error_body("not_authenticated", NOT_AUTHENTICATED))
+            answer["WWW-Authenticate"] = BEARER_CHALLENGE
+            return answer
         status = exc.status_code if exc.status_code in ERROR_STATUSES else 400
         return respond(request, status, error_body(_CODES.get(status, "malformed"), str(exc)))
 
@@ -163,9 +215,14 @@ _CODES = {
 }
 
 
-def _from_django(exc: ValidationError, *, code: str) -> dict[str, Any]:
+def _from_django(
+    exc: ValidationError, *, code: str, request: HttpRequest | None = None
+) -> dict[str, Any]:
     if hasattr(exc, "error_dict"):
-        fields = dict(exc.message_dict)
+        fields: dict[str, list[str]] = {}
+        for name, messages in exc.message_dict.items():
+            key = name if request is None else request_field(request, name)
+            fields.setdefault(key, []).extend(messages)
         general = fields.pop(ALL_FIELDS, [])
         message = (
             " ".join(general) if general else " ".join(m for ms in fields.values() for m in ms)
@@ -174,15 +231,90 @@ def _from_django(exc: ValidationError, *, code: str) -> dict[str, Any]:
     return error_body(code, " ".join(exc.messages))
 
 
+def request_field(request: HttpRequest, name: str) -> str:
+    """The field of the request sent that a service's refusal named `name` is about: the
+    endpoint's declared name (`field_names`), `name` or ``name_id`` when the request has it,
+    else ``__all__``; a place in an uploaded CSV (``line N, column``) as it is."""
+    if _CSV_PLACE.match(name):
+        return name  # a place in the uploaded file (see the module's words)
+    declared: Mapping[str, str] = getattr(request, NAMES_ATTRIBUTE, {})
+    for candidate in (declared.get(name), name, f"{name}_id"):
+        if candidate and _in_request(request, candidate):
+            return candidate
+    return ALL_FIELDS
+
+
+def _in_request(request: HttpRequest, path: str) -> bool:
+    """Whether the dotted `path` is a field of the request sent: a query or path parameter,
+    or a path into its JSON body."""
+    if path == ALL_FIELDS or path in request.GET or path in _body_fields(request):
+        return True
+    match = getattr(request, "resolver_match", None)
+    if match is not None and path in match.kwargs:
+        return True
+    value: Any = _sent_body(request)
+    for part in path.split("."):
+        value = _child(value, part)
+        if value is _ABSENT:
+            return False
+    return True
+
+
+def _body_fields(request: HttpRequest) -> set[str]:
+    """The names of the fields of the endpoint's body schema (sent or not)."""
+    operation = getattr(request, OPERATION_ATTRIBUTE, None)
+    names: set[str] = set()
+    for model in getattr(operation, "models", ()):
+        if getattr(model, "__ninja_param_source__", None) != "body":
+            continue
+        for field in model.model_fields.values():
+            names |= set(getattr(field.annotation, "model_fields", {}))
+    return names
+
+
+def _sent_body(request: HttpRequest) -> Any:
+    """The JSON body sent, or None (none, or not JSON)."""
+    try:
+        return json.loads(request.body) if request.body else None
+    except (ValueError, RawPostDataException):  # not JSON, or read as a stream (an upload)
+        return None
+
+
+def _child(value: Any, part: str) -> Any:
+    if isinstance(value, dict):
+        return value.get(part, _ABSENT)
+    if isinstance(value, list) and part.isdigit() and int(part) < len(value):
+        return value[int(part)]
+    return _ABSENT
+
+
 def _schema_message(problem: Mapping[str, Any]) -> str:
     message = _SCHEMA_MESSAGES.get(str(problem.get("type")))
     return message or str(problem.get("msg", "is not valid"))
 
 
-def _field_name(location: Sequence[Any]) -> str:
+def _field_name(location: Sequence[Any], body: Any = None) -> str:
+    """The request's field a pydantic error location points at.
+
+    A body location is walked along the body sent: a key or index found is kept; a name not
+    found is kept only last (a missing field), and anything else is a branch pydantic names
+    (``literal['a','b']``, ``int``, a union's tag) and is dropped. A query, path or header
+    location is its parameter's name."""
     parts = [str(p) for p in location]
-    if parts and parts[0] == "body":
-        parts = parts[2:]  # "body", then the name of the body's parameter
-    elif parts and parts[0] in _LOCATION_SOURCES:
-        parts = parts[1:]
-    return ".".join(parts) or ALL_FIELDS
+    if not parts or parts[0] not in _LOCATION_SOURCES:
+        return ".".join(parts) or ALL_FIELDS
+    if parts[0] != "body":
+        return parts[1] if len(parts) > 1 else ALL_FIELDS
+    kept: list[str] = []
+    value = body
+    rest = parts[2:]  # "body", then the name of the body's parameter
+    for index, part in enumerate(rest):
+        child = _child(value, part)
+        if child is not _ABSENT:
+            kept.append(part)
+            value = child
+        elif isinstance(value, dict) and index == len(rest) - 1 and part.isidentifier():
+            kept.append(part)
+        elif not isinstance(value, (dict, list)):
+            break
+    return ".".join(kept) or ALL_FIELDS

@@ -1,4 +1,8 @@
-"""The API's plain reads: rows of one table for a list, or one row by its key (or a 404).
+"""The API's plain reads: rows of one table for a list, or one row by its key.
+
+A row named by the URL's path that does not exist is a 404; one named by a field of the body
+(`field`) is a 422 on that field: the request is well-formed, but that id names nothing.
+Messages name the thing in the league's words ("No player 12."), never a model.
 
 Everything computed (standings, boards, brackets, sheets) comes from
 `flipwell.league.selectors`; these are only the lists and lookups the selectors do not have.
@@ -6,11 +10,27 @@ Everything computed (standings, boards, brackets, sheets) comes from
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, QuerySet
+from typing import Any, TypeVar
+
+from django.core.exceptions import ValidationError
+from django.db.models import Model, Prefetch, QuerySet
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 
 from flipwell.league import models as m
+
+M = TypeVar("M", bound=Model)
+
+
+def _one(rows: QuerySet[M], missing: str, field: str | None = None, **lookup: Any) -> M:
+    """The row of `rows` matching `lookup`; Http404, or a ValidationError on the body's
+    `field`, saying `missing` when none."""
+    found = rows.filter(**lookup).first()
+    if found is not None:
+        return found
+    message = missing
+    if field is not None:
+        raise ValidationError({field: message})
+    raise Http404(message)
 
 
 def leagues() -> QuerySet[m.League]:
@@ -20,7 +40,7 @@ def leagues() -> QuerySet[m.League]:
 
 def league(slug: str) -> m.League:
     """The league with this slug (404 when none)."""
-    return get_object_or_404(m.League, slug=slug)
+    return _one(m.League.objects.all(), f"No league {slug!r}.", slug=slug)
 
 
 def seasons(league: m.League) -> QuerySet[m.Season]:
@@ -28,9 +48,11 @@ def seasons(league: m.League) -> QuerySet[m.Season]:
     return m.Season.objects.filter(league=league).select_related("league")
 
 
-def season(season_id: int) -> m.Season:
-    """The season with this id (404 when none)."""
-    return get_object_or_404(m.Season.objects.select_related("league"), pk=season_id)
+def season(season_id: int, *, field: str | None = None) -> m.Season:
+    """The season with this id (404 when none; 422 on `field` of the body)."""
+    return _one(
+        m.Season.objects.select_related("league"), f"No season {season_id}.", field, pk=season_id
+    )
 
 
 def entries(season: m.Season) -> QuerySet[m.SeasonEntry]:
@@ -38,9 +60,22 @@ def entries(season: m.Season) -> QuerySet[m.SeasonEntry]:
     return m.SeasonEntry.objects.filter(season=season).select_related("player")
 
 
-def player(player_id: int) -> m.Player:
-    """The player with this id (404 when none)."""
-    return get_object_or_404(m.Player, pk=player_id)
+def player(player_id: int, *, field: str | None = None) -> m.Player:
+    """The player with this id (404 when none; 422 on `field` of the body)."""
+    return _one(m.Player.objects.all(), f"No player {player_id}.", field, pk=player_id)
+
+
+def players(player_ids: list[int], *, field: str, key: str = "") -> list[m.Player]:
+    """The players with these ids, in their order, in one query (422 on the item
+    ``field.N`` naming an id that is no player; ``field.N.key`` when each item is an object
+    whose `key` holds the id)."""
+    found = m.Player.objects.in_bulk(player_ids)
+    missing = [(i, p) for i, p in enumerate(player_ids) if p not in found]
+    if missing:
+        raise ValidationError(
+            {f"{field}.{i}{'.' if key else ''}{key}": f"No player {p}." for i, p in missing}
+        )
+    return [found[p] for p in player_ids]
 
 
 def meets(season: m.Season) -> QuerySet[m.Meet]:
@@ -50,14 +85,13 @@ def meets(season: m.Season) -> QuerySet[m.Meet]:
 
 def meet(meet_id: int) -> m.Meet:
     """The meet with this id (404 when none)."""
-    return get_object_or_404(m.Meet.objects.select_related("season__league"), pk=meet_id)
+    return _one(m.Meet.objects.select_related("season__league"), f"No meet {meet_id}.", pk=meet_id)
 
 
-def game(game_id: int) -> m.Game:
-    """The game with this id, its group, meet and machine (404 when none)."""
-    return get_object_or_404(
-        m.Game.objects.select_related("group__meet__season__league", "machine"), pk=game_id
-    )
+def game(game_id: int, *, field: str | None = None) -> m.Game:
+    """The game with this id, its group, meet and machine (404 when none; 422 on `field`)."""
+    rows = m.Game.objects.select_related("group__meet__season__league", "machine")
+    return _one(rows, f"No game {game_id}.", field, pk=game_id)
 
 
 def game_sheets(game_id: int) -> m.Game:
@@ -68,53 +102,72 @@ def game_sheets(game_id: int) -> m.Game:
     rows = m.Game.objects.select_related("group", "machine").prefetch_related(
         Prefetch("group__members", queryset=members), Prefetch("submissions", queryset=versions)
     )
-    return get_object_or_404(rows, pk=game_id)
+    return _one(rows, f"No game {game_id}.", pk=game_id)
 
 
 def submission(submission_id: int) -> m.ScoreSubmission:
     """The score submission with this id and its game's league (404 when none)."""
-    return get_object_or_404(
+    return _one(
         m.ScoreSubmission.objects.select_related("game__group__meet__season__league"),
+        f"No score sheet {submission_id}.",
         pk=submission_id,
     )
 
 
 def season_player(season: m.Season, player_id: int) -> m.Player:
     """A player entered in the season (404 when he is not)."""
-    entry = get_object_or_404(
-        m.SeasonEntry.objects.select_related("player"), season=season, player_id=player_id
+    entry = m.SeasonEntry.objects.select_related("player").filter(
+        season=season, player_id=player_id
     )
-    return entry.player
+    found = entry.first()
+    if found is None:
+        raise Http404(f"No player {player_id} in {season.name}.")
+    return found.player
 
 
 def group(group_id: int) -> m.Group:
     """The meet group with this id and its league (404 when none)."""
-    return get_object_or_404(m.Group.objects.select_related("meet__season__league"), pk=group_id)
+    return _one(
+        m.Group.objects.select_related("meet__season__league"), f"No group {group_id}.", pk=group_id
+    )
 
 
-def machine(league: m.League, machine_id: int) -> m.Machine:
-    """The league's machine with this id (404 when none, or another league's)."""
-    return get_object_or_404(m.Machine, league=league, pk=machine_id)
+def machine(league: m.League, machine_id: int, *, field: str | None = None) -> m.Machine:
+    """The league's machine with this id (404 when none, or another league's; 422 on
+    `field` of the body)."""
+    return _one(
+        m.Machine.objects.filter(league=league),
+        f"No machine {machine_id} in {league}.",
+        field,
+        pk=machine_id,
+    )
 
 
 def correction(correction_id: int) -> m.CorrectionRequest:
     """The correction request with this id and its game's league (404 when none)."""
-    return get_object_or_404(
+    return _one(
         m.CorrectionRequest.objects.select_related("game__group__meet__season__league"),
+        f"No correction request {correction_id}.",
         pk=correction_id,
     )
 
 
 def violation(violation_id: int) -> m.Violation:
     """The violation with this id and its meet's league (404 when none)."""
-    return get_object_or_404(
-        m.Violation.objects.select_related("meet__season__league"), pk=violation_id
+    return _one(
+        m.Violation.objects.select_related("meet__season__league"),
+        f"No violation {violation_id}.",
+        pk=violation_id,
     )
 
 
 def ledger_entry(league: m.League, entry_id: int) -> m.LedgerEntry:
     """The league's ledger entry with this id (404 when none, or another league's)."""
-    return get_object_or_404(m.LedgerEntry, league=league, pk=entry_id)
+    return _one(
+        m.LedgerEntry.objects.filter(league=league),
+        f"No ledger entry {entry_id} in {league}.",
+        pk=entry_id,
+    )
 
 
 def special_ruling(machine_title: str, number: int) -> m.SpecialRuling:
@@ -135,3 +188,12 @@ def league_player(league: m.League, player_id: int) -> m.Player:
     if found is None:
         raise Http404(f"That player is not entered in any season of {league}.")
     return found
+
+
+def player_merge(merge_id: int) -> m.PlayerMerge:
+    """The player merge with this id and its two rows (404 when none)."""
+    return _one(
+        m.PlayerMerge.objects.select_related("kept", "merged"),
+        f"No player merge {merge_id}.",
+        pk=merge_id,
+    )

@@ -194,7 +194,16 @@ class NoticeAdmin(AppendOnlyAdmin):
 class NoticeSubscriptionAdmin(RevisingAdmin):
     """A player's address and chosen notices (the console and the player's link set them)."""
 
-    list_display = ["player", "email", "groups", "results", "reminder", "ruling", "unsubscribed_at"]
+    list_display = [
+        "player",
+        "league",
+        "email",
+        "groups",
+        "results",
+        "reminder",
+        "ruling",
+        "unsubscribed_at",
+    ]
 
 
 for model in SIMPLE_MODELS:

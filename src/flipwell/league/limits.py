@@ -57,11 +57,17 @@ SEED = Bound(0, 2**63 - 1)
 """A random draw's seed, kept so the draw can be repeated (R5-a, A23)."""
 AMOUNT_CENTS = Bound(1, 10**9)
 """A ledger entry's amount in cents: ten million in money is more than a league holds."""
+ID = Bound(1, 2**63 - 1)
+"""A row's id, in a URL, a query string or a form: the databases' bigint range (a larger
+number is no row of ours, and SQLite cannot even be asked about it)."""
 PRICE_CENTS = Bound(0, 10**9)
 """A game's or a ball's price in cents (§8.3, §8.6)."""
 QUALIFIERS = Bound(1, 1000)
 """An official's number of playoff qualifiers (A06)."""
 
+ROSTER_CSV_LENGTH = 1_000_000
+"""A roster CSV, pasted or sent to the API, in characters; an uploaded file, in bytes (1 MB:
+some 30,000 players, far more than a league has, and read in a second or two)."""
 NAME_LENGTH = 80
 """A player's first or last name."""
 TITLE_LENGTH = 120

@@ -117,15 +117,14 @@ def claim(*, now: datetime.datetime, batch: int = BATCH) -> list[int]:
 
 def _deliver(ids: list[int], *, now: datetime.datetime, result: PassResult) -> None:
     notices = list(
-        m.Notice.objects.filter(pk__in=ids)
-        .select_related("player__notice_subscription", "meet")
-        .order_by("next_attempt_at", "id")
+        m.Notice.objects.filter(pk__in=ids).select_related("meet").order_by("next_attempt_at", "id")
     )
+    addressed = _subscriptions(notices)
     stale = _stale_reminders(notices)
     mail = get_connection(fail_silently=False)
     try:
         for done, notice in enumerate(notices):
-            subscription = getattr(notice.player, "notice_subscription", None)
+            subscription = addressed.get((notice.league_id, notice.player_id))
             if subscription is None or not subscription.wants(notice.kind) or notice.pk in stale:
                 _finish(notice, state=m.Notice.State.SKIPPED, now=now)
                 result.skipped += 1
@@ -150,6 +149,18 @@ def _deliver(ids: list[int], *, now: datetime.datetime, result: PassResult) -> N
             logger.debug("closing the mail connection failed", exc_info=True)
 
 
+def _subscriptions(notices: list[m.Notice]) -> dict[tuple[int, int], m.NoticeSubscription]:
+    """(league id, player id) -> the subscription a notice of that league to that player goes
+    to: the league's own, never another league's address (one query)."""
+    if not notices:
+        return {}
+    rows = m.NoticeSubscription.objects.filter(
+        league_id__in={n.league_id for n in notices},
+        player_id__in={n.player_id for n in notices},
+    )
+    return {(row.league_id, row.player_id): row for row in rows}
+
+
 def _stale_reminders(notices: list[m.Notice]) -> set[int]:
     """The reminders no longer to send: their meet has started, or the player has announced
     their absence since it was queued (one query)."""
@@ -172,7 +183,7 @@ def _stale_reminders(notices: list[m.Notice]) -> set[int]:
 
 
 def _message(notice: m.Notice, address: str, mail: object) -> EmailMessage:
-    url = preferences_url(notice.player_id)
+    url = preferences_url(notice.league_id, notice.player_id)
     return EmailMessage(
         subject=notice.subject,
         body=notice.body,
@@ -243,7 +254,9 @@ def _queue_reminders(meet: m.Meet) -> int:
     absent = m.AnnouncedAbsence.objects.filter(meet=meet).values("player_id")
     with transaction.atomic():
         wanted = subscriptions(
-            "reminder", entered.exclude(player_id__in=absent).values("player_id")
+            "reminder",
+            entered.exclude(player_id__in=absent).values("player_id"),
+            league_id=season.league_id,
         )
         start = scheduled_start(meet)
         day = f"{start:%A} {start.day} {start:%B}"
@@ -263,7 +276,9 @@ def _queue_reminders(meet: m.Meet) -> int:
                     player=player_id,
                     key=f"reminder:meet:{meet.pk}:player:{player_id}",
                     subject=f"{season.league}: meet {meet.number} on {day}",
-                    body=render_notice("reminder", context, player_id),
+                    body=render_notice(
+                        "reminder", context, league_id=season.league_id, player_id=player_id
+                    ),
                 )
             )
         return store_notices(league_id=season.league_id, kind="reminder", meet=meet, drafts=drafts)

@@ -5,11 +5,15 @@ Words (see also `flipwell.league.models.notices`):
   a write that rolls back queues nothing; the rows are sent by ``flipwell work``
   (`flipwell.league.notice_worker`) once committed. Nothing here talks to a mail server.
 - *enabled*: the installation sends e-mail (``NOTICES_EMAIL``, on by default when
-  ``EMAIL_HOST`` is set). Off, nothing is queued at all: no notice waits for a server that was
-  never configured, and turning it on later does not send old news.
-- *preferences link*: ``/notices/<token>/``, where the token is the player's id signed with
-  the installation's key (`django.core.signing`), so no token is stored and none can be
-  guessed; every notice carries it, and it is the unsubscribe link.
+  ``EMAIL_HOST`` is set) and knows the address its links start with (``FLIPWELL_SITE_URL``:
+  a link guessed from the host name would miss the port, ``http://127.0.0.1/``). Off, nothing
+  is queued at all: no notice waits for a server that was never configured, and turning it on
+  later does not send old news. ``flipwell serve`` and ``flipwell work`` say at start-up
+  when the address lacks (`missing_site_address`).
+- *preferences link*: ``/notices/<token>/``, where the token is the league's and the player's
+  ids signed with the installation's key (`django.core.signing`), so no token is stored and
+  none can be guessed; every notice carries it, and it is the unsubscribe link of that
+  league's notices (a subscription is a league's own, `flipwell.league.models.notices`).
 - *absence link*: the one-tap link in a reminder with which a player announces their absence
   (R3.1-d). `absence_links` is the single place it comes from.
 - *reminder*: queued by ``flipwell work`` (`flipwell.league.notice_worker.queue_due_reminders`)
@@ -44,8 +48,25 @@ KINDS: tuple[str, ...] = tuple(m.NoticeKind.values)
 
 
 def enabled() -> bool:
-    """Whether this installation sends notices (``NOTICES_EMAIL``)."""
-    return bool(settings.NOTICES_EMAIL)
+    """Whether this installation sends notices: ``NOTICES_EMAIL`` and a site address to link
+    to (``FLIPWELL_SITE_URL``)."""
+    return bool(settings.NOTICES_EMAIL and settings.SITE_URL)
+
+
+def missing_site_address() -> str:
+    """What lacks without a site address (``FLIPWELL_SITE_URL``), for ``flipwell serve`` and
+    ``flipwell work`` to say at start-up; "" when it is set. Every link in an e-mail starts
+    with it, never with the ``Host`` a request named (a forged one would land in the e-mail),
+    so without it no notice is queued and the forgot-password page sends no link."""
+    if settings.SITE_URL:
+        return ""
+    notices = "no notice is queued (NOTICES_EMAIL is on) and " if settings.NOTICES_EMAIL else ""
+    return (
+        "FLIPWELL_SITE_URL is not set: e-mails have no address to link to, so "
+        f"{notices}the forgot-password page sends no link. Set it to the address players and "
+        "officials open, e.g. https://league.example.org or http://192.168.1.20:8000 "
+        "(make run sets it)."
+    )
 
 
 # --- links -----------------------------------------------------------------------------------
@@ -70,23 +91,45 @@ def absence_links(meet: m.Meet) -> dict[int, str]:
     }
 
 
-def preferences_token(player_id: int) -> str:
-    """The signed token of a player's preferences link (see the module docstring)."""
-    return signing.dumps(player_id, salt=TOKEN_SALT)
+def preferences_token(league_id: int, player_id: int) -> str:
+    """The signed token of a player's preferences link for the notices of one league (see the
+    module docstring)."""
+    return signing.dumps([league_id, player_id], salt=TOKEN_SALT)
 
 
-def player_id_for_token(token: str) -> int | None:
-    """The player a preferences token was made for, or None for a token that is not one."""
+@dataclass(frozen=True)
+class PreferencesLink:
+    """Whose notices a preferences token names: a player's, from one league (`league` None: a
+    token made before subscriptions belonged to a league, which names every league's)."""
+
+    player: int
+    league: int | None
+
+
+def preferences_for_token(token: str) -> PreferencesLink | None:
+    """Whose notices a preferences token was made for, or None for a token that is not one.
+
+    A token of ``[league id, player id]``; an older one (issue 26) signs the player's id alone
+    and still works, for the notices of every league (the e-mails already sent carry it)."""
     try:
         value = signing.loads(token, salt=TOKEN_SALT)
     except signing.BadSignature:
         return None
-    return value if isinstance(value, int) else None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return PreferencesLink(player=value, league=None)
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        return PreferencesLink(player=value[1], league=value[0])
+    return None
 
 
-def preferences_url(player_id: int) -> str:
-    """The absolute address of a player's preferences (and unsubscribe) page."""
-    path = reverse("web:notice_preferences", args=[preferences_token(player_id)])
+def preferences_url(league_id: int, player_id: int) -> str:
+    """The absolute address of a player's preferences (and unsubscribe) page for the notices
+    of one league."""
+    path = reverse("web:notice_preferences", args=[preferences_token(league_id, player_id)])
     return f"{settings.SITE_URL}{path}"
 
 
@@ -124,17 +167,20 @@ class Draft:
     body: str
 
 
-def subscriptions(kind: str, players: Any) -> dict[int, m.NoticeSubscription]:
-    """Player id -> subscription, for the players (a query of ids) who chose `kind` now."""
+def subscriptions(kind: str, players: Any, *, league_id: int) -> dict[int, m.NoticeSubscription]:
+    """Player id -> subscription, for the players (a query of ids) who chose `kind` now from
+    the league with id `league_id` (its own subscriptions: another league's address is never
+    used for its notices)."""
     rows = m.NoticeSubscription.objects.filter(
-        player_id__in=players, unsubscribed_at__isnull=True, **{kind: True}
+        league_id=league_id, player_id__in=players, unsubscribed_at__isnull=True, **{kind: True}
     ).select_related("player")
     return {row.player_id: row for row in rows}
 
 
-def render_notice(kind: str, context: dict[str, Any], player_id: int) -> str:
-    """The body of a notice of `kind` (template ``email/notice_<kind>.txt``), with the link."""
-    context = {**context, "preferences_url": preferences_url(player_id)}
+def render_notice(kind: str, context: dict[str, Any], *, league_id: int, player_id: int) -> str:
+    """The body of a notice of `kind` (template ``email/notice_<kind>.txt``), with the link to
+    the player's preferences for the league's notices."""
+    context = {**context, "preferences_url": preferences_url(league_id, player_id)}
     return render_to_string(f"email/notice_{kind}.txt", context).strip() + "\n"
 
 
@@ -171,7 +217,8 @@ def queue_meet_started(meet: m.Meet) -> int:
     if not enabled():
         return 0
     members_of_meet = m.GroupMember.objects.filter(group__meet=meet).values("player_id")
-    wanted = subscriptions("groups", members_of_meet)
+    season = meet.season
+    wanted = subscriptions("groups", members_of_meet, league_id=season.league_id)
     if not wanted:
         return 0
     members = list(
@@ -187,7 +234,6 @@ def queue_meet_started(meet: m.Meet) -> int:
     groups: dict[int, list[str]] = {}
     for member in members:
         groups.setdefault(member.group.number, []).append(str(member.player))
-    season = meet.season
     drafts = []
     for member in members:
         if member.player_id not in wanted:
@@ -210,7 +256,9 @@ def queue_meet_started(meet: m.Meet) -> int:
                 player=member.player_id,
                 key=f"groups:meet:{meet.pk}:player:{member.player_id}",
                 subject=f"{season.league}: your group at meet {meet.number}",
-                body=render_notice("groups", context, member.player_id),
+                body=render_notice(
+                    "groups", context, league_id=season.league_id, player_id=member.player_id
+                ),
             )
         )
     return store_notices(league_id=season.league_id, kind="groups", meet=meet, drafts=drafts)
@@ -231,7 +279,7 @@ def queue_meet_closed(meet: m.Meet, result: SeasonResult) -> int:
         return 0
     season = meet.season
     entered = m.SeasonEntry.objects.filter(season=season).values("player_id")
-    wanted = subscriptions("results", entered)
+    wanted = subscriptions("results", entered, league_id=season.league_id)
     if not wanted:
         return 0
     order = [s.player for s in result.standings()]
@@ -266,7 +314,9 @@ def queue_meet_closed(meet: m.Meet, result: SeasonResult) -> int:
                 player=player_id,
                 key=f"results:meet:{meet.pk}:player:{player_id}",
                 subject=f"{season.league}: your night at meet {meet.number}",
-                body=render_notice("results", context, player_id),
+                body=render_notice(
+                    "results", context, league_id=season.league_id, player_id=player_id
+                ),
             )
         )
     return store_notices(league_id=season.league_id, kind="results", meet=meet, drafts=drafts)
@@ -289,7 +339,7 @@ def queue_ruling(
     """
     if not enabled():
         return 0
-    wanted = subscriptions("ruling", [player.pk])
+    wanted = subscriptions("ruling", [player.pk], league_id=league.pk)
     if not wanted:
         return 0
     context = {
@@ -304,6 +354,6 @@ def queue_ruling(
         player=player.pk,
         key=f"ruling:{key}:player:{player.pk}",
         subject=f"{league}: {what}",
-        body=render_notice("ruling", context, player.pk),
+        body=render_notice("ruling", context, league_id=league.pk, player_id=player.pk),
     )
     return store_notices(league_id=league.pk, kind="ruling", meet=meet, drafts=[draft])

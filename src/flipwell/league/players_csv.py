@@ -25,6 +25,10 @@ from flipwell.league.csv_cells import restore
 
 COLUMNS = ("first_name", "last_name", "ifpa_number", "ifpa_rank")
 
+MAX_IFPA = 2**31 - 1
+"""The largest IFPA number or rank, `flipwell.league.limits.IFPA` (a test holds them equal;
+that module loads the models, which this pure parser does not need)."""
+
 
 class PlayersCsvError(ValueError):
     """A roster CSV problem at one line (and column, when one is to blame)."""
@@ -126,13 +130,22 @@ def _row(line: int, values: dict[str, str]) -> PlayerRow:
 
 
 def _positive_int_or_none(line: int, column: str, value: str) -> int | None:
+    """An IFPA number or rank: ASCII digits, 1 to `MAX_IFPA` (the IFPA's own ids are 32-bit;
+    a longer number would not fit the database's column)."""
     if not value:
         return None
-    if not value.isascii() or not value.isdigit() or int(value) < 1:
+    digits = value.lstrip("0")
+    if not value.isascii() or not value.isdigit() or not digits:
         raise PlayersCsvError(
-            line, column, f"{value!r} is not a whole number of 1 or more (leave it empty if none)"
+            line,
+            column,
+            f"{value[:20]!r} is not a whole number of 1 or more (leave it empty if none)",
         )
-    return int(value)
+    if len(digits) > len(str(MAX_IFPA)) or int(digits) > MAX_IFPA:
+        raise PlayersCsvError(
+            line, column, f"{value[:20]!r} is too large: the IFPA's numbers go up to {MAX_IFPA}"
+        )
+    return int(digits)
 
 
 def roster_problems(text: str) -> list[PlayersCsvError]:
@@ -149,11 +162,21 @@ def roster_problems(text: str) -> list[PlayersCsvError]:
     header_problems = _parse_problem(_csv_text([header]))
     if header_problems:
         return header_problems
+    index = _column_index(header)
     for line, fields in rows:
+        # What parse_players_csv checks of one row, without reading the file again per row
+        # (a megabyte of bad lines took seconds).
+        if len(fields) != len(header):
+            problems.append(
+                PlayersCsvError(
+                    line, None, f"has {len(fields)} fields, but the header has {len(header)}"
+                )
+            )
+            continue
         try:
-            parse_players_csv(_csv_text([header, fields]))
+            _row(line, {name: fields[i].strip() for name, i in index.items()})
         except PlayersCsvError as error:
-            problems.append(PlayersCsvError(line, error.column, error.message))
+            problems.append(error)
     if not problems:
         try:
             parse_players_csv(text)  # what only the whole file shows: a repeated IFPA number

@@ -13,7 +13,8 @@ Where each rule lives:
 §3.1, §4               grouping (group sizes, ladders)
 §3.2-§3.3              scoring (game points, match bonus); ties (recorded tie orders)
 a match, a season      match, season (facts folded into standings); scored_matches (a
-                       season's scored matches, reused by its next fold)
+                       season's scored matches, reused by its next fold); progress
+                       (meets played, the open meet's provisional numbers, meets left)
 §5                     selection (first machines, who picks, play order)
 §6                     playoffs, playoff_seeding, playoff_matches, playoff_bracket,
                        playoff_machines, final_positions; race (clinched / eliminated)
@@ -35,10 +36,14 @@ show numbers the same way). The submodules are internals.
 from flipwell.rules.attendance import (
     AnnouncedTardiness,
     JoinDecision,
+    MeetDateCheck,
+    MeetDateProblem,
     announced_tardiness,
     join_game_in_progress,
+    meet_date_checks,
     meet_date_warnings,
     next_meet_date,
+    written_day,
 )
 from flipwell.rules.checks import fmt
 from flipwell.rules.corrections import (
@@ -126,6 +131,7 @@ from flipwell.rules.playoffs import (
     playoff_divisions,
     playoff_first_round,
 )
+from flipwell.rules.progress import SeasonProgress, provisional_points, season_progress
 from flipwell.rules.race import PlayoffRace, RaceStanding, RaceStatus, playoff_race
 from flipwell.rules.ruleset import (
     FWPL_V1,
@@ -271,6 +277,8 @@ __all__ = [
     "MatchFacts",
     "MatchResult",
     "MatchStatus",
+    "MeetDateCheck",
+    "MeetDateProblem",
     "MeetFacts",
     "MeetResult",
     "Night",
@@ -299,6 +307,7 @@ __all__ = [
     "ScoredMatches",
     "SeasonFacts",
     "SeasonLine",
+    "SeasonProgress",
     "SeasonResult",
     "SeedTie",
     "SelectableMachines",
@@ -340,6 +349,7 @@ __all__ = [
     "machine_picker",
     "match_bonus_points",
     "may_play_game",
+    "meet_date_checks",
     "meet_date_warnings",
     "money",
     "next_groups",
@@ -357,6 +367,7 @@ __all__ = [
     "playoff_qualification",
     "playoff_race",
     "proposed_group_numbers",
+    "provisional_points",
     "reduced_score",
     "rule_malfunction",
     "rulings_for",
@@ -365,7 +376,9 @@ __all__ = [
     "scores_adjusted_at",
     "season_final_positions",
     "season_forfeit_game",
+    "season_progress",
     "selectable_machines",
     "violation_effect",
     "violation_score_changes",
+    "written_day",
 ]

@@ -4,6 +4,14 @@ Words:
 - *league day*: the weekday the LO designated for the season's meets (R2-a), Python's
   numbering (Monday 0); meets are held weekly on it. A meet on another day, or less than a
   week after the one before, is warned about, never refused: the LO may move a night.
+- *season span*: a season of n weekly meets runs n weeks from its first meet (R2-a: the LO
+  designates the league day and the season length); flipwell allows as many weeks again for
+  nights moved or skipped: 2n weeks from meet 1's date. Before meet 1 is scheduled (and for
+  meet 1 itself) the season is known only by the day it was set up, and meet 1 may come that
+  long before or after it (a season entered after its first night, or set up early). A date
+  outside it, before the meet before or after the meet after (*out of order*), or on another
+  day than the league day is a *date check* a meet's date fails: the LO may still set it,
+  with a reason (`meet_date_checks`).
 - *start time*: the meet's designated league start (§2); the reference for every rule here.
   All times are timezone-aware `datetime`s; a naive one is refused, since a meet held across a
   daylight-saving change could otherwise compare wrongly.
@@ -20,12 +28,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import Literal
 
+from flipwell.rules.checks import check_count
 from flipwell.rules.errors import RuleError
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 DAYS_PER_WEEK = 7
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 
 def next_meet_date(*, league_day: int, last_meet: date | None, today: date) -> date:
@@ -55,6 +79,97 @@ def meet_date_warnings(
             f"({previous.isoformat()}), a week early: meets are weekly (R2-a)"
         )
     return tuple(found)
+
+
+MeetDateCheck = Literal["outside_season", "out_of_order", "not_league_day"]
+"""A check a meet's date fails (module words); each needs the LO's reason."""
+
+SEASON_SPAN_WEEKS_PER_MEET = 2
+"""Weeks of season span per meet: a week for each meet, and as many again for nights moved."""
+
+
+@dataclass(frozen=True)
+class MeetDateProblem:
+    """One date check that a meet's date fails, and why, in words (R2-a)."""
+
+    check: MeetDateCheck
+    message: str
+
+
+def meet_date_checks(
+    *,
+    number: int,
+    on: date,
+    league_day: int,
+    number_of_meets: int,
+    set_up: date,
+    first_meet: date | None = None,
+    previous: date | None = None,
+    following: date | None = None,
+) -> tuple[MeetDateProblem, ...]:
+    """The date checks meet `number` fails `on` a date (module words; R2-a), in the order
+    outside_season, out_of_order, not_league_day; none when the date is a plain one.
+
+    set_up: the day the season was set up; first_meet: meet 1's date when meet 1 is scheduled
+    and is not the meet checked. previous, following: the dates of the meets numbered just
+    before and after it, when they are scheduled. The LO may still set such a date, with a
+    reason: this says which reason is needed, it refuses nothing.
+    """
+    day = _check_weekday(league_day)
+    meets = check_count(number_of_meets, what="the season's number of meets", minimum=1)
+    check_count(number, what="the meet's number", minimum=1)
+    found = []
+    span = timedelta(weeks=SEASON_SPAN_WEEKS_PER_MEET * meets)
+    if first_meet is not None and number != 1:
+        earliest, last = first_meet, first_meet + span - timedelta(days=1)
+        since = f"meet 1, {_day(first_meet)}"
+    else:
+        earliest, last = set_up - span, set_up + span
+        since = f"either side of the day the season was set up, {_day(set_up)}"
+    if not earliest <= on <= last:
+        found.append(
+            MeetDateProblem(
+                "outside_season",
+                f"{_day(on)} is outside the season: {meets} weekly meet"
+                f"{'s' if meets != 1 else ''} and as many weeks again for nights moved run from "
+                f"{_day(earliest)} to {_day(last)} ({since}; R2-a)",
+            )
+        )
+    if previous is not None and on < previous:
+        found.append(
+            MeetDateProblem(
+                "out_of_order",
+                f"{_day(on)} is before meet {number - 1} ({_day(previous)}): meets are played "
+                "in order",
+            )
+        )
+    if following is not None and on > following:
+        found.append(
+            MeetDateProblem(
+                "out_of_order",
+                f"{_day(on)} is after meet {number + 1} ({_day(following)}): meets are played "
+                "in order",
+            )
+        )
+    if on.weekday() != day:
+        found.append(
+            MeetDateProblem(
+                "not_league_day",
+                f"{_day(on)} is a {WEEKDAYS[on.weekday()]}, not the league day "
+                f"({WEEKDAYS[day]}s, R2-a)",
+            )
+        )
+    return tuple(found)
+
+
+def written_day(on: date) -> str:
+    """A date as a person reads it, in the rules' messages: "Tuesday 12 May 2026"."""
+    return _day(on)
+
+
+def _day(on: date) -> str:
+    """A date as a person reads it: "Tuesday 12 May 2026"."""
+    return f"{WEEKDAYS[on.weekday()]} {on.day} {MONTHS[on.month - 1]} {on.year}"
 
 
 def _check_weekday(value: object) -> int:

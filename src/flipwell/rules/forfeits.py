@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 from flipwell.rules.checks import check_count, check_points
@@ -71,11 +72,43 @@ def season_forfeit_game(prior_countable: int, countable_by_game: Sequence[bool])
     countably. The season forfeit takes effect at that game, even mid-night: his later games
     are not played. 0: he was out before the match began.
     """
+    return match_forfeits(prior_countable, countable_by_game).season_forfeit_game
+
+
+@dataclass(frozen=True)
+class MatchForfeits:
+    """What a night's forfeits add to a player's §2.5 count (A65).
+
+    countable: his countable forfeits of the night that count, up to and including the 12th of
+    the season. season_forfeit_game: the game (1-based) of that 12th forfeit, None when the
+    night does not reach it, 0 when he was out before it began.
+    """
+
+    countable: int
+    season_forfeit_game: int | None
+
+
+def match_forfeits(prior_countable: int, countable_by_game: Sequence[bool]) -> MatchForfeits:
+    """The countable forfeits a night adds to a player's count, stopping at the 12th (§2.5).
+
+    R2.5-a, A65: the season forfeit takes effect at the moment of the 12th countable forfeit,
+    even mid-night; his later games that night are not played and are no further forfeits for
+    his own count. One rule for every way a night's forfeits come: game by game in a group
+    (his later games then are scored among the players who remain), or all four at once for a
+    player absent all night (announced, R3.1-d, or not yet joined, R2.4-f).
+
+    prior_countable: his countable forfeits before the night; countable_by_game: for each game
+    in play order, whether he forfeited it countably.
+    """
     count = check_count(prior_countable, what="countable forfeits")
     if season_forfeited(count):
-        return 0
+        return MatchForfeits(countable=0, season_forfeit_game=0)
     for number, countable in enumerate(countable_by_game, start=1):
-        count += bool(countable)
+        if not isinstance(countable, bool):
+            raise RuleError(
+                f"each game's countable forfeit must be True or False, got {countable!r}"
+            )
+        count += countable
         if season_forfeited(count):
-            return number
-    return None
+            return MatchForfeits(countable=count - prior_countable, season_forfeit_game=number)
+    return MatchForfeits(countable=count - prior_countable, season_forfeit_game=None)

@@ -23,8 +23,8 @@ from flipwell.rules.checks import check_count, check_unique
 from flipwell.rules.errors import RuleError, about_players, listed
 from flipwell.rules.forfeits import (
     SEASON_FORFEIT_LIMIT,
+    match_forfeits,
     night_forfeit_credit,
-    season_forfeit_game,
     season_forfeited,
 )
 from flipwell.rules.grouping import group_sizes, initial_ladder, ranked_ladder, split_into_groups
@@ -525,7 +525,7 @@ def _without_season_forfeited(match: MatchFacts, tallies: Mapping[PlayerId, _Tal
         if tallies[player].countable_forfeits + len(games) < SEASON_FORFEIT_LIMIT:
             continue  # even forfeiting every game of the match cannot make his 12th (R2.5-a)
         countable = [g.scores.get(player) is None and player not in g.non_countable for g in games]
-        at = season_forfeit_game(tallies[player].countable_forfeits, countable)
+        at = match_forfeits(tallies[player].countable_forfeits, countable).season_forfeit_game
         if at is None:
             continue
         tallies[player].season_forfeited_game = at
@@ -584,17 +584,18 @@ def _absent_night(
         countable = (
             ruleset.late_join_forfeits_countable and player not in facts.late_join_non_countable
         )
-        return Night(
-            meet=meet.number,
-            status="not_joined",
-            forfeits=GAMES_PER_MATCH,
-            countable_forfeits=GAMES_PER_MATCH if countable else 0,
-        )  # R2.4-f, A46
+        status: NightStatus = "not_joined"  # R2.4-f, A46
+    else:
+        countable = True  # R2.4-h: countable unless the LO says otherwise
+        status = "absent_announced"
+    # R2.5-a, A65: counted as game by game, it stops at his 12th countable forfeit. He is out
+    # for the whole night (no game of it is his), so no season-forfeiting game is kept.
+    counted = match_forfeits(tally.countable_forfeits, [countable] * GAMES_PER_MATCH)
     return Night(
         meet=meet.number,
-        status="absent_announced",
+        status=status,
         forfeits=GAMES_PER_MATCH,
-        countable_forfeits=GAMES_PER_MATCH,  # R2.4-h: countable unless the LO says otherwise
+        countable_forfeits=counted.countable,
     )
 
 

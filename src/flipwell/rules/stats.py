@@ -20,13 +20,16 @@ Words:
   compensatory game added to it, §7.3: that sum is a ranking number, never a score a machine
   showed).
 - *high score*: a machine score as above, with who and when (season, meet).
-- *meets held*: the closed meets of a season at which the player was entered and still in the
-  league (not before they joined, R2.4-f; not after forfeiting the season or a suspension,
-  R2.5-b, R8.5-e). *Attended*: played at least one game of the meet (R2-b, as
-  `final_positions.attendance` counts it).
+- *meets held*: the closed meets of a season (`flipwell.rules.progress`) at which the player
+  was entered and still in the league (not before they joined, R2.4-f; not after forfeiting
+  the season or a suspension, R2.5-b, R8.5-e). *Attended*: played at least one game of the
+  meet (R2-b, as `final_positions.attendance` counts it).
 - *points per meet*: league points earned at the meets attended (game points and match bonus,
   A19; the §2.4 credit is for a meet not played, so it is left out), divided by the meets
   attended.
+- *provisional points*: the part of a season's league points that comes from the meet being
+  played (`flipwell.rules.progress`): that meet is no meet held yet, so the points per meet
+  leave it out, and league points minus provisional points is what the meets held earned.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from flipwell.rules.match import GameFacts, GameOutcome
+from flipwell.rules.progress import provisional_points, season_progress
 from flipwell.rules.season_values import SeasonFacts, SeasonResult
 from flipwell.rules.values import PlayerId
 
@@ -85,6 +89,10 @@ class SeasonLine:
     league_points: Fraction
     points_at_meets: int
     games_played: int
+    provisional_points: Fraction = Fraction(0)
+    """The part of `league_points` from the meet being played (module words)."""
+    open_meet: int | None = None
+    """The meet being played, whose points are provisional; None: none is."""
 
     @property
     def points_per_meet(self) -> Fraction | None:
@@ -240,7 +248,13 @@ def _standing_score(game: GameFacts, player: PlayerId) -> int | None:
 
 def _season_line(season: FoldedSeason, player: PlayerId) -> SeasonLine:
     standing = season.result.players[player]
-    held = [night for night in standing.nights if night.status not in NOT_HELD]
+    # Any number of meets: only which one is open matters here.
+    progress = season_progress(season.facts, number_of_meets=max(len(season.facts.meets), 1))
+    held = [
+        night
+        for night in standing.nights
+        if night.status not in NOT_HELD and night.meet != progress.open_meet
+    ]
     attended = [night for night in held if night.games_played > 0]
     return SeasonLine(
         season=season.key,
@@ -249,4 +263,6 @@ def _season_line(season: FoldedSeason, player: PlayerId) -> SeasonLine:
         league_points=standing.league_points,
         points_at_meets=sum(sum(n.game_points) + n.match_bonus for n in attended),
         games_played=sum(n.games_played for n in standing.nights),
+        provisional_points=provisional_points(standing, progress),
+        open_meet=progress.open_meet,
     )

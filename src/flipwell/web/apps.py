@@ -7,6 +7,15 @@ from django.contrib.staticfiles.apps import StaticFilesConfig as DjangoStaticFil
 class WebConfig(AppConfig):
     name = "flipwell.web"
     label = "web"
+    default = True  # this module holds two configs: "flipwell.web" in INSTALLED_APPS is this one
+
+    def ready(self) -> None:
+        # Before any URL module is imported: every id in a path is ``<id:...>``.
+        from django.urls import register_converter
+
+        from flipwell.web.ids import IdConverter
+
+        register_converter(IdConverter, "id")
 
 
 class StaticFilesConfig(DjangoStaticFilesConfig):

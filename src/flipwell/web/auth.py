@@ -58,6 +58,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
 from flipwell.league import models as m
+from flipwell.web.reset_limit import limit_password_resets
 
 LO = m.LeagueOfficial.Role.LEAGUE_OFFICIAL
 SCOREKEEPER = m.LeagueOfficial.Role.SCOREKEEPER
@@ -236,12 +237,33 @@ def set_password_view(request: HttpRequest, uidb64: str, token: str) -> HttpResp
 
 # --- forgot password (see the module docstring) ----------------------------------------------
 
-forgot_password_view = PasswordResetView.as_view(
+
+class ForgotPasswordView(PasswordResetView):
+    """Django's password-reset view, its link starting with the site address
+    (``FLIPWELL_SITE_URL``), never with the request's ``Host``: a forged host would otherwise
+    land in the e-mail, and its link would carry the token to the forger. Without a site
+    address the page says so and sends nothing (`flipwell serve` warns of it at start-up)."""
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return {**super().get_context_data(**kwargs), "site_url": settings.SITE_URL}
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not settings.SITE_URL:
+            return self.render_to_response(self.get_context_data(), status=503)
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        self.extra_email_context = {"site_url": settings.SITE_URL}
+        return super().form_valid(form)
+
+
+forgot_password_view = ForgotPasswordView.as_view(
     template_name="manage/forgot_password.html",
     email_template_name="manage/forgot_password_email.txt",
     subject_template_name="manage/forgot_password_subject.txt",
     success_url=reverse_lazy("web:forgot_password_sent"),
 )
+forgot_password_view = limit_password_resets(forgot_password_view)
 forgot_password_sent_view = PasswordResetDoneView.as_view(
     template_name="manage/forgot_password_sent.html"
 )

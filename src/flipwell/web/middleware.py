@@ -1,5 +1,6 @@
 """Security headers Django 5.2 does not set itself (SecurityMiddleware sets HSTS, nosniff,
-Referrer-Policy and Cross-Origin-Opener-Policy; XFrameOptionsMiddleware sets X-Frame-Options).
+Referrer-Policy and, over HTTPS, Cross-Origin-Opener-Policy; XFrameOptionsMiddleware sets
+X-Frame-Options).
 
 Words:
 - *Content-Security-Policy*: every script, style, image, font and connection must come from

@@ -18,7 +18,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<str:token>/next/", scoresheet.choose, name="scoresheet_next"),
     path("<str:token>/correction/", scoresheet.correct, name="scoresheet_correct"),
     path(
-        "<str:token>/correction/<int:request_id>/answer/",
+        "<str:token>/correction/<id:request_id>/answer/",
         scoresheet.answer,
         name="scoresheet_answer",
     ),

@@ -5,12 +5,13 @@ the token, calls one service and renders its answer."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import HttpRequest
-from ninja import Status
 
 from flipwell.api import queries
 from flipwell.api.auth import acting_official
+from flipwell.api.contract import created
 from flipwell.api.endpoints.params import EntryId, PlayerId, SeasonId, Slug
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
@@ -26,6 +27,11 @@ from flipwell.api.schemas import (
 )
 from flipwell.league import services
 from flipwell.league.selectors.machines import to_rules_ruling
+
+
+def _rulings(machine_title: str) -> str:
+    """The special rulings in force on a title (where a new or amended one is read)."""
+    return f"/api/v1/special-rulings?{urlencode({'machine_title': machine_title})}"
 
 
 @router.post(
@@ -63,7 +69,7 @@ def reverse_ledger_entry(
     reversal = services.reverse_ledger_entry(
         entry=queries.ledger_entry(league, entry_id), reason=payload.reason, actor=actor
     )
-    return Status(201, reversal)
+    return created(request, reversal, f"/api/v1/leagues/{slug}/treasury")
 
 
 @router.post(
@@ -99,7 +105,7 @@ def add_special_ruling(request: HttpRequest, slug: Slug, payload: SpecialRulingI
         cause_and_effect=payload.cause_and_effect,
         actor=actor,
     )
-    return Status(201, to_rules_ruling(row))
+    return created(request, to_rules_ruling(row), _rulings(row.machine_title))
 
 
 @router.post(
@@ -123,4 +129,4 @@ def amend_special_ruling(request: HttpRequest, slug: Slug, payload: AmendRulingI
         reason=payload.reason,
         actor=actor,
     )
-    return Status(201, to_rules_ruling(row))
+    return created(request, to_rules_ruling(row), _rulings(row.machine_title))

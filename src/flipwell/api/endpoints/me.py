@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from django.http import Http404, HttpRequest
-from ninja import Path, Router, Status
+from ninja import Path, Router
 
+from flipwell.api.contract import created, private
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.schemas import LatenessOut
 from flipwell.api.schemas.me import MeAbsenceOut, MeEmailIn, MeEmailOut, MeOut
@@ -51,6 +52,7 @@ def _meet(link: m.PlayerLink, number: int) -> m.Meet:
 
 
 @router.get("/me/{token}", response={200: MeOut, **ERROR_RESPONSES})
+@private
 def get_me(request: HttpRequest, token: Token) -> Any:
     """The player's own view: coming meets and what they told, tonight's group, their season
     with every point explained."""
@@ -73,7 +75,8 @@ def announce_my_absence(request: HttpRequest, token: Token, number: MeetNumber) 
     start time and before it starts (422 after)."""
     link = _link(token)
     absence = services.announce_absence_by_link(link=link, meet=_meet(link, number))
-    return Status(201, {"meet": number, "recorded_at": absence.recorded_at})
+    body = {"meet": number, "recorded_at": absence.recorded_at}
+    return created(request, body, f"/api/v1/me/{token}")
 
 
 @router.post("/me/{token}/meets/{number}/lateness", response={201: LatenessOut, **ERROR_RESPONSES})
@@ -82,10 +85,11 @@ def announce_my_lateness(request: HttpRequest, token: Token, number: MeetNumber)
     their group waits up to 15 minutes (R2.2-a, A59); 422 after the start time."""
     link = _link(token)
     told = services.announce_lateness_by_link(link=link, meet=_meet(link, number))
-    return Status(201, told.tardiness)
+    return created(request, told.tardiness, f"/api/v1/me/{token}")
 
 
 @router.put("/me/{token}/email", response={200: MeEmailOut, **ERROR_RESPONSES})
+@private
 def set_my_email(request: HttpRequest, token: Token, payload: MeEmailIn) -> Any:
     """Give (or, with '', remove) the player's email address; private, never on a public
     page (422 for an invalid address)."""

@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
-from ninja import Status
 
 from flipwell.api import queries
 from flipwell.api.auth import acting_official
+from flipwell.api.contract import created
 from flipwell.api.endpoints.params import (
     CorrectionId,
     GameId,
@@ -27,10 +27,12 @@ from flipwell.api.endpoints.params import (
 )
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
-from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.errors import ERROR_RESPONSES, field_names
 from flipwell.api.schemas import (
     AbsenceIn,
     AbsenceOut,
+    CancelledMeetOut,
+    CancelMeetIn,
     ChooseMachineIn,
     CompensatoryGameIn,
     CompensatoryGameOut,
@@ -60,6 +62,7 @@ from flipwell.api.schemas import (
     ReplacedOut,
     ReplaceMachineIn,
     ReplayScoresIn,
+    RescheduleMeetIn,
     RestartIn,
     RestartOut,
     ScheduleMeetIn,
@@ -90,9 +93,34 @@ def schedule_meet(request: HttpRequest, season_id: SeasonId, payload: ScheduleMe
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
     meet = services.schedule_meet(
-        season=season, number=payload.number, date=payload.date, actor=actor
+        season=season,
+        number=payload.number,
+        date=payload.date,
+        date_reason=payload.date_reason,
+        actor=actor,
     )
-    return Status(201, meet)
+    return created(request, meet, f"/api/v1/meets/{meet.pk}")
+
+
+@router.post("/meets/{meet_id}/reschedule", response={200: MeetOut, **ERROR_RESPONSES}, **WRITE)
+def reschedule_meet(request: HttpRequest, meet_id: MeetId, payload: RescheduleMeetIn) -> Any:
+    """Move a meet not yet started to another date, saying why (R2-a; scope: manage)."""
+    meet = queries.meet(meet_id)
+    actor = acting_official(request, league=_meet_league(meet), scope="manage")
+    return services.reschedule_meet(
+        meet=meet, date=payload.date, reason=payload.reason, actor=actor
+    )
+
+
+@router.post(
+    "/meets/{meet_id}/cancel", response={200: CancelledMeetOut, **ERROR_RESPONSES}, **WRITE
+)
+def cancel_meet(request: HttpRequest, meet_id: MeetId, payload: CancelMeetIn) -> Any:
+    """Cancel a meet not yet started, saying why: it is not played, the later planned meets
+    move down one number (scope: manage)."""
+    meet = queries.meet(meet_id)
+    actor = acting_official(request, league=_meet_league(meet), scope="manage")
+    return services.cancel_meet(meet=meet, reason=payload.reason, actor=actor)
 
 
 @router.post("/meets/{meet_id}/absences", response={201: AbsenceOut, **ERROR_RESPONSES}, **WRITE)
@@ -102,9 +130,9 @@ def announce_absence(request: HttpRequest, meet_id: MeetId, payload: AbsenceIn) 
     meet = queries.meet(meet_id)
     actor = acting_official(request, league=_meet_league(meet), scope="manage")
     absence = services.announce_absence(
-        meet=meet, player=queries.player(payload.player), actor=actor
+        meet=meet, player=queries.player(payload.player, field="player"), actor=actor
     )
-    return Status(201, absence)
+    return created(request, absence, f"/api/v1/meets/{meet.pk}")
 
 
 @router.post(
@@ -117,9 +145,9 @@ def announce_lateness(request: HttpRequest, meet_id: MeetId, payload: LatenessIn
     meet = queries.meet(meet_id)
     actor = acting_official(request, league=_meet_league(meet), scope="manage")
     announced = services.announce_lateness(
-        meet=meet, player=queries.player(payload.player), at=payload.at, actor=actor
+        meet=meet, player=queries.player(payload.player, field="player"), at=payload.at, actor=actor
     )
-    return Status(201, announced.tardiness)
+    return created(request, announced.tardiness, f"/api/v1/meets/{meet.pk}")
 
 
 @router.post(
@@ -133,11 +161,11 @@ def choose_next_machine(request: HttpRequest, group_id: GroupId, payload: Choose
     actor = acting_official(request, league=league, scope="scores")
     chosen = services.choose_next_machine(
         group=group,
-        machine=queries.machine(league, payload.machine),
-        chosen_by=queries.player(payload.chosen_by),
+        machine=queries.machine(league, payload.machine, field="machine"),
+        chosen_by=queries.player(payload.chosen_by, field="chosen_by"),
         actor=actor,
     )
-    return Status(201, chosen)
+    return created(request, chosen, f"/api/v1/games/{chosen.game.pk}")
 
 
 # --- corrections ----------------------------------------------------------------------------
@@ -158,13 +186,13 @@ def request_correction(request: HttpRequest, game_id: GameId, payload: Correctio
     correction = services.request_correction(
         game=game,
         scores={line.player: line.machine_score for line in payload.scores},
-        requested_by=queries.player(payload.requested_by),
+        requested_by=queries.player(payload.requested_by, field="requested_by"),
         reason=payload.reason,
         tie_order=payload.tie_order,
         actor=actor,
         override_reason=payload.override_reason,
     )
-    return Status(201, correction)
+    return created(request, correction, f"/api/v1/games/{game.pk}")
 
 
 @router.post(
@@ -181,7 +209,7 @@ def respond_to_correction(
     actor = acting_official(request, league=_game_league(correction.game), scope="scores")
     answered = services.respond_to_correction(
         request=correction,
-        player=queries.player(payload.player),
+        player=queries.player(payload.player, field="player"),
         agrees=payload.agrees,
         actor=actor,
     )
@@ -201,12 +229,12 @@ def record_late_join(request: HttpRequest, game_id: GameId, payload: LateJoinIn)
     actor = acting_official(request, league=_game_league(game), scope="manage")
     arrival = services.record_late_join(
         game=game,
-        player=queries.player(payload.player),
+        player=queries.player(payload.player, field="player"),
         machine_allows_joining=payload.machine_allows_joining,
         last_player_not_past_ball_1=payload.last_player_not_past_ball_1,
         actor=actor,
     )
-    return Status(201, arrival.decision)
+    return created(request, arrival.decision, f"/api/v1/games/{game.pk}")
 
 
 @router.post(
@@ -219,7 +247,7 @@ def report_malfunction(request: HttpRequest, game_id: GameId, payload: Malfuncti
     actor = acting_official(request, league=_game_league(game), scope="manage")
     reported = services.report_malfunction(
         game=game,
-        player=queries.player(payload.player),
+        player=queries.player(payload.player, field="player"),
         ball=payload.ball,
         reason_code=payload.reason_code,
         kind=payload.kind,
@@ -230,7 +258,7 @@ def report_malfunction(request: HttpRequest, game_id: GameId, payload: Malfuncti
         request_compensatory=payload.request_compensatory,
         actor=actor,
     )
-    return Status(201, reported)
+    return created(request, reported, f"/api/v1/games/{game.pk}")
 
 
 @router.post(
@@ -246,11 +274,11 @@ def request_compensatory_game(
     actor = acting_official(request, league=_game_league(game), scope="manage")
     granted = services.request_compensatory_game(
         game=game,
-        player=queries.player(payload.player),
+        player=queries.player(payload.player, field="player"),
         play_continued=payload.play_continued,
         actor=actor,
     )
-    return Status(201, granted)
+    return created(request, granted, f"/api/v1/games/{game.pk}")
 
 
 @router.post(
@@ -266,14 +294,14 @@ def record_compensatory_game(
     actor = acting_official(request, league=_game_league(game), scope="manage")
     played = services.record_compensatory_game(
         game=game,
-        player=queries.player(payload.player),
+        player=queries.player(payload.player, field="player"),
         new_score=payload.new_score,
         leading_subtracted=payload.leading_subtracted,
         state_subtracted=payload.state_subtracted,
         reason=payload.reason,
         actor=actor,
     )
-    return Status(201, played)
+    return created(request, played, f"/api/v1/games/{game.pk}")
 
 
 @router.post(
@@ -291,11 +319,11 @@ def announce_machine_problem(
     actor = acting_official(request, league=league, scope="manage")
     announced = services.announce_machine_problem(
         meet=meet,
-        machine=queries.machine(league, payload.machine),
+        machine=queries.machine(league, payload.machine, field="machine"),
         problem=payload.problem,
         actor=actor,
     )
-    return Status(201, announced)
+    return created(request, announced, f"/api/v1/meets/{meet.pk}")
 
 
 @router.post(
@@ -314,7 +342,7 @@ def declare_machine_unplayable(
     declared = services.declare_machine_unplayable(
         meet=meet, machine=queries.machine(league, machine_id), reason=payload.reason, actor=actor
     )
-    return Status(201, declared)
+    return created(request, declared, f"/api/v1/meets/{meet.pk}")
 
 
 @router.post(
@@ -332,7 +360,7 @@ def declare_machine_repaired(
     declared = services.declare_machine_repaired(
         meet=meet, machine=queries.machine(league, machine_id), reason=payload.reason, actor=actor
     )
-    return Status(201, declared)
+    return created(request, declared, f"/api/v1/meets/{meet.pk}")
 
 
 @router.post(
@@ -347,8 +375,12 @@ def replace_machine(request: HttpRequest, game_id: GameId, payload: ReplaceMachi
     return services.replace_machine(
         game=game,
         reason=payload.reason,
-        machine=None if payload.machine is None else queries.machine(league, payload.machine),
-        chosen_by=None if payload.chosen_by is None else queries.player(payload.chosen_by),
+        machine=None
+        if payload.machine is None
+        else queries.machine(league, payload.machine, field="machine"),
+        chosen_by=None
+        if payload.chosen_by is None
+        else queries.player(payload.chosen_by, field="chosen_by"),
         seed=payload.seed,
         actor=actor,
     )
@@ -361,10 +393,10 @@ def record_violation(request: HttpRequest, meet_id: MeetId, payload: ViolationIn
     actor = acting_official(request, league=_meet_league(meet), scope="manage")
     recorded = services.record_violation(
         meet=meet,
-        player=queries.player(payload.player),
+        player=queries.player(payload.player, field="player"),
         kind=payload.kind,
         reason=payload.reason,
-        game=None if payload.game is None else queries.game(payload.game),
+        game=None if payload.game is None else queries.game(payload.game, field="game"),
         games_completed=payload.games_completed,
         serious=payload.serious,
         target_game=payload.target_game,
@@ -372,7 +404,7 @@ def record_violation(request: HttpRequest, meet_id: MeetId, payload: ViolationIn
         slam_tilted=payload.slam_tilted,
         actor=actor,
     )
-    return Status(201, recorded)
+    return created(request, recorded, f"/api/v1/meets/{meet.pk}")
 
 
 @router.post(
@@ -385,7 +417,7 @@ def record_victim_remedy(request: HttpRequest, violation_id: ViolationId, payloa
     actor = acting_official(request, league=_meet_league(violation.meet), scope="manage")
     recorded = services.record_victim_remedy(
         violation=violation,
-        victim=queries.player(payload.victim),
+        victim=queries.player(payload.victim, field="victim"),
         announced=payload.announced,
         unallowable_ball=payload.unallowable_ball,
         allowable_balls_left=payload.allowable_balls_left,
@@ -395,7 +427,7 @@ def record_victim_remedy(request: HttpRequest, violation_id: ViolationId, payloa
         ball_price_cents=payload.ball_price_cents,
         actor=actor,
     )
-    return Status(201, recorded)
+    return created(request, recorded, f"/api/v1/meets/{violation.meet_id}")
 
 
 @router.post("/games/{game_id}/restarts", response={201: RestartOut, **ERROR_RESPONSES}, **WRITE)
@@ -406,19 +438,20 @@ def record_game_restart(request: HttpRequest, game_id: GameId, payload: RestartI
     actor = acting_official(request, league=_game_league(game), scope="manage")
     restarted = services.record_game_restart(
         game=game,
-        responsible=queries.player(payload.responsible),
+        responsible=queries.player(payload.responsible, field="responsible"),
         games_started=payload.games_started,
         game_price_cents=payload.game_price_cents,
         more_games_possible=payload.more_games_possible,
         note=payload.note,
         actor=actor,
     )
-    return Status(201, restarted)
+    return created(request, restarted, f"/api/v1/games/{game.pk}")
 
 
 @router.post(
     "/games/{game_id}/discarded-scores", response={201: DiscardedOut, **ERROR_RESPONSES}, **WRITE
 )
+@field_names(discard_scores_of="players")
 def record_positive_malfunction_replay(
     request: HttpRequest, game_id: GameId, payload: DiscardIn
 ) -> Any:
@@ -428,11 +461,15 @@ def record_positive_malfunction_replay(
     actor = acting_official(request, league=_game_league(game), scope="manage")
     discarded = services.record_positive_malfunction_replay(
         game=game,
-        discard_scores_of=[queries.player(p) for p in payload.players],
+        discard_scores_of=queries.players(payload.players, field="players"),
         reason=payload.reason,
         actor=actor,
     )
-    return Status(201, {"game_id": game.pk, "players": [d.player_id for d in discarded]})
+    return created(
+        request,
+        {"game_id": game.pk, "players": [d.player_id for d in discarded]},
+        f"/api/v1/games/{game.pk}",
+    )
 
 
 @router.post(
@@ -446,9 +483,9 @@ def record_replay_scores(request: HttpRequest, game_id: GameId, payload: ReplayS
     result = services.record_replay_scores(
         game=game,
         scores={line.player: line.machine_score for line in payload.scores},
-        entered_by=queries.player(payload.entered_by),
-        confirmed_by=queries.player(payload.confirmed_by),
+        entered_by=queries.player(payload.entered_by, field="entered_by"),
+        confirmed_by=queries.player(payload.confirmed_by, field="confirmed_by"),
         tie_order=payload.tie_order,
         actor=actor,
     )
-    return Status(201, result)
+    return created(request, result, f"/api/v1/games/{game.pk}")

@@ -36,19 +36,21 @@ def _preferences(player: m.Player, row: m.NoticeSubscription | None) -> dict[str
 
 @router.get(PATH, response={200: NoticePreferencesOut, **ERROR_RESPONSES}, **WRITE)
 def get_notice_preferences(request: HttpRequest, slug: Slug, player_id: PlayerId) -> Any:
-    """A player's e-mail address and the notices they chose (scope: read_private)."""
+    """A player's e-mail address and the notices they chose from this league (scope:
+    read_private). The league's own: another league's address for them is never shown."""
     league = queries.league(slug)
     acting_official(request, league=league, scope="read_private")
     player = queries.league_player(league, player_id)
-    return _preferences(player, notice_subscription(player))
+    return _preferences(player, notice_subscription(player, league=league))
 
 
 @router.put(PATH, response={200: NoticePreferencesOut, **ERROR_RESPONSES}, **WRITE)
 def set_notice_preferences(
     request: HttpRequest, slug: Slug, player_id: PlayerId, payload: NoticePreferencesIn
 ) -> Any:
-    """Set a player's e-mail address and the notices they chose, with their consent (scope:
-    manage). A player who stopped every notice through their link stays stopped."""
+    """Set a player's e-mail address and the notices they chose from this league, with their
+    consent (scope: manage); another league's are left alone. A player who stopped every
+    notice through their link stays stopped."""
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
     player = queries.league_player(league, player_id)

@@ -7,16 +7,16 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from django.http import Http404, HttpRequest
-from django.shortcuts import get_object_or_404
-from ninja import Path, Status
+from ninja import Path
 from ninja.decorators import decorate_view
 
 from flipwell.api import queries
 from flipwell.api.auth import acting_official
+from flipwell.api.contract import created
 from flipwell.api.endpoints.params import PlayerId, Slug
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
-from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.errors import ERROR_RESPONSES, field_names
 from flipwell.api.schemas import (
     MAX_ID,
     MachineHighScoresOut,
@@ -26,7 +26,6 @@ from flipwell.api.schemas import (
     UndoMergeIn,
 )
 from flipwell.http_cache import conditional_on_revision
-from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors import people
 
@@ -72,20 +71,22 @@ def list_high_scores(request: HttpRequest, slug: Slug) -> Any:
     response={201: PlayerMergeOut, **ERROR_RESPONSES},
     **WRITE,
 )
+@field_names(kept="kept_player_id", merged="merged_player_id")
 def merge_players(request: HttpRequest, slug: Slug, payload: MergeIn) -> Any:
     """Record that two player rows are one person (scope: manage). Refused for two rows in
     the same season, with different IFPA numbers, or already merged; only an official of a
-    league both rows played in may merge them."""
+    league both rows played in may merge them, and only when they are an official of every
+    other league either row plays in too (403 naming those leagues; issue 26 §1)."""
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
     merge = services.merge_players(
         league=league,
-        kept=queries.player(payload.kept_player_id),
-        merged=queries.player(payload.merged_player_id),
+        kept=queries.player(payload.kept_player_id, field="kept_player_id"),
+        merged=queries.player(payload.merged_player_id, field="merged_player_id"),
         reason=payload.reason,
         actor=actor,
     )
-    return Status(201, merge)
+    return created(request, merge, f"/api/v1/leagues/{slug}/players/{merge.kept_id}/stats")
 
 
 @router.post(
@@ -96,12 +97,12 @@ def merge_players(request: HttpRequest, slug: Slug, payload: MergeIn) -> Any:
 def undo_player_merge(
     request: HttpRequest, slug: Slug, merge_id: MergeId, payload: UndoMergeIn
 ) -> Any:
-    """Undo a merge: the merged row is a person of its own again (scope: manage)."""
+    """Undo a merge: the merged row is a person of its own again (scope: manage); as for a
+    merge, only an official of every league either row plays in (403 otherwise)."""
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
-    merge = get_object_or_404(m.PlayerMerge.objects.select_related("kept", "merged"), pk=merge_id)
     return services.undo_player_merge(
-        league=league, merge=merge, reason=payload.reason, actor=actor
+        league=league, merge=queries.player_merge(merge_id), reason=payload.reason, actor=actor
     )
 
 

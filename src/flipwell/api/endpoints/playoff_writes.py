@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
-from ninja import Status
 
 from flipwell.api import queries
 from flipwell.api.auth import acting_official
+from flipwell.api.contract import created
 from flipwell.api.endpoints.params import Division, MatchName, SeasonId
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
@@ -70,10 +70,10 @@ def record_seed_playoff(request: HttpRequest, season_id: SeasonId, payload: Seed
     actor = acting_official(request, league=season.league, scope="manage")
     recorded = services.record_seed_playoff(
         season=season,
-        order=[queries.player(p) for p in payload.order],
+        order=queries.players(payload.order, field="order"),
         machine=None
         if payload.machine is None
-        else queries.machine(season.league, payload.machine),
+        else queries.machine(season.league, payload.machine, field="machine"),
         actor=actor,
     )
     return recorded.qualified.qualification
@@ -90,7 +90,10 @@ def record_withdrawal(request: HttpRequest, season_id: SeasonId, payload: Withdr
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
     recorded = services.record_withdrawal(
-        season=season, player=queries.player(payload.player), note=payload.note, actor=actor
+        season=season,
+        player=queries.player(payload.player, field="player"),
+        note=payload.note,
+        actor=actor,
     )
     return recorded.qualified.qualification
 
@@ -113,10 +116,10 @@ def start_playoff_game(
         match=match,
         machine=None
         if payload.machine is None
-        else queries.machine(season.league, payload.machine),
+        else queries.machine(season.league, payload.machine, field="machine"),
         actor=actor,
     )
-    return Status(201, game)
+    return created(request, game, f"/api/v1/seasons/{season_id}/playoffs")
 
 
 @router.post(
@@ -137,11 +140,22 @@ def record_playoff_game(
         season=season,
         division=division,
         match=match,
-        order=None if payload.order is None else [queries.player(p) for p in payload.order],
+        order=None if payload.order is None else queries.players(payload.order, field="order"),
         scores=None
         if payload.scores is None
-        else {queries.player(line.player): line.machine_score for line in payload.scores},
-        tie_orders=[[queries.player(p) for p in tie] for tie in payload.tie_orders],
+        else dict(
+            zip(
+                queries.players(
+                    [line.player for line in payload.scores], field="scores", key="player"
+                ),
+                (line.machine_score for line in payload.scores),
+                strict=True,
+            )
+        ),
+        tie_orders=[
+            queries.players(tie, field=f"tie_orders.{i}")
+            for i, tie in enumerate(payload.tie_orders)
+        ],
         actor=actor,
     )
 
@@ -162,13 +176,13 @@ def record_playoff_tiebreaker(
         season=season,
         division=division,
         match=match,
-        order=[queries.player(p) for p in payload.order],
+        order=queries.players(payload.order, field="order"),
         machine=None
         if payload.machine is None
-        else queries.machine(season.league, payload.machine),
+        else queries.machine(season.league, payload.machine, field="machine"),
         actor=actor,
     )
-    return Status(201, recorded)
+    return created(request, recorded, f"/api/v1/seasons/{season_id}/playoffs")
 
 
 @router.post(f"{MATCH}/no-shows", response={201: NoShowOut, **ERROR_RESPONSES}, **WRITE)
@@ -187,11 +201,11 @@ def record_no_show(
         season=season,
         division=division,
         match=match,
-        player=queries.player(payload.player),
+        player=queries.player(payload.player, field="player"),
         note=payload.note,
         actor=actor,
     )
-    return Status(201, no_show)
+    return created(request, no_show, f"/api/v1/seasons/{season_id}/playoffs")
 
 
 @router.post(
@@ -212,11 +226,11 @@ def record_playoff_lateness_notice(
         season=season,
         division=division,
         match=match,
-        player=queries.player(payload.player),
+        player=queries.player(payload.player, field="player"),
         at=payload.at,
         actor=actor,
     )
-    return Status(201, lateness)
+    return created(request, lateness, f"/api/v1/seasons/{season_id}/playoffs")
 
 
 @router.post(

@@ -97,7 +97,8 @@ def list_special_rulings(
             None,
             min_length=1,
             max_length=120,
-            pattern=r"^[^\x00]*[^\s\x00][^\x00]*$",
+            # No control character: Python strips \x1c..\x1f as spaces, the pattern's \s not.
+            pattern=r"^[^\x00-\x1f]*[^\s\x00-\x1f][^\x00-\x1f]*$",
             description="Only the rulings in force on this title (RA-a); without it, every "
             "stored version of every ruling.",
         ),

@@ -14,6 +14,7 @@ from ninja import Status
 
 from flipwell.api import queries
 from flipwell.api.auth import TokenAuth, acting_official
+from flipwell.api.contract import created
 from flipwell.api.endpoints.params import GameId, MeetId, SeasonId, Slug, SubmissionId
 from flipwell.api.endpoints.public import router
 from flipwell.api.errors import ERROR_RESPONSES
@@ -59,14 +60,16 @@ def submit_scores(request: HttpRequest, game_id: GameId, payload: SubmitScoresIn
         game=game,
         scores={line.player: line.machine_score for line in payload.scores},
         tie_order=payload.tie_order,
-        entered_by=queries.player(payload.entered_by),
+        entered_by=queries.player(payload.entered_by, field="entered_by"),
         idempotency_key=payload.idempotency_key,
         submitter=f"token:{request.auth.pk}",  # type: ignore[attr-defined]
         seen_version=payload.seen_version,
         note=payload.note,
         actor=actor,
     )
-    return Status(200 if result.replayed else 201, result)
+    if result.replayed:
+        return Status(200, result)
+    return created(request, result, f"/api/v1/games/{game.pk}")
 
 
 @router.post(
@@ -82,7 +85,9 @@ def confirm_scores(request: HttpRequest, submission_id: SubmissionId, payload: C
         request, league=submission.game.group.meet.season.league, scope="scores"
     )
     return services.confirm_scores(
-        submission=submission, confirmed_by=queries.player(payload.confirmed_by), actor=acting
+        submission=submission,
+        confirmed_by=queries.player(payload.confirmed_by, field="confirmed_by"),
+        actor=acting,
     )
 
 
@@ -93,13 +98,13 @@ def record_forfeit(request: HttpRequest, game_id: GameId, payload: ForfeitIn) ->
     actor = acting_official(request, league=game.group.meet.season.league, scope="scores")
     forfeit = services.record_forfeit(
         game=game,
-        player=queries.player(payload.player),
+        player=queries.player(payload.player, field="player"),
         countable=payload.countable,
         reason=payload.reason,
         note=payload.note,
         actor=actor,
     )
-    return Status(201, forfeit)
+    return created(request, forfeit, f"/api/v1/games/{game.pk}")
 
 
 @router.post(
@@ -110,7 +115,12 @@ def start_meet(request: HttpRequest, season_id: SeasonId, payload: StartMeetIn) 
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
     return services.start_meet(
-        season=season, number=payload.number, date=payload.date, seed=payload.seed, actor=actor
+        season=season,
+        number=payload.number,
+        date=payload.date,
+        seed=payload.seed,
+        date_reason=payload.date_reason,
+        actor=actor,
     )
 
 
@@ -136,7 +146,7 @@ def register_player(request: HttpRequest, season_id: SeasonId, payload: Register
         joined_at_meet=payload.joined_at_meet,
         actor=actor,
     )
-    return Status(201, entry)
+    return created(request, entry, f"/api/v1/seasons/{season_id}/players/{entry.player_id}/history")
 
 
 @router.post(
@@ -149,13 +159,8 @@ def import_players(request: HttpRequest, season_id: SeasonId, payload: ImportIn)
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
     result = import_roster(season=season, csv_text=payload.csv, actor=actor)
-    return Status(
-        201,
-        {
-            "entries": result.entries,
-            "created_players": [p.pk for p in result.created_players],
-        },
-    )
+    body = {"entries": result.entries, "created_players": [p.pk for p in result.created_players]}
+    return created(request, body, f"/api/v1/seasons/{season_id}/players")
 
 
 @router.post("/leagues/{slug}/ledger", response={201: LedgerEntryOut, **ERROR_RESPONSES}, **WRITE)
@@ -168,13 +173,17 @@ def record_ledger_entry(request: HttpRequest, slug: Slug, payload: LedgerIn) -> 
         kind=payload.kind,
         account=payload.account,
         amount_cents=payload.amount_cents,
-        season=None if payload.season_id is None else queries.season(payload.season_id),
-        player=None if payload.player_id is None else queries.player(payload.player_id),
+        season=None
+        if payload.season_id is None
+        else queries.season(payload.season_id, field="season_id"),
+        player=None
+        if payload.player_id is None
+        else queries.player(payload.player_id, field="player_id"),
         reason=payload.reason,
         note=payload.note,
         actor=actor,
     )
-    return Status(201, entry)
+    return created(request, entry, f"/api/v1/leagues/{slug}/treasury")
 
 
 @router.get("/leagues/{slug}/treasury", response={200: TreasuryOut, **ERROR_RESPONSES}, **WRITE)

@@ -15,6 +15,9 @@ from flipwell.api.schemas.common import (
     text_field,
 )
 from flipwell.league import enums, limits
+from flipwell.league import models as m
+from flipwell.league.selectors.treasury import entry_kind
+from flipwell.rules import EntryKind
 
 
 class LedgerLineOut(Schema):
@@ -22,7 +25,7 @@ class LedgerLineOut(Schema):
 
     id: int = Field(..., description="The entry's id.")
     on: datetime.date = Field(..., description="The day it was recorded (league time).")
-    kind: str = Field(..., description="The rules' entry kind (dues_paid, kitty_in, ...).")
+    kind: EntryKind = Field(..., description="The entry's kind (§9): dues_paid, kitty_in, ...")
     account: enums.AccountValue = Field(..., description="The account.")
     amount_cents: int = Field(..., description="Signed cents on its account.")
     player: PlayerRefOut | None = Field(..., description="The player; null: none.")
@@ -60,8 +63,14 @@ class LedgerIn(InputSchema):
 class LedgerEntryOut(Schema):
     id: int = Field(..., description="The entry's id.")
     account: str = Field(..., description="The account.")
-    kind: str = Field(..., description="The stored kind (payment, charge, ...).")
+    kind: EntryKind = Field(
+        ..., description="The entry's kind (§9), as the treasury lists it: dues_paid, kitty_in, ..."
+    )
     amount_cents: int = Field(..., description="Signed cents on its account.")
+
+    @staticmethod
+    def resolve_kind(obj: m.LedgerEntry) -> EntryKind:
+        return entry_kind(obj)
 
 
 class ReversalIn(InputSchema):

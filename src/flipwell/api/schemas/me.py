@@ -4,6 +4,7 @@ their coming meets and notices, tonight's group, their season; and what they may
 from __future__ import annotations
 
 import datetime
+from typing import Literal
 
 from ninja import Field, Schema
 
@@ -16,7 +17,7 @@ class ComingMeetOut(Schema):
     start: datetime.datetime = Field(
         ..., description="Its scheduled start, in the league's time: the notices' deadline."
     )
-    status: str = Field(..., description="planned or open.")
+    status: Literal["planned", "open"] = Field(..., description="planned or open.")
     absence_told_at: datetime.datetime | None = Field(
         ..., description="When the player's absence was told (R3.1-d); null: not told."
     )

@@ -16,6 +16,7 @@ from flipwell.api.schemas.common import (
     PlayerRefOut,
     bounded,
     id_field,
+    text_field,
 )
 from flipwell.api.schemas.sheets import ScoreOut
 from flipwell.league import enums, limits
@@ -133,6 +134,11 @@ class StartMeetIn(InputSchema):
         None, strict=False, description="Its date; needed when the meet was not scheduled."
     )
     seed: int | None = bounded(limits.SEED, "The first-machine draw seed; random when null.", None)
+    date_reason: str | None = text_field(
+        "Why this date, when it is outside the season, out of order or not on the league day "
+        "(R2-a): such a date is refused without one (date_reason); a Ruling records it.",
+        None,
+    )
 
 
 class StartedOut(Schema):
@@ -157,6 +163,30 @@ class ClosedOut(Schema):
 class ScheduleMeetIn(InputSchema):
     number: int = bounded(limits.MEET_NUMBER, "The meet's number in the season.")
     date: Day = Field(..., description="The meet's date.")
+    date_reason: str | None = text_field(
+        "Why this date, when it is outside the season, out of order or not on the league day "
+        "(R2-a): such a date is refused without one (date_reason); a Ruling records it.",
+        None,
+    )
+
+
+class RescheduleMeetIn(InputSchema):
+    date: Day = Field(..., description="The meet's new date.")
+    reason: str = text_field("Why it is moved (a Ruling records it).", min_length=1)
+
+
+class CancelMeetIn(InputSchema):
+    reason: str = text_field("Why it is cancelled (a Ruling records it).", min_length=1)
+
+
+class CancelledMeetOut(Schema):
+    number: int = Field(..., description="The cancelled meet's number.")
+    date: datetime.date = Field(..., description="Its date.")
+    renumbered: list[tuple[int, int]] = Field(
+        ...,
+        description="The later planned meets moved down one number, as [old, new]: meet "
+        "numbers stay the order of play, and the season keeps its number of meets.",
+    )
 
 
 class AbsenceIn(InputSchema):

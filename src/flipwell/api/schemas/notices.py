@@ -39,7 +39,9 @@ class NoticePreferencesOut(Schema):
         "resume them); null when they did not.",
     )
     sending: bool = Field(
-        ..., description="Whether this installation sends notices (NOTICES_EMAIL)."
+        ...,
+        description="Whether this installation sends notices "
+        "(NOTICES_EMAIL on and FLIPWELL_SITE_URL set).",
     )
 
 
@@ -64,7 +66,9 @@ class NoticeOut(Schema):
 
 class NoticeQueueOut(Schema):
     sending: bool = Field(
-        ..., description="Whether this installation sends notices (NOTICES_EMAIL)."
+        ...,
+        description="Whether this installation sends notices "
+        "(NOTICES_EMAIL on and FLIPWELL_SITE_URL set).",
     )
     counts: dict[NoticeStateValue, int] = Field(
         ..., description="How many of the league's notices are in each state."

@@ -25,6 +25,7 @@ from flipwell.api.schemas.common import (
 
 if TYPE_CHECKING:
     from flipwell.league import models as m
+    from flipwell.league.selectors.people import SeasonStats
 
 
 class SeasonNameOut(Schema):
@@ -46,6 +47,22 @@ class SeasonStatsOut(PointsMixin):
     points_per_meet_exact: ExactPoints | None = Field(
         ..., validation_alias="points_per_meet", pattern=EXACT, description="The same, exactly."
     )
+    open_meet: int | None = Field(
+        ..., description="The meet being played (no meet held yet); null: none is."
+    )
+    provisional: bool = Field(..., description="league_points include an open meet's.")
+    provisional_points: Points = Field(
+        ...,
+        description="The part of league_points from the open meet (0 when none is open): "
+        "league_points - provisional_points is what the meets held earned.",
+    )
+    provisional_points_exact: ExactPoints = Field(
+        ..., validation_alias="provisional_points", pattern=EXACT, description="The same, exactly."
+    )
+
+    @staticmethod
+    def resolve_provisional(obj: SeasonStats) -> bool:
+        return obj.open_meet is not None
 
 
 class OpponentRecordOut(Schema):
@@ -98,6 +115,12 @@ class HighScoreOut(Schema):
 
 class MachineHighScoresOut(Schema):
     machine: str = Field(..., description="The machine's title.")
+    machine_id: int | None = Field(
+        ...,
+        description="The league's machine of this title (the first, should it have two); "
+        "null when the league no longer has one.",
+    )
+    league: str = Field(..., description="The league's slug.")
     scores: list[HighScoreOut] = Field(..., description="Its best scores, best first.")
 
 

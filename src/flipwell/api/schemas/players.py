@@ -69,7 +69,7 @@ class ImportedOut(Schema):
 class ImportIn(InputSchema):
     csv: str = Field(
         ...,
-        max_length=1_000_000,
+        max_length=limits.ROSTER_CSV_LENGTH,
         pattern=NO_NUL,
         description="The roster CSV text: header first_name,last_name,ifpa_number,ifpa_rank.",
     )

@@ -4,7 +4,7 @@ no-shows and lateness."""
 from __future__ import annotations
 
 import datetime
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from ninja import Field, Schema
 from pydantic import AfterValidator
@@ -26,6 +26,7 @@ from flipwell.api.schemas.common import (
 )
 from flipwell.league import enums, limits
 from flipwell.league.selectors.playoffs import player_names
+from flipwell.rules import MatchStatus
 
 if TYPE_CHECKING:
     from flipwell.league import models as m
@@ -67,7 +68,7 @@ class PlayoffMatchOut(Schema):
 
     match: str = Field(..., description="QF1, QF2, SF1, SF2 or F.")
     round: str = Field(..., description="quarterfinal, semifinal or final.")
-    status: str = Field(..., description="Where the match stands.")
+    status: MatchStatus = Field(..., description="Where the match stands.")
     needed: str = Field(..., description="What it still needs, in words.")
     players: list[PlayerRefOut] = Field(..., description="Who plays it.")
     no_shows: list[PlayerRefOut] = Field(..., description="Who did not show (R6.6-c).")
@@ -113,7 +114,9 @@ class PlayoffsOut(Schema):
 
     season_id: int = Field(..., description="The season's id.")
     date: datetime.date | None = Field(..., description="The playoff night; null: not planned.")
-    status: str = Field(..., description="The playoff night's status.")
+    status: Literal["not planned", "planned", "open", "closed"] = Field(
+        ..., description="The playoff night's status ('not planned' before qualification)."
+    )
     ties: list[str] = Field(..., description="Qualification ties waiting for a playoff.")
     divisions: list[DivisionOut] = Field(..., description="Each division's bracket.")
 

@@ -11,7 +11,7 @@ from flipwell.league import enums, limits
 class SpecialRulingOut(Schema):
     ruling_id: str = Field(..., description="Title and number ('Ghostbusters #1').")
     machine: str = Field(..., description="The machine title it is about.")
-    kind: str = Field(
+    kind: enums.SpecialRulingKindValue = Field(
         ...,
         description="not_a_malfunction, major_malfunction, positive_malfunction or "
         "not_an_extra_ball (RA-a).",

@@ -9,9 +9,10 @@ from ninja import Field, Schema
 
 from flipwell.api.schemas.common import EXACT, ExactPoints, PlayerRefOut, Points, PointsMixin
 from flipwell.league import enums
+from flipwell.rules import NightStatus
 
 if TYPE_CHECKING:
-    from flipwell.league.selectors.standings import GameLine
+    from flipwell.league.selectors.standings import GameLine, PlayerHistory
 
 RaceStatus = enums.RaceStatus
 
@@ -44,12 +45,32 @@ class StandingLineOut(PointsMixin):
         validation_alias="points_after_meet",
         description="The same running totals exactly, as fractions.",
     )
+    provisional_points: Points = Field(
+        ...,
+        description="The part of league_points from the open meet (0 when none is open): "
+        "provisional until that meet closes.",
+    )
+    provisional_points_exact: ExactPoints = Field(
+        ..., validation_alias="provisional_points", pattern=EXACT, description="The same, exactly."
+    )
 
 
 class StandingsOut(Schema):
     season_id: int = Field(..., description="The season's id.")
-    meets_played: int = Field(..., description="Meets played (open or closed).")
-    meets_left: int = Field(..., description="Regular meets not yet closed.")
+    meets_played: int = Field(..., description="Closed meets (an open meet is not one yet).")
+    meets_left: int = Field(
+        ...,
+        description="Meets not closed yet, the open one included: meets_played + meets_left "
+        "is the season's number of meets.",
+    )
+    open_meet: int | None = Field(
+        ..., description="The number of the meet being played; null: none is."
+    )
+    provisional: bool = Field(
+        ...,
+        description="A meet is being played: the lines include its points, which may still "
+        "change (each line's provisional_points).",
+    )
     playoff_qualifiers: int | None = Field(
         ..., description="How many eligible players qualify (A05, §6.1); null below 6 players."
     )
@@ -77,7 +98,7 @@ class HistoryGameOut(Schema):
 
 class HistoryMeetOut(PointsMixin):
     meet: int = Field(..., description="The meet's number.")
-    status: str = Field(..., description="His night: played, absent, in progress, ...")
+    status: NightStatus = Field(..., description="His night: played, absent, in progress, ...")
     group: list[PlayerRefOut] = Field(..., description="His group.")
     games: list[HistoryGameOut] = Field(..., description="His games, every point explained.")
     match_bonus: int = Field(..., description="His match bonus points (R3.3).")
@@ -97,6 +118,22 @@ class HistoryMeetOut(PointsMixin):
 class PlayerHistoryOut(PointsMixin):
     player: PlayerRefOut = Field(..., description="The player.")
     meets: list[HistoryMeetOut] = Field(..., description="Every meet of his season.")
+    open_meet: int | None = Field(
+        ..., description="The meet being played, whose line is provisional; null: none is."
+    )
+    provisional: bool = Field(..., description="His points include an open meet's.")
+    provisional_points: Points = Field(
+        ...,
+        description="The part of league_points from the open meet (0 when none is open): "
+        "provisional until that meet closes.",
+    )
+    provisional_points_exact: ExactPoints = Field(
+        ..., validation_alias="provisional_points", pattern=EXACT, description="The same, exactly."
+    )
+
+    @staticmethod
+    def resolve_provisional(obj: PlayerHistory) -> bool:
+        return obj.open_meet is not None
 
 
 class LadderLineOut(PointsMixin):

@@ -6,10 +6,23 @@ Words:
   Each table is one model (``"league.game"``); each row is ``{"pk", "fields"}`` as Django's
   Python serializer writes it, with datetimes in full ISO 8601 (microseconds kept).
 - *checksum*: ``"sha256:"`` and the SHA-256 (hex) of the *canonical JSON* of every other key
-  of the file (keys sorted, no spaces, UTF-8). A restore refuses a file whose checksum is
-  missing or does not match (damaged, or edited after `backup` wrote it) unless told not to
-  verify it (``flipwell restore --no-verify FILE``); backups written before checksums existed
-  restore that way.
+  of the file (keys sorted, no spaces, UTF-8). It finds damage (a truncated copy, a flipped
+  bit), not tampering: anybody who edits the file can compute it again. A restore refuses a
+  file whose checksum is missing or does not match unless told not to verify it
+  (``flipwell restore --no-verify FILE``); backups written before checksums existed restore
+  that way.
+- *signature*: ``"hmac-sha256:"`` and an HMAC-SHA256 of the canonical JSON of every key but
+  the checksum and the signature, keyed by this installation's ``SECRET_KEY`` (Django's
+  ``salted_hmac``, salt `SIGNATURE_SALT`; a key in ``SECRET_KEY_FALLBACKS`` verifies too, so
+  rotating the key keeps old backups restorable). It proves that this installation wrote the
+  file and that nothing in it changed since: someone who edits a ledger amount and computes
+  the checksum again cannot compute the signature without the secret key. It proves nothing
+  about a file another installation wrote (its key is another): such a file, or one made
+  before backups were signed, restores only with ``--trust-unsigned``, which prints what the
+  file holds and a warning. Whoever knows the secret key (the server's operator) can sign
+  anything; the signature guards the file, not the server.
+- *depth*: a backup's JSON is a few levels deep (an audit event's data a few more); a file
+  nested deeper than `MAX_DEPTH` is refused before it is read into rows.
 - *the tables*: every model of the league app (the stored facts, with their revisions; the
   stored folds, `DerivedResult`, are derived and left out: computed again when read) and
   ``auth.user`` for the *people who act*: the league officials, and every other account a
@@ -26,7 +39,9 @@ Words:
 - *empty database*: migrated, with no account and no row in any league table.
 - *legacy values*: values an older flipwell stored in a field that now stores others (a special
   ruling's kind "major", before migration 0013, is "major_malfunction" now); a restore maps
-  them to today's, so an older backup still restores.
+  them to today's, so an older backup still restores. Likewise a notice subscription of a
+  backup made before subscriptions belonged to a league (league migration 0018) is given its
+  league as migration 0019 gives a stored one (`_subscriptions_to_leagues`).
 
 Restoring only inserts (``bulk_create`` with the stored primary keys), never updates or
 deletes: the append-only triggers on the ledger and the audit log (migrations 0002, 0009) stay
@@ -42,13 +57,16 @@ import datetime
 import decimal
 import hashlib
 import json
+import re
 import uuid
-from collections.abc import Iterable, Iterator, Mapping
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import serializers
 from django.core.exceptions import ValidationError
@@ -57,6 +75,7 @@ from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, IntegrityError, connection, models, transaction
 from django.db.migrations.recorder import MigrationRecorder
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from flipwell.league import enums
 from flipwell.league import models as m
@@ -71,6 +90,13 @@ APP_LABEL = "league"
 USER_FIELDS = ("username", "first_name", "last_name", "email", "password")
 BATCH_SIZE = 500
 CHECKSUM_PREFIX = "sha256:"
+SIGNATURE_PREFIX = "hmac-sha256:"
+SIGNATURE_SALT = "flipwell.league.exchange.backup"
+"""The HMAC's salt: a key derived for backups only, never one that signs cookies or links."""
+MAX_DEPTH = 64
+"""The deepest nesting of JSON a backup file may have (see *depth*)."""
+JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+JSON_BRACKET = re.compile(r"[\[\]{}]")
 ROW_KEYS = frozenset({"pk", "fields"})
 NOT_BACKED_UP: frozenset[str] = frozenset(
     {"league.apitoken", "league.derivedresult", "league.notice"}
@@ -168,8 +194,7 @@ def write_backup(*, path: Path, progress: Stream | None = None) -> BackupSummary
             "tables": tables,
         }
     # As JSON values, exactly as a restore will read them back, so the checksum matches.
-    document = json.loads(json.dumps(document, default=_json_value))
-    document["checksum"] = backup_checksum(document)
+    document = seal(json.loads(json.dumps(document, default=_json_value)))
 
     def write(file: TextIO) -> None:
         json.dump(document, file, ensure_ascii=False, separators=(",", ":"))
@@ -231,9 +256,32 @@ def _json_value(value: object) -> object:
 def backup_checksum(document: Mapping[str, Any]) -> str:
     """The checksum of a backup document: SHA-256 of the canonical JSON of every key but
     ``"checksum"`` (see the module docstring)."""
-    content = {key: value for key, value in document.items() if key != "checksum"}
-    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return CHECKSUM_PREFIX + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    content = _canonical(document, leave_out=frozenset({"checksum"}))
+    return CHECKSUM_PREFIX + hashlib.sha256(content).hexdigest()
+
+
+def _canonical(document: Mapping[str, Any], *, leave_out: frozenset[str]) -> bytes:
+    content = {key: value for key, value in document.items() if key not in leave_out}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return text.encode("utf-8")
+
+
+def backup_signature(document: Mapping[str, Any], *, secret: str | bytes | None = None) -> str:
+    """The signature of a backup document with this installation's key (or `secret`): an
+    HMAC-SHA256 of the canonical JSON of every key but the checksum and the signature (see
+    the module docstring)."""
+    content = _canonical(document, leave_out=frozenset({"checksum", "signature"}))
+    mac = salted_hmac(SIGNATURE_SALT, content, secret=secret, algorithm="sha256")
+    return SIGNATURE_PREFIX + mac.hexdigest()
+
+
+def seal(document: Mapping[str, Any]) -> dict[str, Any]:
+    """The document signed by this installation, then checksummed (the checksum covers the
+    signature), as `write_backup` writes it."""
+    signed = {key: value for key, value in document.items() if key != "checksum"}
+    signed["signature"] = backup_signature(signed)
+    signed["checksum"] = backup_checksum(signed)
+    return signed
 
 
 def _applied_migrations() -> list[str]:
@@ -241,19 +289,28 @@ def _applied_migrations() -> list[str]:
     return sorted(name for app, name in applied if app == APP_LABEL)
 
 
-def read_backup(path: Path, *, verify: bool = True) -> dict[str, Any]:
+def read_backup(path: Path, *, verify: bool = True, trust_unsigned: bool = False) -> dict[str, Any]:
     """The parsed backup file at `path`, checked to be a flipwell backup this version reads
-    and, when `verify`, to carry a checksum that matches its content."""
+    and, when `verify`, to carry a checksum that matches its content and, unless
+    `trust_unsigned`, this installation's signature (`unsigned_reason` says what is wrong)."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise BackupError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as error:
         raise BackupError(f"{path}: cannot read it ({error})") from error
+    deepest = json_depth(text)
+    if deepest > MAX_DEPTH:
+        raise BackupError(
+            f"{path} is not a flipwell backup: its JSON is nested {deepest} levels deep, and a "
+            f"backup is at most {MAX_DEPTH} (the file is damaged or was made to break readers)"
+        )
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
         raise BackupError(f"{path}: not valid JSON ({error})") from error
+    except RecursionError as error:  # within MAX_DEPTH on a shallow stack only
+        raise BackupError(f"{path}: nested too deeply to read") from error
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise BackupError(
             f'{path} is not a flipwell backup: it has no "format": "{FORMAT}" '
@@ -273,7 +330,97 @@ def read_backup(path: Path, *, verify: bool = True) -> dict[str, Any]:
         raise BackupError(f'{path}: "tables" must be a list of {{"model", "rows"}} objects')
     if verify:
         _check_checksum(path, document)
+        if not trust_unsigned:
+            reason = unsigned_reason(path, document)
+            if reason:
+                raise BackupError(
+                    f"{reason} Restore a backup this installation made; only if you trust this "
+                    f"file (you made it on another installation of yours), `flipwell restore "
+                    f"--trust-unsigned {path}` restores it and shows what it holds."
+                )
     return document
+
+
+def json_depth(text: str) -> int:
+    """How deeply the JSON `text` nests arrays and objects (brackets outside strings), found
+    without recursion: the check that runs before a parser that recurses."""
+    depth = deepest = 0
+    for bracket in JSON_BRACKET.findall(JSON_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def unsigned_reason(path: Path, document: Mapping[str, Any]) -> str:
+    """Why this installation's signature does not vouch for the document ("" when it does)."""
+    stored = document.get("signature")
+    if stored is None:
+        return (
+            f"{path} is not signed, so flipwell cannot tell that this installation made it and "
+            "that nobody changed it (backups made before flipwell signed them have no "
+            "signature)."
+        )
+    secrets = [settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS]
+    if not isinstance(stored, str) or not any(
+        constant_time_compare(stored, backup_signature(document, secret=secret))
+        for secret in secrets
+    ):
+        return (
+            f"{path} is not signed by this installation: another flipwell (with another "
+            "SECRET_KEY) made it, or someone changed it after `flipwell backup` wrote it and "
+            "computed its checksum again."
+        )
+    return ""
+
+
+def backup_contents(document: Mapping[str, Any]) -> list[str]:
+    """What a backup holds, a line per league (its seasons, players entered, meets and ledger
+    by kind), read from the document before anything is restored: what a restore would add."""
+    rows = {
+        table["model"]: [row for row in table["rows"] if isinstance(row, dict)]
+        for table in document.get("tables", [])
+    }
+
+    def fields(row: Mapping[str, Any]) -> Mapping[str, Any]:
+        value = row.get("fields")
+        return value if isinstance(value, dict) else {}
+
+    def ref(value: object) -> int | str | None:
+        """A pk or a reference as a key; the rows are not checked yet, so it may be anything."""
+        return value if isinstance(value, int | str) else None
+
+    season_league = {
+        ref(r.get("pk")): ref(fields(r).get("league")) for r in rows.get("league.season", [])
+    }
+    counts: dict[object, Counter[str]] = defaultdict(Counter)
+    for label, word in (("league.seasonentry", "players"), ("league.meet", "meets")):
+        for row in rows.get(label, []):
+            counts[season_league.get(ref(fields(row).get("season")))][word] += 1
+    for owner in season_league.values():
+        counts[owner]["seasons"] += 1
+    money: dict[object, Counter[str]] = defaultdict(Counter)
+    for row in rows.get("league.ledgerentry", []):
+        entry = fields(row)
+        amount = entry.get("amount_cents")
+        counts[ref(entry.get("league"))]["ledger entries"] += 1
+        if isinstance(amount, int):
+            money[ref(entry.get("league"))][str(entry.get("kind"))[:20]] += amount
+    lines = []
+    for league in rows.get("league.league", []):
+        about = fields(league)
+        held = counts[ref(league.get("pk"))]
+        words = ", ".join(
+            f"{held[word]} {word}" for word in ("seasons", "players", "meets", "ledger entries")
+        )
+        ledger = "; ".join(
+            f"{kind} {cents / 100:,.2f}"
+            for kind, cents in sorted(money[ref(league.get("pk"))].items())
+        )
+        lines.append(
+            f"League “{str(about.get('name'))[:80]}” ({str(about.get('slug'))[:60]}): {words}"
+            + (f" (in all: {ledger})" if ledger else "")
+        )
+    return lines
 
 
 def _check_checksum(path: Path, document: Mapping[str, Any]) -> None:
@@ -294,7 +441,12 @@ def _check_checksum(path: Path, document: Mapping[str, Any]) -> None:
 
 
 def restore_backup(
-    *, path: Path, progress: Stream | None = None, verify: bool = True
+    *,
+    path: Path,
+    progress: Stream | None = None,
+    verify: bool = True,
+    trust_unsigned: bool = False,
+    warn: Callable[[str], object] | None = None,
 ) -> BackupSummary:
     """Restore the backup at `path` into this empty database, keeping every primary key.
 
@@ -303,11 +455,23 @@ def restore_backup(
     PostgreSQL's id sequences past the restored ids. Draws a progress bar on `progress` when
     it is a terminal. Writes no audit event: the restored audit log is the original one,
     unchanged. Raises BackupError (nothing written) when the file is not a backup this version
-    reads, when its checksum is missing or wrong (unless not `verify`), when it comes from a
-    newer database schema, when the database already holds data, when a row is not one
-    `backup` writes or does not fit the database, or when a season's facts do not fold.
+    reads, when its checksum is missing or wrong (unless not `verify`), when this installation
+    did not sign it (unless `trust_unsigned` or not `verify`: then `warn` is told why and what
+    the file holds, before anything is written), when it comes from a newer database
+    schema, when the database already holds data, when a row is not one `backup` writes or
+    does not fit the database, or when a season's facts do not fold.
     """
-    document = read_backup(path, verify=verify)
+    document = read_backup(path, verify=verify, trust_unsigned=trust_unsigned)
+    # read_backup refused an unsigned file unless told to trust it: only then is there a why.
+    reason = unsigned_reason(path, document) if trust_unsigned or not verify else ""
+    if reason and warn is not None:
+        flag = "--trust-unsigned" if verify else "--no-verify"
+        warn(
+            f"Warning: {reason} Restoring it as {flag} asks: every row is still checked, but "
+            "nothing proves these are the facts as recorded. The file holds:"
+        )
+        for line in backup_contents(document) or ["no league"]:
+            warn(f"  {line}")
     _check_migrations(path, document)
     ordered = backup_models()
     rows_by_label = _rows_by_model(path, document, ordered)
@@ -345,7 +509,67 @@ def _rows_by_model(
         for row in table["rows"]:
             _check_row(path, label, len(rows) + 1, row, allowed)
             rows.append(_current_values(label, row))
+    _subscriptions_to_leagues(rows_by_label)
     return rows_by_label
+
+
+def _subscriptions_to_leagues(rows_by_label: dict[str, list[dict[str, Any]]]) -> None:
+    """Give each notice subscription of an older backup (no ``league``) its league, as league
+    migration 0019 does (see its docstring): the league whose official last set the address,
+    else that of the personal link carrying it, else a copy to each league the player is
+    entered in; a player entered nowhere loses it. Changes `rows_by_label` in place."""
+    subscriptions = rows_by_label.get("league.noticesubscription", [])
+    if all("league" in row["fields"] for row in subscriptions):
+        return
+    league_of_season = {
+        row["pk"]: row["fields"].get("league") for row in rows_by_label.get("league.season", [])
+    }
+    entered: dict[object, set[int]] = {}
+    for row in rows_by_label.get("league.seasonentry", []):
+        league = league_of_season.get(row["fields"].get("season"))
+        if isinstance(league, int):
+            entered.setdefault(row["fields"].get("player"), set()).add(league)
+    set_by: dict[str, tuple[str, int, int]] = {}  # player id -> (when, pk, league)
+    for row in rows_by_label.get("league.auditevent", []):
+        fields = row["fields"]
+        data = fields.get("data")
+        if (
+            fields.get("action") == "notices.preferences_set"
+            and fields.get("object_type") == "league.Player"
+            and isinstance(fields.get("league"), int)
+            and isinstance(data, dict)
+            and data.get("email_given") is True
+        ):
+            mark = (str(fields.get("created_at")), row["pk"], fields["league"])
+            key = str(fields.get("object_id"))
+            set_by[key] = max(set_by.get(key, mark), mark)
+    linked: dict[tuple[object, str], tuple[str, int, int]] = {}
+    for row in rows_by_label.get("league.playerlink", []):
+        fields = row["fields"]
+        league = league_of_season.get(fields.get("season"))
+        if isinstance(league, int) and fields.get("email"):
+            mark = (str(fields.get("created_at")), row["pk"], league)
+            address = (fields.get("player"), str(fields["email"]).casefold())
+            linked[address] = max(linked.get(address, mark), mark)
+    next_pk = max((row["pk"] for row in subscriptions), default=0) + 1
+    placed: list[dict[str, Any]] = []
+    for row in subscriptions:
+        fields = row["fields"]
+        if "league" in fields:
+            placed.append(row)
+            continue
+        player = fields.get("player")
+        if str(player) in set_by:
+            leagues = [set_by[str(player)][2]]
+        elif (player, str(fields.get("email", "")).casefold()) in linked:
+            leagues = [linked[(player, str(fields.get("email", "")).casefold())][2]]
+        else:
+            leagues = sorted(entered.get(player, set()))
+        for number, league in enumerate(leagues):
+            pk = row["pk"] if number == 0 else next_pk
+            next_pk += number > 0
+            placed.append({"pk": pk, "fields": {**fields, "league": league}})
+    rows_by_label["league.noticesubscription"] = placed
 
 
 def _current_values(label: str, row: dict[str, Any]) -> dict[str, Any]:

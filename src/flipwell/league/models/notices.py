@@ -6,9 +6,13 @@ Words:
   *reminder* (a meet is coming: when, and how to announce an absence, R3.1-d) or *ruling* (an
   official's decision that names them: a violation, a malfunction, a game restart, a late
   entrant's forfeits).
-- *subscription*: a player's e-mail address and the kinds of notice they chose (opt-in: none
-  until chosen). *Unsubscribed* (a time) means they stopped every notice through the link in
-  an e-mail; choosing a kind again clears it.
+- *subscription*: a player's e-mail address and the kinds of notice they chose, in one league
+  (opt-in: none until chosen). It belongs to the league that collected it: one row per league
+  and player, read and changed only by that league's officials (and the player, through the
+  link in its notices), and only that league's notices go to it. A player who plays in two
+  leagues has two rows, which may name two addresses. *Unsubscribed* (a time) means they
+  stopped every notice of that league through the link in an e-mail; choosing a kind again
+  clears it.
 - *dedupe key*: names the event and the player (``groups:meet:12:player:3``); unique, so an
   event queues one notice per player however often its hook runs.
 - *state*: ``pending`` (waiting for the worker, `next_attempt_at` says when), ``sent``,
@@ -34,10 +38,14 @@ class NoticeKind(models.TextChoices):
 
 
 class NoticeSubscription(models.Model):
-    """A player's e-mail address and the notices they chose (one row per player)."""
+    """A player's e-mail address and the notices they chose from one league (one row per
+    league and player: the league's own, private to it)."""
 
-    player = models.OneToOneField(
-        Player, on_delete=models.CASCADE, related_name="notice_subscription"
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="notice_subscriptions"
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="notice_subscriptions"
     )
     email = models.EmailField(max_length=254)
     groups = models.BooleanField(default=False)
@@ -50,10 +58,13 @@ class NoticeSubscription(models.Model):
     class Meta:
         constraints = [
             models.CheckConstraint(condition=~models.Q(email=""), name="notice_email_not_blank"),
+            models.UniqueConstraint(
+                fields=["league", "player"], name="notice_subscription_one_per_league"
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"notices of {self.player}"
+        return f"notices of {self.player} from league {self.league_id}"
 
     def wants(self, kind: str) -> bool:
         """Whether this kind of notice is to be sent now."""

@@ -9,5 +9,6 @@ Selectors never write. Each runs a fixed number of SQL queries whatever the leag
 - `machines`: ``maintenance_sheet`` (R7.3-u), ``special_rulings_in_force`` (RA-a).
 - `treasury`: ``treasury`` (§9).
 - `playoffs`: ``playoff_bracket`` (§6).
-- `notices`: ``notice_subscription``, ``player_notices``, ``notice_queue`` (e-mail notices).
+- `notices`: ``notice_subscription`` (a league's own), ``link_subscriptions``, ``player_notices``,
+  ``notice_queue`` (e-mail notices).
 """

@@ -12,9 +12,20 @@ from django.db.models import Count
 from flipwell.league import models as m
 
 
-def notice_subscription(player: m.Player) -> m.NoticeSubscription | None:
-    """The player's address and chosen notices, or None when they have none."""
-    return m.NoticeSubscription.objects.filter(player=player).first()
+def notice_subscription(player: m.Player, *, league: m.League) -> m.NoticeSubscription | None:
+    """The player's address and chosen notices for `league`'s notices (that league's own: no
+    other league's), or None when they have none there."""
+    return m.NoticeSubscription.objects.filter(league=league, player=player).first()
+
+
+def link_subscriptions(player_id: int, *, league_id: int | None) -> list[m.NoticeSubscription]:
+    """The subscriptions a preferences link reaches (`flipwell.league.notices.
+    preferences_for_token`): the player's in that league, or, for an older link naming no
+    league, the player's in every league (its league's name loaded; one query)."""
+    rows = m.NoticeSubscription.objects.filter(player_id=player_id).select_related("league")
+    if league_id is not None:
+        rows = rows.filter(league_id=league_id)
+    return list(rows.order_by("league__name", "league_id"))
 
 
 def player_notices(player: m.Player, *, league: m.League, limit: int = 10) -> list[m.Notice]:

@@ -74,6 +74,10 @@ class SeasonStats:
     games_played: int
     league_points: Fraction
     points_per_meet: Fraction | None
+    provisional_points: Fraction = Fraction(0)
+    """The part of `league_points` from the meet being played (`flipwell.rules.progress`)."""
+    open_meet: int | None = None
+    """The meet being played, not yet a meet held; None: none is."""
 
 
 @dataclass(frozen=True)
@@ -124,10 +128,15 @@ class HighScoreLine:
 
 @dataclass(frozen=True)
 class MachineHighScores:
-    """A machine title's best scores, best first."""
+    """A machine title's best scores, best first, in a league."""
 
     machine: str
     scores: tuple[HighScoreLine, ...]
+    machine_id: int | None = None
+    """The league's machine of this title (the first stored, should it have two); None when
+    the league no longer has one."""
+    league: str = ""
+    """The league's slug."""
 
 
 def person(player_id: int) -> Person:
@@ -168,6 +177,8 @@ def player_stats(who: Person, *, league: m.League | None = None) -> PlayerStats:
                 games_played=line.games_played,
                 league_points=line.league_points,
                 points_per_meet=line.points_per_meet,
+                provisional_points=line.provisional_points,
+                open_meet=line.open_meet,
             )
             for line in stats.seasons
         ),
@@ -191,19 +202,27 @@ def player_stats(who: Person, *, league: m.League | None = None) -> PlayerStats:
 
 
 def league_high_scores(league: m.League, *, per_machine: int = 3) -> tuple[MachineHighScores, ...]:
-    """Each machine title's best `per_machine` scores in every season of `league`, by title
-    (four queries, the folds stored); a person's merged rows are named as the person."""
+    """Each machine title's best `per_machine` scores in every season of `league`, by title,
+    with the league's machine of the title (five queries, the folds stored); a person's
+    merged rows are named as the person."""
     seasons = list(_seasons(league).order_by("created_at", "pk"))
     people = _people(seasons)
     names = {s.pk: _season_name(s) for s in seasons}
     refs = _by_person(people)
     found = high_scores(_folded(seasons), person_of=_keys(people), per_machine=per_machine)
+    machine_ids: dict[str, int] = {}
+    for title, pk in (
+        m.Machine.objects.filter(league=league).order_by("-pk").values_list("title", "pk")
+    ):
+        machine_ids[title] = pk  # by descending id: the first stored is kept
     return tuple(
         MachineHighScores(
             machine=title,
             scores=tuple(
                 HighScoreLine(h.score, refs[h.player], names[h.season], h.meet) for h in scores
             ),
+            machine_id=machine_ids.get(title),
+            league=league.slug,
         )
         for title, scores in found.items()
     )

@@ -10,7 +10,9 @@ Words:
   above which the standings show the qualifiers.
 - *points after each meet*: the running total of his league points after meets 1, 2, ...
   (for a chart).
-- *meets left*: the season's regular meets not yet closed.
+- *meets played*, *meets left*, *provisional*: `flipwell.rules.progress`: closed meets, meets not
+  closed yet (the open one included: played + left = the season's meets), and the open meet's
+  numbers, which may still change.
 - *explanation line*: one `PointLine` of the rules written for a reader: its template with
   every player by name, then the rule cited ("Fay Evans finished 4th of 4: 1 point [R3.2-e]").
 
@@ -40,6 +42,8 @@ from flipwell.rules import (
     Standing,
     next_groups,
     playoff_race,
+    provisional_points,
+    season_progress,
 )
 from flipwell.rules.playoffs import playoff_qualifier_count
 
@@ -70,6 +74,8 @@ class StandingLine:
     """clinched / alive / eliminated; None when ineligible or no race can be run (< 6)."""
     points_to_clinch: int | None
     points_after_meet: tuple[Fraction, ...]
+    provisional_points: Fraction = Fraction(0)
+    """The part of `league_points` from the open meet (`Standings.open_meet`)."""
 
 
 @dataclass(frozen=True)
@@ -78,10 +84,19 @@ class Standings:
 
     season_id: int
     meets_played: int
+    """Closed meets (module words)."""
     meets_left: int
+    """Meets not closed yet, the open one included: meets_played + meets_left = the season's."""
     playoff_qualifiers: int | None
     """The playoff line (A05, §6.1): None below the rulebook's 6 players (§1)."""
     lines: tuple[StandingLine, ...]
+    open_meet: int | None = None
+    """The meet being played: its points are in the lines, provisional; None: none is."""
+
+    @property
+    def provisional(self) -> bool:
+        """Whether a meet is being played, so that the points are provisional."""
+        return self.open_meet is not None
 
     def above_line(self) -> tuple[StandingLine, ...]:
         """The eligible players who would qualify if the season ended now (ties aside)."""
@@ -150,18 +165,22 @@ class PlayerHistory:
     player: PlayerRef
     league_points: Fraction
     meets: tuple[MeetLine, ...]
+    open_meet: int | None = None
+    """The meet being played: its line is provisional; None: none is."""
+    provisional_points: Fraction = Fraction(0)
+    """The part of `league_points` from the open meet."""
 
 
 def standings(season: m.Season) -> Standings:
     """The standings with the playoff line and race (§3.3, §6.1, §6.2; A05, A37).
 
-    Queries: a fixed number (the season's facts, the league, the closed meets).
+    Queries: a fixed number (the season's facts, the league).
     """
     folded = season_fold(season)
     facts, result, ruleset = folded.facts, folded.result, folded.ruleset
     names = _names(facts)
-    closed = season.meets.filter(status=m.Meet.Status.CLOSED).count()
-    meets_left = max(season.number_of_meets - closed, 0)
+    progress = season_progress(facts, number_of_meets=season.number_of_meets)
+    meets_left = progress.left
     ordered = result.standings()
     candidates = [_candidate(s) for s in ordered]
     race = _race(candidates, meets_left, ruleset)
@@ -190,14 +209,16 @@ def standings(season: m.Season) -> Standings:
                 race_status=in_race.status if in_race else None,
                 points_to_clinch=in_race.points_to_clinch if in_race else None,
                 points_after_meet=_running_totals(standing),
+                provisional_points=provisional_points(standing, progress),
             )
         )
     return Standings(
         season_id=season.pk,
-        meets_played=len(result.meets),
+        meets_played=progress.played,
         meets_left=meets_left,
         playoff_qualifiers=qualifiers,
         lines=tuple(lines),
+        open_meet=progress.open_meet,
     )
 
 
@@ -282,8 +303,13 @@ def player_history(season: m.Season, player: m.Player) -> PlayerHistory:
                 total_after=totals[index],
             )
         )
+    progress = season_progress(facts, number_of_meets=season.number_of_meets)
     return PlayerHistory(
-        player=names[key], league_points=standing.league_points, meets=tuple(meets)
+        player=names[key],
+        league_points=standing.league_points,
+        meets=tuple(meets),
+        open_meet=progress.open_meet,
+        provisional_points=provisional_points(standing, progress),
     )
 
 

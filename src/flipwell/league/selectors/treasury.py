@@ -180,6 +180,19 @@ def treasury(league: m.League, *, season: m.Season | None = None) -> Treasury:
     )
 
 
+def entry_kind(row: m.LedgerEntry) -> EntryKind:
+    """The rules' kind of one stored entry (see `RULES_KIND`), as the treasury lists it."""
+    if row.kind == m.LedgerEntry.Kind.REVERSAL:
+        return "reversal"
+    found = RULES_KIND.get((row.kind, row.account, bool(row.reason)))
+    if found is None:
+        raise RuleError(
+            f"ledger entry {row.pk}: a {row.kind} in the {row.account} account "
+            f"{'with' if row.reason else 'without'} a reason is not a §9 entry"
+        )
+    return found
+
+
 def to_rules_ledger(league: m.League, rows: Iterable[m.LedgerEntry] | None = None) -> Ledger:
     """The league's stored entries as the rules' `Ledger`, in the order they were appended."""
     rows = _rows(league) if rows is None else list(rows)
@@ -196,15 +209,7 @@ def to_rules_entry(
         original = by_id.get(row.reverses_id) if row.reverses_id else None
         if original is None:
             raise RuleError(f"ledger entry {row.pk} reverses an entry of another league")
-        kind: EntryKind = "reversal"
-    else:
-        found = RULES_KIND.get((row.kind, row.account, bool(row.reason)))
-        if found is None:
-            raise RuleError(
-                f"ledger entry {row.pk}: a {row.kind} in the {row.account} account "
-                f"{'with' if row.reason else 'without'} a reason is not a §9 entry"
-            )
-        kind = found
+    kind = entry_kind(row)
     reason = one_of(row.reason, LEDGER_REASONS, field="reason") if row.reason else None
     return LedgerEntry(
         entry_id=row.pk,

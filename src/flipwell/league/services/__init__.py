@@ -12,8 +12,8 @@ facts the rules reject rolls back instead of breaking the season's pages.
 leagues, seasons       create_league, create_season, import_season_file
 players                register_player, import_players_csv, edit_player
 identity               check_merge_players, merge_players, undo_player_merge
-meets                  schedule_meet, announce_absence, announce_lateness, start_meet,
-                       close_meet
+meets                  schedule_meet, reschedule_meet, cancel_meet, announce_absence,
+                       announce_lateness, start_meet, close_meet
 meet_machines          choose_next_machine, announce_machine_problem,
                        declare_machine_unplayable, declare_machine_repaired, replace_machine
 scores                 submit_scores, confirm_scores
@@ -71,7 +71,9 @@ from flipwell.league.services.meet_machines import (
 from flipwell.league.services.meets import (
     announce_absence,
     announce_lateness,
+    cancel_meet,
     close_meet,
+    reschedule_meet,
     schedule_meet,
     start_meet,
 )
@@ -149,6 +151,7 @@ __all__ = [
     "announce_lateness",
     "announce_lateness_by_link",
     "announce_machine_problem",
+    "cancel_meet",
     "check_merge_players",
     "choose_next_machine",
     "choose_notices_by_link",
@@ -195,6 +198,7 @@ __all__ = [
     "report_malfunction",
     "request_compensatory_game",
     "request_correction",
+    "reschedule_meet",
     "respond_to_correction",
     "reverse_ledger_entry",
     "revoke_api_token",

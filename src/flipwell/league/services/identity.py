@@ -2,11 +2,17 @@
 
 Words: see `flipwell.league.models.players` (*person*, *merge*, *kept* row, *undo*).
 
-Who may merge: a superuser, or a league official (LO) of a league in which both rows have
-played (each entered in some season of it). The LO is the one who knows the people of their
-league by sight and signs off on its results; requiring both rows to have played in their
-league keeps an LO of one league from rewriting how another league's pages name its players.
-An undo is allowed to the same people, in a league of the merge.
+Who may merge: a superuser (an installation admin), or a league official (LO) of a league in
+which both rows have played (each entered in some season of it) who is also an LO of every
+other league either row (or a row merged into it) plays in. The LO is the one who knows the
+people of their league by sight and signs off on its results; a merge changes what every
+league the person plays in shows (its player page then names the kept row), so an LO of one
+league never rewrites another league's pages (issue 26 §1). An undo is allowed to the same
+people. The audit event of a merge or undo is filed under every league it changes, so each
+league's officials see it in their own log.
+
+The same holds for a rename (`flipwell.league.services.players.edit_player`):
+`require_official_everywhere` is the one check, with a message that names the other leagues.
 
 What is refused: a row merged into itself; a row that is already merged, or a kept row that
 is (merges are one level deep, so a person is always one kept row and its merged rows); two
@@ -17,6 +23,7 @@ are two people). Nothing a row played is rewritten, so an undo is exact.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -46,10 +53,10 @@ def merge_players(
     """Record that `merged` is the same person as `kept` (from `league`'s console).
 
     Side effects: sets `merged.merged_into` to `kept`, inserts a PlayerMerge (who, when, why),
-    writes an audit event ``player.merged``, and gives every league either row played in a
-    new revision (their player pages change). Raises PermissionDenied unless `actor` may merge
-    (module docstring), and ValidationError (nothing written) for a refused pair or a missing
-    reason.
+    writes an audit event ``player.merged`` in every league either row plays in, and gives
+    each of them a new revision (their player pages change). Raises PermissionDenied unless
+    `actor` may merge (module docstring: an official of every league either row plays in),
+    and ValidationError (nothing written) for a refused pair or a missing reason.
     """
     why = require_reason(reason, field="reason", what="A merge")
     with transaction.atomic():
@@ -57,20 +64,21 @@ def merge_players(
             p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[kept.pk, merged.pk])
         }
         kept_row, merged_row = rows[kept.pk], rows[merged.pk]
-        _require_merger(actor=actor, league=league, players=(kept_row, merged_row))
+        changed = _require_merger(actor=actor, league=league, players=(kept_row, merged_row))
         _check_pair(kept_row, merged_row)
         merged_row.merged_into = kept_row
         merged_row.save(update_fields=["merged_into"])
         merge = PlayerMerge.objects.create(
             kept=kept_row, merged=merged_row, reason=why, merged_by=actor
         )
-        record_event(
-            action="player.merged",
-            obj=merge,
-            league=league,
-            actor=actor,
-            data={"kept": kept_row.pk, "merged": merged_row.pk, "reason": why},
-        )
+        for shown in changed:  # each league whose pages change logs it
+            record_event(
+                action="player.merged",
+                obj=merge,
+                league=shown,
+                actor=actor,
+                data={"kept": kept_row.pk, "merged": merged_row.pk, "reason": why},
+            )
         _leagues_changed((kept_row, merged_row))
     return merge
 
@@ -81,7 +89,8 @@ def undo_player_merge(
     """Undo a standing merge: the merged row is a person of its own again.
 
     Side effects: clears `merged_into` on the merged row, records who undid the merge, when and
-    why on the PlayerMerge, writes an audit event ``player.merge_undone``, and gives every
+    why on the PlayerMerge, writes an audit event ``player.merge_undone`` in every league
+    either row plays in, and gives every
     league either row played in a new revision. Raises PermissionDenied as `merge_players`
     does, and ValidationError for a merge already undone or a missing reason.
     """
@@ -90,7 +99,7 @@ def undo_player_merge(
         locked = PlayerMerge.objects.select_for_update().get(pk=merge.pk)
         kept = Player.objects.get(pk=locked.kept_id)
         merged = Player.objects.get(pk=locked.merged_id)
-        _require_merger(actor=actor, league=league, players=(kept, merged))
+        changed = _require_merger(actor=actor, league=league, players=(kept, merged))
         if locked.undone_at is not None:
             raise ValidationError(f"The merge of {merged} into {kept} was already undone.")
         Player.objects.filter(pk=merged.pk).update(merged_into=None)
@@ -98,20 +107,23 @@ def undo_player_merge(
         locked.undone_by = actor
         locked.undo_reason = why
         locked.save(update_fields=["undone_at", "undone_by", "undo_reason"])
-        record_event(
-            action="player.merge_undone",
-            obj=locked,
-            league=league,
-            actor=actor,
-            data={"kept": kept.pk, "merged": merged.pk, "reason": why},
-        )
+        for shown in changed:
+            record_event(
+                action="player.merge_undone",
+                obj=locked,
+                league=shown,
+                actor=actor,
+                data={"kept": kept.pk, "merged": merged.pk, "reason": why},
+            )
         _leagues_changed((kept, merged))
     return locked
 
 
-def check_merge_players(*, kept: Player, merged: Player) -> None:
-    """Refuse (ValidationError, keyed by field) a pair that cannot be one person, as
-    `merge_players` would, without writing anything: the console's review step."""
+def check_merge_players(*, league: League, kept: Player, merged: Player, actor: User) -> None:
+    """Refuse a merge as `merge_players` would, without writing anything: the console's review
+    step. PermissionDenied unless `actor` may merge the pair (module docstring), ValidationError
+    (keyed by field) for a pair that cannot be one person."""
+    _require_merger(actor=actor, league=league, players=(kept, merged))
     _check_pair(kept, merged)
 
 
@@ -127,9 +139,69 @@ def may_merge_in(*, actor: User, league: League) -> bool:
     )
 
 
-def _require_merger(*, actor: User, league: League, players: tuple[Player, Player]) -> None:
+def leagues_showing(players: Sequence[Player]) -> dict[League, list[Player]]:
+    """The leagues whose pages show these rows, by name, each with those of `players` it
+    shows: where a row, or a row merged into it, is entered in a season (one query)."""
+    given = {p.pk: p for p in players}
+    entries = (
+        SeasonEntry.objects.filter(Q(player__in=given) | Q(player__merged_into__in=given))
+        .values_list("season__league_id", "player_id", "player__merged_into_id")
+        .distinct()
+    )
+    shown: dict[int, set[int]] = {}
+    for league_id, player_id, kept_id in entries:
+        row = kept_id if player_id not in given and kept_id is not None else player_id
+        shown.setdefault(league_id, set()).add(row)
+    leagues = League.objects.filter(pk__in=shown).order_by("name", "pk")
+    return {league: [p for p in players if p.pk in shown[league.pk]] for league in leagues}
+
+
+def require_official_everywhere(
+    *, actor: User, league: League, players: Sequence[Player], doing: str
+) -> list[League]:
+    """The leagues whose pages show `players` (`leagues_showing`, `league` always among them),
+    once `actor` may change what all of them show: a superuser (an installation admin), or a
+    league official of each. PermissionDenied otherwise, naming who plays in which other
+    league and who may `doing` (a verb phrase on "them": "rename them")."""
+    shown = leagues_showing(players)
+    leagues = list(shown)
+    if league not in shown:
+        leagues.insert(0, league)
     if actor.is_superuser:
-        return
+        return leagues
+    officiated = set(
+        LeagueOfficial.objects.filter(
+            user=actor, league__in=leagues, role=LeagueOfficial.Role.LEAGUE_OFFICIAL
+        ).values_list("league_id", flat=True)
+    )
+    others = [other for other in leagues if other.pk not in officiated]
+    if others:
+        who = list({p.pk: p for other in others for p in shown.get(other, [])}.values())
+        names = _names([str(p) for p in who])
+        plays = "plays" if len(who) == 1 else "play"
+        also = "also " if league.pk in officiated else ""
+        raise PermissionDenied(
+            f"{names} {also}{plays} in {_names([str(other) for other in others])}: only an "
+            "official of every league they play in, or an installation admin, can "
+            f"{doing}."
+        )
+    return leagues
+
+
+def _names(names: Sequence[str]) -> str:
+    """``Ann``, ``Ann and Ben``, ``Ann, Ben and Cat``."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _require_merger(*, actor: User, league: League, players: tuple[Player, Player]) -> list[League]:
+    """The leagues the merge (or undo) of `players` changes, once `actor` may change them all
+    (module docstring); PermissionDenied otherwise."""
+    if actor.is_superuser:
+        return require_official_everywhere(
+            actor=actor, league=league, players=players, doing="merge them"
+        )
     if not may_merge_in(actor=actor, league=league):
         raise PermissionDenied(f"Only a league official of {league} may merge players.")
     played = set(
@@ -144,6 +216,9 @@ def _require_merger(*, actor: User, league: League, players: tuple[Player, Playe
             f"{who} never played in {league}: only an official of a league both played in "
             "may merge them."
         )
+    return require_official_everywhere(
+        actor=actor, league=league, players=players, doing="merge them"
+    )
 
 
 def _check_pair(kept: Player, merged: Player) -> None:

@@ -1,6 +1,6 @@
-"""League-night use cases for a meet as a whole: scheduling, attendance notices, the start
-(ladder, groups, first machines) and the close; each next machine is chosen in
-`flipwell.league.services.meet_machines`.
+"""League-night use cases for a meet as a whole: scheduling (and moving or cancelling a meet
+not yet started), attendance notices, the start (ladder, groups, first machines) and the
+close; each next machine is chosen in `flipwell.league.services.meet_machines`.
 
 Words (see also `flipwell.league.models.meets`):
 - *scheduled start*: the meet's date at the season's start time in the league's time zone,
@@ -8,6 +8,8 @@ Words (see also `flipwell.league.models.meets`):
 - *draw seed*: the recorded seed of the first-machine draw (R5-a, A61); the same seed and
   machines give the same draw.
 - *grouping override*: groups the LO sets instead of the ladder's cut (R4.1-d), with a reason.
+- *date reason*: why the LO chose a date that fails a date check (outside the season, out of
+  order, off the league day: `flipwell.rules.meet_date_checks`); recorded as a Ruling.
 
 The ladder, the groups and the draw all come from flipwell.rules;
 these services only load facts, call the rules, store the new facts and write the audit log.
@@ -48,14 +50,17 @@ from flipwell.league.services._edge import (
 from flipwell.league.services._meet_warnings import start_warnings
 from flipwell.rules import (
     AnnouncedTardiness,
+    MeetDateProblem,
     MeetResult,
     Night,
     Ruleset,
     SeasonResult,
     announced_tardiness,
     draw_first_machines,
+    meet_date_checks,
     next_groups,
 )
+from flipwell.rules import written_day as _day
 from flipwell.rules.officials import check_grouping_override
 
 if TYPE_CHECKING:
@@ -65,28 +70,155 @@ SEED_LIMIT = 2**63
 """Draw seeds are stored in a signed 64-bit column."""
 
 
-def schedule_meet(*, season: m.Season, number: int, date: datetime.date, actor: User) -> m.Meet:
+def schedule_meet(
+    *,
+    season: m.Season,
+    number: int,
+    date: datetime.date,
+    actor: User,
+    date_reason: str | None = None,
+) -> m.Meet:
     """Schedule meet `number` of `season` on `date` (planned), so notices can be recorded.
 
-    Side effects: inserts a planned Meet and an audit event ``meet.scheduled``. Raises
+    A date outside the season, out of order or off the league day (`meet_date_checks`, R2-a)
+    needs the official's `date_reason`, recorded as a Ruling. Side effects: inserts a planned
+    Meet, a Ruling for a date reason, and an audit event ``meet.scheduled``. Raises
     PermissionDenied unless `actor` is a league official; ValidationError for a number outside
-    the season's meets or one already scheduled.
+    the season's meets or one already scheduled, or a date that needs a reason without one.
     """
     with transaction.atomic():
         require_official(actor=actor, league=season.league, action="schedule a meet")
         _check_number(season, number)
         meet = m.Meet(season=season, number=number, date=date)
         meet.full_clean()
+        checks, reason = _checked_date(meet, date, date_reason, actor=actor)
         meet.save()
         record_event(
             action="meet.scheduled",
             obj=meet,
             league=season.league,
             actor=actor,
-            data={"number": number, "date": date.isoformat()},
+            data={"number": number, "date": date.isoformat()}
+            | ({"date_checks": checks, "date_reason": reason} if checks else {}),
         )
         season_changed(season)
     return meet
+
+
+def reschedule_meet(
+    *, meet: m.Meet, date: datetime.date, reason: str | None, actor: User
+) -> m.Meet:
+    """Move a meet not yet started to another `date`, saying why (R2-a: the LO designates the
+    league's nights).
+
+    The reason is always needed (a moved night is an official's decision) and covers the date
+    checks the new date fails (`meet_date_checks`). Side effects: the Meet's date, a Ruling
+    ``meet_rescheduled``, an audit event ``meet.rescheduled`` (old and new date, checks, reason).
+    Raises PermissionDenied unless `actor` is a league official; ValidationError for a meet that
+    has started, the same date again, or no reason.
+    """
+    with transaction.atomic():
+        meet = m.Meet.objects.select_for_update().select_related("season__league").get(pk=meet.pk)
+        league = meet.season.league
+        require_official(actor=actor, league=league, action="reschedule a meet")
+        _check_planned(meet, doing="rescheduled")
+        why = require_reason(reason, field="reason", what=f"Moving meet {meet.number}")
+        if date == meet.date:
+            same = f"Meet {meet.number} is already on {_day(date)}: give another date."
+            raise ValidationError({"date": ValidationError(same, code="same_date")})
+        checks = [p.check for p in _date_problems(meet, date)]
+        old = meet.date
+        meet.date = date
+        meet.save(update_fields=["date"])
+        record_ruling(
+            league=league,
+            official=actor,
+            kind="meet_rescheduled",
+            subject=f"{meet.season}, meet {meet.number}: {old.isoformat()} to {date.isoformat()}"[
+                :200
+            ],
+            reason=why,
+        )
+        record_event(
+            action="meet.rescheduled",
+            obj=meet,
+            league=league,
+            actor=actor,
+            data={
+                "number": meet.number,
+                "from": old.isoformat(),
+                "to": date.isoformat(),
+                "date_checks": checks,
+                "reason": why,
+            },
+        )
+        season_changed(meet.season)
+    return meet
+
+
+@dataclass(frozen=True)
+class CancelledMeet:
+    """A cancelled meet: its number and date, and the later planned meets renumbered down by one
+    (old number, new number), so the season's meets stay numbered in the order played."""
+
+    number: int
+    date: datetime.date
+    renumbered: tuple[tuple[int, int], ...]
+
+
+def cancel_meet(*, meet: m.Meet, reason: str | None, actor: User) -> CancelledMeet:
+    """Cancel a meet not yet started, saying why: that night is not played (R2-a).
+
+    The planned meet is removed with its announced absences and lateness notices (notices for a
+    night that will not be held); the later planned meets move down one number, so meet numbers
+    stay the order of play, and the season keeps its number of meets: the next meet scheduled
+    takes the free number. Nothing played is lost: only a planned meet can be cancelled.
+
+    Side effects: deletes the Meet (and its notices), renumbers the later planned meets, a
+    Ruling ``meet_cancelled`` and an audit event ``meet.cancelled`` (number, date, reason,
+    notices removed, renumbering). Raises PermissionDenied unless `actor` is a league
+    official; ValidationError for a meet that has started or no reason.
+    """
+    with transaction.atomic():
+        meet = m.Meet.objects.select_for_update().select_related("season__league").get(pk=meet.pk)
+        season, league = meet.season, meet.season.league
+        require_official(actor=actor, league=league, action="cancel a meet")
+        _check_planned(meet, doing="cancelled")
+        why = require_reason(reason, field="reason", what=f"Cancelling meet {meet.number}")
+        absences = list(meet.announced_absences.values_list("player_id", flat=True))
+        lateness = list(meet.lateness_notices.values_list("player_id", flat=True))
+        later = list(
+            season.meets.select_for_update().filter(number__gt=meet.number).order_by("number")
+        )
+        renumbered = tuple((x.number, x.number - 1) for x in later)
+        record_ruling(
+            league=league,
+            official=actor,
+            kind="meet_cancelled",
+            subject=f"{season}, meet {meet.number} ({meet.date.isoformat()})"[:200],
+            reason=why,
+        )
+        record_event(
+            action="meet.cancelled",
+            obj=meet,
+            league=league,
+            actor=actor,
+            data={
+                "number": meet.number,
+                "date": meet.date.isoformat(),
+                "reason": why,
+                "absences_removed": absences,
+                "lateness_notices_removed": lateness,
+                "renumbered": [list(pair) for pair in renumbered],
+            },
+        )
+        number, date = meet.number, meet.date
+        meet.delete()
+        for moved in later:  # in order, so each number is free when taken
+            moved.number -= 1
+            moved.save(update_fields=["number"])
+        season_changed(season)
+    return CancelledMeet(number=number, date=date, renumbered=renumbered)
 
 
 def announce_absence(*, meet: m.Meet, player: m.Player, actor: User) -> m.AnnouncedAbsence:
@@ -269,6 +401,7 @@ def start_meet(
     seed: int | None = None,
     override_groups: Sequence[Sequence[m.Player]] | None = None,
     override_reason: str | None = None,
+    date_reason: str | None = None,
 ) -> StartedMeet:
     """Start meet `number` of `season`: ladder, groups, first machines (§3.1, §4, §5).
 
@@ -278,15 +411,18 @@ def start_meet(
     (checked by `check_grouping_override`: 3 or 4 players each, every present player once);
     a count with no valid grouping (5 players, A16) is refused until he does. Each group's
     first machine is drawn among the playable machines from `seed` (a fresh random one when
-    None), which is recorded (R5-a, A61). A meet not scheduled yet needs its `date`.
+    None), which is recorded (R5-a, A61). A meet not scheduled yet needs its `date`; a date
+    given here is checked as when scheduling (`date_reason`, R2-a). A meet starts on its day
+    or later, never before it (in the league's time zone): one dated ahead is rescheduled
+    first.
 
     Side effects: the Meet becomes open (started_at, draw seed, override reason), its Groups,
     GroupMembers and game 1 of each group are inserted, a Ruling records an override, an
     audit event ``meet.started`` is written, and each player who chose it gets their group's
     notice queued (`flipwell.league.notices`). Raises PermissionDenied unless `actor` is a
     league official; ValidationError (nothing written) for a meet out of sequence or already
-    started, a second open meet, an impossible grouping, a bad override, or no playable
-    machine.
+    started, a second open meet, a date ahead of today or one that needs a reason without
+    it, an impossible grouping, a bad override, or no playable machine.
     """
     draw_seed = secrets.randbelow(SEED_LIMIT) if seed is None else seed
     if not 0 <= draw_seed < SEED_LIMIT:
@@ -302,6 +438,7 @@ def start_meet(
             )
         _check_number(season, number)
         _check_sequence(season, number)
+        moved = date is not None and (meet is None or date != meet.date)
         if meet is None:
             if date is None:
                 raise ValidationError(
@@ -310,6 +447,10 @@ def start_meet(
             meet = m.Meet(season=season, number=number, date=date)
         elif date is not None:
             meet.date = date
+        date_checks, date_why = (
+            _checked_date(meet, meet.date, date_reason, actor=actor) if moved else ([], "")
+        )
+        _refuse_before_its_day(meet)
         result, ruleset = fold(season)
         absent = _absent_keys(meet, result.ladder)
         reason = ""
@@ -377,7 +518,8 @@ def start_meet(
                 "first_machines": [machine_id_of(k) for k in draw.machines],
                 "override_reason": reason,
                 "warnings": list(warnings),
-            },
+            }
+            | ({"date_checks": date_checks, "date_reason": date_why} if date_checks else {}),
         )
         season_changed(season)  # the stored groups must fold (R4.1-d needs the reason stored)
         queue_meet_started(meet)
@@ -482,6 +624,76 @@ def _check_number(season: m.Season, number: int) -> None:
         raise ValidationError(
             {"number": f"{season} has meets 1 to {season.number_of_meets}, not {number}."}
         )
+
+
+def _check_planned(meet: m.Meet, *, doing: str) -> None:
+    if meet.status != m.Meet.Status.PLANNED:
+        refused = (
+            f"Meet {meet.number} has started ({meet.get_status_display()}): only a meet not yet "
+            f"started can be {doing}."
+        )
+        raise ValidationError({"meet": ValidationError(refused, code="meet_started")})
+
+
+def _date_problems(meet: m.Meet, on: datetime.date) -> tuple[MeetDateProblem, ...]:
+    """The date checks meet `meet` fails on `on` (`meet_date_checks`, R2-a; 1 query)."""
+    season = meet.season
+    near = dict(
+        season.meets.filter(number__in=(1, meet.number - 1, meet.number + 1))
+        .exclude(pk=meet.pk)
+        .values_list("number", "date")
+    )
+    zone = ZoneInfo(season.league.time_zone)
+    with rules_edge("date"):
+        return meet_date_checks(
+            number=meet.number,
+            on=on,
+            league_day=season.weekday,
+            number_of_meets=season.number_of_meets,
+            set_up=timezone.localdate(season.created_at, timezone=zone),
+            first_meet=near.get(1),
+            previous=near.get(meet.number - 1),
+            following=near.get(meet.number + 1),
+        )
+
+
+def _checked_date(
+    meet: m.Meet, on: datetime.date, reason: str | None, *, actor: User
+) -> tuple[list[str], str]:
+    """The checks `on` fails for `meet` and the official's reason for them: a date that fails
+    one needs `reason` (field ``date_reason``), recorded as a Ruling ``meet_date``. Returns
+    ([], "") for a plain date (a reason given then is not needed, and is not recorded)."""
+    problems = _date_problems(meet, on)
+    if not problems:
+        return [], ""
+    why = (reason or "").strip()
+    if not why:
+        listed = "; ".join(p.message for p in problems)
+        asked = (
+            f"Meet {meet.number}'s date needs a reason: {listed}. Give the reason for this "
+            "date, or choose another."
+        )
+        raise ValidationError({"date_reason": ValidationError(asked, code="date_needs_reason")})
+    record_ruling(
+        league=meet.season.league,
+        official=actor,
+        kind="meet_date",
+        subject=f"{meet.season}, meet {meet.number}: {on.isoformat()}"[:200],
+        reason=why,
+    )
+    return [p.check for p in problems], why
+
+
+def _refuse_before_its_day(meet: m.Meet) -> None:
+    """A meet is played on its date: it cannot start before that day, in the league's time."""
+    today = timezone.localdate(timezone=ZoneInfo(meet.season.league.time_zone))
+    if meet.date > today:
+        refused = (
+            f"Meet {meet.number} is dated {_day(meet.date)}: it can start on that day, not "
+            f"before (today is {_day(today)}). If it is played tonight, reschedule it to today "
+            "first."
+        )
+        raise ValidationError({"date": ValidationError(refused, code="before_its_day")})
 
 
 def _check_sequence(season: m.Season, number: int) -> None:

@@ -4,6 +4,10 @@ in every notice (`flipwell.league.notices.preferences_url`).
 
 A player's choice is theirs: when they stopped every notice through the link, an official's
 edit keeps them stopped (the address and kinds are saved for when the player resumes).
+
+A subscription is the league's own (issue 26 §1): an official reads and sets it for their
+league only, a player's link changes the league's that sent it, and an address left on a
+personal link becomes the notices address of the link's league only.
 """
 
 from __future__ import annotations
@@ -46,10 +50,11 @@ def set_notice_preferences(
     kinds: Collection[str],
     actor: User,
 ) -> m.NoticeSubscription | None:
-    """A league official sets `player`'s e-mail address and the notices they chose.
+    """A league official sets `player`'s e-mail address and the notices they chose from
+    `league` (the league's own subscription: another league's is neither read nor changed).
 
-    An empty address with no kind removes the player's notices (returns None). A player who
-    stopped every notice through their link stays stopped (see the module docstring). Side
+    An empty address with no kind removes the player's notices of `league` (returns None). A
+    player who stopped every notice through their link stays stopped (module docstring). Side
     effects: the player's NoticeSubscription inserted, updated or deleted; an audit event
     ``notices.preferences_set`` (without the address). Raises PermissionDenied unless `actor`
     is a league official of `league`; ValidationError for a player not entered in any of its
@@ -72,14 +77,18 @@ def set_notice_preferences(
             raise ValidationError(
                 {"email": f"Give {player}'s e-mail address to send them notices."}
             )
-        existing = m.NoticeSubscription.objects.select_for_update().filter(player=player).first()
+        existing = (
+            m.NoticeSubscription.objects.select_for_update()
+            .filter(league=league, player=player)
+            .first()
+        )
         row: m.NoticeSubscription | None
         if not address:
             if existing is not None:
                 existing.delete()
             row = None
         else:
-            row = existing or m.NoticeSubscription(player=player)
+            row = existing or m.NoticeSubscription(league=league, player=player)
             row.email = address
             for kind in KINDS:
                 setattr(row, kind, kind in chosen)
@@ -101,75 +110,95 @@ def set_notice_preferences(
     return row
 
 
-def offer_notices(*, player: m.Player, email: str) -> m.NoticeSubscription | None:
-    """A player gave their address on their personal link: it becomes their notices address
-    when they have none yet, with no notice chosen (they choose on their notices page; every
-    notice is opt-in). An address the official set up, and the player's own choices, are kept.
-    Side effects: a NoticeSubscription row, an audit event ``notices.offered``. Returns the
-    row, or None when `email` is empty."""
+def offer_notices(*, league: m.League, player: m.Player, email: str) -> m.NoticeSubscription | None:
+    """A player gave their address on their personal link of a season of `league`: it becomes
+    their address for `league`'s notices when they have none there yet, with no notice chosen
+    (they choose on their notices page; every notice is opt-in). An address the official set
+    up, the player's own choices, and every other league's subscription are kept. Side
+    effects: a NoticeSubscription row, an audit event ``notices.offered`` in `league`. Returns
+    the row, or None when `email` is empty."""
     address = email.strip()
     if not address:
         return None
     with transaction.atomic():
         row, created = m.NoticeSubscription.objects.get_or_create(
-            player=player, defaults={"email": address}
+            league=league, player=player, defaults={"email": address}
         )
         if created:
             record_event(
                 action="notices.offered",
                 obj=player,
-                league=None,
+                league=league,
                 actor=None,
                 data={"player": player.pk},
             )
     return row
 
 
-def choose_notices_by_link(*, player: m.Player, kinds: Collection[str]) -> m.NoticeSubscription:
-    """The player chooses their notices through their link: no kind stops them all, any kind
-    resumes them. Side effects: their NoticeSubscription updated, an audit event
-    ``notices.chosen_by_player``. Raises ValidationError for a player without an address (the
-    link is only sent to players who have one) or an unknown kind."""
+def _link_rows(player: m.Player, league: m.League | None) -> list[m.NoticeSubscription]:
+    """The subscriptions a preferences link reaches, locked: the player's in `league`, or in
+    every league for an older link that names none (`flipwell.league.notices`)."""
+    rows = (
+        m.NoticeSubscription.objects.select_for_update(of=("self",))
+        .select_related("league")
+        .filter(player=player)
+    )
+    if league is not None:
+        rows = rows.filter(league=league)
+    return list(rows.order_by("league_id"))
+
+
+def choose_notices_by_link(
+    *, player: m.Player, league: m.League | None, kinds: Collection[str]
+) -> m.NoticeSubscription:
+    """The player chooses their notices of `league` through the link in its notices (`league`
+    None: an older link, for every league's): no kind stops them all, any kind resumes them.
+    Side effects: their NoticeSubscription updated, an audit event ``notices.chosen_by_player``
+    in its league. Returns the (first) row. Raises ValidationError for a player without an
+    address there (the link is only sent to players who have one) or an unknown kind."""
     chosen = _kinds(kinds)
     with transaction.atomic():
-        row = m.NoticeSubscription.objects.select_for_update().filter(player=player).first()
-        if row is None:
+        rows = _link_rows(player, league)
+        if not rows:
             raise ValidationError(
                 f"{player} has no e-mail address for notices: the league official adds it."
             )
-        for kind in KINDS:
-            setattr(row, kind, kind in chosen)
         now = timezone.now()
-        row.unsubscribed_at = None if chosen else now
-        row.updated_at = now
-        row.save()
-        record_event(
-            action="notices.chosen_by_player",
-            obj=player,
-            league=None,
-            actor=None,
-            data={"player": player.pk, "kinds": sorted(chosen)},
-        )
-    return row
-
-
-def unsubscribe_by_link(*, player: m.Player) -> m.NoticeSubscription | None:
-    """The player stops every notice through their link (or their mail program's unsubscribe
-    button). Nothing queued for them is sent from then on. Side effects: `unsubscribed_at` set
-    (kept when already set), an audit event ``notices.unsubscribed``. Returns None for a
-    player without an address (nothing to stop)."""
-    with transaction.atomic():
-        row = m.NoticeSubscription.objects.select_for_update().filter(player=player).first()
-        if row is None:
-            return None
-        if row.unsubscribed_at is None:
-            row.unsubscribed_at = row.updated_at = timezone.now()
-            row.save(update_fields=["unsubscribed_at", "updated_at"])
+        for row in rows:
+            for kind in KINDS:
+                setattr(row, kind, kind in chosen)
+            row.unsubscribed_at = None if chosen else now
+            row.updated_at = now
+            row.save()
             record_event(
-                action="notices.unsubscribed",
+                action="notices.chosen_by_player",
                 obj=player,
-                league=None,
+                league=row.league,
                 actor=None,
-                data={"player": player.pk},
+                data={"player": player.pk, "kinds": sorted(chosen)},
             )
-    return row
+    return rows[0]
+
+
+def unsubscribe_by_link(
+    *, player: m.Player, league: m.League | None
+) -> m.NoticeSubscription | None:
+    """The player stops every notice of `league` through the link in its notices (or their
+    mail program's unsubscribe button; `league` None: an older link, every league's). Nothing
+    queued for them from there is sent from then on. Side effects: `unsubscribed_at` set (kept
+    when already set), an audit event ``notices.unsubscribed`` in its league. Returns the
+    (first) row, or None for a player without an address there (nothing to stop)."""
+    with transaction.atomic():
+        rows = _link_rows(player, league)
+        for row in rows:
+            if row.unsubscribed_at is None:
+                row.unsubscribed_at = row.updated_at = timezone.now()
+                row.save(update_fields=["unsubscribed_at", "updated_at"])
+                record_event(
+                    action="notices.unsubscribed",
+                    obj=player,
+                    league=row.league,
+                    actor=None,
+                    data={"player": player.pk},
+                )
+    return rows[0] if rows else None

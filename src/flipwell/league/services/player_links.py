@@ -162,8 +162,9 @@ def set_player_link_email(*, link: m.PlayerLink, email: str) -> m.PlayerLink:
 
     The address is private: officials and the player see it, public pages never do. Side
     effects: saves it on the link and an audit event ``player_link.email_set`` (without the
-    address); it becomes their notices address if they have none (`offer_notices`, nothing
-    chosen). Raises ValidationError for an invalid address or a revoked link.
+    address); it becomes their address for the notices of the link's league if they have
+    none there (`offer_notices`, nothing chosen; no other league's). Raises ValidationError
+    for an invalid address or a revoked link.
     """
     address = email.strip()
     if address:
@@ -187,7 +188,7 @@ def set_player_link_email(*, link: m.PlayerLink, email: str) -> m.PlayerLink:
             actor=None,
             data={"player": link.player_id, "has_email": bool(address)},
         )
-        offer_notices(player=link.player, email=address)
+        offer_notices(league=link.season.league, player=link.player, email=address)
     return link
 
 

@@ -1,9 +1,15 @@
 """Use cases that enter players in a season, one by one or from a roster CSV.
 
 Words: *registering* a player enters him in a season (a SeasonEntry), creating the Player the
-first time he plays in any league. A player is recognised by his IFPA number when he has one;
-without one, by his name among the players who have none (case-insensitive), so an unranked
-player keeps one history across seasons.
+first time he plays. A player is recognised by his IFPA number when he has one, in any league
+(the number is his public identity at the IFPA); without one, by his name among the league's
+own players who have none (case-insensitive: the players entered in a season of the league,
+and the rows merged with theirs), so an unranked player keeps one history across the league's
+seasons. A name is never matched to another league's player: an official of one league cannot
+reach another league's player by typing his name (issue 26 §1). Either way what a league
+collected about him (his e-mail address and notices, his personal link's address) stays that
+league's own; and a player who plays in several leagues is renamed only by an official of
+each (`edit_player`).
 
 A player registered once meets were played *joins* at the next unplayed meet (the first meet
 not yet started): the meets before it are their late-join forfeits (R2.4-f, A14.5). A meet that
@@ -19,12 +25,14 @@ from typing import TYPE_CHECKING, Any, cast
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Field, Max, Q
+from django.db.models.functions import Coalesce
 
 from flipwell.league.adapters import PLAYED
 from flipwell.league.audit import record_event
-from flipwell.league.models import Player, Season, SeasonEntry
+from flipwell.league.models import League, Player, Season, SeasonEntry
 from flipwell.league.players_csv import COLUMNS, PlayerRow, PlayersCsvError, parse_players_csv
 from flipwell.league.services._edge import player_changed, require_official, season_changed
+from flipwell.league.services.identity import require_official_everywhere
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -84,10 +92,17 @@ def edit_player(
     """Correct a player's name or IFPA number from the roster of `season` (a typo, a number
     learnt later). The player keeps their history: standings and explanations follow the id.
 
+    Every league the player plays in shows the change, so when they also play in another
+    league it is for an official of every such league, or an installation admin
+    (`require_official_everywhere`, issue 26 §1).
+
     Side effects: updates the Player and writes an audit event ``player.edited`` with the
-    values before and after. Raises PermissionDenied unless `actor` is a league official of
-    the season's league, and ValidationError (nothing written, keyed by field) when the player
-    is not entered in `season`, a name is empty, or the IFPA number is another player's.
+    values before and after, in every league the player plays in (none of it when nothing
+    changes). Raises PermissionDenied
+    unless `actor` is a league official of the season's league and of every other league the
+    player plays in (the message names them), and ValidationError (nothing written, keyed by
+    field) when the player is not entered in `season`, a name is empty, or the IFPA number is
+    another player's.
     """
     with transaction.atomic():
         require_official(actor=actor, league=season.league, action="edit players")
@@ -100,19 +115,32 @@ def edit_player(
             "last_name": last_name.strip(),
             "ifpa_number": ifpa_number,
         }
-        _check_edit(locked, wanted)
         before = {field: getattr(locked, field) for field in wanted}
+        if before == wanted:
+            return locked  # nothing to change, nothing to log
+        renamed = (before["first_name"], before["last_name"]) != (
+            wanted["first_name"],
+            wanted["last_name"],
+        )
+        leagues = require_official_everywhere(
+            actor=actor,
+            league=season.league,
+            players=[locked],
+            doing="rename them" if renamed else "change their IFPA number",
+        )
+        _check_edit(locked, wanted)
         for field, value in wanted.items():
             setattr(locked, field, value)
         locked.full_clean()
         locked.save(update_fields=list(wanted))
-        record_event(
-            action="player.edited",
-            obj=locked,
-            league=season.league,
-            actor=actor,
-            data={"season": season.pk, "from": before, "to": wanted},
-        )
+        for shown in leagues:  # each league whose pages show the change logs it
+            record_event(
+                action="player.edited",
+                obj=locked,
+                league=shown,
+                actor=actor,
+                data={"season": season.pk, "from": before, "to": wanted},
+            )
         player_changed(locked)  # the other seasons that show their name
         season_changed(season)
     return locked
@@ -256,7 +284,7 @@ def _register(
 ) -> tuple[SeasonEntry, bool]:
     first_name, last_name = first_name.strip(), last_name.strip()
     player, created = _find_or_create_player(
-        first_name=first_name, last_name=last_name, ifpa_number=ifpa_number
+        league=season.league, first_name=first_name, last_name=last_name, ifpa_number=ifpa_number
     )
     if SeasonEntry.objects.filter(season=season, player=player).exists():
         raise _already_entered(player, season)
@@ -289,9 +317,22 @@ def _register(
     return entry, created
 
 
+def _league_rows(league: League) -> Q:
+    """The player rows that are the league's own (module docstring): a row entered in a season
+    of the league, the row it is merged into, and the rows merged into either."""
+    persons = (
+        SeasonEntry.objects.filter(season__league=league)
+        .annotate(person=Coalesce("player__merged_into_id", "player_id"))
+        .values("person")
+    )
+    return Q(pk__in=persons) | Q(merged_into__in=persons)
+
+
 def _find_or_create_player(
-    *, first_name: str, last_name: str, ifpa_number: int | None
+    *, league: League, first_name: str, last_name: str, ifpa_number: int | None
 ) -> tuple[Player, bool]:
+    """The person a new entry of `league` names (module docstring: by IFPA number in any
+    league, else by name among the league's own players), or a new row."""
     rows = Player.objects.select_related("merged_into")
     if ifpa_number is not None:
         known = rows.filter(ifpa_number=ifpa_number).first()
@@ -301,6 +342,7 @@ def _find_or_create_player(
     else:
         namesakes = _people(
             rows.filter(
+                _league_rows(league),
                 ifpa_number__isnull=True,
                 first_name__iexact=first_name,
                 last_name__iexact=last_name,
@@ -330,20 +372,22 @@ def _people(players: Iterable[Player]) -> list[Player]:
 
 
 class _KnownPlayers:
-    """The stored players a roster may name: by IFPA number, and those without one by name.
+    """The stored players a roster of `league` may name: by IFPA number (any league's), and
+    the league's own players without one by name (module docstring).
 
     Loaded in one query; the roster's new players are added as they are planned, so a later
     line naming one of them finds him (as one by one registration would).
     """
 
-    def __init__(self, rows: Sequence[PlayerRow]) -> None:
+    def __init__(self, rows: Sequence[PlayerRow], league: League) -> None:
         numbers = {row.ifpa_number for row in rows if row.ifpa_number is not None}
         numbered = (
             Q(ifpa_number__in=numbers) if len(numbers) <= IN_LIMIT else Q(ifpa_number__isnull=False)
         )
         self.by_number: dict[int, Player] = {}
         self.by_name: dict[tuple[str, str], list[Player]] = {}
-        found = Player.objects.filter(numbered | Q(ifpa_number__isnull=True))
+        unnumbered = Q(ifpa_number__isnull=True) & _league_rows(league)
+        found = Player.objects.filter(numbered | unnumbered)
         for player in found.select_related("merged_into").order_by():
             self._add(player)
 
@@ -382,7 +426,7 @@ def _planned_entries(season: Season, rows: Sequence[PlayerRow]) -> list[SeasonEn
         joined = joining_meet(season, None, who="a new player")
     except ValidationError as exc:
         raise PlayersCsvError(rows[0].line, None, _first_problem(exc)[1]) from exc
-    known = _KnownPlayers(rows)
+    known = _KnownPlayers(rows, season.league)
     entered = set(SeasonEntry.objects.filter(season=season).values_list("player_id", flat=True))
     planned: set[int] = set()  # id() of each player already given a row of this file
     entries: list[SeasonEntry] = []

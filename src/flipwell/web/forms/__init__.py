@@ -49,8 +49,10 @@ from flipwell.web.forms.machines import (
     MachineStatusForm,
 )
 from flipwell.web.forms.meets import (
+    CancelMeetForm,
     CloseMeetForm,
     LatenessForm,
+    RescheduleMeetForm,
     ScheduleMeetForm,
     SeasonForm,
     StartMeetForm,
@@ -95,6 +97,7 @@ __all__ = [
     "AddOfficialForm",
     "AmendSpecialRulingForm",
     "AnswerForm",
+    "CancelMeetForm",
     "CloseMeetForm",
     "CompensatoryGameForm",
     "CompensatoryRequestForm",
@@ -131,6 +134,7 @@ __all__ = [
     "PlayoffScoresForm",
     "QualifyForm",
     "RegisterPlayerForm",
+    "RescheduleMeetForm",
     "ReverseEntryForm",
     "RevokeTokenForm",
     "RoleForm",

@@ -12,6 +12,7 @@ from flipwell.league import models as m
 from flipwell.web.forms.fields import (
     PlayerChoices,
     ScoreField,
+    id_field,
     player_field,
     reason_field,
     row_choice_field,
@@ -93,7 +94,7 @@ class ConsoleCorrectionForm(forms.Form):
 
 
 class AnswerForm(forms.Form):
-    player = forms.IntegerField(widget=forms.HiddenInput)
+    player = id_field("player")
     agrees = forms.TypedChoiceField(
         choices=[("yes", "Agrees"), ("no", "Disagrees")], coerce=lambda v: v == "yes"
     )

@@ -112,6 +112,20 @@ def not_offered(what: str, label: str) -> str:
     )
 
 
+def id_field(what: str, **kwargs: Any) -> forms.IntegerField:
+    """A hidden field that carries a row's id (`limits.ID`); a value that is no id is refused
+    on the form, in words: the page may be out of date (a hidden field's raw bounds would mean
+    nothing to the person, and an id past the bigint range would fail the database)."""
+    stale = f"That {what} is not one this page offered (the page may be out of date): reload it."
+    kwargs.setdefault("widget", forms.HiddenInput)
+    return forms.IntegerField(
+        min_value=limits.ID.minimum,
+        max_value=limits.ID.maximum,
+        error_messages={"invalid": stale, "min_value": stale, "max_value": stale},
+        **kwargs,
+    )
+
+
 def player_field(players: PlayerChoices, label: str, **kwargs: Any) -> forms.TypedChoiceField:
     return row_choice_field("player", players, label=label, **kwargs)
 

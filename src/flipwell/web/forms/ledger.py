@@ -11,6 +11,7 @@ from flipwell.web.forms.fields import (
     MoneyField,
     PlayerChoices,
     cents_as_money,
+    id_field,
     player_field,
     row_choice_field,
 )
@@ -37,5 +38,5 @@ class LedgerEntryForm(forms.Form):
 
 
 class ReverseEntryForm(forms.Form):
-    entry = forms.IntegerField(widget=forms.HiddenInput)
+    entry = id_field("entry")
     reason = forms.CharField(label="Why reverse it?", max_length=limits.TEXT_LENGTH)

@@ -1,4 +1,5 @@
-"""Forms of seasons and meets: a new season, schedule, start and close a meet."""
+"""Forms of seasons and meets: a new season, schedule, reschedule, cancel, start and close a
+meet."""
 
 from __future__ import annotations
 
@@ -35,6 +36,23 @@ class ScheduleMeetForm(forms.Form):
         min_value=limits.MEET_NUMBER.minimum, max_value=limits.MEET_NUMBER.maximum
     )
     date = forms.DateField(widget=date_input())
+    date_reason = reason_field(
+        "Why this date? (only for a date outside the season, out of order or off the league day)",
+        required=False,
+    )
+
+
+class RescheduleMeetForm(forms.Form):
+    """Move a meet not yet started to another date, saying why (R2-a)."""
+
+    date = forms.DateField(label="New date", widget=date_input())
+    reason = reason_field("Why is it moved?")
+
+
+class CancelMeetForm(forms.Form):
+    """Cancel a meet not yet started, saying why: that night is not played."""
+
+    reason = reason_field("Why is it cancelled?")
 
 
 def player_choice_form(players: PlayerChoices, label: str = "Player") -> type[forms.Form]:
@@ -70,6 +88,10 @@ class StartMeetForm(forms.Form):
     """Start the meet: the ladder's groups, or the official's groups with his reason."""
 
     date = forms.DateField(required=False, widget=date_input())
+    date_reason = reason_field(
+        "Why this date? (only for a date outside the season, out of order or off the league day)",
+        required=False,
+    )
     seed = forms.IntegerField(
         label="Draw seed",
         required=False,

@@ -8,6 +8,7 @@ from django import forms
 
 from flipwell.league import limits
 from flipwell.league.players_csv import PlayersCsvError, roster_problems
+from flipwell.web.forms.fields import id_field
 
 
 class RegisterPlayerForm(forms.Form):
@@ -37,7 +38,7 @@ class RegisterPlayerForm(forms.Form):
 class EditPlayerForm(forms.Form):
     """A roster player's name and IFPA number, as corrected by an official."""
 
-    player = forms.IntegerField(widget=forms.HiddenInput)
+    player = id_field("player")
     first_name = forms.CharField(max_length=limits.NAME_LENGTH)
     last_name = forms.CharField(max_length=limits.NAME_LENGTH)
     ifpa_number = forms.IntegerField(
@@ -49,27 +50,86 @@ class EditPlayerForm(forms.Form):
     )
 
 
+NUL = "\x00"
+
+
+def _too_long_message(what: str, *, size: int | None = None) -> str:
+    """Why a roster CSV over `limits.ROSTER_CSV_LENGTH` is refused (with its size in MB when
+    known): a roster is far smaller, so it is likely the wrong file."""
+    megabytes = f" is {size / 1_000_000:.1f} MB:" if size is not None else " is too long:"
+    limit = limits.ROSTER_CSV_LENGTH // 1_000_000
+    return (
+        f"{what}{megabytes} a roster CSV may be at most {limit} MB (some 30,000 players). "
+        "Check that it is the roster file."
+    )
+
+
+MAX_PROBLEMS_SHOWN = 20
+"""The bad lines a roster upload lists; past them, how many more (a whole file of bad lines
+would make a page as large as the file)."""
+
+
+class _CsvTextarea(forms.Textarea):
+    """The pasted CSV, shown again when the form is refused, unless it is over the limit:
+    a refused megabyte is not sent back to the phone that pasted it."""
+
+    def format_value(self, value: Any) -> str | None:
+        if isinstance(value, str) and len(value) > limits.ROSTER_CSV_LENGTH:
+            return ""
+        return super().format_value(value)
+
+
 class PlayersCsvForm(forms.Form):
+    """A roster CSV, uploaded or pasted: at most `limits.ROSTER_CSV_LENGTH` (as the API's
+    import), UTF-8 text without NUL; each bad line is named (the first `MAX_PROBLEMS_SHOWN`)."""
+
     csv_file = forms.FileField(label="IFPA CSV file", required=False)
     csv_text = forms.CharField(
-        label="…or paste the CSV", required=False, widget=forms.Textarea(attrs={"rows": 5})
+        label="…or paste the CSV",
+        required=False,
+        max_length=limits.ROSTER_CSV_LENGTH,
+        error_messages={"max_length": _too_long_message("The pasted text")},
+        widget=_CsvTextarea(attrs={"rows": 5}),
     )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         upload = data.get("csv_file")
         if upload is not None:
-            try:
-                data["csv_text"] = upload.read().decode("utf-8-sig")
-            except UnicodeDecodeError:
-                self.add_error("csv_file", "The file is not UTF-8 text: save it as CSV (UTF-8).")
+            data["csv_text"] = self._read(upload)
         text = data.get("csv_text") or ""
-        if not self.errors and not text.strip():
+        if self.errors:
+            return data
+        if NUL in text:
+            line = text.count("\n", 0, text.index(NUL)) + 1
+            self.add_error(
+                "csv_file" if upload is not None else "csv_text",
+                f"Line {line} holds a NUL character (code 0), which is not CSV text: save the "
+                "roster again as CSV (UTF-8) and upload that file.",
+            )
+        elif not text.strip():
             self.add_error(None, "Choose a CSV file or paste its text.")
-        elif not self.errors:
-            for problem in csv_problems(text):
+        else:
+            problems = csv_problems(text)
+            for problem in problems[:MAX_PROBLEMS_SHOWN]:
                 self.add_error(None, problem)
+            if len(problems) > MAX_PROBLEMS_SHOWN:
+                more = len(problems) - MAX_PROBLEMS_SHOWN
+                self.add_error(None, f"…and {more} more bad lines: fix these first.")
         return data
+
+    def _read(self, upload: Any) -> str:
+        """The uploaded file's text ("" with an error on the field when it is too large or
+        not UTF-8); a file over the limit is not read at all."""
+        if upload.size > limits.ROSTER_CSV_LENGTH:
+            self.add_error("csv_file", _too_long_message("The file", size=upload.size))
+            return ""
+        try:
+            text: str = upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            self.add_error("csv_file", "The file is not UTF-8 text: save it as CSV (UTF-8).")
+            return ""
+        return text
 
 
 def csv_problems(text: str) -> list[str]:
@@ -110,5 +170,5 @@ class MergePlayersForm(forms.Form):
 class UndoMergeForm(forms.Form):
     """Why a merge is undone."""
 
-    merge = forms.IntegerField(widget=forms.HiddenInput)
+    merge = id_field("merge")
     reason = forms.CharField(max_length=limits.TEXT_LENGTH, label="Why undo it")

@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 
 from flipwell.league import enums, limits
-from flipwell.web.forms.fields import reason_field
+from flipwell.web.forms.fields import id_field, reason_field
 
 
 class SpecialRulingForm(forms.Form):
@@ -32,7 +32,7 @@ class SpecialRulingForm(forms.Form):
 
 
 class AmendSpecialRulingForm(SpecialRulingForm):
-    ruling = forms.IntegerField(widget=forms.HiddenInput)
+    ruling = id_field("ruling")
     reason = reason_field("Why amend it?")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -9,7 +9,7 @@ from django import forms
 from django.conf import settings
 
 from flipwell.league import models as m
-from flipwell.web.forms.fields import PlayerChoices, row_choice_field
+from flipwell.web.forms.fields import PlayerChoices, id_field, row_choice_field
 
 
 def _time_zones() -> list[tuple[str, str]]:
@@ -89,4 +89,4 @@ class IssueTokenForm(forms.Form):
 
 
 class RevokeTokenForm(forms.Form):
-    token = forms.IntegerField(widget=forms.HiddenInput)
+    token = id_field("token")

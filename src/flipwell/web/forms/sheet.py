@@ -9,7 +9,13 @@ from django.core.exceptions import ValidationError
 
 from flipwell.league import limits
 from flipwell.league import models as m
-from flipwell.web.forms.fields import PlayerChoices, ScoreField, player_field, row_choice_field
+from flipwell.web.forms.fields import (
+    PlayerChoices,
+    ScoreField,
+    id_field,
+    player_field,
+    row_choice_field,
+)
 
 STALE_PAGE = (
     "This entry does not say which game and which version of its sheet it was made on: "
@@ -22,8 +28,10 @@ class ScoreEntryForm(forms.Form):
     which game and which version of its sheet (0: none yet) the phone showed."""
 
     idempotency_key = forms.CharField(max_length=limits.KEY_LENGTH, widget=forms.HiddenInput)
-    game = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
-    seen_version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+    game = id_field("game", required=False)
+    seen_version = forms.IntegerField(
+        min_value=0, max_value=limits.ID.maximum, required=False, widget=forms.HiddenInput
+    )
 
     def __init__(
         self, *args: Any, players: PlayerChoices, forfeits: frozenset[int], **kwargs: Any
@@ -103,7 +111,7 @@ class ScoreEntryForm(forms.Form):
 class ConfirmForm(forms.Form):
     """Another player of the group confirms the entered sheet."""
 
-    submission = forms.IntegerField(widget=forms.HiddenInput)
+    submission = id_field("score entry")
 
     def __init__(self, *args: Any, players: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -113,7 +121,7 @@ class ConfirmForm(forms.Form):
 class NextMachineForm(forms.Form):
     """The picker chooses the next game's machine."""
 
-    chosen_by = forms.IntegerField(widget=forms.HiddenInput)
+    chosen_by = id_field("player")
 
     def __init__(self, *args: Any, machines: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -20,11 +20,12 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
+from flipwell.league import limits, notices, services
 from flipwell.league import models as m
-from flipwell.league import notices, services
 from flipwell.league.selectors.notices import notice_subscription
 from flipwell.league.selectors.player_links import player_link_page
 from flipwell.league.services.player_links import DeadLinkError, live_link
+from flipwell.web.ids import parse_number
 
 
 @never_cache
@@ -82,17 +83,19 @@ def _act(request: HttpRequest, link: m.PlayerLink) -> str:
 
 
 def _notices(link: m.PlayerLink) -> str:
-    """The player's email notices page (choose them or stop them; the signed link every
-    notice carries, `flipwell.league.notices`), or "" while no official has set up notices
-    for them (that page needs their address on file)."""
-    if notice_subscription(link.player) is None:
+    """The player's page for the e-mail notices of the link's league (choose them or stop
+    them; the signed link every notice carries, `flipwell.league.notices`), or "" while no
+    official of that league has set up notices for them (that page needs their address)."""
+    league = link.season.league
+    if notice_subscription(link.player, league=league) is None:
         return ""
-    return reverse("web:notice_preferences", args=[notices.preferences_token(link.player_id)])
+    token = notices.preferences_token(league.pk, link.player_id)
+    return reverse("web:notice_preferences", args=[token])
 
 
 def _meet(link: m.PlayerLink, raw: str) -> m.Meet:
     """The meet of the link's season numbered `raw`; ValidationError for any other."""
-    number = int(raw) if raw.isdigit() else 0
+    number = parse_number(raw, limits.MEET_NUMBER) or 0
     meet = m.Meet.objects.filter(season_id=link.season_id, number=number).first()
     if meet is None:
         raise ValidationError(f"There is no scheduled meet {raw[:10]!r} in {link.season.name}.")

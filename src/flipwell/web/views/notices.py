@@ -1,11 +1,13 @@
 """A player's notice preferences, reached by the signed link in every notice
 (`flipwell.league.notices.preferences_url`): choose the notices, or stop them all.
 
-The link's token is the player's id signed with the installation's key, so it is the only
-credential: the page needs no sign-in and no CSRF cookie (a mail program's one-click
-unsubscribe, RFC 8058, posts ``List-Unsubscribe=One-Click`` to it without either). A GET never
-changes anything, so a mail scanner that follows the link stops nothing. A link stays valid as
-long as the installation's ``SECRET_KEY``: a player's old e-mails still unsubscribe them.
+The link's token is the league's and the player's ids signed with the installation's key, so
+it is the only credential, and it reaches that league's notices only (an older token, the
+player's id alone, reaches every league's): the page needs no sign-in and no CSRF cookie (a
+mail program's one-click unsubscribe, RFC 8058, posts ``List-Unsubscribe=One-Click`` to it
+without either). A GET never changes anything, so a mail scanner that follows the link stops
+nothing. A link stays valid as long as the installation's ``SECRET_KEY``: a player's old
+e-mails still unsubscribe them.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
 from flipwell.league import models as m
-from flipwell.league.notices import player_id_for_token
-from flipwell.league.selectors.notices import notice_subscription
+from flipwell.league.notices import preferences_for_token
+from flipwell.league.selectors.notices import link_subscriptions
 from flipwell.league.services.notices import choose_notices_by_link, unsubscribe_by_link
 from flipwell.web.forms import NoticeKindsForm, show_service_errors
 
@@ -28,19 +30,21 @@ from flipwell.web.forms import NoticeKindsForm, show_service_errors
 def preferences(request: HttpRequest, token: str) -> HttpResponse:
     """GET: the player's notices as a form. POST: save the boxes ticked (``action=save``), or
     stop every notice (``action=stop``, or a mail program's one-click unsubscribe)."""
-    player_id = player_id_for_token(token)
-    if player_id is None:
+    target = preferences_for_token(token)
+    if target is None:
         raise Http404("This link is not a notices link of this league site.")
-    player = get_object_or_404(m.Player, pk=player_id)
-    subscription = notice_subscription(player)
-    if subscription is None:
+    player = get_object_or_404(m.Player, pk=target.player)
+    reached = link_subscriptions(player.pk, league_id=target.league)
+    if not reached:
         raise Http404("No notices are set up for this player.")
+    subscription = reached[0]
+    league = subscription.league if target.league is not None else None
     status = 200
     saved = ""
     if request.method == "POST":
         one_click = request.POST.get("List-Unsubscribe") == "One-Click"
         if one_click or request.POST.get("action") == "stop":
-            subscription = unsubscribe_by_link(player=player) or subscription
+            subscription = unsubscribe_by_link(player=player, league=league) or subscription
             if one_click:
                 return HttpResponse("Unsubscribed.", content_type="text/plain")
             saved = "You get no more notices. Tick a box and save to get them again."
@@ -49,7 +53,9 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
             form = NoticeKindsForm(request.POST)
             if form.is_valid():
                 try:
-                    subscription = choose_notices_by_link(player=player, kinds=form.kinds())
+                    subscription = choose_notices_by_link(
+                        player=player, league=league, kinds=form.kinds()
+                    )
                 except ValidationError as error:
                     show_service_errors(form, error)
                     status = 400
@@ -60,7 +66,13 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
                 status = 400
     else:
         form = _form(subscription)
-    context = {"player": player, "subscription": subscription, "form": form, "saved": saved}
+    context = {
+        "player": player,
+        "subscription": subscription,
+        "leagues": [row.league for row in reached],
+        "form": form,
+        "saved": saved,
+    }
     return render(request, "public/notice_preferences.html", context, status=status)
 
 

@@ -19,6 +19,7 @@ from flipwell.league.selectors import people
 from flipwell.league.selectors import public_pages as pages
 from flipwell.web.charts import bracket_diagram, points_chart, sparkline
 from flipwell.web.htmx import asked_by_htmx
+from flipwell.web.ids import parse_id
 
 View = Callable[..., HttpResponse]
 
@@ -37,13 +38,14 @@ def not_found_as_404(view: View) -> View:
 
 
 def optional_id(request: HttpRequest, name: str) -> int | None:
-    """An optional positive integer query parameter (?season=3); a bad value is a 404."""
+    """An optional id query parameter (?season=3); a value that is no id is a 404."""
     raw = request.GET.get(name, "").strip()
     if not raw:
         return None
-    if not raw.isdigit() or int(raw) < 1:
-        raise Http404(f"{name} must be a positive whole number, not {raw!r}.")
-    return int(raw)
+    wanted = parse_id(raw)
+    if wanted is None:
+        raise Http404(f"{name} must be a positive whole number, not {raw[:30]!r}.")
+    return wanted
 
 
 def league_list(request: HttpRequest) -> HttpResponse:

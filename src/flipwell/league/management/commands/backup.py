@@ -14,7 +14,8 @@ from flipwell.league.management.commands._common import ProgressStream, require_
 class Command(BaseCommand):
     help = (
         "Write every fact of every league, and the accounts of the people who act in them "
-        "(username, names, email, password hash), to FILE as JSON with a checksum; FILE is "
+        "(username, names, email, password hash), to FILE as JSON, signed with this installation's "
+        "key and checksummed; FILE is "
         "replaced atomically and readable by its owner only. API tokens are not backed up."
     )
 

@@ -1,4 +1,5 @@
-"""`restore [--no-verify] FILE`: a backup, into an empty database, all or nothing."""
+"""`restore [--trust-unsigned | --no-verify] FILE`: a backup, into an empty database, all or
+nothing."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ class Command(BaseCommand):
     help = (
         "Restore a backup made by `backup` into this database, which must be migrated and "
         "empty; every row keeps its id, and nothing is written unless all of it is. The "
-        "file's checksum must match unless --no-verify; every row is checked either way."
+        "file's checksum must match and it must be signed by this installation (its "
+        "SECRET_KEY) unless --trust-unsigned or --no-verify; every row is checked either way."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -27,12 +29,24 @@ class Command(BaseCommand):
             "checksum does not match (edited on purpose); its rows are still checked",
         )
 
+        parser.add_argument(
+            "--trust-unsigned",
+            action="store_true",
+            help="restore a file this installation did not sign (made by another installation, "
+            "or before flipwell signed backups) after printing what it holds; its checksum "
+            "must still match and its rows are still checked",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]
         require_migrated()
         try:
             summary = restore_backup(
-                path=path, progress=ProgressStream(self), verify=not options["no_verify"]
+                path=path,
+                progress=ProgressStream(self),
+                verify=not options["no_verify"],
+                trust_unsigned=options["trust_unsigned"],
+                warn=self.stderr.write,
             )
         except BackupError as error:
             raise CommandError(str(error)) from error

@@ -2,7 +2,8 @@
 
 ``flipwell work`` runs until stopped (SIGTERM or Ctrl+C end it after the pass in progress),
 one pass every ``--interval`` seconds; ``flipwell work --once`` runs one pass and exits (for
-cron and tests). Without ``NOTICES_EMAIL`` it queues nothing, and sends what is already queued.
+cron and tests). Without ``NOTICES_EMAIL`` or ``FLIPWELL_SITE_URL`` it queues nothing, and
+sends what is already queued.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from django.db import close_old_connections
 
 from flipwell.league.management.commands._common import require_migrated
 from flipwell.league.notice_worker import work_once
+from flipwell.league.notices import missing_site_address
 
 
 class Command(BaseCommand):
@@ -39,6 +41,8 @@ class Command(BaseCommand):
         require_migrated()
         if not settings.NOTICES_EMAIL:
             self.stdout.write("Notices are off (NOTICES_EMAIL): nothing new is queued.")
+        elif missing_site_address():
+            self.stderr.write(f"Warning: {missing_site_address()}")
         if options["once"]:
             self.stdout.write(str(work_once()))
             return

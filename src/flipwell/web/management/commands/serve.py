@@ -1,10 +1,11 @@
 """``flipwell serve``: serve flipwell in production with gunicorn.
 
 In order: refuse to start while the database lacks a migration (``flipwell migrate`` first,
-so no worker ever serves code newer than its tables), collect the static files (hashed and
-compressed, see `flipwell.settings`), then *become* gunicorn (exec: the same process id, so
-systemd's or docker's SIGTERM reaches gunicorn's master, which shuts down gracefully). Its
-settings are in `flipwell.gunicorn_conf`.
+so no worker ever serves code newer than its tables), warn when no site address is set
+(``FLIPWELL_SITE_URL``: e-mails then send no link, see `flipwell.league.notices`), collect
+the static files (hashed and compressed, see `flipwell.settings`), then *become* gunicorn
+(exec: the same process id, so systemd's or docker's SIGTERM reaches gunicorn's master, which
+shuts down gracefully). Its settings are in `flipwell.gunicorn_conf`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 
 from flipwell.gunicorn_conf import default_bind
+from flipwell.league.notices import missing_site_address
 from flipwell.web.health import unapplied_migrations
 
 
@@ -53,6 +55,9 @@ class Command(BaseCommand):
                 f"the database lacks {len(missing)} migration{'s' if len(missing) > 1 else ''} "
                 f"({shown}); run `flipwell migrate` first, then start the server again"
             )
+        no_site = missing_site_address()
+        if no_site:
+            self.stderr.write(f"flipwell serve: warning: {no_site}")
         if not options["no_collectstatic"]:
             call_command("collectstatic", interactive=False, verbosity=0)
         connections.close_all()

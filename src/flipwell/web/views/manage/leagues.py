@@ -3,11 +3,12 @@ its IFPA submission preview, and merging two players who are one person."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -40,8 +41,14 @@ from flipwell.web.forms import (
     UndoMergeForm,
     show_service_errors,
 )
+from flipwell.web.ids import parse_id
 from flipwell.web.player_links import player_link_url
 from flipwell.web.views.manage._common import action, done, official, page, run, season_of
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+T = TypeVar("T")
 
 
 @signed_in
@@ -94,13 +101,15 @@ def roster(request: HttpRequest, league: m.League, role: str, season_id: int) ->
     if which == "edit" and edit is not None:
         edited = run(
             edit,
-            lambda d: services.edit_player(
-                season=season,
-                player=get_object_or_404(m.Player, pk=d["player"]),
-                first_name=d["first_name"],
-                last_name=d["last_name"],
-                ifpa_number=d["ifpa_number"],
-                actor=official(request),
+            refused_on_form(
+                lambda d: services.edit_player(
+                    season=season,
+                    player=get_object_or_404(m.Player, pk=d["player"]),
+                    first_name=d["first_name"],
+                    last_name=d["last_name"],
+                    ifpa_number=d["ifpa_number"],
+                    actor=official(request),
+                )
             ),
         )
         if edited is not None:
@@ -149,10 +158,10 @@ def roster(request: HttpRequest, league: m.League, role: str, season_id: int) ->
 
 def _link_action(request: HttpRequest, season: m.Season, which: str) -> HttpResponse:
     """Issue (or reissue) or revoke the personal link of the roster's player posted."""
-    wanted = request.POST.get("player", "")
+    wanted = parse_id(request.POST.get("player"))
     entry = (
         season.entries.select_related("player").filter(player_id=wanted).first()
-        if wanted.isdigit()
+        if wanted is not None
         else None
     )
     if entry is None:
@@ -178,8 +187,8 @@ def _link_action(request: HttpRequest, season: m.Season, which: str) -> HttpResp
 def _opened_entry(request: HttpRequest, season: m.Season, parameter: str) -> m.SeasonEntry | None:
     """The roster entry a panel's ``?<parameter>=<player id>`` opens (None: no such player on
     this roster, or no panel asked for)."""
-    wanted = request.GET.get(parameter, "")
-    if not wanted.isdigit():
+    wanted = parse_id(request.GET.get(parameter))
+    if wanted is None:
         return None
     return season.entries.select_related("player").filter(player_id=wanted).first()
 
@@ -266,7 +275,7 @@ def player_notices(
         m.SeasonEntry.objects.select_related("player"), season=season, player_id=player_id
     )
     player = entry.player
-    subscription = notice_reads.notice_subscription(player)
+    subscription = notice_reads.notice_subscription(player, league=league)
     posted = request.method == "POST"
     form = NoticePreferencesForm(
         request.POST if posted else None,
@@ -331,18 +340,20 @@ def merge_players(request: HttpRequest, league: m.League, role: str) -> HttpResp
     undo = UndoMergeForm(request.POST if which == "undo" else None)
     confirm = None
     if which == "review":
-        checked = run(form, _checked_pair)
+        checked = run(form, refused_on_form(lambda d: _checked_pair(d, league, official(request))))
         if checked is not None:
             confirm = (by_id[checked[0]], by_id[checked[1]])
     elif which == "merge":
         merge = run(
             form,
-            lambda d: services.merge_players(
-                league=league,
-                kept=get_object_or_404(m.Player, pk=d["kept"]),
-                merged=get_object_or_404(m.Player, pk=d["merged"]),
-                reason=d["reason"],
-                actor=official(request),
+            refused_on_form(
+                lambda d: services.merge_players(
+                    league=league,
+                    kept=get_object_or_404(m.Player, pk=d["kept"]),
+                    merged=get_object_or_404(m.Player, pk=d["merged"]),
+                    reason=d["reason"],
+                    actor=official(request),
+                )
             ),
         )
         if merge is not None:
@@ -350,11 +361,13 @@ def merge_players(request: HttpRequest, league: m.League, role: str) -> HttpResp
     elif which == "undo":
         undone = run(
             undo,
-            lambda d: services.undo_player_merge(
-                league=league,
-                merge=get_object_or_404(m.PlayerMerge, pk=d["merge"]),
-                reason=d["reason"],
-                actor=official(request),
+            refused_on_form(
+                lambda d: services.undo_player_merge(
+                    league=league,
+                    merge=get_object_or_404(m.PlayerMerge, pk=d["merge"]),
+                    reason=d["reason"],
+                    actor=official(request),
+                )
             ),
         )
         if undone is not None:
@@ -371,9 +384,23 @@ def merge_players(request: HttpRequest, league: m.League, role: str) -> HttpResp
     return page(request, "manage/merge_players.html", context, failed=failed)
 
 
-def _checked_pair(data: dict[str, Any]) -> tuple[int, int]:
+def _checked_pair(data: dict[str, Any], league: m.League, actor: User) -> tuple[int, int]:
     """The chosen (kept, merged) ids once the pair passes the merge's checks (nothing written)."""
     kept = get_object_or_404(m.Player, pk=data["kept"])
     merged = get_object_or_404(m.Player, pk=data["merged"])
-    services.check_merge_players(kept=kept, merged=merged)
+    services.check_merge_players(league=league, kept=kept, merged=merged, actor=actor)
     return kept.pk, merged.pk
+
+
+def refused_on_form(call: Callable[[dict[str, Any]], T]) -> Callable[[dict[str, Any]], T]:
+    """`call`, with a refusal for want of a role in another league (the person also plays
+    there: `services.require_official_everywhere`) shown on the form, as the service words
+    it, instead of a bare 403 page: the official learns who can do it."""
+
+    def shown(data: dict[str, Any]) -> T:
+        try:
+            return call(data)
+        except PermissionDenied as refusal:
+            raise ValidationError(str(refusal), code="other_league") from refusal
+
+    return shown

@@ -21,6 +21,7 @@ from flipwell.web.forms import (
     MachineProblemForm,
     SpecialRulingForm,
 )
+from flipwell.web.ids import parse_id
 from flipwell.web.views.manage._common import action, done, machine_of, official, page, run
 
 
@@ -91,7 +92,9 @@ def special_rulings(request: HttpRequest, league: m.League, role: str) -> HttpRe
         if row is not None:
             return done(request, f"Special ruling added for {row.machine_title}.")
     elif which == "amend":
-        ruling = m.SpecialRuling.objects.filter(pk=request.POST.get("ruling") or 0).first()
+        ruling = m.SpecialRuling.objects.filter(
+            pk=parse_id(request.POST.get("ruling")) or 0
+        ).first()
         if ruling is None and amend.is_valid():
             amend.add_error(None, "That ruling no longer exists: reload the page.")
         elif ruling is not None:

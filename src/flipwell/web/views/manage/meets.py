@@ -31,6 +31,7 @@ from flipwell.rules import proposed_group_numbers
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page
 from flipwell.web.forms import (
     AnswerForm,
+    CancelMeetForm,
     CloseMeetForm,
     CompensatoryGameForm,
     CompensatoryRequestForm,
@@ -39,11 +40,13 @@ from flipwell.web.forms import (
     LateJoinForm,
     LatenessForm,
     MalfunctionForm,
+    RescheduleMeetForm,
     ScheduleMeetForm,
     StartMeetForm,
     ViolationForm,
     player_choice_form,
 )
+from flipwell.web.ids import parse_id
 from flipwell.web.scoresheet_tokens import path_for
 from flipwell.web.views.manage._common import (
     action,
@@ -72,9 +75,9 @@ def _games(meet: m.Meet, group: int | None = None) -> list[tuple[int, str]]:
 def _chosen_group(request: HttpRequest, meet: m.Meet) -> int | None:
     """The group number ``?group=N`` chose (its forms then list only that group's games and
     players); None for every group, or for a number the meet does not have."""
-    wanted = request.GET.get("group", "")
-    if wanted.isdigit() and meet.groups.filter(number=int(wanted)).exists():
-        return int(wanted)
+    wanted = parse_id(request.GET.get("group"))
+    if wanted is not None and meet.groups.filter(number=wanted).exists():
+        return wanted
     return None
 
 
@@ -98,7 +101,14 @@ def meets(request: HttpRequest, league: m.League, role: str, season_id: int) -> 
     form = ScheduleMeetForm(request.POST or None, initial=initial)
     if request.method == "POST":
         meet = run(
-            form, lambda d: services.schedule_meet(season=season, actor=official(request), **d)
+            form,
+            lambda d: services.schedule_meet(
+                season=season,
+                number=d["number"],
+                date=d["date"],
+                date_reason=d["date_reason"] or None,
+                actor=official(request),
+            ),
         )
         if meet is not None:
             warned = "; ".join(meet_date_warnings(meet))
@@ -133,7 +143,59 @@ def meet(request: HttpRequest, league: m.League, role: str, meet_id: int) -> Htt
         else {}
     )
     context = {**_base(league, role, the_meet, "hub"), "board": board, "sheets": sheets}
+    if the_meet.status == m.Meet.Status.PLANNED:
+        context |= {
+            "reschedule_form": RescheduleMeetForm(initial={"date": the_meet.date}),
+            "cancel_form": CancelMeetForm(),
+        }
     return render(request, "manage/meet.html", context)
+
+
+@console_page(LO_ONLY)
+def reschedule(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
+    """Move a meet not yet started to another date, or cancel it; each asks why (R2-a). The
+    meet's hub shows both forms; this page shows them again when one was refused."""
+    the_meet = meet_of(league, meet_id)
+    posted = action(request)
+    moving = RescheduleMeetForm(
+        request.POST if posted == "reschedule" else None, initial={"date": the_meet.date}
+    )
+    cancelling = CancelMeetForm(request.POST if posted == "cancel" else None)
+    if posted == "reschedule":
+        moved = run(
+            moving,
+            lambda d: services.reschedule_meet(
+                meet=the_meet, date=d["date"], reason=d["reason"], actor=official(request)
+            ),
+        )
+        if moved is not None:
+            messages.success(request, f"Meet {moved.number} moved to {moved.date:%A %d %B %Y}.")
+            return HttpResponseRedirect(reverse("web:manage_meet", args=[league.slug, meet_id]))
+    elif posted == "cancel":
+        cancelled = run(
+            cancelling,
+            lambda d: services.cancel_meet(
+                meet=the_meet, reason=d["reason"], actor=official(request)
+            ),
+        )
+        if cancelled is not None:
+            moved_down = ", ".join(
+                f"meet {old} is now meet {new}" for old, new in cancelled.renumbered
+            )
+            messages.success(
+                request,
+                f"Meet {cancelled.number} ({cancelled.date:%A %d %B %Y}) is cancelled"
+                + (f"; {moved_down}." if moved_down else "."),
+            )
+            return HttpResponseRedirect(
+                reverse("web:manage_meets", args=[league.slug, the_meet.season_id])
+            )
+    context = {
+        **_base(league, role, the_meet, "hub"),
+        "reschedule_form": moving,
+        "cancel_form": cancelling,
+    }
+    return page(request, "manage/reschedule.html", context, failed=bool(posted))
 
 
 @console_page(LO_ONLY)
@@ -259,6 +321,7 @@ def _start(meet: m.Meet, form: StartMeetForm, request: HttpRequest) -> Any:
         actor=official(request),
         override_groups=None if chosen is None else [[players[p] for p in g] for g in chosen],
         override_reason=data["override_reason"] or None,
+        date_reason=data["date_reason"] or None,
     )
 
 
@@ -460,8 +523,8 @@ def corrections(request: HttpRequest, league: m.League, role: str, meet_id: int)
     the_meet = meet_of(league, meet_id)
     board = meet_board(the_meet) if the_meet.status != m.Meet.Status.PLANNED else None
     which = action(request)
-    game_id = request.POST.get("game") or request.GET.get("game")
-    game = game_of(the_meet, int(game_id)) if game_id and game_id.isdigit() else None
+    game_id = parse_id(request.POST.get("game") or request.GET.get("game"))
+    game = game_of(the_meet, game_id) if game_id is not None else None
     group = None
     if game is not None and board is not None:
         group = next(g for g in board.groups if g.id == game.group_id)
@@ -484,7 +547,7 @@ def corrections(request: HttpRequest, league: m.League, role: str, meet_id: int)
             return done(request, "Correction requested: record each asked player's answer.")
     elif which == "answer":
         correction = m.CorrectionRequest.objects.filter(
-            pk=request.POST.get("request", "0") if request.POST.get("request", "").isdigit() else 0,
+            pk=parse_id(request.POST.get("request")) or 0,
             game__group__meet=the_meet,
         ).first()
         answered = run(
