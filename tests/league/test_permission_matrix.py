@@ -158,6 +158,11 @@ CALLS = [
         meet=w.planned, player=w.night.players[0], actor=a)),
     Call("start_meet", lambda w, a: services.start_meet(
         season=w.season, number=2, date=w.planned.date, seed=1, actor=a)),
+    Call("reschedule_meet", lambda w, a: services.reschedule_meet(
+        meet=w.planned, date=w.planned.date + datetime.timedelta(days=1), reason="Venue closed",
+        actor=a)),
+    Call("cancel_meet", lambda w, a: services.cancel_meet(
+        meet=w.planned, reason="Venue closed", actor=a)),
     Call("close_meet", lambda w, a: services.close_meet(
         meet=w.meet, override_reason="Closing early", actor=a)),
     # forfeits and late arrivals: a scorekeeper's work, but a non-countable forfeit is an LO's
@@ -184,6 +189,8 @@ CALLS = [
     Call("merge_players", lambda w, a: services.merge_players(
         league=w.league, kept=w.night.players[0], merged=w.night.players[1], reason="Same",
         actor=a)),
+    Call("check_merge_players", lambda w, a: services.check_merge_players(
+        league=w.league, kept=w.night.players[0], merged=w.night.players[1], actor=a)),
     Call("merge_players", lambda w, a: services.merge_players(
         league=w.other_league, kept=w.night.players[0], merged=w.night.players[1],
         reason="Same", actor=a),

@@ -13,6 +13,7 @@ arrivals) is the one list kept by hand, KEEPER_MAY.
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
@@ -162,13 +163,8 @@ def urls_of(pattern: URLPattern, ids: dict[str, list[int | str]]) -> list[str]:
     assert missing == [], f"give the night fixture an id for {missing} ({route})"
     urls = [route]
     for name in names:
-        urls = [
-            url.replace(f"<{converter}:{name}>", str(value))
-            for url in urls
-            for value in ids[name]
-            for converter in ("slug", "int", "str")
-            if f"<{converter}:{name}>" in url
-        ]
+        part = re.compile(rf"<(?:\w+:)?{name}>")  # <int:meet_id>, <slug:slug>, <meet_id>
+        urls = [part.sub(str(value), url) for url in urls for value in ids[name]]
     return [f"/manage/{url}" for url in urls]
 
 
