@@ -195,6 +195,11 @@ CALLS = [
         league=w.other_league, kept=w.night.players[0], merged=w.night.players[1],
         reason="Same", actor=a),
         allowed=lambda w: f.UserFactory(is_superuser=True), label="from another league"),
+    Call("merge_players", lambda w, a: services.merge_players(
+        league=w.other_league, kept=w.extra["rows"][0], merged=w.extra["rows"][1],
+        reason="Same", actor=a),
+        arrange=lambda w: w.extra.update(rows=[f.PlayerFactory(), f.PlayerFactory()]),
+        allowed=lambda w: f.UserFactory(is_superuser=True), label="rows entered nowhere"),
     Call("undo_player_merge", lambda w, a: services.undo_player_merge(
         league=w.league, merge=w.extra["merge"], reason="Two people", actor=a), arrange=_merge),
     Call("set_notice_preferences", lambda w, a: services.set_notice_preferences(
@@ -381,3 +386,29 @@ def test_service_lets_the_league_official_past_the_check(world, call):
     for actor in [call.allowed(world), *(world.actor(role) for role in sorted(call.may))]:
         with contextlib.suppress(ValidationError):
             call.act(world, actor)
+
+
+# A change another league shows (a name, a merge) is an LO's of every league the player plays
+# in (issue 26 §1): the league's own LO, not an LO of the other league, is refused.
+SHARED = {
+    "edit_player": lambda w, shared, row: services.edit_player(
+        season=w.season, player=shared, first_name="Renamed", last_name="Player",
+        ifpa_number=None, actor=w.lo),
+    "merge_players": lambda w, shared, row: services.merge_players(
+        league=w.league, kept=row, merged=shared, reason="One person", actor=w.lo),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("change", SHARED.values(), ids=SHARED.keys())
+def test_official_is_refused_a_change_another_league_shows(world, change):
+    """issue 26 §1, §6: Ada plays in league B too; A's LO may not rename or merge her away,
+    and nothing is written."""
+    shared = world.night.players[0]
+    f.SeasonEntryFactory(season=f.SeasonFactory(league=world.other_league), player=shared)
+    row = f.SeasonEntryFactory(season=f.SeasonFactory(league=world.league)).player
+    before = row_counts()
+
+    with pytest.raises(PermissionDenied):
+        change(world, shared, row)
+
+    assert row_counts() == before
