@@ -77,6 +77,9 @@ retries, and queues the reminders. No request ever waits for an SMTP server.
   queues its reminder; default 24.
 - ``NOTICE_MAX_ATTEMPTS``: attempts to send one notice before it is marked failed; default 6
   (waiting 1, 2, 4, 8, 16 minutes between them).
+- ``IDEMPOTENCY_KEY_HOURS``: how long a write's idempotency key (the API's ``Idempotency-Key``
+  header, a console form's one-time key) is kept: a retry within it is answered from the
+  stored answer, a later one is a new request; default 24.
 - ``FLIPWELL_SITE_URL``: the address players and officials open (``https://league.example.org``
   or ``http://192.168.1.20:8000``): every link in an e-mail (notices, password resets) starts
   with it, never with the ``Host`` a request named. No default: without it no notice is
@@ -469,6 +472,8 @@ MIDDLEWARE = [
     "flipwell.web.middleware.SecurityHeadersMiddleware",
     # A page's query or form data with a NUL character is a 400 (PostgreSQL refuses NUL).
     "flipwell.web.nul_input.NulInputMiddleware",
+    # A console form sent again (its one-time form_key) is not recorded twice.
+    "flipwell.web.once.OnceFormMiddleware",
     # Last: turns a sign-in refused for a lockout into the lockout page (429).
     "axes.middleware.AxesMiddleware",
 ]
@@ -487,6 +492,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # {% form_key %} in every console form without a {% load %} (flipwell.web.once).
+            "builtins": ["flipwell.web.templatetags.flipwell_forms"],
         },
     },
 ]
@@ -574,6 +581,10 @@ ALLOWED_PORTS = env_list(
     "ALLOWED_PORTS",
     ["*"] if DEBUG else site_ports(SITE_URL) + env_list(LISTEN_PORTS_VARIABLE, []),
 )
+
+# --- Writes safe to retry (flipwell.league.idempotency) ---
+
+IDEMPOTENCY_KEY_HOURS = env_int("IDEMPOTENCY_KEY_HOURS", 24, minimum=1)
 
 # --- Benchmarks (see the module docstring) ---
 

@@ -80,7 +80,7 @@ def test_submit_scores_same_key_same_token_other_sheet_is_409(client):
 
     error = reused.json()["error"]
     assert reused.status_code == 409
-    assert (error["code"], list(error["fields"])) == ("conflict", ["idempotency_key"])
+    assert (error["code"], list(error["fields"])) == ("idempotency_key_reused", ["idempotency_key"])
     assert m.ScoreSubmission.objects.count() == 1
 
 

@@ -207,7 +207,7 @@ def test_start_meet_submit_confirm_forfeit_and_close(client, night):
     assert confirmed.status_code == 200
     assert confirmed.json()["confirmed_by"] == players[1].pk
     assert again.status_code == 409
-    assert again.json()["error"]["code"] == "conflict"
+    assert again.json()["error"]["code"] == "game_already_confirmed"  # issue 26 §2
     assert forfeit.status_code == 201
     assert forfeit.json()["countable"] is True
     assert unfinished.status_code == 422

@@ -229,7 +229,11 @@ def test_declare_machine_unplayable_twice_refused(client, night, meet, secret):
         secret,
     )
 
-    assert response.status_code == 422
+    # issue 26 §2: a state, not a mistake: 409 naming it
+    assert (response.status_code, response.json()["error"]["code"]) == (
+        409,
+        "machine_already_declared",
+    )
     assert m.MachineDeclaration.objects.count() == 1
 
 
@@ -256,7 +260,10 @@ def test_declare_playable_machine_repaired_refused(client, night, meet, secret):
         secret,
     )
 
-    assert response.status_code == 422
+    assert (response.status_code, response.json()["error"]["code"]) == (
+        409,
+        "machine_already_declared",
+    )
 
 
 def test_replace_machine_redraws_game_one(client, night, first, secret):

@@ -96,7 +96,11 @@ def test_announce_absence_after_the_start_refused(client, night, meet):
         token(night.official, "manage"),
     )
 
-    assert response.status_code == 422
+    # issue 26 §2: a state, not a mistake: 409 naming it
+    assert (response.status_code, response.json()["error"]["code"]) == (
+        409,
+        "meet_already_started",
+    )
     assert m.AnnouncedAbsence.objects.count() == 0
 
 

@@ -152,7 +152,11 @@ def test_record_withdrawal_after_play_started_refused(client, seeded, official, 
 
     response = post(client, url(seeded, "withdrawals"), {"player": player("Ned").pk}, secret)
 
-    assert response.status_code == 422
+    # issue 26 §2: a state, not a mistake: 409 naming it
+    assert (response.status_code, response.json()["error"]["code"]) == (
+        409,
+        "playoffs_already_started",
+    )
     assert m.Withdrawal.objects.count() == 0
 
 

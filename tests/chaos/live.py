@@ -47,6 +47,7 @@ REQUEST_SECONDS = 60
 class Answer:
     status: int
     body: dict[str, Any]
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,11 @@ class Database:
             raise AssertionError(f"seed {args} failed:\n{done.stderr}")
         result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
         return result
+
+    def ledger(self) -> list[list[Any]]:
+        """Every stored ledger entry: [id, league slug, note]."""
+        rows: list[list[Any]] = self.run("stored")["ledger"]
+        return rows
 
     def stored(self) -> list[list[Any]]:
         """Every stored score submission: [id, key, game id, version, confirmed_by]."""
@@ -194,21 +200,27 @@ class LiveServer:
     def get(self, path: str) -> Answer:
         return self._request(urllib.request.Request(self.url + path, method="GET"))
 
-    def post(self, path: str, body: object, token: str) -> Answer:
+    def post(
+        self, path: str, body: object, token: str, headers: dict[str, str] | None = None
+    ) -> Answer:
         request = urllib.request.Request(
             self.url + path,
             data=json.dumps(body).encode(),
             method="POST",
-            headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
+            headers={
+                "Content-Type": "application/json",
+                "Authorization": f"Bearer {token}",
+                **(headers or {}),
+            },
         )
         return self._request(request)
 
     def _request(self, request: urllib.request.Request) -> Answer:
         try:
             with urllib.request.urlopen(request, timeout=REQUEST_SECONDS) as response:
-                return Answer(response.status, _json(response.read()))
+                return Answer(response.status, _json(response.read()), dict(response.headers))
         except urllib.error.HTTPError as error:
-            return Answer(error.code, _json(error.read()))
+            return Answer(error.code, _json(error.read()), dict(error.headers))
         except (OSError, http.client.HTTPException):
             return Answer(0, {})
 

@@ -74,6 +74,7 @@ def _night(players: int) -> dict[str, Any]:
         by_group.setdefault(group_id, []).append(player_id)
     return {
         "token": issued.secret,
+        "league": official.league.slug,
         "games": [{"id": g.pk, "players": by_group[g.group_id]} for g in games],
     }
 
@@ -84,7 +85,11 @@ def _stored() -> dict[str, Any]:
     rows = m.ScoreSubmission.objects.order_by("pk").values_list(
         "pk", "idempotency_key", "game_id", "version", "confirmed_by_id"
     )
-    return {"submissions": [list(row) for row in rows]}
+    ledger = m.LedgerEntry.objects.order_by("pk").values_list("pk", "league__slug", "note")
+    return {
+        "submissions": [list(row) for row in rows],
+        "ledger": [list(row) for row in ledger],
+    }
 
 
 if __name__ == "__main__":

@@ -109,7 +109,7 @@ def test_concurrent_confirmations_have_exactly_one_winner_per_game(served):
     games = {g["id"] for g in night["games"]}
     assert {e.status for e in entries.values()} == {201}
     assert outcomes == [[200] + [409] * (per_game - 1)] * len(night["games"])
-    assert losers == ["conflict"] * (len(calls) - len(night["games"]))
+    assert losers == ["game_already_confirmed"] * (len(calls) - len(night["games"]))
     assert sorted(row[2] for row in confirmed if row[2] in games) == sorted(games)
 
 
@@ -132,3 +132,26 @@ def test_concurrent_repeats_of_one_key_store_it_once(served):
     assert statuses == Counter({201: 1, 200: WRITERS - 1})
     assert [a.body["replayed"] for a in answers if a.status == 200] == [True] * (WRITERS - 1)
     assert (len(ids), len(stored)) == (1, 1)
+
+
+def test_concurrent_repeats_of_one_idempotency_key_book_once(served):
+    """issue 26 §2: a ledger entry sent many times at once with one Idempotency-Key is booked
+    once; every other answer is the first one, replayed (the key's row is inserted before the
+    write, in its transaction: a duplicate waits on it, then finds the stored answer)."""
+    database, server = served
+    night = database.run("night", "8")
+    body = {"kind": "kitty_in", "account": "kitty", "amount_cents": 500, "note": "the-same-key"}
+    url = f"/api/v1/leagues/{night['league']}/ledger"
+    headers = {"Idempotency-Key": "the-same-key"}
+
+    answers = all_at_once(
+        [lambda: server.post(url, body, night["token"], headers) for _ in range(WRITERS)]
+    )
+
+    statuses = Counter(a.status for a in answers)
+    replayed = Counter(a.headers.get("Idempotent-Replayed") for a in answers)
+    booked = [row for row in database.ledger() if row[1] == night["league"]]
+    assert statuses == Counter({201: WRITERS})
+    assert replayed == Counter({None: 1, "true": WRITERS - 1})
+    assert {a.body["id"] for a in answers} == {booked[0][0]}
+    assert len(booked) == 1

@@ -87,6 +87,7 @@ def test_backup_models_come_after_every_model_they_point_to():
     assert set(ordered[1:]) == set(m.League._meta.app_config.get_models()) - {
         m.ApiToken,
         m.DerivedResult,
+        m.IdempotencyKey,
         m.Notice,
     }
 

@@ -27,11 +27,13 @@ from flipwell.api.endpoints import (
     writes,
 )
 from flipwell.api.errors import install_error_handlers
+from flipwell.api.idempotency import document_idempotency, idempotent
 from flipwell.api.parsing import JsonOnlyParser
 
 
 class FlipwellApi(NinjaAPI):
-    """ninja's API, whose schema also documents the headers `flipwell.api.contract` sends."""
+    """ninja's API, whose schema also documents the headers `flipwell.api.contract` sends and
+    the ``Idempotency-Key`` header of every write (`flipwell.api.idempotency`)."""
 
     def get_openapi_schema(self, **kwargs: Any) -> OpenAPISchema:
         schema = super().get_openapi_schema(**kwargs)
@@ -42,6 +44,7 @@ class FlipwellApi(NinjaAPI):
                     if status in responses and method in methods:
                         headers = responses[status].setdefault("headers", {})
                         headers[header] = {"description": text, "schema": {"type": "string"}}
+        document_idempotency(schema)
         return schema
 
 
@@ -59,13 +62,17 @@ api = FlipwellApi(
         "Read a league's seasons, meets, scores, standings and playoffs; write with an API "
         "token an official issues. League points are JSON numbers with an exact fraction "
         "beside them (`league_points_exact`); lists are pages with a `next` link; every "
-        'error is `{"error": {"code", "message", "fields"}}`.'
+        'error is `{"error": {"code", "message", "fields"}}`. Every write takes an '
+        "`Idempotency-Key` header: sent again with the same key and body, it is answered "
+        "from the first answer (`Idempotent-Replayed: true`) and not done twice."
     ),
     docs=Swagger(),
     urls_namespace="api-v1",
     parser=JsonOnlyParser(),
 )
 install_error_handlers(api)
+# Every write runs once per Idempotency-Key (flipwell.api.idempotency); reads pass through.
+api.add_decorator(idempotent, mode="view")
 # The writes' endpoints are on public.router, which serves both methods of a path.
 WRITE_MODULES = (writes, meet_writes, league_writes, playoff_writes, notices, people)
 api.add_router("", public.router)

@@ -119,7 +119,7 @@ def install_error_handlers(api: NinjaAPI) -> None:
         return api.create_response(request, body, status=status)
 
     def on_conflict(request: HttpRequest, exc: ConflictError) -> HttpResponse:
-        return respond(request, 409, _from_django(exc, code="conflict", request=request))
+        return respond(request, 409, _from_django(exc, code=exc.conflict, request=request))
 
     def on_invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
         return respond(request, 422, _from_django(exc, code="invalid", request=request))

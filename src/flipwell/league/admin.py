@@ -182,6 +182,16 @@ class DerivedResultAdmin(AppendOnlyAdmin):
     exclude = ["payload"]
 
 
+@admin.register(m.IdempotencyKey)
+class IdempotencyKeyAdmin(AppendOnlyAdmin):
+    """Writes' idempotency keys and their stored answers, shown for inspection; they expire
+    after IDEMPOTENCY_KEY_HOURS."""
+
+    list_display = ["scope", "sender", "key", "status", "created_at"]
+    list_filter = ["scope"]
+    exclude = ["body"]
+
+
 @admin.register(m.Notice)
 class NoticeAdmin(AppendOnlyAdmin):
     """The e-mail queue, shown for inspection; `flipwell work` sends and retries it."""

@@ -32,7 +32,8 @@ Words:
   API tokens (`ApiToken`, a league model) are not backed up either, not even their hashes:
   after a restore every token is gone, and the officials issue new ones in the console.
   Nor is the e-mail queue (`Notice`): a restored notice would be sent again. The players'
-  choices of notices (`NoticeSubscription`) are kept.
+  choices of notices (`NoticeSubscription`) are kept. Nor are the writes' idempotency keys
+  (`IdempotencyKey`): they expire within a day and name tokens that a restore drops.
 - *dependency order*: the models sorted so that every model comes after the models its foreign
   keys point to (computed from the models themselves, so a new model needs no list edited).
   Restoring in this order means every referenced row exists when a row is inserted.
@@ -99,7 +100,7 @@ JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 JSON_BRACKET = re.compile(r"[\[\]{}]")
 ROW_KEYS = frozenset({"pk", "fields"})
 NOT_BACKED_UP: frozenset[str] = frozenset(
-    {"league.apitoken", "league.derivedresult", "league.notice"}
+    {"league.apitoken", "league.derivedresult", "league.idempotencykey", "league.notice"}
 )
 """League models whose rows a backup leaves out (see the module docstring)."""
 LEGACY_VALUES: Mapping[tuple[str, str], Mapping[str, str]] = {

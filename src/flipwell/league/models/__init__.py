@@ -49,6 +49,7 @@ from flipwell.league.models.playoffs import (
     TiebreakerPlace,
     Withdrawal,
 )
+from flipwell.league.models.requests import IdempotencyKey
 from flipwell.league.models.results import DerivedResult
 from flipwell.league.models.seasons import Season, SeasonEntry, Weekday
 from flipwell.league.models.tokens import ApiToken
@@ -70,6 +71,7 @@ __all__ = [
     "GameRestart",
     "Group",
     "GroupMember",
+    "IdempotencyKey",
     "LateJoin",
     "LatenessNotice",
     "League",

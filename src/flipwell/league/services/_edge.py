@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import connection
@@ -35,10 +35,18 @@ SCOREKEEPING = (m.LeagueOfficial.Role.LEAGUE_OFFICIAL, m.LeagueOfficial.Role.SCO
 
 
 class ConflictError(ValidationError):
-    """A request lost to a concurrent or earlier one (two confirmations, a reused key).
+    """A request that conflicts with the state of things: another request won (two
+    confirmations, a reused key) or it was already done (a meet already started or closed, an
+    absence already recorded).
 
-    A `ValidationError`, so a form shows its message; an API may answer 409 for it.
+    A `ValidationError`, so a form shows its message; the API answers 409 with `conflict` (the
+    `code` given: a name for the state, ``meet_already_started``) as its error code. Django
+    drops the code of a ValidationError made from a dict of fields, so it is kept here.
     """
+
+    def __init__(self, message: Any, code: str = "conflict", params: Any = None) -> None:
+        super().__init__(message, code, params)
+        self.conflict = code
 
 
 def _sentence(text: str) -> str:
@@ -259,8 +267,12 @@ def every_league_changed() -> None:
 def open_meet(meet: m.Meet, *, doing: str) -> None:
     """Refuse `doing` unless the meet is being played."""
     if meet.status != m.Meet.Status.OPEN:
-        state = "has not started" if meet.status == m.Meet.Status.PLANNED else "is closed"
-        raise ValidationError(f"Meet {meet.number} {state}: cannot {doing} now.")
+        planned = meet.status == m.Meet.Status.PLANNED
+        state = "has not started" if planned else "is closed"
+        raise ConflictError(
+            f"Meet {meet.number} {state}: cannot {doing} now.",
+            code="meet_not_started" if planned else "meet_already_closed",
+        )
 
 
 def record_ruling(

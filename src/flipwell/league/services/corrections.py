@@ -30,6 +30,7 @@ from flipwell.league import models as m
 from flipwell.league.adapters import counted_tie_orders, player_key, ruleset_for
 from flipwell.league.audit import record_event
 from flipwell.league.services._edge import (
+    ConflictError,
     PlayerRef,
     group_player_ids,
     locked_game,
@@ -163,10 +164,10 @@ def request_correction(
             with transaction.atomic():
                 request.save()
         except IntegrityError as error:
-            raise ValidationError(
+            raise ConflictError(
                 f"Game {game.number} of group {group.number} already has a correction waiting "
                 "for the players' answers: settle it first.",
-                code="pending_exists",
+                code="correction_pending",
             ) from error
         if override and actor is not None:
             record_ruling(
@@ -230,9 +231,9 @@ def respond_to_correction(
         request = m.CorrectionRequest.objects.select_for_update().get(pk=request.pk)
         locked_game(request.game)
         if request.status != m.CorrectionRequest.Status.PENDING:
-            raise ValidationError(
+            raise ConflictError(
                 f"This correction is already decided: {request.get_status_display().lower()}.",
-                code="decided",
+                code="correction_already_decided",
             )
         response, outcome = _answer(request, player, agrees=agrees, actor=actor)
         season_changed(request.game.group.meet.season)  # an applied sheet must score (R3-e)

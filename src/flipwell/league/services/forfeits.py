@@ -19,6 +19,7 @@ from flipwell.league.adapters import ruleset_for
 from flipwell.league.audit import record_event
 from flipwell.league.notices import queue_ruling
 from flipwell.league.services._edge import (
+    ConflictError,
     game_subject,
     group_player_ids,
     locked_game,
@@ -89,7 +90,10 @@ def record_forfeit(
                 }
             )
         if m.Forfeit.objects.filter(game=game, player=player).exists():
-            raise ValidationError({"player": f"{player}'s forfeit of this game is recorded."})
+            raise ConflictError(
+                {"player": f"{player}'s forfeit of this game is recorded."},
+                code="forfeit_already_recorded",
+            )
         forfeit = m.Forfeit.objects.create(
             game=game,
             player=player,
@@ -175,7 +179,10 @@ def record_late_join(
             m.LateJoin.objects.filter(game=game, player=player).exists()
             or m.Forfeit.objects.filter(game=game, player=player).exists()
         ):
-            raise ValidationError({"player": f"{player}'s arrival in this game is recorded."})
+            raise ConflictError(
+                {"player": f"{player}'s arrival in this game is recorded."},
+                code="late_join_already_recorded",
+            )
         with rules_edge():
             decision = join_game_in_progress(
                 machine_permits=machine_allows_joining,

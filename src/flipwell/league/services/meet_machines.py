@@ -31,6 +31,7 @@ from flipwell.league.selectors.meet_board import (
     played_games,
 )
 from flipwell.league.services._edge import (
+    ConflictError,
     MeetHold,
     fold,
     group_player_ids,
@@ -102,15 +103,17 @@ def choose_next_machine(
         open_meet(meet, doing="choose a machine")
         games = list(group.games.order_by("number"))
         if len(games) >= GAMES_PER_MATCH:
-            raise ValidationError(
-                f"Group {group.number} has played its {GAMES_PER_MATCH} games (R4-b)."
+            raise ConflictError(
+                f"Group {group.number} has played its {GAMES_PER_MATCH} games (R4-b).",
+                code="match_complete",
             )
         result, ruleset = fold(meet.season)
         board_games = group_games(group, result)
         if board_games and not board_games[-1].confirmed:
-            raise ValidationError(
+            raise ConflictError(
                 f"Game {board_games[-1].number} of group {group.number} has no confirmed "
-                "scores yet: the next machine is chosen after it (R5-c)."
+                "scores yet: the next machine is chosen after it (R5-c).",
+                code="game_not_confirmed",
             )
         late_by_group, compensatory = late_players_and_open_compensatory(meet)
         waiting = compensatory.get(group.pk, [])
@@ -425,7 +428,7 @@ def _check_machine_at(meet: m.Meet, machine: m.Machine) -> None:
     if machine.league_id != meet.season.league_id:
         raise ValidationError({"machine": f"{machine} is not a machine of this league."})
     if meet.status == m.Meet.Status.CLOSED:
-        raise ValidationError({"meet": f"Meet {meet.number} is closed."})
+        raise ConflictError({"meet": f"Meet {meet.number} is closed."}, code="meet_already_closed")
 
 
 def _unplayable_now(meet: m.Meet, machine: m.Machine) -> bool:
@@ -468,7 +471,10 @@ def _declaration(
         why = require_reason(reason, field="reason", what="A machine declaration (R7.3-q)")
         if not declare_machine_state(meet, machine, kind, actor, why):
             state = "unplayable" if kind == m.MachineDeclaration.Kind.UNPLAYABLE else "playable"
-            raise ValidationError({"machine": f"{machine} is already {state} at this meet."})
+            raise ConflictError(
+                {"machine": f"{machine} is already {state} at this meet."},
+                code="machine_already_declared",
+            )
         season_changed(meet.season)
     return m.MachineDeclaration.objects.filter(meet=meet, machine=machine).latest(
         "created_at", "id"

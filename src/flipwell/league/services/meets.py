@@ -39,6 +39,7 @@ from flipwell.league.selectors.meet_board import (
     open_compensatory,
 )
 from flipwell.league.services._edge import (
+    ConflictError,
     fold,
     open_meet,
     record_ruling,
@@ -84,11 +85,13 @@ def schedule_meet(
     needs the official's `date_reason`, recorded as a Ruling. Side effects: inserts a planned
     Meet, a Ruling for a date reason, and an audit event ``meet.scheduled``. Raises
     PermissionDenied unless `actor` is a league official; ValidationError for a number outside
-    the season's meets or one already scheduled, or a date that needs a reason without one.
+    the season's meets or a date that needs a reason without one; ConflictError
+    (``meet_already_scheduled``, naming the meet and its date) for one already scheduled.
     """
     with transaction.atomic():
         require_official(actor=actor, league=season.league, action="schedule a meet")
         _check_number(season, number)
+        _check_not_scheduled(season, number)
         meet = m.Meet(season=season, number=number, date=date)
         meet.full_clean()
         checks, reason = _checked_date(meet, date, date_reason, actor=actor)
@@ -250,19 +253,19 @@ def _record_absence(
     (`link`, `flipwell.league.services.player_links`). Same checks, fact and audit event."""
     league = meet.season.league
     if meet.status != m.Meet.Status.PLANNED:
-        raise ValidationError(
+        raise ConflictError(
             {
                 "meet": f"Meet {meet.number} has started: an absence is announced only "
                 f"before grouping (R3.1-d). {player} keeps their group slot and forfeits its "
                 "games (R3.1-e)."
             },
-            code="meet_started",
+            code="meet_already_started",
         )
     _check_entered(meet, player)
     if m.AnnouncedAbsence.objects.filter(meet=meet, player=player).exists():
-        raise ValidationError(
+        raise ConflictError(
             {"player": f"{player}'s absence from meet {meet.number} is already recorded."},
-            code="duplicate",
+            code="absence_already_recorded",
         )
     absence = m.AnnouncedAbsence.objects.create(
         meet=meet,
@@ -338,9 +341,9 @@ def _record_lateness(
     (`link`, `flipwell.league.services.player_links`). Same checks, fact and audit event."""
     league = meet.season.league
     if meet.status == m.Meet.Status.CLOSED:
-        raise ValidationError(
+        raise ConflictError(
             {"meet": f"Meet {meet.number} is closed: a lateness notice cannot be added."},
-            code="meet_closed",
+            code="meet_already_closed",
         )
     start = scheduled_start(meet)
     with rules_edge("at"):
@@ -349,9 +352,9 @@ def _record_lateness(
         )
     _check_entered(meet, player)
     if m.LatenessNotice.objects.filter(meet=meet, player=player).exists():
-        raise ValidationError(
+        raise ConflictError(
             {"player": f"{player}'s lateness notice for meet {meet.number} is already recorded."},
-            code="duplicate",
+            code="lateness_already_recorded",
         )
     notice = m.LatenessNotice.objects.create(
         meet=meet, player=player, recorded_at=told, recorded_by=actor, player_link=link
@@ -420,9 +423,10 @@ def start_meet(
     GroupMembers and game 1 of each group are inserted, a Ruling records an override, an
     audit event ``meet.started`` is written, and each player who chose it gets their group's
     notice queued (`flipwell.league.notices`). Raises PermissionDenied unless `actor` is a
-    league official; ValidationError (nothing written) for a meet out of sequence or already
-    started, a second open meet, a date ahead of today or one that needs a reason without
-    it, an impossible grouping, a bad override, or no playable machine.
+    league official; ValidationError (nothing written) for a meet out of sequence, a date
+    ahead of today or one that needs a reason without it, an impossible grouping, a bad
+    override or no playable machine; ConflictError for a meet already started or closed, or a
+    second open meet.
     """
     draw_seed = secrets.randbelow(SEED_LIMIT) if seed is None else seed
     if not 0 <= draw_seed < SEED_LIMIT:
@@ -432,9 +436,11 @@ def start_meet(
         require_official(actor=actor, league=league, action="start a meet")
         meet = m.Meet.objects.select_for_update().filter(season=season, number=number).first()
         if meet is not None and meet.status != m.Meet.Status.PLANNED:
-            raise ValidationError(
+            raise ConflictError(
                 {"number": f"Meet {number} has already started ({meet.get_status_display()})."},
-                code="already_started",
+                code="meet_already_closed"
+                if meet.status == m.Meet.Status.CLOSED
+                else "meet_already_started",
             )
         _check_number(season, number)
         _check_sequence(season, number)
@@ -479,8 +485,8 @@ def start_meet(
             with transaction.atomic():
                 meet.save()
         except IntegrityError as error:
-            raise ValidationError(
-                {"number": _open_meet_message(season)}, code="open_meet_exists"
+            raise ConflictError(
+                {"number": _open_meet_message(season)}, code="another_meet_open"
             ) from error
         states = machine_states(meet)
         with rules_edge("seed"):
@@ -632,7 +638,7 @@ def _check_planned(meet: m.Meet, *, doing: str) -> None:
             f"Meet {meet.number} has started ({meet.get_status_display()}): only a meet not yet "
             f"started can be {doing}."
         )
-        raise ValidationError({"meet": ValidationError(refused, code="meet_started")})
+        raise ConflictError({"meet": refused}, code="meet_already_started")
 
 
 def _date_problems(meet: m.Meet, on: datetime.date) -> tuple[MeetDateProblem, ...]:
@@ -694,6 +700,19 @@ def _refuse_before_its_day(meet: m.Meet) -> None:
             "first."
         )
         raise ValidationError({"date": ValidationError(refused, code="before_its_day")})
+
+
+def _check_not_scheduled(season: m.Season, number: int) -> None:
+    """ConflictError naming the meet when meet `number` of `season` exists already."""
+    existing = season.meets.filter(number=number).first()
+    if existing is not None:
+        raise ConflictError(
+            {
+                "number": f"Meet {number} on {existing.date.isoformat()} already exists "
+                f"({existing.get_status_display().lower()})."
+            },
+            code="meet_already_scheduled",
+        )
 
 
 def _check_sequence(season: m.Season, number: int) -> None:

@@ -31,7 +31,12 @@ from flipwell.league.adapters import PLAYED
 from flipwell.league.audit import record_event
 from flipwell.league.models import League, Player, Season, SeasonEntry
 from flipwell.league.players_csv import COLUMNS, PlayerRow, PlayersCsvError, parse_players_csv
-from flipwell.league.services._edge import player_changed, require_official, season_changed
+from flipwell.league.services._edge import (
+    ConflictError,
+    player_changed,
+    require_official,
+    season_changed,
+)
 from flipwell.league.services.identity import require_official_everywhere
 
 if TYPE_CHECKING:
@@ -502,8 +507,9 @@ def _ambiguous(first_name: str, last_name: str) -> ValidationError:
 
 
 def _already_entered(player: Player, season: Season) -> ValidationError:
-    return ValidationError(
-        {"last_name": f"{player} is already entered in {season.name}."}, code="entered"
+    return ConflictError(
+        {"last_name": f"{player} is already entered in {season.name}."},
+        code="player_already_entered",
     )
 
 

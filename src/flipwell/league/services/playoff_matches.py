@@ -33,7 +33,12 @@ from flipwell.league.selectors.playoffs import (
     load_playoff_facts,
     match_round,
 )
-from flipwell.league.services._edge import league_changed, require_official, rules_edge
+from flipwell.league.services._edge import (
+    ConflictError,
+    league_changed,
+    require_official,
+    rules_edge,
+)
 from flipwell.league.services._playoff_night import (
     begin_night,
     busy_machines,
@@ -319,14 +324,15 @@ def record_no_show(
         require_official(actor=actor, league=season.league, action="run the playoffs")
         night, facts, div, state = _match_with_players(season, division, match)
         if match in div.started:
-            raise ValidationError(
+            raise ConflictError(
                 {"match": f"{match} has started; a no-show is recorded at its start (R6.6-c)."},
-                code="started",
+                code="match_already_started",
             )
         key = _player_key_in_match(player, match, state, facts)
         if key in state.absent:
-            raise ValidationError(
-                {"player": f"{player} is already a no-show in {match}."}, code="duplicate"
+            raise ConflictError(
+                {"player": f"{player} is already a no-show in {match}."},
+                code="no_show_already_recorded",
             )
         _check_record(season, div, match, lambda r: replace(r, absent=(*r.absent, key)))
         _check_waited(night, division, match, player)
@@ -383,12 +389,12 @@ def record_playoff_lateness_notice(
         require_official(actor=actor, league=season.league, action="run the playoffs")
         night, facts, div, state = _match_with_players(season, division, match)
         if match in div.started or state.absent:
-            raise ValidationError(
+            raise ConflictError(
                 {
                     "match": f"{match} has started: a lateness notice comes before its start "
                     "(R6.6-a)."
                 },
-                code="started",
+                code="match_already_started",
             )
         _player_key_in_match(player, match, state, facts)
         start = playoff_start(night)
@@ -405,9 +411,9 @@ def record_playoff_lateness_notice(
             )
         row = _match_row(night, division, match)
         if m.PlayoffLatenessNotice.objects.filter(match=row, player=player).exists():
-            raise ValidationError(
+            raise ConflictError(
                 {"player": f"{player}'s lateness notice for {match} is recorded."},
-                code="duplicate",
+                code="lateness_already_recorded",
             )
         notice = m.PlayoffLatenessNotice.objects.create(
             match=row, player=player, notice_at=told, recorded_by=actor

@@ -36,6 +36,7 @@ from flipwell.league.selectors.playoffs import (
     playoff_qualification_now,
 )
 from flipwell.league.services._edge import (
+    ConflictError,
     league_changed,
     record_ruling,
     require_official,
@@ -230,8 +231,8 @@ def record_withdrawal(
         night = locked_night(season)
         _check_not_started(night)
         if night.withdrawals.filter(player=player).exists():
-            raise ValidationError(
-                {"player": f"{player} has already withdrawn."}, code="already_withdrawn"
+            raise ConflictError(
+                {"player": f"{player} has already withdrawn."}, code="player_already_withdrawn"
             )
         withdrawal = m.Withdrawal.objects.create(
             playoff_night=night, player=player, recorded_by=actor
@@ -280,10 +281,10 @@ def _check_not_started(night: m.PlayoffNight) -> None:
         m.PlayoffGame.objects.filter(match__playoff_night=night).exists()
         or PlayoffNoShow.objects.filter(match__playoff_night=night).exists()
     ):
-        raise ValidationError(
+        raise ConflictError(
             "The playoff night has started: its bracket is fixed (withdrawals are announced "
             "before the playoffs, R6.6-b; a player missing at their match is a no-show, R6.6-c).",
-            code="started",
+            code="playoffs_already_started",
         )
 
 

@@ -93,7 +93,7 @@ def submit_scores(
     orders, an audit event ``scores.submitted``. Raises ValidationError (nothing written)
     when the meet is not open, `entered_by` is not in the group, the sheet is not valid, or
     it scores a player who forfeited the season before this game (R2.5-b, A65);
-    ConflictError when the game is already confirmed (``already_confirmed``: then only a
+    ConflictError when the game is already confirmed (``game_already_confirmed``: then only a
     correction may change it) or the entry is stale (``stale_version``).
     """
     key = idempotency_key.strip()
@@ -202,7 +202,7 @@ def confirm_scores(
         _check_not_confirmed(game, versions)
         latest = versions[-1].version
         if submission.version != latest:
-            raise ValidationError(
+            raise ConflictError(
                 f"Version {submission.version} of game {game.number}'s sheet was replaced by "
                 f"version {latest}: confirm version {latest}.",
                 code="stale_version",
@@ -328,7 +328,7 @@ def _check_not_confirmed(
             f"Game {game.number} of group {game.group.number} was already confirmed by "
             f"{winner.confirmed_by} (version {winner.version}){then}a change now needs a "
             "correction (R3-b).",
-            code="already_confirmed",
+            code="game_already_confirmed",
         )
 
 
@@ -439,7 +439,7 @@ def _replay(
                 "idempotency_key": f"This key was already used for another score sheet "
                 f"({stored.game}, version {stored.version}); send a new key for a new sheet."
             },
-            code="key_reused",
+            code="idempotency_key_reused",
         )
     return SubmittedScores(
         submission=stored, points=_points(stored.game, stored_sheet, ties), replayed=True

@@ -26,6 +26,7 @@ from flipwell.league.enums import (
 )
 from flipwell.league.notices import queue_ruling
 from flipwell.league.services._edge import (
+    ConflictError,
     fold,
     group_player_ids,
     locked_game,
@@ -301,7 +302,10 @@ def record_victim_remedy(
                 {"victim": f"{victim} did not play in {violation.player}'s group at this meet."}
             )
         if m.VictimRemedy.objects.filter(violation=violation, victim=victim).exists():
-            raise ValidationError({"victim": f"{victim}'s remedy for this violation is recorded."})
+            raise ConflictError(
+                {"victim": f"{victim}'s remedy for this violation is recorded."},
+                code="remedy_already_recorded",
+            )
         choice = (
             None
             if announced is None

@@ -54,7 +54,7 @@ from flipwell.web.scoresheet_tokens import (
     scoresheet_path,
 )
 
-STALE_CODES = frozenset({"already_confirmed", "stale_version"})
+STALE_CODES = frozenset({"game_already_confirmed", "stale_version"})
 """The services' error codes for an entry or confirmation made on a stale page."""
 
 ANSWER_MESSAGES = {
