@@ -107,21 +107,30 @@ def choose_machine(phone: Page, title: str) -> None:
     phone.get_by_role("button", name=START_GAME).click()
 
 
-def standings_row(page: Page, name: str) -> Locator:
-    """The row of `name` in a standings table (hidden ones too: the TV rotates its panels)."""
-    return page.get_by_role("row", name=name, include_hidden=True).first
+def standings_row(page: Page, name: str, *, visible: bool = True) -> Locator:
+    """The row of `name` in a standings table; with `visible` off, a hidden one too (the TV
+    rotates its panels: the standings may be the one not shown just now)."""
+    return page.get_by_role("row", name=name, include_hidden=not visible).first
 
 
-def expect_standing(page: Page, name: str, *, points: str, games: int) -> None:
-    """`name`'s standings row shows `points` league points and `games` games.
+def expect_standing(
+    page: Page, name: str, *, points: str, games: int, visible: bool = True
+) -> None:
+    """`name`'s standings row shows `points` league points and `games` games; the row is on
+    screen unless `visible` is off (a TV's panel not shown just now).
 
     The cells after the name are, in order, the points and the games (public page and TV).
     """
-    cells = standings_row(page, name).locator("td")
-    expect(cells.nth(1)).to_have_text(points)
-    expect(cells.nth(2)).to_have_text(str(games))
+    row = standings_row(page, name, visible=visible)
+    if visible:
+        expect(row).to_be_visible()
+    cells = row.locator("td")
+    expect(cells.nth(1)).to_have_text(points, use_inner_text=visible)
+    expect(cells.nth(2)).to_have_text(str(games), use_inner_text=visible)
 
 
 def shows(page: Page, text: str | re.Pattern[str], timeout: float | None = None) -> None:
-    """The page's text (hidden parts too: a TV shows one slide at a time) contains `text`."""
-    expect(page.locator("body")).to_contain_text(text, timeout=timeout)
+    """The page shows `text` on screen: its rendered text (innerText, which leaves out what
+    CSS hides: display none, visibility hidden) contains it. Text in the page but hidden, as a
+    message a style rule hides, is not shown (issue 26 §6)."""
+    expect(page.locator("body")).to_contain_text(text, use_inner_text=True, timeout=timeout)

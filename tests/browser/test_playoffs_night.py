@@ -233,6 +233,8 @@ def test_playoff_night_through_the_console(
         bracket_figure = public.get_by_role("figure", name="Division A bracket")
         for name in advancing:
             expect(bracket_figure).to_contain_text(name)
+        # A complete match's card is folded: a person opens it to read who advances.
+        public.locator("summary", has_text=f"{MATCH} (").first.click()
         shows(public, f"Advancing: {', '.join(advancing)}")
         screenshot(public, f"playoffs-public-after-{MATCH}-{size}")
 

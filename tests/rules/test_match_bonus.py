@@ -30,7 +30,7 @@ EQUAL_SUMS = {
 
 
 def test_match_bonus_four_included_equal_sums_go_to_first_and_second():
-    # R3.3-d: 32 ≥ 20 + 12 = 32, to A. R3.3-e: 20 ≥ 12 + 8 = 20, to B.
+    """R3.3-d: 32 ≥ 20 + 12 = 32, to A. R3.3-e: 20 ≥ 12 + 8 = 20, to B."""
     points = match_bonus_points(EQUAL_SUMS, ladder_order=["A", "B", "C", "D"])
 
     assert points == {"A": 1, "B": 1, "C": 0, "D": 0}
@@ -256,8 +256,8 @@ FIRSTS_DECIDE = {
 
 
 def test_match_bonus_tie_most_firsts_takes_higher_position():
-    # R3.3-f: C (2 firsts) is 2nd, B 3rd, though B is higher on the ladder.
-    # R3.3-c: 20 > 16 + 16 = 32 false, to 3rd = B.
+    """R3.3-f: C (2 firsts) is 2nd, B 3rd, though B is higher on the ladder.
+    R3.3-c: 20 > 16 + 16 = 32 false, to 3rd = B."""
     points = match_bonus_points(FIRSTS_DECIDE, ladder_order=["A", "B", "C"])
 
     assert points == {"A": 0, "B": 1, "C": 0}

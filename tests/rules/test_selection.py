@@ -193,7 +193,7 @@ def test_machine_picker_two_players_after_forfeits_second_picks():
 
 
 def test_machine_picker_late_joiner_in_first_game_passes_pick_up():
-    # R5.2-d, A24: D joined game 1 late and finished last; the pick passes to C, next lowest.
+    """R5.2-d, A24: D joined game 1 late and finished last; the pick passes to C, next lowest."""
     games = [PlayedGame("Funhouse", ("A", "B", "C", "D"))]
 
     picker = machine_picker(games, late=["D"])
@@ -681,7 +681,7 @@ def test_replacement_machine_unknown_machine_refused():
 
 
 def test_play_order_game_one_follows_seeding():
-    # R5-b, R5.2-a: game 1 in seeding order, highest seed first.
+    """R5-b, R5.2-a: game 1 in seeding order, highest seed first."""
     order = play_order(["A", "B", "C", "D"])
 
     assert order == ["A", "B", "C", "D"]

@@ -129,6 +129,8 @@ def check_merge_players(*, league: League, kept: Player, merged: Player, actor: 
 
 def may_merge_in(*, actor: User, league: League) -> bool:
     """Whether `actor` may merge players from `league`'s console at all (an LO or superuser)."""
+    if not actor.is_authenticated:
+        return False
     return (
         actor.is_superuser
         or LeagueOfficial.objects.filter(

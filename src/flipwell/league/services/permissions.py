@@ -13,9 +13,14 @@ if TYPE_CHECKING:
 
 
 def require_role(*, actor: User, league: League, roles: tuple[str, ...], action: str) -> None:
-    """Raise `PermissionDenied` unless `actor` holds one of `roles` in `league`."""
+    """Raise `PermissionDenied` unless `actor` holds one of `roles` in `league`.
+
+    Nobody signed in (an anonymous user) holds no role: refused like anybody else.
+    """
     if actor.is_superuser:
         return
+    wanted = " or ".join(LeagueOfficial.Role(role).label.lower() for role in roles)
+    if not actor.is_authenticated:
+        raise PermissionDenied(f"Sign in: only a {wanted} of {league} may {action}.")
     if not LeagueOfficial.objects.filter(user=actor, league=league, role__in=roles).exists():
-        wanted = " or ".join(LeagueOfficial.Role(role).label.lower() for role in roles)
         raise PermissionDenied(f"Only a {wanted} of {league} may {action}.")

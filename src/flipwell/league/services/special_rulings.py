@@ -271,7 +271,10 @@ def _number(ruling: SpecialRuling) -> int:
 def _require_any_official(actor: User) -> None:
     if actor.is_superuser:
         return
-    if not m.LeagueOfficial.objects.filter(
-        user=actor, role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL
-    ).exists():
+    if (
+        not actor.is_authenticated
+        or not m.LeagueOfficial.objects.filter(
+            user=actor, role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL
+        ).exists()
+    ):
         raise PermissionDenied("Only a league official may load the special rulings.")

@@ -1,0 +1,203 @@
+"""Delete each permission check of the services and the console in turn, and run the
+permission matrix: a check whose deletion no test notices (a survivor) is a check nobody
+tests (issue 26 §6).
+
+A permission check is a statement of ``src/flipwell/league/services/*.py``,
+``src/flipwell/web/auth.py`` or ``src/flipwell/web/views/manage/*.py`` that
+
+- calls ``require_official``, ``require_scorekeeping``, ``require_role`` or a helper whose name
+  starts with ``_require_`` (the mutant: the statement becomes ``pass``), or
+- is an ``if`` whose body ends raising ``PermissionDenied`` or returning a redirect to sign in
+  (the mutant: its test becomes ``False``).
+
+Each mutant is written over the source file, the matrix tests run (``pytest -x``: the first
+failure kills it), and the file is restored, also on Ctrl+C. Prints every mutant's fate, then
+the survivors; exits 1 when there is one.
+
+    .venv/bin/python scripts/mutate_permissions.py [pytest args, default: the matrix tests]
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SERVICES = ROOT / "src" / "flipwell" / "league" / "services"
+WEB = ROOT / "src" / "flipwell" / "web"
+# Where the permission checks are: the services, and the console's own gate (console_page,
+# signed_in) and views.
+SOURCES = [*sorted(SERVICES.glob("*.py")), WEB / "auth.py", *sorted(WEB.glob("views/manage/*.py"))]
+CHECKS = {"require_official", "require_scorekeeping", "require_role"}
+# Checks whose deletion changes nothing a person can do (equivalent mutants), with the reason.
+EQUIVALENT = {
+    ("_common.py", "official"): "a second guard: console_page lets nobody signed out reach it",
+}
+# -x: the first failure kills the mutant; the tables made from the models, not by migrating
+# (a mutant runs in seconds, not a minute).
+PYTEST = ["-x", "-q", "-p", "no:cacheprovider", "--no-migrations"]
+TESTS = [
+    "tests/league/test_permission_matrix.py",
+    "tests/web/test_console_permissions.py",
+]
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One permission check deleted: the file, its lines (1-based, inclusive), the new text."""
+
+    path: Path
+    first: int
+    last: int
+    text: str
+    what: str
+    function: str
+
+    @property
+    def where(self) -> str:
+        return f"{self.path.relative_to(ROOT)}:{self.first}"
+
+
+def _called(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Call):
+        fn = node.func
+        if isinstance(fn, ast.Name):
+            return fn.id
+        if isinstance(fn, ast.Attribute):
+            return fn.attr
+    return None
+
+
+def _is_check(name: str | None) -> bool:
+    return name is not None and (name in CHECKS or name.startswith("_require_"))
+
+
+def _refuses(body: list[ast.stmt]) -> bool:
+    """Whether a block ends refusing: raising PermissionDenied, or sending to sign in."""
+    last = body[-1]
+    if isinstance(last, ast.Raise) and last.exc is not None:
+        return _called(last.exc) == "PermissionDenied"
+    if isinstance(last, ast.Return) and last.value is not None:
+        return _called(last.value) == "redirect_to_login"
+    return False
+
+
+def mutants(path: Path) -> list[Mutant]:
+    """The permission checks of one module, as mutants (definitions of the checks excluded)."""
+    source = path.read_text()
+    lines = source.splitlines()
+    found = []
+    tree = ast.parse(source)
+    owner = {
+        child: function.name
+        for function in ast.walk(tree)
+        if isinstance(function, ast.FunctionDef)
+        for child in ast.walk(function)
+    }
+    for node in ast.walk(tree):
+        name = owner.get(node, "")
+        if isinstance(node, ast.Expr) and _is_check(_called(node.value)):
+            indent = lines[node.lineno - 1][: node.col_offset]
+            end = node.end_lineno or node.lineno
+            found.append(
+                Mutant(
+                    path,
+                    node.lineno,
+                    end,
+                    f"{indent}pass",
+                    f"{_called(node.value)}() deleted",
+                    name,
+                )
+            )
+        elif isinstance(node, ast.If) and _refuses(node.body):
+            # Only the test's own lines change: `if <test>:` becomes `if False:`.
+            first, last = node.test.lineno, node.test.end_lineno or node.test.lineno
+            head = lines[first - 1][: node.test.col_offset]
+            tail = lines[last - 1][node.test.end_col_offset :]
+            found.append(
+                Mutant(path, first, last, f"{head}False{tail}", "refusal never made", name)
+            )
+    return sorted(found, key=lambda mutant: mutant.first)
+
+
+def apply(mutant: Mutant, original: str) -> str:
+    lines = original.splitlines(keepends=True)
+    lines[mutant.first - 1 : mutant.last] = [mutant.text + "\n"]
+    return "".join(lines)
+
+
+def killed(tests: list[str], only: str = "") -> bool | None:
+    """Whether the tests fail on the mutated source (pytest's exit 1: a test failed); None
+    when `only` (a ``-k`` expression) selects no test."""
+    select = ["-k", only] if only else []
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", *PYTEST, *select, *tests],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if run.returncode == 5 and only:
+        return None
+    if run.returncode not in (0, 1):
+        sys.exit(f"pytest could not run the tests (exit {run.returncode}):\n{run.stdout[-3000:]}")
+    return run.returncode == 1
+
+
+def main(argv: list[str]) -> int:
+    tests = argv or TESTS
+    every = [mutant for path in SOURCES for mutant in mutants(path)]
+    every = [
+        mutant
+        for mutant in every
+        if mutant.path.name != "permissions.py"
+        and (mutant.path.name, mutant.function) not in EQUIVALENT
+    ]
+    print(
+        f"{len(every)} permission checks in the services and the console; tests: {' '.join(tests)}"
+    )
+    if not killed_baseline(tests):
+        return 2
+    survivors = []
+    for number, mutant in enumerate(every, 1):
+        original = mutant.path.read_text()
+        started = time.monotonic()
+        try:
+            mutant.path.write_text(apply(mutant, original))
+            # The mutated service's own tests first (fast); then all of them, before a
+            # mutant is called a survivor.
+            first = killed(tests, mutant.function) if not mutant.function.startswith("_") else None
+            dead = first or bool(killed(tests))
+        finally:
+            mutant.path.write_text(original)
+        fate = "killed" if dead else "SURVIVED"
+        print(
+            f"[{number}/{len(every)}] {fate:8} {mutant.where} {mutant.what}"
+            f" ({time.monotonic() - started:.0f} s)",
+            flush=True,
+        )
+        if not dead:
+            survivors.append(mutant)
+    print()
+    if survivors:
+        print(f"{len(survivors)} survivor(s): permission checks no test refuses anybody through:")
+        for mutant in survivors:
+            print(f"  {mutant.where} {mutant.what}")
+        return 1
+    print(f"No survivor: each of the {len(every)} permission checks is tested.")
+    return 0
+
+
+def killed_baseline(tests: list[str]) -> bool:
+    """The tests must pass on the unmutated source, or every mutant would look killed."""
+    if killed(tests):
+        print("The tests fail on the source as it is: fix them before mutating.")
+        return False
+    return True
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,38 @@
+"""`make test` never passes silently (issue 26 §6): without PostgreSQL it fails under CI, and
+on a developer's machine it skips, saying so."""
+
+import os
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+NOWHERE = "POSTGRES_TEST_URL=postgres://postgres@127.0.0.1:1/flipwell_test"  # nothing listens
+
+
+def make_test_postgres(ci: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "CI": ci}
+    return subprocess.run(
+        # -o: the venv is taken as installed (a test never reinstalls it).
+        ["make", "--no-print-directory", "-o", ".venv/.installed", "test-postgres", NOWHERE],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_make_test_postgres_fails_under_ci_without_postgres():
+    """issue 26 §6: under CI a run without PostgreSQL is red, not a skip."""
+    run = make_test_postgres("true")
+
+    assert run.returncode != 0
+    assert "FAILED: PostgreSQL not reachable at postgres://postgres@127.0.0.1:1/" in run.stdout
+
+
+def test_make_test_postgres_skips_loudly_on_a_developers_machine():
+    """issue 26 §6: on a developer's machine without PostgreSQL it skips, and says so."""
+    run = make_test_postgres("")
+
+    assert run.returncode == 0
+    assert "SKIPPED: PostgreSQL not reachable at postgres://postgres@127.0.0.1:1/" in run.stdout
