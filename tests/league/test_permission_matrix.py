@@ -282,6 +282,8 @@ CALLS = [
     Call("create_season", lambda w, a: services.create_season(
         league=w.league, name="Summer", weekday=1, start_time=datetime.time(19),
         number_of_meets=5, actor=a)),
+    Call("start_next_season", lambda w, a: services.start_next_season(
+        season=w.season, name="Next", actor=a)),
     Call("import_season_file", lambda w, a: services.import_season_file(
         league=w.league, name="Imported", data=GOLDEN, first_meet=datetime.date(2026, 1, 7),
         actor=a)),
