@@ -143,6 +143,9 @@ def sheet_path(group: m.Group) -> str:
     return scoresheet_path(group)
 
 
+DOWNLOADS = (".csv", ".json", ".zip")
+
+
 def console_pages(demo: DemoLeague) -> dict[str, str]:
     """Every console page (a URL under /manage/ named in the app) that the demo can fill in.
 
@@ -174,9 +177,10 @@ def console_pages(demo: DemoLeague) -> dict[str, str]:
         skipped = ("logout",)
         if name in skipped or not all(values.get(a) is not None for a in arguments):
             continue
-        pages[name.removeprefix("manage_")] = reverse(
-            f"web:{name}", kwargs={a: values[a] for a in arguments}
-        )
+        url = reverse(f"web:{name}", kwargs={a: values[a] for a in arguments})
+        if url.endswith(DOWNLOADS):  # a file the browser saves, not a page it shows
+            continue
+        pages[name.removeprefix("manage_")] = url
     return pages
 
 
