@@ -19,7 +19,8 @@ meet_machines          choose_next_machine, announce_machine_problem,
 scores                 submit_scores, confirm_scores
 corrections            request_correction, respond_to_correction
 forfeits               record_forfeit, record_late_join, designate_late_join_forfeits
-malfunctions           report_malfunction, request_compensatory_game,
+malfunctions           report_malfunction (preview_game_ending first for a reason that
+                       ends the game), request_compensatory_game,
                        record_compensatory_game, record_positive_malfunction_replay,
                        record_replay_scores
 violations             record_violation, record_victim_remedy, record_game_restart
@@ -55,6 +56,7 @@ from flipwell.league.services.identity import (
 from flipwell.league.services.leagues import create_league
 from flipwell.league.services.ledger import record_ledger_entry, reverse_ledger_entry
 from flipwell.league.services.malfunctions import (
+    preview_game_ending,
     record_compensatory_game,
     record_positive_malfunction_replay,
     record_replay_scores,
@@ -176,6 +178,7 @@ __all__ = [
     "may_create_league",
     "merge_players",
     "open_league",
+    "preview_game_ending",
     "qualify_for_playoffs",
     "record_compensatory_game",
     "record_forfeit",
