@@ -328,7 +328,7 @@ def test_report_malfunction_power_loss_on_ball_2_in_play_gives_every_player_his_
     granted = [request_compensatory_game(game=g, player=p, actor=night.user).balls for p in a[:4]]
     assert granted == [1, 2, 2, 2]
     note = m.MaintenanceNote.objects.get()
-    assert f"{a[1]}: major on ball 2, catastrophic on ball 3: a compensatory game of 2 balls" in (
+    assert f"{a[1]}: major on ball 2, catastrophic on ball 3 → a compensatory game of 2 balls" in (
         note.text
     )
 
@@ -361,7 +361,7 @@ def test_preview_game_ending_writes_nothing(night, meet):
     ending = preview_game_ending(game=g, player=a[1], ball=2)
 
     assert [o.words for o in ending.owed][:2] == [
-        "catastrophic on ball 3: a compensatory game of 1 ball",
-        "major on ball 2, catastrophic on ball 3: a compensatory game of 2 balls",
+        "catastrophic on ball 3 → a compensatory game of 1 ball",
+        "major on ball 2, catastrophic on ball 3 → a compensatory game of 2 balls",
     ]
     assert m.Malfunction.objects.count() == 0

@@ -386,6 +386,12 @@ def catastrophic_event(
     return tuple(malfunctions)
 
 
+def ends_the_game(reason: str) -> bool:
+    """Whether a malfunction of this reason ends the game for every player on the machine:
+    total failure or reset, power loss, fire (R7.3-h) or a slam tilt (R8.4-c)."""
+    return reason in GAME_ENDING_REASONS
+
+
 def next_turns(
     play_order: Sequence[PlayerId], *, current_player: PlayerId, turn: int
 ) -> dict[PlayerId, int]:

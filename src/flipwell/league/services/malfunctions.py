@@ -54,7 +54,6 @@ from flipwell.league.services.scores import (
     store_sheet,
 )
 from flipwell.rules.malfunctions import (
-    GAME_ENDING_REASONS,
     AnnouncedProblem,
     Malfunction,
     MalfunctionReport,
@@ -63,6 +62,7 @@ from flipwell.rules.malfunctions import (
     catastrophic_event,
     compensatory_balls,
     compensatory_entitled,
+    ends_the_game,
     next_turns,
     rule_malfunction,
 )
@@ -111,7 +111,7 @@ class Owed:
             if self.balls
             else "no compensatory game (it needs 2 majors or 1 catastrophic)"
         )
-        return f"{', '.join(parts)}: {owed}"
+        return f"{', '.join(parts)} → {owed}"
 
 
 def _balls_words(balls: Sequence[int], *, count: bool = False) -> str:
@@ -171,7 +171,7 @@ def preview_game_ending(
     player: m.Player,
     ball: int,
     ball_in_play: bool = True,
-    next_balls: Mapping[PlayerRef, int] | None = None,
+    next_balls: Mapping[int, int] | Mapping[m.Player, int] | None = None,
 ) -> GameEnding:
     """What a game-ending event (total failure or reset, power loss, fire, slam tilt) on
     `player`'s `ball` of `game` gives every player of the game, as `report_malfunction` would
@@ -192,7 +192,7 @@ def _game_ending(
     player: m.Player,
     ball: int,
     ball_in_play: bool,
-    next_balls: Mapping[PlayerRef, int] | None,
+    next_balls: Mapping[int, int] | Mapping[m.Player, int] | None,
 ) -> GameEnding:
     forfeited = set(m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True))
     if player.pk in forfeited:
@@ -251,7 +251,7 @@ def report_malfunction(
     one_handed_ball: bool = False,
     ball_in_play: bool = True,
     request_compensatory: bool = False,
-    next_balls: Mapping[PlayerRef, int] | None = None,
+    next_balls: Mapping[int, int] | Mapping[m.Player, int] | None = None,
     actor: User,
 ) -> ReportedMalfunction:
     """A league official records a malfunction on `player`'s `ball` of `game` (§7.3, §7.4).
@@ -325,7 +325,7 @@ def report_malfunction(
                 code="refused",
             )
         ending = None
-        if reason_code in GAME_ENDING_REASONS and kind is None:
+        if ends_the_game(reason_code):
             ending = _game_ending(game, player, ball, ball_in_play, next_balls)
         recorded: list[tuple[int, int, str]]
         if ending is None:

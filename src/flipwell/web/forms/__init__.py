@@ -33,6 +33,7 @@ from flipwell.web.forms.incidents import (
     GamePlayerForm,
     LateJoinForm,
     MalfunctionForm,
+    NextBallsForm,
     ViolationForm,
 )
 from flipwell.web.forms.ledger import (
@@ -124,6 +125,7 @@ __all__ = [
     "MergePlayersForm",
     "MoneyField",
     "NewLeagueForm",
+    "NextBallsForm",
     "NextMachineForm",
     "NoShowForm",
     "NoticeKindsForm",
