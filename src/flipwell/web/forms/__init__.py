@@ -34,6 +34,7 @@ from flipwell.web.forms.incidents import (
     LateJoinForm,
     MalfunctionForm,
     NextBallsForm,
+    NonCountableForm,
     ViolationForm,
 )
 from flipwell.web.forms.ledger import (
@@ -128,6 +129,7 @@ __all__ = [
     "NextBallsForm",
     "NextMachineForm",
     "NoShowForm",
+    "NonCountableForm",
     "NoticeKindsForm",
     "NoticePreferencesForm",
     "OrderForm",

@@ -44,6 +44,15 @@ class ForfeitForm(GamePlayerForm):
     note = reason_field("Note (why, when it is not countable)", required=False)
 
 
+class NonCountableForm(forms.Form):
+    """Designate one forfeit of the list non-countable (R2.4-g): which game and player are
+    hidden, the official says why."""
+
+    game = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    player = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    reason = reason_field("Why it does not count")
+
+
 class LateJoinForm(GamePlayerForm):
     machine_allows_joining = forms.BooleanField(
         label="The machine lets a player join the game in progress", required=False

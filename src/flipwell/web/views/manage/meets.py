@@ -20,6 +20,7 @@ from flipwell.league import services
 from flipwell.league.selectors.console import (
     meet_date_warnings,
     meet_facts,
+    meet_forfeits,
     meet_games,
     meet_players,
     next_meet,
@@ -45,6 +46,7 @@ from flipwell.web.forms import (
     LatenessForm,
     MalfunctionForm,
     NextBallsForm,
+    NonCountableForm,
     RescheduleMeetForm,
     ScheduleMeetForm,
     StartMeetForm,
@@ -332,7 +334,9 @@ def _start(meet: m.Meet, form: StartMeetForm, request: HttpRequest) -> Any:
 
 @console_page(ANY_ROLE)
 def forfeits(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
-    """Forfeits (record_forfeit) and late arrivals (record_late_join) of an open meet."""
+    """Forfeits (record_forfeit) and late arrivals (record_late_join) of an open meet. The list
+    holds every forfeit of the meet, those entered on score sheets too (`meet_forfeits`), each
+    countable one with the way to designate it non-countable (R2.4-g)."""
     the_meet = meet_of(league, meet_id)
     chosen = _chosen_group(request, the_meet)
     games, players = _games(the_meet, chosen), meet_players(the_meet, group=chosen)
@@ -351,6 +355,8 @@ def forfeits(request: HttpRequest, league: m.League, role: str, meet_id: int) ->
         players=players,
         auto_id="id_late_%s",
     )
+    # One small form per countable forfeit of the list; the one posted shows its errors.
+    designate = NonCountableForm(request.POST if which == "non_countable" else None)
     if which == "forfeit":
         row = run(
             forfeit,
@@ -380,12 +386,28 @@ def forfeits(request: HttpRequest, league: m.League, role: str, meet_id: int) ->
             # The rules' reason reads as the rest of a sentence about the player.
             who = arrival.row.player
             return done(request, f"Late arrival recorded: {who} {arrival.decision.reason}.")
+    elif which == "non_countable":
+        designated = run(
+            designate,
+            lambda d: services.designate_forfeit_non_countable(
+                game=game_of(the_meet, d["game"]),
+                player=player(d["player"]),
+                reason=d["reason"],
+                actor=official(request),
+            ),
+        )
+        if designated is not None:
+            return done(request, f"{designated.player}'s forfeit no longer counts (R2.4-g).")
     context = {
         **_base(league, role, the_meet, "forfeits"),
         **_group_context(the_meet, chosen),
         "facts": meet_facts(the_meet),
+        "forfeits": [
+            f for f in meet_forfeits(the_meet) if chosen is None or f.game.group.number == chosen
+        ],
         "forfeit": forfeit,
         "late": late,
+        "designate": designate,
     }
     return page(request, "manage/forfeits.html", context, failed=bool(which))
 
