@@ -365,3 +365,18 @@ def test_preview_game_ending_writes_nothing(night, meet):
         "major on ball 2, catastrophic on ball 3 → a compensatory game of 2 balls",
     ]
     assert m.Malfunction.objects.count() == 0
+
+
+def test_report_malfunction_game_ending_after_the_last_ball_refused(night, meet):
+    """issue 27 §3: ball 4 of a 3-ball game is not among the balls the event can deny."""
+    g = game(meet, 1, 1)
+
+    with pytest.raises(ValidationError) as caught:
+        report_malfunction(
+            game=g, player=night.players[1], ball=4, reason_code="fire", actor=night.user
+        )
+
+    assert caught.value.message_dict["ball"][0].startswith(
+        f"{g.machine.title} is a 3-ball game: ball 4 is after the last one."
+    )
+    assert m.Malfunction.objects.count() == 0
