@@ -458,3 +458,34 @@ def test_record_replay_scores_without_a_discard_refused(client, night, played, s
 
     assert response.status_code == 422
     assert m.ScoreSubmission.objects.filter(game=played).count() == 1
+
+
+def test_report_malfunction_power_loss_answers_who_is_owed_what(client, night, first, secret):
+    """issue 27 §3, R7.3-h, R7.3-i, A32: a power loss on the second player's ball 2, the ball
+    in play, records every player's balls; each may then have his compensatory game (R7.3-k).
+    Today's API recorded one major and refused his compensatory game."""
+    a = night.players
+
+    response = post(
+        client,
+        f"/api/v1/games/{first.pk}/malfunctions",
+        {"player": a[1].pk, "ball": 2, "reason_code": "power_loss",
+         "next_balls": [{"player": a[3].pk, "ball": 4}]},
+        secret,
+    )  # fmt: skip
+
+    assert response.status_code == 201
+    owed = [
+        (o["player_id"], o["majors"], o["catastrophic"], o["compensatory_balls"])
+        for o in response.json()["owed"]
+    ]
+    assert owed == [
+        (a[0].pk, [], [3], 1),
+        (a[1].pk, [2], [3], 2),
+        (a[2].pk, [], [2, 3], 2),
+        (a[3].pk, [], [], 0),
+    ]
+    granted = post(
+        client, f"/api/v1/games/{first.pk}/compensatory-requests", {"player": a[1].pk}, secret
+    )
+    assert (granted.status_code, granted.json()["balls"]) == (201, 2)

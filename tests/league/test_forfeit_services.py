@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from flipwell.league import models as m
 from flipwell.league.adapters import season_facts
 from flipwell.league.services.forfeits import (
+    designate_forfeit_non_countable,
     designate_late_join_forfeits,
     record_forfeit,
     record_late_join,
@@ -181,3 +182,35 @@ def test_ruling_by_official_outside_the_group_is_not_flagged(night, meet):
     )  # fmt: skip
 
     assert m.Ruling.objects.get().official_involved is False
+
+
+def test_designate_forfeit_non_countable_on_a_recorded_forfeit(night, meet):
+    """issue 27 §3, R2.4-g: a countable forfeit an official recorded is later designated
+    non-countable, with a ruling; a second designation is refused."""
+    g = game(meet, 1, 1)
+    record_forfeit(game=g, player=night.players[3], actor=night.user)
+
+    forfeit = designate_forfeit_non_countable(
+        game=g, player=night.players[3], reason="Hospital", actor=night.user
+    )
+
+    assert (forfeit.countable, m.Ruling.objects.get().kind) == (False, "forfeit_not_countable")
+    with pytest.raises(ValidationError) as caught:
+        designate_forfeit_non_countable(
+            game=g, player=night.players[3], reason="Again", actor=night.user
+        )
+    assert caught.value.message_dict["player"] == [
+        f"{night.players[3]}'s forfeit of this game is not countable."
+    ]
+
+
+def test_designate_forfeit_non_countable_without_a_forfeit_refused(night, meet):
+    """issue 27 §3: a player who did not forfeit the game has nothing to designate."""
+    with pytest.raises(ValidationError) as caught:
+        designate_forfeit_non_countable(
+            game=game(meet, 1, 1), player=night.players[0], reason="Why", actor=night.user
+        )
+
+    assert caught.value.message_dict["player"] == [
+        f"{night.players[0]} did not forfeit game 1 of this group."
+    ]

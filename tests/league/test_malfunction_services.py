@@ -9,6 +9,7 @@ from flipwell.league.adapters import season_facts
 from flipwell.league.services.corrections import request_correction
 from flipwell.league.services.forfeits import record_forfeit
 from flipwell.league.services.malfunctions import (
+    preview_game_ending,
     record_compensatory_game,
     record_positive_malfunction_replay,
     record_replay_scores,
@@ -285,3 +286,97 @@ def test_close_meet_waits_for_the_replay(night, meet):
 
     with pytest.raises(ValidationError, match="waiting for a replay of discarded scores"):
         close_meet(meet=meet, actor=night.user)
+
+
+# --- a game-ending catastrophic event (R7.3-h, R7.3-i, A32) ----------------------------------
+
+
+def _owed(ending):
+    return [(o.player_id, o.majors, o.catastrophic, o.balls) for o in ending.owed]
+
+
+def test_report_malfunction_power_loss_on_ball_2_in_play_gives_every_player_his_balls(night, meet):
+    """issue 27 §3: a power loss on the second player's ball 2 of a 3-ball game, the ball in
+    play. R7.3-i: his ball 2 is a major; A32: his ball 3 catastrophic (2 balls owed); R7.3-h:
+    the player before him is on ball 3, those after him on ball 2, each never launched ball a
+    catastrophic malfunction. Today's code recorded 1 major and refused the compensatory game."""
+    a = night.players
+    g = game(meet, 1, 1)
+
+    reported = report_malfunction(
+        game=g, player=a[1], ball=2, reason_code="power_loss", actor=night.user
+    )
+
+    assert _owed(reported.ending) == [
+        (a[0].pk, (), (3,), 1),
+        (a[1].pk, (2,), (3,), 2),
+        (a[2].pk, (), (2, 3), 2),
+        (a[3].pk, (), (2, 3), 2),
+    ]
+    rows = m.Malfunction.objects.filter(game=g).order_by("player__pk", "ball")
+    assert [(r.player_id, r.ball, r.kind) for r in rows] == [
+        (a[0].pk, 3, "catastrophic"),
+        (a[1].pk, 2, "major"),
+        (a[1].pk, 3, "catastrophic"),
+        (a[2].pk, 2, "catastrophic"),
+        (a[2].pk, 3, "catastrophic"),
+        (a[3].pk, 2, "catastrophic"),
+        (a[3].pk, 3, "catastrophic"),
+    ]
+    assert (reported.malfunction.player_id, reported.malfunction.ball) == (a[1].pk, 2)
+    assert reported.entitled is True
+    granted = [request_compensatory_game(game=g, player=p, actor=night.user).balls for p in a[:4]]
+    assert granted == [1, 2, 2, 2]
+    note = m.MaintenanceNote.objects.get()
+    assert f"{a[1]}: major on ball 2, catastrophic on ball 3 → a compensatory game of 2 balls" in (
+        note.text
+    )
+
+
+def test_report_malfunction_game_ending_next_balls_adjusted_by_the_official(night, meet):
+    """issue 27 §3: the official sets a player's next ball: here the last player had played
+    his 3 balls (next ball 4), so he is owed nothing; the others never launched ball 3
+    (R7.3-h, R8.4-c)."""
+    a = night.players
+    g = game(meet, 1, 1)
+
+    reported = report_malfunction(
+        game=g, player=a[0], ball=3, reason_code="slam_tilt", ball_in_play=False,
+        next_balls={a[3]: 4}, actor=night.user,
+    )  # fmt: skip
+
+    assert _owed(reported.ending) == [
+        (a[0].pk, (), (3,), 1),
+        (a[1].pk, (), (3,), 1),
+        (a[2].pk, (), (3,), 1),
+        (a[3].pk, (), (), 0),
+    ]
+
+
+def test_preview_game_ending_writes_nothing(night, meet):
+    """issue 27 §3: the official sees who is owed what before he confirms (R7.3-h, A32)."""
+    a = night.players
+    g = game(meet, 1, 1)
+
+    ending = preview_game_ending(game=g, player=a[1], ball=2)
+
+    assert [o.words for o in ending.owed][:2] == [
+        "catastrophic on ball 3 → a compensatory game of 1 ball",
+        "major on ball 2, catastrophic on ball 3 → a compensatory game of 2 balls",
+    ]
+    assert m.Malfunction.objects.count() == 0
+
+
+def test_report_malfunction_game_ending_after_the_last_ball_refused(night, meet):
+    """issue 27 §3: ball 4 of a 3-ball game is not among the balls the event can deny."""
+    g = game(meet, 1, 1)
+
+    with pytest.raises(ValidationError) as caught:
+        report_malfunction(
+            game=g, player=night.players[1], ball=4, reason_code="fire", actor=night.user
+        )
+
+    assert caught.value.message_dict["ball"][0].startswith(
+        f"{g.machine.title} is a 3-ball game: ball 4 is after the last one."
+    )
+    assert m.Malfunction.objects.count() == 0

@@ -6,6 +6,8 @@ from hypothesis import strategies as st
 
 from flipwell.rules.errors import RuleError
 from flipwell.rules.malfunctions import (
+    GAME_ENDING_REASONS,
+    REASON_RULINGS,
     AnnouncedProblem,
     CompensatoryGame,
     Malfunction,
@@ -18,7 +20,9 @@ from flipwell.rules.malfunctions import (
     compensatory_balls,
     compensatory_entitled,
     compensatory_score,
+    ends_the_game,
     major_count,
+    next_turns,
     request_compensatory_game,
     rule_malfunction,
 )
@@ -441,3 +445,26 @@ def test_automatically_unplayable_not_when_one_first_ball_was_fine():
 def test_automatically_unplayable_when_play_cannot_continue():
     """R7.3-r: play that cannot continue for any reason makes the machine unplayable."""
     assert automatically_unplayable([], players=["ann"], play_cannot_continue=True) is True
+
+
+def test_game_ending_reasons_are_the_rulebooks_catastrophic_events():
+    """issue 27 §3, R7.3-h, R8.4-c: total failure or reset, power loss, fire and slam tilt end
+    the game; "other" is the LO's ruling on one ball (R7.3-j)."""
+    listed = {r for r, (kind, _, _) in REASON_RULINGS.items() if kind == "catastrophic"}
+
+    assert (GAME_ENDING_REASONS, ends_the_game("other")) == (listed, False)
+
+
+def test_next_turns_players_before_the_current_one_are_a_ball_ahead():
+    """issue 27 §3, R7.3-h: B stopped on ball 2: A (before him) is next on 3, C and D on 2."""
+    assert next_turns(["A", "B", "C", "D"], current_player="B", turn=2) == {
+        "A": 3,
+        "B": 2,
+        "C": 2,
+        "D": 2,
+    }
+
+
+def test_next_turns_current_player_outside_the_order_refused():
+    with pytest.raises(RuleError, match="not in the game's play order"):
+        next_turns(["A", "B"], current_player="C", turn=1)

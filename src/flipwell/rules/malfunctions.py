@@ -126,6 +126,14 @@ REASON_RULINGS: Mapping[str, tuple[MalfunctionRulingKind, str, str]] = {
 }
 """Each listed reason code's kind, rule ID and explanation; "other" is the LO's call."""
 
+GAME_ENDING_REASONS: frozenset[MalfunctionReason] = frozenset(
+    {"slam_tilt", "machine_failure", "power_loss", "fire"}
+)
+"""Reasons that end the game for every player on the machine: total failure or reset, loss of
+power, fire (R7.3-h) and any slam tilt (R8.4-c). Each player's balls never launched are then
+catastrophic malfunctions and the current ball a major (R7.3-i, A32): `catastrophic_event`.
+Reason "other" is never among them: the LO rules each player's ball himself (R7.3-j)."""
+
 SERIOUS: tuple[MalfunctionRulingKind, ...] = ("major", "catastrophic")
 COMPENSATORY_MAJORS = 2
 """R7.3-k: this many major malfunctions to one player in one game give a compensatory game."""
@@ -376,6 +384,32 @@ def catastrophic_event(
             denied = range(turn + 1, owed + 1)
         malfunctions.extend(Malfunction(player, t, "catastrophic") for t in denied)
     return tuple(malfunctions)
+
+
+def ends_the_game(reason: str) -> bool:
+    """Whether a malfunction of this reason ends the game for every player on the machine:
+    total failure or reset, power loss, fire (R7.3-h) or a slam tilt (R8.4-c)."""
+    return reason in GAME_ENDING_REASONS
+
+
+def next_turns(
+    play_order: Sequence[PlayerId], *, current_player: PlayerId, turn: int
+) -> dict[PlayerId, int]:
+    """Each player's next turn when a game stops on `current_player`'s `turn` (R7.3-h, R7.3-i).
+
+    Players before him in the play order have played that turn and are next on turn + 1; he
+    and the players after him are on `turn`. Extra balls are not foreseen: the LO adjusts a
+    player's turn himself. This is `catastrophic_event`'s `next_turn` by default.
+    """
+    order = check_unique(play_order, what="the play order")
+    check_player(current_player)
+    check_count(turn, what="turn", minimum=1)
+    if current_player not in order:
+        raise about_player(
+            "the current player {player} is not in the game's play order", current_player
+        )
+    at = order.index(current_player)
+    return {p: turn + 1 if i < at else turn for i, p in enumerate(order)}
 
 
 def major_count(malfunctions: Sequence[Malfunction], *, player: PlayerId) -> int:

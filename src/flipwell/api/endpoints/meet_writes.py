@@ -242,7 +242,9 @@ def record_late_join(request: HttpRequest, game_id: GameId, payload: LateJoinIn)
 )
 def report_malfunction(request: HttpRequest, game_id: GameId, payload: MalfunctionIn) -> Any:
     """Record a malfunction on a player's ball and learn the rules' ruling (§7.3, §7.4;
-    scope: manage)."""
+    scope: manage). A reason that ends the game (slam tilt, total failure or reset, power loss,
+    fire) records every player's balls at once and answers who is owed what (R7.3-h, R7.3-i,
+    A32)."""
     game = queries.game(game_id)
     actor = acting_official(request, league=_game_league(game), scope="manage")
     reported = services.report_malfunction(
@@ -256,6 +258,7 @@ def report_malfunction(request: HttpRequest, game_id: GameId, payload: Malfuncti
         one_handed_ball=payload.one_handed_ball,
         ball_in_play=payload.ball_in_play,
         request_compensatory=payload.request_compensatory,
+        next_balls={n.player: n.ball for n in payload.next_balls},
         actor=actor,
     )
     return created(request, reported, f"/api/v1/games/{game.pk}")

@@ -24,7 +24,7 @@ from flipwell.api.schemas.corrections import CorrectedScoreIn
 from flipwell.league import enums, limits
 
 if TYPE_CHECKING:
-    from flipwell.league.services.malfunctions import ReportedMalfunction
+    from flipwell.league.services.malfunctions import Owed, ReportedMalfunction
 
 
 class ForfeitIn(InputSchema):
@@ -64,6 +64,34 @@ MalfunctionReason = enums.MalfunctionReasonValue
 MalfunctionKind = enums.MalfunctionKindValue
 
 
+class NextBallIn(InputSchema):
+    player: int = id_field("A player of the game.")
+    ball: int = Field(
+        ...,
+        ge=limits.BALL.minimum,
+        le=limits.BALL.maximum + 1,
+        description="The ball he would have played next; one past his last: he had played all.",
+    )
+
+
+class OwedOut(Schema):
+    """Read from the service's `Owed`."""
+
+    player_id: int = Field(..., description="The player's id.")
+    next_ball: int = Field(..., description="The ball he was on or would have played next.")
+    majors: list[int] = Field(..., description="Balls recorded as major malfunctions (R7.3-i).")
+    catastrophic: list[int] = Field(
+        ..., description="Balls recorded as catastrophic malfunctions (R7.3-h, A32)."
+    )
+    compensatory_balls: int = Field(
+        ..., description="The balls of the compensatory game he may ask for; 0: none (R7.3-k)."
+    )
+
+    @staticmethod
+    def resolve_compensatory_balls(obj: Owed) -> int:
+        return obj.balls
+
+
 class MalfunctionIn(InputSchema):
     player: int = id_field("The player whose ball malfunctioned.")
     ball: int = bounded(limits.BALL, "The ball number (1 = first ball).")
@@ -83,6 +111,13 @@ class MalfunctionIn(InputSchema):
     ball_in_play: bool = Field(True, description="The ball was in play.")
     request_compensatory: bool = Field(
         False, description="The player asks for a compensatory game now, at the trigger (RA-b)."
+    )
+    next_balls: list[NextBallIn] = Field(
+        [],
+        description="For a reason that ends the game (slam_tilt, machine_failure, power_loss, "
+        "fire): another player's next ball when the play order does not give it (after extra "
+        "balls, say). By default players before the reporting player in the play order are on "
+        "ball + 1, those after him on ball (R7.3-h, R7.3-i, A32).",
     )
 
 
@@ -111,10 +146,19 @@ class MalfunctionOut(Schema):
     machine_unplayable: bool = Field(
         ..., description="The machine became unplayable for the rest of the meet (R7.3-r)."
     )
+    owed: list[OwedOut] = Field(
+        ...,
+        description="For a reason that ends the game: every player of the game, in play "
+        "order, with his malfunctions and compensatory game; empty for any other reason.",
+    )
 
     @staticmethod
     def resolve_id(obj: ReportedMalfunction) -> int:
         return obj.malfunction.pk
+
+    @staticmethod
+    def resolve_owed(obj: ReportedMalfunction) -> tuple[Owed, ...]:
+        return obj.ending.owed if obj.ending is not None else ()
 
 
 class CompensatoryRequestIn(InputSchema):

@@ -214,6 +214,63 @@ def meet_facts(meet: m.Meet) -> MeetFacts:
     )
 
 
+@dataclass(frozen=True)
+class MeetForfeit:
+    """A forfeit of a game at a meet, wherever it was entered (§2.4).
+
+    on_sheet: entered as the player's "forfeit" box on the group's score sheet (no score on the
+    counted version), with no forfeit recorded by an official; reason and note are then empty.
+    countable: counts toward forfeiting the season (R2.4-h) unless designated not (R2.4-g).
+    """
+
+    game: m.Game
+    player: m.Player
+    countable: bool
+    on_sheet: bool
+    reason: str
+    note: str
+
+
+def meet_forfeits(meet: m.Meet) -> tuple[MeetForfeit, ...]:
+    """Every forfeit of `meet`'s games, by group, game and player: those an official or the
+    API recorded, and those entered on a score sheet (a player with no score on the game's
+    counted, latest confirmed version) (4 queries)."""
+    games = {g.pk: g for g in meet_games(meet)}
+    rows = {
+        (f.game_id, f.player_id): f
+        for f in m.Forfeit.objects.filter(game__group__meet=meet).select_related("player")
+    }
+    lines = (
+        m.ScoreLine.objects.filter(
+            submission__game__group__meet=meet, submission__confirmed_by__isnull=False
+        )
+        .order_by("submission__game_id", "submission__version")
+        .values_list("submission__game_id", "submission__version", "player_id", "machine_score")
+    )
+    counted: dict[int, tuple[int, dict[int, int | None]]] = {}
+    for game_id, version, player_id, score in lines:
+        if game_id not in counted or counted[game_id][0] < version:
+            counted[game_id] = (version, {})
+        counted[game_id][1][player_id] = score
+    on_sheet = {
+        (game_id, player_id)
+        for game_id, (_, sheet) in counted.items()
+        for player_id, score in sheet.items()
+        if score is None and (game_id, player_id) not in rows
+    }
+    players = m.Player.objects.in_bulk({p for _, p in on_sheet})
+    found = [
+        MeetForfeit(games[f.game_id], f.player, f.countable, False, f.get_reason_display(), f.note)
+        for f in rows.values()
+    ] + [MeetForfeit(games[g], players[p], True, True, "", "") for g, p in on_sheet]
+    return tuple(
+        sorted(
+            found,
+            key=lambda f: (f.game.group.number, f.game.number, str(f.player), f.player.pk),
+        )
+    )
+
+
 def meet_games(meet: m.Meet, *, group: int | None = None) -> list[m.Game]:
     """The meet's games with their group and machine, by group and number (1 query); only
     group number `group`'s when given."""

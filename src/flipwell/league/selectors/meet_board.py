@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.league.adapters import COMPENSATORY_COLUMNS, player_key
+from flipwell.league.adapters import COMPENSATORY_COLUMNS, player_key, ruleset_for
 from flipwell.league.compiled import CompiledQuery, Rows, rows_together
 from flipwell.league.results import SeasonFold, season_fold
 from flipwell.rules import (
@@ -232,6 +232,21 @@ def meet_board(meet: m.Meet) -> MeetBoard:
         },
         unplayable=frozenset(machine_id_of(s.machine) for s, _ in states if s.unplayable),
     )
+
+
+def game_play_order(game: m.Game) -> tuple[int, ...]:
+    """The play order of `game` (player ids, first to play first, R5.2): that of game 1 in
+    seeding order, later games by the finishing order of the group's game before (R5.2-b)."""
+    board = meet_board(game.group.meet)
+    found = next(g for g in board.groups if g.id == game.group_id)
+    before = [g for g in found.games if g.number < game.number]
+    order = play_order(
+        [player_key(p) for p in found.players],
+        games=played_games(before),
+        late=[player_key(p) for p in found.late],
+        ruleset=ruleset_for(game.group.meet.season.league),
+    )
+    return tuple(int(p) for p in order)
 
 
 def board_fold(meet: m.Meet) -> SeasonFold:

@@ -18,8 +18,10 @@ meet_machines          choose_next_machine, announce_machine_problem,
                        declare_machine_unplayable, declare_machine_repaired, replace_machine
 scores                 submit_scores, confirm_scores
 corrections            request_correction, respond_to_correction
-forfeits               record_forfeit, record_late_join, designate_late_join_forfeits
-malfunctions           report_malfunction, request_compensatory_game,
+forfeits               record_forfeit, designate_forfeit_non_countable, record_late_join,
+                       designate_late_join_forfeits
+malfunctions           report_malfunction (preview_game_ending first for a reason that
+                       ends the game), request_compensatory_game,
                        record_compensatory_game, record_positive_malfunction_replay,
                        record_replay_scores
 violations             record_violation, record_victim_remedy, record_game_restart
@@ -43,6 +45,7 @@ player_links           issue_player_link, revoke_player_link, set_player_link_em
 from flipwell.league.services._edge import ConflictError
 from flipwell.league.services.corrections import request_correction, respond_to_correction
 from flipwell.league.services.forfeits import (
+    designate_forfeit_non_countable,
     designate_late_join_forfeits,
     record_forfeit,
     record_late_join,
@@ -55,6 +58,7 @@ from flipwell.league.services.identity import (
 from flipwell.league.services.leagues import create_league
 from flipwell.league.services.ledger import record_ledger_entry, reverse_ledger_entry
 from flipwell.league.services.malfunctions import (
+    preview_game_ending,
     record_compensatory_game,
     record_positive_malfunction_replay,
     record_replay_scores,
@@ -164,6 +168,7 @@ __all__ = [
     "create_season",
     "declare_machine_repaired",
     "declare_machine_unplayable",
+    "designate_forfeit_non_countable",
     "designate_late_join_forfeits",
     "edit_player",
     "import_players_csv",
@@ -176,6 +181,7 @@ __all__ = [
     "may_create_league",
     "merge_players",
     "open_league",
+    "preview_game_ending",
     "qualify_for_playoffs",
     "record_compensatory_game",
     "record_forfeit",

@@ -125,6 +125,70 @@ def record_forfeit(
     return forfeit
 
 
+def designate_forfeit_non_countable(
+    *, game: m.Game, player: m.Player, reason: str, actor: User
+) -> m.Forfeit:
+    """The LO designates `player`'s forfeit of `game` non-countable (R2.4-g): it no longer counts
+    toward forfeiting the season (R2.4-h, R2.5-a). The forfeit may have been recorded by an
+    official or entered on the score sheet (no score on the counted version); for the latter
+    a Forfeit (reason other) is recorded now, carrying the designation.
+
+    Side effects: the Forfeit's countable flag and note (or a new Forfeit), a Ruling, an audit
+    event ``forfeit.designated_non_countable``. Raises PermissionDenied unless `actor` is a
+    league official; ValidationError without a reason, for a meet that is not open, a player
+    outside the group, a player who did not forfeit the game, or one already non-countable.
+    """
+    with transaction.atomic():
+        game = locked_game(game)
+        league = game.group.meet.season.league
+        require_official(actor=actor, league=league, action="make a forfeit non-countable")
+        open_meet(game.group.meet, doing="make a forfeit non-countable")
+        require_member(player, group_player_ids(game.group), field="player", group=game.group)
+        why = require_reason(reason, field="reason", what="A non-countable forfeit (R2.4-g)")
+        forfeit = m.Forfeit.objects.select_for_update().filter(game=game, player=player).first()
+        if forfeit is not None and not forfeit.countable:
+            raise ValidationError({"player": f"{player}'s forfeit of this game is not countable."})
+        on_sheet = forfeit is None
+        if forfeit is None:
+            confirmed = m.ScoreLine.objects.filter(
+                submission__game=game, submission__confirmed_by__isnull=False, player=player
+            ).order_by("-submission__version")
+            line = confirmed.values_list("machine_score", flat=True)[:1]
+            if list(line) != [None]:
+                raise ValidationError(
+                    {"player": f"{player} did not forfeit game {game.number} of this group."}
+                )
+            forfeit = m.Forfeit.objects.create(
+                game=game,
+                player=player,
+                countable=False,
+                reason=m.Forfeit.Reason.OTHER,
+                note=f"Entered on the score sheet. {why}",
+                recorded_by=actor,
+            )
+        else:
+            forfeit.countable = False
+            forfeit.note = f"{forfeit.note} {why}".strip()
+            forfeit.save(update_fields=["countable", "note"])
+        record_ruling(
+            league=league,
+            official=actor,
+            kind="forfeit_not_countable",
+            subject=game_subject(game, player),
+            reason=why,
+            affected=group_player_ids(game.group),
+        )
+        record_event(
+            action="forfeit.designated_non_countable",
+            obj=forfeit,
+            league=league,
+            actor=actor,
+            data={"game": game.pk, "player": player.pk, "on_sheet": on_sheet, "reason": why},
+        )
+        season_changed(game.group.meet.season)
+    return forfeit
+
+
 @dataclass(frozen=True)
 class RecordedLateArrival:
     """A late arrival during a game (§2.3): the stored row, a LateJoin when he joins or his

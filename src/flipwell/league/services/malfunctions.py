@@ -29,7 +29,7 @@ from flipwell.league.enums import (
     one_of,
 )
 from flipwell.league.notices import queue_ruling
-from flipwell.league.selectors.meet_board import machine_key
+from flipwell.league.selectors.meet_board import game_play_order, machine_key
 from flipwell.league.services._edge import (
     PlayerRef,
     game_subject,
@@ -59,7 +59,11 @@ from flipwell.rules.malfunctions import (
     MalfunctionReport,
     MalfunctionRuling,
     automatically_unplayable,
+    catastrophic_event,
+    compensatory_balls,
     compensatory_entitled,
+    ends_the_game,
+    next_turns,
     rule_malfunction,
 )
 from flipwell.rules.malfunctions import request_compensatory_game as grant_compensatory_game
@@ -76,12 +80,78 @@ REFUSED_SERIOUS = ("R7.1-d", "R7.3-g")
 
 
 @dataclass(frozen=True)
+class Owed:
+    """What a game-ending event gives one player of the game (R7.3-h, R7.3-i, A32).
+
+    next_ball: the ball he was on (the current player) or would have played next. majors,
+    catastrophic: the balls recorded as each kind. balls: the balls of the compensatory game
+    he is owed (R7.3-l); 0 when he is owed none (R7.3-k).
+    """
+
+    player_id: int
+    name: str
+    next_ball: int
+    majors: tuple[int, ...]
+    catastrophic: tuple[int, ...]
+    balls: int
+
+    @property
+    def words(self) -> str:
+        """What he is owed in plain words: "major on ball 2, catastrophic on ball 3 → a
+        compensatory game of 2 balls"."""
+        parts = [
+            f"{kind} on {_balls_words(balls)}"
+            for kind, balls in (("major", self.majors), ("catastrophic", self.catastrophic))
+            if balls
+        ]
+        if not parts:
+            return "nothing: he had played all his balls"
+        owed = (
+            f"a compensatory game of {'1 ball' if self.balls == 1 else f'{self.balls} balls'}"
+            if self.balls
+            else "no compensatory game (it needs 2 majors or 1 catastrophic)"
+        )
+        return f"{', '.join(parts)} → {owed}"
+
+
+def _balls_words(balls: Sequence[int]) -> str:
+    """ "ball 2", "balls 2 and 3", "balls 1, 2 and 3"."""
+    if len(balls) == 1:
+        return f"ball {balls[0]}"
+    return f"balls {', '.join(map(str, balls[:-1]))} and {balls[-1]}"
+
+
+def _balls_of(owed: Owed) -> list[tuple[int, str]]:
+    """His malfunctions as (ball, kind), ball order."""
+    return sorted(
+        [(b, "major") for b in owed.majors] + [(b, "catastrophic") for b in owed.catastrophic]
+    )
+
+
+def _owed_words(ending: GameEnding) -> str:
+    return "; ".join(f"{o.name}: {o.words}" for o in ending.owed)
+
+
+@dataclass(frozen=True)
+class GameEnding:
+    """The malfunctions a game-ending event gives every player of the game, before or after
+    they are recorded (`preview_game_ending`, `report_malfunction`)."""
+
+    game_id: int
+    balls_per_game: int
+    owed: tuple[Owed, ...]
+    """Every player who plays the game, in its play order."""
+
+
+@dataclass(frozen=True)
 class ReportedMalfunction:
     """A recorded malfunction, the rules' ruling on it, and what follows.
 
     entitled: the player may now have a compensatory game (R7.3-k). compensatory: the request
     recorded with it (RA-b), if asked. machine_unplayable: the machine became automatically
-    unplayable for the rest of the meet (R7.3-r).
+    unplayable for the rest of the meet (R7.3-r). ending: for a reason that ends the game
+    (`GAME_ENDING_REASONS`), what every player of the game is owed; `malfunction` is then the
+    reporting player's row for `ball`, and `rows` every row recorded.
     """
 
     malfunction: m.Malfunction
@@ -89,6 +159,90 @@ class ReportedMalfunction:
     entitled: bool
     compensatory: m.CompensatoryRequest | None
     machine_unplayable: bool
+    ending: GameEnding | None = None
+    rows: tuple[m.Malfunction, ...] = ()
+
+
+def preview_game_ending(
+    *,
+    game: m.Game,
+    player: m.Player,
+    ball: int,
+    ball_in_play: bool = True,
+    next_balls: Mapping[int, int] | Mapping[m.Player, int] | None = None,
+) -> GameEnding:
+    """What a game-ending event (total failure or reset, power loss, fire, slam tilt) on
+    `player`'s `ball` of `game` gives every player of the game, as `report_malfunction` would
+    record it (R7.3-h, R7.3-i, R7.3-l, R8.4-c, A32). Writes nothing.
+
+    Each player's next ball follows from the game's play order (`next_turns`): players before
+    `player` are on `ball` + 1, he and those after him on `ball`; `next_balls` overrides it per
+    player (e.g. after extra balls). Players who forfeited the game play no ball. Raises
+    ValidationError for a player outside the group or a next ball the rules refuse.
+    """
+    members = group_player_ids(game.group)
+    require_member(player, members, field="player", group=game.group)
+    return _game_ending(game, player, ball, ball_in_play, next_balls)
+
+
+def _game_ending(
+    game: m.Game,
+    player: m.Player,
+    ball: int,
+    ball_in_play: bool,
+    next_balls: Mapping[int, int] | Mapping[m.Player, int] | None,
+) -> GameEnding:
+    forfeited = set(m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True))
+    if player.pk in forfeited:
+        raise ValidationError({"player": f"{player} forfeited this game: he plays no ball."})
+    balls_per_game = game.machine.balls_per_game
+    if ball > balls_per_game:
+        raise ValidationError(
+            {
+                "ball": f"{game.machine.title} is a {balls_per_game}-ball game: ball {ball} is "
+                "after the last one. A game ended on an extra ball is not handled here yet: "
+                "record it with reason 'other' and your ruling."
+            }
+        )
+    order = [p for p in game_play_order(game) if p not in forfeited]
+    given = {ref_id(p): n for p, n in (next_balls or {}).items()}
+    names = {p.pk: str(p) for p in m.Player.objects.filter(pk__in=[*order, *given])}
+    strangers = [names.get(p, str(p)) for p in given if p not in order]
+    if strangers:
+        raise ValidationError(
+            {"next_balls": f"Not playing this game: {', '.join(strangers)}."}, code="invalid"
+        )
+    ruleset = ruleset_for(game.group.meet.season.league)
+    with rules_edge("ball"):
+        turns = next_turns(
+            [player_key(p) for p in order], current_player=player_key(player.pk), turn=ball
+        )
+    turns |= {player_key(p): n for p, n in given.items() if p != player.pk}
+    with rules_edge("next_balls"):
+        found = catastrophic_event(
+            current_player=player_key(player.pk),
+            ball_in_play=ball_in_play,
+            next_turn=turns,
+            balls_per_game=balls_per_game,
+            ruleset=ruleset,
+        )
+    owed = []
+    for p in order:
+        key = player_key(p)
+        mine = [f for f in found if f.player == key]
+        owed.append(
+            Owed(
+                player_id=p,
+                name=names[p],
+                next_ball=turns[key],
+                majors=tuple(sorted(f.turn for f in mine if f.kind == "major")),
+                catastrophic=tuple(sorted(f.turn for f in mine if f.kind == "catastrophic")),
+                balls=compensatory_balls(found, player=key)
+                if compensatory_entitled(found, player=key)
+                else 0,
+            )
+        )
+    return GameEnding(game_id=game.pk, balls_per_game=balls_per_game, owed=tuple(owed))
 
 
 def report_malfunction(
@@ -103,6 +257,7 @@ def report_malfunction(
     one_handed_ball: bool = False,
     ball_in_play: bool = True,
     request_compensatory: bool = False,
+    next_balls: Mapping[int, int] | Mapping[m.Player, int] | None = None,
     actor: User,
 ) -> ReportedMalfunction:
     """A league official records a malfunction on `player`'s `ball` of `game` (§7.3, §7.4).
@@ -115,7 +270,15 @@ def report_malfunction(
     first ball ended in a major, the machine is declared unplayable for the meet (R7.3-r).
     With `request_compensatory` the player's request is recorded at the trigger (RA-b).
 
-    Side effects: a Malfunction, a MaintenanceNote, maybe a Ruling, a MachineDeclaration and a
+    A reason that ends the game (`GAME_ENDING_REASONS`: total failure or reset, power loss,
+    fire, slam tilt) gives every player of the game his malfunctions at once, as
+    `preview_game_ending` shows them (`catastrophic_event`; `next_balls` as there): the
+    current ball in play a major (R7.3-i), every ball never launched catastrophic (R7.3-h,
+    A32), one Malfunction per ball per player; each player owed a compensatory game may then
+    request it (R7.3-k).
+
+    Side effects: a Malfunction (for a game-ending reason, one per ball per player), a
+    MaintenanceNote, maybe a Ruling, a MachineDeclaration and a
     CompensatoryRequest, audit events ``malfunction.reported`` (and the others'), a notice to
     the player queued when they chose it (`flipwell.league.notices.queue_ruling`). Raises
     PermissionDenied unless `actor` is a league official; ValidationError for a meet that is
@@ -167,22 +330,40 @@ def report_malfunction(
                 },
                 code="refused",
             )
-        malfunction = m.Malfunction.objects.create(
-            game=game,
-            player=player,
-            ball=ball,
-            kind=ruling.kind,
-            reason_code=reason_code,
-            problem=problem.strip(),
-            note=why,
-            official=actor,
+        ending = None
+        if ends_the_game(reason_code):
+            ending = _game_ending(game, player, ball, ball_in_play, next_balls)
+        recorded: list[tuple[int, int, str]]
+        if ending is None:
+            recorded = [(player.pk, ball, ruling.kind)]
+        else:
+            recorded = [(o.player_id, b, k) for o in ending.owed for b, k in _balls_of(o)]
+        # One row per ball per player; both databases return the new rows' ids.
+        rows = m.Malfunction.objects.bulk_create(
+            m.Malfunction(
+                game=game,
+                player_id=who,
+                ball=b,
+                kind=k,
+                reason_code=reason_code,
+                problem=problem.strip(),
+                note=why,
+                official=actor,
+            )
+            for who, b, k in recorded
         )
+        malfunction = next((r for r in rows if r.player_id == player.pk and r.ball == ball), None)
+        if malfunction is None:  # a game-ending event after his last ball
+            raise ValidationError(
+                {"ball": f"{player} has no ball {ball} on a {machine.balls_per_game}-ball game."}
+            )
         label = m.Malfunction.ReasonCode(reason_code).label
         m.MaintenanceNote.objects.create(
             machine=machine,
             meet=meet,
             text=f"{ruling.kind.replace('_', ' ')} malfunction: {label}, ball {ball}, "
             f"group {game.group.number} game {game.number} ({ruling.rule})"
+            + (f"; the game ended: {_owed_words(ending)}" if ending is not None else "")
             + (f". {why}" if why else ""),
             created_by=actor,
         )
@@ -207,6 +388,11 @@ def report_malfunction(
                 "kind": ruling.kind,
                 "reason_code": reason_code,
                 "rule": ruling.rule,
+                **(
+                    {"game_ended": [[r.player_id, r.ball, r.kind] for r in rows]}
+                    if ending is not None
+                    else {}
+                ),
             },
         )
         serious = _serious_malfunctions(game)
@@ -245,13 +431,39 @@ def report_malfunction(
             ],
             reason=why,
         )
+        if ending is not None:
+            _tell_the_others(ending, game, player, label, actor_why=why)
     return ReportedMalfunction(
         malfunction=malfunction,
         ruling=ruling,
         entitled=entitled,
         compensatory=request,
         machine_unplayable=unplayable,
+        ending=ending,
+        rows=tuple(rows),
     )
+
+
+def _tell_the_others(
+    ending: GameEnding, game: m.Game, reporter: m.Player, label: str, *, actor_why: str
+) -> None:
+    """Queue each other player owed something by a game-ending event his notice."""
+    meet = game.group.meet
+    others = [o for o in ending.owed if o.player_id != reporter.pk and o.balls]
+    players = m.Player.objects.in_bulk([o.player_id for o in others])
+    for owed in others:
+        queue_ruling(
+            league=meet.season.league,
+            player=players[owed.player_id],
+            meet=meet,
+            key=f"malfunction:{game.pk}:{owed.player_id}:{owed.next_ball}",
+            what=f"{label} ended your game at meet {meet.number}",
+            details=[
+                f"Group {game.group.number}, game {game.number}: {owed.words}.",
+                "You may now ask for a compensatory game (R7.3-k, R7.3-h).",
+            ],
+            reason=actor_why,
+        )
 
 
 def request_compensatory_game(

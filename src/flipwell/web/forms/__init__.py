@@ -33,6 +33,8 @@ from flipwell.web.forms.incidents import (
     GamePlayerForm,
     LateJoinForm,
     MalfunctionForm,
+    NextBallsForm,
+    NonCountableForm,
     ViolationForm,
 )
 from flipwell.web.forms.ledger import (
@@ -125,9 +127,11 @@ __all__ = [
     "MergePlayersForm",
     "MoneyField",
     "NewLeagueForm",
+    "NextBallsForm",
     "NextMachineForm",
     "NextSeasonForm",
     "NoShowForm",
+    "NonCountableForm",
     "NoticeKindsForm",
     "NoticePreferencesForm",
     "OrderForm",

@@ -3,6 +3,7 @@ violations."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -43,6 +44,15 @@ class ForfeitForm(GamePlayerForm):
     note = reason_field("Note (why, when it is not countable)", required=False)
 
 
+class NonCountableForm(forms.Form):
+    """Designate one forfeit of the list non-countable (R2.4-g): which game and player are
+    hidden, the official says why."""
+
+    game = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    player = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    reason = reason_field("Why it does not count")
+
+
 class LateJoinForm(GamePlayerForm):
     machine_allows_joining = forms.BooleanField(
         label="The machine lets a player join the game in progress", required=False
@@ -72,6 +82,33 @@ class MalfunctionForm(GamePlayerForm):
 
     def clean_kind(self) -> str | None:
         return self.cleaned_data.get("kind") or None
+
+
+class NextBallsForm(forms.Form):
+    """After a game-ending malfunction: each other player's next ball, offered from the play
+    order; the official adjusts it (after extra balls, say). A ball past the last is a player
+    who had played all his balls."""
+
+    PREFIX = "next_ball_"
+
+    def __init__(self, *args: Any, owed: Sequence[tuple[int, str, int]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for player_id, name, ball in owed:
+            self.fields[f"{self.PREFIX}{player_id}"] = forms.IntegerField(
+                label=f"{name}: next ball",
+                min_value=limits.BALL.minimum,
+                max_value=limits.BALL.maximum + 1,
+                initial=ball,
+                required=False,  # blank: the play order's
+            )
+
+    def next_balls(self) -> dict[int, int]:
+        """Player id -> next ball the official gave (the others' come from the play order)."""
+        return {
+            int(k.removeprefix(self.PREFIX)): v
+            for k, v in self.cleaned_data.items()
+            if v is not None
+        }
 
 
 class CompensatoryRequestForm(GamePlayerForm):

@@ -5,8 +5,10 @@ corrections)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -18,6 +20,7 @@ from flipwell.league import services
 from flipwell.league.selectors.console import (
     meet_date_warnings,
     meet_facts,
+    meet_forfeits,
     meet_games,
     meet_players,
     next_meet,
@@ -26,8 +29,10 @@ from flipwell.league.selectors.console import (
 )
 from flipwell.league.selectors.meet_board import meet_board
 from flipwell.league.selectors.standings import ladder
+from flipwell.league.services.malfunctions import GameEnding, ReportedMalfunction
 from flipwell.league.services.meets import AnnouncedLateness, scheduled_start
 from flipwell.rules import proposed_group_numbers
+from flipwell.rules.malfunctions import ends_the_game
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page
 from flipwell.web.forms import (
     AnswerForm,
@@ -40,6 +45,8 @@ from flipwell.web.forms import (
     LateJoinForm,
     LatenessForm,
     MalfunctionForm,
+    NextBallsForm,
+    NonCountableForm,
     RescheduleMeetForm,
     ScheduleMeetForm,
     StartMeetForm,
@@ -327,7 +334,9 @@ def _start(meet: m.Meet, form: StartMeetForm, request: HttpRequest) -> Any:
 
 @console_page(ANY_ROLE)
 def forfeits(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
-    """Forfeits (record_forfeit) and late arrivals (record_late_join) of an open meet."""
+    """Forfeits (record_forfeit) and late arrivals (record_late_join) of an open meet. The list
+    holds every forfeit of the meet, those entered on score sheets too (`meet_forfeits`), each
+    countable one with the way to designate it non-countable (R2.4-g)."""
     the_meet = meet_of(league, meet_id)
     chosen = _chosen_group(request, the_meet)
     games, players = _games(the_meet, chosen), meet_players(the_meet, group=chosen)
@@ -346,6 +355,8 @@ def forfeits(request: HttpRequest, league: m.League, role: str, meet_id: int) ->
         players=players,
         auto_id="id_late_%s",
     )
+    # One small form per countable forfeit of the list; the one posted shows its errors.
+    designate = NonCountableForm(request.POST if which == "non_countable" else None)
     if which == "forfeit":
         row = run(
             forfeit,
@@ -375,12 +386,28 @@ def forfeits(request: HttpRequest, league: m.League, role: str, meet_id: int) ->
             # The rules' reason reads as the rest of a sentence about the player.
             who = arrival.row.player
             return done(request, f"Late arrival recorded: {who} {arrival.decision.reason}.")
+    elif which == "non_countable":
+        designated = run(
+            designate,
+            lambda d: services.designate_forfeit_non_countable(
+                game=game_of(the_meet, d["game"]),
+                player=player(d["player"]),
+                reason=d["reason"],
+                actor=official(request),
+            ),
+        )
+        if designated is not None:
+            return done(request, f"{designated.player}'s forfeit no longer counts (R2.4-g).")
     context = {
         **_base(league, role, the_meet, "forfeits"),
         **_group_context(the_meet, chosen),
         "facts": meet_facts(the_meet),
+        "forfeits": [
+            f for f in meet_forfeits(the_meet) if chosen is None or f.game.group.number == chosen
+        ],
         "forfeit": forfeit,
         "late": late,
+        "designate": designate,
     }
     return page(request, "manage/forfeits.html", context, failed=bool(which))
 
@@ -408,6 +435,17 @@ def malfunctions(request: HttpRequest, league: m.League, role: str, meet_id: int
         bound("compensatory"), games=games, players=players, auto_id="id_compensatory_%s"
     )
     if which == "malfunction":
+        review = _game_ending_review(request, the_meet, report)
+        if isinstance(review, _Review):  # a game-ending event not confirmed yet: show it first
+            context = {
+                **_base(league, role, the_meet, "malfunctions"),
+                **_group_context(the_meet, chosen),
+                "report": report,
+                "ending": review.ending,
+                "balls": review.balls,
+            }
+            failed = review.ending is None or bool(review.balls.errors)
+            return page(request, "manage/malfunction_review.html", context, failed=failed)
         reported = run(
             report,
             lambda d: services.report_malfunction(
@@ -421,21 +459,12 @@ def malfunctions(request: HttpRequest, league: m.League, role: str, meet_id: int
                 one_handed_ball=d["one_handed_ball"],
                 ball_in_play=d["ball_in_play"],
                 request_compensatory=d["request_compensatory"],
+                next_balls=review,
                 actor=official(request),
             ),
         )
         if reported is not None:
-            extra = []
-            if reported.entitled:
-                extra.append("They may now have a compensatory game.")
-            if reported.machine_unplayable:
-                extra.append("The machine is now unplayable for the meet (R7.3-r).")
-            kind = reported.ruling.kind.replace("_", " ")
-            return done(
-                request,
-                f"Recorded as a {kind} malfunction ({reported.ruling.rule}): "
-                f"{reported.ruling.reason}. {' '.join(extra)}".strip(),
-            )
+            return done(request, _reported_message(reported))
     elif which == "grant":
         granted = run(
             grant,
@@ -473,6 +502,68 @@ def malfunctions(request: HttpRequest, league: m.League, role: str, meet_id: int
         "record": record,
     }
     return page(request, "manage/malfunctions.html", context, failed=bool(which))
+
+
+@dataclass(frozen=True)
+class _Review:
+    """What a game-ending malfunction gives each player, shown before the official confirms;
+    `ending` None when the report itself was refused (its errors are on the report form)."""
+
+    ending: GameEnding | None
+    balls: NextBallsForm
+
+
+def _game_ending_review(
+    request: HttpRequest, meet: m.Meet, report: MalfunctionForm
+) -> _Review | dict[int, int] | None:
+    """For a reason that ends the game (R7.3-h, R8.4-c): until the official confirms, what to
+    show him (each player's malfunctions and compensatory game, his next ball to adjust); once
+    he confirms, the next balls he set. None for any other report."""
+    if not report.is_valid() or not ends_the_game(report.cleaned_data["reason_code"]):
+        return None
+    reviewed = "confirm" in request.POST  # posted from the review page
+
+    d = report.cleaned_data
+
+    def preview(form: forms.Form, next_balls: dict[int, int] | None) -> GameEnding | None:
+        return run(
+            form,
+            lambda _: services.preview_game_ending(
+                game=game_of(meet, d["game"]),
+                player=player(d["player"]),
+                ball=d["ball"],
+                ball_in_play=d["ball_in_play"],
+                next_balls=next_balls,
+            ),
+        )
+
+    first = preview(report, None)
+    if first is None:
+        return _Review(None, NextBallsForm(owed=()))
+    others = [(o.player_id, o.name, o.next_ball) for o in first.owed if o.player_id != d["player"]]
+    balls = NextBallsForm(request.POST if reviewed else None, owed=others)
+    if not reviewed or not balls.is_valid():
+        return _Review(first, balls)
+    if request.POST["confirm"] == "yes":
+        return balls.next_balls()
+    return _Review(preview(balls, balls.next_balls()) or first, balls)
+
+
+def _reported_message(reported: ReportedMalfunction) -> str:
+    """What the console says once a malfunction is recorded."""
+    if reported.ending is not None:
+        owed = "; ".join(f"{o.name}: {o.words}" for o in reported.ending.owed)
+        return f"Recorded: the game ended. {owed}. Grant each compensatory game below."
+    extra = []
+    if reported.entitled:
+        extra.append("They may now have a compensatory game.")
+    if reported.machine_unplayable:
+        extra.append("The machine is now unplayable for the meet (R7.3-r).")
+    kind = reported.ruling.kind.replace("_", " ")
+    return (
+        f"Recorded as a {kind} malfunction ({reported.ruling.rule}): "
+        f"{reported.ruling.reason}. {' '.join(extra)}"
+    ).strip()
 
 
 @console_page(LO_ONLY)
