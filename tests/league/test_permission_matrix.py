@@ -171,6 +171,10 @@ CALLS = [
     Call("record_forfeit", lambda w, a: services.record_forfeit(
         game=w.game, player=w.members()[0], countable=False, reason="other", actor=a),
         label="non-countable"),
+    Call("designate_forfeit_non_countable", lambda w, a: services.designate_forfeit_non_countable(
+        game=w.game, player=w.members()[0], reason="Called away by the venue", actor=a),
+        arrange=lambda w: services.record_forfeit(
+            game=w.game, player=w.members()[0], actor=w.lo) and None),
     Call("record_late_join", lambda w, a: services.record_late_join(
         game=w.game, player=w.members()[0], machine_allows_joining=True,
         last_player_not_past_ball_1=True, actor=a), may=frozenset({KEEPER})),

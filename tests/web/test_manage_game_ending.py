@@ -109,7 +109,7 @@ def test_malfunctions_game_ending_next_ball_adjusted_then_recorded(client, night
     again = client.post(night.url, {**adjusted, "confirm": "again"})
     recorded = client.post(night.url, {**adjusted, "confirm": "yes"})
 
-    assert "<strong>Dan X</strong>: nothing: he had played all his balls" in _text(again)
+    assert "<strong>Dan X</strong>: nothing: every ball of theirs was played" in _text(again)
     assert recorded.status_code == 302
     assert not m.Malfunction.objects.filter(player=a[3]).exists()
     assert m.Malfunction.objects.filter(game=night.game).count() == 5

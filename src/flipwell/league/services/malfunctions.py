@@ -105,7 +105,7 @@ class Owed:
             if balls
         ]
         if not parts:
-            return "nothing: he had played all his balls"
+            return "nothing: every ball of theirs was played"
         owed = (
             f"a compensatory game of {'1 ball' if self.balls == 1 else f'{self.balls} balls'}"
             if self.balls
@@ -194,7 +194,9 @@ def _game_ending(
 ) -> GameEnding:
     forfeited = set(m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True))
     if player.pk in forfeited:
-        raise ValidationError({"player": f"{player} forfeited this game: he plays no ball."})
+        raise ValidationError(
+            {"player": f"{player} forfeited this game: no ball of it is theirs to play."}
+        )
     balls_per_game = game.machine.balls_per_game
     if ball > balls_per_game:
         raise ValidationError(
