@@ -97,6 +97,7 @@ from flipwell.rules.malfunctions import (
     compensatory_balls,
     compensatory_entitled,
     compensatory_score,
+    ends_the_game,
     rule_malfunction,
 )
 from flipwell.rules.match import (
@@ -335,6 +336,7 @@ __all__ = [
     "decide_correction",
     "draw_first_machines",
     "dues_status",
+    "ends_the_game",
     "extra_ball_ruling",
     "fmt",
     "fold_season",

@@ -31,8 +31,7 @@ from flipwell.league.selectors.meet_board import meet_board
 from flipwell.league.selectors.standings import ladder
 from flipwell.league.services.malfunctions import GameEnding, ReportedMalfunction
 from flipwell.league.services.meets import AnnouncedLateness, scheduled_start
-from flipwell.rules import proposed_group_numbers
-from flipwell.rules.malfunctions import ends_the_game
+from flipwell.rules import ends_the_game, proposed_group_numbers
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page
 from flipwell.web.forms import (
     AnswerForm,
