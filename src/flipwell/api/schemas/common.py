@@ -87,6 +87,28 @@ class PointsMixin(Schema):
     )
 
 
+class ProvisionalMixin(Schema):
+    """The open meet's part of a line's league points (`flipwell.rules.progress`): provisional
+    until that meet closes. Read from the selector's ``open_meet`` and ``provisional_points``."""
+
+    open_meet: int | None = Field(
+        ..., description="The meet being played, whose points are provisional; null: none is."
+    )
+    provisional: bool = Field(..., description="league_points include an open meet's.")
+    provisional_points: Points = Field(
+        ...,
+        description="The part of league_points from the open meet (0 when none is open): "
+        "league_points - provisional_points is what the closed meets earned.",
+    )
+    provisional_points_exact: ExactPoints = Field(
+        ..., validation_alias="provisional_points", pattern=EXACT, description="The same, exactly."
+    )
+
+    @staticmethod
+    def resolve_provisional(obj: Any) -> bool:
+        return getattr(obj, "open_meet", None) is not None
+
+
 class InputSchema(Schema):
     """A request body: unknown fields refused, no type coerced (see the module docstring).
 

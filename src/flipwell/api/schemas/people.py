@@ -20,12 +20,12 @@ from flipwell.api.schemas.common import (
     PlayerRefOut,
     Points,
     PointsMixin,
+    ProvisionalMixin,
     text_field,
 )
 
 if TYPE_CHECKING:
     from flipwell.league import models as m
-    from flipwell.league.selectors.people import SeasonStats
 
 
 class SeasonNameOut(Schema):
@@ -34,7 +34,7 @@ class SeasonNameOut(Schema):
     league: str = Field(..., description="The league's name.")
 
 
-class SeasonStatsOut(PointsMixin):
+class SeasonStatsOut(PointsMixin, ProvisionalMixin):
     season: SeasonNameOut = Field(..., description="The season.")
     meets_held: int = Field(
         ..., description="Closed meets held while they were entered and in the league."
@@ -47,22 +47,6 @@ class SeasonStatsOut(PointsMixin):
     points_per_meet_exact: ExactPoints | None = Field(
         ..., validation_alias="points_per_meet", pattern=EXACT, description="The same, exactly."
     )
-    open_meet: int | None = Field(
-        ..., description="The meet being played (no meet held yet); null: none is."
-    )
-    provisional: bool = Field(..., description="league_points include an open meet's.")
-    provisional_points: Points = Field(
-        ...,
-        description="The part of league_points from the open meet (0 when none is open): "
-        "league_points - provisional_points is what the meets held earned.",
-    )
-    provisional_points_exact: ExactPoints = Field(
-        ..., validation_alias="provisional_points", pattern=EXACT, description="The same, exactly."
-    )
-
-    @staticmethod
-    def resolve_provisional(obj: SeasonStats) -> bool:
-        return obj.open_meet is not None
 
 
 class OpponentRecordOut(Schema):

@@ -7,12 +7,19 @@ from typing import TYPE_CHECKING, Any
 
 from ninja import Field, Schema
 
-from flipwell.api.schemas.common import EXACT, ExactPoints, PlayerRefOut, Points, PointsMixin
+from flipwell.api.schemas.common import (
+    EXACT,
+    ExactPoints,
+    PlayerRefOut,
+    Points,
+    PointsMixin,
+    ProvisionalMixin,
+)
 from flipwell.league import enums
 from flipwell.rules import NightStatus
 
 if TYPE_CHECKING:
-    from flipwell.league.selectors.standings import GameLine, PlayerHistory
+    from flipwell.league.selectors.standings import GameLine
 
 RaceStatus = enums.RaceStatus
 
@@ -115,25 +122,9 @@ class HistoryMeetOut(PointsMixin):
     )
 
 
-class PlayerHistoryOut(PointsMixin):
+class PlayerHistoryOut(PointsMixin, ProvisionalMixin):
     player: PlayerRefOut = Field(..., description="The player.")
     meets: list[HistoryMeetOut] = Field(..., description="Every meet of his season.")
-    open_meet: int | None = Field(
-        ..., description="The meet being played, whose line is provisional; null: none is."
-    )
-    provisional: bool = Field(..., description="His points include an open meet's.")
-    provisional_points: Points = Field(
-        ...,
-        description="The part of league_points from the open meet (0 when none is open): "
-        "provisional until that meet closes.",
-    )
-    provisional_points_exact: ExactPoints = Field(
-        ..., validation_alias="provisional_points", pattern=EXACT, description="The same, exactly."
-    )
-
-    @staticmethod
-    def resolve_provisional(obj: PlayerHistory) -> bool:
-        return obj.open_meet is not None
 
 
 class LadderLineOut(PointsMixin):
