@@ -207,8 +207,12 @@ def grant_compensatory_game(official: Page, meet: m.Meet, game: str, victim: str
     report.get_by_label("The player asks for a compensatory game now").check()
     screenshot(official, "new-league-11-malfunction-form")
     report.get_by_role("button", name="Record").click()
-    shows(official, "catastrophic malfunction")
-    shows(official, "They may now have a compensatory game.")
+    # A power loss ends the game (R7.3-h): the official first sees what every player is owed.
+    shows(official, "The game ended: record every player's malfunctions?")
+    screenshot(official, "new-league-11b-malfunction-review")
+    official.get_by_role("button", name="Yes, record them").click()
+    shows(official, "Recorded: the game ended.")
+    shows(official, f"{victim}: catastrophic on")
 
 
 def record_compensatory_game(official: Page, game: str, victim: str) -> None:
