@@ -25,6 +25,8 @@ from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.values import PlayerId, PointLine
 
 CorrectionStatus = Literal["applied", "refused", "pending"]
+CORRECTION_RULE = "R3-d"
+"""The rule an applied correction's explanation line cites: applied only if all agree."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,7 @@ def correction_line(correction: AppliedCorrection) -> PointLine:
     return PointLine(
         c.player,
         0,
-        "R3-d",
+        CORRECTION_RULE,
         template,
         {"player": c.player, **fields},
         {
