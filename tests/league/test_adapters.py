@@ -11,11 +11,13 @@ from django.test.utils import CaptureQueriesContext
 
 from flipwell.league import models as m
 from flipwell.league.adapters import ruleset_for, ruleset_from_overrides, season_facts
+from flipwell.league.services.corrections import request_correction, respond_to_correction
 from flipwell.league.services.season_files import import_season_file
-from flipwell.rules import FWPL_V1, RuleError
+from flipwell.rules import FWPL_V1, AppliedCorrection, RuleError
 from flipwell.rules.ruleset import InterferenceDefaults
 from flipwell.rules.season import fold_season
 from tests import factories as f
+from tests.league import league_night as night_
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +72,7 @@ def test_season_facts_query_count_does_not_grow_with_the_season(official):
     with CaptureQueriesContext(connection) as many:
         season_facts(ten_meets)
 
-    assert len(few) == len(many) <= 12
+    assert len(few) == len(many) <= 13  # with the applied corrections (issue 27 §4)
 
 
 def test_open_meet_is_provisional(official):
@@ -143,3 +145,25 @@ def test_import_refuses_a_season_name_already_used(official):
 
     with pytest.raises(ValidationError, match="already exists"):
         _import(official, {**GOLDEN, "meets": GOLDEN["meets"][:1]})
+
+
+def test_season_facts_carry_an_applied_correction_and_who_agreed():
+    """issue 27 §4, R3-d: the game's facts name the old and new score and the agreeing players;
+    a refused correction is no fact (the score sheet stands)."""
+    night = night_.build_night(players=4)
+    meet = night_.start(night)
+    a = night.players
+    first = night_.game(meet, 1, 1)
+    night_.play(first, {a[0]: 400, a[1]: 300, a[2]: 200, a[3]: 100})
+    refused = request_correction(game=first, scores={a[3]: 900}, requested_by=a[3], reason="No")
+    respond_to_correction(request=refused, player=a[0], agrees=False)
+    applied = request_correction(game=first, scores={a[1]: 3_000}, requested_by=a[1], reason="0")
+    for player in (a[0], a[2], a[3]):
+        respond_to_correction(request=applied, player=player, agrees=True)
+
+    (game,) = season_facts(night.season).meets[0].groups[0].games
+
+    keys = [str(p.pk) for p in a]
+    assert game.corrections == (
+        AppliedCorrection(keys[1], 300, 3_000, (keys[1], keys[0], keys[2], keys[3])),
+    )

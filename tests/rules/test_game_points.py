@@ -528,7 +528,23 @@ def test_game_points_place_points_follow_the_scale(game):
 
     bonus_rules = {"R3.2-b", "R3.2-d", "R3.2-f", "R3.2-g"}
     place_points = [
-        line.points for line in result.lines if line.rule not in bonus_rules | {"R2.4-b"}
+        line.points
+        for line in result.lines
+        if line.rule not in bonus_rules | {"R2.4-b", "R3.2-i"}  # forfeits and tie notes
     ]
     scale = {4: [7, 5, 3, 1], 3: [7, 4, 1], 2: [7, 1], 1: [FWPL_V1.single_player_game_points]}
     assert place_points == scale.get(len(result.order), [])
+
+
+def test_score_game_explains_the_tie_playoff_that_decided_the_places():
+    """issue 27 §4, R3.2-i, A15: each tied player's place names the tie and the playoff."""
+    scores = {"Ann": 1_000_000, "Ben": 1_000_000, "Cy": 20}
+
+    result = score_game(scores, tie_order=[["Ann", "Ben"]])
+
+    notes = [line.reason for line in result.lines if line.rule == "R3.2-i"]
+    assert notes == [
+        "Ann and Ben tied at 1,000,000: Ann won the one-ball playoff, so finished 1st",
+        "Ann and Ben tied at 1,000,000: Ben lost the one-ball playoff, so finished 2nd",
+    ]
+    assert all(line.points == 0 for line in result.lines if line.rule == "R3.2-i")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from flipwell.rules import FWPL_V1, RuleError, Ruleset
+from flipwell.rules import FWPL_V1, AppliedCorrection, RuleError, Ruleset
 from flipwell.rules.match import (
     Compensatory,
     GameFacts,
@@ -362,3 +362,68 @@ def test_a_plain_match_scores_its_games_only_when_read_even_after_pickling():
     assert not isinstance(stored.games, tuple)  # a stored fold holds no game's outcome
     assert stored == result
     assert stored.games == result.games == tuple(result.games)
+
+
+def test_match_explains_a_place_decided_by_the_tie_playoff():
+    """issue 27 §4, R3.2-i, A15: a tied game names the tie and the one-ball playoff that
+    decided each tied player's place, not only "finished 1st of 3"."""
+    game = _game([1_000_000, 1_000_000, 1_000_000, 50], tie_order=(("ben", "cat", "ann"),))
+
+    result = score_match(_match(game))
+
+    assert result.explanation("ben")[0] == (
+        "Game 1 (Twilight Zone): ben, cat and ann tied at 1,000,000: ben won the one-ball "
+        "playoff, so finished 1st [R3.2-i]"
+    )
+    assert result.explanation("cat")[0] == (
+        "Game 1 (Twilight Zone): ben, cat and ann tied at 1,000,000: cat came 2nd in the "
+        "one-ball playoff, so finished 2nd [R3.2-i]"
+    )
+    assert result.explanation("ann")[0] == (
+        "Game 1 (Twilight Zone): ben, cat and ann tied at 1,000,000: ann lost the one-ball "
+        "playoff, so finished 3rd [R3.2-i]"
+    )
+    assert not any("R3.2-i" in line for line in result.explanation("dan"))
+
+
+def test_match_explains_a_score_corrected_after_confirmation():
+    """issue 27 §4, R3-c, R3-d: a corrected score names the old and new score, that it was
+    corrected, and who agreed; the points are those of the corrected score only."""
+    corrected = AppliedCorrection(
+        player="ann",
+        recorded=5_120_000,
+        corrected=51_200_000,
+        agreed=("ann", "ben", "cat", "dan"),
+    )
+    plain = _game([51_200_000, 600_000, 450_000, 100])
+
+    result = score_match(_match(replace(plain, corrections=(corrected,))))
+
+    assert result.explanation("ann")[0] == (
+        "Game 1 (Twilight Zone): ann's score was corrected from 5,120,000 to 51,200,000 after "
+        "the game was confirmed: ann, ben, cat and dan agreed [R3-d]"
+    )
+    assert result.players == score_match(_match(plain)).players
+    assert not any("corrected" in line for line in result.explanation("ben"))
+
+
+def test_match_correction_names_the_official_who_accepted_a_late_request():
+    """issue 27 §4, A45.2: a correction after the meet closed also names the official."""
+    corrected = AppliedCorrection(
+        player="dan", recorded=None, corrected=100, agreed=("ann", "dan"), official="Olive Lo"
+    )
+
+    result = score_match(_match(_game([400, 300, 200, 100], corrections=(corrected,))))
+
+    assert result.explanation("dan")[0] == (
+        "Game 1 (Twilight Zone): dan's score was corrected from a forfeit to 100 after the "
+        "game was confirmed: ann and dan agreed, and Olive Lo accepted the late request [R3-d]"
+    )
+
+
+def test_match_correction_naming_a_stranger_refused():
+    """R3-c: only the group's players can agree to a correction of its game."""
+    corrected = AppliedCorrection(player="ann", recorded=1, corrected=400, agreed=("zed",))
+
+    with pytest.raises(RuleError, match="a score correction names zed, not in this group"):
+        _match(_game([400, 300, 200, 100], corrections=(corrected,)))

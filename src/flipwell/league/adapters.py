@@ -23,6 +23,7 @@ from flipwell.league import models as m
 from flipwell.league.compiled import CompiledQuery, Rows, flag, rows_together
 from flipwell.league.validators import ruleset_from_overrides
 from flipwell.rules import (
+    AppliedCorrection,
     Compensatory,
     Entrant,
     GameFacts,
@@ -59,7 +60,7 @@ def ruleset_for(league: m.League) -> Ruleset:
 
 
 def season_facts(season: m.Season) -> SeasonFacts:
-    """Every fact of a season that the standings depend on (12 compiled queries, run
+    """Every fact of a season that the standings depend on (13 compiled queries, run
     together: `rows_together`)."""
     rows = rows_together(_FACTS, season.pk)
     entries = rows["entries"]  # tuples: a season may have 10,000 entrants
@@ -187,6 +188,24 @@ _FACTS = {
             )
         )
     ),
+    # R3-d: who agreed to each applied correction, with what it corrected (base -> proposed).
+    "corrections": CompiledQuery(
+        lambda s: (
+            m.CorrectionResponse.objects.filter(
+                request__game__group__meet__season_id=s,
+                request__status=m.CorrectionRequest.Status.APPLIED,
+                agrees=True,
+            )
+            .order_by("request__game_id", "request__proposed__version", "created_at", "id")
+            .values_list(
+                "request__game_id",
+                "request__base_id",
+                "request__proposed_id",
+                "request__override_by__username",
+                "player_id",
+            )
+        )
+    ),
     "members": CompiledQuery(
         lambda s: (
             m.GroupMember.objects.filter(group__meet__season_id=s, group__meet__status__in=PLAYED)
@@ -260,6 +279,7 @@ def _games_by_group(rows: Rows) -> dict[int, tuple[GameFacts, ...]]:
     }
     compensatory = _by_game_player(rows["compensatory"])
     adjustments = _score_adjustments(rows["game_violations"])
+    corrections = _applied_corrections(rows["corrections"], rows["sheets"], scores)
     games: dict[int, list[GameFacts]] = defaultdict(list)
     for game_id, group_id, title in rows["games"]:
         if game_id not in scores:
@@ -279,9 +299,46 @@ def _games_by_group(rows: Rows) -> dict[int, tuple[GameFacts, ...]]:
                 reduced=reduced,
                 zeroed=zeroed,
                 non_countable=frozenset(player_key(p) for p in non_countable.get(game_id, ())),
+                corrections=corrections.get(game_id, ()),
             )
         )
     return {group: tuple(g) for group, g in games.items()}
+
+
+def _applied_corrections(
+    agreed: Iterable[tuple[int, int, int, str | None, int]],
+    lines: Iterable[tuple[int, int, int, int, int | None]],
+    counted: Mapping[int, dict[str, int | None]],
+) -> dict[int, tuple[AppliedCorrection, ...]]:
+    """Game -> the corrections that led to its counted sheet, each player's changed score
+    with the players who agreed and the official who accepted a late request (R3-d, A45.2).
+
+    `agreed`: (game, base sheet, proposed sheet, overriding official's username, agreeing
+    player) of applied corrections, in the order applied; `lines`: the confirmed score lines
+    (the base and proposed sheets are among them); `counted`: each game's counted sheet. A
+    corrected score that a later sheet changed again (a replay) no longer explains anything."""
+    requests: dict[tuple[int, int, int], tuple[str, list[str]]] = {}
+    for game_id, base, proposed, official, player in agreed:
+        if game_id in counted:
+            requests.setdefault((game_id, base, proposed), (official or "", []))[1].append(
+                player_key(player)
+            )
+    if not requests:
+        return {}
+    wanted = {sheet for _, base, proposed in requests for sheet in (base, proposed)}
+    sheets: dict[int, dict[str, int | None]] = defaultdict(dict)
+    for _, _, submission, player, score in lines:
+        if submission in wanted:
+            sheets[submission][player_key(player)] = score
+    found: dict[int, list[AppliedCorrection]] = defaultdict(list)
+    for (game_id, base, proposed), (official, players) in requests.items():
+        before, after, now = sheets[base], sheets[proposed], counted[game_id]
+        for key, score in after.items():
+            if before.get(key) != score and now.get(key) == score:
+                found[game_id].append(
+                    AppliedCorrection(key, before.get(key), score, tuple(players), official)
+                )
+    return {game: tuple(c) for game, c in found.items()}
 
 
 def _confirmed_sheets(

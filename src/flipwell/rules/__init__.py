@@ -47,6 +47,7 @@ from flipwell.rules.attendance import (
 )
 from flipwell.rules.checks import fmt
 from flipwell.rules.corrections import (
+    AppliedCorrection,
     CorrectionOutcome,
     CorrectionRequest,
     CorrectionResponse,
@@ -235,6 +236,7 @@ __all__ = [
     "AdjustmentKind",
     "AnnouncedProblem",
     "AnnouncedTardiness",
+    "AppliedCorrection",
     "Balances",
     "Compensatory",
     "CorrectionOutcome",

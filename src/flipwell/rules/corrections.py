@@ -22,9 +22,11 @@ from typing import Literal
 from flipwell.rules.checks import check_player, check_score, check_unique, fmt
 from flipwell.rules.errors import RuleError, about_player
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
-from flipwell.rules.values import PlayerId
+from flipwell.rules.values import PlayerId, PointLine
 
 CorrectionStatus = Literal["applied", "refused", "pending"]
+CORRECTION_RULE = "R3-d"
+"""The rule an applied correction's explanation line cites: applied only if all agree."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,53 @@ class LoOverride:
 
     official: str
     reason: str
+
+
+@dataclass(frozen=True)
+class AppliedCorrection:
+    """A machine score corrected after its game was confirmed, as it stands in the counted
+    score sheet: the score first recorded, the corrected one, the players who agreed (R3-c,
+    R3-d), and the league official who accepted a late request ("" when none was needed,
+    A45.2). `recorded` is None when the correction replaced a forfeit."""
+
+    player: PlayerId
+    recorded: int | None
+    corrected: int | None
+    agreed: tuple[PlayerId, ...]
+    official: str = ""
+
+
+def correction_line(correction: AppliedCorrection) -> PointLine:
+    """The explanation of an applied correction, a line of no points for the corrected player
+    (R3-d): the old and new score, that it was corrected, and who agreed ("Ann's score was
+    corrected from 5,120,000 to 51,200,000 after the game was confirmed: Ann, Ben and Cy
+    agreed")."""
+    c = correction
+    fields = {f"agreed{i}": p for i, p in enumerate(c.agreed)}
+    names = ["{" + f + "}" for f in fields]
+    agreed = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+    template = (
+        "{player}'s score was corrected from {recorded} to {corrected} after the game was "
+        "confirmed: " + (agreed + " agreed" if agreed else "no player had to be asked")
+    )
+    if c.official:
+        template += ", and {official} accepted the late request"
+    return PointLine(
+        c.player,
+        0,
+        CORRECTION_RULE,
+        template,
+        {"player": c.player, **fields},
+        {
+            "recorded": _score_words(c.recorded),
+            "corrected": _score_words(c.corrected),
+            "official": c.official,
+        },
+    )
+
+
+def _score_words(score: int | None) -> str:
+    return "a forfeit" if score is None else fmt(score)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import cast, overload
 
 from flipwell.rules.checks import check_score, check_unique, fmt
+from flipwell.rules.corrections import AppliedCorrection, correction_line
 from flipwell.rules.errors import RuleError, about_player, listed
 from flipwell.rules.malfunctions import compensatory_score
 from flipwell.rules.quick_init import quick_init
@@ -62,6 +63,9 @@ class GameFacts:
     zeroed: Mapping[PlayerId, str] = field(default_factory=dict)
     non_countable: frozenset[PlayerId] = frozenset()
     """Forfeits the LO designated as not countable (R2.4-g); all others count (R2.4-h)."""
+    corrections: tuple[AppliedCorrection, ...] = ()
+    """Scores corrected after confirmation, in the order applied (R3-d): `scores` already holds
+    the corrected values; these only explain them."""
 
     @property
     def adjusted(self) -> bool:
@@ -413,6 +417,8 @@ def _score_match_game(
     (R8.1-b, A33), zero score (R8.2-a, R8.7-a), then a §8.5 penalty (R8.5-c, A26).
     """
     lines: list[PointLine] | None = [] if explain else None
+    if lines is not None and game.corrections:
+        lines.extend(correction_line(c) for c in game.corrections)  # R3-d
     final: dict[PlayerId, int | None] = {}
     present: dict[PlayerId, int] = {}
     forfeits: dict[PlayerId, bool] = {}
@@ -455,7 +461,7 @@ def _score_match_game(
 def _check_game_players(
     game: GameFacts, number: int, players: Sequence[PlayerId], group: set[PlayerId]
 ) -> None:
-    if game.scores.keys() == group and not (game.adjusted or game.tie_order):
+    if game.scores.keys() == group and not (game.adjusted or game.tie_order or game.corrections):
         return  # the common game: one entry per player and nothing else to check
     unknown = sorted(set(game.scores) - set(players))
     if unknown:
@@ -473,6 +479,12 @@ def _check_game_players(
     strangers = sorted({p for order in game.tie_order for p in order} - set(players))
     if strangers:
         raise _about_game(number, ": the tie order names {players}, not in this group", strangers)
+    named = {p for c in game.corrections for p in (c.player, *c.agreed)}
+    outsiders = sorted(named - set(players))
+    if outsiders:
+        raise _about_game(
+            number, ": a score correction names {players}, not in this group", outsiders
+        )
     for player, why in game.zeroed.items():
         if why not in ZERO_SCORE_RULES:
             allowed = ", ".join(ZERO_SCORE_RULES)

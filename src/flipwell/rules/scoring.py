@@ -116,6 +116,8 @@ def scored_game(
         for p, s in scores.items()
         if s is None
     ]
+    if tie_order:
+        _tie_notes(order, present, lines)
     _place_awards(order, points, ruleset, lines)
     _game_bonuses(order, present, points, lines)
     return GameResult(order=tuple(order), points=points, lines=tuple(lines))
@@ -202,6 +204,45 @@ def _names(players: Sequence[str]) -> str:
     if len(players) < 2:
         return "".join(players)
     return ", ".join(players[:-1]) + " and " + players[-1]
+
+
+def _tie_notes(
+    order: Sequence[PlayerId], present: Mapping[PlayerId, int], lines: list[PointLine]
+) -> None:
+    """Explain each place a one-ball playoff decided (R3.2-i, A15): for every player tied on
+    a machine score, a line of no points naming the tied players, the score, and where the
+    playoff put him ("Ann and Ben tied at 1,000,000: Ann won the one-ball playoff, so
+    finished 1st"). `order` is the finishing order, so tied players are already in playoff
+    order."""
+    by_score: dict[int, list[PlayerId]] = {}
+    for player in order:
+        by_score.setdefault(present[player], []).append(player)
+    for score, tied in by_score.items():
+        if len(tied) < 2:
+            continue
+        fields = {f"tied{i}": p for i, p in enumerate(tied)}
+        between = _names(["{" + f + "}" for f in fields])
+        for rank, player in enumerate(tied, start=1):
+            if rank == 1:
+                outcome = "won the one-ball playoff"
+            elif rank == len(tied):
+                outcome = "lost the one-ball playoff"
+            else:
+                outcome = "came {rank} in the one-ball playoff"
+            lines.append(
+                PointLine(
+                    player,
+                    0,
+                    "R3.2-i",
+                    between + " tied at {score}: {player} " + outcome + ", so finished {place}",
+                    {"player": player, **fields},
+                    {
+                        "score": fmt(score),
+                        "rank": ORDINALS[rank],
+                        "place": ORDINALS[order.index(player) + 1],
+                    },
+                )
+            )
 
 
 def _place_awards(

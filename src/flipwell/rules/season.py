@@ -510,6 +510,7 @@ def _without_suspended(
             reduced=g.reduced - wiped,
             zeroed={p: z for p, z in g.zeroed.items() if p not in wiped},
             non_countable=g.non_countable | wiped,
+            corrections=tuple(c for c in g.corrections if c.player not in wiped),
         )
         for g in match.games
     )
@@ -546,6 +547,7 @@ def _without_player(game: GameFacts, player: PlayerId) -> GameFacts:
         reduced=game.reduced - {player},
         zeroed={p: z for p, z in game.zeroed.items() if p != player},
         non_countable=game.non_countable | {player},
+        corrections=tuple(c for c in game.corrections if c.player != player),
     )
 
 

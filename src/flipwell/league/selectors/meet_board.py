@@ -40,6 +40,7 @@ from flipwell.rules import (
     play_order,
     scores_adjusted_at,
 )
+from flipwell.rules.corrections import CORRECTION_RULE
 
 GAMES_PER_MATCH = 4
 
@@ -518,11 +519,14 @@ def _board_game(
 
 def _adjustments(outcome: GameOutcome, names: Mapping[int, str]) -> dict[int, tuple[str, ...]]:
     """Why each player's ranking score differs from the score entered: the outcome's lines
-    written before its game points (compensatory game, reduction, zero score, penalty)."""
+    written before its game points (compensatory game, reduction, zero score, penalty). A
+    corrected score is the score entered (its sheet's), so its line is not one of them."""
     before_points = outcome.lines[: len(outcome.lines) - len(outcome.result.lines)]
     keyed = {player_key(p): name for p, name in names.items()}
     found: dict[int, list[str]] = defaultdict(list)
     for line in before_points:
+        if line.rule == CORRECTION_RULE:
+            continue
         found[int(line.player)].append(f"{line.render(keyed)} ({line.rule})")
     return {p: tuple(lines) for p, lines in found.items()}
 
