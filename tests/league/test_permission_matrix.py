@@ -244,6 +244,10 @@ CALLS = [
         meet=w.meet, machine=w.night.machines[-1], problem="Weak left flipper", actor=a)),
     Call("replace_machine", lambda w, a: services.replace_machine(
         game=w.game, reason="Dead flipper", seed=1, actor=a)),
+    Call("official_chooses_next_machine", lambda w, a: services.official_chooses_next_machine(
+        group=w.game.group, machine=None, seed=1, actor=a)),
+    Call("record_match_absence", lambda w, a: services.record_match_absence(
+        group=w.game.group, players=w.members(), seed=1, actor=a)),
     Call("create_machine", lambda w, a: services.create_machine(
         league=w.league, title="Cosmic Gunfight", balls_per_game=3, actor=a)),
     Call("update_machine", lambda w, a: services.update_machine(

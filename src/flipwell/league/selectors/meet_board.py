@@ -29,6 +29,7 @@ from flipwell.league.adapters import COMPENSATORY_COLUMNS, player_key, ruleset_f
 from flipwell.league.compiled import CompiledQuery, Rows, rows_together
 from flipwell.league.results import SeasonFold, season_fold
 from flipwell.rules import (
+    THE_LO,
     GameOutcome,
     MachineState,
     MatchResult,
@@ -366,8 +367,10 @@ def _next_picker(
         return None
     try:
         picker = machine_picker(played, late=[player_key(p) for p in late], ruleset=ruleset)
-    except RuleError:
-        return None  # nobody played the last game: the LO decides
+    except RuleError:  # pragma: no cover - the board's games are valid
+        return None
+    if picker is THE_LO:
+        return None  # nobody played the last game: the LO chooses or draws (A66)
     return int(picker)
 
 

@@ -14,7 +14,8 @@ players                register_player, import_players_csv, edit_player
 identity               check_merge_players, merge_players, undo_player_merge
 meets                  schedule_meet, reschedule_meet, cancel_meet, announce_absence,
                        announce_lateness, start_meet, close_meet
-meet_machines          choose_next_machine, announce_machine_problem,
+meet_machines          choose_next_machine, official_chooses_next_machine, record_match_absence,
+                       announce_machine_problem,
                        declare_machine_unplayable, declare_machine_repaired, replace_machine
 scores                 submit_scores, confirm_scores
 corrections            request_correction, respond_to_correction
@@ -70,6 +71,8 @@ from flipwell.league.services.meet_machines import (
     choose_next_machine,
     declare_machine_repaired,
     declare_machine_unplayable,
+    official_chooses_next_machine,
+    record_match_absence,
     replace_machine,
 )
 from flipwell.league.services.meets import (
@@ -180,6 +183,7 @@ __all__ = [
     "load_appendix_a",
     "may_create_league",
     "merge_players",
+    "official_chooses_next_machine",
     "open_league",
     "preview_game_ending",
     "qualify_for_playoffs",
@@ -188,6 +192,7 @@ __all__ = [
     "record_game_restart",
     "record_late_join",
     "record_ledger_entry",
+    "record_match_absence",
     "record_no_show",
     "record_playoff_game",
     "record_playoff_lateness_notice",
