@@ -135,6 +135,9 @@ class BoardGroup:
     """Players whose compensatory game the group waits for (R7.3-p)."""
     nights: tuple[NightLine, ...] = ()
     """Each player's points of the night, ladder order; empty before a game is confirmed."""
+    official_picks: bool = False
+    """Nobody played the last (confirmed) game, so the LO chooses or draws the next machine
+    (A66)."""
 
     @property
     def finished(self) -> bool:
@@ -220,6 +223,7 @@ def meet_board(meet: m.Meet) -> MeetBoard:
                 play_order=_play_order(players, board_games, played, group_late, ruleset),
                 waiting_for=tuple(waiting.get(group_id, ())),
                 nights=_nights(match, names, finished=_finished(board_games)),
+                official_picks=_official_picks(board_games, played, ruleset),
             )
         )
     return MeetBoard(
@@ -355,6 +359,15 @@ def group_games(group: m.Group, season_result: SeasonResult) -> tuple[BoardGame,
     number = group.meet.number
     match = _matches(season_result, number).get(frozenset(player_key(p) for p in names))
     return tuple(_board_game(g, match, names, {}) for g in _group_games(group).get(group.pk, []))
+
+
+def _official_picks(
+    games: Sequence[BoardGame], played: Sequence[PlayedGame], ruleset: Ruleset
+) -> bool:
+    """Nobody played the last game and the match goes on: the LO picks (R5-c, A66)."""
+    if not games or not games[-1].confirmed or len(games) >= GAMES_PER_MATCH:
+        return False
+    return bool(played) and machine_picker(played, ruleset=ruleset) is THE_LO
 
 
 def _next_picker(

@@ -33,8 +33,10 @@ from flipwell.web.forms.incidents import (
     GamePlayerForm,
     LateJoinForm,
     MalfunctionForm,
+    MatchAbsenceForm,
     NextBallsForm,
     NonCountableForm,
+    OfficialMachineForm,
     ViolationForm,
 )
 from flipwell.web.forms.ledger import (
@@ -123,6 +125,7 @@ __all__ = [
     "MachineProblemForm",
     "MachineStatusForm",
     "MalfunctionForm",
+    "MatchAbsenceForm",
     "MatchForm",
     "MergePlayersForm",
     "MoneyField",
@@ -134,6 +137,7 @@ __all__ = [
     "NonCountableForm",
     "NoticeKindsForm",
     "NoticePreferencesForm",
+    "OfficialMachineForm",
     "OrderForm",
     "PlayerChoices",
     "PlayersCsvForm",

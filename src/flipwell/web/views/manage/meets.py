@@ -10,10 +10,15 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseRedirect,
+)
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 
 from flipwell.league import models as m
 from flipwell.league import services
@@ -45,8 +50,10 @@ from flipwell.web.forms import (
     LateJoinForm,
     LatenessForm,
     MalfunctionForm,
+    MatchAbsenceForm,
     NextBallsForm,
     NonCountableForm,
+    OfficialMachineForm,
     RescheduleMeetForm,
     ScheduleMeetForm,
     StartMeetForm,
@@ -59,6 +66,7 @@ from flipwell.web.views.manage._common import (
     action,
     done,
     game_of,
+    machine_of,
     meet_of,
     official,
     page,
@@ -141,21 +149,103 @@ def meets(request: HttpRequest, league: m.League, role: str, season_id: int) -> 
 @console_page(ANY_ROLE)
 def meet(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
     """The hub of a league night: groups, games, how players reach their score sheets, and
-    the way to close the meet (`close`, which asks first)."""
+    the way to close the meet (`close`, which asks first). A group nobody can continue offers
+    the official its next machine and its absence (`group`)."""
     the_meet = meet_of(league, meet_id)
+    return render(request, "manage/meet.html", _meet_context(league, role, the_meet))
+
+
+def _meet_context(
+    league: m.League, role: str, the_meet: m.Meet, refused: dict[int, list[str]] | None = None
+) -> dict[str, Any]:
     board = meet_board(the_meet) if the_meet.status != m.Meet.Status.PLANNED else None
     sheets = (
         {g.id: path_for(g.id, the_meet.pk) for g in board.groups}
         if board is not None and the_meet.status == m.Meet.Status.OPEN
         else {}
     )
-    context = {**_base(league, role, the_meet, "hub"), "board": board, "sheets": sheets}
+    machines = (
+        sorted(
+            ((pk, title) for pk, title in board.machines.items() if pk not in board.unplayable),
+            key=lambda row: row[1],
+        )
+        if board is not None
+        else []
+    )
+    context = {
+        **_base(league, role, the_meet, "hub"),
+        "board": board,
+        "sheets": sheets,
+        "machines": machines,
+        "refused": refused or {},
+    }
     if the_meet.status == m.Meet.Status.PLANNED:
         context |= {
             "reschedule_form": RescheduleMeetForm(initial={"date": the_meet.date}),
             "cancel_form": CancelMeetForm(),
         }
-    return render(request, "manage/meet.html", context)
+    return context
+
+
+@require_POST
+@console_page(LO_ONLY)
+def group(
+    request: HttpRequest, league: m.League, role: str, meet_id: int, number: int
+) -> HttpResponse:
+    """The official's actions for one group, posted from the meet's hub: choose or draw the
+    machine of its next game when nobody may pick (official_chooses_next_machine, A66), or
+    record players absent for the rest of the match (record_match_absence, R2.4-a)."""
+    the_meet = meet_of(league, meet_id)
+    the_group = get_object_or_404(m.Group, meet=the_meet, number=number)
+    which = action(request)
+    form: forms.Form
+    message = ""
+    if which in ("choose", "draw"):
+        form = OfficialMachineForm(request.POST)
+        chosen = run(
+            form,
+            lambda d: services.official_chooses_next_machine(
+                group=the_group,
+                machine=(
+                    machine_of(league, d["machine"]) if which == "choose" and d["machine"] else None
+                ),
+                actor=official(request),
+            ),
+        )
+        if chosen is not None:
+            how = "drawn" if which == "draw" else "chosen"
+            message = (
+                f"Group {number}'s game {chosen.game.number} is on {chosen.game.machine.title} "
+                f"({how} by the official)."
+            )
+        elif which == "choose" and form.is_valid() and not form.cleaned_data["machine"]:
+            form.add_error("machine", "Choose a machine, or draw one at random.")
+    elif which == "absence":
+        form = MatchAbsenceForm(request.POST, players=meet_players(the_meet, group=number))
+        recorded = run(
+            form,
+            lambda d: services.record_match_absence(
+                group=the_group,
+                players=list(m.Player.objects.filter(pk__in=d["players"]).order_by("pk")),
+                note=d["note"],
+                actor=official(request),
+            ),
+        )
+        if recorded is not None:
+            games = ", ".join(str(g.number) for g in recorded.games)
+            message = (
+                f"Group {number}: {len(recorded.forfeits)} forfeits recorded "
+                f"(game{'s' if len(recorded.games) > 1 else ''} {games})."
+            )
+    else:
+        return HttpResponseBadRequest("Choose an action: choose, draw or absence.")
+    if message:
+        messages.success(request, message)
+        return HttpResponseRedirect(reverse("web:manage_meet", args=[league.slug, meet_id]))
+    refused = {number: [str(e) for errors in form.errors.values() for e in errors]}
+    return render(
+        request, "manage/meet.html", _meet_context(league, role, the_meet, refused), status=400
+    )
 
 
 @console_page(LO_ONLY)
