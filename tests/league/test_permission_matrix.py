@@ -156,6 +156,10 @@ CALLS = [
         meet=w.planned, player=w.night.players[0], actor=a)),
     Call("announce_lateness", lambda w, a: services.announce_lateness(
         meet=w.planned, player=w.night.players[0], actor=a)),
+    Call("withdraw_announcement", lambda w, a: services.withdraw_announcement(
+        meet=w.planned, player=w.night.players[0], kind="absence", actor=a),
+        arrange=lambda w: services.announce_absence(
+            meet=w.planned, player=w.night.players[0], actor=w.lo) and None),
     Call("start_meet", lambda w, a: services.start_meet(
         season=w.season, number=2, date=w.planned.date, seed=1, actor=a)),
     Call("reschedule_meet", lambda w, a: services.reschedule_meet(

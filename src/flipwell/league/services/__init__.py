@@ -83,6 +83,7 @@ from flipwell.league.services.meets import (
     reschedule_meet,
     schedule_meet,
     start_meet,
+    withdraw_announcement,
 )
 from flipwell.league.services.notices import (
     choose_notices_by_link,
@@ -95,6 +96,7 @@ from flipwell.league.services.player_links import (
     issue_player_link,
     revoke_player_link,
     set_player_link_email,
+    withdraw_announcement_by_link,
 )
 from flipwell.league.services.players import (
     ImportResult,
@@ -225,4 +227,6 @@ __all__ = [
     "undo_player_merge",
     "unsubscribe_by_link",
     "update_machine",
+    "withdraw_announcement",
+    "withdraw_announcement_by_link",
 ]

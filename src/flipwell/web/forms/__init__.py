@@ -61,6 +61,7 @@ from flipwell.web.forms.meets import (
     ScheduleMeetForm,
     SeasonForm,
     StartMeetForm,
+    WithdrawAnnouncementForm,
     player_choice_form,
 )
 from flipwell.web.forms.notices import NoticeKindsForm, NoticePreferencesForm
@@ -157,6 +158,7 @@ __all__ = [
     "StartPlayoffGameForm",
     "UndoMergeForm",
     "ViolationForm",
+    "WithdrawAnnouncementForm",
     "WithdrawalForm",
     "csv_problems",
     "parse_machine_score",

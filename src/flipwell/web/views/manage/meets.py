@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST, require_safe
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.console import (
+    before_start_warning,
     meet_date_warnings,
     meet_facts,
     meet_forfeits,
@@ -58,6 +59,7 @@ from flipwell.web.forms import (
     ScheduleMeetForm,
     StartMeetForm,
     ViolationForm,
+    WithdrawAnnouncementForm,
     player_choice_form,
 )
 from flipwell.web.ids import parse_id
@@ -316,6 +318,7 @@ def close(request: HttpRequest, league: m.League, role: str, meet_id: int) -> Ht
         **_base(league, role, the_meet, "hub"),
         "unfinished": [g for g in board.groups if not g.finished] if board else [],
         "form": form,
+        "early": before_start_warning(the_meet, "close"),
     }
     return page(request, "manage/close_meet.html", context, failed=form.is_bound)
 
@@ -323,7 +326,7 @@ def close(request: HttpRequest, league: m.League, role: str, meet_id: int) -> Ht
 @console_page(LO_ONLY)
 def attendance(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
     """Announced absences before the start (R3.1-d), and lateness notices until the close,
-    each with when the official was told (R2.2-a)."""
+    each with when the official was told (R2.2-a); either withdrawn before the start."""
     the_meet = meet_of(league, meet_id)
     players = season_players(the_meet.season)
     which = action(request)
@@ -350,11 +353,26 @@ def attendance(request: HttpRequest, league: m.League, role: str, meet_id: int) 
         )
         if told is not None:
             return done(request, _lateness_message(told))
+    withdraw_errors: list[str] = []
+    if which in ("withdraw_absence", "withdraw_late"):
+        kind = "absence" if which == "withdraw_absence" else "lateness"
+        withdrawing = WithdrawAnnouncementForm(request.POST)
+        withdrawn = run(
+            withdrawing,
+            lambda d: services.withdraw_announcement(
+                meet=the_meet, player=player(d["player"]), kind=kind, actor=official(request)
+            ),
+        )
+        if withdrawn is not None:
+            what = "absence" if kind == "absence" else "lateness notice"
+            return done(request, f"{withdrawn.player}'s {what} is withdrawn.")
+        withdraw_errors = [str(e) for errors in withdrawing.errors.values() for e in errors]
     context = {
         **_base(league, role, the_meet, "attendance"),
         "facts": meet_facts(the_meet),
         "absence": absence,
         "late": late,
+        "withdraw_errors": withdraw_errors,
     }
     return page(request, "manage/attendance.html", context, failed=bool(which))
 
@@ -402,6 +420,7 @@ def start(request: HttpRequest, league: m.League, role: str, meet_id: int) -> Ht
         **_base(league, role, the_meet, "start"),
         "preview": preview,
         "form": form,
+        "early": before_start_warning(the_meet, "start"),
     }
     return page(request, "manage/start.html", context, failed=form.is_bound)
 
