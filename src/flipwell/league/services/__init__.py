@@ -13,7 +13,7 @@ leagues, seasons       create_league, create_season, start_next_season, import_s
 players                register_player, import_players_csv, edit_player
 identity               check_merge_players, merge_players, undo_player_merge
 meets                  schedule_meet, reschedule_meet, cancel_meet, announce_absence,
-                       announce_lateness, start_meet, close_meet
+                       announce_lateness, withdraw_announcement, start_meet, close_meet
 meet_machines          choose_next_machine, official_chooses_next_machine, record_match_absence,
                        announce_machine_problem,
                        declare_machine_unplayable, declare_machine_repaired, replace_machine
@@ -39,7 +39,8 @@ setup                  may_create_league, league_openers, create_league_opener,
                        link_official_player
 tokens                 issue_api_token, revoke_api_token
 player_links           issue_player_link, revoke_player_link, set_player_link_email,
-                       announce_absence_by_link, announce_lateness_by_link
+                       announce_absence_by_link, announce_lateness_by_link,
+                       withdraw_announcement_by_link
 =====================  ===========================================================
 """
 
