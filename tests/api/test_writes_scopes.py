@@ -82,6 +82,8 @@ WRITES = [
     ("/meets/{meet}/absences", {"player": P}, "manage"),
     ("/meets/{meet}/lateness-notices", {"player": P}, "manage"),
     ("/groups/{group}/next-game", {"machine": P, "chosen_by": P}, "scores"),
+    ("/groups/{group}/next-game/by-official", {"machine": None}, "manage"),
+    ("/groups/{group}/absence", {"players": [P]}, "manage"),
     (
         "/games/{game}/corrections",
         {"requested_by": P, "scores": SCORES, "reason": "x"},

@@ -156,6 +156,10 @@ CALLS = [
         meet=w.planned, player=w.night.players[0], actor=a)),
     Call("announce_lateness", lambda w, a: services.announce_lateness(
         meet=w.planned, player=w.night.players[0], actor=a)),
+    Call("withdraw_announcement", lambda w, a: services.withdraw_announcement(
+        meet=w.planned, player=w.night.players[0], kind="absence", actor=a),
+        arrange=lambda w: services.announce_absence(
+            meet=w.planned, player=w.night.players[0], actor=w.lo) and None),
     Call("start_meet", lambda w, a: services.start_meet(
         season=w.season, number=2, date=w.planned.date, seed=1, actor=a)),
     Call("reschedule_meet", lambda w, a: services.reschedule_meet(
@@ -244,6 +248,10 @@ CALLS = [
         meet=w.meet, machine=w.night.machines[-1], problem="Weak left flipper", actor=a)),
     Call("replace_machine", lambda w, a: services.replace_machine(
         game=w.game, reason="Dead flipper", seed=1, actor=a)),
+    Call("official_chooses_next_machine", lambda w, a: services.official_chooses_next_machine(
+        group=w.game.group, machine=None, seed=1, actor=a)),
+    Call("record_match_absence", lambda w, a: services.record_match_absence(
+        group=w.game.group, players=w.members(), seed=1, actor=a)),
     Call("create_machine", lambda w, a: services.create_machine(
         league=w.league, title="Cosmic Gunfight", balls_per_game=3, actor=a)),
     Call("update_machine", lambda w, a: services.update_machine(

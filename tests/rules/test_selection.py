@@ -10,12 +10,14 @@ from hypothesis import strategies as st
 
 from flipwell.rules import FWPL_V1, RuleError, Ruleset
 from flipwell.rules.selection import (
+    THE_LO,
     MachineState,
     PlayedGame,
     Replacement,
     SelectableMachines,
     check_machine_choice,
     draw_first_machines,
+    draw_machine,
     machine_picker,
     on_final_ball,
     play_order,
@@ -253,9 +255,27 @@ def test_machine_picker_before_game_one_refused():
         machine_picker([])
 
 
-def test_machine_picker_nobody_played_refused():
-    with pytest.raises(RuleError, match="nobody played game 1"):
-        machine_picker([PlayedGame("Funhouse", ())])
+def test_machine_picker_nobody_played_is_the_lo():
+    """issue 27 §3, R5-c, A66: every player forfeited game 1, so no player may pick: the LO."""
+    picker = machine_picker([PlayedGame("Funhouse", ())])
+
+    assert picker is THE_LO
+    assert str(picker) == "the LO"
+
+
+def test_draw_machine_is_reproducible_from_its_seed():
+    """A66 (as R5-a, A61): the same seed and machines draw the same one, in any input order."""
+    machines = ["Funhouse", "Medieval Madness", "Twilight Zone", "Attack from Mars"]
+
+    drawn = {draw_machine(order, seed=11) for order in (machines, list(reversed(machines)))}
+
+    assert len(drawn) == 1
+    assert drawn <= set(machines)
+
+
+def test_draw_machine_from_no_machine_refused():
+    with pytest.raises(RuleError, match="no machine to draw from"):
+        draw_machine([], seed=1)
 
 
 def test_machine_picker_late_given_as_string_refused():

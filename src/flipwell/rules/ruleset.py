@@ -83,6 +83,7 @@ class Ruleset:
 
     # --- Machine selection and play order (§5) ---
     machine_selector: Literal["last_place_present"] = "last_place_present"  # A21
+    nobody_may_pick: Literal["lo_chooses_or_draws"] = "lo_chooses_or_draws"  # A66 (flipwell)
     ball3_means: Literal["final_ball", "literal_ball_3"] = "final_ball"  # A22
     fallback_allows_repeat: Literal["only_if_no_unplayed_machine", "always"] = (
         "only_if_no_unplayed_machine"  # A22

@@ -21,6 +21,7 @@ Words:
 
 from __future__ import annotations
 
+import enum
 import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -148,6 +149,18 @@ def draw_first_machines(
 # --- Who picks the next machine (§5, §5.2) ---------------------------------------------------
 
 
+class Official(enum.Enum):
+    """Who chooses the next machine when no player may: the LO (A66)."""
+
+    LO = "the LO"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+THE_LO = Official.LO
+
+
 @dataclass(frozen=True)
 class PlayedGame:
     """A finished game of a group's match.
@@ -186,8 +199,8 @@ def machine_picker(
     *,
     late: Collection[PlayerId] = (),
     ruleset: Ruleset = FWPL_V1,
-) -> PlayerId:
-    """The player who picks the machine for the group's next game (§5, §5.2).
+) -> PlayerId | Official:
+    """Who picks the machine for the group's next game (§5, §5.2): a player, or `THE_LO`.
 
     games: the match's finished games so far, game 1 first; the pick follows the last one.
     late: the group's players who arrived after the group began play (§2.3).
@@ -196,6 +209,9 @@ def machine_picker(
     first game he plays (`late_joiner_no_pick_scope` "whole_night": not at all that night);
     the pick passes to the next-lowest finisher. If every finisher is so barred, the
     last-placed finisher picks anyway, since someone must.
+    A66: when nobody played the previous game (every player forfeited it), no player may pick;
+    `nobody_may_pick` "lo_chooses_or_draws": `THE_LO` chooses the machine or draws it at
+    random (`draw_machine`), as game 1's is drawn.
     """
     played = _check_games(games)
     late_players = set(_check_players(late, what="the late players"))
@@ -205,9 +221,9 @@ def machine_picker(
         raise RuleError(f"unknown machine_selector setting {ruleset.machine_selector!r}")
     previous = played[-1]
     if not previous.order:
-        raise RuleError(
-            f"nobody played game {len(played)}, so nobody can pick the next machine (R5-c)"
-        )
+        if ruleset.nobody_may_pick != "lo_chooses_or_draws":  # pragma: no cover - one option
+            raise RuleError(f"unknown nobody_may_pick setting {ruleset.nobody_may_pick!r}")
+        return THE_LO  # A66: nobody played the previous game (R5-c names no player)
     last = len(played) - 1
 
     def barred(player: PlayerId) -> bool:
@@ -221,6 +237,18 @@ def machine_picker(
         if not barred(player):
             return player
     return previous.order[-1]
+
+
+def draw_machine(options: Collection[MachineId], *, seed: int) -> MachineId:
+    """Draw one of `options` at random, reproducibly from `seed` (A66, as R5-a, A61).
+
+    options: the machines the §5 rules allow (`selectable_machines`); their order does not
+    matter. The LO draws so when nobody may pick the next machine (A66).
+    """
+    pool = sorted(_check_machines(options, what="the machines to draw from"))
+    if not pool:
+        raise RuleError("no machine to draw from: every machine is unplayable (R7.3-r)")
+    return _shuffled(pool, random.Random(_check_seed(seed)))[0]
 
 
 # --- Which machines are selectable (§5, §4) --------------------------------------------------

@@ -47,6 +47,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("<slug:slug>/meets/<id:meet_id>/", meets.meet, name="manage_meet"),
     path(
+        "<slug:slug>/meets/<id:meet_id>/groups/<int:number>/",
+        meets.group,
+        name="manage_meet_group",
+    ),
+    path(
         "<slug:slug>/meets/<id:meet_id>/attendance/",
         meets.attendance,
         name="manage_attendance",

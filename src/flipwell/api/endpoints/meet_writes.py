@@ -54,8 +54,11 @@ from flipwell.api.schemas import (
     MachineProblemOut,
     MalfunctionIn,
     MalfunctionOut,
+    MatchAbsenceIn,
+    MatchAbsenceOut,
     MeetOut,
     NextGameOut,
+    OfficialMachineIn,
     PenaltyOut,
     RemedyIn,
     RemedyOut,
@@ -166,6 +169,52 @@ def choose_next_machine(request: HttpRequest, group_id: GroupId, payload: Choose
         actor=actor,
     )
     return created(request, chosen, f"/api/v1/games/{chosen.game.pk}")
+
+
+@router.post(
+    "/groups/{group_id}/next-game/by-official",
+    response={201: NextGameOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def official_chooses_next_machine(
+    request: HttpRequest, group_id: GroupId, payload: OfficialMachineIn
+) -> Any:
+    """The official chooses or draws the machine of a group's next game when nobody played
+    the previous one, so no player may pick (R5-c, A66; scope: manage). While a player may
+    pick it is a 409 (``player_picks``)."""
+    group = queries.group(group_id)
+    league = group.meet.season.league
+    actor = acting_official(request, league=league, scope="manage")
+    chosen = services.official_chooses_next_machine(
+        group=group,
+        machine=(
+            None
+            if payload.machine is None
+            else queries.machine(league, payload.machine, field="machine")
+        ),
+        seed=payload.seed,
+        actor=actor,
+    )
+    return created(request, chosen, f"/api/v1/games/{chosen.game.pk}")
+
+
+@router.post(
+    "/groups/{group_id}/absence", response={201: MatchAbsenceOut, **ERROR_RESPONSES}, **WRITE
+)
+def record_match_absence(request: HttpRequest, group_id: GroupId, payload: MatchAbsenceIn) -> Any:
+    """Record that players forfeit every remaining game of their match (R2.4-a; scope:
+    manage), countable toward the season forfeit (§2.5). For the whole group, its remaining
+    machines are drawn (A66) and the match is complete."""
+    group = queries.group(group_id)
+    actor = acting_official(request, league=group.meet.season.league, scope="manage")
+    recorded = services.record_match_absence(
+        group=group,
+        players=queries.players(payload.players, field="players"),
+        note=payload.note or "",
+        seed=payload.seed,
+        actor=actor,
+    )
+    return created(request, recorded, f"/api/v1/meets/{group.meet_id}")
 
 
 # --- corrections ----------------------------------------------------------------------------

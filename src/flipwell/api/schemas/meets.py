@@ -23,7 +23,7 @@ from flipwell.league import enums, limits
 
 if TYPE_CHECKING:
     from flipwell.league.selectors.meet_board import BoardGame, BoardGroup, MeetBoard
-    from flipwell.league.services.meet_machines import NextGame
+    from flipwell.league.services.meet_machines import NextGame, RecordedAbsence
 
 
 class MeetOut(Schema):
@@ -254,3 +254,42 @@ class NextGameOut(Schema):
     @staticmethod
     def resolve_chosen_by(obj: NextGame) -> int | None:
         return obj.game.chosen_by_id
+
+
+class OfficialMachineIn(InputSchema):
+    machine: int | None = id_field(
+        "The machine the official chooses (a machine of the league); null: draw one at random "
+        "among those the §5 rules allow (A66).",
+        None,
+    )
+    seed: int | None = bounded(limits.SEED, "Seed of the draw; random when null.", None)
+
+
+class MatchAbsenceIn(InputSchema):
+    players: list[int] = Field(
+        ...,
+        min_length=1,
+        max_length=8,
+        description="The group's players absent for the rest of the match (R2.4-a).",
+    )
+    note: str | None = text_field("Why, for the record; null: none.", None)
+    seed: int | None = bounded(
+        limits.SEED,
+        "For a whole group: seed of its remaining games' draws; random when null.",
+        None,
+    )
+
+
+class MatchAbsenceOut(Schema):
+    """Read from the service's `RecordedAbsence`."""
+
+    games: list[int] = Field(..., description="The ids of the games forfeited, game 1 first.")
+    forfeits: int = Field(..., description="How many forfeits were recorded (all countable).")
+
+    @staticmethod
+    def resolve_games(obj: RecordedAbsence) -> list[int]:
+        return [g.pk for g in obj.games]
+
+    @staticmethod
+    def resolve_forfeits(obj: RecordedAbsence) -> int:
+        return len(obj.forfeits)

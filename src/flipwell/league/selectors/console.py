@@ -136,6 +136,23 @@ def next_meet(season: m.Season, *, today: datetime.date | None = None) -> NextMe
     )
 
 
+def before_start_warning(meet: m.Meet, doing: str, now: datetime.datetime | None = None) -> str:
+    """A warning when `doing` (start, close) comes before the meet's scheduled start, in the
+    league's time zone: players may be on their way and may still announce an absence or a
+    lateness until then (R2.2-a, R3.1-d); "" from the start time on (issue 27 §3)."""
+    zone = ZoneInfo(meet.season.league.time_zone)
+    start = datetime.datetime.combine(meet.date, meet.season.start_time, tzinfo=zone)
+    at = (now or timezone.now()).astimezone(zone)
+    if at >= start:
+        return ""
+    when = f"{start:%H:%M}" if at.date() == start.date() else f"{start:%H:%M} on {start:%a %d %b}"
+    return (
+        f"It is {at:%H:%M} on {at:%a %d %b}: meet {meet.number} starts at {when} ({zone.key}). "
+        f"You are about to {doing} it before its start time: players may still be on their way "
+        "and may still tell you they will be absent or late (R2.2-a, R3.1-d)."
+    )
+
+
 def meet_date_warnings(meet: m.Meet) -> tuple[str, ...]:
     """The rules' warnings about `meet`'s date: not on the league day, or less than a week
     after the meet before it (R2-a, `flipwell.rules.meet_date_warnings`; 1 query)."""

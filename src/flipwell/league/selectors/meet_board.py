@@ -29,6 +29,7 @@ from flipwell.league.adapters import COMPENSATORY_COLUMNS, player_key, ruleset_f
 from flipwell.league.compiled import CompiledQuery, Rows, rows_together
 from flipwell.league.results import SeasonFold, season_fold
 from flipwell.rules import (
+    THE_LO,
     GameOutcome,
     MachineState,
     MatchResult,
@@ -135,6 +136,9 @@ class BoardGroup:
     """Players whose compensatory game the group waits for (R7.3-p)."""
     nights: tuple[NightLine, ...] = ()
     """Each player's points of the night, ladder order; empty before a game is confirmed."""
+    official_picks: bool = False
+    """Nobody played the last (confirmed) game, so the LO chooses or draws the next machine
+    (A66)."""
 
     @property
     def finished(self) -> bool:
@@ -220,6 +224,7 @@ def meet_board(meet: m.Meet) -> MeetBoard:
                 play_order=_play_order(players, board_games, played, group_late, ruleset),
                 waiting_for=tuple(waiting.get(group_id, ())),
                 nights=_nights(match, names, finished=_finished(board_games)),
+                official_picks=_official_picks(board_games, played, ruleset),
             )
         )
     return MeetBoard(
@@ -357,6 +362,15 @@ def group_games(group: m.Group, season_result: SeasonResult) -> tuple[BoardGame,
     return tuple(_board_game(g, match, names, {}) for g in _group_games(group).get(group.pk, []))
 
 
+def _official_picks(
+    games: Sequence[BoardGame], played: Sequence[PlayedGame], ruleset: Ruleset
+) -> bool:
+    """Nobody played the last game and the match goes on: the LO picks (R5-c, A66)."""
+    if not games or not games[-1].confirmed or len(games) >= GAMES_PER_MATCH:
+        return False
+    return bool(played) and machine_picker(played, ruleset=ruleset) is THE_LO
+
+
 def _next_picker(
     games: Sequence[BoardGame],
     played: Sequence[PlayedGame],
@@ -367,8 +381,10 @@ def _next_picker(
         return None
     try:
         picker = machine_picker(played, late=[player_key(p) for p in late], ruleset=ruleset)
-    except RuleError:
-        return None  # nobody played the last game: the LO decides
+    except RuleError:  # pragma: no cover - the board's games are valid
+        return None
+    if picker is THE_LO:
+        return None  # nobody played the last game: the LO chooses or draws (A66)
     return int(picker)
 
 

@@ -30,6 +30,9 @@ class ComingMeet:
     lateness_told_at: datetime.datetime | None
     can_announce_absence: bool
     can_announce_lateness: bool
+    can_withdraw: bool = False
+    """What they told can still be withdrawn: the meet has not started, nor its start time come
+    (issue 27 §3)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,7 @@ def player_link_page(link: m.PlayerLink, now: datetime.datetime | None = None) -
             can_announce_lateness=meet.pk not in lateness
             and meet.pk not in absences
             and lateness_open(meet, at),
+            can_withdraw=(meet.pk in absences or meet.pk in lateness) and absence_open(meet, at),
         )
         for meet in meets
     )

@@ -13,8 +13,9 @@ leagues, seasons       create_league, create_season, start_next_season, import_s
 players                register_player, import_players_csv, edit_player
 identity               check_merge_players, merge_players, undo_player_merge
 meets                  schedule_meet, reschedule_meet, cancel_meet, announce_absence,
-                       announce_lateness, start_meet, close_meet
-meet_machines          choose_next_machine, announce_machine_problem,
+                       announce_lateness, withdraw_announcement, start_meet, close_meet
+meet_machines          choose_next_machine, official_chooses_next_machine, record_match_absence,
+                       announce_machine_problem,
                        declare_machine_unplayable, declare_machine_repaired, replace_machine
 scores                 submit_scores, confirm_scores
 corrections            request_correction, respond_to_correction
@@ -38,7 +39,8 @@ setup                  may_create_league, league_openers, create_league_opener,
                        link_official_player
 tokens                 issue_api_token, revoke_api_token
 player_links           issue_player_link, revoke_player_link, set_player_link_email,
-                       announce_absence_by_link, announce_lateness_by_link
+                       announce_absence_by_link, announce_lateness_by_link,
+                       withdraw_announcement_by_link
 =====================  ===========================================================
 """
 
@@ -70,6 +72,8 @@ from flipwell.league.services.meet_machines import (
     choose_next_machine,
     declare_machine_repaired,
     declare_machine_unplayable,
+    official_chooses_next_machine,
+    record_match_absence,
     replace_machine,
 )
 from flipwell.league.services.meets import (
@@ -80,6 +84,7 @@ from flipwell.league.services.meets import (
     reschedule_meet,
     schedule_meet,
     start_meet,
+    withdraw_announcement,
 )
 from flipwell.league.services.notices import (
     choose_notices_by_link,
@@ -92,6 +97,7 @@ from flipwell.league.services.player_links import (
     issue_player_link,
     revoke_player_link,
     set_player_link_email,
+    withdraw_announcement_by_link,
 )
 from flipwell.league.services.players import (
     ImportResult,
@@ -180,6 +186,7 @@ __all__ = [
     "load_appendix_a",
     "may_create_league",
     "merge_players",
+    "official_chooses_next_machine",
     "open_league",
     "preview_game_ending",
     "qualify_for_playoffs",
@@ -188,6 +195,7 @@ __all__ = [
     "record_game_restart",
     "record_late_join",
     "record_ledger_entry",
+    "record_match_absence",
     "record_no_show",
     "record_playoff_game",
     "record_playoff_lateness_notice",
@@ -220,4 +228,6 @@ __all__ = [
     "undo_player_merge",
     "unsubscribe_by_link",
     "update_machine",
+    "withdraw_announcement",
+    "withdraw_announcement_by_link",
 ]

@@ -12,11 +12,14 @@ reads the latest declaration of each machine.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, ruleset_for
@@ -40,6 +43,7 @@ from flipwell.league.services._edge import (
     locked_game,
     open_meet,
     record_ruling,
+    require_member,
     require_official,
     require_reason,
     rules_edge,
@@ -48,10 +52,13 @@ from flipwell.league.services._edge import (
 from flipwell.league.services.meets import SEED_LIMIT
 from flipwell.rules.malfunctions import OpenGame, check_next_game_may_start
 from flipwell.rules.selection import (
+    THE_LO,
     check_machine_choice,
+    draw_machine,
     machine_picker,
     play_order,
     replacement_machine,
+    selectable_machines,
 )
 
 if TYPE_CHECKING:
@@ -90,8 +97,41 @@ def choose_next_machine(
     Side effects: inserts the Game (chosen_by) and an audit event ``game.machine_chosen``.
     Raises ValidationError (nothing written) when the meet is not open, the match is over,
     the previous game is unconfirmed, the group waits for a compensatory game, `chosen_by`
-    is not the picker, or the machine is not allowed (the message lists the allowed ones).
+    is not the picker, or the machine is not allowed (the message lists the allowed ones);
+    ConflictError (code ``official_chooses``) when nobody played the previous game (A66).
     """
+    return _next_game(group=group, machine=machine, chosen_by=chosen_by, actor=actor)
+
+
+def official_chooses_next_machine(
+    *, group: m.Group, machine: m.Machine | None, seed: int | None = None, actor: User
+) -> NextGame:
+    """The LO chooses or draws the machine of a group's next game when nobody may pick (A66).
+
+    Nobody played the previous game (every player forfeited it), so R5-c names no picker and
+    `machine_picker` returns the LO (`nobody_may_pick`, A66). `machine` None: the machine is
+    drawn at random among those the §5 rules allow (`draw_machine`, as R5-a, A61), from
+    `seed` (default: a fresh one), recorded in the audit event. A chosen machine is checked as
+    any pick is (R5-d..g, R4-b, R7.3-r).
+
+    Side effects: inserts the Game (chosen_by null) and an audit event
+    ``game.machine_chosen`` (by_official, drawn, seed). Raises PermissionDenied unless `actor`
+    is a league official; ConflictError (code ``player_picks``) when a player may pick; the
+    errors of `choose_next_machine` otherwise.
+    """
+    return _next_game(group=group, machine=machine, chosen_by=None, actor=actor, seed=seed)
+
+
+def _next_game(
+    *,
+    group: m.Group,
+    machine: m.Machine | None,
+    chosen_by: m.Player | None,
+    actor: User | None,
+    seed: int | None = None,
+) -> NextGame:
+    """The next game of the group, chosen by the picker (`chosen_by`) or by the LO (None)."""
+    by_official = chosen_by is None
     with transaction.atomic():
         hold_meet(MeetHold.SCORES, group=group.pk)
         group = (
@@ -100,6 +140,11 @@ def choose_next_machine(
             .get(pk=group.pk)
         )
         meet = group.meet
+        if by_official:
+            assert actor is not None  # official_chooses_next_machine requires one
+            require_official(
+                actor=actor, league=meet.season.league, action="choose a group's next machine"
+            )
         open_meet(meet, doing="choose a machine")
         games = list(group.games.order_by("number"))
         if len(games) >= GAMES_PER_MATCH:
@@ -121,11 +166,25 @@ def choose_next_machine(
             check_next_game_may_start([OpenGame(player_key(p), "compensatory") for p in waiting])
         played = played_games(board_games)
         late = [player_key(p) for p in late_by_group.get(group.pk, frozenset())]
-        with rules_edge("chosen_by"):
-            picker = int(machine_picker(played, late=late, ruleset=ruleset))
         number = len(games) + 1
-        if chosen_by.pk != picker:
-            name = m.Player.objects.get(pk=picker)
+        with rules_edge("machine" if by_official else "chosen_by"):
+            picker = machine_picker(played, late=late, ruleset=ruleset)
+        if picker is THE_LO and not by_official:
+            raise ConflictError(
+                f"Nobody played game {number - 1} of group {group.number}, so no player picks "
+                f"the machine for game {number}: the official chooses or draws it (R5-c, A66).",
+                code="official_chooses",
+            )
+        if picker is not THE_LO and by_official:
+            name = m.Player.objects.get(pk=int(picker))
+            raise ConflictError(
+                f"{name} picks the machine for game {number} of group {group.number} "
+                f"(last place among those who played game {number - 1}, R5-c, A21): the "
+                "official chooses only when nobody played the previous game (A66).",
+                code="player_picks",
+            )
+        if chosen_by is not None and picker is not THE_LO and chosen_by.pk != int(picker):
+            name = m.Player.objects.get(pk=int(picker))
             raise ValidationError(
                 {
                     "chosen_by": f"{name} picks the machine for game {number} of group "
@@ -134,10 +193,23 @@ def choose_next_machine(
                 },
                 code="not_the_picker",
             )
-        if machine.league_id != meet.season.league_id:
+        if machine is not None and machine.league_id != meet.season.league_id:
             raise ValidationError({"machine": f"{machine} is not a machine of this league."})
         hold_machine_choices(meet.pk)  # the machines are read and one is taken one at a time
         states = [s for s, _ in machine_states(meet)]
+        draw_seed: int | None = None
+        if machine is None:
+            draw_seed = secrets.randbelow(SEED_LIMIT) if seed is None else seed
+            if not 0 <= draw_seed < SEED_LIMIT:
+                raise ValidationError(
+                    {"seed": f"A seed is a whole number from 0 to {SEED_LIMIT - 1}."}
+                )
+            with rules_edge("machine"):
+                options = selectable_machines(
+                    states, group=group.number, played=[g.machine for g in played], ruleset=ruleset
+                )
+                drawn = draw_machine(options.machines, seed=draw_seed)
+            machine = m.Machine.objects.get(pk=machine_id_of(drawn))
         with rules_edge("machine"):
             selection = check_machine_choice(
                 machine_key(machine.pk, machine.title),
@@ -153,19 +225,22 @@ def choose_next_machine(
         with rules_edge():
             order = play_order(members, games=played, late=late, ruleset=ruleset)
         repeat = machine_key(machine.pk, machine.title) in {g.machine for g in played}
+        data: dict[str, object] = {
+            "group": group.pk,
+            "number": number,
+            "machine": machine.pk,
+            "chosen_by": None if chosen_by is None else chosen_by.pk,
+            "fallback": selection.fallback,
+            "repeat": repeat,
+        }
+        if by_official:
+            data.update(by_official=True, drawn=draw_seed is not None, seed=draw_seed)
         record_event(
             action="game.machine_chosen",
             obj=game,
             league=meet.season.league,
             actor=actor,
-            data={
-                "group": group.pk,
-                "number": number,
-                "machine": machine.pk,
-                "chosen_by": chosen_by.pk,
-                "fallback": selection.fallback,
-                "repeat": repeat,
-            },
+            data=data,
         )
         season_changed(meet.season)
     return NextGame(
@@ -173,6 +248,170 @@ def choose_next_machine(
         play_order=tuple(int(p) for p in order),
         fallback=selection.fallback,
         repeat=repeat,
+    )
+
+
+@dataclass(frozen=True)
+class RecordedAbsence:
+    """The forfeits recorded for players absent from the rest of their match (§2.4)."""
+
+    forfeits: tuple[m.Forfeit, ...]
+    games: tuple[m.Game, ...]
+    """Every game the players forfeited now, including those created for a whole group."""
+
+
+def record_match_absence(
+    *,
+    group: m.Group,
+    players: Sequence[m.Player],
+    actor: User,
+    seed: int | None = None,
+    note: str = "",
+) -> RecordedAbsence:
+    """Record that `players` forfeit every remaining game of their group's match (R2.4-a).
+
+    Every remaining game: each game without confirmed scores. Each of them gets a forfeit
+    (reason absent) for each player, countable toward the §2.5 season forfeit (R2.4-h; the LO
+    may designate any of them non-countable afterwards, R2.4-g). When `players` are the whole
+    group, nobody plays the rest of the match (a whole group absent without notice, which
+    §3.1 does not regroup): each of its remaining games is stored with every score empty and
+    counts as played by nobody, so each missing game's machine is drawn by the LO (A66, as
+    R5-a, from `seed`, default a fresh one) and the match ends with 4 forfeits for each
+    player (§2.5). Otherwise only the games already started get the forfeits: the players
+    who remain pick the next machines (R5-c) and the later sheets leave the absent players'
+    scores empty.
+
+    Side effects: the Forfeits, for a whole group the missing Games (chosen_by null) and a
+    confirmed all-empty sheet per remaining game (entered as the group's first two players,
+    recorded by `actor`, with a note), one audit event ``match.absence_recorded``. Raises
+    PermissionDenied unless `actor` is a league official; ValidationError for a meet that is
+    not open, no players, a player outside the group, or nothing left to forfeit.
+    """
+    with transaction.atomic():
+        hold_meet(MeetHold.SCORES, group=group.pk)
+        group = (
+            m.Group.objects.select_for_update(of=("self",))
+            .select_related("meet__season__league")
+            .get(pk=group.pk)
+        )
+        meet = group.meet
+        league = meet.season.league
+        require_official(actor=actor, league=league, action="record a group's absence")
+        open_meet(meet, doing="record an absence")
+        members = group_player_ids(group)
+        chosen = list(dict.fromkeys(players))
+        if not chosen:
+            raise ValidationError({"players": "Choose the players who are absent."})
+        for player in chosen:
+            require_member(player, members, field="players", group=group)
+        whole = {p.pk for p in chosen} == set(members)
+        games = list(group.games.order_by("number"))
+        confirmed = set(
+            m.ScoreSubmission.objects.filter(
+                game__group=group, confirmed_by__isnull=False, is_correction=False
+            ).values_list("game_id", flat=True)
+        )
+        remaining = [g for g in games if g.pk not in confirmed]
+        _, ruleset = fold(meet.season)
+        seeds: list[int] = []
+        if whole and len(games) < GAMES_PER_MATCH:
+            hold_machine_choices(meet.pk)
+            states = [s for s, _ in machine_states(meet)]
+            played = [machine_key(g.machine_id, g.machine.title) for g in games]
+            base = secrets.randbelow(SEED_LIMIT) if seed is None else seed
+            if not 0 <= base < SEED_LIMIT:
+                raise ValidationError(
+                    {"seed": f"A seed is a whole number from 0 to {SEED_LIMIT - 1}."}
+                )
+            for number in range(len(games) + 1, GAMES_PER_MATCH + 1):
+                draw_seed = (base + number) % SEED_LIMIT
+                with rules_edge("players"):
+                    options = selectable_machines(
+                        states, group=group.number, played=played, ruleset=ruleset
+                    )
+                    drawn = draw_machine(options.machines, seed=draw_seed)
+                played.append(drawn)
+                seeds.append(draw_seed)
+                remaining.append(
+                    m.Game.objects.create(
+                        group=group, number=number, machine_id=machine_id_of(drawn)
+                    )
+                )
+        if not remaining:
+            raise ValidationError(
+                {
+                    "players": f"Every game of group {group.number} has confirmed scores: "
+                    "nothing is left to forfeit."
+                }
+            )
+        already = set(
+            m.Forfeit.objects.filter(game__in=remaining, player__in=chosen).values_list(
+                "game_id", "player_id"
+            )
+        )
+        why = note.strip() or "Absent for the rest of the match."
+        forfeits = m.Forfeit.objects.bulk_create(
+            m.Forfeit(
+                game=g,
+                player=p,
+                countable=True,
+                reason=m.Forfeit.Reason.ABSENT,
+                note=why,
+                recorded_by=actor,
+            )
+            for g in remaining
+            for p in chosen
+            if (g.pk, p.pk) not in already
+        )
+        if whole:
+            _store_empty_sheets(remaining, members, actor=actor, league=league, note=why)
+        record_event(
+            action="match.absence_recorded",
+            obj=group,
+            league=league,
+            actor=actor,
+            data={
+                "players": [p.pk for p in chosen],
+                "games": [g.number for g in remaining],
+                "whole_group": whole,
+                "seeds": seeds,
+            },
+        )
+        season_changed(meet.season)
+    return RecordedAbsence(forfeits=tuple(forfeits), games=tuple(remaining))
+
+
+def _store_empty_sheets(
+    games: Sequence[m.Game], members: Sequence[int], *, actor: User, league: m.League, note: str
+) -> None:
+    """A confirmed sheet with every score empty for each game a whole group forfeits: nobody
+    played it (R2.4-a). The sheet names the group's first two players, as a console sheet
+    does; the note and `recorded_by` say the official recorded it."""
+    latest = dict(
+        m.ScoreSubmission.objects.filter(game__in=games)
+        .order_by()
+        .values("game_id")
+        .annotate(top=Max("version"))
+        .values_list("game_id", "top")
+    )
+    now = timezone.now()
+    first, second = members[0], members[1]  # a group has at least 2 players (§4.1)
+    sheets = m.ScoreSubmission.objects.bulk_create(
+        m.ScoreSubmission(
+            game=g,
+            version=latest.get(g.pk, 0) + 1,
+            entered_by_id=first,
+            confirmed_by_id=second,
+            confirmed_at=now,
+            recorded_by=actor,
+            idempotency_key=f"absence-{g.pk}-{secrets.token_hex(8)}",
+            idempotency_scope=f"{league.pk}:official",
+            note=f"Recorded by the official: {note}",
+        )
+        for g in games
+    )
+    m.ScoreLine.objects.bulk_create(
+        m.ScoreLine(submission=s, player_id=p, machine_score=None) for s in sheets for p in members
     )
 
 

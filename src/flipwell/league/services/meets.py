@@ -377,6 +377,77 @@ def _record_lateness(
     return AnnouncedLateness(notice=notice, tardiness=tardiness)
 
 
+ANNOUNCEMENTS = ("absence", "lateness")
+"""What a player may have announced before a meet: an absence (R3.1-d), a lateness (R2.2-a)."""
+
+
+def withdraw_announcement(
+    *, meet: m.Meet, player: m.Player, kind: str, actor: User
+) -> m.AnnouncedAbsence | m.LatenessNotice:
+    """The LO withdraws `player`'s announced absence or lateness (`kind`) before the meet
+    starts: the player is expected on time after all (R3.1-d, R2.2-a).
+
+    Only before the meet starts: once the groups are drawn the announcement has had its
+    effect (an absentee was left out of the groups, a late player's group waits). Returns the
+    withdrawn row (deleted). Side effects: deletes the AnnouncedAbsence or LatenessNotice, an
+    audit event ``meet.absence_withdrawn`` or ``meet.lateness_withdrawn`` (with when it was
+    told and through which link). Raises PermissionDenied unless `actor` is a league official;
+    ValidationError for an unknown kind, a started meet or nothing announced.
+    """
+    with transaction.atomic():
+        meet = m.Meet.objects.select_for_update().select_related("season__league").get(pk=meet.pk)
+        require_official(actor=actor, league=meet.season.league, action="withdraw an announcement")
+        return _withdraw(meet=meet, player=player, kind=kind, actor=actor)
+
+
+def _withdraw(
+    *,
+    meet: m.Meet,
+    player: m.Player,
+    kind: str,
+    actor: User | None,
+    link: m.PlayerLink | None = None,
+) -> m.AnnouncedAbsence | m.LatenessNotice:
+    """The shared part of `withdraw_announcement`, for a caller that locked `meet` and checked
+    who withdraws: the LO (`actor`) or the player through their link (`link`)."""
+    if kind not in ANNOUNCEMENTS:
+        raise ValidationError({"kind": "Withdraw an absence or a lateness notice."})
+    what = "absence" if kind == "absence" else "lateness notice"
+    if meet.status != m.Meet.Status.PLANNED:
+        raise ConflictError(
+            {
+                "meet": f"Meet {meet.number} has started: {player}'s {what} can no longer be "
+                "withdrawn (the groups were drawn with it)."
+            },
+            code="meet_already_started",
+        )
+    model: type[m.AnnouncedAbsence] | type[m.LatenessNotice] = (
+        m.AnnouncedAbsence if kind == "absence" else m.LatenessNotice
+    )
+    row = model.objects.filter(meet=meet, player=player).first()
+    if row is None:
+        raise ValidationError(
+            {"player": f"{player} has no {what} for meet {meet.number} to withdraw."},
+            code="nothing_announced",
+        )
+    record_event(
+        action=f"meet.{kind}_withdrawn",
+        obj=row,
+        league=meet.season.league,
+        actor=actor,
+        data={
+            "meet": meet.pk,
+            "player": player.pk,
+            "told_at": row.recorded_at.isoformat(),
+            "told_through_link": row.player_link_id,
+        }
+        | ({"player_link": link.pk} if link is not None else {}),
+    )
+    row.delete()
+    season_changed(meet.season)
+    return row
+
+
 def scheduled_start(meet: m.Meet) -> datetime.datetime:
     """The meet's date at the season's start time, in the league's time zone (R2-a)."""
     zone = ZoneInfo(meet.season.league.time_zone)

@@ -28,11 +28,12 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
-from flipwell.league.services._edge import require_official
+from flipwell.league.services._edge import ConflictError, require_official
 from flipwell.league.services.meets import (
     AnnouncedLateness,
     _record_absence,
     _record_lateness,
+    _withdraw,
     scheduled_start,
 )
 from flipwell.league.services.notices import offer_notices
@@ -234,6 +235,30 @@ def announce_lateness_by_link(
         return _record_lateness(meet=meet, player=link.player, told=now, actor=None, link=link)
 
 
+def withdraw_announcement_by_link(
+    *,
+    link: m.PlayerLink,
+    meet: m.Meet,
+    kind: str,
+    received_at: datetime.datetime | None = None,
+) -> m.AnnouncedAbsence | m.LatenessNotice:
+    """The player withdraws, through their link, their announced absence or lateness
+    (`kind`): they will be there on time after all (R3.1-d, R2.2-a).
+
+    Only for a meet of the link's season, before its scheduled start and before it starts.
+    The same withdrawal as the LO's (`flipwell.league.services.meets.withdraw_announcement`).
+    Side effects: deletes the announcement, an audit event ``meet.absence_withdrawn`` or
+    ``meet.lateness_withdrawn`` naming the link. Raises ValidationError for a revoked link, a
+    meet of another season, after the start, or nothing announced.
+    """
+    now = received_at or timezone.now()
+    with transaction.atomic():
+        link = _locked_live(link)
+        meet = _own_meet(link, meet)
+        _before_start(meet, now, what="a withdrawal")
+        return _withdraw(meet=meet, player=link.player, kind=kind, actor=None, link=link)
+
+
 def _locked_live(link: m.PlayerLink) -> m.PlayerLink:
     locked = (
         m.PlayerLink.objects.select_for_update()
@@ -259,6 +284,14 @@ def _own_meet(link: m.PlayerLink, meet: m.Meet) -> m.Meet:
 
 
 def _before_start(meet: m.Meet, now: datetime.datetime, *, what: str) -> None:
+    if meet.status != m.Meet.Status.PLANNED:  # started early: under way all the same
+        raise ConflictError(
+            {
+                "meet": f"Meet {meet.number} has started: {what} is told through this link "
+                "only before it starts. Tell a league official instead."
+            },
+            code="meet_already_started",
+        )
     start = scheduled_start(meet)
     if now >= start:
         raise ValidationError(
@@ -279,5 +312,6 @@ def absence_open(meet: m.Meet, now: datetime.datetime) -> bool:
 
 def lateness_open(meet: m.Meet, now: datetime.datetime) -> bool:
     """Whether a player may still tell, through their link, that they will be late to `meet`:
-    before its scheduled start (R2.2-a)."""
-    return meet.status != m.Meet.Status.CLOSED and now < scheduled_start(meet)
+    before its scheduled start and before the LO starts it (R2.2-a; issue 27 §3: a meet
+    started early is under way, so its players tell a league official)."""
+    return meet.status == m.Meet.Status.PLANNED and now < scheduled_start(meet)

@@ -33,8 +33,10 @@ from flipwell.web.forms.incidents import (
     GamePlayerForm,
     LateJoinForm,
     MalfunctionForm,
+    MatchAbsenceForm,
     NextBallsForm,
     NonCountableForm,
+    OfficialMachineForm,
     ViolationForm,
 )
 from flipwell.web.forms.ledger import (
@@ -59,6 +61,7 @@ from flipwell.web.forms.meets import (
     ScheduleMeetForm,
     SeasonForm,
     StartMeetForm,
+    WithdrawAnnouncementForm,
     player_choice_form,
 )
 from flipwell.web.forms.notices import NoticeKindsForm, NoticePreferencesForm
@@ -123,6 +126,7 @@ __all__ = [
     "MachineProblemForm",
     "MachineStatusForm",
     "MalfunctionForm",
+    "MatchAbsenceForm",
     "MatchForm",
     "MergePlayersForm",
     "MoneyField",
@@ -134,6 +138,7 @@ __all__ = [
     "NonCountableForm",
     "NoticeKindsForm",
     "NoticePreferencesForm",
+    "OfficialMachineForm",
     "OrderForm",
     "PlayerChoices",
     "PlayersCsvForm",
@@ -153,6 +158,7 @@ __all__ = [
     "StartPlayoffGameForm",
     "UndoMergeForm",
     "ViolationForm",
+    "WithdrawAnnouncementForm",
     "WithdrawalForm",
     "csv_problems",
     "parse_machine_score",

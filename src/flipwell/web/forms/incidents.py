@@ -155,3 +155,25 @@ class ViolationForm(forms.Form):
             empty_value=None,
         )
         self.order_fields(["player", "kind", "game"])
+
+
+class OfficialMachineForm(forms.Form):
+    """The official's choice of a group's next machine when nobody may pick (A66); empty
+    with the draw button."""
+
+    machine = forms.IntegerField(min_value=1, required=False)
+
+
+class MatchAbsenceForm(forms.Form):
+    """Players absent for the rest of their match (R2.4-a): every remaining game forfeited."""
+
+    players = forms.TypedMultipleChoiceField(
+        label="Absent players", coerce=int, widget=forms.CheckboxSelectMultiple
+    )
+    note = forms.CharField(label="Note", required=False, max_length=500)
+
+    def __init__(self, *args: Any, players: PlayerChoices, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["players"]
+        assert isinstance(field, forms.TypedMultipleChoiceField)
+        field.choices = list(players)

@@ -152,3 +152,9 @@ class StartMeetForm(forms.Form):
 
 class CloseMeetForm(forms.Form):
     override_reason = reason_field("Close it anyway: why? (only when unfinished)", required=False)
+
+
+class WithdrawAnnouncementForm(forms.Form):
+    """Withdraw one announcement of the attendance list: whose is hidden."""
+
+    player = forms.IntegerField(widget=forms.HiddenInput, min_value=1)

@@ -31,7 +31,8 @@ from flipwell.web.ids import parse_number
 @never_cache
 @require_http_methods(["GET", "POST"])
 def page(request: HttpRequest, token: str) -> HttpResponse:
-    """The player's page; POST ``action`` = absence | late (with ``meet``, its number) | email."""
+    """The player's page; POST ``action`` = absence | late | withdraw_absence | withdraw_late
+    (with ``meet``, its number) | email."""
     try:
         link = live_link(token)
     except DeadLinkError as error:
@@ -66,9 +67,14 @@ def _act(request: HttpRequest, link: m.PlayerLink) -> str:
             if saved.email
             else "Your email address is removed."
         )
-    if which not in ("absence", "late"):
+    if which not in ("absence", "late", "withdraw_absence", "withdraw_late"):
         raise ValidationError("Choose what to tell: absent or late.")
     meet = _meet(link, request.POST.get("meet", ""))
+    if which.startswith("withdraw_"):
+        kind = "absence" if which == "withdraw_absence" else "lateness"
+        services.withdraw_announcement_by_link(link=link, meet=meet, kind=kind)
+        what = "absence from" if kind == "absence" else "lateness notice for"
+        return f"Your {what} meet {meet.number} is withdrawn: see you there."
     if which == "absence":
         services.announce_absence_by_link(link=link, meet=meet)
         return f"Your absence from meet {meet.number} is recorded. Thank you for telling us."

@@ -10,14 +10,20 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseRedirect,
+)
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.console import (
+    before_start_warning,
     meet_date_warnings,
     meet_facts,
     meet_forfeits,
@@ -44,12 +50,15 @@ from flipwell.web.forms import (
     LateJoinForm,
     LatenessForm,
     MalfunctionForm,
+    MatchAbsenceForm,
     NextBallsForm,
     NonCountableForm,
+    OfficialMachineForm,
     RescheduleMeetForm,
     ScheduleMeetForm,
     StartMeetForm,
     ViolationForm,
+    WithdrawAnnouncementForm,
     player_choice_form,
 )
 from flipwell.web.ids import parse_id
@@ -58,6 +67,7 @@ from flipwell.web.views.manage._common import (
     action,
     done,
     game_of,
+    machine_of,
     meet_of,
     official,
     page,
@@ -140,21 +150,103 @@ def meets(request: HttpRequest, league: m.League, role: str, season_id: int) -> 
 @console_page(ANY_ROLE)
 def meet(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
     """The hub of a league night: groups, games, how players reach their score sheets, and
-    the way to close the meet (`close`, which asks first)."""
+    the way to close the meet (`close`, which asks first). A group nobody can continue offers
+    the official its next machine and its absence (`group`)."""
     the_meet = meet_of(league, meet_id)
+    return render(request, "manage/meet.html", _meet_context(league, role, the_meet))
+
+
+def _meet_context(
+    league: m.League, role: str, the_meet: m.Meet, refused: dict[int, list[str]] | None = None
+) -> dict[str, Any]:
     board = meet_board(the_meet) if the_meet.status != m.Meet.Status.PLANNED else None
     sheets = (
         {g.id: path_for(g.id, the_meet.pk) for g in board.groups}
         if board is not None and the_meet.status == m.Meet.Status.OPEN
         else {}
     )
-    context = {**_base(league, role, the_meet, "hub"), "board": board, "sheets": sheets}
+    machines = (
+        sorted(
+            ((pk, title) for pk, title in board.machines.items() if pk not in board.unplayable),
+            key=lambda row: row[1],
+        )
+        if board is not None
+        else []
+    )
+    context = {
+        **_base(league, role, the_meet, "hub"),
+        "board": board,
+        "sheets": sheets,
+        "machines": machines,
+        "refused": refused or {},
+    }
     if the_meet.status == m.Meet.Status.PLANNED:
         context |= {
             "reschedule_form": RescheduleMeetForm(initial={"date": the_meet.date}),
             "cancel_form": CancelMeetForm(),
         }
-    return render(request, "manage/meet.html", context)
+    return context
+
+
+@require_POST
+@console_page(LO_ONLY)
+def group(
+    request: HttpRequest, league: m.League, role: str, meet_id: int, number: int
+) -> HttpResponse:
+    """The official's actions for one group, posted from the meet's hub: choose or draw the
+    machine of its next game when nobody may pick (official_chooses_next_machine, A66), or
+    record players absent for the rest of the match (record_match_absence, R2.4-a)."""
+    the_meet = meet_of(league, meet_id)
+    the_group = get_object_or_404(m.Group, meet=the_meet, number=number)
+    which = action(request)
+    form: forms.Form
+    message = ""
+    if which in ("choose", "draw"):
+        form = OfficialMachineForm(request.POST)
+        chosen = run(
+            form,
+            lambda d: services.official_chooses_next_machine(
+                group=the_group,
+                machine=(
+                    machine_of(league, d["machine"]) if which == "choose" and d["machine"] else None
+                ),
+                actor=official(request),
+            ),
+        )
+        if chosen is not None:
+            how = "drawn" if which == "draw" else "chosen"
+            message = (
+                f"Group {number}'s game {chosen.game.number} is on {chosen.game.machine.title} "
+                f"({how} by the official)."
+            )
+        elif which == "choose" and form.is_valid() and not form.cleaned_data["machine"]:
+            form.add_error("machine", "Choose a machine, or draw one at random.")
+    elif which == "absence":
+        form = MatchAbsenceForm(request.POST, players=meet_players(the_meet, group=number))
+        recorded = run(
+            form,
+            lambda d: services.record_match_absence(
+                group=the_group,
+                players=list(m.Player.objects.filter(pk__in=d["players"]).order_by("pk")),
+                note=d["note"],
+                actor=official(request),
+            ),
+        )
+        if recorded is not None:
+            games = ", ".join(str(g.number) for g in recorded.games)
+            message = (
+                f"Group {number}: {len(recorded.forfeits)} forfeits recorded "
+                f"(game{'s' if len(recorded.games) > 1 else ''} {games})."
+            )
+    else:
+        return HttpResponseBadRequest("Choose an action: choose, draw or absence.")
+    if message:
+        messages.success(request, message)
+        return HttpResponseRedirect(reverse("web:manage_meet", args=[league.slug, meet_id]))
+    refused = {number: [str(e) for errors in form.errors.values() for e in errors]}
+    return render(
+        request, "manage/meet.html", _meet_context(league, role, the_meet, refused), status=400
+    )
 
 
 @console_page(LO_ONLY)
@@ -225,6 +317,7 @@ def close(request: HttpRequest, league: m.League, role: str, meet_id: int) -> Ht
         **_base(league, role, the_meet, "hub"),
         "unfinished": [g for g in board.groups if not g.finished] if board else [],
         "form": form,
+        "early": before_start_warning(the_meet, "close"),
     }
     return page(request, "manage/close_meet.html", context, failed=form.is_bound)
 
@@ -232,7 +325,7 @@ def close(request: HttpRequest, league: m.League, role: str, meet_id: int) -> Ht
 @console_page(LO_ONLY)
 def attendance(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
     """Announced absences before the start (R3.1-d), and lateness notices until the close,
-    each with when the official was told (R2.2-a)."""
+    each with when the official was told (R2.2-a); either withdrawn before the start."""
     the_meet = meet_of(league, meet_id)
     players = season_players(the_meet.season)
     which = action(request)
@@ -259,11 +352,26 @@ def attendance(request: HttpRequest, league: m.League, role: str, meet_id: int) 
         )
         if told is not None:
             return done(request, _lateness_message(told))
+    withdraw_errors: list[str] = []
+    if which in ("withdraw_absence", "withdraw_late"):
+        kind = "absence" if which == "withdraw_absence" else "lateness"
+        withdrawing = WithdrawAnnouncementForm(request.POST)
+        withdrawn = run(
+            withdrawing,
+            lambda d: services.withdraw_announcement(
+                meet=the_meet, player=player(d["player"]), kind=kind, actor=official(request)
+            ),
+        )
+        if withdrawn is not None:
+            what = "absence" if kind == "absence" else "lateness notice"
+            return done(request, f"{withdrawn.player}'s {what} is withdrawn.")
+        withdraw_errors = [str(e) for errors in withdrawing.errors.values() for e in errors]
     context = {
         **_base(league, role, the_meet, "attendance"),
         "facts": meet_facts(the_meet),
         "absence": absence,
         "late": late,
+        "withdraw_errors": withdraw_errors,
     }
     return page(request, "manage/attendance.html", context, failed=bool(which))
 
@@ -311,6 +419,7 @@ def start(request: HttpRequest, league: m.League, role: str, meet_id: int) -> Ht
         **_base(league, role, the_meet, "start"),
         "preview": preview,
         "form": form,
+        "early": before_start_warning(the_meet, "start"),
     }
     return page(request, "manage/start.html", context, failed=form.is_bound)
 
