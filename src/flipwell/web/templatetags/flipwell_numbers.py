@@ -10,6 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from django import template
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 
 from flipwell.web.formatting import number
 
@@ -49,3 +51,10 @@ def rounded(value: int | Fraction | None) -> str:
         return NO_VALUE
     tenths = round(Fraction(value) * 10)
     return f"{tenths // 10:,}.{tenths % 10}"
+
+
+@register.filter
+def score(value: int | None) -> str:
+    """A machine score that may break after a thousands separator in a narrow column:
+    1234567890123 -> "1,234,<wbr>567,<wbr>890,<wbr>123"; None -> "–" (issue 27 §5)."""
+    return mark_safe(conditional_escape(num(value)).replace(",", ",<wbr>"))
