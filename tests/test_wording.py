@@ -62,3 +62,67 @@ def test_wording_no_he_his_or_him_in_templates():
     ]
 
     assert not found, "\n".join(found)
+
+
+# issue 27 §5: a rule id ("R3.2-c", "A06", "§8.5") in brackets inside a sentence.
+RULE_IN_BRACKETS = re.compile(
+    r"[\[(](?:R\d+(?:\.\d+)*-[a-z]+|A\d{2}|§\d+(?:\.\d+)*)[^\])\n]{0,40}[\])]"
+)
+RULE_ID = re.compile(r"\b(?:R\d+(?:\.\d+)*-[a-z]+|A\d{2})\b|§\d")
+# "1 ball(s)", "game(s)": a plural a program could have written properly.
+PLURAL_IN_BRACKETS = re.compile(r"\w\(s\)")
+PLAYER_TEMPLATES = ("public", "scoresheet", "me", "tv")
+OFFICIAL_WORDS = ("Forms list", "Draw seed")
+
+
+def test_wording_player_pages_write_no_rule_id_in_a_sentence():
+    """Issue 27 §5: the pages a player reads ("[R3.2-c]", "[R2.4-d]", "(R7.3-p)") cite a rule
+    apart from the sentence (public/_rule_ref.html), never inside it."""
+    found = [
+        f"{path.relative_to(SRC)}: {match.group(0)!r}"
+        for folder in PLAYER_TEMPLATES
+        for path in sorted((SRC / "web" / "templates" / folder).rglob("*.html"))
+        for match in RULE_IN_BRACKETS.finditer(_template_text(path))
+    ]
+
+    assert not found, "\n".join(found)
+
+
+def test_wording_form_labels_name_no_rule_id():
+    """Issue 27 §5: a field's label ("Leading points subtracted (R7.3-n)") is the sentence
+    read first; the rule goes in its help text."""
+    from django import forms
+
+    from flipwell.web import forms as web_forms
+
+    modules = [
+        __import__(f"flipwell.web.forms.{path.stem}", fromlist=["_"])
+        for path in sorted(Path(web_forms.__file__).parent.glob("*.py"))
+    ]
+    found = [
+        f"{form.__name__}.{name}: {field.label!r}"
+        for module in modules
+        for form in vars(module).values()
+        if isinstance(form, type) and issubclass(form, forms.BaseForm)
+        for name, field in getattr(form, "base_fields", {}).items()
+        if field.label and RULE_ID.search(str(field.label))
+    ]
+
+    assert not found, "\n".join(found)
+
+
+def test_wording_no_plural_in_brackets_or_console_jargon():
+    """Issue 27 §5: "1 ball(s)", "Forms list:", "Draw seed" and "(A06)" are gone from the
+    templates and from the web code's messages."""
+    templates = {
+        path: _template_text(path) for path in sorted((SRC / "web" / "templates").rglob("*.html"))
+    }
+    code = {path: path.read_text() for path in sorted((SRC / "web").rglob("*.py"))}
+    found = [
+        f"{path.relative_to(SRC)}: {words!r}"
+        for path, text in {**templates, **code}.items()
+        for words in [m.group(0) for m in PLURAL_IN_BRACKETS.finditer(text)]
+        + [w for w in (*OFFICIAL_WORDS, "(A06)") if w in text]
+    ]
+
+    assert not found, "\n".join(found)

@@ -547,3 +547,18 @@ def test_machines_page_of_a_new_league_points_to_the_machine_pool(client, lo):
 
     assert "0 machines" in text
     assert 'href="/manage/tuesday/machines/pool/">machine pool</a>' in text
+
+
+def test_start_form_shows_the_dated_meets_date(client, lo):
+    """Issue 27 §5: the start page's Date field holds the scheduled meet's date, not empty."""
+    for r in (1, 2, 3, 4):
+        f.SeasonEntryFactory(season=lo.season, ifpa_rank_at_start=r)
+    f.MachineFactory(league=lo.league)
+    meet = services.schedule_meet(
+        season=lo.season, number=1, date=datetime.date(2026, 1, 6), actor=lo.user
+    )
+
+    page = client.get(f"/manage/tuesday/meets/{meet.pk}/start/")
+
+    assert page.status_code == 200
+    assert 'value="2026-01-06"' in page.text

@@ -143,7 +143,7 @@ def test_meet_page_shows_groups_scores_and_who_picks_next(client, open_night):
     group1, group2 = response.context["page"].groups
     assert group1.now.endswith("picks the machine for game 2.")
     assert group1.next_picker in response.text
-    assert "4,000,000" in response.text
+    assert "4,000,000" in response.text.replace("<wbr>", "")  # a long score's break points
     assert group2.now.startswith("Game 1 on ")
     assert 'hx-trigger="every 10s"' in response.text
 

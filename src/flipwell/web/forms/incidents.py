@@ -117,8 +117,13 @@ class CompensatoryRequestForm(GamePlayerForm):
 
 class CompensatoryGameForm(GamePlayerForm):
     new_score = ScoreField(label="Compensatory game score", required=True)
-    leading_subtracted = ScoreField(label="Leading points subtracted (R7.3-n)")
-    state_subtracted = ScoreField(label="Game-state points subtracted (R7.3-o)")
+    leading_subtracted = ScoreField(
+        label="Leading points subtracted", help_text="Rule R7.3-n: only when the rules call for it."
+    )
+    state_subtracted = ScoreField(
+        label="Game-state points subtracted",
+        help_text="Rule R7.3-o: only when the rules call for it.",
+    )
     reason = reason_field("Why subtract? (only when subtracting)", required=False)
 
 
@@ -131,7 +136,11 @@ class ViolationForm(forms.Form):
         max_value=limits.GAMES_COMPLETED.maximum,
         initial=0,
     )
-    accidental = forms.BooleanField(label="Rule a wrong-ball play accidental (A28)", required=False)
+    accidental = forms.BooleanField(
+        label="Rule a wrong-ball play accidental",
+        help_text="Appendix ruling A28.",
+        required=False,
+    )
     target_game = forms.IntegerField(
         label="Game to forfeit (when the rules leave it to you)",
         required=False,

@@ -116,11 +116,11 @@ class StartMeetForm(forms.Form):
         required=False,
     )
     seed = forms.IntegerField(
-        label="Draw seed",
+        label="Number for the draw (optional)",
         required=False,
         min_value=limits.SEED.minimum,
         max_value=limits.SEED.maximum,
-        help_text="Empty: a random draw.",
+        help_text="Leave empty for a random draw; the same number draws the same groups again.",
     )
     override_reason = reason_field("Why these groups instead of the ladder's?", required=False)
 

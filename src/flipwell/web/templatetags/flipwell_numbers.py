@@ -7,9 +7,12 @@ thousands separators, or a dash when there is none.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from django import template
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 
 from flipwell.web.formatting import number
 
@@ -49,3 +52,28 @@ def rounded(value: int | Fraction | None) -> str:
         return NO_VALUE
     tenths = round(Fraction(value) * 10)
     return f"{tenths // 10:,}.{tenths % 10}"
+
+
+@register.filter
+def score(value: int | None) -> str:
+    """A machine score that may break after a thousands separator in a narrow column:
+    1234567890123 -> "1,234,<wbr>567,<wbr>890,<wbr>123"; None -> "–" (issue 27 §5)."""
+    return mark_safe(conditional_escape(num(value)).replace(",", ",<wbr>"))
+
+
+RULE_AT_END = re.compile(r"\s*\[([^\[\]]+)\]\s*$")
+"""An explanation's cited rule, written last in brackets ("… 7 points [R3.2-c]")."""
+
+
+@register.filter
+def without_rule(line: str) -> str:
+    """An explanation as a player reads it first, its rule id left out (issue 27 §5):
+    "Finished 1st of 3: 7 points [R3.2-c]" -> "Finished 1st of 3: 7 points"."""
+    return RULE_AT_END.sub("", str(line))
+
+
+@register.filter
+def rule_of(line: str) -> str:
+    """The rule an explanation cites ("… [R3.2-c]" -> "R3.2-c"); "" when it cites none."""
+    found = RULE_AT_END.search(str(line))
+    return found.group(1) if found else ""

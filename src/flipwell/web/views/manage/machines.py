@@ -83,7 +83,10 @@ def special_rulings(request: HttpRequest, league: m.League, role: str) -> HttpRe
     amend = AmendSpecialRulingForm(request.POST if which == "amend" else None)
     if which == "load":
         loaded = services.load_appendix_a(actor=official(request))
-        return done(request, f"Appendix A loaded: {len(loaded)} ruling(s) added.")
+        return done(
+            request,
+            f"Appendix A loaded: {len(loaded)} ruling{'' if len(loaded) == 1 else 's'} added.",
+        )
     if which == "add":
         row = run(
             add,

@@ -404,6 +404,7 @@ def start(request: HttpRequest, league: m.League, role: str, meet_id: int) -> Ht
     groups, count = proposed_group_numbers(len(present))  # §4.1, R4.1-d
     form = StartMeetForm(
         request.POST or None,
+        initial={"date": the_meet.date},  # a dated meet's Date field shows its date
         players=[(line.player.id, line.player.name) for line in present],
         groups=groups,
         count=count,
