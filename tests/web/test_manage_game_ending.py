@@ -121,3 +121,20 @@ def test_malfunctions_ordinary_major_needs_no_review(client, night):
 
     assert response.status_code == 302
     assert m.Malfunction.objects.get().kind == "major"
+
+
+def test_malfunctions_review_posted_twice_shows_the_review_again_not_already_recorded(
+    client, night
+):
+    """issue 26 §2 with issue 27 §3: the review step records nothing, so its form key stays
+    free; a double tap on "Record" shows the review again, and the confirmation still records
+    every player's malfunctions."""
+    report = {**night.report, "form_key": "review-double-tap"}
+
+    first = client.post(night.url, report)
+    again = client.post(night.url, report)
+
+    assert (first.status_code, again.status_code) == (200, 200)
+    assert "Already recorded" not in _text(again)
+    assert "record every player" in _text(again)
+    assert m.Malfunction.objects.count() == 0

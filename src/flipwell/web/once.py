@@ -7,7 +7,8 @@ key runs its view; the key is then kept for the signed-in user, with where the a
 (a redirect's address, or the page itself when it answered with a page). The same key posted
 again within ``IDEMPOTENCY_KEY_HOURS`` runs nothing: the browser is sent where the first went,
 with the message "Already recorded". A refused form (4xx) keeps no key: it is shown again
-with a new key, and its corrected copy is a new write. A POST without a key (a script, an old
+with a new key, and its corrected copy is a new write; nor does a review step that records
+nothing (`records_nothing`). A POST without a key (a script, an old
 page) runs as before. Storage is `flipwell.league.idempotency`, scope ``console``.
 """
 
@@ -27,6 +28,17 @@ CONSOLE = "/manage/"
 ALREADY_RECORDED = "Already recorded: this form was sent before, and it is recorded once."
 OTHER_FORM = "This form's key was used on another page: reload the page and send it again."
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
+
+
+RECORDS_NOTHING = "flipwell_records_nothing"
+
+
+def records_nothing(response: HttpResponseBase) -> HttpResponseBase:
+    """Mark `response` as a step that wrote nothing (a review shown before the official
+    confirms): its form key is not kept, so a double tap shows the review again rather than
+    "Already recorded"."""
+    setattr(response, RECORDS_NOTHING, True)
+    return response
 
 
 class OnceFormMiddleware:
@@ -55,6 +67,8 @@ class OnceFormMiddleware:
         here = request.get_full_path()
 
         def kept(response: HttpResponseBase) -> Answer | None:
+            if getattr(response, RECORDS_NOTHING, False):
+                return None  # a review step: the key stays free for the form it shows
             if response.status_code in _REDIRECTS:
                 return Answer(status=302, headers={"Location": response["Location"]})
             if 200 <= response.status_code < 300:

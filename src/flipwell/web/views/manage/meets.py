@@ -62,6 +62,7 @@ from flipwell.web.forms import (
     player_choice_form,
 )
 from flipwell.web.ids import parse_id
+from flipwell.web.once import records_nothing
 from flipwell.web.scoresheet_tokens import path_for
 from flipwell.web.views.manage._common import (
     action,
@@ -554,7 +555,9 @@ def malfunctions(request: HttpRequest, league: m.League, role: str, meet_id: int
                 "balls": review.balls,
             }
             failed = review.ending is None or bool(review.balls.errors)
-            return page(request, "manage/malfunction_review.html", context, failed=failed)
+            return records_nothing(
+                page(request, "manage/malfunction_review.html", context, failed=failed)
+            )
         reported = run(
             report,
             lambda d: services.report_malfunction(
