@@ -15,7 +15,7 @@ page) runs as before. Storage is `flipwell.league.idempotency`, scope ``console`
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponseRedirect
@@ -31,9 +31,10 @@ _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 
 RECORDS_NOTHING = "flipwell_records_nothing"
+_Response = TypeVar("_Response", bound=HttpResponseBase)
 
 
-def records_nothing(response: HttpResponseBase) -> HttpResponseBase:
+def records_nothing(response: _Response) -> _Response:
     """Mark `response` as a step that wrote nothing (a review shown before the official
     confirms): its form key is not kept, so a double tap shows the review again rather than
     "Already recorded"."""
