@@ -47,7 +47,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("<slug:slug>/meets/<id:meet_id>/", meets.meet, name="manage_meet"),
     path(
-        "<slug:slug>/meets/<id:meet_id>/groups/<int:number>/",
+        "<slug:slug>/meets/<id:meet_id>/groups/<id:number>/",
         meets.group,
         name="manage_meet_group",
     ),
