@@ -173,8 +173,9 @@ def console_pages(demo: DemoLeague) -> dict[str, str]:
     }
     pages: dict[str, str] = {}
     for name, arguments in _named_urls(get_resolver(), prefix="manage/"):
-        # logout is POST-only; the demo official may open a league, so its page is visited.
-        skipped = ("logout",)
+        # logout and a group's actions (posted from the meet's page) are POST-only; the demo
+        # official may open a league, so its page is visited.
+        skipped = ("logout", "manage_meet_group")
         if name in skipped or not all(values.get(a) is not None for a in arguments):
             continue
         url = reverse(f"web:{name}", kwargs={a: values[a] for a in arguments})
