@@ -305,14 +305,14 @@ def record_match_absence(
         for player in chosen:
             require_member(player, members, field="players", group=group)
         whole = {p.pk for p in chosen} == set(members)
-        games = list(group.games.order_by("number"))
+        games = list(group.games.select_related("machine").order_by("number"))
         confirmed = set(
             m.ScoreSubmission.objects.filter(
                 game__group=group, confirmed_by__isnull=False, is_correction=False
             ).values_list("game_id", flat=True)
         )
         remaining = [g for g in games if g.pk not in confirmed]
-        _, ruleset = fold(meet.season)
+        ruleset = ruleset_for(league)
         seeds: list[int] = []
         if whole and len(games) < GAMES_PER_MATCH:
             hold_machine_choices(meet.pk)
