@@ -103,14 +103,7 @@ def record_forfeit(
             recorded_by=actor,
         )
         if not countable:
-            record_ruling(
-                league=league,
-                official=actor,
-                kind="forfeit_not_countable",
-                subject=game_subject(game, player),
-                reason=why,
-                affected=group_player_ids(game.group),
-            )
+            _rule_not_countable(game, player, why=why, actor=actor)
         record_event(
             action="forfeit.recorded",
             obj=forfeit,
@@ -170,14 +163,7 @@ def designate_forfeit_non_countable(
             forfeit.countable = False
             forfeit.note = f"{forfeit.note} {why}".strip()
             forfeit.save(update_fields=["countable", "note"])
-        record_ruling(
-            league=league,
-            official=actor,
-            kind="forfeit_not_countable",
-            subject=game_subject(game, player),
-            reason=why,
-            affected=group_player_ids(game.group),
-        )
+        _rule_not_countable(game, player, why=why, actor=actor)
         record_event(
             action="forfeit.designated_non_countable",
             obj=forfeit,
@@ -187,6 +173,19 @@ def designate_forfeit_non_countable(
         )
         season_changed(game.group.meet.season)
     return forfeit
+
+
+def _rule_not_countable(game: m.Game, player: m.Player, *, why: str, actor: User) -> None:
+    """The Ruling of an official who makes `player`'s forfeit of `game` non-countable
+    (R2.4-g): recorded when it is entered so, or designated so later."""
+    record_ruling(
+        league=game.group.meet.season.league,
+        official=actor,
+        kind="forfeit_not_countable",
+        subject=game_subject(game, player),
+        reason=why,
+        affected=group_player_ids(game.group),
+    )
 
 
 @dataclass(frozen=True)
