@@ -88,6 +88,7 @@ def test_roster_csv_of_a_season_is_the_import_format(client, winter):
     response = client.get(f"/manage/tuesday/seasons/{season.pk}/roster.csv")
 
     assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert 'filename="tuesday-winter-2026-roster.csv"' in response["Content-Disposition"]
     assert [
         (row.first_name, row.ifpa_number, row.ifpa_rank)
         for row in parse_players_csv(response.content.decode())

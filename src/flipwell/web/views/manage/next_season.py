@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
+from django.utils.text import slugify
 from django.views.decorators.http import require_safe
 
 from flipwell.league import models as m
@@ -65,7 +66,7 @@ def next_season(request: HttpRequest, league: m.League, role: str, season_id: in
 def roster_file(request: HttpRequest, league: m.League, role: str, season_id: int) -> HttpResponse:
     """The season's roster as CSV, in the columns a roster import reads."""
     season = season_of(league, season_id)
-    return _download(roster_csv(season), f"roster-{league.slug}-{season.pk}.csv")
+    return _download(roster_csv(season), f"{league.slug}-{slugify(season.name)}-roster.csv")
 
 
 @require_safe
@@ -75,7 +76,9 @@ def standings_file(
 ) -> HttpResponse:
     """The season's standings as CSV, best first."""
     season = season_of(league, season_id)
-    return _download(standings_csv(fold(season)), f"standings-{league.slug}-{season.pk}.csv")
+    return _download(
+        standings_csv(fold(season)), f"{league.slug}-{slugify(season.name)}-standings.csv"
+    )
 
 
 def _download(text: str, filename: str) -> HttpResponse:
