@@ -153,9 +153,9 @@ def test_layers_checker_reads_every_layer():
             ["flipwell.web.charts:1 imports flipwell.rules.checks.fmt"],
         ),
         (
-            "flipwell.api.exchange",
+            "flipwell.api.endpoints.files",
             "from flipwell.rules import _private",
-            ["flipwell.api.exchange:1 imports flipwell.rules._private"],
+            ["flipwell.api.endpoints.files:1 imports flipwell.rules._private"],
         ),
         (
             "flipwell.web.charts",
@@ -182,7 +182,7 @@ def test_layers_checker_refuses_an_import_across_a_layer(module, source, expecte
         ("flipwell.league.services.tokens", "from flipwell.rules import Ruleset"),
         ("flipwell.web.views.manage.setup", "from flipwell.league.services import tokens"),
         ("flipwell.api.auth", "from flipwell.league.models import ApiToken"),
-        ("flipwell.api.exchange", "import flipwell.rules\nfrom flipwell.rules import fmt"),
+        ("flipwell.api.endpoints.files", "import flipwell.rules\nfrom flipwell.rules import fmt"),
         ("flipwell.urls", "from flipwell.api.api import api\nfrom flipwell.web import urls"),
     ],
 )
