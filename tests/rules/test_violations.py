@@ -10,6 +10,8 @@ from flipwell.rules.violations import (
     PenaltyDecision,
     VictimRemedy,
     Violation,
+    check_game_confirmed,
+    check_ruled_seriousness,
     game_count_outcome,
     interference_remedy,
     opponents_ball_remedy,
@@ -17,6 +19,7 @@ from flipwell.rules.violations import (
     penalty_game,
     reduced_score,
     restart_charge,
+    ruled_accidental,
     violation_effect,
     violator_charge,
 )
@@ -444,3 +447,45 @@ def test_penalty_decision_detrimental_conduct_is_serious():
     )
 
     assert (decision.offense, decision.effect, decision.game) == (2, "game_forfeit", 2)
+
+
+# --- When a violation may be recorded, and the official's seriousness ruling (R8.5-c, A28) ---
+
+
+def test_r8_5_c_a_violation_during_a_game_waits_for_its_confirmed_scores():
+    check_game_confirmed(2, confirmed=[1, 2])
+    with pytest.raises(RuleError, match="confirm game 3's scores first"):
+        check_game_confirmed(3, confirmed=[1, 2])
+
+
+@pytest.mark.parametrize(
+    ("kind", "ruled", "accidental"),
+    [
+        ("opponents_ball", False, True),
+        ("opponents_ball", True, False),
+        ("opponents_ball", None, False),
+        ("interference", False, False),
+    ],
+)
+def test_a28_only_a_wrong_ball_play_can_be_ruled_accidental(kind, ruled, accidental):
+    assert ruled_accidental(kind, ruled) is accidental
+
+
+def _ruled(kind: str, ruled: bool | None) -> None:
+    violation = Violation("ann", kind, lo_marked_not_serious=ruled_accidental(kind, ruled))
+    decision = penalty_decision(violation, prior_offenses=0)
+    check_ruled_seriousness(violation, decision, ruled_serious=ruled, label="This")
+
+
+def test_a28_an_official_may_rule_a_wrong_ball_play_accidental_or_confirm_the_rules():
+    _ruled("opponents_ball", False)
+    _ruled("opponents_ball", True)
+    _ruled("interference", True)
+    _ruled("interference", None)
+
+
+def test_a28_an_official_cannot_rule_otherwise_than_the_rules_for_other_violations():
+    with pytest.raises(RuleError, match=r"This is always a serious violation .* accidental"):
+        _ruled("interference", False)
+    with pytest.raises(RuleError, match="This is never a serious violation"):
+        _ruled("deathsave_or_bangback", True)

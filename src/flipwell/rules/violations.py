@@ -18,7 +18,7 @@ Words:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -479,6 +479,38 @@ def penalty_decision(
         countable_forfeit=countable,
         rules=(*effect.rules, "R8.5-b", "R8.5-c", "R8.5-d", "A26", "A27"),
         reason=f"offense {offense}: forfeit of {where} with a machine score of zero",
+    )
+
+
+def check_game_confirmed(game: int, confirmed: Collection[int]) -> None:
+    """R8.5-c: a violation during game `game` is recorded once that game's scores are
+    confirmed (`confirmed`: the group's confirmed games), so that its penalty falls on the
+    game as scored. Raises RuleError before then."""
+    if game not in confirmed:
+        raise RuleError(
+            f"confirm game {game}'s scores first, then record the violation during it: its "
+            "penalty is applied to the scored game (§8.5)"
+        )
+
+
+def ruled_accidental(kind: ViolationKind | str, ruled_serious: bool | None) -> bool:
+    """A28: whether the official's ruling makes a wrong-ball play (§8.2) accidental, so not
+    serious; no other kind of violation can be ruled so."""
+    return ruled_serious is False and kind == "opponents_ball"
+
+
+def check_ruled_seriousness(
+    violation: Violation, decision: PenaltyDecision, *, ruled_serious: bool | None, label: str
+) -> None:
+    """A28: an official's "serious" or "not serious" ruling (`ruled_serious`; None: none)
+    must be what the rules decided (`decision`), except that a wrong-ball play may be ruled
+    accidental. `label` names the kind of violation in the message. Raises RuleError."""
+    serious = decision.offense is not None
+    if ruled_serious is None or ruled_serious == serious or violation.lo_marked_not_serious:
+        return
+    raise RuleError(
+        f"{label} is {'always' if serious else 'never'} a serious violation under the rules "
+        f"({', '.join(decision.rules)}); only a wrong-ball play may be ruled accidental (A28)"
     )
 
 

@@ -43,11 +43,14 @@ from flipwell.rules.season_values import SeasonResult
 from flipwell.rules.violations import (
     PenaltyDecision,
     Violation,
+    check_game_confirmed,
+    check_ruled_seriousness,
     game_count_outcome,
     interference_remedy,
     opponents_ball_remedy,
     penalty_decision,
     restart_charge,
+    ruled_accidental,
     violator_charge,
 )
 from flipwell.rules.violations import VictimRemedy as RulesRemedy
@@ -126,24 +129,18 @@ def record_violation(
                 raise ValidationError(
                     {"game": f"That game is not one of group {group.number}'s, {player}'s group."}
                 )
-            if game.number not in confirmed:
-                raise ValidationError(
-                    {
-                        "game": f"Confirm game {game.number}'s scores first, then record the "
-                        "violation during it: its penalty is applied to the scored game (§8.5)."
-                    }
-                )
+            with rules_edge("game"):
+                check_game_confirmed(game.number, confirmed)
             games_completed = game.number - 1
         else:
             _check_games_completed(before, games_completed, group=group, player=player)
-        accidental = serious is False and kind == "opponents_ball"
         with rules_edge("kind"):
             violation = Violation(
                 violator=player_key(player.pk),
                 kind=kind,
                 last_allowable_ball=last_allowable_ball,
                 slam_tilted=slam_tilted,
-                lo_marked_not_serious=accidental,
+                lo_marked_not_serious=ruled_accidental(kind, serious),
             )
         ruleset = ruleset_for(league)
         with rules_edge("serious"):
@@ -154,16 +151,10 @@ def record_violation(
                 current_game=None if game is None else game.number,
                 ruleset=ruleset,
             )
-        is_serious = decision.offense is not None
-        if serious is not None and serious != is_serious and not accidental:
+        with rules_edge("serious"):
             label = m.Violation.Kind(kind).label
-            raise ValidationError(
-                {
-                    "serious": f"{label} is {'always' if is_serious else 'never'} a serious "
-                    f"violation under the rules ({', '.join(decision.rules)}); only a wrong-ball "
-                    "play may be ruled accidental (A28)."
-                }
-            )
+            check_ruled_seriousness(violation, decision, ruled_serious=serious, label=label)
+        is_serious = decision.offense is not None
         row = m.Violation.objects.create(
             meet=meet,
             game=game,
@@ -177,7 +168,7 @@ def record_violation(
             official=actor,
             reason=why,
         )
-        if accidental:
+        if violation.lo_marked_not_serious:
             record_ruling(
                 league=league,
                 official=actor,
