@@ -34,9 +34,10 @@ from flipwell.league.selectors.console import (
     season_players,
 )
 from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.selectors.standings import start_proposal
 from flipwell.league.services.malfunctions import GameEnding, ReportedMalfunction
-from flipwell.league.services.meets import AnnouncedLateness, scheduled_start
+from flipwell.league.services.meets import AnnouncedLateness
 from flipwell.rules import ends_the_game
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page
 from flipwell.web.forms import (
