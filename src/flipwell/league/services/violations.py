@@ -31,13 +31,13 @@ from flipwell.league.services._edge import (
     group_player_ids,
     locked_game,
     open_meet,
-    record_ruling,
     require_member,
     require_official,
     require_reason,
     rules_edge,
     season_changed,
 )
+from flipwell.league.services._protocol import official_write
 from flipwell.league.services.ledger import record_ledger_entry
 from flipwell.rules.season_values import SeasonResult
 from flipwell.rules.violations import (
@@ -86,81 +86,47 @@ def record_violation(
 ) -> RecordedViolation:
     """A league official records a violation and learns its §8.5 penalty (§8, A26, A27, A28).
 
-    The fact stored is the violation with its timing: during `game` (whose scores must be
-    confirmed first, so the fold can score it) or between games after `games_completed`. The
-    penalty (offense number, the game forfeited, or the season forfeit) is applied by the
-    season fold on every read; this returns the stored Violation and the rules'
-    `PenaltyDecision` to show (`RecordedViolation`). `serious`
-    is the rules' call, except that an LO may rule a wrong-ball play accidental (A28: serious
-    False), recorded as a Ruling. `target_game` is the LO's choice where the rules leave it
-    to him (A27.4).
-
-    Side effects: a Violation, maybe a Ruling, an audit event ``violation.recorded``, a notice
-    to the violator queued when they chose it (`flipwell.league.notices.queue_ruling`). Raises
-    PermissionDenied unless `actor` is a league official; ValidationError without a reason,
-    for a meet that is not open, a player not grouped at it, a game outside his group or not
-    yet confirmed, an impossible timing, or a seriousness the rules do not allow.
+    Stored: the violation during `game` (confirmed first, R8.5-c) or after `games_completed`;
+    the fold applies its penalty. `serious` must be the rules' call, except that a wrong-ball
+    play may be ruled accidental (A28, recorded as a ruling); `target_game` is the official's
+    choice where the rules leave it (A27.4). Audited ``violation.recorded``; the violator is
+    sent a notice. PermissionDenied unless `actor` is an official; ValidationError for a
+    missing reason, a meet not open, a player in no group, or a timing or seriousness the
+    rules refuse.
     """
-    with transaction.atomic():
-        meet = m.Meet.objects.select_for_update().select_related("season__league").get(pk=meet.pk)
-        league = meet.season.league
-        require_official(actor=actor, league=league, action="record a violation")
-        open_meet(meet, doing="record a violation")
+    with official_write(
+        league=meet.season.league, actor=actor, action="record a violation", season=meet.season
+    ) as write:
+        meet = write.open_meet(meet, doing="record a violation")
         why = require_reason(reason, field="reason", what="A violation")
         kind = one_of(kind, VIOLATION_KINDS, field="kind", what="violation")
-        member = (
-            m.GroupMember.objects.filter(group__meet=meet, player=player)
-            .select_related("group")
-            .first()
-        )
-        if member is None:
-            raise ValidationError({"player": f"{player} is in no group of meet {meet.number}."})
-        group = member.group
-        before, _ = fold(meet.season)
-        confirmed = sorted(
-            set(
-                m.ScoreSubmission.objects.filter(
-                    game__group=group, confirmed_by__isnull=False
-                ).values_list("game__number", flat=True)
-            )
-        )
-        if game is not None:
-            if game.group_id != group.pk:
-                raise ValidationError(
-                    {"game": f"That game is not one of group {group.number}'s, {player}'s group."}
-                )
-            with rules_edge("game"):
-                check_game_confirmed(game.number, confirmed)
-            games_completed = game.number - 1
-        else:
-            _check_games_completed(before, games_completed, group=group, player=player)
+        group = _group_of(meet, player)
+        before, ruleset = fold(meet.season)
+        games_completed = _timing(before, group, player, game, games_completed)
         with rules_edge("kind"):
-            violation = Violation(
+            facts = Violation(
                 violator=player_key(player.pk),
                 kind=kind,
                 last_allowable_ball=last_allowable_ball,
                 slam_tilted=slam_tilted,
                 lo_marked_not_serious=ruled_accidental(kind, serious),
             )
-        ruleset = ruleset_for(league)
+        points = _completed_points(before, meet, player, games_completed, game)
         with rules_edge("serious"):
             decision = penalty_decision(
-                violation,
-                prior_offenses=before.players[player_key(player.pk)].offenses,
-                points_by_game=_completed_points(before, meet, player, games_completed, game),
+                facts,
+                prior_offenses=before.players[facts.violator].offenses,
+                points_by_game=points,
                 current_game=None if game is None else game.number,
                 ruleset=ruleset,
             )
-        with rules_edge("serious"):
-            label = m.Violation.Kind(kind).label
-            check_ruled_seriousness(violation, decision, ruled_serious=serious, label=label)
-        is_serious = decision.offense is not None
+            check_ruled_seriousness(facts, decision, ruled_serious=serious, label=_label(kind))
         row = m.Violation.objects.create(
             meet=meet,
             game=game,
             player=player,
             kind=kind,
-            serious=is_serious,
+            serious=decision.offense is not None,
             games_completed=games_completed,
             target_game=target_game,
             last_allowable_ball=last_allowable_ball,
@@ -168,38 +134,16 @@ def record_violation(
             official=actor,
             reason=why,
         )
-        if violation.lo_marked_not_serious:
-            record_ruling(
-                league=league,
-                official=actor,
+        if facts.lo_marked_not_serious:
+            write.ruling(
                 kind="violation_not_serious",
                 subject=f"{player}, meet {meet.number}: opponent's ball",
                 reason=why,
                 affected=group_player_ids(game.group) if game is not None else [player.pk],
             )
-        after, _ = season_changed(meet.season)
-        penalised = after.meets[meet.number - 1].penalties.get(player_key(player.pk), ())
-        if decision.effect == "game_forfeit" and decision.game is None and penalised:
-            decision = dataclasses.replace(decision, game=penalised[-1])
-        record_event(
-            action="violation.recorded",
-            obj=row,
-            league=league,
-            actor=actor,
-            data={
-                "meet": meet.pk,
-                "player": player.pk,
-                "kind": kind,
-                "serious": is_serious,
-                "game": None if game is None else game.pk,
-                "games_completed": games_completed,
-                "offense": decision.offense,
-                "effect": decision.effect,
-                "penalty_game": decision.game,
-            },
-        )
-        queue_ruling(
-            league=league,
+        decision = _with_penalty_game(decision, write.refold(), row)
+        write.event("violation.recorded", row, _violation_data(row, decision))
+        write.notice(
             player=player,
             meet=meet,
             key=f"violation:{row.pk}",
@@ -208,6 +152,75 @@ def record_violation(
             reason=why,
         )
     return RecordedViolation(violation=row, decision=decision)
+
+
+def _label(kind: str) -> str:
+    return str(m.Violation.Kind(kind).label)
+
+
+def _group_of(meet: m.Meet, player: m.Player) -> m.Group:
+    """The player's group at `meet`; ValidationError when they are in none."""
+    member = (
+        m.GroupMember.objects.filter(group__meet=meet, player=player)
+        .select_related("group")
+        .first()
+    )
+    if member is None:
+        raise ValidationError({"player": f"{player} is in no group of meet {meet.number}."})
+    return member.group
+
+
+def _timing(
+    before: SeasonResult, group: m.Group, player: m.Player, game: m.Game | None, completed: int
+) -> int:
+    """The games the group completed before the violation: those before `game` (checked by
+    `_check_during`), else `completed` (checked against the fold)."""
+    if game is None:
+        _check_games_completed(before, completed, group=group, player=player)
+        return completed
+    _check_during(game, group, player)
+    return game.number - 1
+
+
+def _check_during(game: m.Game, group: m.Group, player: m.Player) -> None:
+    """A violation during `game`: one of the player's group's games, already confirmed."""
+    if game.group_id != group.pk:
+        raise ValidationError(
+            {"game": f"That game is not one of group {group.number}'s, {player}'s group."}
+        )
+    confirmed = set(
+        m.ScoreSubmission.objects.filter(game__group=group, confirmed_by__isnull=False).values_list(
+            "game__number", flat=True
+        )
+    )
+    with rules_edge("game"):
+        check_game_confirmed(game.number, confirmed)
+
+
+def _with_penalty_game(
+    decision: PenaltyDecision, after: SeasonResult, row: m.Violation
+) -> PenaltyDecision:
+    """The decision naming the game the fold took as the penalty's, where the rules left it
+    to the fold (the game of his highest points, A27)."""
+    penalised = after.meets[row.meet.number - 1].penalties.get(player_key(row.player_id), ())
+    if decision.effect == "game_forfeit" and decision.game is None and penalised:
+        return dataclasses.replace(decision, game=penalised[-1])
+    return decision
+
+
+def _violation_data(row: m.Violation, decision: PenaltyDecision) -> dict[str, object]:
+    """The audit event's data of a recorded violation."""
+    return {
+        "meet": row.meet_id,
+        "player": row.player_id,
+        "kind": row.kind,
+        "serious": row.serious,
+        "game": row.game_id,
+        "games_completed": row.games_completed,
+        "offense": decision.offense,
+        "effect": decision.effect,
+        "penalty_game": decision.game,
+    }
 
 
 def _violation_details(row: m.Violation, decision: PenaltyDecision, group: m.Group) -> list[str]:
