@@ -11,6 +11,7 @@ from flipwell.rules.violations import (
     VictimRemedy,
     Violation,
     check_game_confirmed,
+    check_restart_needed,
     check_ruled_seriousness,
     game_count_outcome,
     interference_remedy,
@@ -20,6 +21,7 @@ from flipwell.rules.violations import (
     reduced_score,
     restart_charge,
     ruled_accidental,
+    victim_remedy,
     violation_effect,
     violator_charge,
 )
@@ -489,3 +491,35 @@ def test_a28_an_official_cannot_rule_otherwise_than_the_rules_for_other_violatio
         _ruled("interference", False)
     with pytest.raises(RuleError, match="This is never a serious violation"):
         _ruled("deathsave_or_bangback", True)
+
+
+# --- Which remedy, and when a restart is needed (§8.2, §8.3, §8.6) ---
+
+
+def test_victim_remedy_is_the_opponents_ball_or_the_interference_remedy():
+    """R8.2-c, R8.3-b: each kind with a victim takes its own section's remedy."""
+    args = {"unallowable_ball": False, "allowable_balls_left": True, "caused_loss": True}
+    assert victim_remedy("opponents_ball", **args) == opponents_ball_remedy(
+        unallowable_ball=False, allowable_balls_left=True
+    )
+    assert victim_remedy("interference", **args) == interference_remedy(caused_loss=True)
+
+
+def test_victim_remedy_refuses_a_violation_without_a_victim():
+    with pytest.raises(RuleError, match="no victim's remedy"):
+        victim_remedy(
+            "deathsave_or_bangback",
+            unallowable_ball=False,
+            allowable_balls_left=True,
+            caused_loss=True,
+        )
+
+
+def test_r8_6_c_a_restart_only_when_the_count_cannot_be_fixed_on_the_machine():
+    check_restart_needed(games_started=2, players=4, more_games_possible=False)
+    with pytest.raises(RuleError, match=r"plunge the extra games' balls .*R8\.6-a"):
+        check_restart_needed(games_started=5, players=4, more_games_possible=False)
+    with pytest.raises(RuleError, match=r"start more games .*R8\.6-b"):
+        check_restart_needed(games_started=2, players=4, more_games_possible=True)
+    with pytest.raises(RuleError, match="the right number"):
+        check_restart_needed(games_started=4, players=4, more_games_possible=False)

@@ -318,6 +318,37 @@ def opponents_ball_remedy(
     return _remedy(choice, presumed=announced is None, rules=rules)
 
 
+VICTIM_KINDS = ("opponents_ball", "interference")
+"""The violations with a victim to compensate (§8.2, §8.3)."""
+
+
+def victim_remedy(
+    kind: ViolationKind | str,
+    *,
+    unallowable_ball: bool,
+    allowable_balls_left: bool,
+    caused_loss: bool,
+    announced: InterferenceChoice | None = None,
+    ruleset: Ruleset = FWPL_V1,
+) -> VictimRemedy:
+    """The victim's compensation for a violation of `kind`: an opponent's ball (§8.2,
+    `opponents_ball_remedy`) or other interference (§8.3, `interference_remedy`). RuleError
+    for any other kind: it has no victim."""
+    if kind == "opponents_ball":
+        return opponents_ball_remedy(
+            unallowable_ball=unallowable_ball,
+            allowable_balls_left=allowable_balls_left,
+            announced=announced,
+            ruleset=ruleset,
+        )
+    if kind == "interference":
+        return interference_remedy(caused_loss=caused_loss, announced=announced, ruleset=ruleset)
+    raise RuleError(
+        "this violation has no victim's remedy: only an opponent's ball (§8.2) or "
+        "interference (§8.3) does"
+    )
+
+
 def interference_remedy(
     *,
     caused_loss: bool,
@@ -403,6 +434,24 @@ def game_count_outcome(
     if games_started > players:
         return "plunge_extra_games"
     return "start_more_games" if more_games_possible else "void_and_restart"
+
+
+_NO_RESTART = {
+    "correct": "that is the right number: nothing to restart",
+    "plunge_extra_games": "plunge the extra games' balls unplayed; nothing more is done (R8.6-a)",
+    "start_more_games": "start more games on the machine; nothing more is done (R8.6-b)",
+}
+
+
+def check_restart_needed(*, games_started: int, players: int, more_games_possible: bool) -> None:
+    """R8.6-c: a game is voided and restarted only when the count cannot be fixed on the
+    machine (`game_count_outcome`); otherwise RuleError saying what to do instead (R8.6-a,
+    R8.6-b)."""
+    outcome = game_count_outcome(
+        games_started=games_started, players=players, more_games_possible=more_games_possible
+    )
+    if outcome != "void_and_restart":
+        raise RuleError(f"{games_started} games for {players} players: {_NO_RESTART[outcome]}")
 
 
 def restart_charge(*, players: int, game_price: int) -> int:

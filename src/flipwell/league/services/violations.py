@@ -12,11 +12,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, ruleset_for
-from flipwell.league.audit import record_event
 from flipwell.league.enums import (
     REMEDY_CHOICES,
     VIOLATION_KINDS,
@@ -24,7 +22,6 @@ from flipwell.league.enums import (
     ViolationKindValue,
     one_of,
 )
-from flipwell.league.notices import queue_ruling
 from flipwell.league.services._edge import (
     ConflictError,
     fold,
@@ -32,10 +29,8 @@ from flipwell.league.services._edge import (
     locked_game,
     open_meet,
     require_member,
-    require_official,
     require_reason,
     rules_edge,
-    season_changed,
 )
 from flipwell.league.services._protocol import official_write
 from flipwell.league.services.ledger import record_ledger_entry
@@ -44,13 +39,12 @@ from flipwell.rules.violations import (
     PenaltyDecision,
     Violation,
     check_game_confirmed,
+    check_restart_needed,
     check_ruled_seriousness,
-    game_count_outcome,
-    interference_remedy,
-    opponents_ball_remedy,
     penalty_decision,
     restart_charge,
     ruled_accidental,
+    victim_remedy,
     violator_charge,
 )
 from flipwell.rules.violations import VictimRemedy as RulesRemedy
@@ -264,86 +258,42 @@ def record_victim_remedy(
 ) -> RecordedRemedy:
     """Record what the victim of a violation takes as compensation, and charge the violator.
 
-    `announced`: the victim's choice announced before play resumed, or None when he announced
-    none: the rules' default applies (A29). An opponent who played his ball (§8.2,
-    `opponents_ball_remedy`: R8.2-b..d) or other interference (§8.3, `interference_remedy`:
-    R8.3-b, R8.3-c). The violator pays for a replayed game or a buy-in ball even if the machine
-    has credits (R8.3-d, A30; `violator_charge`), at `game_price_cents` or `ball_price_cents`
-    (required when the remedy needs it), as an ``interference_charge`` in the ledger.
-
-    Side effects: a VictimRemedy, maybe a LedgerEntry (via `record_ledger_entry`, with its
-    audit event), an audit event ``violation.remedy_recorded``. Raises PermissionDenied unless
-    `actor` is a league official; ValidationError for a violation without a victim (not §8.2 or
-    §8.3), a victim outside the violator's group or the violator himself, a repeat, a choice
-    the rules refuse, a missing price, or a meet that is not open.
+    `announced`: the victim's choice announced before play resumed, or None: the rules'
+    default (A29). The remedy is `victim_remedy`'s (§8.2 R8.2-b..d, §8.3 R8.3-b, R8.3-c). The
+    violator pays a replayed game or a buy-in ball even if the machine has credits (R8.3-d,
+    A30), at `game_price_cents` or `ball_price_cents`, as an ``interference_charge``. Audited
+    ``violation.remedy_recorded``. ValidationError for a violation without a victim, a victim
+    outside the group or the violator, a repeat, a refused choice, a missing price, or a meet
+    that is not open.
     """
-    with transaction.atomic():
+    league = m.League.objects.get(seasons__meets__violations=violation.pk)
+    with official_write(
+        league=league, actor=actor, action="record a victim's remedy", field="announced"
+    ) as write:
         violation = (
             m.Violation.objects.select_for_update()
             .select_related("meet__season__league", "player")
             .get(pk=violation.pk)
         )
         meet = violation.meet
-        league = meet.season.league
-        require_official(actor=actor, league=league, action="record a victim's remedy")
+        write.season = meet.season
         open_meet(meet, doing="record a victim's remedy")
-        if violation.kind not in (m.Violation.Kind.OPPONENTS_BALL, m.Violation.Kind.INTERFERENCE):
-            raise ValidationError(
-                {
-                    "violation": f"{violation.get_kind_display()} has no victim's remedy: only "
-                    "an opponent's ball (§8.2) or interference (§8.3) does."
-                }
-            )
-        if victim.pk == violation.player_id:
-            raise ValidationError({"victim": f"{victim} is the violator, not a victim."})
-        members = list(
-            m.GroupMember.objects.filter(
-                group__meet=meet, group__members__player=violation.player_id
-            ).values_list("player_id", flat=True)
-        )
-        if victim.pk not in members:
-            raise ValidationError(
-                {"victim": f"{victim} did not play in {violation.player}'s group at this meet."}
-            )
-        if m.VictimRemedy.objects.filter(violation=violation, victim=victim).exists():
-            raise ConflictError(
-                {"victim": f"{victim}'s remedy for this violation is recorded."},
-                code="remedy_already_recorded",
-            )
+        _check_victim(violation, victim)
         choice = (
             None
             if announced is None
             else one_of(announced, REMEDY_CHOICES, field="announced", what="choice")
         )
-        ruleset = ruleset_for(league)
-        if violation.kind == m.Violation.Kind.OPPONENTS_BALL:
-            with rules_edge("announced"):
-                remedy = opponents_ball_remedy(
-                    unallowable_ball=unallowable_ball,
-                    allowable_balls_left=allowable_balls_left,
-                    announced=choice,
-                    ruleset=ruleset,
-                )
-        else:
-            with rules_edge("announced"):
-                remedy = interference_remedy(
-                    caused_loss=caused_loss, announced=choice, ruleset=ruleset
-                )
-        if remedy.replay and game_price_cents is None:
-            raise ValidationError(
-                {"game_price_cents": "The violator pays the replayed game (R8.3-d): its price?"}
+        with rules_edge(lambda text: "violation" if "no victim" in text else "announced"):
+            remedy = victim_remedy(
+                violation.kind,
+                unallowable_ball=unallowable_ball,
+                allowable_balls_left=allowable_balls_left,
+                caused_loss=caused_loss,
+                announced=choice,
+                ruleset=ruleset_for(league),
             )
-        if remedy.additional_balls and not earned_extra_ball_used and ball_price_cents is None:
-            raise ValidationError(
-                {"ball_price_cents": "The violator pays the buy-in ball (R8.3-d): its price?"}
-            )
-        with rules_edge("game_price_cents" if remedy.replay else "ball_price_cents"):
-            amount = violator_charge(
-                remedy,
-                game_price=game_price_cents or 0,
-                ball_price=ball_price_cents or 0,
-                earned_extra_ball_used=earned_extra_ball_used,
-            )
+        amount = _remedy_charge(remedy, game_price_cents, ball_price_cents, earned_extra_ball_used)
         charge = None
         if amount:
             charge = record_ledger_entry(
@@ -369,23 +319,57 @@ def record_victim_remedy(
             charge=charge,
             official=actor,
         )
-        record_event(
-            action="violation.remedy_recorded",
-            obj=row,
-            league=league,
-            actor=actor,
-            data={
-                "violation": violation.pk,
-                "victim": victim.pk,
-                "announced": announced,
-                "choice": remedy.choice,
-                "presumed": remedy.presumed,
-                "rules": list(remedy.rules),
-                "charge_cents": amount,
-            },
-        )
-        season_changed(meet.season)
+        data = {"violation": violation.pk, "victim": victim.pk, "announced": announced}
+        write.event("violation.remedy_recorded", row, {**data, **_remedy_data(remedy, amount)})
     return RecordedRemedy(row=row, remedy=remedy, charge=charge)
+
+
+def _check_victim(violation: m.Violation, victim: m.Player) -> None:
+    """A victim of `violation`: another player of the violator's group, not yet compensated."""
+    if victim.pk == violation.player_id:
+        raise ValidationError({"victim": f"{victim} is the violator, not a victim."})
+    members = m.GroupMember.objects.filter(
+        group__meet=violation.meet_id, group__members__player=violation.player_id
+    ).values_list("player_id", flat=True)
+    if victim.pk not in set(members):
+        raise ValidationError(
+            {"victim": f"{victim} did not play in {violation.player}'s group at this meet."}
+        )
+    if m.VictimRemedy.objects.filter(violation=violation, victim=victim).exists():
+        raise ConflictError(
+            {"victim": f"{victim}'s remedy for this violation is recorded."},
+            code="remedy_already_recorded",
+        )
+
+
+def _remedy_charge(
+    remedy: RulesRemedy, game_price: int | None, ball_price: int | None, earned_used: bool
+) -> int:
+    """What the violator pays for the remedy (R8.3-d, A30); each price asked for when needed."""
+    if remedy.replay and game_price is None:
+        raise ValidationError(
+            {"game_price_cents": "The violator pays the replayed game (R8.3-d): its price?"}
+        )
+    if remedy.additional_balls and not earned_used and ball_price is None:
+        raise ValidationError(
+            {"ball_price_cents": "The violator pays the buy-in ball (R8.3-d): its price?"}
+        )
+    with rules_edge("game_price_cents" if remedy.replay else "ball_price_cents"):
+        return violator_charge(
+            remedy,
+            game_price=game_price or 0,
+            ball_price=ball_price or 0,
+            earned_extra_ball_used=earned_used,
+        )
+
+
+def _remedy_data(remedy: RulesRemedy, amount: int) -> dict[str, object]:
+    return {
+        "choice": remedy.choice,
+        "presumed": remedy.presumed,
+        "rules": list(remedy.rules),
+        "charge_cents": amount,
+    }
 
 
 @dataclass(frozen=True)
@@ -423,12 +407,16 @@ def record_game_restart(
     official; ValidationError for a meet that is not open, a game with confirmed scores, a
     responsible player outside the group, or a count that needs no restart.
     """
-    with transaction.atomic():
+    meet = game.group.meet
+    with official_write(
+        league=meet.season.league,
+        actor=actor,
+        action="record a game restart",
+        season=meet.season,
+        field="games_started",
+    ) as write:
         game = locked_game(game)
-        group = game.group
-        meet = group.meet
-        league = meet.season.league
-        require_official(actor=actor, league=league, action="record a game restart")
+        group, meet = game.group, game.group.meet
         open_meet(meet, doing="record a game restart")
         members = group_player_ids(group)
         require_member(responsible, members, field="responsible", group=group)
@@ -441,29 +429,15 @@ def record_game_restart(
             )
         forfeited = set(m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True))
         players = len([p for p in members if p not in forfeited])
-        with rules_edge("games_started"):
-            outcome = game_count_outcome(
-                games_started=games_started,
-                players=players,
-                more_games_possible=more_games_possible,
-            )
-        if outcome != "void_and_restart":
-            fix = {
-                "correct": "that is the right number: nothing to restart",
-                "plunge_extra_games": "plunge the extra games' balls unplayed; nothing more is "
-                "done (R8.6-a)",
-                "start_more_games": "start more games on the machine; nothing more is done "
-                "(R8.6-b)",
-            }[outcome]
-            raise ValidationError(
-                {"games_started": f"{games_started} games for {players} players: {fix}."}
-            )
+        check_restart_needed(
+            games_started=games_started, players=players, more_games_possible=more_games_possible
+        )
         with rules_edge("game_price_cents"):
             amount = restart_charge(players=players, game_price=game_price_cents)
         charge = None
         if amount:
             charge = record_ledger_entry(
-                league=league,
+                league=write.league,
                 kind="restart_charge",
                 account="kitty",
                 amount_cents=amount,
@@ -482,37 +456,39 @@ def record_game_restart(
             note=note.strip(),
             official=actor,
         )
-        record_event(
-            action="game.restarted",
-            obj=restart,
-            league=league,
-            actor=actor,
-            data={
-                "game": game.pk,
-                "responsible": responsible.pk,
-                "games_started": games_started,
-                "players": players,
-                "charge_cents": amount,
-            },
-        )
-        season_changed(meet.season)
-        queue_ruling(
-            league=league,
+        write.event("game.restarted", restart, _restart_data(restart, amount))
+        write.notice(
             player=responsible,
             meet=meet,
             key=f"restart:{restart.pk}",
             what=f"game {game.number} of your group restarted at meet {meet.number}",
-            details=[
-                f"{games_started} games were started for {players} players: the game was "
-                "voided and restarted on the same machine (R8.6-c).",
-                f"You are charged {amount // 100}.{amount % 100:02d} for every player's game "
-                "(R8.6-d)."
-                if amount
-                else "",
-            ],
+            details=_restart_details(restart, amount),
             reason=note.strip(),
         )
     return RecordedRestart(restart=restart, charge=charge)
+
+
+def _restart_data(restart: m.GameRestart, amount: int) -> dict[str, object]:
+    return {
+        "game": restart.game_id,
+        "responsible": restart.responsible_id,
+        "games_started": restart.games_started,
+        "players": restart.players,
+        "charge_cents": amount,
+    }
+
+
+def _restart_details(restart: m.GameRestart, amount: int) -> list[str]:
+    """The restart's notice to the player responsible (R8.6-c, R8.6-d)."""
+    details = [
+        f"{restart.games_started} games were started for {restart.players} players: the game "
+        "was voided and restarted on the same machine (R8.6-c)."
+    ]
+    if amount:
+        details.append(
+            f"You are charged {amount // 100}.{amount % 100:02d} for every player's game (R8.6-d)."
+        )
+    return details
 
 
 # --- helpers ---------------------------------------------------------------------------------
