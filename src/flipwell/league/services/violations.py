@@ -294,20 +294,7 @@ def record_victim_remedy(
                 ruleset=ruleset_for(league),
             )
         amount = _remedy_charge(remedy, game_price_cents, ball_price_cents, earned_extra_ball_used)
-        charge = None
-        if amount:
-            charge = record_ledger_entry(
-                league=league,
-                kind="interference_charge",
-                account="kitty",
-                amount_cents=amount,
-                season=meet.season,
-                player=violation.player,
-                reason="replayed_game" if remedy.replay else "buy_in_ball",
-                note=f"{victim}'s {remedy.choice} after {violation.get_kind_display()}, "
-                f"meet {meet.number} (R8.3-d)",
-                actor=actor,
-            )
+        charge = _charge_violator(violation, victim, remedy, amount, actor) if amount else None
         row = m.VictimRemedy.objects.create(
             violation=violation,
             victim=victim,
@@ -363,6 +350,25 @@ def _remedy_charge(
         )
 
 
+def _charge_violator(
+    violation: m.Violation, victim: m.Player, remedy: RulesRemedy, amount: int, actor: User
+) -> m.LedgerEntry:
+    """The violator's ``interference_charge`` for the victim's remedy (R8.3-d)."""
+    meet = violation.meet
+    return record_ledger_entry(
+        league=meet.season.league,
+        kind="interference_charge",
+        account="kitty",
+        amount_cents=amount,
+        season=meet.season,
+        player=violation.player,
+        reason="replayed_game" if remedy.replay else "buy_in_ball",
+        note=f"{victim}'s {remedy.choice} after {violation.get_kind_display()}, "
+        f"meet {meet.number} (R8.3-d)",
+        actor=actor,
+    )
+
+
 def _remedy_data(remedy: RulesRemedy, amount: int) -> dict[str, object]:
     return {
         "choice": remedy.choice,
@@ -391,21 +397,10 @@ def record_game_restart(
     note: str = "",
 ) -> RecordedRestart:
     """A machine has the wrong number of games started and it cannot be fixed: the game is
-    voided and restarted on the same machine, the responsible player paying the restart for
-    all players (R8.6-c, R8.6-d, A60).
-
-    `flipwell.rules.violations.game_count_outcome` decides from `games_started`, the players
-    present for the game (the group less its forfeits, A60) and `more_games_possible`; too
-    many games (R8.6-a) or too few that can still be started (R8.6-b) are fixed on the machine
-    and nothing more is done, so they are refused here. The charge is `restart_charge` (one
-    game price per player) as a ``restart_charge`` ledger entry. The restarted game's sheet is
-    then entered as usual: the voided attempt is kept only as this record.
-
-    Side effects: a GameRestart, a LedgerEntry when the price is not zero (via
-    `record_ledger_entry`), an audit event ``game.restarted``, a notice to the responsible
-    player queued when they chose it. Raises PermissionDenied unless `actor` is a league
-    official; ValidationError for a meet that is not open, a game with confirmed scores, a
-    responsible player outside the group, or a count that needs no restart.
+    voided and restarted on the same machine, the responsible player paying one game per
+    player present (R8.6-c, R8.6-d, A60), as a ``restart_charge``. A count that can be fixed
+    on the machine is refused (`check_restart_needed`: R8.6-a, R8.6-b), and so is a game with
+    confirmed scores. Audited ``game.restarted``; the responsible player is sent a notice.
     """
     meet = game.group.meet
     with official_write(
@@ -420,15 +415,7 @@ def record_game_restart(
         open_meet(meet, doing="record a game restart")
         members = group_player_ids(group)
         require_member(responsible, members, field="responsible", group=group)
-        if m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False).exists():
-            raise ValidationError(
-                {
-                    "game": f"Game {game.number} has confirmed scores: a wrong game count is "
-                    "fixed while the game is played (R8.6-c)."
-                }
-            )
-        forfeited = set(m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True))
-        players = len([p for p in members if p not in forfeited])
+        players = _players_present(game, members)
         check_restart_needed(
             games_started=games_started, players=players, more_games_possible=more_games_possible
         )
@@ -466,6 +453,20 @@ def record_game_restart(
             reason=note.strip(),
         )
     return RecordedRestart(restart=restart, charge=charge)
+
+
+def _players_present(game: m.Game, members: list[int]) -> int:
+    """How many of the group play the game (A60: less its forfeits); refused once the game's
+    scores are confirmed (R8.6-c: a wrong count is fixed while the game is played)."""
+    if m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False).exists():
+        raise ValidationError(
+            {
+                "game": f"Game {game.number} has confirmed scores: a wrong game count is "
+                "fixed while the game is played (R8.6-c)."
+            }
+        )
+    forfeited = set(m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True))
+    return len([p for p in members if p not in forfeited])
 
 
 def _restart_data(restart: m.GameRestart, amount: int) -> dict[str, object]:
