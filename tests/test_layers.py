@@ -6,7 +6,8 @@ Words:
   directly under ``flipwell`` (settings, urls, the command line) wire the layers together
   and belong to none.
 - *forbidden import*: rules -> Django, league, web or api; league -> web or api; web <-> api;
-  and, in the front ends, anything of the rules but their top level (``flipwell.rules``
+  inside the league, its selectors (reads) -> its services (writes), which call them; and, in
+  the front ends, anything of the rules but their top level (``flipwell.rules``
   itself and the names in its ``__all__``): the rules' submodules are internals.
 
 Every import counts, at any depth of a module (inside a function or ``if TYPE_CHECKING``),
@@ -30,6 +31,10 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "web": ("flipwell.api",),
     "api": ("flipwell.web",),
 }
+WITHIN_LEAGUE: dict[str, tuple[str, ...]] = {
+    "flipwell.league.selectors": ("flipwell.league.services",),
+}
+"""Parts of a layer that must not import another part of it (reads never import writes)."""
 RULES_TOP = "flipwell.rules"
 FRONT_ENDS = ("web", "api")
 
@@ -70,6 +75,9 @@ def forbidden_imports(module: str, source: str, *, is_package: bool = False) -> 
     for line, imported, name in _imported(module, is_package, ast.parse(source)):
         targets = [imported, f"{imported}.{name}"] if name else [imported]
         bad = any(_within(t, p) for t in targets for p in FORBIDDEN.get(layer, ()))
+        for part, forbidden in WITHIN_LEAGUE.items():
+            if _within(module, part):
+                bad = bad or any(_within(t, p) for t in targets for p in forbidden)
         if layer in FRONT_ENDS and _within(imported, RULES_TOP):
             exported = imported == RULES_TOP and name in flipwell.rules.__all__
             bad = bad or not (exported or (imported == RULES_TOP and not name))
@@ -153,9 +161,9 @@ def test_layers_checker_reads_every_layer():
             ["flipwell.web.charts:1 imports flipwell.rules.checks.fmt"],
         ),
         (
-            "flipwell.api.exchange",
+            "flipwell.api.endpoints.files",
             "from flipwell.rules import _private",
-            ["flipwell.api.exchange:1 imports flipwell.rules._private"],
+            ["flipwell.api.endpoints.files:1 imports flipwell.rules._private"],
         ),
         (
             "flipwell.web.charts",
@@ -166,6 +174,19 @@ def test_layers_checker_reads_every_layer():
             "flipwell.api",
             "from .models import ApiToken\nfrom ..web import forms",
             ["flipwell.api:2 imports flipwell.web.forms"],
+        ),
+        (
+            "flipwell.league.selectors.player_links",
+            "from flipwell.league.services.meets import scheduled_start",
+            [
+                "flipwell.league.selectors.player_links:1 imports "
+                "flipwell.league.services.meets.scheduled_start"
+            ],
+        ),
+        (
+            "flipwell.league.selectors.console",
+            "from flipwell.league import services",
+            ["flipwell.league.selectors.console:1 imports flipwell.league.services"],
         ),
     ],
 )
@@ -182,7 +203,7 @@ def test_layers_checker_refuses_an_import_across_a_layer(module, source, expecte
         ("flipwell.league.services.tokens", "from flipwell.rules import Ruleset"),
         ("flipwell.web.views.manage.setup", "from flipwell.league.services import tokens"),
         ("flipwell.api.auth", "from flipwell.league.models import ApiToken"),
-        ("flipwell.api.exchange", "import flipwell.rules\nfrom flipwell.rules import fmt"),
+        ("flipwell.api.endpoints.files", "import flipwell.rules\nfrom flipwell.rules import fmt"),
         ("flipwell.urls", "from flipwell.api.api import api\nfrom flipwell.web import urls"),
     ],
 )

@@ -1,4 +1,4 @@
-"""Conditional requests and remembered pages, keyed by the league's revision (issue #10).
+"""Conditional requests and remembered pages, keyed by the league's revision.
 
 Words:
 - *revision lookup*: the league revision of the object a URL names, found from one of its
@@ -29,6 +29,8 @@ Words:
   long (a worker that died rendering). After a score, the board's viewers polling four
   workers at once then cost one render, not four, on cores the writes share.
 
+Where pages are kept and when they are dropped: `flipwell.league.caches`.
+
 A GET whose ``If-None-Match`` holds the tag is answered ``304 Not Modified`` after that one
 query. Every answer says ``Cache-Control: no-cache`` (keep it, but ask again each time) and
 ``Vary: HX-Request, Cookie`` (a fragment and its page differ, and so do variants). A request
@@ -42,26 +44,20 @@ Both front ends use this (web views directly, API operations through django-ninj
 from __future__ import annotations
 
 import hashlib
-import logging
-import os
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
 
-from flipwell.league.results import LeastRecentlyUsed, build
+from flipwell.league import caches
+from flipwell.league.caches import build
 from flipwell.league.selectors import revisions
 
-log = logging.getLogger(__name__)
 View = Callable[..., HttpResponseBase]
 LOOKUPS: dict[str, Callable[[Any], int | None]] = {
     "slug": revisions.by_slug,
@@ -70,103 +66,14 @@ LOOKUPS: dict[str, Callable[[Any], int | None]] = {
     "game_id": revisions.by_game,
     "group_id": revisions.by_group,
 }
-MEMO_SIZE = 512
-"""Pages kept per process (a standings page is ~50 KB: at most ~25 MB)."""
 MESSAGES_COOKIE = "messages"
 ANONYMOUS = "anon"
-QUARTER_HOUR_SECONDS = 15 * 60
-RENDER_WAIT_SECONDS = 2.0
-"""How long a worker waits for a page another worker claimed to render (a board renders in
-tens of milliseconds; a claim older than this is taken for a worker that died rendering)."""
-RENDER_CLAIM_SECONDS = 30
-"""When a claim to render expires by itself, if its worker never released it."""
-CLAIM_POLL_SECONDS = 0.01
-
-
-@dataclass(frozen=True)
-class _Page:
-    status: int
-    content: bytes
-    content_type: str
-
-
-_memo: LeastRecentlyUsed[str, _Page] = LeastRecentlyUsed(MEMO_SIZE)
-_rendering: dict[str, threading.Lock] = {}
-"""The lock of each page being rendered in this process right now, by tag."""
-_rendering_guard = threading.Lock()
+QUARTER_HOUR_SECONDS = caches.SHARED_PAGE_SECONDS
 
 
 def forget_pages() -> None:
-    """Empty this process's page memo (tests)."""
-    _memo.clear()
-
-
-def _shared_page(tag: str) -> _Page | None:
-    """The page `tag` from the shared cache, when there is one and it has it."""
-    if not settings.SHARED_PAGES:
-        return None
-    try:
-        page = caches["default"].get(_shared_key(tag))
-    except Exception:  # a cache server down or full: render the page instead
-        log.warning("shared page cache unavailable; rendering the page", exc_info=True)
-        return None
-    return page if isinstance(page, _Page) else None
-
-
-def _share_page(tag: str, page: _Page) -> None:
-    if not settings.SHARED_PAGES:
-        return
-    try:  # the quarter hour is part of every tag: an older entry is never asked for again
-        caches["default"].set(_shared_key(tag), page, timeout=QUARTER_HOUR_SECONDS)
-    except Exception:
-        log.warning("shared page cache unavailable; page kept in this process", exc_info=True)
-
-
-def _shared_key(tag: str) -> str:
-    return "page:" + tag.removeprefix("W/").strip('"')
-
-
-def _claim_key(tag: str) -> str:
-    return "rendering:" + tag.removeprefix("W/").strip('"')
-
-
-def _claim_render(tag: str) -> bool:
-    """Claim the render of page `tag` for this worker in the shared cache: whether no other
-    worker holds the claim (and so this one renders). True when nothing is shared."""
-    if not settings.SHARED_PAGES:
-        return True
-    try:
-        return bool(caches["default"].add(_claim_key(tag), os.getpid(), RENDER_CLAIM_SECONDS))
-    except Exception:
-        log.warning("shared page cache unavailable; rendering the page", exc_info=True)
-        return True
-
-
-def _release_claim(tag: str) -> None:
-    try:
-        caches["default"].delete(_claim_key(tag))
-    except Exception:  # it expires by itself (RENDER_CLAIM_SECONDS)
-        log.warning("shared page cache unavailable; render claim left to expire", exc_info=True)
-
-
-def _rendered_elsewhere(tag: str) -> _Page | None:
-    """The page `tag` another worker claimed to render, once it shares it; None when the
-    claim is released with nothing shared, or after `RENDER_WAIT_SECONDS` (render it then)."""
-    keys = (_shared_key(tag), _claim_key(tag))
-    deadline = time.monotonic() + RENDER_WAIT_SECONDS
-    while time.monotonic() < deadline:
-        time.sleep(CLAIM_POLL_SECONDS)
-        try:
-            found = caches["default"].get_many(keys)
-        except Exception:
-            log.warning("shared page cache unavailable; rendering the page", exc_info=True)
-            return None
-        page = found.get(keys[0])
-        if isinstance(page, _Page):
-            return page
-        if keys[1] not in found:
-            return None  # released with nothing shared: not a page to remember
-    return None
+    """Empty this process's memos (tests)."""
+    caches.forget()
 
 
 def conditional_on_revision(argument: str) -> Callable[[View], View]:
@@ -240,20 +147,20 @@ def _answer(
         return _tagged(HttpResponseNotModified(), tag, anonymous=anonymous)
     if not anonymous:
         return _rendered(request, tag, view, args, kwargs, anonymous=False)
-    page = _memo.get(tag)
+    page = caches.remembered_page(tag)
     if page is None:
-        with _one_render(tag):  # the viewers who asked meanwhile wait for it, then share it
-            page = _memo.get(tag) or _shared_page(tag)
-            claimed = page is None and _claim_render(tag)
+        with caches.one_render(tag):  # the viewers who asked meanwhile wait, then share it
+            page = caches.remembered_page(tag) or caches.shared_page(tag)
+            claimed = page is None and caches.claim_render(tag)
             if page is None and not claimed:
-                page = _rendered_elsewhere(tag)  # another worker renders it: wait for it
+                page = caches.rendered_elsewhere(tag)  # another worker renders it: wait
             if page is None:
                 try:
                     return _rendered(request, tag, view, args, kwargs, anonymous=True)
                 finally:
                     if claimed:
-                        _release_claim(tag)
-            _memo.put(tag, page)
+                        caches.release_claim(tag)
+            caches.remember_page(tag, page, share=False)
     response = HttpResponse(page.content, status=page.status, content_type=page.content_type)
     return _tagged(response, tag, anonymous=True)
 
@@ -272,26 +179,8 @@ def _rendered(
     if response.status_code != 200:
         return response
     if anonymous and isinstance(response, HttpResponse) and _rememberable(request, response):
-        page = _Page(200, response.content, response["Content-Type"])
-        _memo.put(tag, page)
-        _share_page(tag, page)
+        caches.remember_page(tag, caches.Page(200, response.content, response["Content-Type"]))
     return _tagged(response, tag, anonymous=anonymous)
-
-
-@contextmanager
-def _one_render(tag: str) -> Iterator[None]:
-    """Hold the lock of page `tag` in this process: after a change, the many viewers polling
-    it at once would otherwise each render it (one render per thread, all at the same time;
-    `bench/bench_night.py`), while one render serves them all."""
-    with _rendering_guard:
-        lock = _rendering.setdefault(tag, threading.Lock())
-    try:
-        with lock:
-            yield
-    finally:
-        with _rendering_guard:
-            if _rendering.get(tag) is lock and not lock.locked():
-                del _rendering[tag]
 
 
 def _matches(request: HttpRequest, tag: str) -> bool:

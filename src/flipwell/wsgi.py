@@ -20,8 +20,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "flipwell.settings")
 application = get_wsgi_application()
 get_resolver().url_patterns  # noqa: B018  # imports every URL module, view and API schema
 
+from flipwell.league.caches import build  # noqa: E402
 from flipwell.league.compiled import compile_every_query  # noqa: E402  # after django.setup()
-from flipwell.league.results import build  # noqa: E402
 
 build()
 compile_every_query()

@@ -8,8 +8,9 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from flipwell.league import models as m
+from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.selectors.player_links import player_link_page
-from flipwell.league.services.meets import schedule_meet, scheduled_start
+from flipwell.league.services.meets import schedule_meet
 from flipwell.league.services.player_links import (
     DeadLinkError,
     announce_absence_by_link,

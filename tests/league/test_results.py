@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import pickle
-from typing import Any
 
 import pytest
 from django.contrib.admin.sites import site
@@ -12,12 +11,11 @@ from django.db import connection, transaction
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 
+from flipwell.league import caches, results
 from flipwell.league import models as m
-from flipwell.league import results
 from flipwell.league.selectors.meet_board import meet_board
 from flipwell.league.selectors.standings import standings
 from flipwell.league.services.setup import create_machine
-from flipwell.rules import MatchFacts, MatchResult, scored_matches
 from tests import factories as f
 from tests.league import league_night as night_
 
@@ -66,7 +64,7 @@ def test_a_write_stores_the_fold_of_its_new_revision():
 def test_a_reader_finds_the_stored_fold_with_two_queries(django_assert_num_queries):
     night, _ = _played_night()
     season = m.Season.objects.get(pk=night.season.pk)
-    results.forget_memo()
+    caches.forget()
 
     with django_assert_num_queries(2):  # the revision, the stored fold
         folded = results.season_fold(season)
@@ -100,7 +98,7 @@ def test_a_missing_fold_is_computed_once_and_stored():
     night, _ = _played_night()
     season = m.Season.objects.get(pk=night.season.pk)
     m.DerivedResult.objects.all().delete()
-    results.forget_memo()
+    caches.forget()
 
     folded = results.season_fold(season)
 
@@ -141,7 +139,7 @@ def test_a_fold_stored_by_other_code_is_replaced():
     results.store_fold(season, results.compute_fold(season))
 
     scopes = list(m.DerivedResult.objects.values_list("scope", flat=True))
-    assert scopes == [f"fold:{season.pk}:numbers:{results.build()}"]
+    assert scopes == [f"fold:{season.pk}:numbers:{caches.build()}"]
 
 
 def test_standings_after_a_write_show_it():
@@ -174,7 +172,7 @@ def _standings_queries(players: int) -> tuple[int, int]:
         night_.play(game, {p: 100 * (i + 1) for i, p in enumerate(members)})
     season = m.Season.objects.get(pk=night.season.pk)
     m.DerivedResult.objects.all().delete()
-    results.forget_memo()
+    caches.forget()
     with CaptureQueriesContext(connection) as cold:
         standings(season)
     with CaptureQueriesContext(connection) as warm:
@@ -256,52 +254,6 @@ def test_storing_a_new_revision_of_a_stored_fold_updates_its_row_in_one_query(
     )
 
 
-def _count_scoring(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
-    """The players of every match the rules score from now on (each still scored for real)."""
-    scored: list[tuple[str, ...]] = []
-    score = scored_matches.score_checked_match
-
-    def counted(match: MatchFacts, **kwargs: Any) -> MatchResult:
-        scored.append(match.players)
-        return score(match, **kwargs)
-
-    monkeypatch.setattr(scored_matches, "score_checked_match", counted)
-    return scored
-
-
-def _night_of_three_groups() -> m.Meet:
-    """A started meet of 12 players in three groups, group 1's first game played."""
-    meet = night_.start(night_.build_night(players=12, machines=12))
-    first = night_.game(meet, 1, 1)
-    night_.play(first, {p: 1000 * (i + 1) for i, p in enumerate(_members(first))})
-    return meet
-
-
-def test_a_second_write_scores_only_the_match_it_changed(monkeypatch):
-    """Issue #10, R3-e: the folds of a write reuse every match of this process's previous
-    fold whose facts are unchanged: entering and confirming group 2's score scores its
-    match alone, once."""
-    meet = _night_of_three_groups()
-    scored = _count_scoring(monkeypatch)
-    second = night_.game(meet, 2, 1)
-
-    night_.play(second, {p: 500 * (i + 1) for i, p in enumerate(_members(second))})
-
-    assert scored == [_players(second)]
-
-
-def test_a_forgotten_memo_scores_every_match_again(monkeypatch):
-    meet = _night_of_three_groups()
-    results.forget_memo()
-    scored = _count_scoring(monkeypatch)
-    second = night_.game(meet, 2, 1)
-
-    night_.play(second, {p: 500 * (i + 1) for i, p in enumerate(_members(second))})
-
-    groups = [_players(night_.game(meet, n, 1)) for n in (1, 2, 3)]
-    assert scored == [*groups, groups[1]]  # all by the write's first fold; then group 2's
-
-
 def _members(game: m.Game) -> list[m.Player]:
     return [gm.player for gm in game.group.members.order_by("position")]
 
@@ -316,7 +268,7 @@ def test_a_board_of_plain_scores_reads_the_fold_its_write_stored(monkeypatch):
     scores need no reason beside them, `scores_adjusted_at`). Every worker's board after a
     score otherwise folded the season again, explained (bench_night)."""
     _, meet = _played_night()
-    results.forget_memo()
+    caches.forget()
     folded: list[bool] = []
     compute = results.compute_fold
     monkeypatch.setattr(

@@ -12,13 +12,19 @@ from django.test.utils import CaptureQueriesContext
 
 from flipwell.league import models as m
 from flipwell.league.selectors.machines import maintenance_sheet
-from flipwell.league.selectors.standings import ladder, player_history, standings
+from flipwell.league.selectors.standings import (
+    ladder,
+    player_history,
+    standings,
+    start_proposal,
+)
 from flipwell.league.services.season_files import import_season_file
 from flipwell.rules import group_sizes
 from flipwell.rules.grouping import split_into_groups
 from flipwell.rules.season import fold_season
 from flipwell.seasonfile import season_from_dict
 from tests import factories as f
+from tests.league import league_night as night_
 
 pytestmark = pytest.mark.django_db
 
@@ -190,3 +196,19 @@ def test_maintenance_sheet_lists_malfunctions_and_notes_per_machine():
     assert [line.what for line in lines] == ["malfunction", "note"]
     assert "Major malfunction (Forced tilt to free a stuck ball)" in lines[0].text
     assert by_title["Zzz Quiet Machine"].lines == ()
+
+
+def test_start_proposal_groups_the_players_present_in_ladder_order():
+    """§4.1, R4.1-d, R3.1-d: starting meet 1 of 7 entrants, one of whom announced an absence,
+    proposes the six others in two groups of three, in ladder order, over at most 2 groups."""
+    night = night_.build_night(players=7)
+    meet = f.MeetFactory(season=night.season, number=1)
+    away = night.players[2]
+    f.AnnouncedAbsenceFactory(meet=meet, player=away)
+
+    proposal = start_proposal(meet)
+
+    assert [line.player.id for line in proposal.present] == [
+        p.pk for p in night.players if p != away
+    ]
+    assert (proposal.group_numbers, proposal.group_count) == ([1, 1, 1, 2, 2, 2], 2)

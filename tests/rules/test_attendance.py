@@ -14,6 +14,7 @@ from flipwell.rules.attendance import (
     AnnouncedTardiness,
     JoinDecision,
     announced_tardiness,
+    announcement_open,
     join_game_in_progress,
     meet_date_checks,
     meet_date_warnings,
@@ -312,3 +313,10 @@ def test_meet_date_checks_last_day_of_the_span_is_inside():
         ["not_league_day"],
         ["outside_season"],
     )
+
+
+def test_r3_1_d_r2_2_a_a_player_announces_before_the_start_and_before_the_meet_starts():
+    before = START - timedelta(minutes=1)
+    assert announcement_open(meet_started=False, now=before, start=START)
+    assert not announcement_open(meet_started=False, now=START, start=START)
+    assert not announcement_open(meet_started=True, now=before, start=START)  # started early

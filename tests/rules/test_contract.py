@@ -30,7 +30,7 @@ SIGNATURES = {
     "playoff_divisions": "(n, *, ruleset=FWPL_V1)",
     "playoff_first_round": "(bracket)",
     "papa_points": "(finishing_order)",
-    "fold_season": "(facts, *, ruleset=FWPL_V1, explain=False, scored=None)",
+    "fold_season": "(facts, *, ruleset=FWPL_V1, explain=False)",
 }
 VALUE_FIELDS = {
     "Entrant": ["player", "first_name", "last_name", "ifpa_rank"],

@@ -1,6 +1,5 @@
 """A whole match from recorded facts: adjustments, penalties, match bonus and explanations."""
 
-import pickle
 from dataclasses import replace
 from fractions import Fraction
 
@@ -281,7 +280,7 @@ def test_violation_score_changes_none_for_violations_without_score_effect():
     assert violation_score_changes(violations) == (frozenset(), {})
 
 
-# --- The numbers of a plain match (issue #10) ------------------------------------------------
+# --- The numbers without explanation ------------------------------------------------------
 
 rulesets = st.sampled_from(
     [
@@ -315,10 +314,10 @@ def _stripped(result: MatchResult) -> MatchResult:
     ),
     rulesets,
 )
-def test_plain_match_numbers_are_the_explained_numbers(rows, ruleset):
-    """R3.2-a..h, R3.3-a..g, R2.4-b, R2.4-g: scored without explanation, a match with no
-    adjusted score gives the numbers (points, forfeits, bonus, each game's outcome) of the
-    explained scoring; small scores make equal ones, which take the full scoring's path."""
+def test_numbers_without_explanation_are_the_explained_numbers(rows, ruleset):
+    """R3.2-a..h, R3.3-a..g, R2.4-b, R2.4-g: scored without explanation, a match gives the
+    numbers (points, forfeits, bonus, each game's outcome) of the explained scoring; small
+    scores make equal ones, which are refused alike when no tie order settles them."""
     players = PLAYERS[: len(rows[0][0])]
     games = tuple(
         GameFacts(
@@ -343,25 +342,6 @@ def test_plain_match_numbers_are_the_explained_numbers(rows, ruleset):
         assert isinstance(numbers, MatchResult)
         assert numbers == _stripped(explained)
         assert repr(numbers) == repr(_stripped(explained))
-
-
-def test_a_plain_match_scores_its_games_only_when_read_even_after_pickling():
-    """The fold needs each player's points; a board reading the games gets them then."""
-    match = _match(_game([400, 300, 200, None]), _game([1, 2, 3, 4]))
-    result = score_checked_match(match, penalties={}, ruleset=FWPL_V1, explain=False)
-
-    assert result.players["dan"].forfeits == 1
-    assert not isinstance(result.games, tuple)  # nothing scored per game yet
-    assert len(result.games) == 2
-    assert [g.result.order for g in result.games] == [
-        ("ann", "ben", "cat"),
-        ("dan", "cat", "ben", "ann"),
-    ]
-    assert result.games[1].final_scores == {"ann": 1, "ben": 2, "cat": 3, "dan": 4}
-    stored = pickle.loads(pickle.dumps(result))
-    assert not isinstance(stored.games, tuple)  # a stored fold holds no game's outcome
-    assert stored == result
-    assert stored.games == result.games == tuple(result.games)
 
 
 def test_match_explains_a_place_decided_by_the_tie_playoff():

@@ -10,6 +10,9 @@ from flipwell.rules.violations import (
     PenaltyDecision,
     VictimRemedy,
     Violation,
+    check_game_confirmed,
+    check_restart_needed,
+    check_ruled_seriousness,
     game_count_outcome,
     interference_remedy,
     opponents_ball_remedy,
@@ -17,6 +20,8 @@ from flipwell.rules.violations import (
     penalty_game,
     reduced_score,
     restart_charge,
+    ruled_accidental,
+    victim_remedy,
     violation_effect,
     violator_charge,
 )
@@ -444,3 +449,77 @@ def test_penalty_decision_detrimental_conduct_is_serious():
     )
 
     assert (decision.offense, decision.effect, decision.game) == (2, "game_forfeit", 2)
+
+
+# --- When a violation may be recorded, and the official's seriousness ruling (R8.5-c, A28) ---
+
+
+def test_r8_5_c_a_violation_during_a_game_waits_for_its_confirmed_scores():
+    check_game_confirmed(2, confirmed=[1, 2])
+    with pytest.raises(RuleError, match="confirm game 3's scores first"):
+        check_game_confirmed(3, confirmed=[1, 2])
+
+
+@pytest.mark.parametrize(
+    ("kind", "ruled", "accidental"),
+    [
+        ("opponents_ball", False, True),
+        ("opponents_ball", True, False),
+        ("opponents_ball", None, False),
+        ("interference", False, False),
+    ],
+)
+def test_a28_only_a_wrong_ball_play_can_be_ruled_accidental(kind, ruled, accidental):
+    assert ruled_accidental(kind, ruled) is accidental
+
+
+def _ruled(kind: str, ruled: bool | None) -> None:
+    violation = Violation("ann", kind, lo_marked_not_serious=ruled_accidental(kind, ruled))
+    decision = penalty_decision(violation, prior_offenses=0)
+    check_ruled_seriousness(violation, decision, ruled_serious=ruled, label="This")
+
+
+def test_a28_an_official_may_rule_a_wrong_ball_play_accidental_or_confirm_the_rules():
+    _ruled("opponents_ball", False)
+    _ruled("opponents_ball", True)
+    _ruled("interference", True)
+    _ruled("interference", None)
+
+
+def test_a28_an_official_cannot_rule_otherwise_than_the_rules_for_other_violations():
+    with pytest.raises(RuleError, match=r"This is always a serious violation .* accidental"):
+        _ruled("interference", False)
+    with pytest.raises(RuleError, match="This is never a serious violation"):
+        _ruled("deathsave_or_bangback", True)
+
+
+# --- Which remedy, and when a restart is needed (§8.2, §8.3, §8.6) ---
+
+
+def test_victim_remedy_is_the_opponents_ball_or_the_interference_remedy():
+    """R8.2-c, R8.3-b: each kind with a victim takes its own section's remedy."""
+    args = {"unallowable_ball": False, "allowable_balls_left": True, "caused_loss": True}
+    assert victim_remedy("opponents_ball", **args) == opponents_ball_remedy(
+        unallowable_ball=False, allowable_balls_left=True
+    )
+    assert victim_remedy("interference", **args) == interference_remedy(caused_loss=True)
+
+
+def test_victim_remedy_refuses_a_violation_without_a_victim():
+    with pytest.raises(RuleError, match="no victim's remedy"):
+        victim_remedy(
+            "deathsave_or_bangback",
+            unallowable_ball=False,
+            allowable_balls_left=True,
+            caused_loss=True,
+        )
+
+
+def test_r8_6_c_a_restart_only_when_the_count_cannot_be_fixed_on_the_machine():
+    check_restart_needed(games_started=2, players=4, more_games_possible=False)
+    with pytest.raises(RuleError, match=r"plunge the extra games' balls .*R8\.6-a"):
+        check_restart_needed(games_started=5, players=4, more_games_possible=False)
+    with pytest.raises(RuleError, match=r"start more games .*R8\.6-b"):
+        check_restart_needed(games_started=2, players=4, more_games_possible=True)
+    with pytest.raises(RuleError, match="the right number"):
+        check_restart_needed(games_started=4, players=4, more_games_possible=False)

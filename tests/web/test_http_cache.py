@@ -13,6 +13,7 @@ from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
 from flipwell import http_cache
+from flipwell.league import caches as league_caches
 from flipwell.league import models as m
 from flipwell.league.selectors import revisions
 from tests.league import league_night as night_
@@ -218,7 +219,7 @@ def test_viewers_asking_at_once_for_a_changed_page_share_one_render():
         thread.join(5)
 
     assert (len(renders), [a.content for a in answers]) == (1, [b"the board"] * 6)
-    assert http_cache._rendering == {}
+    assert league_caches._rendering == {}
 
 
 # --- Pages shared by every worker (SHARED_PAGES, with REDIS_URL) -----------------------------
@@ -287,18 +288,18 @@ def test_a_shared_cache_that_fails_only_costs_a_render(shared_pages, monkeypatch
 
 
 def _claimed_by_another_worker(tag: str = 'W/"tag2"') -> None:
-    assert caches["default"].add(http_cache._claim_key(tag), 999, 30)
+    assert caches["default"].add(league_caches.claim_key(tag), 999, 30)
 
 
 def test_a_page_another_worker_claimed_is_waited_for_not_rendered(shared_pages):
     # After a score, four workers miss the board at once: one renders, the others fetch it.
     _claimed_by_another_worker()
-    shared = http_cache._Page(200, b"rendered elsewhere", "text/html")
+    shared = league_caches.Page(200, b"rendered elsewhere", "text/html")
 
     def other_worker_shares() -> None:
         time.sleep(0.1)
-        caches["default"].set(http_cache._shared_key('W/"tag2"'), shared)
-        caches["default"].delete(http_cache._claim_key('W/"tag2"'))
+        caches["default"].set(league_caches.shared_key('W/"tag2"'), shared)
+        caches["default"].delete(league_caches.claim_key('W/"tag2"'))
 
     sharer = threading.Thread(target=other_worker_shares)
     sharer.start()
@@ -312,7 +313,7 @@ def test_a_page_another_worker_claimed_is_waited_for_not_rendered(shared_pages):
 def test_a_claim_released_with_nothing_shared_is_rendered_here(shared_pages):
     _claimed_by_another_worker()
     threading.Timer(
-        0.05, lambda: caches["default"].delete(http_cache._claim_key('W/"tag2"'))
+        0.05, lambda: caches["default"].delete(league_caches.claim_key('W/"tag2"'))
     ).start()
     renders: list[str] = []
 
@@ -323,7 +324,7 @@ def test_a_claim_released_with_nothing_shared_is_rendered_here(shared_pages):
 
 def test_a_claim_held_too_long_is_rendered_here(shared_pages, monkeypatch):
     # The claiming worker died while rendering: its claim would only expire in 30 s.
-    monkeypatch.setattr(http_cache, "RENDER_WAIT_SECONDS", 0.05)
+    monkeypatch.setattr(league_caches, "RENDER_WAIT_SECONDS", 0.05)
     _claimed_by_another_worker()
     renders: list[str] = []
 
@@ -336,11 +337,11 @@ def test_a_render_claims_the_page_and_releases_it_once_shared(shared_pages, monk
     claims: list[object] = []
 
     def view(request):
-        claims.append(caches["default"].get(http_cache._claim_key('W/"tag2"')))
+        claims.append(caches["default"].get(league_caches.claim_key('W/"tag2"')))
         return HttpResponse(b"the board", content_type="text/html")
 
     _poll(view)
 
     assert claims == [os.getpid()]
-    assert caches["default"].get(http_cache._claim_key('W/"tag2"')) is None
-    assert caches["default"].get(http_cache._shared_key('W/"tag2"')).content == b"the board"
+    assert caches["default"].get(league_caches.claim_key('W/"tag2"')) is None
+    assert caches["default"].get(league_caches.shared_key('W/"tag2"')).content == b"the board"

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from flipwell.http_cache import forget_pages
 from flipwell.league import models as m
-from flipwell.league.results import forget_memo
+from flipwell.league.caches import forget as forget_memo
 from flipwell.league.selectors.people import person, player_stats
 from flipwell.league.services import merge_players, undo_player_merge
 from flipwell.league.services.season_files import import_season_file

@@ -44,7 +44,7 @@ from flipwell.league.notices import (
     store_notices,
     subscriptions,
 )
-from flipwell.league.services.meets import scheduled_start
+from flipwell.league.selectors.meet_times import scheduled_start
 
 logger = logging.getLogger(__name__)
 

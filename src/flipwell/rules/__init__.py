@@ -12,8 +12,7 @@ Where each rule lives:
 §3 corrections         corrections (score-correction consent)
 §3.1, §4               grouping (group sizes, ladders)
 §3.2-§3.3              scoring (game points, match bonus); ties (recorded tie orders)
-a match, a season      match, season (facts folded into standings); scored_matches (a
-                       season's scored matches, reused by its next fold); progress
+a match, a season      match, season (facts folded into standings); progress
                        (meets played, the open meet's provisional numbers, meets left)
 §5                     selection (first machines, who picks, play order)
 §6                     playoffs, playoff_seeding, playoff_matches, playoff_bracket,
@@ -142,7 +141,6 @@ from flipwell.rules.ruleset import (
     MatchBonusTiebreak,
     Ruleset,
 )
-from flipwell.rules.scored_matches import ScoredMatches
 from flipwell.rules.scoring import (
     GameResult,
     MatchBonusResult,
@@ -312,7 +310,6 @@ __all__ = [
     "Reason",
     "RuleError",
     "Ruleset",
-    "ScoredMatches",
     "SeasonFacts",
     "SeasonLine",
     "SeasonProgress",

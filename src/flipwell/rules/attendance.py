@@ -210,6 +210,14 @@ class AnnouncedTardiness:
     reason: str
 
 
+def announcement_open(*, meet_started: bool, now: datetime, start: datetime) -> bool:
+    """Whether a player may still announce an absence (R3.1-d) or a lateness (R2.2-a) for a
+    meet themselves: before its scheduled `start` and before the official starts it. After
+    that the meet is under way, and a player tells a league official instead."""
+    _check_flag(meet_started, what="meet_started")
+    return not meet_started and _check_moment(now, what="now") < _check_moment(start, what="start")
+
+
 def announced_tardiness(
     *, start: datetime, notified_at: datetime, ruleset: Ruleset = FWPL_V1
 ) -> AnnouncedTardiness:

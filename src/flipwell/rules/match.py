@@ -15,21 +15,18 @@ Every point comes with a `PointLine` naming its rule, so a player can see why he
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import cast, overload
 
 from flipwell.rules.checks import check_score, check_unique, fmt
 from flipwell.rules.corrections import AppliedCorrection, correction_line
 from flipwell.rules.errors import RuleError, about_player, listed
 from flipwell.rules.malfunctions import compensatory_score
-from flipwell.rules.quick_init import quick_init
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.scoring import (
     GameResult,
     MatchBonusResult,
     fifth_game,
-    points_in_order,
     scored_game,
 )
 from flipwell.rules.values import PlayerId, PointLine
@@ -88,7 +85,6 @@ class MatchFacts:
         check_match(self)
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class GameOutcome:
     """One game scored: final machine scores, the game's result and why."""
@@ -102,7 +98,6 @@ class GameOutcome:
     lines: tuple[PointLine, ...]
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayerMatch:
     """One player's match: points per game, match bonus, night total and forfeits."""
@@ -123,14 +118,12 @@ class PlayerMatch:
         return sum(self.game_points) + self.match_bonus
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class MatchResult:
     """A scored match: every game, the match bonus, each player's line, and every reason."""
 
     games: Sequence[GameOutcome]
-    """In play order; a tuple, or for a plain match scored without explanation a sequence
-    that scores each game when first read (`_plain_match_numbers`)."""
+    """In play order."""
     bonus: MatchBonusResult
     players: Mapping[PlayerId, PlayerMatch]
 
@@ -211,16 +204,11 @@ def score_checked_match(
 ) -> MatchResult:
     """`score_match` with its penalties and explanation chosen (every `MatchFacts` was
     checked when made). explain=False gives the same numbers with no explanation lines
-    (`MatchResult.explanation` is then empty), and for a plain match games scored only when
-    read (`_plain_match_numbers`)."""
+    (`MatchResult.explanation` is then empty)."""
     players = match.players
     for number in penalties:
         if not 1 <= number <= len(match.games):
             raise RuleError(f"a penalty falls on game {number}, but the match has no such game")
-    if not explain and not penalties:
-        numbers = _plain_match_numbers(match, ruleset)
-        if numbers is not None:
-            return numbers
     games = tuple(
         [
             _score_match_game(
@@ -265,121 +253,6 @@ def score_checked_match(
 
 
 _NOBODY: frozenset[PlayerId] = frozenset()
-_PLACES = (1, 2, 3, 4)
-
-
-def _plain_match_numbers(match: MatchFacts, ruleset: Ruleset) -> MatchResult | None:
-    """The numbers of a plain match, the league night's usual one, or None for any other.
-
-    Plain: at least one game, and in every game the machine scores as displayed (no
-    compensatory game, reduction or zero score) with no two equal. Each player's game points
-    (`points_in_order`, §3.2), forfeits (R2.4-b, R2.4-g, R2.4-h) and match bonus (§3.3) are
-    those `score_checked_match` gives; each game's `GameOutcome` is scored only when read
-    (`_ScoredWhenRead`): a season's fold needs the points, not 960 games' details (issue #10).
-    """
-    players = match.players
-    points: dict[PlayerId, list[int]] = {p: [] for p in players}
-    places: dict[PlayerId, list[int | None]] = {p: [] for p in players}
-    countable: dict[PlayerId, list[bool]] = {p: [] for p in players}
-    for game in match.games:
-        if game.adjusted or game.tie_order:
-            return None
-        scores = game.scores  # one entry per player of the group (check_match)
-        if None in scores.values():
-            present = {p: s for p, s in scores.items() if s is not None}
-            for player in players:
-                if scores[player] is None:
-                    points[player].append(0)
-                    places[player].append(None)
-                    countable[player].append(player not in game.non_countable)
-        else:
-            present = cast("dict[PlayerId, int]", scores)  # nobody forfeited this game
-        in_order = sorted(present.values(), reverse=True)
-        if len(set(in_order)) != len(in_order):
-            return None  # equal scores: the full scoring orders them or refuses (R3.2-i)
-        order = sorted(present, key=present.__getitem__, reverse=True)
-        for player, amount, place in zip(
-            order, points_in_order(in_order, ruleset), _PLACES, strict=False
-        ):
-            points[player].append(amount)
-            places[player].append(place)
-    if not match.games:
-        return None
-    totals = {p: sum(row) for p, row in points.items()}
-    bonus = fifth_game(totals, places, ladder_order=players, ruleset=ruleset, explain=False)
-    played = len(match.games)
-    lines = {}
-    for p in players:
-        forfeits = countable[p]
-        # Positional (player, game_points, match_bonus, games_played, forfeits,
-        # countable_forfeits, absent): a call by keyword costs a fifth more, 960 times a fold.
-        lines[p] = PlayerMatch(
-            p,
-            tuple(points[p]),
-            bonus.points[p],
-            played - len(forfeits),
-            len(forfeits),
-            sum(forfeits),
-            len(forfeits) == played,
-        )
-    return MatchResult(games=_ScoredWhenRead(match, ruleset), bonus=bonus, players=lines)
-
-
-class _ScoredWhenRead(Sequence[GameOutcome]):
-    """A plain match's games, each scored by `_score_match_game` the first time they are read
-    (`_plain_match_numbers`); equal to the tuple the full scoring builds."""
-
-    __slots__ = ("_games", "_match", "_ruleset")
-
-    def __init__(self, match: MatchFacts, ruleset: Ruleset) -> None:
-        self._match = match
-        self._ruleset = ruleset
-        self._games: tuple[GameOutcome, ...] | None = None
-
-    def _scored(self) -> tuple[GameOutcome, ...]:
-        if self._games is None:  # two threads may both score: the same games either way
-            players = self._match.players
-            self._games = tuple(
-                _score_match_game(
-                    game,
-                    number=number,
-                    players=players,
-                    penalized=_NOBODY,
-                    ruleset=self._ruleset,
-                    explain=False,
-                )
-                for number, game in enumerate(self._match.games, start=1)
-            )
-        return self._games
-
-    @overload
-    def __getitem__(self, index: int) -> GameOutcome: ...
-    @overload
-    def __getitem__(self, index: slice) -> tuple[GameOutcome, ...]: ...
-    def __getitem__(self, index: int | slice) -> GameOutcome | tuple[GameOutcome, ...]:
-        return self._scored()[index]
-
-    def __len__(self) -> int:
-        return len(self._match.games)
-
-    def __iter__(self) -> Iterator[GameOutcome]:
-        return iter(self._scored())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (tuple, _ScoredWhenRead)):
-            return self._scored() == tuple(other)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._scored())
-
-    def __repr__(self) -> str:
-        return repr(self._scored())
-
-    def __reduce__(self) -> tuple[type[_ScoredWhenRead], tuple[MatchFacts, Ruleset]]:
-        # Pickled as the facts it scores from (which a stored fold holds anyway): storing a
-        # fold, the write's own cost, scores no game; a reader scores the games it shows.
-        return _ScoredWhenRead, (self._match, self._ruleset)
 
 
 def _score_sheet(

@@ -18,7 +18,6 @@ from itertools import pairwise
 
 from flipwell.rules.checks import check_player, check_score, check_unique, fmt, points_phrase
 from flipwell.rules.errors import RuleError, about_player, about_players
-from flipwell.rules.quick_init import quick_init
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.ties import tie_positions
 from flipwell.rules.values import Finish, PlayerId, PointLine
@@ -35,7 +34,6 @@ MATCH_FORFEIT_EXCLUSION = 3
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class GameResult:
     """One game scored: the finishing order of the present players, points and explanation."""
@@ -54,7 +52,6 @@ class GameResult:
         return None if place is None else Finish(points=self.points[player], place=place)
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class MatchBonusResult:
     """A group's fifth game: totals, the order of included players, bonus points, explanation."""

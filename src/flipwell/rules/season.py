@@ -36,7 +36,6 @@ from flipwell.rules.match import (
     score_checked_match,
 )
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
-from flipwell.rules.scored_matches import MatchScoring, ScoredMatches
 from flipwell.rules.season_values import (
     MeetFacts,
     MeetResult,
@@ -75,17 +74,12 @@ def fold_season(
     *,
     ruleset: Ruleset = FWPL_V1,
     explain: bool = False,
-    scored: ScoredMatches | None = None,
 ) -> SeasonResult:
     """Fold every meet of a season into standings and the next ladder (§2.4, §2.5, §3, §4, §8.5).
 
     explain: also write why each point was given (each game's and match bonus's `PointLine`s,
     `MatchResult.explanation`). Without it the result has the same numbers and no lines, for
     the many readers that only need points: the lines cost more than the points themselves.
-
-    scored: the matches this season's previous fold scored, reused where their facts are
-    equal, and then replaced by this fold's (issue #10: a write changes one match). The
-    result is the same with or without it (R3-e).
 
     R3.3-a: match bonus counts like game points. R2.4-d/e: the all-night credit. R2.4-f: late
     entrants forfeit the games before they joined. R2.5-a: 12 countable forfeits forfeit the
@@ -105,11 +99,6 @@ def fold_season(
         if suspended
         else None
     )
-    scoring = (
-        scored.for_fold(ruleset=ruleset, explain=explain)
-        if scored is not None
-        else MatchScoring(ruleset=ruleset, explain=explain)
-    )
     meets: list[MeetResult] = []
     previous: list[PlayerId] = []
     for index, meet in enumerate(meets_in_order):
@@ -118,10 +107,9 @@ def fold_season(
             if as_played is not None
             else _meet_ladder(facts, meet.number, joined, tallies, previous, ruleset)
         )
-        result = _fold_meet(facts, meet, current, joined, tallies, suspended, ruleset, scoring)
+        result = _fold_meet(facts, meet, current, joined, tallies, suspended, ruleset, explain)
         meets.append(result)
         previous = list(current)
-    scoring.finish()
     next_ladder = _active_ladder(tallies, previous, joined, len(meets) + 1, facts, ruleset)
     standings = {p: _standing(p, t) for p, t in tallies.items()}
     return SeasonResult(meets=tuple(meets), players=standings, ladder=tuple(next_ladder))
@@ -166,7 +154,7 @@ def scores_adjusted_at(facts: SeasonFacts, result: SeasonResult, meet: int) -> b
 
     Only such a game's explained scoring says more about its scores than the numbers do (the
     reasons for each adjustment); without one, a reader of the meet's scores needs no
-    explained fold (issue #10: the meet board after every score)."""
+    explained fold (the meet board after every score)."""
     if not 1 <= meet <= len(facts.meets):
         return False
     penalized = meet <= len(result.meets) and any(result.meets[meet - 1].penalties.values())
@@ -238,7 +226,7 @@ def _fold_meet(
     tallies: dict[PlayerId, _Tally],
     suspended: Mapping[PlayerId, int],
     ruleset: Ruleset,
-    scoring: MatchScoring,
+    explain: bool,
 ) -> MeetResult:
     grouped = _check_attendance(meet, current, tallies)
     matches = [
@@ -247,7 +235,10 @@ def _fold_meet(
     ]
     decisions, penalties = _penalty_decisions(meet, matches, tallies, ruleset)
     results = tuple(
-        scoring.score(meet.number, m, penalties=_penalties_for(m, penalties)) for m in matches
+        score_checked_match(
+            m, penalties=_penalties_for(m, penalties), ruleset=ruleset, explain=explain
+        )
+        for m in matches
     )
     for result in results:
         finished = meet.closed or len(result.games) == GAMES_PER_MATCH
@@ -556,15 +547,15 @@ def _played_night(meet: int, line: PlayerMatch, *, closed: bool, finished: bool)
     status: NightStatus = "absent_unannounced" if line.absent else "played"
     if not closed:
         status = "in_progress"
-    return Night(  # positional, as Night lists its fields: 960 nights a fold (issue #10)
-        meet,
-        status,
-        line.game_points,
-        line.match_bonus if finished else 0,
-        _NO_CREDIT,
-        line.games_played,
-        line.forfeits,
-        line.countable_forfeits,
+    return Night(
+        meet=meet,
+        status=status,
+        game_points=line.game_points,
+        match_bonus=line.match_bonus if finished else 0,
+        credit=_NO_CREDIT,
+        games_played=line.games_played,
+        forfeits=line.forfeits,
+        countable_forfeits=line.countable_forfeits,
     )
 
 

@@ -22,7 +22,6 @@ from fractions import Fraction
 from typing import Literal
 
 from flipwell.rules.match import MatchFacts, MatchResult
-from flipwell.rules.quick_init import quick_init
 from flipwell.rules.values import Entrant, PlayerId
 from flipwell.rules.violations import Violation
 
@@ -83,7 +82,6 @@ class SeasonFacts:
     """Late entrants whose forfeits before joining the LO made non-countable (R2.4-g, A46)."""
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Night:
     """One player's league points and forfeits at one meet."""
@@ -104,7 +102,6 @@ class Night:
         return points + self.credit if self.credit else points
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Standing:
     """A player's season so far."""
@@ -129,7 +126,6 @@ class Standing:
         return self.season_forfeited_at is None and self.suspended_at is None
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class MeetResult:
     """A folded meet: the ladder it was drawn from, the computed groups, and each match."""

@@ -16,8 +16,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from flipwell.rules.quick_init import quick_init
-
 PlayerId = str
 LeaguePoints = Fraction | int
 """League points are exact: the §2.4 credit can be a fraction such as 39/2 (A14.2)."""
@@ -56,7 +54,6 @@ class PlayoffDivision:
         return self.last_rank - self.first_rank + 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class PointLine:
     """One amount of points awarded to one player, with the rule ID and why (a template).

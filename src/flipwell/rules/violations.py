@@ -18,7 +18,7 @@ Words:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -318,6 +318,37 @@ def opponents_ball_remedy(
     return _remedy(choice, presumed=announced is None, rules=rules)
 
 
+VICTIM_KINDS = ("opponents_ball", "interference")
+"""The violations with a victim to compensate (§8.2, §8.3)."""
+
+
+def victim_remedy(
+    kind: ViolationKind | str,
+    *,
+    unallowable_ball: bool,
+    allowable_balls_left: bool,
+    caused_loss: bool,
+    announced: InterferenceChoice | None = None,
+    ruleset: Ruleset = FWPL_V1,
+) -> VictimRemedy:
+    """The victim's compensation for a violation of `kind`: an opponent's ball (§8.2,
+    `opponents_ball_remedy`) or other interference (§8.3, `interference_remedy`). RuleError
+    for any other kind: it has no victim."""
+    if kind == "opponents_ball":
+        return opponents_ball_remedy(
+            unallowable_ball=unallowable_ball,
+            allowable_balls_left=allowable_balls_left,
+            announced=announced,
+            ruleset=ruleset,
+        )
+    if kind == "interference":
+        return interference_remedy(caused_loss=caused_loss, announced=announced, ruleset=ruleset)
+    raise RuleError(
+        "this violation has no victim's remedy: only an opponent's ball (§8.2) or "
+        "interference (§8.3) does"
+    )
+
+
 def interference_remedy(
     *,
     caused_loss: bool,
@@ -405,6 +436,24 @@ def game_count_outcome(
     return "start_more_games" if more_games_possible else "void_and_restart"
 
 
+_NO_RESTART = {
+    "correct": "that is the right number: nothing to restart",
+    "plunge_extra_games": "plunge the extra games' balls unplayed; nothing more is done (R8.6-a)",
+    "start_more_games": "start more games on the machine; nothing more is done (R8.6-b)",
+}
+
+
+def check_restart_needed(*, games_started: int, players: int, more_games_possible: bool) -> None:
+    """R8.6-c: a game is voided and restarted only when the count cannot be fixed on the
+    machine (`game_count_outcome`); otherwise RuleError saying what to do instead (R8.6-a,
+    R8.6-b)."""
+    outcome = game_count_outcome(
+        games_started=games_started, players=players, more_games_possible=more_games_possible
+    )
+    if outcome != "void_and_restart":
+        raise RuleError(f"{games_started} games for {players} players: {_NO_RESTART[outcome]}")
+
+
 def restart_charge(*, players: int, game_price: int) -> int:
     """What the player responsible for a wrong game count pays for a restart (R8.6-c, R8.6-d).
 
@@ -479,6 +528,38 @@ def penalty_decision(
         countable_forfeit=countable,
         rules=(*effect.rules, "R8.5-b", "R8.5-c", "R8.5-d", "A26", "A27"),
         reason=f"offense {offense}: forfeit of {where} with a machine score of zero",
+    )
+
+
+def check_game_confirmed(game: int, confirmed: Collection[int]) -> None:
+    """R8.5-c: a violation during game `game` is recorded once that game's scores are
+    confirmed (`confirmed`: the group's confirmed games), so that its penalty falls on the
+    game as scored. Raises RuleError before then."""
+    if game not in confirmed:
+        raise RuleError(
+            f"confirm game {game}'s scores first, then record the violation during it: its "
+            "penalty is applied to the scored game (§8.5)"
+        )
+
+
+def ruled_accidental(kind: ViolationKind | str, ruled_serious: bool | None) -> bool:
+    """A28: whether the official's ruling makes a wrong-ball play (§8.2) accidental, so not
+    serious; no other kind of violation can be ruled so."""
+    return ruled_serious is False and kind == "opponents_ball"
+
+
+def check_ruled_seriousness(
+    violation: Violation, decision: PenaltyDecision, *, ruled_serious: bool | None, label: str
+) -> None:
+    """A28: an official's "serious" or "not serious" ruling (`ruled_serious`; None: none)
+    must be what the rules decided (`decision`), except that a wrong-ball play may be ruled
+    accidental. `label` names the kind of violation in the message. Raises RuleError."""
+    serious = decision.offense is not None
+    if ruled_serious is None or ruled_serious == serious or violation.lo_marked_not_serious:
+        return
+    raise RuleError(
+        f"{label} is {'always' if serious else 'never'} a serious violation under the rules "
+        f"({', '.join(decision.rules)}); only a wrong-ball play may be ruled accidental (A28)"
     )
 
 

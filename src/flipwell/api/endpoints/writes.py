@@ -18,7 +18,6 @@ from flipwell.api.contract import created
 from flipwell.api.endpoints.params import GameId, MeetId, SeasonId, Slug, SubmissionId
 from flipwell.api.endpoints.public import router
 from flipwell.api.errors import ERROR_RESPONSES
-from flipwell.api.exchange import import_roster
 from flipwell.api.schemas import (
     ClosedOut,
     CloseMeetIn,
@@ -39,6 +38,7 @@ from flipwell.api.schemas import (
     TreasuryOut,
 )
 from flipwell.league import services
+from flipwell.league.exchange.for_other_programs import import_roster
 from flipwell.league.selectors.treasury import treasury
 
 # One router with the public reads: ninja serves two methods of one path only from one router.

@@ -80,9 +80,9 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 
 from flipwell.league import enums
 from flipwell.league import models as m
+from flipwell.league.caches import forget
 from flipwell.league.exchange.files import write_atomically
 from flipwell.league.exchange.progress import Progress, Stream
-from flipwell.league.results import forget_memo
 from flipwell.league.services._edge import check_facts_fold
 
 FORMAT = "flipwell-backup"
@@ -490,7 +490,7 @@ def restore_backup(
         _reset_sequences(ordered)
     # The restored seasons carry their backed-up revisions: a fold this process remembers
     # for the same season and revision may be of other facts (an edited or older file).
-    forget_memo()
+    forget()
     return BackupSummary(rows=counts)
 
 

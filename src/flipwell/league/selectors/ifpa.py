@@ -3,7 +3,8 @@
 Words (`flipwell.rules.ifpa` defines the rest):
 - *submission*: the players the IFPA results file lists, at their final positions, and the
   players left out of it, each with the reason in words. Both the file
-  (`flipwell.api.exchange.ifpa_results`) and its preview (the API and the console) read it.
+  (`flipwell.league.exchange.for_other_programs.ifpa_results`) and its preview (the API and
+  the console) read it.
 - *playoffs complete*: every playoff division's final is complete; only then are post-finals
   results possible, and they are the default.
 """

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from flipwell.league import models as m
+from flipwell.league.selectors.meet_times import absence_open, lateness_open, scheduled_start
 from flipwell.league.selectors.public_pages import PlayerPage, player_page
-from flipwell.league.services.meets import scheduled_start
-from flipwell.league.services.player_links import absence_open, lateness_open
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ from flipwell.rules import (
     Standing,
     next_groups,
     playoff_race,
+    proposed_group_numbers,
     provisional_points,
     season_progress,
 )
@@ -255,6 +256,30 @@ def ladder(season: m.Season) -> NextMeet:
         groups=tuple(tuple(line[p] for p in group) for group in groups),
         problem=problem,
     )
+
+
+@dataclass(frozen=True)
+class StartProposal:
+    """What the console proposes when an official starts a meet (§4.1, R4.1-d)."""
+
+    preview: NextMeet
+    present: tuple[LadderLine, ...]
+    """The ladder without the players who announced their absence, in ladder order."""
+    group_numbers: list[int]
+    """Each present player's proposed group, in ladder order (1 is the top group)."""
+    group_count: int
+    """How many groups the official may spread them over."""
+
+
+def start_proposal(meet: m.Meet) -> StartProposal:
+    """The ladder of `meet`'s season, the players present and their proposed groups under the
+    league's ruleset (`proposed_group_numbers`, §4.1, R4.1-d)."""
+    preview = ladder(meet.season)
+    absent = set(preview.announced_absent)
+    present = tuple(line for line in preview.ladder if line.player not in absent)
+    ruleset = season_fold(meet.season).ruleset
+    numbers, count = proposed_group_numbers(len(present), ruleset=ruleset)
+    return StartProposal(preview, present, numbers, count)
 
 
 def player_history(season: m.Season, player: m.Player) -> PlayerHistory:

@@ -26,6 +26,7 @@ from flipwell.league.services._edge import (
     require_official,
     rules_edge,
 )
+from flipwell.league.services._protocol import official_write
 from flipwell.rules import (
     EntryKind,
     Ledger,
@@ -63,30 +64,22 @@ def record_ledger_entry(
 ) -> m.LedgerEntry:
     """Append one money movement to the league's ledger (§9, R9-a..f, R8.3-d, R8.6-d).
 
-    kind: one of the rules' kinds (dues_paid, kitty_in, kitty_spend, transfer_to_treasury,
-    treasury_expense, interference_charge, restart_charge); reversals go through
-    `reverse_ledger_entry`. amount_cents: positive; the kind gives the direction.
-    Dues are per season (A47), so dues_paid needs the season, and its player must be entered
-    in it.
-
-    Side effects: locks the league row (so two entries cannot overdraw an account together),
-    inserts the LedgerEntry and an audit event ``ledger.entry_recorded``. Raises
-    PermissionDenied unless `actor` is a league official, and ValidationError keyed by field
-    (nothing written) for anything the rules refuse: a wrong account or reason code for the
-    kind, a missing player, a non-positive amount, an overdraft.
+    kind: a rules kind (reversals go through `reverse_ledger_entry`); amount_cents: positive,
+    the kind gives the direction. Dues are per season (A47): dues_paid names the season and a
+    player entered in it. The league row is locked, so two entries cannot overdraw an account
+    together. Audited ``ledger.entry_recorded``. ValidationError keyed by field for anything
+    the rules refuse (account or reason for the kind, missing player, amount, overdraft).
     """
-    with transaction.atomic():
-        require_official(actor=actor, league=league, action="record ledger entries")
+    with official_write(league=league, actor=actor, action="record ledger entries") as write:
         m.League.objects.select_for_update().filter(pk=league.pk).first()
         _check_links(league=league, kind=kind, season=season, player=player)
         ledger = to_rules_ledger(league)
-        today = timezone.localdate(timezone=ZoneInfo(league.time_zone))
         new_id = _next_id(ledger)
         said = _new_entry_message(new_id)
         with rules_edge(_field, code="invalid", message=said):
             entry = LedgerEntry(
                 entry_id=new_id,
-                on=today,
+                on=timezone.localdate(timezone=ZoneInfo(league.time_zone)),
                 kind=kind,
                 account=account,  # untyped input (a form, JSON): the rules refuse an unknown one
                 amount=amount_cents,
@@ -108,22 +101,20 @@ def record_ledger_entry(
             note=note.strip(),
             created_by=actor,
         )
-        record_event(
-            action="ledger.entry_recorded",
-            obj=row,
-            league=league,
-            actor=actor,
-            data={
-                "kind": kind,
-                "account": account,
-                "amount_cents": amount_cents,
-                "season": season.pk if season else None,
-                "player": player.pk if player else None,
-                "reason": reason,
-                "note": row.note,
-            },
-        )
+        write.event("ledger.entry_recorded", row, {**_entry_data(row), "kind": kind})
     return row
+
+
+def _entry_data(row: m.LedgerEntry) -> dict[str, object]:
+    """An entry's audit data: what moved, where, for whom and why."""
+    return {
+        "account": row.account,
+        "amount_cents": abs(row.amount_cents),
+        "season": row.season_id,
+        "player": row.player_id,
+        "reason": row.reason,
+        "note": row.note,
+    }
 
 
 def _new_entry_message(entry_id: int) -> Callable[[str], str]:

@@ -38,6 +38,7 @@ from flipwell.league.selectors.meet_board import (
     machine_states,
     open_compensatory,
 )
+from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.services._edge import (
     ConflictError,
     fold,
@@ -446,12 +447,6 @@ def _withdraw(
     row.delete()
     season_changed(meet.season)
     return row
-
-
-def scheduled_start(meet: m.Meet) -> datetime.datetime:
-    """The meet's date at the season's start time, in the league's time zone (R2-a)."""
-    zone = ZoneInfo(meet.season.league.time_zone)
-    return datetime.datetime.combine(meet.date, meet.season.start_time, tzinfo=zone)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ Words:
   sheet, a session) is never accepted here.
 - *received*: when the server got the player's notice; it is the notice's time, the same
   ``recorded_at`` as when the LO types in what a player told him (R2.2-a).
-- *deadline*: a meet's scheduled start (`flipwell.league.services.meets.scheduled_start`).
+- *deadline*: a meet's scheduled start (`flipwell.league.selectors.meet_times.scheduled_start`).
   Through a link, an absence or lateness is told only before it (R2.2-a, R3.1-d); after it the
   player tells the LO, who records what and when he was told.
 """
@@ -28,13 +28,13 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
+from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.services._edge import ConflictError, require_official
 from flipwell.league.services.meets import (
     AnnouncedLateness,
     _record_absence,
     _record_lateness,
     _withdraw,
-    scheduled_start,
 )
 from flipwell.league.services.notices import offer_notices
 
@@ -302,16 +302,3 @@ def _before_start(meet: m.Meet, now: datetime.datetime, *, what: str) -> None:
             },
             code="too_late",
         )
-
-
-def absence_open(meet: m.Meet, now: datetime.datetime) -> bool:
-    """Whether a player may still tell, through their link, that they will miss `meet`:
-    before its scheduled start and before the LO starts it (R3.1-d)."""
-    return meet.status == m.Meet.Status.PLANNED and now < scheduled_start(meet)
-
-
-def lateness_open(meet: m.Meet, now: datetime.datetime) -> bool:
-    """Whether a player may still tell, through their link, that they will be late to `meet`:
-    before its scheduled start and before the LO starts it (R2.2-a; issue 27 §3: a meet
-    started early is under way, so its players tell a league official)."""
-    return meet.status == m.Meet.Status.PLANNED and now < scheduled_start(meet)

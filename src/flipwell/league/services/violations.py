@@ -12,11 +12,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, ruleset_for
-from flipwell.league.audit import record_event
 from flipwell.league.enums import (
     REMEDY_CHOICES,
     VIOLATION_KINDS,
@@ -24,30 +22,29 @@ from flipwell.league.enums import (
     ViolationKindValue,
     one_of,
 )
-from flipwell.league.notices import queue_ruling
 from flipwell.league.services._edge import (
     ConflictError,
     fold,
     group_player_ids,
     locked_game,
     open_meet,
-    record_ruling,
     require_member,
-    require_official,
     require_reason,
     rules_edge,
-    season_changed,
 )
+from flipwell.league.services._protocol import official_write
 from flipwell.league.services.ledger import record_ledger_entry
 from flipwell.rules.season_values import SeasonResult
 from flipwell.rules.violations import (
     PenaltyDecision,
     Violation,
-    game_count_outcome,
-    interference_remedy,
-    opponents_ball_remedy,
+    check_game_confirmed,
+    check_restart_needed,
+    check_ruled_seriousness,
     penalty_decision,
     restart_charge,
+    ruled_accidental,
+    victim_remedy,
     violator_charge,
 )
 from flipwell.rules.violations import VictimRemedy as RulesRemedy
@@ -83,93 +80,47 @@ def record_violation(
 ) -> RecordedViolation:
     """A league official records a violation and learns its §8.5 penalty (§8, A26, A27, A28).
 
-    The fact stored is the violation with its timing: during `game` (whose scores must be
-    confirmed first, so the fold can score it) or between games after `games_completed`. The
-    penalty (offense number, the game forfeited, or the season forfeit) is applied by the
-    season fold on every read; this returns the stored Violation and the rules'
-    `PenaltyDecision` to show (`RecordedViolation`). `serious`
-    is the rules' call, except that an LO may rule a wrong-ball play accidental (A28: serious
-    False), recorded as a Ruling. `target_game` is the LO's choice where the rules leave it
-    to him (A27.4).
-
-    Side effects: a Violation, maybe a Ruling, an audit event ``violation.recorded``, a notice
-    to the violator queued when they chose it (`flipwell.league.notices.queue_ruling`). Raises
-    PermissionDenied unless `actor` is a league official; ValidationError without a reason,
-    for a meet that is not open, a player not grouped at it, a game outside his group or not
-    yet confirmed, an impossible timing, or a seriousness the rules do not allow.
+    Stored: the violation during `game` (confirmed first, R8.5-c) or after `games_completed`;
+    the fold applies its penalty. `serious` must be the rules' call, except that a wrong-ball
+    play may be ruled accidental (A28, recorded as a ruling); `target_game` is the official's
+    choice where the rules leave it (A27.4). Audited ``violation.recorded``; the violator is
+    sent a notice. PermissionDenied unless `actor` is an official; ValidationError for a
+    missing reason, a meet not open, a player in no group, or a timing or seriousness the
+    rules refuse.
     """
-    with transaction.atomic():
-        meet = m.Meet.objects.select_for_update().select_related("season__league").get(pk=meet.pk)
-        league = meet.season.league
-        require_official(actor=actor, league=league, action="record a violation")
-        open_meet(meet, doing="record a violation")
+    with official_write(
+        league=meet.season.league, actor=actor, action="record a violation", season=meet.season
+    ) as write:
+        meet = write.open_meet(meet, doing="record a violation")
         why = require_reason(reason, field="reason", what="A violation")
         kind = one_of(kind, VIOLATION_KINDS, field="kind", what="violation")
-        member = (
-            m.GroupMember.objects.filter(group__meet=meet, player=player)
-            .select_related("group")
-            .first()
-        )
-        if member is None:
-            raise ValidationError({"player": f"{player} is in no group of meet {meet.number}."})
-        group = member.group
-        before, _ = fold(meet.season)
-        confirmed = sorted(
-            set(
-                m.ScoreSubmission.objects.filter(
-                    game__group=group, confirmed_by__isnull=False
-                ).values_list("game__number", flat=True)
-            )
-        )
-        if game is not None:
-            if game.group_id != group.pk:
-                raise ValidationError(
-                    {"game": f"That game is not one of group {group.number}'s, {player}'s group."}
-                )
-            if game.number not in confirmed:
-                raise ValidationError(
-                    {
-                        "game": f"Confirm game {game.number}'s scores first, then record the "
-                        "violation during it: its penalty is applied to the scored game (§8.5)."
-                    }
-                )
-            games_completed = game.number - 1
-        else:
-            _check_games_completed(before, games_completed, group=group, player=player)
-        accidental = serious is False and kind == "opponents_ball"
+        group = _group_of(meet, player)
+        before, ruleset = fold(meet.season)
+        games_completed = _timing(before, group, player, game, games_completed)
         with rules_edge("kind"):
-            violation = Violation(
+            facts = Violation(
                 violator=player_key(player.pk),
                 kind=kind,
                 last_allowable_ball=last_allowable_ball,
                 slam_tilted=slam_tilted,
-                lo_marked_not_serious=accidental,
+                lo_marked_not_serious=ruled_accidental(kind, serious),
             )
-        ruleset = ruleset_for(league)
+        points = _completed_points(before, meet, player, games_completed, game)
         with rules_edge("serious"):
             decision = penalty_decision(
-                violation,
-                prior_offenses=before.players[player_key(player.pk)].offenses,
-                points_by_game=_completed_points(before, meet, player, games_completed, game),
+                facts,
+                prior_offenses=before.players[facts.violator].offenses,
+                points_by_game=points,
                 current_game=None if game is None else game.number,
                 ruleset=ruleset,
             )
-        is_serious = decision.offense is not None
-        if serious is not None and serious != is_serious and not accidental:
-            label = m.Violation.Kind(kind).label
-            raise ValidationError(
-                {
-                    "serious": f"{label} is {'always' if is_serious else 'never'} a serious "
-                    f"violation under the rules ({', '.join(decision.rules)}); only a wrong-ball "
-                    "play may be ruled accidental (A28)."
-                }
-            )
+            check_ruled_seriousness(facts, decision, ruled_serious=serious, label=_label(kind))
         row = m.Violation.objects.create(
             meet=meet,
             game=game,
             player=player,
             kind=kind,
-            serious=is_serious,
+            serious=decision.offense is not None,
             games_completed=games_completed,
             target_game=target_game,
             last_allowable_ball=last_allowable_ball,
@@ -177,38 +128,16 @@ def record_violation(
             official=actor,
             reason=why,
         )
-        if accidental:
-            record_ruling(
-                league=league,
-                official=actor,
+        if facts.lo_marked_not_serious:
+            write.ruling(
                 kind="violation_not_serious",
                 subject=f"{player}, meet {meet.number}: opponent's ball",
                 reason=why,
                 affected=group_player_ids(game.group) if game is not None else [player.pk],
             )
-        after, _ = season_changed(meet.season)
-        penalised = after.meets[meet.number - 1].penalties.get(player_key(player.pk), ())
-        if decision.effect == "game_forfeit" and decision.game is None and penalised:
-            decision = dataclasses.replace(decision, game=penalised[-1])
-        record_event(
-            action="violation.recorded",
-            obj=row,
-            league=league,
-            actor=actor,
-            data={
-                "meet": meet.pk,
-                "player": player.pk,
-                "kind": kind,
-                "serious": is_serious,
-                "game": None if game is None else game.pk,
-                "games_completed": games_completed,
-                "offense": decision.offense,
-                "effect": decision.effect,
-                "penalty_game": decision.game,
-            },
-        )
-        queue_ruling(
-            league=league,
+        decision = _with_penalty_game(decision, write.refold(), row)
+        write.event("violation.recorded", row, _violation_data(row, decision))
+        write.notice(
             player=player,
             meet=meet,
             key=f"violation:{row.pk}",
@@ -217,6 +146,75 @@ def record_violation(
             reason=why,
         )
     return RecordedViolation(violation=row, decision=decision)
+
+
+def _label(kind: str) -> str:
+    return str(m.Violation.Kind(kind).label)
+
+
+def _group_of(meet: m.Meet, player: m.Player) -> m.Group:
+    """The player's group at `meet`; ValidationError when they are in none."""
+    member = (
+        m.GroupMember.objects.filter(group__meet=meet, player=player)
+        .select_related("group")
+        .first()
+    )
+    if member is None:
+        raise ValidationError({"player": f"{player} is in no group of meet {meet.number}."})
+    return member.group
+
+
+def _timing(
+    before: SeasonResult, group: m.Group, player: m.Player, game: m.Game | None, completed: int
+) -> int:
+    """The games the group completed before the violation: those before `game` (checked by
+    `_check_during`), else `completed` (checked against the fold)."""
+    if game is None:
+        _check_games_completed(before, completed, group=group, player=player)
+        return completed
+    _check_during(game, group, player)
+    return game.number - 1
+
+
+def _check_during(game: m.Game, group: m.Group, player: m.Player) -> None:
+    """A violation during `game`: one of the player's group's games, already confirmed."""
+    if game.group_id != group.pk:
+        raise ValidationError(
+            {"game": f"That game is not one of group {group.number}'s, {player}'s group."}
+        )
+    confirmed = set(
+        m.ScoreSubmission.objects.filter(game__group=group, confirmed_by__isnull=False).values_list(
+            "game__number", flat=True
+        )
+    )
+    with rules_edge("game"):
+        check_game_confirmed(game.number, confirmed)
+
+
+def _with_penalty_game(
+    decision: PenaltyDecision, after: SeasonResult, row: m.Violation
+) -> PenaltyDecision:
+    """The decision naming the game the fold took as the penalty's, where the rules left it
+    to the fold (the game of his highest points, A27)."""
+    penalised = after.meets[row.meet.number - 1].penalties.get(player_key(row.player_id), ())
+    if decision.effect == "game_forfeit" and decision.game is None and penalised:
+        return dataclasses.replace(decision, game=penalised[-1])
+    return decision
+
+
+def _violation_data(row: m.Violation, decision: PenaltyDecision) -> dict[str, object]:
+    """The audit event's data of a recorded violation."""
+    return {
+        "meet": row.meet_id,
+        "player": row.player_id,
+        "kind": row.kind,
+        "serious": row.serious,
+        "game": row.game_id,
+        "games_completed": row.games_completed,
+        "offense": decision.offense,
+        "effect": decision.effect,
+        "penalty_game": decision.game,
+    }
 
 
 def _violation_details(row: m.Violation, decision: PenaltyDecision, group: m.Group) -> list[str]:
@@ -260,100 +258,43 @@ def record_victim_remedy(
 ) -> RecordedRemedy:
     """Record what the victim of a violation takes as compensation, and charge the violator.
 
-    `announced`: the victim's choice announced before play resumed, or None when he announced
-    none: the rules' default applies (A29). An opponent who played his ball (§8.2,
-    `opponents_ball_remedy`: R8.2-b..d) or other interference (§8.3, `interference_remedy`:
-    R8.3-b, R8.3-c). The violator pays for a replayed game or a buy-in ball even if the machine
-    has credits (R8.3-d, A30; `violator_charge`), at `game_price_cents` or `ball_price_cents`
-    (required when the remedy needs it), as an ``interference_charge`` in the ledger.
-
-    Side effects: a VictimRemedy, maybe a LedgerEntry (via `record_ledger_entry`, with its
-    audit event), an audit event ``violation.remedy_recorded``. Raises PermissionDenied unless
-    `actor` is a league official; ValidationError for a violation without a victim (not §8.2 or
-    §8.3), a victim outside the violator's group or the violator himself, a repeat, a choice
-    the rules refuse, a missing price, or a meet that is not open.
+    `announced`: the victim's choice announced before play resumed, or None: the rules'
+    default (A29). The remedy is `victim_remedy`'s (§8.2 R8.2-b..d, §8.3 R8.3-b, R8.3-c). The
+    violator pays a replayed game or a buy-in ball even if the machine has credits (R8.3-d,
+    A30), at `game_price_cents` or `ball_price_cents`, as an ``interference_charge``. Audited
+    ``violation.remedy_recorded``. ValidationError for a violation without a victim, a victim
+    outside the group or the violator, a repeat, a refused choice, a missing price, or a meet
+    that is not open.
     """
-    with transaction.atomic():
+    league = m.League.objects.get(seasons__meets__violations=violation.pk)
+    with official_write(
+        league=league, actor=actor, action="record a victim's remedy", field="announced"
+    ) as write:
         violation = (
             m.Violation.objects.select_for_update()
             .select_related("meet__season__league", "player")
             .get(pk=violation.pk)
         )
         meet = violation.meet
-        league = meet.season.league
-        require_official(actor=actor, league=league, action="record a victim's remedy")
+        write.season = meet.season
         open_meet(meet, doing="record a victim's remedy")
-        if violation.kind not in (m.Violation.Kind.OPPONENTS_BALL, m.Violation.Kind.INTERFERENCE):
-            raise ValidationError(
-                {
-                    "violation": f"{violation.get_kind_display()} has no victim's remedy: only "
-                    "an opponent's ball (§8.2) or interference (§8.3) does."
-                }
-            )
-        if victim.pk == violation.player_id:
-            raise ValidationError({"victim": f"{victim} is the violator, not a victim."})
-        members = list(
-            m.GroupMember.objects.filter(
-                group__meet=meet, group__members__player=violation.player_id
-            ).values_list("player_id", flat=True)
-        )
-        if victim.pk not in members:
-            raise ValidationError(
-                {"victim": f"{victim} did not play in {violation.player}'s group at this meet."}
-            )
-        if m.VictimRemedy.objects.filter(violation=violation, victim=victim).exists():
-            raise ConflictError(
-                {"victim": f"{victim}'s remedy for this violation is recorded."},
-                code="remedy_already_recorded",
-            )
+        _check_victim(violation, victim)
         choice = (
             None
             if announced is None
             else one_of(announced, REMEDY_CHOICES, field="announced", what="choice")
         )
-        ruleset = ruleset_for(league)
-        if violation.kind == m.Violation.Kind.OPPONENTS_BALL:
-            with rules_edge("announced"):
-                remedy = opponents_ball_remedy(
-                    unallowable_ball=unallowable_ball,
-                    allowable_balls_left=allowable_balls_left,
-                    announced=choice,
-                    ruleset=ruleset,
-                )
-        else:
-            with rules_edge("announced"):
-                remedy = interference_remedy(
-                    caused_loss=caused_loss, announced=choice, ruleset=ruleset
-                )
-        if remedy.replay and game_price_cents is None:
-            raise ValidationError(
-                {"game_price_cents": "The violator pays the replayed game (R8.3-d): its price?"}
+        with rules_edge(lambda text: "violation" if "no victim" in text else "announced"):
+            remedy = victim_remedy(
+                violation.kind,
+                unallowable_ball=unallowable_ball,
+                allowable_balls_left=allowable_balls_left,
+                caused_loss=caused_loss,
+                announced=choice,
+                ruleset=ruleset_for(league),
             )
-        if remedy.additional_balls and not earned_extra_ball_used and ball_price_cents is None:
-            raise ValidationError(
-                {"ball_price_cents": "The violator pays the buy-in ball (R8.3-d): its price?"}
-            )
-        with rules_edge("game_price_cents" if remedy.replay else "ball_price_cents"):
-            amount = violator_charge(
-                remedy,
-                game_price=game_price_cents or 0,
-                ball_price=ball_price_cents or 0,
-                earned_extra_ball_used=earned_extra_ball_used,
-            )
-        charge = None
-        if amount:
-            charge = record_ledger_entry(
-                league=league,
-                kind="interference_charge",
-                account="kitty",
-                amount_cents=amount,
-                season=meet.season,
-                player=violation.player,
-                reason="replayed_game" if remedy.replay else "buy_in_ball",
-                note=f"{victim}'s {remedy.choice} after {violation.get_kind_display()}, "
-                f"meet {meet.number} (R8.3-d)",
-                actor=actor,
-            )
+        amount = _remedy_charge(remedy, game_price_cents, ball_price_cents, earned_extra_ball_used)
+        charge = _charge_violator(violation, victim, remedy, amount, actor) if amount else None
         row = m.VictimRemedy.objects.create(
             violation=violation,
             victim=victim,
@@ -365,23 +306,76 @@ def record_victim_remedy(
             charge=charge,
             official=actor,
         )
-        record_event(
-            action="violation.remedy_recorded",
-            obj=row,
-            league=league,
-            actor=actor,
-            data={
-                "violation": violation.pk,
-                "victim": victim.pk,
-                "announced": announced,
-                "choice": remedy.choice,
-                "presumed": remedy.presumed,
-                "rules": list(remedy.rules),
-                "charge_cents": amount,
-            },
-        )
-        season_changed(meet.season)
+        data = {"violation": violation.pk, "victim": victim.pk, "announced": announced}
+        write.event("violation.remedy_recorded", row, {**data, **_remedy_data(remedy, amount)})
     return RecordedRemedy(row=row, remedy=remedy, charge=charge)
+
+
+def _check_victim(violation: m.Violation, victim: m.Player) -> None:
+    """A victim of `violation`: another player of the violator's group, not yet compensated."""
+    if victim.pk == violation.player_id:
+        raise ValidationError({"victim": f"{victim} is the violator, not a victim."})
+    members = m.GroupMember.objects.filter(
+        group__meet=violation.meet_id, group__members__player=violation.player_id
+    ).values_list("player_id", flat=True)
+    if victim.pk not in set(members):
+        raise ValidationError(
+            {"victim": f"{victim} did not play in {violation.player}'s group at this meet."}
+        )
+    if m.VictimRemedy.objects.filter(violation=violation, victim=victim).exists():
+        raise ConflictError(
+            {"victim": f"{victim}'s remedy for this violation is recorded."},
+            code="remedy_already_recorded",
+        )
+
+
+def _remedy_charge(
+    remedy: RulesRemedy, game_price: int | None, ball_price: int | None, earned_used: bool
+) -> int:
+    """What the violator pays for the remedy (R8.3-d, A30); each price asked for when needed."""
+    if remedy.replay and game_price is None:
+        raise ValidationError(
+            {"game_price_cents": "The violator pays the replayed game (R8.3-d): its price?"}
+        )
+    if remedy.additional_balls and not earned_used and ball_price is None:
+        raise ValidationError(
+            {"ball_price_cents": "The violator pays the buy-in ball (R8.3-d): its price?"}
+        )
+    with rules_edge("game_price_cents" if remedy.replay else "ball_price_cents"):
+        return violator_charge(
+            remedy,
+            game_price=game_price or 0,
+            ball_price=ball_price or 0,
+            earned_extra_ball_used=earned_used,
+        )
+
+
+def _charge_violator(
+    violation: m.Violation, victim: m.Player, remedy: RulesRemedy, amount: int, actor: User
+) -> m.LedgerEntry:
+    """The violator's ``interference_charge`` for the victim's remedy (R8.3-d)."""
+    meet = violation.meet
+    return record_ledger_entry(
+        league=meet.season.league,
+        kind="interference_charge",
+        account="kitty",
+        amount_cents=amount,
+        season=meet.season,
+        player=violation.player,
+        reason="replayed_game" if remedy.replay else "buy_in_ball",
+        note=f"{victim}'s {remedy.choice} after {violation.get_kind_display()}, "
+        f"meet {meet.number} (R8.3-d)",
+        actor=actor,
+    )
+
+
+def _remedy_data(remedy: RulesRemedy, amount: int) -> dict[str, object]:
+    return {
+        "choice": remedy.choice,
+        "presumed": remedy.presumed,
+        "rules": list(remedy.rules),
+        "charge_cents": amount,
+    }
 
 
 @dataclass(frozen=True)
@@ -403,63 +397,34 @@ def record_game_restart(
     note: str = "",
 ) -> RecordedRestart:
     """A machine has the wrong number of games started and it cannot be fixed: the game is
-    voided and restarted on the same machine, the responsible player paying the restart for
-    all players (R8.6-c, R8.6-d, A60).
-
-    `flipwell.rules.violations.game_count_outcome` decides from `games_started`, the players
-    present for the game (the group less its forfeits, A60) and `more_games_possible`; too
-    many games (R8.6-a) or too few that can still be started (R8.6-b) are fixed on the machine
-    and nothing more is done, so they are refused here. The charge is `restart_charge` (one
-    game price per player) as a ``restart_charge`` ledger entry. The restarted game's sheet is
-    then entered as usual: the voided attempt is kept only as this record.
-
-    Side effects: a GameRestart, a LedgerEntry when the price is not zero (via
-    `record_ledger_entry`), an audit event ``game.restarted``, a notice to the responsible
-    player queued when they chose it. Raises PermissionDenied unless `actor` is a league
-    official; ValidationError for a meet that is not open, a game with confirmed scores, a
-    responsible player outside the group, or a count that needs no restart.
+    voided and restarted on the same machine, the responsible player paying one game per
+    player present (R8.6-c, R8.6-d, A60), as a ``restart_charge``. A count that can be fixed
+    on the machine is refused (`check_restart_needed`: R8.6-a, R8.6-b), and so is a game with
+    confirmed scores. Audited ``game.restarted``; the responsible player is sent a notice.
     """
-    with transaction.atomic():
+    meet = game.group.meet
+    with official_write(
+        league=meet.season.league,
+        actor=actor,
+        action="record a game restart",
+        season=meet.season,
+        field="games_started",
+    ) as write:
         game = locked_game(game)
-        group = game.group
-        meet = group.meet
-        league = meet.season.league
-        require_official(actor=actor, league=league, action="record a game restart")
+        group, meet = game.group, game.group.meet
         open_meet(meet, doing="record a game restart")
         members = group_player_ids(group)
         require_member(responsible, members, field="responsible", group=group)
-        if m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False).exists():
-            raise ValidationError(
-                {
-                    "game": f"Game {game.number} has confirmed scores: a wrong game count is "
-                    "fixed while the game is played (R8.6-c)."
-                }
-            )
-        forfeited = set(m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True))
-        players = len([p for p in members if p not in forfeited])
-        with rules_edge("games_started"):
-            outcome = game_count_outcome(
-                games_started=games_started,
-                players=players,
-                more_games_possible=more_games_possible,
-            )
-        if outcome != "void_and_restart":
-            fix = {
-                "correct": "that is the right number: nothing to restart",
-                "plunge_extra_games": "plunge the extra games' balls unplayed; nothing more is "
-                "done (R8.6-a)",
-                "start_more_games": "start more games on the machine; nothing more is done "
-                "(R8.6-b)",
-            }[outcome]
-            raise ValidationError(
-                {"games_started": f"{games_started} games for {players} players: {fix}."}
-            )
+        players = _players_present(game, members)
+        check_restart_needed(
+            games_started=games_started, players=players, more_games_possible=more_games_possible
+        )
         with rules_edge("game_price_cents"):
             amount = restart_charge(players=players, game_price=game_price_cents)
         charge = None
         if amount:
             charge = record_ledger_entry(
-                league=league,
+                league=write.league,
                 kind="restart_charge",
                 account="kitty",
                 amount_cents=amount,
@@ -478,37 +443,53 @@ def record_game_restart(
             note=note.strip(),
             official=actor,
         )
-        record_event(
-            action="game.restarted",
-            obj=restart,
-            league=league,
-            actor=actor,
-            data={
-                "game": game.pk,
-                "responsible": responsible.pk,
-                "games_started": games_started,
-                "players": players,
-                "charge_cents": amount,
-            },
-        )
-        season_changed(meet.season)
-        queue_ruling(
-            league=league,
+        write.event("game.restarted", restart, _restart_data(restart, amount))
+        write.notice(
             player=responsible,
             meet=meet,
             key=f"restart:{restart.pk}",
             what=f"game {game.number} of your group restarted at meet {meet.number}",
-            details=[
-                f"{games_started} games were started for {players} players: the game was "
-                "voided and restarted on the same machine (R8.6-c).",
-                f"You are charged {amount // 100}.{amount % 100:02d} for every player's game "
-                "(R8.6-d)."
-                if amount
-                else "",
-            ],
+            details=_restart_details(restart, amount),
             reason=note.strip(),
         )
     return RecordedRestart(restart=restart, charge=charge)
+
+
+def _players_present(game: m.Game, members: list[int]) -> int:
+    """How many of the group play the game (A60: less its forfeits); refused once the game's
+    scores are confirmed (R8.6-c: a wrong count is fixed while the game is played)."""
+    if m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False).exists():
+        raise ValidationError(
+            {
+                "game": f"Game {game.number} has confirmed scores: a wrong game count is "
+                "fixed while the game is played (R8.6-c)."
+            }
+        )
+    forfeited = set(m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True))
+    return len([p for p in members if p not in forfeited])
+
+
+def _restart_data(restart: m.GameRestart, amount: int) -> dict[str, object]:
+    return {
+        "game": restart.game_id,
+        "responsible": restart.responsible_id,
+        "games_started": restart.games_started,
+        "players": restart.players,
+        "charge_cents": amount,
+    }
+
+
+def _restart_details(restart: m.GameRestart, amount: int) -> list[str]:
+    """The restart's notice to the player responsible (R8.6-c, R8.6-d)."""
+    details = [
+        f"{restart.games_started} games were started for {restart.players} players: the game "
+        "was voided and restarted on the same machine (R8.6-c)."
+    ]
+    if amount:
+        details.append(
+            f"You are charged {amount // 100}.{amount % 100:02d} for every player's game (R8.6-d)."
+        )
+    return details
 
 
 # --- helpers ---------------------------------------------------------------------------------

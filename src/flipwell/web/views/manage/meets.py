@@ -34,10 +34,11 @@ from flipwell.league.selectors.console import (
     season_players,
 )
 from flipwell.league.selectors.meet_board import meet_board
-from flipwell.league.selectors.standings import ladder
+from flipwell.league.selectors.meet_times import scheduled_start
+from flipwell.league.selectors.standings import start_proposal
 from flipwell.league.services.malfunctions import GameEnding, ReportedMalfunction
-from flipwell.league.services.meets import AnnouncedLateness, scheduled_start
-from flipwell.rules import ends_the_game, proposed_group_numbers
+from flipwell.league.services.meets import AnnouncedLateness
+from flipwell.rules import ends_the_game
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page
 from flipwell.web.forms import (
     AnswerForm,
@@ -399,16 +400,13 @@ def _lateness_message(told: AnnouncedLateness) -> str:
 def start(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
     """Start the meet: the ladder's groups as a preview, or the official's with a reason."""
     the_meet = meet_of(league, meet_id)
-    preview = ladder(the_meet.season)
-    absent = set(preview.announced_absent)
-    present = [line for line in preview.ladder if line.player not in absent]
-    groups, count = proposed_group_numbers(len(present))  # §4.1, R4.1-d
+    proposal = start_proposal(the_meet)
     form = StartMeetForm(
         request.POST or None,
         initial={"date": the_meet.date},  # a dated meet's Date field shows its date
-        players=[(line.player.id, line.player.name) for line in present],
-        groups=groups,
-        count=count,
+        players=[(line.player.id, line.player.name) for line in proposal.present],
+        groups=proposal.group_numbers,
+        count=proposal.group_count,
     )
     if request.method == "POST":
         started = run(form, lambda d: _start(the_meet, form, request))
@@ -419,7 +417,7 @@ def start(request: HttpRequest, league: m.League, role: str, meet_id: int) -> Ht
             return HttpResponseRedirect(reverse("web:manage_meet", args=[league.slug, meet_id]))
     context = {
         **_base(league, role, the_meet, "start"),
-        "preview": preview,
+        "preview": proposal.preview,
         "form": form,
         "early": before_start_warning(the_meet, "start"),
     }

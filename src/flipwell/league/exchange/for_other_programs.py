@@ -3,8 +3,8 @@
 Words:
 - *IFPA results CSV*: the players of a season the IFPA counts, in final position order, with
   their IFPA numbers and the meets each attended (``meets_attended``). Who is listed, and the
-  positions, come from `flipwell.league.selectors.ifpa.ifpa_submission` (IFPA league rules,
-  issue #13): a player who attended fewer than half the meets played is left out unless he
+  positions, come from `flipwell.league.selectors.ifpa.ifpa_submission` (the IFPA's
+  league rules): a player who attended fewer than half the meets played is left out unless they
   reached the finals, and the players behind him move up. One kind of results per file:
   regular season (the standings) or post-finals (the playoff places first). A name
   a spreadsheet would run as a formula is written as text (``'=...``,
