@@ -10,6 +10,7 @@ Where each rule lives:
 §2, §2.1-§2.3          attendance (the league day, tardiness, joining a game in progress)
 §2.4-§2.5              forfeits (the 50% credit, forfeiting the season)
 §3 corrections         corrections (score-correction consent)
+§3 score sheets        sheet_roles (who may enter and who may confirm a game's sheet)
 §3.1, §4               grouping (group sizes, ladders)
 §3.2-§3.3              scoring (game points, match bonus); ties (recorded tie orders)
 a match, a season      match, season (facts folded into standings); progress
@@ -178,6 +179,7 @@ from flipwell.rules.selection import (
     play_order,
     selectable_machines,
 )
+from flipwell.rules.sheet_roles import who_may_confirm, who_may_enter
 from flipwell.rules.special_rulings import (
     APPENDIX_A,
     AdjustmentKind,
@@ -387,5 +389,7 @@ __all__ = [
     "selectable_machines",
     "violation_effect",
     "violation_score_changes",
+    "who_may_confirm",
+    "who_may_enter",
     "written_day",
 ]

@@ -393,12 +393,19 @@ def ends_the_game(reason: str) -> bool:
 
 
 def next_turns(
-    play_order: Sequence[PlayerId], *, current_player: PlayerId, turn: int
+    play_order: Sequence[PlayerId],
+    *,
+    current_player: PlayerId,
+    turn: int,
+    balls_per_game: int | None = None,
+    extra_balls_collected: Mapping[PlayerId, int] | None = None,
 ) -> dict[PlayerId, int]:
     """Each player's next turn when a game stops on `current_player`'s `turn` (R7.3-h, R7.3-i).
 
     Players before him in the play order have played that turn and are next on turn + 1; he
-    and the players after him are on `turn`. Extra balls are not foreseen: the LO adjusts a
+    and the players after him are on `turn`. With `balls_per_game`, no other player's next
+    turn is past their last ball + 1 (`last_ball`: he had played them all), as when the game
+    stops on an extra ball. Which ball an extra ball was is not foreseen: the LO adjusts a
     player's turn himself. This is `catastrophic_event`'s `next_turn` by default.
     """
     order = check_unique(play_order, what="the play order")
@@ -409,7 +416,25 @@ def next_turns(
             "the current player {player} is not in the game's play order", current_player
         )
     at = order.index(current_player)
-    return {p: turn + 1 if i < at else turn for i, p in enumerate(order)}
+    turns = {p: turn + 1 if i < at else turn for i, p in enumerate(order)}
+    if balls_per_game is None:
+        return turns
+    collected = extra_balls_collected or {}
+    return {
+        p: n
+        if p == current_player
+        else min(n, last_ball(balls_per_game, extra_balls_collected=collected.get(p, 0)) + 1)
+        for p, n in turns.items()
+    }
+
+
+def last_ball(balls_per_game: int, *, extra_balls_collected: int = 0) -> int:
+    """A player's last turn of a game: its balls and the allowable extra balls they collected
+    (R7.1-a, R7.3-l); an unallowable (one-handed) extra ball is not a turn owed."""
+    check_count(balls_per_game, what="balls per game", minimum=1)
+    return balls_per_game + allowable_extra_balls_collected(
+        balls_per_game=balls_per_game, collected=extra_balls_collected
+    )
 
 
 def major_count(malfunctions: Sequence[Malfunction], *, player: PlayerId) -> int:

@@ -293,7 +293,8 @@ def report_malfunction(request: HttpRequest, game_id: GameId, payload: Malfuncti
     """Record a malfunction on a player's ball and learn the rules' ruling (§7.3, §7.4;
     scope: manage). A reason that ends the game (slam tilt, total failure or reset, power loss,
     fire) records every player's balls at once and answers who is owed what (R7.3-h, R7.3-i,
-    A32)."""
+    A32), counting the extra balls each had collected (R7.3-l) and nothing for a player who
+    slam tilted it on purpose (R8.4-a)."""
     game = queries.game(game_id)
     actor = acting_official(request, league=_game_league(game), scope="manage")
     reported = services.report_malfunction(
@@ -308,6 +309,8 @@ def report_malfunction(request: HttpRequest, game_id: GameId, payload: Malfuncti
         ball_in_play=payload.ball_in_play,
         request_compensatory=payload.request_compensatory,
         next_balls={n.player: n.ball for n in payload.next_balls},
+        extra_balls={e.player: e.collected for e in payload.extra_balls},
+        slammer=queries.player(payload.slammer, field="slammer") if payload.slammer else None,
         actor=actor,
     )
     return created(request, reported, f"/api/v1/games/{game.pk}")

@@ -74,6 +74,17 @@ class NextBallIn(InputSchema):
     )
 
 
+class ExtraBallsIn(InputSchema):
+    player: int = id_field("A player of the game.")
+    collected: int = Field(
+        ...,
+        ge=0,
+        le=limits.BALL.maximum,
+        description="Extra balls they had collected in the game; the allowable ones are balls "
+        "they are owed (R7.3-l).",
+    )
+
+
 class OwedOut(Schema):
     """Read from the service's `Owed`."""
 
@@ -85,6 +96,12 @@ class OwedOut(Schema):
     )
     compensatory_balls: int = Field(
         ..., description="The balls of the compensatory game he may ask for; 0: none (R7.3-k)."
+    )
+    extra_balls: int = Field(
+        ..., description="Extra balls they had collected in the game, as reported (R7.3-l)."
+    )
+    slammer: bool = Field(
+        ..., description="They slam tilted the machine on purpose: owed nothing (R8.4-a, A32)."
     )
 
     @staticmethod
@@ -118,6 +135,19 @@ class MalfunctionIn(InputSchema):
         "fire): another player's next ball when the play order does not give it (after extra "
         "balls, say). By default players before the reporting player in the play order are on "
         "ball + 1, those after him on ball (R7.3-h, R7.3-i, A32).",
+    )
+    extra_balls: Annotated[list[ExtraBallsIn], AfterValidator(each_player_once)] = Field(
+        [],
+        description="For a reason that ends the game: the extra balls each player had "
+        "collected in it. The allowable ones are balls owed, and `ball` may be one of them "
+        "(R7.3-l).",
+    )
+    slammer: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_ID,
+        description="For a slam tilt: the player who slam tilted the machine on purpose. They "
+        "are owed nothing (R8.4-a, A32); record their serious violation apart (§8.5).",
     )
 
 

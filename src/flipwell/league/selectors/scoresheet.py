@@ -34,7 +34,14 @@ from flipwell.league.selectors.meet_board import (
     meet_board,
     played_games,
 )
-from flipwell.rules import RuleError, Ruleset, score_game, selectable_machines
+from flipwell.rules import (
+    RuleError,
+    Ruleset,
+    score_game,
+    selectable_machines,
+    who_may_confirm,
+    who_may_enter,
+)
 from flipwell.rules.corrections import correction_quorum
 
 
@@ -84,6 +91,8 @@ class PendingSheet:
     entered_by: str
     lines: tuple[SheetLine, ...]
     tie_order: tuple[tuple[str, ...], ...]
+    confirmers: tuple[tuple[int, str], ...] = ()
+    """Who may confirm it (`flipwell.rules.who_may_confirm`, R3-a), group order."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +135,17 @@ class ScoreSheet:
     """Confirmed games with no open correction: a correction may be requested on them."""
     nights: tuple[NightLine, ...] = ()
     """Each player's points of the night so far; the match bonus once finished (R3.3-a)."""
+    enterers: tuple[tuple[int, str], ...] = ()
+    """Who may enter the current game's sheet: the players without a recorded forfeit of
+    it (`flipwell.rules.who_may_enter`, R3-a), group order; empty when nobody plays it."""
+    absent_games: tuple[int, ...] = ()
+    """Numbers of the games every player of the group forfeits (a whole group recorded
+    absent, R2.4-a): nobody played them."""
+
+    @property
+    def absent(self) -> bool:
+        """The whole group is recorded absent for the whole match: nobody played a game."""
+        return len(self.absent_games) >= GAMES_PER_MATCH
 
 
 def scoresheet(group: m.Group) -> ScoreSheet:
@@ -175,6 +195,15 @@ def scoresheet(group: m.Group) -> ScoreSheet:
     pending = _pending(current, found, ruleset) if current is not None else None
     corrections = _open_corrections(game_ids, found, names, ruleset)
     corrected = {c.game_number for c in corrections}
+    nobody = {g.number for g in games if all(line.forfeited for line in g.lines)}
+    enterers = (
+        who_may_enter(
+            group=[player_key(p) for p in found.players],
+            forfeited={player_key(p) for p in forfeits[current.id]},
+        )
+        if current is not None
+        else ()
+    )
     picker = found.next_picker
     return ScoreSheet(
         league=league.name,
@@ -192,8 +221,11 @@ def scoresheet(group: m.Group) -> ScoreSheet:
         waiting_for=tuple(names[p] for p in found.waiting_for),
         corrections=corrections,
         match_over=len(games) >= GAMES_PER_MATCH and current is None,
-        correctable=tuple(g for g in games if g.confirmed and g.number not in corrected),
+        # A game nobody played has no score to correct.
+        correctable=tuple(g for g in games if g.confirmed and g.number not in corrected | nobody),
         nights=found.nights,
+        enterers=tuple((int(p), names[int(p)]) for p in enterers),
+        absent_games=tuple(sorted(nobody)),
     )
 
 
@@ -237,6 +269,11 @@ def _pending(current: SheetGame, group: BoardGroup, ruleset: Ruleset) -> Pending
         orders[order_id].append(player_id)
     points = _points(sheet, list(orders.values()), ruleset)
     names = group.names
+    confirmers = who_may_confirm(
+        group=[player_key(p) for p in group.players],
+        entered_by=player_key(submission.entered_by_id),
+        sheet={player_key(p): s for p, s in sheet.items()},
+    )
     return PendingSheet(
         submission_id=submission.pk,
         version=submission.version,
@@ -254,6 +291,7 @@ def _pending(current: SheetGame, group: BoardGroup, ruleset: Ruleset) -> Pending
             for p in group.players
         ),
         tie_order=tuple(tuple(names[p] for p in order) for order in orders.values()),
+        confirmers=tuple((int(p), names[int(p)]) for p in confirmers),
     )
 
 

@@ -63,6 +63,7 @@ from flipwell.rules.malfunctions import (
     compensatory_balls,
     compensatory_entitled,
     ends_the_game,
+    last_ball,
     next_turns,
     rule_malfunction,
 )
@@ -94,11 +95,20 @@ class Owed:
     majors: tuple[int, ...]
     catastrophic: tuple[int, ...]
     balls: int
+    extra_balls: int = 0
+    """Extra balls they had collected in the game (the allowable ones are owed, R7.3-l)."""
+    slammer: bool = False
+    """They slam tilted the machine on purpose: owed nothing (R8.4-a, A32)."""
 
     @property
     def words(self) -> str:
         """What he is owed in plain words: "major on ball 2, catastrophic on ball 3 → a
         compensatory game of 2 balls"."""
+        if self.slammer:
+            return (
+                "nothing: they slam tilted the machine on purpose, which is interference: no "
+                "compensatory game, and the penalty of a serious violation instead"
+            )
         parts = [
             f"{kind} on {_balls_words(balls)}"
             for kind, balls in (("major", self.majors), ("catastrophic", self.catastrophic))
@@ -163,6 +173,17 @@ class ReportedMalfunction:
     rows: tuple[m.Malfunction, ...] = ()
 
 
+@dataclass(frozen=True)
+class EndingReport:
+    """What the official says of a game-ending event beyond its ball (R7.3-l, R8.4-a):
+    each other player's next ball when the play order does not give it, the extra balls each
+    player had collected in the game, and who slam tilted the machine on purpose."""
+
+    next_balls: Mapping[int, int] | Mapping[m.Player, int] | None = None
+    extra_balls: Mapping[int, int] | Mapping[m.Player, int] | None = None
+    slammer: m.Player | None = None
+
+
 def preview_game_ending(
     *,
     game: m.Game,
@@ -170,81 +191,113 @@ def preview_game_ending(
     ball: int,
     ball_in_play: bool = True,
     next_balls: Mapping[int, int] | Mapping[m.Player, int] | None = None,
+    extra_balls: Mapping[int, int] | Mapping[m.Player, int] | None = None,
+    slammer: m.Player | None = None,
 ) -> GameEnding:
     """What a game-ending event (total failure or reset, power loss, fire, slam tilt) on
     `player`'s `ball` of `game` gives every player of the game, as `report_malfunction` would
-    record it (R7.3-h, R7.3-i, R7.3-l, R8.4-c, A32). Writes nothing.
+    record it (R7.3-h, R7.3-i, R7.3-l, R8.4-a, R8.4-c, A32). Writes nothing.
 
     Each player's next ball follows from the game's play order (`next_turns`): players before
     `player` are on `ball` + 1, he and those after him on `ball`; `next_balls` overrides it per
-    player (e.g. after extra balls). Players who forfeited the game play no ball. Raises
-    ValidationError for a player outside the group or a next ball the rules refuse.
+    player (e.g. after extra balls). `extra_balls`: the extra balls each player had collected
+    in the game; the allowable ones are balls owed (R7.3-l), and `ball` may be one of them.
+    `slammer`: the player who slam tilted the machine on purpose is owed nothing (R8.4-a,
+    A32). Players who forfeited the game play no ball. Raises ValidationError for a player
+    outside the group or a ball the rules refuse.
     """
     members = group_player_ids(game.group)
     require_member(player, members, field="player", group=game.group)
-    return _game_ending(game, player, ball, ball_in_play, next_balls)
+    told = EndingReport(next_balls=next_balls, extra_balls=extra_balls, slammer=slammer)
+    return _game_ending(game, player, ball, ball_in_play, told)
 
 
 def _game_ending(
-    game: m.Game,
-    player: m.Player,
-    ball: int,
-    ball_in_play: bool,
-    next_balls: Mapping[int, int] | Mapping[m.Player, int] | None,
+    game: m.Game, player: m.Player, ball: int, ball_in_play: bool, told: EndingReport
 ) -> GameEnding:
     forfeited = set(m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True))
     if player.pk in forfeited:
         raise ValidationError(
             {"player": f"{player} forfeited this game: no ball of it is theirs to play."}
         )
+    if told.slammer is not None:
+        require_member(
+            told.slammer, group_player_ids(game.group), field="slammer", group=game.group
+        )
+    order = [p for p in game_play_order(game) if p not in forfeited]
+    given = _players_of(told.next_balls, order, field="next_balls")
+    extra = _players_of(told.extra_balls, order, field="extra_balls")
     balls_per_game = game.machine.balls_per_game
-    if ball > balls_per_game:
+    collected = {player_key(p): n for p, n in extra.items()}
+    with rules_edge("extra_balls"):
+        last = last_ball(balls_per_game, extra_balls_collected=extra.get(player.pk, 0))
+    if ball > last:
         raise ValidationError(
             {
                 "ball": f"{game.machine.title} is a {balls_per_game}-ball game: ball {ball} is "
-                "after the last one. A game ended on an extra ball is not handled here yet: "
-                "record it with reason 'other' and your ruling."
+                f"after the last one. If {player} was on an extra ball, give the extra balls "
+                "they had collected."
             }
         )
-    order = [p for p in game_play_order(game) if p not in forfeited]
-    given = {ref_id(p): n for p, n in (next_balls or {}).items()}
-    names = {p.pk: str(p) for p in m.Player.objects.filter(pk__in=[*order, *given])}
-    strangers = [names.get(p, str(p)) for p in given if p not in order]
-    if strangers:
-        raise ValidationError(
-            {"next_balls": f"Not playing this game: {', '.join(strangers)}."}, code="invalid"
-        )
-    ruleset = ruleset_for(game.group.meet.season.league)
+    names = {p.pk: str(p) for p in m.Player.objects.filter(pk__in=order)}
     with rules_edge("ball"):
         turns = next_turns(
-            [player_key(p) for p in order], current_player=player_key(player.pk), turn=ball
+            [player_key(p) for p in order],
+            current_player=player_key(player.pk),
+            turn=ball,
+            balls_per_game=balls_per_game,
+            extra_balls_collected=collected,
         )
     turns |= {player_key(p): n for p, n in given.items() if p != player.pk}
+    slammer = player_key(told.slammer.pk) if told.slammer is not None else None
     with rules_edge("next_balls"):
         found = catastrophic_event(
             current_player=player_key(player.pk),
             ball_in_play=ball_in_play,
             next_turn=turns,
             balls_per_game=balls_per_game,
-            ruleset=ruleset,
+            extra_balls_collected=collected,
+            slammer=slammer,
+            ruleset=ruleset_for(game.group.meet.season.league),
         )
-    owed = []
-    for p in order:
-        key = player_key(p)
-        mine = [f for f in found if f.player == key]
-        owed.append(
-            Owed(
-                player_id=p,
-                name=names[p],
-                next_ball=turns[key],
-                majors=tuple(sorted(f.turn for f in mine if f.kind == "major")),
-                catastrophic=tuple(sorted(f.turn for f in mine if f.kind == "catastrophic")),
-                balls=compensatory_balls(found, player=key)
-                if compensatory_entitled(found, player=key)
-                else 0,
-            )
-        )
+    owed = [_owed(p, names[p], turns, found, extra, slammer) for p in order]
     return GameEnding(game_id=game.pk, balls_per_game=balls_per_game, owed=tuple(owed))
+
+
+def _players_of(
+    given: Mapping[int, int] | Mapping[m.Player, int] | None, order: Sequence[int], *, field: str
+) -> dict[int, int]:
+    """`given` by player id; a player who does not play the game is refused under `field`."""
+    by_id = {ref_id(p): n for p, n in (given or {}).items()}
+    strangers = [p for p in by_id if p not in order]
+    if strangers:
+        names = ", ".join(str(p) for p in m.Player.objects.filter(pk__in=strangers))
+        raise ValidationError({field: f"Not playing this game: {names}."}, code="invalid")
+    return by_id
+
+
+def _owed(
+    p: int,
+    name: str,
+    turns: Mapping[str, int],
+    found: Sequence[Malfunction],
+    extra: Mapping[int, int],
+    slammer: str | None,
+) -> Owed:
+    key = player_key(p)
+    mine = [f for f in found if f.player == key]
+    return Owed(
+        player_id=p,
+        name=name,
+        next_ball=turns[key],
+        majors=tuple(sorted(f.turn for f in mine if f.kind == "major")),
+        catastrophic=tuple(sorted(f.turn for f in mine if f.kind == "catastrophic")),
+        balls=compensatory_balls(found, player=key)
+        if compensatory_entitled(found, player=key)
+        else 0,
+        extra_balls=extra.get(p, 0),
+        slammer=key == slammer,
+    )
 
 
 def report_malfunction(
@@ -260,6 +313,8 @@ def report_malfunction(
     ball_in_play: bool = True,
     request_compensatory: bool = False,
     next_balls: Mapping[int, int] | Mapping[m.Player, int] | None = None,
+    extra_balls: Mapping[int, int] | Mapping[m.Player, int] | None = None,
+    slammer: m.Player | None = None,
     actor: User,
 ) -> ReportedMalfunction:
     """A league official records a malfunction on `player`'s `ball` of `game` (§7.3, §7.4).
@@ -277,7 +332,11 @@ def report_malfunction(
     `preview_game_ending` shows them (`catastrophic_event`; `next_balls` as there): the
     current ball in play a major (R7.3-i), every ball never launched catastrophic (R7.3-h,
     A32), one Malfunction per ball per player; each player owed a compensatory game may then
-    request it (R7.3-k).
+    request it (R7.3-k). `extra_balls` (the extra balls each player had collected: the
+    allowable ones are owed, R7.3-l) and, for a slam tilt, `slammer` (who slam tilted it on
+    purpose: owed nothing, R8.4-a, A32; their own ball, if it was theirs, is recorded not
+    serious) as `preview_game_ending` takes them. The slammer's serious violation is recorded
+    apart (`record_violation`, §8.5).
 
     Side effects: a Malfunction (for a game-ending reason, one per ball per player), a
     MaintenanceNote, maybe a Ruling, a MachineDeclaration and a
@@ -333,13 +392,18 @@ def report_malfunction(
                 code="refused",
             )
         ending = None
+        told = EndingReport(next_balls=next_balls, extra_balls=extra_balls, slammer=slammer)
+        _check_told(reason_code, told)
         if ends_the_game(reason_code):
-            ending = _game_ending(game, player, ball, ball_in_play, next_balls)
+            ending = _game_ending(game, player, ball, ball_in_play, told)
         recorded: list[tuple[int, int, str]]
         if ending is None:
             recorded = [(player.pk, ball, ruling.kind)]
         else:
             recorded = [(o.player_id, b, k) for o in ending.owed for b, k in _balls_of(o)]
+            if slammer is not None and slammer.pk == player.pk:
+                # Their own ball is on the maintenance sheet, and never compensated (R8.4-a).
+                recorded.insert(0, (player.pk, ball, m.Malfunction.Kind.NOT_SERIOUS))
         # One row per ball per player; both databases return the new rows' ids.
         rows = m.Malfunction.objects.bulk_create(
             m.Malfunction(
@@ -391,7 +455,11 @@ def report_malfunction(
                 "reason_code": reason_code,
                 "rule": ruling.rule,
                 **(
-                    {"game_ended": [[r.player_id, r.ball, r.kind] for r in rows]}
+                    {
+                        "game_ended": [[r.player_id, r.ball, r.kind] for r in rows],
+                        "slammer": slammer.pk if slammer is not None else None,
+                        "extra_balls": {str(o.player_id): o.extra_balls for o in ending.owed},
+                    }
                     if ending is not None
                     else {}
                 ),
@@ -444,6 +512,21 @@ def report_malfunction(
         ending=ending,
         rows=tuple(rows),
     )
+
+
+def _check_told(reason_code: str, told: EndingReport) -> None:
+    """Extra balls and a slammer are said of a game-ending event only (R7.3-l, R8.4-a)."""
+    if told.slammer is not None and reason_code != m.Malfunction.ReasonCode.SLAM_TILT:
+        raise ValidationError(
+            {"slammer": "Only a slam tilt is slam tilted on purpose: leave the slammer empty."}
+        )
+    if told.extra_balls and not ends_the_game(reason_code):
+        raise ValidationError(
+            {
+                "extra_balls": "Extra balls collected are given for an event that ends the game "
+                "(a total failure or reset, a power loss, a fire, a slam tilt) only."
+            }
+        )
 
 
 def _tell_the_others(

@@ -45,6 +45,7 @@ from flipwell.league.services._season_forfeit import (
 )
 from flipwell.rules import (
     score_game,
+    who_may_confirm,
 )
 
 if TYPE_CHECKING:
@@ -218,6 +219,7 @@ def confirm_scores(
                 code="own_entry",
             )
         sheet = dict(submission.lines.values_list("player_id", "machine_score"))
+        _check_confirmer(game, submission, sheet, members, confirmed_by)
         _check_forfeits(game, sheet)
         submission.confirmed_by = confirmed_by
         submission.confirmed_at = timezone.now()
@@ -239,6 +241,30 @@ def confirm_scores(
             game=game, players=_scored(sheet), field="scores", refused="their score", result=folded
         )
     return submission
+
+
+def _check_confirmer(
+    game: m.Game,
+    submission: m.ScoreSubmission,
+    sheet: Mapping[int, int | None],
+    members: Sequence[int],
+    confirmed_by: m.Player,
+) -> None:
+    """Refuse a confirmer the rules do not allow (`who_may_confirm`, R3-a): a player who did
+    not play the game, while another who played it may confirm."""
+    allowed = who_may_confirm(
+        group=[player_key(p) for p in members],
+        entered_by=player_key(submission.entered_by_id),
+        sheet={player_key(p): s for p, s in sheet.items()},
+    )
+    if player_key(confirmed_by.pk) not in allowed:
+        raise ValidationError(
+            {
+                "confirmed_by": f"{confirmed_by} did not play game {game.number} (no score on "
+                "the sheet): a player who played it confirms it (R3-a)."
+            },
+            code="not_played",
+        )
 
 
 # --- shared with corrections -----------------------------------------------------------------

@@ -79,17 +79,55 @@ class MalfunctionForm(GamePlayerForm):
     request_compensatory = forms.BooleanField(
         label="The player asks for a compensatory game now", required=False
     )
+    extra_balls = forms.IntegerField(
+        label="Extra balls the player had collected in this game",
+        help_text="For an event that ends the game: an allowable extra ball they collected is "
+        "a ball they are owed.",
+        min_value=0,
+        max_value=limits.BALL.maximum,
+        initial=0,
+        required=False,
+    )
+
+    def __init__(
+        self, *args: Any, games: PlayerChoices, players: PlayerChoices, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, games=games, players=players, **kwargs)
+        self.fields["slammer"] = player_field(
+            players,
+            "Slam tilted on purpose by",
+            blank="Nobody: it was an accident",
+            required=False,
+            empty_value=None,
+            help_text="For a slam tilt a player caused on purpose (an aggressive shove, an "
+            "attempted bangback or deathsave): they are owed nothing, and take a serious "
+            "violation's penalty.",
+        )
 
     def clean_kind(self) -> str | None:
         return self.cleaned_data.get("kind") or None
 
+    def clean_extra_balls(self) -> int:
+        return self.cleaned_data.get("extra_balls") or 0
+
+    def clean(self) -> dict[str, Any]:
+        """A slammer for a slam tilt only (R8.4-a), as the service says; said here too so the
+        review of a game-ending event is never shown for it."""
+        data = super().clean() or {}
+        if data.get("slammer") and data.get("reason_code") != enums.MalfunctionReason.SLAM_TILT:
+            self.add_error(
+                "slammer", "Only a slam tilt is slam tilted on purpose: leave the slammer empty."
+            )
+        return data
+
 
 class NextBallsForm(forms.Form):
     """After a game-ending malfunction: each other player's next ball, offered from the play
-    order; the official adjusts it (after extra balls, say). A ball past the last is a player
-    who had played all his balls."""
+    order, and the extra balls they had collected (R7.3-l); the official adjusts them. A ball
+    past the last is a player who had played all their balls."""
 
     PREFIX = "next_ball_"
+    EXTRA = "extra_balls_"
 
     def __init__(self, *args: Any, owed: Sequence[tuple[int, str, int]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -101,13 +139,27 @@ class NextBallsForm(forms.Form):
                 initial=ball,
                 required=False,  # blank: the play order's
             )
+            self.fields[f"{self.EXTRA}{player_id}"] = forms.IntegerField(
+                label=f"{name}: extra balls collected in this game",
+                min_value=0,
+                max_value=limits.BALL.maximum,
+                initial=0,
+                required=False,  # blank: none
+            )
 
     def next_balls(self) -> dict[int, int]:
         """Player id -> next ball the official gave (the others' come from the play order)."""
+        return self._by_player(self.PREFIX)
+
+    def extra_balls(self) -> dict[int, int]:
+        """Player id -> extra balls collected, for the players who collected any."""
+        return {p: n for p, n in self._by_player(self.EXTRA).items() if n}
+
+    def _by_player(self, prefix: str) -> dict[int, int]:
         return {
-            int(k.removeprefix(self.PREFIX)): v
+            int(k.removeprefix(prefix)): v
             for k, v in self.cleaned_data.items()
-            if v is not None
+            if k.startswith(prefix) and v is not None
         }
 
 

@@ -34,12 +34,20 @@ class ScoreEntryForm(forms.Form):
     )
 
     def __init__(
-        self, *args: Any, players: PlayerChoices, forfeits: frozenset[int], **kwargs: Any
+        self,
+        *args: Any,
+        players: PlayerChoices,
+        forfeits: frozenset[int],
+        enterers: PlayerChoices | None = None,
+        **kwargs: Any,
     ) -> None:
+        """`enterers`: who may enter the sheet (default every player of `players`)."""
         super().__init__(*args, **kwargs)
         self.players = list(players)
         self.forfeits = forfeits
-        self.fields["entered_by"] = player_field(players, "Entered by (you)")
+        self.fields["entered_by"] = player_field(
+            players if enterers is None else enterers, "Entered by (you)"
+        )
         for pid, name in self.players:
             self.fields[f"score_{pid}"] = ScoreField(label=f"{name}’s score")
             self.fields[f"forfeit_{pid}"] = forms.BooleanField(

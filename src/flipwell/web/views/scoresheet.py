@@ -85,17 +85,16 @@ def _forms(sheet: ScoreSheet) -> dict[str, Any]:
                 entry_initial[f"score_{line.player_id}"] = f"{line.machine_score:,}"
     for pid in sheet.forfeits:
         entry_initial[f"forfeit_{pid}"] = True
-    confirmers = [
-        p for p in players if sheet.pending is None or p[0] != sheet.pending.entered_by_id
-    ]
     return {
         "entry_form": ScoreEntryForm(
             players=sheet.play_order or players,
             forfeits=sheet.forfeits,
+            enterers=sheet.enterers,
             initial=entry_initial,
         ),
         "confirm_form": ConfirmForm(
-            players=confirmers,
+            # Who may confirm is the rules' (R3-a): never the enterer, a player who played.
+            players=sheet.pending.confirmers if sheet.pending is not None else (),
             initial={"submission": sheet.pending.submission_id if sheet.pending else None},
         ),
         "next_form": NextMachineForm(
@@ -249,6 +248,7 @@ def enter(request: HttpRequest, token: str) -> HttpResponse:
         request.POST,
         players=sheet_now.play_order or sheet_now.players,
         forfeits=sheet_now.forfeits if on_current else frozenset(),
+        enterers=sheet_now.enterers if on_current else None,
     )
     if form.is_valid():
         game = m.Game.objects.filter(pk=form.cleaned_data["game"], group=group).first()

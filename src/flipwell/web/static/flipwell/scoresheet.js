@@ -96,6 +96,20 @@
 
   /* --- read-back and tie places --------------------------------------------------------- */
 
+  /* A player marked as not playing (forfeit ticked) has no score: their box is emptied and
+   * off (a disabled box is not sent). What it held comes back if the box is unticked. */
+  function noScore(input, off) {
+    if (off && !input.disabled) {
+      input.setAttribute("data-kept", input.value);
+      input.value = "";
+      input.disabled = true;
+    } else if (!off && input.disabled) {
+      input.disabled = false;
+      if (!input.value) { input.value = input.getAttribute("data-kept") || ""; }
+      input.removeAttribute("data-kept");
+    }
+  }
+
   function refreshEntry(form) {
     var rows = form.querySelectorAll(".score-row");
     var seen = {};
@@ -104,10 +118,10 @@
       var input = row.querySelector("input[data-score]");
       var out = row.querySelector("output.readback");
       var forfeit = row.querySelector("input[type=checkbox]");
+      noScore(input, !!(forfeit && forfeit.checked));
       var shown = grouped(input.value);
       if (out) { out.textContent = shown; }
       var value = forfeit && forfeit.checked ? "" : (digits(input.value) || "");
-      input.disabled = !!(forfeit && forfeit.checked);
       values.push(value);
       if (value) { seen[value] = (seen[value] || 0) + 1; }
     });

@@ -569,7 +569,9 @@ def malfunctions(request: HttpRequest, league: m.League, role: str, meet_id: int
                 one_handed_ball=d["one_handed_ball"],
                 ball_in_play=d["ball_in_play"],
                 request_compensatory=d["request_compensatory"],
-                next_balls=review,
+                next_balls=review.next_balls if review else None,
+                extra_balls=_extra_balls(d, review),
+                slammer=player(d["slammer"]) if d["slammer"] else None,
                 actor=official(request),
             ),
         )
@@ -623,19 +625,36 @@ class _Review:
     balls: NextBallsForm
 
 
+@dataclass(frozen=True)
+class _Reviewed:
+    """What the official confirmed on the review of a game-ending malfunction: the other
+    players' next balls and the extra balls they had collected (R7.3-l)."""
+
+    next_balls: dict[int, int]
+    extra_balls: dict[int, int]
+
+
+def _extra_balls(d: dict[str, Any], review: _Reviewed | None) -> dict[int, int]:
+    """Extra balls collected by each player: the reporting player's from the report, the
+    others' from the review."""
+    mine = {d["player"]: d["extra_balls"]} if d["extra_balls"] else {}
+    return {**(review.extra_balls if review else {}), **mine}
+
+
 def _game_ending_review(
     request: HttpRequest, meet: m.Meet, report: MalfunctionForm
-) -> _Review | dict[int, int] | None:
+) -> _Review | _Reviewed | None:
     """For a reason that ends the game (R7.3-h, R8.4-c): until the official confirms, what to
-    show him (each player's malfunctions and compensatory game, his next ball to adjust); once
-    he confirms, the next balls he set. None for any other report."""
+    show them (each player's malfunctions and compensatory game, who slam tilted on purpose,
+    each player's next ball and extra balls to adjust); once confirmed, the balls set. None
+    for any other report."""
     if not report.is_valid() or not ends_the_game(report.cleaned_data["reason_code"]):
         return None
     reviewed = "confirm" in request.POST  # posted from the review page
 
     d = report.cleaned_data
 
-    def preview(form: forms.Form, next_balls: dict[int, int] | None) -> GameEnding | None:
+    def preview(form: forms.Form, told: _Reviewed | None) -> GameEnding | None:
         return run(
             form,
             lambda _: services.preview_game_ending(
@@ -643,7 +662,9 @@ def _game_ending_review(
                 player=player(d["player"]),
                 ball=d["ball"],
                 ball_in_play=d["ball_in_play"],
-                next_balls=next_balls,
+                next_balls=told.next_balls if told else None,
+                extra_balls=_extra_balls(d, told),
+                slammer=player(d["slammer"]) if d["slammer"] else None,
             ),
         )
 
@@ -654,9 +675,10 @@ def _game_ending_review(
     balls = NextBallsForm(request.POST if reviewed else None, owed=others)
     if not reviewed or not balls.is_valid():
         return _Review(first, balls)
+    told = _Reviewed(next_balls=balls.next_balls(), extra_balls=balls.extra_balls())
     if request.POST["confirm"] == "yes":
-        return balls.next_balls()
-    return _Review(preview(balls, balls.next_balls()) or first, balls)
+        return told
+    return _Review(preview(balls, told) or first, balls)
 
 
 def _reported_message(reported: ReportedMalfunction) -> str:
