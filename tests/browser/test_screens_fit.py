@@ -133,6 +133,7 @@ def test_screens_fit_billion_point_scores_in_groups_of_four(
             "console-meet-open": f"/manage/{slug}/meets/{open_meet.pk}/",
             "console-meet-closed": f"/manage/{slug}/meets/{closed_meet.pk}/",
             "roster": f"/manage/{slug}/seasons/{season.pk}/roster/",
+            "readings": f"/manage/{slug}/readings/",
         },
         size,
     )
