@@ -48,7 +48,7 @@ def test_readings_page_changes_a_setting_with_a_reason_r2_5_a(client, lo):
     lo.league.refresh_from_db()
     assert lo.league.ruleset_overrides == {"season_forfeit_limit": 10}
     shown = client.get(URL).content.decode()
-    assert "Season forfeit limit changed." in shown
+    assert "How many countable forfeits forfeit the season: now 10." in shown
     assert "(the rulebook's default: 12)" in shown
 
 

@@ -79,7 +79,8 @@ def _line(ruleset: Ruleset, name: str) -> ReadingLine:
     elif isinstance(getattr(FWPL_V1, name), int):
         hint = "A whole number from 0."
     else:
-        hint = f"Separated by commas, as now: {setting_text(getattr(FWPL_V1, name))}."
+        default = setting_text(getattr(FWPL_V1, name))
+        hint = f"Separated by commas, as the rulebook's default: {default}."
     return ReadingLine(
         name=name,
         value=setting_text(getattr(ruleset, name)),

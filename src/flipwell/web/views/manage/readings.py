@@ -43,7 +43,8 @@ def readings(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
             ),
         )
         if changed is not None:
-            messages.success(request, f"{_label(line.name)} changed.")
+            now = league_readings(changed).line(line.name)
+            messages.success(request, f"{line.reading.title}: now {now.value if now else ''}.")
             url = reverse("web:manage_readings", args=[league.slug])
             return HttpResponseRedirect(f"{url}#{line.name}")
     context: dict[str, Any] = {
@@ -54,7 +55,3 @@ def readings(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
         "form": form,
     }
     return page(request, "manage/readings.html", context, failed=request.method == "POST")
-
-
-def _label(name: str) -> str:
-    return name.replace("_", " ").capitalize()
