@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Django's command-line utility for flipwell (``./manage.py migrate``, ``runserver``, ...).
 
-Settings come from the environment (see ``src/flipwell/settings.py``); for local development
+Settings come from the environment (see ``docs/configuration.md``); for local development
 ``DEBUG=1 ./manage.py runserver`` needs nothing else.
 """
 

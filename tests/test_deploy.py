@@ -20,7 +20,6 @@ import yaml
 from django.core.exceptions import ImproperlyConfigured
 
 import flipwell.gunicorn_conf
-import flipwell.settings
 from flipwell.cli import main
 from flipwell.env import LISTEN_PORTS_VARIABLE
 from flipwell.gunicorn_conf import (
@@ -33,7 +32,9 @@ from flipwell.gunicorn_conf import (
 )
 
 ROOT = Path(__file__).parents[1]
-DOCUMENTED = (flipwell.settings.__doc__ or "") + (flipwell.gunicorn_conf.__doc__ or "")
+DOCUMENTED = (ROOT / "docs" / "configuration.md").read_text() + (
+    flipwell.gunicorn_conf.__doc__ or ""
+)
 
 
 def _dockerfile_instructions(name: str) -> list[str]:

@@ -23,6 +23,7 @@ from playwright.sync_api import Page
 from flipwell.league import models as m
 from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague, create_demo_league
 from flipwell.league.models.results import new_revision
+from tests import factories as f
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import DESKTOP, PHONE, log_in, screenshot, sheet_path
 
@@ -133,8 +134,40 @@ def test_screens_fit_billion_point_scores_in_groups_of_four(
             "console-meet-open": f"/manage/{slug}/meets/{open_meet.pk}/",
             "console-meet-closed": f"/manage/{slug}/meets/{closed_meet.pk}/",
             "roster": f"/manage/{slug}/seasons/{season.pk}/roster/",
+            "readings": f"/manage/{slug}/readings/",
         },
         size,
     )
 
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_screens_fit_the_readings_form_before_a_season_begins(
+    live_server: object, new_page: NewContext, error_guard: ErrorGuard, size: str
+) -> None:
+    """R2-a: a league whose season has not begun shows the form that changes a reading (its
+    longest value, the match-bonus tie-break order) without overflow, and records the change."""
+    official = f.LeagueOfficialFactory(league__slug="fresh", user__username="fresh-lo")
+    f.SeasonFactory(league=official.league)
+    page = new_page(f"official, {size}", viewport=PHONE if size == "phone" else DESKTOP)
+    log_in(page, "fresh-lo", "correct horse battery staple")
+
+    problems = overflows(
+        page,
+        {
+            "readings-form": "/manage/fresh/readings/?setting=match_bonus_tiebreak",
+            "readings-bounds": "/manage/fresh/readings/?setting=season_forfeit_limit",
+        },
+        size,
+    )
+    page.get_by_label("New value").fill("9")
+    page.get_by_label("Why change it?").fill("A shorter season")
+    page.get_by_role("button", name="Change the reading").click()
+    page.wait_for_load_state("load")
+    screenshot(page, f"fit-readings-changed-{size}")
+
+    assert not problems, "\n".join(problems)
+    assert "How many countable forfeits forfeit the season: now 9." in page.inner_text("main")
+    official.league.refresh_from_db()
+    assert official.league.ruleset_overrides == {"season_forfeit_limit": 9}

@@ -217,6 +217,11 @@ CALLS = [
         season=w.season, player=w.night.players[0], actor=a)),
     Call("revoke_player_link", lambda w, a: services.revoke_player_link(
         link=w.extra["link"], actor=a), arrange=_link),
+    Call("change_ruleset_setting", lambda w, a: services.change_ruleset_setting(
+        league=w.league, setting="season_forfeit_limit", value="10", reason="Shorter",
+        actor=a),
+        arrange=lambda w: f.SeasonFactory(
+            league=w.league, created_at=datetime.datetime(2027, 1, 1, tzinfo=datetime.UTC))),
     # money
     Call("record_ledger_entry", lambda w, a: services.record_ledger_entry(
         league=w.league, kind="kitty_in", account="kitty", amount_cents=500, actor=a)),

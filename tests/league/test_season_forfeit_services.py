@@ -116,7 +116,7 @@ def test_submit_scores_for_player_after_his_twelfth_forfeit_refused(gus_out):
         )
 
     assert caught.value.message_dict["scores"] == [
-        "Gus Player forfeited the season with their 12th countable forfeit (game 1 of meet 4) "
+        "Gus Player forfeited the season on reaching 12 countable forfeits (game 1 of meet 4) "
         "and may not play game 2 of meet 4: their score is refused; the game is scored among "
         "the players who remain (R2.5-b, A65)."
     ]
@@ -146,7 +146,7 @@ def test_record_forfeit_after_the_twelfth_forfeit_refused(gus_out):
         record_forfeit(game=game2, player=gus, actor=official.user)
 
     assert caught.value.message_dict["player"] == [
-        "Gus Player forfeited the season with their 12th countable forfeit (game 1 of meet 4) "
+        "Gus Player forfeited the season on reaching 12 countable forfeits (game 1 of meet 4) "
         "and may not play game 2 of meet 4: a forfeit is refused; the game is scored among "
         "the players who remain (R2.5-b, A65)."
     ]

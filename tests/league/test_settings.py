@@ -10,10 +10,9 @@ import sys
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from flipwell.env import env_addresses
-from flipwell.lan import lan_address
-from flipwell.settings import (
+from flipwell.env import (
     debug_hosts,
+    env_addresses,
     env_bool,
     env_list,
     env_time_zone,
@@ -21,6 +20,7 @@ from flipwell.settings import (
     secret_key,
     site_url,
 )
+from flipwell.lan import lan_address
 
 # --- DATABASE_URL ---
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from flipwell.settings import env_int
+from flipwell.env import env_int
 from flipwell.web.middleware import CONTENT_SECURITY_POLICY
 from tests import factories as f
 

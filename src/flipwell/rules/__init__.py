@@ -135,12 +135,18 @@ from flipwell.rules.playoffs import (
 )
 from flipwell.rules.progress import SeasonProgress, provisional_points, season_progress
 from flipwell.rules.race import PlayoffRace, RaceStanding, RaceStatus, playoff_race
+from flipwell.rules.readings import READINGS, Reading
 from flipwell.rules.ruleset import (
     FWPL_V1,
+    NUMBER_BOUNDS,
     InterferenceChoice,
     InterferenceDefaults,
     MatchBonusTiebreak,
     Ruleset,
+    check_ruleset_change,
+    parse_setting,
+    setting_choices,
+    setting_text,
 )
 from flipwell.rules.scoring import (
     GameResult,
@@ -235,6 +241,8 @@ __all__ = [
     "APPENDIX_A",
     "BRACKET_MATCHES",
     "FWPL_V1",
+    "NUMBER_BOUNDS",
+    "READINGS",
     "THE_LO",
     "Account",
     "AdjustmentKind",
@@ -309,6 +317,7 @@ __all__ = [
     "PointLine",
     "RaceStanding",
     "RaceStatus",
+    "Reading",
     "Reason",
     "RuleError",
     "Ruleset",
@@ -335,6 +344,7 @@ __all__ = [
     "automatically_unplayable",
     "balances",
     "check_machine_choice",
+    "check_ruleset_change",
     "check_score_adjustment",
     "compensatory_balls",
     "compensatory_entitled",
@@ -365,6 +375,7 @@ __all__ = [
     "next_meet_date",
     "night_forfeit_credit",
     "papa_points",
+    "parse_setting",
     "penalty_decision",
     "penalty_game",
     "person_stats",
@@ -387,6 +398,8 @@ __all__ = [
     "season_forfeit_game",
     "season_progress",
     "selectable_machines",
+    "setting_choices",
+    "setting_text",
     "violation_effect",
     "violation_score_changes",
     "who_may_confirm",

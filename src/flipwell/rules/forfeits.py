@@ -4,10 +4,12 @@ Words:
 - *forfeit*: a game a player was not present and eligible for; 0 points (R2.4-a, R2.4-b).
 - *countable forfeit*: one that counts toward forfeiting the season; all are, unless the LO
   says otherwise (R2.4-g, R2.4-h).
-- *season-forfeiting game*: the game of a match whose countable forfeit is the player's 12th;
-  he is out from that moment, even mid-night (A65).
-- *all-night forfeit*: every game of a meet forfeited; the first one of a season earns 50% of
-  the player's average nightly league points so far (R2.4-d, R2.4-e, A14).
+- *season-forfeiting game*: the game of a match whose countable forfeit is the player's
+  `Ruleset.season_forfeit_limit`-th (12th in the rulebook); the player is out from that
+  moment, even mid-night (A65).
+- *all-night forfeit*: every game of a meet forfeited; the first one of a season earns
+  `Ruleset.forfeit_credit_percent` (50% in the rulebook) of the player's average nightly league
+  points so far (R2.4-d, R2.4-e, A14).
 """
 
 from __future__ import annotations
@@ -21,12 +23,6 @@ from flipwell.rules.checks import check_count, check_points
 from flipwell.rules.errors import RuleError
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.values import LeaguePoints
-
-SEASON_FORFEIT_LIMIT = 12
-"""R2.5-a: this many countable forfeits in a season forfeit the season."""
-
-CREDIT_SHARE = Fraction(1, 2)
-"""R2.4-d: the all-night credit is 50% of the player's average."""
 
 
 def night_forfeit_credit(
@@ -50,7 +46,8 @@ def night_forfeit_credit(
         return Fraction(0)
     if not nights:
         return Fraction(0)
-    credit = CREDIT_SHARE * sum(nights, Fraction(0)) / len(nights)
+    share = Fraction(ruleset.forfeit_credit_percent, 100)  # R2.4-d
+    credit = share * sum(nights, Fraction(0)) / len(nights)
     if ruleset.forfeit_credit_rounding == "half_up":
         return Fraction(math.floor(credit + Fraction(1, 2)))
     if ruleset.forfeit_credit_rounding == "down":
@@ -58,21 +55,25 @@ def night_forfeit_credit(
     return credit
 
 
-def season_forfeited(countable_forfeits: int) -> bool:
-    """Whether this many countable forfeits forfeit the season (R2.5-a: 12 or more)."""
+def season_forfeited(countable_forfeits: int, *, ruleset: Ruleset = FWPL_V1) -> bool:
+    """Whether this many countable forfeits forfeit the season (R2.5-a: the ruleset's
+    `season_forfeit_limit` or more, 12 in the rulebook)."""
     check_count(countable_forfeits, what="countable forfeits")
-    return countable_forfeits >= SEASON_FORFEIT_LIMIT
+    return countable_forfeits >= ruleset.season_forfeit_limit
 
 
-def season_forfeit_game(prior_countable: int, countable_by_game: Sequence[bool]) -> int | None:
-    """The game (1-based) of a match whose countable forfeit is the player's 12th, or None.
+def season_forfeit_game(
+    prior_countable: int, countable_by_game: Sequence[bool], *, ruleset: Ruleset = FWPL_V1
+) -> int | None:
+    """The game (1-based) of a match whose countable forfeit is the player's last allowed one
+    (the ruleset's `season_forfeit_limit`-th, 12th in the rulebook), or None.
 
     §2.5, R2.5-a, A65: prior_countable: his countable forfeits before the match;
     countable_by_game: for each game of the match in play order, whether he forfeited it
     countably. The season forfeit takes effect at that game, even mid-night: his later games
     are not played. 0: he was out before the match began.
     """
-    return match_forfeits(prior_countable, countable_by_game).season_forfeit_game
+    return match_forfeits(prior_countable, countable_by_game, ruleset=ruleset).season_forfeit_game
 
 
 @dataclass(frozen=True)
@@ -88,8 +89,11 @@ class MatchForfeits:
     season_forfeit_game: int | None
 
 
-def match_forfeits(prior_countable: int, countable_by_game: Sequence[bool]) -> MatchForfeits:
-    """The countable forfeits a night adds to a player's count, stopping at the 12th (§2.5).
+def match_forfeits(
+    prior_countable: int, countable_by_game: Sequence[bool], *, ruleset: Ruleset = FWPL_V1
+) -> MatchForfeits:
+    """The countable forfeits a night adds to a player's count, stopping at the ruleset's
+    `season_forfeit_limit` (the 12th in the rulebook, §2.5).
 
     R2.5-a, A65: the season forfeit takes effect at the moment of the 12th countable forfeit,
     even mid-night; his later games that night are not played and are no further forfeits for
@@ -101,7 +105,7 @@ def match_forfeits(prior_countable: int, countable_by_game: Sequence[bool]) -> M
     in play order, whether he forfeited it countably.
     """
     count = check_count(prior_countable, what="countable forfeits")
-    if season_forfeited(count):
+    if season_forfeited(count, ruleset=ruleset):
         return MatchForfeits(countable=0, season_forfeit_game=0)
     for number, countable in enumerate(countable_by_game, start=1):
         if not isinstance(countable, bool):
@@ -109,6 +113,6 @@ def match_forfeits(prior_countable: int, countable_by_game: Sequence[bool]) -> M
                 f"each game's countable forfeit must be True or False, got {countable!r}"
             )
         count += countable
-        if season_forfeited(count):
+        if season_forfeited(count, ruleset=ruleset):
             return MatchForfeits(countable=count - prior_countable, season_forfeit_game=number)
     return MatchForfeits(countable=count - prior_countable, season_forfeit_game=None)

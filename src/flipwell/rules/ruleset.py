@@ -59,6 +59,7 @@ class Ruleset:
     short_match_bonus: Literal["games_completed"] = "games_completed"  # A52 (flipwell)
 
     # --- The all-night forfeit credit (§2.4) ---
+    forfeit_credit_percent: int = 50  # R2.4-d "50% of his average" (flipwell: 1 to 100)
     forfeit_credit_basis: Literal[
         "nightly_total_incl_match_bonus", "game_points_excl_match_bonus", "per_game_times_4"
     ] = "nightly_total_incl_match_bonus"  # A14.1
@@ -102,6 +103,7 @@ class Ruleset:
     # --- Attendance, forfeits, corrections (§2, §3) ---
     correction_quorum: Literal["players_in_game", "whole_group"] = "players_in_game"  # A45.1
     corrections_until: Literal["meet_closed"] = "meet_closed"  # A45.2 (flipwell)
+    season_forfeit_limit: int = 12  # R2.5-a "12 countable forfeits" (flipwell: 1 to 400)
     season_forfeit_keeps_points: bool = True  # A37
     dues_period: Literal["season", "meet"] = "season"  # A47
     announced_tardiness_wait_minutes: int = 15  # A59 (§2.2 "up to 15 minutes")
@@ -148,6 +150,27 @@ class Ruleset:
             raise RuleError(problem)
 
 
+@dataclass(frozen=True)
+class Bounds:
+    """The whole numbers a number setting may take, and why the others make no sense."""
+
+    low: int
+    high: int
+    why: str
+
+
+NUMBER_BOUNDS: dict[str, Bounds] = {
+    "forfeit_credit_percent": Bounds(
+        1, 100, "R2.4-d grants a credit, and never more than the player's own average"
+    ),
+    "season_forfeit_limit": Bounds(
+        1, 400, "R2.5-a: at 0 every player would be out before the first game"
+    ),
+}
+"""The bounds of the number settings that 0 (or a large number) would make meaningless (§2.4,
+§2.5); another `int` setting may be any whole number from 0."""
+
+
 def _invalid_settings(ruleset: Ruleset) -> list[str]:
     """Every field whose value its declared type does not allow, as a readable message."""
     hints = _ruleset_hints()
@@ -155,7 +178,14 @@ def _invalid_settings(ruleset: Ruleset) -> list[str]:
     for f in fields(Ruleset):
         value = getattr(ruleset, f.name)
         hint = hints[f.name]
-        if not _value_fits(value, hint):
+        bounds = NUMBER_BOUNDS.get(f.name)
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if bounds and whole and not bounds.low <= value <= bounds.high:
+            problems.append(
+                f"Ruleset.{f.name} cannot be {value!r}; allowed: a whole number from "
+                f"{bounds.low} to {bounds.high} ({bounds.why})"
+            )
+        elif not _value_fits(value, hint):
             problems.append(f"Ruleset.{f.name} cannot be {value!r}; allowed: {_describe(hint)}")
     return problems
 
@@ -196,3 +226,78 @@ def _describe(hint: object) -> str:
 
 FWPL_V1 = Ruleset()
 """The FWPL Official Rules v1.0 with every INTERPRETATIONS.md default."""
+
+
+def setting_choices(name: str) -> tuple[str, ...]:
+    """The values a setting allows, as the texts an official picks from; () for a setting
+    typed as text: a number, an order of tie-breaks or a pair of choices (`parse_setting`)."""
+    hint = _hint(name)
+    if get_origin(hint) is Literal:
+        return tuple(str(a) for a in get_args(hint))
+    if hint is bool:
+        return ("yes", "no")
+    return ()
+
+
+def setting_text(value: object) -> str:
+    """A setting's value as an official reads and types it: ``yes``, ``12``, ``a, b``."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, tuple):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, InterferenceDefaults):
+        return ", ".join(str(getattr(value, f.name)) for f in fields(InterferenceDefaults))
+    return str(value)
+
+
+def parse_setting(name: str, text: str) -> object:
+    """The value an official typed or picked for setting `name`, as the league's stored
+    overrides hold it (JSON: a list for an order, an object for A29's pair).
+
+    RuleError with a plain message for a value the setting does not allow (its bounds, its
+    choices); the `Ruleset` built with it checks the rest.
+    """
+    hint, typed = _hint(name), text.strip()
+    parts = [p.strip() for p in typed.split(",") if p.strip()]
+    value: object
+    if hint is bool:
+        if typed not in ("yes", "no"):
+            raise RuleError(f"{name} is yes or no, not {typed!r}")
+        value = typed == "yes"
+    elif hint is int or (get_origin(hint) is Literal and typed.isdigit()):
+        if not typed.isdigit():
+            raise RuleError(f"{name} is a whole number, not {typed!r}")
+        value = int(typed)
+    elif get_origin(hint) is tuple:
+        value = parts
+    elif hint is InterferenceDefaults:
+        names = [f.name for f in fields(InterferenceDefaults)]
+        if len(parts) != len(names):
+            raise RuleError(f"{name} is {len(names)} choices, for {' and '.join(names)}")
+        value = dict(zip(names, parts, strict=True))
+    else:
+        value = typed
+    return value
+
+
+def check_ruleset_change(*, season: str | None, begun: bool) -> None:
+    """A league's readings change only before its newest season's first meet starts (R2-a:
+    the LO sets the season up before it is played): a season's games are all scored under
+    one reading. RuleError, in plain words, once that meet has started.
+
+    season: the name of the league's newest season (None before its first); begun: whether
+    a meet of it has started.
+    """
+    if season is not None and begun:
+        raise RuleError(
+            f"The readings can change only before a season's first meet starts: {season} "
+            "has begun, and its games are all scored under the readings it started with. "
+            "Change them when the next season is being prepared."
+        )
+
+
+def _hint(name: str) -> object:
+    hints = _ruleset_hints()
+    if name not in hints:
+        raise RuleError(f"no ruleset setting is called {name!r}")
+    return hints[name]

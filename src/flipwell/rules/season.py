@@ -22,7 +22,6 @@ from fractions import Fraction
 from flipwell.rules.checks import check_count, check_unique
 from flipwell.rules.errors import RuleError, about_players, listed
 from flipwell.rules.forfeits import (
-    SEASON_FORFEIT_LIMIT,
     match_forfeits,
     night_forfeit_credit,
     season_forfeited,
@@ -230,7 +229,7 @@ def _fold_meet(
 ) -> MeetResult:
     grouped = _check_attendance(meet, current, tallies)
     matches = [
-        _without_season_forfeited(_without_suspended(m, suspended, meet.number), tallies)
+        _without_season_forfeited(_without_suspended(m, suspended, meet.number), tallies, ruleset)
         for m in meet.groups
     ]
     decisions, penalties = _penalty_decisions(meet, matches, tallies, ruleset)
@@ -508,16 +507,20 @@ def _without_suspended(
     return replace(match, games=games)
 
 
-def _without_season_forfeited(match: MatchFacts, tallies: Mapping[PlayerId, _Tally]) -> MatchFacts:
-    """R2.5-b, A65: once a game's forfeit is a player's 12th countable one, his later games of
+def _without_season_forfeited(
+    match: MatchFacts, tallies: Mapping[PlayerId, _Tally], ruleset: Ruleset
+) -> MatchFacts:
+    """R2.5-b, A65: once a game's forfeit is a player's last allowed countable one (the
+    ruleset's `season_forfeit_limit`-th, 12th in the rulebook), his later games of
     the match are not played: his score there (if any was recorded) is dropped, the forfeit is
     not countable, and the game is scored among the players who remain (R2.4-c)."""
     games = match.games
     for player in match.players:
-        if tallies[player].countable_forfeits + len(games) < SEASON_FORFEIT_LIMIT:
-            continue  # even forfeiting every game of the match cannot make his 12th (R2.5-a)
+        if tallies[player].countable_forfeits + len(games) < ruleset.season_forfeit_limit:
+            continue  # even forfeiting every game of the match cannot reach it (R2.5-a)
         countable = [g.scores.get(player) is None and player not in g.non_countable for g in games]
-        at = match_forfeits(tallies[player].countable_forfeits, countable).season_forfeit_game
+        counted = match_forfeits(tallies[player].countable_forfeits, countable, ruleset=ruleset)
+        at = counted.season_forfeit_game
         if at is None:
             continue
         tallies[player].season_forfeited_game = at
@@ -583,7 +586,9 @@ def _absent_night(
         status = "absent_announced"
     # R2.5-a, A65: counted as game by game, it stops at his 12th countable forfeit. He is out
     # for the whole night (no game of it is his), so no season-forfeiting game is kept.
-    counted = match_forfeits(tally.countable_forfeits, [countable] * GAMES_PER_MATCH)
+    counted = match_forfeits(
+        tally.countable_forfeits, [countable] * GAMES_PER_MATCH, ruleset=ruleset
+    )
     return Night(
         meet=meet.number,
         status=status,
@@ -608,14 +613,19 @@ def _record_night(tally: _Tally, night: Night, ruleset: Ruleset) -> None:
     tally.points += points
     tally.countable_forfeits += night.countable_forfeits
     counted = night.countable_forfeits > 0  # only a new countable forfeit can make the 12th
-    if counted and tally.season_forfeited_at is None and season_forfeited(tally.countable_forfeits):
+    if (
+        counted
+        and tally.season_forfeited_at is None
+        and season_forfeited(tally.countable_forfeits, ruleset=ruleset)
+    ):
         tally.season_forfeited_at = night.meet  # R2.5-a
         if not ruleset.season_forfeit_keeps_points:  # A37 alternative
             _wipe(tally)
 
 
 def _with_credit(night: Night, tally: _Tally, ruleset: Ruleset) -> Night:
-    """R2.4-d, R2.4-e, A14: 50% of his average night so far, once a season by default."""
+    """R2.4-d, R2.4-e, A14: the ruleset's credit share (50%) of his average night so far, once
+    a season by default."""
     played = [n for n in tally.nights if n.games_played > 0]
     credit = night_forfeit_credit(
         _credit_basis(played, ruleset),

@@ -3,7 +3,15 @@
 from django.urls import URLPattern, URLResolver, path
 
 from flipwell.web import auth
-from flipwell.web.views.manage import leagues, ledger, machines, meets, next_season, playoffs
+from flipwell.web.views.manage import (
+    leagues,
+    ledger,
+    machines,
+    meets,
+    next_season,
+    playoffs,
+    readings,
+)
 from flipwell.web.views.manage import setup as setup_views
 
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -16,6 +24,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("set-password/<str:uidb64>/<str:token>/", auth.set_password_view, name="set_password"),
     path("<slug:slug>/", leagues.league, name="manage_league"),
     path("<slug:slug>/seasons/", leagues.seasons, name="manage_seasons"),
+    path("<slug:slug>/readings/", readings.readings, name="manage_readings"),
     path("<slug:slug>/players/merge/", leagues.merge_players, name="manage_merge_players"),
     path("<slug:slug>/seasons/<id:season_id>/roster/", leagues.roster, name="manage_roster"),
     path(

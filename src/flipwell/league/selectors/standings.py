@@ -93,6 +93,8 @@ class Standings:
     lines: tuple[StandingLine, ...]
     open_meet: int | None = None
     """The meet being played: its points are in the lines, provisional; None: none is."""
+    season_forfeit_limit: int = 12
+    """The countable forfeits that forfeit the season in this league (R2.5-a, its ruleset)."""
 
     @property
     def provisional(self) -> bool:
@@ -220,6 +222,7 @@ def standings(season: m.Season) -> Standings:
         playoff_qualifiers=qualifiers,
         lines=tuple(lines),
         open_meet=progress.open_meet,
+        season_forfeit_limit=ruleset.season_forfeit_limit,
     )
 
 

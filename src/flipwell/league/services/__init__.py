@@ -9,7 +9,8 @@ transaction with `season_changed` (``_edge``): the season is folded there, so a 
 facts the rules reject rolls back instead of breaking the season's pages.
 
 =====================  ===========================================================
-leagues, seasons       create_league, create_season, start_next_season, import_season_file
+leagues, seasons       create_league, change_ruleset_setting, create_season, start_next_season,
+                       import_season_file
 players                register_player, import_players_csv, edit_player
 identity               check_merge_players, merge_players, undo_player_merge
 meets                  schedule_meet, reschedule_meet, cancel_meet, announce_absence,
@@ -57,7 +58,7 @@ from flipwell.league.services.identity import (
     merge_players,
     undo_player_merge,
 )
-from flipwell.league.services.leagues import create_league
+from flipwell.league.services.leagues import change_ruleset_setting, create_league
 from flipwell.league.services.ledger import record_ledger_entry, reverse_ledger_entry
 from flipwell.league.services.malfunctions import (
     preview_game_ending,
@@ -162,6 +163,7 @@ __all__ = [
     "announce_lateness_by_link",
     "announce_machine_problem",
     "cancel_meet",
+    "change_ruleset_setting",
     "check_merge_players",
     "choose_next_machine",
     "choose_notices_by_link",

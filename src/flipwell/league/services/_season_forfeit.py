@@ -1,7 +1,8 @@
 """The §2.5 season forfeit at the edge of the score and forfeit services (R2.5-b, A65).
 
-Words: a player *forfeits the season* at the moment of his 12th countable forfeit, even in the
-middle of a night (A65); from then on he plays no game of the season, so a score or a forfeit
+Words: a player *forfeits the season* at the moment of the countable forfeit that reaches the
+league's limit (`Ruleset.season_forfeit_limit`, 12 in the rulebook, R2.5-a), even in the middle
+of a night (A65); from then on he plays no game of the season, so a score or a forfeit
 entered for him in a later game is refused. The rules decide it (`may_play_game`, from the
 season's fold); this module only names the player and says why.
 """
@@ -13,7 +14,7 @@ from collections.abc import Iterable
 from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key
+from flipwell.league.adapters import player_key, ruleset_for
 from flipwell.league.services._edge import fold
 from flipwell.rules.season import may_play_game
 from flipwell.rules.season_values import SeasonResult
@@ -49,13 +50,14 @@ def refuse_if_season_forfeited(
         return
     pid, standing = out[0]
     player = m.Player.objects.get(pk=pid)
+    limit = ruleset_for(meet.season.league).season_forfeit_limit
     at = f"meet {standing.season_forfeited_at}"
     if standing.season_forfeited_game is not None:
         at = f"game {standing.season_forfeited_game} of {at}"
     raise ValidationError(
         {
-            field: f"{player} forfeited the season with their 12th countable forfeit ({at}) and "
-            f"may not play game {game.number} of meet {meet.number}: {refused} is refused; "
+            field: f"{player} forfeited the season on reaching {limit} countable forfeits ({at}) "
+            f"and may not play game {game.number} of meet {meet.number}: {refused} is refused; "
             "the game is scored among the players who remain (R2.5-b, A65)."
         },
         code="season_forfeited",

@@ -7,9 +7,20 @@ from typing import TYPE_CHECKING, Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from flipwell.league.adapters import ruleset_for
 from flipwell.league.audit import record_event
 from flipwell.league.models import League, LeagueOfficial
-from flipwell.league.validators import validate_ruleset_overrides
+from flipwell.league.selectors.seasons import seasons_newest_first
+from flipwell.league.services._edge import (
+    league_changed,
+    record_ruling,
+    require_official,
+    require_reason,
+    rules_edge,
+    season_changed,
+)
+from flipwell.league.validators import ruleset_from_overrides, validate_ruleset_overrides
+from flipwell.rules import FWPL_V1, READINGS, check_ruleset_change, parse_setting, setting_text
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -62,4 +73,60 @@ def create_league(
                 "ruleset_overrides": league.ruleset_overrides,
             },
         )
+    return league
+
+
+def change_ruleset_setting(
+    *, league: League, setting: str, value: str, reason: str, actor: User
+) -> League:
+    """Change one of the league's readings (a `Ruleset` field) to `value`, as typed or picked.
+
+    Refused (ValidationError, nothing written) once the league's newest season has begun
+    (`check_ruleset_change`), for an unknown setting or a value it does not allow, and
+    without a reason. Side effects: the league's ruleset overrides (a value equal to the
+    rulebook's default is dropped from them), a Ruling (who, when, why), an audit event
+    ``league.ruleset_changed`` with the old and new values, and every season of the league
+    folded again under the new readings (`season_changed`). PermissionDenied unless `actor`
+    is a league official of `league`.
+    """
+    require_official(actor=actor, league=league, action="change the league's readings")
+    if setting not in READINGS:
+        raise ValidationError({"setting": f"No reading is called {setting!r}."})
+    why = require_reason(reason, field="reason", what="Changing a reading")
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        seasons = list(seasons_newest_first(league).select_for_update(of=("self",)))
+        newest = seasons[0] if seasons else None
+        with rules_edge("value"):
+            check_ruleset_change(
+                season=newest.name if newest else None,
+                begun=bool(getattr(newest, "begun", False)),
+            )
+            old = getattr(ruleset_for(league), setting)
+            overrides = {**league.ruleset_overrides, setting: parse_setting(setting, value)}
+            new = getattr(ruleset_from_overrides(overrides), setting)
+        if new == getattr(FWPL_V1, setting):
+            del overrides[setting]
+        league.ruleset_overrides = overrides
+        league.save(update_fields=["ruleset_overrides"])
+        change = f"{setting}: {setting_text(old)} -> {setting_text(new)}"
+        ruling = record_ruling(
+            league=league, official=actor, kind="ruleset_setting", subject=change, reason=why
+        )
+        record_event(
+            action="league.ruleset_changed",
+            obj=league,
+            league=league,
+            actor=actor,
+            data={
+                "setting": setting,
+                "from": setting_text(old),
+                "to": setting_text(new),
+                "ruling": ruling.pk,
+                "reason": why,
+            },
+        )
+        league_changed(league)
+        for season in seasons:
+            season_changed(season)
     return league

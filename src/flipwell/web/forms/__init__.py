@@ -89,6 +89,7 @@ from flipwell.web.forms.setup import (
     IssueTokenForm,
     LinkPlayerForm,
     NewLeagueForm,
+    ReadingForm,
     RevokeTokenForm,
     RoleForm,
 )
@@ -144,6 +145,7 @@ __all__ = [
     "PlayersCsvForm",
     "PlayoffScoresForm",
     "QualifyForm",
+    "ReadingForm",
     "RegisterPlayerForm",
     "RescheduleMeetForm",
     "ReverseEntryForm",

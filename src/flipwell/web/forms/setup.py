@@ -9,7 +9,7 @@ from django import forms
 from django.conf import settings
 
 from flipwell.league import models as m
-from flipwell.web.forms.fields import PlayerChoices, id_field, row_choice_field
+from flipwell.web.forms.fields import PlayerChoices, id_field, reason_field, row_choice_field
 
 
 def _time_zones() -> list[tuple[str, str]]:
@@ -90,3 +90,21 @@ class IssueTokenForm(forms.Form):
 
 class RevokeTokenForm(forms.Form):
     token = id_field("token")
+
+
+class ReadingForm(forms.Form):
+    """A new value for one of the league's readings (a `Ruleset` setting), and why."""
+
+    setting = forms.CharField(widget=forms.HiddenInput)
+    value = forms.CharField(label="New value", max_length=400)
+    reason = reason_field("Why change it?")
+
+    def __init__(
+        self, *args: Any, choices: tuple[str, ...] = (), help_text: str = "", **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        if choices:
+            self.fields["value"] = forms.ChoiceField(
+                label="New value", choices=[(c, c.replace("_", " ")) for c in choices]
+            )
+        self.fields["value"].help_text = help_text

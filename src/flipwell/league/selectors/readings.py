@@ -1,0 +1,91 @@
+"""A league's readings as its official sees them: every `Ruleset` setting with its value, the
+rulebook's default, the passage it reads and its interpretation (INTERPRETATIONS.md).
+
+Words: a *reading* is one `Ruleset` setting (see `flipwell.rules.readings`); it is *changed*
+when the league's value differs from the rulebook's default (FWPL v1.0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from flipwell.league import models as m
+from flipwell.league.adapters import ruleset_for
+from flipwell.league.selectors.seasons import seasons_newest_first
+from flipwell.rules import (
+    FWPL_V1,
+    NUMBER_BOUNDS,
+    READINGS,
+    Reading,
+    RuleError,
+    Ruleset,
+    check_ruleset_change,
+    setting_choices,
+    setting_text,
+)
+
+
+@dataclass(frozen=True)
+class ReadingLine:
+    """One setting: its name, the league's value and the default, as text, and its reading."""
+
+    name: str
+    value: str
+    default: str
+    reading: Reading
+    choices: tuple[str, ...]
+    """The values to pick from; () when the value is typed (`hint` says how)."""
+    hint: str
+
+    @property
+    def changed(self) -> bool:
+        return self.value != self.default
+
+
+@dataclass(frozen=True)
+class LeagueReadings:
+    """Every setting of the league's ruleset, and why none may change now ("" when they may)."""
+
+    lines: tuple[ReadingLine, ...]
+    locked: str
+
+    def line(self, name: str) -> ReadingLine | None:
+        return next((line for line in self.lines if line.name == name), None)
+
+
+def league_readings(league: m.League) -> LeagueReadings:
+    """The league's readings (1 query: its newest season, and whether it has begun)."""
+    ruleset = ruleset_for(league)
+    newest = seasons_newest_first(league).first()
+    try:
+        check_ruleset_change(
+            season=newest.name if newest else None, begun=bool(getattr(newest, "begun", False))
+        )
+        locked = ""
+    except RuleError as error:
+        locked = str(error)
+    return LeagueReadings(
+        lines=tuple(_line(ruleset, f.name) for f in fields(Ruleset)), locked=locked
+    )
+
+
+def _line(ruleset: Ruleset, name: str) -> ReadingLine:
+    choices = setting_choices(name)
+    bounds = NUMBER_BOUNDS.get(name)
+    if choices:
+        hint = ""
+    elif bounds:
+        hint = f"A whole number from {bounds.low} to {bounds.high}."
+    elif isinstance(getattr(FWPL_V1, name), int):
+        hint = "A whole number from 0."
+    else:
+        default = setting_text(getattr(FWPL_V1, name))
+        hint = f"Separated by commas, as the rulebook's default: {default}."
+    return ReadingLine(
+        name=name,
+        value=setting_text(getattr(ruleset, name)),
+        default=setting_text(getattr(FWPL_V1, name)),
+        reading=READINGS[name],
+        choices=choices,
+        hint=hint,
+    )

@@ -1,0 +1,99 @@
+"""The console's readings page (/manage/<league>/readings/): every `Ruleset` setting with its
+rulebook passage and interpretation; a change before the newest season begins (R2-a), with
+its reason, and the refusal after; the standings legend reads the league's limit (R2.5-a)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from flipwell.league import models as m
+from flipwell.rules import READINGS
+from tests import factories as f
+from tests.league.league_night import build_night, start
+
+pytestmark = pytest.mark.django_db
+
+URL = "/manage/tuesday/readings/"
+
+
+@pytest.fixture
+def lo(client):
+    official = f.LeagueOfficialFactory(league__slug="tuesday", user__username="lo")
+    client.force_login(official.user)
+    return SimpleNamespace(official=official, user=official.user, league=official.league)
+
+
+def test_readings_page_shows_every_setting_with_its_passage(client, lo):
+    page = client.get(URL)
+
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert [name for name in READINGS if f'id="{name}"' not in text] == []
+    assert "How many countable forfeits forfeit the season" in text
+    assert "(rule R2.5-a)" in text
+    assert f'href="{URL}"' in client.get("/manage/tuesday/").content.decode()
+
+
+def test_readings_page_changes_a_setting_with_a_reason_r2_5_a(client, lo):
+    form = client.get(URL, {"setting": "season_forfeit_limit"})
+    response = client.post(
+        URL, {"setting": "season_forfeit_limit", "value": "10", "reason": "A shorter season"}
+    )
+
+    assert 'name="value"' in form.content.decode()
+    assert response.status_code == 302
+    assert response["Location"] == f"{URL}#season_forfeit_limit"
+    lo.league.refresh_from_db()
+    assert lo.league.ruleset_overrides == {"season_forfeit_limit": 10}
+    shown = client.get(URL).content.decode()
+    assert "How many countable forfeits forfeit the season: now 10." in shown
+    assert "(the rulebook's default: 12)" in shown
+
+
+def test_readings_page_offers_the_choices_of_a_setting(client, lo):
+    form = client.get(URL, {"setting": "dues_period"}).content.decode()
+
+    assert '<option value="season" selected>season</option>' in form
+    assert '<option value="meet">meet</option>' in form
+
+
+def test_readings_page_refuses_a_value_out_of_bounds_on_the_form_r2_5_a(client, lo):
+    response = client.post(
+        URL, {"setting": "season_forfeit_limit", "value": "0", "reason": "None at all"}
+    )
+
+    assert response.status_code == 400
+    assert "at 0 every player would be out before the first game" in response.content.decode()
+    lo.league.refresh_from_db()
+    assert lo.league.ruleset_overrides == {}
+
+
+def test_readings_page_says_why_nothing_may_change_once_the_season_has_begun_r2_a(client):
+    night = build_night()
+    start(night)
+    client.force_login(night.user)
+    url = f"/manage/{night.league.slug}/readings/"
+
+    page = client.get(url, {"setting": "season_forfeit_limit"}).content.decode()
+    posted = client.post(url, {"setting": "season_forfeit_limit", "value": "8", "reason": "Now"})
+
+    assert f"{night.season.name} has begun" in page
+    assert 'name="value"' not in page
+    assert posted.status_code == 400
+    assert m.League.objects.get(pk=night.league.pk).ruleset_overrides == {}
+
+
+def test_standings_legend_reads_the_league_limit_r2_5_a(client):
+    night = build_night()
+    night.league.ruleset_overrides = {"season_forfeit_limit": 9}
+    night.league.save()
+    start(night)
+
+    slug, season = night.league.slug, night.season.pk
+    page = client.get(f"/leagues/{slug}/seasons/{season}/").content.decode()
+    printed = client.get(f"/print/{slug}/standings/", {"season": season}).content.decode()
+
+    assert "(9 forfeit it, R2.5-a)" in page
+    assert "(9 forfeit it, R2.5-a)" in printed
