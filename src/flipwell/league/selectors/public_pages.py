@@ -103,6 +103,8 @@ class ScoreCell:
     entered: int | None = None
     compensatory: CompensatoryParts | None = None
     adjustments: tuple[str, ...] = ()
+    points: int | None = None
+    """Game points, bonus point included (R3.2), once the game is confirmed."""
 
     @property
     def adjusted(self) -> bool:
@@ -122,13 +124,25 @@ class GameView:
 
 
 @dataclass(frozen=True)
+class PanelLine:
+    """A player as a group's panel (the TV) lists them: in play order while the match goes
+    on, with the night's points so far (None before a game is confirmed); by place once the
+    match is over, with the night's total (R3.3-a, `night_places`)."""
+
+    name: str
+    points: int | None
+    place: int | None = None
+
+
+@dataclass(frozen=True)
 class GroupView:
     """A group on the meet board (see the module docstring)."""
 
     id: int
     number: int
     players: tuple[str, ...]
-    """In the order they play the current or next game."""
+    """In the order they play the current or next game; once the match is over (no next
+    game), in ladder order."""
     late: tuple[str, ...]
     games: tuple[GameView, ...]
     now: str
@@ -139,6 +153,8 @@ class GroupView:
     finished: bool
     nights: tuple[NightLine, ...] = ()
     """Each player's points of the night so far; the match bonus once finished (R3.3-a)."""
+    lines: tuple[PanelLine, ...] = ()
+    """The group's players as its TV panel lists them (see `PanelLine`)."""
 
 
 @dataclass(frozen=True)
@@ -553,6 +569,7 @@ def _score_cells(game: BoardGame, group: BoardGroup) -> tuple[ScoreCell, ...]:
                 entered=entered,
                 compensatory=None if line is None else line.compensatory,
                 adjustments=() if line is None else line.adjustments,
+                points=None if line is None else line.points,
             )
         )
     return tuple(cells)
@@ -592,7 +609,7 @@ def _group_view(group: BoardGroup) -> GroupView:
     return GroupView(
         id=group.id,
         number=group.number,
-        players=tuple(names[p] for p in group.play_order),
+        players=tuple(names[p] for p in group.play_order or group.players),
         late=tuple(names[p] for p in group.players if p in group.late),
         games=games,
         now=now,
@@ -600,6 +617,20 @@ def _group_view(group: BoardGroup) -> GroupView:
         next_picker=picker,
         finished=group.finished,
         nights=group.nights,
+        lines=_panel_lines(group),
+    )
+
+
+def _panel_lines(group: BoardGroup) -> tuple[PanelLine, ...]:
+    """`GroupView.lines`: the result by place once the match is over (equal places in
+    ladder order), else the play order with the points so far."""
+    nights = {line.player: line for line in group.nights}
+    if group.finished and nights:
+        ranked = sorted(group.nights, key=lambda line: line.place or 0)
+        return tuple(PanelLine(line.name, line.night_total, line.place) for line in ranked)
+    return tuple(
+        PanelLine(group.names[p], nights[p].night_total if p in nights else None)
+        for p in group.play_order or group.players
     )
 
 

@@ -1,6 +1,8 @@
 /* flipwell TV: shows one panel at a time, the next every 12 s. htmx replaces the panels every
    15 s (hx-trigger on #tv-panels); the rotation keeps its place across refreshes. Arrow keys
-   step by hand; the button asks for full screen. No inline script: the CSP forbids it. */
+   step by hand; the button asks for full screen. The groups and a standings slide (up to 20
+   lines, tv.py) get the largest type at which all of them fit the screen ([data-tv-fit]). No inline
+   script: the CSP forbids it (a style set from here, through the CSSOM, it allows). */
 (function () {
   "use strict";
   var ROTATE_MS = 12000;
@@ -10,11 +12,28 @@
     return Array.prototype.slice.call(document.querySelectorAll("[data-tv-panel]"));
   }
 
+  // A slide's [data-tv-fit] part (the groups, a standings table) starts at the stylesheet's
+  // type and shrinks in proportion until it ends above the screen's bottom edge. A hidden
+  // slide has no size, so this runs when a slide is shown.
+  function fit(panel) {
+    var part = panel.querySelector("[data-tv-fit]");
+    if (!part) { return; }
+    part.style.fontSize = "";
+    for (var tries = 0; tries < 6; tries += 1) {
+      var box = part.getBoundingClientRect();
+      var room = window.innerHeight - box.top - 8;
+      if (box.height <= room || room <= 0) { return; }
+      var size = parseFloat(window.getComputedStyle(part).fontSize);
+      part.style.fontSize = Math.floor(size * Math.max(room / box.height, 0.5) * 10) / 10 + "px";
+    }
+  }
+
   function show() {
     var list = panels();
     if (list.length === 0) { return; }
     index = ((index % list.length) + list.length) % list.length;
     list.forEach(function (panel, i) { panel.hidden = i !== index; });
+    fit(list[index]);
     var dots = document.querySelector("[data-tv-dots]");
     if (dots) {
       dots.textContent = list.map(function (_, i) { return i === index ? "●" : "○"; }).join(" ");
@@ -37,6 +56,7 @@
     }
   });
   document.addEventListener("htmx:afterSwap", show);
+  window.addEventListener("resize", show);
   document.addEventListener("keydown", function (event) {
     if (event.key === "ArrowRight") { step(1); }
     if (event.key === "ArrowLeft") { step(-1); }
