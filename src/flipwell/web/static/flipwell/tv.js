@@ -1,8 +1,8 @@
 /* flipwell TV: shows one panel at a time, the next every 12 s. htmx replaces the panels every
    15 s (hx-trigger on #tv-panels); the rotation keeps its place across refreshes. Arrow keys
    step by hand; the button asks for full screen. The groups and a standings slide (up to 20
-   lines, tv.py) get the largest type at which all of them fit the screen ([data-tv-fit]). No inline
-   script: the CSP forbids it (a style set from here, through the CSSOM, it allows). */
+   lines, tv.py) get the largest type at which all of them fit the screen ([data-tv-fit]).
+   No inline script or style: the CSP forbids them. */
 (function () {
   "use strict";
   var ROTATE_MS = 12000;
@@ -13,18 +13,20 @@
   }
 
   // A slide's [data-tv-fit] part (the groups, a standings table) starts at the stylesheet's
-  // type and shrinks in proportion until it ends above the screen's bottom edge. A hidden
-  // slide has no size, so this runs when a slide is shown.
+  // type and takes the next smaller step (tv.css: fit-1 to fit-12, a class: no inline style)
+  // until it ends above the screen's bottom edge. A hidden slide has no size, so this runs
+  // when a slide is shown.
+  var FIT_STEPS = 12;
+
   function fit(panel) {
     var part = panel.querySelector("[data-tv-fit]");
     if (!part) { return; }
-    part.style.fontSize = "";
-    for (var tries = 0; tries < 6; tries += 1) {
+    for (var step = 0; step <= FIT_STEPS; step += 1) {
+      for (var other = 1; other <= FIT_STEPS; other += 1) {
+        part.classList.toggle("fit-" + other, other === step);
+      }
       var box = part.getBoundingClientRect();
-      var room = window.innerHeight - box.top - 8;
-      if (box.height <= room || room <= 0) { return; }
-      var size = parseFloat(window.getComputedStyle(part).fontSize);
-      part.style.fontSize = Math.floor(size * Math.max(room / box.height, 0.5) * 10) / 10 + "px";
+      if (box.bottom <= window.innerHeight - 8) { return; }
     }
   }
 
