@@ -112,8 +112,12 @@ def test_print_pages_log_no_javascript_error(
 ) -> None:
     slug = demo.league.slug
     meet = demo.current_season.meets.get(status=m.Meet.Status.OPEN)
+    closed = demo.current_season.meets.filter(status=m.Meet.Status.CLOSED).first()
+    assert closed is not None
     pages = {
         "sheets": f"/print/{slug}/meets/{meet.pk}/sheets/",
+        "sheets-closed": f"/print/{slug}/meets/{closed.pk}/sheets/",
+        "results": f"/print/{slug}/meets/{closed.pk}/results/",
         "standings": f"/print/{slug}/standings/",
         "maintenance": f"/print/{slug}/maintenance/",
     }

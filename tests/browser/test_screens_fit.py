@@ -25,7 +25,7 @@ from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague, create_demo
 from flipwell.league.models.results import new_revision
 from tests import factories as f
 from tests.browser.conftest import ErrorGuard, NewContext
-from tests.browser.helpers import DESKTOP, PHONE, log_in, screenshot, sheet_path
+from tests.browser.helpers import DESKTOP, PHONE, TV, log_in, screenshot, sheet_path
 
 TODAY = datetime.date(2026, 3, 10)
 BILLIONS = 1_234_567_000_000
@@ -99,7 +99,8 @@ def test_screens_fit_billion_point_scores_in_groups_of_four(
     billions: DemoLeague, new_page: NewContext, error_guard: ErrorGuard, size: str
 ) -> None:
     """Issue 27 §5: the board, standings, player page, sheet, the console's open and closed
-    meet and the roster show 4-player groups with 13-digit scores without overflow."""
+    meet, the roster, and a closed meet's printed results and filled-in score sheets show
+    4-player groups with 13-digit scores without overflow."""
     demo = billions
     slug = demo.league.slug
     season = demo.current_season
@@ -125,6 +126,7 @@ def test_screens_fit_billion_point_scores_in_groups_of_four(
             "standings": f"/leagues/{slug}/",
             "player": f"/leagues/{slug}/players/{player.pk}/",
             "sheet": sheet_path(group),
+            "results-closed": f"/print/{slug}/meets/{closed_meet.pk}/results/",
         },
         size,
     )
@@ -133,6 +135,7 @@ def test_screens_fit_billion_point_scores_in_groups_of_four(
         {
             "console-meet-open": f"/manage/{slug}/meets/{open_meet.pk}/",
             "console-meet-closed": f"/manage/{slug}/meets/{closed_meet.pk}/",
+            "sheets-closed": f"/print/{slug}/meets/{closed_meet.pk}/sheets/",
             "roster": f"/manage/{slug}/seasons/{season.pk}/roster/",
             "readings": f"/manage/{slug}/readings/",
         },
@@ -171,3 +174,21 @@ def test_screens_fit_the_readings_form_before_a_season_begins(
     assert "How many countable forfeits forfeit the season: now 9." in page.inner_text("main")
     official.league.refresh_from_db()
     assert official.league.ruleset_overrides == {"season_forfeit_limit": 9}
+
+
+def test_screens_fit_printed_results_on_a_tv_sized_screen(
+    billions: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
+) -> None:
+    """Issue 27 §5: a closed meet's printed results, opened on a 1920x1080 screen (the
+    venue's TV or a wide laptop), with 13-digit scores: nothing overflows."""
+    closed_meet = billions.finished_season.meets.order_by("-number").first()
+    assert closed_meet is not None
+    screen = new_page("visitor, tv", viewport=TV)
+
+    problems = overflows(
+        screen,
+        {"results-closed": f"/print/{billions.league.slug}/meets/{closed_meet.pk}/results/"},
+        "tv",
+    )
+
+    assert not problems, "\n".join(problems)

@@ -13,6 +13,7 @@ from flipwell.rules.match import (
     GameFacts,
     MatchFacts,
     MatchResult,
+    night_places,
     score_checked_match,
     score_match,
     violation_score_changes,
@@ -58,6 +59,44 @@ def test_match_night_totals_add_game_points_and_match_bonus():
     totals = {p: line.night_total for p, line in result.players.items()}
     assert totals == {"ann": 28, "ben": 20, "cat": 16 + 1, "dan": 8 + 1}
     assert result.bonus.totals == {"ann": 28, "ben": 20, "cat": 16, "dan": 8}
+
+
+def test_night_places_rank_the_group_by_night_total():
+    """R3.3-a, A19: the night's places follow the league points of the night, the match
+    bonus included: cat (16 + 1) is 3rd, dan (8 + 1) 4th."""
+    result = score_match(_match(*[_game([400, 300, 200, 100]) for _ in range(4)]))
+
+    assert night_places(result) == {"ann": 1, "ben": 2, "cat": 3, "dan": 4}
+
+
+def test_night_places_equal_night_totals_share_the_better_place():
+    """R3.3-a: ben has 18 game points, cat 17 and the match bonus (R3.3-d): equal night
+    totals of 18 share 2nd place, and the next is 4th."""
+    games = [_game([400, 300, 200, 100]) for _ in range(3)]
+    result = score_match(_match(*games, _game([1000, 200, 300, 100])))
+    totals = {p: line.night_total for p, line in result.players.items()}
+
+    assert totals == {"ann": 29, "ben": 18, "cat": 17 + 1, "dan": 8 + 1}
+    assert night_places(result) == {"ann": 1, "ben": 2, "cat": 2, "dan": 4}
+
+
+@given(st.lists(st.permutations(PLAYERS), min_size=1, max_size=4))
+def test_night_places_order_the_night_totals(orders):
+    """R3.3-a: a higher night total never has a worse place; place 1 always exists; equal
+    totals share a place."""
+    games = [_game([1000 * (4 - order.index(p)) for p in PLAYERS]) for order in orders]
+    result = score_match(_match(*games))
+
+    places = night_places(result)
+
+    totals = {p: line.night_total for p, line in result.players.items()}
+    assert min(places.values()) == 1
+    for a in PLAYERS:
+        for b in PLAYERS:
+            if totals[a] > totals[b]:
+                assert places[a] < places[b]
+            if totals[a] == totals[b]:
+                assert places[a] == places[b]
 
 
 def test_compensatory_game_adds_to_original_score():

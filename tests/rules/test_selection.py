@@ -716,6 +716,15 @@ def test_play_order_later_game_follows_previous_results():
     assert order == ["C", "A", "D", "B"]
 
 
+def test_play_order_after_the_fourth_game_is_empty():
+    """§4, R5.2-b: a match is four games; after the fourth there is no next game to order
+    (the TV listed "1. Alice, 2. Frank" for a game 5 nobody plays, issue 27 §5)."""
+    games = [PlayedGame(f"Machine {n}", ("C", "A", "D", "B")) for n in range(1, 5)]
+
+    assert play_order(["A", "B", "C", "D"], games=games[:3]) == ["C", "A", "D", "B"]
+    assert play_order(["A", "B", "C", "D"], games=games) == []
+
+
 def test_play_order_returning_forfeiter_after_finishers_in_ladder_order():
     # A25: B and D forfeited game 1; they follow the finishers, in ladder order.
     games = [PlayedGame("Funhouse", ("C", "A"))]

@@ -1,11 +1,14 @@
 """Printable sheets: score sheets for the league's staff (they carry the QR keys), the
 standings and the maintenance sheet for anyone."""
 
+import html
+import re
 import time
 
 import pytest
 
 from flipwell.league import models as m
+from flipwell.league.services.meets import close_meet
 from flipwell.web.charts import qr_code
 from flipwell.web.scoresheet_tokens import make_token
 from tests import factories as f
@@ -167,3 +170,113 @@ def test_tv_tells_players_how_to_reach_their_sheet(client, open_night):
 
     assert "scan the QR code on your group's printed score sheet" in public.text
     assert "Scores: scan your group's code with your phone." in staff.text
+
+
+# --- issue 27 §5: the night's results on paper once it closes ---
+
+BILLIONS = 1_234_567_000_000
+
+
+def text(response) -> str:
+    """The page's words, tags left out (a line-break opportunity is no space)."""
+    words = re.sub(r"<[^>]+>", " ", response.text.replace("<wbr>", ""))
+    return " ".join(html.unescape(words).split())
+
+
+@pytest.fixture
+def closed_night():
+    """One group of four whose match is played with 13-digit scores (the ladder's last player
+    wins games 1 to 3, the first wins game 4), and its meet closed."""
+    night = night_.build_night(players=4)
+    meet = night_.start(night)
+    members = [g.player for g in meet.groups.get().members.order_by("position")]
+    current = night_.game(meet, 1, 1)
+    for number in range(1, 5):
+        order = members if number == 4 else members[::-1]
+        night_.play(current, {p: BILLIONS + 1000 * (4 - i) for i, p in enumerate(order)})
+        if number < 4:
+            current = night_.next_game(meet, 1, order[3])
+    close_meet(meet=meet, actor=night.user)
+    return night, meet, members
+
+
+def test_score_sheets_of_a_closed_meet_print_scores_places_and_points(client, closed_night):
+    """R3.2-e, R3.3-a: a closed meet's sheets are filled in: each game's scores (13 digits,
+    breakable after a separator), places and points, then the night's totals by place."""
+    night, meet, (a, b, c, d) = closed_night
+    client.force_login(night.user)
+
+    response = client.get(f"/print/{night.league.slug}/meets/{meet.pk}/sheets/")
+
+    shown = text(response)
+    assert response.text.count('class="sheet-game filled"') == 4
+    assert '<td class="score-box"></td>' not in response.text
+    assert "1,<wbr>234,<wbr>567,<wbr>004,<wbr>000" in response.text
+    assert f"Game 1 Machine: {night_.game(meet, 1, 1).machine.title} Player Score Place Points" in (
+        shown
+    )
+    assert f"{a} 1,234,567,001,000 4th 2 {b} 1,234,567,002,000 3rd 4" in shown
+    assert (
+        f"The night's points Place Player Game points Match bonus Night total "
+        f"1st {d} 23 0 23 2nd {c} 19 0 19 3rd {b} 17 1 18 4th {a} 13 1 14"
+    ) in shown
+    assert "Entered by" not in shown
+    assert f'href="/print/{night.league.slug}/meets/{meet.pk}/results/"' in response.text
+
+
+def test_results_of_a_closed_meet_are_one_public_page(client, closed_night):
+    """R3.3-a: each group's night by place, then every game's scores, places and points."""
+    night, meet, (a, b, c, d) = closed_night
+
+    response = client.get(f"/print/{night.league.slug}/meets/{meet.pk}/results/")
+
+    assert response.status_code == 200
+    assert response.text.count('class="print-page results"') == 1
+    assert "/static/flipwell/print.css" in response.text
+    shown = text(response)
+    assert "Provisional" not in shown
+    assert (
+        f"Group 1 The night's points Place Player Game points Match bonus Night total "
+        f"1st {d} 23 0 23 2nd {c} 19 0 19 3rd {b} 17 1 18 4th {a} 13 1 14"
+    ) in shown
+    last = night_.game(meet, 1, 4).machine.title
+    assert (
+        f"Game 4 · {last} Player Score Place Points {a} 1,234,567,004,000 1st 7 "
+        f"{b} 1,234,567,003,000 2nd 5"
+    ) in shown
+    assert response.text.count("<wbr>") == 16 * 4
+
+
+def test_results_of_an_open_meet_say_they_are_provisional(client, open_night):
+    night, meet = open_night
+
+    shown = text(client.get(f"/print/{night.league.slug}/meets/{meet.pk}/results/"))
+
+    assert "Provisional: the meet is open, so these points count once it is closed." in shown
+    assert shown.count("No game of this group is confirmed yet.") == 2
+
+
+def test_results_of_another_leagues_meet_is_404(client, closed_night):
+    _night, meet, _members = closed_night
+    other = f.LeagueFactory(slug="other")
+
+    response = client.get(f"/print/{other.slug}/meets/{meet.pk}/results/")
+
+    assert response.status_code == 404
+
+
+def test_closed_meet_links_its_printed_results_from_the_console_and_the_board(
+    client, closed_night, open_night
+):
+    night, meet, _members = closed_night
+    link = f'href="/print/{night.league.slug}/meets/{meet.pk}/results/"'
+    client.force_login(night.user)
+
+    console = client.get(f"/manage/{night.league.slug}/meets/{meet.pk}/")
+    client.logout()
+    board = client.get(f"/leagues/{night.league.slug}/meets/{meet.pk}/")
+    still_open = client.get(f"/leagues/{open_night[0].league.slug}/meets/{open_night[1].pk}/")
+
+    assert f'<a class="button primary" {link}>Print the night\'s results</a>' in console.text
+    assert f"<a {link}>Print the night's results</a>" in board.text
+    assert "/results/" not in still_open.text

@@ -108,6 +108,7 @@ from flipwell.rules.match import (
     MatchFacts,
     MatchResult,
     PlayerMatch,
+    night_places,
     score_match,
     violation_score_changes,
 )
@@ -374,6 +375,7 @@ __all__ = [
     "next_groups",
     "next_meet_date",
     "night_forfeit_credit",
+    "night_places",
     "papa_points",
     "parse_setting",
     "penalty_decision",

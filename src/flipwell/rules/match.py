@@ -144,6 +144,19 @@ class MatchResult:
         return lines
 
 
+def night_places(match: MatchResult) -> dict[PlayerId, int]:
+    """Each player's place in his group's night: by the league points he earned at the meet
+    (`PlayerMatch.night_total`: game points plus match bonus, R3.3-a, A19), most first.
+
+    Equal night totals share the better place (7, 5, 5, 1 points: 1st, 2nd, 2nd, 4th): the
+    rulebook ranks a night by its points only (the fifth game's tiebreakers, R3.3-f, decide
+    a match bonus, not a place; the next ladder orders by season points, R4.3-c).
+    """
+    totals = {p: line.night_total for p, line in match.players.items()}
+    ranked = sorted(totals.values(), reverse=True)
+    return {p: ranked.index(total) + 1 for p, total in totals.items()}
+
+
 def violation_score_changes(
     violations: Iterable[Violation], *, ruleset: Ruleset = FWPL_V1
 ) -> tuple[frozenset[PlayerId], dict[PlayerId, str]]:

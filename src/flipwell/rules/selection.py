@@ -29,6 +29,7 @@ from typing import Literal
 
 from flipwell.rules.checks import check_count, check_player, check_unique
 from flipwell.rules.errors import RuleError, about_players
+from flipwell.rules.match import GAMES_PER_MATCH
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.values import PlayerId
 
@@ -547,7 +548,9 @@ def play_order(
     R5-b, R5.2-a: game 1 in seeding order, highest seed first. R5.2-b: later games in the
     previous game's finishing order. A25: players who did not play the previous game follow,
     in ladder order. R5.2-c: a late player in the first game he plays takes the last position
-    (several such players: in ladder order).
+    (several such players: in ladder order). §4: a match is four games, so once the fourth is
+    finished there is no next game and no order: empty (a screen then shows the match's
+    result, `night_places`, not the order of a game nobody will play).
     """
     ladder = _check_players(group, what="the group")
     played = _check_games(games)
@@ -575,6 +578,8 @@ def play_order(
         raise RuleError(
             f"unknown play_order_returning_players {ruleset.play_order_returning_players!r}"
         )
+    if len(played) >= GAMES_PER_MATCH:
+        return []
     at_game = set(here)
     joining = {p for p in late_players if p in at_game and _first_game_played(p, played) is None}
     previous = played[-1].order if played else ()

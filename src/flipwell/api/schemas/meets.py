@@ -79,7 +79,9 @@ class BoardGroupOut(Schema):
     next_picker: int | None = Field(
         ..., description="Who picks the next machine (R5-c); null when nobody picks now."
     )
-    play_order: list[int] = Field(..., description="Play order of the current or next game.")
+    play_order: list[int] = Field(
+        ..., description="Play order of the current or next game; empty once the match is over."
+    )
     waiting_for: list[int] = Field(
         ..., description="Players whose compensatory game the group waits for (R7.3-p)."
     )

@@ -38,6 +38,7 @@ from flipwell.rules import (
     Ruleset,
     SeasonResult,
     machine_picker,
+    night_places,
     play_order,
     scores_adjusted_at,
 )
@@ -77,6 +78,9 @@ class RankingLine:
     """The ranking score (None: no score, a forfeit)."""
     compensatory: CompensatoryParts | None
     adjustments: tuple[str, ...]
+    points: int = 0
+    """The player's game points for this game, bonus point included (R3.2; 0 for a
+    forfeit, R2.4-b)."""
 
     @property
     def adjusted(self) -> bool:
@@ -108,13 +112,15 @@ class BoardGame:
 @dataclass(frozen=True)
 class NightLine:
     """One player's league points of the night so far: game points, and once the match is
-    finished its match bonus (R3.3-a; None before: the bonus is decided by all four games)."""
+    finished its match bonus (R3.3-a; None before: the bonus is decided by all four games)
+    and the player's place in the group's night (`night_places`)."""
 
     player: int
     name: str
     game_points: int
     match_bonus: int | None
     night_total: int
+    place: int | None = None
 
 
 @dataclass(frozen=True)
@@ -131,7 +137,8 @@ class BoardGroup:
     """Who picks the machine of the next game (R5-c, A21, A24); None while a game is played,
     once the match is over, or when nobody can (nobody played the last game)."""
     play_order: tuple[int, ...]
-    """The order of the game being played, or of the next game once its machine is chosen."""
+    """The order of the game being played, or of the next game once its machine is chosen;
+    empty once the match is over (no next game, `play_order`)."""
     waiting_for: tuple[int, ...]
     """Players whose compensatory game the group waits for (R7.3-p)."""
     nights: tuple[NightLine, ...] = ()
@@ -156,6 +163,7 @@ def _nights(
     """Each player's night so far from the fold's match (R3.3-a, A19)."""
     if match is None or not match.games:
         return ()
+    places = night_places(match) if finished else {}
     lines = []
     for p, name in names.items():
         line = match.players[player_key(p)]
@@ -167,6 +175,7 @@ def _nights(
                 game_points=sum(line.game_points),
                 match_bonus=bonus,
                 night_total=sum(line.game_points) + (bonus or 0),
+                place=places.get(player_key(p)),
             )
         )
     return tuple(lines)
@@ -515,6 +524,7 @@ def _board_game(
                     score=ranking.get(p),
                     compensatory=compensatory.get(p),
                     adjustments=adjustments.get(p, ()),
+                    points=match.players[player_key(p)].game_points[confirmed_before - 1],
                 )
                 for p, name in names.items()
             )

@@ -103,6 +103,8 @@ class ScoreCell:
     entered: int | None = None
     compensatory: CompensatoryParts | None = None
     adjustments: tuple[str, ...] = ()
+    points: int | None = None
+    """Game points, bonus point included (R3.2), once the game is confirmed."""
 
     @property
     def adjusted(self) -> bool:
@@ -122,13 +124,25 @@ class GameView:
 
 
 @dataclass(frozen=True)
+class PanelLine:
+    """A player as a group's panel (the TV) lists them: in play order while the match goes
+    on, with the night's points so far (None before a game is confirmed); by place once the
+    match is over, with the night's total (R3.3-a, `night_places`)."""
+
+    name: str
+    points: int | None
+    place: int | None = None
+
+
+@dataclass(frozen=True)
 class GroupView:
     """A group on the meet board (see the module docstring)."""
 
     id: int
     number: int
     players: tuple[str, ...]
-    """In the order they play the current or next game."""
+    """In the order they play the current or next game; once the match is over (no next
+    game), in ladder order."""
     late: tuple[str, ...]
     games: tuple[GameView, ...]
     now: str
@@ -139,6 +153,14 @@ class GroupView:
     finished: bool
     nights: tuple[NightLine, ...] = ()
     """Each player's points of the night so far; the match bonus once finished (R3.3-a)."""
+    lines: tuple[PanelLine, ...] = ()
+    """The group's players as its TV panel lists them (see `PanelLine`)."""
+
+    @property
+    def ranked_nights(self) -> tuple[NightLine, ...]:
+        """`nights` by place once the match is over (equal places in ladder order), else in
+        ladder order."""
+        return tuple(sorted(self.nights, key=lambda line: line.place or 0))
 
 
 @dataclass(frozen=True)
@@ -238,14 +260,31 @@ class TvPage:
 
 
 @dataclass(frozen=True)
+class SheetGame:
+    """A game on a printed score sheet: its machine as far as known (game 1's drawn at the
+    start, R5-a; a later game's once picked, R5-c; "" before), and once confirmed each
+    player's score, place and points in the sheet's order (empty before)."""
+
+    number: int
+    machine: str
+    cells: tuple[ScoreCell, ...] = ()
+
+
+@dataclass(frozen=True)
 class SheetGroup:
-    """A group's printed score sheet: players in play order, the group row (for its QR) and
-    each game's machine title as far as known (game 1's drawn at the start, R5-a; a later
-    game's once picked, R5-c), "" for a machine not picked yet."""
+    """A group's printed score sheet: players in play order of game 1 (ladder order), the
+    group row (for its QR), its four games, and once the match is over the night's totals
+    by place."""
 
     group: m.Group
     players: tuple[str, ...]
-    machines: tuple[str, ...] = ()
+    games: tuple[SheetGame, ...] = ()
+    nights: tuple[NightLine, ...] = ()
+
+    @property
+    def machines(self) -> tuple[str, ...]:
+        """Each game's machine title, "" for one not picked yet."""
+        return tuple(game.machine for game in self.games)
 
 
 @dataclass(frozen=True)
@@ -448,7 +487,9 @@ def _bracket_season(league: m.League, current: m.Season) -> m.Season | None:
 
 def sheets_page(league: m.League, meet_id: int) -> SheetsPage:
     """A meet's groups for printing: players in ladder order, which is game 1's play order
-    (R5.2-a). NotFoundError for another league's meet."""
+    (R5.2-a), and each game's machine; once a game is confirmed, its scores, places and
+    points, and once the match is over the night's totals (a closed meet's sheets print
+    filled in). NotFoundError for another league's meet."""
     meet = (
         m.Meet.objects.select_related("season__league")
         .filter(pk=meet_id, season__league=league)
@@ -456,33 +497,32 @@ def sheets_page(league: m.League, meet_id: int) -> SheetsPage:
     )
     if meet is None:
         raise NotFoundError(f"No meet {meet_id} in {league}.")
-    groups = list(meet.groups.order_by("number"))
-    names: dict[int, list[str]] = {}
-    for group_id, first, last in (
-        m.GroupMember.objects.filter(group__meet=meet)
-        .order_by("group_id", "position")
-        .values_list("group_id", "player__first_name", "player__last_name")
-    ):
-        names.setdefault(group_id, []).append(f"{first} {last}")
-    machines: dict[tuple[int, int], str] = {
-        (group_id, number): title
-        for group_id, number, title in m.Game.objects.filter(group__meet=meet).values_list(
-            "group_id", "number", "machine__title"
-        )
-    }
+    groups = {g.pk: g for g in meet.groups.order_by("number")}
+    board = meet_board(meet) if groups else None
     return SheetsPage(
         league=league,
         season=_season_ref(meet.season),
         meet=MeetRef(meet.pk, meet.number, meet.date, meet.status),
-        groups=tuple(
-            SheetGroup(
-                g,
-                tuple(names.get(g.pk, ())),
-                tuple(machines.get((g.pk, n), "") for n in range(1, GAMES_PER_MATCH + 1)),
-            )
-            for g in groups
-        ),
+        groups=tuple(_sheet_group(groups[g.id], g) for g in board.groups) if board else (),
         games_per_match=GAMES_PER_MATCH,
+    )
+
+
+def _sheet_group(row: m.Group, group: BoardGroup) -> SheetGroup:
+    view = _group_view(group)
+    games = {game.number: game for game in view.games}
+    return SheetGroup(
+        group=row,
+        players=tuple(group.names[p] for p in group.players),
+        games=tuple(
+            SheetGame(
+                number=n,
+                machine=games[n].machine if n in games else "",
+                cells=games[n].cells if n in games and games[n].confirmed else (),
+            )
+            for n in range(1, GAMES_PER_MATCH + 1)
+        ),
+        nights=view.ranked_nights if view.finished else (),
     )
 
 
@@ -553,6 +593,7 @@ def _score_cells(game: BoardGame, group: BoardGroup) -> tuple[ScoreCell, ...]:
                 entered=entered,
                 compensatory=None if line is None else line.compensatory,
                 adjustments=() if line is None else line.adjustments,
+                points=None if line is None else line.points,
             )
         )
     return tuple(cells)
@@ -592,7 +633,7 @@ def _group_view(group: BoardGroup) -> GroupView:
     return GroupView(
         id=group.id,
         number=group.number,
-        players=tuple(names[p] for p in group.play_order),
+        players=tuple(names[p] for p in group.play_order or group.players),
         late=tuple(names[p] for p in group.players if p in group.late),
         games=games,
         now=now,
@@ -600,6 +641,20 @@ def _group_view(group: BoardGroup) -> GroupView:
         next_picker=picker,
         finished=group.finished,
         nights=group.nights,
+        lines=_panel_lines(group),
+    )
+
+
+def _panel_lines(group: BoardGroup) -> tuple[PanelLine, ...]:
+    """`GroupView.lines`: the result by place once the match is over (equal places in
+    ladder order), else the play order with the points so far."""
+    nights = {line.player: line for line in group.nights}
+    if group.finished and nights:
+        ranked = sorted(group.nights, key=lambda line: line.place or 0)  # as `ranked_nights`
+        return tuple(PanelLine(line.name, line.night_total, line.place) for line in ranked)
+    return tuple(
+        PanelLine(group.names[p], nights[p].night_total if p in nights else None)
+        for p in group.play_order or group.players
     )
 
 
@@ -616,6 +671,8 @@ __all__ = [
     "PlayoffsPage",
     "SeasonPage",
     "SeasonRef",
+    "SheetGame",
+    "SheetGroup",
     "SheetsPage",
     "TvPage",
     "is_league_staff",

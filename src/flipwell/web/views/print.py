@@ -1,8 +1,9 @@
-"""Printable sheets, one page each (print.css): score sheets, standings, maintenance sheet.
+"""Printable sheets, one page each (print.css): score sheets, a meet's results, standings,
+maintenance sheet.
 
 The score sheets carry each group's QR code, a key to its score sheet (see
 `flipwell.web.scoresheet_tokens`), so only the league's officials and scorekeepers may print
-them; the standings and the maintenance sheet are public like their pages.
+them; a meet's results, the standings and the maintenance sheet are public like their pages.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from flipwell.web.views.public import not_found_as_404, optional_id
 @console_page(ANY_ROLE)
 @not_found_as_404
 def score_sheets(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
-    """One page per group of the meet: players in play order, a box per game, the QR code."""
+    """One page per group of the meet: players in play order, a box per game, the QR code
+    while the meet is open; a confirmed game's box filled with its scores, places and
+    points."""
     page = pages.sheets_page(league, meet_id)
     live = page.meet.status == m.Meet.Status.OPEN
     sheets = [
@@ -46,6 +49,14 @@ def score_sheets(request: HttpRequest, league: m.League, role: str, meet_id: int
             "live": live,
         },
     )
+
+
+@not_found_as_404
+def results(request: HttpRequest, slug: str, meet_id: int) -> HttpResponse:
+    """A meet's results: each group's night totals by place and its games' scores, places
+    and points (the meet board's, on paper)."""
+    page = pages.meet_page(pages.league_by_slug(slug), meet_id)
+    return render(request, "print/results.html", {"league": page.league, "page": page})
 
 
 @not_found_as_404

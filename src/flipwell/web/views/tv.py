@@ -21,12 +21,21 @@ from flipwell.web.scoresheet_tokens import scoresheet_url
 from flipwell.web.views.public import not_found_as_404
 
 GROUPS_PER_PANEL = 6
-STANDINGS_PER_PANEL = 12
+STANDINGS_PER_PANEL = 20
+"""The most standings lines on one slide: tv.js sizes a slide's type so that its lines fill
+the screen, and twenty stay readable across a bar on a 16:9 TV (720 or 1080 lines)."""
 
 
 def chunks(items: tuple[Any, ...], size: int) -> list[tuple[Any, ...]]:
     """`items` in consecutive pieces of at most `size` (one TV panel each)."""
     return [items[i : i + size] for i in range(0, len(items), size)] or [()]
+
+
+def even_chunks(items: tuple[Any, ...], most: int) -> list[tuple[Any, ...]]:
+    """`items` on as few panels as hold at most `most` each, shared evenly: 14 lines on one
+    slide, 25 on two of 13 and 12 (never a full slide and a nearly empty one)."""
+    panels = -(-len(items) // most)  # rounded up
+    return chunks(items, -(-len(items) // panels)) if items else [()]
 
 
 @conditional_on_revision("slug")
@@ -45,7 +54,7 @@ def tv(request: HttpRequest, slug: str) -> HttpResponse:
         "league": league,
         "page": page,
         "group_panels": chunks(page.meet.groups, GROUPS_PER_PANEL) if page.meet else [],
-        "standing_panels": chunks(page.standings.lines, STANDINGS_PER_PANEL)
+        "standing_panels": even_chunks(page.standings.lines, STANDINGS_PER_PANEL)
         if page.standings
         else [],
         "qualifiers": {line.player.id for line in page.standings.above_line()}
