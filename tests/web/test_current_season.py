@@ -143,7 +143,7 @@ def test_console_says_the_new_season_is_being_prepared(client, mid_season):
 
     note = (
         "Spring 2027 is being prepared: the public pages, the TV and the API show Winter 2026 "
-        "until its first meet starts."
+        "until its first meet starts or you publish it."
     )
     assert note in hub.text
     assert note in seasons.text
@@ -166,7 +166,7 @@ def test_creating_a_season_mid_season_says_the_public_keeps_the_one_being_played
 
     assert (
         "Season “Spring 2027” created. It is being prepared: the public pages show Winter 2026 "
-        "until its first meet starts."
+        "until its first meet starts or you publish it."
     ) in response.text
 
 

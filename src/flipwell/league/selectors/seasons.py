@@ -20,6 +20,7 @@ Words:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet
@@ -93,3 +94,50 @@ def state_of(season: Any, prepared: frozenset[int]) -> str:
     if season.pk in prepared:
         return "being_prepared"
     return "played" if season.begun else "published"
+
+
+def first_started_meet(season: m.Season) -> int | None:
+    """The number of `season`'s first meet started (open or closed); None before (1 query)."""
+    return (
+        season.meets.exclude(status=m.Meet.Status.PLANNED)
+        .order_by("number")
+        .values_list("number", flat=True)
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class Publication:
+    """Where `season` stands with the public: its state, the season shown meanwhile, its
+    first meet started (None before), and who published it and when (None: not published)."""
+
+    season: m.Season
+    state: str
+    shown: m.Season | None
+    started_meet: int | None
+    published_by: str | None
+    open_meet_shown: int | None
+    """The number of the shown season's open meet (None: none open)."""
+
+
+def publication(season: m.Season) -> Publication:
+    """`season`'s `Publication` (3 or 4 queries)."""
+    seasons = list(seasons_newest_first(season.league).select_related("published_by"))
+    this = next(s for s in seasons if s.pk == season.pk)
+    started = first_started_meet(season)
+    shown = current_of(seasons)
+    tonight = (
+        m.Meet.objects.filter(season=shown, status=m.Meet.Status.OPEN)
+        .values_list("number", flat=True)
+        .first()
+        if shown is not None and shown.pk != season.pk
+        else None
+    )
+    return Publication(
+        season=this,
+        state=state_of(this, being_prepared(seasons)),
+        shown=shown,
+        started_meet=started,
+        published_by=this.published_by.get_username() if this.published_by else None,
+        open_meet_shown=tonight,
+    )
