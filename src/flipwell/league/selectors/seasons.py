@@ -23,7 +23,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet
+from django.db.models import (
+    BooleanField,
+    Case,
+    CharField,
+    Exists,
+    ExpressionWrapper,
+    F,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 
 from flipwell.league import models as m
 
@@ -86,6 +99,31 @@ def being_prepared(seasons: Sequence[m.Season]) -> frozenset[int]:
         return frozenset()
     # Every season newer than the current one is not public (else it would be current).
     return frozenset(s.pk for s in seasons[: list(seasons).index(current)])
+
+
+def with_state(seasons: QuerySet[m.Season]) -> QuerySet[m.Season]:
+    """`seasons` annotated in SQL with their ``state`` (as `state_of` says) and ``is_current``,
+    for a list read a page at a time (the API): the current season of each one's league is a
+    subquery, so a page costs one query."""
+    current = seasons_newest_first(OuterRef("league")).order_by(*CURRENT_FIRST)
+    newer = Q(created_at__gt=F("current_created_at")) | Q(
+        created_at=F("current_created_at"), pk__gt=F("current_id")
+    )
+    return seasons.annotate(
+        begun=_begun(),
+        public=_public(),
+        current_id=Subquery(current.values("pk")[:1]),
+        current_created_at=Subquery(current.values("created_at")[:1]),
+    ).annotate(
+        is_current=ExpressionWrapper(Q(pk=F("current_id")), output_field=BooleanField()),
+        state=Case(
+            When(begun=True, then=Value("played")),
+            When(Q(public=True) | Q(pk=F("current_id")), then=Value("published")),
+            When(newer, then=Value("being_prepared")),
+            default=Value("published"),
+            output_field=CharField(),
+        ),
+    )
 
 
 def state_of(season: Any, prepared: frozenset[int]) -> str:
