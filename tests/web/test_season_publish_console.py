@@ -2,7 +2,11 @@
 publishes it after a confirmation, and refreshes its IFPA ranks from a CSV before week 1
 (R3.1-b, R4.3-a)."""
 
+import datetime
+from zoneinfo import ZoneInfo
+
 import pytest
+from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league import services
@@ -150,3 +154,20 @@ def test_roster_of_a_season_not_started_links_the_rank_refresh(client, prepared)
 
     assert f"/manage/{slug}/seasons/{spring.pk}/ifpa-ranks/" in spring_roster.text
     assert "ifpa-ranks/" not in winter_roster.text
+
+
+def test_next_meet_of_the_new_season_is_on_its_league_night_not_today(client, prepared):
+    """issue 27 §1, R2-a: a season whose league night is another weekday offers its next
+    league night for meet 1 (today only when today is that weekday)."""
+    night, _spring = prepared
+    thursdays = services.start_next_season(
+        season=night.season, name="Thursdays 2027", weekday=m.Weekday.THURSDAY, actor=night.user
+    )
+    today = timezone.localdate(timezone=ZoneInfo(night.league.time_zone))
+    thursday = today + datetime.timedelta(days=(3 - today.weekday()) % 7)
+
+    hub = client.get(f"/manage/{night.league.slug}/")
+    meets = client.get(f"/manage/{night.league.slug}/seasons/{thursdays.pk}/meets/")
+
+    assert f"Next meet: schedule meet 1 for Thu {thursday.day} {thursday:%b}" in hub.text
+    assert meets.context["form"].initial == {"number": 1, "date": thursday}
