@@ -171,3 +171,17 @@ def test_next_meet_of_the_new_season_is_on_its_league_night_not_today(client, pr
 
     assert f"Next meet: schedule meet 1 for Thu {thursday.day} {thursday:%b}" in hub.text
     assert meets.context["form"].initial == {"number": 1, "date": thursday}
+
+
+def test_ifpa_ranks_page_lists_the_players_better_rank_first(client, prepared):
+    """R4.3-a, R4.3-b: as the week-1 ladder orders them, unranked last (sorted is stable)."""
+    night, spring = prepared
+    last = night.players[0]
+    text = HEADER + f"{last.first_name},{last.last_name},,\n"
+    url = f"/manage/{night.league.slug}/seasons/{spring.pk}/ifpa-ranks/"
+    client.post(url, {"action": "ranks", "csv_text": text})
+
+    response = client.get(url)
+
+    ranks = [e.ifpa_rank_at_start for e in response.context["entries"]]
+    assert ranks == [2, 3, 4, 5, 6, 7, 8, None]

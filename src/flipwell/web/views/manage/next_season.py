@@ -142,7 +142,11 @@ def ifpa_ranks(request: HttpRequest, league: m.League, role: str, season_id: int
         "role": role,
         "season": season,
         "upload": upload,
-        "entries": season_roster(season),
+        # Better rank first, unranked last by name, as the week-1 ladder orders them (R4.3-a/b).
+        "entries": sorted(
+            season_roster(season),
+            key=lambda e: (e.ifpa_rank_at_start is None, e.ifpa_rank_at_start or 0),
+        ),
         "publication": publication(season),
     }
     return page(request, "manage/ifpa_ranks.html", context, failed=upload.is_bound)
