@@ -139,6 +139,17 @@ def _closed(world: World) -> None:
     m.Meet.objects.filter(pk=world.meet.pk).update(status=m.Meet.Status.CLOSED)
 
 
+def _next_season(world: World) -> None:
+    # A season being prepared, while the season shown has no meet open.
+    _closed(world)
+    world.extra["next"] = services.start_next_season(
+        season=world.season, name="Spring", actor=world.lo
+    )
+
+
+RANKS = "first_name,last_name,ifpa_number,ifpa_rank\n"
+
+
 RULING = {
     "machine_title": "Cosmic Gunfight",
     "kind": "not_a_malfunction",
@@ -301,6 +312,10 @@ CALLS = [
         number_of_meets=5, actor=a)),
     Call("start_next_season", lambda w, a: services.start_next_season(
         season=w.season, name="Next", actor=a)),
+    Call("publish_season", lambda w, a: services.publish_season(
+        season=w.extra["next"], actor=a), arrange=_next_season),
+    Call("refresh_ifpa_ranks", lambda w, a: services.refresh_ifpa_ranks(
+        season=w.extra["next"], csv_text=RANKS, actor=a), arrange=_next_season),
     Call("import_season_file", lambda w, a: services.import_season_file(
         league=w.league, name="Imported", data=GOLDEN, first_meet=datetime.date(2026, 1, 7),
         actor=a)),

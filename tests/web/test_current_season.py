@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league import services
+from flipwell.league.selectors.seasons import publication
 from tests import factories as f
 from tests.league import league_night as night_
 
@@ -143,7 +144,7 @@ def test_console_says_the_new_season_is_being_prepared(client, mid_season):
 
     note = (
         "Spring 2027 is being prepared: the public pages, the TV and the API show Winter 2026 "
-        "until its first meet starts."
+        "until its first meet starts or you publish it."
     )
     assert note in hub.text
     assert note in seasons.text
@@ -166,7 +167,7 @@ def test_creating_a_season_mid_season_says_the_public_keeps_the_one_being_played
 
     assert (
         "Season “Spring 2027” created. It is being prepared: the public pages show Winter 2026 "
-        "until its first meet starts."
+        "until its first meet starts or you publish it."
     ) in response.text
 
 
@@ -200,3 +201,66 @@ def test_next_meet_of_a_new_season_is_its_next_league_night_not_today(client, mi
     response = client.get(f"/manage/{night.league.slug}/")
 
     assert f"Next meet: schedule meet 1 for {on:%a} {on.day} {on:%b}" in response.text
+
+
+def _states(client, night):
+    rows = client.get(f"/api/v1/leagues/{night.league.slug}/seasons").json()["results"]
+    return {row["name"]: (row["state"], row["is_current"]) for row in rows}
+
+
+def test_api_marks_the_season_being_prepared_and_the_one_being_played(client, mid_season):
+    """issue 27 §1: the API's season list says which season is public and which is not."""
+    night, _meet, spring = mid_season
+
+    one = client.get(f"/api/v1/seasons/{spring.pk}").json()
+
+    assert _states(client, night) == {
+        "Winter 2026": ("played", True),
+        "Spring 2027": ("being_prepared", False),
+    }
+    assert (one["state"], one["is_current"], one["published_at"]) == (
+        "being_prepared",
+        False,
+        None,
+    )
+
+
+def test_api_marks_a_published_season_current_before_its_first_meet(client, mid_season):
+    """issue 27 §1: published by the official, before its first meet starts."""
+    night, meet, spring = mid_season
+    services.close_meet(meet=meet, actor=night.user, override_reason="Short night")
+    services.publish_season(season=spring, actor=night.user)
+
+    one = client.get(f"/api/v1/seasons/{spring.pk}").json()
+    league = client.get(f"/api/v1/leagues/{night.league.slug}").json()
+
+    assert _states(client, night) == {
+        "Winter 2026": ("played", False),
+        "Spring 2027": ("published", True),
+    }
+    assert one["published_at"] is not None
+    assert league["current_season"] == spring.pk
+
+
+def test_api_marks_the_new_season_played_once_its_first_meet_starts(client, mid_season):
+    night, meet, spring = mid_season
+    _start_spring(night, meet, spring)
+
+    assert _states(client, night) == {
+        "Winter 2026": ("played", False),
+        "Spring 2027": ("played", True),
+    }
+
+
+def test_api_states_agree_with_the_console(client, mid_season):
+    """The API's state (SQL) and the console's (`state_of`) are one reading."""
+    night, _meet, spring = mid_season
+    older = f.SeasonFactory(league=night.league, name="Never played", created_at=f.SET_UP_2026)
+    m.Season.objects.filter(pk=older.pk).update(
+        created_at=f.SET_UP_2026 - datetime.timedelta(days=30)
+    )
+
+    states = _states(client, night)
+
+    for season in (night.season, spring, older):
+        assert states[season.name][0] == publication(season).state

@@ -17,7 +17,7 @@ from django.db.models import Model, OuterRef, Prefetch, QuerySet, Subquery
 from django.http import Http404
 
 from flipwell.league import models as m
-from flipwell.league.selectors.seasons import current_season_id_subquery
+from flipwell.league.selectors.seasons import current_season_id_subquery, with_state
 
 M = TypeVar("M", bound=Model)
 
@@ -47,8 +47,17 @@ def league(slug: str) -> m.League:
 
 
 def seasons(league: m.League) -> QuerySet[m.Season]:
-    """A league's seasons."""
-    return m.Season.objects.filter(league=league).select_related("league")
+    """A league's seasons, each with its ``state`` and ``is_current`` (`with_state`)."""
+    return with_state(m.Season.objects.filter(league=league).select_related("league"))
+
+
+def season_with_state(season_id: int) -> m.Season:
+    """The season with this id, with its ``state`` and ``is_current`` (404 when none)."""
+    return _one(
+        with_state(m.Season.objects.select_related("league")),
+        f"No season {season_id}.",
+        pk=season_id,
+    )
 
 
 def season(season_id: int, *, field: str | None = None) -> m.Season:

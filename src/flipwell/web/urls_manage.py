@@ -39,6 +39,16 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="manage_next_season",
     ),
     path(
+        "<slug:slug>/seasons/<id:season_id>/publish/",
+        next_season.publish,
+        name="manage_publish_season",
+    ),
+    path(
+        "<slug:slug>/seasons/<id:season_id>/ifpa-ranks/",
+        next_season.ifpa_ranks,
+        name="manage_ifpa_ranks",
+    ),
+    path(
         "<slug:slug>/seasons/<id:season_id>/roster.csv",
         next_season.roster_file,
         name="manage_roster_csv",

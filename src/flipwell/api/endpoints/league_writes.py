@@ -1,5 +1,6 @@
 """Writes of the league's records, with a token of the league and scope *manage*: a late
-entrant's forfeits, ledger reversals, and special rulings (Appendix A). Each endpoint checks
+entrant's forfeits, ledger reversals, special rulings (Appendix A), and publishing a season
+being prepared. Each endpoint checks
 the token, calls one service and renders its answer."""
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from flipwell.api.schemas import (
     LateJoinForfeitsOut,
     LedgerEntryOut,
     ReversalIn,
+    SeasonOut,
     SpecialRulingIn,
     SpecialRulingOut,
 )
@@ -130,3 +132,18 @@ def amend_special_ruling(request: HttpRequest, slug: Slug, payload: AmendRulingI
         actor=actor,
     )
     return created(request, to_rules_ruling(row), _rulings(row.machine_title))
+
+
+@router.post(
+    "/seasons/{season_id}/publish",
+    response={200: SeasonOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def publish_season(request: HttpRequest, season_id: SeasonId) -> Any:
+    """Show a season being prepared to the public before its first meet starts: it becomes
+    the league's current season (issue 27 §1; scope: manage). 409 ``season_already_public``
+    for a season already shown, ``meet_open`` while a meet of the season shown is open."""
+    season = queries.season(season_id)
+    actor = acting_official(request, league=season.league, scope="manage")
+    services.publish_season(season=season, actor=actor)
+    return queries.season_with_state(season_id)

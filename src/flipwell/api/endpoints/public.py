@@ -71,7 +71,8 @@ def get_league(request: HttpRequest, slug: Slug) -> Any:
 @router.get("/leagues/{slug}/seasons", response={200: SeasonPage, **ERROR_RESPONSES})
 @decorate_view(conditional_on_revision("slug"))
 def list_seasons(request: HttpRequest, slug: Slug, cursor: Cursor = None, limit: Limit = 50) -> Any:
-    """A league's seasons, a page at a time."""
+    """A league's seasons, a page at a time: each says whether it is being prepared (not
+    shown to the public yet), published or played, and which one is current."""
     rows = queries.seasons(queries.league(slug))
     items, next_url = page_of_queryset(request, rows, cursor=cursor, limit=limit)
     return {"results": items, "next": next_url}
@@ -119,8 +120,8 @@ def list_special_rulings(
 @router.get("/seasons/{season_id}", response={200: SeasonOut, **ERROR_RESPONSES})
 @decorate_view(conditional_on_revision("season_id"))
 def get_season(request: HttpRequest, season_id: SeasonId) -> Any:
-    """One season."""
-    return queries.season(season_id)
+    """One season, with whether it is shown to the public yet (``state``, ``is_current``)."""
+    return queries.season_with_state(season_id)
 
 
 @router.get("/seasons/{season_id}/players", response={200: EntryPage, **ERROR_RESPONSES})

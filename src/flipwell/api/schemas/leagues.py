@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from datetime import datetime
+from typing import TYPE_CHECKING, Literal
 
 from ninja import Field, Schema
 
@@ -22,9 +23,9 @@ class LeagueOut(Schema):
     current_season: int | None = Field(
         ...,
         description="Id of the season being played, which the public pages and the TV show: "
-        "the newest season whose first meet has started (the newest season while none has). A "
-        "newer season being prepared becomes current when its first meet starts. Null before "
-        "the league's first season.",
+        "the newest season whose first meet has started or that an official published (the "
+        "newest season while none is). A newer season being prepared becomes current when its "
+        "first meet starts or it is published. Null before the league's first season.",
     )
 
     @staticmethod
@@ -41,6 +42,10 @@ class LeaguePage(Schema):
     next: str | None = Field(..., description="URL of the next page; null on the last page.")
 
 
+SeasonState = Literal["being_prepared", "published", "played"]
+"""Where a season stands with the public (`flipwell.league.selectors.seasons`)."""
+
+
 class SeasonOut(Schema):
     """Read from a stored `Season` and its league."""
 
@@ -55,6 +60,23 @@ class SeasonOut(Schema):
     )
     number_of_meets: int = Field(..., description="Regular meets in the season.")
     dues_cents: int = Field(..., description="Dues per player, in cents (R9-a).")
+    state: SeasonState = Field(
+        ...,
+        description="being_prepared: created after the current season and not shown to the "
+        "public yet (no meet started, not published); published: shown to the public, no meet "
+        "started yet (the official published it, or it is the league's newest season while "
+        "none has begun); played: a meet has started (being played or over).",
+    )
+    is_current: bool = Field(
+        ...,
+        description="The league's current season: the one its public pages, the TV and the "
+        "league's current_season show (the newest season published or played).",
+    )
+    published_at: datetime | None = Field(
+        ...,
+        description="When an official published it before its first meet started; null "
+        "when nobody did.",
+    )
 
     @staticmethod
     def resolve_league(obj: m.Season) -> str:

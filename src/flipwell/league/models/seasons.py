@@ -2,7 +2,8 @@
 
 Words:
 - *season*: a league's run of regular meets on one weekday at one start time (§2, R2-a), then
-  one playoff night (§6). *Dues* are in integer cents.
+  one playoff night (§6). *Dues* are in integer cents. *Published*: shown to the public before
+  its first meet starts, by an official's decision (`flipwell.league.selectors.seasons`).
 - *season entry*: a player entered in a season, with his IFPA rank when the season starts (the
   week-1 seeding, §3.1, §4.3) and the meet he joined at (1 = from the start; a later number
   makes him a late joiner whose earlier games are forfeits, R2.4-f).
@@ -10,6 +11,7 @@ Words:
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
@@ -41,6 +43,12 @@ class Season(models.Model):
     number_of_meets = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
     dues_cents = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
+    # The official's decision to show the season to the public before its first meet starts
+    # (`publish_season`); null until then (issue 27 §1).
+    published_at = models.DateTimeField(null=True, blank=True)
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     # Replaced whenever the season's facts or the ruleset they are folded under change: the
     # key of its stored fold (`flipwell.league.results`).
     revision = models.BigIntegerField(default=new_revision, editable=False)
@@ -57,6 +65,11 @@ class Season(models.Model):
             ),
             models.CheckConstraint(
                 condition=models.Q(dues_cents__gte=0), name="season_dues_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(published_at__isnull=True, published_by__isnull=True)
+                | models.Q(published_at__isnull=False, published_by__isnull=False),
+                name="season_published_by_whom",
             ),
         ]
 

@@ -112,7 +112,7 @@ def _preparing(season: m.Season, current: m.Season | None) -> str:
     shown = current.name if current is not None else "the season being played"
     return (
         f"{season.name} is being prepared: the public pages, the TV and the API show "
-        f"{shown} until its first meet starts."
+        f"{shown} until its first meet starts or you publish it."
     )
 
 

@@ -10,7 +10,7 @@ facts the rules reject rolls back instead of breaking the season's pages.
 
 =====================  ===========================================================
 leagues, seasons       create_league, change_ruleset_setting, create_season, start_next_season,
-                       import_season_file
+                       publish_season, refresh_ifpa_ranks, import_season_file
 players                register_player, import_players_csv, edit_player
 identity               check_merge_players, merge_players, undo_player_merge
 meets                  schedule_meet, reschedule_meet, cancel_meet, announce_absence,
@@ -121,7 +121,13 @@ from flipwell.league.services.playoffs import (
 )
 from flipwell.league.services.scores import confirm_scores, submit_scores
 from flipwell.league.services.season_files import import_season_file
-from flipwell.league.services.seasons import create_season, start_next_season
+from flipwell.league.services.seasons import (
+    RankRefresh,
+    create_season,
+    publish_season,
+    refresh_ifpa_ranks,
+    start_next_season,
+)
 from flipwell.league.services.setup import (
     AddedOfficial,
     add_official,
@@ -154,6 +160,7 @@ __all__ = [
     "AddedOfficial",
     "ConflictError",
     "ImportResult",
+    "RankRefresh",
     "add_official",
     "add_special_ruling",
     "amend_special_ruling",
@@ -191,6 +198,7 @@ __all__ = [
     "official_chooses_next_machine",
     "open_league",
     "preview_game_ending",
+    "publish_season",
     "qualify_for_playoffs",
     "record_compensatory_game",
     "record_forfeit",
@@ -208,6 +216,7 @@ __all__ = [
     "record_victim_remedy",
     "record_violation",
     "record_withdrawal",
+    "refresh_ifpa_ranks",
     "register_player",
     "remove_official",
     "replace_machine",

@@ -3,21 +3,35 @@
 Words: the *next season from this one* is a new season of the same league with this one's
 start time, length and dues (and league night unless another is given), and this one's
 players entered again, less those the official leaves out. The league's machines, ruleset and
-officials belong to the league, so the new season has them already.
+officials belong to the league, so the new season has them already. *Publishing* a season
+being prepared shows it to the public before its first meet starts (`selectors.seasons`).
+*Refreshing the IFPA ranks* sets each listed player's rank at the start of the season from a
+roster CSV (`flipwell.league.players_csv`) until its first meet starts: week 1 is seeded by
+them, later weeks by league points (R3.1-b, R4.3-a).
 """
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
+from flipwell.league.adapters import PLAYED
 from flipwell.league.audit import record_event
-from flipwell.league.models import League, Player, Season, SeasonEntry
-from flipwell.league.services._edge import league_changed, require_official
+from flipwell.league.models import League, Meet, Player, Season, SeasonEntry
+from flipwell.league.players_csv import PlayerRow, parse_players_csv
+from flipwell.league.selectors.seasons import being_prepared, current_of, seasons_newest_first
+from flipwell.league.services._edge import (
+    ConflictError,
+    league_changed,
+    require_official,
+    season_changed,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -139,3 +153,149 @@ def start_next_season(
             },
         )
     return new
+
+
+def publish_season(*, season: Season, actor: User) -> Season:
+    """Show `season`, being prepared, to the public before its first meet starts: the public
+    pages, the TV and the API's current season become `season` (issue 27 §1).
+
+    Side effects: the season's ``published_at`` and ``published_by`` (the official's decision:
+    when, who), the league's new revision, and an audit event ``season.published`` naming the
+    season shown until then. Raises PermissionDenied unless `actor` is a league official of
+    the league; ConflictError when `season` is already shown (``season_already_public``) or a
+    meet of the season shown is open (``meet_open``: tonight's TV and board would leave it);
+    ValidationError for a season older than the one shown.
+    """
+    with transaction.atomic():
+        require_official(actor=actor, league=season.league, action="publish a season")
+        list(Season.objects.select_for_update().filter(league=season.league).values_list("pk"))
+        seasons = list(seasons_newest_first(season.league))
+        shown = current_of(seasons)
+        if shown is None or season.pk not in being_prepared(seasons):
+            raise _not_publishable(season, shown)
+        tonight = Meet.objects.filter(season=shown, status=Meet.Status.OPEN).first()
+        if tonight is not None:
+            raise ConflictError(
+                f"Meet {tonight.number} of {shown.name} is open: the public pages and the TV "
+                f"show it tonight. Publish {season.name} once it is closed.",
+                code="meet_open",
+            )
+        season.published_at, season.published_by = timezone.now(), actor
+        season.save(update_fields=["published_at", "published_by"])
+        league_changed(season.league)
+        record_event(
+            action="season.published",
+            obj=season,
+            league=season.league,
+            actor=actor,
+            data={"shown_before": shown.pk},
+        )
+    return season
+
+
+def _not_publishable(season: Season, shown: Season | None) -> ValidationError:
+    """Why `season`, not being prepared, cannot be published."""
+    if shown is None or shown.pk == season.pk or season.published_at is not None:
+        return ConflictError(
+            f"{season.name} is already shown to the public.", code="season_already_public"
+        )
+    if season.meets.filter(status__in=PLAYED).exists():
+        return ConflictError(
+            f"{season.name} is already shown to the public: its first meet has started.",
+            code="season_already_public",
+        )
+    return ValidationError(
+        f"{season.name} is older than {shown.name}, the season shown to the public: only a "
+        "season newer than it can be published."
+    )
+
+
+@dataclass(frozen=True)
+class RankRefresh:
+    """What `refresh_ifpa_ranks` changed: each player whose rank changed (old, new), how many
+    of the file's players kept theirs, and the season's players the file does not list."""
+
+    changed: list[tuple[Player, int | None, int | None]]
+    unchanged: int
+    not_in_file: list[Player]
+
+
+def refresh_ifpa_ranks(*, season: Season, csv_text: str, actor: User) -> RankRefresh:
+    """Set the IFPA rank at the start of `season` of every player a roster CSV lists (see
+    `flipwell.league.players_csv`; an empty rank: unranked, R4.3-b) before its first meet
+    starts: week 1 is seeded by IFPA rank, later weeks by league points (R3.1-b, R4.3-a).
+
+    A line names a player of the season by IFPA number, else by name. All or nothing: a bad
+    line raises `PlayersCsvError`; a line naming nobody of the season, or a player named twice,
+    a ValidationError listing every such line. Side effects: the entries' ranks, an audit
+    event ``season.ifpa_ranks_refreshed`` (each change, old and new), the season's refold.
+    Raises PermissionDenied unless `actor` is a league official of the league, and
+    ConflictError (``season_started``) once a meet of `season` has started.
+    """
+    rows = parse_players_csv(csv_text)
+    with transaction.atomic():
+        require_official(actor=actor, league=season.league, action="refresh IFPA ranks")
+        Season.objects.select_for_update().get(pk=season.pk)
+        started = season.meets.filter(status__in=PLAYED).order_by("number").first()
+        if started is not None:
+            raise ConflictError(
+                f"Meet {started.number} of {season.name} has started: week 1 was seeded by the "
+                "IFPA ranks the players had then, and later weeks go by league points (R3.1-b), "
+                "so the ranks no longer change.",
+                code="season_started",
+            )
+        entries = list(season.entries.select_related("player").order_by("pk"))
+        ranks = _ranks_by_entry(season, entries, rows)
+        changed = [e for e in entries if e.pk in ranks and ranks[e.pk] != e.ifpa_rank_at_start]
+        refresh = RankRefresh(
+            changed=[(e.player, e.ifpa_rank_at_start, ranks[e.pk]) for e in changed],
+            unchanged=len(ranks) - len(changed),
+            not_in_file=[e.player for e in entries if e.pk not in ranks],
+        )
+        for entry in changed:
+            entry.ifpa_rank_at_start = ranks[entry.pk]
+        SeasonEntry.objects.bulk_update(changed, ["ifpa_rank_at_start"])
+        record_event(
+            action="season.ifpa_ranks_refreshed",
+            obj=season,
+            league=season.league,
+            actor=actor,
+            data={"changed": {str(p.pk): [old, new] for p, old, new in refresh.changed}},
+        )
+        season_changed(season)
+    return refresh
+
+
+def _ranks_by_entry(
+    season: Season, entries: Sequence[SeasonEntry], rows: Sequence[PlayerRow]
+) -> dict[int, int | None]:
+    """Each listed entry's new rank, by entry id; a ValidationError naming every line that
+    names nobody of `season` or a player already listed."""
+    by_number = {e.player.ifpa_number: e for e in entries if e.player.ifpa_number is not None}
+    by_name: dict[tuple[str, str], list[SeasonEntry]] = {}
+    for listed in entries:
+        key = (listed.player.first_name.casefold(), listed.player.last_name.casefold())
+        by_name.setdefault(key, []).append(listed)
+    ranks: dict[int, int | None] = {}
+    lines: dict[int, int] = {}
+    problems: list[str] = []
+    for row in rows:
+        named = by_name.get((row.first_name.casefold(), row.last_name.casefold()), [])
+        entry = by_number.get(row.ifpa_number) if row.ifpa_number is not None else None
+        if entry is None and len(named) == 1 and named[0].player.ifpa_number is None:
+            entry = named[0]
+        who = f"{row.first_name} {row.last_name}"
+        if entry is None:
+            problems.append(
+                f"Line {row.line}: {who} is not a player of {season.name} (enter them on the "
+                "roster first, or take the line out)."
+            )
+        elif entry.pk in lines:
+            problems.append(
+                f"Line {row.line}: {entry.player} is already on line {lines[entry.pk]}."
+            )
+        else:
+            ranks[entry.pk], lines[entry.pk] = row.ifpa_rank, row.line
+    if problems:
+        raise ValidationError(problems)
+    return ranks

@@ -27,7 +27,7 @@ from flipwell.league.selectors.console import (
 from flipwell.league.selectors.ifpa import ifpa_submission
 from flipwell.league.selectors.people import league_merges, merge_candidates
 from flipwell.league.selectors.player_links import season_links
-from flipwell.league.selectors.seasons import current_season
+from flipwell.league.selectors.seasons import current_season, first_started_meet
 from flipwell.rules import IfpaResults
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page, signed_in
 from flipwell.web.charts import qr_code
@@ -86,7 +86,7 @@ def seasons(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
             shown = current_season(league)
             meanwhile = (
                 f" It is being prepared: the public pages show {shown.name} until its first "
-                "meet starts."
+                "meet starts or you publish it."
                 if shown is not None and shown != season
                 else ""
             )
@@ -157,6 +157,7 @@ def roster(request: HttpRequest, league: m.League, role: str, season_id: int) ->
         "entries": entries,
         "rows": [(entry, links.get(entry.player.pk)) for entry in entries],
         "shown_link": _opened_link(request, season, links),
+        "started": first_started_meet(season) is not None,
         "register": register,
         "upload": upload,
         "edit": edit,
