@@ -127,6 +127,13 @@ from flipwell.rules.playoff_seeding import (
     apply_withdrawals,
     playoff_qualification,
 )
+from flipwell.rules.playoff_sheet import (
+    PlayoffGameLine,
+    check_machine_picker,
+    check_sheet_confirmer,
+    running_totals,
+    tiebreaker_explanation,
+)
 from flipwell.rules.playoffs import (
     BRACKET_MATCHES,
     papa_points,
@@ -301,6 +308,7 @@ __all__ = [
     "PlayoffCandidate",
     "PlayoffDivision",
     "PlayoffGame",
+    "PlayoffGameLine",
     "PlayoffMatchRecord",
     "PlayoffMatchState",
     "PlayoffQualification",
@@ -336,7 +344,9 @@ __all__ = [
     "automatically_unplayable",
     "balances",
     "check_machine_choice",
+    "check_machine_picker",
     "check_score_adjustment",
+    "check_sheet_confirmer",
     "compensatory_balls",
     "compensatory_entitled",
     "compensatory_score",
@@ -381,6 +391,7 @@ __all__ = [
     "reduced_score",
     "rule_malfunction",
     "rulings_for",
+    "running_totals",
     "score_game",
     "score_match",
     "scores_adjusted_at",
@@ -388,6 +399,7 @@ __all__ = [
     "season_forfeit_game",
     "season_progress",
     "selectable_machines",
+    "tiebreaker_explanation",
     "violation_effect",
     "violation_score_changes",
     "written_day",

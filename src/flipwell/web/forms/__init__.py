@@ -92,7 +92,14 @@ from flipwell.web.forms.setup import (
     RevokeTokenForm,
     RoleForm,
 )
-from flipwell.web.forms.sheet import STALE_PAGE, ConfirmForm, NextMachineForm, ScoreEntryForm
+from flipwell.web.forms.sheet import (
+    STALE_PAGE,
+    ConfirmForm,
+    NextMachineForm,
+    PlayoffEntryForm,
+    PlayoffStartForm,
+    ScoreEntryForm,
+)
 
 __all__ = [
     "LEDGER_KINDS",
@@ -142,7 +149,9 @@ __all__ = [
     "OrderForm",
     "PlayerChoices",
     "PlayersCsvForm",
+    "PlayoffEntryForm",
     "PlayoffScoresForm",
+    "PlayoffStartForm",
     "QualifyForm",
     "RegisterPlayerForm",
     "RescheduleMeetForm",
