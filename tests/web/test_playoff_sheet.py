@@ -276,3 +276,27 @@ def test_live_state_fragment_changes_when_scores_are_entered(client, night):
 
     assert 'id="sheet"' in before
     assert before != after
+
+
+def test_printed_match_sheets_carry_each_match_qr_code(client, night):
+    official = m.LeagueOfficial.objects.get(league=night.season.league)
+    client.force_login(official.user)
+    url = f"/print/{night.season.league.slug}/seasons/{night.season.pk}/playoff-sheets/"
+
+    page = client.get(url).content.decode()
+
+    assert page.count('class="print-page"') == 3  # SF1, SF2, F (R6.3-d)
+    assert page.count("<svg") == 3
+    assert "Semifinal 1" in page
+    assert "Ann Test</li><li>Dee Test</li><li>Eve Test</li><li>Hal Test" in page
+    assert "the top 2 of SF1 and of SF2" in page
+    console = client.get(f"/manage/{night.season.league.slug}/seasons/{night.season.pk}/playoffs/")
+    assert url in console.content.decode()
+    assert night.url.split("/")[3][:10] in console.content.decode()
+
+
+def test_printed_match_sheets_are_for_the_league_officials(client, night):
+    url = f"/print/{night.season.league.slug}/seasons/{night.season.pk}/playoff-sheets/"
+    assert client.get(url).status_code == 302  # sign in first
+    client.force_login(f.LeagueOfficialFactory().user)  # another league's
+    assert client.get(url).status_code == 403

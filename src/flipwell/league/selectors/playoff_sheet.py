@@ -397,3 +397,31 @@ def _corrections(
             )
         )
     return tuple(found)
+
+
+@dataclass(frozen=True)
+class PrintedMatch:
+    """One match's printed sheet: its players by seed (game 1's play order, R5.3-a), or what
+    they wait for."""
+
+    division: str
+    match: str
+    title: str
+    players: tuple[str, ...]
+    needed: str
+
+
+def printed_matches(night: m.PlayoffNight) -> tuple[PrintedMatch, ...]:
+    """Every match of the night in playing order, division by division (a fixed number of
+    queries)."""
+    facts = load_playoff_facts(night)
+    ruleset = ruleset_for(night.season.league)
+    found = []
+    for name, div in facts.divisions.items():
+        for state in bracket_state(div, ruleset).matches:
+            players = tuple(facts.names[p].name for p in state.players if p not in state.absent)
+            waiting = state.needed if state.status == "waiting" else ""
+            found.append(
+                PrintedMatch(name, state.match, MATCH_TITLES[state.match], players, waiting)
+            )
+    return tuple(found)
