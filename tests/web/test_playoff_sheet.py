@@ -259,7 +259,10 @@ def test_tied_semifinal_plays_a_tiebreaker_game_explained_r6_5_a(client, night):
     state = sf1(night)
     assert state.status == "complete"
     assert [r.name for r in state.advancing] == ["Ann Test", "Eve Test"]
-    assert "go on to the next round" in client.get(night.url).content.decode()
+    page = client.get(night.url).content.decode()
+    assert "go on to the next round" in page
+    assert "Tiebreaker game on " in page
+    assert ": Eve Test ahead of Dee Test." in page
 
 
 def test_forged_or_other_token_is_404(client, night):
@@ -289,7 +292,7 @@ def test_printed_match_sheets_carry_each_match_qr_code(client, night):
     assert page.count("<svg") == 3
     assert "Semifinal 1" in page
     assert "Ann Test</li><li>Dee Test</li><li>Eve Test</li><li>Hal Test" in page
-    assert "the top 2 of SF1 and of SF2" in page
+    assert "the top 2 of semifinal 1 and of semifinal 2" in page
     console = client.get(f"/manage/{night.season.league.slug}/seasons/{night.season.pk}/playoffs/")
     assert url in console.content.decode()
     assert night.url.split("/")[3][:10] in console.content.decode()

@@ -9,6 +9,7 @@ entered and not yet confirmed. *Running totals* are the PAPA points after each g
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass
 
 from flipwell.league import models as m
@@ -130,6 +131,8 @@ class MatchSheet:
     selectable: tuple[Choice, ...]
     tiebreaker: str
     tied: tuple[str, ...]
+    tiebreakers_played: tuple[tuple[str, tuple[str, ...]], ...]
+    """Each tiebreaker game played: its machine and its order, winner first (R6.5-a)."""
     corrections: tuple[PendingCorrection, ...]
     advancing: tuple[str, ...]
     eliminated: tuple[str, ...]
@@ -179,10 +182,21 @@ def match_sheet(night: m.PlayoffNight, division: str, match: str) -> MatchSheet:
         selectable=_selectable(facts, div, state, season, division) if ready else (),
         tiebreaker=tiebreaker_explanation(state, names),
         tied=tuple(names[p] for t in state.tied for p in t),
+        tiebreakers_played=_tiebreakers_played(facts, div, match, names),
         corrections=_corrections(sheets, names, present, row),
         advancing=tuple(names[p] for p in state.advancing),
         eliminated=tuple(names[p] for p in state.eliminated),
         placing=tuple(names[p] for p in state.placing),
+    )
+
+
+def _tiebreakers_played(
+    facts: PlayoffFacts, div: DivisionFacts, match: str, names: dict[str, str]
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    record = div.records.get(match)
+    return tuple(
+        (facts.machines.get(g.machine, g.machine), tuple(names[p] for p in g.finishing_order()))
+        for g in (record.tiebreakers if record is not None else ())
     )
 
 
@@ -410,6 +424,11 @@ class PrintedMatch:
     players: tuple[str, ...]
     needed: str
 
+    @property
+    def rows(self) -> tuple[str, ...]:
+        """The known players, then a blank line for each still to come (4 in all)."""
+        return self.players + ("",) * (4 - len(self.players)) if self.needed else self.players
+
 
 def printed_matches(night: m.PlayoffNight) -> tuple[PrintedMatch, ...]:
     """Every match of the night in playing order, division by division (a fixed number of
@@ -421,6 +440,8 @@ def printed_matches(night: m.PlayoffNight) -> tuple[PrintedMatch, ...]:
         for state in bracket_state(div, ruleset).matches:
             players = tuple(facts.names[p].name for p in state.players if p not in state.absent)
             waiting = state.needed if state.status == "waiting" else ""
+            for match_id_, title in MATCH_TITLES.items():
+                waiting = re.sub(rf"\b{match_id_}\b", title.lower(), waiting)
             found.append(
                 PrintedMatch(name, state.match, MATCH_TITLES[state.match], players, waiting)
             )
