@@ -143,6 +143,12 @@ def test_playoff_night_from_phones(
     shows(phones[0], f"{champion} wins the playoffs.")
     fits(phones[0])
     screenshot(phones[0], "playoffs-phone-final-complete")
+    laptop = new_page("the final's sheet on a laptop", viewport=DESKTOP)
+    visit(laptop, links["F"])
+    shows(laptop, f"{champion} wins the playoffs.")
+    width = laptop.evaluate("document.documentElement.scrollWidth")
+    assert width <= DESKTOP["width"], f"the final's sheet is {width} px wide at 1280 px"
+    screenshot(laptop, "playoffs-desktop-final-complete")
     public = new_page("public playoffs")
     visit(public, f"/leagues/{SLUG}/playoffs/")
     places = public.locator("ol.places")

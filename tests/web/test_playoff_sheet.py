@@ -126,7 +126,7 @@ def test_enter_then_confirm_by_another_player_r3_a(client, night):
     totals = {r.name.split()[0]: t for r, t in sf1(night).totals}
     assert totals == {"Ann": 2, "Dee": 1, "Eve": 0, "Hal": 4}  # R6.3-a: 4-2-1-0
     page = client.get(night.url).content.decode()
-    assert "Points so far" in page
+    assert "Points so far" in page  # the games confirmed, with their running totals
     assert "Game 2: Eve Test picks the machine" in page
 
 
