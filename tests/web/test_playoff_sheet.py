@@ -256,6 +256,8 @@ def test_tied_semifinal_plays_a_tiebreaker_game_explained_r6_5_a(client, night):
     assert enter(client, night, scores, by="Dee", key="tb").status_code == 302
     assert confirm(client, night, by="Ann").status_code == 302
 
+    drawn = m.Tiebreaker.objects.get(purpose="match").machine.title
+    assert f"Tiebreaker game · {drawn}" in page  # the sheet showed where it is drawn (R6.5-b)
     state = sf1(night)
     assert state.status == "complete"
     assert [r.name for r in state.advancing] == ["Ann Test", "Eve Test"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import zlib
 from dataclasses import dataclass
 
 from flipwell.league import models as m
@@ -21,7 +22,6 @@ from flipwell.league.selectors.playoffs import (
     load_playoff_facts,
     match_round,
 )
-from flipwell.league.services._playoff_night import busy_machines, drawn_machine
 from flipwell.rules import (
     PlayoffGame,
     PlayoffMatchState,
@@ -30,7 +30,7 @@ from flipwell.rules import (
     running_totals,
     tiebreaker_explanation,
 )
-from flipwell.rules.playoff_machines import selectable_playoff_machines
+from flipwell.rules.playoff_machines import draw_tiebreaker_machine, selectable_playoff_machines
 
 TIEBREAKER = m.PlayoffSheet.TIEBREAKER
 MATCH_TITLES = {
@@ -238,8 +238,7 @@ def _current(
         order = state.play_order
     elif state.status == "tiebreaker_needed" and state.match:
         number = TIEBREAKER
-        what = f"{division}:{state.match}:tiebreaker"
-        machine = drawn_machine(night, what, True, facts).title
+        machine = _tiebreaker_machine(facts, night, f"{division}:{state.match}:tiebreaker")
         order = state.tied[0]
     else:
         return None
@@ -255,6 +254,42 @@ def _current(
         version=latest.version if latest is not None else 0,
         pending=pending,
     )
+
+
+def _busy(facts: PlayoffFacts, *, exclude: tuple[str, str]) -> list[str]:
+    """Machines with a game in progress in another match (R5-d); as the services read them."""
+    return sorted(
+        {
+            str(game.machine_id)
+            for name, div in facts.divisions.items()
+            for match, game in div.in_progress.items()
+            if (name, match) != exclude
+        }
+    )
+
+
+def _unplayable(night: m.PlayoffNight) -> list[str]:
+    return [
+        str(pk)
+        for pk in m.Machine.objects.filter(
+            league_id=night.season.league_id, status=m.Machine.Status.UNPLAYABLE
+        ).values_list("id", flat=True)
+    ]
+
+
+def _tiebreaker_machine(facts: PlayoffFacts, night: m.PlayoffNight, what: str) -> str:
+    """The machine the tiebreaker is drawn on (R6.5-b): the draw the services make, with the
+    night's seed and `what` (`_playoff_night.draw_seed`), so the sheet shows where it is played."""
+    try:
+        key = draw_tiebreaker_machine(
+            list(facts.machines),
+            seed=(night.machine_draw_seed or 0) + zlib.crc32(what.encode()),
+            busy=_busy(facts, exclude=("", "")),
+            unplayable=_unplayable(night),
+        )
+    except RuleError:
+        return "a machine the league official draws"
+    return facts.machines[key]
 
 
 def _pending(sheet: m.PlayoffSheet, names: dict[str, str]) -> PendingEntry:
@@ -355,17 +390,12 @@ def _selectable(
         return ()
     record = div.records.get(state.match)
     played = [g.machine for g in record.games] if record is not None else []
-    unplayable = [
-        str(pk)
-        for pk in m.Machine.objects.filter(
-            league=season.league, status=m.Machine.Status.UNPLAYABLE
-        ).values_list("id", flat=True)
-    ]
+    unplayable = _unplayable(facts.night)
     try:
         keys = selectable_playoff_machines(
             list(facts.machines),
             played=played,
-            busy=busy_machines(facts, exclude=(division, state.match)),
+            busy=_busy(facts, exclude=(division, state.match)),
             unplayable=unplayable,
             ruleset=ruleset_for(season.league),
         )
