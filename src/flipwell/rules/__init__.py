@@ -128,6 +128,13 @@ from flipwell.rules.playoff_seeding import (
     apply_withdrawals,
     playoff_qualification,
 )
+from flipwell.rules.playoff_sheet import (
+    PlayoffGameLine,
+    check_machine_picker,
+    check_sheet_confirmer,
+    running_totals,
+    tiebreaker_explanation,
+)
 from flipwell.rules.playoffs import (
     BRACKET_MATCHES,
     papa_points,
@@ -310,6 +317,7 @@ __all__ = [
     "PlayoffCandidate",
     "PlayoffDivision",
     "PlayoffGame",
+    "PlayoffGameLine",
     "PlayoffMatchRecord",
     "PlayoffMatchState",
     "PlayoffQualification",
@@ -345,8 +353,10 @@ __all__ = [
     "automatically_unplayable",
     "balances",
     "check_machine_choice",
+    "check_machine_picker",
     "check_ruleset_change",
     "check_score_adjustment",
+    "check_sheet_confirmer",
     "compensatory_balls",
     "compensatory_entitled",
     "compensatory_score",
@@ -393,6 +403,7 @@ __all__ = [
     "reduced_score",
     "rule_malfunction",
     "rulings_for",
+    "running_totals",
     "score_game",
     "score_match",
     "scores_adjusted_at",
@@ -402,6 +413,7 @@ __all__ = [
     "selectable_machines",
     "setting_choices",
     "setting_text",
+    "tiebreaker_explanation",
     "violation_effect",
     "violation_score_changes",
     "who_may_confirm",

@@ -86,3 +86,46 @@ def group_for_token(token: str) -> m.Group:
     if group is None or group.meet.status != m.Meet.Status.OPEN:
         raise DeadToken("This meet is over: its score sheet links no longer work.")
     return group
+
+
+# --- a playoff match's sheet (§6): the same signed, scoped, dying token ----------------------
+
+MATCH_SALT = "flipwell.web.playoffsheet"
+
+
+def match_token(night_id: int, division: str, match: str) -> str:
+    """The signed token of `match` (QF1, SF2, F...) of `division` on playoff night `night_id`
+    (no query): the match's row may not exist before its first game."""
+    return signing.dumps([night_id, division, match], salt=MATCH_SALT, compress=False)
+
+
+def match_sheet_path(night_id: int, division: str, match: str) -> str:
+    """The site-relative path of a playoff match's sheet."""
+    return reverse("web:playoff_sheet", kwargs={"token": match_token(night_id, division, match)})
+
+
+def match_for_token(token: str) -> tuple[m.PlayoffNight, str, str]:
+    """(playoff night, division, match) of a live playoff sheet token. Raises `DeadToken` for a
+    token that is not ours, older than `MAX_AGE`, or whose night is closed or unknown."""
+    try:
+        value = signing.loads(token, salt=MATCH_SALT, max_age=MAX_AGE)
+    except signing.BadSignature as error:
+        raise DeadToken("This score sheet link is not valid or has expired.") from error
+    if (
+        not isinstance(value, list)
+        or len(value) != 3
+        or not isinstance(value[0], int)
+        or isinstance(value[0], bool)
+        or not all(isinstance(v, str) for v in value[1:])
+    ):
+        raise DeadToken("This score sheet link is not valid.")
+    night_id, division, match = value
+    night = (
+        m.PlayoffNight.objects.select_related("season__league")
+        .filter(pk=night_id, qualifiers__division=division)
+        .distinct()
+        .first()
+    )
+    if night is None or night.status == m.PlayoffNight.Status.CLOSED:
+        raise DeadToken("The playoffs are over: their score sheet links no longer work.")
+    return night, division, match

@@ -27,6 +27,11 @@ urlpatterns = [
         print_views.results,
         name="print_results",
     ),
+    path(
+        "print/<slug:slug>/seasons/<id:season_id>/playoff-sheets/",
+        print_views.playoff_sheets,
+        name="print_playoff_sheets",
+    ),
     path("print/<slug:slug>/standings/", print_views.standings, name="print_standings"),
     path("print/<slug:slug>/maintenance/", print_views.maintenance, name="print_maintenance"),
     path("notices/<str:token>/", notices.preferences, name="notice_preferences"),

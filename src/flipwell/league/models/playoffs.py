@@ -300,3 +300,111 @@ class TiebreakerPlace(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.place} in {self.tiebreaker}"
+
+
+class PlayoffSheet(models.Model):
+    """One version of a playoff game's score sheet, entered by a player of the match on the
+    match's sheet and confirmed by another (R3-a, as on a league night); or a correction of a
+    confirmed game, applied when every other player of the match agrees (R3-c, R3-d).
+
+    `number` is the game (1-3) or `TIEBREAKER` for the match's tiebreaker game (R6.5-a). A
+    confirmed entry becomes the game's `PlayoffResult` rows (or the match's `Tiebreaker`).
+    """
+
+    TIEBREAKER = 4
+
+    class Status(models.TextChoices):
+        ENTERED = "entered", "Entered"
+        CONFIRMED = "confirmed", "Confirmed"
+        PENDING = "pending", "Correction waiting for answers"
+        APPLIED = "applied", "Correction applied"
+        REFUSED = "refused", "Correction refused"
+
+    match = models.ForeignKey(PlayoffMatch, on_delete=models.CASCADE, related_name="sheets")
+    number = models.PositiveSmallIntegerField()
+    version = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=9, choices=Status.choices, default=Status.ENTERED)
+    entered_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    confirmed_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    machine = models.ForeignKey(
+        Machine, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    reason = models.TextField(blank=True)
+    idempotency_key = models.CharField(max_length=100)
+    idempotency_scope = models.CharField(max_length=100)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["match", "number", "version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "number", "version"], name="playoff_sheet_version_once"
+            ),
+            models.UniqueConstraint(
+                fields=["idempotency_scope", "idempotency_key"],
+                name="playoff_sheet_key_once_per_scope",
+            ),
+            models.UniqueConstraint(
+                fields=["match", "number"],
+                condition=models.Q(status="confirmed"),
+                name="playoff_sheet_one_confirmed_entry",
+                violation_error_message="This game's scores are already confirmed.",
+            ),
+            models.UniqueConstraint(
+                fields=["match", "number"],
+                condition=models.Q(status="pending"),
+                name="playoff_sheet_one_pending_correction",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(confirmed_by__isnull=True)
+                | ~models.Q(confirmed_by=models.F("entered_by")),
+                name="playoff_sheet_confirmed_by_another",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(number__gte=1, number__lte=4),
+                name="playoff_sheet_number_1_to_4",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} game {self.number} sheet v{self.version}"
+
+
+class PlayoffSheetLine(models.Model):
+    """One player's machine score on a playoff sheet, and his place in a tie's one-ball
+    playoff (A54, R3.2-i)."""
+
+    sheet = models.ForeignKey(PlayoffSheet, on_delete=models.CASCADE, related_name="lines")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    machine_score = models.BigIntegerField(validators=[validate_machine_score])
+    tie_place = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "player"], name="playoff_sheet_line_once"),
+            models.CheckConstraint(
+                condition=models.Q(machine_score__gte=0), name="playoff_sheet_score_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.machine_score:,}"
+
+
+class PlayoffSheetAnswer(models.Model):
+    """A player's answer to a correction of a playoff game (R3-c): agrees or not."""
+
+    sheet = models.ForeignKey(PlayoffSheet, on_delete=models.CASCADE, related_name="answers")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    agrees = models.BooleanField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "player"], name="playoff_sheet_answer_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {'agrees' if self.agrees else 'disagrees'}: {self.sheet}"

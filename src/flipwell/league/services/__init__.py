@@ -31,6 +31,9 @@ playoffs               qualify_for_playoffs, record_seed_playoff, record_withdra
                        close_playoff_night
 playoff_matches        start_playoff_game, record_playoff_game, record_playoff_tiebreaker,
                        record_playoff_lateness_notice, record_no_show
+playoff_sheets         start_playoff_game_on_sheet, submit_playoff_scores,
+                       confirm_playoff_scores, request_playoff_correction,
+                       answer_playoff_correction (a match's sheet: no actor, its link)
 ledger                 record_ledger_entry, reverse_ledger_entry
 special rulings        load_appendix_a, add_special_ruling, amend_special_ruling
 notices                set_notice_preferences, choose_notices_by_link, unsubscribe_by_link
@@ -113,6 +116,13 @@ from flipwell.league.services.playoff_matches import (
     record_playoff_tiebreaker,
     start_playoff_game,
 )
+from flipwell.league.services.playoff_sheets import (
+    answer_playoff_correction,
+    confirm_playoff_scores,
+    request_playoff_correction,
+    start_playoff_game_on_sheet,
+    submit_playoff_scores,
+)
 from flipwell.league.services.playoffs import (
     close_playoff_night,
     qualify_for_playoffs,
@@ -169,6 +179,7 @@ __all__ = [
     "announce_lateness",
     "announce_lateness_by_link",
     "announce_machine_problem",
+    "answer_playoff_correction",
     "cancel_meet",
     "change_ruleset_setting",
     "check_merge_players",
@@ -176,6 +187,7 @@ __all__ = [
     "choose_notices_by_link",
     "close_meet",
     "close_playoff_night",
+    "confirm_playoff_scores",
     "confirm_scores",
     "create_league",
     "create_league_opener",
@@ -223,6 +235,7 @@ __all__ = [
     "report_malfunction",
     "request_compensatory_game",
     "request_correction",
+    "request_playoff_correction",
     "reschedule_meet",
     "respond_to_correction",
     "reverse_ledger_entry",
@@ -235,6 +248,8 @@ __all__ = [
     "start_meet",
     "start_next_season",
     "start_playoff_game",
+    "start_playoff_game_on_sheet",
+    "submit_playoff_scores",
     "submit_scores",
     "undo_player_merge",
     "unsubscribe_by_link",

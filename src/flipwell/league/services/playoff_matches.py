@@ -81,75 +81,83 @@ def start_playoff_game(
     with transaction.atomic():
         league_changed(season.league_id)
         require_official(actor=actor, league=season.league, action="run the playoffs")
-        night, facts, div, state = _match_facts(season, division, match)
-        if match in div.in_progress:
-            busy_game = div.in_progress[match]
-            raise ValidationError(
-                {
-                    "match": f"{match}: game {busy_game.number} is being played on "
-                    f"{busy_game.machine}; record its result first."
-                },
-                code="game_in_progress",
-            )
-        if state.status != "ready" or state.next_game is None:
-            raise ValidationError(
-                {"match": f"{match} cannot start a game: {state.needed or 'it is complete'}."},
-                code="not_ready",
-            )
-        played = [g.machine for g in div.records.get(match, PlayoffMatchRecord()).games]
-        busy = busy_machines(facts, exclude=(division, match))
-        unplayable = unplayable_machines(season)
-        keys = list(facts.machines)
-        chooser = state.machine_chooser
-        with rules_edge("machine", code="invalid", message=lambda text: _titled(text, facts)):
-            if chooser is None:
-                if machine is not None:
-                    raise ValidationError(
-                        {
-                            "machine": f"Game 1 of {match} is played on a machine drawn at random "
-                            "(R6.4-b); do not choose one."
-                        },
-                        code="drawn",
-                    )
-                key = draw_playoff_machine(
-                    keys,
-                    seed=draw_seed(night, f"{division}:{match}:{state.next_game}"),
-                    played=played,
-                    busy=busy,
-                    unplayable=unplayable,
-                    ruleset=ruleset_for(season.league),
-                )
-            else:
-                if machine is None:
-                    raise ValidationError(
-                        {
-                            "machine": f"{facts.names[chooser].name} chooses the machine for game "
-                            f"{state.next_game} of {match} (R6.4-c)."
-                        },
-                        code="required",
-                    )
-                key = _checked_pick(str(machine.pk), keys, played, busy, unplayable)
-        row = _match_row(night, division, match)
-        game = m.PlayoffGame.objects.create(
-            match=row,
-            number=state.next_game,
-            machine_id=int(key),
-            chosen_by_id=int(chooser) if chooser else None,
-        )
-        begin_night(night)
-        record_event(
-            action="playoffs.game_started",
-            obj=game,
-            league=season.league,
-            actor=actor,
-            data={
-                "division": division,
-                "match": match,
-                "number": game.number,
-                "machine": int(key),
-                "chosen_by": int(chooser) if chooser else None,
+        return start_game(season, division, match, machine=machine, actor=actor)
+
+
+def start_game(
+    season: m.Season, division: str, match: str, *, machine: m.Machine | None, actor: User | None
+) -> m.PlayoffGame:
+    """`start_playoff_game` inside its transaction, once who starts it was checked (the
+    official's console, or the match's players on its sheet: `playoff_sheets`)."""
+    night, facts, div, state = _match_facts(season, division, match)
+    if match in div.in_progress:
+        busy_game = div.in_progress[match]
+        raise ValidationError(
+            {
+                "match": f"{match}: game {busy_game.number} is being played on "
+                f"{busy_game.machine}; record its result first."
             },
+            code="game_in_progress",
         )
+    if state.status != "ready" or state.next_game is None:
+        raise ValidationError(
+            {"match": f"{match} cannot start a game: {state.needed or 'it is complete'}."},
+            code="not_ready",
+        )
+    played = [g.machine for g in div.records.get(match, PlayoffMatchRecord()).games]
+    busy = busy_machines(facts, exclude=(division, match))
+    unplayable = unplayable_machines(season)
+    keys = list(facts.machines)
+    chooser = state.machine_chooser
+    with rules_edge("machine", code="invalid", message=lambda text: _titled(text, facts)):
+        if chooser is None:
+            if machine is not None:
+                raise ValidationError(
+                    {
+                        "machine": f"Game 1 of {match} is played on a machine drawn at random "
+                        "(R6.4-b); do not choose one."
+                    },
+                    code="drawn",
+                )
+            key = draw_playoff_machine(
+                keys,
+                seed=draw_seed(night, f"{division}:{match}:{state.next_game}"),
+                played=played,
+                busy=busy,
+                unplayable=unplayable,
+                ruleset=ruleset_for(season.league),
+            )
+        else:
+            if machine is None:
+                raise ValidationError(
+                    {
+                        "machine": f"{facts.names[chooser].name} chooses the machine for game "
+                        f"{state.next_game} of {match} (R6.4-c)."
+                    },
+                    code="required",
+                )
+            key = _checked_pick(str(machine.pk), keys, played, busy, unplayable)
+    row = _match_row(night, division, match)
+    game = m.PlayoffGame.objects.create(
+        match=row,
+        number=state.next_game,
+        machine_id=int(key),
+        chosen_by_id=int(chooser) if chooser else None,
+    )
+    begin_night(night)
+    record_event(
+        action="playoffs.game_started",
+        obj=game,
+        league=season.league,
+        actor=actor,
+        data={
+            "division": division,
+            "match": match,
+            "number": game.number,
+            "machine": int(key),
+            "chosen_by": int(chooser) if chooser else None,
+        },
+    )
     return game
 
 

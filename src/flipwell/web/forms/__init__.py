@@ -93,7 +93,14 @@ from flipwell.web.forms.setup import (
     RevokeTokenForm,
     RoleForm,
 )
-from flipwell.web.forms.sheet import STALE_PAGE, ConfirmForm, NextMachineForm, ScoreEntryForm
+from flipwell.web.forms.sheet import (
+    STALE_PAGE,
+    ConfirmForm,
+    NextMachineForm,
+    PlayoffEntryForm,
+    PlayoffStartForm,
+    ScoreEntryForm,
+)
 
 __all__ = [
     "LEDGER_KINDS",
@@ -143,7 +150,9 @@ __all__ = [
     "OrderForm",
     "PlayerChoices",
     "PlayersCsvForm",
+    "PlayoffEntryForm",
     "PlayoffScoresForm",
+    "PlayoffStartForm",
     "QualifyForm",
     "ReadingForm",
     "RegisterPlayerForm",

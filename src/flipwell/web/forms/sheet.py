@@ -134,3 +134,47 @@ class NextMachineForm(forms.Form):
     def __init__(self, *args: Any, machines: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["machine"] = row_choice_field("machine", machines, label="Next machine")
+
+
+class PlayoffEntryForm(ScoreEntryForm):
+    """A playoff game's sheet: every present player has a machine score (no forfeits in a
+    playoff game); `game` carries the game's number (the tiebreaker's is 4)."""
+
+    def __init__(self, *args: Any, players: PlayerChoices, **kwargs: Any) -> None:
+        super().__init__(*args, players=players, forfeits=frozenset(), **kwargs)
+        for pid, _ in self.players:
+            del self.fields[f"forfeit_{pid}"]
+
+    def rows(self) -> list[tuple[int, str, forms.BoundField, Any, forms.BoundField]]:
+        return [
+            (pid, name, self[f"score_{pid}"], None, self[f"tie_{pid}"])
+            for pid, name in self.players
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = forms.Form.clean(self) or {}
+        if data.get("game") is None or data.get("seen_version") is None:
+            raise ValidationError(STALE_PAGE, code="stale_page")
+        for pid, name in self.players:
+            if data.get(f"score_{pid}") is None and f"score_{pid}" not in self.errors:
+                self.add_error(f"score_{pid}", f"Type {name}’s score.")
+        return data
+
+    def _scores(self) -> dict[int, int | None]:
+        return {pid: self.cleaned_data[f"score_{pid}"] for pid, _ in self.players}
+
+    def machine_scores(self) -> dict[m.Player | int, int]:
+        return {pid: self.cleaned_data[f"score_{pid}"] for pid, _ in self.players}
+
+
+class PlayoffStartForm(forms.Form):
+    """Start the match's next game: who starts it (the loser, for games 2 and 3, R6.4-c) and,
+    when the loser picks, the machine."""
+
+    def __init__(
+        self, *args: Any, players: PlayerChoices, machines: PlayerChoices, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["started_by"] = player_field(players, "You are")
+        if machines:
+            self.fields["machine"] = row_choice_field("machine", machines, label="Next machine")

@@ -1,5 +1,5 @@
-"""Printable sheets, one page each (print.css): score sheets, a meet's results, standings,
-maintenance sheet.
+"""Printable sheets, one page each (print.css): score sheets, a meet's results, playoff match
+sheets, standings, maintenance sheet.
 
 The score sheets carry each group's QR code, a key to its score sheet (see
 `flipwell.web.scoresheet_tokens`), so only the league's officials and scorekeepers may print
@@ -8,14 +8,15 @@ them; a meet's results, the standings and the maintenance sheet are public like 
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from flipwell.league import models as m
 from flipwell.league.selectors import public_pages as pages
+from flipwell.league.selectors.playoff_sheet import printed_matches
 from flipwell.web.auth import ANY_ROLE, console_page
 from flipwell.web.charts import qr_code
-from flipwell.web.scoresheet_tokens import scoresheet_url
+from flipwell.web.scoresheet_tokens import match_sheet_path, scoresheet_url
 from flipwell.web.views.public import not_found_as_404, optional_id
 
 
@@ -82,3 +83,40 @@ def maintenance(request: HttpRequest, slug: str) -> HttpResponse:
     """The maintenance sheet on paper."""
     page = pages.maintenance_page(pages.league_by_slug(slug))
     return render(request, "print/maintenance.html", {"league": page.league, "page": page})
+
+
+@console_page(ANY_ROLE)
+@not_found_as_404
+def playoff_sheets(
+    request: HttpRequest, league: m.League, role: str, season_id: int
+) -> HttpResponse:
+    """One page per playoff match of the season's playoff night, with its sheet's QR code."""
+    season = m.Season.objects.filter(league=league, pk=season_id).first()
+    night = m.PlayoffNight.objects.filter(season=season).first() if season else None
+    if night is None:
+        raise Http404("This season has no playoff night yet.")
+    live = night.status != m.PlayoffNight.Status.CLOSED
+    matches = [
+        (
+            match,
+            qr_code(
+                request.build_absolute_uri(match_sheet_path(night.pk, match.division, match.match)),
+                label=f"Score sheet of {match.title}",
+            )
+            if live
+            else "",
+        )
+        for match in printed_matches(night)
+    ]
+    divisions = len({match.division for match, _ in matches})
+    return render(
+        request,
+        "print/playoff_sheets.html",
+        {
+            "league": league,
+            "night": night,
+            "matches": matches,
+            "live": live,
+            "divisions": divisions,
+        },
+    )

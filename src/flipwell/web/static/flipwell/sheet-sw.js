@@ -18,7 +18,7 @@
 "use strict";
 
 var CACHE = "flipwell-sheet-v1";
-var SHEET_PAGE = /^\/sheet\/[^/]+\/$/;
+var SHEET_PAGE = /^\/sheet\/(match\/)?[^/]+\/$/;  // a group's sheet or a playoff match's
 var SHELL_PARTS = ["style", "script", "image", "font", "manifest"];  // request.destination
 
 self.addEventListener("install", function () {

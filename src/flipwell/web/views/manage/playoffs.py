@@ -23,6 +23,7 @@ from flipwell.web.forms import (
     WithdrawalForm,
     show_service_errors,
 )
+from flipwell.web.scoresheet_tokens import match_sheet_path
 from flipwell.web.views.manage._common import (
     action,
     done,
@@ -97,6 +98,7 @@ def playoffs(request: HttpRequest, league: m.League, role: str, season_id: int) 
             show_service_errors(close, error)
         message = "The playoff night is closed."
     bracket = playoff_bracket(season)
+    night_id = m.PlayoffNight.objects.filter(season=season).values_list("pk", flat=True).first()
     divisions = []
     for division in bracket.divisions:
         matches = []
@@ -144,7 +146,8 @@ def playoffs(request: HttpRequest, league: m.League, role: str, season_id: int) 
                     "tiebreaker": "Tiebreaker recorded.",
                     "noshow": "No-show recorded.",
                 }[which]
-            matches.append({"view": match, "forms": forms})
+            sheet = match_sheet_path(night_id, division.name, match.match) if night_id else ""
+            matches.append({"view": match, "forms": forms, "sheet": sheet})
         divisions.append({"view": division, "matches": matches})
     if result is not None:
         return done(request, message)
