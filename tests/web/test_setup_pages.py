@@ -478,7 +478,7 @@ def test_machine_pool_adds_several_machines_one_title_a_line(client, lo):
 
 def test_machine_pool_refuses_several_machines_saying_which_line(client, lo):
     """Issue 27 §5: each refused line is named (its number and title) and nothing is added."""
-    f.MachineFactory(league=lo.league, title="Elvira", location="")
+    f.MachineFactory(league=lo.league, title="Elvira", location="back room")
 
     response = client.post(
         "/manage/tuesday/machines/pool/",
@@ -488,8 +488,8 @@ def test_machine_pool_refuses_several_machines_saying_which_line(client, lo):
 
     assert response.status_code == 400
     assert (
-        "Line 2 (“elvira”): the league has it already (add another copy alone, with its "
-        "location)." in response.text
+        "Line 2 (“elvira”): the league has it already (back room): add another copy alone, "
+        "with its location." in response.text
     )
     assert "Line 3 (“Godzilla”): written twice" in response.text
     assert "Line 4 (“XXXX" in response.text

@@ -234,7 +234,8 @@ def create_machines(
     Side effects, in one transaction: the Machines and one audit event ``machine.created``
     each, as `create_machine` writes. Raises PermissionDenied unless `actor` is an LO of
     `league`; ValidationError (nothing written) keyed "titles" with one message per refused
-    line ("Line 3: …": too long a title, a title the league has, the same title twice), or
+    line ("Line 3: …": too long a title, a title the league has wherever it stands, the same
+    title twice), or
     keyed "balls_per_game" when that is out of range.
     """
     with transaction.atomic():
@@ -247,8 +248,12 @@ def create_machines(
         lines = [(n, t.strip()) for n, t in enumerate(titles, start=1) if t.strip()]
         if not lines:
             raise ValidationError({"titles": "Write one machine title a line."})
-        taken = {t.lower() for t in m.Machine.objects.filter(league=league, location="")
-                 .values_list("title", flat=True)}  # fmt: skip
+        taken = {  # a title the league has, wherever it stands: a copy needs its location
+            title.lower(): where
+            for title, where in m.Machine.objects.filter(league=league).values_list(
+                "title", "location"
+            )
+        }
         refused, seen = [], set[str]()
         for number, title in lines:
             why = _refused_title(title, taken=taken, seen=seen)
@@ -271,12 +276,16 @@ def create_machines(
     return made
 
 
-def _refused_title(title: str, *, taken: set[str], seen: set[str]) -> str:
+def _refused_title(title: str, *, taken: dict[str, str], seen: set[str]) -> str:
     """Why one line of `create_machines` cannot be a new machine, or ""."""
     if len(title) > TITLE_LENGTH:
         return f"a title has at most {TITLE_LENGTH} characters."
     if title.lower() in taken:
-        return "the league has it already (add another copy alone, with its location)."
+        where = taken[title.lower()]
+        return (
+            f"the league has it already{f' ({where})' if where else ''}: add another copy "
+            "alone, with its location."
+        )
     if title.lower() in seen:
         return "written twice (add the second copy alone, with its location)."
     return ""
