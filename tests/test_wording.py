@@ -126,3 +126,51 @@ def test_wording_no_plural_in_brackets_or_console_jargon():
     ]
 
     assert not found, "\n".join(found)
+
+
+WHY_FOLD = re.compile(
+    r'<details class="why">.*?</details>|{% include "manage/_why.html"[^%]*%}', re.S
+)
+
+
+def test_wording_console_templates_cite_rules_only_in_the_why():
+    """Issue 27 §5: a console template writes a rule id ("(R2.2-a)", "(A52)", "§8.5") only in
+    its folded "why" (manage/_why.html, ``<details class="why">``), never in a sentence, a
+    heading or a help text read first."""
+    from flipwell.web.words import RULE_ID as ANY_RULE
+
+    found = [
+        f"{path.relative_to(SRC)}: {match.group(0)!r}"
+        for path in sorted((SRC / "web" / "templates" / "manage").rglob("*.html"))
+        if path.name != "_why.html"
+        for match in ANY_RULE.finditer(WHY_FOLD.sub("", _template_text(path)))
+    ]
+
+    assert not found, "\n".join(found)
+
+
+def test_wording_help_texts_cite_rules_only_in_brackets():
+    """Issue 27 §5: the console shows a help text without its bracketed rule ids, which go
+    to the "why" (flipwell.web.words.split_rules); a rule id elsewhere in it would stay in
+    the sentence ("Rule R7.3-n: only when…")."""
+    from django import forms
+
+    from flipwell.web import forms as web_forms
+    from flipwell.web.words import RULE_ID as ANY_RULE
+    from flipwell.web.words import split_rules
+
+    modules = [
+        __import__(f"flipwell.web.forms.{path.stem}", fromlist=["_"])
+        for path in sorted(Path(web_forms.__file__).parent.glob("*.py"))
+    ]
+    found = [
+        f"{form.__name__}.{name}: {field.help_text!r}"
+        for module in modules
+        for form in vars(module).values()
+        if isinstance(form, type) and issubclass(form, forms.BaseForm)
+        for name, field in getattr(form, "base_fields", {}).items()
+        if ANY_RULE.search(split_rules(str(field.help_text))[0])
+        or any(ANY_RULE.search(str(label)) for _, label in getattr(field, "choices", ()))
+    ]
+
+    assert not found, "\n".join(found)

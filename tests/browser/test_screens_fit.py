@@ -192,3 +192,76 @@ def test_screens_fit_printed_results_on_a_tv_sized_screen(
     )
 
     assert not problems, "\n".join(problems)
+
+
+@pytest.fixture
+def bulk_league(live_server: object) -> DemoLeague:
+    """The demo league, every player of its current season with a personal link."""
+    from django.contrib.auth.models import User
+
+    from flipwell.league import services
+
+    demo = create_demo_league(today=TODAY)
+    user = User.objects.get(username=DEMO_USERNAME)
+    services.issue_player_links(season=demo.current_season, actor=user)
+    return demo
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_screens_fit_new_league_machines_and_personal_links_sheet(
+    bulk_league: DemoLeague, new_page: NewContext, error_guard: ErrorGuard, size: str
+) -> None:
+    """Issue 27 §5: the new-league form (the server's zone first, the address following the
+    name as it is typed), the machine pool with several machines added at once (and a refused
+    line named), and the printed sheet of every personal link fit at 390 and 1280 px."""
+    from flipwell.league import services
+
+    demo = bulk_league
+    slug = demo.league.slug
+    season = demo.current_season
+    services.create_league_opener(username="opener", password="a long passphrase 42")
+    viewport = PHONE if size == "phone" else DESKTOP
+    official = new_page(f"official, {size}", viewport=viewport)
+    log_in(official, DEMO_USERNAME, demo.password)
+
+    official.goto(f"/manage/{slug}/machines/pool/")
+    error_guard.expect_refusal(official, 400)  # the refused line answers 400 with the form
+    official.get_by_label("Titles, one a line").fill("Cactus Canyon\nGodzilla\nCactus Canyon")
+    official.get_by_role("button", name="Add these machines").click()
+    official.get_by_text("Line 2 (“Godzilla”): the league has it already (Side wall)").wait_for()
+    official.get_by_text("Line 3 (“Cactus Canyon”): written twice").wait_for()
+    screenshot(official, f"bulk-machines-refused-{size}")
+    official.get_by_label("Titles, one a line").fill("Cactus Canyon\nJunk Yard")
+    official.get_by_role("button", name="Add these machines").click()
+    official.get_by_text("2 machines added to the pool: Cactus Canyon, Junk Yard.").wait_for()
+
+    problems = overflows(
+        official,
+        {
+            "machine-pool": f"/manage/{slug}/machines/pool/",
+            "roster-links": f"/manage/{slug}/seasons/{season.pk}/roster/",
+            "personal-links-sheet": f"/print/{slug}/seasons/{season.pk}/links/",
+        },
+        size,
+    )
+    cards = official.locator(".link-card")
+    assert cards.count() == season.entries.count()
+    assert official.locator(".link-card svg").count() == season.entries.count()
+
+    opener = new_page(f"opener, {size}", viewport=viewport)
+    log_in(opener, "opener", "a long passphrase 42")
+    problems += overflows(opener, {"new-league": "/manage/leagues/new/"}, size)
+    opener.get_by_label("League name").press_sequentially("Tuesday Flippers’ Café")
+    address = opener.get_by_label("Web address")
+    assert address.input_value() == "tuesday-flippers-cafe"
+    assert opener.get_by_label("Time zone").input_value() == "UTC"  # this machine's zone
+    zones = opener.locator("select[name=time_zone] option").all_inner_texts()
+    assert zones[0] == "UTC"
+    assert "Factory" not in zones
+    assert "localtime" not in zones
+    screenshot(opener, f"new-league-typed-{size}")
+    address.fill("tue")
+    opener.get_by_label("League name").press_sequentially(" Nights")
+    assert address.input_value() == "tue"  # the official's own address stays theirs
+
+    assert not problems, "\n".join(problems)

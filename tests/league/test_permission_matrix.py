@@ -224,6 +224,8 @@ CALLS = [
     Call("set_notice_preferences", lambda w, a: services.set_notice_preferences(
         league=w.league, player=w.night.players[0], email="dee@example.org",
         kinds=["results"], actor=a)),
+    Call("issue_player_links", lambda w, a: services.issue_player_links(
+        season=w.season, actor=a)),
     Call("issue_player_link", lambda w, a: services.issue_player_link(
         season=w.season, player=w.night.players[0], actor=a)),
     Call("revoke_player_link", lambda w, a: services.revoke_player_link(
@@ -270,6 +272,9 @@ CALLS = [
         group=w.game.group, players=w.members(), seed=1, actor=a)),
     Call("create_machine", lambda w, a: services.create_machine(
         league=w.league, title="Cosmic Gunfight", balls_per_game=3, actor=a)),
+    Call("create_machines", lambda w, a: services.create_machines(
+        league=w.league, titles=["Cosmic Gunfight", "Medieval Madness"], balls_per_game=3,
+        actor=a)),
     Call("update_machine", lambda w, a: services.update_machine(
         machine=w.night.machines[-1], location="Back room", actor=a)),
     Call("set_machine_status", lambda w, a: services.set_machine_status(

@@ -231,7 +231,8 @@ def test_meet_hub_asks_to_confirm_before_closing(client, night):
 
     assert f'href="{night.meet_url}close/">Close the meet…</a>' in hub.text
     assert "Close meet 1?" in confirm.text
-    assert "Not finished: group 1. Closing now needs a reason (A52)." in confirm.text
+    assert "Not finished: group 1. Closing now needs a reason.</p>" in confirm.text
+    assert "The rulebook: A52." in confirm.text
     assert "Yes, close the meet" in confirm.text
     night.meet.refresh_from_db()
     assert night.meet.status == m.Meet.Status.OPEN
@@ -296,7 +297,8 @@ def test_violations_shows_the_penalty_decision(client, night):
     )  # fmt: skip
 
     assert response.status_code == 200
-    assert "The penalty (§8.5)" in response.text
+    assert "<h2>The penalty</h2>" in response.text
+    assert "The rulebook: §8.5." in response.text
     assert m.Violation.objects.get().player == night.players[0]
 
 
@@ -414,8 +416,9 @@ def test_attendance_records_a_lateness_notice_told_before_the_start_after_it(cli
     assert (told.date(), told.strftime("%H:%M")) == (night.meet.date, "18:40")
     assert (
         f"{night.players[0]}&#x27;s lateness notice is recorded: the group waits until 19:15 "
-        "at the latest (R2.2-a)."
+        "at the latest.</p>"
     ) in response.text
+    assert "The rulebook: R2.2-a." in response.text
 
 
 def test_attendance_records_a_lateness_notice_told_after_the_start(client, night):
@@ -429,8 +432,9 @@ def test_attendance_records_a_lateness_notice_told_after_the_start(client, night
     assert m.LatenessNotice.objects.count() == 1
     assert (
         "told at 19:10, after the 19:00 start: the group does not wait, and "
-        f"{night.players[0]} joins under §2.3 on arrival (R2.2-a, R2.3-a)."
+        f"{night.players[0]} joins on arrival when the rules allow it.</p>"
     ) in response.text
+    assert "The rulebook: R2.2-a, R2.3-a." in response.text
 
 
 def test_league_page_offers_the_next_meet_on_the_next_league_day(client, night):
@@ -470,9 +474,10 @@ def test_scheduling_a_meet_off_the_league_day_and_a_week_early_warns(client, nig
     assert m.Meet.objects.filter(season=night.season, number=2).exists()
     assert (
         "Meet 2 scheduled on Thursday 08 January 2026. Warning: meet 2 is on a Thursday, not on "
-        "the league day (Tuesdays, R2-a); meet 2 is 2 days after meet 1 (2026-01-06), a week "
-        "early: meets are weekly (R2-a)."
+        "the league day (Tuesdays); meet 2 is 2 days after meet 1 (2026-01-06), a week "
+        "early: meets are weekly.</p>"
     ) in response.text
+    assert "The rulebook: R2-a." in response.text
 
 
 def test_league_page_links_a_planned_next_meet_and_hides_the_shortcut_while_one_is_open(
@@ -512,7 +517,7 @@ def test_ledger_entries_show_kind_and_account_labels_not_codes(client, lo):
 
     assert "<td>Dues paid</td><td>Dues</td>" in rows
     assert (
-        '<td>Kitty spent <span class="muted">· Pricing gives bonus credits (R9-d)</span></td>'
+        '<td>Kitty spent <span class="muted">· Pricing gives bonus credits</span></td>'
         "<td>Kitty</td>" in rows
     )
     assert "dues_paid" not in rows.replace('value="dues_paid"', "")
@@ -530,9 +535,10 @@ def test_forfeits_late_arrival_message_names_the_player_in_one_sentence(client, 
 
     assert (
         f"Late arrival recorded: {night.players[3]} joins the game in progress: the machine "
-        "permits adding a player and the group's last player has not started ball 1 (R2.3-a); "
-        "they play last (R5.2-c)."
+        "permits adding a player and the group's last player has not started ball 1; "
+        "they play last.</p>"
     ) in response.content.decode().replace("&#x27;", "'")
+    assert "The rulebook: R2.3-a, R5.2-c." in response.text
 
 
 def test_bracket_box_writes_one_point_in_the_singular():

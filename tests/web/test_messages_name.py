@@ -247,5 +247,6 @@ def test_console_ledger_refusal_names_the_kind_in_words_not_a_code_or_an_id(clie
     )  # fmt: skip
 
     shown = assert_named(response, 1)
-    assert any(e.startswith("A “Dues paid” entry must name the player (R9-a)") for e in shown)
+    assert any(e.startswith("A “Dues paid” entry must name the player") for e in shown)
+    assert "The rulebook: R9-a." in response.text
     assert not any("dues_paid" in e for e in shown)

@@ -373,3 +373,200 @@ def test_pages_show_no_template_comment(client, lo):
     response = client.get("/manage/")
 
     assert "{#" not in response.text
+
+
+# --- the new-league form: time zones and the web address (issue 27 §5) ----------------------
+
+
+def _zone_options(text: str) -> list[str]:
+    select = re.search(r'<select name="time_zone".*?</select>', text, re.S)
+    assert select is not None
+    return re.findall(r'<option value="([^"]+)"', select.group(0))
+
+
+def test_new_league_form_offers_the_servers_zone_first_and_selected(client, settings):
+    """Issue 27 §5: a server set to Europe/Berlin offers Berlin first, selected, then the
+    common zones; no "Factory", "localtime" or other zone that names no place."""
+    settings.TIME_ZONE = "Europe/Berlin"
+    client.force_login(f.UserFactory())
+
+    page = client.get("/manage/leagues/new/")
+    zones = _zone_options(page.text)
+
+    assert zones[:3] == ["Europe/Berlin", "America/New_York", "America/Chicago"]
+    assert '<option value="Europe/Berlin" selected>Europe/Berlin</option>' in page.text
+    assert [z for z in zones if z in ("Factory", "localtime", "posixrules", "GMT", "EST")] == []
+    assert [z for z in zones if z.startswith(("Etc/", "US/", "SystemV/"))] == []
+    assert len(zones) == len(set(zones))
+    assert "America/Argentina/Buenos_Aires" in zones
+    assert '<optgroup label="Common zones">' in page.text
+
+
+def test_server_zone_is_the_machines_when_the_setting_is_utc(settings, tmp_path, monkeypatch):
+    """Issue 27 §5: with TIME_ZONE left at UTC the machine's own zone (/etc/localtime) is the
+    server's; UTC only when the machine says none."""
+    from flipwell.web import time_zones
+
+    settings.TIME_ZONE = "UTC"
+    zoneinfo_dir = tmp_path / "usr/share/zoneinfo/America"
+    zoneinfo_dir.mkdir(parents=True)
+    (zoneinfo_dir / "Chicago").write_bytes(b"TZif")
+    (tmp_path / "localtime").symlink_to(zoneinfo_dir / "Chicago")
+    monkeypatch.setattr(time_zones, "LOCALTIME", tmp_path / "localtime")
+
+    chicago = time_zones.server_zone()
+    (tmp_path / "localtime").unlink()
+    (tmp_path / "localtime").symlink_to(tmp_path / "usr/share/zoneinfo/Factory")
+    nowhere = time_zones.server_zone()
+
+    assert chicago == "America/Chicago"
+    assert nowhere == "UTC"
+
+
+def test_new_league_form_makes_the_address_from_the_name_when_empty(client):
+    """Issue 27 §5: the page fills the address in as the official types (league-slug.js); the
+    server makes the same address when it comes empty."""
+    client.force_login(f.UserFactory())
+
+    page = client.get("/manage/leagues/new/")
+    response = client.post(
+        "/manage/leagues/new/",
+        {"name": "Tuesday Flippers’ Café", "slug": "", "time_zone": "UTC"},
+    )
+
+    assert 'data-slug-source="id_slug"' in page.text
+    assert "/static/flipwell/league-slug.js" in page.text
+    assert response.status_code == 302
+    assert response["Location"] == "/manage/tuesday-flippers-cafe/"
+
+
+def test_new_league_form_refuses_an_address_that_is_not_one(client):
+    """The server checks the address it receives: a typed one with spaces, and a name that
+    makes none ("!!!"), are refused on the address field."""
+    client.force_login(f.UserFactory())
+
+    typed = client.post(
+        "/manage/leagues/new/", {"name": "Mine", "slug": "my league", "time_zone": "UTC"}
+    )
+    none = client.post("/manage/leagues/new/", {"name": "!!!", "slug": "", "time_zone": "UTC"})
+
+    assert typed.status_code == 400
+    assert "letters, numbers, underscores or hyphens" in typed.text
+    assert none.status_code == 400
+    assert "Give the web address: letters, digits and dashes." in none.text
+    assert m.League.objects.count() == 0
+
+
+# --- several machines at once (issue 27 §5) --------------------------------------------------
+
+
+def test_machine_pool_adds_several_machines_one_title_a_line(client, lo):
+    """Issue 27 §5: a title a line, empty lines passed over, one audit event per machine."""
+    response = client.post(
+        "/manage/tuesday/machines/pool/",
+        {"action": "add_many", "many-titles": "Attack from Mars\n\n  Godzilla \r\nElvira\n",
+         "many-balls_per_game": "3"},
+    )  # fmt: skip
+    after = client.get("/manage/tuesday/machines/pool/")
+
+    assert response.status_code == 302
+    assert sorted(m.Machine.objects.filter(league=lo.league).values_list("title", flat=True)) == [
+        "Attack from Mars", "Elvira", "Godzilla"]  # fmt: skip
+    assert m.AuditEvent.objects.filter(action="machine.created", league=lo.league).count() == 3
+    assert "3 machines added to the pool: Attack from Mars, Godzilla, Elvira." in after.text
+
+
+def test_machine_pool_refuses_several_machines_saying_which_line(client, lo):
+    """Issue 27 §5: each refused line is named (its number and title) and nothing is added."""
+    f.MachineFactory(league=lo.league, title="Elvira", location="back room")
+
+    response = client.post(
+        "/manage/tuesday/machines/pool/",
+        {"action": "add_many", "many-titles": "Godzilla\nelvira\nGodzilla\n" + "X" * 121,
+         "many-balls_per_game": "3"},
+    )  # fmt: skip
+
+    assert response.status_code == 400
+    assert (
+        "Line 2 (“elvira”): the league has it already (back room): add another copy alone, "
+        "with its location." in response.text
+    )
+    assert "Line 3 (“Godzilla”): written twice" in response.text
+    assert "Line 4 (“XXXX" in response.text
+    assert "a title has at most 120 characters." in response.text
+    assert "Line 1" not in response.text
+    assert 'name="many-titles"' in response.text
+    assert m.Machine.objects.filter(league=lo.league).count() == 1
+
+
+# --- every personal link at once, printed as QR codes (issue 27 §5) --------------------------
+
+
+def test_roster_issues_every_missing_personal_link_at_once(client, lo):
+    """Issue 27 §5: one press gives a link to every player without one; a live link is kept
+    (its player's card still works); one audit event per link issued."""
+    season = f.SeasonFactory(league=lo.league)
+    entries = [f.SeasonEntryFactory(season=season) for _ in range(3)]
+    kept = services.issue_player_link(season=season, player=entries[0].player, actor=lo.user)
+    url = f"/manage/tuesday/seasons/{season.pk}/roster/"
+
+    before = client.get(url)
+    response = client.post(url, {"action": "links_issue_all"})
+    after = client.get(url)
+    again = client.post(url, {"action": "links_issue_all"})
+
+    live = m.PlayerLink.objects.filter(season=season, revoked_at__isnull=True)
+    assert "1 of 3 players has a personal link." in before.text
+    assert response.status_code == 302
+    assert sorted(live.values_list("player_id", flat=True)) == sorted(e.player_id for e in entries)
+    assert live.get(player=entries[0].player).pk == kept.pk
+    assert m.AuditEvent.objects.filter(action="player_link.issued").count() == 3
+    assert "2 personal links issued: every player of the roster has one" in after.text
+    assert "3 of 3 players have a personal link." in after.text
+    assert f'href="/print/tuesday/seasons/{season.pk}/links/"' in after.text
+    assert again.status_code == 302
+    assert live.count() == 3
+
+
+def test_personal_links_sheet_prints_a_qr_code_per_live_link(client, lo):
+    """Issue 27 §5: the sheet has a card per player with a live link (name and QR code of the
+    link's address), by name; a revoked link is not printed."""
+    season = f.SeasonFactory(league=lo.league)
+    ann = f.SeasonEntryFactory(season=season, player__first_name="Ann", player__last_name="Zed")
+    bob = f.SeasonEntryFactory(season=season, player__first_name="Bob", player__last_name="Ash")
+    gone = f.SeasonEntryFactory(season=season, player__first_name="Cy", player__last_name="Bo")
+    services.issue_player_links(season=season, actor=lo.user)
+    services.revoke_player_link(
+        link=m.PlayerLink.objects.get(season=season, player=gone.player), actor=lo.user
+    )
+
+    sheet = client.get(f"/print/tuesday/seasons/{season.pk}/links/")
+
+    assert sheet.status_code == 200
+    names = re.findall(r'<p class="link-name">([^<]+)</p>', sheet.text)
+    assert names == [str(bob.player), str(ann.player)]
+    assert sheet.text.count('<svg role="img"') == 2
+    assert f"<title>{ann.player}'s personal link</title>" in sheet.text.replace("&#x27;", "'")
+    assert "2 personal links of" in sheet.text
+
+
+def test_personal_links_sheet_is_the_league_officials_only(client, lo):
+    """The cards are keys to the players' pages: a scorekeeper, another league's official and
+    nobody signed in get none."""
+    season = f.SeasonFactory(league=lo.league)
+    f.SeasonEntryFactory(season=season)
+    services.issue_player_links(season=season, actor=lo.user)
+    keeper = f.LeagueOfficialFactory(league=lo.league, role=m.LeagueOfficial.Role.SCOREKEEPER)
+    url = f"/print/tuesday/seasons/{season.pk}/links/"
+
+    client.force_login(keeper.user)
+    as_keeper = client.get(url)
+    client.force_login(f.LeagueOfficialFactory().user)
+    as_other = client.get(url)
+    client.logout()
+    as_nobody = client.get(url)
+
+    assert as_keeper.status_code == 403
+    assert as_other.status_code in (403, 404)
+    assert as_nobody.status_code == 302
+    assert "<svg" not in as_keeper.text + as_other.text

@@ -32,6 +32,11 @@ urlpatterns = [
         print_views.playoff_sheets,
         name="print_playoff_sheets",
     ),
+    path(
+        "print/<slug:slug>/seasons/<id:season_id>/links/",
+        print_views.player_links,
+        name="print_links",
+    ),
     path("print/<slug:slug>/standings/", print_views.standings, name="print_standings"),
     path("print/<slug:slug>/maintenance/", print_views.maintenance, name="print_maintenance"),
     path("notices/<str:token>/", notices.preferences, name="notice_preferences"),

@@ -137,3 +137,15 @@ def season_links(season: m.Season) -> dict[int, m.PlayerLink]:
         link.player_id: link
         for link in m.PlayerLink.objects.filter(season=season, revoked_at__isnull=True)
     }
+
+
+def link_sheet(season: m.Season) -> list[tuple[m.Player, m.PlayerLink]]:
+    """The season's players who have a live personal link, with it, by name (one query): the
+    printed sheet of personal links."""
+    links = m.PlayerLink.objects.filter(season=season, revoked_at__isnull=True).select_related(
+        "player"
+    )
+    return [
+        (link.player, link)
+        for link in links.order_by("player__last_name", "player__first_name", "pk")
+    ]

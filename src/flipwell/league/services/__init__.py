@@ -38,11 +38,12 @@ ledger                 record_ledger_entry, reverse_ledger_entry
 special rulings        load_appendix_a, add_special_ruling, amend_special_ruling
 notices                set_notice_preferences, choose_notices_by_link, unsubscribe_by_link
 setup                  may_create_league, league_openers, create_league_opener,
-                       open_league, create_machine, update_machine,
+                       open_league, create_machine, create_machines, update_machine,
                        set_machine_status, add_official, remove_official,
                        link_official_player
 tokens                 issue_api_token, revoke_api_token
-player_links           issue_player_link, revoke_player_link, set_player_link_email,
+player_links           issue_player_link, issue_player_links, revoke_player_link,
+                       set_player_link_email,
                        announce_absence_by_link, announce_lateness_by_link,
                        withdraw_announcement_by_link
 =====================  ===========================================================
@@ -99,6 +100,7 @@ from flipwell.league.services.player_links import (
     announce_absence_by_link,
     announce_lateness_by_link,
     issue_player_link,
+    issue_player_links,
     revoke_player_link,
     set_player_link_email,
     withdraw_announcement_by_link,
@@ -143,6 +145,7 @@ from flipwell.league.services.setup import (
     add_official,
     create_league_opener,
     create_machine,
+    create_machines,
     league_openers,
     link_official_player,
     may_create_league,
@@ -192,6 +195,7 @@ __all__ = [
     "create_league",
     "create_league_opener",
     "create_machine",
+    "create_machines",
     "create_season",
     "declare_machine_repaired",
     "declare_machine_unplayable",
@@ -202,6 +206,7 @@ __all__ = [
     "import_season_file",
     "issue_api_token",
     "issue_player_link",
+    "issue_player_links",
     "league_openers",
     "link_official_player",
     "load_appendix_a",

@@ -639,8 +639,8 @@ def _replacement_choice(
         if machine.pk not in options:
             raise ValidationError(
                 {
-                    "machine": f"{machine.title} cannot replace {game.machine.title} under the §5 "
-                    f"rules (R5-d, R5-e, R7.3-r); allowed: {allowed}."
+                    "machine": f"{machine.title} cannot replace {game.machine.title} under the "
+                    f"rules of machine choice (§5, R5-d, R5-e, R7.3-r); allowed: {allowed}."
                 }
             )
         return machine.pk, m.MachineReplacement.By.SELECTOR, chosen_by, None

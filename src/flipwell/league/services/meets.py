@@ -880,7 +880,9 @@ def _unfinished(meet: m.Meet) -> list[str]:
             )
     waiting = sum(len(players) for players in open_compensatory(meet).values())
     if waiting:
-        problems.append(f"{waiting} compensatory game(s) not recorded (R7.3-p)")
+        problems.append(
+            f"{waiting} compensatory game{'' if waiting == 1 else 's'} not recorded (R7.3-p)"
+        )
     discarded = (
         m.DiscardedScore.objects.filter(game__group__meet=meet)
         .values_list("game_id", "version")
@@ -893,10 +895,16 @@ def _unfinished(meet: m.Meet) -> list[str]:
     )
     replays = sum(1 for game_id, version in discarded if counted.get(game_id) == version)
     if replays:
-        problems.append(f"{replays} game(s) waiting for a replay of discarded scores (R7.4-c)")
+        problems.append(
+            f"{replays} game{'' if replays == 1 else 's'} waiting for a replay of discarded "
+            "scores (R7.4-c)"
+        )
     pending = m.CorrectionRequest.objects.filter(
         game__group__meet=meet, status=m.CorrectionRequest.Status.PENDING
     ).count()
     if pending:
-        problems.append(f"{pending} correction(s) waiting for the players' answers (R3-c)")
+        problems.append(
+            f"{pending} correction{'' if pending == 1 else 's'} waiting for the players' "
+            "answers (R3-c)"
+        )
     return problems

@@ -124,6 +124,48 @@ def issue_player_link(*, season: m.Season, player: m.Player, actor: User) -> m.P
     return link
 
 
+def issue_player_links(*, season: m.Season, actor: User) -> list[m.PlayerLink]:
+    """Issue a personal link to every player of `season`'s roster who has none (a link
+    already live keeps working: reissue one alone), for one printed sheet of QR codes.
+
+    Side effects, in one transaction: a PlayerLink and an audit event ``player_link.issued``
+    each. Returns the links issued (none when every player has one). Raises
+    PermissionDenied unless `actor` is a league official of the season's league.
+    """
+    with transaction.atomic():
+        league = season.league
+        require_official(actor=actor, league=league, action="issue personal links")
+        has_one = m.PlayerLink.objects.select_for_update().filter(
+            season=season, revoked_at__isnull=True
+        )
+        linked = set(has_one.values_list("player_id", flat=True))
+        players = [
+            player_id
+            for player_id in season.entries.order_by("pk").values_list("player_id", flat=True)
+            if player_id not in linked
+        ]
+        issued = m.PlayerLink.objects.bulk_create(
+            [
+                m.PlayerLink(
+                    season=season,
+                    player_id=player_id,
+                    key=secrets.token_urlsafe(KEY_BYTES),
+                    created_by=actor,
+                )
+                for player_id in players
+            ]
+        )
+        for link in issued:
+            record_event(
+                action="player_link.issued",
+                obj=link,
+                league=league,
+                actor=actor,
+                data={"season": season.pk, "player": link.player_id, "replaces": None},
+            )
+    return issued
+
+
 def revoke_player_link(*, link: m.PlayerLink, actor: User) -> m.PlayerLink:
     """Revoke a personal link: it is refused from now on (the row stays, for the record).
 

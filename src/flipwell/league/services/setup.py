@@ -19,6 +19,7 @@ Words:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -35,6 +36,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
+from flipwell.league.limits import TITLE_LENGTH
 from flipwell.league.models.machines import MAX_BALLS_PER_GAME
 from flipwell.league.services._edge import (
     league_changed,
@@ -221,6 +223,72 @@ def create_machine(
             },
         )
     return machine
+
+
+def create_machines(
+    *, league: m.League, titles: Sequence[str], balls_per_game: int, actor: User
+) -> list[m.Machine]:
+    """Add several machines to the league's pool at once, one per title (a line each on the
+    console's machine pool; empty titles are passed over), all with `balls_per_game`.
+
+    Side effects, in one transaction: the Machines and one audit event ``machine.created``
+    each, as `create_machine` writes. Raises PermissionDenied unless `actor` is an LO of
+    `league`; ValidationError (nothing written) keyed "titles" with one message per refused
+    line ("Line 3: …": too long a title, a title the league has wherever it stands, the same
+    title twice), or
+    keyed "balls_per_game" when that is out of range.
+    """
+    with transaction.atomic():
+        league_changed(league)
+        require_official(actor=actor, league=league, action="add machines")
+        if not 1 <= balls_per_game <= MAX_BALLS_PER_GAME:
+            raise ValidationError(
+                {"balls_per_game": f"Balls per game is from 1 to {MAX_BALLS_PER_GAME}."}
+            )
+        lines = [(n, t.strip()) for n, t in enumerate(titles, start=1) if t.strip()]
+        if not lines:
+            raise ValidationError({"titles": "Write one machine title a line."})
+        taken = {  # a title the league has, wherever it stands: a copy needs its location
+            title.lower(): where
+            for title, where in m.Machine.objects.filter(league=league).values_list(
+                "title", "location"
+            )
+        }
+        refused, seen = [], set[str]()
+        for number, title in lines:
+            why = _refused_title(title, taken=taken, seen=seen)
+            if why:
+                refused.append(f"Line {number} (“{title[:40]}”): {why}")
+            seen.add(title.lower())
+        if refused:
+            raise ValidationError({"titles": refused})
+        made = m.Machine.objects.bulk_create(
+            [m.Machine(league=league, title=t, balls_per_game=balls_per_game) for _, t in lines]
+        )
+        for machine in made:
+            record_event(
+                action="machine.created",
+                obj=machine,
+                league=league,
+                actor=actor,
+                data={"title": machine.title, "balls_per_game": balls_per_game, "location": ""},
+            )
+    return made
+
+
+def _refused_title(title: str, *, taken: dict[str, str], seen: set[str]) -> str:
+    """Why one line of `create_machines` cannot be a new machine, or ""."""
+    if len(title) > TITLE_LENGTH:
+        return f"a title has at most {TITLE_LENGTH} characters."
+    if title.lower() in taken:
+        where = taken[title.lower()]
+        return (
+            f"the league has it already{f' ({where})' if where else ''}: add another copy "
+            "alone, with its location."
+        )
+    if title.lower() in seen:
+        return "written twice (add the second copy alone, with its location)."
+    return ""
 
 
 def update_machine(

@@ -50,6 +50,7 @@ from flipwell.web.forms.machines import (
     MachineDeclarationForm,
     MachineForm,
     MachineProblemForm,
+    MachinesForm,
     MachineStatusForm,
 )
 from flipwell.web.forms.meets import (
@@ -133,6 +134,7 @@ __all__ = [
     "MachineForm",
     "MachineProblemForm",
     "MachineStatusForm",
+    "MachinesForm",
     "MalfunctionForm",
     "MatchAbsenceForm",
     "MatchForm",

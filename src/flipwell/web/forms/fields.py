@@ -18,6 +18,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from flipwell.league import limits
+from flipwell.web.words import split_rules
 
 # One separator, the same between every group of three digits: comma, full stop, apostrophe
 # (straight or curly, as phones type it), space, no-break space, thin and narrow no-break space.
@@ -78,6 +79,12 @@ def show_service_errors(form: forms.Form, error: ValidationError) -> None:
     else:
         for message in error.messages:
             form.add_error(None, message)
+
+
+def plain_choices(choices: Sequence[tuple[Any, str]]) -> list[tuple[Any, str]]:
+    """A choice list as an official reads it: each label without its bracketed rule id
+    ("Interference (§8.3)" -> "Interference"; issue 27 §5)."""
+    return [(value, split_rules(str(label))[0]) for value, label in choices]
 
 
 def row_choice_field(

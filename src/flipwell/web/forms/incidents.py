@@ -12,6 +12,7 @@ from flipwell.league import enums, limits
 from flipwell.web.forms.fields import (
     PlayerChoices,
     ScoreField,
+    plain_choices,
     player_field,
     reason_field,
     row_choice_field,
@@ -170,17 +171,17 @@ class CompensatoryRequestForm(GamePlayerForm):
 class CompensatoryGameForm(GamePlayerForm):
     new_score = ScoreField(label="Compensatory game score", required=True)
     leading_subtracted = ScoreField(
-        label="Leading points subtracted", help_text="Rule R7.3-n: only when the rules call for it."
+        label="Leading points subtracted", help_text="Only when the rules call for it (R7.3-n)."
     )
     state_subtracted = ScoreField(
         label="Game-state points subtracted",
-        help_text="Rule R7.3-o: only when the rules call for it.",
+        help_text="Only when the rules call for it (R7.3-o).",
     )
     reason = reason_field("Why subtract? (only when subtracting)", required=False)
 
 
 class ViolationForm(forms.Form):
-    kind = forms.ChoiceField(choices=enums.ViolationKind.choices)
+    kind = forms.ChoiceField(choices=plain_choices(enums.ViolationKind.choices))
     reason = reason_field("What happened?")
     games_completed = forms.IntegerField(
         label="Between games: games completed",
@@ -190,7 +191,7 @@ class ViolationForm(forms.Form):
     )
     accidental = forms.BooleanField(
         label="Rule a wrong-ball play accidental",
-        help_text="Appendix ruling A28.",
+        help_text="When a wrong-ball play was an honest mistake (A28).",
         required=False,
     )
     target_game = forms.IntegerField(

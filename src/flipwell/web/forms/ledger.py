@@ -12,12 +12,13 @@ from flipwell.web.forms.fields import (
     PlayerChoices,
     cents_as_money,
     id_field,
+    plain_choices,
     player_field,
     row_choice_field,
 )
 
-LEDGER_KINDS = enums.NewLedgerEntryKind.choices
-LEDGER_REASONS = enums.choices_of(enums.LedgerReason, blank="— (none needed)")
+LEDGER_KINDS = plain_choices(enums.NewLedgerEntryKind.choices)
+LEDGER_REASONS = plain_choices(enums.choices_of(enums.LedgerReason, blank="— (none needed)"))
 
 
 class LedgerEntryForm(forms.Form):

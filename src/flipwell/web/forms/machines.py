@@ -54,6 +54,28 @@ class MachineForm(forms.Form):
     )
 
 
+class MachinesForm(forms.Form):
+    """Several machines at once (create_machines): one title a line."""
+
+    titles = forms.CharField(
+        label="Titles, one a line",
+        widget=forms.Textarea(attrs={"rows": 6, "autocapitalize": "words"}),
+        max_length=limits.TITLE_LENGTH * 50,
+        help_text="Each line is a machine in the pool. To add a second copy of a title, add "
+        "it alone above, with its location.",
+    )
+    balls_per_game = forms.IntegerField(
+        label="Balls per game (each of them)",
+        min_value=1,
+        max_value=MAX_BALLS_PER_GAME,
+        initial=3,
+        widget=number_input(),
+    )
+
+    def clean_titles(self) -> list[str]:
+        return str(self.cleaned_data["titles"]).splitlines()
+
+
 class EditMachineForm(MachineForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import zoneinfo
 from typing import Any
 
 from django import forms
-from django.conf import settings
+from django.utils.text import slugify
 
 from flipwell.league import models as m
 from flipwell.web.forms.fields import PlayerChoices, id_field, reason_field, row_choice_field
+from flipwell.web.time_zones import server_zone, zone_choices
 
-
-def _time_zones() -> list[tuple[str, str]]:
-    return [(z, z.replace("_", " ")) for z in sorted(zoneinfo.available_timezones())]
+SLUG_LENGTH = 60
 
 
 SCOPE_CHOICES = [
@@ -24,19 +22,37 @@ SCOPE_CHOICES = [
 
 
 class NewLeagueForm(forms.Form):
-    name = forms.CharField(label="League name", max_length=120)
+    """A new league. The web address is filled in from the name as the official types
+    (static/flipwell/league-slug.js); left empty, it is made from the name here."""
+
+    name = forms.CharField(
+        label="League name",
+        max_length=120,
+        widget=forms.TextInput(attrs={"data-slug-source": "id_slug"}),
+    )
     slug = forms.SlugField(
         label="Web address",
-        max_length=60,
-        help_text="Letters, digits and dashes: the league's pages live at /leagues/<address>/.",
+        max_length=SLUG_LENGTH,
+        required=False,
+        help_text="Letters, digits and dashes: the league's pages live at /leagues/<address>/. "
+        "Made from the name unless you change it.",
         widget=forms.TextInput(attrs={"autocapitalize": "none", "autocomplete": "off"}),
     )
     venue = forms.CharField(label="Venue", max_length=200, required=False)
-    time_zone = forms.ChoiceField(label="Time zone", choices=_time_zones)
+    time_zone = forms.ChoiceField(label="Time zone", choices=zone_choices)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["time_zone"].initial = settings.TIME_ZONE
+        self.fields["time_zone"].initial = server_zone()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("slug") and data.get("name") and "slug" not in self.errors:
+            made = slugify(data["name"])[:SLUG_LENGTH].strip("-_")
+            if not made:
+                self.add_error("slug", "Give the web address: letters, digits and dashes.")
+            data["slug"] = made
+        return data
 
 
 class AddOfficialForm(forms.Form):

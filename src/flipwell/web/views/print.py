@@ -3,19 +3,23 @@ sheets, standings, maintenance sheet.
 
 The score sheets carry each group's QR code, a key to its score sheet (see
 `flipwell.web.scoresheet_tokens`), so only the league's officials and scorekeepers may print
-them; a meet's results, the standings and the maintenance sheet are public like their pages.
+them; the personal links' sheet (a card per player, their link's QR code) only its league
+officials, as the roster shows them; a meet's results, the standings and the maintenance sheet
+are public like their pages.
 """
 
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 
 from flipwell.league import models as m
 from flipwell.league.selectors import public_pages as pages
+from flipwell.league.selectors.player_links import link_sheet
 from flipwell.league.selectors.playoff_sheet import printed_matches
-from flipwell.web.auth import ANY_ROLE, console_page
+from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page
 from flipwell.web.charts import qr_code
+from flipwell.web.player_links import player_link_url
 from flipwell.web.scoresheet_tokens import match_sheet_path, scoresheet_url
 from flipwell.web.views.public import not_found_as_404, optional_id
 
@@ -49,6 +53,22 @@ def score_sheets(request: HttpRequest, league: m.League, role: str, meet_id: int
             "sheets": sheets,
             "live": live,
         },
+    )
+
+
+@console_page(LO_ONLY)
+def player_links(request: HttpRequest, league: m.League, role: str, season_id: int) -> HttpResponse:
+    """Every live personal link of the season's roster as a card to cut out: the player's
+    name and their link's QR code (issue_player_links issues the missing ones)."""
+    season = get_object_or_404(m.Season, pk=season_id, league=league)
+    cards = [
+        (player, qr_code(player_link_url(request, link), label=f"{player}'s personal link"))
+        for player, link in link_sheet(season)
+    ]
+    return render(
+        request,
+        "print/player_links.html",
+        {"league": league, "season": season, "cards": cards, "role": role},
     )
 
 

@@ -98,13 +98,22 @@ def seasons(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
 @console_page(LO_ONLY)
 def roster(request: HttpRequest, league: m.League, role: str, season_id: int) -> HttpResponse:
     """A season's players: register one (register_player), import a CSV (import_players_csv),
-    correct one's name or IFPA number (edit_player; ``?edit=<player id>`` opens the form), or
+    correct one's name or IFPA number (edit_player; ``?edit=<player id>`` opens the form),
     issue, show and revoke one's personal link (``?link=<player id>``; issue_player_link,
-    revoke_player_link)."""
+    revoke_player_link), or issue a link to every player without one (issue_player_links)."""
     season = season_of(league, season_id)
     which = action(request)
     if which in ("link_issue", "link_revoke"):
         return _link_action(request, season, which)
+    if which == "links_issue_all":
+        issued = services.issue_player_links(season=season, actor=official(request))
+        count = f"{len(issued)} personal link{'' if len(issued) == 1 else 's'}"
+        return done(
+            request,
+            f"{count} issued: every player of the roster has one, ready to print."
+            if issued
+            else "Every player of the roster already has a personal link.",
+        )
     edit = EditPlayerForm(request.POST) if which == "edit" else _opened_edit(request, season)
     if which == "edit" and edit is not None:
         edited = run(
@@ -156,6 +165,7 @@ def roster(request: HttpRequest, league: m.League, role: str, season_id: int) ->
         "season": season,
         "entries": entries,
         "rows": [(entry, links.get(entry.player.pk)) for entry in entries],
+        "linked": sum(1 for entry in entries if entry.player.pk in links),
         "shown_link": _opened_link(request, season, links),
         "started": first_started_meet(season) is not None,
         "register": register,

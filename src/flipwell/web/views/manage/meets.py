@@ -391,8 +391,8 @@ def _lateness_message(told: AnnouncedLateness) -> str:
     told_at = notice.recorded_at.astimezone(start.tzinfo)
     return (
         f"{who}'s lateness notice is recorded, told at {told_at:%H:%M}, after the "
-        f"{start:%H:%M} start: the group does not wait, and {who} joins under §2.3 on "
-        "arrival (R2.2-a, R2.3-a)."
+        f"{start:%H:%M} start: the group does not wait, and {who} joins on arrival when "
+        "the rules allow it (R2.2-a, R2.3-a)."
     )
 
 

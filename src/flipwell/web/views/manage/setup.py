@@ -36,6 +36,7 @@ from flipwell.web.forms import (
     IssueTokenForm,
     LinkPlayerForm,
     MachineForm,
+    MachinesForm,
     MachineStatusForm,
     NewLeagueForm,
     RevokeTokenForm,
@@ -67,16 +68,39 @@ def new_league(request: HttpRequest) -> HttpResponse:
 
 @console_page(LO_ONLY)
 def machines(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
-    """The league's machines, in the pool and out, and the form that adds one."""
-    form = MachineForm(request.POST or None)
-    if request.method == "POST":
+    """The league's machines, in the pool and out, and the forms that add one (create_machine)
+    or several at once, a title a line (create_machines)."""
+    which = action(request)
+    form = MachineForm((request.POST or None) if which != "add_many" else None)
+    several = MachinesForm(request.POST if which == "add_many" else None, prefix="many")
+    if which == "add_many":
+        added = run(
+            several,
+            lambda d: services.create_machines(league=league, actor=official(request), **d),
+        )
+        if added is not None:
+            titles = ", ".join(machine.title for machine in added)
+            return done(
+                request,
+                f"{len(added)} machine{'' if len(added) == 1 else 's'} added to the pool: "
+                f"{titles}.",
+            )
+    elif request.method == "POST":
         machine = run(
             form, lambda d: services.create_machine(league=league, actor=official(request), **d)
         )
         if machine is not None:
             return done(request, f"{machine} added to the pool.")
-    context = {"league": league, "role": role, "rows": machine_pool(league), "form": form}
-    return page(request, "manage/machine_pool.html", context, failed=form.is_bound)
+    context = {
+        "league": league,
+        "role": role,
+        "rows": machine_pool(league),
+        "form": form,
+        "several": several,
+    }
+    return page(
+        request, "manage/machine_pool.html", context, failed=form.is_bound or several.is_bound
+    )
 
 
 @console_page(LO_ONLY)
