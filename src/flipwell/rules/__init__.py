@@ -117,6 +117,7 @@ from flipwell.rules.playoff_matches import (
     PlayoffGame,
     PlayoffMatchRecord,
     PlayoffMatchState,
+    match_notes,
     playoff_match_state,
 )
 from flipwell.rules.playoff_seeding import (
@@ -126,6 +127,8 @@ from flipwell.rules.playoff_seeding import (
     TieLine,
     apply_withdrawals,
     playoff_qualification,
+    seed_playoff_notes,
+    withdrawal_notes,
 )
 from flipwell.rules.playoffs import (
     BRACKET_MATCHES,
@@ -358,6 +361,7 @@ __all__ = [
     "ladder",
     "machine_picker",
     "match_bonus_points",
+    "match_notes",
     "may_play_game",
     "meet_date_checks",
     "meet_date_warnings",
@@ -387,8 +391,10 @@ __all__ = [
     "season_final_positions",
     "season_forfeit_game",
     "season_progress",
+    "seed_playoff_notes",
     "selectable_machines",
     "violation_effect",
     "violation_score_changes",
+    "withdrawal_notes",
     "written_day",
 ]
