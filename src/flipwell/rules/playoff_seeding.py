@@ -338,7 +338,7 @@ def _names(players: Sequence[PlayerId]) -> str:
 def seed_playoff_notes(
     settled: Sequence[Sequence[PlayerId]],
     *,
-    points: Mapping[PlayerId, Fraction],
+    points: Mapping[PlayerId, int | Fraction],
     seedings: Sequence[PlayoffSeeding],
     names: Mapping[PlayerId, str] | None = None,
     machines: Sequence[str | None] = (),

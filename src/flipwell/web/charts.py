@@ -192,12 +192,15 @@ def _match_box(
     box_h: float,
 ) -> str:
     status = view.status if view is not None else "waiting"
+    shown = status.replace("_", " ")
+    if view is not None and view.game_in_progress is not None:
+        shown = f"game {view.game_in_progress.number} playing"
     parts = [
         f'<g class="match {escape(status)}">',
         f'<rect x="{x:g}" y="{y:g}" width="{BOX_W:g}" height="{box_h:g}" rx="8"/>',
         f'<text class="match-head" x="{x + 10:g}" y="{y + 18:g}">{escape(mid)}</text>',
         f'<text class="match-status" x="{x + BOX_W - 10:g}" y="{y + 18:g}" '
-        f'text-anchor="end">{escape(status.replace("_", " "))}</text>',
+        f'text-anchor="end">{escape(shown)}</text>',
     ]
     lines: list[tuple[str, str, str]] = []
     if view is not None and view.players:

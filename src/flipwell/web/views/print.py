@@ -1,8 +1,9 @@
-"""Printable sheets, one page each (print.css): score sheets, standings, maintenance sheet.
+"""Printable sheets, one page each (print.css): score sheets, standings, maintenance sheet,
+the playoff bracket.
 
 The score sheets carry each group's QR code, a key to its score sheet (see
 `flipwell.web.scoresheet_tokens`), so only the league's officials and scorekeepers may print
-them; the standings and the maintenance sheet are public like their pages.
+them; the standings, the maintenance sheet and the bracket are public like their pages.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from django.shortcuts import render
 from flipwell.league import models as m
 from flipwell.league.selectors import public_pages as pages
 from flipwell.web.auth import ANY_ROLE, console_page
-from flipwell.web.charts import qr_code
+from flipwell.web.charts import bracket_diagram, qr_code
 from flipwell.web.scoresheet_tokens import scoresheet_url
 from flipwell.web.views.public import not_found_as_404, optional_id
 
@@ -71,3 +72,16 @@ def maintenance(request: HttpRequest, slug: str) -> HttpResponse:
     """The maintenance sheet on paper."""
     page = pages.maintenance_page(pages.league_by_slug(slug))
     return render(request, "print/maintenance.html", {"league": page.league, "page": page})
+
+
+@not_found_as_404
+def playoffs(request: HttpRequest, slug: str) -> HttpResponse:
+    """The newest playoff night's bracket (or ?season=ID's) on A4/Letter portrait: each
+    division's diagram, every match's points per game and why ties went as they did."""
+    page = pages.playoffs_page(pages.league_by_slug(slug), optional_id(request, "season"))
+    diagrams = [(d, bracket_diagram(d)) for d in page.bracket.divisions] if page.bracket else []
+    return render(
+        request,
+        "print/playoffs.html",
+        {"league": page.league, "page": page, "diagrams": diagrams},
+    )
