@@ -98,7 +98,8 @@ def test_screens_fit_billion_point_scores_in_groups_of_four(
     billions: DemoLeague, new_page: NewContext, error_guard: ErrorGuard, size: str
 ) -> None:
     """Issue 27 §5: the board, standings, player page, sheet, the console's open and closed
-    meet and the roster show 4-player groups with 13-digit scores without overflow."""
+    meet and the roster show 4-player groups with 13-digit scores without overflow; so do
+    the playoff bracket, its printable page and the console's playoffs (issue 27 §2)."""
     demo = billions
     slug = demo.league.slug
     season = demo.current_season
@@ -124,6 +125,8 @@ def test_screens_fit_billion_point_scores_in_groups_of_four(
             "standings": f"/leagues/{slug}/",
             "player": f"/leagues/{slug}/players/{player.pk}/",
             "sheet": sheet_path(group),
+            "playoffs": f"/leagues/{slug}/playoffs/",
+            "print-playoffs": f"/print/{slug}/playoffs/",
         },
         size,
     )
@@ -133,6 +136,7 @@ def test_screens_fit_billion_point_scores_in_groups_of_four(
             "console-meet-open": f"/manage/{slug}/meets/{open_meet.pk}/",
             "console-meet-closed": f"/manage/{slug}/meets/{closed_meet.pk}/",
             "roster": f"/manage/{slug}/seasons/{season.pk}/roster/",
+            "console-playoffs": f"/manage/{slug}/seasons/{demo.finished_season.pk}/playoffs/",
         },
         size,
     )

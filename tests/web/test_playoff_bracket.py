@@ -151,3 +151,13 @@ def test_tv_refresh_carries_the_live_bracket(client, demo):
 
     assert "<html" not in response.text
     assert 'class="tv-live-match"' in response.text
+
+
+def test_bracket_diagram_lists_the_final_by_place_r6_3_e(client, demo):
+    """R6.3-e: once the final is complete its box lists 1st to 4th, the champion first."""
+    response = client.get(f"/leagues/{demo.league.slug}/playoffs/")
+
+    ((division, diagram),) = response.context["diagrams"]
+    champion = division.places[0][1].name
+    assert '<text class="player adv"' in diagram
+    assert f">1. {champion}</text>" in diagram

@@ -207,10 +207,13 @@ def _match_box(
         totals = {ref.id: total for ref, total in view.totals}
         advancing = {ref.id for ref in view.advancing}
         eliminated = {ref.id for ref in view.eliminated}
-        for ref in view.players:
-            css = "adv" if ref.id in advancing else "out" if ref.id in eliminated else "in"
+        # The final once complete: its places, the champion marked (R6.3-e).
+        places = {ref.id: i for i, ref in enumerate(view.placing, 1)}
+        for ref in view.placing or view.players:
+            css = "adv" if ref.id in advancing or places.get(ref.id) == 1 else "in"
+            css = "out" if ref.id in eliminated else css
             points = _pts(totals[ref.id]) if ref.id in totals and view.games else ""
-            mark = "✓ " if ref.id in advancing else ""
+            mark = "✓ " if ref.id in advancing else f"{places[ref.id]}. " if places else ""
             lines.append((css, mark + ref.name, points))
     else:
         for slot in slots:

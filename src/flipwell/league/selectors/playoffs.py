@@ -178,6 +178,11 @@ class DivisionView:
     complete: bool
     places: tuple[tuple[int, PlayerRef], ...]
 
+    @property
+    def notes(self) -> tuple[tuple[str, str], ...]:
+        """Every match's sentences with its id, in playing order: ("SF1", "... [R6.5-a]")."""
+        return tuple((match.match, line) for match in self.matches for line in match.notes)
+
 
 @dataclass(frozen=True)
 class PlayoffBracket:
