@@ -100,7 +100,8 @@ def test_screens_fit_billion_point_scores_in_groups_of_four(
 ) -> None:
     """Issue 27 §5: the board, standings, player page, sheet, the console's open and closed
     meet, the roster, and a closed meet's printed results and filled-in score sheets show
-    4-player groups with 13-digit scores without overflow."""
+    4-player groups with 13-digit scores without overflow; so do the playoff bracket, its
+    printable page and the console's playoffs (issue 27 §2)."""
     demo = billions
     slug = demo.league.slug
     season = demo.current_season
@@ -127,6 +128,8 @@ def test_screens_fit_billion_point_scores_in_groups_of_four(
             "player": f"/leagues/{slug}/players/{player.pk}/",
             "sheet": sheet_path(group),
             "results-closed": f"/print/{slug}/meets/{closed_meet.pk}/results/",
+            "playoffs": f"/leagues/{slug}/playoffs/",
+            "print-playoffs": f"/print/{slug}/playoffs/",
         },
         size,
     )
@@ -138,6 +141,7 @@ def test_screens_fit_billion_point_scores_in_groups_of_four(
             "sheets-closed": f"/print/{slug}/meets/{closed_meet.pk}/sheets/",
             "roster": f"/manage/{slug}/seasons/{season.pk}/roster/",
             "readings": f"/manage/{slug}/readings/",
+            "console-playoffs": f"/manage/{slug}/seasons/{demo.finished_season.pk}/playoffs/",
         },
         size,
     )

@@ -118,6 +118,7 @@ from flipwell.rules.playoff_matches import (
     PlayoffGame,
     PlayoffMatchRecord,
     PlayoffMatchState,
+    match_notes,
     playoff_match_state,
 )
 from flipwell.rules.playoff_seeding import (
@@ -127,6 +128,8 @@ from flipwell.rules.playoff_seeding import (
     TieLine,
     apply_withdrawals,
     playoff_qualification,
+    seed_playoff_notes,
+    withdrawal_notes,
 )
 from flipwell.rules.playoff_sheet import (
     PlayoffGameLine,
@@ -378,6 +381,7 @@ __all__ = [
     "ladder",
     "machine_picker",
     "match_bonus_points",
+    "match_notes",
     "may_play_game",
     "meet_date_checks",
     "meet_date_warnings",
@@ -410,6 +414,7 @@ __all__ = [
     "season_final_positions",
     "season_forfeit_game",
     "season_progress",
+    "seed_playoff_notes",
     "selectable_machines",
     "setting_choices",
     "setting_text",
@@ -418,5 +423,6 @@ __all__ = [
     "violation_score_changes",
     "who_may_confirm",
     "who_may_enter",
+    "withdrawal_notes",
     "written_day",
 ]

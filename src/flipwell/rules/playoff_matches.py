@@ -17,7 +17,7 @@ Words:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import groupby
 from types import MappingProxyType
@@ -327,3 +327,131 @@ def tiebreakers_needed(
 
 def _names(players: Sequence[PlayerId]) -> str:
     return ", ".join(players[:-1]) + " and " + players[-1] if len(players) > 1 else players[0]
+
+
+# --- Why a match went the way it did (issue 27 §2) ------------------------------------------
+
+
+def match_notes(
+    state: PlayoffMatchState,
+    record: PlayoffMatchRecord = EMPTY_RECORD,
+    *,
+    names: Mapping[PlayerId, str] | None = None,
+    machines: Mapping[str, str] | None = None,
+) -> tuple[str, ...]:
+    """One plain sentence for each place of a match decided other than by a clear total:
+    equal totals (settled by a tiebreaker game, waiting for one, or deciding nothing) and
+    no-shows. Each sentence ends with the rule it follows in brackets ("... [R6.5-a]").
+
+    state: the match's `playoff_match_state`; record: the same record it was computed from.
+    names: player key -> name (the key when missing); machines: machine key -> title (a
+    tiebreaker's machine missing from it is left unnamed).
+
+    R6.5-a, R6.5-b (tiebreaker game on a random machine), A40 (ties that decide nothing are
+    not broken), R6.6-c, R6.6-d, A42.1, A42.3 (no-shows).
+    """
+    names = names or {}
+    machines = machines or {}
+
+    def who(players: Sequence[PlayerId]) -> str:
+        return _names([names.get(p, p) for p in players])
+
+    notes = list(_no_show_notes(state, who))
+    if state.status not in ("complete", "tiebreaker_needed") or not record.games:
+        return tuple(notes)  # no totals to compare (a walkover plays no game)
+    present = [p for p in state.players if p not in state.absent]
+    ranked = sorted(present, key=lambda p: -state.totals[p])
+    for total, group in groupby(ranked, key=state.totals.__getitem__):
+        members = set(group)
+        tied = tuple(p for p in present if p in members)
+        if len(tied) < 2:
+            continue
+        head = f"{who(tied)} tied on {_points(total)}"
+        if tied in state.tied:
+            stake = "their places" if state.match == "F" else "who goes through"
+            notes.append(
+                f"{head}; a tiebreaker game on a machine drawn at random decides {stake} [R6.5-b]"
+            )
+            continue
+        if state.status != "complete":
+            continue
+        game = next(
+            (g for g in record.tiebreakers if sorted(g.finishing_order()) == sorted(tied)), None
+        )
+        if game is None:
+            notes.append(
+                f"{head}; {_shared_fate(state, tied)}, so no tiebreaker game was needed [A40]"
+            )
+        else:
+            notes.append(f"{head}; {_tiebreaker_result(state, game, who, machines)} [R6.5-a]")
+    return tuple(notes)
+
+
+def _no_show_notes(state: PlayoffMatchState, who: _Who) -> tuple[str, ...]:
+    """R6.6-c, R6.6-d, A42: who was disqualified for not being there, and what it changed."""
+    if not state.absent:
+        return ()
+    present = [p for p in state.players if p not in state.absent]
+    were = "was" if len(state.absent) == 1 else "were"
+    head = f"{who(state.absent)} {were} not there at the start of the {state.round}"
+    if state.match == "F":
+        return (f"{head}, so {_is(state.absent)} placed after everyone who played [A42.1]",)
+    if len(present) == 3:
+        return (
+            f"{head} and {_is(state.absent)} out; the other three play for 4, 2 and 1 points "
+            "a game and only one of them goes out [R6.6-d]",
+        )
+    goes = "goes" if len(present) == 1 else "go"
+    through = f"; {who(present)} {goes} through without playing" if present else ""
+    return (f"{head} and {_is(state.absent)} out{through} [A42.3]",)
+
+
+def _tiebreaker_result(
+    state: PlayoffMatchState, game: PlayoffGame, who: _Who, machines: Mapping[str, str]
+) -> str:
+    """How a recorded tiebreaker game ordered the tied players, and what that decided."""
+    order = game.finishing_order()
+    machine = machines.get(game.machine)
+    on = f" on {machine}" if machine else ""
+    if state.match == "F":
+        place = {p: _ordinal(state.placing.index(p) + 1) for p in order}
+        if len(order) == 2:
+            return f"{who(order[:1])} won the tiebreaker game{on} and places {place[order[0]]}"
+        return f"the tiebreaker game{on} placed " + _names(
+            [f"{who((p,))} {place[p]}" for p in order]
+        )
+    through = [p for p in order if p in state.advancing]
+    out = [p for p in order if p not in state.advancing]
+    if len(order) == 2:
+        result = f"{who(order[:1])} won the tiebreaker game{on}"
+        return result + (" and goes through" if through and out else "")
+    result = f"the tiebreaker game{on} went {', '.join(who((p,)) for p in order)}"
+    if through and out:
+        result += f", so {who(through)} {'goes' if len(through) == 1 else 'go'} through"
+    return result
+
+
+def _shared_fate(state: PlayoffMatchState, tied: Sequence[PlayerId]) -> str:
+    """What equal totals that decide nothing share (A40): going through, or going out."""
+    every = "both" if len(tied) == 2 else "all"
+    if all(p in state.advancing for p in tied):
+        return f"{every} go through"
+    return f"{every} are out"
+
+
+_Who = Callable[[Sequence[PlayerId]], str]
+
+
+def _points(total: int) -> str:
+    return f"{total} point" if total == 1 else f"{total} points"
+
+
+def _is(players: Sequence[PlayerId]) -> str:
+    return "is" if len(players) == 1 else "are"
+
+
+def _ordinal(number: int) -> str:
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"

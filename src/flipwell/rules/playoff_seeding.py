@@ -97,6 +97,10 @@ class PlayoffQualification:
     seedings: tuple[PlayoffSeeding, ...]
     reserves: tuple[PlayerId, ...]
     ties: tuple[SeedTie, ...]
+    withdrew: tuple[PlayerId, ...] = ()
+    """Qualifiers who withdrew before the playoffs (R6.6-b), best first."""
+    stepped_in: tuple[PlayerId, ...] = ()
+    """Players below the cut who qualified in their place, best first (R6.6-b)."""
 
     @property
     def complete(self) -> bool:
@@ -190,6 +194,8 @@ def playoff_qualification(
         seedings=() if ties else seedings,
         reserves=() if ties else remaining,
         ties=ties,
+        withdrew=tuple(p for s in original for p in s.players if p in out),
+        stepped_in=() if ties else tuple(p for p in reserves if p in seeded),
     )
 
 
@@ -324,3 +330,89 @@ def _padded(players: Sequence[PlayerId], bracket: int) -> tuple[PlayerId | None,
 
 def _names(players: Sequence[PlayerId]) -> str:
     return ", ".join(players[:-1]) + " and " + players[-1] if len(players) > 1 else players[0]
+
+
+# --- Why the seeds are what they are (issue 27 §2) ------------------------------------------
+
+
+def seed_playoff_notes(
+    settled: Sequence[Sequence[PlayerId]],
+    *,
+    points: Mapping[PlayerId, int | Fraction],
+    seedings: Sequence[PlayoffSeeding],
+    names: Mapping[PlayerId, str] | None = None,
+    machines: Sequence[str | None] = (),
+) -> tuple[str, ...]:
+    """One plain sentence per recorded single-ball playoff: who tied on how many season
+    points, who won, and the seed each one holds now ("... [R6.1-e]").
+
+    settled: the recorded orders, winner first (as `playoff_qualification` takes them);
+    points: season points by player; seedings: the seeds as drawn; machines: each order's
+    machine title, or None (then unnamed). R6.1-e, A39; a withdrawn player's seed is
+    "withdrew", a player below the cut "does not qualify" (R6.1-c, R6.6-b).
+    """
+    names = names or {}
+    several = len(seedings) > 1
+    seed_of = {
+        p: (f"seed {i}" + (f" of division {s.division.name}" if several else ""))
+        for s in seedings
+        for i, p in enumerate(s.seeds, 1)
+        if p is not None
+    }
+    notes = []
+    for number, order in enumerate(settled):
+        players = check_unique(order, what="a single-ball playoff order")
+        if len(players) < 2:
+            raise RuleError("a single-ball playoff order lists at least two players")
+        value = points.get(players[0])
+        if value is None:
+            raise about_player("{player} has no season points", players[0])
+        machine = machines[number] if number < len(machines) else None
+        on = f" on {machine}" if machine else ""
+
+        def fate(player: PlayerId) -> str:
+            seed = seed_of.get(player)
+            return f"is {seed}" if seed else "does not qualify"
+
+        tied = _names([names.get(p, p) for p in players])
+        head = f"{tied} tied on {fmt(value)} season points"
+        if len(players) == 2:
+            winner, loser = (names.get(p, p) for p in players)
+            notes.append(
+                f"{head}; {winner} won the single-ball playoff{on} and {fate(players[0])}; "
+                f"{loser} {fate(players[1])} [R6.1-e]"
+            )
+        else:
+            each = ", ".join(f"{names.get(p, p)} ({fate(p).removeprefix('is ')})" for p in players)
+            notes.append(
+                f"{head}; the single-ball playoff{on} put them in this order: {each} [R6.1-e]"
+            )
+    return tuple(notes)
+
+
+def withdrawal_notes(
+    qualification: PlayoffQualification,
+    *,
+    names: Mapping[PlayerId, str] | None = None,
+    ruleset: Ruleset = FWPL_V1,
+) -> tuple[str, ...]:
+    """One plain sentence on the qualifiers who withdrew before the playoffs and who took
+    their places ("... [R6.6-b]"); none when nobody withdrew. A41 (across divisions or
+    within one, `withdrawal_shift`).
+    """
+    if not qualification.withdrew:
+        return ()
+    names = names or {}
+    gone = _names([names.get(p, p) for p in qualification.withdrew])
+    said = "said" if len(qualification.withdrew) == 1 else "each said"
+    below = "in the division " if ruleset.withdrawal_shift == "within_division" else ""
+    note = (
+        f"{gone} {said} before the playoffs that they could not come; everyone seeded "
+        f"below {below}moved up one spot"
+    )
+    if qualification.stepped_in:
+        came = _names([names.get(p, p) for p in qualification.stepped_in])
+        note += f" and {came}, next below the cut, qualified"
+    else:
+        note += " and nobody was left below the cut to qualify"
+    return (note + " [R6.6-b]",)

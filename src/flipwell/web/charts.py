@@ -192,22 +192,28 @@ def _match_box(
     box_h: float,
 ) -> str:
     status = view.status if view is not None else "waiting"
+    shown = status.replace("_", " ")
+    if view is not None and view.game_in_progress is not None:
+        shown = f"game {view.game_in_progress.number} playing"
     parts = [
         f'<g class="match {escape(status)}">',
         f'<rect x="{x:g}" y="{y:g}" width="{BOX_W:g}" height="{box_h:g}" rx="8"/>',
         f'<text class="match-head" x="{x + 10:g}" y="{y + 18:g}">{escape(mid)}</text>',
         f'<text class="match-status" x="{x + BOX_W - 10:g}" y="{y + 18:g}" '
-        f'text-anchor="end">{escape(status.replace("_", " "))}</text>',
+        f'text-anchor="end">{escape(shown)}</text>',
     ]
     lines: list[tuple[str, str, str]] = []
     if view is not None and view.players:
         totals = {ref.id: total for ref, total in view.totals}
         advancing = {ref.id for ref in view.advancing}
         eliminated = {ref.id for ref in view.eliminated}
-        for ref in view.players:
-            css = "adv" if ref.id in advancing else "out" if ref.id in eliminated else "in"
+        # The final once complete: its places, the champion marked (R6.3-e).
+        places = {ref.id: i for i, ref in enumerate(view.placing, 1)}
+        for ref in view.placing or view.players:
+            css = "adv" if ref.id in advancing or places.get(ref.id) == 1 else "in"
+            css = "out" if ref.id in eliminated else css
             points = _pts(totals[ref.id]) if ref.id in totals and view.games else ""
-            mark = "✓ " if ref.id in advancing else ""
+            mark = "✓ " if ref.id in advancing else f"{places[ref.id]}. " if places else ""
             lines.append((css, mark + ref.name, points))
     else:
         for slot in slots:

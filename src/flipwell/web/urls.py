@@ -39,6 +39,7 @@ urlpatterns = [
     ),
     path("print/<slug:slug>/standings/", print_views.standings, name="print_standings"),
     path("print/<slug:slug>/maintenance/", print_views.maintenance, name="print_maintenance"),
+    path("print/<slug:slug>/playoffs/", print_views.playoffs, name="print_playoffs"),
     path("notices/<str:token>/", notices.preferences, name="notice_preferences"),
     path("manage/", include("flipwell.web.urls_manage")),
     path("sheet/", include("flipwell.web.urls_scoresheet")),

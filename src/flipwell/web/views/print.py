@@ -1,11 +1,11 @@
 """Printable sheets, one page each (print.css): score sheets, a meet's results, playoff match
-sheets, standings, maintenance sheet.
+sheets, the playoff bracket, standings, maintenance sheet.
 
 The score sheets carry each group's QR code, a key to its score sheet (see
 `flipwell.web.scoresheet_tokens`), so only the league's officials and scorekeepers may print
 them; the personal links' sheet (a card per player, their link's QR code) only its league
-officials, as the roster shows them; a meet's results, the standings and the maintenance sheet
-are public like their pages.
+officials, as the roster shows them; a meet's results, the standings, the maintenance sheet and
+the bracket are public like their pages.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from flipwell.league.selectors import public_pages as pages
 from flipwell.league.selectors.player_links import link_sheet
 from flipwell.league.selectors.playoff_sheet import printed_matches
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page
-from flipwell.web.charts import qr_code
+from flipwell.web.charts import bracket_diagram, qr_code
 from flipwell.web.player_links import player_link_url
 from flipwell.web.scoresheet_tokens import match_sheet_path, scoresheet_url
 from flipwell.web.views.public import not_found_as_404, optional_id
@@ -139,4 +139,17 @@ def playoff_sheets(
             "live": live,
             "divisions": divisions,
         },
+    )
+
+
+@not_found_as_404
+def playoffs(request: HttpRequest, slug: str) -> HttpResponse:
+    """The newest playoff night's bracket (or ?season=ID's) on A4/Letter portrait: each
+    division's diagram, every match's points per game and why ties went as they did."""
+    page = pages.playoffs_page(pages.league_by_slug(slug), optional_id(request, "season"))
+    diagrams = [(d, bracket_diagram(d)) for d in page.bracket.divisions] if page.bracket else []
+    return render(
+        request,
+        "print/playoffs.html",
+        {"league": page.league, "page": page, "diagrams": diagrams},
     )
