@@ -1,4 +1,4 @@
-"""What every answer under /api/ has in common, whatever answered it (issue 26 §3).
+"""What every answer under /api/ has in common, whatever answered it.
 
 Words:
 - *operation*: a django-ninja endpoint; `mark_operations` makes each one note itself on the

@@ -3,7 +3,7 @@
 Compiling a query (Django's SQL compiler: joins, lookups, quoting) costs a read or a write
 more than PostgreSQL takes to run the small queries they make: two thirds of a remembered
 page's time went to compiling its revision lookup, and most of a season's facts' time to
-compiling their dozen queries (issue #10). A query that every page view or score entry runs
+compiling their dozen queries. A query that every page view or score entry runs
 is written with the ORM once, as a function of its one parameter (an id, or a slug),
 compiled with a stand-in for that parameter the first time this process runs it on an
 engine, and from then on executed with each call's value.

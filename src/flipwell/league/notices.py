@@ -109,7 +109,7 @@ class PreferencesLink:
 def preferences_for_token(token: str) -> PreferencesLink | None:
     """Whose notices a preferences token was made for, or None for a token that is not one.
 
-    A token of ``[league id, player id]``; an older one (issue 26) signs the player's id alone
+    A token of ``[league id, player id]``; an older one signs the player's id alone
     and still works, for the notices of every league (the e-mails already sent carry it)."""
     try:
         value = signing.loads(token, salt=TOKEN_SALT)

@@ -18,7 +18,7 @@ a match, a season      match, season (facts folded into standings); progress
 §5                     selection (first machines, who picks, play order)
 §6                     playoffs, playoff_seeding, playoff_matches, playoff_bracket,
                        playoff_machines, final_positions; race (clinched / eliminated)
-IFPA league rules      ifpa (who an IFPA submission lists; issue #13)
+IFPA league rules      ifpa (who an IFPA submission lists)
 statistics             stats (a person's record across seasons, read from folds)
 §7                     extra_balls, malfunctions
 §8                     violations

@@ -1,4 +1,4 @@
-"""Who an IFPA league submission lists (issue #13, item 4; the IFPA's league rules).
+"""Who an IFPA league submission lists (the IFPA's league rules).
 
 The FWPL rulebook says nothing about the IFPA; the IFPA's own rules for leagues do: a player
 who attended fewer than half of the league's meets is left out of the results unless he
@@ -85,7 +85,7 @@ def ifpa_selection(
     finalists: Collection[PlayerId] = (),
     threshold: int | None = None,
 ) -> IfpaSelection:
-    """Split the players into included and left out (IFPA league rules, issue #13; R2-b).
+    """Split the players into included and left out (IFPA league rules; R2-b).
 
     attended: every player -> the meets he attended (at most `meets_played`), in the order
     the submission lists them. finalists: the players who reached the finals (R6.2-a); each
@@ -120,7 +120,7 @@ def ifpa_selection(
 def ifpa_positions(
     positions: Sequence[tuple[int, PlayerId]], included: Collection[PlayerId]
 ) -> list[tuple[int, PlayerId]]:
-    """The final positions of the included players only, closed up (issue #13).
+    """The final positions of the included players only, closed up.
 
     positions: (position, player) best first, as `season_final_positions` gives them; shared
     positions stay shared. A player's new position is one more than the included players

@@ -76,7 +76,7 @@ class MatchFacts:
     """A group's match: its players in ladder order and its games in play order.
 
     Checked when made (`check_match`), where facts enter the rules: a match the rules cannot
-    score is never built, so folding it checks nothing again (issue #10)."""
+    score is never built, so folding it checks nothing again."""
 
     players: tuple[PlayerId, ...]
     games: tuple[GameFacts, ...]

@@ -329,7 +329,7 @@ def _names(players: Sequence[PlayerId]) -> str:
     return ", ".join(players[:-1]) + " and " + players[-1] if len(players) > 1 else players[0]
 
 
-# --- Why a match went the way it did (issue 27 §2) ------------------------------------------
+# --- Why a match went the way it did --------------------------------------------------------------
 
 
 def match_notes(

@@ -332,7 +332,7 @@ def _names(players: Sequence[PlayerId]) -> str:
     return ", ".join(players[:-1]) + " and " + players[-1] if len(players) > 1 else players[0]
 
 
-# --- Why the seeds are what they are (issue 27 §2) ------------------------------------------
+# --- Why the seeds are what they are --------------------------------------------------------------
 
 
 def seed_playoff_notes(

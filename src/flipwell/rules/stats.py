@@ -1,4 +1,4 @@
-"""A person's statistics across seasons, read from folded seasons (issue #13, part 2).
+"""A person's statistics across seasons, read from folded seasons.
 
 Nothing here is a rule of its own: every number is counted from what `fold_season` already
 decided (places, points, nights), so the statistics can never disagree with the standings.

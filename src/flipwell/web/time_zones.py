@@ -1,4 +1,4 @@
-"""The time zones a new league is offered (issue 27 §5).
+"""The time zones a new league is offered.
 
 Words:
 - *geographic zone*: an IANA zone named by a region and a place ("Europe/Berlin"), and UTC;

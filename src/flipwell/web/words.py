@@ -1,4 +1,4 @@
-"""Words a person reads first, and the rules they rest on (issue 27 §5).
+"""Words a person reads first, and the rules they rest on.
 
 A message of the services or a help text may cite the rules it applies in brackets ("… the
 official chooses or draws it (R5-c, A66)."). The console shows the sentence without them, and

@@ -114,7 +114,7 @@ def export_ifpa_csv(
     threshold: IfpaThreshold = None,
     results: IfpaResultsParam = None,
 ) -> HttpResponse:
-    """The season's results for the IFPA, one kind of results (issue #13)."""
+    """The season's results for the IFPA, one kind of results."""
     export = ifpa_results(queries.season(season_id), results=results, threshold=threshold)
     kind = export.submission.results.value.replace("_", "-")
     return _download(export.csv, "text/csv", f"ifpa-{season_id}-{kind}.csv")
@@ -130,7 +130,7 @@ def preview_ifpa(
     threshold: IfpaThreshold = None,
     results: IfpaResultsParam = None,
 ) -> IfpaSubmission:
-    """Who the IFPA file lists and who it leaves out, and why (issue #13)."""
+    """Who the IFPA file lists and who it leaves out, and why."""
     return ifpa_submission(queries.season(season_id), results=results, threshold=threshold)
 
 

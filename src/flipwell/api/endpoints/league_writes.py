@@ -141,7 +141,7 @@ def amend_special_ruling(request: HttpRequest, slug: Slug, payload: AmendRulingI
 )
 def publish_season(request: HttpRequest, season_id: SeasonId) -> Any:
     """Show a season being prepared to the public before its first meet starts: it becomes
-    the league's current season (issue 27 §1; scope: manage). 409 ``season_already_public``
+    the league's current season (scope: manage). 409 ``season_already_public``
     for a season already shown, ``meet_open`` while a meet of the season shown is open."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")

@@ -1,4 +1,4 @@
-"""A person across seasons (issue #13): statistics and the league's high scores (public), and
+"""A person across seasons: statistics and the league's high scores (public), and
 merging two player rows that are one person, or undoing it (a token of the league with scope
 *manage*). Each endpoint calls one selector or service and renders its answer."""
 
@@ -76,7 +76,7 @@ def merge_players(request: HttpRequest, slug: Slug, payload: MergeIn) -> Any:
     """Record that two player rows are one person (scope: manage). Refused for two rows in
     the same season, with different IFPA numbers, or already merged; only an official of a
     league both rows played in may merge them, and only when they are an official of every
-    other league either row plays in too (403 naming those leagues; issue 26 §1)."""
+    other league either row plays in too (403 naming those leagues)."""
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
     merge = services.merge_players(

@@ -1,4 +1,4 @@
-"""The IFPA submission preview (issue #13): who the IFPA file lists, who it leaves out, why."""
+"""The IFPA submission preview: who the IFPA file lists, who it leaves out, why."""
 
 from __future__ import annotations
 

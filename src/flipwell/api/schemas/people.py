@@ -1,5 +1,5 @@
 """A person's statistics across seasons, the league's high scores, and merging two player
-rows that are one person (issue #13), read from `flipwell.league.selectors.people` and the
+rows that are one person, read from `flipwell.league.selectors.people` and the
 `PlayerMerge` rows of `flipwell.league.services.identity`.
 
 Averages (points per meet, average place) are JSON numbers rounded to 6 places, with the exact

@@ -1,4 +1,4 @@
-"""A notice subscription names its league (issue 26 §1): the column, empty until 0019 fills
+"""A notice subscription names its league: the column, empty until 0019 fills
 it; a player may have one subscription per league (the one-per-player index goes)."""
 
 from django.db import migrations, models

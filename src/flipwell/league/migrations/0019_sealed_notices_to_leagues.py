@@ -1,4 +1,4 @@
-"""Notice subscriptions belong to a league (issue 26 §1): one row per league and player.
+"""Notice subscriptions belong to a league: one row per league and player.
 
 Until now a player had one subscription, which every league's officials read and changed.
 Each existing row goes to the league that collected its address:

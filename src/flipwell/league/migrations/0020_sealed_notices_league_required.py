@@ -1,6 +1,6 @@
-"""A notice subscription's league is required, and a league has one per player (issue 26 §1;
-the rows were given their leagues by 0019, in its own transaction: PostgreSQL alters no table
-with rows inserted earlier in the same transaction)."""
+"""A notice subscription's league is required, and a league has one per player (the rows
+were given their leagues by 0019, in its own transaction: PostgreSQL alters no table with rows
+inserted earlier in the same transaction)."""
 
 from django.db import migrations, models
 

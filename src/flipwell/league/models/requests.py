@@ -1,4 +1,4 @@
-"""Idempotency keys: what makes a write safe to send twice (issue 26 §2).
+"""Idempotency keys: what makes a write safe to send twice.
 
 Words:
 - *idempotency key*: a string the sender chooses for one write (the API's ``Idempotency-Key``

@@ -44,7 +44,7 @@ class Season(models.Model):
     dues_cents = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
     # The official's decision to show the season to the public before its first meet starts
-    # (`publish_season`); null until then (issue 27 §1).
+    # (`publish_season`); null until then.
     published_at = models.DateTimeField(null=True, blank=True)
     published_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"

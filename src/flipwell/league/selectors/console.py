@@ -139,7 +139,7 @@ def next_meet(season: m.Season, *, today: datetime.date | None = None) -> NextMe
 def before_start_warning(meet: m.Meet, doing: str, now: datetime.datetime | None = None) -> str:
     """A warning when `doing` (start, close) comes before the meet's scheduled start, in the
     league's time zone: players may be on their way and may still announce an absence or a
-    lateness until then (R2.2-a, R3.1-d); "" from the start time on (issue 27 §3)."""
+    lateness until then (R2.2-a, R3.1-d); "" from the start time on."""
     zone = ZoneInfo(meet.season.league.time_zone)
     start = datetime.datetime.combine(meet.date, meet.season.start_time, tzinfo=zone)
     at = (now or timezone.now()).astimezone(zone)

@@ -60,7 +60,7 @@ class IfpaSubmission:
 def ifpa_submission(
     season: m.Season, *, results: IfpaResults | None = None, threshold: int | None = None
 ) -> IfpaSubmission:
-    """Who the season's IFPA file lists and who it leaves out (issue #13; IFPA league rules).
+    """Who the season's IFPA file lists and who it leaves out (IFPA league rules).
 
     results: regular-season or post-finals positions; by default post-finals once the
     playoffs are complete, else regular season. threshold: the league's own number of meets

@@ -1,4 +1,4 @@
-"""A person across seasons: who they are (merged rows) and their statistics (issue #13).
+"""A person across seasons: who they are (merged rows) and their statistics.
 
 Words: *person*, *kept row* and *merge*: see `flipwell.league.models.players`; the statistics'
 words (head-to-head, machine record, meets held and attended, points per meet, high score):

@@ -30,8 +30,8 @@ class ComingMeet:
     can_announce_absence: bool
     can_announce_lateness: bool
     can_withdraw: bool = False
-    """What they told can still be withdrawn: the meet has not started, nor its start time come
-    (issue 27 §3)."""
+    """What they told can still be withdrawn: the meet has not started, nor its start time
+    come."""
 
 
 @dataclass(frozen=True)

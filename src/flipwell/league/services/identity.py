@@ -1,4 +1,4 @@
-"""Use cases that say two player rows are one person, and take it back (issue #13 part 5).
+"""Use cases that say two player rows are one person, and take it back.
 
 Words: see `flipwell.league.models.players` (*person*, *merge*, *kept* row, *undo*).
 
@@ -7,7 +7,7 @@ which both rows have played (each entered in some season of it) who is also an L
 other league either row (or a row merged into it) plays in. The LO is the one who knows the
 people of their league by sight and signs off on its results; a merge changes what every
 league the person plays in shows (its player page then names the kept row), so an LO of one
-league never rewrites another league's pages (issue 26 §1). An undo is allowed to the same
+league never rewrites another league's pages. An undo is allowed to the same
 people. The audit event of a merge or undo is filed under every league it changes, so each
 league's officials see it in their own log.
 

@@ -5,7 +5,7 @@ in every notice (`flipwell.league.notices.preferences_url`).
 A player's choice is theirs: when they stopped every notice through the link, an official's
 edit keeps them stopped (the address and kinds are saved for when the player resumes).
 
-A subscription is the league's own (issue 26 §1): an official reads and sets it for their
+A subscription is the league's own: an official reads and sets it for their
 league only, a player's link changes the league's that sent it, and an address left on a
 personal link becomes the notices address of the link's league only.
 """

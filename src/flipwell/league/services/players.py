@@ -6,7 +6,7 @@ first time he plays. A player is recognised by his IFPA number when he has one, 
 own players who have none (case-insensitive: the players entered in a season of the league,
 and the rows merged with theirs), so an unranked player keeps one history across the league's
 seasons. A name is never matched to another league's player: an official of one league cannot
-reach another league's player by typing his name (issue 26 §1). Either way what a league
+reach another league's player by typing his name. Either way what a league
 collected about him (his e-mail address and notices, his personal link's address) stays that
 league's own; and a player who plays in several leagues is renamed only by an official of
 each (`edit_player`).
@@ -99,7 +99,7 @@ def edit_player(
 
     Every league the player plays in shows the change, so when they also play in another
     league it is for an official of every such league, or an installation admin
-    (`require_official_everywhere`, issue 26 §1).
+    (`require_official_everywhere`).
 
     Side effects: updates the Player and writes an audit event ``player.edited`` with the
     values before and after, in every league the player plays in (none of it when nothing

@@ -157,7 +157,7 @@ def start_next_season(
 
 def publish_season(*, season: Season, actor: User) -> Season:
     """Show `season`, being prepared, to the public before its first meet starts: the public
-    pages, the TV and the API's current season become `season` (issue 27 §1).
+    pages, the TV and the API's current season become `season`.
 
     Side effects: the season's ``published_at`` and ``published_by`` (the official's decision:
     when, who), the league's new revision, and an audit event ``season.published`` naming the

@@ -83,7 +83,7 @@ def show_service_errors(form: forms.Form, error: ValidationError) -> None:
 
 def plain_choices(choices: Sequence[tuple[Any, str]]) -> list[tuple[Any, str]]:
     """A choice list as an official reads it: each label without its bracketed rule id
-    ("Interference (§8.3)" -> "Interference"; issue 27 §5)."""
+    ("Interference (§8.3)" -> "Interference")."""
     return [(value, split_rules(str(label))[0]) for value, label in choices]
 
 

@@ -144,7 +144,7 @@ def _problem_message(problem: PlayersCsvError) -> str:
 
 
 class MergePlayersForm(forms.Form):
-    """Two people of the league to record as one person, and why (issue #13)."""
+    """Two people of the league to record as one person, and why."""
 
     kept = forms.TypedChoiceField(label="Keep this player's record", coerce=int)
     merged = forms.TypedChoiceField(label="Merge this player into it", coerce=int)

@@ -57,7 +57,7 @@ def rounded(value: int | Fraction | None) -> str:
 @register.filter
 def score(value: int | None) -> str:
     """A machine score that may break after a thousands separator in a narrow column:
-    1234567890123 -> "1,234,<wbr>567,<wbr>890,<wbr>123"; None -> "–" (issue 27 §5)."""
+    1234567890123 -> "1,234,<wbr>567,<wbr>890,<wbr>123"; None -> "–"."""
     return mark_safe(conditional_escape(num(value)).replace(",", ",<wbr>"))
 
 
@@ -67,7 +67,7 @@ RULE_AT_END = re.compile(r"\s*\[([^\[\]]+)\]\s*$")
 
 @register.filter
 def without_rule(line: str) -> str:
-    """An explanation as a player reads it first, its rule id left out (issue 27 §5):
+    """An explanation as a player reads it first, its rule id left out:
     "Finished 1st of 3: 7 points [R3.2-c]" -> "Finished 1st of 3: 7 points"."""
     return RULE_AT_END.sub("", str(line))
 

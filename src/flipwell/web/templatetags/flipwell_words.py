@@ -12,7 +12,7 @@ register = template.Library()
 
 @register.filter
 def plain(text: object) -> str:
-    """The sentence without its bracketed rule ids (issue 27 §5)."""
+    """The sentence without its bracketed rule ids."""
     return split_rules(str(text))[0]
 
 

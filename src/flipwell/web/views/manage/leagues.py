@@ -249,7 +249,7 @@ def _opened_edit(request: HttpRequest, season: m.Season) -> EditPlayerForm | Non
 
 @console_page(LO_ONLY)
 def ifpa(request: HttpRequest, league: m.League, role: str, season_id: int) -> HttpResponse:
-    """Who the IFPA file lists and who it leaves out, and why (issue #13); read-only.
+    """Who the IFPA file lists and who it leaves out, and why; read-only.
 
     The download link asks the API for the same results and threshold as the preview shows.
     """
