@@ -174,3 +174,19 @@ def test_wording_help_texts_cite_rules_only_in_brackets():
     ]
 
     assert not found, "\n".join(found)
+
+
+CODE_SUFFIXES = (".py", ".html", ".js", ".css", ".txt")
+ISSUE_REFERENCE = re.compile(r"\bissue (#\d+|\d+\b)", re.IGNORECASE)
+"""'issue #13', 'issue 27 §5': which issue asked belongs in the commit log, not in the code."""
+
+
+def test_the_code_says_what_and_why_never_which_issue_asked():
+    found = [
+        f"{path.relative_to(SRC)}:{number}: {line.strip()}"
+        for path in sorted(SRC.rglob("*"))
+        if path.suffix in CODE_SUFFIXES and "__pycache__" not in path.parts
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if ISSUE_REFERENCE.search(line)
+    ]
+    assert found == []

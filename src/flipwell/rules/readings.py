@@ -536,7 +536,7 @@ READINGS: dict[str, Reading] = {
         interpretations=("A31",),
         rules=("RA-b",),
         sections=("§7.3",),
-        title='Appendix A "replay" vs the §7.3 compensatory game',
+        title="When a compensatory game must be asked for",
         text=(
             'The Appendix says "it takes two major malfunctions on one game to get a replay '
             "of the game and ... a replay must be requested at the time of the second "
