@@ -255,7 +255,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 # Guessing on during a lockout neither counts nor extends it: "try again in N minutes" holds.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
-AXES_CLIENT_IP_CALLABLE = "flipwell.web.auth.client_address"  # REMOTE_ADDR or the proxy's
+AXES_CLIENT_IP_CALLABLE = "flipwell.web.client_address.client_address"  # REMOTE_ADDR or the proxy's
 AXES_LOCKOUT_CALLABLE = "flipwell.web.auth.locked_out_response"
 
 # --- Forgot-password limit (flipwell.web.reset_limit): links asked for, per window ---

@@ -25,7 +25,6 @@ Words:
 from __future__ import annotations
 
 import datetime
-import ipaddress
 import math
 from collections.abc import Callable
 from functools import wraps
@@ -68,18 +67,6 @@ WARN_WHEN_LEFT = 2
 """The sign-in form says how many attempts are left from this many on."""
 
 # --- the sign-in limit (django-axes calls these two) -----------------------------------------
-
-
-def client_address(request: HttpRequest) -> str:
-    """The client address failed sign-ins are counted by (``AXES_CLIENT_IP_CALLABLE``)."""
-    remote = str(request.META.get("REMOTE_ADDR", ""))
-    if not settings.BEHIND_PROXY:
-        return remote
-    forwarded = str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",")[-1].strip()
-    try:
-        return str(ipaddress.ip_address(forwarded))
-    except ValueError:  # no header (a request that bypassed the proxy) or a bad one
-        return remote
 
 
 def locked_out_response(

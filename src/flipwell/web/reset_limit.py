@@ -4,9 +4,10 @@ for a set-password link.
 Words:
 - *window*: ``FORGOT_PASSWORD_WINDOW_MINUTES`` of clock time; counts start again at each
   window's end (fixed windows: simple, and the same on every cache).
-- *per address*: the requests from one client address (`flipwell.web.auth.client_address`,
-  as the sign-in limit counts them) in a window, at most ``FORGOT_PASSWORD_PER_ADDRESS``:
-  one machine cannot send link after link to many inboxes.
+- *per address*: the requests from one client address
+  (`flipwell.web.client_address.client_address`, as the sign-in limit counts them) in a
+  window, at most ``FORGOT_PASSWORD_PER_ADDRESS``: one machine cannot send link after link to
+  many inboxes.
 - *per account*: the requests naming one e-mail address (any case, from any client address),
   at most ``FORGOT_PASSWORD_PER_ACCOUNT``: nobody can flood one official's inbox. An address
   is counted whether or not an account has it, so the limit tells nobody which addresses do.
@@ -31,6 +32,8 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import render
 
+from flipwell.web.client_address import client_address
+
 KEY_PREFIX = "flipwell:forgot-password"
 
 
@@ -49,8 +52,6 @@ def _count(kind: str, who: str, window: int, now: float) -> int:
 def refusal(request: HttpRequest, email: str, *, now: float | None = None) -> tuple[str, int]:
     """Count this forgot-password request; ("", 0) when it may go on, else the sentence that
     refuses it and the seconds until the window ends."""
-    from flipwell.web.auth import client_address  # auth imports this module's decorator
-
     now = time.time() if now is None else now
     window = settings.FORGOT_PASSWORD_WINDOW_MINUTES * 60
     wait = max(1, math.ceil(window - now % window))

@@ -1,0 +1,21 @@
+"""The address a request came from, as sign-in and password-reset limits count it."""
+
+from __future__ import annotations
+
+import ipaddress
+
+from django.conf import settings
+from django.http import HttpRequest
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client address failed sign-ins are counted by (``AXES_CLIENT_IP_CALLABLE``): the
+    connection's, or behind the proxy (``BEHIND_PROXY``) the last address it forwarded."""
+    remote = str(request.META.get("REMOTE_ADDR", ""))
+    if not settings.BEHIND_PROXY:
+        return remote
+    forwarded = str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",")[-1].strip()
+    try:
+        return str(ipaddress.ip_address(forwarded))
+    except ValueError:  # no header (a request that bypassed the proxy) or a bad one
+        return remote
