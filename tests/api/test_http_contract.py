@@ -12,7 +12,8 @@ from django.test import Client
 
 from flipwell.api.contract import ApiContractMiddleware
 from flipwell.league.models import ApiToken
-from flipwell.league.services.player_links import issue_player_link, token_for
+from flipwell.league.player_link_tokens import token_for
+from flipwell.league.services.player_links import issue_player_link
 from flipwell.league.services.tokens import revoke_api_token
 from tests import factories as f
 from tests.api.conftest import bearer, post, token

@@ -16,11 +16,12 @@ from django.utils import timezone
 
 from flipwell.api.api import api
 from flipwell.league import models as m
+from flipwell.league.player_link_tokens import token_for
 from flipwell.league.selectors.meet_board import meet_board
 from flipwell.league.services.corrections import request_correction
 from flipwell.league.services.identity import merge_players
 from flipwell.league.services.ledger import record_ledger_entry
-from flipwell.league.services.player_links import issue_player_link, token_for
+from flipwell.league.services.player_links import issue_player_link
 from flipwell.league.services.violations import record_violation
 from tests import factories as f
 from tests.api.conftest import bearer, token

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from flipwell.league import models as m
 from flipwell.league import services
-from flipwell.league.services.player_links import token_for
+from flipwell.league.player_link_tokens import token_for
 from tests import factories as f
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import PHONE, audit, screenshot

@@ -8,18 +8,17 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from flipwell.league import models as m
+from flipwell.league.player_link_tokens import DeadLinkError, token_for
 from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.selectors.player_links import player_link_page
 from flipwell.league.services.meets import schedule_meet
 from flipwell.league.services.player_links import (
-    DeadLinkError,
     announce_absence_by_link,
     announce_lateness_by_link,
     issue_player_link,
     live_link,
     revoke_player_link,
     set_player_link_email,
-    token_for,
 )
 from tests import factories as f
 from tests.league.league_night import DATE, build_night

@@ -12,7 +12,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from flipwell.league import models as m
 from flipwell.league import services
-from flipwell.league.services.player_links import token_for
+from flipwell.league.player_link_tokens import token_for
 from flipwell.web.ids import IdConverter, parse_id
 from tests import factories as f
 

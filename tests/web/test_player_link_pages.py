@@ -12,7 +12,7 @@ from django.utils import timezone
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.notices import preferences_for_token
-from flipwell.league.services.player_links import token_for
+from flipwell.league.player_link_tokens import token_for
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db

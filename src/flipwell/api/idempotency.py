@@ -35,7 +35,8 @@ from flipwell.league.idempotency import (
     key_problem,
     once,
 )
-from flipwell.league.services.player_links import DeadLinkError, live_link
+from flipwell.league.player_link_tokens import DeadLinkError
+from flipwell.league.services.player_links import live_link
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"

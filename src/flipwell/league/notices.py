@@ -40,6 +40,7 @@ from django.urls import reverse
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key
+from flipwell.league.player_link_tokens import token_for
 from flipwell.rules import SeasonResult
 from flipwell.rules.checks import fmt
 
@@ -82,7 +83,6 @@ def absence_links(meet: m.Meet) -> dict[int, str]:
     """
     # Imported here: the services import this module to queue their notices.
     from flipwell.league.selectors.player_links import season_links
-    from flipwell.league.services.player_links import token_for
 
     return {
         player_id: f"{settings.SITE_URL}{reverse('web:me', args=[token_for(link)])}"

@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from flipwell.league import models as m
-from flipwell.league.services.player_links import token_for
+from flipwell.league.player_link_tokens import token_for
 
 
 def player_link_path(link: m.PlayerLink) -> str:

@@ -19,8 +19,9 @@ from flipwell.api.schemas import LatenessOut
 from flipwell.api.schemas.me import MeAbsenceOut, MeEmailIn, MeEmailOut, MeOut
 from flipwell.league import models as m
 from flipwell.league import services
+from flipwell.league.player_link_tokens import DeadLinkError
 from flipwell.league.selectors.player_links import player_link_page
-from flipwell.league.services.player_links import DeadLinkError, live_link
+from flipwell.league.services.player_links import live_link
 
 router = Router(tags=["with a personal link"])
 

@@ -20,7 +20,6 @@ import datetime
 import secrets
 from typing import TYPE_CHECKING
 
-from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
@@ -28,6 +27,7 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
+from flipwell.league.player_link_tokens import DeadLinkError, key_of
 from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.services._edge import ConflictError, require_official
 from flipwell.league.services.meets import (
@@ -41,30 +41,12 @@ from flipwell.league.services.notices import offer_notices
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-SALT = "flipwell.league.player_link"
 KEY_BYTES = 16
 """128 random bits: unguessable, and short enough for a QR code a phone reads at once."""
 
 
 EMAIL_MAX_LENGTH = 254
 """The EmailField's length (RFC 5321's limit)."""
-
-
-class DeadLinkError(Exception):
-    """A token that is forged, mistyped, or whose link was revoked (or replaced)."""
-
-
-def token_for(link: m.PlayerLink) -> str:
-    """The signed token of `link`'s URL (no query)."""
-    return signing.Signer(salt=SALT).sign(link.key)
-
-
-def key_of(token: str) -> str:
-    """The key inside a token we signed (no query); DeadLinkError for any other token."""
-    try:
-        return signing.Signer(salt=SALT).unsign(token)
-    except signing.BadSignature as error:
-        raise DeadLinkError("This personal link is not valid.") from error
 
 
 def live_link(token: str) -> m.PlayerLink:

@@ -22,9 +22,10 @@ from django.views.decorators.http import require_http_methods
 
 from flipwell.league import limits, notices, services
 from flipwell.league import models as m
+from flipwell.league.player_link_tokens import DeadLinkError
 from flipwell.league.selectors.notices import notice_subscription
 from flipwell.league.selectors.player_links import player_link_page
-from flipwell.league.services.player_links import DeadLinkError, live_link
+from flipwell.league.services.player_links import live_link
 from flipwell.web.ids import parse_number
 
 
