@@ -8,6 +8,7 @@ from flipwell.rules.errors import RuleError
 from flipwell.rules.malfunctions import (
     GAME_ENDING_REASONS,
     REASON_RULINGS,
+    REFUSED_SERIOUS,
     AnnouncedProblem,
     CompensatoryGame,
     Malfunction,
@@ -17,6 +18,7 @@ from flipwell.rules.malfunctions import (
     automatically_unplayable,
     catastrophic_event,
     check_next_game_may_start,
+    check_recordable,
     compensatory_balls,
     compensatory_entitled,
     compensatory_score,
@@ -468,3 +470,39 @@ def test_next_turns_players_before_the_current_one_are_a_ball_ahead():
 def test_next_turns_current_player_outside_the_order_refused():
     with pytest.raises(RuleError, match="not in the game's play order"):
         next_turns(["A", "B"], current_player="C", turn=1)
+
+
+# --- a malfunction refused as one (R7.1-d, R7.3-g) ---
+
+
+def test_check_recordable_refuses_a_one_handed_extra_ball_r7_1_d():
+    ruling = rule_malfunction(report("forced_tilt_stuck_ball", one_handed_ball=True))
+    with pytest.raises(RuleError, match=r"cannot be recorded as a malfunction: .*\(R7\.1-d\)"):
+        check_recordable(ruling)
+
+
+def test_check_recordable_refuses_an_announced_problem_r7_3_g():
+    ruling = rule_malfunction(
+        report("turn_ended_with_balls_in_play", problem="left flipper weak"),
+        announced=[AnnouncedProblem(MM, "Left flipper  WEAK")],
+    )
+    with pytest.raises(RuleError, match=r"\(R7\.3-g\)\. To note it on the maintenance sheet"):
+        check_recordable(ruling)
+
+
+def test_check_recordable_accepts_a_not_serious_ruling_of_the_official_r7_3_d():
+    check_recordable(rule_malfunction(report("other", one_handed_ball=True), lo_kind="not_serious"))
+
+
+def test_check_recordable_accepts_a_serious_malfunction_r7_3_e():
+    ruling = rule_malfunction(report("forced_tilt_stuck_ball"))
+    assert ruling.kind != "not_serious"
+    check_recordable(ruling)
+
+
+@pytest.mark.parametrize("rule", REFUSED_SERIOUS)
+def test_check_recordable_refuses_only_not_serious_rulings_under_the_refusing_rules(rule):
+    """R7.1-d, R7.3-g: the same rule on a serious ruling is no refusal."""
+    with pytest.raises(RuleError):
+        check_recordable(MalfunctionRuling("not_serious", rule, "why", None))
+    check_recordable(MalfunctionRuling("not_serious", "R7.3-a", "why", None))

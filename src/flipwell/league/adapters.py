@@ -21,6 +21,7 @@ from typing import Any
 
 from flipwell.league import models as m
 from flipwell.league.compiled import CompiledQuery, Rows, flag, rows_together
+from flipwell.league.enums import SERIOUS_MALFUNCTION_KINDS, one_of
 from flipwell.league.validators import ruleset_from_overrides
 from flipwell.rules import (
     AppliedCorrection,
@@ -36,6 +37,7 @@ from flipwell.rules import (
     ViolationFacts,
     ViolationKind,
 )
+from flipwell.rules.malfunctions import AnnouncedProblem, Malfunction
 from flipwell.rules.match import (
     violation_score_changes,
 )
@@ -459,3 +461,27 @@ def _violation_kind(kind: str) -> ViolationKind:
     if kind not in VIOLATION_KINDS:  # the database constraint makes this unreachable
         raise RuleError(f"stored violation kind {kind!r} is not one of the rules' kinds")
     return kind
+
+
+def serious_malfunctions(game: m.Game) -> list[Malfunction]:
+    """The game's major and catastrophic malfunctions, as the rules take them (R7.3-k)."""
+    rows = m.Malfunction.objects.filter(
+        game=game, kind__in=(m.Malfunction.Kind.MAJOR, m.Malfunction.Kind.CATASTROPHIC)
+    ).values_list("player_id", "ball", "kind")
+    return [
+        Malfunction(player_key(p), ball, one_of(kind, SERIOUS_MALFUNCTION_KINDS, field="kind"))
+        for p, ball, kind in rows
+    ]
+
+
+def announced_problems(meet: m.Meet, machine: m.Machine, key: str) -> list[AnnouncedProblem]:
+    """The problems the LO announced on `machine` (the rules' machine `key`) before play at
+    `meet` (R7.3-g)."""
+    problems = m.AnnouncedProblem.objects.filter(meet=meet, machine=machine)
+    return [AnnouncedProblem(key, text) for text in problems.values_list("problem", flat=True)]
+
+
+def players_playing(game: m.Game, members: Iterable[int]) -> list[str]:
+    """The player keys of the group's `members` who did not forfeit `game`."""
+    forfeited = set(m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True))
+    return [player_key(p) for p in members if p not in forfeited]

@@ -278,6 +278,22 @@ def rule_malfunction(
     return MalfunctionRuling(kind, rule, reason, None)
 
 
+REFUSED_SERIOUS = ("R7.1-d", "R7.3-g")
+"""Rules under which a malfunction its reason code makes serious is refused as one."""
+
+
+def check_recordable(ruling: MalfunctionRuling) -> None:
+    """R7.1-d, R7.3-g: a malfunction its reason code makes serious, ruled not serious because
+    it happened on a one-handed extra ball or is a problem the LO announced before play, is not
+    recorded as a malfunction; the official may still note it on the maintenance sheet with
+    reason "other" and kind not serious (R7.3-d). Raises RuleError."""
+    if ruling.kind == "not_serious" and ruling.rule in REFUSED_SERIOUS:
+        raise RuleError(
+            f"This cannot be recorded as a malfunction: {ruling.reason} ({ruling.rule}). To "
+            "note it on the maintenance sheet, record reason 'other' with kind 'not_serious'."
+        )
+
+
 def _check_report(report: MalfunctionReport) -> None:
     check_player(report.player)
     check_count(report.turn, what="turn", minimum=1)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
@@ -34,14 +34,13 @@ from flipwell.league.services._edge import (
     PlayerRef,
     group_player_ids,
     locked_game,
-    record_ruling,
     ref_id,
     require_member,
-    require_official,
     require_reason,
     rules_edge,
     season_changed,
 )
+from flipwell.league.services._protocol import Write, official_write
 from flipwell.league.services.scores import (
     game_points_of,
     latest_version,
@@ -78,9 +77,9 @@ def request_correction(
     the players whose score is wrong (R3-b).
 
     The proposed sheet (the counted one with these scores; `tie_order` for any tie it has,
-    R3.2-i) must score under the rules. The requester, if he played the game, is taken to
+    R3.2-i) must score under the rules. The requester, if they played the game, is taken to
     agree. After the meet is closed the request needs `actor` to be a league official giving
-    `override_reason` (A45.2), recorded as a Ruling.
+    `override_reason` (A45.2), recorded as a Ruling (`_late_correction`).
 
     Side effects: an unconfirmed correction ScoreSubmission with its lines, the
     CorrectionRequest, the requester's CorrectionResponse, maybe a Ruling, an audit event
@@ -93,108 +92,182 @@ def request_correction(
     ties = [[ref_id(p) for p in order] for order in tie_order]
     with transaction.atomic():
         game = locked_game(game)
-        group = game.group
-        meet = group.meet
-        league = meet.season.league
         why = require_reason(reason, field="reason", what="A correction request")
-        if meet.status == m.Meet.Status.PLANNED:
-            raise ValidationError(f"Meet {meet.number} has not started.")
-        members = group_player_ids(group)
-        require_member(requested_by, members, field="requested_by", group=group)
-        closed = meet.status == m.Meet.Status.CLOSED
-        override = ""
-        if closed:
-            if actor is None:
-                raise ValidationError(
-                    {"override_reason": _closed_message(meet)}, code="meet_closed"
-                )
-            require_official(actor=actor, league=league, action="correct a closed meet's scores")
-            override = require_reason(
-                override_reason, field="override_reason", what=_closed_message(meet)
+        members = _check_requester(game, requested_by)
+        asked = _Asked(game, requested_by, why, sheet_changes, ties, members)
+        meet = game.group.meet
+        if meet.status != m.Meet.Status.CLOSED:
+            request = _correction(asked, actor=actor)
+            season_changed(meet.season)
+            return request
+        if actor is None:
+            raise ValidationError({"override_reason": _closed_message(meet)}, code="meet_closed")
+        return _late_correction(asked, actor=actor, override_reason=override_reason)
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """A correction as asked: the game, who asks and why, the claimed scores and the new tie
+    orders by player id, and the group's players in ladder order."""
+
+    game: m.Game
+    requested_by: m.Player
+    why: str
+    scores: dict[int, int]
+    ties: list[list[int]]
+    members: list[int]
+
+
+@dataclass(frozen=True)
+class _Proposal:
+    """The proposed sheet: the counted version it corrects, its scores, who is asked (the
+    quorum, A45.1) and its tie orders (R3.2-i)."""
+
+    base: m.ScoreSubmission
+    sheet: dict[int, int | None]
+    quorum: tuple[str, ...]
+    carried: list[list[int]]
+
+
+def _check_requester(game: m.Game, requested_by: m.Player) -> list[int]:
+    """The group's players; refused for a meet not started or a requester outside the group."""
+    meet = game.group.meet
+    if meet.status == m.Meet.Status.PLANNED:
+        raise ValidationError(f"Meet {meet.number} has not started.")
+    members = group_player_ids(game.group)
+    require_member(requested_by, members, field="requested_by", group=game.group)
+    return members
+
+
+def _late_correction(
+    asked: _Asked, *, actor: User, override_reason: str | None
+) -> m.CorrectionRequest:
+    """A correction after the meet is closed: an official's override with a reason (A45.2),
+    recorded as a Ruling, through the official's write protocol."""
+    game = asked.game
+    meet = game.group.meet
+    with official_write(
+        league=meet.season.league,
+        actor=actor,
+        action="correct a closed meet's scores",
+        season=meet.season,
+    ) as write:
+        override = require_reason(
+            override_reason, field="override_reason", what=_closed_message(meet)
+        )
+        request = _correction(asked, actor=actor, override=override, write=write)
+        write.ruling(
+            kind="late_correction",
+            subject=f"meet {meet.number} group {game.group.number} game {game.number}",
+            reason=override,
+            affected=group_player_ids(game.group),
+        )
+    return request
+
+
+def _correction(
+    asked: _Asked, *, actor: User | None, override: str = "", write: Write | None = None
+) -> m.CorrectionRequest:
+    """Store the request and its proposed sheet, its event ``correction.requested`` and the
+    requester's agreement when they are asked (through `write` for an official's override)."""
+    lo = LoOverride(str(actor), override) if override else None
+    proposal = _propose(asked, lo=lo)
+    request = _save_request(asked, proposal, actor=actor, override=override)
+    data = {
+        "game": asked.game.pk,
+        "base_version": proposal.base.version,
+        "proposed_version": request.proposed.version,
+        "scores": {str(p): s for p, s in asked.scores.items()},
+        "requested_by": asked.requested_by.pk,
+        "override_reason": override,
+    }
+    league = asked.game.group.meet.season.league
+    _event(write, league, request, "correction.requested", data, actor=actor)
+    if player_key(asked.requested_by.pk) in proposal.quorum:
+        _answer(request, asked.requested_by, agrees=True, actor=actor, write=write)
+    return request
+
+
+def _propose(asked: _Asked, *, lo: LoOverride | None) -> _Proposal:
+    """The proposed sheet: the counted one with the claimed scores, each claim as the rules
+    take it before anyone answers (R3-b, A45.2), scoring with its tie orders (R3.2-i)."""
+    game = asked.game
+    league = game.group.meet.season.league
+    _check_no_discarded_score(game)
+    base = _counted(game)
+    base_sheet = dict(base.lines.values_list("player_id", "machine_score"))
+    proposed_sheet = _proposed(base_sheet, asked.scores)
+    claims = _claims(game, base_sheet, proposed_sheet, asked.requested_by)
+    quorum = _quorum(asked.members, base_sheet, league)
+    for claim in claims:
+        with rules_edge("scores"):
+            decide_correction(
+                claim,
+                (),
+                quorum=quorum,
+                meet_closed=lo is not None,
+                override=lo,
+                ruleset=ruleset_for(league),
             )
-        _check_no_discarded_score(game)
-        base = _counted(game)
-        base_sheet = dict(base.lines.values_list("player_id", "machine_score"))
-        proposed_sheet = _proposed(base_sheet, sheet_changes)
-        claims = _claims(game, base_sheet, proposed_sheet, requested_by)
-        quorum = _quorum(members, base_sheet, league)
-        lo = LoOverride(str(actor), override) if override else None
-        for claim in claims:
-            with rules_edge("scores"):
-                decide_correction(
-                    claim,
-                    (),
-                    quorum=quorum,
-                    meet_closed=closed,
-                    override=lo,
-                    ruleset=ruleset_for(league),
-                )
-        stored_ties = [list(o) for o in counted_tie_orders([game.pk]).get(game.pk, ())]
-        carried = [*ties, *carried_tie_orders(stored_ties, proposed_sheet, given=ties)]
-        game_points_of(game, proposed_sheet, carried)  # the proposed sheet must score (R3.2-i)
-        for order in ties:
-            if order not in stored_ties and any(set(order) == set(s) for s in stored_ties):
-                raise ValidationError(
-                    {
-                        "tie_order": "The one-ball playoff between these players is already "
-                        "recorded in another order; a correction changes machine scores only."
-                    }
-                )
-        proposed = m.ScoreSubmission.objects.create(
-            game=game,
-            version=latest_version(game) + 1,
-            entered_by=requested_by,
-            recorded_by=actor,
-            idempotency_key=f"correction:{uuid.uuid4().hex}",
-            is_correction=True,
-            note=why,
-        )
-        store_sheet(proposed, proposed_sheet, carried, actor=actor)
-        request = m.CorrectionRequest(
-            game=game,
-            base=base,
-            proposed=proposed,
-            requested_by=requested_by,
-            reason=why,
-            override_by=actor if override else None,
-            override_reason=override,
-            recorded_by=actor,
-        )
-        try:
-            with transaction.atomic():
-                request.save()
-        except IntegrityError as error:
-            raise ConflictError(
-                f"Game {game.number} of group {group.number} already has a correction waiting "
-                "for the players' answers: settle it first.",
-                code="correction_pending",
-            ) from error
-        if override and actor is not None:
-            record_ruling(
-                league=league,
-                official=actor,
-                kind="late_correction",
-                subject=f"meet {meet.number} group {group.number} game {game.number}",
-                reason=override,
-                affected=group_player_ids(group),
+    carried = _proposed_tie_orders(game, proposed_sheet, asked.ties)
+    return _Proposal(base=base, sheet=proposed_sheet, quorum=quorum, carried=carried)
+
+
+def _proposed_tie_orders(
+    game: m.Game, sheet: Mapping[int, int | None], ties: list[list[int]]
+) -> list[list[int]]:
+    """The proposed sheet's tie orders: those given, and the counted sheet's among players
+    still tied (R3.2-i). The sheet must score with them; a recorded one-ball playoff keeps
+    its order (a correction changes machine scores only)."""
+    stored_ties = [list(o) for o in counted_tie_orders([game.pk]).get(game.pk, ())]
+    carried = [*ties, *carried_tie_orders(stored_ties, sheet, given=ties)]
+    game_points_of(game, sheet, carried)  # the proposed sheet must score (R3.2-i)
+    for order in ties:
+        if order not in stored_ties and any(set(order) == set(s) for s in stored_ties):
+            raise ValidationError(
+                {
+                    "tie_order": "The one-ball playoff between these players is already "
+                    "recorded in another order; a correction changes machine scores only."
+                }
             )
-        record_event(
-            action="correction.requested",
-            obj=request,
-            league=league,
-            actor=actor,
-            data={
-                "game": game.pk,
-                "base_version": base.version,
-                "proposed_version": proposed.version,
-                "scores": {str(p): s for p, s in sheet_changes.items()},
-                "requested_by": requested_by.pk,
-                "override_reason": override,
-            },
-        )
-        if player_key(requested_by.pk) in quorum:
-            _answer(request, requested_by, agrees=True, actor=actor)
-        season_changed(meet.season)
+    return carried
+
+
+def _save_request(
+    asked: _Asked, proposal: _Proposal, *, actor: User | None, override: str
+) -> m.CorrectionRequest:
+    """The proposed sheet as an unconfirmed correction version, and the request; one pending
+    request per game (a ConflictError)."""
+    game = asked.game
+    proposed = m.ScoreSubmission.objects.create(
+        game=game,
+        version=latest_version(game) + 1,
+        entered_by=asked.requested_by,
+        recorded_by=actor,
+        idempotency_key=f"correction:{uuid.uuid4().hex}",
+        is_correction=True,
+        note=asked.why,
+    )
+    store_sheet(proposed, proposal.sheet, proposal.carried, actor=actor)
+    request = m.CorrectionRequest(
+        game=game,
+        base=proposal.base,
+        proposed=proposed,
+        requested_by=asked.requested_by,
+        reason=asked.why,
+        override_by=actor if override else None,
+        override_reason=override,
+        recorded_by=actor,
+    )
+    try:
+        with transaction.atomic():
+            request.save()
+    except IntegrityError as error:
+        raise ConflictError(
+            f"Game {game.number} of group {game.group.number} already has a correction waiting "
+            "for the players' answers: settle it first.",
+            code="correction_pending",
+        ) from error
     return request
 
 
@@ -244,7 +317,12 @@ def respond_to_correction(
 
 
 def _answer(
-    request: m.CorrectionRequest, player: m.Player, *, agrees: bool, actor: User | None
+    request: m.CorrectionRequest,
+    player: m.Player,
+    *,
+    agrees: bool,
+    actor: User | None,
+    write: Write | None = None,
 ) -> tuple[m.CorrectionResponse, CorrectionOutcome]:
     game = request.game
     league = game.group.meet.season.league
@@ -263,13 +341,8 @@ def _answer(
     response = m.CorrectionResponse.objects.create(
         request=request, player=player, agrees=agrees, recorded_by=actor
     )
-    record_event(
-        action="correction.answered",
-        obj=response,
-        league=league,
-        actor=actor,
-        data={"request": request.pk, "player": player.pk, "agrees": agrees},
-    )
+    answered = {"request": request.pk, "player": player.pk, "agrees": agrees}
+    _event(write, league, response, "correction.answered", answered, actor=actor)
     outcome = _decide(request, base_sheet, quorum)
     if outcome.status == "pending":
         return response, outcome
@@ -278,14 +351,26 @@ def _answer(
     request.save(update_fields=["status", "decided_at"])
     if outcome.status == "applied":
         _apply(request, quorum)
-    record_event(
-        action=f"correction.{outcome.status}",
-        obj=request,
-        league=league,
-        actor=actor,
-        data={"reason": outcome.reason, "rule": outcome.rule},
-    )
+    decided = {"reason": outcome.reason, "rule": outcome.rule}
+    _event(write, league, request, f"correction.{outcome.status}", decided, actor=actor)
     return response, outcome
+
+
+def _event(
+    write: Write | None,
+    league: m.League,
+    obj: models.Model,
+    action: str,
+    data: Mapping[str, object],
+    *,
+    actor: User | None,
+) -> None:
+    """Record an audit event about `obj`: through the official's `write` when there is one (so
+    its events keep their order), else now."""
+    if write is not None:
+        write.event(action, obj, dict(data))
+        return
+    record_event(action=action, obj=obj, league=league, actor=actor, data=dict(data))
 
 
 def _decide(

@@ -18,17 +18,28 @@ from django.db import transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import counted_tie_orders, player_key, ruleset_for
+from flipwell.league.adapters import (
+    announced_problems,
+    counted_tie_orders,
+    player_key,
+    players_playing,
+    ruleset_for,
+    serious_malfunctions,
+)
 from flipwell.league.audit import record_event
 from flipwell.league.enums import (
     MALFUNCTION_KINDS,
     MALFUNCTION_REASONS,
-    SERIOUS_MALFUNCTION_KINDS,
     MalfunctionKindValue,
     MalfunctionReasonValue,
     one_of,
 )
-from flipwell.league.notices import queue_ruling
+from flipwell.league.incident_words import (
+    game_ended_notice,
+    maintenance_line,
+    malfunction_notice,
+    owed_words,
+)
 from flipwell.league.selectors.meet_board import game_play_order, machine_key
 from flipwell.league.services._edge import (
     PlayerRef,
@@ -36,15 +47,14 @@ from flipwell.league.services._edge import (
     group_player_ids,
     locked_game,
     open_meet,
-    record_ruling,
     ref_id,
     require_member,
-    require_official,
     require_reason,
     require_scorekeeping,
     rules_edge,
     season_changed,
 )
+from flipwell.league.services._protocol import Write, official_write
 from flipwell.league.services.corrections import carried_tie_orders
 from flipwell.league.services.meet_machines import declare_machine_state
 from flipwell.league.services.scores import (
@@ -54,12 +64,12 @@ from flipwell.league.services.scores import (
     store_sheet,
 )
 from flipwell.rules.malfunctions import (
-    AnnouncedProblem,
     Malfunction,
     MalfunctionReport,
     MalfunctionRuling,
     automatically_unplayable,
     catastrophic_event,
+    check_recordable,
     compensatory_balls,
     compensatory_entitled,
     ends_the_game,
@@ -71,10 +81,6 @@ from flipwell.rules.malfunctions import request_compensatory_game as grant_compe
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
-
-
-REFUSED_SERIOUS = ("R7.1-d", "R7.3-g")
-"""Rules under which a malfunction the reason code makes serious is refused as one."""
 
 
 # --- Malfunctions and compensatory games (§7.3) ----------------------------------------------
@@ -102,33 +108,13 @@ class Owed:
 
     @property
     def words(self) -> str:
-        """What he is owed in plain words: "major on ball 2, catastrophic on ball 3 → a
-        compensatory game of 2 balls"."""
-        if self.slammer:
-            return (
-                "nothing: they slam tilted the machine on purpose, which is interference: no "
-                "compensatory game, and the penalty of a serious violation instead"
-            )
-        parts = [
-            f"{kind} on {_balls_words(balls)}"
-            for kind, balls in (("major", self.majors), ("catastrophic", self.catastrophic))
-            if balls
-        ]
-        if not parts:
-            return "nothing: every ball of theirs was played"
-        owed = (
-            f"a compensatory game of {'1 ball' if self.balls == 1 else f'{self.balls} balls'}"
-            if self.balls
-            else "no compensatory game (it needs 2 majors or 1 catastrophic)"
+        """What they are owed in plain words (`flipwell.league.incident_words.owed_words`)."""
+        return owed_words(
+            majors=self.majors,
+            catastrophic=self.catastrophic,
+            balls=self.balls,
+            slammer=self.slammer,
         )
-        return f"{', '.join(parts)} → {owed}"
-
-
-def _balls_words(balls: Sequence[int]) -> str:
-    """ "ball 2", "balls 2 and 3", "balls 1, 2 and 3"."""
-    if len(balls) == 1:
-        return f"ball {balls[0]}"
-    return f"balls {', '.join(map(str, balls[:-1]))} and {balls[-1]}"
 
 
 def _balls_of(owed: Owed) -> list[tuple[int, str]]:
@@ -319,199 +305,274 @@ def report_malfunction(
 ) -> ReportedMalfunction:
     """A league official records a malfunction on `player`'s `ball` of `game` (§7.3, §7.4).
 
-    `rule_malfunction` classifies it from `reason_code` (R7.3-e, R7.3-f, R7.3-h, R7.3-i,
-    R7.4, R7.7-a, R7.8-a); reason "other" needs the official's `kind` and a `note` (R7.3-d,
-    R7.3-j), recorded as a Ruling. A serious malfunction on a one-handed extra ball (R7.1-d)
-    or matching a problem the LO announced before play (`problem`, R7.3-g) is refused. Every
-    malfunction adds a line to the machine's maintenance sheet (R7.3-u). When every player's
-    first ball ended in a major, the machine is declared unplayable for the meet (R7.3-r).
-    With `request_compensatory` the player's request is recorded at the trigger (RA-b).
+    The rules classify it from `reason_code` (`_rule`); reason "other" needs the official's
+    `kind` and a `note` (R7.3-d, R7.3-j), recorded as a Ruling. A reason that ends the game
+    gives every player of the game their malfunctions at once (`_ending_of`: `next_balls`,
+    `extra_balls` and `slammer` as `preview_game_ending` takes them); the slammer's serious
+    violation is recorded apart (`record_violation`). Every malfunction adds a line to the
+    machine's maintenance sheet (R7.3-u); the machine may become unplayable (R7.3-r); with
+    `request_compensatory` the player's request is recorded at the trigger (RA-b).
 
-    A reason that ends the game (`GAME_ENDING_REASONS`: total failure or reset, power loss,
-    fire, slam tilt) gives every player of the game his malfunctions at once, as
-    `preview_game_ending` shows them (`catastrophic_event`; `next_balls` as there): the
-    current ball in play a major (R7.3-i), every ball never launched catastrophic (R7.3-h,
-    A32), one Malfunction per ball per player; each player owed a compensatory game may then
-    request it (R7.3-k). `extra_balls` (the extra balls each player had collected: the
-    allowable ones are owed, R7.3-l) and, for a slam tilt, `slammer` (who slam tilted it on
-    purpose: owed nothing, R8.4-a, A32; their own ball, if it was theirs, is recorded not
-    serious) as `preview_game_ending` takes them. The slammer's serious violation is recorded
-    apart (`record_violation`, §8.5).
-
-    Side effects: a Malfunction (for a game-ending reason, one per ball per player), a
-    MaintenanceNote, maybe a Ruling, a MachineDeclaration and a
-    CompensatoryRequest, audit events ``malfunction.reported`` (and the others'), a notice to
-    the player queued when they chose it (`flipwell.league.notices.queue_ruling`). Raises
-    PermissionDenied unless `actor` is a league official; ValidationError for a meet that is
-    not open, a player outside the group, a refused classification, or a refused request.
+    Side effects: Malfunction rows, a MaintenanceNote, maybe a Ruling, a MachineDeclaration
+    and a CompensatoryRequest, audit events ``malfunction.reported`` (and the others'), the
+    players' notices. PermissionDenied unless `actor` is an official; ValidationError for a
+    meet not open, a player outside the group, a refused classification or request.
     """
-    with transaction.atomic():
+    meet = game.group.meet
+    told = EndingReport(next_balls=next_balls, extra_balls=extra_balls, slammer=slammer)
+    with official_write(
+        league=meet.season.league, actor=actor, action="record a malfunction", season=meet.season
+    ) as write:
         game = locked_game(game)
-        meet = game.group.meet
-        league = meet.season.league
-        require_official(actor=actor, league=league, action="record a malfunction")
-        open_meet(meet, doing="record a malfunction")
+        open_meet(game.group.meet, doing="record a malfunction")
         members = group_player_ids(game.group)
         require_member(player, members, field="player", group=game.group)
         reason_code = one_of(reason_code, MALFUNCTION_REASONS, field="reason_code", what="reason")
-        why = note.strip()
-        if reason_code == "other":
-            why = require_reason(note, field="note", what="The official's ruling on a malfunction")
-        machine = game.machine
-        key = machine_key(machine.pk, machine.title)
-        announced = [
-            AnnouncedProblem(key, text)
-            for text in m.AnnouncedProblem.objects.filter(meet=meet, machine=machine).values_list(
-                "problem", flat=True
-            )
-        ]
-        report = MalfunctionReport(
-            player=player_key(player.pk),
-            machine=key,
-            turn=ball,
-            reason=reason_code,
-            one_handed_ball=one_handed_ball,
-            ball_in_play=ball_in_play,
-            problem=problem,
+        asked = _Asked(player, ball, reason_code, problem, one_handed_ball, ball_in_play)
+        why = _why(reason_code, note)
+        ruling = _rule(game, asked, kind)
+        ending = _ending_of(game, asked, told)
+        report = _Report(game, asked, why, problem.strip(), ruling, ending, slammer)
+        malfunction, rows = _record(write, report, ruled=kind is not None, members=members)
+        return _follow_up(
+            write, report, malfunction, rows, members=members, request=request_compensatory
         )
-        ruleset = ruleset_for(league)
-        with rules_edge("kind" if kind else "reason_code"):
-            ruling = rule_malfunction(
-                report,
-                announced=announced,
-                lo_kind=one_of(kind, MALFUNCTION_KINDS, field="kind") if kind else None,
-                ruleset=ruleset,
-            )
-        if ruling.kind == "not_serious" and ruling.rule in REFUSED_SERIOUS:
-            raise ValidationError(
-                {
-                    "reason_code": f"This cannot be recorded as a malfunction: {ruling.reason} "
-                    f"({ruling.rule}). To note it on the maintenance sheet, record reason "
-                    "'other' with kind 'not_serious'."
-                },
-                code="refused",
-            )
-        ending = None
-        told = EndingReport(next_balls=next_balls, extra_balls=extra_balls, slammer=slammer)
-        _check_told(reason_code, told)
-        if ends_the_game(reason_code):
-            ending = _game_ending(game, player, ball, ball_in_play, told)
-        recorded: list[tuple[int, int, str]]
-        if ending is None:
-            recorded = [(player.pk, ball, ruling.kind)]
-        else:
-            recorded = [(o.player_id, b, k) for o in ending.owed for b, k in _balls_of(o)]
-            if slammer is not None and slammer.pk == player.pk:
-                # Their own ball is on the maintenance sheet, and never compensated (R8.4-a).
-                recorded.insert(0, (player.pk, ball, m.Malfunction.Kind.NOT_SERIOUS))
-        # One row per ball per player; both databases return the new rows' ids.
-        rows = m.Malfunction.objects.bulk_create(
-            m.Malfunction(
-                game=game,
-                player_id=who,
-                ball=b,
-                kind=k,
-                reason_code=reason_code,
-                problem=problem.strip(),
-                note=why,
-                official=actor,
-            )
-            for who, b, k in recorded
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """What the official says happened: whose ball, why, on what ball."""
+
+    player: m.Player
+    ball: int
+    reason_code: MalfunctionReasonValue
+    problem: str
+    one_handed_ball: bool
+    ball_in_play: bool
+
+
+@dataclass(frozen=True)
+class _Report:
+    """A report as recorded: what was asked, the official's words (`why`), the stripped
+    `problem`, the rules' ruling, and for a game-ending reason what it owes and who slammed."""
+
+    game: m.Game
+    asked: _Asked
+    why: str
+    problem: str
+    ruling: MalfunctionRuling
+    ending: GameEnding | None
+    slammer: m.Player | None
+
+
+def _why(reason_code: str, note: str) -> str:
+    """The official's note; reason "other" is their ruling and needs one (R7.3-d, R7.3-j)."""
+    if reason_code == "other":
+        return require_reason(note, field="note", what="The official's ruling on a malfunction")
+    return note.strip()
+
+
+def _rule(game: m.Game, asked: _Asked, kind: MalfunctionKindValue | None) -> MalfunctionRuling:
+    """The rules' ruling on the report (`rule_malfunction`: R7.3-e, R7.3-f, R7.3-h, R7.3-i,
+    R7.4, R7.7-a, R7.8-a), refused as a malfunction on a one-handed extra ball (R7.1-d) or
+    matching a problem the LO announced before play (R7.3-g: `check_recordable`)."""
+    meet, machine = game.group.meet, game.machine
+    key = machine_key(machine.pk, machine.title)
+    announced = announced_problems(meet, machine, key)
+    report = MalfunctionReport(
+        player=player_key(asked.player.pk),
+        machine=key,
+        turn=asked.ball,
+        reason=asked.reason_code,
+        one_handed_ball=asked.one_handed_ball,
+        ball_in_play=asked.ball_in_play,
+        problem=asked.problem,
+    )
+    ruleset = ruleset_for(meet.season.league)
+    with rules_edge("kind" if kind else "reason_code"):
+        ruling = rule_malfunction(
+            report,
+            announced=announced,
+            lo_kind=one_of(kind, MALFUNCTION_KINDS, field="kind") if kind else None,
+            ruleset=ruleset,
         )
-        malfunction = next((r for r in rows if r.player_id == player.pk and r.ball == ball), None)
-        if malfunction is None:  # a game-ending event after his last ball
-            raise ValidationError(
-                {"ball": f"{player} has no ball {ball} on a {machine.balls_per_game}-ball game."}
-            )
-        label = m.Malfunction.ReasonCode(reason_code).label
-        m.MaintenanceNote.objects.create(
-            machine=machine,
-            meet=meet,
-            text=f"{ruling.kind.replace('_', ' ')} malfunction: {label}, ball {ball}, "
-            f"group {game.group.number} game {game.number} ({ruling.rule})"
-            + (f"; the game ended: {_owed_words(ending)}" if ending is not None else "")
-            + (f". {why}" if why else ""),
-            created_by=actor,
+    with rules_edge("reason_code", code="refused"):
+        check_recordable(ruling)
+    return ruling
+
+
+def _ending_of(game: m.Game, asked: _Asked, told: EndingReport) -> GameEnding | None:
+    """What a reason that ends the game (`GAME_ENDING_REASONS`) gives every player of it, as
+    `preview_game_ending` shows it (`catastrophic_event`: the ball in play a major, R7.3-i;
+    every ball never launched catastrophic, R7.3-h, A32; the allowable extra balls owed,
+    R7.3-l; the slammer owed nothing, R8.4-a); None for any other reason."""
+    _check_told(asked.reason_code, told)
+    if not ends_the_game(asked.reason_code):
+        return None
+    return _game_ending(game, asked.player, asked.ball, asked.ball_in_play, told)
+
+
+def _record(
+    write: Write, report: _Report, *, ruled: bool, members: list[int]
+) -> tuple[m.Malfunction, list[m.Malfunction]]:
+    """Store one Malfunction per ball per player, the maintenance sheet's line (R7.3-u), the
+    official's ruling when they gave the kind (R7.3-d) and the ``malfunction.reported``
+    event. Returns the reporting player's row for the ball, and every row."""
+    game, asked, ruling = report.game, report.asked, report.ruling
+    # Both databases return the new rows' ids.
+    rows = m.Malfunction.objects.bulk_create(
+        m.Malfunction(
+            game=game,
+            player_id=who,
+            ball=b,
+            kind=k,
+            reason_code=asked.reason_code,
+            problem=report.problem,
+            note=report.why,
+            official=write.actor,
         )
-        if kind is not None:
-            record_ruling(
-                league=league,
-                official=actor,
-                kind=f"malfunction_{ruling.kind}",
-                subject=game_subject(game, player),
-                reason=why or ruling.reason,
-                affected=group_player_ids(game.group),
-            )
-        record_event(
-            action="malfunction.reported",
-            obj=malfunction,
-            league=league,
-            actor=actor,
-            data={
-                "game": game.pk,
-                "player": player.pk,
-                "ball": ball,
-                "kind": ruling.kind,
-                "reason_code": reason_code,
-                "rule": ruling.rule,
-                **(
-                    {
-                        "game_ended": [[r.player_id, r.ball, r.kind] for r in rows],
-                        "slammer": slammer.pk if slammer is not None else None,
-                        "extra_balls": {str(o.player_id): o.extra_balls for o in ending.owed},
-                    }
-                    if ending is not None
-                    else {}
-                ),
-            },
+        for who, b, k in _recorded(report)
+    )
+    found = (r for r in rows if r.player_id == asked.player.pk and r.ball == asked.ball)
+    malfunction = next(found, None)
+    if malfunction is None:  # a game-ending event after their last ball
+        raise ValidationError(
+            {
+                "ball": f"{asked.player} has no ball {asked.ball} on a "
+                f"{game.machine.balls_per_game}-ball game."
+            }
         )
-        serious = _serious_malfunctions(game)
-        entitled = compensatory_entitled(serious, player=player_key(player.pk))
-        forfeited = set(m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True))
-        playing = [player_key(p) for p in members if p not in forfeited]
-        unplayable = False
-        # With every player's forfeit recorded nobody plays the machine, so R7.3-r's "every
-        # player's first ball" cannot be met (and the rules refuse a game of no players).
-        if (
-            ruling.kind == "major"
-            and playing
-            and automatically_unplayable(serious, players=playing)
-        ):
-            unplayable = declare_machine_state(
-                meet,
-                machine,
-                m.MachineDeclaration.Kind.UNPLAYABLE,
-                actor,
-                "automatic: every player's first ball ended in a major malfunction (R7.3-r)",
-            )
-        request = None
-        if request_compensatory:
-            request = _grant(game, player, serious, play_continued=False, actor=actor)
-        season_changed(meet.season)
-        queue_ruling(
-            league=league,
-            player=player,
-            meet=meet,
-            key=f"malfunction:{malfunction.pk}",
-            what=f"a malfunction on your ball {ball} at meet {meet.number}",
-            details=[
-                f"{malfunction.get_kind_display()}: {label} (group {game.group.number}, "
-                f"game {game.number}, {ruling.rule}).",
-                "You may now ask for a compensatory game (R7.3-k)." if entitled else "",
-            ],
-            reason=why,
+    ended = _owed_words(report.ending) if report.ending is not None else None
+    text = maintenance_line(
+        malfunction, kind=ruling.kind, rule=ruling.rule, ended=ended, why=report.why
+    )
+    m.MaintenanceNote.objects.create(
+        machine=game.machine, meet=game.group.meet, text=text, created_by=write.actor
+    )
+    if ruled:
+        write.ruling(
+            kind=f"malfunction_{ruling.kind}",
+            subject=game_subject(game, asked.player),
+            reason=report.why or ruling.reason,
+            affected=members,
         )
-        if ending is not None:
-            _tell_the_others(ending, game, player, label, actor_why=why)
+    write.event("malfunction.reported", malfunction, _reported_data(report, rows))
+    return malfunction, rows
+
+
+def _recorded(report: _Report) -> list[tuple[int, int, str]]:
+    """(player id, ball, kind) of every Malfunction the report records."""
+    asked = report.asked
+    if report.ending is None:
+        return [(asked.player.pk, asked.ball, report.ruling.kind)]
+    recorded = [(o.player_id, b, k) for o in report.ending.owed for b, k in _balls_of(o)]
+    if report.slammer is not None and report.slammer.pk == asked.player.pk:
+        # Their own ball is on the maintenance sheet, and never compensated (R8.4-a).
+        recorded.insert(0, (asked.player.pk, asked.ball, m.Malfunction.Kind.NOT_SERIOUS))
+    return recorded
+
+
+def _reported_data(report: _Report, rows: Sequence[m.Malfunction]) -> dict[str, object]:
+    """The ``malfunction.reported`` event's data."""
+    asked, ruling = report.asked, report.ruling
+    data: dict[str, object] = {
+        "game": report.game.pk,
+        "player": asked.player.pk,
+        "ball": asked.ball,
+        "kind": ruling.kind,
+        "reason_code": asked.reason_code,
+        "rule": ruling.rule,
+    }
+    if report.ending is not None:
+        data |= {
+            "game_ended": [[r.player_id, r.ball, r.kind] for r in rows],
+            "slammer": report.slammer.pk if report.slammer is not None else None,
+            "extra_balls": {str(o.player_id): o.extra_balls for o in report.ending.owed},
+        }
+    return data
+
+
+def _follow_up(
+    write: Write,
+    report: _Report,
+    malfunction: m.Malfunction,
+    rows: list[m.Malfunction],
+    *,
+    members: list[int],
+    request: bool,
+) -> ReportedMalfunction:
+    """What follows a recorded malfunction: the player's entitlement (R7.3-k), the machine
+    unplayable (R7.3-r), the compensatory request asked at the trigger (RA-b), the notices."""
+    game, player = report.game, report.asked.player
+    serious = serious_malfunctions(game)
+    entitled = compensatory_entitled(serious, player=player_key(player.pk))
+    unplayable = _declare_unplayable(write, report, serious, members)
+    compensatory = None
+    if request:
+        compensatory = _grant(write, game, player, serious, play_continued=False)
+    _notify(write, report, malfunction, entitled=entitled)
     return ReportedMalfunction(
         malfunction=malfunction,
-        ruling=ruling,
+        ruling=report.ruling,
         entitled=entitled,
-        compensatory=request,
+        compensatory=compensatory,
         machine_unplayable=unplayable,
-        ending=ending,
+        ending=report.ending,
         rows=tuple(rows),
     )
+
+
+def _declare_unplayable(
+    write: Write, report: _Report, serious: list[Malfunction], members: list[int]
+) -> bool:
+    """Declare the machine unplayable for the meet when every player's first ball ended in a
+    major (R7.3-r); True if declared."""
+    playing = players_playing(report.game, members)
+    # With every player's forfeit recorded nobody plays the machine, so R7.3-r's "every
+    # player's first ball" cannot be met (and the rules refuse a game of no players).
+    if not (
+        report.ruling.kind == "major"
+        and playing
+        and automatically_unplayable(serious, players=playing)
+    ):
+        return False
+    return declare_machine_state(
+        report.game.group.meet,
+        report.game.machine,
+        m.MachineDeclaration.Kind.UNPLAYABLE,
+        write.actor,
+        "automatic: every player's first ball ended in a major malfunction (R7.3-r)",
+    )
+
+
+def _notify(write: Write, report: _Report, malfunction: m.Malfunction, *, entitled: bool) -> None:
+    """The reporting player's notice and, for a game-ending event, each other player's owed
+    something (`flipwell.league.incident_words`)."""
+    meet = report.game.group.meet
+    what, details = malfunction_notice(malfunction, rule=report.ruling.rule, entitled=entitled)
+    write.notice(
+        player=report.asked.player,
+        meet=meet,
+        key=f"malfunction:{malfunction.pk}",
+        what=what,
+        details=details,
+        reason=report.why,
+    )
+    if report.ending is None:
+        return
+    game = report.game
+    others = [o for o in report.ending.owed if o.player_id != report.asked.player.pk and o.balls]
+    players = m.Player.objects.in_bulk([o.player_id for o in others])
+    for owed in others:
+        what, details = game_ended_notice(malfunction, owed=owed.words)
+        write.notice(
+            player=players[owed.player_id],
+            meet=meet,
+            key=f"malfunction:{game.pk}:{owed.player_id}:{owed.next_ball}",
+            what=what,
+            details=details,
+            reason=report.why,
+        )
 
 
 def _check_told(reason_code: str, told: EndingReport) -> None:
@@ -529,28 +590,6 @@ def _check_told(reason_code: str, told: EndingReport) -> None:
         )
 
 
-def _tell_the_others(
-    ending: GameEnding, game: m.Game, reporter: m.Player, label: str, *, actor_why: str
-) -> None:
-    """Queue each other player owed something by a game-ending event his notice."""
-    meet = game.group.meet
-    others = [o for o in ending.owed if o.player_id != reporter.pk and o.balls]
-    players = m.Player.objects.in_bulk([o.player_id for o in others])
-    for owed in others:
-        queue_ruling(
-            league=meet.season.league,
-            player=players[owed.player_id],
-            meet=meet,
-            key=f"malfunction:{game.pk}:{owed.player_id}:{owed.next_ball}",
-            what=f"{label} ended your game at meet {meet.number}",
-            details=[
-                f"Group {game.group.number}, game {game.number}: {owed.words}.",
-                "You may now ask for a compensatory game (R7.3-k, R7.3-h).",
-            ],
-            reason=actor_why,
-        )
-
-
 def request_compensatory_game(
     *, game: m.Game, player: m.Player, play_continued: bool = False, actor: User
 ) -> m.CompensatoryRequest:
@@ -564,17 +603,18 @@ def request_compensatory_game(
     ``compensatory.requested``. Raises PermissionDenied unless `actor` is a league official;
     ValidationError without entitlement, too late, for a repeat or a meet that is not open.
     """
-    with transaction.atomic():
+    meet = game.group.meet
+    with official_write(
+        league=meet.season.league,
+        actor=actor,
+        action="grant a compensatory game",
+        season=meet.season,
+    ) as write:
         game = locked_game(game)
-        league = game.group.meet.season.league
-        require_official(actor=actor, league=league, action="grant a compensatory game")
         open_meet(game.group.meet, doing="grant a compensatory game")
         require_member(player, group_player_ids(game.group), field="player", group=game.group)
-        request = _grant(
-            game, player, _serious_malfunctions(game), play_continued=play_continued, actor=actor
-        )
-        season_changed(game.group.meet.season)
-    return request
+        serious = serious_malfunctions(game)
+        return _grant(write, game, player, serious, play_continued=play_continued)
 
 
 def record_compensatory_game(
@@ -596,40 +636,27 @@ def record_compensatory_game(
     Side effects: a CompensatoryGame, a Ruling for subtractions, an audit event
     ``compensatory.recorded``. Raises PermissionDenied unless `actor` is a league official;
     ValidationError without a granted request, for a repeat, a negative amount, or a meet
-    that is not open.
+    that is not open (or a score the season's fold refuses: no score to add to).
     """
-    with transaction.atomic():
+    meet = game.group.meet
+    with official_write(
+        league=meet.season.league,
+        actor=actor,
+        action="record a compensatory game",
+        season=meet.season,
+    ) as write:
         game = locked_game(game)
-        league = game.group.meet.season.league
-        require_official(actor=actor, league=league, action="record a compensatory game")
         open_meet(game.group.meet, doing="record a compensatory game")
-        if not m.CompensatoryRequest.objects.filter(game=game, player=player).exists():
-            raise ValidationError(
-                {
-                    "player": f"{player} was not granted a compensatory game in this game: it "
-                    "needs 2 major or 1 catastrophic malfunction, requested at the trigger "
-                    "(R7.3-k, RA-b)."
-                },
-                code="not_entitled",
-            )
-        if m.CompensatoryGame.objects.filter(game=game, player=player).exists():
-            raise ValidationError({"player": f"{player}'s compensatory game is recorded."})
-        amounts = {
-            "new_score": new_score,
-            "leading_subtracted": leading_subtracted,
-            "state_subtracted": state_subtracted,
-        }
-        for field, amount in amounts.items():
-            if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-                raise ValidationError(
-                    {field: f"Must be a whole number of 0 or more, not {amount!r}."}
-                )
+        _check_compensatory_owed(game, player)
+        amounts = _amounts(
+            new_score=new_score,
+            leading_subtracted=leading_subtracted,
+            state_subtracted=state_subtracted,
+        )
         why = reason.strip()
         if leading_subtracted or state_subtracted:
             why = require_reason(reason, field="reason", what="Subtracting points (R7.3-n, R7.3-o)")
-            record_ruling(
-                league=league,
-                official=actor,
+            write.ruling(
                 kind="compensatory_subtraction",
                 subject=game_subject(game, player),
                 reason=why,
@@ -638,15 +665,32 @@ def record_compensatory_game(
         compensatory = m.CompensatoryGame.objects.create(
             game=game, player=player, official=actor, **amounts
         )
-        record_event(
-            action="compensatory.recorded",
-            obj=compensatory,
-            league=league,
-            actor=actor,
-            data={"game": game.pk, "player": player.pk, **amounts, "reason": why},
-        )
-        season_changed(game.group.meet.season)  # e.g. refused: no score to add to
+        data = {"game": game.pk, "player": player.pk, **amounts, "reason": why}
+        write.event("compensatory.recorded", compensatory, data)
     return compensatory
+
+
+def _check_compensatory_owed(game: m.Game, player: m.Player) -> None:
+    """A compensatory game is recorded once, after it was granted (R7.3-k, RA-b)."""
+    if not m.CompensatoryRequest.objects.filter(game=game, player=player).exists():
+        raise ValidationError(
+            {
+                "player": f"{player} was not granted a compensatory game in this game: it "
+                "needs 2 major or 1 catastrophic malfunction, requested at the trigger "
+                "(R7.3-k, RA-b)."
+            },
+            code="not_entitled",
+        )
+    if m.CompensatoryGame.objects.filter(game=game, player=player).exists():
+        raise ValidationError({"player": f"{player}'s compensatory game is recorded."})
+
+
+def _amounts(**amounts: int) -> dict[str, int]:
+    """The amounts as given, each refused unless a whole number of 0 or more."""
+    for field, amount in amounts.items():
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise ValidationError({field: f"Must be a whole number of 0 or more, not {amount!r}."})
+    return amounts
 
 
 # --- Positive malfunctions: discarded scores and their replay (§7.4) ------------------------
@@ -672,69 +716,62 @@ def record_positive_malfunction_replay(
     reason or players, for a meet that is not open, a game without confirmed scores, a player
     with no completed score on it, a score already discarded, or a correction pending.
     """
-    with transaction.atomic():
+    meet = game.group.meet
+    with official_write(
+        league=meet.season.league, actor=actor, action="discard scores", season=meet.season
+    ) as write:
         game = locked_game(game)
         group = game.group
-        league = group.meet.season.league
-        require_official(actor=actor, league=league, action="discard scores")
         open_meet(group.meet, doing="discard scores")
         why = require_reason(reason, field="reason", what="Discarding scores (R7.4-c)")
         players = list(dict.fromkeys(discard_scores_of))
-        if not players:
-            raise ValidationError({"discard_scores_of": "Name the players whose scores go."})
-        counted = _counted_submission(game)
-        sheet = dict(counted.lines.values_list("player_id", "machine_score"))
-        for player in players:
-            if sheet.get(player.pk) is None:
-                raise ValidationError(
-                    {"discard_scores_of": f"{player} has no completed score on this game."}
-                )
-        done = set(
-            m.DiscardedScore.objects.filter(game=game, version=counted.version).values_list(
-                "player_id", flat=True
-            )
-        )
-        repeats = [str(p) for p in players if p.pk in done]
-        if repeats:
-            raise ValidationError(
-                {"discard_scores_of": f"Already discarded: {', '.join(repeats)}."}
-            )
-        if m.CorrectionRequest.objects.filter(
-            game=game, status=m.CorrectionRequest.Status.PENDING
-        ).exists():
-            raise ValidationError(
-                {"game": "A correction of this game waits for answers: settle it first (R3-c)."}
-            )
-        rows = m.DiscardedScore.objects.bulk_create(
+        counted = _check_discard(game, players)
+        m.DiscardedScore.objects.bulk_create(
             m.DiscardedScore(
                 game=game, player=p, version=counted.version, reason=why, official=actor
             )
             for p in players
         )
         rows = list(m.DiscardedScore.objects.filter(game=game, version=counted.version))
-        record_ruling(
-            league=league,
-            official=actor,
+        write.ruling(
             kind="positive_malfunction_replay",
             subject=f"meet {group.meet.number} group {group.number} game {game.number}: "
             + ", ".join(str(p) for p in players),
             reason=why,
             affected=group_player_ids(group),
         )
-        record_event(
-            action="scores.discarded",
-            obj=game,
-            league=league,
-            actor=actor,
-            data={
-                "game": game.pk,
-                "version": counted.version,
-                "players": [p.pk for p in players],
-                "reason": why,
-            },
-        )
-        season_changed(group.meet.season)
+        data = {"version": counted.version, "players": [p.pk for p in players], "reason": why}
+        write.event("scores.discarded", game, {"game": game.pk, **data})
     return rows
+
+
+def _check_discard(game: m.Game, players: list[m.Player]) -> m.ScoreSubmission:
+    """The counted sheet whose scores of `players` are discarded: each a completed score not
+    yet discarded, and no correction waiting (R7.4-c, R3-c)."""
+    if not players:
+        raise ValidationError({"discard_scores_of": "Name the players whose scores go."})
+    counted = _counted_submission(game)
+    sheet = dict(counted.lines.values_list("player_id", "machine_score"))
+    for player in players:
+        if sheet.get(player.pk) is None:
+            raise ValidationError(
+                {"discard_scores_of": f"{player} has no completed score on this game."}
+            )
+    done = set(
+        m.DiscardedScore.objects.filter(game=game, version=counted.version).values_list(
+            "player_id", flat=True
+        )
+    )
+    repeats = [str(p) for p in players if p.pk in done]
+    if repeats:
+        raise ValidationError({"discard_scores_of": f"Already discarded: {', '.join(repeats)}."})
+    if m.CorrectionRequest.objects.filter(
+        game=game, status=m.CorrectionRequest.Status.PENDING
+    ).exists():
+        raise ValidationError(
+            {"game": "A correction of this game waits for answers: settle it first (R3-c)."}
+        )
+    return counted
 
 
 def record_replay_scores(
@@ -761,37 +798,16 @@ def record_replay_scores(
     """
     sheet_changes = {ref_id(p): s for p, s in scores.items()}
     ties = [[ref_id(p) for p in order] for order in tie_order]
+    # A scorekeeper may record it too, so this write is not `official_write`'s.
     with transaction.atomic():
         game = locked_game(game)
         group = game.group
         league = group.meet.season.league
         require_scorekeeping(actor=actor, league=league, action="record a replay")
         open_meet(group.meet, doing="record a replay")
-        members = group_player_ids(group)
-        require_member(entered_by, members, field="entered_by", group=group)
-        require_member(confirmed_by, members, field="confirmed_by", group=group)
-        if entered_by.pk == confirmed_by.pk:
-            raise ValidationError(
-                {"confirmed_by": "Another player of the group confirms the sheet (R3-a)."}
-            )
+        _check_replayers(group, entered_by, confirmed_by)
         counted = _counted_submission(game)
-        waiting = set(
-            m.DiscardedScore.objects.filter(game=game, version=counted.version).values_list(
-                "player_id", flat=True
-            )
-        )
-        if not waiting:
-            raise ValidationError({"game": f"Game {game.number} has no discarded score to replay."})
-        if set(sheet_changes) != waiting:
-            names = ", ".join(
-                str(p) for p in m.Player.objects.filter(pk__in=waiting).order_by("pk")
-            )
-            raise ValidationError({"scores": f"Give the replay scores of exactly: {names}."})
-        for score in sheet_changes.values():
-            if isinstance(score, bool) or not isinstance(score, int) or score < 0:
-                raise ValidationError(
-                    {"scores": f"A score is a whole number of 0 or more, not {score!r}."}
-                )
+        _check_replay_scores(game, counted, sheet_changes)
         sheet: dict[int, int | None] = {
             **dict(counted.lines.values_list("player_id", "machine_score")),
             **sheet_changes,
@@ -799,17 +815,7 @@ def record_replay_scores(
         stored = [list(o) for o in counted_tie_orders([game.pk]).get(game.pk, ())]
         carried = [*ties, *carried_tie_orders(stored, sheet, given=ties)]
         points = game_points_of(game, sheet, carried)
-        submission = m.ScoreSubmission.objects.create(
-            game=game,
-            version=latest_version(game) + 1,
-            entered_by=entered_by,
-            confirmed_by=confirmed_by,
-            confirmed_at=timezone.now(),
-            recorded_by=actor,
-            idempotency_key=f"replay:{uuid.uuid4().hex}",
-            is_correction=True,  # a later confirmed version of the sheet (see ScoreSubmission)
-            note="replay after a positive malfunction (R7.4-c)",
-        )
+        submission = _replay_sheet(game, entered_by, confirmed_by, actor)
         store_sheet(submission, sheet, carried, actor=actor)
         record_event(
             action="scores.replay_recorded",
@@ -828,47 +834,82 @@ def record_replay_scores(
     return SubmittedScores(submission=submission, points=points)
 
 
+def _check_replayers(group: m.Group, entered_by: m.Player, confirmed_by: m.Player) -> None:
+    """One player of the group enters the replay's sheet, another confirms it (R3-a)."""
+    members = group_player_ids(group)
+    require_member(entered_by, members, field="entered_by", group=group)
+    require_member(confirmed_by, members, field="confirmed_by", group=group)
+    if entered_by.pk == confirmed_by.pk:
+        raise ValidationError(
+            {"confirmed_by": "Another player of the group confirms the sheet (R3-a)."}
+        )
+
+
+def _check_replay_scores(
+    game: m.Game, counted: m.ScoreSubmission, sheet_changes: Mapping[int, int]
+) -> None:
+    """The replay gives a score, a whole number of 0 or more, to exactly the players whose
+    score on the counted sheet was discarded (R7.4-c)."""
+    waiting = set(
+        m.DiscardedScore.objects.filter(game=game, version=counted.version).values_list(
+            "player_id", flat=True
+        )
+    )
+    if not waiting:
+        raise ValidationError({"game": f"Game {game.number} has no discarded score to replay."})
+    if set(sheet_changes) != waiting:
+        names = ", ".join(str(p) for p in m.Player.objects.filter(pk__in=waiting).order_by("pk"))
+        raise ValidationError({"scores": f"Give the replay scores of exactly: {names}."})
+    for score in sheet_changes.values():
+        if isinstance(score, bool) or not isinstance(score, int) or score < 0:
+            raise ValidationError(
+                {"scores": f"A score is a whole number of 0 or more, not {score!r}."}
+            )
+
+
+def _replay_sheet(
+    game: m.Game, entered_by: m.Player, confirmed_by: m.Player, actor: User
+) -> m.ScoreSubmission:
+    """The replay's sheet: a later confirmed version of the game's sheet (`ScoreSubmission`)."""
+    return m.ScoreSubmission.objects.create(
+        game=game,
+        version=latest_version(game) + 1,
+        entered_by=entered_by,
+        confirmed_by=confirmed_by,
+        confirmed_at=timezone.now(),
+        recorded_by=actor,
+        idempotency_key=f"replay:{uuid.uuid4().hex}",
+        is_correction=True,
+        note="replay after a positive malfunction (R7.4-c)",
+    )
+
+
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def _serious_malfunctions(game: m.Game) -> list[Malfunction]:
-    rows = m.Malfunction.objects.filter(
-        game=game, kind__in=(m.Malfunction.Kind.MAJOR, m.Malfunction.Kind.CATASTROPHIC)
-    ).values_list("player_id", "ball", "kind")
-    return [
-        Malfunction(player_key(p), ball, one_of(kind, SERIOUS_MALFUNCTION_KINDS, field="kind"))
-        for p, ball, kind in rows
-    ]
-
-
 def _grant(
+    write: Write,
     game: m.Game,
     player: m.Player,
     serious: list[Malfunction],
     *,
     play_continued: bool,
-    actor: User,
 ) -> m.CompensatoryRequest:
+    """Record `player`'s compensatory game request, as the rules grant it (R7.3-k, R7.3-l)."""
     if m.CompensatoryRequest.objects.filter(game=game, player=player).exists():
         raise ValidationError({"player": f"{player}'s compensatory game is already granted."})
-    league = game.group.meet.season.league
     with rules_edge("player"):
         granted = grant_compensatory_game(
             serious,
             player=player_key(player.pk),
             play_continued=play_continued,
-            ruleset=ruleset_for(league),
+            ruleset=ruleset_for(game.group.meet.season.league),
         )
     request = m.CompensatoryRequest.objects.create(
-        game=game, player=player, balls=granted.balls, official=actor
+        game=game, player=player, balls=granted.balls, official=write.actor
     )
-    record_event(
-        action="compensatory.requested",
-        obj=request,
-        league=league,
-        actor=actor,
-        data={"game": game.pk, "player": player.pk, "balls": granted.balls},
-    )
+    data = {"game": game.pk, "player": player.pk, "balls": granted.balls}
+    write.event("compensatory.requested", request, data)
     return request
 
 
