@@ -85,9 +85,12 @@ def test_readings_page_says_why_nothing_may_change_once_the_season_has_begun_r2_
     assert m.League.objects.get(pk=night.league.pk).ruleset_overrides == {}
 
 
-def test_standings_legend_reads_the_league_limit_r2_5_a(client):
+def test_standings_legend_reads_the_season_limit_r2_5_a(client):
+    """The season's own readings, not the league's (changed since for a later season)."""
     night = build_night()
-    night.league.ruleset_overrides = {"season_forfeit_limit": 9}
+    night.season.ruleset_overrides = {"season_forfeit_limit": 9}
+    night.season.save()
+    night.league.ruleset_overrides = {"season_forfeit_limit": 5}
     night.league.save()
     start(night)
 
