@@ -7,12 +7,16 @@ under until now. Backward, the column goes; the league's own overrides are untou
 were never moved), so nothing is lost but the seasons' copies.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 from django.db import migrations, models
 
 import flipwell.league.validators
 
 
-def copy_league_readings(apps, schema_editor):
+def copy_league_readings(apps: Any, schema_editor: Any) -> None:
     Season = apps.get_model("league", "Season")
     League = apps.get_model("league", "League")
     for league in League.objects.only("pk", "ruleset_overrides"):
