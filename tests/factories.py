@@ -69,6 +69,8 @@ class SeasonFactory(factory.django.DjangoModelFactory):
     start_time = datetime.time(19, 0)
     number_of_meets = 10
     dues_cents = 2000
+    # As `create_season`: the season takes the league's readings when it is created.
+    ruleset_overrides = factory.LazyAttribute(lambda season: dict(season.league.ruleset_overrides))
 
 
 class SeasonEntryFactory(factory.django.DjangoModelFactory):

@@ -45,3 +45,30 @@ def test_admin_league_allowed_ruleset_override_stored(db, client):
     assert list(m.League.objects.values_list("ruleset_overrides", flat=True)) == [
         {"dues_period": "meet"}
     ]
+
+
+def test_admin_season_added_takes_its_league_readings_r2_a(db, client):
+    """A season added here takes its league's readings, as the console's; staff cannot edit
+    them (they stay those it was created with)."""
+    league = f.LeagueFactory(ruleset_overrides={"dues_period": "meet"})
+    client.force_login(f.UserFactory(is_staff=True, is_superuser=True))
+
+    response = client.post(
+        "/admin/league/season/add/",
+        {
+            "league": league.pk,
+            "name": "Spring",
+            "weekday": 1,
+            "start_time": "19:00",
+            "number_of_meets": 8,
+            "dues_cents": 0,
+            "created_at_0": "2026-01-05",
+            "created_at_1": "19:00:00",
+            "ruleset_overrides": '{"dues_period": "season"}',
+        },
+    )
+
+    assert response.status_code == 302
+    assert list(m.Season.objects.values_list("ruleset_overrides", flat=True)) == [
+        {"dues_period": "meet"}
+    ]

@@ -29,6 +29,7 @@ from flipwell.league.exchange.backup import (
     write_backup,
 )
 from flipwell.league.exchange.demo import create_demo_league
+from flipwell.league.selectors.standings import standings
 from flipwell.league.services.season_files import import_season_file
 from flipwell.league.services.tokens import issue_api_token
 from flipwell.rules.season import fold_season
@@ -691,3 +692,48 @@ def test_backup_contents_of_rows_not_yet_checked_never_fails():
     (line,) = backup_contents(document)
 
     assert line == (f"League “{'X' * 80}” (None): 1 seasons, 0 players, 0 meets, 1 ledger entries")
+
+
+# --- each season's readings of the rules (R2-a) ---
+
+
+def test_backup_round_trip_keeps_each_season_readings(transactional_db, tmp_path):
+    """A season keeps the readings it was played under through a backup and restore, though
+    the league's have changed since (for seasons created later), and folds as before."""
+    season = _golden_season()
+    season.league.ruleset_overrides = {"season_forfeit_limit": 4}
+    season.league.save()
+    upcoming = f.SeasonFactory(league=season.league, name="Spring 2026")
+    before = standings(season)
+    path = tmp_path / "backup.json"
+    write_backup(path=path)
+    _empty_the_database()
+
+    restore_backup(path=path)
+
+    restored = m.Season.objects.order_by("pk").values_list("name", "ruleset_overrides")
+    assert list(restored) == [
+        ("Winter 2026", {}),
+        ("Spring 2026", {"season_forfeit_limit": 4}),
+    ]
+    assert upcoming.pk == m.Season.objects.get(name="Spring 2026").pk
+    after = standings(m.Season.objects.get(pk=season.pk))
+    assert (after, after.season_forfeit_limit) == (before, 12)
+
+
+def test_restore_gives_an_older_backups_seasons_their_league_readings(transactional_db, tmp_path):
+    """A backup made before seasons kept their own readings: each season takes its league's,
+    those it was folded under then, as league migration 0022 does."""
+    season = f.SeasonFactory(league=f.LeagueFactory(ruleset_overrides={"dues_period": "meet"}))
+    f.SeasonFactory(league=f.LeagueFactory(), name="Elsewhere")
+    path = tmp_path / "backup.json"
+    write_backup(path=path)
+    _empty_the_database()
+    document = json.loads(path.read_text())
+    for row in _table(document, "league.season"):
+        del row["fields"]["ruleset_overrides"]
+
+    _restore_edited(tmp_path, document)
+
+    restored = m.Season.objects.order_by("pk").values_list("name", "ruleset_overrides")
+    assert list(restored) == [(season.name, {"dues_period": "meet"}), ("Elsewhere", {})]

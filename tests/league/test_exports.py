@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 
 from flipwell.cli import main
@@ -125,6 +126,45 @@ def test_json_export_imports_as_a_season_with_the_same_standings(official):
     assert [_line(s) for s in fold_season(season_facts(copy)).standings()] == [
         _line(s) for s in fold_season(season_facts(season)).standings()
     ]
+
+
+def test_json_export_carries_the_season_readings_and_an_import_keeps_them_r2_a(official):
+    """A season file holds the readings its season is folded under; imported into a league
+    that reads otherwise now, the season keeps the file's (R2-a, R2.5-a)."""
+    official.league.ruleset_overrides = {"season_forfeit_limit": 9}
+    official.league.save()
+    season = _import(official)
+    export = season_export(fold(season))
+    official.league.ruleset_overrides = {}
+    official.league.save()
+
+    copy = _import(official, data=export, name="Copy")
+
+    assert export["readings"] == {"season_forfeit_limit": 9}
+    assert copy.ruleset_overrides == {"season_forfeit_limit": 9}
+
+
+def test_season_file_without_readings_imports_under_the_league_readings(official):
+    """A file without readings (an older export, a league's own file) takes the league's."""
+    official.league.ruleset_overrides = {"dues_period": "meet"}
+    official.league.save()
+
+    season = _import(official)
+
+    assert "readings" not in GOLDEN
+    assert season.ruleset_overrides == {"dues_period": "meet"}
+
+
+def test_season_file_with_a_reading_not_allowed_refused(official):
+    with pytest.raises(ValidationError) as caught:
+        _import(official, data={**GOLDEN, "readings": {"season_forfeit_limit": 0}})
+
+    assert caught.value.messages == [
+        "not a valid season file: Ruleset setting season_forfeit_limit cannot be 0; allowed: a "
+        "whole number from 1 to 400 (R2.5-a: at 0 every player would be out before the first "
+        "game)."
+    ]
+    assert m.Season.objects.count() == 0
 
 
 def test_json_export_marks_the_open_meet(official):

@@ -160,3 +160,49 @@ def test_notice_subscriptions_go_to_the_league_that_collected_them_and_back(tran
         ("Set", None, "set@example.org"),
         ("Unknown", None, "unknown@example.org"),
     ]
+
+
+BEFORE_SEASON_READINGS = [("league", "0023_playoff_sheets")]
+SEASON_READINGS = [("league", "0024_season_readings")]
+
+
+def _season_readings(apps):
+    seasons = apps.get_model("league", "Season").objects.order_by("league__slug", "name")
+    return [(s.league.slug, s.name, s.ruleset_overrides) for s in seasons]
+
+
+def test_season_readings_copied_from_the_league_and_back(transactional_db):
+    """league 0022: every existing season takes its league's readings as they are (those its
+    standings were shown under until now, R2-a); migrating back drops the seasons' copies and
+    leaves the league's readings as they were."""
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    old = _migrate(BEFORE_SEASON_READINGS)
+    League = old.get_model("league", "League")
+    readings = {"tuesday": {"season_forfeit_limit": 8, "dues_period": "meet"}, "wednesday": {}}
+    for slug, overrides in readings.items():
+        league = League.objects.create(name=slug.title(), slug=slug, ruleset_overrides=overrides)
+        for name in ("Spring", "Winter"):
+            old.get_model("league", "Season").objects.create(
+                league=league, name=name, weekday=1, start_time="19:00", number_of_meets=8
+            )
+
+    forward = _season_readings(_migrate(SEASON_READINGS))
+    back = _migrate(BEFORE_SEASON_READINGS)
+    columns = [f.name for f in back.get_model("league", "Season")._meta.get_fields()]
+    leagues = dict(
+        back.get_model("league", "League").objects.values_list("slug", "ruleset_overrides")
+    )
+    _migrate(latest)
+
+    assert forward == [
+        ("tuesday", "Spring", {"season_forfeit_limit": 8, "dues_period": "meet"}),
+        ("tuesday", "Winter", {"season_forfeit_limit": 8, "dues_period": "meet"}),
+        ("wednesday", "Spring", {}),
+        ("wednesday", "Winter", {}),
+    ]
+    assert "ruleset_overrides" not in columns
+    assert leagues == readings
+    assert [
+        (s.league.slug, s.name, s.ruleset_overrides)
+        for s in m.Season.objects.order_by("league__slug", "name")
+    ] == forward

@@ -1,6 +1,7 @@
 """The console's readings page (/manage/<league>/readings/): every `Ruleset` setting with its
 rulebook passage and interpretation; a change before the newest season begins (R2-a), with
-its reason, and the refusal after; the standings legend reads the league's limit (R2.5-a)."""
+its reason, and the refusal after; the page says which season a change reaches; the standings
+legend reads the season's limit (R2.5-a)."""
 
 from __future__ import annotations
 
@@ -52,6 +53,36 @@ def test_readings_page_changes_a_setting_with_a_reason_r2_5_a(client, lo):
     assert "(the rulebook's default: 12)" in shown
 
 
+def test_readings_page_says_the_change_is_for_the_season_not_begun_r2_a(client, lo):
+    season = f.SeasonFactory(league=lo.league, name="Spring 2027")
+
+    form = client.get(URL, {"setting": "season_forfeit_limit"}).content.decode()
+    client.post(
+        URL, {"setting": "season_forfeit_limit", "value": "10", "reason": "A shorter season"}
+    )
+
+    said = (
+        "A change applies to Spring 2027, which has not begun, and to every season created "
+        "after it. Seasons already played keep the readings they were played under."
+    )
+    assert form.count(said) == 2  # atop the page and by the form
+    season.refresh_from_db()
+    assert season.ruleset_overrides == {"season_forfeit_limit": 10}
+
+
+def test_readings_page_says_a_begun_season_keeps_its_readings_r2_a(client):
+    night = build_night()
+    start(night)
+    client.force_login(night.user)
+
+    page = client.get(f"/manage/{night.league.slug}/readings/").content.decode()
+
+    assert (
+        f"{night.season.name} keeps the readings it began with. A change made while the next "
+        "season is prepared applies to that season and every season after it."
+    ) in page
+
+
 def test_readings_page_offers_the_choices_of_a_setting(client, lo):
     form = client.get(URL, {"setting": "dues_period"}).content.decode()
 
@@ -85,9 +116,12 @@ def test_readings_page_says_why_nothing_may_change_once_the_season_has_begun_r2_
     assert m.League.objects.get(pk=night.league.pk).ruleset_overrides == {}
 
 
-def test_standings_legend_reads_the_league_limit_r2_5_a(client):
+def test_standings_legend_reads_the_season_limit_r2_5_a(client):
+    """The season's own readings, not the league's (changed since for a later season)."""
     night = build_night()
-    night.league.ruleset_overrides = {"season_forfeit_limit": 9}
+    night.season.ruleset_overrides = {"season_forfeit_limit": 9}
+    night.season.save()
+    night.league.ruleset_overrides = {"season_forfeit_limit": 5}
     night.league.save()
     start(night)
 

@@ -54,11 +54,22 @@ def player_key(player_id: int) -> str:
 
 
 def ruleset_for(league: m.League) -> Ruleset:
-    """The league's `Ruleset`: FWPL v1.0 with its stored overrides (JSON) applied.
+    """The league's `Ruleset`: FWPL v1.0 with its stored overrides (JSON) applied. These are
+    the readings a season created now takes; a season is folded under its own
+    (`season_ruleset`).
 
     Raises RuleError naming the setting when a stored override is not allowed.
     """
     return ruleset_from_overrides(league.ruleset_overrides or {})
+
+
+def season_ruleset(season: m.Season) -> Ruleset:
+    """The `Ruleset` a season is played and folded under: FWPL v1.0 with the season's
+    readings (its overrides, copied from the league's when it was created) applied.
+
+    Raises RuleError naming the setting when a stored override is not allowed.
+    """
+    return ruleset_from_overrides(season.ruleset_overrides or {})
 
 
 def season_facts(season: m.Season) -> SeasonFacts:

@@ -97,6 +97,14 @@ class PlayerAdmin(RevisingAdmin):
 class SeasonAdmin(RevisingAdmin):
     list_display = ["name", "league", "weekday", "start_time", "number_of_meets", "dues_cents"]
     list_filter = ["league"]
+    # A season's readings are its league's when it is created, kept from then on (R2-a); the
+    # console changes them with the league's before the season begins, never here.
+    readonly_fields = ["ruleset_overrides"]
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        if not change:
+            obj.ruleset_overrides = dict(obj.league.ruleset_overrides)
+        super().save_model(request, obj, form, change)
 
 
 @admin.register(m.Machine)

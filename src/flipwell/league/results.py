@@ -1,11 +1,11 @@
 """A season's fold, computed once per revision and read by every worker.
 
 Words:
-- *season fold*: the season's facts (`adapters.season_facts`), the league's ruleset and the
-  rules' `fold_season` of the two: everything the standings, ladders, boards and player pages
-  derive from. Its *kind*: the numbers alone (what a write folds, and most pages read), or
-  *explained*, every point with its reason (a player's page), folded the first time a page
-  asks for it at a revision.
+- *season fold*: the season's facts (`adapters.season_facts`), its ruleset (the readings it
+  was created with, `adapters.season_ruleset`) and the rules' `fold_season` of the two:
+  everything the standings, ladders, boards and player pages derive from. Its *kind*: the
+  numbers alone (what a write folds, and most pages read), or *explained*, every point with
+  its reason (a player's page), folded the first time a page asks for it at a revision.
 - *revision*: see `flipwell.league.models.results`; a write gives the season a new one and
   stores the fold for it in the same transaction (`store_fold`, called by the services'
   `season_changed`), so a reader finds it already computed.
@@ -24,13 +24,13 @@ from django.db import IntegrityError, transaction
 
 from flipwell.league import caches
 from flipwell.league import models as m
-from flipwell.league.adapters import ruleset_for, season_facts
+from flipwell.league.adapters import season_facts, season_ruleset
 from flipwell.rules import Ruleset, SeasonFacts, SeasonResult, fold_season
 
 
 @dataclass(frozen=True)
 class SeasonFold:
-    """A season's facts folded under its league's ruleset, at one revision."""
+    """A season's facts folded under its own ruleset, at one revision."""
 
     facts: SeasonFacts
     result: SeasonResult
@@ -41,7 +41,7 @@ def compute_fold(season: m.Season, *, explain: bool = False) -> SeasonFold:
     """Fold the season from its stored facts now (raises RuleError on a fact it rejects);
     with `explain`, every point carries its reason (R3-e)."""
     facts = season_facts(season)
-    ruleset = ruleset_for(season.league)
+    ruleset = season_ruleset(season)
     result = fold_season(facts, ruleset=ruleset, explain=explain)
     return SeasonFold(facts, result, ruleset)
 

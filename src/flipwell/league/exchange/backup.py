@@ -511,7 +511,22 @@ def _rows_by_model(
             _check_row(path, label, len(rows) + 1, row, allowed)
             rows.append(_current_values(label, row))
     _subscriptions_to_leagues(rows_by_label)
+    _seasons_read_as_their_leagues(rows_by_label)
     return rows_by_label
+
+
+def _seasons_read_as_their_leagues(rows_by_label: dict[str, list[dict[str, Any]]]) -> None:
+    """Give each season of an older backup (no ``ruleset_overrides``: it was folded under its
+    league's readings) its league's readings, as league migration 0022 does. Changes
+    `rows_by_label` in place."""
+    readings = {
+        row["pk"]: row["fields"].get("ruleset_overrides", {})
+        for row in rows_by_label.get("league.league", [])
+    }
+    for row in rows_by_label.get("league.season", []):
+        fields = row["fields"]
+        if "ruleset_overrides" not in fields:
+            row["fields"] = {**fields, "ruleset_overrides": readings.get(fields.get("league"), {})}
 
 
 def _subscriptions_to_leagues(rows_by_label: dict[str, list[dict[str, Any]]]) -> None:

@@ -3,7 +3,8 @@
 Words:
 - *season export* (JSON): the season's facts in the season file format of `flipwell.seasonfile`
   (so `flipwell standings FILE` and `import_season_file` read it), plus ``"standings"``: the
-  computed table, and ``"status"`` of each meet (``"open"`` while it is played). Player keys
+  computed table, ``"status"`` of each meet (``"open"`` while it is played) and ``"readings"``:
+  the season's readings of the rules it is folded under (its ruleset overrides). Player keys
   are database ids as strings, as the rules name players (`adapters.player_key`).
 - *standings CSV*: one row per player of the standings table, best first. ``league_points``
   is the exact value as a decimal (``179.5``); a value no decimal can write exactly (a third
@@ -31,7 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from flipwell.league import models as m
-from flipwell.league.adapters import ruleset_for, season_facts
+from flipwell.league.adapters import season_facts, season_ruleset
 from flipwell.league.csv_cells import csv_text
 from flipwell.league.players_csv import COLUMNS as ROSTER_COLUMNS
 from flipwell.rules import (
@@ -90,9 +91,9 @@ class FoldedSeason:
 
 
 def fold(season: m.Season) -> FoldedSeason:
-    """Load a season's facts (a fixed number of queries) and fold them with its ruleset."""
+    """Load a season's facts (a fixed number of queries) and fold them with its readings."""
     facts = season_facts(season)
-    result = fold_season(facts, ruleset=ruleset_for(season.league))
+    result = fold_season(facts, ruleset=season_ruleset(season))
     numbers = [meet.number for meet in facts.meets]
     meets = {meet.number: meet for meet in season.meets.filter(number__in=numbers)}
     names = {e.player: (e.first_name, e.last_name) for e in facts.entrants}
@@ -116,6 +117,7 @@ def season_export(folded: FoldedSeason) -> dict[str, Any]:
         "league": season.league.name,
         "season": season.name,
         "number_of_meets": season.number_of_meets,
+        "readings": dict(season.ruleset_overrides),
         "entrants": [
             {
                 "player": e.player,

@@ -7,6 +7,9 @@ Words:
 - *season entry*: a player entered in a season, with his IFPA rank when the season starts (the
   week-1 seeding, §3.1, §4.3) and the meet he joined at (1 = from the start; a later number
   makes him a late joiner whose earlier games are forfeits, R2.4-f).
+- *the season's readings*: its ruleset overrides (as the league's, `League.ruleset_overrides`),
+  copied from the league's when the season is created and changed with them only until its
+  first meet starts: a season is folded under the readings it was played under.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from django.utils import timezone
 from flipwell.league.models.leagues import League
 from flipwell.league.models.players import Player
 from flipwell.league.models.results import new_revision
+from flipwell.league.validators import validate_ruleset_overrides
 
 
 class Weekday(models.IntegerChoices):
@@ -42,6 +46,10 @@ class Season(models.Model):
     start_time = models.TimeField()
     number_of_meets = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
     dues_cents = models.PositiveIntegerField(default=0)
+    # The league's readings when the season was created (see the module's words).
+    ruleset_overrides = models.JSONField(
+        default=dict, blank=True, validators=[validate_ruleset_overrides]
+    )
     created_at = models.DateTimeField(default=timezone.now)
     # The official's decision to show the season to the public before its first meet starts
     # (`publish_season`); null until then.

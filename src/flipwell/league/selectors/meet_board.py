@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.league.adapters import COMPENSATORY_COLUMNS, player_key, ruleset_for
+from flipwell.league.adapters import COMPENSATORY_COLUMNS, player_key, season_ruleset
 from flipwell.league.compiled import CompiledQuery, Rows, rows_together
 from flipwell.league.results import SeasonFold, season_fold
 from flipwell.rules import (
@@ -259,7 +259,7 @@ def game_play_order(game: m.Game) -> tuple[int, ...]:
         [player_key(p) for p in found.players],
         games=played_games(before),
         late=[player_key(p) for p in found.late],
-        ruleset=ruleset_for(game.group.meet.season.league),
+        ruleset=season_ruleset(game.group.meet.season),
     )
     return tuple(int(p) for p in order)
 

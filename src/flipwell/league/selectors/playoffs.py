@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, ruleset_for
+from flipwell.league.adapters import player_key, season_ruleset
 from flipwell.league.models.playoffs import PlayoffNoShow  # exported by models later
 from flipwell.league.results import season_fold
 from flipwell.league.selectors.standings import PlayerRef, playoff_candidates
@@ -212,7 +212,7 @@ def playoff_bracket(season: m.Season) -> PlayoffBracket:
         names = player_names(p for t in open_ties for p in t.players)
         ties = tuple(t.render(names) for t in open_ties)
         return PlayoffBracket(season.pk, night.date, night.status, ties=ties)
-    ruleset = ruleset_for(season.league)
+    ruleset = season_ruleset(season)
     views = []
     for _name, division in facts.divisions.items():
         state = bracket_state(division, ruleset)

@@ -2,7 +2,9 @@
 rulebook's default, the passage it reads and its interpretation (INTERPRETATIONS.md).
 
 Words: a *reading* is one `Ruleset` setting (see `flipwell.rules.readings`); it is *changed*
-when the league's value differs from the rulebook's default (FWPL v1.0).
+when the league's value differs from the rulebook's default (FWPL v1.0). The league's readings
+are those a season takes when it is created; a season keeps its own from then on
+(`Season.ruleset_overrides`), so a change reaches the newest season only before it begins.
 """
 
 from __future__ import annotations
@@ -44,10 +46,12 @@ class ReadingLine:
 
 @dataclass(frozen=True)
 class LeagueReadings:
-    """Every setting of the league's ruleset, and why none may change now ("" when they may)."""
+    """Every setting of the league's ruleset, why none may change now ("" when they may), and
+    which seasons a change applies to (a sentence)."""
 
     lines: tuple[ReadingLine, ...]
     locked: str
+    applies_to: str = ""
 
     def line(self, name: str) -> ReadingLine | None:
         return next((line for line in self.lines if line.name == name), None)
@@ -65,7 +69,26 @@ def league_readings(league: m.League) -> LeagueReadings:
     except RuleError as error:
         locked = str(error)
     return LeagueReadings(
-        lines=tuple(_line(ruleset, f.name) for f in fields(Ruleset)), locked=locked
+        lines=tuple(_line(ruleset, f.name) for f in fields(Ruleset)),
+        locked=locked,
+        applies_to=_applies_to(newest.name if newest else None, begun=bool(locked)),
+    )
+
+
+def _applies_to(newest: str | None, *, begun: bool) -> str:
+    """Which seasons a change reaches: the newest while it has not begun, and those created
+    later; a season played keeps the readings it was played under."""
+    kept = "Seasons already played keep the readings they were played under."
+    if newest is None:
+        return "A change applies to every season created after it."
+    if begun:
+        return (
+            f"{newest} keeps the readings it began with. A change made while the next season is "
+            f"prepared applies to that season and every season after it. {kept}"
+        )
+    return (
+        f"A change applies to {newest}, which has not begun, and to every season created "
+        f"after it. {kept}"
     )
 
 

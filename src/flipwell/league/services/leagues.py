@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from flipwell.league.adapters import ruleset_for
 from flipwell.league.audit import record_event
 from flipwell.league.models import League, LeagueOfficial
 from flipwell.league.selectors.seasons import seasons_newest_first
@@ -79,15 +78,17 @@ def create_league(
 def change_ruleset_setting(
     *, league: League, setting: str, value: str, reason: str, actor: User
 ) -> League:
-    """Change one of the league's readings (a `Ruleset` field) to `value`, as typed or picked.
+    """Change one of the league's readings (a `Ruleset` field) to `value`, as typed or picked:
+    the league's (which every season created later takes) and its newest season's, which has
+    not begun. Seasons played keep the readings they were played under.
 
     Refused (ValidationError, nothing written) once the league's newest season has begun
     (`check_ruleset_change`), for an unknown setting or a value it does not allow, and
-    without a reason. Side effects: the league's ruleset overrides (a value equal to the
-    rulebook's default is dropped from them), a Ruling (who, when, why), an audit event
-    ``league.ruleset_changed`` with the old and new values, and every season of the league
-    folded again under the new readings (`season_changed`). PermissionDenied unless `actor`
-    is a league official of `league`.
+    without a reason. Side effects: the league's and the newest season's ruleset overrides (a
+    value equal to the rulebook's default is dropped from them), a Ruling (who, when, why),
+    an audit event ``league.ruleset_changed`` with the old and new values and the season
+    changed, and that season folded again when its reading changed (`season_changed`).
+    PermissionDenied unless `actor` is a league official of `league`.
     """
     require_official(actor=actor, league=league, action="change the league's readings")
     if setting not in READINGS:
@@ -95,19 +96,17 @@ def change_ruleset_setting(
     why = require_reason(reason, field="reason", what="Changing a reading")
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
-        seasons = list(seasons_newest_first(league).select_for_update(of=("self",)))
-        newest = seasons[0] if seasons else None
+        newest = seasons_newest_first(league).select_for_update(of=("self",)).first()
         with rules_edge("value"):
             check_ruleset_change(
                 season=newest.name if newest else None,
                 begun=bool(getattr(newest, "begun", False)),
             )
-            old = getattr(ruleset_for(league), setting)
-            overrides = {**league.ruleset_overrides, setting: parse_setting(setting, value)}
-            new = getattr(ruleset_from_overrides(overrides), setting)
-        if new == getattr(FWPL_V1, setting):
-            del overrides[setting]
-        league.ruleset_overrides = overrides
+            old, new, league.ruleset_overrides = _read_as(league.ruleset_overrides, setting, value)
+            if newest is not None:
+                was, _, newest.ruleset_overrides = _read_as(
+                    newest.ruleset_overrides, setting, value
+                )
         league.save(update_fields=["ruleset_overrides"])
         change = f"{setting}: {setting_text(old)} -> {setting_text(new)}"
         ruling = record_ruling(
@@ -122,11 +121,28 @@ def change_ruleset_setting(
                 "setting": setting,
                 "from": setting_text(old),
                 "to": setting_text(new),
+                "season": newest.name if newest else None,
                 "ruling": ruling.pk,
                 "reason": why,
             },
         )
         league_changed(league)
-        for season in seasons:
-            season_changed(season)
+        if newest is not None:
+            newest.save(update_fields=["ruleset_overrides"])
+            if was != new:
+                season_changed(newest)
     return league
+
+
+def _read_as(
+    overrides: dict[str, Any], setting: str, value: str
+) -> tuple[Any, Any, dict[str, Any]]:
+    """The value `overrides` read for `setting`, the value `value` reads as, and the overrides
+    with it (without it when it is the rulebook's default). RuleError for a value `setting`
+    does not allow."""
+    old = getattr(ruleset_from_overrides(overrides), setting)
+    changed = {**overrides, setting: parse_setting(setting, value)}
+    new = getattr(ruleset_from_overrides(changed), setting)
+    if new == getattr(FWPL_V1, setting):
+        del changed[setting]
+    return old, new, changed

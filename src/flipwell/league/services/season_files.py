@@ -5,6 +5,10 @@ seasons): entrants, and for each played meet its groups, scores, forfeits, tie o
 compensatory games and violations. Importing writes those facts exactly as a league night
 would have: a confirmed score submission per game, a forfeit per missing score, a violation
 per §8.1 reduction or zero score. Nothing derived (points, ladders) is stored.
+
+A season file may carry the season's readings of the rules (``"readings"``: its ruleset
+overrides, as a season export writes them); the season keeps them. A file without them (an
+older export, a league's own file) is read under the league's readings as they are now.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from flipwell.league.services._edge import (
     require_official,
     season_changed,
 )
+from flipwell.league.validators import ruleset_from_overrides, validate_ruleset_overrides
 from flipwell.rules import (
     GameFacts,
     MatchFacts,
@@ -52,21 +57,27 @@ def import_season_file(
 
     Meets are dated weekly from `first_meet`; all are closed, except the last when
     `open_last_meet` (a season in progress). Players are matched by name among the league's
-    earlier entrants, or created. Side effects: the Season, Players, SeasonEntries, Machines
+    earlier entrants, or created. The season keeps the file's readings, else the league's
+    (see the module). Side effects: the Season, Players, SeasonEntries, Machines
     (by title), Meets, groups, games, confirmed score submissions, forfeits, tie orders,
     compensatory games, violations, and one audit event ``season.imported``. Raises
     PermissionDenied unless `actor` is a league official, and ValidationError (nothing written)
     when the file is not a valid season (the rules' message says where).
     """
-    try:
-        facts = season_from_dict(data)
-        fold_season(facts)  # refuse a file the rules cannot score before writing anything
-    except (RuleError, KeyError, TypeError) as error:
-        raise ValidationError(f"not a valid season file: {error}") from error
     with transaction.atomic():
         require_official(actor=actor, league=league, action="import a season")
+        readings = data.get("readings", _league_readings(league))
+        try:
+            validate_ruleset_overrides(readings)
+            facts = season_from_dict(data)
+            # refuse a file the rules cannot score before writing anything
+            fold_season(facts, ruleset=ruleset_from_overrides(readings))
+        except (RuleError, KeyError, TypeError, ValidationError) as error:
+            why = " ".join(error.messages) if isinstance(error, ValidationError) else error
+            raise ValidationError(f"not a valid season file: {why}") from error
         season = m.Season(
             league=league,
+            ruleset_overrides=readings,
             name=name,
             weekday=first_meet.weekday(),
             start_time=start_time,
@@ -94,8 +105,13 @@ def import_season_file(
             actor=actor,
             data={"name": name, "meets": len(facts.meets), "entrants": len(facts.entrants)},
         )
-        season_changed(season)  # the stored facts fold under the league's ruleset
+        season_changed(season)  # the stored facts fold under the season's readings
     return season
+
+
+def _league_readings(league: m.League) -> dict[str, Any]:
+    """The league's readings now, locked: a reading changed meanwhile waits for the import."""
+    return dict(m.League.objects.select_for_update().get(pk=league.pk).ruleset_overrides)
 
 
 def _players(league: m.League, season: m.Season, facts: SeasonFacts) -> dict[str, m.Player]:

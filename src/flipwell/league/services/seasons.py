@@ -2,12 +2,13 @@
 
 Words: the *next season from this one* is a new season of the same league with this one's
 start time, length and dues (and league night unless another is given), and this one's
-players entered again, less those the official leaves out. The league's machines, ruleset and
-officials belong to the league, so the new season has them already. *Publishing* a season
-being prepared shows it to the public before its first meet starts (`selectors.seasons`).
-*Refreshing the IFPA ranks* sets each listed player's rank at the start of the season from a
-roster CSV (`flipwell.league.players_csv`) until its first meet starts: week 1 is seeded by
-them, later weeks by league points (R3.1-b, R4.3-a).
+players entered again, less those the official leaves out. The league's machines and
+officials belong to the league, so the new season has them already; its readings of the rules
+are the league's when it is created (`Season.ruleset_overrides`), kept from then on.
+*Publishing* a season being prepared shows it to the public before its first meet starts
+(`selectors.seasons`). *Refreshing the IFPA ranks* sets each listed player's rank at the start
+of the season from a roster CSV (`flipwell.league.players_csv`) until its first meet starts:
+week 1 is seeded by them, later weeks by league points (R3.1-b, R4.3-a).
 """
 
 from __future__ import annotations
@@ -49,7 +50,9 @@ def create_season(
 ) -> Season:
     """Create a season of `league`: its weekday (Monday = 0), start time, length, dues (R2-a).
 
-    Side effects: inserts the Season and an audit event ``season.created``. Raises
+    The season takes the league's readings of the rules as they are now (its ruleset
+    overrides), and keeps them when the league's change later. Side effects: inserts the
+    Season and an audit event ``season.created``. Raises
     PermissionDenied unless `actor` is a league official of `league`, and ValidationError
     (nothing written) for a name already used in the league, a weekday outside 0..6, fewer
     than one meet or negative dues.
@@ -57,8 +60,11 @@ def create_season(
     with transaction.atomic():
         league_changed(league)
         require_official(actor=actor, league=league, action="create a season")
+        # Locked: a reading changed meanwhile (`change_ruleset_setting`) is this season's too.
+        readings = League.objects.select_for_update().get(pk=league.pk).ruleset_overrides
         season = Season(
             league=league,
+            ruleset_overrides=readings,
             name=name.strip(),
             weekday=weekday,
             start_time=start_time,
@@ -85,6 +91,7 @@ def create_season(
                 "start_time": season.start_time.isoformat(),
                 "number_of_meets": season.number_of_meets,
                 "dues_cents": season.dues_cents,
+                "ruleset_overrides": season.ruleset_overrides,
             },
         )
     return season
