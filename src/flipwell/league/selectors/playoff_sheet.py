@@ -14,7 +14,7 @@ import zlib
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, ruleset_for
+from flipwell.league.adapters import player_key, season_ruleset
 from flipwell.league.selectors.playoffs import (
     DivisionFacts,
     PlayoffFacts,
@@ -152,7 +152,7 @@ def match_sheet(night: m.PlayoffNight, division: str, match: str) -> MatchSheet:
     facts = load_playoff_facts(night)
     season = night.season
     div = facts.divisions[division]
-    state = bracket_state(div, ruleset_for(season.league)).match(match)
+    state = bracket_state(div, season_ruleset(season)).match(match)
     names = {k: ref.name for k, ref in facts.names.items()}
     present = [p for p in state.players if p not in state.absent]
     row = _row(night, division, match)
@@ -397,7 +397,7 @@ def _selectable(
             played=played,
             busy=_busy(facts, exclude=(division, state.match)),
             unplayable=unplayable,
-            ruleset=ruleset_for(season.league),
+            ruleset=season_ruleset(season),
         )
     except RuleError:
         return ()
@@ -464,7 +464,7 @@ def printed_matches(night: m.PlayoffNight) -> tuple[PrintedMatch, ...]:
     """Every match of the night in playing order, division by division (a fixed number of
     queries)."""
     facts = load_playoff_facts(night)
-    ruleset = ruleset_for(night.season.league)
+    ruleset = season_ruleset(night.season)
     found = []
     for name, div in facts.divisions.items():
         for state in bracket_state(div, ruleset).matches:

@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, ruleset_for
+from flipwell.league.adapters import player_key, season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.models.playoffs import PlayoffNoShow
 from flipwell.league.selectors.playoffs import (
@@ -125,7 +125,7 @@ def start_game(
                 played=played,
                 busy=busy,
                 unplayable=unplayable,
-                ruleset=ruleset_for(season.league),
+                ruleset=season_ruleset(season),
             )
         else:
             if machine is None:
@@ -427,7 +427,7 @@ def record_playoff_lateness_notice(
             match=row, player=player, notice_at=told, recorded_by=actor
         )
         wait_until = delayed_match_start(
-            start=start, notice_at=told, ruleset=ruleset_for(season.league)
+            start=start, notice_at=told, ruleset=season_ruleset(season)
         )
         record_event(
             action="playoffs.lateness_announced",
@@ -468,7 +468,7 @@ def _check_waited(night: m.PlayoffNight, division: str, match: str, player: m.Pl
     wait_until = delayed_match_start(
         start=playoff_start(night),
         notice_at=notice.notice_at,
-        ruleset=ruleset_for(night.season.league),
+        ruleset=season_ruleset(night.season),
     )
     if timezone.now() < wait_until:
         local = timezone.localtime(wait_until, ZoneInfo(night.season.league.time_zone))
@@ -540,7 +540,7 @@ def _match_with_players(
 
 def _state(season: m.Season, div: DivisionFacts, match: str) -> PlayoffMatchState:
     with rules_edge("match", code="invalid", message=str):
-        return bracket_state(div, ruleset_for(season.league)).match(match)
+        return bracket_state(div, season_ruleset(season)).match(match)
 
 
 def _check_record(
@@ -553,7 +553,7 @@ def _check_record(
     records = dict(div.records)
     records[match] = change(records.get(match, PlayoffMatchRecord()))
     with rules_edge("order", code="invalid", message=str):
-        bracket_state(replace(div, records=records), ruleset_for(season.league))
+        bracket_state(replace(div, records=records), season_ruleset(season))
 
 
 def _checked_pick(

@@ -26,7 +26,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, ruleset_for
+from flipwell.league.adapters import player_key, season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.models.playoffs import PlayoffNoShow
 from flipwell.league.selectors.playoffs import (
@@ -259,7 +259,7 @@ def close_playoff_night(*, season: m.Season, actor: User) -> m.PlayoffNight:
         require_official(actor=actor, league=season.league, action="run the playoffs")
         night = locked_night(season)
         facts = load_playoff_facts(night)
-        ruleset = ruleset_for(season.league)
+        ruleset = season_ruleset(season)
         needed = [
             f"{name} {line}"
             for name, div in facts.divisions.items()
