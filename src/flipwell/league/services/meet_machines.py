@@ -22,7 +22,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, ruleset_for
+from flipwell.league.adapters import machines_played, player_key, ruleset_for
 from flipwell.league.audit import record_event
 from flipwell.league.selectors.meet_board import (
     GAMES_PER_MATCH,
@@ -410,7 +410,7 @@ def _draw_missing_games(
     as R5-a) from `seed` + the game's number; the seeds and the created Games."""
     hold_machine_choices(group.meet_id)
     states = [s for s, _ in machine_states(group.meet)]
-    played = [machine_key(g.machine_id, g.machine.title) for g in games]
+    played = machines_played((g.machine_id, g.machine.title) for g in games)
     base = _seed(seed)
     seeds: list[int] = []
     created: list[m.Game] = []
@@ -685,10 +685,8 @@ def _replacement_facts(game: m.Game, seed: int | None) -> _ReplacementFacts:
     states_titles = machine_states(group.meet)
     states = [s for s, _ in states_titles]
     titles = {machine_id_of(s.machine): t for s, t in states_titles}
-    played = [
-        machine_key(pk, title)
-        for pk, title in group.games.exclude(pk=game.pk).values_list("machine_id", "machine__title")
-    ]
+    others = group.games.exclude(pk=game.pk).values_list("machine_id", "machine__title")
+    played = machines_played(others)
     selector = game.chosen_by_id
     drawn = selector is None
     draw_seed = seed if seed is not None else (secrets.randbelow(SEED_LIMIT) if drawn else None)
