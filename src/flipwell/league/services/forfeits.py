@@ -16,7 +16,6 @@ from django.db import transaction
 
 from flipwell.league import models as m
 from flipwell.league.adapters import ruleset_for
-from flipwell.league.audit import record_event
 from flipwell.league.notices import late_join_forfeits_detail
 from flipwell.league.services._edge import (
     ConflictError,
@@ -30,7 +29,6 @@ from flipwell.league.services._edge import (
     require_reason,
     require_scorekeeping,
     rules_edge,
-    season_changed,
 )
 from flipwell.league.services._protocol import Write, official_write
 from flipwell.league.services._season_forfeit import refuse_if_season_forfeited
@@ -148,10 +146,11 @@ def designate_forfeit_non_countable(
     league official; ValidationError without a reason, for a meet that is not open, a player
     outside the group, a player who did not forfeit the game, or one already non-countable.
     """
-    with transaction.atomic():
+    with official_write(
+        league=game.group.meet.season.league, actor=actor, action="make a forfeit non-countable"
+    ) as write:
         game = locked_game(game)
-        league = game.group.meet.season.league
-        require_official(actor=actor, league=league, action="make a forfeit non-countable")
+        write.season = game.group.meet.season
         open_meet(game.group.meet, doing="make a forfeit non-countable")
         require_member(player, group_player_ids(game.group), field="player", group=game.group)
         why = require_reason(reason, field="reason", what="A non-countable forfeit (R2.4-g)")
@@ -160,36 +159,39 @@ def designate_forfeit_non_countable(
             raise ValidationError({"player": f"{player}'s forfeit of this game is not countable."})
         on_sheet = forfeit is None
         if forfeit is None:
-            confirmed = m.ScoreLine.objects.filter(
-                submission__game=game, submission__confirmed_by__isnull=False, player=player
-            ).order_by("-submission__version")
-            line = confirmed.values_list("machine_score", flat=True)[:1]
-            if list(line) != [None]:
-                raise ValidationError(
-                    {"player": f"{player} did not forfeit game {game.number} of this group."}
-                )
-            forfeit = m.Forfeit.objects.create(
-                game=game,
-                player=player,
-                countable=False,
-                reason=m.Forfeit.Reason.OTHER,
-                note=f"Entered on the score sheet. {why}",
-                recorded_by=actor,
-            )
+            forfeit = _forfeit_on_sheet(game, player, why=why, actor=actor)
         else:
             forfeit.countable = False
             forfeit.note = f"{forfeit.note} {why}".strip()
             forfeit.save(update_fields=["countable", "note"])
-        record_ruling(league=league, official=actor, **_not_countable_ruling(game, player, why=why))
-        record_event(
-            action="forfeit.designated_non_countable",
-            obj=forfeit,
-            league=league,
-            actor=actor,
-            data={"game": game.pk, "player": player.pk, "on_sheet": on_sheet, "reason": why},
+        write.ruling(**_not_countable_ruling(game, player, why=why))
+        write.event(
+            "forfeit.designated_non_countable",
+            forfeit,
+            {"game": game.pk, "player": player.pk, "on_sheet": on_sheet, "reason": why},
         )
-        season_changed(game.group.meet.season)
     return forfeit
+
+
+def _forfeit_on_sheet(game: m.Game, player: m.Player, *, why: str, actor: User) -> m.Forfeit:
+    """A non-countable Forfeit (other) for `player`, whose score on `game`'s counted sheet is
+    empty (a forfeit entered on the sheet); refused when they have a score there."""
+    confirmed = m.ScoreLine.objects.filter(
+        submission__game=game, submission__confirmed_by__isnull=False, player=player
+    ).order_by("-submission__version")
+    line = confirmed.values_list("machine_score", flat=True)[:1]
+    if list(line) != [None]:
+        raise ValidationError(
+            {"player": f"{player} did not forfeit game {game.number} of this group."}
+        )
+    return m.Forfeit.objects.create(
+        game=game,
+        player=player,
+        countable=False,
+        reason=m.Forfeit.Reason.OTHER,
+        note=f"Entered on the score sheet. {why}",
+        recorded_by=actor,
+    )
 
 
 def _not_countable_ruling(game: m.Game, player: m.Player, *, why: str) -> dict[str, Any]:
