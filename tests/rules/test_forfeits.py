@@ -205,3 +205,39 @@ def test_match_forfeits_refuses_a_non_bool_game():
     """R2.5-a: each game is a countable forfeit or not."""
     with pytest.raises(RuleError, match="must be True or False"):
         match_forfeits(3, [1, 0])
+
+
+@pytest.mark.parametrize("reason", ["absent", "late", "other"])
+def test_recorded_forfeit_reason_absent_late_or_other_is_accepted_r2_4_a(reason: str) -> None:
+    """R2.4-a: a forfeit is recorded by hand for an absence, a lateness or another reason."""
+    from flipwell.rules.forfeits import check_recorded_forfeit_reason
+
+    assert check_recorded_forfeit_reason(reason) is None
+
+
+def test_recorded_forfeit_reason_penalty_is_refused_r2_4_a() -> None:
+    """R2.4-a, §8.5: a penalty forfeit follows from a recorded serious violation only."""
+    from flipwell.rules.forfeits import check_recorded_forfeit_reason
+
+    with pytest.raises(RuleError, match="penalty forfeit follows from a recorded serious"):
+        check_recorded_forfeit_reason("penalty")
+
+
+@pytest.mark.parametrize("countable", [True, False])
+def test_late_join_designation_either_way_under_fwpl_r2_4_g(countable: bool) -> None:
+    """R2.4-g, R2.4-h, A46: under FWPL v1.0 the LO may make a late entrant's forfeits count
+    or not."""
+    from flipwell.rules.forfeits import check_late_join_designation
+
+    assert check_late_join_designation(countable) is None
+
+
+def test_late_join_designation_countable_refused_when_reading_forbids_r2_4_g() -> None:
+    """R2.4-g, A46: where the league makes every late-join forfeit non-countable, one player's
+    cannot be made countable; non-countable stays allowed."""
+    from flipwell.rules.forfeits import check_late_join_designation
+
+    ruleset = Ruleset(late_join_forfeits_countable=False)
+    assert check_late_join_designation(False, ruleset=ruleset) is None
+    with pytest.raises(RuleError, match="late_join_forfeits_countable = false"):
+        check_late_join_designation(True, ruleset=ruleset)

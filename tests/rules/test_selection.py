@@ -818,3 +818,22 @@ def test_ruleset_defaults_for_selection():
         "first_game_played",
         "after_finishers_in_ladder_order",
     )
+
+
+@pytest.mark.parametrize(
+    ("picker", "by_official", "chosen_by", "verdict"),
+    [
+        ("p4", False, "p4", "picks"),  # R5-c, A21: the picker picks
+        ("p4", False, "p1", "not_the_picker"),  # R5-c: nobody else does
+        ("p4", True, None, "player_picks"),  # A66: the LO only when nobody may
+        (THE_LO, True, None, "picks"),  # A66: nobody played the previous game
+        (THE_LO, False, "p1", "official_chooses"),  # A66: no player picks then
+    ],
+)
+def test_pick_verdict_r5_c_a66(
+    picker: str, by_official: bool, chosen_by: str | None, verdict: str
+) -> None:
+    """R5-c, A21, A66: who may choose the next machine, a player or the LO."""
+    from flipwell.rules.selection import pick_verdict
+
+    assert pick_verdict(picker, by_official=by_official, chosen_by=chosen_by) == verdict

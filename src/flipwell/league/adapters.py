@@ -53,6 +53,22 @@ def player_key(player_id: int) -> str:
     return str(player_id)
 
 
+def machine_key(machine_id: int, title: str) -> str:
+    """How the rules name a machine here: its title and id, unique and readable in messages."""
+    return f"{title} #{machine_id}"
+
+
+def machine_id_of(key: str) -> int:
+    """The machine id in a `machine_key`."""
+    return int(key.rsplit("#", 1)[1])
+
+
+def machines_played(games: Iterable[tuple[int, str]]) -> list[str]:
+    """The rules' names (`machine_key`) of the machines of a group's games, from (machine id,
+    title) rows in play order: what the §5 rules need to know the group played (R5-d)."""
+    return [machine_key(machine_id, title) for machine_id, title in games]
+
+
 def ruleset_for(league: m.League) -> Ruleset:
     """The league's `Ruleset`: FWPL v1.0 with its stored overrides (JSON) applied. These are
     the readings a season created now takes; a season is folded under its own

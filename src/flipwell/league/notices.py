@@ -357,3 +357,13 @@ def queue_ruling(
         body=render_notice("ruling", context, league_id=league.pk, player_id=player.pk),
     )
     return store_notices(league_id=league.pk, kind="ruling", meet=meet, drafts=[draft])
+
+
+def late_join_forfeits_detail(joined_at_meet: int, *, countable: bool) -> str:
+    """The notice's sentence for an official's designation of a late entrant's forfeits before
+    meet `joined_at_meet` (R2.4-g, R2.5-a)."""
+    return (
+        f"Your forfeits before meet {joined_at_meet} "
+        + ("count" if countable else "do not count")
+        + " toward the 12 that forfeit a season (R2.4-g, R2.5-a)."
+    )

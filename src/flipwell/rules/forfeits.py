@@ -116,3 +116,30 @@ def match_forfeits(
         if season_forfeited(count, ruleset=ruleset):
             return MatchForfeits(countable=count - prior_countable, season_forfeit_game=number)
     return MatchForfeits(countable=count - prior_countable, season_forfeit_game=None)
+
+
+RECORDED_FORFEIT_REASONS = ("absent", "late", "other")
+"""Why an official or scorekeeper records a forfeit (R2.4-a); a penalty forfeit is not among
+them: it follows from a recorded serious violation (§8.5)."""
+
+
+def check_recorded_forfeit_reason(reason: str) -> None:
+    """R2.4-a, §8.5: a forfeit is recorded by hand for an absence, a lateness (R2.3-a) or
+    another reason; a penalty forfeit follows from a recorded serious violation, never by
+    hand. Raises RuleError for any other reason."""
+    if reason not in RECORDED_FORFEIT_REASONS:
+        raise RuleError(
+            "a forfeit's reason is absent, late or other; a penalty forfeit follows from a "
+            "recorded serious violation (§8.5)"
+        )
+
+
+def check_late_join_designation(countable: bool, *, ruleset: Ruleset = FWPL_V1) -> None:
+    """R2.4-g, R2.4-h, A46: the LO designates whether one late entrant's forfeits before they
+    joined count; they may be made countable only where the league's reading lets late-join
+    forfeits count at all (`late_join_forfeits_countable`). Raises RuleError otherwise."""
+    if countable and not ruleset.late_join_forfeits_countable:
+        raise RuleError(
+            "this league's ruleset makes every late-join forfeit non-countable "
+            "(late_join_forfeits_countable = false): one player's cannot be made countable"
+        )

@@ -240,6 +240,27 @@ def machine_picker(
     return previous.order[-1]
 
 
+PickVerdict = Literal["picks", "official_chooses", "player_picks", "not_the_picker"]
+"""Whether a pick of the next machine may go ahead (`pick_verdict`)."""
+
+
+def pick_verdict(
+    picker: PlayerId | Official, *, by_official: bool, chosen_by: PlayerId | None = None
+) -> PickVerdict:
+    """Whether the machine of a group's next game may be chosen as asked (§5, A66).
+
+    picker: `machine_picker`'s answer. by_official: the LO chooses (or draws) it; otherwise
+    player `chosen_by` says they pick it. R5-c, A21, A24: only the picker picks
+    ("not_the_picker" otherwise). A66: when nobody played the previous game the LO chooses
+    ("official_chooses" for a player's pick), and only then ("player_picks" for the LO's).
+    """
+    if picker is THE_LO:
+        return "picks" if by_official else "official_chooses"
+    if by_official:
+        return "player_picks"
+    return "picks" if chosen_by == picker else "not_the_picker"
+
+
 def draw_machine(options: Collection[MachineId], *, seed: int) -> MachineId:
     """Draw one of `options` at random, reproducibly from `seed` (A66, as R5-a, A61).
 

@@ -25,7 +25,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.league.adapters import COMPENSATORY_COLUMNS, player_key, season_ruleset
+from flipwell.league.adapters import (
+    COMPENSATORY_COLUMNS,
+    machine_id_of,
+    machine_key,
+    player_key,
+    season_ruleset,
+)
 from flipwell.league.compiled import CompiledQuery, Rows, rows_together
 from flipwell.league.results import SeasonFold, season_fold
 from flipwell.rules import (
@@ -45,16 +51,6 @@ from flipwell.rules import (
 from flipwell.rules.corrections import CORRECTION_RULE
 
 GAMES_PER_MATCH = 4
-
-
-def machine_key(machine_id: int, title: str) -> str:
-    """How the rules name a machine here: its title and id, unique and readable in messages."""
-    return f"{title} #{machine_id}"
-
-
-def machine_id_of(key: str) -> int:
-    """The machine id in a `machine_key`."""
-    return int(key.rsplit("#", 1)[1])
 
 
 @dataclass(frozen=True)

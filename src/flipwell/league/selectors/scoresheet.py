@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key
+from flipwell.league.adapters import machine_id_of, player_key
 from flipwell.league.selectors.meet_board import (
     GAMES_PER_MATCH,
     BoardGame,
@@ -29,7 +29,6 @@ from flipwell.league.selectors.meet_board import (
     NightLine,
     RankingLine,
     board_fold,
-    machine_id_of,
     machine_states,
     meet_board,
     played_games,

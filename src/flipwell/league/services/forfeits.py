@@ -9,15 +9,14 @@ Every forfeit counts toward the §2.5 season forfeit unless a league official de
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from flipwell.league import models as m
 from flipwell.league.adapters import ruleset_for
-from flipwell.league.audit import record_event
-from flipwell.league.notices import queue_ruling
+from flipwell.league.notices import late_join_forfeits_detail
 from flipwell.league.services._edge import (
     ConflictError,
     game_subject,
@@ -30,10 +29,11 @@ from flipwell.league.services._edge import (
     require_reason,
     require_scorekeeping,
     rules_edge,
-    season_changed,
 )
+from flipwell.league.services._protocol import Write, official_write
 from flipwell.league.services._season_forfeit import refuse_if_season_forfeited
 from flipwell.rules.attendance import JoinDecision, join_game_in_progress
+from flipwell.rules.forfeits import check_late_join_designation, check_recorded_forfeit_reason
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -66,34 +66,11 @@ def record_forfeit(
     """
     with transaction.atomic():
         game = locked_game(game)
-        league = game.group.meet.season.league
-        require_scorekeeping(actor=actor, league=league, action="record a forfeit")
-        open_meet(game.group.meet, doing="record a forfeit")
-        require_member(player, group_player_ids(game.group), field="player", group=game.group)
-        if reason not in (m.Forfeit.Reason.ABSENT, m.Forfeit.Reason.LATE, m.Forfeit.Reason.OTHER):
-            raise ValidationError(
-                {
-                    "reason": "A forfeit's reason is absent, late or other; a penalty forfeit "
-                    "follows from a recorded serious violation (§8.5)."
-                }
-            )
-        why = note.strip()
-        if not countable:
-            require_official(actor=actor, league=league, action="make a forfeit non-countable")
-            why = require_reason(note, field="note", what="A non-countable forfeit (R2.4-g)")
-        score = _confirmed_score(game, player)
-        if score is not None:
-            raise ValidationError(
-                {
-                    "player": f"{player} has a confirmed score of {score:,} in this game: a "
-                    "forfeit cannot replace it (request a correction instead, R3-b)."
-                }
-            )
-        if m.Forfeit.objects.filter(game=game, player=player).exists():
-            raise ConflictError(
-                {"player": f"{player}'s forfeit of this game is recorded."},
-                code="forfeit_already_recorded",
-            )
+        write = _scorekeeping_write(game, player, actor=actor, action="record a forfeit")
+        with rules_edge("reason"):
+            check_recorded_forfeit_reason(reason)
+        why = _forfeit_note(write, countable=countable, note=note)
+        _check_forfeitable(game, player)
         forfeit = m.Forfeit.objects.create(
             game=game,
             player=player,
@@ -103,19 +80,57 @@ def record_forfeit(
             recorded_by=actor,
         )
         if not countable:
-            _rule_not_countable(game, player, why=why, actor=actor)
-        record_event(
-            action="forfeit.recorded",
-            obj=forfeit,
-            league=league,
-            actor=actor,
-            data={"game": game.pk, "player": player.pk, "countable": countable, "reason": reason},
+            write.ruling(**_not_countable_ruling(game, player, why=why))
+        write.event(
+            "forfeit.recorded",
+            forfeit,
+            {"game": game.pk, "player": player.pk, "countable": countable, "reason": reason},
         )
-        folded, _ = season_changed(game.group.meet.season)
         refuse_if_season_forfeited(  # A65; rolls the forfeit back
-            game=game, players=[player.pk], field="player", refused="a forfeit", result=folded
+            game=game,
+            players=[player.pk],
+            field="player",
+            refused="a forfeit",
+            result=write.refold(),
         )
+        write.finish()
     return forfeit
+
+
+def _scorekeeping_write(game: m.Game, player: m.Player, *, actor: User, action: str) -> Write:
+    """The write of an official or scorekeeper about `player` in locked `game`: refused unless
+    `actor` may keep the league's scores, the meet is open and `player` is in the group. The
+    caller finishes it (`Write.finish`) inside its transaction."""
+    meet = game.group.meet
+    require_scorekeeping(actor=actor, league=meet.season.league, action=action)
+    open_meet(meet, doing=action)
+    require_member(player, group_player_ids(game.group), field="player", group=game.group)
+    return Write(league=meet.season.league, actor=actor, season=meet.season)
+
+
+def _forfeit_note(write: Write, *, countable: bool, note: str) -> str:
+    """The forfeit's note; for a non-countable one an LO's reason (R2.4-g)."""
+    if countable:
+        return note.strip()
+    require_official(actor=write.actor, league=write.league, action="make a forfeit non-countable")
+    return require_reason(note, field="note", what="A non-countable forfeit (R2.4-g)")
+
+
+def _check_forfeitable(game: m.Game, player: m.Player) -> None:
+    """Refuse a forfeit over a confirmed score (R3-b) or a second one of the same game."""
+    score = _confirmed_score(game, player)
+    if score is not None:
+        raise ValidationError(
+            {
+                "player": f"{player} has a confirmed score of {score:,} in this game: a "
+                "forfeit cannot replace it (request a correction instead, R3-b)."
+            }
+        )
+    if m.Forfeit.objects.filter(game=game, player=player).exists():
+        raise ConflictError(
+            {"player": f"{player}'s forfeit of this game is recorded."},
+            code="forfeit_already_recorded",
+        )
 
 
 def designate_forfeit_non_countable(
@@ -131,10 +146,11 @@ def designate_forfeit_non_countable(
     league official; ValidationError without a reason, for a meet that is not open, a player
     outside the group, a player who did not forfeit the game, or one already non-countable.
     """
-    with transaction.atomic():
+    with official_write(
+        league=game.group.meet.season.league, actor=actor, action="make a forfeit non-countable"
+    ) as write:
         game = locked_game(game)
-        league = game.group.meet.season.league
-        require_official(actor=actor, league=league, action="make a forfeit non-countable")
+        write.season = game.group.meet.season
         open_meet(game.group.meet, doing="make a forfeit non-countable")
         require_member(player, group_player_ids(game.group), field="player", group=game.group)
         why = require_reason(reason, field="reason", what="A non-countable forfeit (R2.4-g)")
@@ -143,49 +159,50 @@ def designate_forfeit_non_countable(
             raise ValidationError({"player": f"{player}'s forfeit of this game is not countable."})
         on_sheet = forfeit is None
         if forfeit is None:
-            confirmed = m.ScoreLine.objects.filter(
-                submission__game=game, submission__confirmed_by__isnull=False, player=player
-            ).order_by("-submission__version")
-            line = confirmed.values_list("machine_score", flat=True)[:1]
-            if list(line) != [None]:
-                raise ValidationError(
-                    {"player": f"{player} did not forfeit game {game.number} of this group."}
-                )
-            forfeit = m.Forfeit.objects.create(
-                game=game,
-                player=player,
-                countable=False,
-                reason=m.Forfeit.Reason.OTHER,
-                note=f"Entered on the score sheet. {why}",
-                recorded_by=actor,
-            )
+            forfeit = _forfeit_on_sheet(game, player, why=why, actor=actor)
         else:
             forfeit.countable = False
             forfeit.note = f"{forfeit.note} {why}".strip()
             forfeit.save(update_fields=["countable", "note"])
-        _rule_not_countable(game, player, why=why, actor=actor)
-        record_event(
-            action="forfeit.designated_non_countable",
-            obj=forfeit,
-            league=league,
-            actor=actor,
-            data={"game": game.pk, "player": player.pk, "on_sheet": on_sheet, "reason": why},
+        write.ruling(**_not_countable_ruling(game, player, why=why))
+        write.event(
+            "forfeit.designated_non_countable",
+            forfeit,
+            {"game": game.pk, "player": player.pk, "on_sheet": on_sheet, "reason": why},
         )
-        season_changed(game.group.meet.season)
     return forfeit
 
 
-def _rule_not_countable(game: m.Game, player: m.Player, *, why: str, actor: User) -> None:
+def _forfeit_on_sheet(game: m.Game, player: m.Player, *, why: str, actor: User) -> m.Forfeit:
+    """A non-countable Forfeit (other) for `player`, whose score on `game`'s counted sheet is
+    empty (a forfeit entered on the sheet); refused when they have a score there."""
+    confirmed = m.ScoreLine.objects.filter(
+        submission__game=game, submission__confirmed_by__isnull=False, player=player
+    ).order_by("-submission__version")
+    line = confirmed.values_list("machine_score", flat=True)[:1]
+    if list(line) != [None]:
+        raise ValidationError(
+            {"player": f"{player} did not forfeit game {game.number} of this group."}
+        )
+    return m.Forfeit.objects.create(
+        game=game,
+        player=player,
+        countable=False,
+        reason=m.Forfeit.Reason.OTHER,
+        note=f"Entered on the score sheet. {why}",
+        recorded_by=actor,
+    )
+
+
+def _not_countable_ruling(game: m.Game, player: m.Player, *, why: str) -> dict[str, Any]:
     """The Ruling of an official who makes `player`'s forfeit of `game` non-countable
     (R2.4-g): recorded when it is entered so, or designated so later."""
-    record_ruling(
-        league=game.group.meet.season.league,
-        official=actor,
-        kind="forfeit_not_countable",
-        subject=game_subject(game, player),
-        reason=why,
-        affected=group_player_ids(game.group),
-    )
+    return {
+        "kind": "forfeit_not_countable",
+        "subject": game_subject(game, player),
+        "reason": why,
+        "affected": group_player_ids(game.group),
+    }
 
 
 @dataclass(frozen=True)
@@ -219,61 +236,18 @@ def record_late_join(
     """
     with transaction.atomic():
         game = locked_game(game)
-        league = game.group.meet.season.league
-        require_scorekeeping(actor=actor, league=league, action="record a late arrival")
-        open_meet(game.group.meet, doing="record a late arrival")
-        require_member(player, group_player_ids(game.group), field="player", group=game.group)
-        if m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False).exists():
-            raise ValidationError(
-                {"game": f"Game {game.number}'s scores are confirmed: it is no longer in progress."}
-            )
-        played_before = m.ScoreLine.objects.filter(
-            submission__game__group=game.group,
-            submission__game__number__lt=game.number,
-            submission__confirmed_by__isnull=False,
-            player=player,
-            machine_score__isnull=False,
-        ).exists()
-        if played_before:
-            raise ValidationError(
-                {"player": f"{player} already played an earlier game tonight: they are not late."}
-            )
-        if (
-            m.LateJoin.objects.filter(game=game, player=player).exists()
-            or m.Forfeit.objects.filter(game=game, player=player).exists()
-        ):
-            raise ConflictError(
-                {"player": f"{player}'s arrival in this game is recorded."},
-                code="late_join_already_recorded",
-            )
+        write = _scorekeeping_write(game, player, actor=actor, action="record a late arrival")
+        _check_late_arrival(game, player)
         with rules_edge():
             decision = join_game_in_progress(
                 machine_permits=machine_allows_joining,
                 last_player_started_ball_1=not last_player_not_past_ball_1,
             )
-        row: m.LateJoin | m.Forfeit
-        if decision.may_join:
-            row = m.LateJoin.objects.create(
-                game=game,
-                player=player,
-                machine_allows_joining=True,
-                last_player_not_past_ball_1=True,
-                recorded_by=actor,
-            )
-        else:
-            row = m.Forfeit.objects.create(
-                game=game,
-                player=player,
-                reason=m.Forfeit.Reason.LATE,
-                note=decision.reason,
-                recorded_by=actor,
-            )
-        record_event(
-            action="game.late_arrival",
-            obj=row,
-            league=league,
-            actor=actor,
-            data={
+        row = _store_late_arrival(game, player, decision, actor=actor)
+        write.event(
+            "game.late_arrival",
+            row,
+            {
                 "game": game.pk,
                 "player": player.pk,
                 "joined": decision.may_join,
@@ -281,8 +255,57 @@ def record_late_join(
                 "last_player_not_past_ball_1": last_player_not_past_ball_1,
             },
         )
-        season_changed(game.group.meet.season)
+        write.finish()
     return RecordedLateArrival(row=row, decision=decision)
+
+
+def _check_late_arrival(game: m.Game, player: m.Player) -> None:
+    """Refuse a late arrival in a confirmed game, for a player who already played an earlier
+    game tonight (so is not late), or a second one in the same game."""
+    if m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False).exists():
+        raise ValidationError(
+            {"game": f"Game {game.number}'s scores are confirmed: it is no longer in progress."}
+        )
+    played_before = m.ScoreLine.objects.filter(
+        submission__game__group=game.group,
+        submission__game__number__lt=game.number,
+        submission__confirmed_by__isnull=False,
+        player=player,
+        machine_score__isnull=False,
+    ).exists()
+    if played_before:
+        raise ValidationError(
+            {"player": f"{player} already played an earlier game tonight: they are not late."}
+        )
+    if (
+        m.LateJoin.objects.filter(game=game, player=player).exists()
+        or m.Forfeit.objects.filter(game=game, player=player).exists()
+    ):
+        raise ConflictError(
+            {"player": f"{player}'s arrival in this game is recorded."},
+            code="late_join_already_recorded",
+        )
+
+
+def _store_late_arrival(
+    game: m.Game, player: m.Player, decision: JoinDecision, *, actor: User
+) -> m.LateJoin | m.Forfeit:
+    """A LateJoin when the rules let `player` join `game`, else their Forfeit (late)."""
+    if decision.may_join:
+        return m.LateJoin.objects.create(
+            game=game,
+            player=player,
+            machine_allows_joining=True,
+            last_player_not_past_ball_1=True,
+            recorded_by=actor,
+        )
+    return m.Forfeit.objects.create(
+        game=game,
+        player=player,
+        reason=m.Forfeit.Reason.LATE,
+        note=decision.reason,
+        recorded_by=actor,
+    )
 
 
 # --- Late joiners' forfeits (§2.4) -----------------------------------------------------------
@@ -304,37 +327,21 @@ def designate_late_join_forfeits(
     forfeits when the league's ruleset makes every late-join forfeit non-countable (the rules
     cannot count one player's then).
     """
-    with transaction.atomic():
-        league = season.league
-        require_official(actor=actor, league=league, action="designate late-join forfeits")
+    league = season.league
+    with official_write(
+        league=league, actor=actor, action="designate late-join forfeits", season=season
+    ) as write:
         why = require_reason(
             reason, field="reason", what="A late-join forfeit designation (R2.4-g)"
         )
-        entry = (
-            m.SeasonEntry.objects.select_for_update().filter(season=season, player=player).first()
-        )
-        if entry is None:
-            raise ValidationError({"player": f"{player} is not entered in {season.name}."})
-        if entry.joined_at_meet <= 1:
-            raise ValidationError(
-                {
-                    "player": f"{player} joined {season.name} at its first meet: they have no "
-                    "late-join forfeits (R2.4-f)."
-                }
-            )
+        entry = _late_entry(season, player)
         with rules_edge():
             ruleset = ruleset_for(league)
-        if countable and not ruleset.late_join_forfeits_countable:
-            raise ValidationError(
-                {
-                    "countable": "This league's ruleset makes every late-join forfeit "
-                    "non-countable (late_join_forfeits_countable = false): one player's cannot be "
-                    "made countable."
-                }
-            )
+        with rules_edge("countable"):
+            check_late_join_designation(countable, ruleset=ruleset)
         entry.late_join_forfeits_countable = countable
         entry.save(update_fields=["late_join_forfeits_countable"])
-        ruling = record_ruling(
+        ruling = record_ruling(  # now: its id names the notice
             league=league,
             official=actor,
             kind="late_join_forfeits_countable"
@@ -343,25 +350,32 @@ def designate_late_join_forfeits(
             subject=f"{player}, {season.name}: forfeits before meet {entry.joined_at_meet}",
             reason=why,
         )
-        record_event(
-            action="season.late_join_forfeits_designated",
-            obj=entry,
-            league=league,
-            actor=actor,
-            data={"season": season.pk, "player": player.pk, "countable": countable, "reason": why},
+        write.event(
+            "season.late_join_forfeits_designated",
+            entry,
+            {"season": season.pk, "player": player.pk, "countable": countable, "reason": why},
         )
-        season_changed(season)
-        queue_ruling(
-            league=league,
+        write.notice(
             player=player,
             key=f"late_join:{ruling.pk}",
             what=f"your forfeits before you joined {season.name}",
-            details=[
-                f"Your forfeits before meet {entry.joined_at_meet} "
-                + ("count" if countable else "do not count")
-                + " toward the 12 that forfeit a season (R2.4-g, R2.5-a)."
-            ],
+            details=[late_join_forfeits_detail(entry.joined_at_meet, countable=countable)],
             reason=why,
+        )
+    return entry
+
+
+def _late_entry(season: m.Season, player: m.Player) -> m.SeasonEntry:
+    """`player`'s season entry, locked; refused unless they joined after the first meet."""
+    entry = m.SeasonEntry.objects.select_for_update().filter(season=season, player=player).first()
+    if entry is None:
+        raise ValidationError({"player": f"{player} is not entered in {season.name}."})
+    if entry.joined_at_meet <= 1:
+        raise ValidationError(
+            {
+                "player": f"{player} joined {season.name} at its first meet: they have no "
+                "late-join forfeits (R2.4-f)."
+            }
         )
     return entry
 

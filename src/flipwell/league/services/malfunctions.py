@@ -21,6 +21,7 @@ from flipwell.league import models as m
 from flipwell.league.adapters import (
     announced_problems,
     counted_tie_orders,
+    machine_key,
     player_key,
     players_playing,
     ruleset_for,
@@ -40,7 +41,7 @@ from flipwell.league.incident_words import (
     malfunction_notice,
     owed_words,
 )
-from flipwell.league.selectors.meet_board import game_play_order, machine_key
+from flipwell.league.selectors.meet_board import game_play_order
 from flipwell.league.services._edge import (
     PlayerRef,
     game_subject,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -22,14 +22,18 @@ from django.db.models import Max
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, ruleset_for
+from flipwell.league.adapters import (
+    machine_id_of,
+    machine_key,
+    machines_played,
+    player_key,
+    ruleset_for,
+)
 from flipwell.league.audit import record_event
 from flipwell.league.selectors.meet_board import (
     GAMES_PER_MATCH,
     group_games,
     late_players_and_open_compensatory,
-    machine_id_of,
-    machine_key,
     machine_states,
     played_games,
 )
@@ -42,20 +46,24 @@ from flipwell.league.services._edge import (
     hold_meet,
     locked_game,
     open_meet,
-    record_ruling,
     require_member,
     require_official,
     require_reason,
     rules_edge,
     season_changed,
 )
+from flipwell.league.services._protocol import official_write
 from flipwell.league.services.meets import SEED_LIMIT
+from flipwell.rules import Ruleset
 from flipwell.rules.malfunctions import OpenGame, check_next_game_may_start
 from flipwell.rules.selection import (
-    THE_LO,
+    MachineState,
+    PlayedGame,
+    Replacement,
     check_machine_choice,
     draw_machine,
     machine_picker,
+    pick_verdict,
     play_order,
     replacement_machine,
     selectable_machines,
@@ -100,7 +108,18 @@ def choose_next_machine(
     is not the picker, or the machine is not allowed (the message lists the allowed ones);
     ConflictError (code ``official_chooses``) when nobody played the previous game (A66).
     """
-    return _next_game(group=group, machine=machine, chosen_by=chosen_by, actor=actor)
+    with transaction.atomic():
+        group = _locked_group(group)
+        chosen, data = _next_game(group=group, machine=machine, chosen_by=chosen_by)
+        record_event(
+            action="game.machine_chosen",
+            obj=chosen.game,
+            league=group.meet.season.league,
+            actor=actor,
+            data=data,
+        )
+        season_changed(group.meet.season)
+    return chosen
 
 
 def official_chooses_next_machine(
@@ -119,7 +138,36 @@ def official_chooses_next_machine(
     is a league official; ConflictError (code ``player_picks``) when a player may pick; the
     errors of `choose_next_machine` otherwise.
     """
-    return _next_game(group=group, machine=machine, chosen_by=None, actor=actor, seed=seed)
+    with official_write(
+        league=group.meet.season.league, actor=actor, action="choose a group's next machine"
+    ) as write:
+        group = _locked_group(group)
+        write.season = group.meet.season
+        chosen, data = _next_game(group=group, machine=machine, chosen_by=None, seed=seed)
+        write.event("game.machine_chosen", chosen.game, data)
+    return chosen
+
+
+def _locked_group(group: m.Group) -> m.Group:
+    """`group` re-read and locked for the write, with its meet, season and league; its meet
+    held first, shared with the meet's other score writes (`MeetHold.SCORES`)."""
+    hold_meet(MeetHold.SCORES, group=group.pk)
+    return (
+        m.Group.objects.select_for_update(of=("self",))
+        .select_related("meet__season__league")
+        .get(pk=group.pk)
+    )
+
+
+@dataclass(frozen=True)
+class _Pick:
+    """What the pick of a group's next game is decided from (§5): the game's number, the
+    match's finished games, the group's late players (§2.3) and the league's ruleset."""
+
+    number: int
+    played: list[PlayedGame]
+    late: list[str]
+    ruleset: Ruleset
 
 
 def _next_game(
@@ -127,128 +175,132 @@ def _next_game(
     group: m.Group,
     machine: m.Machine | None,
     chosen_by: m.Player | None,
-    actor: User | None,
     seed: int | None = None,
-) -> NextGame:
-    """The next game of the group, chosen by the picker (`chosen_by`) or by the LO (None)."""
+) -> tuple[NextGame, dict[str, object]]:
+    """The next game of locked `group`, chosen by the picker (`chosen_by`) or by the LO
+    (None), stored; with its audit data (``game.machine_chosen``)."""
     by_official = chosen_by is None
-    with transaction.atomic():
-        hold_meet(MeetHold.SCORES, group=group.pk)
-        group = (
-            m.Group.objects.select_for_update(of=("self",))
-            .select_related("meet__season__league")
-            .get(pk=group.pk)
-        )
-        meet = group.meet
-        if by_official:
-            assert actor is not None  # official_chooses_next_machine requires one
-            require_official(
-                actor=actor, league=meet.season.league, action="choose a group's next machine"
-            )
-        open_meet(meet, doing="choose a machine")
-        games = list(group.games.order_by("number"))
-        if len(games) >= GAMES_PER_MATCH:
-            raise ConflictError(
-                f"Group {group.number} has played its {GAMES_PER_MATCH} games (R4-b).",
-                code="match_complete",
-            )
-        result, ruleset = fold(meet.season)
-        board_games = group_games(group, result)
-        if board_games and not board_games[-1].confirmed:
-            raise ConflictError(
-                f"Game {board_games[-1].number} of group {group.number} has no confirmed "
-                "scores yet: the next machine is chosen after it (R5-c).",
-                code="game_not_confirmed",
-            )
-        late_by_group, compensatory = late_players_and_open_compensatory(meet)
-        waiting = compensatory.get(group.pk, [])
-        with rules_edge():
-            check_next_game_may_start([OpenGame(player_key(p), "compensatory") for p in waiting])
-        played = played_games(board_games)
-        late = [player_key(p) for p in late_by_group.get(group.pk, frozenset())]
-        number = len(games) + 1
-        with rules_edge("machine" if by_official else "chosen_by"):
-            picker = machine_picker(played, late=late, ruleset=ruleset)
-        if picker is THE_LO and not by_official:
-            raise ConflictError(
-                f"Nobody played game {number - 1} of group {group.number}, so no player picks "
-                f"the machine for game {number}: the official chooses or draws it (R5-c, A66).",
-                code="official_chooses",
-            )
-        if picker is not THE_LO and by_official:
-            name = m.Player.objects.get(pk=int(picker))
-            raise ConflictError(
-                f"{name} picks the machine for game {number} of group {group.number} "
-                f"(last place among those who played game {number - 1}, R5-c, A21): the "
-                "official chooses only when nobody played the previous game (A66).",
-                code="player_picks",
-            )
-        if chosen_by is not None and picker is not THE_LO and chosen_by.pk != int(picker):
-            name = m.Player.objects.get(pk=int(picker))
-            raise ValidationError(
-                {
-                    "chosen_by": f"{name} picks the machine for game {number} of group "
-                    f"{group.number} (last place among those who played game {number - 1}, "
-                    f"R5-c, A21, A24), not {chosen_by}."
-                },
-                code="not_the_picker",
-            )
-        if machine is not None and machine.league_id != meet.season.league_id:
-            raise ValidationError({"machine": f"{machine} is not a machine of this league."})
-        hold_machine_choices(meet.pk)  # the machines are read and one is taken one at a time
-        states = [s for s, _ in machine_states(meet)]
-        draw_seed: int | None = None
-        if machine is None:
-            draw_seed = secrets.randbelow(SEED_LIMIT) if seed is None else seed
-            if not 0 <= draw_seed < SEED_LIMIT:
-                raise ValidationError(
-                    {"seed": f"A seed is a whole number from 0 to {SEED_LIMIT - 1}."}
-                )
-            with rules_edge("machine"):
-                options = selectable_machines(
-                    states, group=group.number, played=[g.machine for g in played], ruleset=ruleset
-                )
-                drawn = draw_machine(options.machines, seed=draw_seed)
-            machine = m.Machine.objects.get(pk=machine_id_of(drawn))
-        with rules_edge("machine"):
-            selection = check_machine_choice(
-                machine_key(machine.pk, machine.title),
-                states,
-                group=group.number,
-                played=[g.machine for g in played],
-                ruleset=ruleset,
-            )
-        game = m.Game.objects.create(
-            group=group, number=number, machine=machine, chosen_by=chosen_by
-        )
-        members = [player_key(p) for p in group_player_ids(group)]
-        with rules_edge():
-            order = play_order(members, games=played, late=late, ruleset=ruleset)
-        repeat = machine_key(machine.pk, machine.title) in {g.machine for g in played}
-        data: dict[str, object] = {
-            "group": group.pk,
-            "number": number,
-            "machine": machine.pk,
-            "chosen_by": None if chosen_by is None else chosen_by.pk,
-            "fallback": selection.fallback,
-            "repeat": repeat,
-        }
-        if by_official:
-            data.update(by_official=True, drawn=draw_seed is not None, seed=draw_seed)
-        record_event(
-            action="game.machine_chosen",
-            obj=game,
-            league=meet.season.league,
-            actor=actor,
-            data=data,
-        )
-        season_changed(meet.season)
-    return NextGame(
-        game=game,
-        play_order=tuple(int(p) for p in order),
-        fallback=selection.fallback,
-        repeat=repeat,
+    open_meet(group.meet, doing="choose a machine")
+    pick = _pick_facts(group)
+    _check_picker(group, pick, chosen_by=chosen_by)
+    if machine is not None and machine.league_id != group.meet.season.league_id:
+        raise ValidationError({"machine": f"{machine} is not a machine of this league."})
+    machine, draw_seed, fallback = _machine_to_play(group, pick, machine=machine, seed=seed)
+    game = m.Game.objects.create(
+        group=group, number=pick.number, machine=machine, chosen_by=chosen_by
     )
+    members = [player_key(p) for p in group_player_ids(group)]
+    with rules_edge():
+        order = play_order(members, games=pick.played, late=pick.late, ruleset=pick.ruleset)
+    repeat = machine_key(machine.pk, machine.title) in {g.machine for g in pick.played}
+    data: dict[str, object] = {
+        "group": group.pk,
+        "number": pick.number,
+        "machine": machine.pk,
+        "chosen_by": None if chosen_by is None else chosen_by.pk,
+        "fallback": fallback,
+        "repeat": repeat,
+    }
+    if by_official:
+        data.update(by_official=True, drawn=draw_seed is not None, seed=draw_seed)
+    order_ids = tuple(int(p) for p in order)
+    return NextGame(game=game, play_order=order_ids, fallback=fallback, repeat=repeat), data
+
+
+def _pick_facts(group: m.Group) -> _Pick:
+    """The facts the next pick is decided from; refused when the match is over (R4-b), the
+    previous game is unconfirmed (R5-c) or a compensatory game is open (R7.3-p)."""
+    games = list(group.games.order_by("number"))
+    if len(games) >= GAMES_PER_MATCH:
+        raise ConflictError(
+            f"Group {group.number} has played its {GAMES_PER_MATCH} games (R4-b).",
+            code="match_complete",
+        )
+    result, ruleset = fold(group.meet.season)
+    board_games = group_games(group, result)
+    if board_games and not board_games[-1].confirmed:
+        raise ConflictError(
+            f"Game {board_games[-1].number} of group {group.number} has no confirmed "
+            "scores yet: the next machine is chosen after it (R5-c).",
+            code="game_not_confirmed",
+        )
+    late_by_group, compensatory = late_players_and_open_compensatory(group.meet)
+    waiting = compensatory.get(group.pk, [])
+    with rules_edge():
+        check_next_game_may_start([OpenGame(player_key(p), "compensatory") for p in waiting])
+    late = [player_key(p) for p in late_by_group.get(group.pk, frozenset())]
+    return _Pick(len(games) + 1, played_games(board_games), late, ruleset)
+
+
+def _check_picker(group: m.Group, pick: _Pick, *, chosen_by: m.Player | None) -> None:
+    """Refuse a pick by anyone but the picker (R5-c, A21, A24), an official's pick while a
+    player may pick, and a player's when nobody may (A66): `pick_verdict`."""
+    by_official, number = chosen_by is None, pick.number
+    with rules_edge("machine" if by_official else "chosen_by"):
+        picker = machine_picker(pick.played, late=pick.late, ruleset=pick.ruleset)
+    chooser = None if chosen_by is None else player_key(chosen_by.pk)
+    verdict = pick_verdict(picker, by_official=by_official, chosen_by=chooser)
+    if verdict == "official_chooses":
+        raise ConflictError(
+            f"Nobody played game {number - 1} of group {group.number}, so no player picks "
+            f"the machine for game {number}: the official chooses or draws it (R5-c, A66).",
+            code="official_chooses",
+        )
+    if verdict == "picks":
+        return
+    name = m.Player.objects.get(pk=int(str(picker)))
+    if verdict == "player_picks":
+        raise ConflictError(
+            f"{name} picks the machine for game {number} of group {group.number} "
+            f"(last place among those who played game {number - 1}, R5-c, A21): the "
+            "official chooses only when nobody played the previous game (A66).",
+            code="player_picks",
+        )
+    raise ValidationError(
+        {
+            "chosen_by": f"{name} picks the machine for game {number} of group "
+            f"{group.number} (last place among those who played game {number - 1}, "
+            f"R5-c, A21, A24), not {chosen_by}."
+        },
+        code="not_the_picker",
+    )
+
+
+def _machine_to_play(
+    group: m.Group, pick: _Pick, *, machine: m.Machine | None, seed: int | None
+) -> tuple[m.Machine, int | None, bool]:
+    """The next game's machine (drawn from `seed` when `machine` is None, A66), the draw's
+    seed (None when chosen) and whether the in-use restriction was lifted (R5-f); refused
+    when the §5 rules do not allow it. The meet's machines are read one write at a time."""
+    hold_machine_choices(group.meet_id)
+    states = [s for s, _ in machine_states(group.meet)]
+    played = [g.machine for g in pick.played]
+    draw_seed: int | None = None
+    if machine is None:
+        draw_seed = _seed(seed)
+        with rules_edge("machine"):
+            options = selectable_machines(
+                states, group=group.number, played=played, ruleset=pick.ruleset
+            )
+            drawn = draw_machine(options.machines, seed=draw_seed)
+        machine = m.Machine.objects.get(pk=machine_id_of(drawn))
+    with rules_edge("machine"):
+        selection = check_machine_choice(
+            machine_key(machine.pk, machine.title),
+            states,
+            group=group.number,
+            played=played,
+            ruleset=pick.ruleset,
+        )
+    return machine, draw_seed, selection.fallback
+
+
+def _seed(seed: int | None) -> int:
+    """`seed`, or a fresh random one, for a draw (A66, as R5-a, A61)."""
+    chosen = secrets.randbelow(SEED_LIMIT) if seed is None else seed
+    if not 0 <= chosen < SEED_LIMIT:
+        raise ValidationError({"seed": f"A seed is a whole number from 0 to {SEED_LIMIT - 1}."})
+    return chosen
 
 
 @dataclass(frozen=True)
@@ -287,98 +339,123 @@ def record_match_absence(
     PermissionDenied unless `actor` is a league official; ValidationError for a meet that is
     not open, no players, a player outside the group, or nothing left to forfeit.
     """
-    with transaction.atomic():
-        hold_meet(MeetHold.SCORES, group=group.pk)
-        group = (
-            m.Group.objects.select_for_update(of=("self",))
-            .select_related("meet__season__league")
-            .get(pk=group.pk)
-        )
-        meet = group.meet
-        league = meet.season.league
-        require_official(actor=actor, league=league, action="record a group's absence")
+    with official_write(
+        league=group.meet.season.league, actor=actor, action="record a group's absence"
+    ) as write:
+        group = _locked_group(group)
+        meet, league = group.meet, group.meet.season.league
+        write.season = meet.season
         open_meet(meet, doing="record an absence")
         members = group_player_ids(group)
-        chosen = list(dict.fromkeys(players))
-        if not chosen:
-            raise ValidationError({"players": "Choose the players who are absent."})
-        for player in chosen:
-            require_member(player, members, field="players", group=group)
+        chosen = _absent_players(players, members, group)
         whole = {p.pk for p in chosen} == set(members)
-        games = list(group.games.select_related("machine").order_by("number"))
-        confirmed = set(
-            m.ScoreSubmission.objects.filter(
-                game__group=group, confirmed_by__isnull=False, is_correction=False
-            ).values_list("game_id", flat=True)
-        )
-        remaining = [g for g in games if g.pk not in confirmed]
-        ruleset = ruleset_for(league)
-        seeds: list[int] = []
-        if whole and len(games) < GAMES_PER_MATCH:
-            hold_machine_choices(meet.pk)
-            states = [s for s, _ in machine_states(meet)]
-            played = [machine_key(g.machine_id, g.machine.title) for g in games]
-            base = secrets.randbelow(SEED_LIMIT) if seed is None else seed
-            if not 0 <= base < SEED_LIMIT:
-                raise ValidationError(
-                    {"seed": f"A seed is a whole number from 0 to {SEED_LIMIT - 1}."}
-                )
-            for number in range(len(games) + 1, GAMES_PER_MATCH + 1):
-                draw_seed = (base + number) % SEED_LIMIT
-                with rules_edge("players"):
-                    options = selectable_machines(
-                        states, group=group.number, played=played, ruleset=ruleset
-                    )
-                    drawn = draw_machine(options.machines, seed=draw_seed)
-                played.append(drawn)
-                seeds.append(draw_seed)
-                remaining.append(
-                    m.Game.objects.create(
-                        group=group, number=number, machine_id=machine_id_of(drawn)
-                    )
-                )
-        if not remaining:
-            raise ValidationError(
-                {
-                    "players": f"Every game of group {group.number} has confirmed scores: "
-                    "nothing is left to forfeit."
-                }
-            )
-        already = set(
-            m.Forfeit.objects.filter(game__in=remaining, player__in=chosen).values_list(
-                "game_id", "player_id"
-            )
-        )
+        remaining, seeds = _games_to_forfeit(group, whole=whole, seed=seed)
         why = note.strip() or "Absent for the rest of the match."
-        forfeits = m.Forfeit.objects.bulk_create(
-            m.Forfeit(
-                game=g,
-                player=p,
-                countable=True,
-                reason=m.Forfeit.Reason.ABSENT,
-                note=why,
-                recorded_by=actor,
-            )
-            for g in remaining
-            for p in chosen
-            if (g.pk, p.pk) not in already
-        )
+        forfeits = _store_absence_forfeits(remaining, chosen, note=why, actor=actor)
         if whole:
             _store_empty_sheets(remaining, members, actor=actor, league=league, note=why)
-        record_event(
-            action="match.absence_recorded",
-            obj=group,
-            league=league,
-            actor=actor,
-            data={
+        write.event(
+            "match.absence_recorded",
+            group,
+            {
                 "players": [p.pk for p in chosen],
                 "games": [g.number for g in remaining],
                 "whole_group": whole,
                 "seeds": seeds,
             },
         )
-        season_changed(meet.season)
     return RecordedAbsence(forfeits=tuple(forfeits), games=tuple(remaining))
+
+
+def _absent_players(
+    players: Sequence[m.Player], members: list[int], group: m.Group
+) -> list[m.Player]:
+    """The absent players, each once; refused when none is given or one is not in `group`."""
+    chosen = list(dict.fromkeys(players))
+    if not chosen:
+        raise ValidationError({"players": "Choose the players who are absent."})
+    for player in chosen:
+        require_member(player, members, field="players", group=group)
+    return chosen
+
+
+def _games_to_forfeit(
+    group: m.Group, *, whole: bool, seed: int | None
+) -> tuple[list[m.Game], list[int]]:
+    """The group's games without confirmed scores and, for a whole group absent, its missing
+    games created with machines drawn by the LO (A66); with the draws' seeds. Refused when
+    nothing is left to forfeit."""
+    games = list(group.games.select_related("machine").order_by("number"))
+    confirmed = set(
+        m.ScoreSubmission.objects.filter(
+            game__group=group, confirmed_by__isnull=False, is_correction=False
+        ).values_list("game_id", flat=True)
+    )
+    remaining = [g for g in games if g.pk not in confirmed]
+    ruleset = ruleset_for(group.meet.season.league)
+    seeds: list[int] = []
+    if whole and len(games) < GAMES_PER_MATCH:
+        seeds, created = _draw_missing_games(group, games, ruleset=ruleset, seed=seed)
+        remaining.extend(created)
+    if not remaining:
+        raise ValidationError(
+            {
+                "players": f"Every game of group {group.number} has confirmed scores: "
+                "nothing is left to forfeit."
+            }
+        )
+    return remaining, seeds
+
+
+def _draw_missing_games(
+    group: m.Group, games: Sequence[m.Game], *, ruleset: Ruleset, seed: int | None
+) -> tuple[list[int], list[m.Game]]:
+    """The games a whole group absent did not start, each on a machine drawn by the LO (A66,
+    as R5-a) from `seed` + the game's number; the seeds and the created Games."""
+    hold_machine_choices(group.meet_id)
+    states = [s for s, _ in machine_states(group.meet)]
+    played = machines_played((g.machine_id, g.machine.title) for g in games)
+    base = _seed(seed)
+    seeds: list[int] = []
+    created: list[m.Game] = []
+    for number in range(len(games) + 1, GAMES_PER_MATCH + 1):
+        draw_seed = (base + number) % SEED_LIMIT
+        with rules_edge("players"):
+            options = selectable_machines(
+                states, group=group.number, played=played, ruleset=ruleset
+            )
+            drawn = draw_machine(options.machines, seed=draw_seed)
+        played.append(drawn)
+        seeds.append(draw_seed)
+        created.append(
+            m.Game.objects.create(group=group, number=number, machine_id=machine_id_of(drawn))
+        )
+    return seeds, created
+
+
+def _store_absence_forfeits(
+    games: Sequence[m.Game], players: Sequence[m.Player], *, note: str, actor: User
+) -> list[m.Forfeit]:
+    """A countable forfeit (absent) of each game for each player who has none yet (R2.4-a,
+    R2.4-h)."""
+    already = set(
+        m.Forfeit.objects.filter(game__in=games, player__in=players).values_list(
+            "game_id", "player_id"
+        )
+    )
+    return m.Forfeit.objects.bulk_create(
+        m.Forfeit(
+            game=g,
+            player=p,
+            countable=True,
+            reason=m.Forfeit.Reason.ABSENT,
+            note=note,
+            recorded_by=actor,
+        )
+        for g in games
+        for p in players
+        if (g.pk, p.pk) not in already
+    )
 
 
 def _store_empty_sheets(
@@ -510,103 +587,155 @@ def replace_machine(
     for a meet that is not open, a game with confirmed scores, a chooser who is not the
     original selector, or a machine the rules (or, for a designation, its state) refuse.
     """
-    with transaction.atomic():
+    with official_write(
+        league=game.group.meet.season.league, actor=actor, action="replace a game's machine"
+    ) as write:
         game = locked_game(game)
-        group = game.group
-        meet = group.meet
-        league = meet.season.league
-        require_official(actor=actor, league=league, action="replace a game's machine")
+        meet, old = game.group.meet, game.machine
+        write.season = meet.season
         open_meet(meet, doing="replace a machine")
         why = require_reason(reason, field="reason", what="Replacing an unplayable machine")
-        if m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False).exists():
-            raise ValidationError(
-                {
-                    "game": f"Game {game.number} of group {group.number} has confirmed scores: "
-                    "it was played to its end, so its machine is no longer replaced (R5.1-a)."
-                }
-            )
-        if machine is not None and machine.league_id != league.pk:
-            raise ValidationError({"machine": f"{machine} is not a machine of this league."})
-        old = game.machine
-        states_titles = machine_states(meet)
-        states = [s for s, _ in states_titles]
-        titles = {machine_id_of(s.machine): t for s, t in states_titles}
-        played = [
-            machine_key(pk, title)
-            for pk, title in group.games.exclude(pk=game.pk).values_list(
-                "machine_id", "machine__title"
-            )
-        ]
-        selector = game.chosen_by_id
-        drawn = selector is None
-        draw_seed = seed if seed is not None else (secrets.randbelow(SEED_LIMIT) if drawn else None)
-        ruleset = ruleset_for(league)
-        with rules_edge("seed"):
-            replacement = replacement_machine(
-                machine_key(old.pk, old.title),
-                states,
-                group=group.number,
-                selector=None if selector is None else player_key(selector),
-                played=played,
-                seed=draw_seed,
-                ruleset=ruleset,
-            )
-        options = tuple(machine_id_of(k) for k in replacement.options)
-        allowed = ", ".join(titles[pk] for pk in options) or "none"
-        new_id, by, chooser, stored_seed = _replacement_choice(
-            game, replacement.by, replacement.machine, machine, chosen_by, options, allowed
+        _check_replaceable(game, machine)
+        facts = _replacement_facts(game, seed)
+        new_id, by, chooser, stored_seed = _decide_replacement(game, facts, machine, chosen_by)
+        row = m.MachineReplacement(
+            game=game, old_machine=old, new_machine_id=new_id, by=by, chosen_by=chooser
         )
-        if by == m.MachineReplacement.By.RANDOM:
-            stored_seed = draw_seed
+        _store_replacement(row, seed=stored_seed, reason=why, actor=actor)
         if by == m.MachineReplacement.By.LO:
-            state = next(s for s in states if machine_id_of(s.machine) == new_id)
-            if new_id == old.pk or state.unplayable:
-                raise ValidationError(
-                    {"machine": f"{titles[new_id]} is unplayable at this meet; allowed: {allowed}."}
-                )
-        game.machine_id = new_id
-        game.save(update_fields=["machine"])
-        row = m.MachineReplacement.objects.create(
-            game=game,
-            old_machine=old,
-            new_machine_id=new_id,
-            by=by,
-            chosen_by=chooser,
-            seed=stored_seed,
-            reason=why,
-            official=actor,
-        )
-        declare_machine_state(meet, old, m.MachineDeclaration.Kind.UNPLAYABLE, actor, why)
-        if by == m.MachineReplacement.By.LO:
-            record_ruling(
-                league=league,
-                official=actor,
-                kind="replacement_machine_designated",
-                subject=f"meet {meet.number} group {group.number} game {game.number}: "
-                f"{old.title} -> {titles[new_id]}",
-                reason=why,
-                affected=group_player_ids(group),
-            )
-        record_event(
-            action="game.machine_replaced",
-            obj=row,
-            league=league,
-            actor=actor,
-            data={
-                "game": game.pk,
-                "old_machine": old.pk,
-                "new_machine": new_id,
-                "by": by,
-                "chosen_by": None if chooser is None else chooser.pk,
-                "seed": stored_seed,
-                "options": list(options),
-                "within_options": new_id in options,
-                "reason": why,
-            },
-        )
-        season_changed(meet.season)
+            write.ruling(**_designation_ruling(row, facts, reason=why))
+        write.event("game.machine_replaced", row, _replaced_data(row, facts.options))
     game.refresh_from_db()
-    return ReplacedMachine(replacement=row, game=game, options=options)
+    return ReplacedMachine(replacement=row, game=game, options=facts.options)
+
+
+def _decide_replacement(
+    game: m.Game, facts: _ReplacementFacts, machine: m.Machine | None, chosen_by: m.Player | None
+) -> tuple[int, str, m.Player | None, int | None]:
+    """(new machine id, by, chooser, seed) for the replacement the rules or the official
+    decide (`_replacement_choice`): the redraw's seed for a drawn machine (A23); an official's
+    designation checked against the machines' state (R7.3-s)."""
+    new_id, by, chooser, stored_seed = _replacement_choice(
+        game, facts.rules.by, facts.rules.machine, machine, chosen_by, facts.options, facts.allowed
+    )
+    if by == m.MachineReplacement.By.RANDOM:
+        stored_seed = facts.seed
+    if by == m.MachineReplacement.By.LO:
+        _check_designated(facts, new_id, old_id=game.machine_id)
+    return new_id, by, chooser, stored_seed
+
+
+def _designation_ruling(
+    row: m.MachineReplacement, facts: _ReplacementFacts, *, reason: str
+) -> dict[str, Any]:
+    """The Ruling of an official who designates a replacement machine (R7.3-s)."""
+    game = row.game
+    group = game.group
+    return {
+        "kind": "replacement_machine_designated",
+        "subject": f"meet {group.meet.number} group {group.number} game {game.number}: "
+        f"{row.old_machine.title} -> {facts.titles[row.new_machine_id]}",
+        "reason": reason,
+        "affected": group_player_ids(group),
+    }
+
+
+def _store_replacement(
+    row: m.MachineReplacement, *, seed: int | None, reason: str, actor: User
+) -> None:
+    """Move the game to the replacement's machine, store the replacement and declare the old
+    machine unplayable for the rest of the meet (R7.3-r) unless it already is."""
+    game = row.game
+    game.machine_id = row.new_machine_id
+    game.save(update_fields=["machine"])
+    row.seed, row.reason, row.official = seed, reason, actor
+    row.save(force_insert=True)
+    declare_machine_state(
+        game.group.meet, row.old_machine, m.MachineDeclaration.Kind.UNPLAYABLE, actor, reason
+    )
+
+
+def _check_replaceable(game: m.Game, machine: m.Machine | None) -> None:
+    """Refuse replacing the machine of a game played to its end (R5.1-a), or by a machine of
+    another league."""
+    if m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False).exists():
+        raise ValidationError(
+            {
+                "game": f"Game {game.number} of group {game.group.number} has confirmed scores: "
+                "it was played to its end, so its machine is no longer replaced (R5.1-a)."
+            }
+        )
+    if machine is not None and machine.league_id != game.group.meet.season.league_id:
+        raise ValidationError({"machine": f"{machine} is not a machine of this league."})
+
+
+@dataclass(frozen=True)
+class _ReplacementFacts:
+    """What the rules said about a game's replacement machine, with the meet's machines."""
+
+    rules: Replacement
+    states: list[MachineState]
+    titles: dict[int, str]
+    seed: int | None
+    options: tuple[int, ...]
+    allowed: str
+
+
+def _replacement_facts(game: m.Game, seed: int | None) -> _ReplacementFacts:
+    """The rules' replacement for `game`'s machine (`replacement_machine`, R5.1-a, A23): who
+    decides, the machines allowed, and a redraw from `seed` (fresh when None) for a machine
+    that was drawn."""
+    group, old = game.group, game.machine
+    states_titles = machine_states(group.meet)
+    states = [s for s, _ in states_titles]
+    titles = {machine_id_of(s.machine): t for s, t in states_titles}
+    others = group.games.exclude(pk=game.pk).values_list("machine_id", "machine__title")
+    played = machines_played(others)
+    selector = game.chosen_by_id
+    drawn = selector is None
+    draw_seed = seed if seed is not None else (secrets.randbelow(SEED_LIMIT) if drawn else None)
+    ruleset = ruleset_for(group.meet.season.league)
+    with rules_edge("seed"):
+        replacement = replacement_machine(
+            machine_key(old.pk, old.title),
+            states,
+            group=group.number,
+            selector=None if selector is None else player_key(selector),
+            played=played,
+            seed=draw_seed,
+            ruleset=ruleset,
+        )
+    options = tuple(machine_id_of(k) for k in replacement.options)
+    allowed = ", ".join(titles[pk] for pk in options) or "none"
+    return _ReplacementFacts(replacement, states, titles, draw_seed, options, allowed)
+
+
+def _check_designated(facts: _ReplacementFacts, new_id: int, *, old_id: int) -> None:
+    """An official's designation may go outside the §5 options (R7.3-s), never to the broken
+    machine or another unplayable one."""
+    state = next(s for s in facts.states if machine_id_of(s.machine) == new_id)
+    if new_id == old_id or state.unplayable:
+        raise ValidationError(
+            {
+                "machine": f"{facts.titles[new_id]} is unplayable at this meet; "
+                f"allowed: {facts.allowed}."
+            }
+        )
+
+
+def _replaced_data(row: m.MachineReplacement, options: tuple[int, ...]) -> dict[str, Any]:
+    """The audit data of a replacement: old and new machine, who decided, the options."""
+    return {
+        "game": row.game_id,
+        "old_machine": row.old_machine_id,
+        "new_machine": row.new_machine_id,
+        "by": row.by,
+        "chosen_by": row.chosen_by_id,
+        "seed": row.seed,
+        "options": list(options),
+        "within_options": row.new_machine_id in options,
+        "reason": row.reason,
+    }
 
 
 def _replacement_choice(

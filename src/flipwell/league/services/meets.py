@@ -21,7 +21,7 @@ import datetime
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
@@ -29,12 +29,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, ruleset_for
+from flipwell.league.adapters import machine_id_of, player_key, ruleset_for
 from flipwell.league.audit import record_event
 from flipwell.league.notices import queue_meet_closed, queue_meet_started
 from flipwell.league.selectors.meet_board import (
     GAMES_PER_MATCH,
-    machine_id_of,
     machine_states,
     open_compensatory,
 )
@@ -42,7 +41,6 @@ from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.services._edge import (
     ConflictError,
     fold,
-    open_meet,
     record_ruling,
     require_official,
     require_reason,
@@ -50,8 +48,10 @@ from flipwell.league.services._edge import (
     season_changed,
 )
 from flipwell.league.services._meet_warnings import start_warnings
+from flipwell.league.services._protocol import official_write
 from flipwell.rules import (
     AnnouncedTardiness,
+    FirstMachineDraw,
     MeetDateProblem,
     MeetResult,
     Night,
@@ -494,113 +494,156 @@ def start_meet(
     override or no playable machine; ConflictError for a meet already started or closed, or a
     second open meet.
     """
+    draw_seed = _draw_seed(seed)
+    with official_write(
+        league=season.league, actor=actor, action="start a meet", season=season
+    ) as write:
+        meet, moved = _meet_to_start(season, number, date)
+        dated = _checked_date(meet, meet.date, date_reason, actor=actor) if moved else ([], "")
+        _refuse_before_its_day(meet)
+        result, ruleset = fold(season)
+        groups, reason = _groups_to_play(meet, result, ruleset, override_groups, override_reason)
+        _open(meet, draw_seed=draw_seed, override_reason=reason)
+        draw, warnings = _first_machines(meet, groups, result, ruleset, reason, seed=draw_seed)
+        stored_groups, first_games = _store_groups(meet, groups, draw.machines)
+        if reason:
+            subject = f"{season}, meet {number}: groups"
+            write.ruling(kind="grouping_override", subject=subject, reason=reason)
+        write.event("meet.started", meet, _started_data(meet, groups, draw, warnings, dated))
+        write.refold()  # the stored groups must fold (R4.1-d needs the reason stored)
+        queue_meet_started(meet)
+    return StartedMeet(
+        meet=meet, groups=tuple(stored_groups), first_games=tuple(first_games), warnings=warnings
+    )
+
+
+def _first_machines(
+    meet: m.Meet,
+    groups: Sequence[Sequence[str]],
+    result: SeasonResult,
+    ruleset: Ruleset,
+    override_reason: str,
+    *,
+    seed: int,
+) -> tuple[FirstMachineDraw, tuple[str, ...]]:
+    """Each group's first machine drawn among the playable ones from `seed` (R5-a, A61), and
+    the start's warnings: the draw's, a small season's, a change of grouping scheme."""
+    states = machine_states(meet)
+    with rules_edge("seed"):
+        draw = draw_first_machines(
+            len(groups),
+            [s.machine for s, _ in states],
+            seed=seed,
+            unplayable=[s.machine for s, _ in states if s.unplayable],
+            ruleset=ruleset,
+        )
+    warnings = (
+        *draw.warnings,
+        *start_warnings(
+            meet=meet,
+            override_reason=override_reason,
+            players=len(result.players),
+            machines=len(states),
+        ),
+    )
+    return draw, warnings
+
+
+def _started_data(
+    meet: m.Meet,
+    groups: Sequence[Sequence[str]],
+    draw: FirstMachineDraw,
+    warnings: Sequence[str],
+    dated: tuple[list[str], str],
+) -> dict[str, Any]:
+    """The audit data of a started meet: its groups, draw, override and date checks."""
+    date_checks, date_reason = dated
+    return {
+        "number": meet.number,
+        "seed": meet.first_machine_draw_seed,
+        "groups": [[int(p) for p in g] for g in groups],
+        "first_machines": [machine_id_of(k) for k in draw.machines],
+        "override_reason": meet.group_override_reason,
+        "warnings": list(warnings),
+    } | ({"date_checks": date_checks, "date_reason": date_reason} if date_checks else {})
+
+
+def _draw_seed(seed: int | None) -> int:
+    """The first-machine draw's seed: `seed`, or a fresh random one (R5-a, A61)."""
     draw_seed = secrets.randbelow(SEED_LIMIT) if seed is None else seed
     if not 0 <= draw_seed < SEED_LIMIT:
         raise ValidationError({"seed": f"The draw seed must be between 0 and {SEED_LIMIT - 1}."})
-    with transaction.atomic():
-        league = season.league
-        require_official(actor=actor, league=league, action="start a meet")
-        meet = m.Meet.objects.select_for_update().filter(season=season, number=number).first()
-        if meet is not None and meet.status != m.Meet.Status.PLANNED:
-            raise ConflictError(
-                {"number": f"Meet {number} has already started ({meet.get_status_display()})."},
-                code="meet_already_closed"
-                if meet.status == m.Meet.Status.CLOSED
-                else "meet_already_started",
-            )
-        _check_number(season, number)
-        _check_sequence(season, number)
-        moved = date is not None and (meet is None or date != meet.date)
-        if meet is None:
-            if date is None:
-                raise ValidationError(
-                    {"date": f"Meet {number} is not scheduled yet: give its date."}
-                )
-            meet = m.Meet(season=season, number=number, date=date)
-        elif date is not None:
-            meet.date = date
-        date_checks, date_why = (
-            _checked_date(meet, meet.date, date_reason, actor=actor) if moved else ([], "")
+    return draw_seed
+
+
+def _meet_to_start(
+    season: m.Season, number: int, date: datetime.date | None
+) -> tuple[m.Meet, bool]:
+    """Meet `number` of `season` to start (locked; a new row when not scheduled, then `date`
+    is needed) on `date` if given, and whether that date is new (so checked, R2-a). Refused
+    when it has started, is out of the season's meets or out of sequence (§2)."""
+    meet = m.Meet.objects.select_for_update().filter(season=season, number=number).first()
+    if meet is not None and meet.status != m.Meet.Status.PLANNED:
+        raise ConflictError(
+            {"number": f"Meet {number} has already started ({meet.get_status_display()})."},
+            code="meet_already_closed"
+            if meet.status == m.Meet.Status.CLOSED
+            else "meet_already_started",
         )
-        _refuse_before_its_day(meet)
-        result, ruleset = fold(season)
-        absent = _absent_keys(meet, result.ladder)
-        reason = ""
-        if override_groups is None:
-            if override_reason:
-                raise ValidationError(
-                    {"override_groups": "An override reason was given without override groups."}
-                )
-            groups = _ladder_groups(result, absent, ruleset)
-        else:
-            reason = require_reason(
-                override_reason, field="override_reason", what="A grouping override"
+    _check_number(season, number)
+    _check_sequence(season, number)
+    moved = date is not None and (meet is None or date != meet.date)
+    if meet is None:
+        if date is None:
+            raise ValidationError({"date": f"Meet {number} is not scheduled yet: give its date."})
+        meet = m.Meet(season=season, number=number, date=date)
+    elif date is not None:
+        meet.date = date
+    return meet, moved
+
+
+def _groups_to_play(
+    meet: m.Meet,
+    result: SeasonResult,
+    ruleset: Ruleset,
+    override_groups: Sequence[Sequence[m.Player]] | None,
+    override_reason: str | None,
+) -> tuple[list[list[str]], str]:
+    """The meet's groups (player keys) and the override's reason ("" for the ladder's cut):
+    the ladder's groups without the announced absentees (R3.1-d), or the official's override
+    checked by the rules (R4.1-d)."""
+    absent = _absent_keys(meet, result.ladder)
+    if override_groups is None:
+        if override_reason:
+            raise ValidationError(
+                {"override_groups": "An override reason was given without override groups."}
             )
-            present = [p for p in result.ladder if p not in absent]
-            with rules_edge("override_groups"):
-                groups = check_grouping_override(
-                    [[player_key(p.pk) for p in group] for group in override_groups],
-                    present=present,
-                    reason=reason,
-                )
-        meet.status = m.Meet.Status.OPEN
-        meet.started_at = timezone.now()
-        meet.first_machine_draw_seed = draw_seed
-        meet.group_override_reason = reason
-        try:
-            with transaction.atomic():
-                meet.save()
-        except IntegrityError as error:
-            raise ConflictError(
-                {"number": _open_meet_message(season)}, code="another_meet_open"
-            ) from error
-        states = machine_states(meet)
-        with rules_edge("seed"):
-            draw = draw_first_machines(
-                len(groups),
-                [s.machine for s, _ in states],
-                seed=draw_seed,
-                unplayable=[s.machine for s, _ in states if s.unplayable],
-                ruleset=ruleset,
-            )
-        stored_groups, first_games = _store_groups(meet, groups, draw.machines)
-        warnings = (
-            *draw.warnings,
-            *start_warnings(
-                meet=meet, override_reason=reason, players=len(result.players), machines=len(states)
-            ),
+        return _ladder_groups(result, absent, ruleset), ""
+    reason = require_reason(override_reason, field="override_reason", what="A grouping override")
+    present = [p for p in result.ladder if p not in absent]
+    with rules_edge("override_groups"):
+        groups = check_grouping_override(
+            [[player_key(p.pk) for p in group] for group in override_groups],
+            present=present,
+            reason=reason,
         )
-        if reason:
-            record_ruling(
-                league=league,
-                official=actor,
-                kind="grouping_override",
-                subject=f"{season}, meet {number}: groups",
-                reason=reason,
-            )
-        record_event(
-            action="meet.started",
-            obj=meet,
-            league=league,
-            actor=actor,
-            data={
-                "number": number,
-                "seed": draw_seed,
-                "groups": [[int(p) for p in g] for g in groups],
-                "first_machines": [machine_id_of(k) for k in draw.machines],
-                "override_reason": reason,
-                "warnings": list(warnings),
-            }
-            | ({"date_checks": date_checks, "date_reason": date_why} if date_checks else {}),
-        )
-        season_changed(season)  # the stored groups must fold (R4.1-d needs the reason stored)
-        queue_meet_started(meet)
-    return StartedMeet(
-        meet=meet,
-        groups=tuple(stored_groups),
-        first_games=tuple(first_games),
-        warnings=warnings,
-    )
+    return groups, reason
+
+
+def _open(meet: m.Meet, *, draw_seed: int, override_reason: str) -> None:
+    """Store `meet` open now, with its draw seed and override reason; refused while another
+    meet of the season is open (the database's constraint)."""
+    meet.status = m.Meet.Status.OPEN
+    meet.started_at = timezone.now()
+    meet.first_machine_draw_seed = draw_seed
+    meet.group_override_reason = override_reason
+    try:
+        with transaction.atomic():
+            meet.save()
+    except IntegrityError as error:
+        raise ConflictError(
+            {"number": _open_meet_message(meet.season)}, code="another_meet_open"
+        ) from error
 
 
 @dataclass(frozen=True)
@@ -632,40 +675,43 @@ def close_meet(*, meet: m.Meet, actor: User, override_reason: str | None = None)
     PermissionDenied unless `actor` is a league official; ValidationError (nothing written)
     for a meet that is not open or unfinished business without an override.
     """
-    with transaction.atomic():
-        meet = m.Meet.objects.select_for_update().select_related("season__league").get(pk=meet.pk)
-        league = meet.season.league
-        require_official(actor=actor, league=league, action="close a meet")
-        open_meet(meet, doing="close it")
+    with official_write(league=meet.season.league, actor=actor, action="close a meet") as write:
+        meet = write.open_meet(meet, doing="close it")
+        write.season = meet.season
         problems = _unfinished(meet)
-        reason = ""
-        if problems:
-            if not (override_reason or "").strip():
-                raise ValidationError(
-                    f"Meet {meet.number} cannot close yet: {'; '.join(problems)}. A league "
-                    "official may close it anyway with an override reason (A52: the match "
-                    "bonus then counts the games completed).",
-                    code="unfinished",
-                )
-            reason = override_reason.strip() if override_reason else ""
-            record_ruling(
-                league=league,
-                official=actor,
-                kind="meet_closed_unfinished",
-                subject=f"{meet.season}, meet {meet.number}"[:200],
-                reason=reason,
-            )
+        reason = _close_override(meet, problems, override_reason)
+        if reason:
+            subject = f"{meet.season}, meet {meet.number}"[:200]
+            write.ruling(kind="meet_closed_unfinished", subject=subject, reason=reason)
         meet.status = m.Meet.Status.CLOSED
         meet.save(update_fields=["status"])
-        result, _ = season_changed(meet.season)
-        record_event(
-            action="meet.closed",
-            obj=meet,
-            league=league,
-            actor=actor,
-            data={"number": meet.number, "override_reason": reason, "unfinished": problems},
+        result = write.refold()
+        write.event(
+            "meet.closed",
+            meet,
+            {"number": meet.number, "override_reason": reason, "unfinished": problems},
         )
         queue_meet_closed(meet, result)
+    return _closed(meet, result)
+
+
+def _close_override(meet: m.Meet, problems: Sequence[str], override_reason: str | None) -> str:
+    """The official's reason to close `meet` with `problems` left ("" when none is left);
+    refused without one (A52)."""
+    if not problems:
+        return ""
+    if not (override_reason or "").strip():
+        raise ValidationError(
+            f"Meet {meet.number} cannot close yet: {'; '.join(problems)}. A league "
+            "official may close it anyway with an override reason (A52: the match "
+            "bonus then counts the games completed).",
+            code="unfinished",
+        )
+    return override_reason.strip() if override_reason else ""
+
+
+def _closed(meet: m.Meet, result: SeasonResult) -> ClosedMeet:
+    """The closed meet's results from the season's new fold."""
     folded = result.meets[meet.number - 1]
     nights = {
         int(p): night
