@@ -64,7 +64,7 @@ def open_league(phone: Page) -> None:
 def add_machines(phone: Page) -> None:
     phone.get_by_role("link", name="Machine pool").click()
     for title in MACHINES:
-        phone.get_by_label("Title").fill(title)
+        phone.get_by_label("Title", exact=True).fill(title)
         phone.get_by_role("button", name="Add the machine").click()
         shows(phone, f"{title}")
     shows(phone, f"{len(MACHINES)} machines")

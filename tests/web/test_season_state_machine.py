@@ -619,6 +619,8 @@ class SeasonMachine(RuleBasedStateMachine):
         members = list(
             m.GroupMember.objects.filter(group__meet=meet).select_related("player", "group")
         )
+        if not members:
+            return  # every player announced an absence: the meet has no group
         member = data.draw(st.sampled_from(members), label="violator")
         confirmed = [g for g in self._games(confirmed=True) if g.group_id == member.group_id]
         timing: dict[str, Any] = {}

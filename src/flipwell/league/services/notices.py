@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
-from flipwell.league.services._edge import require_official
+from flipwell.league.services._protocol import official_write
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -62,51 +62,51 @@ def set_notice_preferences(
     """
     chosen = _kinds(kinds)
     address = email.strip()
-    with transaction.atomic():
-        require_official(actor=actor, league=league, action="set a player's notices")
+    with official_write(league=league, actor=actor, action="set a player's notices") as write:
         if not m.SeasonEntry.objects.filter(season__league=league, player=player).exists():
             raise ValidationError({"player": f"{player} is not entered in any season of {league}."})
-        if address:
-            try:
-                validate_email(address)
-            except ValidationError as error:
-                raise ValidationError(
-                    {"email": f"{address!r} is not an e-mail address (name@example.org)."}
-                ) from error
-        elif chosen:
+        _check_address(address, player, chosen)
+        row = _stored_subscription(league, player, address, chosen)
+        data = {"player": player.pk, "email_given": bool(address), "kinds": sorted(chosen)}
+        stopped = bool(row and row.unsubscribed_at)
+        write.event("notices.preferences_set", player, {**data, "stopped_by_player": stopped})
+    return row
+
+
+def _check_address(address: str, player: m.Player, chosen: set[str]) -> None:
+    """An address that is one, given whenever a notice is chosen."""
+    if address:
+        try:
+            validate_email(address)
+        except ValidationError as error:
             raise ValidationError(
-                {"email": f"Give {player}'s e-mail address to send them notices."}
-            )
-        existing = (
-            m.NoticeSubscription.objects.select_for_update()
-            .filter(league=league, player=player)
-            .first()
-        )
-        row: m.NoticeSubscription | None
-        if not address:
-            if existing is not None:
-                existing.delete()
-            row = None
-        else:
-            row = existing or m.NoticeSubscription(league=league, player=player)
-            row.email = address
-            for kind in KINDS:
-                setattr(row, kind, kind in chosen)
-            row.updated_at = timezone.now()
-            row.full_clean()
-            row.save()
-        record_event(
-            action="notices.preferences_set",
-            obj=player,
-            league=league,
-            actor=actor,
-            data={
-                "player": player.pk,
-                "email_given": bool(address),
-                "kinds": sorted(chosen),
-                "stopped_by_player": bool(row and row.unsubscribed_at),
-            },
-        )
+                {"email": f"{address!r} is not an e-mail address (name@example.org)."}
+            ) from error
+    elif chosen:
+        raise ValidationError({"email": f"Give {player}'s e-mail address to send them notices."})
+
+
+def _stored_subscription(
+    league: m.League, player: m.Player, address: str, chosen: set[str]
+) -> m.NoticeSubscription | None:
+    """The player's subscription of `league` set to `address` and `chosen` (locked, then
+    saved); deleted, None, without an address."""
+    existing = (
+        m.NoticeSubscription.objects.select_for_update()
+        .filter(league=league, player=player)
+        .first()
+    )
+    if not address:
+        if existing is not None:
+            existing.delete()
+        return None
+    row = existing or m.NoticeSubscription(league=league, player=player)
+    row.email = address
+    for kind in KINDS:
+        setattr(row, kind, kind in chosen)
+    row.updated_at = timezone.now()
+    row.full_clean()
+    row.save()
     return row
 
 

@@ -95,19 +95,10 @@ def edit_player(
     actor: User,
 ) -> Player:
     """Correct a player's name or IFPA number from the roster of `season` (a typo, a number
-    learnt later). The player keeps their history: standings and explanations follow the id.
-
-    Every league the player plays in shows the change, so when they also play in another
-    league it is for an official of every such league, or an installation admin
-    (`require_official_everywhere`).
-
-    Side effects: updates the Player and writes an audit event ``player.edited`` with the
-    values before and after, in every league the player plays in (none of it when nothing
-    changes). Raises PermissionDenied
-    unless `actor` is a league official of the season's league and of every other league the
-    player plays in (the message names them), and ValidationError (nothing written, keyed by
-    field) when the player is not entered in `season`, a name is empty, or the IFPA number is
-    another player's.
+    learnt later); their history follows the id. Every league the player plays in shows the
+    change, so it is for an official of each (`require_official_everywhere`), and each logs
+    ``player.edited`` with the values before and after (nothing when nothing changes).
+    ValidationError for a player not in `season`, an empty name, another's IFPA number.
     """
     with transaction.atomic():
         require_official(actor=actor, league=season.league, action="edit players")

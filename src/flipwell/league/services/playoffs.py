@@ -38,7 +38,6 @@ from flipwell.league.selectors.playoffs import (
 from flipwell.league.services._edge import (
     ConflictError,
     league_changed,
-    record_ruling,
     require_official,
     rules_edge,
 )
@@ -46,6 +45,7 @@ from flipwell.league.services._playoff_night import (
     drawn_machine,
     locked_night,
 )
+from flipwell.league.services._protocol import official_write
 from flipwell.rules import (
     PlayoffQualification,
 )
@@ -91,70 +91,55 @@ def qualify_for_playoffs(
     cut: int | None = None,
     cut_reason: str = "",
 ) -> QualifiedNight:
-    """Plan the playoff night and draw its bracket from the final standings (§6.1, §6.2).
-
-    Every regular meet of the season must be closed (R6.1-d: "after the final regular
-    week"). cut: an LO override of the number of qualifiers, with its reason (A06, R6.2-b:
-    at least half the league). Returns the night, its Qualifier rows and the rules'
-    qualification (`QualifiedNight`): when the qualification's `ties` is not empty, no
-    bracket is stored yet and each tie must be settled with `record_seed_playoff`.
-
-    Side effects: creates the PlayoffNight (with a random machine-draw seed) or updates its
-    date, stores the cut and, when complete, the Qualifier rows; a Ruling for a cut
-    override; an audit event ``playoffs.qualified``. Raises PermissionDenied unless `actor` is
-    a league official, and ValidationError (nothing written) while a meet is not closed,
-    once the night's play has started, or for a cut the rules refuse or without a reason.
+    """Plan the playoff night and draw its bracket from the final standings (§6.1, §6.2),
+    once every regular meet is closed (R6.1-d). cut: an official's override of the number of
+    qualifiers, with its reason (A06, R6.2-b; a ruling). When the qualification has `ties`,
+    no bracket is stored yet: each is settled with `record_seed_playoff`. Audited
+    ``playoffs.qualified``. ValidationError once the night's play has started, or for a cut
+    the rules refuse or without a reason.
     """
-    with transaction.atomic():
+    with official_write(league=season.league, actor=actor, action="run the playoffs") as write:
         league_changed(season.league_id)
-        require_official(actor=actor, league=season.league, action="run the playoffs")
-        closed = season.meets.filter(status=m.Meet.Status.CLOSED).count()
-        if closed < season.number_of_meets:
-            raise ValidationError(
-                f"{season.name} has closed {closed} of its {season.number_of_meets} meets: "
-                "playoff entry is decided after the final regular week (R6.1-d).",
-                code="season_not_over",
-            )
+        _check_season_over(season)
         if cut is not None and not cut_reason.strip():
             raise ValidationError(
                 {"cut_reason": "An override of the playoff cut needs a reason (A06)."},
                 code="required",
             )
-        night = m.PlayoffNight.objects.select_for_update().filter(season=season).first()
-        if night is None:
-            night = m.PlayoffNight.objects.create(
-                season=season,
-                date=date,
-                machine_draw_seed=random.SystemRandom().randrange(1, 2**31),
-            )
-        else:
-            _check_not_started(night)
-            night.date = date
+        night = _planned_night(season, date)
         night.cut_override = cut
         night.save()
         qualified = _write_qualifiers(night, field="cut")
-        qualification = qualified.qualification
         if cut is not None:
-            record_ruling(
-                league=season.league,
-                official=actor,
-                kind="playoff_cut_override",
-                subject=f"{season.name} playoff cut: {cut}",
-                reason=cut_reason.strip(),
-            )
-        record_event(
-            action="playoffs.qualified",
-            obj=night,
-            league=season.league,
-            actor=actor,
-            data={
-                "date": date.isoformat(),
-                "cut": qualification.cut,
-                "cut_override": cut,
-                "ties": [list(t.players) for t in qualification.ties],
-            },
-        )
+            subject = f"{season.name} playoff cut: {cut}"
+            write.ruling(kind="playoff_cut_override", subject=subject, reason=cut_reason.strip())
+        ties = [list(t.players) for t in qualified.qualification.ties]
+        data = {"date": date.isoformat(), "cut": qualified.qualification.cut, "ties": ties}
+        write.event("playoffs.qualified", night, {**data, "cut_override": cut})
     return qualified
+
+
+def _check_season_over(season: m.Season) -> None:
+    """Playoff entry is decided after the final regular week (R6.1-d)."""
+    closed = season.meets.filter(status=m.Meet.Status.CLOSED).count()
+    if closed < season.number_of_meets:
+        raise ValidationError(
+            f"{season.name} has closed {closed} of its {season.number_of_meets} meets: "
+            "playoff entry is decided after the final regular week (R6.1-d).",
+            code="season_not_over",
+        )
+
+
+def _planned_night(season: m.Season, date: datetime.date) -> m.PlayoffNight:
+    """The season's playoff night on `date` (locked), new with a random machine-draw seed if
+    there is none; refused once its play has started."""
+    night = m.PlayoffNight.objects.select_for_update().filter(season=season).first()
+    if night is None:
+        seed = random.SystemRandom().randrange(1, 2**31)
+        return m.PlayoffNight.objects.create(season=season, date=date, machine_draw_seed=seed)
+    _check_not_started(night)
+    night.date = date
+    return night
 
 
 def record_seed_playoff(

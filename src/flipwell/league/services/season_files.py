@@ -224,21 +224,10 @@ def _game(
     machines: Mapping[str, m.Machine],
     actor: User,
 ) -> m.Game:
+    """One game of a season file as the rows a played game has: its confirmed sheet, its
+    forfeits, tie orders, compensatory games and score adjustments."""
     game = m.Game.objects.create(group=group, number=number, machine=machines[facts.machine])
-    entered, confirmed = (players[p] for p in match.players[:2])
-    submission = m.ScoreSubmission.objects.create(
-        game=game,
-        version=1,
-        entered_by=entered,
-        confirmed_by=confirmed,
-        confirmed_at=datetime.datetime.now(tz=datetime.UTC),
-        recorded_by=actor,
-        idempotency_key=f"import:{group.meet_id}:{group.number}:{number}",
-    )
-    m.ScoreLine.objects.bulk_create(
-        m.ScoreLine(submission=submission, player=players[p], machine_score=score)
-        for p, score in facts.scores.items()
-    )
+    _sheet(game, facts, match, players, actor)
     m.Forfeit.objects.bulk_create(
         m.Forfeit(
             game=game,
@@ -267,20 +256,51 @@ def _game(
         )
         for p, c in facts.compensatory.items()
     )
+    _adjustments(game, facts, players, actor)
+    return game
+
+
+def _sheet(
+    game: m.Game,
+    facts: GameFacts,
+    match: MatchFacts,
+    players: Mapping[str, m.Player],
+    actor: User,
+) -> None:
+    """The game's confirmed score sheet, entered and confirmed by the group's first two."""
+    entered, confirmed = (players[p] for p in match.players[:2])
+    submission = m.ScoreSubmission.objects.create(
+        game=game,
+        version=1,
+        entered_by=entered,
+        confirmed_by=confirmed,
+        confirmed_at=datetime.datetime.now(tz=datetime.UTC),
+        recorded_by=actor,
+        idempotency_key=f"import:{game.group.meet_id}:{game.group.number}:{game.number}",
+    )
+    m.ScoreLine.objects.bulk_create(
+        m.ScoreLine(submission=submission, player=players[p], machine_score=score)
+        for p, score in facts.scores.items()
+    )
+
+
+def _adjustments(
+    game: m.Game, facts: GameFacts, players: Mapping[str, m.Player], actor: User
+) -> None:
+    """The game's reduced and zeroed scores as the violations that made them."""
     adjustments = [(p, "own_unallowable_extra_ball", True) for p in sorted(facts.reduced)]
     adjustments += [(p, ZERO_REASON_KINDS[why], False) for p, why in facts.zeroed.items()]
     m.Violation.objects.bulk_create(
         m.Violation(
-            meet=group.meet,
+            meet=game.group.meet,
             game=game,
             player=players[p],
             kind=kind,
             serious=False,  # a score adjustment only: no §8.5 offense (A28, R8.7-c)
             last_allowable_ball=last_ball,
-            games_completed=number - 1,
+            games_completed=game.number - 1,
             official=actor,
             reason="imported from a season file",
         )
         for p, kind, last_ball in adjustments
     )
-    return game

@@ -33,6 +33,7 @@ from flipwell.league.services._edge import (
     require_official,
     season_changed,
 )
+from flipwell.league.services._protocol import official_write
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -107,28 +108,15 @@ def start_next_season(
 ) -> Season:
     """Create the next season from `season` (see the module's words): named `name`, on
     `weekday` (None: `season`'s), with every player of `season` entered again except those in
-    `leave_out`, each with his IFPA rank at the start of `season` until the official refreshes
-    it before week 1 (R3.1-b), all joining at meet 1.
-
-    Side effects: the Season and its ``season.created`` event (`create_season`), a SeasonEntry
-    per player carried, and one audit event ``season.started_from`` on the new season (the
-    season it came from, who was carried and who was left out). Raises PermissionDenied unless
-    `actor` is a league official of the league, and ValidationError (nothing written) for a
-    name already used, or a player left out who is not entered in `season`.
+    `leave_out`, each with their IFPA rank at the start of `season` until the official
+    refreshes it before week 1 (R3.1-b), all joining at meet 1. Audited ``season.created``
+    (`create_season`) and ``season.started_from`` (who was carried, who was left out).
+    ValidationError for a name already used or a player left out who is not in `season`.
     """
-    with transaction.atomic():
-        require_official(actor=actor, league=season.league, action="start the next season")
+    with official_write(league=season.league, actor=actor, action="start the next season") as write:
         entries = list(season.entries.select_related("player").order_by("pk"))
-        entered = {entry.player_id for entry in entries}
         left_out = {player.pk: player for player in leave_out}
-        strangers = sorted(str(p) for pk, p in left_out.items() if pk not in entered)
-        if strangers:
-            raise ValidationError(
-                {
-                    "leave_out": f"{', '.join(strangers)} {'is' if len(strangers) == 1 else 'are'}"
-                    f" not entered in {season.name}: only its players can be left out."
-                }
-            )
+        _check_left_out(season, entries, left_out)
         new = create_season(
             league=season.league,
             name=name,
@@ -148,18 +136,25 @@ def start_next_season(
             )
             for entry in carried
         )
-        record_event(
-            action="season.started_from",
-            obj=new,
-            league=season.league,
-            actor=actor,
-            data={
-                "from_season": season.pk,
-                "carried": [entry.player_id for entry in carried],
-                "left_out": sorted(left_out),
-            },
-        )
+        data = {"from_season": season.pk, "carried": [e.player_id for e in carried]}
+        write.event("season.started_from", new, {**data, "left_out": sorted(left_out)})
     return new
+
+
+def _check_left_out(
+    season: Season, entries: list[SeasonEntry], left_out: dict[int, Player]
+) -> None:
+    """Only the players entered in `season` can be left out of the next one."""
+    entered = {entry.player_id for entry in entries}
+    strangers = sorted(str(p) for pk, p in left_out.items() if pk not in entered)
+    if strangers:
+        verb = "is" if len(strangers) == 1 else "are"
+        raise ValidationError(
+            {
+                "leave_out": f"{', '.join(strangers)} {verb} not entered in {season.name}: "
+                "only its players can be left out."
+            }
+        )
 
 
 def publish_season(*, season: Season, actor: User) -> Season:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
@@ -44,6 +44,7 @@ from flipwell.league.services._edge import (
     require_official,
     require_reason,
 )
+from flipwell.league.services._protocol import official_write
 from flipwell.league.services.leagues import create_league
 
 if TYPE_CHECKING:
@@ -444,45 +445,15 @@ def add_official(
 
     An existing user gets the role (an official already in the league gets the new role,
     unless that demotes the last LO). A new username creates the user with an unusable
-    password, and the result carries the one-time set-password link's parts. `player` links
-    the official's own player record (see `link_official_player`).
-
-    Side effects: may insert a User (audit ``user.created``); inserts or updates the
-    LeagueOfficial; audit ``official.added`` or ``official.role_changed``. Raises
-    PermissionDenied unless `actor` is an LO of `league`; ValidationError (keyed by field,
-    nothing written) for a malformed username, an unknown role, the role he already has,
-    demoting the last LO, or a player outside the league or linked to another official.
+    password (audited ``user.created``), and the result carries the one-time set-password
+    link's parts. `player` links the official's own player record (`link_official_player`).
+    Audited ``official.added`` or ``official.role_changed``. ValidationError for a malformed
+    username, an unknown role, the role they have, demoting the last LO, or a wrong player.
     """
-    user_model = get_user_model()
-    name = username.strip()
     wanted = _role(role)
-    with transaction.atomic():
+    with official_write(league=league, actor=actor, action="add officials") as write:
         league_changed(league)
-        require_official(actor=actor, league=league, action="add officials")
-        if not name:
-            raise ValidationError({"username": "Type the user name they sign in with."})
-        user = (
-            user_model.objects.filter(username=name).first()
-            or user_model.objects.filter(username__iexact=name).order_by("pk").first()
-        )
-        created = user is None
-        if user is None:
-            user = user_model(username=name)
-            try:
-                user.full_clean(exclude=["password"])
-            except ValidationError as error:
-                raise ValidationError(
-                    {"username": error.message_dict.get("username", [])}
-                ) from error
-            user.set_unusable_password()
-            user.save()
-            record_event(
-                action="user.created",
-                obj=user,
-                league=league,
-                actor=actor,
-                data={"username": user.get_username()},
-            )
+        user, created = _user_named(username.strip(), league=league, actor=actor)
         existing = (
             m.LeagueOfficial.objects.select_for_update()
             .select_related("user", "league")
@@ -499,26 +470,36 @@ def add_official(
         official = m.LeagueOfficial.objects.create(
             user=user, league=league, role=wanted, player=player
         )
-        record_event(
-            action="official.added",
-            obj=official,
-            league=league,
-            actor=actor,
-            data={
-                "username": user.get_username(),
-                "role": wanted.value,
-                "player": player.pk if player else None,
-                "new_user": created,
-            },
-        )
+        data = {"username": user.get_username(), "role": wanted.value, "new_user": created}
+        write.event("official.added", official, {**data, "player": player and player.pk})
     if not created:
         return AddedOfficial(official, False, None, None)
-    return AddedOfficial(
-        official,
-        True,
-        urlsafe_base64_encode(force_bytes(user.pk)),
-        default_token_generator.make_token(user),
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    return AddedOfficial(official, True, uid, default_token_generator.make_token(user))
+
+
+def _user_named(name: str, *, league: m.League, actor: User) -> tuple[Any, bool]:
+    """The user signing in as `name` (any case), or a new one with an unusable password
+    (audited ``user.created``); and whether it is new."""
+    if not name:
+        raise ValidationError({"username": "Type the user name they sign in with."})
+    user_model = get_user_model()
+    user = (
+        user_model.objects.filter(username=name).first()
+        or user_model.objects.filter(username__iexact=name).order_by("pk").first()
     )
+    if user is not None:
+        return user, False
+    user = user_model(username=name)
+    try:
+        user.full_clean(exclude=["password"])
+    except ValidationError as error:
+        raise ValidationError({"username": error.message_dict.get("username", [])}) from error
+    user.set_unusable_password()
+    user.save()
+    data = {"username": user.get_username()}
+    record_event(action="user.created", obj=user, league=league, actor=actor, data=data)
+    return user, True
 
 
 def _change_role(

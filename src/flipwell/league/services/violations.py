@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, ruleset_for
+from flipwell.league.adapters import player_key, season_ruleset
 from flipwell.league.enums import (
     REMEDY_CHOICES,
     VIOLATION_KINDS,
@@ -32,8 +32,9 @@ from flipwell.league.services._edge import (
     require_reason,
     rules_edge,
 )
-from flipwell.league.services._protocol import official_write
+from flipwell.league.services._protocol import Write, official_write
 from flipwell.league.services.ledger import record_ledger_entry
+from flipwell.rules.ruleset import Ruleset
 from flipwell.rules.season_values import SeasonResult
 from flipwell.rules.violations import (
     PenaltyDecision,
@@ -78,16 +79,11 @@ def record_violation(
     last_allowable_ball: bool = False,
     slam_tilted: bool = False,
 ) -> RecordedViolation:
-    """A league official records a violation and learns its §8.5 penalty (§8, A26, A27, A28).
-
-    Stored: the violation during `game` (confirmed first, R8.5-c) or after `games_completed`;
-    the fold applies its penalty. `serious` must be the rules' call, except that a wrong-ball
-    play may be ruled accidental (A28, recorded as a ruling); `target_game` is the official's
-    choice where the rules leave it (A27.4). Audited ``violation.recorded``; the violator is
-    sent a notice. PermissionDenied unless `actor` is an official; ValidationError for a
-    missing reason, a meet not open, a player in no group, or a timing or seriousness the
-    rules refuse.
-    """
+    """A league official records a violation and learns its §8.5 penalty (§8, A26, A27, A28):
+    during `game` (confirmed first, R8.5-c) or after `games_completed`. `serious` must be the
+    rules' call, except that a wrong-ball play may be ruled accidental (A28, a ruling);
+    `target_game` is the official's choice where the rules leave it (A27.4). Audited
+    ``violation.recorded``; the violator is sent a notice."""
     with official_write(
         league=meet.season.league, actor=actor, action="record a violation", season=meet.season
     ) as write:
@@ -106,15 +102,7 @@ def record_violation(
                 lo_marked_not_serious=ruled_accidental(kind, serious),
             )
         points = _completed_points(before, meet, player, games_completed, game)
-        with rules_edge("serious"):
-            decision = penalty_decision(
-                facts,
-                prior_offenses=before.players[facts.violator].offenses,
-                points_by_game=points,
-                current_game=None if game is None else game.number,
-                ruleset=ruleset,
-            )
-            check_ruled_seriousness(facts, decision, ruled_serious=serious, label=_label(kind))
+        decision = _decision(facts, before, points, game, serious=serious, ruleset=ruleset)
         row = m.Violation.objects.create(
             meet=meet,
             game=game,
@@ -129,27 +117,56 @@ def record_violation(
             reason=why,
         )
         if facts.lo_marked_not_serious:
+            affected = group_player_ids(game.group) if game is not None else [player.pk]
             write.ruling(
-                kind="violation_not_serious",
-                subject=f"{player}, meet {meet.number}: opponent's ball",
-                reason=why,
-                affected=group_player_ids(game.group) if game is not None else [player.pk],
+                kind="violation_not_serious", subject=_subject(row), reason=why, affected=affected
             )
         decision = _with_penalty_game(decision, write.refold(), row)
         write.event("violation.recorded", row, _violation_data(row, decision))
-        write.notice(
-            player=player,
-            meet=meet,
-            key=f"violation:{row.pk}",
-            what=f"a violation recorded at meet {meet.number}",
-            details=_violation_details(row, decision, group),
-            reason=why,
-        )
+        _notify_violator(write, row, decision, group)
     return RecordedViolation(violation=row, decision=decision)
 
 
-def _label(kind: str) -> str:
-    return str(m.Violation.Kind(kind).label)
+def _decision(
+    facts: Violation,
+    before: SeasonResult,
+    points: list[int | None],
+    game: m.Game | None,
+    *,
+    serious: bool | None,
+    ruleset: Ruleset,
+) -> PenaltyDecision:
+    """The rules' §8.5 penalty for the violation (R8.5-b..f, A26, A27), and the official's
+    seriousness ruling checked against it (A28)."""
+    with rules_edge("serious"):
+        decision = penalty_decision(
+            facts,
+            prior_offenses=before.players[facts.violator].offenses,
+            points_by_game=points,
+            current_game=None if game is None else game.number,
+            ruleset=ruleset,
+        )
+        label = str(m.Violation.Kind(facts.kind).label)
+        check_ruled_seriousness(facts, decision, ruled_serious=serious, label=label)
+    return decision
+
+
+def _notify_violator(
+    write: Write, row: m.Violation, decision: PenaltyDecision, group: m.Group
+) -> None:
+    """The violator's notice of the violation and its §8.5 penalty."""
+    write.notice(
+        player=row.player,
+        meet=row.meet,
+        key=f"violation:{row.pk}",
+        what=f"a violation recorded at meet {row.meet.number}",
+        details=_violation_details(row, decision, group),
+        reason=row.reason,
+    )
+
+
+def _subject(row: m.Violation) -> str:
+    return f"{row.player}, meet {row.meet.number}: opponent's ball"
 
 
 def _group_of(meet: m.Meet, player: m.Player) -> m.Group:
@@ -259,22 +276,14 @@ def record_victim_remedy(
     """Record what the victim of a violation takes as compensation, and charge the violator.
 
     `announced`: the victim's choice announced before play resumed, or None: the rules'
-    default (A29). The remedy is `victim_remedy`'s (§8.2 R8.2-b..d, §8.3 R8.3-b, R8.3-c). The
-    violator pays a replayed game or a buy-in ball even if the machine has credits (R8.3-d,
-    A30), at `game_price_cents` or `ball_price_cents`, as an ``interference_charge``. Audited
-    ``violation.remedy_recorded``. ValidationError for a violation without a victim, a victim
-    outside the group or the violator, a repeat, a refused choice, a missing price, or a meet
-    that is not open.
+    default (A29). The remedy is `victim_remedy`'s (R8.2-b..d, R8.3-b, R8.3-c); the violator
+    pays a replayed game or a buy-in ball (R8.3-d, A30). Audited ``violation.remedy_recorded``.
     """
     league = m.League.objects.get(seasons__meets__violations=violation.pk)
     with official_write(
         league=league, actor=actor, action="record a victim's remedy", field="announced"
     ) as write:
-        violation = (
-            m.Violation.objects.select_for_update()
-            .select_related("meet__season__league", "player")
-            .get(pk=violation.pk)
-        )
+        violation = _locked(violation)
         meet = violation.meet
         write.season = meet.season
         open_meet(meet, doing="record a victim's remedy")
@@ -291,7 +300,7 @@ def record_victim_remedy(
                 allowable_balls_left=allowable_balls_left,
                 caused_loss=caused_loss,
                 announced=choice,
-                ruleset=ruleset_for(league),
+                ruleset=season_ruleset(meet.season),
             )
         amount = _remedy_charge(remedy, game_price_cents, ball_price_cents, earned_extra_ball_used)
         charge = _charge_violator(violation, victim, remedy, amount, actor) if amount else None
@@ -309,6 +318,15 @@ def record_victim_remedy(
         data = {"violation": violation.pk, "victim": victim.pk, "announced": announced}
         write.event("violation.remedy_recorded", row, {**data, **_remedy_data(remedy, amount)})
     return RecordedRemedy(row=row, remedy=remedy, charge=charge)
+
+
+def _locked(violation: m.Violation) -> m.Violation:
+    """The violation's row locked for this write, with its meet, season, league and player."""
+    return (
+        m.Violation.objects.select_for_update()
+        .select_related("meet__season__league", "player")
+        .get(pk=violation.pk)
+    )
 
 
 def _check_victim(violation: m.Violation, victim: m.Player) -> None:
@@ -421,19 +439,7 @@ def record_game_restart(
         )
         with rules_edge("game_price_cents"):
             amount = restart_charge(players=players, game_price=game_price_cents)
-        charge = None
-        if amount:
-            charge = record_ledger_entry(
-                league=write.league,
-                kind="restart_charge",
-                account="kitty",
-                amount_cents=amount,
-                season=meet.season,
-                player=responsible,
-                note=f"restart of meet {meet.number} group {group.number} game {game.number} "
-                f"for {players} players (R8.6-d)",
-                actor=actor,
-            )
+        charge = _charge_restart(game, responsible, players, amount, actor) if amount else None
         restart = m.GameRestart.objects.create(
             game=game,
             responsible=responsible,
@@ -444,15 +450,41 @@ def record_game_restart(
             official=actor,
         )
         write.event("game.restarted", restart, _restart_data(restart, amount))
-        write.notice(
-            player=responsible,
-            meet=meet,
-            key=f"restart:{restart.pk}",
-            what=f"game {game.number} of your group restarted at meet {meet.number}",
-            details=_restart_details(restart, amount),
-            reason=note.strip(),
-        )
+        _notify_responsible(write, restart, amount)
     return RecordedRestart(restart=restart, charge=charge)
+
+
+def _charge_restart(
+    game: m.Game, responsible: m.Player, players: int, amount: int, actor: User
+) -> m.LedgerEntry:
+    """The responsible player's ``restart_charge``: every player's game (R8.6-d)."""
+    group = game.group
+    meet = group.meet
+    return record_ledger_entry(
+        league=meet.season.league,
+        kind="restart_charge",
+        account="kitty",
+        amount_cents=amount,
+        season=meet.season,
+        player=responsible,
+        note=f"restart of meet {meet.number} group {group.number} game {game.number} "
+        f"for {players} players (R8.6-d)",
+        actor=actor,
+    )
+
+
+def _notify_responsible(write: Write, restart: m.GameRestart, amount: int) -> None:
+    """The responsible player's notice of the restart and its charge (R8.6-c, R8.6-d)."""
+    game = restart.game
+    meet = game.group.meet
+    write.notice(
+        player=restart.responsible,
+        meet=meet,
+        key=f"restart:{restart.pk}",
+        what=f"game {game.number} of your group restarted at meet {meet.number}",
+        details=_restart_details(restart, amount),
+        reason=restart.note,
+    )
 
 
 def _players_present(game: m.Game, members: list[int]) -> int:
