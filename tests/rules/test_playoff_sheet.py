@@ -15,6 +15,7 @@ from flipwell.rules.playoff_sheet import (
     running_totals,
     tiebreaker_explanation,
 )
+from flipwell.rules.sheet_roles import who_may_confirm
 
 P = ("1", "4", "5", "8")
 NAMES = {"1": "Ann", "4": "Ben", "5": "Cy", "8": "Dee"}
@@ -51,6 +52,30 @@ def test_check_sheet_confirmer_refuses_a_stranger_and_accepts_another_player() -
     with pytest.raises(RuleError, match="does not play"):
         check_sheet_confirmer(players=P, entered_by="1", confirmed_by="9")
     assert check_sheet_confirmer(players=P, entered_by="1", confirmed_by="4") == "4"
+
+
+def test_check_sheet_confirmer_r3_a_is_who_may_confirm_for_the_present_players() -> None:
+    # One source for R3-a: on a playoff sheet every present player is at the machine.
+    for entered in P:
+        allowed = who_may_confirm(group=P, entered_by=entered, sheet=dict.fromkeys(P, 1))
+        for confirming in P:
+            if confirming in allowed:
+                assert (
+                    check_sheet_confirmer(players=P, entered_by=entered, confirmed_by=confirming)
+                    == confirming
+                )
+            else:
+                with pytest.raises(RuleError, match="another player of the match"):
+                    check_sheet_confirmer(players=P, entered_by=entered, confirmed_by=confirming)
+
+
+def test_check_sheet_confirmer_r3_a_r6_6_c_a_no_show_neither_enters_nor_confirms() -> None:
+    present = ("1", "4", "5")  # 8 is a no-show
+    assert check_sheet_confirmer(players=present, entered_by="1", confirmed_by="5") == "5"
+    with pytest.raises(RuleError, match="does not play"):
+        check_sheet_confirmer(players=present, entered_by="1", confirmed_by="8")
+    with pytest.raises(RuleError, match="not in the group"):
+        check_sheet_confirmer(players=present, entered_by="8", confirmed_by="1")
 
 
 def test_check_machine_picker_r6_4_b_game_1_is_drawn_for_anyone() -> None:

@@ -16,8 +16,8 @@ kind for the whole season, then put together in Python (no query in a loop).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from flipwell.league import models as m
 from flipwell.league.compiled import CompiledQuery, Rows, flag, rows_together
@@ -30,6 +30,7 @@ from flipwell.rules import (
     GameFacts,
     MatchFacts,
     MeetFacts,
+    PlayoffGame,
     RuleError,
     Ruleset,
     SeasonFacts,
@@ -46,6 +47,7 @@ from flipwell.rules.violations import (
 )
 
 PLAYED = (m.Meet.Status.OPEN, m.Meet.Status.CLOSED)
+Score = TypeVar("Score", int, int | None)
 
 
 def player_key(player_id: int) -> str:
@@ -512,3 +514,29 @@ def players_playing(game: m.Game, members: Iterable[int]) -> list[str]:
     """The player keys of the group's `members` who did not forfeit `game`."""
     forfeited = set(m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True))
     return [player_key(p) for p in members if p not in forfeited]
+
+
+def sheet_facts(sheet: Mapping[int, Score]) -> dict[str, Score]:
+    """A score sheet (player id -> machine score, None for a forfeit) by player key."""
+    return {player_key(p): score for p, score in sheet.items()}
+
+
+def tie_order_facts(ties: Iterable[Iterable[int]]) -> tuple[tuple[str, ...], ...]:
+    """Tie orders (player ids, winner first) by player key."""
+    return tuple(tuple(player_key(p) for p in order) for order in ties)
+
+
+def playoff_game(
+    machine_id: int | str,
+    *,
+    order: Sequence[int] | None = None,
+    scores: Mapping[int, int] | None = None,
+    tie_orders: Sequence[Sequence[int]] = (),
+) -> PlayoffGame:
+    """A playoff game's result on machine `machine_id` as the rules take it (R6.3-a, A54):
+    its finishing order (player ids, winner first), or else every present player's machine
+    score with, for equal scores, the one-ball playoff's orders (winner first)."""
+    if order is not None:
+        return PlayoffGame(machine=str(machine_id), order=tuple(player_key(p) for p in order))
+    facts = sheet_facts(scores or {})
+    return PlayoffGame(machine=str(machine_id), scores=facts, tie_order=tie_order_facts(tie_orders))

@@ -23,6 +23,7 @@ from flipwell.rules.checks import check_unique
 from flipwell.rules.errors import RuleError, about_player
 from flipwell.rules.playoff_matches import ADVANCING, PlayoffMatchState
 from flipwell.rules.playoffs import papa_points
+from flipwell.rules.sheet_roles import who_may_confirm
 from flipwell.rules.values import PlayerId
 
 ORDINALS = ("1st", "2nd", "3rd", "4th")
@@ -72,11 +73,19 @@ def check_sheet_confirmer(
     *, players: Sequence[PlayerId], entered_by: PlayerId, confirmed_by: PlayerId
 ) -> PlayerId:
     """Refuse a confirmation of a playoff game's scores by anyone but another present player of
-    the match (R3-a, as on a league night: one enters, another of the group confirms; R6.6-c:
-    a no-show is not in the match)."""
+    the match (R3-a, as on a league night: `who_may_confirm` with the match's present players
+    as the group; R6.6-c: a no-show is not in the match).
+
+    Every present player is at the machine for each game of the match, its tiebreaker game
+    too (the players not in the tie watch it), so each one counts as having played it: any of
+    them but the enterer confirms.
+    """
     if confirmed_by not in players:
         raise about_player("{player} does not play in this match", confirmed_by)
-    if confirmed_by == entered_by:
+    at_the_machine = dict.fromkeys(players, 0)
+    if confirmed_by not in who_may_confirm(
+        group=players, entered_by=entered_by, sheet=at_the_machine
+    ):
         raise about_player(
             "{player} entered these scores: another player of the match confirms them (R3-a)",
             confirmed_by,

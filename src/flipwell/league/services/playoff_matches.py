@@ -23,11 +23,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, season_ruleset
+from flipwell.league.adapters import player_key, playoff_game, season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.models.playoffs import PlayoffNoShow
 from flipwell.league.selectors.playoffs import (
     DivisionFacts,
+    GameInProgress,
     PlayoffFacts,
     bracket_state,
     load_playoff_facts,
@@ -47,6 +48,7 @@ from flipwell.league.services._playoff_night import (
     locked_night,
     unplayable_machines,
 )
+from flipwell.league.services._protocol import official_write
 from flipwell.rules.playoff_machines import (
     check_playoff_machine,
     delayed_match_start,
@@ -90,57 +92,12 @@ def start_game(
     """`start_playoff_game` inside its transaction, once who starts it was checked (the
     official's console, or the match's players on its sheet: `playoff_sheets`)."""
     night, facts, div, state = _match_facts(season, division, match)
-    if match in div.in_progress:
-        busy_game = div.in_progress[match]
-        raise ValidationError(
-            {
-                "match": f"{match}: game {busy_game.number} is being played on "
-                f"{busy_game.machine}; record its result first."
-            },
-            code="game_in_progress",
-        )
-    if state.status != "ready" or state.next_game is None:
-        raise ValidationError(
-            {"match": f"{match} cannot start a game: {state.needed or 'it is complete'}."},
-            code="not_ready",
-        )
-    played = [g.machine for g in div.records.get(match, PlayoffMatchRecord()).games]
-    busy = busy_machines(facts, exclude=(division, match))
-    unplayable = unplayable_machines(season)
-    keys = list(facts.machines)
+    number = _next_game(match, div, state)
+    key = _game_machine(season, night, facts, (division, match), number, state, machine)
     chooser = state.machine_chooser
-    with rules_edge("machine", code="invalid", message=lambda text: _titled(text, facts)):
-        if chooser is None:
-            if machine is not None:
-                raise ValidationError(
-                    {
-                        "machine": f"Game 1 of {match} is played on a machine drawn at random "
-                        "(R6.4-b); do not choose one."
-                    },
-                    code="drawn",
-                )
-            key = draw_playoff_machine(
-                keys,
-                seed=draw_seed(night, f"{division}:{match}:{state.next_game}"),
-                played=played,
-                busy=busy,
-                unplayable=unplayable,
-                ruleset=season_ruleset(season),
-            )
-        else:
-            if machine is None:
-                raise ValidationError(
-                    {
-                        "machine": f"{facts.names[chooser].name} chooses the machine for game "
-                        f"{state.next_game} of {match} (R6.4-c)."
-                    },
-                    code="required",
-                )
-            key = _checked_pick(str(machine.pk), keys, played, busy, unplayable)
-    row = _match_row(night, division, match)
     game = m.PlayoffGame.objects.create(
-        match=row,
-        number=state.next_game,
+        match=_match_row(night, division, match),
+        number=number,
         machine_id=int(key),
         chosen_by_id=int(chooser) if chooser else None,
     )
@@ -159,6 +116,71 @@ def start_game(
         },
     )
     return game
+
+
+def _next_game(match: str, div: DivisionFacts, state: PlayoffMatchState) -> int:
+    """The number of the match's next game; refused while one is being played, or when the
+    match waits for its players, needs a tiebreaker or is complete."""
+    if match in div.in_progress:
+        busy_game = div.in_progress[match]
+        raise ValidationError(
+            {
+                "match": f"{match}: game {busy_game.number} is being played on "
+                f"{busy_game.machine}; record its result first."
+            },
+            code="game_in_progress",
+        )
+    if state.status != "ready" or state.next_game is None:
+        raise ValidationError(
+            {"match": f"{match} cannot start a game: {state.needed or 'it is complete'}."},
+            code="not_ready",
+        )
+    return state.next_game
+
+
+def _game_machine(
+    season: m.Season,
+    night: m.PlayoffNight,
+    facts: PlayoffFacts,
+    where: tuple[str, str],
+    number: int,
+    state: PlayoffMatchState,
+    machine: m.Machine | None,
+) -> str:
+    """The machine key of game `number` of the match `where` (division, match): drawn at
+    random for game 1 (R6.4-b), else `machine`, the loser's pick (R6.4-c), as §5 allows it
+    (not played in this match, not busy in another, playable)."""
+    division, match = where
+    record = facts.divisions[division].records.get(match, PlayoffMatchRecord())
+    played = [g.machine for g in record.games]
+    busy = busy_machines(facts, exclude=where)
+    unplayable = unplayable_machines(season)
+    keys = list(facts.machines)
+    chooser = state.machine_chooser
+    with rules_edge("machine", code="invalid", message=lambda text: _titled(text, facts)):
+        if chooser is None:
+            if machine is not None:
+                raise ValidationError(
+                    {
+                        "machine": f"Game 1 of {match} is played on a machine drawn at random "
+                        "(R6.4-b); do not choose one."
+                    },
+                    code="drawn",
+                )
+            seed = draw_seed(night, f"{division}:{match}:{number}")
+            ruleset = season_ruleset(season)
+            return draw_playoff_machine(
+                keys, seed=seed, played=played, busy=busy, unplayable=unplayable, ruleset=ruleset
+            )
+        if machine is None:
+            raise ValidationError(
+                {
+                    "machine": f"{facts.names[chooser].name} chooses the machine for game "
+                    f"{number} of {match} (R6.4-c)."
+                },
+                code="required",
+            )
+        return _checked_pick(str(machine.pk), keys, played, busy, unplayable)
 
 
 def record_playoff_game(
@@ -180,62 +202,29 @@ def record_playoff_game(
     and ValidationError (nothing written) when no game is in progress or when the rules
     refuse the result (missing or extra players, an unordered tie, a no-show listed).
     """
-    with transaction.atomic():
+    with official_write(league=season.league, actor=actor, action="run the playoffs") as write:
         league_changed(season.league_id)
-        require_official(actor=actor, league=season.league, action="run the playoffs")
         _, _, div, state = _match_facts(season, division, match)
-        in_progress = div.in_progress.get(match)
-        if in_progress is None:
-            raise ValidationError(
-                {
-                    "match": f"{match} has no game in progress: start game "
-                    f"{state.next_game or '?'} first ({state.needed or 'complete'})."
-                },
-                code="no_game",
-            )
+        in_progress = _game_in_progress(match, div, state)
         if (order is None) == (scores is None):
             raise ValidationError(
                 {"order": "Give the finishing order or the machine scores, not both or neither."},
                 code="invalid",
             )
-        tie_place = {p.pk: i for o in tie_orders for i, p in enumerate(o, 1)}
-        if order is not None:
-            game = PlayoffGame(
-                machine=str(in_progress.machine_id), order=tuple(player_key(p.pk) for p in order)
-            )
-        else:
-            assert scores is not None
-            game = PlayoffGame(
-                machine=str(in_progress.machine_id),
-                scores={player_key(p.pk): s for p, s in scores.items()},
-                tie_order=tuple(tuple(player_key(p.pk) for p in o) for o in tie_orders),
-            )
+        game = playoff_game(
+            in_progress.machine_id,
+            order=[p.pk for p in order] if order is not None else None,
+            scores={p.pk: s for p, s in scores.items()} if scores is not None else None,
+            tie_orders=[[p.pk for p in o] for o in tie_orders],
+        )
         _check_record(season, div, match, lambda r: replace(r, games=(*r.games, game)))
-        if order is not None:
-            rows = [
-                m.PlayoffResult(game_id=in_progress.game_id, player=p, place=i, recorded_by=actor)
-                for i, p in enumerate(order, 1)
-            ]
-        else:
-            assert scores is not None
-            rows = [
-                m.PlayoffResult(
-                    game_id=in_progress.game_id,
-                    player=p,
-                    machine_score=s,
-                    tie_place=tie_place.get(p.pk),
-                    recorded_by=actor,
-                )
-                for p, s in scores.items()
-            ]
-        m.PlayoffResult.objects.bulk_create(rows)
+        results = _results(in_progress.game_id, actor, order, scores, tie_orders)
+        m.PlayoffResult.objects.bulk_create(results)
         row = m.PlayoffGame.objects.get(pk=in_progress.game_id)
-        record_event(
-            action="playoffs.game_recorded",
-            obj=row,
-            league=season.league,
-            actor=actor,
-            data={
+        write.event(
+            "playoffs.game_recorded",
+            row,
+            {
                 "division": division,
                 "match": match,
                 "number": row.number,
@@ -245,6 +234,47 @@ def record_playoff_game(
             },
         )
     return row
+
+
+def _game_in_progress(match: str, div: DivisionFacts, state: PlayoffMatchState) -> GameInProgress:
+    """The match's game being played; refused when none is."""
+    in_progress = div.in_progress.get(match)
+    if in_progress is None:
+        raise ValidationError(
+            {
+                "match": f"{match} has no game in progress: start game "
+                f"{state.next_game or '?'} first ({state.needed or 'complete'})."
+            },
+            code="no_game",
+        )
+    return in_progress
+
+
+def _results(
+    game_id: int,
+    actor: User,
+    order: Sequence[m.Player] | None,
+    scores: Mapping[m.Player, int] | None,
+    tie_orders: Sequence[Sequence[m.Player]],
+) -> list[m.PlayoffResult]:
+    """A game's PlayoffResult rows: each player's place in `order`, or else each player's
+    machine score and, on equal scores, place in the one-ball playoff."""
+    if order is not None:
+        return [
+            m.PlayoffResult(game_id=game_id, player=p, place=i, recorded_by=actor)
+            for i, p in enumerate(order, 1)
+        ]
+    tie_place = {p.pk: i for o in tie_orders for i, p in enumerate(o, 1)}
+    return [
+        m.PlayoffResult(
+            game_id=game_id,
+            player=p,
+            machine_score=s,
+            tie_place=tie_place.get(p.pk),
+            recorded_by=actor,
+        )
+        for p, s in (scores or {}).items()
+    ]
 
 
 @dataclass(frozen=True)
@@ -392,31 +422,13 @@ def record_playoff_lateness_notice(
     whose players are not known yet, a player not in the match, or a repeat.
     """
     told = at or timezone.now()
-    with transaction.atomic():
+    with official_write(league=season.league, actor=actor, action="run the playoffs") as write:
         league_changed(season.league_id)
-        require_official(actor=actor, league=season.league, action="run the playoffs")
         night, facts, div, state = _match_with_players(season, division, match)
-        if match in div.started or state.absent:
-            raise ConflictError(
-                {
-                    "match": f"{match} has started: a lateness notice comes before its start "
-                    "(R6.6-a)."
-                },
-                code="match_already_started",
-            )
+        _check_before_start(match, div, state)
         _player_key_in_match(player, match, state, facts)
         start = playoff_start(night)
-        with rules_edge("at", code="invalid", message=str):
-            valid = tardiness_notice_valid(notice_at=told, start=start)
-        if not valid:
-            raise ValidationError(
-                {
-                    "at": f"Too late for a lateness notice: the match starts at "
-                    f"{start:%Y-%m-%d %H:%M} and the notice must come before (R6.6-a, §2.2). "
-                    f"{player} is a no-show if not present at the start (R6.6-c)."
-                },
-                code="too_late",
-            )
+        _check_notice_in_time(told, start, player)
         row = _match_row(night, division, match)
         if m.PlayoffLatenessNotice.objects.filter(match=row, player=player).exists():
             raise ConflictError(
@@ -426,23 +438,39 @@ def record_playoff_lateness_notice(
         notice = m.PlayoffLatenessNotice.objects.create(
             match=row, player=player, notice_at=told, recorded_by=actor
         )
-        wait_until = delayed_match_start(
-            start=start, notice_at=told, ruleset=season_ruleset(season)
-        )
-        record_event(
-            action="playoffs.lateness_announced",
-            obj=notice,
-            league=season.league,
-            actor=actor,
-            data={
-                "division": division,
-                "match": match,
-                "player": player.pk,
-                "at": told.isoformat(),
-                "wait_until": wait_until.isoformat(),
-            },
-        )
+        ruleset = season_ruleset(season)
+        wait_until = delayed_match_start(start=start, notice_at=told, ruleset=ruleset)
+        data = {"division": division, "match": match, "player": player.pk}
+        times = {"at": told.isoformat(), "wait_until": wait_until.isoformat()}
+        write.event("playoffs.lateness_announced", notice, {**data, **times})
     return PlayoffLateness(notice=notice, start=start, wait_until=wait_until)
+
+
+def _check_before_start(match: str, div: DivisionFacts, state: PlayoffMatchState) -> None:
+    """A lateness notice comes before the match starts (R6.6-a): its first game or a no-show."""
+    if match in div.started or state.absent:
+        raise ConflictError(
+            {"match": f"{match} has started: a lateness notice comes before its start (R6.6-a)."},
+            code="match_already_started",
+        )
+
+
+def _check_notice_in_time(
+    told: datetime.datetime, start: datetime.datetime, player: m.Player
+) -> None:
+    """Refuse a lateness notice given at `told`, not before the match's `start` (R6.6-a, §2.2:
+    `tardiness_notice_valid`)."""
+    with rules_edge("at", code="invalid", message=str):
+        valid = tardiness_notice_valid(notice_at=told, start=start)
+    if not valid:
+        raise ValidationError(
+            {
+                "at": f"Too late for a lateness notice: the match starts at "
+                f"{start:%Y-%m-%d %H:%M} and the notice must come before (R6.6-a, §2.2). "
+                f"{player} is a no-show if not present at the start (R6.6-c)."
+            },
+            code="too_late",
+        )
 
 
 def playoff_start(night: m.PlayoffNight) -> datetime.datetime:

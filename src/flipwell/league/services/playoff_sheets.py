@@ -25,7 +25,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key
+from flipwell.league.adapters import player_key, playoff_game
 from flipwell.league.audit import record_event
 from flipwell.league.selectors.playoffs import DivisionFacts, PlayoffFacts, match_id
 from flipwell.league.services._edge import (
@@ -349,11 +349,7 @@ def _check_latest_entry(sheet: m.PlayoffSheet) -> None:
 
 
 def _rules_game(machine: str, sheet: Sheet, ties: Sequence[Sequence[int]]) -> PlayoffGame:
-    return PlayoffGame(
-        machine=machine,
-        scores={player_key(p): s for p, s in sheet.items()},
-        tie_order=tuple(tuple(player_key(p) for p in order) for order in ties),
-    )
+    return playoff_game(machine, scores=sheet, tie_orders=ties)
 
 
 def _added(number: int, game: PlayoffGame) -> _Change:

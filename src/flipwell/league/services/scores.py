@@ -26,7 +26,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, ruleset_for
+from flipwell.league.adapters import player_key, ruleset_for, sheet_facts, tie_order_facts
 from flipwell.league.audit import record_event
 from flipwell.league.services._edge import (
     ConflictError,
@@ -80,22 +80,20 @@ def submit_scores(
 ) -> SubmittedScores:
     """Enter a game's score sheet as a new unconfirmed version (R3-a) and return its points.
 
-    Every group member must be listed, with a machine score (a whole number, 0 or more) or
-    None (he did not play it); a player with a recorded forfeit has None. Tied scores need
-    `tie_order`, the one-ball playoff's order, winner first (R3.2-i, A15). The sheet is
-    checked by `flipwell.rules.scoring.score_game`. A same-key retry by the same `submitter`
-    in the same league returns the stored entry (`replayed`); the same key with a different
-    sheet is a ConflictError. The game row is locked first, so concurrent retries of one key
-    wait for each other and all but the first are replays. With `seen_version` (the latest
-    version the sender saw, 0 for none), an entry made while another version was stored is a
-    ConflictError (``stale_version``); None skips that check.
+    Every group member is listed, with a machine score (a whole number, 0 or more) or None
+    (did not play it: a recorded forfeit has None); tied scores need `tie_order`, the one-ball
+    playoff's order, winner first (R3.2-i, A15); `score_game` checks the sheet. A same-key
+    retry by the same `submitter` in the league returns the stored entry (`replayed`), the
+    same key with another sheet is a ConflictError; the game row is locked first, so of
+    concurrent retries all but the first are replays. `seen_version`: the latest version the
+    sender saw (0: none; None: not checked).
 
-    Side effects: a ScoreSubmission (next version of the game), its ScoreLines, its tie
-    orders, an audit event ``scores.submitted``. Raises ValidationError (nothing written)
-    when the meet is not open, `entered_by` is not in the group, the sheet is not valid, or
-    it scores a player who forfeited the season before this game (R2.5-b, A65);
-    ConflictError when the game is already confirmed (``game_already_confirmed``: then only a
-    correction may change it) or the entry is stale (``stale_version``).
+    Side effects: a ScoreSubmission (the game's next version), its ScoreLines and tie orders,
+    an audit event ``scores.submitted``. ValidationError (nothing written) when the meet is
+    not open, `entered_by` is not in the group, the sheet is not valid, or it scores a player
+    who forfeited the season before this game (R2.5-b, A65); ConflictError when the game is
+    confirmed (``game_already_confirmed``: only a correction changes it) or the entry is
+    stale (``stale_version``).
     """
     key = idempotency_key.strip()
     if not key:
@@ -103,70 +101,118 @@ def submit_scores(
     sheet = {ref_id(p): s for p, s in scores.items()}
     ties = [[ref_id(p) for p in order] for order in tie_order]
     with transaction.atomic():
-        hold_meet(MeetHold.SCORES, game=game.pk)
-        game = (
-            m.Game.objects.select_for_update(of=("self",))
-            .select_related("group__meet__season__league")
-            .get(pk=game.pk)
-        )
+        game = _game_held_for_scores(game.pk)
         scope = f"{game.group.meet.season.league_id}:{submitter}"
-        replay = _replay(key, scope, game=game, sheet=sheet, ties=ties, entered_by=entered_by)
+        entry = _Entry(key, scope, game, sheet, ties, entered_by)
+        replay = _replay(entry)
         if replay is not None:
             return replay
-        group = game.group
-        open_meet(group.meet, doing="enter scores")
-        members = group_player_ids(group)
-        require_member(entered_by, members, field="entered_by", group=group)
-        versions = _versions(game)
-        _check_not_confirmed(game, versions, refused="your entry was not saved")
-        latest = versions[-1] if versions else None
-        _check_seen_version(game, latest, seen_version)
-        _check_sheet(game, sheet, members)
+        latest = _check_entry(entry, seen_version)
         points = _points(game, sheet, ties)
         version = (latest.version if latest is not None else 0) + 1
         submission = m.ScoreSubmission(
-            game=game,
-            version=version,
-            entered_by=entered_by,
-            recorded_by=actor,
-            idempotency_key=key,
-            idempotency_scope=scope,
-            note=note,
-        )
-        try:
-            with transaction.atomic():
-                submission.save()
-        except IntegrityError:
-            # The same key was stored meanwhile by a concurrent request for another game.
-            replay = _replay(key, scope, game=game, sheet=sheet, ties=ties, entered_by=entered_by)
-            if replay is not None:
-                return replay
-            raise
-        if latest is not None:
-            # The replaced versions were never confirmed, so their tie orders were never facts;
-            # the standings read every tie order of a game, so only the new sheet's may remain.
-            m.TieOrder.objects.filter(game=game, submission__isnull=False).exclude(
-                submission=submission
-            ).delete()
-        store_sheet(submission, sheet, ties, actor=actor)
-        record_event(
-            action="scores.submitted",
-            obj=submission,
-            league=group.meet.season.league,
-            actor=actor,
-            data={
-                "game": game.pk,
-                "version": version,
-                "entered_by": entered_by.pk,
-                "scores": {str(p): s for p, s in sheet.items()},
-                "tie_order": ties,
-            },
-        )
-        folded, _ = season_changed(group.meet.season)
-        refuse_if_season_forfeited(  # A65; rolls the entry back
-            game=game, players=_scored(sheet), field="scores", refused="their score", result=folded
-        )
+            game=game, version=version, entered_by=entered_by, recorded_by=actor,
+            idempotency_key=key, idempotency_scope=scope, note=note,
+        )  # fmt: skip
+        replay = _saved_or_replay(submission, entry)
+        if replay is not None:
+            return replay
+        _store_entry(submission, entry, replaces=latest, actor=actor)
+        _season_changed(game, sheet)
     return SubmittedScores(submission=submission, points=points)
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """A score sheet as sent: its idempotency key and the key's scope, the game, the scores
+    and tie orders by player id, and who entered it."""
+
+    key: str
+    scope: str
+    game: m.Game
+    sheet: dict[int, int | None]
+    ties: list[list[int]]
+    entered_by: m.Player
+
+
+def _game_held_for_scores(game_id: int) -> m.Game:
+    """The game locked for a score sheet's write, its meet held shared (`MeetHold.SCORES`),
+    with its group, meet, season and league."""
+    hold_meet(MeetHold.SCORES, game=game_id)
+    return (
+        m.Game.objects.select_for_update(of=("self",))
+        .select_related("group__meet__season__league")
+        .get(pk=game_id)
+    )
+
+
+def _check_entry(entry: _Entry, seen_version: int | None) -> m.ScoreSubmission | None:
+    """Refuse an entry while the meet is not open, by a player outside the group, for a game
+    already confirmed, made on a stale page or with a sheet that is not valid; the game's
+    latest version (None: the first entry)."""
+    game, group = entry.game, entry.game.group
+    open_meet(group.meet, doing="enter scores")
+    members = group_player_ids(group)
+    require_member(entry.entered_by, members, field="entered_by", group=group)
+    versions = _versions(game)
+    _check_not_confirmed(game, versions, refused="your entry was not saved")
+    latest = versions[-1] if versions else None
+    _check_seen_version(game, latest, seen_version)
+    _check_sheet(game, entry.sheet, members)
+    return latest
+
+
+def _saved_or_replay(submission: m.ScoreSubmission, entry: _Entry) -> SubmittedScores | None:
+    """Save the new version; None, or the stored entry when a concurrent request stored the
+    same key meanwhile (for another game: then it is refused as reused)."""
+    try:
+        with transaction.atomic():
+            submission.save()
+    except IntegrityError:
+        replay = _replay(entry)
+        if replay is not None:
+            return replay
+        raise
+    return None
+
+
+def _store_entry(
+    submission: m.ScoreSubmission,
+    entry: _Entry,
+    *,
+    replaces: m.ScoreSubmission | None,
+    actor: User | None,
+) -> None:
+    """The saved version's lines and tie orders, and its audit event ``scores.submitted``."""
+    if replaces is not None:
+        # The replaced versions were never confirmed, so their tie orders were never facts;
+        # the standings read every tie order of a game, so only the new sheet's may remain.
+        m.TieOrder.objects.filter(game=entry.game, submission__isnull=False).exclude(
+            submission=submission
+        ).delete()
+    store_sheet(submission, entry.sheet, entry.ties, actor=actor)
+    record_event(
+        action="scores.submitted",
+        obj=submission,
+        league=entry.game.group.meet.season.league,
+        actor=actor,
+        data={
+            "game": entry.game.pk,
+            "version": submission.version,
+            "entered_by": entry.entered_by.pk,
+            "scores": {str(p): s for p, s in entry.sheet.items()},
+            "tie_order": entry.ties,
+        },
+    )
+
+
+def _season_changed(game: m.Game, sheet: Mapping[int, int | None]) -> None:
+    """Fold the season with the game's new sheet (`season_changed`); a sheet scoring a player
+    who forfeited the season before this game is refused, rolling the write back (A65)."""
+    folded, _ = season_changed(game.group.meet.season)
+    refuse_if_season_forfeited(
+        game=game, players=_scored(sheet), field="scores", refused="their score", result=folded
+    )
 
 
 def confirm_scores(
@@ -185,41 +231,12 @@ def confirm_scores(
     is not in the group, or it scores a player who forfeited the season meanwhile (A65).
     """
     with transaction.atomic():
-        hold_meet(MeetHold.SCORES, game=submission.game_id)
-        game = (
-            m.Game.objects.select_for_update(of=("self",))
-            .select_related("group__meet__season__league")
-            .get(pk=submission.game_id)
-        )
+        game = _game_held_for_scores(submission.game_id)
         versions = _versions(game)
         submission = _version(versions, submission.pk)
-        group = game.group
-        open_meet(group.meet, doing="confirm scores")
-        if submission.is_correction:
-            raise ValidationError(
-                "This sheet is a correction: it is applied when every player asked agrees "
-                "(R3-d), not by confirmation."
-            )
-        _check_not_confirmed(game, versions)
-        latest = versions[-1].version
-        if submission.version != latest:
-            raise ConflictError(
-                f"Version {submission.version} of game {game.number}'s sheet was replaced by "
-                f"version {latest}: confirm version {latest}.",
-                code="stale_version",
-            )
-        members = group_player_ids(group)
-        require_member(confirmed_by, members, field="confirmed_by", group=group)
-        if confirmed_by.pk == submission.entered_by_id:
-            raise ValidationError(
-                {
-                    "confirmed_by": f"{confirmed_by} entered this sheet: another player of the "
-                    "group must confirm it (R3-a)."
-                },
-                code="own_entry",
-            )
-        sheet = dict(submission.lines.values_list("player_id", "machine_score"))
-        _check_confirmer(game, submission, sheet, members, confirmed_by)
+        open_meet(game.group.meet, doing="confirm scores")
+        _check_confirmable(game, versions, submission)
+        sheet = _check_confirmer(game, submission, confirmed_by)
         _check_forfeits(game, sheet)
         submission.confirmed_by = confirmed_by
         submission.confirmed_at = timezone.now()
@@ -232,30 +249,55 @@ def confirm_scores(
         record_event(
             action="scores.confirmed",
             obj=submission,
-            league=group.meet.season.league,
+            league=game.group.meet.season.league,
             actor=actor,
             data={"game": game.pk, "version": submission.version, "confirmed_by": confirmed_by.pk},
         )
-        folded, _ = season_changed(group.meet.season)  # the sheet must score with the rest
-        refuse_if_season_forfeited(  # A65: entered before his 12th forfeit was confirmed
-            game=game, players=_scored(sheet), field="scores", refused="their score", result=folded
-        )
+        _season_changed(game, sheet)  # the sheet must score with the rest
     return submission
 
 
-def _check_confirmer(
-    game: m.Game,
-    submission: m.ScoreSubmission,
-    sheet: Mapping[int, int | None],
-    members: Sequence[int],
-    confirmed_by: m.Player,
+def _check_confirmable(
+    game: m.Game, versions: Sequence[m.ScoreSubmission], submission: m.ScoreSubmission
 ) -> None:
-    """Refuse a confirmer the rules do not allow (`who_may_confirm`, R3-a): a player who did
-    not play the game, while another who played it may confirm."""
+    """Refuse to confirm a correction's sheet (applied by agreement, R3-d), a game already
+    confirmed, or a version replaced by a later one."""
+    if submission.is_correction:
+        raise ValidationError(
+            "This sheet is a correction: it is applied when every player asked agrees "
+            "(R3-d), not by confirmation."
+        )
+    _check_not_confirmed(game, versions)
+    latest = versions[-1].version
+    if submission.version != latest:
+        raise ConflictError(
+            f"Version {submission.version} of game {game.number}'s sheet was replaced by "
+            f"version {latest}: confirm version {latest}.",
+            code="stale_version",
+        )
+
+
+def _check_confirmer(
+    game: m.Game, submission: m.ScoreSubmission, confirmed_by: m.Player
+) -> dict[int, int | None]:
+    """Refuse a confirmer the rules do not allow (`who_may_confirm`, R3-a): a player outside
+    the group, the enterer, or one who did not play the game while another who played it may
+    confirm. The sheet's scores by player id."""
+    members = group_player_ids(game.group)
+    require_member(confirmed_by, members, field="confirmed_by", group=game.group)
+    if confirmed_by.pk == submission.entered_by_id:
+        raise ValidationError(
+            {
+                "confirmed_by": f"{confirmed_by} entered this sheet: another player of the "
+                "group must confirm it (R3-a)."
+            },
+            code="own_entry",
+        )
+    sheet = dict(submission.lines.values_list("player_id", "machine_score"))
     allowed = who_may_confirm(
         group=[player_key(p) for p in members],
         entered_by=player_key(submission.entered_by_id),
-        sheet={player_key(p): s for p, s in sheet.items()},
+        sheet=sheet_facts(sheet),
     )
     if player_key(confirmed_by.pk) not in allowed:
         raise ValidationError(
@@ -265,6 +307,7 @@ def _check_confirmer(
             },
             code="not_played",
         )
+    return sheet
 
 
 # --- shared with corrections -----------------------------------------------------------------
@@ -310,8 +353,8 @@ def _points(
     field = "tie_order" if ties else "scores"
     with rules_edge(field):
         result = score_game(
-            {player_key(p): s for p, s in sheet.items()},
-            tie_order=[[player_key(p) for p in order] for order in ties],
+            sheet_facts(sheet),
+            tie_order=tie_order_facts(ties),
             ruleset=ruleset_for(game.group.meet.season.league),
         )
     return {int(p): points for p, points in result.points.items()}
@@ -429,18 +472,10 @@ def _check_forfeits(game: m.Game, sheet: Mapping[int, int | None]) -> None:
         )
 
 
-def _replay(
-    key: str,
-    scope: str,
-    *,
-    game: m.Game,
-    sheet: Mapping[int, int | None],
-    ties: Sequence[Sequence[int]],
-    entered_by: m.Player,
-) -> SubmittedScores | None:
+def _replay(entry: _Entry) -> SubmittedScores | None:
     """The stored entry of a retried request, or None when the key is new."""
     stored = (  # one row (a unique key): ordering by the game would join three tables
-        m.ScoreSubmission.objects.filter(idempotency_scope=scope, idempotency_key=key)
+        m.ScoreSubmission.objects.filter(idempotency_scope=entry.scope, idempotency_key=entry.key)
         .order_by("pk")
         .first()
     )
@@ -454,10 +489,10 @@ def _replay(
     for order_id, player_id in places.values_list("tie_order_id", "player_id"):
         stored_ties.setdefault(order_id, []).append(player_id)
     same = (
-        stored.game_id == game.pk
-        and stored.entered_by_id == entered_by.pk
-        and stored_sheet == dict(sheet)
-        and list(stored_ties.values()) == [list(o) for o in ties]
+        stored.game_id == entry.game.pk
+        and stored.entered_by_id == entry.entered_by.pk
+        and stored_sheet == entry.sheet
+        and list(stored_ties.values()) == entry.ties
     )
     if not same:
         raise ConflictError(
@@ -468,5 +503,5 @@ def _replay(
             code="idempotency_key_reused",
         )
     return SubmittedScores(
-        submission=stored, points=_points(stored.game, stored_sheet, ties), replayed=True
+        submission=stored, points=_points(stored.game, stored_sheet, entry.ties), replayed=True
     )

@@ -18,14 +18,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 
 from flipwell.league import models as m
-from flipwell.league.audit import record_event
-from flipwell.league.services._edge import (
-    require_official,
-    season_changed,
-)
+from flipwell.league.services._protocol import official_write
 from flipwell.league.validators import ruleset_from_overrides, validate_ruleset_overrides
 from flipwell.rules import (
     GameFacts,
@@ -64,17 +59,8 @@ def import_season_file(
     PermissionDenied unless `actor` is a league official, and ValidationError (nothing written)
     when the file is not a valid season (the rules' message says where).
     """
-    with transaction.atomic():
-        require_official(actor=actor, league=league, action="import a season")
-        readings = data.get("readings", _league_readings(league))
-        try:
-            validate_ruleset_overrides(readings)
-            facts = season_from_dict(data)
-            # refuse a file the rules cannot score before writing anything
-            fold_season(facts, ruleset=ruleset_from_overrides(readings))
-        except (RuleError, KeyError, TypeError, ValidationError) as error:
-            why = " ".join(error.messages) if isinstance(error, ValidationError) else error
-            raise ValidationError(f"not a valid season file: {why}") from error
+    with official_write(league=league, actor=actor, action="import a season") as write:
+        readings, facts = _parsed(data, _league_readings(league))
         season = m.Season(
             league=league,
             ruleset_overrides=readings,
@@ -98,15 +84,27 @@ def import_season_file(
                 machines=machines,
                 actor=actor,
             )
-        record_event(
-            action="season.imported",
-            obj=season,
-            league=league,
-            actor=actor,
-            data={"name": name, "meets": len(facts.meets), "entrants": len(facts.entrants)},
-        )
-        season_changed(season)  # the stored facts fold under the season's readings
+        counts = {"meets": len(facts.meets), "entrants": len(facts.entrants)}
+        write.event("season.imported", season, {"name": name, **counts})
+        write.season = season  # the stored facts fold under the season's readings
     return season
+
+
+def _parsed(
+    data: Mapping[str, Any], league_readings: dict[str, Any]
+) -> tuple[dict[str, Any], SeasonFacts]:
+    """The file's readings (else the league's) and its facts; a ValidationError (nothing
+    written yet) for a file that is not a valid season, the rules' message saying where: a
+    file the rules cannot fold is refused before anything is written."""
+    readings = data.get("readings", league_readings)
+    try:
+        validate_ruleset_overrides(readings)
+        facts = season_from_dict(data)
+        fold_season(facts, ruleset=ruleset_from_overrides(readings))
+    except (RuleError, KeyError, TypeError, ValidationError) as error:
+        why = " ".join(error.messages) if isinstance(error, ValidationError) else error
+        raise ValidationError(f"not a valid season file: {why}") from error
+    return readings, facts
 
 
 def _league_readings(league: m.League) -> dict[str, Any]:
