@@ -26,7 +26,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, ruleset_for
+from flipwell.league.adapters import player_key, season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.services._edge import (
     ConflictError,
@@ -312,7 +312,7 @@ def _points(
         result = score_game(
             {player_key(p): s for p, s in sheet.items()},
             tie_order=[[player_key(p) for p in order] for order in ties],
-            ruleset=ruleset_for(game.group.meet.season.league),
+            ruleset=season_ruleset(game.group.meet.season),
         )
     return {int(p): points for p, points in result.points.items()}
 
