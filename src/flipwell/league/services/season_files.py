@@ -26,7 +26,7 @@ from flipwell.league.services._edge import (
     require_official,
     season_changed,
 )
-from flipwell.league.validators import ruleset_from_overrides, validate_ruleset_overrides
+from flipwell.league.validators import validate_ruleset_overrides
 from flipwell.rules import (
     GameFacts,
     MatchFacts,
@@ -34,6 +34,7 @@ from flipwell.rules import (
     RuleError,
     SeasonFacts,
     fold_season,
+    ruleset_from_overrides,
 )
 from flipwell.seasonfile import season_from_dict
 
