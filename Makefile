@@ -78,8 +78,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Each pass runs on every core (pytest-xdist; each worker has its own test database, its own
+# live server and browser). TEST_WORKERS=0 runs a pass in one process, e.g. to read a failure.
+TEST_WORKERS ?= auto
+PYTEST = $(BIN)/pytest -n $(TEST_WORKERS)
+
 unit: $(STAMP)
-	$(BIN)/pytest --ignore=tests/browser
+	$(PYTEST) --ignore=tests/browser
 	@$(MAKE) --no-print-directory test-postgres
 	@$(MAKE) --no-print-directory test-browser
 
@@ -101,7 +106,7 @@ endef
 test-postgres: $(STAMP)
 	@if $(POSTGRES_UP); then \
 	  echo "Django tests on PostgreSQL ($(POSTGRES_TEST_URL)):"; \
-	  DATABASE_URL="$(POSTGRES_TEST_URL)" $(BIN)/pytest $(DJANGO_TEST_DIRS); \
+	  DATABASE_URL="$(POSTGRES_TEST_URL)" $(PYTEST) $(DJANGO_TEST_DIRS); \
 	else \
 	  case "$${CI:-}" in \
 	    ""|false|0) $(call POSTGRES_SKIPPED,The Django tests);; \
@@ -128,7 +133,7 @@ chaos: $(STAMP)
 # Screenshots of the main pages go to artifacts/screenshots/ (git-ignored).
 test-browser: $(STAMP)
 	sh scripts/install-browser.sh
-	$(BIN)/pytest tests/browser
+	$(PYTEST) tests/browser
 
 test: lint typecheck unit
 

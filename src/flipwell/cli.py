@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from flipwell.rules import RuleError, SeasonResult, Standing, fold_season
 from flipwell.rules.checks import fmt
 from flipwell.rules.playoffs import MIN_PLAYERS, playoff_qualifier_count
-from flipwell.seasonfile import load_season
+from flipwell.seasonfile import load_season_file
 
 # `flipwell <name>` -> (Django command, one-line help). Hyphens on the console, Django's
 # underscores in module names.
@@ -65,8 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         commands.add_parser(name, help=help_text, add_help=False)  # run above, listed here
     args = parser.parse_args(args_list)
     try:
-        name, facts = load_season(args.file)
-        result = fold_season(facts)
+        name, facts, ruleset = load_season_file(args.file)
+        result = fold_season(facts, ruleset=ruleset)
     except (OSError, RuleError) as error:
         print(f"flipwell: {error}", file=sys.stderr)
         return 2

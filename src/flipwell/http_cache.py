@@ -2,8 +2,9 @@
 
 Words:
 - *revision lookup*: the league revision of the object a URL names, found from one of its
-  arguments (`LOOKUPS`: a league slug, a season, meet, game or group id) with one indexed
-  query (`flipwell.league.selectors.revisions`); None when the object does not exist.
+  arguments (`LOOKUPS`: a league slug, a season, meet, game, group or playoff night id) with
+  one indexed query (`flipwell.league.selectors.revisions`); None when the object does not
+  exist.
 - *variant*: whom a page is rendered for. "anon" for a visitor without a session; otherwise a
   hash of his session and CSRF cookies: a signed-in page names its user and holds a form
   token of his session, and both cookies change when he signs in or out.
@@ -65,6 +66,7 @@ LOOKUPS: dict[str, Callable[[Any], int | None]] = {
     "meet_id": revisions.by_meet,
     "game_id": revisions.by_game,
     "group_id": revisions.by_group,
+    "night_id": revisions.by_playoff_night,
 }
 MESSAGES_COOKIE = "messages"
 ANONYMOUS = "anon"

@@ -10,9 +10,12 @@ The format (used by the golden season in tests/data and by `flipwell standings F
                 "groups": [{"players": [...], "games": [{"machine", "scores": {player: int|null},
                             "tie_order": [[player, ...]], "compensatory": {player: {"new", ...}},
                             "reduced": [player], "zeroed": {player: reason},
-                            "non_countable": [player]}]}]}]}
+                            "non_countable": [player]}]}]}]},
+     "readings": {setting: value}}
 
-Standard library only, so the rules stay usable without the web application.
+``"readings"`` are the season's readings of the rules (`flipwell.rules.Ruleset` settings that
+differ from FWPL v1.0, as a season's export writes them); without it the season is read under
+FWPL v1.0. Standard library only, so the rules stay usable without the web application.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from flipwell.rules import (
     Compensatory,
@@ -29,22 +32,45 @@ from flipwell.rules import (
     MatchFacts,
     MeetFacts,
     RuleError,
+    Ruleset,
     SeasonFacts,
     Violation,
     ViolationFacts,
+    ruleset_from_overrides,
 )
 
 
-def load_season(path: str | Path) -> tuple[str, SeasonFacts]:
-    """Read a season file: its name and its facts. Bad content raises RuleError naming it."""
+class SeasonFile(NamedTuple):
+    """What a season file holds: the season's name, its facts and its readings."""
+
+    name: str
+    facts: SeasonFacts
+    ruleset: Ruleset
+
+
+def load_season_file(path: str | Path) -> SeasonFile:
+    """Read a season file whole. Bad content raises RuleError naming the file (and the
+    setting, for readings the rules do not allow)."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except json.JSONDecodeError as error:
         raise RuleError(f"{path}: not valid JSON ({error})") from error
     try:
-        return str(data.get("name", Path(path).stem)), season_from_dict(data)
+        name, facts = str(data.get("name", Path(path).stem)), season_from_dict(data)
+        readings = data.get("readings", {})
+        if not isinstance(readings, Mapping):
+            raise RuleError(f'{path}: "readings" must be an object of settings')
+        return SeasonFile(name, facts, ruleset_from_overrides(readings))
     except (KeyError, TypeError, AttributeError) as error:
         raise RuleError(f"{path}: malformed season file ({error!r})") from error
+    except RuleError as error:
+        raise RuleError(f"{path}: {error}") from error
+
+
+def load_season(path: str | Path) -> tuple[str, SeasonFacts]:
+    """Read a season file: its name and its facts. Bad content raises RuleError naming it."""
+    name, facts, _ruleset = load_season_file(path)
+    return name, facts
 
 
 def season_from_dict(data: Mapping[str, Any]) -> SeasonFacts:

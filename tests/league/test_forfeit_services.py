@@ -139,9 +139,9 @@ def test_designate_late_join_forfeits_of_a_first_meet_entrant_refused(night):
 
 
 def test_designate_late_join_forfeits_countable_against_the_ruleset_refused(night):
-    """A46: a league whose ruleset makes every late-join forfeit non-countable."""
-    night.league.ruleset_overrides = {"late_join_forfeits_countable": False}
-    night.league.save()
+    """A46: a season whose readings make every late-join forfeit non-countable."""
+    night.season.ruleset_overrides = {"late_join_forfeits_countable": False}
+    night.season.save()
     late = f.SeasonEntryFactory(season=night.season, joined_at_meet=2)
 
     with pytest.raises(ValidationError) as caught:

@@ -340,6 +340,30 @@ def test_ruling_on_a_late_entrant_is_sent_to_them(mailoutbox):
     assert "The official's reason: Moved here" in mail.body
 
 
+def test_late_entrant_notice_names_the_seasons_limit_not_the_leagues_later_one(mailoutbox):
+    """A46, R2.5-a: a season is played under the readings it was created with; the league's
+    readings changed since (for next season) decide nothing in it: the designation the
+    league's readings would refuse is taken, and the notice names the season's own limit."""
+    night = build_night()
+    night.season.ruleset_overrides = {"season_forfeit_limit": 9}
+    night.season.save()
+    night.league.ruleset_overrides = {
+        "late_join_forfeits_countable": False,
+        "season_forfeit_limit": 4,
+    }
+    night.league.save()
+    late = f.SeasonEntryFactory(season=night.season, joined_at_meet=2).player
+    subscribe(night, late, "ruling")
+
+    designate_late_join_forfeits(
+        season=night.season, player=late, countable=True, reason="Asked", actor=night.user
+    )
+    work_once()
+
+    (mail,) = mailoutbox
+    assert "Your forfeits before meet 2 count toward the 9 that forfeit a season" in mail.body
+
+
 def test_unsubscribe_link_in_a_notice_stops_every_notice(mailoutbox):
     night = build_night()
     ann = night.players[0]

@@ -6,6 +6,7 @@ import datetime
 from types import SimpleNamespace
 
 import pytest
+from django.test import Client
 
 from flipwell.league import models as m
 from flipwell.league.selectors.playoffs import playoff_bracket
@@ -281,6 +282,41 @@ def test_live_state_fragment_changes_when_scores_are_entered(client, night):
 
     assert 'id="sheet"' in before
     assert before != after
+
+
+def test_live_state_answers_304_to_its_tag_after_one_query(
+    client, night, django_assert_max_num_queries
+):
+    """The live sheet is computed once per change of the night's facts, not per poll."""
+    first = client.get(night.url + "state/")
+
+    with django_assert_max_num_queries(1):
+        again = client.get(night.url + "state/", HTTP_IF_NONE_MATCH=first["ETag"])
+
+    assert first["ETag"].startswith('W/"')
+    assert (again.status_code, again.content) == (304, b"")
+
+
+def test_live_state_after_a_game_starts_has_a_new_tag_and_shows_it(client, night):
+    before = client.get(night.url + "state/")
+
+    start(Client(), night, "Ann")  # another phone of the match
+    after = client.get(night.url + "state/", HTTP_IF_NONE_MATCH=before["ETag"])
+
+    assert after.status_code == 200
+    assert after["ETag"] != before["ETag"]
+    assert after.content != before.content
+
+
+def test_live_state_of_a_closed_night_says_the_sheet_is_over(client, night):
+    client.get(night.url + "state/")
+    night.night.status = m.PlayoffNight.Status.CLOSED
+    night.night.save()
+
+    over = client.get(night.url + "state/")
+
+    assert over.status_code == 200
+    assert "The playoffs are over" in over.content.decode()
 
 
 def test_printed_match_sheets_carry_each_match_qr_code(client, night):

@@ -22,7 +22,6 @@ from typing import Any, TypeVar
 from flipwell.league import models as m
 from flipwell.league.compiled import CompiledQuery, Rows, flag, rows_together
 from flipwell.league.enums import SERIOUS_MALFUNCTION_KINDS, one_of
-from flipwell.league.validators import ruleset_from_overrides
 from flipwell.rules import (
     AppliedCorrection,
     Compensatory,
@@ -37,6 +36,7 @@ from flipwell.rules import (
     Violation,
     ViolationFacts,
     ViolationKind,
+    ruleset_from_overrides,
 )
 from flipwell.rules.malfunctions import AnnouncedProblem, Malfunction
 from flipwell.rules.match import (

@@ -359,11 +359,11 @@ def queue_ruling(
     return store_notices(league_id=league.pk, kind="ruling", meet=meet, drafts=[draft])
 
 
-def late_join_forfeits_detail(joined_at_meet: int, *, countable: bool) -> str:
+def late_join_forfeits_detail(joined_at_meet: int, *, countable: bool, limit: int) -> str:
     """The notice's sentence for an official's designation of a late entrant's forfeits before
-    meet `joined_at_meet` (R2.4-g, R2.5-a)."""
+    meet `joined_at_meet` (R2.4-g, R2.5-a); `limit` is the season's forfeit limit."""
     return (
         f"Your forfeits before meet {joined_at_meet} "
         + ("count" if countable else "do not count")
-        + " toward the 12 that forfeit a season (R2.4-g, R2.5-a)."
+        + f" toward the {limit} that forfeit a season (R2.4-g, R2.5-a)."
     )

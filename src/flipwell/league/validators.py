@@ -7,14 +7,12 @@ whose keys are `flipwell.rules.Ruleset` field names (INTERPRETATIONS.md explains
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
 from dataclasses import fields
-from typing import Any, get_args
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.core.exceptions import ValidationError
 
-from flipwell.rules import InterferenceChoice, InterferenceDefaults, RuleError, Ruleset
+from flipwell.rules import RuleError, Ruleset, ruleset_from_overrides
 
 RULESET_FIELD_NAMES = frozenset(f.name for f in fields(Ruleset))
 
@@ -48,42 +46,6 @@ def validate_ruleset_overrides(value: object) -> None:
             code="invalid_ruleset_value",
             params={"problem": str(error).removeprefix("Ruleset.")},
         ) from error
-
-
-def ruleset_from_overrides(overrides: Mapping[str, Any]) -> Ruleset:
-    """Build a Ruleset from JSON-shaped overrides (lists for tuples, an object for A29).
-
-    Raises RuleError naming the setting for an unknown name or a value it does not allow.
-    """
-    unknown = sorted(set(overrides) - RULESET_FIELD_NAMES)
-    if unknown:
-        raise RuleError(f"unknown ruleset setting {', '.join(unknown)}")
-    values: dict[str, Any] = {}
-    for name, value in overrides.items():
-        if name == "interference_default_choice" and isinstance(value, Mapping):
-            value = _interference_defaults(value)
-        elif isinstance(value, list):
-            value = tuple(value)
-        values[name] = value
-    return Ruleset(**values)
-
-
-def _interference_defaults(value: Mapping[str, Any]) -> InterferenceDefaults:
-    names = [f.name for f in fields(InterferenceDefaults)]
-    unknown = sorted(set(value) - set(names))
-    if unknown:
-        raise RuleError(
-            f"Ruleset.interference_default_choice cannot have {', '.join(map(repr, unknown))}; "
-            f"allowed keys: {', '.join(map(repr, names))}"
-        )
-    choices = get_args(InterferenceChoice)
-    for name, choice in value.items():
-        if choice not in choices:
-            raise RuleError(
-                f"Ruleset.interference_default_choice.{name} cannot be {choice!r}; "
-                f"allowed: {', '.join(map(repr, choices))}"
-            )
-    return InterferenceDefaults(**value)
 
 
 def _describe_unknown(name: str) -> str:

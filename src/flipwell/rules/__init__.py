@@ -156,6 +156,7 @@ from flipwell.rules.ruleset import (
     Ruleset,
     check_ruleset_change,
     parse_setting,
+    ruleset_from_overrides,
     setting_choices,
     setting_text,
 )
@@ -406,6 +407,7 @@ __all__ = [
     "provisional_points",
     "reduced_score",
     "rule_malfunction",
+    "ruleset_from_overrides",
     "rulings_for",
     "running_totals",
     "score_game",

@@ -11,6 +11,7 @@ default without naming a setting.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any, Literal, get_args, get_origin, get_type_hints
@@ -301,3 +302,40 @@ def _hint(name: str) -> object:
     if name not in hints:
         raise RuleError(f"no ruleset setting is called {name!r}")
     return hints[name]
+
+
+def ruleset_from_overrides(overrides: Mapping[str, Any]) -> Ruleset:
+    """Build a Ruleset from JSON-shaped overrides (lists for tuples, an object for A29): a
+    league's or season's stored readings, or a season file's ``"readings"``.
+
+    Raises RuleError naming the setting for an unknown name or a value it does not allow.
+    """
+    unknown = sorted(set(overrides) - {f.name for f in fields(Ruleset)})
+    if unknown:
+        raise RuleError(f"unknown ruleset setting {', '.join(unknown)}")
+    values: dict[str, Any] = {}
+    for name, value in overrides.items():
+        if name == "interference_default_choice" and isinstance(value, Mapping):
+            value = _interference_defaults(value)
+        elif isinstance(value, list):
+            value = tuple(value)
+        values[name] = value
+    return Ruleset(**values)
+
+
+def _interference_defaults(value: Mapping[str, Any]) -> InterferenceDefaults:
+    names = [f.name for f in fields(InterferenceDefaults)]
+    unknown = sorted(set(value) - set(names))
+    if unknown:
+        raise RuleError(
+            f"Ruleset.interference_default_choice cannot have {', '.join(map(repr, unknown))}; "
+            f"allowed keys: {', '.join(map(repr, names))}"
+        )
+    choices = get_args(InterferenceChoice)
+    for name, choice in value.items():
+        if choice not in choices:
+            raise RuleError(
+                f"Ruleset.interference_default_choice.{name} cannot be {choice!r}; "
+                f"allowed: {', '.join(map(repr, choices))}"
+            )
+    return InterferenceDefaults(**value)

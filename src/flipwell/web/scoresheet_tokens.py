@@ -104,9 +104,13 @@ def match_sheet_path(night_id: int, division: str, match: str) -> str:
     return reverse("web:playoff_sheet", kwargs={"token": match_token(night_id, division, match)})
 
 
-def match_for_token(token: str) -> tuple[m.PlayoffNight, str, str]:
-    """(playoff night, division, match) of a live playoff sheet token. Raises `DeadToken` for a
-    token that is not ours, older than `MAX_AGE`, or whose night is closed or unknown."""
+def night_id_for_token(token: str) -> int:
+    """The playoff night id of a match sheet token signed by us and younger than `MAX_AGE`
+    (no query: the signature is the proof). Raises `DeadToken` for any other token."""
+    return _match_token_value(token)[0]
+
+
+def _match_token_value(token: str) -> tuple[int, str, str]:
     try:
         value = signing.loads(token, salt=MATCH_SALT, max_age=MAX_AGE)
     except signing.BadSignature as error:
@@ -120,6 +124,13 @@ def match_for_token(token: str) -> tuple[m.PlayoffNight, str, str]:
     ):
         raise DeadToken("This score sheet link is not valid.")
     night_id, division, match = value
+    return night_id, division, match
+
+
+def match_for_token(token: str) -> tuple[m.PlayoffNight, str, str]:
+    """(playoff night, division, match) of a live playoff sheet token. Raises `DeadToken` for a
+    token that is not ours, older than `MAX_AGE`, or whose night is closed or unknown."""
+    night_id, division, match = _match_token_value(token)
     night = (
         m.PlayoffNight.objects.select_related("season__league")
         .filter(pk=night_id, qualifiers__division=division)

@@ -40,6 +40,11 @@ def by_group(group_id: int) -> int | None:
     return _one_value("group", group_id)
 
 
+def by_playoff_night(night_id: int) -> int | None:
+    """The revision of the league playoff night `night_id` belongs to (a match sheet)."""
+    return _one_value("playoff_night", night_id)
+
+
 _QUERIES = {
     "slug": CompiledQuery(
         lambda v: m.League.objects.filter(slug=v).order_by().values_list("revision")
@@ -60,6 +65,11 @@ _QUERIES = {
     "group": CompiledQuery(
         lambda v: (
             m.Group.objects.filter(pk=v).order_by().values_list("meet__season__league__revision")
+        )
+    ),
+    "playoff_night": CompiledQuery(
+        lambda v: (
+            m.PlayoffNight.objects.filter(pk=v).order_by().values_list("season__league__revision")
         )
     ),
 }

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, ruleset_for
+from flipwell.league.adapters import player_key, season_ruleset
 from flipwell.league.services._edge import fold
 from flipwell.rules.season import may_play_game
 from flipwell.rules.season_values import SeasonResult
@@ -50,7 +50,7 @@ def refuse_if_season_forfeited(
         return
     pid, standing = out[0]
     player = m.Player.objects.get(pk=pid)
-    limit = ruleset_for(meet.season.league).season_forfeit_limit
+    limit = season_ruleset(meet.season).season_forfeit_limit
     at = f"meet {standing.season_forfeited_at}"
     if standing.season_forfeited_game is not None:
         at = f"game {standing.season_forfeited_game} of {at}"

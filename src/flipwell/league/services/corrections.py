@@ -27,7 +27,7 @@ from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import counted_tie_orders, player_key, ruleset_for
+from flipwell.league.adapters import counted_tie_orders, player_key, season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.services._edge import (
     ConflictError,
@@ -192,13 +192,12 @@ def _propose(asked: _Asked, *, lo: LoOverride | None) -> _Proposal:
     """The proposed sheet: the counted one with the claimed scores, each claim as the rules
     take it before anyone answers (R3-b, A45.2), scoring with its tie orders (R3.2-i)."""
     game = asked.game
-    league = game.group.meet.season.league
     _check_no_discarded_score(game)
     base = _counted(game)
     base_sheet = dict(base.lines.values_list("player_id", "machine_score"))
     proposed_sheet = _proposed(base_sheet, asked.scores)
     claims = _claims(game, base_sheet, proposed_sheet, asked.requested_by)
-    quorum = _quorum(asked.members, base_sheet, league)
+    quorum = _quorum(asked.members, base_sheet, game.group.meet.season)
     for claim in claims:
         with rules_edge("scores"):
             decide_correction(
@@ -207,7 +206,7 @@ def _propose(asked: _Asked, *, lo: LoOverride | None) -> _Proposal:
                 quorum=quorum,
                 meet_closed=lo is not None,
                 override=lo,
-                ruleset=ruleset_for(league),
+                ruleset=season_ruleset(game.group.meet.season),
             )
     carried = _proposed_tie_orders(game, proposed_sheet, asked.ties)
     return _Proposal(base=base, sheet=proposed_sheet, quorum=quorum, carried=carried)
@@ -327,7 +326,7 @@ def _answer(
     game = request.game
     league = game.group.meet.season.league
     base_sheet = dict(request.base.lines.values_list("player_id", "machine_score"))
-    quorum = _quorum(group_player_ids(game.group), base_sheet, league)
+    quorum = _quorum(group_player_ids(game.group), base_sheet, game.group.meet.season)
     if player_key(player.pk) not in quorum:
         raise ValidationError(
             {
@@ -399,7 +398,7 @@ def _decide(
                     quorum=quorum,
                     meet_closed=lo is not None,
                     override=lo,
-                    ruleset=ruleset_for(game.group.meet.season.league),
+                    ruleset=season_ruleset(game.group.meet.season),
                 )
             )
     # Every claim has the same quorum and answers, so they share one status.
@@ -493,13 +492,13 @@ def _claims(
 
 
 def _quorum(
-    members: Sequence[int], sheet: Mapping[int, int | None], league: m.League
+    members: Sequence[int], sheet: Mapping[int, int | None], season: m.Season
 ) -> tuple[str, ...]:
     with rules_edge():
         return correction_quorum(
             group=[player_key(p) for p in members],
             played=[player_key(p) for p in members if sheet.get(p) is not None],
-            ruleset=ruleset_for(league),
+            ruleset=season_ruleset(season),
         )
 
 

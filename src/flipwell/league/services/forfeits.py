@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from flipwell.league import models as m
-from flipwell.league.adapters import ruleset_for
+from flipwell.league.adapters import season_ruleset
 from flipwell.league.notices import late_join_forfeits_detail
 from flipwell.league.services._edge import (
     ConflictError,
@@ -316,9 +316,9 @@ def designate_late_join_forfeits(
 ) -> m.SeasonEntry:
     """The LO designates, all together, whether a late entrant's forfeits count (R2.4-g, A46).
 
-    The forfeits a player accumulates for the games before he joined (R2.4-f) count toward
+    The forfeits a player accumulates for the games before they joined (R2.4-f) count toward
     forfeiting the season (R2.5-a) unless the LO designates otherwise (R2.4-h); this stores
-    his designation on the player's season entry, which the standings read.
+    the designation on the player's season entry, which the standings read.
 
     Side effects: SeasonEntry.late_join_forfeits_countable, a Ruling, an audit event
     ``season.late_join_forfeits_designated``, a notice to the player queued when they chose
@@ -336,7 +336,7 @@ def designate_late_join_forfeits(
         )
         entry = _late_entry(season, player)
         with rules_edge():
-            ruleset = ruleset_for(league)
+            ruleset = season_ruleset(season)
         with rules_edge("countable"):
             check_late_join_designation(countable, ruleset=ruleset)
         entry.late_join_forfeits_countable = countable
@@ -359,7 +359,13 @@ def designate_late_join_forfeits(
             player=player,
             key=f"late_join:{ruling.pk}",
             what=f"your forfeits before you joined {season.name}",
-            details=[late_join_forfeits_detail(entry.joined_at_meet, countable=countable)],
+            details=[
+                late_join_forfeits_detail(
+                    entry.joined_at_meet,
+                    countable=countable,
+                    limit=ruleset.season_forfeit_limit,
+                )
+            ],
             reason=why,
         )
     return entry

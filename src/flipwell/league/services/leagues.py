@@ -18,8 +18,15 @@ from flipwell.league.services._edge import (
     rules_edge,
     season_changed,
 )
-from flipwell.league.validators import ruleset_from_overrides, validate_ruleset_overrides
-from flipwell.rules import FWPL_V1, READINGS, check_ruleset_change, parse_setting, setting_text
+from flipwell.league.validators import validate_ruleset_overrides
+from flipwell.rules import (
+    FWPL_V1,
+    READINGS,
+    check_ruleset_change,
+    parse_setting,
+    ruleset_from_overrides,
+    setting_text,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -24,7 +24,7 @@ from flipwell.league.adapters import (
     machine_key,
     player_key,
     players_playing,
-    ruleset_for,
+    season_ruleset,
     serious_malfunctions,
 )
 from flipwell.league.audit import record_event
@@ -245,7 +245,7 @@ def _game_ending(
             balls_per_game=balls_per_game,
             extra_balls_collected=collected,
             slammer=slammer,
-            ruleset=ruleset_for(game.group.meet.season.league),
+            ruleset=season_ruleset(game.group.meet.season),
         )
     owed = [_owed(p, names[p], turns, found, extra, slammer) for p in order]
     return GameEnding(game_id=game.pk, balls_per_game=balls_per_game, owed=tuple(owed))
@@ -389,7 +389,7 @@ def _rule(game: m.Game, asked: _Asked, kind: MalfunctionKindValue | None) -> Mal
         ball_in_play=asked.ball_in_play,
         problem=asked.problem,
     )
-    ruleset = ruleset_for(meet.season.league)
+    ruleset = season_ruleset(meet.season)
     with rules_edge("kind" if kind else "reason_code"):
         ruling = rule_malfunction(
             report,
@@ -904,7 +904,7 @@ def _grant(
             serious,
             player=player_key(player.pk),
             play_continued=play_continued,
-            ruleset=ruleset_for(game.group.meet.season.league),
+            ruleset=season_ruleset(game.group.meet.season),
         )
     request = m.CompensatoryRequest.objects.create(
         game=game, player=player, balls=granted.balls, official=write.actor

@@ -27,7 +27,7 @@ from flipwell.league.adapters import (
     machine_key,
     machines_played,
     player_key,
-    ruleset_for,
+    season_ruleset,
 )
 from flipwell.league.audit import record_event
 from flipwell.league.selectors.meet_board import (
@@ -392,7 +392,7 @@ def _games_to_forfeit(
         ).values_list("game_id", flat=True)
     )
     remaining = [g for g in games if g.pk not in confirmed]
-    ruleset = ruleset_for(group.meet.season.league)
+    ruleset = season_ruleset(group.meet.season)
     seeds: list[int] = []
     if whole and len(games) < GAMES_PER_MATCH:
         seeds, created = _draw_missing_games(group, games, ruleset=ruleset, seed=seed)
@@ -694,7 +694,7 @@ def _replacement_facts(game: m.Game, seed: int | None) -> _ReplacementFacts:
     selector = game.chosen_by_id
     drawn = selector is None
     draw_seed = seed if seed is not None else (secrets.randbelow(SEED_LIMIT) if drawn else None)
-    ruleset = ruleset_for(group.meet.season.league)
+    ruleset = season_ruleset(group.meet.season)
     with rules_edge("seed"):
         replacement = replacement_machine(
             machine_key(old.pk, old.title),

@@ -29,7 +29,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import machine_id_of, player_key, ruleset_for
+from flipwell.league.adapters import machine_id_of, player_key, season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.notices import queue_meet_closed, queue_meet_started
 from flipwell.league.selectors.meet_board import (
@@ -734,7 +734,7 @@ def _closed(meet: m.Meet, result: SeasonResult) -> ClosedMeet:
 
 def _ruleset(meet: m.Meet) -> Ruleset:
     with rules_edge():
-        return ruleset_for(meet.season.league)
+        return season_ruleset(meet.season)
 
 
 def _check_number(season: m.Season, number: int) -> None:

@@ -26,7 +26,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, ruleset_for, sheet_facts, tie_order_facts
+from flipwell.league.adapters import player_key, season_ruleset, sheet_facts, tie_order_facts
 from flipwell.league.audit import record_event
 from flipwell.league.services._edge import (
     ConflictError,
@@ -355,7 +355,7 @@ def _points(
         result = score_game(
             sheet_facts(sheet),
             tie_order=tie_order_facts(ties),
-            ruleset=ruleset_for(game.group.meet.season.league),
+            ruleset=season_ruleset(game.group.meet.season),
         )
     return {int(p): points for p, points in result.points.items()}
 

@@ -21,7 +21,7 @@ from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
 from flipwell.league.services._protocol import official_write
-from flipwell.league.validators import ruleset_from_overrides, validate_ruleset_overrides
+from flipwell.league.validators import validate_ruleset_overrides
 from flipwell.rules import (
     GameFacts,
     MatchFacts,
@@ -29,6 +29,7 @@ from flipwell.rules import (
     RuleError,
     SeasonFacts,
     fold_season,
+    ruleset_from_overrides,
 )
 from flipwell.seasonfile import season_from_dict
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -23,6 +24,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from flipwell.http_cache import View, conditional_on_revision
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.playoff_sheet import MatchSheet, match_sheet
@@ -36,7 +38,7 @@ from flipwell.web.forms import (
     PlayoffStartForm,
     show_service_errors,
 )
-from flipwell.web.scoresheet_tokens import DeadToken, match_for_token
+from flipwell.web.scoresheet_tokens import DeadToken, match_for_token, night_id_for_token
 from flipwell.web.views.scoresheet import ANSWER_MESSAGES, STALE_CODES
 
 FORM_NAMES = {
@@ -149,10 +151,30 @@ def sheet(request: HttpRequest, token: str) -> HttpResponse:
     return _page(request, token)
 
 
-@never_cache
+def _with_night_id(view: View) -> View:
+    """Give `view` the id of the playoff night its token names as ``night_id`` (the signature
+    is checked, no query), so `conditional_on_revision("night_id")` finds the league's
+    revision with its one query. A token that is not ours passes no id: the view answers it."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, token: str) -> Any:
+        try:
+            night_id = str(night_id_for_token(token))
+        except DeadToken:
+            night_id = ""
+        return view(request, token=token, night_id=night_id)
+
+    return wrapper
+
+
 @require_GET
-def state(request: HttpRequest, token: str) -> HttpResponse:
-    """The live sheet: the page's ``#sheet`` fragment, asked for every few seconds."""
+@_with_night_id
+@conditional_on_revision("night_id")
+def state(request: HttpRequest, token: str, night_id: str) -> HttpResponse:
+    """The live sheet: the page's ``#sheet`` fragment, asked for every few seconds and tagged
+    with the revision of the night's league (every playoff write gives it a new one), so a
+    phone that holds the current fragment is answered 304 without the sheet being computed.
+    Once the night is closed it says so, with no forms and nothing to ask for again."""
     try:
         _, _, _, sheet_now = _load(token)
     except DeadToken as dead:
