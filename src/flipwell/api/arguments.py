@@ -4,9 +4,10 @@ Words: a write's body schema names each attribute as the service's keyword; wher
 sent is named otherwise (``season_id`` for the service's ``season``), the attribute carries
 the name sent as its *alias*, so the wire and the OpenAPI document keep it. `resolved` passes
 every attribute through once; a *lookup* turns what was sent into what the service takes
-(an id into the league's row, a list of lines into a mapping). An id that names nothing, or a
-row of another league, is a 422 on the field as sent (`flipwell.api.queries`). A field and a
-service keyword that do not match make the call a ``TypeError``.
+(an id into its row, a list of lines into a mapping). An id that names nothing, or another
+league's machine, is a 422 on the field as sent (`flipwell.api.queries`); players, seasons and
+games are checked by the service, as its rules say. A field and a service keyword that do not
+match make the call a ``TypeError`` (tests/api/test_arguments.py finds it without a request).
 """
 
 from __future__ import annotations
