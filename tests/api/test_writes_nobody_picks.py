@@ -104,6 +104,22 @@ def test_record_match_absence_of_a_whole_group(client, night, meet):
     assert m.Forfeit.objects.filter(game__group=group, countable=True).count() == 16
 
 
+def test_record_match_absence_with_a_null_note_says_why_in_its_own_words(client, night, meet):
+    """A null note is the service's none: the forfeits say the absence's own reason."""
+    group = game(meet, 1, 1).group
+
+    response = post(
+        client,
+        f"/api/v1/groups/{group.pk}/absence",
+        {"players": [night.players[0].pk], "note": None},
+        token(night.official, "manage"),
+    )
+
+    notes = set(m.Forfeit.objects.filter(game__group=group).values_list("note", flat=True))
+    assert response.status_code == 201
+    assert notes == {"Absent for the rest of the match."}
+
+
 def test_record_match_absence_of_a_player_of_another_group_is_422(client, night, meet):
     group = game(meet, 1, 1).group
 

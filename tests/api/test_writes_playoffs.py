@@ -215,6 +215,55 @@ def test_record_playoff_game_missing_a_player_refused(client, qualified, officia
     assert m.PlayoffResult.objects.count() == 0
 
 
+def test_record_playoff_game_by_scores_with_a_tie_order(client, qualified, official, secret):
+    """A54, R3.2-i: scores sent as lines of player ids; the tie's one-ball playoff order."""
+    start_playoff_game(season=qualified, division="A", match="QF1", actor=official.user)
+    ivy, pia, hal, kim = ids("Ivy", "Pia", "Hal", "Kim")
+
+    response = post(
+        client,
+        url(qualified, "A/QF1/games/current/result"),
+        {
+            "scores": [
+                {"player": ivy, "machine_score": 400},
+                {"player": pia, "machine_score": 300},
+                {"player": hal, "machine_score": 300},
+                {"player": kim, "machine_score": 100},
+            ],
+            "tie_orders": [[hal, pia]],
+        },
+        secret,
+    )
+
+    results = {r.player_id: (r.machine_score, r.tie_place) for r in m.PlayoffResult.objects.all()}
+    assert response.status_code == 200
+    assert results == {ivy: (400, None), pia: (300, 2), hal: (300, 1), kim: (100, None)}
+
+
+@pytest.mark.parametrize(
+    ("where", "field"), [("scores", "scores.2.player"), ("tie_orders", "tie_orders.0.1")]
+)
+def test_record_playoff_game_unknown_player_is_422_on_its_place(
+    client, qualified, official, secret, where, field
+):
+    start_playoff_game(season=qualified, division="A", match="QF1", actor=official.user)
+    ivy, pia, hal, kim = ids("Ivy", "Pia", "Hal", "Kim")
+    scores = [ivy, pia, 10**9 if where == "scores" else hal, kim]
+
+    response = post(
+        client,
+        url(qualified, "A/QF1/games/current/result"),
+        {
+            "scores": [{"player": p, "machine_score": 100 * (4 - i)} for i, p in enumerate(scores)],
+            "tie_orders": [[ivy, 10**9]] if where == "tie_orders" else [],
+        },
+        secret,
+    )
+
+    assert (response.status_code, list(response.json()["error"]["fields"])) == (422, [field])
+    assert m.PlayoffResult.objects.count() == 0
+
+
 def _tied_qf1(season, official):
     play(
         season,

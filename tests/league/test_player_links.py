@@ -92,6 +92,16 @@ def test_issue_player_link_refuses_an_official_of_another_league():
         issue_player_link(season=night.season, player=night.players[1], actor=stranger)
 
 
+def test_a_links_name_says_revoked_once_it_is():
+    night, _meet, link = _night_with_link()
+    live = str(link)
+
+    revoke_player_link(link=link, actor=night.user)
+
+    link.refresh_from_db()
+    assert (live.endswith("(revoked)"), str(link)) == (False, f"{live} (revoked)")
+
+
 def test_revoked_link_opens_nothing_and_announces_nothing():
     night, meet, link = _night_with_link()
 

@@ -50,6 +50,17 @@ def test_only_a_league_official_issues_tokens(official):
         issue_api_token(league=official.league, name="x", scopes=["scores"], actor=scorekeeper.user)
 
 
+def test_a_tokens_name_says_revoked_once_it_is(official):
+    issued = issue_api_token(
+        league=official.league, name="scoreboard", scopes=["scores"], actor=official.user
+    )
+    live = str(issued.token)
+
+    revoked = revoke_api_token(token=issued.token, actor=official.user)
+
+    assert (live.endswith("(revoked)"), str(revoked)) == (False, f"{live} (revoked)")
+
+
 def test_revoke_twice_is_refused_the_second_time(official):
     issued = issue_api_token(
         league=official.league, name="x", scopes=["manage"], actor=official.user

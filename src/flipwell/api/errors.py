@@ -3,12 +3,13 @@
 Words: *fields* maps a field to its messages: a dotted path into the request as it was sent
 (a key of the JSON body, ``scores.0.machine_score`` inside it, or a query or path parameter),
 or ``line N, column`` for a CSV upload. A service names its refusals by its own arguments or
-model fields (``season``, ``merged``): `field_names` on an endpoint declares which request
-field each one came from, a service's ``x`` is taken for the request's ``x_id`` when only
-that was sent, and a name the request does not contain is about the request as a whole
-(``__all__``, `request_field`): such a message, like every ``__all__`` one, is the error's
-``message`` and not in *fields*. pydantic's locations are walked along the body sent, so a
-union's or a literal's branch (``literal['a','b']``) never shows.
+model fields (``season``, ``merged``): the body schema's attribute of that name stands for the
+field sent under its alias (``season_id``, ``merged_player_id``; `flipwell.api.arguments`), a
+service's ``x`` is taken for the request's ``x_id`` when only that was sent, and a name the
+request does not contain is about the request as a whole (``__all__``, `request_field`): such
+a message, like every ``__all__`` one, is the error's ``message`` and not in *fields*.
+pydantic's locations are walked along the body sent, so a union's or a literal's branch
+(``literal['a','b']``) never shows.
 
 Statuses: 400 malformed input, 401 no valid token (with ``WWW-Authenticate: Bearer``),
 403 not allowed, 404 not found, 405 a method the path does not serve, 409 conflict (another
@@ -25,15 +26,13 @@ import json
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
-from functools import wraps
-from typing import Any, TypeVar
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.request import RawPostDataException
 from ninja import NinjaAPI
-from ninja.decorators import decorate_view
 from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 
@@ -56,9 +55,7 @@ _SCHEMA_MESSAGES = {
     "string_type": "must be a JSON string",
 }
 logger = logging.getLogger("django.request")
-F = TypeVar("F", bound=Callable[..., Any])
 _CSV_PLACE = re.compile(r"^line \d+(, .+)?$")
-NAMES_ATTRIBUTE = "_flipwell_field_names"
 OPERATION_ATTRIBUTE = "_flipwell_operation"
 """Where an operation notes itself on the request (`flipwell.api.contract`)."""
 NOT_AUTHENTICATED = (
@@ -67,22 +64,6 @@ NOT_AUTHENTICATED = (
 BEARER_CHALLENGE = 'Bearer realm="flipwell"'
 
 _ABSENT = object()
-
-
-def field_names(**names: str) -> Callable[[F], F]:
-    """Declare, on an endpoint (below its route), the request field that each name a service
-    refuses by stands for (``@field_names(merged="merged_player_id")``): its ValidationError
-    is answered keyed by the request's field (see the module's words)."""
-
-    def around(run: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
-        @wraps(run)
-        def named(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-            setattr(request, NAMES_ATTRIBUTE, names)
-            return run(request, *args, **kwargs)
-
-        return named
-
-    return decorate_view(around)
 
 
 def error_body(
@@ -233,12 +214,13 @@ def _from_django(
 
 def request_field(request: HttpRequest, name: str) -> str:
     """The field of the request sent that a service's refusal named `name` is about: the
-    endpoint's declared name (`field_names`), `name` or ``name_id`` when the request has it,
-    else ``__all__``; a place in an uploaded CSV (``line N, column``) as it is."""
+    name sent for the body's attribute `name` (its alias), `name` or ``name_id`` when the
+    request has it, else ``__all__``; a place in an uploaded CSV (``line N, column``) as it
+    is."""
     if _CSV_PLACE.match(name):
         return name  # a place in the uploaded file (see the module's words)
-    declared: Mapping[str, str] = getattr(request, NAMES_ATTRIBUTE, {})
-    for candidate in (declared.get(name), name, f"{name}_id"):
+    sent_as = _body_fields(request)
+    for candidate in (sent_as.get(name), name, f"{name}_id"):
         if candidate and _in_request(request, candidate):
             return candidate
     return ALL_FIELDS
@@ -247,7 +229,7 @@ def request_field(request: HttpRequest, name: str) -> str:
 def _in_request(request: HttpRequest, path: str) -> bool:
     """Whether the dotted `path` is a field of the request sent: a query or path parameter,
     or a path into its JSON body."""
-    if path == ALL_FIELDS or path in request.GET or path in _body_fields(request):
+    if path == ALL_FIELDS or path in request.GET or path in _body_fields(request).values():
         return True
     match = getattr(request, "resolver_match", None)
     if match is not None and path in match.kwargs:
@@ -260,15 +242,17 @@ def _in_request(request: HttpRequest, path: str) -> bool:
     return True
 
 
-def _body_fields(request: HttpRequest) -> set[str]:
-    """The names of the fields of the endpoint's body schema (sent or not)."""
+def _body_fields(request: HttpRequest) -> dict[str, str]:
+    """The fields of the endpoint's body schema (sent or not): each attribute's name -> its
+    name in the request (its alias, else the same)."""
     operation = getattr(request, OPERATION_ATTRIBUTE, None)
-    names: set[str] = set()
+    names: dict[str, str] = {}
     for model in getattr(operation, "models", ()):
         if getattr(model, "__ninja_param_source__", None) != "body":
             continue
         for field in model.model_fields.values():
-            names |= set(getattr(field.annotation, "model_fields", {}))
+            schema_fields = getattr(field.annotation, "model_fields", {})
+            names |= {name: info.alias or name for name, info in schema_fields.items()}
     return names
 
 

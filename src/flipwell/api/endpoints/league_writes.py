@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 from django.http import HttpRequest
 
 from flipwell.api import queries
+from flipwell.api.arguments import resolved
 from flipwell.api.auth import acting_official
 from flipwell.api.contract import created
 from flipwell.api.endpoints.params import EntryId, PlayerId, SeasonId, Slug
@@ -49,11 +50,7 @@ def designate_late_join_forfeits(
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
     return services.designate_late_join_forfeits(
-        season=season,
-        player=queries.player(player_id),
-        countable=payload.countable,
-        reason=payload.reason,
-        actor=actor,
+        **resolved(payload), season=season, player=queries.player(player_id), actor=actor
     )
 
 
@@ -69,7 +66,7 @@ def reverse_ledger_entry(
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
     reversal = services.reverse_ledger_entry(
-        entry=queries.ledger_entry(league, entry_id), reason=payload.reason, actor=actor
+        **resolved(payload), entry=queries.ledger_entry(league, entry_id), actor=actor
     )
     return created(request, reversal, f"/api/v1/leagues/{slug}/treasury")
 
@@ -97,16 +94,7 @@ def add_special_ruling(request: HttpRequest, slug: Slug, payload: SpecialRulingI
     manage). It takes the title's next number."""
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
-    row = services.add_special_ruling(
-        league=league,
-        machine_title=payload.machine_title,
-        kind=payload.kind,
-        text=payload.text,
-        reproducible=payload.reproducible,
-        reproduction=payload.reproduction,
-        cause_and_effect=payload.cause_and_effect,
-        actor=actor,
-    )
+    row = services.add_special_ruling(**resolved(payload), league=league, actor=actor)
     return created(request, to_rules_ruling(row), _rulings(row.machine_title))
 
 
@@ -120,17 +108,9 @@ def amend_special_ruling(request: HttpRequest, slug: Slug, payload: AmendRulingI
     scope: manage)."""
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
-    row = services.amend_special_ruling(
-        league=league,
-        ruling=queries.special_ruling(payload.machine_title, payload.number),
-        kind=payload.kind,
-        text=payload.text,
-        reproducible=payload.reproducible,
-        reproduction=payload.reproduction,
-        cause_and_effect=payload.cause_and_effect,
-        reason=payload.reason,
-        actor=actor,
-    )
+    arguments = resolved(payload)  # the title and its number name the ruling amended
+    ruling = queries.special_ruling(arguments.pop("machine_title"), arguments.pop("number"))
+    row = services.amend_special_ruling(**arguments, ruling=ruling, league=league, actor=actor)
     return created(request, to_rules_ruling(row), _rulings(row.machine_title))
 
 

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from django.http import Http404, HttpRequest
 from ninja import Path, Router
 
+from flipwell.api.arguments import resolved
 from flipwell.api.contract import created, private
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.schemas import LatenessOut
@@ -94,5 +95,5 @@ def announce_my_lateness(request: HttpRequest, token: Token, number: MeetNumber)
 def set_my_email(request: HttpRequest, token: Token, payload: MeEmailIn) -> Any:
     """Give (or, with '', remove) the player's email address; private, never on a public
     page (422 for an invalid address)."""
-    link = services.set_player_link_email(link=_link(token), email=payload.email)
+    link = services.set_player_link_email(**resolved(payload), link=_link(token))
     return {"email": link.email}

@@ -14,6 +14,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from flipwell.api import queries
+from flipwell.api.arguments import GAME, PLAYER, PLAYERS, by_player, machine_of, resolved
 from flipwell.api.auth import acting_official
 from flipwell.api.contract import created
 from flipwell.api.endpoints.params import (
@@ -27,7 +28,7 @@ from flipwell.api.endpoints.params import (
 )
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
-from flipwell.api.errors import ERROR_RESPONSES, field_names
+from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.schemas import (
     AbsenceIn,
     AbsenceOut,
@@ -95,13 +96,7 @@ def schedule_meet(request: HttpRequest, season_id: SeasonId, payload: ScheduleMe
     it (scope: manage)."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    meet = services.schedule_meet(
-        season=season,
-        number=payload.number,
-        date=payload.date,
-        date_reason=payload.date_reason,
-        actor=actor,
-    )
+    meet = services.schedule_meet(**resolved(payload), season=season, actor=actor)
     return created(request, meet, f"/api/v1/meets/{meet.pk}")
 
 
@@ -110,9 +105,7 @@ def reschedule_meet(request: HttpRequest, meet_id: MeetId, payload: RescheduleMe
     """Move a meet not yet started to another date, saying why (R2-a; scope: manage)."""
     meet = queries.meet(meet_id)
     actor = acting_official(request, league=_meet_league(meet), scope="manage")
-    return services.reschedule_meet(
-        meet=meet, date=payload.date, reason=payload.reason, actor=actor
-    )
+    return services.reschedule_meet(**resolved(payload), meet=meet, actor=actor)
 
 
 @router.post(
@@ -123,7 +116,7 @@ def cancel_meet(request: HttpRequest, meet_id: MeetId, payload: CancelMeetIn) ->
     move down one number (scope: manage)."""
     meet = queries.meet(meet_id)
     actor = acting_official(request, league=_meet_league(meet), scope="manage")
-    return services.cancel_meet(meet=meet, reason=payload.reason, actor=actor)
+    return services.cancel_meet(**resolved(payload), meet=meet, actor=actor)
 
 
 @router.post("/meets/{meet_id}/absences", response={201: AbsenceOut, **ERROR_RESPONSES}, **WRITE)
@@ -132,9 +125,7 @@ def announce_absence(request: HttpRequest, meet_id: MeetId, payload: AbsenceIn) 
     starts (scope: manage)."""
     meet = queries.meet(meet_id)
     actor = acting_official(request, league=_meet_league(meet), scope="manage")
-    absence = services.announce_absence(
-        meet=meet, player=queries.player(payload.player, field="player"), actor=actor
-    )
+    absence = services.announce_absence(**resolved(payload, player=PLAYER), meet=meet, actor=actor)
     return created(request, absence, f"/api/v1/meets/{meet.pk}")
 
 
@@ -148,7 +139,7 @@ def announce_lateness(request: HttpRequest, meet_id: MeetId, payload: LatenessIn
     meet = queries.meet(meet_id)
     actor = acting_official(request, league=_meet_league(meet), scope="manage")
     announced = services.announce_lateness(
-        meet=meet, player=queries.player(payload.player, field="player"), at=payload.at, actor=actor
+        **resolved(payload, player=PLAYER), meet=meet, actor=actor
     )
     return created(request, announced.tardiness, f"/api/v1/meets/{meet.pk}")
 
@@ -163,10 +154,7 @@ def choose_next_machine(request: HttpRequest, group_id: GroupId, payload: Choose
     league = group.meet.season.league
     actor = acting_official(request, league=league, scope="scores")
     chosen = services.choose_next_machine(
-        group=group,
-        machine=queries.machine(league, payload.machine, field="machine"),
-        chosen_by=queries.player(payload.chosen_by, field="chosen_by"),
-        actor=actor,
+        **resolved(payload, machine=machine_of(league), chosen_by=PLAYER), group=group, actor=actor
     )
     return created(request, chosen, f"/api/v1/games/{chosen.game.pk}")
 
@@ -186,14 +174,7 @@ def official_chooses_next_machine(
     league = group.meet.season.league
     actor = acting_official(request, league=league, scope="manage")
     chosen = services.official_chooses_next_machine(
-        group=group,
-        machine=(
-            None
-            if payload.machine is None
-            else queries.machine(league, payload.machine, field="machine")
-        ),
-        seed=payload.seed,
-        actor=actor,
+        **resolved(payload, machine=machine_of(league)), group=group, actor=actor
     )
     return created(request, chosen, f"/api/v1/games/{chosen.game.pk}")
 
@@ -208,11 +189,7 @@ def record_match_absence(request: HttpRequest, group_id: GroupId, payload: Match
     group = queries.group(group_id)
     actor = acting_official(request, league=group.meet.season.league, scope="manage")
     recorded = services.record_match_absence(
-        group=group,
-        players=queries.players(payload.players, field="players"),
-        note=payload.note or "",
-        seed=payload.seed,
-        actor=actor,
+        **resolved(payload, players=PLAYERS), group=group, actor=actor
     )
     return created(request, recorded, f"/api/v1/meets/{group.meet_id}")
 
@@ -233,13 +210,9 @@ def request_correction(request: HttpRequest, game_id: GameId, payload: Correctio
     else:
         actor = acting_official(request, league=_game_league(game), scope="scores")
     correction = services.request_correction(
+        **resolved(payload, requested_by=PLAYER, scores=by_player("machine_score")),
         game=game,
-        scores={line.player: line.machine_score for line in payload.scores},
-        requested_by=queries.player(payload.requested_by, field="requested_by"),
-        reason=payload.reason,
-        tie_order=payload.tie_order,
         actor=actor,
-        override_reason=payload.override_reason,
     )
     return created(request, correction, f"/api/v1/games/{game.pk}")
 
@@ -257,10 +230,7 @@ def respond_to_correction(
     correction = queries.correction(correction_id)
     actor = acting_official(request, league=_game_league(correction.game), scope="scores")
     answered = services.respond_to_correction(
-        request=correction,
-        player=queries.player(payload.player, field="player"),
-        agrees=payload.agrees,
-        actor=actor,
+        **resolved(payload, player=PLAYER), request=correction, actor=actor
     )
     return answered.outcome
 
@@ -276,13 +246,7 @@ def record_late_join(request: HttpRequest, game_id: GameId, payload: LateJoinIn)
     manage)."""
     game = queries.game(game_id)
     actor = acting_official(request, league=_game_league(game), scope="manage")
-    arrival = services.record_late_join(
-        game=game,
-        player=queries.player(payload.player, field="player"),
-        machine_allows_joining=payload.machine_allows_joining,
-        last_player_not_past_ball_1=payload.last_player_not_past_ball_1,
-        actor=actor,
-    )
+    arrival = services.record_late_join(**resolved(payload, player=PLAYER), game=game, actor=actor)
     return created(request, arrival.decision, f"/api/v1/games/{game.pk}")
 
 
@@ -297,22 +261,14 @@ def report_malfunction(request: HttpRequest, game_id: GameId, payload: Malfuncti
     slam tilted it on purpose (R8.4-a)."""
     game = queries.game(game_id)
     actor = acting_official(request, league=_game_league(game), scope="manage")
-    reported = services.report_malfunction(
-        game=game,
-        player=queries.player(payload.player, field="player"),
-        ball=payload.ball,
-        reason_code=payload.reason_code,
-        kind=payload.kind,
-        note=payload.note,
-        problem=payload.problem,
-        one_handed_ball=payload.one_handed_ball,
-        ball_in_play=payload.ball_in_play,
-        request_compensatory=payload.request_compensatory,
-        next_balls={n.player: n.ball for n in payload.next_balls},
-        extra_balls={e.player: e.collected for e in payload.extra_balls},
-        slammer=queries.player(payload.slammer, field="slammer") if payload.slammer else None,
-        actor=actor,
+    arguments = resolved(
+        payload,
+        player=PLAYER,
+        slammer=PLAYER,
+        next_balls=by_player("ball"),
+        extra_balls=by_player("collected"),
     )
+    reported = services.report_malfunction(**arguments, game=game, actor=actor)
     return created(request, reported, f"/api/v1/games/{game.pk}")
 
 
@@ -328,10 +284,7 @@ def request_compensatory_game(
     game = queries.game(game_id)
     actor = acting_official(request, league=_game_league(game), scope="manage")
     granted = services.request_compensatory_game(
-        game=game,
-        player=queries.player(payload.player, field="player"),
-        play_continued=payload.play_continued,
-        actor=actor,
+        **resolved(payload, player=PLAYER), game=game, actor=actor
     )
     return created(request, granted, f"/api/v1/games/{game.pk}")
 
@@ -348,13 +301,7 @@ def record_compensatory_game(
     game = queries.game(game_id)
     actor = acting_official(request, league=_game_league(game), scope="manage")
     played = services.record_compensatory_game(
-        game=game,
-        player=queries.player(payload.player, field="player"),
-        new_score=payload.new_score,
-        leading_subtracted=payload.leading_subtracted,
-        state_subtracted=payload.state_subtracted,
-        reason=payload.reason,
-        actor=actor,
+        **resolved(payload, player=PLAYER), game=game, actor=actor
     )
     return created(request, played, f"/api/v1/games/{game.pk}")
 
@@ -373,10 +320,7 @@ def announce_machine_problem(
     league = _meet_league(meet)
     actor = acting_official(request, league=league, scope="manage")
     announced = services.announce_machine_problem(
-        meet=meet,
-        machine=queries.machine(league, payload.machine, field="machine"),
-        problem=payload.problem,
-        actor=actor,
+        **resolved(payload, machine=machine_of(league)), meet=meet, actor=actor
     )
     return created(request, announced, f"/api/v1/meets/{meet.pk}")
 
@@ -395,7 +339,7 @@ def declare_machine_unplayable(
     league = _meet_league(meet)
     actor = acting_official(request, league=league, scope="manage")
     declared = services.declare_machine_unplayable(
-        meet=meet, machine=queries.machine(league, machine_id), reason=payload.reason, actor=actor
+        **resolved(payload), meet=meet, machine=queries.machine(league, machine_id), actor=actor
     )
     return created(request, declared, f"/api/v1/meets/{meet.pk}")
 
@@ -413,7 +357,7 @@ def declare_machine_repaired(
     league = _meet_league(meet)
     actor = acting_official(request, league=league, scope="manage")
     declared = services.declare_machine_repaired(
-        meet=meet, machine=queries.machine(league, machine_id), reason=payload.reason, actor=actor
+        **resolved(payload), meet=meet, machine=queries.machine(league, machine_id), actor=actor
     )
     return created(request, declared, f"/api/v1/meets/{meet.pk}")
 
@@ -428,16 +372,7 @@ def replace_machine(request: HttpRequest, game_id: GameId, payload: ReplaceMachi
     league = _game_league(game)
     actor = acting_official(request, league=league, scope="manage")
     return services.replace_machine(
-        game=game,
-        reason=payload.reason,
-        machine=None
-        if payload.machine is None
-        else queries.machine(league, payload.machine, field="machine"),
-        chosen_by=None
-        if payload.chosen_by is None
-        else queries.player(payload.chosen_by, field="chosen_by"),
-        seed=payload.seed,
-        actor=actor,
+        **resolved(payload, machine=machine_of(league), chosen_by=PLAYER), game=game, actor=actor
     )
 
 
@@ -447,17 +382,7 @@ def record_violation(request: HttpRequest, meet_id: MeetId, payload: ViolationIn
     meet = queries.meet(meet_id)
     actor = acting_official(request, league=_meet_league(meet), scope="manage")
     recorded = services.record_violation(
-        meet=meet,
-        player=queries.player(payload.player, field="player"),
-        kind=payload.kind,
-        reason=payload.reason,
-        game=None if payload.game is None else queries.game(payload.game, field="game"),
-        games_completed=payload.games_completed,
-        serious=payload.serious,
-        target_game=payload.target_game,
-        last_allowable_ball=payload.last_allowable_ball,
-        slam_tilted=payload.slam_tilted,
-        actor=actor,
+        **resolved(payload, player=PLAYER, game=GAME), meet=meet, actor=actor
     )
     return created(request, recorded, f"/api/v1/meets/{meet.pk}")
 
@@ -471,16 +396,7 @@ def record_victim_remedy(request: HttpRequest, violation_id: ViolationId, payloa
     violation = queries.violation(violation_id)
     actor = acting_official(request, league=_meet_league(violation.meet), scope="manage")
     recorded = services.record_victim_remedy(
-        violation=violation,
-        victim=queries.player(payload.victim, field="victim"),
-        announced=payload.announced,
-        unallowable_ball=payload.unallowable_ball,
-        allowable_balls_left=payload.allowable_balls_left,
-        caused_loss=payload.caused_loss,
-        earned_extra_ball_used=payload.earned_extra_ball_used,
-        game_price_cents=payload.game_price_cents,
-        ball_price_cents=payload.ball_price_cents,
-        actor=actor,
+        **resolved(payload, victim=PLAYER), violation=violation, actor=actor
     )
     return created(request, recorded, f"/api/v1/meets/{violation.meet_id}")
 
@@ -492,13 +408,7 @@ def record_game_restart(request: HttpRequest, game_id: GameId, payload: RestartI
     game = queries.game(game_id)
     actor = acting_official(request, league=_game_league(game), scope="manage")
     restarted = services.record_game_restart(
-        game=game,
-        responsible=queries.player(payload.responsible, field="responsible"),
-        games_started=payload.games_started,
-        game_price_cents=payload.game_price_cents,
-        more_games_possible=payload.more_games_possible,
-        note=payload.note,
-        actor=actor,
+        **resolved(payload, responsible=PLAYER), game=game, actor=actor
     )
     return created(request, restarted, f"/api/v1/games/{game.pk}")
 
@@ -506,7 +416,6 @@ def record_game_restart(request: HttpRequest, game_id: GameId, payload: RestartI
 @router.post(
     "/games/{game_id}/discarded-scores", response={201: DiscardedOut, **ERROR_RESPONSES}, **WRITE
 )
-@field_names(discard_scores_of="players")
 def record_positive_malfunction_replay(
     request: HttpRequest, game_id: GameId, payload: DiscardIn
 ) -> Any:
@@ -515,10 +424,7 @@ def record_positive_malfunction_replay(
     game = queries.game(game_id)
     actor = acting_official(request, league=_game_league(game), scope="manage")
     discarded = services.record_positive_malfunction_replay(
-        game=game,
-        discard_scores_of=queries.players(payload.players, field="players"),
-        reason=payload.reason,
-        actor=actor,
+        **resolved(payload, discard_scores_of=PLAYERS), game=game, actor=actor
     )
     return created(
         request,
@@ -536,11 +442,10 @@ def record_replay_scores(request: HttpRequest, game_id: GameId, payload: ReplayS
     game = queries.game(game_id)
     actor = acting_official(request, league=_game_league(game), scope="manage")
     result = services.record_replay_scores(
+        **resolved(
+            payload, scores=by_player("machine_score"), entered_by=PLAYER, confirmed_by=PLAYER
+        ),
         game=game,
-        scores={line.player: line.machine_score for line in payload.scores},
-        entered_by=queries.player(payload.entered_by, field="entered_by"),
-        confirmed_by=queries.player(payload.confirmed_by, field="confirmed_by"),
-        tie_order=payload.tie_order,
         actor=actor,
     )
     return created(request, result, f"/api/v1/games/{game.pk}")

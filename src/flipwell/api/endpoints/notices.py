@@ -9,6 +9,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from flipwell.api import queries
+from flipwell.api.arguments import resolved
 from flipwell.api.auth import acting_official
 from flipwell.api.endpoints.params import PlayerId, Slug
 from flipwell.api.endpoints.public import router
@@ -55,7 +56,7 @@ def set_notice_preferences(
     actor = acting_official(request, league=league, scope="manage")
     player = queries.league_player(league, player_id)
     row = services.set_notice_preferences(
-        league=league, player=player, email=payload.email, kinds=payload.kinds, actor=actor
+        **resolved(payload), league=league, player=player, actor=actor
     )
     return _preferences(player, row)
 

@@ -11,12 +11,13 @@ from ninja import Path
 from ninja.decorators import decorate_view
 
 from flipwell.api import queries
+from flipwell.api.arguments import PLAYER, resolved
 from flipwell.api.auth import acting_official
 from flipwell.api.contract import created
 from flipwell.api.endpoints.params import PlayerId, Slug
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
-from flipwell.api.errors import ERROR_RESPONSES, field_names
+from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.schemas import (
     MAX_ID,
     MachineHighScoresOut,
@@ -71,7 +72,6 @@ def list_high_scores(request: HttpRequest, slug: Slug) -> Any:
     response={201: PlayerMergeOut, **ERROR_RESPONSES},
     **WRITE,
 )
-@field_names(kept="kept_player_id", merged="merged_player_id")
 def merge_players(request: HttpRequest, slug: Slug, payload: MergeIn) -> Any:
     """Record that two player rows are one person (scope: manage). Refused for two rows in
     the same season, with different IFPA numbers, or already merged; only an official of a
@@ -80,11 +80,7 @@ def merge_players(request: HttpRequest, slug: Slug, payload: MergeIn) -> Any:
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
     merge = services.merge_players(
-        league=league,
-        kept=queries.player(payload.kept_player_id, field="kept_player_id"),
-        merged=queries.player(payload.merged_player_id, field="merged_player_id"),
-        reason=payload.reason,
-        actor=actor,
+        **resolved(payload, kept=PLAYER, merged=PLAYER), league=league, actor=actor
     )
     return created(request, merge, f"/api/v1/leagues/{slug}/players/{merge.kept_id}/stats")
 
@@ -102,7 +98,7 @@ def undo_player_merge(
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
     return services.undo_player_merge(
-        league=league, merge=queries.player_merge(merge_id), reason=payload.reason, actor=actor
+        **resolved(payload), league=league, merge=queries.player_merge(merge_id), actor=actor
     )
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from flipwell.api import queries
+from flipwell.api.arguments import PLAYER, PLAYERS, each, machine_of, resolved, scores_of_players
 from flipwell.api.auth import acting_official
 from flipwell.api.contract import created
 from flipwell.api.endpoints.params import Division, MatchName, SeasonId
@@ -48,13 +49,7 @@ def qualify_for_playoffs(request: HttpRequest, season_id: SeasonId, payload: Qua
     scope: manage). Ties in the answer are settled with seed playoffs."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    qualified = services.qualify_for_playoffs(
-        season=season,
-        date=payload.date,
-        cut=payload.cut,
-        cut_reason=payload.cut_reason,
-        actor=actor,
-    )
+    qualified = services.qualify_for_playoffs(**resolved(payload), season=season, actor=actor)
     return qualified.qualification
 
 
@@ -69,11 +64,8 @@ def record_seed_playoff(request: HttpRequest, season_id: SeasonId, payload: Seed
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
     recorded = services.record_seed_playoff(
+        **resolved(payload, order=PLAYERS, machine=machine_of(season.league)),
         season=season,
-        order=queries.players(payload.order, field="order"),
-        machine=None
-        if payload.machine is None
-        else queries.machine(season.league, payload.machine, field="machine"),
         actor=actor,
     )
     return recorded.qualified.qualification
@@ -90,10 +82,7 @@ def record_withdrawal(request: HttpRequest, season_id: SeasonId, payload: Withdr
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
     recorded = services.record_withdrawal(
-        season=season,
-        player=queries.player(payload.player, field="player"),
-        note=payload.note,
-        actor=actor,
+        **resolved(payload, player=PLAYER), season=season, actor=actor
     )
     return recorded.qualified.qualification
 
@@ -111,12 +100,10 @@ def start_playoff_game(
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
     game = services.start_playoff_game(
+        **resolved(payload, machine=machine_of(season.league)),
         season=season,
         division=division,
         match=match,
-        machine=None
-        if payload.machine is None
-        else queries.machine(season.league, payload.machine, field="machine"),
         actor=actor,
     )
     return created(request, game, f"/api/v1/seasons/{season_id}/playoffs")
@@ -137,25 +124,10 @@ def record_playoff_game(
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
     return services.record_playoff_game(
+        **resolved(payload, order=PLAYERS, scores=scores_of_players, tie_orders=each(PLAYERS)),
         season=season,
         division=division,
         match=match,
-        order=None if payload.order is None else queries.players(payload.order, field="order"),
-        scores=None
-        if payload.scores is None
-        else dict(
-            zip(
-                queries.players(
-                    [line.player for line in payload.scores], field="scores", key="player"
-                ),
-                (line.machine_score for line in payload.scores),
-                strict=True,
-            )
-        ),
-        tie_orders=[
-            queries.players(tie, field=f"tie_orders.{i}")
-            for i, tie in enumerate(payload.tie_orders)
-        ],
         actor=actor,
     )
 
@@ -173,13 +145,10 @@ def record_playoff_tiebreaker(
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
     recorded = services.record_playoff_tiebreaker(
+        **resolved(payload, order=PLAYERS, machine=machine_of(season.league)),
         season=season,
         division=division,
         match=match,
-        order=queries.players(payload.order, field="order"),
-        machine=None
-        if payload.machine is None
-        else queries.machine(season.league, payload.machine, field="machine"),
         actor=actor,
     )
     return created(request, recorded, f"/api/v1/seasons/{season_id}/playoffs")
@@ -198,11 +167,10 @@ def record_no_show(
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
     no_show = services.record_no_show(
+        **resolved(payload, player=PLAYER),
         season=season,
         division=division,
         match=match,
-        player=queries.player(payload.player, field="player"),
-        note=payload.note,
         actor=actor,
     )
     return created(request, no_show, f"/api/v1/seasons/{season_id}/playoffs")
@@ -223,11 +191,10 @@ def record_playoff_lateness_notice(
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
     lateness = services.record_playoff_lateness_notice(
+        **resolved(payload, player=PLAYER),
         season=season,
         division=division,
         match=match,
-        player=queries.player(payload.player, field="player"),
-        at=payload.at,
         actor=actor,
     )
     return created(request, lateness, f"/api/v1/seasons/{season_id}/playoffs")

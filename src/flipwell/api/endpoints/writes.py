@@ -13,6 +13,7 @@ from django.http import HttpRequest
 from ninja import Status
 
 from flipwell.api import queries
+from flipwell.api.arguments import PLAYER, SEASON, by_player, resolved
 from flipwell.api.auth import TokenAuth, acting_official
 from flipwell.api.contract import created
 from flipwell.api.endpoints.params import GameId, MeetId, SeasonId, Slug, SubmissionId
@@ -57,14 +58,9 @@ def submit_scores(request: HttpRequest, game_id: GameId, payload: SubmitScoresIn
     game = queries.game(game_id)
     actor = acting_official(request, league=game.group.meet.season.league, scope="scores")
     result = services.submit_scores(
+        **resolved(payload, entered_by=PLAYER, scores=by_player("machine_score")),
         game=game,
-        scores={line.player: line.machine_score for line in payload.scores},
-        tie_order=payload.tie_order,
-        entered_by=queries.player(payload.entered_by, field="entered_by"),
-        idempotency_key=payload.idempotency_key,
         submitter=f"token:{request.auth.pk}",  # type: ignore[attr-defined]
-        seen_version=payload.seen_version,
-        note=payload.note,
         actor=actor,
     )
     if result.replayed:
@@ -85,9 +81,7 @@ def confirm_scores(request: HttpRequest, submission_id: SubmissionId, payload: C
         request, league=submission.game.group.meet.season.league, scope="scores"
     )
     return services.confirm_scores(
-        submission=submission,
-        confirmed_by=queries.player(payload.confirmed_by, field="confirmed_by"),
-        actor=acting,
+        **resolved(payload, confirmed_by=PLAYER), submission=submission, actor=acting
     )
 
 
@@ -96,14 +90,7 @@ def record_forfeit(request: HttpRequest, game_id: GameId, payload: ForfeitIn) ->
     """Record a player's forfeit of a game (§2.4; scope: scores)."""
     game = queries.game(game_id)
     actor = acting_official(request, league=game.group.meet.season.league, scope="scores")
-    forfeit = services.record_forfeit(
-        game=game,
-        player=queries.player(payload.player, field="player"),
-        countable=payload.countable,
-        reason=payload.reason,
-        note=payload.note,
-        actor=actor,
-    )
+    forfeit = services.record_forfeit(**resolved(payload, player=PLAYER), game=game, actor=actor)
     return created(request, forfeit, f"/api/v1/games/{game.pk}")
 
 
@@ -114,14 +101,7 @@ def start_meet(request: HttpRequest, season_id: SeasonId, payload: StartMeetIn) 
     """Start a meet: ladder, groups, first machines drawn (§4, §5; scope: manage)."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    return services.start_meet(
-        season=season,
-        number=payload.number,
-        date=payload.date,
-        seed=payload.seed,
-        date_reason=payload.date_reason,
-        actor=actor,
-    )
+    return services.start_meet(**resolved(payload), season=season, actor=actor)
 
 
 @router.post("/meets/{meet_id}/close", response={200: ClosedOut, **ERROR_RESPONSES}, **WRITE)
@@ -129,7 +109,7 @@ def close_meet(request: HttpRequest, meet_id: MeetId, payload: CloseMeetIn) -> A
     """Close an open meet (§3.3; scope: manage); unfinished business needs an override."""
     meet = queries.meet(meet_id)
     actor = acting_official(request, league=meet.season.league, scope="manage")
-    return services.close_meet(meet=meet, override_reason=payload.override_reason, actor=actor)
+    return services.close_meet(**resolved(payload), meet=meet, actor=actor)
 
 
 @router.post("/seasons/{season_id}/players", response={201: EntryOut, **ERROR_RESPONSES}, **WRITE)
@@ -137,15 +117,7 @@ def register_player(request: HttpRequest, season_id: SeasonId, payload: Register
     """Enter a player in a season (scope: manage)."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    entry = services.register_player(
-        season=season,
-        first_name=payload.first_name,
-        last_name=payload.last_name,
-        ifpa_number=payload.ifpa_number,
-        ifpa_rank=payload.ifpa_rank,
-        joined_at_meet=payload.joined_at_meet,
-        actor=actor,
-    )
+    entry = services.register_player(**resolved(payload), season=season, actor=actor)
     return created(request, entry, f"/api/v1/seasons/{season_id}/players/{entry.player_id}/history")
 
 
@@ -158,7 +130,7 @@ def import_players(request: HttpRequest, season_id: SeasonId, payload: ImportIn)
     and nothing is written."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    result = import_roster(season=season, csv_text=payload.csv, actor=actor)
+    result = import_roster(**resolved(payload), season=season, actor=actor)
     body = {"entries": result.entries, "created_players": [p.pk for p in result.created_players]}
     return created(request, body, f"/api/v1/seasons/{season_id}/players")
 
@@ -169,19 +141,7 @@ def record_ledger_entry(request: HttpRequest, slug: Slug, payload: LedgerIn) -> 
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
     entry = services.record_ledger_entry(
-        league=league,
-        kind=payload.kind,
-        account=payload.account,
-        amount_cents=payload.amount_cents,
-        season=None
-        if payload.season_id is None
-        else queries.season(payload.season_id, field="season_id"),
-        player=None
-        if payload.player_id is None
-        else queries.player(payload.player_id, field="player_id"),
-        reason=payload.reason,
-        note=payload.note,
-        actor=actor,
+        **resolved(payload, season=SEASON, player=PLAYER), league=league, actor=actor
     )
     return created(request, entry, f"/api/v1/leagues/{slug}/treasury")
 

@@ -159,6 +159,14 @@ Day = Annotated[datetime.date, Strict(False), AfterValidator(_year_in_range)]
 Id = Annotated[int, Field(ge=1, le=MAX_ID)]
 
 
+def _blank_for_null(value: str | None) -> str:
+    return "" if value is None else value
+
+
+NullAsBlank = Annotated[str | None, AfterValidator(_blank_for_null)]
+"""A text that may be sent as null, read as '' (the service's "none")."""
+
+
 def id_field(description: str, default: Any = ...) -> Any:
     """A database id field (1..2**63-1)."""
     return Field(default, ge=1, le=MAX_ID, description=description)
@@ -191,8 +199,14 @@ def bounded(bound: limits.Bound, description: str, default: Any = ...) -> Any:
     return Field(default, ge=bound.minimum, le=bound.maximum, description=description)
 
 
-def id_list(description: str, *, max_length: int = 8, min_length: int = 0) -> Any:
-    return Field(..., min_length=min_length, max_length=max_length, description=description)
+def id_list(
+    description: str, *, max_length: int = 8, min_length: int = 0, alias: str | None = None
+) -> Any:
+    """A list of database ids; `alias`: its name as sent when the attribute is the service's
+    (`flipwell.api.arguments`)."""
+    return Field(
+        ..., min_length=min_length, max_length=max_length, alias=alias, description=description
+    )
 
 
 TIE_ORDER_DESCRIPTION = (

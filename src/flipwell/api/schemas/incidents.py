@@ -216,8 +216,10 @@ class CompensatoryGameOut(Schema):
 
 
 class DiscardIn(InputSchema):
-    players: list[Id] = id_list(
-        "The players whose completed scores are discarded (R7.4-c).", min_length=1
+    discard_scores_of: list[Id] = id_list(
+        "The players whose completed scores are discarded (R7.4-c).",
+        min_length=1,
+        alias="players",
     )
     reason: str = text_field("Why (required).", min_length=1)
 

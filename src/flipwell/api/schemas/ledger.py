@@ -50,10 +50,16 @@ class LedgerIn(InputSchema):
     kind: enums.NewEntryKind = Field(..., description="The kind of movement (§9).")
     account: enums.AccountValue = Field(..., description="The account.")
     amount_cents: int = bounded(limits.AMOUNT_CENTS, "Positive cents.")
-    season_id: int | None = Field(
-        None, ge=1, le=MAX_ID, description="The season (needed for dues_paid)."
+    season: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_ID,
+        alias="season_id",
+        description="The season (needed for dues_paid).",
     )
-    player_id: int | None = Field(None, ge=1, le=MAX_ID, description="The player concerned.")
+    player: int | None = Field(
+        None, ge=1, le=MAX_ID, alias="player_id", description="The player concerned."
+    )
     reason: enums.LedgerReasonValue | Literal[""] = Field(
         "", description="The reason code; empty when the kind needs none (R9-d, R9-f, R8.3-d)."
     )

@@ -13,6 +13,7 @@ from flipwell.api.schemas.common import (
     Day,
     InputSchema,
     Moment,
+    NullAsBlank,
     PlayerRefOut,
     bounded,
     id_field,
@@ -274,7 +275,7 @@ class MatchAbsenceIn(InputSchema):
         max_length=8,
         description="The group's players absent for the rest of the match (R2.4-a).",
     )
-    note: str | None = text_field("Why, for the record; null: none.", None)
+    note: NullAsBlank = text_field("Why, for the record; null: none.", None)
     seed: int | None = bounded(
         limits.SEED,
         "For a whole group: seed of its remaining games' draws; random when null.",

@@ -109,11 +109,19 @@ class MachineHighScoresOut(Schema):
 
 
 class MergeIn(InputSchema):
-    kept_player_id: int = Field(
-        ..., ge=1, le=MAX_ID, description="The person's own row, which keeps the record."
+    kept: int = Field(
+        ...,
+        ge=1,
+        le=MAX_ID,
+        alias="kept_player_id",
+        description="The person's own row, which keeps the record.",
     )
-    merged_player_id: int = Field(
-        ..., ge=1, le=MAX_ID, description="The row that is the same person, merged into it."
+    merged: int = Field(
+        ...,
+        ge=1,
+        le=MAX_ID,
+        alias="merged_player_id",
+        description="The row that is the same person, merged into it.",
     )
     reason: str = text_field("Why they are one person (required).", min_length=1)
 

@@ -67,8 +67,9 @@ class ImportedOut(Schema):
 
 
 class ImportIn(InputSchema):
-    csv: str = Field(
+    csv_text: str = Field(
         ...,
+        alias="csv",
         max_length=limits.ROSTER_CSV_LENGTH,
         pattern=NO_NUL,
         description="The roster CSV text: header first_name,last_name,ifpa_number,ifpa_rank.",

@@ -7,7 +7,8 @@ Words:
   repeated. *started_at* is the meet's start, the reference for tardiness (R2.1-a).
 - *announced absence*: the LO was told before the meet that a player will not come (R3.1-d).
 - *lateness notice*: the LO was told that a player will be late; only a notice told before the
-  start is announced tardiness (R2.2-a).
+  start is announced tardiness (R2.2-a). Both are *announcements* (`Announcement`): one per
+  meet and player, told to an official or through the player's personal link.
 - *group*: the players who played a match together at a meet, in ladder order (*position* 1
   is the highest seed). The rules compute the grouping (§4); the stored group is the one the
   meet was played in, which later corrections do not redraw (A45).
@@ -59,61 +60,60 @@ class Meet(models.Model):
         return f"{self.season} meet {self.number} ({self.date.isoformat()})"
 
 
-class AnnouncedAbsence(models.Model):
-    """The LO was told a player will miss a meet (R3.1-d); recorded with who and when."""
+class Announcement(models.Model):
+    """What the LO was told about a player and a meet (an absence, a lateness), and when: told
+    to an official, who recorded it, or by the player through their personal link."""
 
-    meet = models.ForeignKey(Meet, on_delete=models.CASCADE, related_name="announced_absences")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(default=timezone.now)
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     player_link = models.ForeignKey(
-        "PlayerLink", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        "league.PlayerLink", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     """Set when the player told it themselves through their personal link (then no
     `recorded_by`): the same fact as when the LO records it."""
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["meet", "player"], name="announced_absence_once"),
+        abstract = True
+
+    @staticmethod
+    def constraints_named(prefix: str) -> list[models.BaseConstraint]:
+        """Told once per meet and player (``<prefix>_once``), recorded by an official or
+        through the player's link, never both (``<prefix>_recorded_by_one``). Each model
+        gives its own prefix: constraint names are unique across the database."""
+        return [
+            models.UniqueConstraint(fields=["meet", "player"], name=f"{prefix}_once"),
             models.CheckConstraint(
                 condition=models.Q(recorded_by__isnull=False, player_link__isnull=True)
                 | models.Q(recorded_by__isnull=True, player_link__isnull=False),
-                name="announced_absence_recorded_by_one",
+                name=f"{prefix}_recorded_by_one",
             ),
         ]
+
+
+class AnnouncedAbsence(Announcement):
+    """The LO was told a player will miss a meet (R3.1-d); recorded with who and when."""
+
+    meet = models.ForeignKey(Meet, on_delete=models.CASCADE, related_name="announced_absences")
+
+    class Meta:
+        constraints = Announcement.constraints_named("announced_absence")
 
     def __str__(self) -> str:
         return f"{self.player} absent from {self.meet}"
 
 
-class LatenessNotice(models.Model):
+class LatenessNotice(Announcement):
     """The LO was told that a player will be late; `recorded_at` is when he was told. Told
     before the start, it is announced tardiness and the group waits (R2.2-a); told later, it
     is not, and §2.3 applies when the player arrives."""
 
     meet = models.ForeignKey(Meet, on_delete=models.CASCADE, related_name="lateness_notices")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    recorded_at = models.DateTimeField(default=timezone.now)
-    recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    player_link = models.ForeignKey(
-        "PlayerLink", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    """Set when the player told it themselves through their personal link (then no
-    `recorded_by`): the same fact as when the LO records it."""
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["meet", "player"], name="lateness_notice_once"),
-            models.CheckConstraint(
-                condition=models.Q(recorded_by__isnull=False, player_link__isnull=True)
-                | models.Q(recorded_by__isnull=True, player_link__isnull=False),
-                name="lateness_notice_recorded_by_one",
-            ),
-        ]
+        constraints = Announcement.constraints_named("lateness_notice")
 
     def __str__(self) -> str:
         return f"{self.player} late to {self.meet}"

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.utils import timezone
 
 from flipwell.league.models.players import Player
+from flipwell.league.models.revocable import Revocable
 from flipwell.league.models.seasons import Season
 
 
-class PlayerLink(models.Model):
+class PlayerLink(Revocable):
     """One player's personal link for one season: its key, who issued and revoked it."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="player_links")
@@ -32,11 +32,6 @@ class PlayerLink(models.Model):
     email = models.EmailField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
-    revoked_at = models.DateTimeField(null=True, blank=True)
-    revoked_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
 
     class Meta:
@@ -47,14 +42,9 @@ class PlayerLink(models.Model):
                 condition=models.Q(revoked_at__isnull=True),
                 name="player_link_one_live",
             ),
-            models.CheckConstraint(
-                condition=models.Q(revoked_at__isnull=True, revoked_by__isnull=True)
-                | models.Q(revoked_at__isnull=False, revoked_by__isnull=False),
-                name="player_link_revocation_complete",
-            ),
+            Revocable.revocation_complete("player_link_revocation_complete"),
             models.CheckConstraint(condition=~models.Q(key=""), name="player_link_has_key"),
         ]
 
     def __str__(self) -> str:
-        state = " (revoked)" if self.revoked_at else ""
-        return f"{self.player}'s link for {self.season}{state}"
+        return f"{self.player}'s link for {self.season}{self.revoked_mark}"

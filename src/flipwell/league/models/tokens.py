@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.utils import timezone
 
 from flipwell.league.models.leagues import League
+from flipwell.league.models.revocable import Revocable
 
 
-class ApiToken(models.Model):
+class ApiToken(Revocable):
     """A league's API token: a hash, its scopes, who issued it and whether it was revoked."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="api_tokens")
@@ -36,11 +36,6 @@ class ApiToken(models.Model):
     issued_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
-    created_at = models.DateTimeField(default=timezone.now)
-    revoked_at = models.DateTimeField(null=True, blank=True)
-    revoked_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
 
     class Meta:
         ordering = ["league", "created_at", "id"]
@@ -51,14 +46,9 @@ class ApiToken(models.Model):
                 | models.Q(manage=True),
                 name="api_token_has_a_scope",
             ),
-            models.CheckConstraint(
-                condition=models.Q(revoked_at__isnull=True, revoked_by__isnull=True)
-                | models.Q(revoked_at__isnull=False, revoked_by__isnull=False),
-                name="api_token_revocation_complete",
-            ),
+            Revocable.revocation_complete("api_token_revocation_complete"),
             models.CheckConstraint(condition=~models.Q(name=""), name="api_token_has_name"),
         ]
 
     def __str__(self) -> str:
-        state = " (revoked)" if self.revoked_at else ""
-        return f"{self.name} {self.prefix}… for {self.league}{state}"
+        return f"{self.name} {self.prefix}… for {self.league}{self.revoked_mark}"
