@@ -38,9 +38,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import bench_http  # noqa: E402
-
 from tests.chaos.live import Database, LiveServer  # noqa: E402
+
+import bench_http  # noqa: E402
 
 WORKERS = bench_http.WORKERS
 THREADS = bench_http.THREADS
@@ -66,6 +66,7 @@ class Streams:
         self.heard: list[list[tuple[float, int]]] = []
         self.opened = 0
         self.refused: list[str] = []
+        self.writers: list[asyncio.StreamWriter] = []  # kept, so their streams stay open
         self.loop = asyncio.new_event_loop()
         self.ready = threading.Event()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
@@ -97,7 +98,7 @@ class Streams:
         if " 200 " not in status or "content-type: text/event-stream" not in headers:
             self.refused.append(status.strip())
             return None
-        self._writers = getattr(self, "_writers", []) + [writer]  # kept open
+        self.writers.append(writer)
         return reader
 
     async def _read(self, reader: asyncio.StreamReader, heard: list[tuple[float, int]]) -> None:
