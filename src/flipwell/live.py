@@ -286,9 +286,9 @@ class Hub:
             del self._streams[stream.league_id]
         with contextlib.suppress(KeyError, ValueError):
             self._selector.unregister(stream.sock)
-        stream.sock.close()
         with self._lock:
             self._count -= 1
+        stream.sock.close()
 
 
 _hubs: dict[int, Hub] = {}  # process id -> its hub (a forked process makes its own)
