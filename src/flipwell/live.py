@@ -300,10 +300,22 @@ def hub() -> Hub:
     with _hub_lock:
         made = _hubs.get(os.getpid())
         if made is None:
-            from flipwell.league.selectors.revisions import of_leagues
-
-            made = _hubs[os.getpid()] = Hub(of_leagues)
+            made = _hubs[os.getpid()] = Hub(_read_revisions)
         return made
+
+
+def _read_revisions(league_ids: Iterable[int]) -> dict[int, int]:
+    """The leagues' revisions, read on the hub's own database connection; a failed read
+    closes it, so the next one connects afresh (a database restarted meanwhile)."""
+    from django.db import connection
+
+    from flipwell.league.selectors.revisions import of_leagues
+
+    try:
+        return of_leagues(league_ids)
+    except Exception:
+        connection.close()
+        raise
 
 
 # --- the hand-off --------------------------------------------------------------------------
