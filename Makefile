@@ -152,8 +152,10 @@ mutate: $(STAMP)
 
 # `make bench`: benchmarks that print numbers, ratios and their goals (issue 10); they never
 # fail on a missed goal and are not part of `make test`. bench_http loads the pages with wrk
-# (installed by scripts/install-wrk.sh when missing); bench_night needs PostgreSQL (the server
-# of $(POSTGRES_TEST_URL); its database flipwell_bench_night is reset on every run).
+# (installed by scripts/install-wrk.sh when missing); bench_sse opens 500 live streams, times a
+# confirmed score's delivery to them and loads the pages beside them; bench_night needs
+# PostgreSQL (the server of $(POSTGRES_TEST_URL); its database flipwell_bench_night is reset
+# on every run).
 # `make bench-scale`: one league among 200 against a database of one; its two databases
 # (flipwell_bench_one, flipwell_bench_scale) are generated once, in minutes, and kept.
 BENCH_POSTGRES = $(dir $(POSTGRES_TEST_URL))
@@ -163,6 +165,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_league.py
 	sh scripts/install-wrk.sh
 	$(BIN)/python bench/bench_http.py
+	$(BIN)/python bench/bench_sse.py
 	@if $(POSTGRES_UP); then \
 	  BENCH_NIGHT_URL="$(BENCH_POSTGRES)flipwell_bench_night" $(BIN)/python bench/bench_night.py; \
 	else \

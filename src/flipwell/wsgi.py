@@ -7,6 +7,9 @@ fingerprint that stored folds are keyed by, the SQL of the compiled queries: non
 connects to the database), and then freezes what it has loaded out of the garbage
 collector's sight: those objects live as long as the process, and scanning them made the
 collector's pauses part of every request.
+
+The live streams (``/live/...``) are handed from gunicorn's thread to this process's stream
+hub once their head is answered (`flipwell.live.hand_off`).
 """
 
 import gc
@@ -17,7 +20,9 @@ from django.urls import get_resolver
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "flipwell.settings")
 
-application = get_wsgi_application()
+from flipwell.live import hand_off
+
+application = hand_off(get_wsgi_application())
 get_resolver().url_patterns  # noqa: B018  # imports every URL module, view and API schema
 
 from flipwell.league.caches import build  # noqa: E402

@@ -145,7 +145,7 @@ def test_meet_page_shows_groups_scores_and_who_picks_next(client, open_night):
     assert group1.next_picker in response.text
     assert "4,000,000" in response.text.replace("<wbr>", "")  # a long score's break points
     assert group2.now.startswith("Game 1 on ")
-    assert 'hx-trigger="every 10s"' in response.text
+    assert 'hx-trigger="every 10s, flipwell:live"' in response.text
 
 
 def test_meet_page_htmx_request_gets_only_the_board(client, open_night):

@@ -26,7 +26,7 @@ def test_tv_shows_tonights_groups_and_standings(client, open_night):
     assert response.status_code == 200
     assert 'class="tv"' in response.text
     assert "/static/flipwell/tv.js" in response.text
-    assert 'hx-trigger="every 15s"' in response.text
+    assert 'hx-trigger="every 15s, flipwell:live"' in response.text
     assert response.text.count("data-tv-panel") >= 2
     assert "Group 1" in response.text
     assert "Group 2" in response.text

@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from flipwell.web.views import notices, public
+from flipwell.web.views import live, notices, public
 from flipwell.web.views import print as print_views
 
 app_name = "web"
@@ -40,6 +40,7 @@ urlpatterns = [
     path("print/<slug:slug>/standings/", print_views.standings, name="print_standings"),
     path("print/<slug:slug>/maintenance/", print_views.maintenance, name="print_maintenance"),
     path("print/<slug:slug>/playoffs/", print_views.playoffs, name="print_playoffs"),
+    path("live/<slug:slug>/events/", live.events, name="live_events"),
     path("notices/<str:token>/", notices.preferences, name="notice_preferences"),
     path("manage/", include("flipwell.web.urls_manage")),
     path("sheet/", include("flipwell.web.urls_scoresheet")),

@@ -11,6 +11,8 @@ with the ORM, compiled to SQL once per process (and database engine), executed d
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from flipwell.league import models as m
 from flipwell.league.compiled import CompiledQuery
 
@@ -79,3 +81,16 @@ _QUERIES = {
 def _one_value(kind: str, value: int | str) -> int | None:
     rows = _QUERIES[kind].rows(value)
     return int(rows[0][0]) if rows else None
+
+
+def league_by_slug(slug: str) -> tuple[int, int] | None:
+    """The id and revision of the league `slug`, or None (a live stream's first read)."""
+    row = m.League.objects.filter(slug=slug).values_list("pk", "revision").first()
+    return (int(row[0]), int(row[1])) if row else None
+
+
+def of_leagues(league_ids: Iterable[int]) -> dict[int, int]:
+    """The revision of each of the leagues `league_ids` that exists, by id (one query: a live
+    stream hub's read of every league it has viewers of)."""
+    rows = m.League.objects.filter(pk__in=list(league_ids)).order_by().values_list("pk", "revision")
+    return {int(pk): int(revision) for pk, revision in rows}

@@ -31,6 +31,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -130,7 +131,14 @@ def _page(
     """The sheet page; `form` is the posted form `which`, shown again with its errors (400),
     or `status` for a refusal that shows the page afresh."""
     sheet = scoresheet(group)
-    context = {**_context(token, sheet), "which": which}
+    league = group.meet.season.league
+    context = {
+        **_context(token, sheet),
+        "which": which,
+        # The league's live stream (live.js): the sheet asks for its fragment when it moves.
+        "live_events": reverse("web:live_events", args=[league.slug]),
+        "live_revision": league.revision,
+    }
     if form is not None:
         context[FORM_NAMES[which]] = form
     if status is None:

@@ -13,6 +13,8 @@
  * confirmed scores, a machine was chosen, the selectable machines changed), it replaces the
  * page's sheet, unless the player typed into a form here: then his input stays and a banner
  * asks him to reload. Nothing is swapped while an entry waits in the offline queue.
+ * With the league's live stream (live.js) heard from, the timer asks nothing: the stream's
+ * "flipwell:live" event asks at once instead; when the stream fails, the timer asks again.
  * Vanilla JS, no dependencies; the page works without it (plain POST forms).
  */
 (function () {
@@ -27,6 +29,7 @@
   var liveTimer = null;
   var asking = false;  // a live fragment is on its way
   var liveTag = null;  // the entity tag of the last live fragment read
+  var pushed = false;  // the live stream said the league changed: ask now
 
   function newKey() {
     if (window.crypto && window.crypto.randomUUID) {
@@ -331,6 +334,11 @@
     var sheet = shownSheet();
     var url = sheet && sheet.getAttribute("data-sheet-state");
     if (!url || document.hidden || asking) { return; }
+    if (!pushed && window.flipwellLive && window.flipwellLive.open()) {
+      scheduleLive();  // the stream tells when to ask
+      return;
+    }
+    pushed = false;
     asking = true;
     // "no-cache": the browser sends the If-None-Match of the copy it keeps; a 304 comes back
     // as that copy, with the same tag, and is not read again.
@@ -370,6 +378,11 @@
     document.addEventListener("change", noteTyping);
     document.addEventListener("submit", noteTyping);
     document.addEventListener("visibilitychange", onVisibility);
+    document.addEventListener("flipwell:live", function () {
+      pushed = true;
+      window.clearTimeout(liveTimer);
+      askLive();
+    });
     scheduleLive();
     window.addEventListener("online", flush);
     window.setInterval(flush, RETRY_MS);

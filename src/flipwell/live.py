@@ -1,0 +1,382 @@
+"""Live pages: a league's revision pushed to its TV, meet board and score sheets (Server-Sent
+Events), so they refresh when something changed instead of polling on a timer.
+
+Words:
+- *stream*: ``GET /live/<slug>/events``, answered ``text/event-stream``. Each event is the
+  league's revision and nothing else (``id: <revision>`` and ``data: {"revision": ...}``): a
+  random number that says only "something changed". A page refreshes its own fragment on a
+  new revision, through its ETag as before (a 304 when its part did not change).
+- *known revision*: what the client already has: the ``Last-Event-ID`` header an EventSource
+  sends when it reconnects, else the page's own revision (``?revision=``). A stream whose
+  client is behind starts with the current revision at once: the revisions it missed while
+  away are folded into the latest, which is all a page needs.
+- *head*: what the view answers (through Django's middleware: host check, security headers,
+  request id): the status, headers and the first bytes: ``retry:``, and the current revision
+  when the client is behind.
+- *hand-off*: under gunicorn (the socket in ``environ["gunicorn.socket"]``, plain HTTP/1.x),
+  `hand_off` writes the head on the client's socket itself (``Connection: close``: the body
+  ends when the connection does), keeps a duplicate of the socket, and gives gunicorn's own
+  copy a dead end (a socket whose peer is closed, in its place), so whatever gunicorn writes
+  next fails quietly (a broken pipe, which it ignores) and its thread is free at once. The
+  stream then belongs to this process's `Hub`. Elsewhere (``manage.py runserver``, the test
+  client, TLS terminated by gunicorn itself, HTTP/2) the head is the whole answer: the client
+  asks again after ``retry:`` (`SHORT_RETRY_MS`), which is polling by another name.
+- *hub*: one thread per server process, holding every stream that process handed off. It
+  reads the revisions of the leagues it has streams for, with one query, every
+  `POLL_SECONDS` (however many viewers: 500 streams cost one query, not 500), writes an event
+  to each stream of a league whose revision changed, repeats the current revision to every
+  stream every `HEARTBEAT_SECONDS` (so a client knows its stream still works, and proxies
+  keep it open), notices a client that left (its socket reads as closed), drops one that
+  does not take its bytes, and ends each stream after about `LIFETIME_SECONDS` (spread, so
+  the reconnections are too): the client reconnects with its ``Last-Event-ID``, maybe to
+  another worker.
+
+Why this serving model: production is gunicorn with threaded (gthread) workers, which answer
+pages well (bench_http); a stream held by a request thread would take one of its few threads
+(``GUNICORN_THREADS``) per viewer. An ASGI worker would serve every page through an event loop
+and asgiref's single thread for synchronous views, a change of the whole server for one route;
+a second server for the stream route would need a proxy to route it and a second port at a
+venue. Handing the socket to a thread of the same process keeps one server and one port, lets
+Django's middleware answer the request as for any page, and costs one thread per process. The
+revision is already in the database, so no Redis or notification channel is needed: a process
+polls it, for all its streams at once. (With Redis, a publish on every change could replace
+the poll; at one indexed query per process every quarter second there was no need.)
+
+The client (``static/flipwell/live.js``) opens an EventSource where the browser has one; the
+page's own polling pauses while its stream is heard from, and resumes when it fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import random
+import selectors
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from flipwell.env import env_int
+
+logger = logging.getLogger("flipwell.live")
+
+POLL_SECONDS = 0.25
+"""How often a hub reads its leagues' revisions: a change reaches the pages within this."""
+HEARTBEAT_SECONDS = 15.0
+LIFETIME_SECONDS = 300.0
+"""A stream ends after this long, give or take a fifth."""
+LONG_RETRY_MS = 2000
+"""``retry:`` of a handed-off stream: how long a client waits to reconnect after it ends."""
+SHORT_RETRY_MS = 10000
+"""``retry:`` of a head that is the whole answer (no hub): the client's polling interval."""
+STREAM_KEY = "flipwell.live.stream"
+"""The environ key the view sets for `hand_off`: the `Opened` stream of its answer."""
+CAN_HAND_OFF_KEY = "flipwell.live.can_hand_off"
+"""The environ key `hand_off` sets for the view when it can take the stream over."""
+MAX_STREAMS = env_int("FLIPWELL_LIVE_STREAMS", 2000, minimum=0)
+"""The most streams one process holds; a viewer past it gets a head only (and polls)."""
+CONTENT_TYPE = "text/event-stream"
+
+RevisionsOf = Callable[[Iterable[int]], dict[int, int]]
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A stream the view answered: its league and the revision the head sent or found."""
+
+    league_id: int
+    revision: int
+
+
+def event(revision: int) -> bytes:
+    """One event: the revision as its id and its data (nothing else)."""
+    return f'id: {revision}\ndata: {{"revision": {revision}}}\n\n'.encode()
+
+
+def head(revision: int, known: int | None, *, retry_ms: int) -> bytes:
+    """The first bytes of a stream: the reconnection delay, and the current revision unless
+    the client already has it (`known`)."""
+    opening = f"retry: {retry_ms}\n: flipwell live\n\n".encode()
+    return opening if known == revision else opening + event(revision)
+
+
+def known_revision(last_event_id: str | None, page_revision: str | None) -> int | None:
+    """The revision the client has: its ``Last-Event-ID`` (a reconnection), else the page's
+    own; None when neither is a number."""
+    for text in (last_event_id, page_revision):
+        value = (text or "").strip()
+        if value.lstrip("-").isdigit() and len(value) < 21:
+            return int(value)
+    return None
+
+
+# --- the hub -------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Stream:
+    """One handed-off stream: its socket, league, the revision it last sent, and when."""
+
+    sock: socket.socket
+    league_id: int
+    revision: int
+    ends_at: float
+    last_sent: float = field(default_factory=time.monotonic)
+
+
+class Hub:
+    """Every stream of this process, fed by one thread (see the module's words)."""
+
+    def __init__(
+        self,
+        revisions_of: RevisionsOf,
+        *,
+        poll_seconds: float = POLL_SECONDS,
+        heartbeat_seconds: float = HEARTBEAT_SECONDS,
+        lifetime_seconds: float = LIFETIME_SECONDS,
+    ) -> None:
+        self._revisions_of = revisions_of
+        self._poll = poll_seconds
+        self._heartbeat = heartbeat_seconds
+        self._lifetime = lifetime_seconds
+        self._lock = threading.Lock()
+        self._incoming: list[Stream] = []
+        self._streams: dict[int, set[Stream]] = {}  # league id -> its streams (hub thread)
+        self._count = 0
+        self._selector = selectors.DefaultSelector()
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._wake_r.setblocking(False)
+        self._wake_w.setblocking(False)
+        self._selector.register(self._wake_r, selectors.EVENT_READ, None)
+        self._thread: threading.Thread | None = None
+        self._stopping = False
+        self._failing = False
+
+    @property
+    def count(self) -> int:
+        """How many streams this hub holds (those being added included)."""
+        return self._count
+
+    def full(self) -> bool:
+        return self._count >= MAX_STREAMS
+
+    def add(self, sock: socket.socket, opened: Opened) -> None:
+        """Take over the stream on `sock` (its head already sent); from any thread."""
+        sock.setblocking(False)
+        spread = self._lifetime * random.uniform(0.8, 1.2)
+        stream = Stream(sock, opened.league_id, opened.revision, time.monotonic() + spread)
+        with self._lock:
+            self._incoming.append(stream)
+            self._count += 1
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="flipwell-live", daemon=True)
+                self._thread.start()
+        self._wake()
+
+    def stop(self) -> None:
+        """End every stream and the thread (tests)."""
+        self._stopping = True
+        self._wake()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _wake(self) -> None:
+        with contextlib.suppress(OSError):  # a full buffer: the hub is awake already
+            self._wake_w.send(b"x")
+
+    def _run(self) -> None:
+        next_poll = 0.0
+        next_beat = time.monotonic() + self._heartbeat
+        while not self._stopping:
+            for key, _mask in self._selector.select(timeout=self._poll):
+                if key.data is None:
+                    self._drain_wake()
+                else:
+                    self._on_readable(key.data)
+            self._take_incoming()
+            now = time.monotonic()
+            if now >= next_poll:
+                next_poll = now + self._poll
+                self._send_changes()
+            if now >= next_beat:
+                next_beat = now + self._heartbeat
+                self._beat(now)
+        for streams in list(self._streams.values()):
+            for stream in list(streams):
+                self._close(stream)
+
+    def _drain_wake(self) -> None:
+        try:
+            while self._wake_r.recv(4096):
+                pass
+        except OSError:
+            pass
+
+    def _take_incoming(self) -> None:
+        with self._lock:
+            incoming, self._incoming = self._incoming, []
+        for stream in incoming:
+            self._streams.setdefault(stream.league_id, set()).add(stream)
+            self._selector.register(stream.sock, selectors.EVENT_READ, stream)
+
+    def _on_readable(self, stream: Stream) -> None:
+        """A client sends nothing after its request: readable means it left (or misbehaves)."""
+        try:
+            data = stream.sock.recv(1024)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._close(stream)
+
+    def _send_changes(self) -> None:
+        if not self._streams:
+            return
+        try:
+            current = self._revisions_of(list(self._streams))
+        except Exception:  # the database is away: keep the streams, say so once
+            if not self._failing:
+                logger.warning("live streams cannot read the revisions", exc_info=True)
+            self._failing = True
+            return
+        self._failing = False
+        for league_id, streams in list(self._streams.items()):
+            revision = current.get(league_id)
+            if revision is None:  # the league is gone
+                for stream in list(streams):
+                    self._close(stream)
+                continue
+            payload = event(revision)
+            for stream in list(streams):
+                if stream.revision != revision:
+                    stream.revision = revision
+                    self._send(stream, payload)
+
+    def _beat(self, now: float) -> None:
+        for streams in list(self._streams.values()):
+            for stream in list(streams):
+                if now >= stream.ends_at:
+                    self._close(stream)
+                elif now - stream.last_sent >= self._heartbeat * 0.9:
+                    self._send(stream, event(stream.revision))
+
+    def _send(self, stream: Stream, payload: bytes) -> None:
+        """Write `payload` whole, or drop the stream: a client whose buffer is full of a few
+        hundred bytes is gone or stuck, and reconnects when it can."""
+        try:
+            sent = stream.sock.send(payload)
+        except OSError:
+            sent = -1
+        if sent != len(payload):
+            self._close(stream)
+        else:
+            stream.last_sent = time.monotonic()
+
+    def _close(self, stream: Stream) -> None:
+        streams = self._streams.get(stream.league_id)
+        if streams is None or stream not in streams:
+            return
+        streams.discard(stream)
+        if not streams:
+            del self._streams[stream.league_id]
+        with contextlib.suppress(KeyError, ValueError):
+            self._selector.unregister(stream.sock)
+        with self._lock:
+            self._count -= 1
+        stream.sock.close()
+
+
+_hubs: dict[int, Hub] = {}  # process id -> its hub (a forked process makes its own)
+_hub_lock = threading.Lock()
+
+
+def hub() -> Hub:
+    """This process's hub, made on first use (in the server's worker, after the fork)."""
+    with _hub_lock:
+        made = _hubs.get(os.getpid())
+        if made is None:
+            made = _hubs[os.getpid()] = Hub(_read_revisions)
+        return made
+
+
+def _read_revisions(league_ids: Iterable[int]) -> dict[int, int]:
+    """The leagues' revisions, read on the hub's own database connection; a failed read
+    closes it, so the next one connects afresh (a database restarted meanwhile)."""
+    from django.db import connection
+
+    from flipwell.league.selectors.revisions import of_leagues
+
+    try:
+        return of_leagues(league_ids)
+    except Exception:
+        connection.close()
+        raise
+
+
+# --- the hand-off --------------------------------------------------------------------------
+
+Wsgi = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+HOP_BY_HOP = frozenset(
+    ("connection", "content-length", "keep-alive", "transfer-encoding", "upgrade")
+)
+
+
+def can_hand_off(environ: dict[str, Any]) -> bool:
+    """Whether the client's plain socket is there to take (gunicorn, HTTP/1.x, no TLS)."""
+    sock = environ.get("gunicorn.socket")
+    return (
+        type(sock) is socket.socket
+        and environ.get("SERVER_PROTOCOL") in ("HTTP/1.0", "HTTP/1.1")
+        and not hub().full()
+    )
+
+
+def hand_off(app: Wsgi) -> Wsgi:
+    """Wrap the WSGI application: a stream the view opened is taken over by the hub."""
+
+    def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        if not environ.get("PATH_INFO", "").startswith("/live/"):
+            return app(environ, start_response)
+        environ[CAN_HAND_OFF_KEY] = can_hand_off(environ)
+        answered: list[Any] = []
+
+        def capture(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            if environ.get(STREAM_KEY) is None or not environ[CAN_HAND_OFF_KEY]:
+                return start_response(status, headers, exc_info)
+            answered[:] = [status, headers]
+            return lambda _data: None
+
+        result = app(environ, capture)
+        if not answered:
+            return result
+        try:
+            body = b"".join(result)
+        finally:
+            getattr(result, "close", lambda: None)()
+        _take(environ, answered[0], answered[1], body)
+        start_response(answered[0], answered[1])  # gunicorn's access log; written nowhere
+        return []
+
+    return application
+
+
+def _take(
+    environ: dict[str, Any], status: str, headers: list[tuple[str, str]], body: bytes
+) -> None:
+    """Write the head on the client's socket, and give the stream to the hub."""
+    sock: socket.socket = environ["gunicorn.socket"]
+    lines = [f"{environ['SERVER_PROTOCOL']} {status}"]
+    lines += [f"{name}: {value}" for name, value in headers if name.lower() not in HOP_BY_HOP]
+    lines.append("Connection: close")
+    sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
+    mine = sock.dup()
+    dead, peer = socket.socketpair()
+    peer.close()
+    os.dup2(dead.fileno(), sock.fileno())  # gunicorn's copy now leads nowhere
+    dead.close()
+    hub().add(mine, environ[STREAM_KEY])

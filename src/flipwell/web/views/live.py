@@ -1,0 +1,34 @@
+"""The live stream of a league's revision (``/live/<slug>/events/``): see `flipwell.live`.
+
+Public like the pages it serves (the TV, the meet board, the score sheets): it says only that
+something of the league changed, by its revision, never what or whose.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.views.decorators.http import require_GET
+
+from flipwell import live
+from flipwell.league.selectors import revisions
+
+
+@require_GET
+def events(request: HttpRequest, slug: str) -> HttpResponse:
+    """The stream's head: the current revision at once when the client is behind (see
+    `flipwell.live.known_revision`); the hub sends the rest when it takes the stream over."""
+    found = revisions.league_by_slug(slug)
+    if found is None:
+        raise Http404("No such league.")
+    league_id, revision = found
+    known = live.known_revision(request.headers.get("Last-Event-ID"), request.GET.get("revision"))
+    streaming = bool(request.META.get(live.CAN_HAND_OFF_KEY))
+    retry = live.LONG_RETRY_MS if streaming else live.SHORT_RETRY_MS
+    response = HttpResponse(
+        live.head(revision, known, retry_ms=retry), content_type=live.CONTENT_TYPE
+    )
+    response["Cache-Control"] = "no-cache, no-store"
+    response["X-Accel-Buffering"] = "no"  # a proxy passes each event on at once
+    if streaming:
+        request.META[live.STREAM_KEY] = live.Opened(league_id, revision)
+    return response

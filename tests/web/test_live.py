@@ -1,0 +1,212 @@
+"""The live stream of a league's revision (flipwell.live): its events, the view's head, the
+hand-off's hub, and the pages that open it."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import time
+
+import pytest
+
+from flipwell import live
+from flipwell.league.services._edge import league_changed
+from flipwell.web.scoresheet_tokens import scoresheet_path
+from tests import factories as f
+from tests.league import league_night as night_
+
+pytestmark = pytest.mark.django_db
+
+
+def events_of(body: bytes) -> list[dict[str, object]]:
+    """Each event of an event-stream body: its id and its data, read as JSON."""
+    found = []
+    for block in body.decode().split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        if "data" in fields:
+            found.append({"id": fields.get("id"), "data": json.loads(fields["data"])})
+    return found
+
+
+def test_an_event_is_the_revision_as_its_id_and_its_only_data():
+    assert live.event(42) == b'id: 42\ndata: {"revision": 42}\n\n'
+    assert events_of(live.event(7)) == [{"id": "7", "data": {"revision": 7}}]
+
+
+def test_the_head_sends_the_revision_only_to_a_client_behind():
+    assert events_of(live.head(5, None, retry_ms=2000)) == [{"id": "5", "data": {"revision": 5}}]
+    assert events_of(live.head(5, 4, retry_ms=2000)) == [{"id": "5", "data": {"revision": 5}}]
+    assert events_of(live.head(5, 5, retry_ms=2000)) == []
+    assert live.head(5, 5, retry_ms=2000).startswith(b"retry: 2000\n")
+
+
+def test_the_known_revision_is_the_last_event_id_else_the_pages():
+    assert live.known_revision("12", "3") == 12
+    assert live.known_revision(None, "3") == 3
+    assert live.known_revision("", "-3") == -3
+    assert live.known_revision("twelve", "1e3") is None
+    assert live.known_revision("9" * 30, None) is None
+
+
+def test_the_stream_answers_the_current_revision_at_once(client):
+    league = f.LeagueFactory()
+    other = f.LeagueFactory()
+
+    response = client.get(f"/live/{league.slug}/events/")
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/event-stream"
+    assert "no-store" in response["Cache-Control"]
+    league.refresh_from_db()
+    other.refresh_from_db()
+    assert events_of(response.content) == [
+        {"id": str(league.revision), "data": {"revision": league.revision}}
+    ]
+    assert str(other.revision).encode() not in response.content  # never another league's
+    # Without a server to hand the stream to (the test client), the head is the whole answer
+    # and the client asks again after a longer wait: polling.
+    assert response.content.startswith(f"retry: {live.SHORT_RETRY_MS}\n".encode())
+
+
+def test_a_reconnection_is_told_only_of_a_revision_it_missed(client):
+    league = f.LeagueFactory()
+    league.refresh_from_db()
+    url = f"/live/{league.slug}/events/"
+
+    current = client.get(url, headers={"Last-Event-ID": str(league.revision)})
+    league_changed(league)
+    league.refresh_from_db()
+    behind = client.get(url, headers={"Last-Event-ID": "1"})
+    page = client.get(f"{url}?revision={league.revision}")
+
+    assert events_of(current.content) == []
+    assert events_of(behind.content) == [
+        {"id": str(league.revision), "data": {"revision": league.revision}}
+    ]
+    assert events_of(page.content) == []
+
+
+def test_the_stream_of_no_league_is_not_found_and_only_get_is_answered(client):
+    league = f.LeagueFactory()
+
+    assert client.get("/live/no-such-league/events/").status_code == 404
+    assert client.post(f"/live/{league.slug}/events/").status_code == 405
+
+
+def test_the_tv_the_board_and_the_sheet_open_the_leagues_stream(client):
+    night = night_.build_night(players=8, machines=8)
+    meet = night_.start(night)
+    night.league.refresh_from_db()
+    stream = f'data-live-events="/live/{night.league.slug}/events/"'
+
+    tv = client.get(f"/tv/{night.league.slug}/").text
+    board = client.get(f"/leagues/{night.league.slug}/meets/{meet.pk}/").text
+
+    for page in (tv, board):
+        assert stream in page
+        assert f'data-live-revision="{night.league.revision}"' in page
+        assert "flipwell/live.js" in page
+        assert re.search(r'hx-trigger="every \d+s, flipwell:live"[^>]*data-live-refresh', page)
+    sheet = client.get(scoresheet_path(meet.groups.order_by("number").first())).text
+    assert stream in sheet
+    assert f'data-live-revision="{night.league.revision}"' in sheet
+    assert "flipwell/live.js" in sheet
+
+
+# --- the hub ----------------------------------------------------------------------------------
+
+
+class Revisions:
+    """A stand-in for the database: each league's revision, and how often it was read."""
+
+    def __init__(self, **revisions: int) -> None:
+        self.now = {int(k.removeprefix("league")): v for k, v in revisions.items()}
+        self.reads = 0
+
+    def __call__(self, league_ids):
+        self.reads += 1
+        return {i: self.now[i] for i in league_ids if i in self.now}
+
+
+def read_until(sock: socket.socket, wanted: bytes, seconds: float = 3.0) -> bytes:
+    sock.settimeout(seconds)
+    got = b""
+    deadline = time.monotonic() + seconds
+    while wanted not in got and time.monotonic() < deadline:
+        try:
+            chunk = sock.recv(4096)
+        except TimeoutError:
+            break
+        if not chunk:
+            break
+        got += chunk
+    return got
+
+
+@pytest.fixture
+def hub():
+    revisions = Revisions(league1=10, league2=20)
+    made = live.Hub(revisions, poll_seconds=0.02, heartbeat_seconds=0.3, lifetime_seconds=60)
+    yield made, revisions
+    made.stop()
+
+
+def stream(hub: live.Hub, league: int, revision: int) -> socket.socket:
+    mine, theirs = socket.socketpair()
+    hub.add(mine, live.Opened(league, revision))
+    return theirs
+
+
+def test_the_hub_sends_a_new_revision_to_its_leagues_streams_only(hub):
+    made, revisions = hub
+    ones = [stream(made, 1, 10) for _ in range(3)]
+    two = stream(made, 2, 20)
+
+    revisions.now[1] = 11
+
+    for client in ones:
+        assert events_of(read_until(client, b"\n\n")) == [{"id": "11", "data": {"revision": 11}}]
+    two.settimeout(0.1)
+    with pytest.raises(TimeoutError):
+        two.recv(100)  # nothing for league 2, whose revision did not change
+
+
+def test_the_hub_reads_every_league_at_once_and_repeats_the_revision(hub):
+    made, revisions = hub
+    clients = [stream(made, 1 + n % 2, 10 + 10 * (n % 2)) for n in range(10)]
+    time.sleep(0.2)
+    reads = revisions.reads
+
+    beat = read_until(clients[0], b"\n\n", seconds=2)
+
+    assert events_of(beat) == [{"id": "10", "data": {"revision": 10}}]  # the heartbeat
+    assert reads <= 0.2 / 0.02 + 2  # one read per poll for all ten streams, not one each
+
+
+def test_the_hub_forgets_a_client_that_left_and_ends_streams_in_time():
+    revisions = Revisions(league1=10)
+    made = live.Hub(revisions, poll_seconds=0.02, heartbeat_seconds=0.1, lifetime_seconds=0.3)
+    try:
+        leaving = stream(made, 1, 10)
+        staying = stream(made, 1, 10)
+        assert made.count == 2
+        leaving.close()
+        deadline = time.monotonic() + 2
+        while made.count > 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert made.count == 1
+        read_until(staying, b"never", seconds=2)  # until the hub ends it
+        assert made.count == 0
+    finally:
+        made.stop()
+
+
+def test_the_hub_ends_the_streams_of_a_league_that_is_gone(hub):
+    made, revisions = hub
+    client = stream(made, 1, 10)
+
+    del revisions.now[1]
+
+    assert read_until(client, b"never", seconds=2) == b""
+    assert made.count == 0
