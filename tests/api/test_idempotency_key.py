@@ -311,6 +311,7 @@ def ids(night: Night, played: m.Game) -> Ids:
         "number": 2,
         "other_game_id": game(meet, 2, 1).pk,
         "loose_player": a[4].pk,
+        "group_player": game(meet, 2, 1).group.members.get(position=1).player_id,
     }
     return Ids(values=values, secret=token(night.official))
 
@@ -372,6 +373,11 @@ DONE_ONCE = [
         {"player": "{loose_player}", "countable": True, "reason": "absent"},
     ),
     ("post", "/api/v1/meets/{meet_id}/lateness-notices", {"player": "{loose_player}"}),
+    (
+        "post",
+        "/api/v1/games/{other_game_id}/slow-play-warnings",
+        {"player": "{group_player}", "reason": "Slow to begin"},
+    ),
     (
         "post",
         "/api/v1/meets/{meet_id}/machine-problems",

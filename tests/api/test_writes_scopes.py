@@ -98,6 +98,7 @@ WRITES = [
     ("/games/{game}/malfunctions", {"player": P, "ball": 1, "reason_code": "fire"}, "manage"),
     ("/games/{game}/compensatory-requests", {"player": P}, "manage"),
     ("/games/{game}/compensatory-games", {"player": P, "new_score": 1}, "manage"),
+    ("/games/{game}/slow-play-warnings", {"player": P, "reason": "x"}, "manage"),
     ("/meets/{meet}/machine-problems", {"machine": P, "problem": "x"}, "manage"),
     ("/meets/{meet}/machines/{machine}/unplayable", {"reason": "x"}, "manage"),
     ("/meets/{meet}/machines/{machine}/repaired", {"reason": "x"}, "manage"),

@@ -1,6 +1,7 @@
 """Writes of a league night, with a token of the meet's league: scheduling and notices, the
 next machine, score corrections, and incidents (late arrivals, malfunctions, compensatory
-games, machine problems, violations, restarts, positive-malfunction replays).
+games, slow-play warnings, machine problems, violations, restarts, positive-malfunction
+replays).
 
 Scope *scores* for the score sheet's own steps (choosing the next machine, corrections and
 their answers); *manage* for the official's rulings and records. Each endpoint looks up what
@@ -70,6 +71,8 @@ from flipwell.api.schemas import (
     RestartIn,
     RestartOut,
     ScheduleMeetIn,
+    SlowPlayWarningIn,
+    SlowPlayWarningOut,
     SubmittedOut,
     ViolationIn,
 )
@@ -304,6 +307,22 @@ def record_compensatory_game(
         **resolved(payload, player=PLAYER), game=game, actor=actor
     )
     return created(request, played, f"/api/v1/games/{game.pk}")
+
+
+@router.post(
+    "/games/{game_id}/slow-play-warnings",
+    response={201: SlowPlayWarningOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def record_slow_play_warning(
+    request: HttpRequest, game_id: GameId, payload: SlowPlayWarningIn
+) -> Any:
+    """Record that the official plunged the ball of a player who did not begin play promptly,
+    saying why (R7.5-a; scope: manage)."""
+    game = queries.game(game_id)
+    actor = acting_official(request, league=_game_league(game), scope="manage")
+    ruling = services.record_slow_play_warning(game=game, **payload.model_dump(), actor=actor)
+    return created(request, ruling, f"/api/v1/games/{game.pk}")
 
 
 @router.post(

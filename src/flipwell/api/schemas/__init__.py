@@ -71,6 +71,8 @@ from flipwell.api.schemas.incidents import (
     MalfunctionReason,
     ReplayScoresIn,
     RulingOut,
+    SlowPlayWarningIn,
+    SlowPlayWarningOut,
 )
 from flipwell.api.schemas.leagues import LeagueOut, LeaguePage, SeasonOut, SeasonPage
 from flipwell.api.schemas.ledger import (
@@ -350,6 +352,8 @@ __all__ = [
     "SeedTieOut",
     "SeedingOut",
     "SheetLineOut",
+    "SlowPlayWarningIn",
+    "SlowPlayWarningOut",
     "SpecialRulingIn",
     "SpecialRulingKind",
     "SpecialRulingOut",

@@ -1,8 +1,9 @@
 """A meet's incidents: forfeits (§2.4), late joins (§2.3), malfunctions and compensatory
-games (§7), discarded scores and replays (R7.4)."""
+games (§7), discarded scores and replays (R7.4), slow-play warnings (R7.5-a)."""
 
 from __future__ import annotations
 
+import datetime
 from typing import TYPE_CHECKING, Annotated
 
 from ninja import Field, Schema
@@ -238,3 +239,26 @@ class ReplayScoresIn(InputSchema):
     tie_order: list[list[Id]] = Field(
         default_factory=list, max_length=limits.MAX_GROUP_SIZE, description=TIE_ORDER_DESCRIPTION
     )
+
+
+class SlowPlayWarningIn(InputSchema):
+    """`record_slow_play_warning`'s arguments (the game is the path's)."""
+
+    player: int = id_field(
+        "The player whose ball the official plunged: one of the game's group who has not "
+        "forfeited it (R7.5-a)."
+    )
+    reason: str = text_field("What the official saw (required).", min_length=1)
+
+
+class SlowPlayWarningOut(Schema):
+    """Read from the recorded `Ruling`."""
+
+    id: int = Field(..., description="The ruling's id.")
+    game_id: int = Field(..., description="The game's id.")
+    player_id: int = Field(..., description="The player's id.")
+    reason: str = Field(..., description="The official's reason.")
+    official_involved: bool = Field(
+        ..., description="The official plays in the game's group (allowed and flagged, A55)."
+    )
+    created_at: datetime.datetime = Field(..., description="When it was recorded.")

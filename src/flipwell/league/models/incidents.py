@@ -17,8 +17,9 @@ Words:
 - *game restart*: a game whose number of games started could not be fixed, voided and restarted
   on the same machine, the *responsible* player charged for every player (R8.6-c, R8.6-d).
 - *ruling*: one decision of a league official (who, when, why, R1.1-b): the log every
-  DISCRETION rule writes to. *Official involved* flags an official who plays in the affected
-  group (A55), which is allowed and shown.
+  DISCRETION rule writes to; a ruling about one player in one game names both (a slow-play
+  warning, R7.5-a). *Official involved* flags an official who plays in the affected group
+  (A55), which is allowed and shown.
 """
 
 from __future__ import annotations
@@ -183,7 +184,11 @@ class Violation(models.Model):
 
 
 class Ruling(models.Model):
-    """One decision of a league official: who, when, what about, and why (R1.1-b)."""
+    """One decision of a league official: who, when, what about, and why (R1.1-b); about one
+    player in one game when it is (`player`, `game`: a slow-play warning, R7.5-a)."""
+
+    SLOW_PLAY_WARNING = "slow_play_warning"
+    """The kind of a slow-play warning: the official plunged the player's ball (R7.5-a)."""
 
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="rulings")
     official = models.ForeignKey(
@@ -191,6 +196,12 @@ class Ruling(models.Model):
     )
     kind = models.CharField(max_length=60)
     subject = models.CharField(max_length=200)
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="rulings"
+    )
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.PROTECT, related_name="rulings"
+    )
     reason = models.TextField()
     official_involved = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)

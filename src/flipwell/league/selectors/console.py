@@ -195,6 +195,8 @@ class MeetFacts:
     problems: tuple[m.AnnouncedProblem, ...]
     corrections: tuple[m.CorrectionRequest, ...]
     responses: dict[int, list[m.CorrectionResponse]]
+    rulings: tuple[m.Ruling, ...] = ()
+    """The officials' rulings about a player in a game of the meet (slow-play warnings)."""
 
 
 def meet_facts(meet: m.Meet) -> MeetFacts:
@@ -228,6 +230,9 @@ def meet_facts(meet: m.Meet) -> MeetFacts:
         problems=tuple(m.AnnouncedProblem.objects.filter(meet=meet).select_related("machine")),
         corrections=corrections,
         responses=dict(responses),
+        rulings=tuple(
+            m.Ruling.objects.filter(**at_meet).select_related(*game).order_by("created_at", "pk")
+        ),
     )
 
 

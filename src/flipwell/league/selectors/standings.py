@@ -159,6 +159,9 @@ class MeetLine:
     violations: tuple[str, ...]
     league_points: Fraction
     total_after: Fraction
+    slow_play_games: tuple[int, ...] = ()
+    """The games in which an official plunged their ball for slow play, one per warning
+    (R7.5-a)."""
 
 
 @dataclass(frozen=True)
@@ -303,6 +306,7 @@ def player_history(season: m.Season, player: m.Player) -> PlayerHistory:
         "meet__number", "kind"
     ):
         violations.setdefault(number, []).append(m.Violation.Kind(kind).label)
+    slow_play = _slow_play_games(season, player)
     standing = result.players[key]
     totals = _running_totals(standing)
     matches = {
@@ -329,6 +333,7 @@ def player_history(season: m.Season, player: m.Player) -> PlayerHistory:
                 violations=tuple(violations.get(night.meet, ())),
                 league_points=Fraction(night.league_points),
                 total_after=totals[index],
+                slow_play_games=tuple(slow_play.get(night.meet, ())),
             )
         )
     progress = season_progress(facts, number_of_meets=season.number_of_meets)
@@ -339,6 +344,17 @@ def player_history(season: m.Season, player: m.Player) -> PlayerHistory:
         open_meet=progress.open_meet,
         provisional_points=provisional_points(standing, progress),
     )
+
+
+def _slow_play_games(season: m.Season, player: m.Player) -> dict[int, list[int]]:
+    """Meet number -> the games of the player's slow-play warnings there (R7.5-a; 1 query)."""
+    found: dict[int, list[int]] = {}
+    rows = m.Ruling.objects.filter(
+        kind=m.Ruling.SLOW_PLAY_WARNING, player=player, game__group__meet__season=season
+    ).order_by("game__group__meet__number", "game__number", "pk")
+    for meet, game in rows.values_list("game__group__meet__number", "game__number"):
+        found.setdefault(meet, []).append(game)
+    return found
 
 
 def eligible_for_playoffs(standing: Standing) -> bool:

@@ -27,6 +27,7 @@ malfunctions           report_malfunction (preview_game_ending first for a reaso
                        record_compensatory_game, record_positive_malfunction_replay,
                        record_replay_scores
 violations             record_violation, record_victim_remedy, record_game_restart
+promptness             record_slow_play_warning
 playoffs               qualify_for_playoffs, record_seed_playoff, record_withdrawal,
                        close_playoff_night
 playoff_matches        start_playoff_game, record_playoff_game, record_playoff_tiebreaker,
@@ -131,6 +132,7 @@ from flipwell.league.services.playoffs import (
     record_seed_playoff,
     record_withdrawal,
 )
+from flipwell.league.services.promptness import record_slow_play_warning
 from flipwell.league.services.scores import confirm_scores, submit_scores
 from flipwell.league.services.season_files import import_season_file
 from flipwell.league.services.seasons import (
@@ -230,6 +232,7 @@ __all__ = [
     "record_positive_malfunction_replay",
     "record_replay_scores",
     "record_seed_playoff",
+    "record_slow_play_warning",
     "record_victim_remedy",
     "record_violation",
     "record_withdrawal",

@@ -283,11 +283,14 @@ def record_ruling(
     subject: str,
     reason: str,
     affected: Iterable[int] = (),
+    player: m.Player | None = None,
+    game: m.Game | None = None,
 ) -> m.Ruling:
     """Record an LO decision: who, when, why, and whether he was involved (R1.1-a, A55).
 
     affected: the ids of the players of the group the decision touches. The ruling stands
     either way (A55 "allow and flag"); an official who plays in that group is flagged.
+    player, game: the player and the game the ruling is about, when it is about one.
     """
     officials = dict(
         m.LeagueOfficial.objects.filter(league=league, player__isnull=False).values_list(
@@ -309,6 +312,8 @@ def record_ruling(
         subject=subject[:200],
         reason=reason,
         official_involved=involved,
+        player=player,
+        game=game,
     )
 
 

@@ -51,6 +51,8 @@ class _Ruling:
     subject: str
     reason: str
     affected: tuple[int, ...]
+    player: m.Player | None
+    game: m.Game | None
 
 
 @dataclass
@@ -80,11 +82,23 @@ class Write:
     rulings: list[_Ruling] = field(default_factory=list)
     events: list[_Event] = field(default_factory=list)
     notices: list[_Notice] = field(default_factory=list)
+    recorded: list[m.Ruling] = field(default_factory=list)
+    """The rulings recorded so far (by `refold`, or at the end), in the order given."""
     _after: SeasonResult | None = None
 
-    def ruling(self, *, kind: str, subject: str, reason: str, affected: Iterable[int] = ()) -> None:
-        """Record the official's decision (R1.1-a, A55) when the write finishes."""
-        self.rulings.append(_Ruling(kind, subject, reason, tuple(affected)))
+    def ruling(
+        self,
+        *,
+        kind: str,
+        subject: str,
+        reason: str,
+        affected: Iterable[int] = (),
+        player: m.Player | None = None,
+        game: m.Game | None = None,
+    ) -> None:
+        """Record the official's decision (R1.1-a, A55) when the write finishes; `player` and
+        `game` name whom and which game it is about, when it is about one."""
+        self.rulings.append(_Ruling(kind, subject, reason, tuple(affected), player, game))
 
     def event(self, action: str, obj: models.Model, data: dict[str, Any]) -> None:
         """Record an audit event about `obj` when the write finishes."""
@@ -111,8 +125,9 @@ class Write:
         return locked
 
     def refold(self) -> SeasonResult:
-        """Record the rulings so far and fold the season's new facts now (`season_changed`),
-        for a service whose event or answer reads the new fold; once per write."""
+        """Record the rulings so far (`recorded`) and fold the season's new facts now
+        (`season_changed`), for a service whose event or answer reads the new fold or a
+        recorded ruling; once per write."""
         if self.season is None:
             raise RuntimeError("refold() needs the write's season")
         if self._after is None:
@@ -148,14 +163,17 @@ class Write:
 
     def _record_rulings(self) -> None:
         for ruling in self.rulings:
-            record_ruling(
+            row = record_ruling(
                 league=self.league,
                 official=self.actor,
                 kind=ruling.kind,
                 subject=ruling.subject,
                 reason=ruling.reason,
                 affected=ruling.affected,
+                player=ruling.player,
+                game=ruling.game,
             )
+            self.recorded.append(row)
         self.rulings.clear()
 
 

@@ -37,6 +37,7 @@ from flipwell.web.forms.incidents import (
     NextBallsForm,
     NonCountableForm,
     OfficialMachineForm,
+    SlowPlayWarningForm,
     ViolationForm,
 )
 from flipwell.web.forms.ledger import (
@@ -166,6 +167,7 @@ __all__ = [
     "ScoreEntryForm",
     "ScoreField",
     "SeasonForm",
+    "SlowPlayWarningForm",
     "SpecialRulingForm",
     "StartMeetForm",
     "StartPlayoffGameForm",

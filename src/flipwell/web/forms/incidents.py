@@ -1,5 +1,5 @@
 """Forms of a meet's incidents: forfeits, late joins, malfunctions and compensatory games,
-violations."""
+violations, slow-play warnings."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 
 from flipwell.league import enums, limits
+from flipwell.league import models as m
 from flipwell.web.forms.fields import (
     PlayerChoices,
     ScoreField,
@@ -217,6 +218,19 @@ class ViolationForm(forms.Form):
             empty_value=None,
         )
         self.order_fields(["player", "kind", "game"])
+
+
+class SlowPlayWarningForm(GamePlayerForm):
+    """A slow-play warning (R7.5-a). Its cleaned data are `record_slow_play_warning`'s
+    arguments: the game as its row, the player as an id, the reason."""
+
+    reason = reason_field("What happened?")
+
+    def clean_game(self) -> m.Game:
+        """The game chosen (one the page offered), as its row."""
+        return m.Game.objects.select_related("group__meet__season__league", "machine").get(
+            pk=self.cleaned_data["game"]
+        )
 
 
 class OfficialMachineForm(forms.Form):

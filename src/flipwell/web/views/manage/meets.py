@@ -57,6 +57,7 @@ from flipwell.web.forms import (
     OfficialMachineForm,
     RescheduleMeetForm,
     ScheduleMeetForm,
+    SlowPlayWarningForm,
     StartMeetForm,
     ViolationForm,
     WithdrawAnnouncementForm,
@@ -700,13 +701,24 @@ def _reported_message(reported: ReportedMalfunction) -> str:
 
 @console_page(LO_ONLY)
 def violations(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
-    """Violations (record_violation), with the penalty decision the rules give."""
+    """Violations (record_violation), with the penalty decision the rules give, and
+    slow-play warnings (record_slow_play_warning)."""
     the_meet = meet_of(league, meet_id)
     chosen = _chosen_group(request, the_meet)
     games, players = _games(the_meet, chosen), meet_players(the_meet, group=chosen)
-    form = ViolationForm(request.POST or None, games=games, players=players)
+    slow = SlowPlayWarningForm(
+        request.POST if action(request) == "slow_play" else None,
+        games=games,
+        players=players,
+        auto_id="id_slow_play_%s",  # its fields' names are the violation form's too
+    )
+    warned = run(slow, lambda d: services.record_slow_play_warning(**d, actor=official(request)))
+    if warned is not None:
+        return done(request, f"Slow-play warning recorded: {warned.player}'s ball was plunged.")
+    posted = request.method == "POST" and not slow.is_bound
+    form = ViolationForm(request.POST if posted else None, games=games, players=players)
     recorded = None
-    if request.method == "POST":
+    if posted:
         recorded = run(
             form,
             lambda d: services.record_violation(
@@ -730,6 +742,7 @@ def violations(request: HttpRequest, league: m.League, role: str, meet_id: int) 
         "facts": meet_facts(the_meet),
         "form": ViolationForm(games=games, players=players) if decision is not None else form,
         "decision": decision,
+        "slow_play": slow,
     }
     return render(
         request,
