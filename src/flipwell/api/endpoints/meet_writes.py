@@ -321,7 +321,9 @@ def record_slow_play_warning(
     saying why (R7.5-a; scope: manage)."""
     game = queries.game(game_id)
     actor = acting_official(request, league=_game_league(game), scope="manage")
-    ruling = services.record_slow_play_warning(game=game, **payload.model_dump(), actor=actor)
+    ruling = services.record_slow_play_warning(
+        **resolved(payload, player=PLAYER), game=game, actor=actor
+    )
     return created(request, ruling, f"/api/v1/games/{game.pk}")
 
 
