@@ -81,6 +81,7 @@ from flipwell.web.forms.playoffs import (
     PlayoffScoresForm,
     QualifyForm,
     StartPlayoffGameForm,
+    TiebreakerForm,
     WithdrawalForm,
 )
 from flipwell.web.forms.rulings import AmendSpecialRulingForm, SpecialRulingForm
@@ -169,6 +170,7 @@ __all__ = [
     "SpecialRulingForm",
     "StartMeetForm",
     "StartPlayoffGameForm",
+    "TiebreakerForm",
     "UndoMergeForm",
     "ViolationForm",
     "WithdrawAnnouncementForm",
