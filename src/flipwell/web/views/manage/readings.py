@@ -35,7 +35,8 @@ def readings(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
         changed = run(form, services.change_ruleset_setting, league=league, actor=official(request))
         if changed is not None:
             now = league_readings(changed).line(line.name)
-            messages.success(request, f"{line.reading.title}: now {now.value if now else ''}.")
+            value = now.value.replace("_", " ") if now else ""  # words, as the page shows it
+            messages.success(request, f"{line.reading.title}: now {value}.")
             url = reverse("web:manage_readings", args=[league.slug])
             return HttpResponseRedirect(f"{url}#{line.name}")
     context: dict[str, Any] = {
