@@ -35,3 +35,19 @@ def test_readings_have_a_title_and_a_text_without_he_or_his():
         assert reading.title, name
         assert reading.text, name
         assert not re.search(r"\b(he|his|him)\b", reading.text + reading.title, re.I), name
+
+
+def test_readings_plain_text_names_no_setting_in_code():
+    """The console's "Why" reads in words: "Setting playoff_cut_rule = ..." is left out."""
+    names = [f.name for f in fields(Ruleset)]
+
+    in_code = {
+        setting: [n for n in names if re.search(rf"\b{n}\b", reading.plain_text)]
+        for setting, reading in READINGS.items()
+    }
+
+    assert {setting: found for setting, found in in_code.items() if found} == {}
+    assert READINGS["playoff_cut_rule"].plain_text.endswith(
+        'The sentence is treated as a typo for "rounded up".'
+    )
+    assert "period configurable. Amounts" in READINGS["dues_period"].plain_text

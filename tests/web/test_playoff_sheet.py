@@ -341,3 +341,24 @@ def test_printed_match_sheets_are_for_the_league_officials(client, night):
     assert client.get(url).status_code == 302  # sign in first
     client.force_login(f.LeagueOfficialFactory().user)  # another league's
     assert client.get(url).status_code == 403
+
+
+def test_correction_waiting_shows_each_asked_players_answer_form(client, night):
+    """The league night's sheet and the match's share one correction include: a long name
+    on its own line above the two buttons, each form posting to the correction's answer."""
+    play_game(client, night, ["Ann", "Dee", "Eve", "Hal"])
+    data = {
+        "game": "1",
+        "requested_by": str(night.p["Hal"].pk),
+        f"score_{night.p['Hal'].pk}": "99,000,000",
+        "reason": "wrong",
+    }
+    client.post(night.url + "correction/", data)
+    correction = m.PlayoffSheet.objects.get(status="pending")
+
+    page = client.get(night.url).content.decode()
+
+    answer = f'action="{night.url}correction/{correction.pk}/answer/"'
+    assert page.count(answer) == 3  # Ann, Dee and Eve are asked
+    assert '<span class="answer-name">Ann Test:</span>' in page
+    assert "<h3>Game 1, asked by Hal Test</h3>" in page

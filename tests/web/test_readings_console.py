@@ -5,12 +5,14 @@ legend reads the season's limit (R2.5-a)."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import fields
 from types import SimpleNamespace
 
 import pytest
 
 from flipwell.league import models as m
-from flipwell.rules import READINGS
+from flipwell.rules import READINGS, Ruleset
 from tests import factories as f
 from tests.league.league_night import build_night, start
 
@@ -131,3 +133,30 @@ def test_standings_legend_reads_the_season_limit_r2_5_a(client):
 
     assert "(9 forfeit it)." in page
     assert "(9 forfeit it)." in printed
+
+
+def test_readings_page_names_settings_in_words_their_code_under_why_only(client, lo):
+    """A person reads the readings in words: a setting's code (a `Ruleset` field name) is
+    shown only in the reference line under "Why", never in the reading's text."""
+    page = client.get(URL).content.decode()
+
+    names = [f.name for f in fields(Ruleset)]
+    text = re.sub(r"<[^>]*>", " ", page)  # what a person reads: no tag, no attribute
+    shown = {n: len(re.findall(rf"\b{n}\b", text)) for n in names}
+    referenced = {n: text.count(f"Setting {n} ") for n in names}
+    why = re.findall(r'<details class="why">.*?</details>', page, re.S)
+
+    assert shown == referenced == dict.fromkeys(names, 1)
+    assert all(f"Setting {n} " in w for n, w in zip(names, why, strict=True))
+    assert 'Setting playoff_cut_rule = "table_round_up"' not in page
+
+
+def test_readings_page_says_a_changed_choice_in_words(client, lo):
+    response = client.post(
+        URL,
+        {"setting": "playoff_cut_rule", "value": "sentence_round_down", "reason": "Our way"},
+        follow=True,
+    )
+
+    said = "The cut sentence contradicts the division table and the 50% rule: now sentence round"
+    assert f"{said} down." in response.content.decode()

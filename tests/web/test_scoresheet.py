@@ -602,3 +602,20 @@ def test_live_sheet_leaves_the_messages_for_the_next_page(client, night):
 
     assert "Scores entered." not in live.text
     assert "Scores entered." in page.text
+
+
+def test_correction_waiting_shows_scores_that_may_break_and_each_answer_form(client, night):
+    """One include with the playoff sheet's: a long score may break after a separator."""
+    confirm_game(client, night, ["400", "300", "200", "100"])
+    client.post(
+        night.url + "correction/",
+        {"game": night.game.pk, "requested_by": night.players[0].pk,
+         f"score_{night.players[3].pk}": "1,500,000", "reason": "Typed 100."},
+    )  # fmt: skip
+    request = m.CorrectionRequest.objects.get()
+
+    page = client.get(night.url).content.decode()
+
+    assert "100 → <strong>1,<wbr>500,<wbr>000</strong>" in page
+    answer = f'action="{night.url}correction/{request.pk}/answer/"'
+    assert page.count(answer) == 3

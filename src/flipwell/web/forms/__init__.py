@@ -82,6 +82,7 @@ from flipwell.web.forms.playoffs import (
     PlayoffScoresForm,
     QualifyForm,
     StartPlayoffGameForm,
+    TiebreakerForm,
     WithdrawalForm,
 )
 from flipwell.web.forms.rulings import AmendSpecialRulingForm, SpecialRulingForm
@@ -171,6 +172,7 @@ __all__ = [
     "SpecialRulingForm",
     "StartMeetForm",
     "StartPlayoffGameForm",
+    "TiebreakerForm",
     "UndoMergeForm",
     "ViolationForm",
     "WithdrawAnnouncementForm",

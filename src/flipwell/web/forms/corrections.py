@@ -10,10 +10,11 @@ from django import forms
 from flipwell.league import limits
 from flipwell.league import models as m
 from flipwell.web.forms.fields import (
+    HiddenRowField,
     PlayerChoices,
     ScoreField,
-    id_field,
     player_field,
+    player_row_field,
     reason_field,
     row_choice_field,
 )
@@ -73,28 +74,40 @@ class CorrectionAnswerForm(forms.Form):
 
 
 class ConsoleCorrectionForm(forms.Form):
-    """An official's correction: in a closed meet it needs his override reason (A45.2)."""
+    """An official's correction: in a closed meet it needs their override reason (A45.2).
+    Cleans the right scores typed into ``scores`` (player id -> score)."""
 
     reason = reason_field("What was recorded wrongly?")
-    override_reason = reason_field("Override reason (closed meet only)", required=False)
+    override_reason = reason_field(
+        "Override reason (closed meet only)", required=False, empty_value=None
+    )
 
     def __init__(self, *args: Any, players: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.players = list(players)
-        self.fields["requested_by"] = player_field(players, "Requested by")
+        self.fields["requested_by"] = player_row_field(players, "Requested by")
         for pid, name in self.players:
             self.fields[f"score_{pid}"] = ScoreField(
                 label=f"{name}’s right score", help_text="Empty: unchanged."
             )
         self.order_fields(["requested_by"])
 
-    def scores(self) -> dict[m.Player | int, int]:
-        found = {pid: self.cleaned_data.get(f"score_{pid}") for pid, _ in self.players}
-        return {pid: score for pid, score in found.items() if score is not None}
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        typed = {pid: data.pop(f"score_{pid}", None) for pid, _ in self.players}
+        data["scores"] = {pid: score for pid, score in typed.items() if score is not None}
+        return data
 
 
 class AnswerForm(forms.Form):
-    player = id_field("player")
+    """One asked player's answer to a correction of the meet (both hidden)."""
+
     agrees = forms.TypedChoiceField(
         choices=[("yes", "Agrees"), ("no", "Disagrees")], coerce=lambda v: v == "yes"
     )
+
+    def __init__(self, *args: Any, meet: m.Meet, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        corrections = m.CorrectionRequest.objects.filter(game__group__meet=meet)
+        self.fields["request"] = HiddenRowField("correction", corrections)
+        self.fields["player"] = HiddenRowField("player", m.Player.objects.all())

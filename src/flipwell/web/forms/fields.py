@@ -10,14 +10,16 @@ decimal, ``١٢٣`` uses other digits.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 
 from flipwell.league import limits
+from flipwell.league import models as m
 from flipwell.web.words import split_rules
 
 # One separator, the same between every group of three digits: comma, full stop, apostrophe
@@ -93,9 +95,11 @@ def row_choice_field(
     *,
     label: str,
     blank: str | None = "Choose…",
+    coerce: Callable[[Any], Any] = int,
     **kwargs: Any,
 ) -> forms.TypedChoiceField:
-    """A select of rows (players, games, machines, seasons) by name, cleaned to the row's id.
+    """A select of rows (players, games, machines, seasons) by name, cleaned to the row's id
+    (or by `coerce`, which sees only a value offered).
 
     A value not offered (a player not in the group, a machine since taken out) is refused
     with a message naming the field and `what` it lists, never the id that was sent: Django's
@@ -105,10 +109,72 @@ def row_choice_field(
     return forms.TypedChoiceField(
         label=label,
         choices=offered if blank is None else [("", blank), *offered],
-        coerce=int,
+        coerce=coerce,
         error_messages={"invalid_choice": not_offered(what, label)},
         **kwargs,
     )
+
+
+def row_field(
+    what: str,
+    rows: PlayerChoices,
+    queryset: QuerySet[Any],
+    *,
+    label: str,
+    blank: str | None = "Choose…",
+    **kwargs: Any,
+) -> forms.TypedChoiceField:
+    """A select of rows by name (`row_choice_field`) that cleans into the row itself, found in
+    `queryset`. Only an id offered is looked up, and the rows offered are the league's own (a
+    selector of the league lists them), so another league's id is refused as not offered; a
+    row gone since the page was shown is refused with the same words."""
+    return row_choice_field(
+        what, rows, label=label, blank=blank, coerce=_row_of(queryset), **kwargs
+    )
+
+
+def _row_of(queryset: QuerySet[Any]) -> Callable[[Any], Any]:
+    def row(pk: Any) -> Any:
+        found = queryset.filter(pk=int(pk)).first()
+        if found is None:
+            raise ValueError(pk)  # TypedChoiceField says: not one of those offered
+        return found
+
+    return row
+
+
+class HiddenRowField(forms.IntegerField):
+    """A hidden row id (as `id_field`) that cleans into the row of `queryset`, the rows the
+    page may act on (a meet's games, the league's ledger entries): an id of any other row,
+    another league's too, is refused in words, the page may be out of date."""
+
+    def __init__(self, what: str, queryset: QuerySet[Any], **kwargs: Any) -> None:
+        self.queryset = queryset
+        self.stale = kwargs.pop("stale", None) or _stale(what)
+        kwargs.setdefault("widget", forms.HiddenInput)
+        super().__init__(
+            min_value=limits.ID.minimum,
+            max_value=limits.ID.maximum,
+            error_messages={
+                "invalid": self.stale,
+                "min_value": self.stale,
+                "max_value": self.stale,
+            },
+            **kwargs,
+        )
+
+    def clean(self, value: Any) -> Any:
+        pk = super().clean(value)
+        if pk is None:
+            return None
+        found = self.queryset.filter(pk=pk).first()
+        if found is None:
+            raise ValidationError(self.stale, code="invalid_choice")
+        return found
+
+
+def _stale(what: str) -> str:
+    return f"That {what} is not one this page offered (the page may be out of date): reload it."
 
 
 def not_offered(what: str, label: str) -> str:
@@ -123,7 +189,7 @@ def id_field(what: str, **kwargs: Any) -> forms.IntegerField:
     """A hidden field that carries a row's id (`limits.ID`); a value that is no id is refused
     on the form, in words: the page may be out of date (a hidden field's raw bounds would mean
     nothing to the person, and an id past the bigint range would fail the database)."""
-    stale = f"That {what} is not one this page offered (the page may be out of date): reload it."
+    stale = _stale(what)
     kwargs.setdefault("widget", forms.HiddenInput)
     return forms.IntegerField(
         min_value=limits.ID.minimum,
@@ -135,6 +201,12 @@ def id_field(what: str, **kwargs: Any) -> forms.IntegerField:
 
 def player_field(players: PlayerChoices, label: str, **kwargs: Any) -> forms.TypedChoiceField:
     return row_choice_field("player", players, label=label, **kwargs)
+
+
+def player_row_field(players: PlayerChoices, label: str, **kwargs: Any) -> forms.TypedChoiceField:
+    """A select of players (`player_field`) that cleans into the Player: the players offered
+    are those the page may act on (a group's, a season's, the league's)."""
+    return row_field("player", players, m.Player.objects.all(), label=label, **kwargs)
 
 
 def _score_widget() -> forms.TextInput:
@@ -167,13 +239,19 @@ def date_input() -> forms.DateInput:
 
 
 def reason_field(
-    label: str = "Why?", *, required: bool = True, max_length: int = limits.TEXT_LENGTH
+    label: str = "Why?",
+    *,
+    required: bool = True,
+    max_length: int = limits.TEXT_LENGTH,
+    empty_value: str | None = "",
 ) -> forms.CharField:
-    """A short text box for an official's reason."""
+    """A short text box for an official's reason; left empty, `empty_value` (None for a
+    service whose reason is None when none is given)."""
     return forms.CharField(
         label=label,
         required=required,
         max_length=max_length,
+        empty_value=empty_value,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
 

@@ -1,5 +1,6 @@
 """Forms of a meet's incidents: forfeits, late joins, malfunctions and compensatory games,
-violations, slow-play warnings."""
+violations, slow-play warnings. Each cleans into its service's keyword arguments (the game and
+players as rows of those offered), bar the meet and the actor the view adds."""
 
 from __future__ import annotations
 
@@ -11,28 +12,28 @@ from django import forms
 from flipwell.league import enums, limits
 from flipwell.league import models as m
 from flipwell.web.forms.fields import (
+    HiddenRowField,
     PlayerChoices,
     ScoreField,
     plain_choices,
-    player_field,
+    player_row_field,
     reason_field,
-    row_choice_field,
+    row_field,
 )
 
-
-def _game_field(games: PlayerChoices) -> forms.TypedChoiceField:
-    return row_choice_field("game", games, label="Game")
+GAMES = m.Game.objects.select_related("group")
 
 
 class GamePlayerForm(forms.Form):
-    """A base for meet forms about one player in one game."""
+    """A base for meet forms about one player in one game (the meet's games and players
+    offered, each cleaned into its row)."""
 
     def __init__(
         self, *args: Any, games: PlayerChoices, players: PlayerChoices, **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"] = _game_field(games)
-        self.fields["player"] = player_field(players, "Player")
+        self.fields["game"] = row_field("game", games, GAMES, label="Game")
+        self.fields["player"] = player_row_field(players, "Player")
         self.order_fields(["game", "player"])
 
 
@@ -47,12 +48,16 @@ class ForfeitForm(GamePlayerForm):
 
 
 class NonCountableForm(forms.Form):
-    """Designate one forfeit of the list non-countable (R2.4-g): which game and player are
-    hidden, the official says why."""
+    """Designate one forfeit of the list non-countable (R2.4-g): which game of the meet and
+    which player are hidden, the official says why."""
 
-    game = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
-    player = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
     reason = reason_field("Why it does not count")
+
+    def __init__(self, *args: Any, meet: m.Meet, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"] = HiddenRowField("game", GAMES.filter(group__meet=meet))
+        self.fields["player"] = HiddenRowField("player", m.Player.objects.all())
+        self.order_fields(["game", "player"])
 
 
 class LateJoinForm(GamePlayerForm):
@@ -95,7 +100,7 @@ class MalfunctionForm(GamePlayerForm):
         self, *args: Any, games: PlayerChoices, players: PlayerChoices, **kwargs: Any
     ) -> None:
         super().__init__(*args, games=games, players=players, **kwargs)
-        self.fields["slammer"] = player_field(
+        self.fields["slammer"] = player_row_field(
             players,
             "Slam tilted on purpose by",
             blank="Nobody: it was an accident",
@@ -109,8 +114,11 @@ class MalfunctionForm(GamePlayerForm):
     def clean_kind(self) -> str | None:
         return self.cleaned_data.get("kind") or None
 
-    def clean_extra_balls(self) -> int:
-        return self.cleaned_data.get("extra_balls") or 0
+    def clean_extra_balls(self) -> dict[int, int]:
+        """The reporting player's extra balls, by player id (the service's mapping; empty
+        for none)."""
+        extra, player = self.cleaned_data.get("extra_balls"), self.cleaned_data.get("player")
+        return {player.pk: extra} if extra and player is not None else {}
 
     def clean(self) -> dict[str, Any]:
         """A slammer for a slam tilt only (R8.4-a), as the service says; said here too so the
@@ -180,6 +188,12 @@ class CompensatoryGameForm(GamePlayerForm):
     )
     reason = reason_field("Why subtract? (only when subtracting)", required=False)
 
+    def clean_leading_subtracted(self) -> int:
+        return self.cleaned_data.get("leading_subtracted") or 0
+
+    def clean_state_subtracted(self) -> int:
+        return self.cleaned_data.get("state_subtracted") or 0
+
 
 class ViolationForm(forms.Form):
     kind = forms.ChoiceField(choices=plain_choices(enums.ViolationKind.choices))
@@ -208,10 +222,11 @@ class ViolationForm(forms.Form):
         self, *args: Any, games: PlayerChoices, players: PlayerChoices, **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"] = player_field(players, "Player")
-        self.fields["game"] = row_choice_field(
+        self.fields["player"] = player_row_field(players, "Player")
+        self.fields["game"] = row_field(
             "game",
             games,
+            GAMES,
             label="During game (a confirmed one)",
             blank="Between games",
             required=False,
@@ -219,29 +234,35 @@ class ViolationForm(forms.Form):
         )
         self.order_fields(["player", "kind", "game"])
 
+    def clean(self) -> dict[str, Any]:
+        """A wrong-ball play ruled accidental is the service's ``serious=False`` (A28);
+        otherwise the rules say whether it is serious (None)."""
+        data = super().clean() or {}
+        data["serious"] = False if data.pop("accidental", False) else None
+        return data
+
 
 class SlowPlayWarningForm(GamePlayerForm):
     """A slow-play warning (R7.5-a). Its cleaned data are `record_slow_play_warning`'s
-    arguments: the game as its row, the player as an id, the reason."""
+    arguments: the game and the player as their rows, the reason."""
 
     reason = reason_field("What happened?")
 
-    def clean_game(self) -> m.Game:
-        """The game chosen (one the page offered), as its row."""
-        return m.Game.objects.select_related("group__meet__season__league", "machine").get(
-            pk=self.cleaned_data["game"]
+
+class OfficialMachineForm(forms.Form):
+    """The official's choice of a group's next machine when nobody may pick (A66), one of
+    the league's; empty with the draw button."""
+
+    def __init__(self, *args: Any, league: m.League, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["machine"] = HiddenRowField(
+            "machine", m.Machine.objects.filter(league=league), required=False
         )
 
 
-class OfficialMachineForm(forms.Form):
-    """The official's choice of a group's next machine when nobody may pick (A66); empty
-    with the draw button."""
-
-    machine = forms.IntegerField(min_value=1, required=False)
-
-
 class MatchAbsenceForm(forms.Form):
-    """Players absent for the rest of their match (R2.4-a): every remaining game forfeited."""
+    """Players absent for the rest of their match (R2.4-a): every remaining game forfeited.
+    The players clean into their rows, in id order."""
 
     players = forms.TypedMultipleChoiceField(
         label="Absent players", coerce=int, widget=forms.CheckboxSelectMultiple
@@ -253,3 +274,6 @@ class MatchAbsenceForm(forms.Form):
         field = self.fields["players"]
         assert isinstance(field, forms.TypedMultipleChoiceField)
         field.choices = list(players)
+
+    def clean_players(self) -> list[m.Player]:
+        return list(m.Player.objects.filter(pk__in=self.cleaned_data["players"]).order_by("pk"))

@@ -1,4 +1,5 @@
-"""Forms of the ledger (§9): an entry, and its reversal."""
+"""Forms of the ledger (§9): an entry, and its reversal; each cleans into its service's
+keyword arguments, the season, player and entry as the league's rows."""
 
 from __future__ import annotations
 
@@ -7,14 +8,15 @@ from typing import Any
 from django import forms
 
 from flipwell.league import enums, limits
+from flipwell.league import models as m
 from flipwell.web.forms.fields import (
+    HiddenRowField,
     MoneyField,
     PlayerChoices,
     cents_as_money,
-    id_field,
     plain_choices,
-    player_field,
-    row_choice_field,
+    player_row_field,
+    row_field,
 )
 
 LEDGER_KINDS = plain_choices(enums.NewLedgerEntryKind.choices)
@@ -32,12 +34,26 @@ class LedgerEntryForm(forms.Form):
         self, *args: Any, players: PlayerChoices, seasons: PlayerChoices, **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"] = player_field(players, "Player", required=False, empty_value=None)
-        self.fields["season"] = row_choice_field(
-            "season", seasons, label="Season", blank="—", required=False, empty_value=None
+        self.fields["player"] = player_row_field(
+            players, "Player", required=False, empty_value=None
+        )
+        self.fields["season"] = row_field(
+            "season",
+            seasons,
+            m.Season.objects.all(),
+            label="Season",
+            blank="—",
+            required=False,
+            empty_value=None,
         )
 
 
 class ReverseEntryForm(forms.Form):
-    entry = id_field("entry")
+    """Reverse one of the league's entries (hidden), saying why."""
+
     reason = forms.CharField(label="Why reverse it?", max_length=limits.TEXT_LENGTH)
+
+    def __init__(self, *args: Any, league: m.League, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["entry"] = HiddenRowField("entry", m.LedgerEntry.objects.filter(league=league))
+        self.order_fields(["entry"])

@@ -7,13 +7,19 @@ from typing import Any
 from django import forms
 
 from flipwell.league import enums, limits
+from flipwell.league import models as m
 from flipwell.league.models.machines import MAX_BALLS_PER_GAME
 from flipwell.web.forms.fields import (
     PlayerChoices,
     number_input,
     reason_field,
-    row_choice_field,
+    row_field,
 )
+
+
+def _machine(machines: PlayerChoices) -> forms.TypedChoiceField:
+    """A select of the league's machines (`machines`), cleaned into the Machine."""
+    return row_field("machine", machines, m.Machine.objects.all(), label="Machine")
 
 
 class MachineDeclarationForm(forms.Form):
@@ -22,7 +28,7 @@ class MachineDeclarationForm(forms.Form):
 
     def __init__(self, *args: Any, machines: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["machine"] = row_choice_field("machine", machines, label="Machine")
+        self.fields["machine"] = _machine(machines)
         self.order_fields(["machine"])
 
 
@@ -33,7 +39,7 @@ class MachineProblemForm(forms.Form):
 
     def __init__(self, *args: Any, machines: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["machine"] = row_choice_field("machine", machines, label="Machine")
+        self.fields["machine"] = _machine(machines)
         self.order_fields(["machine"])
 
 

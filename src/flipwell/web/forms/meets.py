@@ -1,5 +1,7 @@
 """Forms of seasons and meets: a new season, the next season from one, schedule, reschedule,
-cancel, start and close a meet."""
+cancel, start and close a meet, a meet's attendance. Each cleans into its service's keyword
+arguments (players as rows; a reason left empty as None where the service reads None as no
+reason), bar the season or meet and the actor the view adds."""
 
 from __future__ import annotations
 
@@ -13,10 +15,11 @@ from django import forms
 from flipwell.league import limits
 from flipwell.league import models as m
 from flipwell.web.forms.fields import (
+    HiddenRowField,
     MoneyField,
     PlayerChoices,
     date_input,
-    player_field,
+    player_row_field,
     reason_field,
 )
 
@@ -33,7 +36,8 @@ class SeasonForm(forms.Form):
 
 class NextSeasonForm(forms.Form):
     """The next season from this one: its name, its league night, and who is carried (every
-    player ticked at first; untick those who leave)."""
+    player ticked at first; untick those who leave). Cleans the ticks into ``leave_out``, the
+    players not carried."""
 
     name = forms.CharField(label="Name of the next season", max_length=120)
     weekday = forms.TypedChoiceField(label="League night", choices=m.Weekday.choices, coerce=int)
@@ -52,6 +56,15 @@ class NextSeasonForm(forms.Form):
         carried.error_messages["invalid_choice"] = (
             "Only the players of this season can be carried: reload the page and tick again."
         )
+        self.players = [pk for pk, _ in players]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if "carried" in data:
+            carried = set(data.pop("carried"))
+            left = [pk for pk in self.players if pk not in carried]
+            data["leave_out"] = list(m.Player.objects.filter(pk__in=left).order_by("pk"))
+        return data
 
 
 class ScheduleMeetForm(forms.Form):
@@ -62,6 +75,7 @@ class ScheduleMeetForm(forms.Form):
     date_reason = reason_field(
         "Why this date? (only for a date outside the season, out of order or off the league day)",
         required=False,
+        empty_value=None,
     )
 
 
@@ -79,12 +93,13 @@ class CancelMeetForm(forms.Form):
 
 
 def player_choice_form(players: PlayerChoices, label: str = "Player") -> type[forms.Form]:
-    """A form with one player select."""
-    return type("PlayerForm", (forms.Form,), {"player": player_field(players, label)})
+    """A form with one player select, cleaned into the Player."""
+    return type("PlayerForm", (forms.Form,), {"player": player_row_field(players, label)})
 
 
 class LatenessForm(forms.Form):
-    """A lateness notice: who will be late, and when the official was told (R2.2-a)."""
+    """A lateness notice: who will be late, and when the official was told (R2.2-a); cleans
+    the time told into ``at``, the moment on the meet's day."""
 
     told_at = forms.TimeField(
         label="Told at",
@@ -93,27 +108,35 @@ class LatenessForm(forms.Form):
         help_text="When you were told, on the meet's day (league time). Empty: now.",
     )
 
-    def __init__(self, *args: Any, players: PlayerChoices, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, meet: m.Meet, players: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields = {"player": player_field(players, "Player"), **self.fields}
+        self.meet = meet
+        self.fields = {"player": player_row_field(players, "Player"), **self.fields}
 
-    def told(self, meet: m.Meet) -> datetime.datetime | None:
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if "told_at" in data:
+            data["at"] = self._told(data.pop("told_at"))
+        return data
+
+    def _told(self, told_at: datetime.time | None) -> datetime.datetime | None:
         """The moment the official was told: `told_at` on the meet's date in the league's
         time zone, or None (now)."""
-        told_at: datetime.time | None = self.cleaned_data["told_at"]
         if told_at is None:
             return None
-        zone = ZoneInfo(meet.season.league.time_zone)
-        return datetime.datetime.combine(meet.date, told_at, tzinfo=zone)
+        zone = ZoneInfo(self.meet.season.league.time_zone)
+        return datetime.datetime.combine(self.meet.date, told_at, tzinfo=zone)
 
 
 class StartMeetForm(forms.Form):
-    """Start the meet: the ladder's groups, or the official's groups with his reason."""
+    """Start the meet: the ladder's groups, or the official's groups with their reason.
+    Cleans the group of each player into ``override_groups`` (None: the ladder's)."""
 
     date = forms.DateField(required=False, widget=date_input())
     date_reason = reason_field(
         "Why this date? (only for a date outside the season, out of order or off the league day)",
         required=False,
+        empty_value=None,
     )
     seed = forms.IntegerField(
         label="Number for the draw (optional)",
@@ -122,7 +145,9 @@ class StartMeetForm(forms.Form):
         max_value=limits.SEED.maximum,
         help_text="Leave empty for a random draw; the same number draws the same groups again.",
     )
-    override_reason = reason_field("Why these groups instead of the ladder's?", required=False)
+    override_reason = reason_field(
+        "Why these groups instead of the ladder's?", required=False, empty_value=None
+    )
 
     def __init__(
         self, *args: Any, players: PlayerChoices, groups: Sequence[int], count: int, **kwargs: Any
@@ -139,22 +164,32 @@ class StartMeetForm(forms.Form):
     def group_fields(self) -> list[forms.BoundField]:
         return [self[f"group_{pid}"] for pid, _ in self.players]
 
-    def override_groups(self) -> list[list[int]] | None:
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        chosen = [data.pop(f"group_{pid}") for pid, _ in self.players]
+        data["override_groups"] = self._override_groups(chosen)
+        return data
+
+    def _override_groups(self, chosen: list[int]) -> list[list[m.Player]] | None:
         """The official's groups (players in ladder order), or None when unchanged."""
-        chosen = [self.cleaned_data[f"group_{pid}"] for pid, _ in self.players]
         if chosen == self.ladder_groups:
             return None
-        groups: dict[int, list[int]] = {}
+        rows = m.Player.objects.in_bulk([pid for pid, _ in self.players])
+        groups: dict[int, list[m.Player]] = {}
         for (pid, _), group in zip(self.players, chosen, strict=True):
-            groups.setdefault(group, []).append(pid)
+            groups.setdefault(group, []).append(rows[pid])
         return [groups[n] for n in sorted(groups)]
 
 
 class CloseMeetForm(forms.Form):
-    override_reason = reason_field("Close it anyway: why? (only when unfinished)", required=False)
+    override_reason = reason_field(
+        "Close it anyway: why? (only when unfinished)", required=False, empty_value=None
+    )
 
 
 class WithdrawAnnouncementForm(forms.Form):
     """Withdraw one announcement of the attendance list: whose is hidden."""
 
-    player = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    player = HiddenRowField("player", m.Player.objects.all())

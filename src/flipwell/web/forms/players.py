@@ -7,8 +7,9 @@ from typing import Any
 from django import forms
 
 from flipwell.league import limits
+from flipwell.league import models as m
 from flipwell.league.players_csv import PlayersCsvError, roster_problems
-from flipwell.web.forms.fields import id_field
+from flipwell.web.forms.fields import HiddenRowField, player_row_field
 
 
 class RegisterPlayerForm(forms.Form):
@@ -36,9 +37,9 @@ class RegisterPlayerForm(forms.Form):
 
 
 class EditPlayerForm(forms.Form):
-    """A roster player's name and IFPA number, as corrected by an official."""
+    """A roster player's name and IFPA number, as corrected by an official; the player (hidden)
+    cleans into one of the season's players."""
 
-    player = id_field("player")
     first_name = forms.CharField(max_length=limits.NAME_LENGTH)
     last_name = forms.CharField(max_length=limits.NAME_LENGTH)
     ifpa_number = forms.IntegerField(
@@ -48,6 +49,12 @@ class EditPlayerForm(forms.Form):
         max_value=limits.IFPA.maximum,
         help_text="Empty: none.",
     )
+
+    def __init__(self, *args: Any, season: m.Season, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        players = m.Player.objects.filter(season_entries__season=season)
+        self.fields["player"] = HiddenRowField("player", players)
+        self.order_fields(["player"])
 
 
 NUL = "\x00"
@@ -144,10 +151,9 @@ def _problem_message(problem: PlayersCsvError) -> str:
 
 
 class MergePlayersForm(forms.Form):
-    """Two people of the league to record as one person, and why."""
+    """Two people of the league to record as one person, and why; each cleans into the Player
+    (of those offered, the league's)."""
 
-    kept = forms.TypedChoiceField(label="Keep this player's record", coerce=int)
-    merged = forms.TypedChoiceField(label="Merge this player into it", coerce=int)
     reason = forms.CharField(
         max_length=limits.TEXT_LENGTH,
         widget=forms.Textarea(attrs={"rows": 2}),
@@ -156,9 +162,12 @@ class MergePlayersForm(forms.Form):
 
     def __init__(self, *args: Any, choices: list[tuple[int, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        blank = [("", "Choose a player")]
-        self.fields["kept"].choices = blank + choices  # type: ignore[attr-defined]
-        self.fields["merged"].choices = blank + choices  # type: ignore[attr-defined]
+        for name, label in (
+            ("kept", "Keep this player's record"),
+            ("merged", "Merge this player into it"),
+        ):
+            self.fields[name] = player_row_field(choices, label, blank="Choose a player")
+        self.order_fields(["kept", "merged"])
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -168,7 +177,8 @@ class MergePlayersForm(forms.Form):
 
 
 class UndoMergeForm(forms.Form):
-    """Why a merge is undone."""
+    """Why a merge is undone. The merge (hidden) cleans into its row; the service refuses one
+    the official may not undo (a merge of players of another league)."""
 
-    merge = id_field("merge")
+    merge = HiddenRowField("merge", m.PlayerMerge.objects.all())
     reason = forms.CharField(max_length=limits.TEXT_LENGTH, label="Why undo it")

@@ -1,4 +1,7 @@
-"""Forms of the playoff night: qualification, seed and tie playoffs, games, no-shows."""
+"""Forms of the playoff night: qualification, seed and tie playoffs, games, no-shows. Each
+cleans into its service's keyword arguments (players and machines as rows of those offered;
+the places of an order, or the scores of a game, folded into the one argument), bar the
+season and the actor the view adds."""
 
 from __future__ import annotations
 
@@ -8,14 +11,28 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from flipwell.league import limits
+from flipwell.league import models as m
 from flipwell.web.forms.fields import (
     PlayerChoices,
     ScoreField,
     date_input,
     player_field,
+    player_row_field,
     reason_field,
-    row_choice_field,
+    row_field,
 )
+
+
+def _machine_field(machines: PlayerChoices, label: str, blank: str) -> forms.TypedChoiceField:
+    return row_field(
+        "machine",
+        machines,
+        m.Machine.objects.all(),
+        label=label,
+        blank=blank,
+        required=False,
+        empty_value=None,
+    )
 
 
 class QualifyForm(forms.Form):
@@ -30,7 +47,8 @@ class QualifyForm(forms.Form):
 
 
 class OrderForm(forms.Form):
-    """Tied players in finishing order (winner first), as one select per place."""
+    """Tied players in finishing order (winner first), as one select per place; cleans into
+    ``order`` (the players, winner first) and ``machine``."""
 
     def __init__(
         self, *args: Any, players: PlayerChoices, places: int, machines: PlayerChoices,
@@ -41,20 +59,20 @@ class OrderForm(forms.Form):
             self.fields[f"place_{place}"] = player_field(
                 players, f"Place {place}", required=place <= 2
             )
-        self.fields["machine"] = row_choice_field(
-            "machine",
-            machines,
-            label="Machine",
-            blank="Draw one at random",
-            required=False,
-            empty_value=None,
-        )
+        self.fields["machine"] = _machine_field(machines, "Machine", "Draw one at random")
 
-    def order(self) -> list[int]:
-        found = [v for k, v in self.cleaned_data.items() if k.startswith("place_") and v]
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        places = [k for k in data if k.startswith("place_")]
+        found = [data.pop(k) for k in places]
+        found = [pk for pk in found if pk]
         if len(set(found)) != len(found):
             raise ValidationError("A player is listed twice.")
-        return found
+        rows = m.Player.objects.in_bulk(found)
+        data["order"] = [rows[pk] for pk in found]
+        return data
 
 
 class MatchForm(forms.Form):
@@ -64,21 +82,22 @@ class MatchForm(forms.Form):
     match = forms.CharField(max_length=8)
 
 
+class TiebreakerForm(MatchForm, OrderForm):
+    """A match's tiebreaker game (R6.5-a): the tied players' order, and its machine."""
+
+
 class StartPlayoffGameForm(MatchForm):
     def __init__(self, *args: Any, machines: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["machine"] = row_choice_field(
-            "machine",
-            machines,
-            label="Machine (the chooser's pick; empty for game 1: drawn)",
-            blank="Draw at random",
-            required=False,
-            empty_value=None,
+        self.fields["machine"] = _machine_field(
+            machines, "Machine (the chooser's pick; empty for game 1: drawn)", "Draw at random"
         )
 
 
 class PlayoffScoresForm(MatchForm):
-    """A playoff game's machine scores, with the tie places for equal scores."""
+    """A playoff game's machine scores, with the tie places for equal scores; cleans into
+    ``scores`` (player -> score) and ``tie_orders`` (each set of equal scores in the places
+    given)."""
 
     def __init__(self, *args: Any, players: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -92,20 +111,32 @@ class PlayoffScoresForm(MatchForm):
                 max_value=limits.TIE_PLACE.maximum,
             )
 
-    def scores(self) -> dict[int, int]:
-        found = {pid: self.cleaned_data.get(f"score_{pid}") for pid, _ in self.players}
-        return {pid: s for pid, s in found.items() if s is not None}
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        typed = {pid: data.pop(f"score_{pid}", None) for pid, _ in self.players}
+        tie_places = {pid: data.pop(f"tie_{pid}", None) for pid, _ in self.players}
+        scores = {pid: s for pid, s in typed.items() if s is not None}
+        rows = m.Player.objects.in_bulk(list(scores))
+        data["scores"] = {rows[pid]: s for pid, s in scores.items()}
+        data["tie_orders"] = [
+            [rows[pid] for pid in order] for order in _tie_orders(scores, tie_places)
+        ]
+        return data
 
-    def tie_orders(self) -> list[list[int]]:
-        by_score: dict[int, list[int]] = {}
-        for pid, score in self.scores().items():
-            by_score.setdefault(score, []).append(pid)
-        orders = []
-        for tied in by_score.values():
-            places = [self.cleaned_data.get(f"tie_{p}") for p in tied]
-            if len(tied) > 1 and all(p is not None for p in places):
-                orders.append([p for _, p in sorted(zip(places, tied, strict=True))])
-        return orders
+
+def _tie_orders(scores: dict[int, int], places: dict[int, int | None]) -> list[list[int]]:
+    """Each set of players with equal scores, in the tie places given (all of them given)."""
+    by_score: dict[int, list[int]] = {}
+    for pid, score in scores.items():
+        by_score.setdefault(score, []).append(pid)
+    orders = []
+    for tied in by_score.values():
+        given = [places[p] for p in tied]
+        if len(tied) > 1 and all(p is not None for p in given):
+            orders.append([p for _, p in sorted(zip(given, tied, strict=True))])
+    return orders
 
 
 class NoShowForm(MatchForm):
@@ -113,7 +144,7 @@ class NoShowForm(MatchForm):
 
     def __init__(self, *args: Any, players: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"] = player_field(players, "Player not present")
+        self.fields["player"] = player_row_field(players, "Player not present")
 
 
 class WithdrawalForm(forms.Form):
@@ -121,5 +152,5 @@ class WithdrawalForm(forms.Form):
 
     def __init__(self, *args: Any, players: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"] = player_field(players, "Player withdrawing")
+        self.fields["player"] = player_row_field(players, "Player withdrawing")
         self.order_fields(["player"])

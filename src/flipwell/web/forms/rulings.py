@@ -7,7 +7,8 @@ from typing import Any
 from django import forms
 
 from flipwell.league import enums, limits
-from flipwell.web.forms.fields import id_field, reason_field
+from flipwell.league import models as m
+from flipwell.web.forms.fields import HiddenRowField, reason_field
 
 
 class SpecialRulingForm(forms.Form):
@@ -32,7 +33,13 @@ class SpecialRulingForm(forms.Form):
 
 
 class AmendSpecialRulingForm(SpecialRulingForm):
-    ruling = id_field("ruling")
+    """An amendment of a ruling of the list (hidden, cleaned into its row), and why."""
+
+    ruling = HiddenRowField(
+        "ruling",
+        m.SpecialRuling.objects.all(),
+        stale="That ruling no longer exists: reload the page.",
+    )
     reason = reason_field("Why amend it?")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

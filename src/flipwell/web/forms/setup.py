@@ -8,7 +8,7 @@ from django import forms
 from django.utils.text import slugify
 
 from flipwell.league import models as m
-from flipwell.web.forms.fields import PlayerChoices, id_field, reason_field, row_choice_field
+from flipwell.web.forms.fields import PlayerChoices, id_field, player_row_field, reason_field
 from flipwell.web.time_zones import server_zone, zone_choices
 
 SLUG_LENGTH = 60
@@ -81,10 +81,10 @@ class LinkPlayerForm(forms.Form):
 
 
 def _player(players: PlayerChoices) -> forms.TypedChoiceField:
-    return row_choice_field(
-        "player",
+    """The official's own player record, one of the league's, or None."""
+    return player_row_field(
         players,
-        label="Their own player record (when they also play)",
+        "Their own player record (when they also play)",
         blank="— none: they do not play",
         required=False,
         empty_value=None,

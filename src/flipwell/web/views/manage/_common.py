@@ -1,5 +1,12 @@
 """Helpers the console views share: running a service for a posted form, and lookups of a
-league's own rows (another league's id is a 404, never its data)."""
+league's own rows (another league's id is a 404, never its data).
+
+Words: a use case's *contract* is its service's keyword arguments. A console form names its
+fields as those arguments and cleans each id into the league's own row, so its
+``cleaned_data`` is the arguments the official gave; `run` passes them through once, with
+what the form does not hold (the actor, the league or meet of the page). A name the form and
+the service spell differently fails as a TypeError on the first post.
+"""
 
 from __future__ import annotations
 
@@ -19,16 +26,23 @@ from flipwell.web.forms import show_service_errors
 T = TypeVar("T")
 
 
-def run(form: forms.Form, call: Callable[[dict[str, Any]], T]) -> T | None:
-    """Call a service with the form's cleaned data; its ValidationError lands on the form.
+def run(form: forms.Form, service: Callable[..., T], /, **extra: Any) -> T | None:
+    """``service(**form.cleaned_data, **extra)`` for a valid form; the service's
+    ValidationError lands on the form (see the contract above).
 
     Returns the service's result, or None when the form or the service refused the input.
     PermissionDenied is not caught: the request answers 403 with the service's message.
     """
+    return attempt(form, lambda: service(**form.cleaned_data, **extra))
+
+
+def attempt(form: forms.Form, call: Callable[[], T]) -> T | None:
+    """`call()` for a valid form, its ValidationError on the form (as `run`): for a call
+    whose arguments the view computes from more than the form."""
     if not form.is_valid():
         return None
     try:
-        return call(form.cleaned_data)
+        return call()
     except ValidationError as error:
         show_service_errors(form, error)
         return None
@@ -62,16 +76,8 @@ def meet_of(league: m.League, meet_id: int) -> m.Meet:
     )
 
 
-def player(pk: int) -> m.Player:
-    return get_object_or_404(m.Player, pk=pk)
-
-
 def game_of(meet: m.Meet, pk: int) -> m.Game:
     return get_object_or_404(m.Game.objects.select_related("group"), pk=pk, group__meet=meet)
-
-
-def machine_of(league: m.League, pk: int) -> m.Machine:
-    return get_object_or_404(m.Machine, pk=pk, league=league)
 
 
 def official(request: HttpRequest) -> User:

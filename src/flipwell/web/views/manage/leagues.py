@@ -79,9 +79,7 @@ def seasons(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
     """The league's seasons and the form that creates one (create_season)."""
     form = SeasonForm(request.POST or None)
     if request.method == "POST":
-        season = run(
-            form, lambda d: services.create_season(league=league, actor=official(request), **d)
-        )
+        season = run(form, services.create_season, league=league, actor=official(request))
         if season is not None:
             shown = current_season(league)
             meanwhile = (
@@ -106,57 +104,11 @@ def roster(request: HttpRequest, league: m.League, role: str, season_id: int) ->
     if which in ("link_issue", "link_revoke"):
         return _link_action(request, season, which)
     if which == "links_issue_all":
-        issued = services.issue_player_links(season=season, actor=official(request))
-        count = f"{len(issued)} personal link{'' if len(issued) == 1 else 's'}"
-        return done(
-            request,
-            f"{count} issued: every player of the roster has one, ready to print."
-            if issued
-            else "Every player of the roster already has a personal link.",
-        )
-    edit = EditPlayerForm(request.POST) if which == "edit" else _opened_edit(request, season)
-    if which == "edit" and edit is not None:
-        edited = run(
-            edit,
-            refused_on_form(
-                lambda d: services.edit_player(
-                    season=season,
-                    player=get_object_or_404(m.Player, pk=d["player"]),
-                    first_name=d["first_name"],
-                    last_name=d["last_name"],
-                    ifpa_number=d["ifpa_number"],
-                    actor=official(request),
-                )
-            ),
-        )
-        if edited is not None:
-            messages.success(request, f"{edited} is saved.")
-            return HttpResponseRedirect(request.path)
-    register = RegisterPlayerForm(request.POST if which == "register" else None)
-    upload = PlayersCsvForm(
-        request.POST if which == "import" else None,
-        request.FILES if which == "import" else None,
-    )
-    if which == "register":
-        entry = run(
-            register,
-            lambda d: services.register_player(season=season, actor=official(request), **d),
-        )
-        if entry is not None:
-            return done(request, f"{entry.player} registered in {season.name}.")
-    elif which == "import" and upload.is_valid():
-        try:
-            result = services.import_players_csv(
-                season=season, csv_text=upload.cleaned_data["csv_text"], actor=official(request)
-            )
-        except PlayersCsvError as error:
-            upload.add_error(None, str(error).capitalize())
-        else:
-            return done(
-                request,
-                f"{len(result.entries)} players imported "
-                f"({len(result.created_players)} new to flipwell).",
-            )
+        return _issue_every_link(request, season)
+    posted = _roster_forms(request, season, which)
+    answer = _roster_action(request, season, which, posted)
+    if answer is not None:
+        return answer
     entries = season_roster(season)
     links = season_links(season)
     context = {
@@ -168,11 +120,80 @@ def roster(request: HttpRequest, league: m.League, role: str, season_id: int) ->
         "linked": sum(1 for entry in entries if entry.player.pk in links),
         "shown_link": _opened_link(request, season, links),
         "started": first_started_meet(season) is not None,
-        "register": register,
-        "upload": upload,
-        "edit": edit,
+        **posted,
     }
     return page(request, "manage/roster.html", context, failed=bool(which))
+
+
+def _roster_forms(request: HttpRequest, season: m.Season, which: str) -> dict[str, Any]:
+    """The roster's forms (the edit form only when posted or opened), the posted one bound."""
+    post = request.POST
+    return {
+        "edit": (
+            EditPlayerForm(post, season=season)
+            if which == "edit"
+            else _opened_edit(request, season)
+        ),
+        "register": RegisterPlayerForm(post if which == "register" else None),
+        "upload": PlayersCsvForm(
+            post if which == "import" else None, request.FILES if which == "import" else None
+        ),
+    }
+
+
+def _roster_action(
+    request: HttpRequest, season: m.Season, which: str, posted: dict[str, Any]
+) -> HttpResponse | None:
+    """Edit, register or import, as posted; None when refused (the form says why) or when
+    nothing was posted."""
+    if which == "edit":
+        edited = run(
+            posted["edit"],
+            refused_on_form(services.edit_player),
+            season=season,
+            actor=official(request),
+        )
+        if edited is not None:
+            messages.success(request, f"{edited} is saved.")
+            return HttpResponseRedirect(request.path)
+    elif which == "register":
+        entry = run(
+            posted["register"], services.register_player, season=season, actor=official(request)
+        )
+        if entry is not None:
+            return done(request, f"{entry.player} registered in {season.name}.")
+    elif which == "import":
+        return _import(request, season, posted["upload"])
+    return None
+
+
+def _import(request: HttpRequest, season: m.Season, upload: PlayersCsvForm) -> HttpResponse | None:
+    """Import the roster CSV posted (import_players_csv); None when refused."""
+    if not upload.is_valid():
+        return None
+    try:
+        result = services.import_players_csv(
+            season=season, csv_text=upload.cleaned_data["csv_text"], actor=official(request)
+        )
+    except PlayersCsvError as error:
+        upload.add_error(None, str(error).capitalize())
+        return None
+    return done(
+        request,
+        f"{len(result.entries)} players imported ({len(result.created_players)} new to flipwell).",
+    )
+
+
+def _issue_every_link(request: HttpRequest, season: m.Season) -> HttpResponse:
+    """A personal link to every player of the roster without one (issue_player_links)."""
+    issued = services.issue_player_links(season=season, actor=official(request))
+    count = f"{len(issued)} personal link{'' if len(issued) == 1 else 's'}"
+    return done(
+        request,
+        f"{count} issued: every player of the roster has one, ready to print."
+        if issued
+        else "Every player of the roster already has a personal link.",
+    )
 
 
 def _link_action(request: HttpRequest, season: m.Season, which: str) -> HttpResponse:
@@ -238,12 +259,13 @@ def _opened_edit(request: HttpRequest, season: m.Season) -> EditPlayerForm | Non
         return None
     player = entry.player
     return EditPlayerForm(
+        season=season,
         initial={
             "player": player.pk,
             "first_name": player.first_name,
             "last_name": player.last_name,
             "ifpa_number": player.ifpa_number,
-        }
+        },
     )
 
 
@@ -359,35 +381,21 @@ def merge_players(request: HttpRequest, league: m.League, role: str) -> HttpResp
     undo = UndoMergeForm(request.POST if which == "undo" else None)
     confirm = None
     if which == "review":
-        checked = run(form, refused_on_form(lambda d: _checked_pair(d, league, official(request))))
+        checked = run(form, refused_on_form(_check_pair), league=league, actor=official(request))
         if checked is not None:
             confirm = (by_id[checked[0]], by_id[checked[1]])
     elif which == "merge":
         merge = run(
-            form,
-            refused_on_form(
-                lambda d: services.merge_players(
-                    league=league,
-                    kept=get_object_or_404(m.Player, pk=d["kept"]),
-                    merged=get_object_or_404(m.Player, pk=d["merged"]),
-                    reason=d["reason"],
-                    actor=official(request),
-                )
-            ),
+            form, refused_on_form(services.merge_players), league=league, actor=official(request)
         )
         if merge is not None:
             return done(request, f"{merge.merged} is merged into {merge.kept}.")
     elif which == "undo":
         undone = run(
             undo,
-            refused_on_form(
-                lambda d: services.undo_player_merge(
-                    league=league,
-                    merge=get_object_or_404(m.PlayerMerge, pk=d["merge"]),
-                    reason=d["reason"],
-                    actor=official(request),
-                )
-            ),
+            refused_on_form(services.undo_player_merge),
+            league=league,
+            actor=official(request),
         )
         if undone is not None:
             return done(request, f"{undone.merged} is a player of their own again.")
@@ -403,22 +411,23 @@ def merge_players(request: HttpRequest, league: m.League, role: str) -> HttpResp
     return page(request, "manage/merge_players.html", context, failed=failed)
 
 
-def _checked_pair(data: dict[str, Any], league: m.League, actor: User) -> tuple[int, int]:
-    """The chosen (kept, merged) ids once the pair passes the merge's checks (nothing written)."""
-    kept = get_object_or_404(m.Player, pk=data["kept"])
-    merged = get_object_or_404(m.Player, pk=data["merged"])
+def _check_pair(
+    *, league: m.League, kept: m.Player, merged: m.Player, reason: str, actor: User
+) -> tuple[int, int]:
+    """The chosen (kept, merged) ids once the pair passes the merge's checks (nothing written;
+    the reason is the merge's, asked again on its confirmation)."""
     services.check_merge_players(league=league, kept=kept, merged=merged, actor=actor)
     return kept.pk, merged.pk
 
 
-def refused_on_form(call: Callable[[dict[str, Any]], T]) -> Callable[[dict[str, Any]], T]:
-    """`call`, with a refusal for want of a role in another league (the person also plays
+def refused_on_form(service: Callable[..., T]) -> Callable[..., T]:
+    """`service`, with a refusal for want of a role in another league (the person also plays
     there: `services.require_official_everywhere`) shown on the form, as the service words
     it, instead of a bare 403 page: the official learns who can do it."""
 
-    def shown(data: dict[str, Any]) -> T:
+    def shown(**arguments: Any) -> T:
         try:
-            return call(data)
+            return service(**arguments)
         except PermissionDenied as refusal:
             raise ValidationError(str(refusal), code="other_league") from refusal
 

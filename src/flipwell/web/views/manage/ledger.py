@@ -3,8 +3,9 @@ entry, reverse one). Money is append-only: a mistake is reversed, never edited (
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
 
 from flipwell.league import models as m
 from flipwell.league import services
@@ -28,42 +29,32 @@ def ledger(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
         seasons=[(s.season.pk, s.season.name) for s in seasons],
         initial={"season": season.pk if season else None},
     )
-    reverse = ReverseEntryForm(request.POST if which == "reverse" else None)
+    reverse = ReverseEntryForm(request.POST if which == "reverse" else None, league=league)
     if which == "entry":
-        row = run(
-            entry,
-            lambda d: services.record_ledger_entry(
-                league=league,
-                kind=d["kind"],
-                account=d["account"],
-                amount_cents=d["amount_cents"],
-                season=get_object_or_404(m.Season, pk=d["season"], league=league)
-                if d["season"]
-                else None,
-                player=get_object_or_404(m.Player, pk=d["player"]) if d["player"] else None,
-                reason=d["reason"],
-                note=d["note"],
-                actor=official(request),
-            ),
-        )
+        row = run(entry, services.record_ledger_entry, league=league, actor=official(request))
         if row is not None:
             return done(request, "Ledger entry recorded.")
     elif which == "reverse":
-        reversal = run(
-            reverse,
-            lambda d: services.reverse_ledger_entry(
-                entry=get_object_or_404(m.LedgerEntry, pk=d["entry"], league=league),
-                reason=d["reason"],
-                actor=official(request),
-            ),
-        )
+        reversal = run(reverse, services.reverse_ledger_entry, actor=official(request))
         if reversal is not None:
             return done(request, "Entry reversed.")
-    held = treasury(league)  # every entry, whichever season it belongs to
-    dues = treasury(league, season=season).dues if season is not None else ()
     context = {
         "league": league,
         "role": role,
+        **_money(league, season),
+        "season": season,
+        "entry": entry,
+        "reverse": reverse,
+    }
+    return page(request, "manage/ledger.html", context, failed=bool(which))
+
+
+def _money(league: m.League, season: m.Season | None) -> dict[str, Any]:
+    """The page's money: every entry, whichever season it belongs to, the balances, and the
+    dues of the current season."""
+    held = treasury(league)
+    dues = treasury(league, season=season).dues if season is not None else ()
+    return {
         "treasury": held,
         "balances": [
             ("Dues", money(held.dues_cents)),
@@ -75,8 +66,4 @@ def ledger(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
             (line.player.name, money(line.owed), money(line.paid), money(line.outstanding))
             for line in dues
         ],
-        "season": season,
-        "entry": entry,
-        "reverse": reverse,
     }
-    return page(request, "manage/ledger.html", context, failed=bool(which))

@@ -3,6 +3,8 @@ problems, the maintenance sheet, and the special rulings list (Appendix A)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse
 
 from flipwell.league import models as m
@@ -21,8 +23,7 @@ from flipwell.web.forms import (
     MachineProblemForm,
     SpecialRulingForm,
 )
-from flipwell.web.ids import parse_id
-from flipwell.web.views.manage._common import action, done, machine_of, official, page, run
+from flipwell.web.views.manage._common import action, done, official, page, run
 
 
 @console_page(LO_ONLY)
@@ -35,30 +36,12 @@ def machines(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
     declare = MachineDeclarationForm(request.POST if which == "declare" else None, machines=choices)
     problem = MachineProblemForm(request.POST if which == "problem" else None, machines=choices)
     if meet is not None and which == "declare":
-        row = run(
-            declare,
-            lambda d: (
-                services.declare_machine_unplayable
-                if d["kind"] == "unplayable"
-                else services.declare_machine_repaired
-            )(
-                meet=meet,
-                machine=machine_of(league, d["machine"]),
-                reason=d["reason"],
-                actor=official(request),
-            ),
-        )
+        row = run(declare, _declare, meet=meet, actor=official(request))
         if row is not None:
             return done(request, f"{row.machine.title} declared {row.kind}.")
     elif meet is not None and which == "problem":
         announced = run(
-            problem,
-            lambda d: services.announce_machine_problem(
-                meet=meet,
-                machine=machine_of(league, d["machine"]),
-                problem=d["problem"],
-                actor=official(request),
-            ),
+            problem, services.announce_machine_problem, meet=meet, actor=official(request)
         )
         if announced is not None:
             return done(request, f"Problem on {announced.machine.title} announced.")
@@ -75,6 +58,14 @@ def machines(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
     return page(request, "manage/machines.html", context, failed=bool(which))
 
 
+def _declare(*, kind: str, **arguments: Any) -> m.MachineDeclaration:
+    """The declaration the official chose: unplayable (declare_machine_unplayable) or
+    repaired (declare_machine_repaired), with the form's other arguments."""
+    if kind == "unplayable":
+        return services.declare_machine_unplayable(**arguments)
+    return services.declare_machine_repaired(**arguments)
+
+
 @console_page(LO_ONLY)
 def special_rulings(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
     """The special rulings list: load Appendix A, add a ruling, amend one (RA-a..RA-e)."""
@@ -88,35 +79,13 @@ def special_rulings(request: HttpRequest, league: m.League, role: str) -> HttpRe
             f"Appendix A loaded: {len(loaded)} ruling{'' if len(loaded) == 1 else 's'} added.",
         )
     if which == "add":
-        row = run(
-            add,
-            lambda d: services.add_special_ruling(league=league, actor=official(request), **d),
-        )
+        row = run(add, services.add_special_ruling, league=league, actor=official(request))
         if row is not None:
             return done(request, f"Special ruling added for {row.machine_title}.")
     elif which == "amend":
-        ruling = m.SpecialRuling.objects.filter(
-            pk=parse_id(request.POST.get("ruling")) or 0
-        ).first()
-        if ruling is None and amend.is_valid():
-            amend.add_error(None, "That ruling no longer exists: reload the page.")
-        elif ruling is not None:
-            row = run(
-                amend,
-                lambda d: services.amend_special_ruling(
-                    league=league,
-                    ruling=ruling,
-                    kind=d["kind"],
-                    text=d["text"],
-                    reproducible=d["reproducible"],
-                    reproduction=d["reproduction"],
-                    cause_and_effect=d["cause_and_effect"],
-                    reason=d["reason"],
-                    actor=official(request),
-                ),
-            )
-            if row is not None:
-                return done(request, f"{row.machine_title} #{row.number} amended.")
+        row = run(amend, services.amend_special_ruling, league=league, actor=official(request))
+        if row is not None:
+            return done(request, f"{row.machine_title} #{row.number} amended.")
     context = {
         "league": league,
         "role": role,

@@ -5,6 +5,7 @@ corrections)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,13 +69,12 @@ from flipwell.web.once import records_nothing
 from flipwell.web.scoresheet_tokens import path_for
 from flipwell.web.views.manage._common import (
     action,
+    attempt,
     done,
     game_of,
-    machine_of,
     meet_of,
     official,
     page,
-    player,
     run,
     season_of,
 )
@@ -119,16 +119,7 @@ def meets(request: HttpRequest, league: m.League, role: str, season_id: int) -> 
     )
     form = ScheduleMeetForm(request.POST or None, initial=initial)
     if request.method == "POST":
-        meet = run(
-            form,
-            lambda d: services.schedule_meet(
-                season=season,
-                number=d["number"],
-                date=d["date"],
-                date_reason=d["date_reason"] or None,
-                actor=official(request),
-            ),
-        )
+        meet = run(form, services.schedule_meet, season=season, actor=official(request))
         if meet is not None:
             warned = "; ".join(meet_date_warnings(meet))
             message = f"Meet {meet.number} scheduled on {meet.date:%A %d %B %Y}."
@@ -202,45 +193,10 @@ def group(
     the_meet = meet_of(league, meet_id)
     the_group = get_object_or_404(m.Group, meet=the_meet, number=number)
     which = action(request)
-    form: forms.Form
-    message = ""
     if which in ("choose", "draw"):
-        form = OfficialMachineForm(request.POST)
-        chosen = run(
-            form,
-            lambda d: services.official_chooses_next_machine(
-                group=the_group,
-                machine=(
-                    machine_of(league, d["machine"]) if which == "choose" and d["machine"] else None
-                ),
-                actor=official(request),
-            ),
-        )
-        if chosen is not None:
-            how = "drawn" if which == "draw" else "chosen"
-            message = (
-                f"Group {number}'s game {chosen.game.number} is on {chosen.game.machine.title} "
-                f"({how} by the official)."
-            )
-        elif which == "choose" and form.is_valid() and not form.cleaned_data["machine"]:
-            form.add_error("machine", "Choose a machine, or draw one at random.")
+        form, message = _next_machine(request, league, the_group, which)
     elif which == "absence":
-        form = MatchAbsenceForm(request.POST, players=meet_players(the_meet, group=number))
-        recorded = run(
-            form,
-            lambda d: services.record_match_absence(
-                group=the_group,
-                players=list(m.Player.objects.filter(pk__in=d["players"]).order_by("pk")),
-                note=d["note"],
-                actor=official(request),
-            ),
-        )
-        if recorded is not None:
-            games = ", ".join(str(g.number) for g in recorded.games)
-            message = (
-                f"Group {number}: {len(recorded.forfeits)} forfeits recorded "
-                f"(game{'s' if len(recorded.games) > 1 else ''} {games})."
-            )
+        form, message = _match_absence(request, the_group)
     else:
         return HttpResponseBadRequest("Choose an action: choose, draw or absence.")
     if message:
@@ -249,6 +205,35 @@ def group(
     refused = {number: [str(e) for errors in form.errors.values() for e in errors]}
     return render(
         request, "manage/meet.html", _meet_context(league, role, the_meet, refused), status=400
+    )
+
+
+def _next_machine(
+    request: HttpRequest, league: m.League, group: m.Group, which: str
+) -> tuple[forms.Form, str]:
+    """The official chooses (or draws) the group's next machine; the message once done."""
+    # Drawing ignores a machine left chosen in the select.
+    form = OfficialMachineForm(request.POST if which == "choose" else {}, league=league)
+    chosen = run(form, services.official_chooses_next_machine, group=group, actor=official(request))
+    if chosen is None:
+        return form, ""
+    how = "drawn" if which == "draw" else "chosen"
+    return form, (
+        f"Group {group.number}'s game {chosen.game.number} is on {chosen.game.machine.title} "
+        f"({how} by the official)."
+    )
+
+
+def _match_absence(request: HttpRequest, group: m.Group) -> tuple[forms.Form, str]:
+    """Players absent for the rest of the group's match; the message once recorded."""
+    form = MatchAbsenceForm(request.POST, players=meet_players(group.meet, group=group.number))
+    recorded = run(form, services.record_match_absence, group=group, actor=official(request))
+    if recorded is None:
+        return form, ""
+    games = ", ".join(str(g.number) for g in recorded.games)
+    return form, (
+        f"Group {group.number}: {len(recorded.forfeits)} forfeits recorded "
+        f"(game{'s' if len(recorded.games) > 1 else ''} {games})."
     )
 
 
@@ -263,22 +248,12 @@ def reschedule(request: HttpRequest, league: m.League, role: str, meet_id: int) 
     )
     cancelling = CancelMeetForm(request.POST if posted == "cancel" else None)
     if posted == "reschedule":
-        moved = run(
-            moving,
-            lambda d: services.reschedule_meet(
-                meet=the_meet, date=d["date"], reason=d["reason"], actor=official(request)
-            ),
-        )
+        moved = run(moving, services.reschedule_meet, meet=the_meet, actor=official(request))
         if moved is not None:
             messages.success(request, f"Meet {moved.number} moved to {moved.date:%A %d %B %Y}.")
             return HttpResponseRedirect(reverse("web:manage_meet", args=[league.slug, meet_id]))
     elif posted == "cancel":
-        cancelled = run(
-            cancelling,
-            lambda d: services.cancel_meet(
-                meet=the_meet, reason=d["reason"], actor=official(request)
-            ),
-        )
+        cancelled = run(cancelling, services.cancel_meet, meet=the_meet, actor=official(request))
         if cancelled is not None:
             moved_down = ", ".join(
                 f"meet {old} is now meet {new}" for old, new in cancelled.renumbered
@@ -306,12 +281,7 @@ def close(request: HttpRequest, league: m.League, role: str, meet_id: int) -> Ht
     the_meet = meet_of(league, meet_id)
     form = CloseMeetForm(request.POST or None)
     if request.method == "POST":
-        closed = run(
-            form,
-            lambda d: services.close_meet(
-                meet=the_meet, actor=official(request), override_reason=d["override_reason"] or None
-            ),
-        )
+        closed = run(form, services.close_meet, meet=the_meet, actor=official(request))
         if closed is not None:
             messages.success(request, f"Meet {the_meet.number} is closed.")
             return HttpResponseRedirect(reverse("web:manage_meet", args=[league.slug, meet_id]))
@@ -333,26 +303,13 @@ def attendance(request: HttpRequest, league: m.League, role: str, meet_id: int) 
     players = season_players(the_meet.season)
     which = action(request)
     absence = player_choice_form(players)(request.POST if which == "absence" else None)
-    late = LatenessForm(request.POST if which == "late" else None, players=players)
+    late = LatenessForm(request.POST if which == "late" else None, meet=the_meet, players=players)
     if which == "absence":
-        row = run(
-            absence,
-            lambda d: services.announce_absence(
-                meet=the_meet, player=player(d["player"]), actor=official(request)
-            ),
-        )
+        row = run(absence, services.announce_absence, meet=the_meet, actor=official(request))
         if row is not None:
             return done(request, f"{row.player}'s absence is recorded.")
     elif which == "late":
-        told = run(
-            late,
-            lambda d: services.announce_lateness(
-                meet=the_meet,
-                player=player(d["player"]),
-                at=late.told(the_meet),
-                actor=official(request),
-            ),
-        )
+        told = run(late, services.announce_lateness, meet=the_meet, actor=official(request))
         if told is not None:
             return done(request, _lateness_message(told))
     withdraw_errors: list[str] = []
@@ -361,9 +318,10 @@ def attendance(request: HttpRequest, league: m.League, role: str, meet_id: int) 
         withdrawing = WithdrawAnnouncementForm(request.POST)
         withdrawn = run(
             withdrawing,
-            lambda d: services.withdraw_announcement(
-                meet=the_meet, player=player(d["player"]), kind=kind, actor=official(request)
-            ),
+            services.withdraw_announcement,
+            meet=the_meet,
+            kind=kind,
+            actor=official(request),
         )
         if withdrawn is not None:
             what = "absence" if kind == "absence" else "lateness notice"
@@ -410,7 +368,13 @@ def start(request: HttpRequest, league: m.League, role: str, meet_id: int) -> Ht
         count=proposal.group_count,
     )
     if request.method == "POST":
-        started = run(form, lambda d: _start(the_meet, form, request))
+        started = run(
+            form,
+            services.start_meet,
+            season=the_meet.season,
+            number=the_meet.number,
+            actor=official(request),
+        )
         if started is not None:
             warned = " ".join(started.warnings)
             messages.success(request, f"Meet {the_meet.number} started. {warned}".strip())
@@ -425,20 +389,19 @@ def start(request: HttpRequest, league: m.League, role: str, meet_id: int) -> Ht
     return page(request, "manage/start.html", context, failed=form.is_bound)
 
 
-def _start(meet: m.Meet, form: StartMeetForm, request: HttpRequest) -> Any:
-    data = form.cleaned_data
-    chosen = form.override_groups()
-    players = m.Player.objects.in_bulk([p for group in chosen or [] for p in group])
-    return services.start_meet(
-        season=meet.season,
-        number=meet.number,
-        date=data["date"],
-        seed=data["seed"],
-        actor=official(request),
-        override_groups=None if chosen is None else [[players[p] for p in g] for g in chosen],
-        override_reason=data["override_reason"] or None,
-        date_reason=data["date_reason"] or None,
-    )
+FORFEIT_ACTIONS: dict[str, tuple[Callable[..., Any], Callable[[Any], str]]] = {
+    "forfeit": (services.record_forfeit, lambda row: f"{row.player}'s forfeit is recorded."),
+    # The rules' reason reads as the rest of a sentence about the player.
+    "late": (
+        services.record_late_join,
+        lambda arrival: f"Late arrival recorded: {arrival.row.player} {arrival.decision.reason}.",
+    ),
+    "non_countable": (
+        services.designate_forfeit_non_countable,
+        lambda row: f"{row.player}'s forfeit no longer counts (R2.4-g).",
+    ),
+}
+"""The forfeits page's actions: each one's service, and what the console says once done."""
 
 
 @console_page(ANY_ROLE)
@@ -448,65 +411,13 @@ def forfeits(request: HttpRequest, league: m.League, role: str, meet_id: int) ->
     countable one with the way to designate it non-countable (R2.4-g)."""
     the_meet = meet_of(league, meet_id)
     chosen = _chosen_group(request, the_meet)
-    games, players = _games(the_meet, chosen), meet_players(the_meet, group=chosen)
     which = action(request)
-    # One page, two forms with the same field names: ids of their own keep each label on
-    # its own field.
-    forfeit = ForfeitForm(
-        request.POST if which == "forfeit" else None,
-        games=games,
-        players=players,
-        auto_id="id_forfeit_%s",
-    )
-    late = LateJoinForm(
-        request.POST if which == "late" else None,
-        games=games,
-        players=players,
-        auto_id="id_late_%s",
-    )
-    # One small form per countable forfeit of the list; the one posted shows its errors.
-    designate = NonCountableForm(request.POST if which == "non_countable" else None)
-    if which == "forfeit":
-        row = run(
-            forfeit,
-            lambda d: services.record_forfeit(
-                game=game_of(the_meet, d["game"]),
-                player=player(d["player"]),
-                countable=d["countable"],
-                reason=d["reason"],
-                note=d["note"],
-                actor=official(request),
-            ),
-        )
-        if row is not None:
-            return done(request, f"{row.player}'s forfeit is recorded.")
-    elif which == "late":
-        arrival = run(
-            late,
-            lambda d: services.record_late_join(
-                game=game_of(the_meet, d["game"]),
-                player=player(d["player"]),
-                machine_allows_joining=d["machine_allows_joining"],
-                last_player_not_past_ball_1=d["last_player_not_past_ball_1"],
-                actor=official(request),
-            ),
-        )
-        if arrival is not None:
-            # The rules' reason reads as the rest of a sentence about the player.
-            who = arrival.row.player
-            return done(request, f"Late arrival recorded: {who} {arrival.decision.reason}.")
-    elif which == "non_countable":
-        designated = run(
-            designate,
-            lambda d: services.designate_forfeit_non_countable(
-                game=game_of(the_meet, d["game"]),
-                player=player(d["player"]),
-                reason=d["reason"],
-                actor=official(request),
-            ),
-        )
-        if designated is not None:
-            return done(request, f"{designated.player}'s forfeit no longer counts (R2.4-g).")
+    posted = _forfeit_forms(request, the_meet, chosen, which)
+    if which in FORFEIT_ACTIONS:
+        service, said = FORFEIT_ACTIONS[which]
+        result = run(posted[which], service, actor=official(request))
+        if result is not None:
+            return done(request, said(result))
     context = {
         **_base(league, role, the_meet, "forfeits"),
         **_group_context(the_meet, chosen),
@@ -514,11 +425,46 @@ def forfeits(request: HttpRequest, league: m.League, role: str, meet_id: int) ->
         "forfeits": [
             f for f in meet_forfeits(the_meet) if chosen is None or f.game.group.number == chosen
         ],
-        "forfeit": forfeit,
-        "late": late,
-        "designate": designate,
+        "forfeit": posted["forfeit"],
+        "late": posted["late"],
+        "designate": posted["non_countable"],
     }
     return page(request, "manage/forfeits.html", context, failed=bool(which))
+
+
+def _forfeit_forms(
+    request: HttpRequest, meet: m.Meet, chosen: int | None, which: str
+) -> dict[str, forms.Form]:
+    """The forfeits page's forms by action, the posted one bound."""
+    games, players = _games(meet, chosen), meet_players(meet, group=chosen)
+
+    def bound(name: str) -> Any:
+        return request.POST if which == name else None
+
+    # One page, two forms with the same field names: ids of their own keep each label on
+    # its own field. One small form per countable forfeit of the list: the one posted shows
+    # its errors.
+    return {
+        "forfeit": ForfeitForm(
+            bound("forfeit"), games=games, players=players, auto_id="id_forfeit_%s"
+        ),
+        "late": LateJoinForm(bound("late"), games=games, players=players, auto_id="id_late_%s"),
+        "non_countable": NonCountableForm(bound("non_countable"), meet=meet),
+    }
+
+
+COMPENSATORY_ACTIONS: dict[str, tuple[Callable[..., Any], Callable[[Any], str]]] = {
+    "grant": (
+        services.request_compensatory_game,
+        lambda granted: (
+            "Compensatory game granted: "
+            + ("1 ball." if granted.balls == 1 else f"{granted.balls} balls.")
+        ),
+    ),
+    "compensatory": (services.record_compensatory_game, lambda _: "Compensatory game recorded."),
+}
+"""The malfunctions page's compensatory game actions: each one's service, and what the
+console says once done."""
 
 
 @console_page(LO_ONLY)
@@ -526,95 +472,69 @@ def malfunctions(request: HttpRequest, league: m.League, role: str, meet_id: int
     """Malfunctions (report_malfunction) and compensatory games (request and record)."""
     the_meet = meet_of(league, meet_id)
     chosen = _chosen_group(request, the_meet)
-    games, players = _games(the_meet, chosen), meet_players(the_meet, group=chosen)
     which = action(request)
-
-    def bound(name: str) -> Any:
-        return request.POST if which == name else None
-
-    # Three forms with the same field names on one page: each has ids of its own, so each
-    # label names its own field.
-    report = MalfunctionForm(
-        bound("malfunction"), games=games, players=players, auto_id="id_malfunction_%s"
-    )
-    grant = CompensatoryRequestForm(
-        bound("grant"), games=games, players=players, auto_id="id_grant_%s"
-    )
-    record = CompensatoryGameForm(
-        bound("compensatory"), games=games, players=players, auto_id="id_compensatory_%s"
-    )
-    if which == "malfunction":
-        review = _game_ending_review(request, the_meet, report)
-        if isinstance(review, _Review):  # a game-ending event not confirmed yet: show it first
-            context = {
-                **_base(league, role, the_meet, "malfunctions"),
-                **_group_context(the_meet, chosen),
-                "report": report,
-                "ending": review.ending,
-                "balls": review.balls,
-            }
-            failed = review.ending is None or bool(review.balls.errors)
-            return records_nothing(
-                page(request, "manage/malfunction_review.html", context, failed=failed)
-            )
-        reported = run(
-            report,
-            lambda d: services.report_malfunction(
-                game=game_of(the_meet, d["game"]),
-                player=player(d["player"]),
-                ball=d["ball"],
-                reason_code=d["reason_code"],
-                kind=d["kind"],
-                note=d["note"],
-                problem=d["problem"],
-                one_handed_ball=d["one_handed_ball"],
-                ball_in_play=d["ball_in_play"],
-                request_compensatory=d["request_compensatory"],
-                next_balls=review.next_balls if review else None,
-                extra_balls=_extra_balls(d, review),
-                slammer=player(d["slammer"]) if d["slammer"] else None,
-                actor=official(request),
-            ),
-        )
-        if reported is not None:
-            return done(request, _reported_message(reported))
-    elif which == "grant":
-        granted = run(
-            grant,
-            lambda d: services.request_compensatory_game(
-                game=game_of(the_meet, d["game"]),
-                player=player(d["player"]),
-                play_continued=d["play_continued"],
-                actor=official(request),
-            ),
-        )
-        if granted is not None:
-            balls = "1 ball" if granted.balls == 1 else f"{granted.balls} balls"
-            return done(request, f"Compensatory game granted: {balls}.")
-    elif which == "compensatory":
-        played = run(
-            record,
-            lambda d: services.record_compensatory_game(
-                game=game_of(the_meet, d["game"]),
-                player=player(d["player"]),
-                new_score=d["new_score"],
-                leading_subtracted=d["leading_subtracted"] or 0,
-                state_subtracted=d["state_subtracted"] or 0,
-                reason=d["reason"],
-                actor=official(request),
-            ),
-        )
-        if played is not None:
-            return done(request, "Compensatory game recorded.")
-    context = {
+    posted = _malfunction_forms(request, the_meet, chosen, which)
+    base = {
         **_base(league, role, the_meet, "malfunctions"),
         **_group_context(the_meet, chosen),
+    }
+    if which == "malfunction":
+        answer = _report(request, posted["report"], base)
+        if answer is not None:
+            return answer
+    elif which in COMPENSATORY_ACTIONS:
+        service, said = COMPENSATORY_ACTIONS[which]
+        result = run(posted[which], service, actor=official(request))
+        if result is not None:
+            return done(request, said(result))
+    context = {
+        **base,
         "facts": meet_facts(the_meet),
-        "report": report,
-        "grant": grant,
-        "record": record,
+        "report": posted["report"],
+        "grant": posted["grant"],
+        "record": posted["compensatory"],
     }
     return page(request, "manage/malfunctions.html", context, failed=bool(which))
+
+
+def _malfunction_forms(
+    request: HttpRequest, meet: m.Meet, chosen: int | None, which: str
+) -> dict[str, forms.Form]:
+    """The malfunctions page's forms (the report, and the compensatory game's two), the
+    posted one bound."""
+    games, players = _games(meet, chosen), meet_players(meet, group=chosen)
+
+    def bound(name: str) -> dict[str, Any]:
+        # Three forms with the same field names on one page: each has ids of its own, so
+        # each label names its own field.
+        return {
+            "data": request.POST if which == name else None,
+            "games": games,
+            "players": players,
+            "auto_id": f"id_{name}_%s",
+        }
+
+    return {
+        "report": MalfunctionForm(**bound("malfunction")),
+        "grant": CompensatoryRequestForm(**bound("grant")),
+        "compensatory": CompensatoryGameForm(**bound("compensatory")),
+    }
+
+
+def _report(request: HttpRequest, report: forms.Form, base: dict[str, Any]) -> HttpResponse | None:
+    """Report a malfunction (report_malfunction). A game-ending event is shown for review
+    first, and recorded once the official confirms it. None: the report was refused (its
+    form says why)."""
+    assert isinstance(report, MalfunctionForm)
+    review = _game_ending_review(request, report)
+    if isinstance(review, _Review):  # a game-ending event not confirmed yet: show it first
+        context = {**base, "report": report, "ending": review.ending, "balls": review.balls}
+        failed = review.ending is None or bool(review.balls.errors)
+        return records_nothing(
+            page(request, "manage/malfunction_review.html", context, failed=failed)
+        )
+    reported = run(report, _reporting(review), actor=official(request))
+    return done(request, _reported_message(reported)) if reported is not None else None
 
 
 @dataclass(frozen=True)
@@ -635,15 +555,25 @@ class _Reviewed:
     extra_balls: dict[int, int]
 
 
-def _extra_balls(d: dict[str, Any], review: _Reviewed | None) -> dict[int, int]:
-    """Extra balls collected by each player: the reporting player's from the report, the
-    others' from the review."""
-    mine = {d["player"]: d["extra_balls"]} if d["extra_balls"] else {}
-    return {**(review.extra_balls if review else {}), **mine}
+def _reporting(review: _Reviewed | None) -> Callable[..., ReportedMalfunction]:
+    """report_malfunction, with what the official confirmed on the review of a game-ending
+    event: the other players' next balls, and their extra balls beside the reporting
+    player's."""
+    if review is None:
+        return services.report_malfunction
+
+    def reported(*, extra_balls: dict[int, int], **arguments: Any) -> ReportedMalfunction:
+        return services.report_malfunction(
+            **arguments,
+            next_balls=review.next_balls,
+            extra_balls={**review.extra_balls, **extra_balls},
+        )
+
+    return reported
 
 
 def _game_ending_review(
-    request: HttpRequest, meet: m.Meet, report: MalfunctionForm
+    request: HttpRequest, report: MalfunctionForm
 ) -> _Review | _Reviewed | None:
     """For a reason that ends the game (R7.3-h, R8.4-c): until the official confirms, what to
     show them (each player's malfunctions and compensatory game, who slam tilted on purpose,
@@ -652,27 +582,29 @@ def _game_ending_review(
     if not report.is_valid() or not ends_the_game(report.cleaned_data["reason_code"]):
         return None
     reviewed = "confirm" in request.POST  # posted from the review page
-
     d = report.cleaned_data
 
     def preview(form: forms.Form, told: _Reviewed | None) -> GameEnding | None:
-        return run(
+        # The report's game, player and ball, with the balls the review gave.
+        return attempt(
             form,
-            lambda _: services.preview_game_ending(
-                game=game_of(meet, d["game"]),
-                player=player(d["player"]),
+            lambda: services.preview_game_ending(
+                game=d["game"],
+                player=d["player"],
                 ball=d["ball"],
                 ball_in_play=d["ball_in_play"],
+                slammer=d["slammer"],
                 next_balls=told.next_balls if told else None,
-                extra_balls=_extra_balls(d, told),
-                slammer=player(d["slammer"]) if d["slammer"] else None,
+                extra_balls={**(told.extra_balls if told else {}), **d["extra_balls"]},
             ),
         )
 
     first = preview(report, None)
     if first is None:
         return _Review(None, NextBallsForm(owed=()))
-    others = [(o.player_id, o.name, o.next_ball) for o in first.owed if o.player_id != d["player"]]
+    others = [
+        (o.player_id, o.name, o.next_ball) for o in first.owed if o.player_id != d["player"].pk
+    ]
     balls = NextBallsForm(request.POST if reviewed else None, owed=others)
     if not reviewed or not balls.is_valid():
         return _Review(first, balls)
@@ -712,29 +644,14 @@ def violations(request: HttpRequest, league: m.League, role: str, meet_id: int) 
         players=players,
         auto_id="id_slow_play_%s",  # its fields' names are the violation form's too
     )
-    warned = run(slow, lambda d: services.record_slow_play_warning(**d, actor=official(request)))
+    warned = run(slow, services.record_slow_play_warning, actor=official(request))
     if warned is not None:
         return done(request, f"Slow-play warning recorded: {warned.player}'s ball was plunged.")
     posted = request.method == "POST" and not slow.is_bound
     form = ViolationForm(request.POST if posted else None, games=games, players=players)
     recorded = None
     if posted:
-        recorded = run(
-            form,
-            lambda d: services.record_violation(
-                meet=the_meet,
-                player=player(d["player"]),
-                kind=d["kind"],
-                reason=d["reason"],
-                actor=official(request),
-                game=game_of(the_meet, d["game"]) if d["game"] else None,
-                games_completed=d["games_completed"] or 0,
-                serious=False if d["accidental"] else None,
-                target_game=d["target_game"],
-                last_allowable_ball=d["last_allowable_ball"],
-                slam_tilted=d["slam_tilted"],
-            ),
-        )
+        recorded = run(form, services.record_violation, meet=the_meet, actor=official(request))
     decision = None if recorded is None else recorded.decision
     context = {
         **_base(league, role, the_meet, "violations"),
@@ -766,39 +683,13 @@ def corrections(request: HttpRequest, league: m.League, role: str, meet_id: int)
         group = next(g for g in board.groups if g.id == game.group_id)
     players = [(p, group.names[p]) for p in group.players] if group else []
     form = ConsoleCorrectionForm(request.POST if which == "request" else None, players=players)
-    answer = AnswerForm(request.POST if which == "answer" else None)
+    answer = AnswerForm(request.POST if which == "answer" else None, meet=the_meet)
     if which == "request" and game is not None:
-        made = run(
-            form,
-            lambda d: services.request_correction(
-                game=game,
-                scores=form.scores(),
-                requested_by=player(d["requested_by"]),
-                reason=d["reason"],
-                actor=official(request),
-                override_reason=d["override_reason"] or None,
-            ),
-        )
+        made = run(form, services.request_correction, game=game, actor=official(request))
         if made is not None:
             return done(request, "Correction requested: record each asked player's answer.")
     elif which == "answer":
-        correction = m.CorrectionRequest.objects.filter(
-            pk=parse_id(request.POST.get("request")) or 0,
-            game__group__meet=the_meet,
-        ).first()
-        answered = run(
-            answer,
-            lambda d: (
-                services.respond_to_correction(
-                    request=correction,
-                    player=player(d["player"]),
-                    agrees=d["agrees"],
-                    actor=official(request),
-                )
-                if correction is not None
-                else None
-            ),
-        )
+        answered = run(answer, services.respond_to_correction, actor=official(request))
         if answered is not None:
             status = answered.outcome.status
             return done(request, f"Answer recorded: the correction is {status}.")

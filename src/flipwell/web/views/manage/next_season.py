@@ -37,16 +37,7 @@ def next_season(request: HttpRequest, league: m.League, role: str, season_id: in
         initial={"weekday": season.weekday, "carried": list(players)},
     )
     if request.method == "POST":
-        new = run(
-            form,
-            lambda d: services.start_next_season(
-                season=season,
-                name=d["name"],
-                weekday=d["weekday"],
-                leave_out=[p for pk, p in players.items() if pk not in set(d["carried"])],
-                actor=official(request),
-            ),
-        )
+        new = run(form, services.start_next_season, season=season, actor=official(request))
         if new is not None:
             carried = new.entries.count()
             shown = current_season(league)
@@ -100,9 +91,7 @@ def publish(request: HttpRequest, league: m.League, role: str, season_id: int) -
     season = season_of(league, season_id)
     form = forms.Form(request.POST or None)
     if request.method == "POST":
-        published = run(
-            form, lambda d: services.publish_season(season=season, actor=official(request))
-        )
+        published = run(form, services.publish_season, season=season, actor=official(request))
         if published is not None:
             messages.success(
                 request,

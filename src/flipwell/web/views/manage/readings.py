@@ -32,19 +32,11 @@ def readings(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
             initial={"setting": line.name, "value": line.value},
         )
     if request.method == "POST" and form is not None and line is not None:
-        changed = run(
-            form,
-            lambda d: services.change_ruleset_setting(
-                league=league,
-                setting=d["setting"],
-                value=d["value"],
-                reason=d["reason"],
-                actor=official(request),
-            ),
-        )
+        changed = run(form, services.change_ruleset_setting, league=league, actor=official(request))
         if changed is not None:
             now = league_readings(changed).line(line.name)
-            messages.success(request, f"{line.reading.title}: now {now.value if now else ''}.")
+            value = now.value.replace("_", " ") if now else ""  # words, as the page shows it
+            messages.success(request, f"{line.reading.title}: now {value}.")
             url = reverse("web:manage_readings", args=[league.slug])
             return HttpResponseRedirect(f"{url}#{line.name}")
     context: dict[str, Any] = {

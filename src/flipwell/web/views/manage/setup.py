@@ -42,7 +42,7 @@ from flipwell.web.forms import (
     RevokeTokenForm,
     RoleForm,
 )
-from flipwell.web.views.manage._common import action, done, official, page, player, run
+from flipwell.web.views.manage._common import action, attempt, done, official, page, run
 
 # --- a new league ----------------------------------------------------------------------------
 
@@ -56,7 +56,7 @@ def new_league(request: HttpRequest) -> HttpResponse:
         return render(request, "manage/new_league.html", {"refused": True}, status=403)
     form = NewLeagueForm(request.POST or None)
     if request.method == "POST":
-        league = run(form, lambda d: services.open_league(actor=official(request), **d))
+        league = run(form, services.open_league, actor=official(request))
         if league is not None:
             messages.success(request, f"{league.name} is open: you are its league official.")
             return HttpResponseRedirect(reverse("web:manage_league", args=[league.slug]))
@@ -74,10 +74,7 @@ def machines(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
     form = MachineForm((request.POST or None) if which != "add_many" else None)
     several = MachinesForm(request.POST if which == "add_many" else None, prefix="many")
     if which == "add_many":
-        added = run(
-            several,
-            lambda d: services.create_machines(league=league, actor=official(request), **d),
-        )
+        added = run(several, services.create_machines, league=league, actor=official(request))
         if added is not None:
             titles = ", ".join(machine.title for machine in added)
             return done(
@@ -86,9 +83,7 @@ def machines(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
                 f"{titles}.",
             )
     elif request.method == "POST":
-        machine = run(
-            form, lambda d: services.create_machine(league=league, actor=official(request), **d)
-        )
+        machine = run(form, services.create_machine, league=league, actor=official(request))
         if machine is not None:
             return done(request, f"{machine} added to the pool.")
     context = {
@@ -121,20 +116,13 @@ def machine(request: HttpRequest, league: m.League, role: str, machine_id: int) 
         request.POST if which == "status" else None, initial={"status": other}
     )
     if which == "edit":
-        changed = run(
-            edit,
-            lambda d: services.update_machine(machine=the_machine, actor=official(request), **d),
-        )
+        changed = run(edit, services.update_machine, machine=the_machine, actor=official(request))
         if changed is not None:
             return done(request, f"{changed.title} saved.")
     elif which == "status":
         ruling = run(
-            status,
-            lambda d: services.set_machine_status(
-                machine=the_machine, status=d["status"], reason=d["reason"],
-                actor=official(request),
-            ),
-        )  # fmt: skip
+            status, services.set_machine_status, machine=the_machine, actor=official(request)
+        )
         if ruling is not None:
             return done(request, f"{ruling.subject}.")
     context = {"league": league, "role": role, "row": row, "edit": edit, "status": status}
@@ -152,16 +140,7 @@ def officials(request: HttpRequest, league: m.League, role: str) -> HttpResponse
     link = ""
     added = None
     if request.method == "POST":
-        added = run(
-            form,
-            lambda d: services.add_official(
-                league=league,
-                username=d["username"],
-                role=d["role"],
-                player=player(d["player"]) if d["player"] else None,
-                actor=official(request),
-            ),
-        )
+        added = run(form, services.add_official, league=league, actor=official(request))
         if added is not None and added.token is None:
             name = added.official.user.get_username()
             what = "now" if added.changed_role else "added as"
@@ -187,7 +166,8 @@ def officials(request: HttpRequest, league: m.League, role: str) -> HttpResponse
 def official_page(
     request: HttpRequest, league: m.League, role: str, official_id: int
 ) -> HttpResponse:
-    """One official: change his role, link him to his own player record, or remove him."""
+    """One official: change their role, link them to their own player record, or remove
+    them."""
     row = league_official(league, official_id)
     if row is None:
         raise Http404("No such official in this league.")
@@ -203,21 +183,13 @@ def official_page(
     name = row.user.get_username()
     if which == "role":
         changed = run(
-            role_form,
-            lambda d: services.add_official(
-                league=league, username=name, role=d["role"], actor=official(request)
-            ),
+            role_form, services.add_official, league=league, username=name, actor=official(request)
         )
         if changed is not None:
             return done(request, f"{name} is now {changed.official.get_role_display().lower()}.")
     elif which == "link":
         linked = run(
-            link_form,
-            lambda d: services.link_official_player(
-                official=row,
-                player=player(d["player"]) if d["player"] else None,
-                actor=official(request),
-            ),
+            link_form, services.link_official_player, official=row, actor=official(request)
         )
         if linked is not None:
             said = f"linked to {linked.player}" if linked.player else "not linked to a player"
@@ -255,19 +227,15 @@ def api_tokens(request: HttpRequest, league: m.League, role: str) -> HttpRespons
     revoke = RevokeTokenForm(request.POST if which == "revoke" else None)
     issued = None
     if which == "issue":
-        issued = run(
-            issue,
-            lambda d: issue_api_token(
-                league=league, name=d["name"], scopes=d["scopes"], actor=official(request)
-            ),
-        )
+        issued = run(issue, issue_api_token, league=league, actor=official(request))
         if issued is not None:
             issue = IssueTokenForm()
     elif which == "revoke" and revoke.is_valid():
         token = m.ApiToken.objects.filter(league=league, pk=revoke.cleaned_data["token"]).first()
         if token is None:
             raise Http404("No such API token in this league.")
-        revoked = run(revoke, lambda d: revoke_api_token(token=token, actor=official(request)))
+        # Another league's token is a 404, as its page would be: looked up here, not on the form.
+        revoked = attempt(revoke, lambda: revoke_api_token(token=token, actor=official(request)))
         if revoked is not None:
             return done(request, f"Token {revoked.name} ({revoked.prefix}…) revoked.")
     context = {

@@ -1,0 +1,165 @@
+"""The console's playoff night page (§6) records through each of its forms: the qualification,
+a seed playoff (R6.1-e), a withdrawal (R6.6-b), a match's game started and recorded with its
+tie places, a tiebreaker (R6.5-a), a no-show (R6.6-c), and the close; each form's fields are
+its service's arguments, so a name spelt apart would fail here."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from flipwell.league import models as m
+from flipwell.league.services import (
+    qualify_for_playoffs,
+    record_seed_playoff,
+    record_withdrawal,
+    start_playoff_game,
+)
+from tests import factories as f
+from tests.api.conftest import golden, official  # noqa: F401 (fixtures)
+from tests.api.test_writes_playoffs import NIGHT, _tied_qf1, player
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def console(official):  # noqa: F811
+    client = Client()
+    client.force_login(official.user)
+    return client
+
+
+def _order(tiebreaker):
+    return list(tiebreaker.places.order_by("place").values_list("player_id", flat=True))
+
+
+def _url(season):
+    league = m.League.objects.get(pk=season.league_id)
+    return f"/manage/{league.slug}/seasons/{season.pk}/playoffs/"
+
+
+@pytest.fixture
+def seeded(golden, official):  # noqa: F811
+    qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user)
+    record_seed_playoff(season=golden, order=[player("Dee"), player("Bea")], actor=official.user)
+    record_seed_playoff(season=golden, order=[player("Pia"), player("Hal")], actor=official.user)
+    return golden
+
+
+@pytest.fixture
+def qualified(seeded, official):  # noqa: F811
+    """QF1 is Ivy, Pia, Hal, Kim; QF2 Jon, Omar, Eli, Rae (Ned withdrew)."""
+    record_withdrawal(season=seeded, player=player("Ned"), actor=official.user)
+    return seeded
+
+
+def test_playoffs_page_qualifies(console, golden):  # noqa: F811
+    response = console.post(_url(golden), {"action": "qualify", "date": NIGHT.isoformat()})
+
+    assert response.status_code == 302
+    assert m.PlayoffNight.objects.get(season=golden).date == NIGHT
+
+
+def test_playoffs_page_records_a_seed_playoff_r6_1_e(console, golden, official):  # noqa: F811
+    qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user)
+
+    response = console.post(
+        _url(golden),
+        {"action": "seed", "place_1": player("Dee").pk, "place_2": player("Bea").pk},
+    )
+
+    assert response.status_code == 302
+    assert _order(m.Tiebreaker.objects.get()) == [player("Dee").pk, player("Bea").pk]
+
+
+def test_playoffs_page_refuses_a_player_listed_twice(console, golden, official):  # noqa: F811
+    qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user)
+
+    response = console.post(
+        _url(golden),
+        {"action": "seed", "place_1": player("Dee").pk, "place_2": player("Dee").pk},
+    )
+
+    assert response.status_code == 400
+    assert "A player is listed twice." in response.text
+    assert m.Tiebreaker.objects.count() == 0
+
+
+def test_playoffs_page_records_a_withdrawal_r6_6_b(console, seeded):
+    response = console.post(
+        _url(seeded), {"action": "withdraw", "player": player("Ned").pk, "note": "Away"}
+    )
+
+    assert response.status_code == 302
+    assert m.Withdrawal.objects.get().player == player("Ned")
+
+
+def test_playoffs_page_starts_and_records_a_game_with_tie_places(console, qualified):
+    url = _url(qualified)
+    match = {"division": "A", "match": "QF1"}
+    started = console.post(url, {"action": "start", **match})
+    scores = {
+        f"score_{player('Ivy').pk}": "9,000",
+        f"score_{player('Pia').pk}": "5,000",
+        f"score_{player('Hal').pk}": "5,000",
+        f"score_{player('Kim').pk}": "1,000",
+        f"tie_{player('Hal').pk}": "1",
+        f"tie_{player('Pia').pk}": "2",
+    }
+
+    recorded = console.post(url, {"action": "game", **match, **scores})
+
+    assert (started.status_code, recorded.status_code) == (302, 302)
+    places = m.PlayoffResult.objects.values_list("player__first_name", "machine_score", "tie_place")
+    assert sorted(places) == [
+        ("Hal", 5000, 1),
+        ("Ivy", 9000, None),
+        ("Kim", 1000, None),
+        ("Pia", 5000, 2),
+    ]
+
+
+def test_playoffs_page_records_a_tiebreaker_r6_5_a(console, qualified, official):  # noqa: F811
+    _tied_qf1(qualified, official)
+
+    response = console.post(
+        _url(qualified),
+        {"action": "tiebreaker", "division": "A", "match": "QF1",
+         "place_1": player("Hal").pk, "place_2": player("Pia").pk},
+    )  # fmt: skip
+
+    assert response.status_code == 302
+    row = m.Tiebreaker.objects.get(purpose="match")
+    assert _order(row) == [player("Hal").pk, player("Pia").pk]
+
+
+def test_playoffs_page_records_a_no_show_r6_6_c(console, qualified):
+    response = console.post(
+        _url(qualified),
+        {"action": "noshow", "division": "A", "match": "QF2", "player": player("Eli").pk},
+    )
+
+    assert response.status_code == 302
+    assert m.PlayoffNoShow.objects.get().player == player("Eli")
+
+
+def test_playoffs_page_refuses_another_leagues_machine(console, qualified, official):  # noqa: F811
+    start_playoff_game(season=qualified, division="A", match="QF1", actor=official.user)
+    elsewhere = f.MachineFactory(title="Cyclone")  # a machine of another league
+
+    response = console.post(
+        _url(qualified),
+        {"action": "start", "division": "A", "match": "QF2", "machine": elsewhere.pk},
+    )
+
+    assert response.status_code == 400
+    assert "that machine is not one of the machines offered here" in response.text
+    assert m.PlayoffGame.objects.count() == 1
+
+
+def test_playoffs_page_close_refused_before_the_finals_says_why(console, qualified):
+    response = console.post(_url(qualified), {"action": "close"})
+
+    assert response.status_code == 400
+    assert 'class="form-errors"' in response.text
+    assert m.PlayoffNight.objects.get(season=qualified).status != "closed"
