@@ -19,6 +19,7 @@ SRC = Path(flipwell.__file__).parent
 LIMIT = 60
 FOLDERS = (
     "league/services",
+    "web/views",
     "api/endpoints",
 )
 """The folders (under src/flipwell) whose every function is at most `LIMIT` lines."""
@@ -38,7 +39,7 @@ def _checked_files() -> list[Path]:
     return sorted(path for folder in FOLDERS for path in (SRC / folder).rglob("*.py"))
 
 
-def test_no_function_over_60_lines_in_services_and_endpoints() -> None:
+def test_no_function_over_60_lines_in_services_views_and_endpoints() -> None:
     too_long = [
         f"{path.relative_to(SRC.parents[1])}: {name} has {length} lines"
         for path in _checked_files()
