@@ -11,6 +11,7 @@ from flipwell.league.audit import record_event
 from flipwell.league.models import League, LeagueOfficial
 from flipwell.league.selectors.seasons import seasons_newest_first
 from flipwell.league.services._edge import (
+    ConflictError,
     league_changed,
     record_ruling,
     require_official,
@@ -19,7 +20,14 @@ from flipwell.league.services._edge import (
     season_changed,
 )
 from flipwell.league.validators import ruleset_from_overrides, validate_ruleset_overrides
-from flipwell.rules import FWPL_V1, READINGS, check_ruleset_change, parse_setting, setting_text
+from flipwell.rules import (
+    FWPL_V1,
+    READINGS,
+    RuleError,
+    check_ruleset_change,
+    parse_setting,
+    setting_text,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -82,12 +90,13 @@ def change_ruleset_setting(
     the league's (which every season created later takes) and its newest season's, which has
     not begun. Seasons played keep the readings they were played under.
 
-    Refused (ValidationError, nothing written) once the league's newest season has begun
-    (`check_ruleset_change`), for an unknown setting or a value it does not allow, and
-    without a reason. Side effects: the league's and the newest season's ruleset overrides (a
-    value equal to the rulebook's default is dropped from them), a Ruling (who, when, why),
-    an audit event ``league.ruleset_changed`` with the old and new values and the season
-    changed, and that season folded again when its reading changed (`season_changed`).
+    Refused (nothing written): ConflictError ``season_begun`` (on ``value``) once the league's
+    newest season has begun (`check_ruleset_change`); ValidationError for an unknown setting or
+    a value it does not allow, and without a reason. Side effects: the league's and the newest
+    season's ruleset overrides (a value equal to the rulebook's default is dropped from them),
+    a Ruling (who, when, why), an audit event ``league.ruleset_changed`` with the old and new
+    values and the season changed, and that season folded again when its reading changed
+    (`season_changed`).
     PermissionDenied unless `actor` is a league official of `league`.
     """
     require_official(actor=actor, league=league, action="change the league's readings")
@@ -97,11 +106,8 @@ def change_ruleset_setting(
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         newest = seasons_newest_first(league).select_for_update(of=("self",)).first()
+        _require_not_begun(newest)
         with rules_edge("value"):
-            check_ruleset_change(
-                season=newest.name if newest else None,
-                begun=bool(getattr(newest, "begun", False)),
-            )
             old, new, league.ruleset_overrides = _read_as(league.ruleset_overrides, setting, value)
             if newest is not None:
                 was, _, newest.ruleset_overrides = _read_as(
@@ -132,6 +138,17 @@ def change_ruleset_setting(
             if was != new:
                 season_changed(newest)
     return league
+
+
+def _require_not_begun(newest: Any) -> None:
+    """ConflictError ``season_begun`` (on ``value``, the rules' words) once the league's newest
+    season (None: it has none; annotated ``begun``) has begun."""
+    try:
+        check_ruleset_change(
+            season=newest.name if newest else None, begun=bool(getattr(newest, "begun", False))
+        )
+    except RuleError as error:
+        raise ConflictError({"value": str(error)}, code="season_begun") from error
 
 
 def _read_as(
