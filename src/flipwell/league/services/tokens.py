@@ -140,7 +140,13 @@ def revoke_api_token(*, token: ApiToken, actor: User) -> ApiToken:
     revoked.
     """
     with transaction.atomic():
-        token = ApiToken.objects.select_for_update().select_related("league").get(pk=token.pk)
+        # Only the token's row: its league may be none (an outer join, which PostgreSQL
+        # cannot lock on that side).
+        token = (
+            ApiToken.objects.select_for_update(of=("self",))
+            .select_related("league")
+            .get(pk=token.pk)
+        )
         if token.league is None:
             if not (actor.pk == token.issued_by_id or actor.is_staff or actor.is_superuser):
                 raise PermissionDenied(
