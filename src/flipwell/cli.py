@@ -8,6 +8,10 @@ commands (``manage.py <command>`` runs the same ones, with underscores: ``import
 flipwell migrate                                 set up (or update) the database
 flipwell demo                                    create the demo league, once
 flipwell createofficial USERNAME                 a first league official, who may open leagues
+flipwell issue-api-token [--league SLUG] --as USER --scope SCOPE ... NAME
+                                                 an API token (no --league: an installation
+                                                 token, scope leagues, to open leagues)
+flipwell revoke-api-token --as USER PREFIX       revoke an API token
 flipwell import-players --season ID FILE.csv     enter a roster CSV's players in a season
 flipwell export-season --season ID --format csv|json [--output FILE] [--scores FILE]
 flipwell backup FILE                             every league's facts in one JSON file
@@ -39,6 +43,8 @@ DJANGO_COMMANDS = {
     "migrate": ("migrate", "set up (or update) the database"),
     "demo": ("demo", "create the demo league (once) and show its official's password"),
     "createofficial": ("createofficial", "create a league official who may open leagues"),
+    "issue-api-token": ("issue_api_token", "issue an API token and print it (once)"),
+    "revoke-api-token": ("revoke_api_token", "revoke an API token by its shown prefix"),
     "import-players": ("import_players", "enter a roster CSV's players in a season"),
     "export-season": ("export_season", "export a season as a season file (JSON) or CSV"),
     "backup": ("backup", "write every league's facts to one JSON file"),

@@ -11,6 +11,9 @@ Commands (each prints one JSON object on stdout):
   ``{"token": secret, "games": [{"id": game id, "players": [player ids]}]}``.
 - ``stored``: every stored score submission, oldest first, ``{"submissions": [[id, key,
   game id, version, confirmed_by or null]]}``.
+- ``fold SEASON``: the season folded now from its stored facts under its own readings (not
+  the stored fold the pages read), its standings best first: ``{"standings": [[player id,
+  league points as an exact fraction, games played]], "meets": meets folded}``.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ def main(argv: list[str]) -> dict[str, Any]:
         return _night(int(args[0]))
     if command == "stored":
         return _stored()
+    if command == "fold":
+        return _fold(int(args[0]))
     raise SystemExit(f"unknown command {command!r}")
 
 
@@ -89,6 +94,22 @@ def _stored() -> dict[str, Any]:
     return {
         "submissions": [list(row) for row in rows],
         "ledger": [list(row) for row in ledger],
+    }
+
+
+def _fold(season_id: int) -> dict[str, Any]:
+    from fractions import Fraction
+
+    from flipwell.league import models as m
+    from flipwell.league.results import compute_fold
+
+    result = compute_fold(m.Season.objects.get(pk=season_id)).result
+    return {
+        "standings": [
+            [int(s.player), str(Fraction(s.league_points)), s.games_played]
+            for s in result.standings()
+        ],
+        "meets": len(result.meets),
     }
 
 

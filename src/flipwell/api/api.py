@@ -24,6 +24,7 @@ from flipwell.api.endpoints import (
     people,
     playoff_writes,
     public,
+    setup_writes,
     writes,
 )
 from flipwell.api.errors import install_error_handlers
@@ -60,9 +61,11 @@ api = FlipwellApi(
     version="1",
     description=(
         "Read a league's seasons, meets, scores, standings and playoffs; write with an API "
-        "token an official issues. League points are JSON numbers with an exact fraction "
-        "beside them (`league_points_exact`); lists are pages with a `next` link; every "
-        'error is `{"error": {"code", "message", "fields"}}`. Every write takes an '
+        "token an official issues (a league's token), or set a league up from nothing with an "
+        "installation token (scope `leagues`: open leagues; its other scopes work in the "
+        "leagues where its account holds the role). League points are JSON numbers with an "
+        "exact fraction beside them (`league_points_exact`); lists are pages with a `next` "
+        'link; every error is `{"error": {"code", "message", "fields"}}`. Every write takes an '
         "`Idempotency-Key` header: sent again with the same key and body, it is answered "
         "from the first answer (`Idempotent-Replayed: true`) and not done twice."
     ),
@@ -74,7 +77,15 @@ install_error_handlers(api)
 # Every write runs once per Idempotency-Key (flipwell.api.idempotency); reads pass through.
 api.add_decorator(idempotent, mode="view")
 # The writes' endpoints are on public.router, which serves both methods of a path.
-WRITE_MODULES = (writes, meet_writes, league_writes, playoff_writes, notices, people)
+WRITE_MODULES = (
+    writes,
+    meet_writes,
+    league_writes,
+    playoff_writes,
+    notices,
+    people,
+    setup_writes,
+)
 api.add_router("", public.router)
 api.add_router("", files.router)
 api.add_router("", me.router)

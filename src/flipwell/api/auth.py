@@ -3,7 +3,9 @@
 A token acts as the official who issued it, limited to its league and scopes
 (`flipwell.api.tokens`), and only while he still holds a role in that league that allows the
 scope used (checked on every request: a removed official's token is refused even if it was
-somehow not revoked). The services then check his role as they would for the web app.
+somehow not revoked). An installation token (no league) acts in any league where its issuer
+holds that role, and alone opens leagues (scope ``leagues``). The services then check his
+role as they would for the web app.
 
 Words: an *override* is an official's decision that sets a rule aside with a reason (a
 correction after the meet is closed, A45.2): it needs the ``manage`` scope, whatever other
@@ -17,7 +19,12 @@ from typing import TYPE_CHECKING
 from django.http import HttpRequest
 from ninja.security import HttpBearer
 
-from flipwell.api.tokens import require_issuer_role, require_scope, token_for_secret
+from flipwell.api.tokens import (
+    require_issuer_role,
+    require_opener,
+    require_scope,
+    token_for_secret,
+)
 from flipwell.league.models import ApiToken, League
 from flipwell.league.services.tokens import Scope
 
@@ -40,8 +47,21 @@ def acting_official(
     """The official the request's token acts for; PermissionDenied (403) when the token is of
     another league, lacks `scope` (`doing` says what it is needed for), or its issuer no
     longer holds a role in `league` that allows `scope`."""
+    token = _token(request)
+    require_scope(token, league=league, scope=scope, doing=doing)
+    require_issuer_role(token, league=league, scope=scope)
+    return token.issued_by
+
+
+def acting_opener(request: HttpRequest) -> User:
+    """The account the request's installation token acts for, to open a league;
+    PermissionDenied (403) for a league's token or one without the ``leagues`` scope."""
+    token = _token(request)
+    require_opener(token)
+    return token.issued_by
+
+
+def _token(request: HttpRequest) -> ApiToken:
     token = request.auth  # type: ignore[attr-defined]
     assert isinstance(token, ApiToken)  # TokenAuth ran before the endpoint
-    require_scope(token, league=league, scope=scope, doing=doing)
-    require_issuer_role(token, scope=scope)
-    return token.issued_by
+    return token

@@ -96,7 +96,7 @@ def idempotent(run: Run) -> Run:
 def _owner(request: HttpRequest, kwargs: dict[str, Any]) -> tuple[str, str] | None:
     """(scope, sender) of the request's key: a personal link's league and link for the
     ``/me/{token}`` writes, else the API token's league and token; None when neither is
-    valid."""
+    valid. An installation token's keys are the installation's (it has no league)."""
     if "token" in kwargs:
         try:
             link = live_link(str(kwargs["token"]))
@@ -109,7 +109,8 @@ def _owner(request: HttpRequest, kwargs: dict[str, Any]) -> tuple[str, str] | No
     token = token_for_secret(secret.strip())
     if token is None:
         return None
-    return f"league:{token.league_id}", f"token:{token.pk}"
+    where = "installation" if token.league_id is None else f"league:{token.league_id}"
+    return where, f"token:{token.pk}"
 
 
 def _kept(response: HttpResponseBase) -> Answer | None:

@@ -1,7 +1,7 @@
 """The JSON shapes of the API: every request body and response, each field described, one
 module per resource (`common`, `leagues`, `players`, `meets`, `sheets`, `corrections`,
 `standings`, `incidents`, `machines`, `violations`, `ledger`, `rulings`, `playoffs`,
-`ifpa`, `people`); every schema is importable from here.
+`ifpa`, `people`, `setup`); every schema is importable from here.
 
 Words:
 - *league points* are exact fractions in flipwell (a §2.4 credit can be a third of a point).
@@ -180,6 +180,20 @@ from flipwell.api.schemas.rulings import (
     SpecialRulingOut,
     SpecialRulingPage,
 )
+from flipwell.api.schemas.setup import (
+    MachineChangeIn,
+    MachineDetailOut,
+    MachineIn,
+    MachineStatusIn,
+    MachineStatusOut,
+    OpenLeagueIn,
+    ReadingOut,
+    ReadingTextOut,
+    RulesetChangeIn,
+    RulesetOut,
+    SeasonIn,
+    SeasonScheduleIn,
+)
 from flipwell.api.schemas.sheets import (
     ConfirmIn,
     GameOut,
@@ -281,12 +295,17 @@ __all__ = [
     "LedgerEntryOut",
     "LedgerIn",
     "LedgerLineOut",
+    "MachineChangeIn",
+    "MachineDetailOut",
     "MachineHighScoresOut",
+    "MachineIn",
     "MachineOut",
     "MachinePage",
     "MachineProblemIn",
     "MachineProblemOut",
     "MachineStatsOut",
+    "MachineStatusIn",
+    "MachineStatusOut",
     "MalfunctionIn",
     "MalfunctionKind",
     "MalfunctionOut",
@@ -306,6 +325,7 @@ __all__ = [
     "NoticePreferencesOut",
     "NoticeQueueOut",
     "OfficialMachineIn",
+    "OpenLeagueIn",
     "OpponentRecordOut",
     "PenaltyOut",
     "PlaceOut",
@@ -328,6 +348,8 @@ __all__ = [
     "QualifyIn",
     "QualifyingDivisionOut",
     "RaceStatus",
+    "ReadingOut",
+    "ReadingTextOut",
     "RegisterIn",
     "RemedyChoice",
     "RemedyIn",
@@ -339,13 +361,17 @@ __all__ = [
     "RestartIn",
     "RestartOut",
     "ReversalIn",
+    "RulesetChangeIn",
+    "RulesetOut",
     "RulingOut",
     "ScheduleMeetIn",
     "ScoreIn",
     "ScoreOut",
+    "SeasonIn",
     "SeasonNameOut",
     "SeasonOut",
     "SeasonPage",
+    "SeasonScheduleIn",
     "SeasonStatsOut",
     "SeedOut",
     "SeedPlayoffIn",

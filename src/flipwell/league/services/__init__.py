@@ -9,8 +9,9 @@ transaction with `season_changed` (``_edge``): the season is folded there, so a 
 facts the rules reject rolls back instead of breaking the season's pages.
 
 =====================  ===========================================================
-leagues, seasons       create_league, change_ruleset_setting, create_season, start_next_season,
-                       publish_season, refresh_ifpa_ranks, import_season_file
+leagues, seasons       create_league, change_ruleset_setting, create_season,
+                       change_season_schedule, start_next_season, publish_season,
+                       refresh_ifpa_ranks, import_season_file
 players                register_player, import_players_csv, edit_player
 identity               check_merge_players, merge_players, undo_player_merge
 meets                  schedule_meet, reschedule_meet, cancel_meet, announce_absence,
@@ -137,6 +138,7 @@ from flipwell.league.services.scores import confirm_scores, submit_scores
 from flipwell.league.services.season_files import import_season_file
 from flipwell.league.services.seasons import (
     RankRefresh,
+    change_season_schedule,
     create_season,
     publish_season,
     refresh_ifpa_ranks,
@@ -187,6 +189,7 @@ __all__ = [
     "answer_playoff_correction",
     "cancel_meet",
     "change_ruleset_setting",
+    "change_season_schedule",
     "check_merge_players",
     "choose_next_machine",
     "choose_notices_by_link",

@@ -11,6 +11,7 @@ from flipwell.league.audit import record_event
 from flipwell.league.models import League, LeagueOfficial
 from flipwell.league.selectors.seasons import seasons_newest_first
 from flipwell.league.services._edge import (
+    ConflictError,
     league_changed,
     record_ruling,
     require_official,
@@ -22,6 +23,7 @@ from flipwell.league.validators import validate_ruleset_overrides
 from flipwell.rules import (
     FWPL_V1,
     READINGS,
+    RuleError,
     check_ruleset_change,
     parse_setting,
     ruleset_from_overrides,
@@ -89,12 +91,13 @@ def change_ruleset_setting(
     the league's (which every season created later takes) and its newest season's, which has
     not begun. Seasons played keep the readings they were played under.
 
-    Refused (ValidationError, nothing written) once the league's newest season has begun
-    (`check_ruleset_change`), for an unknown setting or a value it does not allow, and
-    without a reason. Side effects: the league's and the newest season's ruleset overrides (a
-    value equal to the rulebook's default is dropped from them), a Ruling (who, when, why),
-    an audit event ``league.ruleset_changed`` with the old and new values and the season
-    changed, and that season folded again when its reading changed (`season_changed`).
+    Refused (nothing written): ConflictError ``season_begun`` (on ``value``) once the league's
+    newest season has begun (`check_ruleset_change`); ValidationError for an unknown setting or
+    a value it does not allow, and without a reason. Side effects: the league's and the newest
+    season's ruleset overrides (a value equal to the rulebook's default is dropped from them),
+    a Ruling (who, when, why), an audit event ``league.ruleset_changed`` with the old and new
+    values and the season changed, and that season folded again when its reading changed
+    (`season_changed`).
     PermissionDenied unless `actor` is a league official of `league`.
     """
     require_official(actor=actor, league=league, action="change the league's readings")
@@ -104,11 +107,8 @@ def change_ruleset_setting(
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         newest = seasons_newest_first(league).select_for_update(of=("self",)).first()
+        _require_not_begun(newest)
         with rules_edge("value"):
-            check_ruleset_change(
-                season=newest.name if newest else None,
-                begun=bool(getattr(newest, "begun", False)),
-            )
             old, new, league.ruleset_overrides = _read_as(league.ruleset_overrides, setting, value)
             if newest is not None:
                 was, _, newest.ruleset_overrides = _read_as(
@@ -139,6 +139,17 @@ def change_ruleset_setting(
             if was != new:
                 season_changed(newest)
     return league
+
+
+def _require_not_begun(newest: Any) -> None:
+    """ConflictError ``season_begun`` (on ``value``, the rules' words) once the league's newest
+    season (None: it has none; annotated ``begun``) has begun."""
+    try:
+        check_ruleset_change(
+            season=newest.name if newest else None, begun=bool(getattr(newest, "begun", False))
+        )
+    except RuleError as error:
+        raise ConflictError({"value": str(error)}, code="season_begun") from error
 
 
 def _read_as(

@@ -98,6 +98,71 @@ def create_season(
     return season
 
 
+def change_season_schedule(
+    *,
+    season: Season,
+    weekday: int | None = None,
+    start_time: datetime.time | None = None,
+    number_of_meets: int | None = None,
+    actor: User,
+) -> Season:
+    """Change a season's league night (Monday = 0), start time or number of meets (None:
+    unchanged) before its first meet starts (R2-a: the official sets the season up before it
+    is played). Meets already scheduled keep their dates.
+
+    Side effects: the Season, an audit event ``season.schedule_changed`` with the old and new
+    values, and the season's refold (nothing when nothing changes). Raises PermissionDenied
+    unless `actor` is a league official of its league; ConflictError ``season_started`` once
+    a meet of it has started; ValidationError (keyed by field, nothing written) for a weekday
+    outside 0..6, fewer than one meet, or fewer meets than the last one scheduled.
+    """
+    with official_write(
+        league=season.league, actor=actor, action="change a season's schedule"
+    ) as write:
+        season = Season.objects.select_for_update().select_related("league").get(pk=season.pk)
+        _refuse_started(season, doing="its schedule no longer changes")
+        fields = ("weekday", "start_time", "number_of_meets")
+        before = {name: getattr(season, name) for name in fields}
+        wanted = dict(zip(fields, (weekday, start_time, number_of_meets), strict=True))
+        for name, value in wanted.items():
+            if value is not None:
+                setattr(season, name, value)
+        after = {name: getattr(season, name) for name in fields}
+        if after == before:
+            return season
+        season.full_clean()
+        last = season.meets.order_by("-number").values_list("number", flat=True).first()
+        if last is not None and last > season.number_of_meets:
+            raise ValidationError(
+                {
+                    "number_of_meets": f"Meet {last} of {season.name} is scheduled: cancel it "
+                    f"before the season has {season.number_of_meets} meets."
+                }
+            )
+        season.save(update_fields=list(fields))
+        write.season = season  # refolded when the write finishes (its pages show the schedule)
+        shown = {"before": _schedule_text(before), "after": _schedule_text(after)}
+        write.event("season.schedule_changed", season, shown)
+    return season
+
+
+def _schedule_text(schedule: dict[str, object]) -> dict[str, object]:
+    """A schedule as the audit log keeps it (the start time as HH:MM:SS)."""
+    start = schedule["start_time"]
+    shown = start.isoformat() if isinstance(start, datetime.time) else start
+    return {**schedule, "start_time": shown}
+
+
+def _refuse_started(season: Season, *, doing: str) -> None:
+    """ConflictError ``season_started`` once a meet of `season` has started (1 query)."""
+    started = season.meets.filter(status__in=PLAYED).order_by("number").first()
+    if started is not None:
+        raise ConflictError(
+            f"Meet {started.number} of {season.name} has started: {doing}.",
+            code="season_started",
+        )
+
+
 def start_next_season(
     *,
     season: Season,

@@ -1,4 +1,7 @@
-"""`issue_api_token --league SLUG --as USER --scope scores ... NAME`: print a new API token."""
+"""`issue_api_token --league SLUG --as USER --scope scores ... NAME`: print a new API token.
+
+Without ``--league``: an installation token, with the ``leagues`` scope (open leagues through
+the API) and any other scope its issuer then uses in the leagues where they hold the role."""
 
 from __future__ import annotations
 
@@ -9,17 +12,18 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from flipwell.league.models import League
-from flipwell.league.services.tokens import SCOPES, issue_api_token
+from flipwell.league.services.tokens import INSTALLATION_SCOPES, SCOPES, issue_api_token
 
 
 class Command(BaseCommand):
     help = (
         "Issue an API token for one league and print it (only once: flipwell keeps its hash). "
-        "Scopes: " + ", ".join(SCOPES) + "."
+        "Scopes: " + ", ".join(SCOPES) + ". Without --league: an installation token, which "
+        "needs the leagues scope (open leagues) and an account that may open leagues."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--league", required=True, help="the league's slug")
+        parser.add_argument("--league", help="the league's slug (none: an installation token)")
         parser.add_argument(
             "--as", dest="username", required=True, help="the league official who issues it"
         )
@@ -27,16 +31,18 @@ class Command(BaseCommand):
             "--scope",
             dest="scopes",
             action="append",
-            choices=SCOPES,
+            choices=INSTALLATION_SCOPES,
             required=True,
             help="a scope to grant (repeat for several)",
         )
         parser.add_argument("name", help="who or what will use the token")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        league = League.objects.filter(slug=options["league"]).first()
-        if league is None:
-            raise CommandError(f"no league with the slug {options['league']!r}")
+        league = None
+        if options["league"] is not None:
+            league = League.objects.filter(slug=options["league"]).first()
+            if league is None:
+                raise CommandError(f"no league with the slug {options['league']!r}")
         user = get_user_model().objects.filter(username=options["username"]).first()
         if user is None:
             raise CommandError(f"no user named {options['username']!r}")
