@@ -17,6 +17,7 @@ from django.http import HttpRequest
 from ninja.decorators import decorate_view
 
 from flipwell.api import queries
+from flipwell.api.arguments import resolved
 from flipwell.api.auth import acting_official, acting_opener
 from flipwell.api.contract import created
 from flipwell.api.endpoints.params import MachineId, SeasonId, Slug
@@ -47,7 +48,7 @@ def open_league(request: HttpRequest, payload: OpenLeagueIn) -> Any:
     """Open a new league; the token's issuer becomes its league official (an installation
     token with the scope leagues, issued to an account that may open leagues). 422 on
     ``slug`` for an address another league has, on ``time_zone`` for an unknown zone."""
-    league = services.open_league(**payload.dict(), actor=acting_opener(request))
+    league = services.open_league(**resolved(payload), actor=acting_opener(request))
     return created(request, league, f"/api/v1/leagues/{league.slug}")
 
 
@@ -58,7 +59,7 @@ def create_season(request: HttpRequest, slug: Slug, payload: SeasonIn) -> Any:
     another season is current. 422 on ``name`` for a name the league has used."""
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
-    season = services.create_season(league=league, **payload.dict(), actor=actor)
+    season = services.create_season(league=league, **resolved(payload), actor=actor)
     return created(request, queries.season_with_state(season.pk), f"/api/v1/seasons/{season.pk}")
 
 
@@ -72,7 +73,7 @@ def change_season_schedule(
     than the last one scheduled."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    services.change_season_schedule(season=season, **payload.dict(), actor=actor)
+    services.change_season_schedule(season=season, **resolved(payload), actor=actor)
     return queries.season_with_state(season_id)
 
 
@@ -85,7 +86,7 @@ def add_machine(request: HttpRequest, slug: Slug, payload: MachineIn) -> Any:
     apart)."""
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
-    machine = services.create_machine(league=league, **payload.dict(), actor=actor)
+    machine = services.create_machine(league=league, **resolved(payload), actor=actor)
     return created(request, machine, f"/api/v1/leagues/{slug}/machines/{machine.pk}")
 
 
@@ -112,7 +113,7 @@ def change_machine(
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
     machine = queries.machine(league, machine_id)
-    return services.update_machine(machine=machine, **payload.dict(), actor=actor)
+    return services.update_machine(machine=machine, **resolved(payload), actor=actor)
 
 
 @router.post(
@@ -129,7 +130,7 @@ def set_machine_status(
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
     machine = queries.machine(league, machine_id)
-    ruling = services.set_machine_status(machine=machine, **payload.dict(), actor=actor)
+    ruling = services.set_machine_status(machine=machine, **resolved(payload), actor=actor)
     body = {"ruling_id": ruling.pk, "machine": queries.machine(league, machine_id)}
     return created(request, body, f"/api/v1/leagues/{slug}/machines/{machine_id}")
 
@@ -151,5 +152,5 @@ def change_ruleset_setting(request: HttpRequest, slug: Slug, payload: RulesetCha
     an unknown name, on ``value`` for a value the setting does not allow."""
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
-    changed = services.change_ruleset_setting(league=league, **payload.dict(), actor=actor)
+    changed = services.change_ruleset_setting(league=league, **resolved(payload), actor=actor)
     return league_readings(changed)
