@@ -284,6 +284,18 @@ def test_live_state_fragment_changes_when_scores_are_entered(client, night):
     assert before != after
 
 
+def test_the_sheet_opens_the_leagues_live_stream(client, night):
+    """The match sheet asks for its fragment as soon as the league's stream says it moved."""
+    league = night.season.league
+    league.refresh_from_db()
+
+    page = client.get(night.url).content.decode()
+
+    assert f'data-live-events="/live/{league.slug}/events/"' in page
+    assert f'data-live-revision="{league.revision}"' in page
+    assert "flipwell/live.js" in page
+
+
 def test_live_state_answers_304_to_its_tag_after_one_query(
     client, night, django_assert_max_num_queries
 ):

@@ -100,12 +100,16 @@ def sheet_digest(sheet: MatchSheet) -> str:
 def _page(
     request: HttpRequest, token: str, *, form: Any = None, which: str = "", status: int = 0
 ) -> HttpResponse:
-    _, _, _, sheet = _load(token)
+    night, _, _, sheet = _load(token)
+    league = night.season.league
     context: dict[str, Any] = {
         "sheet": sheet,
         "sheet_digest": sheet_digest(sheet),
         "token": token,
         "which": which,
+        # The league's live stream (live.js): the sheet asks for its fragment when it moves.
+        "live_events": reverse("web:live_events", args=[league.slug]),
+        "live_revision": league.revision,
         **_forms(sheet),
     }
     if form is not None:
