@@ -30,11 +30,11 @@ def test_slow_play_warning_recorded_in_the_console_shows_on_the_players_page(
     url = f"/manage/{slug}/meets/{meet.pk}/violations/"
 
     problems = overflows(official, {"slow-play-form": url}, size)
-    official.locator("#id_slow_play_game").select_option(str(game.pk))
-    official.locator("#id_slow_play_player").select_option(str(player.pk))
-    official.locator("#id_slow_play_reason").fill("Two minutes at the bar before plunging.")
-    official.get_by_role("button", name="Record the slow-play warning").click()
-    official.get_by_text(f"Slow-play warning recorded: {player}'s ball was plunged.").wait_for()
+    official.locator("#id_turn_game").select_option(str(game.pk))
+    official.locator("#id_turn_player").select_option(str(player.pk))
+    official.locator("#id_turn_reason").fill("Two minutes at the bar before plunging.")
+    official.get_by_role("button", name="Record the ruling").click()
+    official.get_by_text(f"Recorded: Slow-play warning: {player}, meet {meet.number}").wait_for()
     screenshot(official, f"slow-play-recorded-{size}")
     problems += overflows(
         official,

@@ -299,8 +299,9 @@ CALLS = [
         arrange=lambda w: w.extra.update(violation=f.ViolationFactory(
             meet=w.meet, player=w.members()[1], kind="opponents_ball", serious=False,
             official=w.lo))),
-    Call("record_slow_play_warning", lambda w, a: services.record_slow_play_warning(
-        game=w.game, player=w.members()[0], reason="Slow to begin", actor=a)),
+    Call("record_turn_ruling", lambda w, a: services.record_turn_ruling(
+        kind="slow_play_warning", game=w.game, player=w.members()[0], reason="Slow to begin",
+        actor=a)),
     # Free (price 0): a restart with a charge would be refused by the ledger's own check
     # too, and the restart's check would go untested.
     Call("record_game_restart", lambda w, a: services.record_game_restart(

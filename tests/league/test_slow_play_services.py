@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from flipwell.league import models as m
 from flipwell.league.notice_worker import work_once
-from flipwell.league.services import record_forfeit, record_slow_play_warning
+from flipwell.league.services import record_forfeit, record_turn_ruling
 from flipwell.league.services._edge import ConflictError
 from flipwell.league.services.notices import set_notice_preferences
 from tests import factories as f
@@ -35,8 +35,12 @@ def test_slow_play_warning_records_who_when_and_why_about_the_player_in_the_game
     season_revision = night.season.revision
     player = night.group[1]
 
-    ruling = record_slow_play_warning(
-        game=night.game, player=player, reason="Waited two minutes at the plunger", actor=night.user
+    ruling = record_turn_ruling(
+        kind="slow_play_warning",
+        game=night.game,
+        player=player,
+        reason="Waited two minutes at the plunger",
+        actor=night.user,
     )
 
     ruling.refresh_from_db()
@@ -62,8 +66,12 @@ def test_slow_play_warning_records_who_when_and_why_about_the_player_in_the_game
 
 
 def test_slow_play_warning_takes_the_players_id_as_the_console_and_api_send_it(night):
-    ruling = record_slow_play_warning(
-        game=night.game, player=night.group[2].pk, reason="Slow to plunge", actor=night.user
+    ruling = record_turn_ruling(
+        kind="slow_play_warning",
+        game=night.game,
+        player=night.group[2].pk,
+        reason="Slow to plunge",
+        actor=night.user,
     )
 
     assert ruling.player == night.group[2]
@@ -79,8 +87,12 @@ def test_slow_play_warning_is_sent_to_the_player(night, settings, mailoutbox):
         actor=night.user,
     )  # fmt: skip
 
-    record_slow_play_warning(
-        game=night.game, player=player, reason="Talking at the bar", actor=night.user
+    record_turn_ruling(
+        kind="slow_play_warning",
+        game=night.game,
+        player=player,
+        reason="Talking at the bar",
+        actor=night.user,
     )
     work_once()
 
@@ -95,8 +107,12 @@ def test_slow_play_warning_by_an_official_who_plays_in_the_group_is_flagged(nigh
     night.official.player = night.group[3]
     night.official.save()
 
-    ruling = record_slow_play_warning(
-        game=night.game, player=night.group[0], reason="Slow", actor=night.user
+    ruling = record_turn_ruling(
+        kind="slow_play_warning",
+        game=night.game,
+        player=night.group[0],
+        reason="Slow",
+        actor=night.user,
     )
 
     assert ruling.official_involved
@@ -107,7 +123,13 @@ def test_slow_play_warning_of_a_player_outside_the_group_refused(night):
     before = _written()
 
     with pytest.raises(ValidationError) as refused:
-        record_slow_play_warning(game=night.game, player=outsider, reason="Slow", actor=night.user)
+        record_turn_ruling(
+            kind="slow_play_warning",
+            game=night.game,
+            player=outsider,
+            reason="Slow",
+            actor=night.user,
+        )
 
     assert refused.value.message_dict == {
         "player": [f"{outsider} does not play in this game's group, so has no turn in it (R7.5-a)."]
@@ -120,8 +142,12 @@ def test_slow_play_warning_of_a_player_who_forfeited_the_game_refused(night):
     before = _written()
 
     with pytest.raises(ValidationError) as refused:
-        record_slow_play_warning(
-            game=night.game, player=night.group[3], reason="Slow", actor=night.user
+        record_turn_ruling(
+            kind="slow_play_warning",
+            game=night.game,
+            player=night.group[3],
+            reason="Slow",
+            actor=night.user,
         )
 
     assert list(refused.value.message_dict) == ["player"]
@@ -131,14 +157,22 @@ def test_slow_play_warning_of_a_player_who_forfeited_the_game_refused(night):
 
 def test_slow_play_warning_without_a_reason_refused_then_its_retry_records_once(night):
     with pytest.raises(ValidationError) as refused:
-        record_slow_play_warning(
-            game=night.game, player=night.group[0], reason=" ", actor=night.user
+        record_turn_ruling(
+            kind="slow_play_warning",
+            game=night.game,
+            player=night.group[0],
+            reason=" ",
+            actor=night.user,
         )
     assert list(refused.value.message_dict) == ["reason"]
     assert m.Ruling.objects.count() == 0
 
-    record_slow_play_warning(
-        game=night.game, player=night.group[0], reason="Slow to begin", actor=night.user
+    record_turn_ruling(
+        kind="slow_play_warning",
+        game=night.game,
+        player=night.group[0],
+        reason="Slow to begin",
+        actor=night.user,
     )
 
     assert m.Ruling.objects.filter(kind="slow_play_warning").count() == 1
@@ -148,8 +182,12 @@ def test_slow_play_warning_at_a_closed_meet_refused(night):
     m.Meet.objects.filter(pk=night.meet.pk).update(status=m.Meet.Status.CLOSED)
 
     with pytest.raises(ConflictError, match="Meet 1 is closed: cannot record a slow-play warning"):
-        record_slow_play_warning(
-            game=night.game, player=night.group[0], reason="Slow", actor=night.user
+        record_turn_ruling(
+            kind="slow_play_warning",
+            game=night.game,
+            player=night.group[0],
+            reason="Slow",
+            actor=night.user,
         )
 
     assert m.Ruling.objects.count() == 0
@@ -162,8 +200,12 @@ def test_slow_play_warning_by_a_scorekeeper_refused(night):
     before = _written()
 
     with pytest.raises(PermissionDenied):
-        record_slow_play_warning(
-            game=night.game, player=night.group[0], reason="Slow", actor=keeper
+        record_turn_ruling(
+            kind="slow_play_warning",
+            game=night.game,
+            player=night.group[0],
+            reason="Slow",
+            actor=keeper,
         )
 
     assert _written() == before

@@ -2,7 +2,7 @@
 
 import pytest
 
-from flipwell.rules import RuleError, SlowPlayWarning, Turn, slow_play_warning
+from flipwell.rules import RuleError, Turn, TurnRuling, slow_play_warning
 
 GROUP = ("ada", "bob", "cy", "dee")
 
@@ -12,7 +12,7 @@ def test_slow_play_warning_plunges_the_ball_of_a_player_of_the_group():
     not play it."""
     warning = slow_play_warning(Turn(player="bob", group=GROUP))
 
-    assert warning == SlowPlayWarning(
+    assert warning == TurnRuling(
         player="bob",
         rules=("R7.5-a",),
         reason="the official plunged the ball for not beginning play promptly; it is not played",

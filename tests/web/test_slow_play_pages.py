@@ -53,7 +53,8 @@ def night(client):
 
 def _form(night, **fields) -> dict[str, object]:
     return {
-        "action": "slow_play",
+        "action": "turn_ruling",
+        "kind": "slow_play_warning",
         "game": night.game.pk,
         "player": night.players[1].pk,
         "reason": "Two minutes at the bar before plunging.",
@@ -72,20 +73,21 @@ def test_console_slow_play_form_records_the_warning_and_lists_it(client, night):
         night.user,
     )
     messages = [str(x) for x in get_messages(response.wsgi_request)]
-    assert messages == [f"Slow-play warning recorded: {night.players[1]}'s ball was plunged."]
+    subject = f"Slow-play warning: {night.players[1]}, meet 1 group 1 game 1"
+    assert messages == [f"Recorded: {subject}."]
     page = html.unescape(client.get(night.url).text)
-    assert f"{night.players[1]} · group 1 game 1 · Two minutes at the bar before plunging." in page
+    assert f"{subject} · Two minutes at the bar before plunging." in page
 
 
 def test_console_slow_play_form_fields_are_the_services_arguments(client, night):
     """The view passes the form's cleaned data as they are: each field is a keyword."""
     page = client.get(night.url).text
-    form = page[page.index('value="slow_play"') :]
+    form = page[page.index('value="turn_ruling"') :]
     form = form[: form.index("</form>")]
 
     names = set(re.findall(r'name="([a-z_]+)"', form)) - {"form_key", "csrfmiddlewaretoken"}
 
-    assert names == {"game", "player", "reason"}
+    assert names == {"kind", "game", "player", "reason"}
 
 
 def test_console_slow_play_of_a_player_outside_the_group_says_so_by_the_field(client, night):
@@ -105,7 +107,7 @@ def test_console_slow_play_of_a_forfeited_player_shows_the_rules_refusal(client,
 
     assert response.status_code == 400
     text = html.unescape(response.text)
-    assert f"{night.players[1]} forfeited this game, so has no turn in it to begin." in text
+    assert f"{night.players[1]} forfeited this game, so has no turn in it." in text
     assert "The rulebook: R7.5-a." in text
     assert not m.Ruling.objects.exists()
 
@@ -134,8 +136,12 @@ def test_console_violation_posted_without_an_action_still_records_a_violation(cl
 
 
 def _warned(night) -> m.Player:
-    services.record_slow_play_warning(
-        game=night.game, player=night.players[1], reason="Slow to begin", actor=night.user
+    services.record_turn_ruling(
+        kind="slow_play_warning",
+        game=night.game,
+        player=night.players[1],
+        reason="Slow to begin",
+        actor=night.user,
     )
     return night.players[1]
 

@@ -1,6 +1,5 @@
 """What a malfunction says in words (§7.3): the line on the machine's maintenance sheet
-(R7.3-u), the notices to the players it touches, and what a game-ending event owes a player;
-and what a slow-play warning says (§7.5): its ruling's subject and its notice.
+(R7.3-u), the notices to the players it touches, and what a game-ending event owes a player.
 
 Words: *label* is the malfunction's reason as a person reads it ("Stuck ball"); *owed* is
 what a game-ending event gives one player (`flipwell.league.services.malfunctions.Owed`).
@@ -80,27 +79,6 @@ def game_ended_notice(malfunction: m.Malfunction, *, owed: str) -> tuple[str, li
     return what, [
         f"Group {game.group.number}, game {game.number}: {owed}.",
         "You may now ask for a compensatory game (R7.3-k, R7.3-h).",
-    ]
-
-
-def slow_play_subject(game: m.Game, player: m.Player) -> str:
-    """A slow-play warning's subject in the officials' list of rulings."""
-    meet = game.group.meet
-    return (
-        f"Slow-play warning: {player}, meet {meet.number} group {game.group.number} "
-        f"game {game.number}"
-    )
-
-
-def slow_play_notice(game: m.Game) -> tuple[str, list[str]]:
-    """The player's notice of a slow-play warning (R7.5-a): what, and what it did."""
-    meet = game.group.meet
-    what = f"a slow-play warning at meet {meet.number}"
-    return what, [
-        f"In game {game.number} of group {game.group.number} ({game.machine.title}), play did "
-        "not begin promptly when it was your turn: the official plunged your ball, and it "
-        "was not played.",
-        "It changes no score: the game counts as the machine showed it.",
     ]
 
 

@@ -20,7 +20,8 @@ a match, a season      match, season (facts folded into standings); progress
                        playoff_machines, final_positions; race (clinched / eliminated)
 IFPA league rules      ifpa (who an IFPA submission lists)
 statistics             stats (a person's record across seasons, read from folds)
-§7                     extra_balls, malfunctions; promptness (§7.5, the slow-play warning)
+§7                     extra_balls, malfunctions; turns (a ruling about a player's turn),
+                       promptness (§7.5, the slow-play warning)
 §8                     violations
 §9                     treasury
 §1.1, §4.1 overrides   officials
@@ -145,7 +146,7 @@ from flipwell.rules.playoffs import (
     playoff_first_round,
 )
 from flipwell.rules.progress import SeasonProgress, provisional_points, season_progress
-from flipwell.rules.promptness import SlowPlayWarning, Turn, slow_play_warning
+from flipwell.rules.promptness import slow_play_warning
 from flipwell.rules.race import PlayoffRace, RaceStanding, RaceStatus, playoff_race
 from flipwell.rules.readings import READINGS, Reading
 from flipwell.rules.ruleset import (
@@ -229,6 +230,7 @@ from flipwell.rules.treasury import (
     dues_status,
     money,
 )
+from flipwell.rules.turns import Turn, TurnRuling, turn_ruling
 from flipwell.rules.values import (
     Entrant,
     Finish,
@@ -341,12 +343,12 @@ __all__ = [
     "SeasonResult",
     "SeedTie",
     "SelectableMachines",
-    "SlowPlayWarning",
     "SpecialRuling",
     "SpecialRulingKind",
     "Standing",
     "TieLine",
     "Turn",
+    "TurnRuling",
     "Violation",
     "ViolationEffect",
     "ViolationFacts",
@@ -425,6 +427,7 @@ __all__ = [
     "setting_text",
     "slow_play_warning",
     "tiebreaker_explanation",
+    "turn_ruling",
     "violation_effect",
     "violation_score_changes",
     "who_may_confirm",

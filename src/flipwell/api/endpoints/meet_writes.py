@@ -1,6 +1,6 @@
 """Writes of a league night, with a token of the meet's league: scheduling and notices, the
 next machine, score corrections, and incidents (late arrivals, malfunctions, compensatory
-games, slow-play warnings, machine problems, violations, restarts, positive-malfunction
+games, rulings about a player's turn, machine problems, violations, restarts, positive-malfunction
 replays).
 
 Scope *scores* for the score sheet's own steps (choosing the next machine, corrections and
@@ -71,13 +71,14 @@ from flipwell.api.schemas import (
     RestartIn,
     RestartOut,
     ScheduleMeetIn,
-    SlowPlayWarningIn,
-    SlowPlayWarningOut,
     SubmittedOut,
+    TurnRulingIn,
+    TurnRulingOut,
     ViolationIn,
 )
 from flipwell.league import services
 from flipwell.league.models import Game, League, Meet
+from flipwell.league.turn_rulings import KINDS, TurnRulingKind
 
 OVERRIDE = "override a closed meet (override_reason is a league official's decision, A45.2)"
 
@@ -309,22 +310,30 @@ def record_compensatory_game(
     return created(request, played, f"/api/v1/games/{game.pk}")
 
 
-@router.post(
-    "/games/{game_id}/slow-play-warnings",
-    response={201: SlowPlayWarningOut, **ERROR_RESPONSES},
-    **WRITE,
-)
-def record_slow_play_warning(
-    request: HttpRequest, game_id: GameId, payload: SlowPlayWarningIn
-) -> Any:
-    """Record that the official plunged the ball of a player who did not begin play promptly,
-    saying why (R7.5-a; scope: manage)."""
-    game = queries.game(game_id)
-    actor = acting_official(request, league=_game_league(game), scope="manage")
-    ruling = services.record_slow_play_warning(
-        **resolved(payload, player=PLAYER), game=game, actor=actor
-    )
-    return created(request, ruling, f"/api/v1/games/{game.pk}")
+def _turn_ruling_endpoint(entry: TurnRulingKind) -> None:
+    """``POST /games/{game_id}/<entry.path>``: the official's ruling of this kind about a
+    player's turn (`record_turn_ruling`), one endpoint per kind of `KINDS`."""
+
+    def record(request: HttpRequest, game_id: GameId, payload: TurnRulingIn) -> Any:
+        game = queries.game(game_id)
+        actor = acting_official(request, league=_game_league(game), scope="manage")
+        ruling = services.record_turn_ruling(
+            **resolved(payload, player=PLAYER), kind=entry.kind, game=game, actor=actor
+        )
+        return created(request, ruling, f"/api/v1/games/{game.pk}")
+
+    router.post(
+        f"/games/{{game_id}}/{entry.path}",
+        response={201: TurnRulingOut, **ERROR_RESPONSES},
+        operation_id=f"record_{entry.kind}",
+        summary=f"Record a {entry.name.lower()}",
+        description=f"{entry.when} The official says why (scope: manage).",
+        **WRITE,
+    )(record)
+
+
+for _kind in KINDS.values():
+    _turn_ruling_endpoint(_kind)
 
 
 @router.post(

@@ -71,8 +71,8 @@ from flipwell.api.schemas.incidents import (
     MalfunctionReason,
     ReplayScoresIn,
     RulingOut,
-    SlowPlayWarningIn,
-    SlowPlayWarningOut,
+    TurnRulingIn,
+    TurnRulingOut,
 )
 from flipwell.api.schemas.leagues import LeagueOut, LeaguePage, SeasonOut, SeasonPage
 from flipwell.api.schemas.ledger import (
@@ -378,8 +378,6 @@ __all__ = [
     "SeedTieOut",
     "SeedingOut",
     "SheetLineOut",
-    "SlowPlayWarningIn",
-    "SlowPlayWarningOut",
     "SpecialRulingIn",
     "SpecialRulingKind",
     "SpecialRulingOut",
@@ -396,6 +394,8 @@ __all__ = [
     "TiebreakerOut",
     "TotalOut",
     "TreasuryOut",
+    "TurnRulingIn",
+    "TurnRulingOut",
     "UndoMergeIn",
     "ViolationIn",
     "ViolationKind",

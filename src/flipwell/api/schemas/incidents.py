@@ -1,5 +1,6 @@
 """A meet's incidents: forfeits (§2.4), late joins (§2.3), malfunctions and compensatory
-games (§7), discarded scores and replays (R7.4), slow-play warnings (R7.5-a)."""
+games (§7), discarded scores and replays (R7.4), rulings about a player's turn (a slow-play
+warning, ...)."""
 
 from __future__ import annotations
 
@@ -241,20 +242,21 @@ class ReplayScoresIn(InputSchema):
     )
 
 
-class SlowPlayWarningIn(InputSchema):
-    """`record_slow_play_warning`'s arguments (the game is the path's)."""
+class TurnRulingIn(InputSchema):
+    """`record_turn_ruling`'s arguments (the game is the path's, the kind the path's too)."""
 
     player: int = id_field(
-        "The player whose ball the official plunged: one of the game's group who has not "
-        "forfeited it (R7.5-a)."
+        "The player whose turn the ruling is about: one of the game's group who has not "
+        "forfeited it."
     )
     reason: str = text_field("What the official saw (required).", min_length=1)
 
 
-class SlowPlayWarningOut(Schema):
+class TurnRulingOut(Schema):
     """Read from the recorded `Ruling`."""
 
     id: int = Field(..., description="The ruling's id.")
+    kind: str = Field(..., description="The ruling's kind (the path's: slow_play_warning, ...).")
     game_id: int = Field(..., description="The game's id.")
     player_id: int = Field(..., description="The player's id.")
     reason: str = Field(..., description="The official's reason.")

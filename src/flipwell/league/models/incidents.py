@@ -185,10 +185,8 @@ class Violation(models.Model):
 
 class Ruling(models.Model):
     """One decision of a league official: who, when, what about, and why (R1.1-b); about one
-    player in one game when it is (`player`, `game`: a slow-play warning, R7.5-a)."""
-
-    SLOW_PLAY_WARNING = "slow_play_warning"
-    """The kind of a slow-play warning: the official plunged the player's ball (R7.5-a)."""
+    player in one game when it is (`player`, `game`: a turn ruling, whose kinds are
+    `flipwell.league.turn_rulings.KINDS`)."""
 
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="rulings")
     official = models.ForeignKey(

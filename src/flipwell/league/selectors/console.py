@@ -196,7 +196,8 @@ class MeetFacts:
     corrections: tuple[m.CorrectionRequest, ...]
     responses: dict[int, list[m.CorrectionResponse]]
     rulings: tuple[m.Ruling, ...] = ()
-    """The officials' rulings about a player in a game of the meet (slow-play warnings)."""
+    """The officials' rulings about a player's turn in a game of the meet (a slow-play
+    warning, ...: `flipwell.league.turn_rulings`)."""
 
 
 def meet_facts(meet: m.Meet) -> MeetFacts:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from flipwell.league import models as m
+from flipwell.league import turn_rulings
 from flipwell.league.adapters import player_key
 from flipwell.league.results import season_fold
 from flipwell.rules import (
@@ -144,6 +145,16 @@ class GameLine:
 
 
 @dataclass(frozen=True)
+class TurnRulingLine:
+    """An official's ruling about a player's turn, as the player's pages say it."""
+
+    game: int
+    name: str
+    ruled: str
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class MeetLine:
     """One meet of a player's season."""
 
@@ -159,9 +170,9 @@ class MeetLine:
     violations: tuple[str, ...]
     league_points: Fraction
     total_after: Fraction
-    slow_play_games: tuple[int, ...] = ()
-    """The games in which an official plunged their ball for slow play, one per warning
-    (R7.5-a)."""
+    turn_rulings: tuple[TurnRulingLine, ...] = ()
+    """The officials' rulings about their turn in a game of this meet (a slow-play warning,
+    ...), in the order of the games."""
 
 
 @dataclass(frozen=True)
@@ -306,7 +317,7 @@ def player_history(season: m.Season, player: m.Player) -> PlayerHistory:
         "meet__number", "kind"
     ):
         violations.setdefault(number, []).append(m.Violation.Kind(kind).label)
-    slow_play = _slow_play_games(season, player)
+    turns = _turn_rulings(season, player)
     standing = result.players[key]
     totals = _running_totals(standing)
     matches = {
@@ -333,7 +344,7 @@ def player_history(season: m.Season, player: m.Player) -> PlayerHistory:
                 violations=tuple(violations.get(night.meet, ())),
                 league_points=Fraction(night.league_points),
                 total_after=totals[index],
-                slow_play_games=tuple(slow_play.get(night.meet, ())),
+                turn_rulings=tuple(turns.get(night.meet, ())),
             )
         )
     progress = season_progress(facts, number_of_meets=season.number_of_meets)
@@ -346,14 +357,16 @@ def player_history(season: m.Season, player: m.Player) -> PlayerHistory:
     )
 
 
-def _slow_play_games(season: m.Season, player: m.Player) -> dict[int, list[int]]:
-    """Meet number -> the games of the player's slow-play warnings there (R7.5-a; 1 query)."""
-    found: dict[int, list[int]] = {}
+def _turn_rulings(season: m.Season, player: m.Player) -> dict[int, list[TurnRulingLine]]:
+    """Meet number -> the player's turn rulings there, in words (1 query)."""
+    found: dict[int, list[TurnRulingLine]] = {}
     rows = m.Ruling.objects.filter(
-        kind=m.Ruling.SLOW_PLAY_WARNING, player=player, game__group__meet__season=season
+        kind__in=list(turn_rulings.KINDS), player=player, game__group__meet__season=season
     ).order_by("game__group__meet__number", "game__number", "pk")
-    for meet, game in rows.values_list("game__group__meet__number", "game__number"):
-        found.setdefault(meet, []).append(game)
+    for meet, game, kind in rows.values_list("game__group__meet__number", "game__number", "kind"):
+        entry = turn_rulings.KINDS[kind]
+        line = TurnRulingLine(game=game, name=entry.name, ruled=entry.ruled, rules=entry.rules)
+        found.setdefault(meet, []).append(line)
     return found
 
 

@@ -28,7 +28,8 @@ malfunctions           report_malfunction (preview_game_ending first for a reaso
                        record_compensatory_game, record_positive_malfunction_replay,
                        record_replay_scores
 violations             record_violation, record_victim_remedy, record_game_restart
-promptness             record_slow_play_warning
+turn_rulings           record_turn_ruling (a slow-play warning, ...: the kinds are
+                       flipwell.league.turn_rulings.KINDS)
 playoffs               qualify_for_playoffs, record_seed_playoff, record_withdrawal,
                        close_playoff_night
 playoff_matches        start_playoff_game, record_playoff_game, record_playoff_tiebreaker,
@@ -133,7 +134,6 @@ from flipwell.league.services.playoffs import (
     record_seed_playoff,
     record_withdrawal,
 )
-from flipwell.league.services.promptness import record_slow_play_warning
 from flipwell.league.services.scores import confirm_scores, submit_scores
 from flipwell.league.services.season_files import import_season_file
 from flipwell.league.services.seasons import (
@@ -167,6 +167,7 @@ from flipwell.league.services.tokens import (
     issue_api_token,
     revoke_api_token,
 )
+from flipwell.league.services.turn_rulings import record_turn_ruling
 from flipwell.league.services.violations import (
     record_game_restart,
     record_victim_remedy,
@@ -235,7 +236,7 @@ __all__ = [
     "record_positive_malfunction_replay",
     "record_replay_scores",
     "record_seed_playoff",
-    "record_slow_play_warning",
+    "record_turn_ruling",
     "record_victim_remedy",
     "record_violation",
     "record_withdrawal",

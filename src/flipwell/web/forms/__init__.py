@@ -37,7 +37,7 @@ from flipwell.web.forms.incidents import (
     NextBallsForm,
     NonCountableForm,
     OfficialMachineForm,
-    SlowPlayWarningForm,
+    TurnRulingForm,
     ViolationForm,
 )
 from flipwell.web.forms.ledger import (
@@ -168,11 +168,11 @@ __all__ = [
     "ScoreEntryForm",
     "ScoreField",
     "SeasonForm",
-    "SlowPlayWarningForm",
     "SpecialRulingForm",
     "StartMeetForm",
     "StartPlayoffGameForm",
     "TiebreakerForm",
+    "TurnRulingForm",
     "UndoMergeForm",
     "ViolationForm",
     "WithdrawAnnouncementForm",

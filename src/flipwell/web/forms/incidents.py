@@ -1,6 +1,6 @@
 """Forms of a meet's incidents: forfeits, late joins, malfunctions and compensatory games,
-violations, slow-play warnings. Each cleans into its service's keyword arguments (the game and
-players as rows of those offered), bar the meet and the actor the view adds."""
+violations, rulings about a player's turn. Each cleans into its service's keyword arguments
+(the game and players as rows of those offered), bar the meet and the actor the view adds."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from django import forms
 
 from flipwell.league import enums, limits
 from flipwell.league import models as m
+from flipwell.league.turn_rulings import KINDS
 from flipwell.web.forms.fields import (
     HiddenRowField,
     PlayerChoices,
@@ -242,11 +243,19 @@ class ViolationForm(forms.Form):
         return data
 
 
-class SlowPlayWarningForm(GamePlayerForm):
-    """A slow-play warning (R7.5-a). Its cleaned data are `record_slow_play_warning`'s
-    arguments: the game and the player as their rows, the reason."""
+class TurnRulingForm(GamePlayerForm):
+    """An official's ruling about a player's turn in a game (a slow-play warning, ...). Its
+    cleaned data are `record_turn_ruling`'s arguments: the kind, the game and the player as
+    their rows, the reason."""
 
+    kind = forms.ChoiceField(
+        label="Ruling", choices=[(entry.kind, entry.name) for entry in KINDS.values()]
+    )
     reason = reason_field("What happened?")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.order_fields(["kind", "game", "player", "reason"])
 
 
 class OfficialMachineForm(forms.Form):

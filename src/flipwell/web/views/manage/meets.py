@@ -39,6 +39,7 @@ from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.selectors.standings import start_proposal
 from flipwell.league.services.malfunctions import GameEnding, ReportedMalfunction
 from flipwell.league.services.meets import AnnouncedLateness
+from flipwell.league.turn_rulings import KINDS
 from flipwell.rules import ends_the_game
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page
 from flipwell.web.forms import (
@@ -58,8 +59,8 @@ from flipwell.web.forms import (
     OfficialMachineForm,
     RescheduleMeetForm,
     ScheduleMeetForm,
-    SlowPlayWarningForm,
     StartMeetForm,
+    TurnRulingForm,
     ViolationForm,
     WithdrawAnnouncementForm,
     player_choice_form,
@@ -633,21 +634,21 @@ def _reported_message(reported: ReportedMalfunction) -> str:
 
 @console_page(LO_ONLY)
 def violations(request: HttpRequest, league: m.League, role: str, meet_id: int) -> HttpResponse:
-    """Violations (record_violation), with the penalty decision the rules give, and
-    slow-play warnings (record_slow_play_warning)."""
+    """Violations (record_violation), with the penalty decision the rules give, and the
+    rulings about a player's turn (record_turn_ruling: a slow-play warning, ...)."""
     the_meet = meet_of(league, meet_id)
     chosen = _chosen_group(request, the_meet)
     games, players = _games(the_meet, chosen), meet_players(the_meet, group=chosen)
-    slow = SlowPlayWarningForm(
-        request.POST if action(request) == "slow_play" else None,
+    turn = TurnRulingForm(
+        request.POST if action(request) == "turn_ruling" else None,
         games=games,
         players=players,
-        auto_id="id_slow_play_%s",  # its fields' names are the violation form's too
+        auto_id="id_turn_%s",  # its fields' names are the violation form's too
     )
-    warned = run(slow, services.record_slow_play_warning, actor=official(request))
-    if warned is not None:
-        return done(request, f"Slow-play warning recorded: {warned.player}'s ball was plunged.")
-    posted = request.method == "POST" and not slow.is_bound
+    ruled = run(turn, services.record_turn_ruling, actor=official(request))
+    if ruled is not None:
+        return done(request, f"Recorded: {ruled.subject}.")
+    posted = request.method == "POST" and not turn.is_bound
     form = ViolationForm(request.POST if posted else None, games=games, players=players)
     recorded = None
     if posted:
@@ -659,7 +660,8 @@ def violations(request: HttpRequest, league: m.League, role: str, meet_id: int) 
         "facts": meet_facts(the_meet),
         "form": ViolationForm(games=games, players=players) if decision is not None else form,
         "decision": decision,
-        "slow_play": slow,
+        "turn_form": turn,
+        "turn_kinds": KINDS.values(),
     }
     return render(
         request,
