@@ -15,8 +15,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.rules import Turn, TurnRuling
-from flipwell.rules.promptness import SLOW_PLAY_RULES, slow_play_warning
+from flipwell.rules import (
+    DISTRACTION_RULES,
+    SLOW_PLAY_RULES,
+    Turn,
+    TurnRuling,
+    distraction_ruling,
+    slow_play_warning,
+)
 
 
 @dataclass(frozen=True)
@@ -73,5 +79,20 @@ SLOW_PLAY_WARNING = TurnRulingKind(
     "and it was not played.",
 )
 
-KINDS: dict[str, TurnRulingKind] = {entry.kind: entry for entry in (SLOW_PLAY_WARNING,)}
+DISTRACTION_RULING = TurnRulingKind(
+    kind="distraction_ruling",
+    name="Distraction ruling",
+    path="distraction-rulings",
+    decide=distraction_ruling,
+    rules=DISTRACTION_RULES,
+    when="When a player asks for an allowance after a distraction (a bump, a noise, a "
+    "customer who played their ball), record that it was normal play: no allowance is made.",
+    ruled="the official ruled what happened a distraction: normal play, no allowance",
+    told="you asked for an allowance after a distraction: the official ruled it normal play, "
+    "and no allowance is made.",
+)
+
+KINDS: dict[str, TurnRulingKind] = {
+    entry.kind: entry for entry in (SLOW_PLAY_WARNING, DISTRACTION_RULING)
+}
 """Every kind of turn ruling, by its `kind`, in the order the console offers them."""

@@ -20,8 +20,8 @@ a match, a season      match, season (facts folded into standings); progress
                        playoff_machines, final_positions; race (clinched / eliminated)
 IFPA league rules      ifpa (who an IFPA submission lists)
 statistics             stats (a person's record across seasons, read from folds)
-§7                     extra_balls, malfunctions; turns (a ruling about a player's turn),
-                       promptness (§7.5, the slow-play warning)
+§7                     extra_balls, malfunctions; turns (a ruling about a player's turn):
+                       promptness (§7.5, the slow-play warning), distractions (§7.7, §7.8)
 §8                     violations
 §9                     treasury
 §1.1, §4.1 overrides   officials
@@ -56,6 +56,7 @@ from flipwell.rules.corrections import (
     LoOverride,
     decide_correction,
 )
+from flipwell.rules.distractions import DISTRACTION_RULES, distraction_ruling
 from flipwell.rules.errors import RuleError
 from flipwell.rules.extra_balls import (
     ExtraBallRuling,
@@ -146,7 +147,7 @@ from flipwell.rules.playoffs import (
     playoff_first_round,
 )
 from flipwell.rules.progress import SeasonProgress, provisional_points, season_progress
-from flipwell.rules.promptness import slow_play_warning
+from flipwell.rules.promptness import SLOW_PLAY_RULES, slow_play_warning
 from flipwell.rules.race import PlayoffRace, RaceStanding, RaceStatus, playoff_race
 from flipwell.rules.readings import READINGS, Reading
 from flipwell.rules.ruleset import (
@@ -255,9 +256,11 @@ from flipwell.rules.violations import (
 __all__ = [
     "APPENDIX_A",
     "BRACKET_MATCHES",
+    "DISTRACTION_RULES",
     "FWPL_V1",
     "NUMBER_BOUNDS",
     "READINGS",
+    "SLOW_PLAY_RULES",
     "THE_LO",
     "Account",
     "AdjustmentKind",
@@ -370,6 +373,7 @@ __all__ = [
     "compensatory_entitled",
     "compensatory_score",
     "decide_correction",
+    "distraction_ruling",
     "draw_first_machines",
     "draw_machine",
     "dues_status",
