@@ -303,14 +303,11 @@ def refresh_ifpa_ranks(*, season: Season, csv_text: str, actor: User) -> RankRef
     with transaction.atomic():
         require_official(actor=actor, league=season.league, action="refresh IFPA ranks")
         Season.objects.select_for_update().get(pk=season.pk)
-        started = season.meets.filter(status__in=PLAYED).order_by("number").first()
-        if started is not None:
-            raise ConflictError(
-                f"Meet {started.number} of {season.name} has started: week 1 was seeded by the "
-                "IFPA ranks the players had then, and later weeks go by league points (R3.1-b), "
-                "so the ranks no longer change.",
-                code="season_started",
-            )
+        _refuse_started(
+            season,
+            doing="week 1 was seeded by the IFPA ranks the players had then, and later weeks "
+            "go by league points (R3.1-b), so the ranks no longer change",
+        )
         entries = list(season.entries.select_related("player").order_by("pk"))
         ranks = _ranks_by_entry(season, entries, rows)
         changed = [e for e in entries if e.pk in ranks and ranks[e.pk] != e.ifpa_rank_at_start]
