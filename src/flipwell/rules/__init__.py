@@ -18,7 +18,8 @@ a match, a season      match, season (facts folded into standings); progress
 §5                     selection (first machines, who picks, play order)
 §6                     playoffs, playoff_seeding, playoff_matches, playoff_bracket,
                        playoff_machines, final_positions; race (clinched / eliminated)
-IFPA league rules      ifpa (who an IFPA submission lists)
+IFPA league rules      ifpa (who an IFPA submission lists); ifpa_compliance (the IFPA's
+                       league requirements, the TGP and fee estimates)
 statistics             stats (a person's record across seasons, read from folds)
 §7                     extra_balls, malfunctions; promptness (§7.5, the slow-play warning)
 §8                     violations
@@ -85,6 +86,21 @@ from flipwell.rules.ifpa import (
     IfpaSelection,
     ifpa_positions,
     ifpa_selection,
+)
+from flipwell.rules.ifpa_compliance import (
+    IFPA_DEFAULTS,
+    PARAMETER_BOUNDS,
+    IfpaBounds,
+    IfpaCheck,
+    IfpaCheckName,
+    IfpaCompliance,
+    IfpaGames,
+    IfpaParameters,
+    IfpaSeasonFacts,
+    IfpaSource,
+    ifpa_compliance,
+    ifpa_parameters,
+    tgp_percent,
 )
 from flipwell.rules.malfunctions import (
     AnnouncedProblem,
@@ -254,7 +270,9 @@ __all__ = [
     "APPENDIX_A",
     "BRACKET_MATCHES",
     "FWPL_V1",
+    "IFPA_DEFAULTS",
     "NUMBER_BOUNDS",
+    "PARAMETER_BOUNDS",
     "READINGS",
     "THE_LO",
     "Account",
@@ -281,10 +299,18 @@ __all__ = [
     "GameResult",
     "HeadToHead",
     "HighScore",
+    "IfpaBounds",
+    "IfpaCheck",
+    "IfpaCheckName",
+    "IfpaCompliance",
     "IfpaDecision",
+    "IfpaGames",
+    "IfpaParameters",
     "IfpaReason",
     "IfpaResults",
+    "IfpaSeasonFacts",
     "IfpaSelection",
+    "IfpaSource",
     "InterferenceChoice",
     "InterferenceDefaults",
     "JoinDecision",
@@ -378,6 +404,8 @@ __all__ = [
     "game_points",
     "group_sizes",
     "high_scores",
+    "ifpa_compliance",
+    "ifpa_parameters",
     "ifpa_positions",
     "ifpa_selection",
     "initial_ladder",
@@ -424,6 +452,7 @@ __all__ = [
     "setting_choices",
     "setting_text",
     "slow_play_warning",
+    "tgp_percent",
     "tiebreaker_explanation",
     "violation_effect",
     "violation_score_changes",
