@@ -46,6 +46,9 @@ from fractions import Fraction
 
 from flipwell.rules.checks import check_count, fmt
 from flipwell.rules.errors import RuleError
+from flipwell.rules.playoffs import MIN_PLAYERS, divisions_for_qualifiers, playoff_qualifier_count
+from flipwell.rules.ruleset import FWPL_V1, Ruleset
+from flipwell.rules.season_values import MeetFacts
 from flipwell.rules.treasury import money
 
 DEFINITIONS_URL = "https://www.ifpapinball.com/definitions/"
@@ -463,4 +466,82 @@ def _fee(facts: IfpaSeasonFacts, p: IfpaParameters) -> IfpaCheck:
         f"{money(p.fee_cents_per_player)} for each of the {listed} {who}, paid to the IFPA "
         "once it approves the results (finalists below the attendance line add to it).",
         estimate=True,
+    )
+
+
+GAMES_PER_MATCH = 4
+"""R3.3-b: a group's match is four games."""
+PLAYOFF_GAMES = 3
+"""R6.3-c: every playoff match is three games."""
+
+
+def ifpa_finalists(members: int, *, ruleset: Ruleset = FWPL_V1) -> int:
+    """The players the playoffs will take (§6.1; `playoff_qualifier_count`); every player of
+    a league smaller than the rulebook's six, whose format the LO decides (A03)."""
+    check_count(members, what="members")
+    if members < MIN_PLAYERS:
+        return members
+    return playoff_qualifier_count(members, ruleset=ruleset)
+
+
+def ifpa_finals_games(finalists: int, *, bracket: int | None = None) -> tuple[IfpaGames, ...]:
+    """The playoff rounds the top seed plays to win the first division: the final alone in a
+    4-bracket, a semifinal and the final otherwise (seeds 1-4 skip a 12-bracket's
+    quarterfinals, R6.3-i); each round three games of four (R6.3-c). bracket: the first
+    division's, once drawn; else the one `finalists` make (§6.1). () below two finalists."""
+    if bracket is None:
+        if finalists < 2:
+            return ()
+        bracket = divisions_for_qualifiers(finalists)[0].bracket
+    rounds = 1 if bracket <= 4 else 2
+    return (IfpaGames(PLAYOFF_GAMES, 4),) * rounds
+
+
+def ifpa_meet_games(meet: MeetFacts) -> IfpaGames:
+    """The games a meet's winner played, as the TGP counts them: the largest group's games
+    (a match is four games, R3.3-b; most groups are fours, R4.1-a)."""
+    if not meet.groups:
+        return IfpaGames(0, 1)
+    group = max(meet.groups, key=lambda g: (len(g.players), len(g.games)))
+    return IfpaGames(len(group.games), len(group.players))
+
+
+def planned_ifpa_facts(
+    *, number_of_meets: int, members: int, ruleset: Ruleset = FWPL_V1
+) -> IfpaSeasonFacts:
+    """The facts of a season not yet begun, read from its schedule (R2-a): every meet played
+    in groups of four (R4.1-a; threes below four players) and counted (R6.1-d), the finalists
+    the rules will qualify (§6.1)."""
+    check_count(number_of_meets, what="number of meets")
+    finalists = ifpa_finalists(members, ruleset=ruleset)
+    return IfpaSeasonFacts(
+        meets_scheduled=number_of_meets,
+        meets_held=0,
+        meets_counted=0,
+        attended=(0,) * members,
+        members=members,
+        finalists=finalists,
+        direct_play=True,
+        meets=(IfpaGames(GAMES_PER_MATCH, min(4, max(members, 1))),) * number_of_meets,
+        finals=ifpa_finals_games(finalists),
+        planned=True,
+    )
+
+
+def ifpa_schedule_warnings(
+    *,
+    number_of_meets: int,
+    members: int,
+    ruleset: Ruleset = FWPL_V1,
+    parameters: IfpaParameters = IFPA_DEFAULTS,
+) -> tuple[str, ...]:
+    """What a season's schedule cannot meet, in words, before its first meet (`SESSIONS`,
+    `DIRECT_PLAY`); empty when it meets them all. The finals share is left out: the roster
+    still changes before the first meet."""
+    facts = planned_ifpa_facts(number_of_meets=number_of_meets, members=members, ruleset=ruleset)
+    checks = ifpa_compliance(facts, parameters=parameters).checks
+    return tuple(
+        c.explanation
+        for c in checks
+        if not (c.passed or c.estimate or c.name is IfpaCheckName.FINALS_SHARE)
     )

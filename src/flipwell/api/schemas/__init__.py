@@ -53,7 +53,15 @@ from flipwell.api.schemas.corrections import (
     CorrectionOut,
     CorrectionOutcomeOut,
 )
-from flipwell.api.schemas.ifpa import IfpaLineOut, IfpaPreviewOut
+from flipwell.api.schemas.ifpa import (
+    IfpaCheckOut,
+    IfpaComplianceOut,
+    IfpaFigureOut,
+    IfpaLineOut,
+    IfpaParametersIn,
+    IfpaParametersOut,
+    IfpaPreviewOut,
+)
 from flipwell.api.schemas.incidents import (
     CompensatoryGameIn,
     CompensatoryGameOut,
@@ -277,7 +285,12 @@ __all__ = [
     "HistoryMeetOut",
     "HistoryScoreOut",
     "Id",
+    "IfpaCheckOut",
+    "IfpaComplianceOut",
+    "IfpaFigureOut",
     "IfpaLineOut",
+    "IfpaParametersIn",
+    "IfpaParametersOut",
     "IfpaPreviewOut",
     "ImportIn",
     "ImportedOut",

@@ -1,12 +1,15 @@
-"""The IFPA submission preview: who the IFPA file lists, who it leaves out, why."""
+"""The IFPA submission preview (who the IFPA file lists, who it leaves out, why) and the
+season's IFPA compliance checks."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from ninja import Field, Schema
 
 from flipwell.api.schemas.common import PlayerRefOut
+from flipwell.league.selectors.ifpa import SeasonIfpaCompliance
+from flipwell.rules import IFPA_DEFAULTS, PARAMETER_BOUNDS, IfpaCheck
 
 
 class IfpaLineOut(Schema):
@@ -35,3 +38,103 @@ class IfpaPreviewOut(Schema):
     threshold: int = Field(..., description="Meets a player must attend to be listed.")
     included: list[IfpaLineOut] = Field(..., description="The file's players, best first.")
     left_out: list[IfpaLineOut] = Field(..., description="The players left out, with why.")
+
+
+class IfpaFigureOut(Schema):
+    name: str = Field(..., description="What the figure is, in words.")
+    value: str = Field(..., description="The figure as a person reads it (12, 72%, USD 3.00).")
+
+
+class IfpaCheckOut(Schema):
+    name: Literal[
+        "sessions_held",
+        "sessions_counted",
+        "attendance",
+        "direct_play",
+        "finals_share",
+        "tgp",
+        "fee",
+    ] = Field(..., description="Which check.")
+    passed: bool = Field(
+        ...,
+        description="A requirement: met. An estimate: the TGP reaches its ceiling; always "
+        "true for the fee.",
+    )
+    estimate: bool = Field(
+        ..., description="True for a figure to know (TGP, fee) rather than a requirement."
+    )
+    figures: list[IfpaFigureOut] = Field(..., description="The numbers the check read.")
+    rule: str = Field(..., description="The IFPA rule, in short.")
+    source: str = Field(..., description="The address of the IFPA page the rule is on.")
+    explanation: str = Field(..., description="What the check found, in plain words.")
+
+    @staticmethod
+    def resolve_figures(obj: IfpaCheck) -> list[dict[str, str]]:
+        return [{"name": name, "value": value} for name, value in obj.figures]
+
+    @staticmethod
+    def resolve_rule(obj: IfpaCheck) -> str:
+        return obj.source.rule
+
+    @staticmethod
+    def resolve_source(obj: IfpaCheck) -> str:
+        return obj.source.url
+
+
+def _bounded(name: str, description: str) -> Any:
+    """A query parameter of `IfpaParameters` with its bounds and the IFPA's default."""
+    bounds = PARAMETER_BOUNDS[name]
+    return Field(
+        getattr(IFPA_DEFAULTS, name),
+        ge=bounds.low,
+        le=bounds.high,
+        description=f"{description} Default: the IFPA's {getattr(IFPA_DEFAULTS, name)} "
+        f"({bounds.source.url}).",
+    )
+
+
+class IfpaParametersIn(Schema):
+    """The IFPA's figures, each replaceable when the IFPA (or its region) uses another."""
+
+    min_sessions: int = _bounded("min_sessions", "Meets a season must hold.")
+    min_counted_sessions: int = _bounded(
+        "min_counted_sessions", "Meets that must count towards the standings."
+    )
+    attendance_percent: int = _bounded(
+        "attendance_percent", "Percent of the meets held a player must attend to be listed."
+    )
+    direct_play_members: int = _bounded(
+        "direct_play_members", "Players from which the IFPA requires direct play."
+    )
+    finals_percent: int = _bounded("finals_percent", "Percent of the players the finals take.")
+    tgp_percent_per_game: int = _bounded("tgp_percent_per_game", "TGP percent a game.")
+    tgp_ceiling_percent: int = _bounded("tgp_ceiling_percent", "Highest TGP without finals.")
+    tgp_ceiling_with_finals_percent: int = _bounded(
+        "tgp_ceiling_with_finals_percent", "Highest TGP with a separate finals part."
+    )
+    fee_cents_per_player: int = _bounded(
+        "fee_cents_per_player", "Endorsement fee per listed player, in cents."
+    )
+    fee_currency: str = Field(
+        IFPA_DEFAULTS.fee_currency,
+        pattern="^[A-Z]{3}$",
+        description="The fee's currency (3 letters). Default: USD (North America).",
+    )
+
+
+class IfpaParametersOut(IfpaParametersIn):
+    pass
+
+
+class IfpaComplianceOut(Schema):
+    season_id: int = Field(..., description="The season.")
+    planned: bool = Field(
+        ..., description="True before the first meet: the checks read the schedule."
+    )
+    passed: bool = Field(..., description="Every requirement is met (estimates aside).")
+    parameters: IfpaParametersOut = Field(..., description="The IFPA figures used.")
+    checks: list[IfpaCheckOut] = Field(..., description="Every check, in this order.")
+
+    @staticmethod
+    def resolve_season_id(obj: SeasonIfpaCompliance) -> int:
+        return obj.season_id

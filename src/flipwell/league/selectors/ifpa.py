@@ -16,16 +16,26 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key
+from flipwell.league.adapters import player_key, season_ruleset
 from flipwell.league.exchange.exports import fold
 from flipwell.league.selectors.playoffs import PlayoffBracket, playoff_bracket
 from flipwell.league.selectors.standings import PlayerRef
 from flipwell.rules import (
+    IFPA_DEFAULTS,
+    IfpaCheck,
+    IfpaCompliance,
     IfpaDecision,
+    IfpaParameters,
     IfpaResults,
+    IfpaSeasonFacts,
     attendance,
+    ifpa_compliance,
+    ifpa_finalists,
+    ifpa_finals_games,
+    ifpa_meet_games,
     ifpa_positions,
     ifpa_selection,
+    planned_ifpa_facts,
     season_final_positions,
 )
 
@@ -131,3 +141,68 @@ def _playoff_places(bracket: PlayoffBracket) -> list[list[tuple[int, str]]]:
 def _finalists(bracket: PlayoffBracket) -> set[str]:
     """The players seeded into a playoff division: they reached the finals (R6.2-a)."""
     return {player_key(p.id) for d in bracket.divisions for _, p in d.seeds if p is not None}
+
+
+@dataclass(frozen=True)
+class SeasonIfpaCompliance:
+    """A season's IFPA checks (`flipwell.rules.ifpa_compliance`) and the figures they used."""
+
+    season_id: int
+    compliance: IfpaCompliance
+
+    @property
+    def planned(self) -> bool:
+        return self.compliance.planned
+
+    @property
+    def passed(self) -> bool:
+        return self.compliance.passed
+
+    @property
+    def parameters(self) -> IfpaParameters:
+        return self.compliance.parameters
+
+    @property
+    def checks(self) -> tuple[IfpaCheck, ...]:
+        return self.compliance.checks
+
+
+def season_ifpa_compliance(
+    season: m.Season, *, parameters: IfpaParameters = IFPA_DEFAULTS
+) -> SeasonIfpaCompliance:
+    """The season's IFPA checks: read from its schedule before its first meet is played, from
+    what happened after (the meets played, who attended, who reached the finals). Read-only;
+    fixed queries."""
+    return SeasonIfpaCompliance(season.pk, _compliance(season, parameters))
+
+
+def _compliance(season: m.Season, parameters: IfpaParameters) -> IfpaCompliance:
+    """The checks of `season_ifpa_compliance`."""
+    members = m.SeasonEntry.objects.filter(season=season).count()
+    ruleset = season_ruleset(season)
+    folded = fold(season)
+    if not folded.facts.meets:
+        facts = planned_ifpa_facts(
+            number_of_meets=season.number_of_meets, members=members, ruleset=ruleset
+        )
+        return ifpa_compliance(facts, parameters=parameters)
+    submission = ifpa_submission(season)
+    bracket = playoff_bracket(season)
+    seeded = len(_finalists(bracket))
+    finalists = min(seeded or ifpa_finalists(members, ruleset=ruleset), members)
+    lines = (*submission.included, *submission.left_out)
+    top = bracket.divisions[0].bracket if bracket.divisions else None
+    held = len(folded.facts.meets)
+    facts = IfpaSeasonFacts(
+        meets_scheduled=season.number_of_meets,
+        meets_held=held,
+        meets_counted=held,  # R6.1-d: every meet's points make the season total
+        attended=tuple(line.meets_attended for line in lines),
+        members=members,
+        finalists=finalists,
+        direct_play=True,  # R4.1-a, R6.3-a: groups play each game head-to-head
+        meets=tuple(ifpa_meet_games(meet) for meet in folded.facts.meets),
+        finals=ifpa_finals_games(finalists, bracket=top),
+        post_finals=submission.results is IfpaResults.POST_FINALS,
+    )
+    return ifpa_compliance(facts, parameters=parameters)
