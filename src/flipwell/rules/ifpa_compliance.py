@@ -92,6 +92,22 @@ class IfpaCheckName(StrEnum):
     TGP = "tgp"
     FEE = "fee"
 
+    @property
+    def title(self) -> str:
+        """The check's name in words."""
+        return _TITLES[self]
+
+
+_TITLES = {
+    IfpaCheckName.SESSIONS_HELD: "Meets in the season",
+    IfpaCheckName.SESSIONS_COUNTED: "Meets that count",
+    IfpaCheckName.ATTENDANCE: "Players attending half the meets",
+    IfpaCheckName.DIRECT_PLAY: "Direct play",
+    IfpaCheckName.FINALS_SHARE: "Players in the finals",
+    IfpaCheckName.TGP: "TGP (estimate)",
+    IfpaCheckName.FEE: "Endorsement fee (estimate)",
+}
+
 
 SESSIONS = IfpaSource(
     "Leagues must have a minimum of 6 sessions per season, of which at least 4 must count "

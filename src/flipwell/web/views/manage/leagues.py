@@ -24,15 +24,16 @@ from flipwell.league.selectors.console import (
     official_leagues,
     season_roster,
 )
-from flipwell.league.selectors.ifpa import ifpa_submission
+from flipwell.league.selectors.ifpa import ifpa_submission, season_ifpa_compliance
 from flipwell.league.selectors.people import league_merges, merge_candidates
 from flipwell.league.selectors.player_links import season_links
 from flipwell.league.selectors.seasons import current_season, first_started_meet
-from flipwell.rules import IfpaResults
+from flipwell.rules import IfpaResults, ifpa_parameters
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page, signed_in
 from flipwell.web.charts import qr_code
 from flipwell.web.forms import (
     EditPlayerForm,
+    IfpaFiguresForm,
     IfpaPreviewForm,
     MergePlayersForm,
     NoticePreferencesForm,
@@ -271,12 +272,19 @@ def _opened_edit(request: HttpRequest, season: m.Season) -> EditPlayerForm | Non
 
 @console_page(LO_ONLY)
 def ifpa(request: HttpRequest, league: m.League, role: str, season_id: int) -> HttpResponse:
-    """Who the IFPA file lists and who it leaves out, and why; read-only.
+    """The IFPA's league requirements checked (`season_ifpa_compliance`, with the IFPA figures
+    the official gives), and who the IFPA file lists and who it leaves out, and why; read-only.
 
     The download link asks the API for the same results and threshold as the preview shows.
     """
     season = season_of(league, season_id)
     form = IfpaPreviewForm(request.GET or {})
+    figures = IfpaFiguresForm(request.GET or {})
+    compliance = None
+    if figures.is_valid():
+        compliance = season_ifpa_compliance(
+            season, parameters=ifpa_parameters(figures.parameters())
+        )
     submission = None
     if form.is_valid():
         choice = form.cleaned_data["results"]
@@ -301,8 +309,11 @@ def ifpa(request: HttpRequest, league: m.League, role: str, season_id: int) -> H
         "form": form,
         "submission": submission,
         "download": download,
+        "figures": figures,
+        "compliance": compliance,
     }
-    return page(request, "manage/ifpa.html", context, failed=submission is None)
+    failed = submission is None or compliance is None
+    return page(request, "manage/ifpa.html", context, failed=failed)
 
 
 @console_page(LO_ONLY)
