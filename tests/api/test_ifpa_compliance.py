@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests import factories as f
+from tests.api.conftest import bearer, token
 
 pytestmark = pytest.mark.django_db
 
@@ -79,7 +80,7 @@ def test_ifpa_compliance_reads_the_schedule_before_the_first_meet(client):
     )
 
 
-def test_ifpa_compliance_takes_the_leagues_own_figures(client):
+def test_ifpa_compliance_takes_figures_for_one_answer(client):
     season = f.SeasonFactory(number_of_meets=5)
 
     body = _compliance(client, season.pk, "?min_sessions=5&fee_currency=EUR")
@@ -87,6 +88,66 @@ def test_ifpa_compliance_takes_the_leagues_own_figures(client):
     assert _checks(body)["sessions_held"]["passed"] is True
     assert body["parameters"]["min_sessions"] == 5
     assert body["parameters"]["fee_currency"] == "EUR"
+    assert _compliance(client, season.pk)["parameters"]["min_sessions"] == 6
+
+
+def test_ifpa_compliance_uses_the_figures_the_league_set(client, official):
+    """PATCH ifpa-figures sets the league's fee (a Ruling says why); the checks use it."""
+    season = f.SeasonFactory(league=official.league, number_of_meets=6)
+    f.SeasonEntryFactory.create_batch(4, season=season)
+    slug = official.league.slug
+
+    patched = client.patch(
+        f"/api/v1/leagues/{slug}/ifpa-figures",
+        {"figure": "fee_cents_per_player", "value": "250", "reason": "Euro fee"},
+        content_type="application/json",
+        **bearer(token(official, "manage")),
+    )
+    client.patch(
+        f"/api/v1/leagues/{slug}/ifpa-figures",
+        {"figure": "fee_currency", "value": "eur", "reason": "Euro fee"},
+        content_type="application/json",
+        **bearer(token(official, "manage")),
+    )
+    fee = _checks(_compliance(client, season.pk))["fee"]
+
+    assert patched.status_code == 200, patched.content
+    line = next(x for x in patched.json()["figures"] if x["name"] == "fee_cents_per_player")
+    assert (line["value"], line["ifpa"], line["own"]) == (250, 100, True)
+    assert _figures(fee) == {"players": "4", "per player": "EUR 2.50", "total": "EUR 10.00"}
+
+
+def test_ifpa_figures_refuse_a_value_outside_its_bounds(client, official):
+    response = client.patch(
+        f"/api/v1/leagues/{official.league.slug}/ifpa-figures",
+        {"figure": "finals_percent", "value": "101", "reason": "Typo"},
+        content_type="application/json",
+        **bearer(token(official, "manage")),
+    )
+
+    assert response.status_code == 422
+    assert response.json()["error"]["fields"] == {
+        "value": [
+            "IFPA parameter finals_percent cannot be 101; allowed: a whole number from 0 to 100."
+        ]
+    }
+
+
+def test_ifpa_figures_list_every_figure_with_its_source(client, official):
+    body = client.get(f"/api/v1/leagues/{official.league.slug}/ifpa-figures").json()
+
+    assert [x["name"] for x in body["figures"]][:2] == ["min_sessions", "min_counted_sessions"]
+    assert body["figures"][0] == {
+        "name": "min_sessions",
+        "words": "Meets a season must hold",
+        "value": 6,
+        "ifpa": 6,
+        "own": False,
+        "low": 1,
+        "high": 100,
+        "source": "https://www.ifpapinball.com/definitions/",
+        "note": "",
+    }
 
 
 def test_ifpa_compliance_refuses_a_figure_outside_its_bounds(client):

@@ -50,28 +50,56 @@ def test_ifpa_page_warns_before_a_five_meet_season(client, official):
     assert "5 meets scheduled; the IFPA asks for at least 6 a season: 1 short." in html
 
 
-def test_ifpa_page_takes_the_leagues_own_figures(client, official):
+def test_ifpa_page_sets_the_leagues_own_figure_with_a_reason(client, official):
     season = f.SeasonFactory(league=official.league, number_of_meets=5)
+    url = f"/manage/winter/seasons/{season.pk}/ifpa/"
 
-    html = client.get(
-        f"/manage/winter/seasons/{season.pk}/ifpa/?min_sessions=5&fee_currency=EUR"
-    ).content.decode()
+    response = client.post(
+        url, {"figure": "min_sessions", "value": "5", "reason": "The IFPA lowered it"}
+    )
 
+    assert response.status_code == 302
+    assert response["Location"] == f"{url}#ifpa-figures"
+    official.league.refresh_from_db()
+    assert official.league.ifpa_figures == {"min_sessions": 5}
+    ruling = m.Ruling.objects.get(league=official.league)
+    assert (ruling.kind, ruling.reason) == ("ifpa_figure", "The IFPA lowered it")
+    html = client.get(url).content.decode()
+    assert "Meets a season must hold: now 5." in html
     assert "5 meets scheduled; the IFPA asks for at least 5 a season: enough." in html
-    assert "EUR 0.00" in html
 
 
 def test_ifpa_page_refuses_a_figure_outside_its_bounds(client, official):
     season = f.SeasonFactory(league=official.league)
 
-    response = client.get(f"/manage/winter/seasons/{season.pk}/ifpa/?min_sessions=0")
+    response = client.post(
+        f"/manage/winter/seasons/{season.pk}/ifpa/",
+        {"figure": "min_sessions", "value": "0", "reason": "Typo"},
+    )
 
     assert response.status_code == 400
+    assert "min_sessions cannot be 0; allowed: a whole number from 1 to 100" in (
+        response.content.decode()
+    )
+    official.league.refresh_from_db()
+    assert official.league.ifpa_figures == {}
 
 
 def test_seasons_page_warns_of_a_schedule_the_ifpa_would_not_endorse(client, official):
     f.SeasonFactory(league=official.league, name="Short", number_of_meets=5)
+    f.SeasonFactory(league=official.league, name="Long", number_of_meets=6)
 
     html = client.get("/manage/winter/seasons/").content.decode()
 
     assert "</span> 5 meets scheduled; the IFPA asks for at least 6 a season: 1 short." in html
+    assert html.count("the IFPA asks for at least") == 1
+
+
+def test_seasons_page_warns_with_the_leagues_own_figures(client, official):
+    official.league.ifpa_figures = {"min_sessions": 8}
+    official.league.save()
+    f.SeasonFactory(league=official.league, name="Short", number_of_meets=6)
+
+    html = client.get("/manage/winter/seasons/").content.decode()
+
+    assert "6 meets scheduled; the IFPA asks for at least 8 a season: 2 short." in html

@@ -93,7 +93,7 @@ class IfpaCheckName(StrEnum):
     FEE = "fee"
 
     @property
-    def title(self) -> str:
+    def words(self) -> str:
         """The check's name in words."""
         return _TITLES[self]
 
@@ -196,6 +196,32 @@ def ifpa_parameters(overrides: dict[str, int | str]) -> IfpaParameters:
     if unknown:
         raise RuleError(f"unknown IFPA parameter {', '.join(unknown)}")
     return IfpaParameters(**overrides)  # type: ignore[arg-type]
+
+
+def ifpa_figure_value(name: str, text: str) -> int | str:
+    """An IFPA figure as an official typed it: a whole number, or the fee's 3-letter currency
+    (upper-cased). RuleError with a plain message for an unknown figure, a value that is not
+    a whole number, or one outside its bounds (`PARAMETER_BOUNDS`)."""
+    typed = text.strip()
+    if name == "fee_currency":
+        value: int | str = typed.upper()
+    elif name in PARAMETER_BOUNDS:
+        if not typed.isdigit():
+            raise RuleError(f"{name} is a whole number, not {typed!r}")
+        value = int(typed)
+    else:
+        raise RuleError(f"no IFPA figure is called {name!r}")
+    IfpaParameters(**{name: value})  # type: ignore[arg-type]
+    return value
+
+
+def ifpa_overrides(parameters: IfpaParameters) -> dict[str, int | str]:
+    """The figures of `parameters` that differ from the IFPA's, as stored (JSON)."""
+    return {
+        f.name: getattr(parameters, f.name)
+        for f in fields(IfpaParameters)
+        if getattr(parameters, f.name) != getattr(IFPA_DEFAULTS, f.name)
+    }
 
 
 @dataclass(frozen=True)

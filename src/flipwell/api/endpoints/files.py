@@ -20,7 +20,7 @@ from flipwell.league.selectors.ifpa import (
     ifpa_submission,
     season_ifpa_compliance,
 )
-from flipwell.rules import IfpaResults, RuleError, ifpa_parameters
+from flipwell.rules import IfpaResults, RuleError
 
 router = Router(tags=["exchange"])
 
@@ -149,12 +149,13 @@ def get_ifpa_compliance(
 ) -> SeasonIfpaCompliance:
     """The IFPA's league requirements, each passed or not with its figures, the rule and the
     IFPA page it is on, and the TGP and fee estimates. Before the first meet the checks read
-    the schedule. The query replaces an IFPA figure (each defaults to the IFPA's)."""
+    the schedule. The IFPA's figures are the league's (PUT /leagues/{slug}/ifpa-figures); a
+    figure in the query replaces it for this answer only."""
+    given = {name: value for name, value in figures.dict().items() if value is not None}
     try:
-        parameters = ifpa_parameters(figures.dict())
+        return season_ifpa_compliance(queries.season(season_id), figures=given)
     except RuleError as error:
         raise ValidationError({"figures": [str(error)]}) from error
-    return season_ifpa_compliance(queries.season(season_id), parameters=parameters)
 
 
 @router.get(

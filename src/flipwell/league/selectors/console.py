@@ -17,9 +17,9 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import season_ruleset
+from flipwell.league.adapters import league_ifpa_parameters, season_ruleset
 from flipwell.league.selectors.seasons import being_prepared, current_of, seasons_newest_first
-from flipwell.rules import ifpa_schedule_warnings, next_meet_date
+from flipwell.rules import IfpaParameters, ifpa_schedule_warnings, next_meet_date
 from flipwell.rules import meet_date_warnings as rules_date_warnings
 
 if TYPE_CHECKING:
@@ -97,6 +97,7 @@ def league_seasons(league: m.League, *, today: datetime.date | None = None) -> l
     ):
         (open_meets if meet.status == m.Meet.Status.OPEN else planned)[meet.season_id] = meet
     today = today or timezone.localdate(timezone=ZoneInfo(league.time_zone))
+    figures = league_ifpa_parameters(league)
     return [
         SeasonSummary(
             season=s,
@@ -106,19 +107,22 @@ def league_seasons(league: m.League, *, today: datetime.date | None = None) -> l
             next_meet=None if s.pk in open_meets else _next_meet(s, planned.get(s.pk), today),
             current=s == current,
             preparing=_preparing(s, current) if s.pk in prepared else "",
-            ifpa_warnings=() if s.begun else _ifpa_warnings(s),
+            ifpa_warnings=_ifpa_warnings(s, s.entry_count, figures),
         )
         for s in seasons
     ]
 
 
-def _ifpa_warnings(season: m.Season) -> tuple[str, ...]:
-    """What the season's schedule cannot meet of the IFPA's requirements (no query: the
-    season carries its entry count)."""
+def _ifpa_warnings(season: m.Season, members: int, figures: IfpaParameters) -> tuple[str, ...]:
+    """What the season's schedule cannot meet of the IFPA's requirements, before its first
+    meet starts (after, the IFPA page checks what happened); no query."""
+    if getattr(season, "begun", False):
+        return ()
     return ifpa_schedule_warnings(
         number_of_meets=season.number_of_meets,
-        members=season.entry_count,
+        members=members,
         ruleset=season_ruleset(season),
+        parameters=figures,
     )
 
 

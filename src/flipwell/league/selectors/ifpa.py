@@ -11,6 +11,7 @@ Words (`flipwell.rules.ifpa` defines the rest):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
@@ -22,6 +23,7 @@ from flipwell.league.selectors.playoffs import PlayoffBracket, playoff_bracket
 from flipwell.league.selectors.standings import PlayerRef
 from flipwell.rules import (
     IFPA_DEFAULTS,
+    PARAMETER_BOUNDS,
     IfpaCheck,
     IfpaCompliance,
     IfpaDecision,
@@ -33,6 +35,7 @@ from flipwell.rules import (
     ifpa_finalists,
     ifpa_finals_games,
     ifpa_meet_games,
+    ifpa_parameters,
     ifpa_positions,
     ifpa_selection,
     planned_ifpa_facts,
@@ -168,12 +171,14 @@ class SeasonIfpaCompliance:
 
 
 def season_ifpa_compliance(
-    season: m.Season, *, parameters: IfpaParameters = IFPA_DEFAULTS
+    season: m.Season, *, figures: Mapping[str, int | str] | None = None
 ) -> SeasonIfpaCompliance:
     """The season's IFPA checks: read from its schedule before its first meet is played, from
-    what happened after (the meets played, who attended, who reached the finals). Read-only;
-    fixed queries."""
-    return SeasonIfpaCompliance(season.pk, _compliance(season, parameters))
+    what happened after (the meets played, who attended, who reached the finals). The IFPA's
+    figures are the league's (`league_ifpa_parameters`), with `figures` in their place.
+    RuleError for a figure not allowed. Read-only; fixed queries."""
+    own = {**(season.league.ifpa_figures or {}), **(figures or {})}
+    return SeasonIfpaCompliance(season.pk, _compliance(season, ifpa_parameters(own)))
 
 
 def _compliance(season: m.Season, parameters: IfpaParameters) -> IfpaCompliance:
@@ -206,3 +211,65 @@ def _compliance(season: m.Season, parameters: IfpaParameters) -> IfpaCompliance:
         post_finals=submission.results is IfpaResults.POST_FINALS,
     )
     return ifpa_compliance(facts, parameters=parameters)
+
+
+FIGURE_WORDS = {
+    "min_sessions": "Meets a season must hold",
+    "min_counted_sessions": "Meets that must count",
+    "attendance_percent": "Attendance to be listed (%)",
+    "direct_play_members": "Players from which direct play is required",
+    "finals_percent": "Share of the players the finals must take (%)",
+    "tgp_percent_per_game": "TGP per meaningful game (%)",
+    "tgp_ceiling_percent": "Highest TGP without finals (%)",
+    "tgp_ceiling_with_finals_percent": "Highest TGP with finals (%)",
+    "fee_cents_per_player": "Endorsement fee per player, in cents",
+    "fee_currency": "Currency of the fee",
+}
+"""Each IFPA figure (`IfpaParameters`) in words."""
+
+UNCERTAIN = {
+    "tgp_ceiling_with_finals_percent": "Announced for the IFPA's 2023 rankings; not confirmed "
+    "for later ones.",
+    "fee_cents_per_player": "USD 1 in North America; elsewhere the IFPA sets it in local currency.",
+    "fee_currency": "USD in North America; elsewhere the IFPA's local currency.",
+}
+"""Why a figure may differ from the IFPA's published number."""
+
+
+@dataclass(frozen=True)
+class IfpaFigureLine:
+    """One IFPA figure as the league uses it, the IFPA's own, its bounds and source."""
+
+    name: str
+    words: str
+    value: int | str
+    ifpa: int | str
+    own: bool
+    low: int | None
+    high: int | None
+    source: str
+    note: str
+
+
+def league_ifpa_figures(league: m.League) -> tuple[IfpaFigureLine, ...]:
+    """The IFPA figures the league's checks use, in `IfpaParameters` order (no query)."""
+    used = ifpa_parameters(league.ifpa_figures or {})
+    currency_source = PARAMETER_BOUNDS["fee_cents_per_player"].source.url
+    lines = []
+    for name in FIGURE_WORDS:
+        bounds = PARAMETER_BOUNDS.get(name)
+        value, ifpa = getattr(used, name), getattr(IFPA_DEFAULTS, name)
+        lines.append(
+            IfpaFigureLine(
+                name=name,
+                words=FIGURE_WORDS[name],
+                value=value,
+                ifpa=ifpa,
+                own=value != ifpa,
+                low=bounds.low if bounds else None,
+                high=bounds.high if bounds else None,
+                source=bounds.source.url if bounds else currency_source,
+                note=UNCERTAIN.get(name, ""),
+            )
+        )
+    return tuple(lines)
