@@ -506,7 +506,8 @@ def _fee(facts: IfpaSeasonFacts, p: IfpaParameters) -> IfpaCheck:
         FEE,
         f"About {p.fee_currency} {money(total)}: {p.fee_currency} "
         f"{money(p.fee_cents_per_player)} for each of the {listed} {who}, paid to the IFPA "
-        "once it approves the results (finalists below the attendance line add to it).",
+        "once it approves the results"
+        + ("." if facts.planned else " (finalists below the attendance line add to it)."),
         estimate=True,
     )
 
