@@ -70,13 +70,12 @@ def test_change_ifpa_figure_refuses_an_unknown_figure_and_no_reason(lo):
 def test_change_ifpa_figure_refuses_a_value_outside_its_bounds(lo):
     with pytest.raises(ValidationError) as refused:
         services.change_ifpa_figure(
-            league=lo.league, figure="attendance_percent", value="150", reason="x", actor=lo.user
+            league=lo.league, figure="finals_percent", value="150", reason="x", actor=lo.user
         )
 
     assert refused.value.message_dict == {
         "value": [
-            "IFPA parameter attendance_percent cannot be 150; allowed: a whole number from 0 "
-            "to 100."
+            "IFPA parameter finals_percent cannot be 150; allowed: a whole number from 0 to 100."
         ]
     }
 

@@ -46,6 +46,7 @@ from fractions import Fraction
 
 from flipwell.rules.checks import check_count, fmt
 from flipwell.rules.errors import RuleError
+from flipwell.rules.final_positions import attendance_threshold
 from flipwell.rules.playoffs import MIN_PLAYERS, divisions_for_qualifiers, playoff_qualifier_count
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.season_values import MeetFacts
@@ -143,12 +144,13 @@ class IfpaParameters:
 
     A league whose IFPA region or year uses another figure passes its own (the fee outside
     North America is set in local currency on the IFPA's global fee page; the 200% finals
-    ceiling was announced for WPPR v5.8 and is not confirmed for later versions).
+    ceiling was announced for WPPR v5.8 and is not confirmed for later versions). The 50%
+    attendance is not one of them: it is the IFPA file's own filter (`attendance_threshold`,
+    `ifpa_selection`), so the check and the file never disagree.
     """
 
     min_sessions: int = 6
     min_counted_sessions: int = 4
-    attendance_percent: int = 50
     direct_play_members: int = 50
     finals_percent: int = 10
     tgp_percent_per_game: int = 4
@@ -175,7 +177,6 @@ class IfpaParameters:
 PARAMETER_BOUNDS: dict[str, IfpaBounds] = {
     "min_sessions": IfpaBounds(1, 100, SESSIONS),
     "min_counted_sessions": IfpaBounds(1, 100, SESSIONS),
-    "attendance_percent": IfpaBounds(0, 100, ATTENDANCE),
     "direct_play_members": IfpaBounds(1, 10_000, DIRECT_PLAY),
     "finals_percent": IfpaBounds(0, 100, FINALS),
     "tgp_percent_per_game": IfpaBounds(1, 100, TGP),
@@ -375,15 +376,15 @@ def _sessions_counted(facts: IfpaSeasonFacts, p: IfpaParameters) -> IfpaCheck:
 
 def _attendance(facts: IfpaSeasonFacts, p: IfpaParameters) -> IfpaCheck:
     held = facts.meets_scheduled if facts.planned else facts.meets_held
-    needed = -(-held * p.attendance_percent // 100)
+    needed = attendance_threshold(held)
     short = 0 if facts.planned else sum(1 for count in facts.attended if count < needed)
     listed = len(facts.attended) - short
     words = (
         f"Nobody is left out before the first meet; a player will need {needed} of the "
-        f"{held} meets ({p.attendance_percent}%) to be listed, unless he reaches the finals."
+        f"{held} meets (half) to be listed, unless he reaches the finals."
         if facts.planned
         else f"{listed} players attended at least {needed} of the {held} meets held "
-        f"({p.attendance_percent}%); {short} attended fewer and are left out of the IFPA "
+        f"(half); {short} attended fewer and are left out of the IFPA "
         "file unless they reached the finals (the IFPA submission lists who and why)."
     )
     return IfpaCheck(
@@ -491,7 +492,7 @@ def _fee(facts: IfpaSeasonFacts, p: IfpaParameters) -> IfpaCheck:
     listed = facts.members if facts.planned else None
     if listed is None:
         held = facts.meets_held
-        needed = -(-held * p.attendance_percent // 100)
+        needed = attendance_threshold(held)
         listed = sum(1 for count in facts.attended if count >= needed)
     total = listed * p.fee_cents_per_player
     who = "players entered" if facts.planned else "players attending enough to be listed"

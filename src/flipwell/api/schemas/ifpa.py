@@ -100,9 +100,6 @@ class IfpaParametersIn(Schema):
     min_counted_sessions: int | None = _bounded(
         "min_counted_sessions", "Meets that must count towards the standings."
     )
-    attendance_percent: int | None = _bounded(
-        "attendance_percent", "Percent of the meets held a player must attend to be listed."
-    )
     direct_play_members: int | None = _bounded(
         "direct_play_members", "Players from which the IFPA requires direct play."
     )
@@ -130,7 +127,6 @@ class IfpaParametersOut(Schema):
 
     min_sessions: int = Field(..., description="Meets a season must hold.")
     min_counted_sessions: int = Field(..., description="Meets that must count.")
-    attendance_percent: int = Field(..., description="Percent of the meets to be listed.")
     direct_play_members: int = Field(..., description="Players from which direct play is due.")
     finals_percent: int = Field(..., description="Percent of the players the finals take.")
     tgp_percent_per_game: int = Field(..., description="TGP percent a meaningful game.")
@@ -157,7 +153,6 @@ class IfpaComplianceOut(Schema):
 FIGURE_NAMES = Literal[
     "min_sessions",
     "min_counted_sessions",
-    "attendance_percent",
     "direct_play_members",
     "finals_percent",
     "tgp_percent_per_game",

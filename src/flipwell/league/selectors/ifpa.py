@@ -216,7 +216,6 @@ def _compliance(season: m.Season, parameters: IfpaParameters) -> IfpaCompliance:
 FIGURE_WORDS = {
     "min_sessions": "Meets a season must hold",
     "min_counted_sessions": "Meets that must count",
-    "attendance_percent": "Attendance to be listed (%)",
     "direct_play_members": "Players from which direct play is required",
     "finals_percent": "Share of the players the finals must take (%)",
     "tgp_percent_per_game": "TGP per meaningful game (%)",
