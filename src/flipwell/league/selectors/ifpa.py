@@ -1,12 +1,15 @@
-"""A season's IFPA submission as read from its facts: who is listed, who is left out and why.
+"""A season's IFPA submission as read from its facts (who is listed, who is left out and why),
+its IFPA compliance checks, and the IFPA figures a league uses.
 
-Words (`flipwell.rules.ifpa` defines the rest):
+Words (`flipwell.rules.ifpa` and `flipwell.rules.ifpa_compliance` define the rest):
 - *submission*: the players the IFPA results file lists, at their final positions, and the
   players left out of it, each with the reason in words. Both the file
   (`flipwell.league.exchange.for_other_programs.ifpa_results`) and its preview (the API and
   the console) read it.
 - *playoffs complete*: every playoff division's final is complete; only then are post-finals
   results possible, and they are the default.
+- *the league's figures*: the IFPA's numbers (`IfpaParameters`) with the league's own
+  (`League.ifpa_figures`, set by `change_ifpa_figure`) in their place.
 """
 
 from __future__ import annotations
