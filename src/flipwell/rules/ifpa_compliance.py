@@ -381,7 +381,7 @@ def _attendance(facts: IfpaSeasonFacts, p: IfpaParameters) -> IfpaCheck:
     listed = len(facts.attended) - short
     words = (
         f"Nobody is left out before the first meet; a player will need {needed} of the "
-        f"{held} meets (half) to be listed, unless he reaches the finals."
+        f"{held} meets (half) to be listed, unless they reach the finals."
         if facts.planned
         else f"{listed} players attended at least {needed} of the {held} meets held "
         f"(half); {short} attended fewer and are left out of the IFPA "
