@@ -269,3 +269,41 @@ def test_screens_fit_new_league_machines_and_personal_links_sheet(
     assert address.input_value() == "tue"  # the official's own address stays theirs
 
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_screens_fit_the_ifpa_requirements_and_the_seasons_warning(
+    billions: DemoLeague, new_page: NewContext, error_guard: ErrorGuard, size: str
+) -> None:
+    """The IFPA requirements of a finished season, of the season being played and of a season
+    of five meets not yet begun (its warning on the seasons page too), with every source fold
+    and the IFPA's figures open, without overflow."""
+    demo = billions
+    slug = demo.league.slug
+    short = f.SeasonFactory(league=demo.league, name="Short summer", number_of_meets=5)
+    page = new_page(f"official, {size}", viewport=PHONE if size == "phone" else DESKTOP)
+    log_in(page, DEMO_USERNAME, demo.password)
+    problems = []
+    for name, season in (
+        ("finished", demo.finished_season),
+        ("current", demo.current_season),
+        ("short", short),
+    ):
+        page.goto(f"/manage/{slug}/seasons/{season.pk}/ifpa/", wait_until="load")
+        page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+        problems += overflows_here(page, f"ifpa-{name}", size)
+    problems += overflows(page, {"seasons": f"/manage/{slug}/seasons/"}, size)
+
+    assert not problems, "\n".join(problems)
+    assert "IFPA 5 meets scheduled; the IFPA asks for at least 6" in page.inner_text("main")
+
+
+def overflows_here(page: Page, name: str, size: str) -> list[str]:
+    """`overflows` of the page as it is now (its folds opened), photographed."""
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    screenshot(page, f"fit-{name}-{size}")
+    problems = []
+    document = page.evaluate("document.scrollingElement.scrollWidth")
+    if document > width:
+        problems.append(f"{name} at {width} px: the page is {document} px wide")
+    return problems + [f"{name} at {width} px: {w}" for w in page.evaluate(OVERFLOWS, width)]

@@ -235,6 +235,9 @@ CALLS = [
         actor=a),
         arrange=lambda w: f.SeasonFactory(
             league=w.league, created_at=datetime.datetime(2027, 1, 1, tzinfo=datetime.UTC))),
+    Call("change_ifpa_figure", lambda w, a: services.change_ifpa_figure(
+        league=w.league, figure="min_sessions", value="5", reason="The IFPA lowered it",
+        actor=a)),
     # money
     Call("record_ledger_entry", lambda w, a: services.record_ledger_entry(
         league=w.league, kind="kitty_in", account="kitty", amount_cents=500, actor=a)),

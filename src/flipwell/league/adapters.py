@@ -27,6 +27,7 @@ from flipwell.rules import (
     Compensatory,
     Entrant,
     GameFacts,
+    IfpaParameters,
     MatchFacts,
     MeetFacts,
     PlayoffGame,
@@ -36,6 +37,7 @@ from flipwell.rules import (
     Violation,
     ViolationFacts,
     ViolationKind,
+    ifpa_parameters,
     ruleset_from_overrides,
 )
 from flipwell.rules.malfunctions import AnnouncedProblem, Malfunction
@@ -79,6 +81,12 @@ def ruleset_for(league: m.League) -> Ruleset:
     Raises RuleError naming the setting when a stored override is not allowed.
     """
     return ruleset_from_overrides(league.ruleset_overrides or {})
+
+
+def league_ifpa_parameters(league: m.League) -> IfpaParameters:
+    """The IFPA's figures as the league uses them: the IFPA's, with the league's own
+    (`League.ifpa_figures`) in their place. RuleError for a stored figure not allowed."""
+    return ifpa_parameters(league.ifpa_figures or {})
 
 
 def season_ruleset(season: m.Season) -> Ruleset:

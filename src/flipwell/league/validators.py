@@ -1,7 +1,9 @@
 """Validators for stored values that Django's fields cannot check by themselves.
 
 Words: *ruleset overrides* are a league's departures from the FWPL v1.0 defaults, a JSON object
-whose keys are `flipwell.rules.Ruleset` field names (INTERPRETATIONS.md explains each).
+whose keys are `flipwell.rules.Ruleset` field names (INTERPRETATIONS.md explains each); *IFPA
+figures* are a league's departures from the IFPA's numbers, a JSON object whose keys are
+`flipwell.rules.IfpaParameters` field names.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.core.exceptions import ValidationError
 
-from flipwell.rules import RuleError, Ruleset, ruleset_from_overrides
+from flipwell.rules import RuleError, Ruleset, ifpa_parameters, ruleset_from_overrides
 
 RULESET_FIELD_NAMES = frozenset(f.name for f in fields(Ruleset))
 
@@ -89,3 +91,20 @@ def validate_machine_score(value: int) -> None:
             code="score_too_large",
             params={"value": f"{value:,}", "limit": f"{MAX_MACHINE_SCORE:,}"},
         )
+
+
+def validate_ifpa_figures(value: object) -> None:
+    """Refuse anything but a JSON object of `IfpaParameters` names and values they allow (a
+    wrong one would break every IFPA check of the league)."""
+    if not isinstance(value, dict):
+        raise ValidationError(
+            "IFPA figures must be a JSON object of names and values, not %(kind)s.",
+            code="invalid_ifpa_figures",
+            params={"kind": type(value).__name__},
+        )
+    try:
+        ifpa_parameters(value)
+    except (RuleError, TypeError) as error:
+        raise ValidationError(
+            "IFPA figures: %(problem)s.", code="invalid_ifpa_figure", params={"problem": str(error)}
+        ) from error

@@ -4,17 +4,23 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import Query, Router
 
 from flipwell.api import queries
 from flipwell.api.endpoints.params import SeasonId
 from flipwell.api.errors import ERROR_RESPONSES
-from flipwell.api.schemas import IfpaPreviewOut
+from flipwell.api.schemas import IfpaComplianceOut, IfpaParametersIn, IfpaPreviewOut
 from flipwell.league.exchange.exports import fold, scores_csv, season_export, standings_csv
 from flipwell.league.exchange.for_other_programs import ifpa_results, meets_calendar
-from flipwell.league.selectors.ifpa import IfpaSubmission, ifpa_submission
-from flipwell.rules import IfpaResults
+from flipwell.league.selectors.ifpa import (
+    IfpaSubmission,
+    SeasonIfpaCompliance,
+    ifpa_submission,
+    season_ifpa_compliance,
+)
+from flipwell.rules import IfpaResults, RuleError
 
 router = Router(tags=["exchange"])
 
@@ -132,6 +138,24 @@ def preview_ifpa(
 ) -> IfpaSubmission:
     """Who the IFPA file lists and who it leaves out, and why."""
     return ifpa_submission(queries.season(season_id), results=results, threshold=threshold)
+
+
+@router.get(
+    "/seasons/{season_id}/ifpa-compliance",
+    response={200: IfpaComplianceOut, **ERROR_RESPONSES},
+)
+def get_ifpa_compliance(
+    request: HttpRequest, season_id: SeasonId, figures: Query[IfpaParametersIn]
+) -> SeasonIfpaCompliance:
+    """The IFPA's league requirements, each passed or not with its figures, the rule and the
+    IFPA page it is on, and the TGP and fee estimates. Before the first meet the checks read
+    the schedule. The IFPA's figures are the league's (PUT /leagues/{slug}/ifpa-figures); a
+    figure in the query replaces it for this answer only."""
+    given = {name: value for name, value in figures.dict().items() if value is not None}
+    try:
+        return season_ifpa_compliance(queries.season(season_id), figures=given)
+    except RuleError as error:
+        raise ValidationError({"figures": [str(error)]}) from error
 
 
 @router.get(

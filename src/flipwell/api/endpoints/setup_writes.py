@@ -1,6 +1,7 @@
 """Setting a league up through the API: open it, create its seasons and change their schedule
 before they begin, build its machine pool, and read and change its readings of the rules
-before its newest season begins. The same services as the console's (`flipwell.league.services`):
+before its newest season begins, and set the IFPA figures its IFPA checks use. The same
+services as the console's (`flipwell.league.services`):
 each endpoint checks the token, finds the rows the URL names in the league, hands the body to
 the service whole (the input schema's names are the service's) and renders its answer.
 
@@ -25,6 +26,8 @@ from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.schemas import (
+    IfpaFigureChangeIn,
+    IfpaFiguresOut,
     LeagueOut,
     MachineChangeIn,
     MachineDetailOut,
@@ -40,6 +43,7 @@ from flipwell.api.schemas import (
 )
 from flipwell.http_cache import conditional_on_revision
 from flipwell.league import services
+from flipwell.league.selectors.ifpa import league_ifpa_figures
 from flipwell.league.selectors.readings import league_readings
 
 
@@ -154,3 +158,24 @@ def change_ruleset_setting(request: HttpRequest, slug: Slug, payload: RulesetCha
     actor = acting_official(request, league=league, scope="manage")
     changed = services.change_ruleset_setting(league=league, **resolved(payload), actor=actor)
     return league_readings(changed)
+
+
+@router.get("/leagues/{slug}/ifpa-figures", response={200: IfpaFiguresOut, **ERROR_RESPONSES})
+@decorate_view(conditional_on_revision("slug"))
+def get_ifpa_figures(request: HttpRequest, slug: Slug) -> Any:
+    """The IFPA's figures the league's IFPA checks use (GET /seasons/{id}/ifpa-compliance):
+    each with the IFPA's published one, its bounds and the IFPA page it comes from."""
+    return {"figures": league_ifpa_figures(queries.league(slug))}
+
+
+@router.patch(
+    "/leagues/{slug}/ifpa-figures", response={200: IfpaFiguresOut, **ERROR_RESPONSES}, **WRITE
+)
+def change_ifpa_figure(request: HttpRequest, slug: Slug, payload: IfpaFigureChangeIn) -> Any:
+    """Set one IFPA figure as the league uses it (its fee in local currency, a number the
+    IFPA changed), or return it to the IFPA's with an empty value (scope: manage); a Ruling
+    records who, when and why. 422 on ``value`` for a value outside its bounds."""
+    league = queries.league(slug)
+    actor = acting_official(request, league=league, scope="manage")
+    changed = services.change_ifpa_figure(league=league, **resolved(payload), actor=actor)
+    return {"figures": league_ifpa_figures(changed)}

@@ -53,7 +53,18 @@ from flipwell.api.schemas.corrections import (
     CorrectionOut,
     CorrectionOutcomeOut,
 )
-from flipwell.api.schemas.ifpa import IfpaLineOut, IfpaPreviewOut
+from flipwell.api.schemas.ifpa import (
+    IfpaCheckFigureOut,
+    IfpaCheckOut,
+    IfpaComplianceOut,
+    IfpaFigureChangeIn,
+    IfpaFigureOut,
+    IfpaFiguresOut,
+    IfpaLineOut,
+    IfpaParametersIn,
+    IfpaParametersOut,
+    IfpaPreviewOut,
+)
 from flipwell.api.schemas.incidents import (
     CompensatoryGameIn,
     CompensatoryGameOut,
@@ -277,7 +288,15 @@ __all__ = [
     "HistoryMeetOut",
     "HistoryScoreOut",
     "Id",
+    "IfpaCheckFigureOut",
+    "IfpaCheckOut",
+    "IfpaComplianceOut",
+    "IfpaFigureChangeIn",
+    "IfpaFigureOut",
+    "IfpaFiguresOut",
     "IfpaLineOut",
+    "IfpaParametersIn",
+    "IfpaParametersOut",
     "IfpaPreviewOut",
     "ImportIn",
     "ImportedOut",

@@ -3,6 +3,8 @@
 Words:
 - *league*: one FWPL league at one venue; its *ruleset overrides* are its readings of the
   unclear passages that differ from flipwell's defaults (INTERPRETATIONS.md).
+- *IFPA figures*: the IFPA's numbers (minimum meets, the fee per player...) where the league
+  uses others than the IFPA's published ones (`flipwell.rules.IfpaParameters`).
 - *official*: a user with a role in a league, a league official (LO, §1.1) or a scorekeeper.
 """
 
@@ -13,7 +15,11 @@ from django.db import models
 from django.utils import timezone
 
 from flipwell.league.models.results import new_revision
-from flipwell.league.validators import validate_ruleset_overrides, validate_time_zone
+from flipwell.league.validators import (
+    validate_ifpa_figures,
+    validate_ruleset_overrides,
+    validate_time_zone,
+)
 
 
 class League(models.Model):
@@ -26,6 +32,9 @@ class League(models.Model):
     ruleset_overrides = models.JSONField(
         default=dict, blank=True, validators=[validate_ruleset_overrides]
     )
+    # The IFPA's numbers this league uses instead of the IFPA's own (`IfpaParameters`): its
+    # endorsement fee in local currency, a figure the IFPA changed. Only those that differ.
+    ifpa_figures = models.JSONField(default=dict, blank=True, validators=[validate_ifpa_figures])
     created_at = models.DateTimeField(default=timezone.now)
     # Replaced whenever anything a page of the league shows changes: its pages' ETags.
     revision = models.BigIntegerField(default=new_revision, editable=False)

@@ -17,9 +17,10 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from flipwell.league import models as m
+from flipwell.league.adapters import league_ifpa_parameters, season_ruleset
 from flipwell.league.selectors.seasons import being_prepared, current_of, seasons_newest_first
+from flipwell.rules import IfpaParameters, ifpa_schedule_warnings, next_meet_date
 from flipwell.rules import meet_date_warnings as rules_date_warnings
-from flipwell.rules import next_meet_date
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -68,6 +69,9 @@ class SeasonSummary:
     """The season the public pages, the TV and the API show (`selectors.seasons`)."""
     preparing: str = ""
     """For a season being prepared, what the public sees meanwhile, in words; else ""."""
+    ifpa_warnings: tuple[str, ...] = ()
+    """Before its first meet starts, the IFPA requirements its schedule cannot meet, in
+    words (`ifpa_schedule_warnings`); else ()."""
 
 
 def league_seasons(league: m.League, *, today: datetime.date | None = None) -> list[SeasonSummary]:
@@ -93,6 +97,7 @@ def league_seasons(league: m.League, *, today: datetime.date | None = None) -> l
     ):
         (open_meets if meet.status == m.Meet.Status.OPEN else planned)[meet.season_id] = meet
     today = today or timezone.localdate(timezone=ZoneInfo(league.time_zone))
+    figures = league_ifpa_parameters(league)
     return [
         SeasonSummary(
             season=s,
@@ -102,9 +107,23 @@ def league_seasons(league: m.League, *, today: datetime.date | None = None) -> l
             next_meet=None if s.pk in open_meets else _next_meet(s, planned.get(s.pk), today),
             current=s == current,
             preparing=_preparing(s, current) if s.pk in prepared else "",
+            ifpa_warnings=_ifpa_warnings(s, s.entry_count, figures),
         )
         for s in seasons
     ]
+
+
+def _ifpa_warnings(season: m.Season, members: int, figures: IfpaParameters) -> tuple[str, ...]:
+    """What the season's schedule cannot meet of the IFPA's requirements, before its first
+    meet starts (after, the IFPA page checks what happened); no query."""
+    if getattr(season, "begun", False):
+        return ()
+    return ifpa_schedule_warnings(
+        number_of_meets=season.number_of_meets,
+        members=members,
+        ruleset=season_ruleset(season),
+        parameters=figures,
+    )
 
 
 def _preparing(season: m.Season, current: m.Season | None) -> str:

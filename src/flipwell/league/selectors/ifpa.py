@@ -1,31 +1,47 @@
-"""A season's IFPA submission as read from its facts: who is listed, who is left out and why.
+"""A season's IFPA submission as read from its facts (who is listed, who is left out and why),
+its IFPA compliance checks, and the IFPA figures a league uses.
 
-Words (`flipwell.rules.ifpa` defines the rest):
+Words (`flipwell.rules.ifpa` and `flipwell.rules.ifpa_compliance` define the rest):
 - *submission*: the players the IFPA results file lists, at their final positions, and the
   players left out of it, each with the reason in words. Both the file
   (`flipwell.league.exchange.for_other_programs.ifpa_results`) and its preview (the API and
   the console) read it.
 - *playoffs complete*: every playoff division's final is complete; only then are post-finals
   results possible, and they are the default.
+- *the league's figures*: the IFPA's numbers (`IfpaParameters`) with the league's own
+  (`League.ifpa_figures`, set by `change_ifpa_figure`) in their place.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key
+from flipwell.league.adapters import player_key, season_ruleset
 from flipwell.league.exchange.exports import fold
 from flipwell.league.selectors.playoffs import PlayoffBracket, playoff_bracket
 from flipwell.league.selectors.standings import PlayerRef
 from flipwell.rules import (
+    IFPA_DEFAULTS,
+    PARAMETER_BOUNDS,
+    IfpaCheck,
+    IfpaCompliance,
     IfpaDecision,
+    IfpaParameters,
     IfpaResults,
+    IfpaSeasonFacts,
     attendance,
+    ifpa_compliance,
+    ifpa_finalists,
+    ifpa_finals_games,
+    ifpa_meet_games,
+    ifpa_parameters,
     ifpa_positions,
     ifpa_selection,
+    planned_ifpa_facts,
     season_final_positions,
 )
 
@@ -131,3 +147,131 @@ def _playoff_places(bracket: PlayoffBracket) -> list[list[tuple[int, str]]]:
 def _finalists(bracket: PlayoffBracket) -> set[str]:
     """The players seeded into a playoff division: they reached the finals (R6.2-a)."""
     return {player_key(p.id) for d in bracket.divisions for _, p in d.seeds if p is not None}
+
+
+@dataclass(frozen=True)
+class SeasonIfpaCompliance:
+    """A season's IFPA checks (`flipwell.rules.ifpa_compliance`) and the figures they used."""
+
+    season_id: int
+    compliance: IfpaCompliance
+
+    @property
+    def planned(self) -> bool:
+        return self.compliance.planned
+
+    @property
+    def passed(self) -> bool:
+        return self.compliance.passed
+
+    @property
+    def parameters(self) -> IfpaParameters:
+        return self.compliance.parameters
+
+    @property
+    def checks(self) -> tuple[IfpaCheck, ...]:
+        return self.compliance.checks
+
+
+def season_ifpa_compliance(
+    season: m.Season, *, figures: Mapping[str, int | str] | None = None
+) -> SeasonIfpaCompliance:
+    """The season's IFPA checks: read from its schedule before its first meet is played, from
+    what happened after (the meets played, who attended, who reached the finals). The IFPA's
+    figures are the league's (`league_ifpa_parameters`), with `figures` in their place.
+    RuleError for a figure not allowed. Read-only; fixed queries."""
+    own = {**(season.league.ifpa_figures or {}), **(figures or {})}
+    return SeasonIfpaCompliance(season.pk, _compliance(season, ifpa_parameters(own)))
+
+
+def _compliance(season: m.Season, parameters: IfpaParameters) -> IfpaCompliance:
+    """The checks of `season_ifpa_compliance`."""
+    members = m.SeasonEntry.objects.filter(season=season).count()
+    ruleset = season_ruleset(season)
+    folded = fold(season)
+    if not folded.facts.meets:
+        facts = planned_ifpa_facts(
+            number_of_meets=season.number_of_meets, members=members, ruleset=ruleset
+        )
+        return ifpa_compliance(facts, parameters=parameters)
+    submission = ifpa_submission(season)
+    bracket = playoff_bracket(season)
+    seeded = len(_finalists(bracket))
+    finalists = min(seeded or ifpa_finalists(members, ruleset=ruleset), members)
+    lines = (*submission.included, *submission.left_out)
+    top = bracket.divisions[0].bracket if bracket.divisions else None
+    held = len(folded.facts.meets)
+    facts = IfpaSeasonFacts(
+        meets_scheduled=season.number_of_meets,
+        meets_held=held,
+        meets_counted=held,  # R6.1-d: every meet's points make the season total
+        attended=tuple(line.meets_attended for line in lines),
+        members=members,
+        finalists=finalists,
+        direct_play=True,  # R4.1-a, R6.3-a: groups play each game head-to-head
+        meets=tuple(ifpa_meet_games(meet) for meet in folded.facts.meets),
+        finals=ifpa_finals_games(finalists, bracket=top),
+        post_finals=submission.results is IfpaResults.POST_FINALS,
+    )
+    return ifpa_compliance(facts, parameters=parameters)
+
+
+FIGURE_WORDS = {
+    "min_sessions": "Meets a season must hold",
+    "min_counted_sessions": "Meets that must count",
+    "direct_play_members": "Players from which direct play is required",
+    "finals_percent": "Share of the players the finals must take (%)",
+    "tgp_percent_per_game": "TGP per meaningful game (%)",
+    "tgp_ceiling_percent": "Highest TGP without finals (%)",
+    "tgp_ceiling_with_finals_percent": "Highest TGP with finals (%)",
+    "fee_cents_per_player": "Endorsement fee per player, in cents",
+    "fee_currency": "Currency of the fee",
+}
+"""Each IFPA figure (`IfpaParameters`) in words."""
+
+UNCERTAIN = {
+    "tgp_ceiling_with_finals_percent": "Announced for the IFPA's 2023 rankings; not confirmed "
+    "for later ones.",
+    "fee_cents_per_player": "USD 1 in North America; elsewhere the IFPA sets it in local currency.",
+    "fee_currency": "USD in North America; elsewhere the IFPA's local currency.",
+}
+"""Why a figure may differ from the IFPA's published number."""
+
+
+@dataclass(frozen=True)
+class IfpaFigureLine:
+    """One IFPA figure as the league uses it, the IFPA's own, its bounds and source."""
+
+    name: str
+    words: str
+    value: int | str
+    ifpa: int | str
+    own: bool
+    low: int | None
+    high: int | None
+    source: str
+    note: str
+
+
+def league_ifpa_figures(league: m.League) -> tuple[IfpaFigureLine, ...]:
+    """The IFPA figures the league's checks use, in `IfpaParameters` order (no query)."""
+    used = ifpa_parameters(league.ifpa_figures or {})
+    currency_source = PARAMETER_BOUNDS["fee_cents_per_player"].source.url
+    lines = []
+    for name in FIGURE_WORDS:
+        bounds = PARAMETER_BOUNDS.get(name)
+        value, ifpa = getattr(used, name), getattr(IFPA_DEFAULTS, name)
+        lines.append(
+            IfpaFigureLine(
+                name=name,
+                words=FIGURE_WORDS[name],
+                value=value,
+                ifpa=ifpa,
+                own=value != ifpa,
+                low=bounds.low if bounds else None,
+                high=bounds.high if bounds else None,
+                source=bounds.source.url if bounds else currency_source,
+                note=UNCERTAIN.get(name, ""),
+            )
+        )
+    return tuple(lines)

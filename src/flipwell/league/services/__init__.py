@@ -9,7 +9,7 @@ transaction with `season_changed` (``_edge``): the season is folded there, so a 
 facts the rules reject rolls back instead of breaking the season's pages.
 
 =====================  ===========================================================
-leagues, seasons       create_league, change_ruleset_setting, create_season,
+leagues, seasons       create_league, change_ruleset_setting, change_ifpa_figure, create_season,
                        change_season_schedule, start_next_season, publish_season,
                        refresh_ifpa_ranks, import_season_file
 players                register_player, import_players_csv, edit_player
@@ -65,7 +65,11 @@ from flipwell.league.services.identity import (
     merge_players,
     undo_player_merge,
 )
-from flipwell.league.services.leagues import change_ruleset_setting, create_league
+from flipwell.league.services.leagues import (
+    change_ifpa_figure,
+    change_ruleset_setting,
+    create_league,
+)
 from flipwell.league.services.ledger import record_ledger_entry, reverse_ledger_entry
 from flipwell.league.services.malfunctions import (
     preview_game_ending,
@@ -189,6 +193,7 @@ __all__ = [
     "announce_machine_problem",
     "answer_playoff_correction",
     "cancel_meet",
+    "change_ifpa_figure",
     "change_ruleset_setting",
     "change_season_schedule",
     "check_merge_players",

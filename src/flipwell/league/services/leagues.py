@@ -1,7 +1,9 @@
-"""Use cases that create and configure a league."""
+"""Use cases that create and configure a league: open it, its readings of the rules, the
+IFPA figures it uses."""
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
@@ -19,12 +21,18 @@ from flipwell.league.services._edge import (
     rules_edge,
     season_changed,
 )
+from flipwell.league.services._protocol import official_write
 from flipwell.league.validators import validate_ruleset_overrides
 from flipwell.rules import (
     FWPL_V1,
+    IFPA_DEFAULTS,
     READINGS,
+    IfpaParameters,
     RuleError,
     check_ruleset_change,
+    ifpa_figure_value,
+    ifpa_overrides,
+    ifpa_parameters,
     parse_setting,
     ruleset_from_overrides,
     setting_text,
@@ -164,3 +172,38 @@ def _read_as(
     if new == getattr(FWPL_V1, setting):
         del changed[setting]
     return old, new, changed
+
+
+def change_ifpa_figure(
+    *, league: League, figure: str, value: str, reason: str, actor: User
+) -> League:
+    """Set one of the IFPA's figures as the league uses it (`IfpaParameters`: its fee in local
+    currency, a number the IFPA has changed); an empty `value` returns to the IFPA's own.
+    Every IFPA check of the league's seasons reads them from then on; nothing is refolded.
+
+    Refused (nothing written): ValidationError on ``figure`` for an unknown name, on
+    ``value`` for a value it does not allow (its bounds), on ``reason`` without one.
+    Side effects: the league's ``ifpa_figures`` (a figure equal to the IFPA's is dropped), a
+    Ruling (who, when, why), an audit event ``league.ifpa_figure_changed`` with the old and
+    new values, the league's new revision. PermissionDenied unless `actor` is a league
+    official of `league`.
+    """
+    with official_write(
+        league=league, actor=actor, action="change the league's IFPA figures", field="value"
+    ) as write:
+        if figure not in {f.name for f in fields(IfpaParameters)}:
+            raise ValidationError({"figure": f"No IFPA figure is called {figure!r}."})
+        why = require_reason(reason, field="reason", what="Changing an IFPA figure")
+        league = League.objects.select_for_update().get(pk=league.pk)
+        old = getattr(ifpa_parameters(league.ifpa_figures or {}), figure)
+        typed = value.strip()
+        new = ifpa_figure_value(figure, typed) if typed else getattr(IFPA_DEFAULTS, figure)
+        wanted = {**(league.ifpa_figures or {}), figure: new}
+        league.ifpa_figures = ifpa_overrides(ifpa_parameters(wanted))
+        league.save(update_fields=["ifpa_figures"])
+        change = f"IFPA {figure}: {old} -> {new}"
+        write.ruling(kind="ifpa_figure", subject=change, reason=why)
+        data = {"figure": figure, "from": old, "to": new, "reason": why}
+        write.event("league.ifpa_figure_changed", league, data)
+        league_changed(league)
+    return league

@@ -25,7 +25,7 @@ from flipwell.web.forms.fields import (
     parse_machine_score,
     show_service_errors,
 )
-from flipwell.web.forms.ifpa import IfpaPreviewForm
+from flipwell.web.forms.ifpa import IfpaFigureForm, IfpaPreviewForm
 from flipwell.web.forms.incidents import (
     CompensatoryGameForm,
     CompensatoryRequestForm,
@@ -126,6 +126,7 @@ __all__ = [
     "EditPlayerForm",
     "ForfeitForm",
     "GamePlayerForm",
+    "IfpaFigureForm",
     "IfpaPreviewForm",
     "IssueTokenForm",
     "LateJoinForm",

@@ -29,7 +29,10 @@ class SeasonForm(forms.Form):
     weekday = forms.TypedChoiceField(choices=m.Weekday.choices, coerce=int)
     start_time = forms.TimeField(widget=forms.TimeInput(attrs={"type": "time"}))
     number_of_meets = forms.IntegerField(
-        min_value=limits.NUMBER_OF_MEETS.minimum, max_value=limits.NUMBER_OF_MEETS.maximum
+        min_value=limits.NUMBER_OF_MEETS.minimum,
+        max_value=limits.NUMBER_OF_MEETS.maximum,
+        help_text="The IFPA endorses a league season of at least 6 meets "
+        "(https://www.ifpapinball.com/definitions/).",
     )
     dues_cents = MoneyField(label="Dues", initial="0.00")
 

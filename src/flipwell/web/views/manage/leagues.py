@@ -24,7 +24,12 @@ from flipwell.league.selectors.console import (
     official_leagues,
     season_roster,
 )
-from flipwell.league.selectors.ifpa import ifpa_submission
+from flipwell.league.selectors.ifpa import (
+    IfpaSubmission,
+    ifpa_submission,
+    league_ifpa_figures,
+    season_ifpa_compliance,
+)
 from flipwell.league.selectors.people import league_merges, merge_candidates
 from flipwell.league.selectors.player_links import season_links
 from flipwell.league.selectors.seasons import current_season, first_started_meet
@@ -33,6 +38,7 @@ from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page, signed_in
 from flipwell.web.charts import qr_code
 from flipwell.web.forms import (
     EditPlayerForm,
+    IfpaFigureForm,
     IfpaPreviewForm,
     MergePlayersForm,
     NoticePreferencesForm,
@@ -271,22 +277,24 @@ def _opened_edit(request: HttpRequest, season: m.Season) -> EditPlayerForm | Non
 
 @console_page(LO_ONLY)
 def ifpa(request: HttpRequest, league: m.League, role: str, season_id: int) -> HttpResponse:
-    """Who the IFPA file lists and who it leaves out, and why; read-only.
+    """The IFPA's league requirements checked (`season_ifpa_compliance`), the IFPA figures the
+    checks use and the form that sets one (change_ifpa_figure), and who the IFPA file lists
+    and who it leaves out, and why.
 
     The download link asks the API for the same results and threshold as the preview shows.
     """
     season = season_of(league, season_id)
+    figure = IfpaFigureForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST":
+        changed = run(figure, services.change_ifpa_figure, league=league, actor=official(request))
+        if changed is not None:
+            name = figure.cleaned_data["figure"]
+            now = next(line for line in league_ifpa_figures(changed) if line.name == name)
+            messages.success(request, f"{now.words}: now {now.value}.")
+            url = reverse("web:manage_ifpa", args=[league.slug, season.pk])
+            return HttpResponseRedirect(f"{url}#ifpa-figures")
     form = IfpaPreviewForm(request.GET or {})
-    submission = None
-    if form.is_valid():
-        choice = form.cleaned_data["results"]
-        threshold = form.cleaned_data["threshold"]
-        try:
-            submission = ifpa_submission(
-                season, results=IfpaResults(choice) if choice else None, threshold=threshold
-            )
-        except ValidationError as error:
-            show_service_errors(form, error)
+    submission = _ifpa_preview(form, season)
     download = ""
     if submission is not None:
         query = {"results": submission.results.value}
@@ -301,8 +309,28 @@ def ifpa(request: HttpRequest, league: m.League, role: str, season_id: int) -> H
         "form": form,
         "submission": submission,
         "download": download,
+        "compliance": season_ifpa_compliance(season),
+        "figures": league_ifpa_figures(league),
+        "figure_form": figure,
     }
-    return page(request, "manage/ifpa.html", context, failed=submission is None)
+    failed = submission is None or request.method == "POST"
+    return page(request, "manage/ifpa.html", context, failed=failed)
+
+
+def _ifpa_preview(form: IfpaPreviewForm, season: m.Season) -> IfpaSubmission | None:
+    """The submission the preview's choices ask for; None (the form says why) when refused."""
+    if not form.is_valid():
+        return None
+    choice = form.cleaned_data["results"]
+    try:
+        return ifpa_submission(
+            season,
+            results=IfpaResults(choice) if choice else None,
+            threshold=form.cleaned_data["threshold"],
+        )
+    except ValidationError as error:
+        show_service_errors(form, error)
+        return None
 
 
 @console_page(LO_ONLY)

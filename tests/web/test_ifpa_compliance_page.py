@@ -1,0 +1,105 @@
+"""The console's IFPA requirements: each check passed or not in words, its IFPA page in a fold,
+and the seasons page's warning before a season that cannot meet them."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from flipwell.league import models as m
+from flipwell.league.services.season_files import import_season_file
+from tests import factories as f
+from tests.api.conftest import GOLDEN
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def official(client) -> m.LeagueOfficial:
+    official = f.LeagueOfficialFactory(
+        role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL, league__slug="winter"
+    )
+    client.force_login(official.user)
+    return official
+
+
+def test_ifpa_page_shows_every_requirement_met_for_the_golden_season(client, official):
+    season = import_season_file(
+        league=official.league,
+        name="Winter 2026",
+        data=GOLDEN,
+        first_meet=datetime.date(2026, 1, 7),
+        actor=official.user,
+    )
+
+    html = client.get(f"/manage/winter/seasons/{season.pk}/ifpa/").content.decode()
+
+    assert 'IFPA requirements: <span class="tag ok">all met</span>' in html
+    assert "10 meets held; the IFPA asks for at least 6 a season: enough." in html
+    assert '<a href="https://www.ifpapinball.com/definitions/"' in html
+    assert "https://www.ifpapinball.com/tgpguide/" in html
+
+
+def test_ifpa_page_warns_before_a_five_meet_season(client, official):
+    season = f.SeasonFactory(league=official.league, number_of_meets=5)
+
+    html = client.get(f"/manage/winter/seasons/{season.pk}/ifpa/").content.decode()
+
+    assert '<span class="tag bad">not all met</span>' in html
+    assert "5 meets scheduled; the IFPA asks for at least 6 a season: 1 short." in html
+
+
+def test_ifpa_page_sets_the_leagues_own_figure_with_a_reason(client, official):
+    season = f.SeasonFactory(league=official.league, number_of_meets=5)
+    url = f"/manage/winter/seasons/{season.pk}/ifpa/"
+
+    response = client.post(
+        url, {"figure": "min_sessions", "value": "5", "reason": "The IFPA lowered it"}
+    )
+
+    assert response.status_code == 302
+    assert response["Location"] == f"{url}#ifpa-figures"
+    official.league.refresh_from_db()
+    assert official.league.ifpa_figures == {"min_sessions": 5}
+    ruling = m.Ruling.objects.get(league=official.league)
+    assert (ruling.kind, ruling.reason) == ("ifpa_figure", "The IFPA lowered it")
+    html = client.get(url).content.decode()
+    assert "Meets a season must hold: now 5." in html
+    assert "5 meets scheduled; the IFPA asks for at least 5 a season: enough." in html
+
+
+def test_ifpa_page_refuses_a_figure_outside_its_bounds(client, official):
+    season = f.SeasonFactory(league=official.league)
+
+    response = client.post(
+        f"/manage/winter/seasons/{season.pk}/ifpa/",
+        {"figure": "min_sessions", "value": "0", "reason": "Typo"},
+    )
+
+    assert response.status_code == 400
+    assert "min_sessions cannot be 0; allowed: a whole number from 1 to 100" in (
+        response.content.decode()
+    )
+    official.league.refresh_from_db()
+    assert official.league.ifpa_figures == {}
+
+
+def test_seasons_page_warns_of_a_schedule_the_ifpa_would_not_endorse(client, official):
+    f.SeasonFactory(league=official.league, name="Short", number_of_meets=5)
+    f.SeasonFactory(league=official.league, name="Long", number_of_meets=6)
+
+    html = client.get("/manage/winter/seasons/").content.decode()
+
+    assert "</span> 5 meets scheduled; the IFPA asks for at least 6 a season: 1 short." in html
+    assert html.count("the IFPA asks for at least") == 1
+
+
+def test_seasons_page_warns_with_the_leagues_own_figures(client, official):
+    official.league.ifpa_figures = {"min_sessions": 8}
+    official.league.save()
+    f.SeasonFactory(league=official.league, name="Short", number_of_meets=6)
+
+    html = client.get("/manage/winter/seasons/").content.decode()
+
+    assert "6 meets scheduled; the IFPA asks for at least 8 a season: 2 short." in html
