@@ -101,8 +101,8 @@ class _Facts:
     problems: list[tuple[Problem, ProblemLine]] = field(default_factory=list)
     repairs: list[datetime.datetime] = field(default_factory=list)
     changes: list[m.MachineStatusChange] = field(default_factory=list)
-    declared: list[datetime.datetime] = field(default_factory=list)
-    """When it was declared unplayable at a meet: out of service that day (R7.3-r)."""
+    declared: list[datetime.date] = field(default_factory=list)
+    """The days of the meets it was declared unplayable at: out of service then (R7.3-r)."""
     malfunctions: int = 0
     season_malfunctions: int = 0
     season_games: int = 0
@@ -235,7 +235,7 @@ def _declarations(league: m.League, facts: dict[int, _Facts]) -> None:
         if row.kind == m.MachineDeclaration.Kind.REPAIRED:
             about.repairs.append(row.created_at)
             continue
-        about.declared.append(row.created_at)
+        about.declared.append(row.meet.date)
         problem = Problem(key=f"declaration:{row.pk}", at=row.created_at)
         ruled = f"declared unplayable at meet {row.meet.number}: {row.reason}"
         about.problems.append((problem, _line(problem, "unplayable", by=by, ruled=ruled)))
@@ -368,11 +368,10 @@ def _reliability(
         ],
         out_at_start=first_status == m.Machine.Status.UNPLAYABLE,
     )
-    nights = [timezone.localtime(at, zone).date() for at in facts.declared]
     return reliability(
         games=facts.season_games,
         malfunctions=facts.season_malfunctions,
-        spans=[*spans, *(Span(first=day, last=day) for day in nights)],
+        spans=[*spans, *(Span(first=day, last=day) for day in facts.declared)],
         first_day=span[0],
         last_day=span[1],
     )
