@@ -2,13 +2,15 @@
 problems players and venue staff report from its QR code. Status changes made before are read
 back from their audit events (``machine.status_changed``), which hold the same facts."""
 
+from typing import Any
+
 import django.db.models.deletion
 import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
 
 
-def status_changes_from_audit(apps, schema_editor):
+def status_changes_from_audit(apps: Any, schema_editor: Any) -> None:
     """One MachineStatusChange per recorded ``machine.status_changed`` event, when its machine
     and official still exist."""
     event_model = apps.get_model("league", "AuditEvent")

@@ -25,8 +25,12 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from flipwell.league import models as m
 from flipwell.league.selectors import people
-from flipwell.league.selectors.machine_history import machine_histories, sheets_open_first
-from flipwell.league.selectors.machines import MachineSheet, maintenance_sheet
+from flipwell.league.selectors.machine_history import (
+    MachineSheet,
+    machine_histories,
+    sheets_open_first,
+)
+from flipwell.league.selectors.machines import maintenance_sheet
 from flipwell.league.selectors.machines import stored_special_rulings as _stored_rulings
 from flipwell.league.selectors.meet_board import (
     BoardGame,

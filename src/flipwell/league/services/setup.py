@@ -34,6 +34,7 @@ from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from flipwell.league import enums
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
 from flipwell.league.limits import TITLE_LENGTH
@@ -359,7 +360,7 @@ def set_machine_status(*, machine: m.Machine, status: str, reason: str, actor: U
 
 
 def change_machine_status(
-    machine: m.Machine, wanted: m.Machine.Status, *, reason: str, actor: User
+    machine: m.Machine, wanted: enums.MachineStatus, *, reason: str, actor: User
 ) -> m.Ruling:
     """Store `machine` (locked by the caller, its status not `wanted`) with status `wanted`:
     the official's Ruling ``machine_status``, the MachineStatusChange its history reads

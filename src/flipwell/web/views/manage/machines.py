@@ -48,19 +48,12 @@ def machines(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
     declare = MachineDeclarationForm(request.POST if which == "declare" else None, machines=choices)
     problem = MachineProblemForm(request.POST if which == "problem" else None, machines=choices)
     repair = MachineRepairForm(request.POST if which == "repair" else None, machines=choices)
-    close = CloseReportForm(
-        request.POST if which == "close" else None,
-        reports=[(r.report_id, r.ruled) for r in reports],
-    )
-    if which == "repair":
-        fixed = run(repair, services.record_machine_repair, actor=official(request))
-        if fixed is not None:
-            return done(request, f"{fixed.machine.title} recorded repaired.")
-    elif which == "close":
-        closed = run(close, services.close_machine_problem_report, actor=official(request))
-        if closed is not None:
-            return done(request, f"Report on {closed.machine.title} closed.")
-    elif meet is not None and which == "declare":
+    offered = [(r.report_id or 0, r.ruled) for r in reports]
+    close = CloseReportForm(request.POST if which == "close" else None, reports=offered)
+    answered = _repair_or_close(request, which, repair, close)
+    if answered is not None:
+        return answered
+    if meet is not None and which == "declare":
         row = run(declare, _declare, meet=meet, actor=official(request))
         if row is not None:
             return done(request, f"{row.machine.title} declared {row.kind}.")
