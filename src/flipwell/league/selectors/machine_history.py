@@ -329,6 +329,7 @@ def _sheet(
                 **line.__dict__,
                 "open": states[line.key].open,
                 "repaired_at": states[line.key].repaired_at,
+                "ruled": _ruled(line, repaired=states[line.key].repaired_at is not None),
             }
         )
         for _, line in facts.problems
@@ -345,6 +346,14 @@ def _sheet(
         reliability=_reliability(machine, facts, span, league),
         season=season.name if season is not None and span is not None else "",
     )
+
+
+def _ruled(line: ProblemLine, *, repaired: bool) -> str:
+    """What was ruled on a problem: a report repaired before anyone ruled on it says no more
+    than what was reported (its line says when it was repaired)."""
+    if repaired and line.ruled.endswith(f": {REPORTED_NOT_RULED}"):
+        return line.ruled.removesuffix(f": {REPORTED_NOT_RULED}")
+    return line.ruled
 
 
 def _reliability(
