@@ -96,3 +96,33 @@ def test_console_machine_choice_warns_of_an_open_problem_r7_3_u(client):
 
     assert f"{broken.title} (open problem: 1)" in text
     assert f"Open problems reported on: {broken.title} (1)" in text
+
+
+def test_console_closes_a_report_saying_why_r7_3_u(client, machine):
+    """R7.3-u: the official closes a report from the console; who, when and why are kept."""
+    official = f.LeagueOfficialFactory(league=machine.league)
+    client.force_login(official.user)
+    report = services.report_machine_problem(machine=machine, text="Ramp loose")
+
+    response = client.post(
+        "/manage/tuesday/machines/",
+        {"action": "close", "report": report.pk, "reason": "Tightened, fine"},
+    )
+
+    report.refresh_from_db()
+    assert response.status_code == 302
+    assert (report.closed_by, report.close_reason) == (official.user, "Tightened, fine")
+
+
+def test_console_close_refuses_another_leagues_report(client, machine):
+    official = f.LeagueOfficialFactory(league=machine.league)
+    client.force_login(official.user)
+    other = services.report_machine_problem(machine=f.MachineFactory(), text="Ramp loose")
+
+    response = client.post(
+        "/manage/tuesday/machines/", {"action": "close", "report": other.pk, "reason": "Fine"}
+    )
+
+    other.refresh_from_db()
+    assert response.status_code == 400
+    assert other.closed_at is None

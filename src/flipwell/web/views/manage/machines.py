@@ -48,7 +48,7 @@ def machines(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
     declare = MachineDeclarationForm(request.POST if which == "declare" else None, machines=choices)
     problem = MachineProblemForm(request.POST if which == "problem" else None, machines=choices)
     repair = MachineRepairForm(request.POST if which == "repair" else None, machines=choices)
-    offered = [(r.report_id or 0, r.ruled) for r in reports]
+    offered = [(r.report_id or 0, f"{title}: {r.ruled}") for title, r in reports]
     close = CloseReportForm(request.POST if which == "close" else None, reports=offered)
     answered = _repair_or_close(request, which, repair, close)
     if answered is not None:
@@ -95,10 +95,11 @@ def _repair_or_close(
     return None
 
 
-def _open_reports(sheet: Sequence[MachineSheet]) -> list[ProblemLine]:
-    """The open problem reports of every machine, reported, not yet ruled; newest first."""
-    found = [p for row in sheet for p in row.open_problems if p.report_id is not None]
-    return sorted(found, key=lambda p: p.at, reverse=True)
+def _open_reports(sheet: Sequence[MachineSheet]) -> list[tuple[str, ProblemLine]]:
+    """(machine title, report) of every open problem report, reported, not yet ruled;
+    newest first."""
+    found = [(row.title, p) for row in sheet for p in row.open_problems if p.report_id is not None]
+    return sorted(found, key=lambda pair: pair[1].at, reverse=True)
 
 
 def _declare(*, kind: str, **arguments: Any) -> m.MachineDeclaration:
