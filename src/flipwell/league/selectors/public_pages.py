@@ -126,6 +126,8 @@ class GameView:
     confirmed: bool
     awaiting_confirmation: bool
     cells: tuple[ScoreCell, ...]
+    machine_id: int = 0
+    """The machine's id, for a link to its page (0: none)."""
 
 
 @dataclass(frozen=True)
@@ -634,6 +636,7 @@ def _group_view(group: BoardGroup) -> GroupView:
         GameView(
             number=game.number,
             machine=game.machine,
+            machine_id=game.machine_id,
             confirmed=game.confirmed,
             awaiting_confirmation=game.awaiting_confirmation,
             cells=_score_cells(game, group),
