@@ -123,6 +123,7 @@ def machine_histories(
     moves = _moves(league)
     _malfunctions(league, facts, moves, season)
     _season_games(league, facts, moves, season)
+    _replacements(league, facts)
     _declarations(league, facts)
     _status_changes(league, facts)
     _repairs(league, facts)
@@ -211,15 +212,24 @@ def _season_games(
         game_moves = [move for move, _, _ in moves.get(game_id, ())]
         for machine in machines_played(str(machine_id), game_moves):
             facts[int(machine)].season_games += 1
-    replacements = m.MachineReplacement.objects.filter(game__group__meet__season=season)
-    for row in replacements.select_related("old_machine", "new_machine", "game__group__meet"):
+
+
+def _replacements(league: m.League, facts: dict[int, _Facts]) -> None:
+    replacements = m.MachineReplacement.objects.filter(old_machine__league=league)
+    for row in replacements.select_related("new_machine", "game__group__meet", "official"):
         game = row.game
         text = (
             f"game moved to {row.new_machine.title}: {row.reason}; meet {game.group.meet.number}"
             f", group {game.group.number}, game {game.number}"
         )
         facts[row.old_machine_id].lines.append(
-            SheetLine(row.created_at, "replacement", text, game.group.meet.number, "")
+            SheetLine(
+                row.created_at,
+                "replacement",
+                text,
+                game.group.meet.number,
+                row.official.get_username(),
+            )
         )
 
 
