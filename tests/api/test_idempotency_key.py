@@ -21,6 +21,7 @@ from flipwell.league.selectors.meet_board import meet_board
 from flipwell.league.services.corrections import request_correction
 from flipwell.league.services.identity import merge_players
 from flipwell.league.services.ledger import record_ledger_entry
+from flipwell.league.services.machine_care import report_machine_problem
 from flipwell.league.services.player_links import issue_player_link
 from flipwell.league.services.violations import record_violation
 from tests import factories as f
@@ -304,6 +305,7 @@ def ids(night: Night, played: m.Game) -> Ids:
         "entry_id": entry.pk,
         "player_id": a[0].pk,
         "machine_id": night.machines[0].pk,
+        "report_id": report_machine_problem(machine=night.machines[0], text="Weak flipper").pk,
         "merge_id": merge.pk,
         "division": "A",
         "match": "QF1",

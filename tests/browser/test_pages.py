@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 from flipwell.league import models as m
 from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague, create_demo_league
 from flipwell.league.player_link_tokens import token_for
+from flipwell.league.services.machine_care import report_machine_problem
 from flipwell.league.services.meets import start_meet
 from flipwell.league.services.player_links import issue_player_link
 from tests.browser.conftest import ErrorGuard, NewContext
@@ -63,6 +64,9 @@ def public_pages(demo: DemoLeague) -> dict[str, str]:
     player = m.Player.objects.filter(season_entries__season=demo.current_season).first()
     assert player is not None
     link = issue_player_link(season=demo.current_season, player=player, actor=demo.official)
+    machine = demo.league.machines.order_by("title").first()
+    assert machine is not None
+    report_machine_problem(machine=machine, text="Left flipper weak", reported_by="Sam")
     return {
         "leagues": "/",
         "standings": f"/leagues/{slug}/",
@@ -73,6 +77,8 @@ def public_pages(demo: DemoLeague) -> dict[str, str]:
         "machines": f"/leagues/{slug}/machines/",
         "high-scores": f"/leagues/{slug}/high-scores/",
         "maintenance": f"/leagues/{slug}/maintenance/",
+        "machine": f"/leagues/{slug}/machines/{machine.pk}/",
+        "report-problem": f"/leagues/{slug}/machines/{machine.pk}/report/",
         "me": f"/me/{token_for(link)}/",  # a player's personal link
     }
 

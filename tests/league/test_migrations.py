@@ -206,3 +206,31 @@ def test_season_readings_copied_from_the_league_and_back(transactional_db):
         (s.league.slug, s.name, s.ruleset_overrides)
         for s in m.Season.objects.order_by("league__slug", "name")
     ] == forward
+
+
+BEFORE_MACHINE_HISTORY = [("league", "0026_installation_api_tokens")]
+
+
+def test_machine_status_changes_are_read_back_from_their_audit_events(transactional_db):
+    """league 0027: a status change made before it (an audit event ``machine.status_changed``)
+    becomes a MachineStatusChange with its official, reason and time (R7.3-q)."""
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    old = _migrate(BEFORE_MACHINE_HISTORY)
+    user = old.get_model("auth", "User").objects.create(username="lo")
+    league = old.get_model("league", "League").objects.create(name="Tuesday", slug="tuesday")
+    machine = old.get_model("league", "Machine").objects.create(league=league, title="Tron")
+    old.get_model("league", "AuditEvent").objects.create(
+        league=league,
+        actor=user,
+        action="machine.status_changed",
+        object_type="league.Machine",
+        object_id=str(machine.pk),
+        data={"from": "playable", "to": "unplayable", "reason": "Coil burnt"},
+    )
+
+    _migrate(latest)
+
+    row = m.MachineStatusChange.objects.get()
+    assert (row.machine.title, row.previous, row.status, row.reason, row.official.username) == (
+        "Tron", "playable", "unplayable", "Coil burnt", "lo",
+    )  # fmt: skip

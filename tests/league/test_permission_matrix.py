@@ -283,6 +283,12 @@ CALLS = [
     Call("set_machine_status", lambda w, a: services.set_machine_status(
         machine=w.night.machines[-1], status="unavailable", reason="Sent for repair",
         actor=a)),
+    Call("record_machine_repair", lambda w, a: services.record_machine_repair(
+        machine=w.night.machines[-1], note="New flipper coil", actor=a)),
+    Call("close_machine_problem_report", lambda w, a: services.close_machine_problem_report(
+        report=w.extra["report"], reason="No fault found", actor=a),
+        arrange=lambda w: w.extra.update(report=services.report_machine_problem(
+            machine=w.night.machines[-1], text="Left flipper weak"))),
     Call("load_appendix_a", lambda w, a: services.load_appendix_a(actor=a),
         may=frozenset({OTHER})),  # the rulebook's own rulings: any league's LO may load them
     Call("add_special_ruling", lambda w, a: services.add_special_ruling(

@@ -18,6 +18,7 @@ from flipwell.api.contract import mark_operations
 from flipwell.api.endpoints import (
     files,
     league_writes,
+    machine_care,
     me,
     meet_writes,
     notices,
@@ -79,6 +80,7 @@ api.add_decorator(idempotent, mode="view")
 # The writes' endpoints are on public.router, which serves both methods of a path.
 WRITE_MODULES = (
     writes,
+    machine_care,
     meet_writes,
     league_writes,
     playoff_writes,

@@ -155,6 +155,18 @@ def machine(league: m.League, machine_id: int, *, field: str | None = None) -> m
     )
 
 
+def problem_report(league: m.League, report_id: int) -> m.MachineProblemReport:
+    """The problem report with this id on one of the league's machines (404 when none, or
+    another league's)."""
+    return _one(
+        m.MachineProblemReport.objects.filter(machine__league=league).select_related(
+            "machine__league"
+        ),
+        f"No problem report {report_id} in {league}.",
+        pk=report_id,
+    )
+
+
 def correction(correction_id: int) -> m.CorrectionRequest:
     """The correction request with this id and its game's league (404 when none)."""
     return _one(

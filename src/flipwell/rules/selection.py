@@ -96,11 +96,13 @@ def _shuffled(machines: Sequence[MachineId], rng: random.Random) -> list[Machine
 
 @dataclass(frozen=True)
 class FirstMachineDraw:
-    """Each group's randomly assigned first machine, group 1 first, and the seed that drew it."""
+    """Each group's randomly assigned first machine, group 1 first, and the seed that drew it;
+    `left_out`: the meet's unplayable machines, which the draw never considered (R7.3-r)."""
 
     seed: int
     machines: tuple[MachineId, ...]
     warnings: tuple[str, ...]
+    left_out: tuple[MachineId, ...] = ()
 
 
 def draw_first_machines(
@@ -144,7 +146,9 @@ def draw_first_machines(
             f"{groups} groups but only {len(playable)} playable machines: "
             f"{groups - len(playable)} groups will queue for their first game (A16, A61)"
         )
-    return FirstMachineDraw(seed=seed, machines=tuple(drawn), warnings=tuple(warnings))
+    return FirstMachineDraw(
+        seed=seed, machines=tuple(drawn), warnings=tuple(warnings), left_out=tuple(sorted(down))
+    )
 
 
 # --- Who picks the next machine (§5, §5.2) ---------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import ipaddress
 
 from django.conf import settings
@@ -19,3 +21,12 @@ def client_address(request: HttpRequest) -> str:
         return str(ipaddress.ip_address(forwarded))
     except ValueError:  # no header (a request that bypassed the proxy) or a bad one
         return remote
+
+
+def address_hash(request: HttpRequest) -> str:
+    """A keyed hash of `client_address` (HMAC-SHA256 with the secret key, 32 hex digits):
+    enough to count one address's public posts, never the address itself."""
+    digest = hmac.new(
+        settings.SECRET_KEY.encode(), client_address(request).encode(), hashlib.sha256
+    )
+    return digest.hexdigest()[:32]

@@ -15,6 +15,12 @@ urlpatterns = [
     path("leagues/<slug:slug>/players/<id:player_id>/", public.player, name="player"),
     path("leagues/<slug:slug>/playoffs/", public.playoffs, name="playoffs"),
     path("leagues/<slug:slug>/machines/", public.machines, name="machines"),
+    path("leagues/<slug:slug>/machines/<id:machine_id>/", public.machine, name="machine"),
+    path(
+        "leagues/<slug:slug>/machines/<id:machine_id>/report/",
+        public.report_problem,
+        name="report_problem",
+    ),
     path("leagues/<slug:slug>/high-scores/", public.high_scores, name="high_scores"),
     path("leagues/<slug:slug>/maintenance/", public.maintenance, name="maintenance"),
     path(

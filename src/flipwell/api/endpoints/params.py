@@ -31,6 +31,7 @@ Limit = Annotated[
 ]
 GroupId = Annotated[int, Path(ge=1, le=MAX_ID, description="The meet group's id.")]
 MachineId = Annotated[int, Path(ge=1, le=MAX_ID, description="The machine's id.")]
+ReportId = Annotated[int, Path(ge=1, le=MAX_ID, description="The problem report's id.")]
 CorrectionId = Annotated[int, Path(ge=1, le=MAX_ID, description="The correction request's id.")]
 ViolationId = Annotated[int, Path(ge=1, le=MAX_ID, description="The violation's id.")]
 EntryId = Annotated[int, Path(ge=1, le=MAX_ID, description="The ledger entry's id.")]

@@ -11,6 +11,8 @@ Words:
 - *maintenance note*: a line of the per-machine maintenance sheet (R7.3-u).
 - *announced problem*: a machine problem the LO announced to the players before a meet's play;
   it is never a major malfunction (R7.3-g).
+- *status change*, *repair*, *problem report*: the facts a machine's history is read from,
+  with the malfunctions and declarations (see `flipwell.rules.machine_care`).
 """
 
 from __future__ import annotations
@@ -168,3 +170,104 @@ class AnnouncedProblem(models.Model):
 
     def __str__(self) -> str:
         return f"{self.machine.title}: {self.problem}"
+
+
+class MachineStatusChange(models.Model):
+    """An official put a machine in the pool or took it out (R7.3-q): from which status to
+    which, why, who and when; the ruling that recorded his decision."""
+
+    Status = enums.MachineStatus
+
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="status_changes")
+    previous = models.CharField(max_length=12, choices=Status.choices)
+    status = models.CharField(max_length=12, choices=Status.choices)
+    reason = models.TextField()
+    official = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    ruling = models.OneToOneField(
+        "league.Ruling", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["machine", "created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(
+                    status__in=enums.MachineStatus.values, previous__in=enums.MachineStatus.values
+                )
+                & ~models.Q(status=models.F("previous")),
+                name="machine_status_change_valid",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(reason=""), name="machine_status_change_has_reason"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.machine.title}: {self.previous} -> {self.status}"
+
+
+class MachineRepair(models.Model):
+    """A machine recorded fixed (R7.3-u): what was done, who recorded it, when; at the meet
+    open then, if any. Every problem reported on it before is repaired."""
+
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="repairs")
+    meet = models.ForeignKey(
+        "league.Meet", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    note = models.TextField()
+    official = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["machine", "created_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(note=""), name="machine_repair_has_note"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.machine.title} repaired: {self.note[:40]}"
+
+
+class MachineProblemReport(models.Model):
+    """A problem a player or the venue's staff reported from the machine's QR code: reported,
+    not yet ruled. It is never a ruling; an official may close it (who, when, why), and a
+    repair of the machine after it repairs it.
+
+    `reported_by`: the name given, if any. `address_hash`: a keyed hash of the client
+    address, to count reports from one address; never the address itself.
+    """
+
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="problem_reports")
+    text = models.TextField()
+    reported_by = models.CharField(max_length=80, blank=True)
+    reported_at = models.DateTimeField(default=timezone.now)
+    address_hash = models.CharField(max_length=64, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    close_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["machine", "reported_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(text=""), name="machine_problem_report_has_text"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(closed_at__isnull=True, closed_by__isnull=True, close_reason="")
+                | (
+                    models.Q(closed_at__isnull=False, closed_by__isnull=False)
+                    & ~models.Q(close_reason="")
+                ),
+                name="machine_problem_report_closed_with_who_and_why",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.machine.title}: {self.text[:40]}"

@@ -1,115 +1,31 @@
 """Machines as the venue and the officials see them: the maintenance sheet and special rulings.
 
 Words:
-- *maintenance sheet*: per machine, every malfunction recorded on it in league play, every
-  unplayable/repaired declaration and every maintenance note, oldest first (R7.3-u: kept for
-  site management).
+- *maintenance sheet*: per machine, its history (every malfunction recorded on it in league
+  play, every declaration, status change, replacement, repair, problem report and maintenance
+  note, oldest first), its problems and its reliability (R7.3-u: kept for site management;
+  `flipwell.league.selectors.machine_history`).
 - *special rulings in force*: the latest version of each special ruling on a machine title,
   shown when a malfunction is recorded on it (RA-a, via `flipwell.rules.special_rulings`).
 """
 
 from __future__ import annotations
 
-import datetime
-from collections import defaultdict
-from dataclasses import dataclass
-
 from django.db import models
 
 from flipwell.league import models as m
 from flipwell.league.enums import SPECIAL_RULING_KINDS, one_of
+from flipwell.league.selectors.machine_history import MachineSheet, machine_histories
 from flipwell.rules import SpecialRuling, rulings_for
 
 CAUSE_MARK = "\n\nCause and effect: "
 """How a ruling's reproduction notes and its cause and effect share one stored text (RA-e)."""
 
 
-@dataclass(frozen=True)
-class SheetLine:
-    """One line of a machine's maintenance sheet."""
-
-    at: datetime.datetime
-    what: str
-    """"malfunction", "declaration" or "note"."""
-    text: str
-    meet: int | None
-    by: str
-
-
-@dataclass(frozen=True)
-class MachineSheet:
-    """One machine's maintenance sheet (R7.3-u)."""
-
-    machine_id: int
-    title: str
-    status: str
-    malfunctions: int
-    lines: tuple[SheetLine, ...]
-
-
 def maintenance_sheet(league: m.League) -> tuple[MachineSheet, ...]:
-    """Every machine of the league with its malfunctions, declarations and notes (R7.3-u).
-
-    Four queries whatever the league's size.
-    """
-    machines = list(m.Machine.objects.filter(league=league).order_by("title", "id"))
-    lines: dict[int, list[SheetLine]] = defaultdict(list)
-    counts: dict[int, int] = defaultdict(int)
-    malfunctions = m.Malfunction.objects.filter(game__machine__league=league).select_related(
-        "game__machine", "game__group__meet", "player", "official"
-    )
-    for row in malfunctions:
-        counts[row.game.machine_id] += 1
-        lines[row.game.machine_id].append(
-            SheetLine(
-                at=row.created_at,
-                what="malfunction",
-                text=(
-                    f"{_label(m.Malfunction.Kind, row.kind)} malfunction "
-                    f"({_label(m.Malfunction.ReasonCode, row.reason_code)}): {row.player}, "
-                    f"ball {row.ball}, group {row.game.group.number} game {row.game.number}"
-                    + (f". {row.note}" if row.note else "")
-                ),
-                meet=row.game.group.meet.number,
-                by=row.official.get_username(),
-            )
-        )
-    declarations = m.MachineDeclaration.objects.filter(machine__league=league).select_related(
-        "meet", "official"
-    )
-    for declaration in declarations:
-        lines[declaration.machine_id].append(
-            SheetLine(
-                at=declaration.created_at,
-                what="declaration",
-                text=f"declared {declaration.kind}: {declaration.reason}",
-                meet=declaration.meet.number,
-                by=declaration.official.get_username(),
-            )
-        )
-    notes = m.MaintenanceNote.objects.filter(machine__league=league).select_related(
-        "meet", "created_by"
-    )
-    for note in notes:
-        lines[note.machine_id].append(
-            SheetLine(
-                at=note.created_at,
-                what="note",
-                text=note.text,
-                meet=note.meet.number if note.meet else None,
-                by=note.created_by.get_username(),
-            )
-        )
-    return tuple(
-        MachineSheet(
-            machine_id=machine.pk,
-            title=machine.title,
-            status=machine.status,
-            malfunctions=counts[machine.pk],
-            lines=tuple(sorted(lines[machine.pk], key=lambda line: line.at)),
-        )
-        for machine in machines
-    )
+    """Every machine of the league with its history, problems and reliability, by title
+    (R7.3-u; `machine_histories`)."""
+    return machine_histories(league)
 
 
 def stored_special_rulings() -> list[SpecialRuling]:

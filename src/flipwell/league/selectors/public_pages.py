@@ -25,7 +25,12 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from flipwell.league import models as m
 from flipwell.league.selectors import people
-from flipwell.league.selectors.machines import MachineSheet, maintenance_sheet
+from flipwell.league.selectors.machine_history import (
+    MachineSheet,
+    machine_histories,
+    sheets_open_first,
+)
+from flipwell.league.selectors.machines import maintenance_sheet
 from flipwell.league.selectors.machines import stored_special_rulings as _stored_rulings
 from flipwell.league.selectors.meet_board import (
     BoardGame,
@@ -121,6 +126,8 @@ class GameView:
     confirmed: bool
     awaiting_confirmation: bool
     cells: tuple[ScoreCell, ...]
+    machine_id: int = 0
+    """The machine's id, for a link to its page (0: none)."""
 
 
 @dataclass(frozen=True)
@@ -234,10 +241,19 @@ class MachinesPage:
 
 @dataclass(frozen=True)
 class MaintenancePage:
-    """The league's maintenance sheet (R7.3-u)."""
+    """The league's maintenance sheet (R7.3-u): machines with open problems first."""
 
     league: m.League
     machines: tuple[MachineSheet, ...]
+
+
+@dataclass(frozen=True)
+class MachinePage:
+    """One machine's page: where it stands, its history, problems and reliability (R7.3-u)."""
+
+    league: m.League
+    machine: m.Machine
+    sheet: MachineSheet
 
 
 @dataclass(frozen=True)
@@ -445,7 +461,22 @@ def machines_page(league: m.League) -> MachinesPage:
 
 def maintenance_page(league: m.League) -> MaintenancePage:
     """The league's maintenance sheet (R7.3-u)."""
-    return MaintenancePage(league=league, machines=maintenance_sheet(league))
+    return MaintenancePage(league=league, machines=sheets_open_first(maintenance_sheet(league)))
+
+
+def machine_page(league: m.League, machine_id: int) -> MachinePage:
+    """One machine of `league` with its history (NotFoundError for another league's)."""
+    machine = league_machine(league, machine_id)
+    (sheet,) = machine_histories(league, machine_id=machine.pk)
+    return MachinePage(league=league, machine=machine, sheet=sheet)
+
+
+def league_machine(league: m.League, machine_id: int) -> m.Machine:
+    """The machine `machine_id` of `league` (NotFoundError for none or another league's)."""
+    machine = m.Machine.objects.filter(league=league, pk=machine_id).first()
+    if machine is None:
+        raise NotFoundError(f"No machine {machine_id} in {league}.")
+    return machine
 
 
 def tv_page(league: m.League, viewer: AbstractBaseUser | AnonymousUser) -> TvPage:
@@ -605,6 +636,7 @@ def _group_view(group: BoardGroup) -> GroupView:
         GameView(
             number=game.number,
             machine=game.machine,
+            machine_id=game.machine_id,
             confirmed=game.confirmed,
             awaiting_confirmation=game.awaiting_confirmation,
             cells=_score_cells(game, group),

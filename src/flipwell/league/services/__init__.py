@@ -19,6 +19,8 @@ meets                  schedule_meet, reschedule_meet, cancel_meet, announce_abs
 meet_machines          choose_next_machine, official_chooses_next_machine, record_match_absence,
                        announce_machine_problem,
                        declare_machine_unplayable, declare_machine_repaired, replace_machine
+machine_care           report_machine_problem (public), close_machine_problem_report,
+                       record_machine_repair
 scores                 submit_scores, confirm_scores
 corrections            request_correction, respond_to_correction
 forfeits               record_forfeit, designate_forfeit_non_countable, record_late_join,
@@ -71,6 +73,11 @@ from flipwell.league.services.leagues import (
     create_league,
 )
 from flipwell.league.services.ledger import record_ledger_entry, reverse_ledger_entry
+from flipwell.league.services.machine_care import (
+    close_machine_problem_report,
+    record_machine_repair,
+    report_machine_problem,
+)
 from flipwell.league.services.malfunctions import (
     preview_game_ending,
     record_compensatory_game,
@@ -199,6 +206,7 @@ __all__ = [
     "check_merge_players",
     "choose_next_machine",
     "choose_notices_by_link",
+    "close_machine_problem_report",
     "close_meet",
     "close_playoff_night",
     "confirm_playoff_scores",
@@ -233,6 +241,7 @@ __all__ = [
     "record_game_restart",
     "record_late_join",
     "record_ledger_entry",
+    "record_machine_repair",
     "record_match_absence",
     "record_no_show",
     "record_playoff_game",
@@ -249,6 +258,7 @@ __all__ = [
     "register_player",
     "remove_official",
     "replace_machine",
+    "report_machine_problem",
     "report_malfunction",
     "request_compensatory_game",
     "request_correction",

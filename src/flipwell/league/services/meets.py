@@ -32,6 +32,7 @@ from flipwell.league import models as m
 from flipwell.league.adapters import machine_id_of, player_key, season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.notices import queue_meet_closed, queue_meet_started
+from flipwell.league.selectors.machine_history import unplayable_reasons
 from flipwell.league.selectors.meet_board import (
     GAMES_PER_MATCH,
     machine_states,
@@ -52,6 +53,7 @@ from flipwell.league.services._protocol import official_write
 from flipwell.rules import (
     AnnouncedTardiness,
     FirstMachineDraw,
+    MachineState,
     MeetDateProblem,
     MeetResult,
     Night,
@@ -539,6 +541,7 @@ def _first_machines(
         )
     warnings = (
         *draw.warnings,
+        *_left_out(meet, draw, dict(_states_titles(states))),
         *start_warnings(
             meet=meet,
             override_reason=override_reason,
@@ -547,6 +550,25 @@ def _first_machines(
         ),
     )
     return draw, warnings
+
+
+def _states_titles(states: Sequence[tuple[MachineState, str]]) -> list[tuple[str, str]]:
+    """(machine key, title) of each machine state."""
+    return [(state.machine, title) for state, title in states]
+
+
+def _left_out(meet: m.Meet, draw: FirstMachineDraw, titles: Mapping[str, str]) -> list[str]:
+    """The warning naming the machines the draw left out as unplayable, each with why (R5-a,
+    R7.3-q, R7.3-r); none when every machine was in the draw."""
+    if not draw.left_out:
+        return []
+    ids = [machine_id_of(key) for key in draw.left_out]
+    reasons = unplayable_reasons(meet, ids)
+    named = "; ".join(
+        f"{titles[key]} ({reasons.get(machine_id, 'unplayable')})"
+        for key, machine_id in zip(draw.left_out, ids, strict=True)
+    )
+    return [f"Left out of the first-machine draw as unplayable: {named}."]
 
 
 def _started_data(

@@ -34,6 +34,7 @@ from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from flipwell.league import enums
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
 from flipwell.league.limits import TITLE_LENGTH
@@ -338,10 +339,11 @@ def set_machine_status(*, machine: m.Machine, status: str, reason: str, actor: U
     """Put a machine in the league's pool (playable) or take it out (unplayable: repairs or
     retired), with the LO's reason. Games already played on it keep it.
 
-    Side effects: updates Machine.status, inserts a Ruling ``machine_status`` and an audit
-    event ``machine.status_changed``. Raises PermissionDenied unless `actor` is an LO of the
-    machine's league; ValidationError (keyed by field, nothing written) for an unknown
-    status, no reason, or the status it already has.
+    Side effects: updates Machine.status, inserts a Ruling ``machine_status``, a
+    MachineStatusChange and an audit event ``machine.status_changed``. Raises
+    PermissionDenied unless `actor` is an LO of the machine's league; ValidationError (keyed
+    by field, nothing written) for an unknown status, no reason, or the status it already
+    has.
     """
     with transaction.atomic():
         league_changed(machine.league_id)
@@ -354,23 +356,41 @@ def set_machine_status(*, machine: m.Machine, status: str, reason: str, actor: U
         if machine.status == wanted:
             raise ValidationError({"status": f"{machine.title} is already {STATUS_WORDS[wanted]}."})
         why = require_reason(reason, field="reason", what="Changing a machine's status")
-        before = machine.status
-        machine.status = wanted
-        machine.save(update_fields=["status"])
-        ruling = record_ruling(
-            league=machine.league,
-            official=actor,
-            kind="machine_status",
-            subject=f"{machine.title} {STATUS_WORDS[wanted]}",
-            reason=why,
-        )
-        record_event(
-            action="machine.status_changed",
-            obj=machine,
-            league=machine.league,
-            actor=actor,
-            data={"from": before, "to": wanted.value, "reason": why, "ruling": ruling.pk},
-        )
+        return change_machine_status(machine, wanted, reason=why, actor=actor)
+
+
+def change_machine_status(
+    machine: m.Machine, wanted: enums.MachineStatus, *, reason: str, actor: User
+) -> m.Ruling:
+    """Store `machine` (locked by the caller, its status not `wanted`) with status `wanted`:
+    the official's Ruling ``machine_status``, the MachineStatusChange its history reads
+    (R7.3-q, R7.3-u) and the audit event ``machine.status_changed``."""
+    before = machine.status
+    machine.status = wanted
+    machine.save(update_fields=["status"])
+    ruling = record_ruling(
+        league=machine.league,
+        official=actor,
+        kind="machine_status",
+        subject=f"{machine.title} {STATUS_WORDS[wanted]}",
+        reason=reason,
+    )
+    m.MachineStatusChange.objects.create(
+        machine=machine,
+        previous=before,
+        status=wanted,
+        reason=reason,
+        official=actor,
+        ruling=ruling,
+        created_at=ruling.created_at,
+    )
+    record_event(
+        action="machine.status_changed",
+        obj=machine,
+        league=machine.league,
+        actor=actor,
+        data={"from": before, "to": wanted.value, "reason": reason, "ruling": ruling.pk},
+    )
     return ruling
 
 

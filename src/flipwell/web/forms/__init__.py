@@ -47,12 +47,15 @@ from flipwell.web.forms.ledger import (
     ReverseEntryForm,
 )
 from flipwell.web.forms.machines import (
+    CloseReportForm,
     EditMachineForm,
     MachineDeclarationForm,
     MachineForm,
     MachineProblemForm,
+    MachineRepairForm,
     MachinesForm,
     MachineStatusForm,
+    ProblemReportForm,
 )
 from flipwell.web.forms.meets import (
     CancelMeetForm,
@@ -116,6 +119,7 @@ __all__ = [
     "AnswerForm",
     "CancelMeetForm",
     "CloseMeetForm",
+    "CloseReportForm",
     "CompensatoryGameForm",
     "CompensatoryRequestForm",
     "ConfirmForm",
@@ -136,6 +140,7 @@ __all__ = [
     "MachineDeclarationForm",
     "MachineForm",
     "MachineProblemForm",
+    "MachineRepairForm",
     "MachineStatusForm",
     "MachinesForm",
     "MalfunctionForm",
@@ -158,6 +163,7 @@ __all__ = [
     "PlayoffEntryForm",
     "PlayoffScoresForm",
     "PlayoffStartForm",
+    "ProblemReportForm",
     "QualifyForm",
     "ReadingForm",
     "RegisterPlayerForm",

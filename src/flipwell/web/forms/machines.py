@@ -93,3 +93,39 @@ class MachineStatusForm(forms.Form):
 
     status = forms.ChoiceField(choices=enums.MachineStatus.choices, widget=forms.HiddenInput)
     reason = reason_field("Why?", max_length=500)
+
+
+class ProblemReportForm(forms.Form):
+    """A player's or the venue staff's report of a problem on one machine (from its QR)."""
+
+    text = forms.CharField(
+        label="What is wrong?",
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text="Say what happens (“left flipper weak”, “ball stuck in the scoop”).",
+    )
+    reported_by = forms.CharField(label="Your name (optional)", max_length=80, required=False)
+
+
+class MachineRepairForm(forms.Form):
+    """The official records a machine repaired (record_machine_repair)."""
+
+    note = reason_field("What was done?")
+
+    def __init__(self, *args: Any, machines: PlayerChoices, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["machine"] = _machine(machines)
+        self.order_fields(["machine"])
+
+
+class CloseReportForm(forms.Form):
+    """The official closes a problem report without a repair (close_machine_problem_report)."""
+
+    reason = reason_field("Why close it?")
+
+    def __init__(self, *args: Any, reports: PlayerChoices, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["report"] = row_field(
+            "report", reports, m.MachineProblemReport.objects.all(), label="Report"
+        )
+        self.order_fields(["report"])

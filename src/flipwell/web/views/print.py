@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 
 from flipwell.league import models as m
 from flipwell.league.selectors import public_pages as pages
@@ -100,9 +101,23 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
 @not_found_as_404
 def maintenance(request: HttpRequest, slug: str) -> HttpResponse:
-    """The maintenance sheet on paper."""
+    """The maintenance sheet on paper, machines with open problems first, each with the QR
+    code of its problem report page."""
     page = pages.maintenance_page(pages.league_by_slug(slug))
-    return render(request, "print/maintenance.html", {"league": page.league, "page": page})
+    qr_codes = [
+        (
+            sheet.machine_id,
+            qr_code(
+                request.build_absolute_uri(
+                    reverse("web:report_problem", args=[page.league.slug, sheet.machine_id])
+                ),
+                label=f"Report a problem on {sheet.title}",
+            ),
+        )
+        for sheet in page.machines
+    ]
+    context = {"league": page.league, "page": page, "qr_codes": qr_codes}
+    return render(request, "print/maintenance.html", context)
 
 
 @console_page(ANY_ROLE)

@@ -10,14 +10,20 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from flipwell.http_cache import conditional_on_revision
+from flipwell.league import models as m
+from flipwell.league import services
 from flipwell.league.selectors import people
 from flipwell.league.selectors import public_pages as pages
 from flipwell.web.charts import bracket_diagram, points_chart, sparkline
+from flipwell.web.client_address import address_hash
+from flipwell.web.forms import ProblemReportForm
+from flipwell.web.forms.fields import show_service_errors
 from flipwell.web.htmx import asked_by_htmx
 from flipwell.web.ids import parse_id
 
@@ -149,6 +155,54 @@ def machines(request: HttpRequest, slug: str) -> HttpResponse:
         "public/machines.html",
         {"league": page.league, "page": page, "section": "machines"},
     )
+
+
+@not_found_as_404
+def machine(request: HttpRequest, slug: str, machine_id: int) -> HttpResponse:
+    """One machine: its open problems, history and reliability this season (R7.3-u). Not
+    cached by revision: its days out of service grow with the calendar."""
+    page = pages.machine_page(pages.league_by_slug(slug), machine_id)
+    return render(
+        request,
+        "public/machine.html",
+        {"league": page.league, "page": page, "section": "machines"},
+    )
+
+
+@not_found_as_404
+def report_problem(request: HttpRequest, slug: str, machine_id: int) -> HttpResponse:
+    """Report a problem on a machine (from its QR code): it reaches the league official as
+    reported, not yet ruled. One address may send a few an hour (429 beyond)."""
+    league = pages.league_by_slug(slug)
+    machine = pages.league_machine(league, machine_id)
+    form = ProblemReportForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.report_machine_problem(
+                machine=machine, **form.cleaned_data, address_hash=address_hash(request)
+            )
+        except services.ConflictError as error:
+            show_service_errors(form, error)
+            return _report_page(request, league, machine, form, status=429)
+        except ValidationError as error:
+            show_service_errors(form, error)
+        else:
+            return _report_page(request, league, machine, ProblemReportForm(), sent=True)
+    status = 400 if request.method == "POST" else 200
+    return _report_page(request, league, machine, form, status=status)
+
+
+def _report_page(
+    request: HttpRequest,
+    league: m.League,
+    machine: m.Machine,
+    form: ProblemReportForm,
+    *,
+    status: int = 200,
+    sent: bool = False,
+) -> HttpResponse:
+    context = {"league": league, "machine": machine, "form": form, "sent": sent}
+    return render(request, "public/report_problem.html", context, status=status)
 
 
 @conditional_on_revision("slug")

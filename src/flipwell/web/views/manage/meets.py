@@ -34,6 +34,7 @@ from flipwell.league.selectors.console import (
     season_meets,
     season_players,
 )
+from flipwell.league.selectors.machine_history import open_problem_machines
 from flipwell.league.selectors.meet_board import meet_board
 from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.selectors.standings import start_proposal
@@ -160,9 +161,14 @@ def _meet_context(
         if board is not None and the_meet.status == m.Meet.Status.OPEN
         else {}
     )
+    troubled = open_problem_machines(league) if the_meet.status == m.Meet.Status.OPEN else {}
     machines = (
         sorted(
-            ((pk, title) for pk, title in board.machines.items() if pk not in board.unplayable),
+            (
+                (pk, title, troubled.get(pk, 0))
+                for pk, title in board.machines.items()
+                if pk not in board.unplayable
+            ),
             key=lambda row: row[1],
         )
         if board is not None
@@ -173,6 +179,7 @@ def _meet_context(
         "board": board,
         "sheets": sheets,
         "machines": machines,
+        "troubled": [(title, n) for _, title, n in machines if n],
         "refused": refused or {},
     }
     if the_meet.status == m.Meet.Status.PLANNED:

@@ -1,0 +1,93 @@
+"""A machine's history and the broken-machine loop: its problems, history and reliability
+(public), a problem report (any scope of a token of its league: it is reported, not yet
+ruled), a repair and the closing of a report (scope: manage)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+
+from flipwell.api import queries
+from flipwell.api.arguments import resolved
+from flipwell.api.auth import acting_official
+from flipwell.api.contract import created
+from flipwell.api.endpoints.params import MachineId, ReportId, Slug
+from flipwell.api.endpoints.public import router
+from flipwell.api.endpoints.writes import WRITE
+from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.schemas import (
+    CloseReportIn,
+    MachineHistoryOut,
+    ProblemReportIn,
+    ProblemReportOut,
+    RepairIn,
+    RepairOut,
+)
+from flipwell.league import services
+from flipwell.league.selectors.machine_history import machine_histories
+
+
+@router.get(
+    "/leagues/{slug}/machines/{machine_id}/history",
+    response={200: MachineHistoryOut, **ERROR_RESPONSES},
+)
+def machine_history(request: HttpRequest, slug: Slug, machine_id: MachineId) -> Any:
+    """One machine's problems (open first: who reported each, when, on which game, what was
+    ruled, when repaired), every fact about it, and its reliability this season
+    (malfunctions per 100 games, days out of service; R7.3-u)."""
+    league = queries.league(slug)
+    machine = queries.machine(league, machine_id)
+    (sheet,) = machine_histories(league, machine_id=machine.pk)
+    return sheet
+
+
+@router.post(
+    "/leagues/{slug}/machines/{machine_id}/problem-reports",
+    response={201: ProblemReportOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def report_machine_problem(
+    request: HttpRequest, slug: Slug, machine_id: MachineId, payload: ProblemReportIn
+) -> Any:
+    """Report a problem on a machine (scope: scores): it lands in the official's console as
+    reported, not yet ruled; never a ruling."""
+    league = queries.league(slug)
+    acting_official(request, league=league, scope="scores")
+    machine = queries.machine(league, machine_id)
+    report = services.report_machine_problem(machine=machine, **resolved(payload))
+    return created(request, report, f"/api/v1/leagues/{slug}/machines/{machine_id}/history")
+
+
+@router.post(
+    "/leagues/{slug}/problem-reports/{report_id}/close",
+    response={200: ProblemReportOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def close_machine_problem_report(
+    request: HttpRequest, slug: Slug, report_id: ReportId, payload: CloseReportIn
+) -> Any:
+    """Close a problem report that needs nothing more, saying why (scope: manage); 409
+    ``report_already_closed`` when it is."""
+    league = queries.league(slug)
+    actor = acting_official(request, league=league, scope="manage")
+    report = queries.problem_report(league, report_id)
+    return services.close_machine_problem_report(report=report, **resolved(payload), actor=actor)
+
+
+@router.post(
+    "/leagues/{slug}/machines/{machine_id}/repairs",
+    response={201: RepairOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def record_machine_repair(
+    request: HttpRequest, slug: Slug, machine_id: MachineId, payload: RepairIn
+) -> Any:
+    """Record a machine repaired, saying what was done (scope: manage): every problem
+    reported before is repaired, a machine out of the pool comes back, one declared
+    unplayable at the open meet is declared repaired (R7.3-r)."""
+    league = queries.league(slug)
+    actor = acting_official(request, league=league, scope="manage")
+    machine = queries.machine(league, machine_id)
+    repair = services.record_machine_repair(machine=machine, **resolved(payload), actor=actor)
+    return created(request, repair, f"/api/v1/leagues/{slug}/machines/{machine_id}/history")

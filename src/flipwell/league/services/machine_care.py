@@ -1,0 +1,170 @@
+"""The broken-machine loop: a problem reported from a machine's QR code, an official closing
+a report, and a machine recorded repaired (R7.3-q, R7.3-r, R7.3-u).
+
+Words:
+- *problem report*: what a player or the venue's staff saw wrong with a machine, sent from its
+  QR code (or through the API): reported, not yet ruled. It is a fact of its own, never a
+  ruling; the official rules on the machine with the tools he has (a declaration, a status
+  change, a malfunction) and may *close* the report, saying why (no fault found, a duplicate).
+- *repair*: the machine recorded fixed, with what was done. Every problem reported on it
+  before is repaired (`flipwell.rules.machine_care`); a machine out of the pool comes back
+  into it, and one declared unplayable at the open meet is declared repaired there.
+- *address hash*: a keyed hash of the sender's client address (the web and API layers make
+  it), kept to count one address's reports: at most `REPORTS_PER_ADDRESS` an hour.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from flipwell.league import models as m
+from flipwell.league.audit import record_event
+from flipwell.league.services._edge import (
+    ConflictError,
+    league_changed,
+    require_reason,
+)
+from flipwell.league.services._protocol import official_write
+from flipwell.league.services.meet_machines import declare_machine_state
+from flipwell.league.services.setup import change_machine_status
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+REPORTS_PER_ADDRESS = 5
+"""Problem reports one client address may send in an hour (a QR code is public)."""
+REPORT_LENGTH = 1000
+NAME_LENGTH = 80
+
+
+def report_machine_problem(
+    *, machine: m.Machine, text: str, reported_by: str = "", address_hash: str = ""
+) -> m.MachineProblemReport:
+    """A player or the venue's staff reports a problem on `machine`: it lands in the
+    official's console as reported, not yet ruled (never a ruling).
+
+    Side effects: a MachineProblemReport, an audit event ``machine.problem_reported`` (no
+    actor), a new league revision (its pages show it). Raises ValidationError for an empty
+    or too long text or name; ConflictError ``too_many_reports`` when the address sent
+    `REPORTS_PER_ADDRESS` reports in the last hour.
+    """
+    words = (text or "").strip()
+    name = (reported_by or "").strip()
+    if not words:
+        raise ValidationError({"text": "Say what is wrong with the machine."})
+    if len(words) > REPORT_LENGTH:
+        raise ValidationError({"text": f"Keep it under {REPORT_LENGTH} characters."})
+    if len(name) > NAME_LENGTH:
+        raise ValidationError({"reported_by": f"A name has at most {NAME_LENGTH} characters."})
+    with transaction.atomic():
+        machine = m.Machine.objects.select_for_update().select_related("league").get(pk=machine.pk)
+        _check_rate(address_hash)
+        row = m.MachineProblemReport.objects.create(
+            machine=machine, text=words, reported_by=name, address_hash=address_hash
+        )
+        record_event(
+            action="machine.problem_reported",
+            obj=row,
+            league=machine.league,
+            actor=None,
+            data={"machine": machine.pk, "text": words, "reported_by": name},
+        )
+        league_changed(machine.league_id)
+    return row
+
+
+def _check_rate(address_hash: str) -> None:
+    """Refuse a report from an address that sent `REPORTS_PER_ADDRESS` in the last hour."""
+    if not address_hash:
+        return
+    since = timezone.now() - datetime.timedelta(hours=1)
+    sent = m.MachineProblemReport.objects.filter(
+        address_hash=address_hash, reported_at__gte=since
+    ).count()
+    if sent >= REPORTS_PER_ADDRESS:
+        raise ConflictError(
+            {"text": "Too many reports from here in the last hour: tell the league official."},
+            code="too_many_reports",
+        )
+
+
+def close_machine_problem_report(
+    *, report: m.MachineProblemReport, reason: str, actor: User
+) -> m.MachineProblemReport:
+    """The official closes a problem report without a repair, saying why (a duplicate, no
+    fault found): who, when and why are stored on the report.
+
+    Side effects: the report's closed_at/closed_by/close_reason, a Ruling
+    ``machine_report_closed`` and an audit event ``machine.problem_report_closed``. Raises
+    PermissionDenied unless `actor` is an LO of the machine's league; ValidationError
+    without a reason; ConflictError ``report_already_closed``.
+    """
+    league = report.machine.league
+    with official_write(league=league, actor=actor, action="close a problem report") as write:
+        row = (
+            m.MachineProblemReport.objects.select_for_update()
+            .select_related("machine")
+            .get(pk=report.pk)
+        )
+        if row.closed_at is not None:
+            raise ConflictError(
+                {"report": f"This report on {row.machine.title} is already closed."},
+                code="report_already_closed",
+            )
+        why = require_reason(reason, field="reason", what="Closing a problem report")
+        row.closed_at = timezone.now()
+        row.closed_by = actor
+        row.close_reason = why
+        row.save(update_fields=["closed_at", "closed_by", "close_reason"])
+        write.ruling(
+            kind="machine_report_closed",
+            subject=f"{row.machine.title}: report “{row.text[:80]}” closed",
+            reason=why,
+        )
+        write.event("machine.problem_report_closed", row, {"report": row.pk, "reason": why})
+        league_changed(league.pk)
+    return row
+
+
+def record_machine_repair(*, machine: m.Machine, note: str, actor: User) -> m.MachineRepair:
+    """The official records `machine` repaired, saying what was done (R7.3-r, R7.3-u).
+
+    Every problem reported on it before is repaired. A machine out of the pool comes back
+    into it (a status change, its Ruling ``machine_status``); one declared unplayable at the
+    open meet is declared repaired there (R7.3-r).
+
+    Side effects: a MachineRepair, those changes, an audit event ``machine.repaired``, a new
+    league revision (and the open meet's season refolded). Raises PermissionDenied unless
+    `actor` is an LO of the machine's league; ValidationError without a note.
+    """
+    league = machine.league
+    meet = m.Meet.objects.filter(season__league=league, status=m.Meet.Status.OPEN).first()
+    with official_write(
+        league=league,
+        actor=actor,
+        action="record a repair",
+        season=meet.season if meet is not None else None,
+    ) as write:
+        machine = m.Machine.objects.select_for_update().select_related("league").get(pk=machine.pk)
+        what = require_reason(note, field="note", what="A repair")
+        row = m.MachineRepair.objects.create(machine=machine, meet=meet, note=what, official=actor)
+        back = machine.status == m.Machine.Status.UNPLAYABLE
+        if back:
+            change_machine_status(
+                machine, m.Machine.Status.PLAYABLE, reason=f"Repaired: {what}", actor=actor
+            )
+        declared = meet is not None and declare_machine_state(
+            meet, machine, m.MachineDeclaration.Kind.REPAIRED, actor, f"Repaired: {what}"
+        )
+        write.event(
+            "machine.repaired",
+            row,
+            {"machine": machine.pk, "note": what, "back_in_pool": back, "declared": declared},
+        )
+        league_changed(league.pk)
+    return row
