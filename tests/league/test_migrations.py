@@ -208,11 +208,11 @@ def test_season_readings_copied_from_the_league_and_back(transactional_db):
     ] == forward
 
 
-BEFORE_MACHINE_HISTORY = [("league", "0026_installation_api_tokens")]
+BEFORE_MACHINE_HISTORY = [("league", "0027_league_ifpa_figures")]
 
 
 def test_machine_status_changes_are_read_back_from_their_audit_events(transactional_db):
-    """league 0027: a status change made before it (an audit event ``machine.status_changed``)
+    """league 0028: a status change made before it (an audit event ``machine.status_changed``)
     becomes a MachineStatusChange with its official, reason and time (R7.3-q)."""
     latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
     old = _migrate(BEFORE_MACHINE_HISTORY)

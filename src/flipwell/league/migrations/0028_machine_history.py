@@ -51,7 +51,7 @@ def status_changes_from_audit(apps: Any, schema_editor: Any) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0026_installation_api_tokens"),
+        ("league", "0027_league_ifpa_figures"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
