@@ -1,0 +1,66 @@
+"""Score photos as pages and the API show them: the photos kept (not removed) of some games.
+
+Words: see `flipwell.league.models.photos`. *Taken by*: the player who sent it, or "the
+league official" for one sent by an official's account with no player named.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from flipwell.league import models as m
+
+BY_OFFICIAL = "the league official"
+
+
+@dataclass(frozen=True)
+class PhotoRef:
+    """A kept photo of a game: its key (the page builds its address), who took it, when, and
+    its size in pixels."""
+
+    key: str
+    game_id: int
+    taken_by: str
+    taken_at: datetime
+    width: int
+    height: int
+
+
+def game_photos(game_ids: Iterable[int]) -> Mapping[int, tuple[PhotoRef, ...]]:
+    """The kept photos of each game of `game_ids`, oldest first (one query)."""
+    rows = (
+        m.ScorePhoto.objects.filter(game_id__in=list(game_ids), removed_at__isnull=True)
+        .select_related("uploaded_by")
+        .order_by("game_id", "created_at", "pk")
+    )
+    found: dict[int, list[PhotoRef]] = defaultdict(list)
+    for row in rows:
+        found[row.game_id].append(
+            PhotoRef(
+                key=row.key,
+                game_id=row.game_id,
+                taken_by=str(row.uploaded_by) if row.uploaded_by else BY_OFFICIAL,
+                taken_at=row.created_at,
+                width=row.width,
+                height=row.height,
+            )
+        )
+    return {game_id: tuple(refs) for game_id, refs in found.items()}
+
+
+def kept_photo(key: str) -> m.ScorePhoto | None:
+    """The kept photo of `key`, with its game's group, meet, season and league; None for a
+    key that names no photo or a removed one."""
+    return (
+        m.ScorePhoto.objects.select_related("game__group__meet__season__league")
+        .filter(key=key, removed_at__isnull=True)
+        .first()
+    )
+
+
+def meet_photo_count(meet: m.Meet) -> int:
+    """How many photos of `meet` are kept."""
+    return m.ScorePhoto.objects.filter(game__group__meet=meet, removed_at__isnull=True).count()
