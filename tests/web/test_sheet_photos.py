@@ -188,3 +188,12 @@ def test_unknown_photo_key_not_found(client, night):
     response = client.get(f"{night.url}photos/{'x' * 48}/")
 
     assert response.status_code == 404
+
+
+def test_photo_sent_again_with_its_key_kept_once(client, night):
+    data = {"game": str(night.game.pk), "idempotency_key": "photo-1"}
+    first = client.post(night.url + "photos/", {**data, "photo": _photo(pf.png())})
+    again = client.post(night.url + "photos/", {**data, "photo": _photo(pf.png())})
+
+    assert (first.status_code, again.status_code) == (302, 302)
+    assert m.ScorePhoto.objects.count() == 1

@@ -7,6 +7,9 @@ Words:
 - *key*: the photo's random, unguessable name (48 characters of `secrets.token_urlsafe`); its
   file in storage is ``score-photos/<key>.jpg``. A key alone opens nothing: a photo is served
   only behind the sheet's link, the console's sign-in or an API token of its league.
+- *idempotency key*: chosen by the sender for one photo, unique within its *scope* (the league
+  and the sender, as for score entries: `flipwell.league.models.games`): a photo sent again
+  after a lost answer is kept once. Empty: the sender gave none.
 - *removed*: an official removed the photo after the meet (its file is deleted; the row stays,
   with who and when, so the record says a photo was there).
 """
@@ -38,6 +41,8 @@ class ScorePhoto(models.Model):
     width = models.PositiveIntegerField()
     height = models.PositiveIntegerField()
     bytes = models.PositiveIntegerField()
+    idempotency_key = models.CharField(max_length=100, blank=True, default="")
+    idempotency_scope = models.CharField(max_length=100, blank=True, default="")
     removed_at = models.DateTimeField(null=True, blank=True)
     removed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -47,6 +52,11 @@ class ScorePhoto(models.Model):
         ordering = ["game", "created_at", "pk"]
         constraints = [
             models.CheckConstraint(condition=~models.Q(key=""), name="score_photo_has_key"),
+            models.UniqueConstraint(
+                fields=["idempotency_scope", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="score_photo_idempotency_key_once_per_scope",
+            ),
             models.CheckConstraint(
                 condition=models.Q(removed_at__isnull=True, removed_by__isnull=True)
                 | models.Q(removed_at__isnull=False, removed_by__isnull=False),

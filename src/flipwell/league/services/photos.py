@@ -50,12 +50,16 @@ def attach_photo(
     size: int,
     uploaded_by: m.Player | None = None,
     actor: User | None = None,
+    idempotency_key: str = "",
+    submitter: str = "",
 ) -> m.ScorePhoto:
     """Attach a photo of the machine's display to `game`, before or after its scores are
     typed, while its meet is open. `photo` is the file as sent (`size` bytes); it is decoded,
     turned upright, shrunk and stored as a clean JPEG under a random key
     (`flipwell.league.photos.clean_photo`). `uploaded_by`: the player of the group who took
-    it (None: sent by an official's account, `actor`, or a player who did not say).
+    it (None: sent by an official's account, `actor`, or a player who did not say). A photo
+    sent again with the same `idempotency_key` by the same `submitter` (``sheet:<group id>``,
+    ``token:<token id>``) in the league returns the photo kept the first time.
 
     Side effects: the file in storage, a ScorePhoto, an audit event ``photo.attached``, a new
     league revision. ValidationError (nothing kept) when it is not an image, is over the
@@ -70,12 +74,24 @@ def attach_photo(
             .select_related("group__meet__season__league")
             .get(pk=game.pk)
         )
+        scope = f"{game.group.meet.season.league_id}:{submitter}"
+        if idempotency_key:
+            kept = m.ScorePhoto.objects.filter(
+                idempotency_scope=scope, idempotency_key=idempotency_key, game=game
+            ).first()
+            if kept is not None:
+                return kept
         open_meet(game.group.meet, doing="attach a photo")
         if uploaded_by is not None:
             members = group_player_ids(game.group)
             require_member(uploaded_by, members, field="uploaded_by", group=game.group)
         _check_room(game, clean)
-        return _store(game, clean, uploaded_by=uploaded_by, actor=actor)
+        row = m.ScorePhoto(
+            game=game, key=secrets.token_urlsafe(36), uploaded_by=uploaded_by, recorded_by=actor,
+            width=clean.width, height=clean.height, bytes=len(clean.content),
+            idempotency_key=idempotency_key, idempotency_scope=scope if idempotency_key else "",
+        )  # fmt: skip
+        return _store(row, clean)
 
 
 def _check_room(game: m.Game, clean: CleanPhoto) -> None:
@@ -98,15 +114,10 @@ def _check_room(game: m.Game, clean: CleanPhoto) -> None:
         )
 
 
-def _store(
-    game: m.Game, clean: CleanPhoto, *, uploaded_by: m.Player | None, actor: User | None
-) -> m.ScorePhoto:
-    """The clean photo's file and row, its audit event and the league's new revision; the
+def _store(row: m.ScorePhoto, clean: CleanPhoto) -> m.ScorePhoto:
+    """The clean photo's file and `row`, its audit event and the league's new revision; the
     file is deleted again when the row cannot be written."""
-    row = m.ScorePhoto(
-        game=game, key=secrets.token_urlsafe(36), uploaded_by=uploaded_by, recorded_by=actor,
-        width=clean.width, height=clean.height, bytes=len(clean.content),
-    )  # fmt: skip
+    game = row.game
     name = default_storage.save(row.storage_name, ContentFile(clean.content))
     try:
         if name != row.storage_name:
@@ -117,10 +128,10 @@ def _store(
             action="photo.attached",
             obj=row,
             league=league,
-            actor=actor,
+            actor=row.recorded_by,
             data={
                 "game": game.pk,
-                "uploaded_by": uploaded_by.pk if uploaded_by else None,
+                "uploaded_by": row.uploaded_by_id,
                 "bytes": row.bytes,
                 "width": row.width,
                 "height": row.height,

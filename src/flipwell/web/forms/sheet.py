@@ -132,6 +132,10 @@ class PhotoForm(forms.Form):
     name or the type the phone sent."""
 
     game = id_field("game")
+    # Made by the phone's script for one photo: sent again after a lost answer, kept once.
+    idempotency_key = forms.CharField(
+        max_length=limits.KEY_LENGTH, required=False, widget=forms.HiddenInput
+    )
     photo = forms.FileField(
         label="Photo of the score",
         widget=forms.FileInput(attrs={"accept": "image/*", "capture": "environment"}),

@@ -444,6 +444,8 @@ def attach_photo(request: HttpRequest, token: str) -> HttpResponse:
                     size=upload.size,
                     uploaded_by=m.Player.objects.get(pk=taker) if taker else None,
                     actor=_user(request),
+                    idempotency_key=form.cleaned_data["idempotency_key"],
+                    submitter=f"sheet:{group.pk}",
                 )
             except ValidationError as error:
                 show_service_errors(form, error)

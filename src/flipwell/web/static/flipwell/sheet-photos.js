@@ -114,6 +114,7 @@
 
   function send(item) {
     var body = new FormData();
+    body.append("idempotency_key", item.key);
     body.append("game", item.game);
     body.append("uploaded_by", item.uploadedBy || "");
     body.append("photo", item.blob, "score.jpg");
