@@ -1,7 +1,8 @@
 """Score photos as pages and the API show them: the photos kept (not removed) of some games.
 
-Words: see `flipwell.league.models.photos`. *Taken by*: the player who sent it, or "the
-league official" for one sent by an official's account with no player named.
+Words: see `flipwell.league.models.photos`. *Taken by*: the player who sent it; else "the
+league official" for one sent by a signed-in account (the console, an API token), "a player"
+for one sent from the sheet by a player who did not say.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from datetime import datetime
 from flipwell.league import models as m
 
 BY_OFFICIAL = "the league official"
+BY_PLAYER = "a player"
 
 
 @dataclass(frozen=True)
@@ -42,13 +44,19 @@ def game_photos(game_ids: Iterable[int]) -> Mapping[int, tuple[PhotoRef, ...]]:
             PhotoRef(
                 key=row.key,
                 game_id=row.game_id,
-                taken_by=str(row.uploaded_by) if row.uploaded_by else BY_OFFICIAL,
+                taken_by=_taken_by(row),
                 taken_at=row.created_at,
                 width=row.width,
                 height=row.height,
             )
         )
     return {game_id: tuple(refs) for game_id, refs in found.items()}
+
+
+def _taken_by(row: m.ScorePhoto) -> str:
+    if row.uploaded_by is not None:
+        return str(row.uploaded_by)
+    return BY_OFFICIAL if row.recorded_by_id is not None else BY_PLAYER
 
 
 def kept_photo(key: str) -> m.ScorePhoto | None:
