@@ -19,7 +19,7 @@ from flipwell.api import queries
 from flipwell.api.arguments import PLAYER, resolved
 from flipwell.api.auth import acting_official
 from flipwell.api.contract import created
-from flipwell.api.endpoints.params import GameId
+from flipwell.api.endpoints.params import GameId, PhotoKey
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
@@ -81,9 +81,9 @@ def list_photos(request: HttpRequest, game_id: GameId) -> Any:
 
 
 @router.get("/photos/{key}", response=ERROR_RESPONSES, openapi_extra=JPEG, **WRITE)
-def fetch_photo(request: HttpRequest, key: str) -> HttpResponse:
+def fetch_photo(request: HttpRequest, key: PhotoKey) -> HttpResponse:
     """A photo's JPEG (scope: scores, a token of its league; a removed photo is a 404)."""
-    photo = kept_photo(key[:100])
+    photo = kept_photo(key)
     if photo is None:
         raise Http404("No such photo.")
     acting_official(request, league=photo.game.group.meet.season.league, scope="scores")

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db.models import QuerySet
+
 from flipwell.league import models as m
 
 BY_OFFICIAL = "the league official"
@@ -25,6 +27,8 @@ class PhotoRef:
 
     key: str
     game_id: int
+    game_number: int
+    group_id: int
     taken_by: str
     taken_at: datetime
     width: int
@@ -33,24 +37,57 @@ class PhotoRef:
 
 def game_photos(game_ids: Iterable[int]) -> Mapping[int, tuple[PhotoRef, ...]]:
     """The kept photos of each game of `game_ids`, oldest first (one query)."""
-    rows = (
-        m.ScorePhoto.objects.filter(game_id__in=list(game_ids), removed_at__isnull=True)
-        .select_related("uploaded_by")
-        .order_by("game_id", "created_at", "pk")
-    )
     found: dict[int, list[PhotoRef]] = defaultdict(list)
-    for row in rows:
-        found[row.game_id].append(
-            PhotoRef(
-                key=row.key,
-                game_id=row.game_id,
-                taken_by=_taken_by(row),
-                taken_at=row.created_at,
-                width=row.width,
-                height=row.height,
-            )
-        )
+    for ref in _refs(_kept().filter(game_id__in=list(game_ids))):
+        found[ref.game_id].append(ref)
     return {game_id: tuple(refs) for game_id, refs in found.items()}
+
+
+def meet_photos(meet: m.Meet) -> tuple[PhotoRef, ...]:
+    """The kept photos of every game of `meet`, by group, game, then oldest first (one
+    query)."""
+    return _refs(_kept().filter(game__group__meet=meet))
+
+
+@dataclass(frozen=True)
+class Removal:
+    """The photos of a meet an official removed: how many, the last removal, by whom."""
+
+    count: int
+    at: datetime | None
+    by: str
+
+
+def meet_removal(meet: m.Meet) -> Removal:
+    """The removed photos of `meet` (count 0: none was removed)."""
+    removed = m.ScorePhoto.objects.filter(game__group__meet=meet, removed_at__isnull=False)
+    last = removed.select_related("removed_by").order_by("-removed_at").first()
+    if last is None:
+        return Removal(count=0, at=None, by="")
+    return Removal(count=removed.count(), at=last.removed_at, by=str(last.removed_by))
+
+
+def _kept() -> QuerySet[m.ScorePhoto]:
+    return m.ScorePhoto.objects.filter(removed_at__isnull=True)
+
+
+def _refs(rows: QuerySet[m.ScorePhoto]) -> tuple[PhotoRef, ...]:
+    ordered = rows.select_related("uploaded_by", "game").order_by(
+        "game__group_id", "game__number", "created_at", "pk"
+    )
+    return tuple(
+        PhotoRef(
+            key=row.key,
+            game_id=row.game_id,
+            game_number=row.game.number,
+            group_id=row.game.group_id,
+            taken_by=_taken_by(row),
+            taken_at=row.created_at,
+            width=row.width,
+            height=row.height,
+        )
+        for row in ordered
+    )
 
 
 def _taken_by(row: m.ScorePhoto) -> str:
