@@ -60,7 +60,7 @@ def test_console_photo_served_to_the_leagues_official(client, shot):
 
 
 def test_console_photo_through_another_league_not_found(client, shot):
-    night, _meet, photo = shot
+    _night, _meet, photo = shot
     other = f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
     client.force_login(other.user)
 
