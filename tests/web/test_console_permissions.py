@@ -186,7 +186,9 @@ def forms_of(client: Any, lo: Any, urls: list[str]) -> list[Form]:
             response = client.get(url)
             if response.status_code == 405:  # an action posted from another page's forms
                 found.append(Form(url=url))
-            if response.status_code == 200:
+            if response.status_code == 200 and not response["Content-Type"].startswith("text/"):
+                found.append(Form(url=url))  # a file (a score photo): no form to read
+            elif response.status_code == 200:
                 reader = FormReader(url)
                 reader.feed(response.content.decode())
                 mine = [form for form in reader.forms if _console(urlsplit(form.url).path)]
