@@ -90,6 +90,7 @@ def test_official_removes_a_closed_meets_photos(client, shot, django_capture_on_
         )
 
     assert response.status_code == 302
+    assert response["Location"].endswith(f"/meets/{meet.pk}/#photos")
     photo.refresh_from_db()
     assert photo.removed_by == night.user
     assert m.Ruling.objects.get(kind="photos_removed").reason == "The season is over"
@@ -97,3 +98,26 @@ def test_official_removes_a_closed_meets_photos(client, shot, django_capture_on_
     assert "1 photo removed by" in page
     gone = client.get(f"/manage/{night.league.slug}/photos/{photo.key}/")
     assert gone.status_code == 404
+
+
+def test_remove_photos_page_asks_why_first(client, shot):
+    night, meet, _photo = shot
+    services.close_meet(meet=meet, actor=night.user, override_reason="Venue closed early")
+    client.force_login(night.user)
+
+    page = client.get(f"/manage/{night.league.slug}/meets/{meet.pk}/photos/remove/")
+
+    assert page.status_code == 200
+    assert "1 photo of this meet's score displays is kept" in page.content.decode()
+
+
+def test_remove_photos_without_a_reason_refused(client, shot):
+    night, meet, photo = shot
+    services.close_meet(meet=meet, actor=night.user, override_reason="Venue closed early")
+    client.force_login(night.user)
+
+    response = client.post(f"/manage/{night.league.slug}/meets/{meet.pk}/photos/remove/", {})
+
+    assert response.status_code == 400
+    photo.refresh_from_db()
+    assert photo.removed_at is None

@@ -105,7 +105,3 @@ def kept_photo(key: str) -> m.ScorePhoto | None:
         .first()
     )
 
-
-def meet_photo_count(meet: m.Meet) -> int:
-    """How many photos of `meet` are kept."""
-    return m.ScorePhoto.objects.filter(game__group__meet=meet, removed_at__isnull=True).count()

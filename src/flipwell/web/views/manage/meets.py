@@ -57,7 +57,6 @@ from flipwell.web.forms import (
     NextBallsForm,
     NonCountableForm,
     OfficialMachineForm,
-    RemovePhotosForm,
     RescheduleMeetForm,
     ScheduleMeetForm,
     SlowPlayWarningForm,
@@ -188,7 +187,7 @@ def _meet_context(
         "group_photos": _by_group(photos),
     }
     if the_meet.status == m.Meet.Status.CLOSED:
-        context |= {"removal": meet_removal(the_meet), "remove_photos_form": RemovePhotosForm()}
+        context["removal"] = meet_removal(the_meet)
     if the_meet.status == m.Meet.Status.PLANNED:
         context |= {
             "reschedule_form": RescheduleMeetForm(initial={"date": the_meet.date}),
