@@ -104,4 +104,3 @@ def kept_photo(key: str) -> m.ScorePhoto | None:
         .filter(key=key, removed_at__isnull=True)
         .first()
     )
-
