@@ -13,8 +13,15 @@ from flipwell.league import models as m
 from flipwell.league.services.meets import start_meet
 from tests import photo_files as pf
 from tests.browser.conftest import ErrorGuard, NewContext
-from tests.browser.helpers import DESKTOP, screenshot, sheet_path, visit
-from tests.browser.night import board_group, build_league, enter_scores, shows
+from tests.browser.helpers import DESKTOP, log_in, screenshot, sheet_path, visit
+from tests.browser.night import (
+    OFFICIAL,
+    PASSWORD,
+    board_group,
+    build_league,
+    enter_scores,
+    shows,
+)
 
 PHOTO_WAITS = re.compile(r"Photo saved on this phone", re.IGNORECASE)
 SAVED_ON_PHONE = re.compile(r"saved on this phone, will send", re.IGNORECASE)
@@ -72,3 +79,11 @@ def test_photo_taken_offline_waits_on_the_phone_and_never_holds_up_the_scores(
     visit(desk, sheet_path(meet.groups.get()))
     expect(desk.locator(".with-photos .photo-list img")).to_be_visible()
     screenshot(desk, "scoresheet-photo-beside-the-numbers-desktop")
+
+    for label, viewport in (("phone", None), ("desktop", DESKTOP)):
+        console = new_page(f"official {label}", **({"viewport": viewport} if viewport else {}))
+        log_in(console, OFFICIAL, PASSWORD)
+        visit(console, f"/manage/{night.league.slug}/meets/{meet.pk}/")
+        expect(console.locator(".photo-list img")).to_be_visible()
+        assert console.evaluate("document.querySelector('.photo-list img').naturalWidth") == 640
+        screenshot(console, f"console-meet-photos-{label}")
