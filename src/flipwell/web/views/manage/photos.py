@@ -33,7 +33,7 @@ def remove(request: HttpRequest, league: m.League, role: str, meet_id: int) -> H
     """Remove every photo of a closed meet, after a confirmation step that says how many and
     asks why (remove_meet_photos); back to the meet with what was done."""
     the_meet = meet_of(league, meet_id)
-    form = RemovePhotosForm(request.POST or None)
+    form = RemovePhotosForm(request.POST if request.method == "POST" else None)
     if request.method == "POST":
         removed = run(form, services.remove_meet_photos, meet=the_meet, actor=official(request))
         if removed is not None:
