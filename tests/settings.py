@@ -5,12 +5,17 @@ still comes from ``DATABASE_URL`` (SQLite by default), so one suite runs on both
 """
 
 import os
+import tempfile
+from pathlib import Path
 
 os.environ.setdefault("SECRET_KEY", "tests-only-not-a-secret")
 # The address e-mails link to (notices, password resets): the test client's own.
 os.environ.setdefault("FLIPWELL_SITE_URL", "http://testserver")
 
 from flipwell.settings import *  # noqa: F403
+
+# Score photos of the test run go to a folder of its own, never to the product's var/media.
+MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="flipwell-test-media-"))
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

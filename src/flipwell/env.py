@@ -327,3 +327,37 @@ def debug_hosts(lan: str | None) -> list[str]:
     local names and the machine's LAN address (`flipwell.lan`). ``make dev`` listens on
     127.0.0.1 only; ``make run`` (DEBUG off) sets ``ALLOWED_HOSTS`` itself (`flipwell.venue`)."""
     return ["localhost", "127.0.0.1", "[::1]", *([lan] if lan else [])]
+
+
+def photo_storage(media_root: Path, *, environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
+    """The storage of score photos (``STORAGES["default"]``): files under `media_root`, or,
+    with ``FLIPWELL_PHOTO_STORAGE=s3``, a private S3-compatible bucket through django-storages
+    (``pip install flipwell[s3]``; boto3 reads the credentials from ``AWS_ACCESS_KEY_ID`` and
+    ``AWS_SECRET_ACCESS_KEY``). Never served from a public URL: flipwell serves each photo
+    itself to those who may see its sheet."""
+    kind = env_str("FLIPWELL_PHOTO_STORAGE", "files", environ=environ).lower()
+    if kind == "files":
+        return {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": str(media_root), "base_url": None},
+        }
+    if kind != "s3":
+        raise ImproperlyConfigured(
+            f"FLIPWELL_PHOTO_STORAGE={environ['FLIPWELL_PHOTO_STORAGE']!r} is not a photo "
+            "storage; use files (the default) or s3"
+        )
+    bucket = env_str("FLIPWELL_S3_BUCKET", "", environ=environ)
+    if not bucket:
+        raise ImproperlyConfigured("FLIPWELL_PHOTO_STORAGE=s3 needs FLIPWELL_S3_BUCKET")
+    options: dict[str, Any] = {
+        "bucket_name": bucket,
+        "default_acl": "private",
+        "file_overwrite": False,
+        "querystring_auth": True,
+    }
+    for option, name in (("endpoint_url", "FLIPWELL_S3_ENDPOINT_URL"),
+                         ("region_name", "FLIPWELL_S3_REGION")):  # fmt: skip
+        value = env_str(name, "", environ=environ)
+        if value:
+            options[option] = value
+    return {"BACKEND": "storages.backends.s3.S3Storage", "OPTIONS": options}

@@ -23,6 +23,7 @@ from flipwell.env import (
     env_str,
     env_time_zone,
     parse_database_url,
+    photo_storage,
     secret_key,
     site_ports,
     site_url,
@@ -147,8 +148,14 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns on every requ
 # far-future Cache-Control (immutable). In development (DEBUG) no collectstatic is needed:
 # WhiteNoise finds the files in the apps, as runserver does.
 WHITENOISE_KEEP_ONLY_HASHED_FILES = not DEBUG  # pages link hashed names only; half the work
+# Score photos (flipwell.league.photos): files in MEDIA_ROOT or a private S3 bucket, never
+# served from a URL of their own (no MEDIA_URL); limits in MB, the long side in pixels.
+MEDIA_ROOT = Path(env_str("FLIPWELL_MEDIA_ROOT", str(DATA_DIR / "media"))).resolve()
+PHOTO_MAX_MB = env_int("FLIPWELL_PHOTO_MAX_MB", 8, minimum=1)
+PHOTO_MEET_MAX_MB = env_int("FLIPWELL_PHOTO_MEET_MAX_MB", 200, minimum=1)
+PHOTO_LONG_SIDE = env_int("FLIPWELL_PHOTO_LONG_SIDE", 1600, minimum=320)
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": photo_storage(MEDIA_ROOT),
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"

@@ -64,8 +64,11 @@ def _passings(module: ModuleType, function: ast.FunctionDef) -> list[Passing | s
     payload = next((a for a in function.args.args if a.arg == "payload"), None)
     if payload is None:
         return []
-    assert isinstance(payload.annotation, ast.Name)
-    schema = getattr(module, payload.annotation.id)
+    annotation = payload.annotation
+    if isinstance(annotation, ast.Subscript):  # Form[PhotoIn]: a body sent as a form
+        annotation = annotation.slice
+    assert isinstance(annotation, ast.Name)
+    schema = getattr(module, annotation.id)
     resolving = [node for node in ast.walk(function) if _is_resolved(node)]
     if len(resolving) != 1:
         return [f"{function.name} passes its body through resolved() {len(resolving)} times"]

@@ -23,6 +23,7 @@ from flipwell.api.endpoints import (
     meet_writes,
     notices,
     people,
+    photos,
     playoff_writes,
     public,
     setup_writes,
@@ -86,6 +87,7 @@ WRITE_MODULES = (
     playoff_writes,
     notices,
     people,
+    photos,
     setup_writes,
 )
 api.add_router("", public.router)

@@ -228,8 +228,10 @@ def request_field(request: HttpRequest, name: str) -> str:
 
 def _in_request(request: HttpRequest, path: str) -> bool:
     """Whether the dotted `path` is a field of the request sent: a query or path parameter,
-    or a path into its JSON body."""
+    a part of a multipart form (a photo), or a path into its JSON body."""
     if path == ALL_FIELDS or path in request.GET or path in _body_fields(request).values():
+        return True
+    if _is_form(request) and (path in request.POST or path in request.FILES):
         return True
     match = getattr(request, "resolver_match", None)
     if match is not None and path in match.kwargs:
@@ -240,6 +242,10 @@ def _in_request(request: HttpRequest, path: str) -> bool:
         if value is _ABSENT:
             return False
     return True
+
+
+def _is_form(request: HttpRequest) -> bool:
+    return (request.content_type or "") == "multipart/form-data"
 
 
 def _body_fields(request: HttpRequest) -> dict[str, str]:

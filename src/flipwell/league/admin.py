@@ -159,6 +159,15 @@ class AuditEventAdmin(AppendOnlyAdmin):
     list_filter = ["action"]
 
 
+@admin.register(m.ScorePhoto)
+class ScorePhotoAdmin(AppendOnlyAdmin):
+    """Score photos, read only: attached at the sheet or the API, removed by an official in
+    the console (`remove_meet_photos`, recorded); the image itself is served there only."""
+
+    list_display = ["created_at", "game", "uploaded_by", "bytes", "removed_at", "removed_by"]
+    exclude = ["key", "idempotency_key", "idempotency_scope"]
+
+
 @admin.register(m.PlayerMerge)
 class PlayerMergeAdmin(AppendOnlyAdmin):
     """Shown for inspection; merges are made and undone in the console (with audit events)."""

@@ -23,7 +23,8 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "default-src 'self'",
         "script-src 'self'",
         "style-src 'self'",
-        "img-src 'self'",
+        # blob: a photo of the score shown on the phone before (or without) sending it.
+        "img-src 'self' blob:",
         "font-src 'self'",
         "connect-src 'self'",
         "manifest-src 'self'",

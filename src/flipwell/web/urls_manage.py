@@ -9,6 +9,7 @@ from flipwell.web.views.manage import (
     machines,
     meets,
     next_season,
+    photos,
     playoffs,
     readings,
 )
@@ -82,6 +83,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="manage_reschedule_meet",
     ),
     path("<slug:slug>/meets/<id:meet_id>/close/", meets.close, name="manage_close_meet"),
+    path(
+        "<slug:slug>/meets/<id:meet_id>/photos/remove/",
+        photos.remove,
+        name="manage_remove_photos",
+    ),
+    path("<slug:slug>/photos/<str:key>/", photos.photo, name="manage_photo"),
     path("<slug:slug>/meets/<id:meet_id>/forfeits/", meets.forfeits, name="manage_forfeits"),
     path(
         "<slug:slug>/meets/<id:meet_id>/malfunctions/",

@@ -17,6 +17,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<str:token>/confirm/", scoresheet.confirm, name="scoresheet_confirm"),
     path("<str:token>/next/", scoresheet.choose, name="scoresheet_next"),
     path("<str:token>/correction/", scoresheet.correct, name="scoresheet_correct"),
+    path("<str:token>/photos/", scoresheet.attach_photo, name="scoresheet_attach_photo"),
+    path("<str:token>/photos/<str:key>/", scoresheet.photo, name="scoresheet_photo"),
     path(
         "<str:token>/correction/<id:request_id>/answer/",
         scoresheet.answer,

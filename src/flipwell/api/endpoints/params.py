@@ -14,6 +14,15 @@ MeetId = Annotated[int, Path(ge=1, le=MAX_ID, description="The meet's id.")]
 GameId = Annotated[int, Path(ge=1, le=MAX_ID, description="The game's id.")]
 PlayerId = Annotated[int, Path(ge=1, le=MAX_ID, description="The player's id.")]
 SubmissionId = Annotated[int, Path(ge=1, le=MAX_ID, description="The score submission's id.")]
+PhotoKey = Annotated[
+    str,
+    Path(
+        min_length=1,
+        max_length=64,
+        pattern=r"^[-a-zA-Z0-9_]+$",
+        description="The photo's key (its random name).",
+    ),
+]
 Slug = Annotated[
     str, Path(max_length=60, pattern=r"^[-a-zA-Z0-9_]+$", description="The league's slug.")
 ]

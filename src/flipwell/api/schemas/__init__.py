@@ -153,6 +153,7 @@ from flipwell.api.schemas.people import (
     SeasonStatsOut,
     UndoMergeIn,
 )
+from flipwell.api.schemas.photos import PhotoIn, PhotoOut
 from flipwell.api.schemas.players import (
     EntryOut,
     EntryPage,
@@ -355,6 +356,8 @@ __all__ = [
     "OpenLeagueIn",
     "OpponentRecordOut",
     "PenaltyOut",
+    "PhotoIn",
+    "PhotoOut",
     "PlaceOut",
     "PlayedGameOut",
     "PlayerHistoryOut",

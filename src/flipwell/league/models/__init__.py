@@ -38,6 +38,7 @@ from flipwell.league.models.machines import (
 )
 from flipwell.league.models.meets import AnnouncedAbsence, Group, GroupMember, LatenessNotice, Meet
 from flipwell.league.models.notices import Notice, NoticeKind, NoticeSubscription
+from flipwell.league.models.photos import ScorePhoto
 from flipwell.league.models.player_links import PlayerLink
 from flipwell.league.models.players import Player, PlayerMerge
 from flipwell.league.models.playoffs import (
@@ -110,6 +111,7 @@ __all__ = [
     "Qualifier",
     "Ruling",
     "ScoreLine",
+    "ScorePhoto",
     "ScoreSubmission",
     "Season",
     "SeasonEntry",

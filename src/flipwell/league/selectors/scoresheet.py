@@ -33,6 +33,7 @@ from flipwell.league.selectors.meet_board import (
     meet_board,
     played_games,
 )
+from flipwell.league.selectors.photos import PhotoRef, game_photos
 from flipwell.rules import (
     RuleError,
     Ruleset,
@@ -78,6 +79,8 @@ class SheetGame:
     chosen_by: str
     confirmed: bool
     lines: tuple[SheetLine, ...]
+    photos: tuple[PhotoRef, ...] = ()
+    """The photos of the machine's display kept for this game, oldest first."""
 
 
 @dataclass(frozen=True)
@@ -170,6 +173,7 @@ def scoresheet(group: m.Group) -> ScoreSheet:
         "game_id", "player_id"
     ):
         forfeits[game_id].add(player_id)
+    photos = game_photos(game_ids)
     games = []
     for index, game in enumerate(found.games):
         points: Mapping[str, int] = {}
@@ -188,6 +192,7 @@ def scoresheet(group: m.Group) -> ScoreSheet:
                 chosen_by=names.get(game.chosen_by, "") if game.chosen_by else "drawn",
                 confirmed=game.confirmed,
                 lines=lines,
+                photos=photos.get(game.id, ()),
             )
         )
     current = games[-1] if games and not games[-1].confirmed else None

@@ -23,6 +23,7 @@ machine_care           report_machine_problem (public), close_machine_problem_re
                        record_machine_repair
 scores                 submit_scores, confirm_scores
 corrections            request_correction, respond_to_correction
+photos                 attach_photo, remove_meet_photos
 forfeits               record_forfeit, designate_forfeit_non_countable, record_late_join,
                        designate_late_join_forfeits
 malfunctions           report_malfunction (preview_game_ending first for a reason that
@@ -110,6 +111,7 @@ from flipwell.league.services.notices import (
     set_notice_preferences,
     unsubscribe_by_link,
 )
+from flipwell.league.services.photos import attach_photo, remove_meet_photos
 from flipwell.league.services.player_links import (
     announce_absence_by_link,
     announce_lateness_by_link,
@@ -199,6 +201,7 @@ __all__ = [
     "announce_lateness_by_link",
     "announce_machine_problem",
     "answer_playoff_correction",
+    "attach_photo",
     "cancel_meet",
     "change_ifpa_figure",
     "change_ruleset_setting",
@@ -256,6 +259,7 @@ __all__ = [
     "record_withdrawal",
     "refresh_ifpa_ranks",
     "register_player",
+    "remove_meet_photos",
     "remove_official",
     "replace_machine",
     "report_machine_problem",

@@ -192,6 +192,12 @@ class CloseMeetForm(forms.Form):
     )
 
 
+class RemovePhotosForm(forms.Form):
+    """Remove every photo of a closed meet (after the season, say): why."""
+
+    reason = reason_field("Why are they removed?")
+
+
 class WithdrawAnnouncementForm(forms.Form):
     """Withdraw one announcement of the attendance list: whose is hidden."""
 

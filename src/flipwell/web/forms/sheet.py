@@ -126,6 +126,32 @@ class ConfirmForm(forms.Form):
         self.fields["confirmed_by"] = player_field(players, "Confirmed by (you)")
 
 
+class PhotoForm(forms.Form):
+    """A photo of the machine's display for one of the group's games, and who took it (may be
+    left unsaid). The file is checked by decoding it (`flipwell.league.photos`), never by its
+    name or the type the phone sent."""
+
+    game = id_field("game")
+    # Made by the phone's script for one photo: sent again after a lost answer, kept once.
+    idempotency_key = forms.CharField(
+        max_length=limits.KEY_LENGTH, required=False, widget=forms.HiddenInput
+    )
+    photo = forms.FileField(
+        label="Photo of the score",
+        widget=forms.FileInput(attrs={"accept": "image/*", "capture": "environment"}),
+        error_messages={
+            "required": "Choose or take a photo of the machine's score display.",
+            "empty": "This photo is empty: take it again.",
+        },
+    )
+
+    def __init__(self, *args: Any, players: PlayerChoices, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["uploaded_by"] = player_field(
+            players, "Taken by", blank="(no need to say)", required=False, empty_value=None
+        )
+
+
 class NextMachineForm(forms.Form):
     """The picker chooses the next game's machine."""
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
@@ -38,16 +38,19 @@ from django.views.decorators.http import require_GET, require_POST
 from flipwell.http_cache import View, conditional_on_revision
 from flipwell.league import models as m
 from flipwell.league import services
+from flipwell.league.selectors.photos import kept_photo
 from flipwell.league.selectors.scoresheet import ScoreSheet, scoresheet
 from flipwell.web.forms import (
     ConfirmForm,
     CorrectionAnswerForm,
     CorrectionRequestForm,
     NextMachineForm,
+    PhotoForm,
     ScoreEntryForm,
     show_service_errors,
 )
 from flipwell.web.htmx import asked_by_htmx
+from flipwell.web.photos import photo_response
 from flipwell.web.scoresheet_tokens import (
     DeadToken,
     group_for_token,
@@ -107,7 +110,15 @@ def _forms(sheet: ScoreSheet) -> dict[str, Any]:
             games=[(g.id, f"Game {g.number}: {g.machine}") for g in sheet.correctable],
         ),
         "answer_form": CorrectionAnswerForm(players=players),
+        "photo_form": PhotoForm(players=players, initial={"game": _photo_game(sheet)}),
     }
+
+
+def _photo_game(sheet: ScoreSheet) -> int | None:
+    """The game a photo goes with: the current one, else the last one played."""
+    if sheet.current is not None:
+        return sheet.current.id
+    return sheet.games[-1].id if sheet.games else None
 
 
 FORM_NAMES = {
@@ -116,6 +127,7 @@ FORM_NAMES = {
     "next": "next_form",
     "correct": "correction_form",
     "answer": "answer_form",
+    "photo": "photo_form",
 }
 
 
@@ -408,3 +420,54 @@ def answer(request: HttpRequest, token: str, request_id: int) -> HttpResponse:
             messages.success(request, ANSWER_MESSAGES.get(status, "Answer recorded."))
             return _back(token, group)
     return _page(request, token, group, form=form, which="answer")
+
+
+@never_cache
+@require_POST
+def attach_photo(request: HttpRequest, token: str) -> HttpResponse:
+    """A member attaches a photo of the machine's display to one of the group's games
+    (attach_photo); the phone's script sends it on its own, so typed scores never wait on it
+    (JSON for the script, a redirect for a page without it)."""
+    group = group_for_token(token)
+    form = PhotoForm(request.POST, request.FILES, players=scoresheet(group).players)
+    if form.is_valid():
+        game = m.Game.objects.filter(pk=form.cleaned_data["game"], group=group).first()
+        if game is None:
+            form.add_error(None, "That game is not this group's: reload the sheet.")
+        else:
+            upload = form.cleaned_data["photo"]
+            taker = form.cleaned_data["uploaded_by"]
+            try:
+                photo = services.attach_photo(
+                    game=game,
+                    photo=upload,
+                    size=upload.size,
+                    uploaded_by=m.Player.objects.get(pk=taker) if taker else None,
+                    actor=_user(request),
+                    idempotency_key=form.cleaned_data["idempotency_key"],
+                    submitter=f"sheet:{group.pk}",
+                )
+            except ValidationError as error:
+                show_service_errors(form, error)
+            else:
+                url = reverse("web:scoresheet_photo", args=[token, photo.key])
+                if _wants_json(request):
+                    digest = sheet_digest(scoresheet(group))
+                    answer = {"ok": True, "game": game.number, "url": url, "digest": digest}
+                    return JsonResponse(answer)
+                messages.success(request, f"Photo added to game {game.number}.")
+                return _back(token, group)
+    if _wants_json(request):
+        return JsonResponse({"ok": False, "errors": form.errors.get_json_data()}, status=400)
+    return _page(request, token, group, form=form, which="photo")
+
+
+@require_GET
+def photo(request: HttpRequest, token: str, key: str) -> HttpResponse:
+    """A photo of one of the group's games, to those holding the group's live sheet link
+    only: another group's photo, a removed one or a dead link is a 404."""
+    group = group_for_token(token)
+    found = kept_photo(key)
+    if found is None or found.game.group_id != group.pk:
+        raise Http404("This sheet has no such photo.")
+    return photo_response(found)

@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from flipwell.league.exchange.backup import BackupError, write_backup
 from flipwell.league.management.commands._common import ProgressStream, require_migrated
+from flipwell.league.models import ScorePhoto
 
 
 class Command(BaseCommand):
@@ -16,7 +18,8 @@ class Command(BaseCommand):
         "Write every fact of every league, and the accounts of the people who act in them "
         "(username, names, email, password hash), to FILE as JSON, signed with this installation's "
         "key and checksummed; FILE is "
-        "replaced atomically and readable by its owner only. API tokens are not backed up."
+        "replaced atomically and readable by its owner only. API tokens are not backed up, "
+        "nor the score photos' image files (their records are): back up the media folder."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -34,3 +37,20 @@ class Command(BaseCommand):
             f"Backed up {leagues} league{'s' if leagues != 1 else ''} "
             f"({summary.total} rows) to {path}."
         )
+        self.stdout.write(photos_note())
+
+
+def photos_note() -> str:
+    """What the backup says of the score photos' files: they are not in it (their rows are)."""
+    kept = ScorePhoto.objects.filter(removed_at__isnull=True).count()
+    if not kept:
+        return "No score photo is kept: nothing more to back up."
+    where = (
+        f"the folder {settings.MEDIA_ROOT}"
+        if settings.STORAGES["default"]["BACKEND"].endswith("FileSystemStorage")
+        else "the photo storage's bucket"
+    )
+    return (
+        f"{kept} score photo{'s are' if kept != 1 else ' is'} kept in {where}: the backup "
+        "holds their records, not the image files. Back that up with it (docs/configuration.md)."
+    )

@@ -15,6 +15,7 @@
  * asks him to reload. Nothing is swapped while an entry waits in the offline queue.
  * With the league's live stream (live.js) heard from, the timer asks nothing: the stream's
  * "flipwell:live" event asks at once instead; when the stream fails, the timer asks again.
+ * A photo of the score (sheet-photos.js) is not typing: once kept, the sheet shows it.
  * Vanilla JS, no dependencies; the page works without it (plain POST forms).
  */
 (function () {
@@ -287,11 +288,32 @@
     return sending || readQueue().some(function (item) { return item.url === action; });
   }
 
-  // Typing, choosing or sending a form of the shown sheet (htmx swaps its answer in).
+  // Typing, choosing or sending a form of the shown sheet (htmx swaps its answer in). A photo
+  // form is not typing: its photo leaves on its own (sheet-photos.js).
   function noteTyping(event) {
     var sheet = shownSheet();
     var form = event.target.closest ? event.target.closest("form") : null;
-    if (sheet && form && sheet.contains(form)) { typed = true; }
+    if (sheet && form && sheet.contains(form) && !form.hasAttribute("data-photo-form")) {
+      typed = true;
+    }
+  }
+
+  /* A photo was kept: show the sheet with it now, or, while the player has typed into a
+   * form here, only the thumbnail (the sheet's digest becomes the server's, so this phone's
+   * own photo is not news from "another phone"). */
+  function photoSent(event) {
+    var sheet = shownSheet();
+    var detail = event.detail || {};
+    if (!sheet) { return; }
+    if (!typed && !waitingInQueue()) {
+      pushed = true;
+      window.clearTimeout(liveTimer);
+      askLive();
+      return;
+    }
+    if (detail.digest) { sheet.setAttribute("data-sheet-digest", detail.digest); }
+    var box = sheet.querySelector("[data-photo-preview]");
+    if (box) { box.hidden = false; }
   }
 
   function tellNews(fresh) {
@@ -311,6 +333,7 @@
     if (window.htmx) { window.htmx.process(fresh); }
     typed = false;
     wireForm();
+    document.dispatchEvent(new CustomEvent("flipwell:sheet-swapped"));
   }
 
   /* Show the live fragment `text` as news or in place of the shown sheet; false when it
@@ -378,6 +401,7 @@
     document.addEventListener("change", noteTyping);
     document.addEventListener("submit", noteTyping);
     document.addEventListener("visibilitychange", onVisibility);
+    document.addEventListener("flipwell:photo-sent", photoSent);
     document.addEventListener("flipwell:live", function () {
       pushed = true;
       window.clearTimeout(liveTimer);

@@ -37,6 +37,7 @@ from flipwell.league.selectors.console import (
 from flipwell.league.selectors.machine_history import open_problem_machines
 from flipwell.league.selectors.meet_board import meet_board
 from flipwell.league.selectors.meet_times import scheduled_start
+from flipwell.league.selectors.photos import PhotoRef, game_photos, meet_photos, meet_removal
 from flipwell.league.selectors.standings import start_proposal
 from flipwell.league.services.malfunctions import GameEnding, ReportedMalfunction
 from flipwell.league.services.meets import AnnouncedLateness
@@ -152,10 +153,19 @@ def meet(request: HttpRequest, league: m.League, role: str, meet_id: int) -> Htt
     return render(request, "manage/meet.html", _meet_context(league, role, the_meet))
 
 
+def _by_group(photos: tuple[PhotoRef, ...]) -> dict[int, list[PhotoRef]]:
+    """The photos by group id, in their order."""
+    found: dict[int, list[PhotoRef]] = {}
+    for ref in photos:
+        found.setdefault(ref.group_id, []).append(ref)
+    return found
+
+
 def _meet_context(
     league: m.League, role: str, the_meet: m.Meet, refused: dict[int, list[str]] | None = None
 ) -> dict[str, Any]:
     board = meet_board(the_meet) if the_meet.status != m.Meet.Status.PLANNED else None
+    photos = meet_photos(the_meet) if board is not None else ()
     sheets = (
         {g.id: path_for(g.id, the_meet.pk) for g in board.groups}
         if board is not None and the_meet.status == m.Meet.Status.OPEN
@@ -181,7 +191,11 @@ def _meet_context(
         "machines": machines,
         "troubled": [(title, n) for _, title, n in machines if n],
         "refused": refused or {},
+        "photos": photos,
+        "group_photos": _by_group(photos),
     }
+    if the_meet.status == m.Meet.Status.CLOSED:
+        context["removal"] = meet_removal(the_meet)
     if the_meet.status == m.Meet.Status.PLANNED:
         context |= {
             "reschedule_form": RescheduleMeetForm(initial={"date": the_meet.date}),
@@ -711,5 +725,6 @@ def corrections(request: HttpRequest, league: m.League, role: str, meet_id: int)
         "form": form,
         "answer": answer,
         "group_names": {g.id: g.names for g in board.groups} if board else {},
+        "photos": game_photos([game.pk]).get(game.pk, ()) if game is not None else (),
     }
     return page(request, "manage/corrections.html", context, failed=bool(which))

@@ -1,0 +1,95 @@
+"""Photos of a machine's score display, with a token of the game's league and the scope of
+score entry (*scores*): attach one to a game, list a game's, fetch one's JPEG.
+
+A photo is sent as ``multipart/form-data`` (`flipwell.api.schemas.photos`); the
+``Idempotency-Key`` header is also the photo's own key, so a photo sent again after a lost
+answer is kept once, however large (`flipwell.league.services.attach_photo`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.files.storage import default_storage
+from django.http import Http404, HttpRequest, HttpResponse
+from ninja import File, Form
+from ninja.files import UploadedFile
+
+from flipwell.api import queries
+from flipwell.api.arguments import PLAYER, resolved
+from flipwell.api.auth import acting_official
+from flipwell.api.contract import created
+from flipwell.api.endpoints.params import GameId, PhotoKey
+from flipwell.api.endpoints.public import router
+from flipwell.api.endpoints.writes import WRITE
+from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.idempotency import HEADER
+from flipwell.api.schemas import PhotoIn, PhotoOut
+from flipwell.league import services
+from flipwell.league.selectors.photos import PhotoRef, game_photos, kept_photo
+
+JPEG = {
+    "responses": {
+        200: {
+            "description": "The photo, a JPEG with no metadata.",
+            "content": {"image/jpeg": {"schema": {"type": "string", "format": "binary"}}},
+        }
+    }
+}
+
+
+@router.post(
+    "/games/{game_id}/photos", response={200: PhotoOut, 201: PhotoOut, **ERROR_RESPONSES}, **WRITE
+)
+def attach_photo(
+    request: HttpRequest,
+    game_id: GameId,
+    photo: File[UploadedFile],
+    payload: Form[PhotoIn],
+) -> Any:
+    """Attach a photo of the machine's display to a game while its meet is open (scope:
+    scores). 201 when kept; 200 for the same Idempotency-Key sent again (the photo kept)."""
+    game = queries.game(game_id)
+    actor = acting_official(request, league=game.group.meet.season.league, scope="scores")
+    key = request.headers.get(HEADER, "")
+    existing = {p.key for p in game_photos([game.pk]).get(game.pk, ())}
+    row = services.attach_photo(
+        **resolved(payload, uploaded_by=PLAYER),
+        game=game,
+        photo=photo,
+        size=photo.size or 0,
+        actor=actor,
+        idempotency_key=key,
+        submitter=f"token:{request.auth.pk}",  # type: ignore[attr-defined]
+    )
+    ref = _ref(game.pk, row.key)
+    if row.key in existing:
+        return ref
+    return created(request, ref, f"/api/v1/photos/{row.key}")
+
+
+def _ref(game_id: int, key: str) -> PhotoRef:
+    return next(p for p in game_photos([game_id])[game_id] if p.key == key)
+
+
+@router.get("/games/{game_id}/photos", response={200: list[PhotoOut], **ERROR_RESPONSES}, **WRITE)
+def list_photos(request: HttpRequest, game_id: GameId) -> Any:
+    """The photos kept of a game, oldest first (scope: scores)."""
+    game = queries.game(game_id)
+    acting_official(request, league=game.group.meet.season.league, scope="scores")
+    return list(game_photos([game.pk]).get(game.pk, ()))
+
+
+@router.get("/photos/{key}", response=ERROR_RESPONSES, openapi_extra=JPEG, **WRITE)
+def fetch_photo(request: HttpRequest, key: PhotoKey) -> HttpResponse:
+    """A photo's JPEG (scope: scores, a token of its league; a removed photo is a 404)."""
+    photo = kept_photo(key)
+    if photo is None:
+        raise Http404("No such photo.")
+    acting_official(request, league=photo.game.group.meet.season.league, scope="scores")
+    try:
+        with default_storage.open(photo.storage_name, "rb") as file:
+            content = file.read()
+    except FileNotFoundError as error:
+        raise Http404("This photo's file is missing.") from error
+    return HttpResponse(content, content_type="image/jpeg")

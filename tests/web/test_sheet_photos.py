@@ -1,0 +1,199 @@
+"""Photos of the score on the group's sheet: attached from the phone, shown beside the
+numbers, served only behind the group's live sheet link."""
+
+from __future__ import annotations
+
+import datetime
+from types import SimpleNamespace
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from flipwell.league import models as m
+from flipwell.league import services
+from flipwell.web.scoresheet_tokens import scoresheet_path
+from tests import factories as f
+from tests import photo_files as pf
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
+@pytest.fixture
+def night():
+    """An open meet 1 with two groups of four playing their first games."""
+    official = f.LeagueOfficialFactory()
+    league = official.league
+    season = f.SeasonFactory(league=league, created_at=f.SET_UP_2026)
+    for rank in range(1, 9):
+        f.SeasonEntryFactory(season=season, ifpa_rank_at_start=rank)
+    for _ in range(8):
+        f.MachineFactory(league=league)
+    started = services.start_meet(
+        season=season, number=1, date=datetime.date(2026, 1, 6), actor=official.user, seed=7
+    )
+    one, two = started.groups[0], started.groups[1]
+    return SimpleNamespace(
+        meet=started.meet,
+        official=official.user,
+        group=one,
+        game=m.Game.objects.get(group=one, number=1),
+        players=[gm.player for gm in one.members.order_by("position")],
+        url=scoresheet_path(one),
+        other_url=scoresheet_path(two),
+    )
+
+
+def _photo(content: bytes, name: str = "score.jpg") -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, content, content_type="image/jpeg")
+
+
+def attach(client, night, content: bytes, **extra):
+    data = {"game": str(night.game.pk), "photo": _photo(content), **extra}
+    return client.post(night.url + "photos/", data, **extra.pop("headers", {}))
+
+
+def test_sheet_offers_a_camera_photo_button(client, night):
+    page = client.get(night.url).content.decode()
+
+    assert "Add a photo of the score" in page
+    assert 'accept="image/*"' in page
+    assert 'capture="environment"' in page
+
+
+def test_attach_photo_from_the_sheet_shows_it(client, night):
+    response = attach(client, night, pf.jpeg_with_location())
+
+    assert response.status_code == 302
+    photo = m.ScorePhoto.objects.get()
+    assert (photo.game, photo.uploaded_by) == (night.game, None)
+    page = client.get(night.url).content.decode()
+    assert f'src="{night.url}photos/{photo.key}/"' in page
+
+
+def test_attach_photo_as_json_names_the_game_and_its_address(client, night):
+    response = client.post(
+        night.url + "photos/",
+        {"game": str(night.game.pk), "photo": _photo(pf.png()), "uploaded_by": night.players[1].pk},
+        headers={"Accept": "application/json"},
+    )
+
+    photo = m.ScorePhoto.objects.get()
+    body = response.json()
+    assert (response.status_code, body["game"], body["url"]) == (
+        200,
+        1,
+        f"{night.url}photos/{photo.key}/",
+    )
+    assert photo.uploaded_by == night.players[1]
+
+
+def test_attach_text_file_named_jpg_refused_on_the_sheet(client, night):
+    response = attach(client, night, b"hello, I am text\n" * 10)
+
+    assert response.status_code == 400
+    assert "This file is not a photo flipwell can read" in response.content.decode()
+    assert m.ScorePhoto.objects.count() == 0
+
+
+def test_attach_oversized_photo_refused_with_the_limit(client, night, settings):
+    settings.PHOTO_MAX_MB = 1
+    response = client.post(
+        night.url + "photos/",
+        {"game": str(night.game.pk), "photo": _photo(b"\xff" * 2_000_000)},
+        headers={"Accept": "application/json"},
+    )
+
+    assert response.status_code == 400
+    assert response.json()["errors"]["photo"][0]["message"] == (
+        "This photo is 2 MB: at most 1 MB per photo."
+    )
+
+
+def test_confirmer_sees_the_photo_beside_the_numbers(client, night):
+    attach(client, night, pf.png())
+    services.submit_scores(
+        game=night.game,
+        scores={p: 1000 * (i + 1) for i, p in enumerate(night.players)},
+        entered_by=night.players[0],
+        idempotency_key="k1",
+    )
+
+    page = client.get(night.url).content.decode()
+
+    beside = page.split('class="with-photos"', 1)[1].split("</div>", 1)[0]
+    key = m.ScorePhoto.objects.get().key
+    assert beside.count('<td class="num big">') == 8  # each player's score and points
+    assert f"photos/{key}/" in beside
+
+
+def test_photo_served_as_jpeg_kept_by_the_phone_only(client, night):
+    attach(client, night, pf.jpeg_with_location())
+    key = m.ScorePhoto.objects.get().key
+
+    response = client.get(f"{night.url}photos/{key}/")
+
+    assert (response.status_code, response["Content-Type"]) == (200, "image/jpeg")
+    assert response["Cache-Control"] == "private, max-age=86400"
+    assert response.content[:2] == b"\xff\xd8"
+
+
+def test_photo_through_another_groups_link_not_found(client, night):
+    attach(client, night, pf.png())
+    key = m.ScorePhoto.objects.get().key
+
+    response = client.get(f"{night.other_url}photos/{key}/")
+
+    assert response.status_code == 404
+
+
+def test_photo_attached_to_another_groups_game_refused(client, night):
+    other_game = m.Game.objects.exclude(group=night.group).first()
+
+    response = client.post(
+        night.url + "photos/", {"game": str(other_game.pk), "photo": _photo(pf.png())}
+    )
+
+    assert response.status_code == 400
+    assert m.ScorePhoto.objects.count() == 0
+
+
+def test_photo_through_a_dead_link_not_found(client, night):
+    attach(client, night, pf.png())
+    key = m.ScorePhoto.objects.get().key
+    services.close_meet(meet=night.meet, actor=night.official, override_reason="Power cut")
+
+    response = client.get(f"{night.url}photos/{key}/")
+
+    assert response.status_code == 404
+
+
+def test_removed_photo_not_found(client, night):
+    attach(client, night, pf.png())
+    photo = m.ScorePhoto.objects.get()
+    m.ScorePhoto.objects.filter(pk=photo.pk).update(
+        removed_at=photo.created_at, removed_by=night.official
+    )
+
+    response = client.get(f"{night.url}photos/{photo.key}/")
+
+    assert response.status_code == 404
+
+
+def test_unknown_photo_key_not_found(client, night):
+    response = client.get(f"{night.url}photos/{'x' * 48}/")
+
+    assert response.status_code == 404
+
+
+def test_photo_sent_again_with_its_key_kept_once(client, night):
+    data = {"game": str(night.game.pk), "idempotency_key": "photo-1"}
+    first = client.post(night.url + "photos/", {**data, "photo": _photo(pf.png())})
+    again = client.post(night.url + "photos/", {**data, "photo": _photo(pf.png())})
+
+    assert (first.status_code, again.status_code) == (302, 302)
+    assert m.ScorePhoto.objects.count() == 1
