@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0026_installation_api_tokens"),
+        ("league", "0028_machine_history"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
