@@ -49,6 +49,7 @@ PLAYER_ACTS = {
     "confirm_scores": "a group's own confirmation (sheet token)",
     "respond_to_correction": "a group member's answer to a correction (sheet token)",
     "choose_next_machine": "a group's own pick of its next machine (sheet token)",
+    "attach_photo": "a group's own photo of its score (sheet token; a token's scope, API)",
 }
 
 
@@ -320,6 +321,8 @@ CALLS = [
         game=w.game, scores={w.members()[0]: 5}, requested_by=w.members()[0],
         reason="Typo", override_reason="Seen on the machine", actor=a),
         arrange=_closed, label="closed meet"),
+    Call("remove_meet_photos", lambda w, a: services.remove_meet_photos(
+        meet=w.meet, reason="The season is over", actor=a), arrange=_closed),
     # the league and its seasons
     Call("open_league", lambda w, a: services.open_league(
         name="Hijack League", slug="hijack", actor=a),

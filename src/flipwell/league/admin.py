@@ -238,3 +238,27 @@ class NoticeSubscriptionAdmin(RevisingAdmin):
 
 for model in SIMPLE_MODELS:
     admin.site.register(model, RevisingAdmin)
+
+
+@admin.register(m.MachineStatusChange)
+class MachineStatusChangeAdmin(AppendOnlyAdmin):
+    """A machine's status changes (who, when, why), read only: made in the console."""
+
+    list_display = ["created_at", "machine", "previous", "status", "official"]
+    list_filter = ["status"]
+
+
+@admin.register(m.MachineRepair)
+class MachineRepairAdmin(AppendOnlyAdmin):
+    """A machine's repairs, read only: recorded in the console or the API."""
+
+    list_display = ["created_at", "machine", "meet", "official"]
+
+
+@admin.register(m.MachineProblemReport)
+class MachineProblemReportAdmin(AppendOnlyAdmin):
+    """Problems reported from a machine's QR code, read only: closed in the console (who,
+    when, why). The address is kept only as a keyed hash, and not shown."""
+
+    list_display = ["reported_at", "machine", "reported_by", "closed_at", "closed_by"]
+    exclude = ["address_hash"]

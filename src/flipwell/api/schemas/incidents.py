@@ -24,6 +24,7 @@ from flipwell.api.schemas.common import (
 )
 from flipwell.api.schemas.corrections import CorrectedScoreIn
 from flipwell.league import enums, limits
+from flipwell.league.turn_rulings import KINDS
 
 if TYPE_CHECKING:
     from flipwell.league.services.malfunctions import Owed, ReportedMalfunction
@@ -256,7 +257,11 @@ class TurnRulingOut(Schema):
     """Read from the recorded `Ruling`."""
 
     id: int = Field(..., description="The ruling's id.")
-    kind: str = Field(..., description="The ruling's kind (the path's: slow_play_warning, ...).")
+    kind: str = Field(
+        ...,
+        description="The ruling's kind, as the path names it.",
+        json_schema_extra={"enum": list(KINDS)},  # the registry's kinds, one endpoint each
+    )
     game_id: int = Field(..., description="The game's id.")
     player_id: int = Field(..., description="The player's id.")
     reason: str = Field(..., description="The official's reason.")
