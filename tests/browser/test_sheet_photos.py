@@ -73,7 +73,7 @@ def test_photo_taken_offline_waits_on_the_phone_and_never_holds_up_the_scores(
     visit(confirmer, sheet_path(meet.groups.get()))
     photo = confirmer.locator(".with-photos .photo-list img")
     expect(photo).to_be_visible()
-    assert confirmer.evaluate("document.querySelector('.with-photos img').naturalWidth") == 640
+    assert _loaded_width(confirmer, ".with-photos img") == 640
     screenshot(confirmer, "scoresheet-photo-beside-the-numbers")
     desk = new_page("desktop", viewport=DESKTOP)
     visit(desk, sheet_path(meet.groups.get()))
@@ -85,5 +85,17 @@ def test_photo_taken_offline_waits_on_the_phone_and_never_holds_up_the_scores(
         log_in(console, OFFICIAL, PASSWORD)
         visit(console, f"/manage/{night.league.slug}/meets/{meet.pk}/")
         expect(console.locator(".photo-list img")).to_be_visible()
-        assert console.evaluate("document.querySelector('.photo-list img').naturalWidth") == 640
+        assert _loaded_width(console, ".photo-list img") == 640
         screenshot(console, f"console-meet-photos-{label}")
+
+
+def _loaded_width(page, selector: str) -> int:
+    """The width of the first image `selector` finds, once it has loaded: the photos load
+    lazily, so it is scrolled into view and waited for (on a busy machine the box shows
+    before the image arrives)."""
+    page.locator(selector).first.scroll_into_view_if_needed()
+    page.wait_for_function(
+        "s => { const i = document.querySelector(s); return i && i.complete && i.naturalWidth }",
+        arg=selector,
+    )
+    return page.evaluate("s => document.querySelector(s).naturalWidth", selector)
