@@ -137,6 +137,18 @@ def test_report_machine_problem_limits_one_address_r7_3_u(night):
     assert "Too many reports" in caught.value.message_dict["text"][0]
 
 
+def test_report_machine_problem_sent_twice_is_kept_once_r7_3_u(night):
+    """A double tap on the QR code's form, or a browser's retry, is one report."""
+    machine = night.machines[0]
+
+    first = services.report_machine_problem(machine=machine, text="Left flipper", address_hash="x")
+    again = services.report_machine_problem(machine=machine, text="Left flipper", address_hash="x")
+
+    assert again.pk == first.pk
+    assert m.MachineProblemReport.objects.filter(machine=machine).count() == 1
+    assert m.AuditEvent.objects.filter(action="machine.problem_reported").count() == 1
+
+
 def test_report_machine_problem_without_text_refused(night):
     with pytest.raises(ValidationError) as caught:
         services.report_machine_problem(machine=night.machines[0], text="  ")

@@ -51,7 +51,8 @@ def report_machine_problem(
     Side effects: a MachineProblemReport, an audit event ``machine.problem_reported`` (no
     actor), a new league revision (its pages show it). Raises ValidationError for an empty
     or too long text or name; ConflictError ``too_many_reports`` when the address sent
-    `REPORTS_PER_ADDRESS` reports in the last hour.
+    `REPORTS_PER_ADDRESS` reports in the last hour. The same report sent again from the same
+    address while it is open (a double tap, a browser's retry) returns the one kept.
     """
     words = (text or "").strip()
     name = (reported_by or "").strip()
@@ -63,6 +64,9 @@ def report_machine_problem(
         raise ValidationError({"reported_by": f"A name has at most {NAME_LENGTH} characters."})
     with transaction.atomic():
         machine = m.Machine.objects.select_for_update().select_related("league").get(pk=machine.pk)
+        sent = _sent_again(machine, words, name, address_hash)
+        if sent is not None:
+            return sent
         _check_rate(address_hash)
         row = m.MachineProblemReport.objects.create(
             machine=machine, text=words, reported_by=name, address_hash=address_hash
@@ -76,6 +80,18 @@ def report_machine_problem(
         )
         league_changed(machine.league_id)
     return row
+
+
+def _sent_again(
+    machine: m.Machine, words: str, name: str, address_hash: str
+) -> m.MachineProblemReport | None:
+    """The open report of `machine` with these words, from this address, if one was sent."""
+    if not address_hash:
+        return None
+    return m.MachineProblemReport.objects.filter(
+        machine=machine, text=words, reported_by=name, address_hash=address_hash,
+        closed_at__isnull=True,
+    ).first()  # fmt: skip
 
 
 def _check_rate(address_hash: str) -> None:
