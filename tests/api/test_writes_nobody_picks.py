@@ -99,9 +99,9 @@ def test_record_match_absence_of_a_whole_group(client, night, meet):
     )
 
     assert response.status_code == 201
-    assert response.json()["forfeits"] == 16
+    assert (response.json()["forfeits"], response.json()["from_game"]) == (16, 1)
     assert len(response.json()["games"]) == 4
-    assert m.Forfeit.objects.filter(game__group=group, countable=True).count() == 16
+    assert m.MatchAbsence.objects.filter(group=group).count() == 4
 
 
 def test_record_match_absence_with_a_null_note_says_why_in_its_own_words(client, night, meet):
@@ -115,7 +115,7 @@ def test_record_match_absence_with_a_null_note_says_why_in_its_own_words(client,
         token(night.official, "manage"),
     )
 
-    notes = set(m.Forfeit.objects.filter(game__group=group).values_list("note", flat=True))
+    notes = set(m.MatchAbsence.objects.filter(group=group).values_list("note", flat=True))
     assert response.status_code == 201
     assert notes == {"Absent for the rest of the match."}
 
@@ -131,4 +131,4 @@ def test_record_match_absence_of_a_player_of_another_group_is_422(client, night,
     )
 
     assert (response.status_code, list(response.json()["error"]["fields"])) == (422, ["players"])
-    assert not m.Forfeit.objects.exists()
+    assert not m.MatchAbsence.objects.exists()

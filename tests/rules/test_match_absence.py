@@ -147,9 +147,7 @@ def test_absent_player_never_confirms_a_sheet():
     even when the sheet (wrongly) gives him a score or nobody else played."""
     sheet = {"ann": 400, "ben": 300, "cat": None, "dan": 100}
 
-    assert who_may_confirm(group=PLAYERS, entered_by="ann", sheet=sheet, absent=["dan"]) == (
-        "ben",
-    )
+    assert who_may_confirm(group=PLAYERS, entered_by="ann", sheet=sheet, absent=["dan"]) == ("ben",)
     lone = {"ann": 400, "ben": None, "cat": None, "dan": None}
     assert who_may_confirm(group=PLAYERS, entered_by="ann", sheet=lone, absent=["dan"]) == (
         "ben",

@@ -281,18 +281,32 @@ class MatchAbsenceIn(InputSchema):
         "For a whole group: seed of its remaining games' draws; random when null.",
         None,
     )
+    from_game: int | None = Field(
+        None,
+        ge=1,
+        le=4,
+        description="The first game they are absent for (R2.4-a); null: the group's first "
+        "game without confirmed scores (the game in play, or the next one).",
+    )
 
 
 class MatchAbsenceOut(Schema):
     """Read from the service's `RecordedAbsence`."""
 
-    games: list[int] = Field(..., description="The ids of the games forfeited, game 1 first.")
-    forfeits: int = Field(..., description="How many forfeits were recorded (all countable).")
+    games: list[int] = Field(
+        ...,
+        description="The ids of the games forfeited that exist now, game 1 first (the later "
+        "games' forfeits follow when they are played).",
+    )
+    forfeits: int = Field(
+        ...,
+        description="How many forfeits the absence makes: each absent player's, from "
+        "`from_game` to game 4 (all countable, R2.4-h).",
+    )
+    from_game: int = Field(
+        ..., description="The first game of the match the players are absent for (R2.4-a)."
+    )
 
     @staticmethod
     def resolve_games(obj: RecordedAbsence) -> list[int]:
         return [g.pk for g in obj.games]
-
-    @staticmethod
-    def resolve_forfeits(obj: RecordedAbsence) -> int:
-        return len(obj.forfeits)

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.league.adapters import machine_id_of, player_key
+from flipwell.league.adapters import absent_at, machine_id_of, match_absences, player_key
 from flipwell.league.selectors.meet_board import (
     GAMES_PER_MATCH,
     BoardGame,
@@ -60,6 +60,8 @@ class SheetLine:
     points: int | None
     forfeited: bool
     entered: int | None = None
+    absent: bool = False
+    """He is recorded absent for the rest of the match (R2.4-a): this game is his forfeit."""
     compensatory: CompensatoryParts | None = None
     adjustments: tuple[str, ...] = ()
 
@@ -143,6 +145,9 @@ class ScoreSheet:
     absent_games: tuple[int, ...] = ()
     """Numbers of the games every player of the group forfeits (a whole group recorded
     absent, R2.4-a): nobody played them."""
+    gone: tuple[tuple[int, str, int], ...] = ()
+    """The players recorded absent for the rest of the match (R2.4-a): id, name and the first
+    game they are absent for, group order. Every game from it on is their forfeit."""
 
     @property
     def absent(self) -> bool:
@@ -173,6 +178,9 @@ def scoresheet(group: m.Group) -> ScoreSheet:
         "game_id", "player_id"
     ):
         forfeits[game_id].add(player_id)
+    absent = match_absences([group.pk]).get(group.pk, {})
+    for game in found.games:  # R2.4-a: every game from the first absent is his forfeit
+        forfeits[game.id] |= absent_at(absent, game.number)
     photos = game_photos(game_ids)
     games = []
     for index, game in enumerate(found.games):
@@ -180,8 +188,9 @@ def scoresheet(group: m.Group) -> ScoreSheet:
         if game.confirmed and match is not None and index < len(match.games):
             points = match.games[index].result.points
         cells = {cell.player: cell for cell in game.cells}
+        gone = absent_at(absent, game.number)
         lines = tuple(
-            _line(p, names[p], game, cells.get(p), points, p in forfeits[game.id])
+            _line(p, names[p], game, cells.get(p), points, p in forfeits[game.id], p in gone)
             for p in found.players
         )
         games.append(
@@ -196,7 +205,11 @@ def scoresheet(group: m.Group) -> ScoreSheet:
             )
         )
     current = games[-1] if games and not games[-1].confirmed else None
-    pending = _pending(current, found, ruleset) if current is not None else None
+    pending = (
+        _pending(current, found, ruleset, absent_at(absent, current.number))
+        if current is not None
+        else None
+    )
     corrections = _open_corrections(game_ids, found, names, ruleset)
     corrected = {c.game_number for c in corrections}
     nobody = {g.number for g in games if all(line.forfeited for line in g.lines)}
@@ -230,6 +243,7 @@ def scoresheet(group: m.Group) -> ScoreSheet:
         nights=found.nights,
         enterers=tuple((int(p), names[int(p)]) for p in enterers),
         absent_games=tuple(sorted(nobody)),
+        gone=tuple((p, names[p], absent[p]) for p in found.players if p in absent),
     )
 
 
@@ -240,6 +254,7 @@ def _line(
     cell: RankingLine | None,
     points: Mapping[str, int],
     forfeited: bool,
+    absent: bool = False,
 ) -> SheetLine:
     """A player's line of a game: the ranking score and its parts once the fold has it."""
     entered = None if game.scores is None else game.scores.get(player)
@@ -250,12 +265,15 @@ def _line(
         points=points.get(player_key(player)) if game.confirmed else None,
         forfeited=forfeited,
         entered=entered,
+        absent=absent,
         compensatory=None if cell is None else cell.compensatory,
         adjustments=() if cell is None else cell.adjustments,
     )
 
 
-def _pending(current: SheetGame, group: BoardGroup, ruleset: Ruleset) -> PendingSheet | None:
+def _pending(
+    current: SheetGame, group: BoardGroup, ruleset: Ruleset, absent: set[int]
+) -> PendingSheet | None:
     submission = (
         m.ScoreSubmission.objects.filter(game_id=current.id, is_correction=False)
         .order_by("-version")
@@ -277,6 +295,7 @@ def _pending(current: SheetGame, group: BoardGroup, ruleset: Ruleset) -> Pending
         group=[player_key(p) for p in group.players],
         entered_by=player_key(submission.entered_by_id),
         sheet={player_key(p): s for p, s in sheet.items()},
+        absent=[player_key(p) for p in sorted(absent)],
     )
     return PendingSheet(
         submission_id=submission.pk,

@@ -23,9 +23,11 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.adapters import (
+    absent_at,
     machine_id_of,
     machine_key,
     machines_played,
+    match_absences,
     player_key,
     season_ruleset,
 )
@@ -168,6 +170,8 @@ class _Pick:
     played: list[PlayedGame]
     late: list[str]
     ruleset: Ruleset
+    absent: list[str]
+    """The players absent for the rest of the match at the next game (R2.4-a)."""
 
 
 def _next_game(
@@ -190,8 +194,11 @@ def _next_game(
         group=group, number=pick.number, machine=machine, chosen_by=chosen_by
     )
     members = [player_key(p) for p in group_player_ids(group)]
+    present = [p for p in members if p not in pick.absent]  # R2.4-a: gone, no turn
     with rules_edge():
-        order = play_order(members, games=pick.played, late=pick.late, ruleset=pick.ruleset)
+        order = play_order(
+            members, games=pick.played, present=present, late=pick.late, ruleset=pick.ruleset
+        )
     repeat = machine_key(machine.pk, machine.title) in {g.machine for g in pick.played}
     data: dict[str, object] = {
         "group": group.pk,
@@ -229,7 +236,10 @@ def _pick_facts(group: m.Group) -> _Pick:
     with rules_edge():
         check_next_game_may_start([OpenGame(player_key(p), "compensatory") for p in waiting])
     late = [player_key(p) for p in late_by_group.get(group.pk, frozenset())]
-    return _Pick(len(games) + 1, played_games(board_games), late, ruleset)
+    number = len(games) + 1
+    gone = absent_at(match_absences([group.pk]).get(group.pk, {}), number)
+    absent = [player_key(p) for p in sorted(gone)]
+    return _Pick(number, played_games(board_games), late, ruleset, absent)
 
 
 def _check_picker(group: m.Group, pick: _Pick, *, chosen_by: m.Player | None) -> None:
@@ -237,7 +247,9 @@ def _check_picker(group: m.Group, pick: _Pick, *, chosen_by: m.Player | None) ->
     player may pick, and a player's when nobody may (A66): `pick_verdict`."""
     by_official, number = chosen_by is None, pick.number
     with rules_edge("machine" if by_official else "chosen_by"):
-        picker = machine_picker(pick.played, late=pick.late, ruleset=pick.ruleset)
+        picker = machine_picker(
+            pick.played, late=pick.late, absent=pick.absent, ruleset=pick.ruleset
+        )
     chooser = None if chosen_by is None else player_key(chosen_by.pk)
     verdict = pick_verdict(picker, by_official=by_official, chosen_by=chooser)
     if verdict == "official_chooses":
@@ -305,11 +317,16 @@ def _seed(seed: int | None) -> int:
 
 @dataclass(frozen=True)
 class RecordedAbsence:
-    """The forfeits recorded for players absent from the rest of their match (§2.4)."""
+    """Players recorded absent for the rest of their match (R2.4-a): the stored facts, the
+    games of the match that exist now and are their forfeits, and how many forfeits the
+    absence makes in all (each absent player's, from the first game absent to game 4)."""
 
-    forfeits: tuple[m.Forfeit, ...]
+    absences: tuple[m.MatchAbsence, ...]
     games: tuple[m.Game, ...]
-    """Every game the players forfeited now, including those created for a whole group."""
+    """The group's games the players forfeit that exist now, including those created for a
+    whole group; the later games' forfeits follow when they are played."""
+    forfeits: int
+    from_game: int
 
 
 def record_match_absence(
@@ -319,25 +336,32 @@ def record_match_absence(
     actor: User,
     seed: int | None = None,
     note: str = "",
+    from_game: int | None = None,
 ) -> RecordedAbsence:
-    """Record that `players` forfeit every remaining game of their group's match (R2.4-a).
+    """Record that `players` are absent for the rest of their group's match (R2.4-a).
 
-    Every remaining game: each game without confirmed scores. Each of them gets a forfeit
-    (reason absent) for each player, countable toward the §2.5 season forfeit (R2.4-h; the LO
-    may designate any of them non-countable afterwards, R2.4-g). When `players` are the whole
-    group, nobody plays the rest of the match (a whole group absent without notice, which
-    §3.1 does not regroup): each of its remaining games is stored with every score empty and
-    counts as played by nobody, so each missing game's machine is drawn by the LO (A66, as
-    R5-a, from `seed`, default a fresh one) and the match ends with 4 forfeits for each
-    player (§2.5). Otherwise only the games already started get the forfeits: the players
-    who remain pick the next machines (R5-c) and the later sheets leave the absent players'
-    scores empty.
+    One fact per player (`MatchAbsence`): from game `from_game` on, every game of the match
+    is his forfeit, countable toward the §2.5 season forfeit (R2.4-h; the LO may designate any
+    of them non-countable afterwards, R2.4-g). The rules derive each of those forfeits
+    (`MatchFacts.absent_from`); his score is refused on those games' sheets, he neither enters
+    nor confirms them, picks no machine and has no place in their play order. `from_game`
+    defaults to the first game without confirmed scores (the game in play, or the next one
+    when the last is confirmed); it may be a later game (he finished the game in play and
+    left), never a confirmed one (a correction changes those, R3-b).
 
-    Side effects: the Forfeits, for a whole group the missing Games (chosen_by null) and a
-    confirmed all-empty sheet per remaining game (entered as the group's first two players,
-    recorded by `actor`, with a note), one audit event ``match.absence_recorded``. Raises
-    PermissionDenied unless `actor` is a league official; ValidationError for a meet that is
-    not open, no players, a player outside the group, or nothing left to forfeit.
+    When `players` are the whole group, nobody plays the rest of the match (a whole group
+    absent without notice, which §3.1 does not regroup): each of its remaining games is
+    stored with every score empty and counts as played by nobody, so each missing game's
+    machine is drawn by the LO (A66, as R5-a, from `seed`, default a fresh one) and the match
+    ends with each player's forfeits (§2.5).
+
+    Side effects: a MatchAbsence per player; for a whole group the missing Games (chosen_by
+    null) and a confirmed all-empty sheet per remaining game (entered as the group's first two
+    players, recorded by `actor`, with a note); one audit event ``match.absence_recorded``.
+    Raises PermissionDenied unless `actor` is a league official; ValidationError for a meet
+    that is not open, no players, a player outside the group, nothing left to forfeit or a
+    `from_game` that is confirmed or outside the match; ConflictError (code
+    ``absence_already_recorded``) for a player already recorded absent.
     """
     with official_write(
         league=group.meet.season.league, actor=actor, action="record a group's absence"
@@ -349,9 +373,13 @@ def record_match_absence(
         members = group_player_ids(group)
         chosen = _absent_players(players, members, group)
         whole = {p.pk for p in chosen} == set(members)
-        remaining, seeds = _games_to_forfeit(group, whole=whole, seed=seed)
+        first, games = _first_game_absent(group, from_game, whole=whole)
+        remaining, seeds = _games_to_forfeit(group, games, first, whole=whole, seed=seed)
         why = note.strip() or "Absent for the rest of the match."
-        forfeits = _store_absence_forfeits(remaining, chosen, note=why, actor=actor)
+        absences = m.MatchAbsence.objects.bulk_create(
+            m.MatchAbsence(group=group, player=p, from_game=first, note=why, recorded_by=actor)
+            for p in chosen
+        )
         if whole:
             _store_empty_sheets(remaining, members, actor=actor, league=league, note=why)
         write.event(
@@ -359,51 +387,100 @@ def record_match_absence(
             group,
             {
                 "players": [p.pk for p in chosen],
+                "from_game": first,
                 "games": [g.number for g in remaining],
                 "whole_group": whole,
                 "seeds": seeds,
             },
         )
-    return RecordedAbsence(forfeits=tuple(forfeits), games=tuple(remaining))
+    return RecordedAbsence(
+        absences=tuple(absences),
+        games=tuple(remaining),
+        forfeits=len(chosen) * (GAMES_PER_MATCH - first + 1),
+        from_game=first,
+    )
 
 
 def _absent_players(
     players: Sequence[m.Player], members: list[int], group: m.Group
 ) -> list[m.Player]:
-    """The absent players, each once; refused when none is given or one is not in `group`."""
+    """The absent players, each once; refused when none is given, one is not in `group` or
+    one is already recorded absent for the rest of this match."""
     chosen = list(dict.fromkeys(players))
     if not chosen:
         raise ValidationError({"players": "Choose the players who are absent."})
     for player in chosen:
         require_member(player, members, field="players", group=group)
+    recorded = dict(
+        m.MatchAbsence.objects.filter(group=group, player__in=chosen).values_list(
+            "player_id", "from_game"
+        )
+    )
+    again = [p for p in chosen if p.pk in recorded]
+    if again:
+        raise ConflictError(
+            {
+                "players": f"{again[0]} is already recorded absent for the rest of the match "
+                f"(from game {recorded[again[0].pk]})."
+            },
+            code="absence_already_recorded",
+        )
     return chosen
 
 
-def _games_to_forfeit(
-    group: m.Group, *, whole: bool, seed: int | None
-) -> tuple[list[m.Game], list[int]]:
-    """The group's games without confirmed scores and, for a whole group absent, its missing
-    games created with machines drawn by the LO (A66); with the draws' seeds. Refused when
-    nothing is left to forfeit."""
+def _first_game_absent(
+    group: m.Group, asked: int | None, *, whole: bool
+) -> tuple[int, list[m.Game]]:
+    """The first game the absence covers (R2.4-a): `asked`, or the group's first game without
+    confirmed scores; with the group's games. Refused when every game of the match is
+    confirmed, for a confirmed game or one outside the match, and for a whole group from a
+    later game than that (its games from there are stored at once, played by nobody)."""
     games = list(group.games.select_related("machine").order_by("number"))
     confirmed = set(
         m.ScoreSubmission.objects.filter(
             game__group=group, confirmed_by__isnull=False, is_correction=False
         ).values_list("game_id", flat=True)
     )
-    remaining = [g for g in games if g.pk not in confirmed]
-    ruleset = season_ruleset(group.meet.season)
-    seeds: list[int] = []
-    if whole and len(games) < GAMES_PER_MATCH:
-        seeds, created = _draw_missing_games(group, games, ruleset=ruleset, seed=seed)
-        remaining.extend(created)
-    if not remaining:
+    first = next((g.number for g in games if g.pk not in confirmed), len(games) + 1)
+    if first > GAMES_PER_MATCH:
         raise ValidationError(
             {
                 "players": f"Every game of group {group.number} has confirmed scores: "
                 "nothing is left to forfeit."
             }
         )
+    if asked is None or (asked == first and whole):
+        return first, games
+    if whole:
+        raise ValidationError(
+            {
+                "from_game": f"A whole group absent forfeits from game {first}, its first game "
+                "without confirmed scores: confirm the game it played first."
+            }
+        )
+    if isinstance(asked, bool) or not first <= asked <= GAMES_PER_MATCH:
+        confirmed_games = (
+            f"game {first - 1} has confirmed scores (a correction changes those)"
+            if first > 1
+            else "a match has four games"
+        )
+        raise ValidationError(
+            {"from_game": f"Choose a game from {first} to {GAMES_PER_MATCH}: {confirmed_games}."}
+        )
+    return asked, games
+
+
+def _games_to_forfeit(
+    group: m.Group, games: list[m.Game], first: int, *, whole: bool, seed: int | None
+) -> tuple[list[m.Game], list[int]]:
+    """The group's games from game `first` on and, for a whole group absent, its missing
+    games created with machines drawn by the LO (A66); with the draws' seeds."""
+    remaining = [g for g in games if g.number >= first]
+    seeds: list[int] = []
+    if whole and len(games) < GAMES_PER_MATCH:
+        ruleset = season_ruleset(group.meet.season)
+        seeds, created = _draw_missing_games(group, games, ruleset=ruleset, seed=seed)
+        remaining.extend(created)
     return remaining, seeds
 
 
@@ -431,31 +508,6 @@ def _draw_missing_games(
             m.Game.objects.create(group=group, number=number, machine_id=machine_id_of(drawn))
         )
     return seeds, created
-
-
-def _store_absence_forfeits(
-    games: Sequence[m.Game], players: Sequence[m.Player], *, note: str, actor: User
-) -> list[m.Forfeit]:
-    """A countable forfeit (absent) of each game for each player who has none yet (R2.4-a,
-    R2.4-h)."""
-    already = set(
-        m.Forfeit.objects.filter(game__in=games, player__in=players).values_list(
-            "game_id", "player_id"
-        )
-    )
-    return m.Forfeit.objects.bulk_create(
-        m.Forfeit(
-            game=g,
-            player=p,
-            countable=True,
-            reason=m.Forfeit.Reason.ABSENT,
-            note=note,
-            recorded_by=actor,
-        )
-        for g in games
-        for p in players
-        if (g.pk, p.pk) not in already
-    )
 
 
 def _store_empty_sheets(

@@ -277,6 +277,7 @@ class MatchAbsenceForm(forms.Form):
         label="Absent players", coerce=int, widget=forms.CheckboxSelectMultiple
     )
     note = forms.CharField(label="Note", required=False, max_length=500)
+    from_game = forms.IntegerField(label="Absent from", required=False, min_value=1, max_value=4)
 
     def __init__(self, *args: Any, players: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -252,10 +252,13 @@ def _match_absence(request: HttpRequest, group: m.Group) -> tuple[forms.Form, st
     recorded = run(form, services.record_match_absence, group=group, actor=official(request))
     if recorded is None:
         return form, ""
-    games = ", ".join(str(g.number) for g in recorded.games)
+    names = ", ".join(str(a.player) for a in recorded.absences)
+    first = recorded.from_game
+    last = first + recorded.forfeits // len(recorded.absences) - 1  # game 4
+    games = f"game {last} is" if first == last else f"games {first} to {last} are"
     return form, (
-        f"Group {group.number}: {len(recorded.forfeits)} forfeits recorded "
-        f"(game{'s' if len(recorded.games) > 1 else ''} {games})."
+        f"Group {group.number}: {names} absent for the rest of the match; {games} "
+        f"{'their forfeit' if first == last else 'their forfeits'}."
     )
 
 
