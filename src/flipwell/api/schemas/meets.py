@@ -275,7 +275,7 @@ class MatchAbsenceIn(InputSchema):
         max_length=8,
         description="The group's players absent for the rest of the match (R2.4-a).",
     )
-    note: NullAsBlank = text_field("Why, for the record; null: none.", None)
+    note: NullAsBlank = text_field("Why, for the record; null or left out: none.", "")
     seed: int | None = bounded(
         limits.SEED,
         "For a whole group: seed of its remaining games' draws; random when null.",
