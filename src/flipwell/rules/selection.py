@@ -220,7 +220,8 @@ def machine_picker(
     random (`draw_machine`), as game 1's is drawn.
     absent: players recorded absent for the rest of the match (R2.4-a): gone, so they forfeit
     the next game and never pick; the pick passes to the next-lowest finisher who is still
-    there (as A21 leaves out forfeiters, A67), and to `THE_LO` when none is (A66).
+    there (`absent_player_pick` "next_lowest_present", A67; as A21 leaves out forfeiters),
+    and to `THE_LO` when none is (A66).
     """
     played = _check_games(games)
     late_players = set(_check_players(late, what="the late players"))
@@ -230,6 +231,8 @@ def machine_picker(
     if ruleset.machine_selector != "last_place_present":  # pragma: no cover - one option
         raise RuleError(f"unknown machine_selector setting {ruleset.machine_selector!r}")
     previous = played[-1]
+    if ruleset.absent_player_pick != "next_lowest_present":  # pragma: no cover - one option
+        raise RuleError(f"unknown absent_player_pick setting {ruleset.absent_player_pick!r}")
     finishers = tuple(p for p in previous.order if p not in gone)
     if not finishers:
         if ruleset.nobody_may_pick != "lo_chooses_or_draws":  # pragma: no cover - one option
