@@ -11,7 +11,8 @@ from flipwell.league.selectors.meet_board import meet_board
 from flipwell.league.selectors.standings import standings
 from flipwell.league.services import ConflictError
 from flipwell.league.services.forfeits import designate_forfeit_non_countable
-from flipwell.league.services.meet_machines import choose_next_machine, record_match_absence
+from flipwell.league.services.match_absences import record_match_absence, withdraw_match_absence
+from flipwell.league.services.meet_machines import choose_next_machine
 from flipwell.league.services.scores import confirm_scores, submit_scores
 from tests.league.league_night import build_night, free_machine, game, group, next_game, play, start
 
@@ -31,7 +32,7 @@ def _night_with_dan_gone_after_game_1():
 def test_absence_recorded_between_games_starts_at_the_next_game():
     """R2.4-a: game 1 confirmed, game 2 not begun: the absence covers games 2 to 4 (today
     it is refused: "nothing is left to forfeit")."""
-    night, meet, a = _night_with_dan_gone_after_game_1()
+    _night, meet, a = _night_with_dan_gone_after_game_1()
 
     absence = m.MatchAbsence.objects.get(group=group(meet, 1))
 
@@ -40,7 +41,7 @@ def test_absence_recorded_between_games_starts_at_the_next_game():
 
 def test_absent_player_score_on_a_later_game_refused_naming_him():
     """R2.4-a: game 2's sheet takes no score for dan (today it took one)."""
-    night, meet, a = _night_with_dan_gone_after_game_1()
+    _night, meet, a = _night_with_dan_gone_after_game_1()
     game_2 = next_game(meet, 1, a[2])
 
     with pytest.raises(ValidationError) as caught:
@@ -85,7 +86,7 @@ def test_absence_recorded_during_game_1_refuses_his_score_on_game_2():
 
 def test_absent_player_neither_enters_nor_confirms_a_later_sheet():
     """R3-a, R2.4-a: he is not at the machine."""
-    night, meet, a = _night_with_dan_gone_after_game_1()
+    _night, meet, a = _night_with_dan_gone_after_game_1()
     game_2 = next_game(meet, 1, a[2])
     sheet = {a[0]: 400, a[1]: 300, a[2]: 200, a[3]: None}
 
@@ -102,7 +103,7 @@ def test_absent_player_neither_enters_nor_confirms_a_later_sheet():
 def test_absent_last_place_finisher_does_not_pick_and_has_no_turn():
     """R5-c, A21, A67: dan finished game 1 last and left: cat (last among those still
     there) picks game 2's machine; dan has no place in its play order (R5.2-b)."""
-    night, meet, a = _night_with_dan_gone_after_game_1()
+    _night, meet, a = _night_with_dan_gone_after_game_1()
     board = next(g for g in meet_board(meet).groups if g.number == 1)
 
     assert board.next_picker == a[2].pk
@@ -197,3 +198,50 @@ def test_forfeit_of_an_absent_player_made_non_countable():
 
     line = next(x for x in standings(night.season).lines if x.player.id == a[3].pk)
     assert (line.forfeits, line.countable_forfeits) == (1, 0)
+
+
+def test_absence_withdrawn_gives_the_player_back_the_game_in_play():
+    """R2.4-a: recorded by mistake, the LO withdraws it with a reason: game 2 takes his score
+    again, game 1 (confirmed before) is unchanged; one audit event says why."""
+    night, meet, a = _night_with_dan_gone_after_game_1()
+    game_2 = next_game(meet, 1, a[2])
+
+    withdraw_match_absence(
+        group=group(meet, 1), player=a[3], reason="Wrong player ticked", actor=night.user
+    )
+    play(game_2, {a[0]: 400, a[1]: 300, a[2]: 200, a[3]: 900})
+
+    assert not m.MatchAbsence.objects.exists()
+    event = m.AuditEvent.objects.get(action="match.absence_withdrawn")
+    assert event.data == {"player": a[3].pk, "from_game": 2, "reason": "Wrong player ticked"}
+    line = next(x for x in standings(night.season).lines if x.player.id == a[3].pk)
+    assert (line.forfeits, line.countable_forfeits) == (0, 0)
+
+
+def test_absence_withdrawal_without_a_reason_or_absence_refused():
+    night, meet, a = _night_with_dan_gone_after_game_1()
+
+    with pytest.raises(ValidationError) as no_reason:
+        withdraw_match_absence(group=group(meet, 1), player=a[3], reason=" ", actor=night.user)
+    with pytest.raises(ValidationError) as not_absent:
+        withdraw_match_absence(group=group(meet, 1), player=a[2], reason="x", actor=night.user)
+
+    assert list(no_reason.value.message_dict) == ["reason"]
+    assert not_absent.value.message_dict["player"] == [
+        f"{a[2]} is not recorded absent for the rest of the match."
+    ]
+    assert m.MatchAbsence.objects.count() == 1
+
+
+def test_absence_of_a_whole_group_not_withdrawn_one_player_at_a_time():
+    """R2.4-a, A66: its games were stored as played by nobody."""
+    night = build_night()
+    meet = start(night)
+    record_match_absence(group=group(meet, 1), players=night.players[:4], actor=night.user)
+
+    with pytest.raises(ValidationError) as caught:
+        withdraw_match_absence(
+            group=group(meet, 1), player=night.players[0], reason="x", actor=night.user
+        )
+
+    assert caught.value.message_dict["player"][0].startswith("Group 1 was recorded absent")

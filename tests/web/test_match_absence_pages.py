@@ -68,7 +68,7 @@ def _dan_absent_after_game_1(client, night):
 def test_sheet_line_of_an_absent_player_says_so_and_offers_no_score_box(client, night):
     """R2.4-a: game 2's sheet says Dan is absent for the rest of the match; his line has no
     score box and he is not offered as the enterer (R3-a)."""
-    meet, group, _, a = night
+    _meet, group, _, a = night
     _dan_absent_after_game_1(client, night)
 
     page = client.get(scoresheet_path(group)).text
@@ -85,7 +85,7 @@ def test_sheet_line_of_an_absent_player_says_so_and_offers_no_score_box(client, 
 def test_sheet_refuses_a_score_for_an_absent_player(client, night):
     """R2.4-a: a score posted for Dan on game 2 is refused in plain words, nothing stored
     (today the sheet took it and he earned points from games 2-4)."""
-    meet, group, _, a = night
+    _meet, group, _, a = night
     game_2 = _dan_absent_after_game_1(client, night)
     data = {
         "idempotency_key": "k-2",
@@ -120,3 +120,21 @@ def test_forfeits_page_lists_each_game_of_an_absent_player(client, night):
     listed = re.findall(r"Dan X · group 1 game (\d) · absent for the rest of the match", page)
     assert listed == ["1", "2", "3", "4"]
     assert page.count("It should not count…") == 4
+
+
+def test_meet_page_lists_an_absence_and_withdraws_it(client, night):
+    """R2.4-a: the meet page says who is absent from which game; recorded by mistake, the
+    official withdraws it with a reason and game 2's sheet offers the player's score again."""
+    meet, group, _, a = night
+    _dan_absent_after_game_1(client, night)
+    page = client.get(f"/manage/tuesday/meets/{meet.pk}/").content.decode()
+
+    response = client.post(
+        f"/manage/tuesday/meets/{meet.pk}/groups/1/",
+        {"action": "withdraw_absence", "player": a[3].pk, "reason": "Wrong box ticked"},
+    )
+
+    assert "Dan X is absent for the rest of the match, from game 1" in page
+    assert response.status_code == 302
+    assert not m.MatchAbsence.objects.exists()
+    assert f'id="id_score_{a[3].pk}"' in client.get(scoresheet_path(group)).text

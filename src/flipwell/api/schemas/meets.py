@@ -24,7 +24,8 @@ from flipwell.league import enums, limits
 
 if TYPE_CHECKING:
     from flipwell.league.selectors.meet_board import BoardGame, BoardGroup, MeetBoard
-    from flipwell.league.services.meet_machines import NextGame, RecordedAbsence
+    from flipwell.league.services.match_absences import RecordedAbsence
+    from flipwell.league.services.meet_machines import NextGame
 
 
 class MeetOut(Schema):

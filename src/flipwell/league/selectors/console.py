@@ -342,6 +342,16 @@ def _absence_forfeits(
     return found
 
 
+def match_absences_at(meet: m.Meet) -> tuple[m.MatchAbsence, ...]:
+    """The players recorded absent for the rest of their match at `meet` (R2.4-a), with their
+    group and player, by group number (1 query)."""
+    return tuple(
+        m.MatchAbsence.objects.filter(group__meet=meet)
+        .select_related("group", "player")
+        .order_by("group__number", "from_game", "player__last_name", "player__first_name")
+    )
+
+
 def meet_games(meet: m.Meet, *, group: int | None = None) -> list[m.Game]:
     """The meet's games with their group and machine, by group and number (1 query); only
     group number `group`'s when given."""

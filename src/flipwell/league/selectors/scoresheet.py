@@ -128,7 +128,8 @@ class ScoreSheet:
     current: SheetGame | None
     """The game being played (no confirmed sheet yet), if any."""
     forfeits: frozenset[int]
-    """Players with a recorded forfeit of the current game: their score stays empty."""
+    """Players with a recorded forfeit of the current game, or absent for the rest of the
+    match from it or an earlier game (R2.4-a): their score stays empty."""
     pending: PendingSheet | None
     next_picker: tuple[int, str] | None
     selectable: tuple[tuple[int, str], ...]

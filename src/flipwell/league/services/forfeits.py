@@ -250,7 +250,7 @@ def record_late_join(
     Returns the row and the rules' decision (`RecordedLateArrival`). Raises PermissionDenied
     unless `actor` is a league official or scorekeeper; ValidationError for a meet that is not
     open, a confirmed game, a player outside the group, one who already played a game tonight,
-    or a repeat.
+    one recorded absent for the rest of the match, or a repeat.
     """
     with transaction.atomic():
         game = locked_game(game)
@@ -294,6 +294,13 @@ def _check_late_arrival(game: m.Game, player: m.Player) -> None:
     if played_before:
         raise ValidationError(
             {"player": f"{player} already played an earlier game tonight: they are not late."}
+        )
+    if m.MatchAbsence.objects.filter(group_id=game.group_id, player=player).exists():
+        raise ValidationError(
+            {
+                "player": f"{player} is recorded absent for the rest of the match: they do not "
+                "join a game of it (R2.4-a)."
+            }
         )
     if (
         m.LateJoin.objects.filter(game=game, player=player).exists()

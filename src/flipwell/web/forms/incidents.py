@@ -269,6 +269,17 @@ class OfficialMachineForm(forms.Form):
         )
 
 
+class WithdrawMatchAbsenceForm(forms.Form):
+    """Withdraw one player's absence for the rest of the match, recorded by mistake: which
+    player (of the group) is hidden, the official says why."""
+
+    reason = reason_field("Why the absence is withdrawn")
+
+    def __init__(self, *args: Any, players: PlayerChoices, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"] = player_row_field(players, "Player")
+
+
 class MatchAbsenceForm(forms.Form):
     """Players absent for the rest of their match (R2.4-a): every remaining game forfeited.
     The players clean into their rows, in id order."""

@@ -25,6 +25,7 @@ from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.console import (
     before_start_warning,
+    match_absences_at,
     meet_date_warnings,
     meet_facts,
     meet_forfeits,
@@ -65,6 +66,7 @@ from flipwell.web.forms import (
     TurnRulingForm,
     ViolationForm,
     WithdrawAnnouncementForm,
+    WithdrawMatchAbsenceForm,
     player_choice_form,
 )
 from flipwell.web.ids import parse_id
@@ -193,6 +195,7 @@ def _meet_context(
         "refused": refused or {},
         "photos": photos,
         "group_photos": _by_group(photos),
+        "gone": match_absences_at(the_meet) if board is not None else (),
     }
     if the_meet.status == m.Meet.Status.CLOSED:
         context["removal"] = meet_removal(the_meet)
@@ -211,7 +214,8 @@ def group(
 ) -> HttpResponse:
     """The official's actions for one group, posted from the meet's hub: choose or draw the
     machine of its next game when nobody may pick (official_chooses_next_machine, A66), or
-    record players absent for the rest of the match (record_match_absence, R2.4-a)."""
+    record players absent for the rest of the match (record_match_absence, R2.4-a) or withdraw
+    one recorded by mistake (withdraw_match_absence)."""
     the_meet = meet_of(league, meet_id)
     the_group = get_object_or_404(m.Group, meet=the_meet, number=number)
     which = action(request)
@@ -219,8 +223,12 @@ def group(
         form, message = _next_machine(request, league, the_group, which)
     elif which == "absence":
         form, message = _match_absence(request, the_group)
+    elif which == "withdraw_absence":
+        form, message = _withdraw_match_absence(request, the_group)
     else:
-        return HttpResponseBadRequest("Choose an action: choose, draw or absence.")
+        return HttpResponseBadRequest(
+            "Choose an action: choose, draw, absence or withdraw_absence."
+        )
     if message:
         messages.success(request, message)
         return HttpResponseRedirect(reverse("web:manage_meet", args=[league.slug, meet_id]))
@@ -259,6 +267,20 @@ def _match_absence(request: HttpRequest, group: m.Group) -> tuple[forms.Form, st
     return form, (
         f"Group {group.number}: {names} absent for the rest of the match; {games} "
         f"{'their forfeit' if first == last else 'their forfeits'}."
+    )
+
+
+def _withdraw_match_absence(request: HttpRequest, group: m.Group) -> tuple[forms.Form, str]:
+    """A player's absence for the rest of the match withdrawn; the message once done."""
+    form = WithdrawMatchAbsenceForm(
+        request.POST, players=meet_players(group.meet, group=group.number)
+    )
+    withdrawn = run(form, services.withdraw_match_absence, group=group, actor=official(request))
+    if withdrawn is None:
+        return form, ""
+    return form, (
+        f"Group {group.number}: {withdrawn.player}'s absence is withdrawn; their score is "
+        "entered again from the game in play on."
     )
 
 
