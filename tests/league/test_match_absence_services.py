@@ -245,3 +245,27 @@ def test_absence_of_a_whole_group_not_withdrawn_one_player_at_a_time():
         )
 
     assert caught.value.message_dict["player"][0].startswith("Group 1 was recorded absent")
+
+
+def test_absence_recorded_over_an_entered_sheet_refuses_its_confirmation():
+    """R2.4-a, R3-a: game 1's sheet was entered with Ben's score when the LO records him
+    absent from game 1: that sheet is not confirmed (it names him); the group enters it
+    again without his score, or the LO records him absent from game 2 instead."""
+    night = build_night()
+    meet = start(night)
+    a = night.players
+    entered = submit_scores(
+        game=game(meet, 1, 1),
+        scores={a[0]: 400, a[1]: 300, a[2]: 200, a[3]: 100},
+        entered_by=a[0],
+        idempotency_key="before",
+    )
+    record_match_absence(group=group(meet, 1), players=[a[1]], actor=night.user)
+
+    with pytest.raises(ValidationError) as caught:
+        confirm_scores(submission=entered.submission, confirmed_by=a[2])
+
+    assert caught.value.message_dict["scores"] == [
+        f"{a[1]} is absent for the rest of the match (recorded from game 1): game 1 is their "
+        "forfeit, so their score stays empty (R2.4-a)."
+    ]
