@@ -29,11 +29,13 @@ import re
 from collections import deque
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag, urlsplit
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import timezone
 
@@ -45,6 +47,7 @@ from flipwell.league.selectors.meet_board import meet_board
 from flipwell.league.selectors.playoffs import playoff_bracket
 from flipwell.web.player_links import player_link_path
 from flipwell.web.scoresheet_tokens import match_sheet_path, scoresheet_path
+from flipwell.web.templatetags.flipwell_words import plain, rules_cited
 from flipwell.web.words import RULE_ID
 from tests import factories as f
 from tests.league.league_night import DATE, Night, build_night, game, next_game, play, start
@@ -281,7 +284,66 @@ def build_the_playoffs(client: Client) -> m.League:
     return league
 
 
-# --- the crawl -------------------------------------------------------------------------------
+# --- the words, then the crawl ----------------------------------------------------------------
+
+TEMPLATES = Path(__file__).parents[2] / "src" / "flipwell" / "web" / "templates"
+PLAYER_TEMPLATES = ("public", "scoresheet", "me", "tv", "print", "email")
+FOLDED = re.compile(
+    r'<details class="why">.*?</details>|{% include "public/_why.html"[^%]*%}|^Why: .*$',
+    re.S | re.M,
+)
+
+
+def test_player_templates_write_rule_ids_only_in_the_why():
+    """Issue 33 §3: a template a player reads writes a rule id only in its fold
+    (public/_why.html) or, in a notice, on its "Why:" line; the crawl below reads what they
+    render."""
+    found = []
+    for folder in PLAYER_TEMPLATES:
+        for path in sorted((TEMPLATES / folder).rglob("*.*")):
+            text = re.sub(r"{#.*?#}", "", path.read_text())
+            text = re.sub(r"{% comment %}.*?{% endcomment %}", "", text, flags=re.S)
+            found += [
+                f"{path.relative_to(TEMPLATES)}: {hit.group(0)!r}"
+                for hit in RULE_ID.finditer(FOLDED.sub("", text))
+                if path.name != "_why.html"
+            ]
+
+    assert found == [], "\n".join(found)
+
+
+def test_rules_cited_gathers_the_rules_of_every_line_once():
+    lines = ["Ann finished 1st of 4: 7 points [R3.2-e]", "bonus to Ann (must exceed) [R3.2-f]"]
+
+    assert rules_cited(lines) == "R3.2-e, R3.2-f"
+    assert rules_cited("Penalty (§8.5).", lines) == "§8.5, R3.2-e, R3.2-f"
+    assert [plain(line) for line in lines] == [
+        "Ann finished 1st of 4: 7 points",
+        "bonus to Ann (must exceed)",
+    ]
+
+
+def test_ruling_notice_says_its_rules_on_one_why_line_at_the_end():
+    """A plain-text notice has no fold: its sentences are plain, and the rules they rest on
+    are one line at the end, before the footer (`flipwell.league.notices`)."""
+    body = render_to_string(
+        "email/notice_ruling.txt",
+        {
+            "player": {"first_name": "Ann"},
+            "league": "Tuesday Flippers",
+            "what": "a violation recorded at meet 1",
+            "details": [
+                "Played an opponent's ball (§8.2), in group 1.",
+                "Penalty: game 1 of your match is forfeited (§8.5).",
+            ],
+            "preferences_url": "https://league.example.org/notices/x/",
+        },
+    )
+
+    assert "Played an opponent's ball, in group 1.\n" in body
+    assert "Penalty: game 1 of your match is forfeited.\n" in body
+    assert body.count("§") == 2
+    assert "\nWhy: rules §8.2, §8.5.\n\n--\n" in body
 
 
 def test_player_pages_sheets_tv_and_notices_cite_rules_only_in_the_why(client, settings):
