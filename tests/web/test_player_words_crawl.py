@@ -57,6 +57,8 @@ pytestmark = pytest.mark.django_db
 DOWNLOADS = (".csv", ".json", ".zip", ".ics", ".png", ".jpg", ".webp")
 WHY_LINE = re.compile(r"^Why: .*$", re.M)
 """The one line of a plain-text notice that may cite rules (`flipwell.league.notices`)."""
+SITE_LINK = re.compile(r"^https://league\.example\.org(/\S*)$", re.M)
+"""A link of a notice (the night's ``SITE_URL``): its path, for the crawl to open."""
 
 
 class Reader(HTMLParser):
@@ -143,9 +145,10 @@ class Crawl:
 
 
 def areas_of(*slugs: str) -> tuple[str, ...]:
-    """The public paths of the leagues: their pages, TV and printouts, the sheets and links."""
+    """The public paths of the leagues: their pages, TV and printouts, the sheets, the
+    personal links and the notices' preferences pages."""
     leagues = tuple(f"/{area}/{slug}/" for slug in slugs for area in ("leagues", "tv", "print"))
-    return (*leagues, "/sheet/", "/me/")
+    return (*leagues, "/sheet/", "/me/", "/notices/")
 
 
 def starts_of(league: m.League) -> list[str]:
@@ -366,6 +369,7 @@ def test_player_pages_sheets_tv_and_notices_cite_rules_only_in_the_why(client, s
     for notice in notices:
         crawl.check(f"notice {notice.subject!r}", notice.subject)
         crawl.check(f"notice {notice.subject!r}", WHY_LINE.sub("", notice.body))
+    crawl.read(*(link for notice in notices for link in SITE_LINK.findall(notice.body)))
 
     kinds = {notice.kind for notice in notices}
     assert kinds == {"groups", "results", "reminder", "ruling"}
