@@ -122,10 +122,7 @@ class Crawl:
             if response.status_code != 200 or "html" not in response["Content-Type"]:
                 continue
             self.opened.append(url)
-            reader = Reader()
-            reader.feed(response.content.decode())
-            self.check(url, " ".join(reader.text))
-            self.folded += len(RULE_ID.findall(" ".join(reader.folded)))
+            reader = self.reader(url, response.content.decode())
             for href in reader.links:
                 link = urldefrag(href)[0]
                 path = urlsplit(link).path
@@ -135,6 +132,21 @@ class Crawl:
                     continue  # a file, or the problem form's own page (a form to post)
                 self.seen.add(link)
                 todo.append(link)
+
+    def post(self, url: str, data: dict[str, str]) -> None:
+        """Post a player's form and read the page it leads to: its message, or the page again
+        with why it was refused (400)."""
+        response = self.client.post(url, data, follow=True)
+        assert response.status_code in (200, 400), f"{url}: {response.status_code}"
+        self.opened.append(f"POST {url}")
+        self.reader(f"POST {url}", response.content.decode())
+
+    def reader(self, where: str, page: str) -> Reader:
+        reader = Reader()
+        reader.feed(page)
+        self.check(where, " ".join(reader.text))
+        self.folded += len(RULE_ID.findall(" ".join(reader.folded)))
+        return reader
 
     def check(self, where: str, text: str) -> None:
         text = re.sub(r"\s+", " ", text)
@@ -362,7 +374,14 @@ def test_player_pages_sheets_tv_and_notices_cite_rules_only_in_the_why(client, s
 
     crawl.read(*starts_of(night.league), *starts_of(playoffs))
     crawl.read(*(f"{url}state/" for url in sheets))  # what htmx swaps in
+    correction = m.CorrectionRequest.objects.get()
+    crawl.post(  # a player disagrees: the sheet stands (its message)
+        f"{scoresheet_path(correction.game.group)}correction/{correction.pk}/answer/",
+        {"player": str(members(meet, 1)[0].pk), "agrees": "no"},
+    )
     close_the_night(night, meet)
+    link = m.PlayerLink.objects.get(season=night.season, player=night.players[0])
+    crawl.post(player_link_path(link), {"action": "late", "meet": "2"})  # refused: started
     crawl.seen.clear()
     crawl.read(*starts_of(night.league), *starts_of(demo.league), *starts_of(playoffs))
     notices = list(m.Notice.objects.order_by("pk"))
