@@ -80,7 +80,10 @@ def test_player_link_page_announces_a_lateness_with_the_wait(client, me):
     response = client.post(me.url, {"action": "late", "meet": "2"}, follow=True)
 
     assert "your group waits for you until 19:15 at the latest." in response.text
-    assert '<small class="rule-ref">(rule R2.2-a)</small>' in response.text  # issue 27 §5
+    assert (
+        '</p><details class="why"><summary>Why</summary><p>The rulebook: R2.2-a.</p></details>'
+        in response.text
+    )  # issue 27 §5
     assert m.LatenessNotice.objects.get().meet == me.meets[1]
 
 
