@@ -269,3 +269,18 @@ def test_absence_recorded_over_an_entered_sheet_refuses_its_confirmation():
         f"{a[1]} is absent for the rest of the match (recorded from game 1): game 1 is their "
         "forfeit, so their score stays empty (R2.4-a)."
     ]
+
+
+def test_rest_of_a_group_leaving_after_one_player_completes_the_match_as_nobody_played():
+    """R2.4-a, A66: dan left after game 1; after game 2 the three others leave too: the whole
+    group is gone, so games 3 and 4 are stored as played by nobody and the match is over."""
+    night, meet, a = _night_with_dan_gone_after_game_1()
+    play(next_game(meet, 1, a[2]), {a[0]: 400, a[1]: 300, a[2]: 200, a[3]: None})
+
+    recorded = record_match_absence(group=group(meet, 1), players=a[:3], seed=4, actor=night.user)
+
+    assert ([g.number for g in recorded.games], recorded.forfeits) == ([3, 4], 6)
+    line = next(x for x in standings(night.season).lines if x.player.id == a[3].pk)
+    assert (line.forfeits, line.countable_forfeits) == (3, 3)
+    board = next(g for g in meet_board(meet).groups if g.number == 1)
+    assert board.finished

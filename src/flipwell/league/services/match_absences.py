@@ -103,7 +103,9 @@ def record_match_absence(
         open_meet(meet, doing="record an absence")
         members = group_player_ids(group)
         chosen = _absent_players(players, members, group)
-        whole = {p.pk for p in chosen} == set(members)
+        # The whole group: these players and those recorded absent before (R2.4-a).
+        before = m.MatchAbsence.objects.filter(group=group).values_list("player_id", flat=True)
+        whole = {p.pk for p in chosen} | set(before) == set(members)
         first, games = _first_game_absent(group, from_game, whole=whole)
         remaining, seeds = _games_to_forfeit(group, games, first, whole=whole, seed=seed)
         why = note.strip() or "Absent for the rest of the match."
