@@ -138,3 +138,18 @@ def test_meet_page_lists_an_absence_and_withdraws_it(client, night):
     assert response.status_code == 302
     assert not m.MatchAbsence.objects.exists()
     assert f'id="id_score_{a[3].pk}"' in client.get(scoresheet_path(group)).text
+
+
+def test_meet_page_offers_no_withdrawal_of_a_whole_groups_absence(client, night):
+    """R2.4-a, A66: its games were stored as played by nobody: nothing to withdraw one by
+    one."""
+    meet, _, _, a = night
+    client.post(
+        f"/manage/tuesday/meets/{meet.pk}/groups/1/",
+        {"action": "absence", "players": [p.pk for p in a], "note": "No-show"},
+    )
+
+    page = client.get(f"/manage/tuesday/meets/{meet.pk}/").content.decode()
+
+    assert page.count("is absent for the rest of the match, from game 1") == 4
+    assert "Withdraw the absence" not in page

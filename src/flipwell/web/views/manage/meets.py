@@ -36,7 +36,7 @@ from flipwell.league.selectors.console import (
     season_players,
 )
 from flipwell.league.selectors.machine_history import open_problem_machines
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_board import MeetBoard, meet_board
 from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.selectors.photos import PhotoRef, game_photos, meet_photos, meet_removal
 from flipwell.league.selectors.standings import start_proposal
@@ -195,7 +195,7 @@ def _meet_context(
         "refused": refused or {},
         "photos": photos,
         "group_photos": _by_group(photos),
-        "gone": match_absences_at(the_meet) if board is not None else (),
+        "gone": _gone(board, match_absences_at(the_meet)) if board is not None else (),
     }
     if the_meet.status == m.Meet.Status.CLOSED:
         context["removal"] = meet_removal(the_meet)
@@ -205,6 +205,18 @@ def _meet_context(
             "cancel_form": CancelMeetForm(),
         }
     return context
+
+
+def _gone(
+    board: MeetBoard, absences: tuple[m.MatchAbsence, ...]
+) -> list[tuple[m.MatchAbsence, bool]]:
+    """Each absence for the rest of the match with whether it may be withdrawn: not one of a
+    whole group's (its games were stored as played by nobody)."""
+    absent: dict[int, set[int]] = {}
+    for absence in absences:
+        absent.setdefault(absence.group_id, set()).add(absence.player_id)
+    whole = {g.id for g in board.groups if absent.get(g.id) == set(g.players)}
+    return [(a, a.group_id not in whole) for a in absences]
 
 
 @require_POST
