@@ -163,3 +163,40 @@ def test_playoffs_page_close_refused_before_the_finals_says_why(console, qualifi
     assert response.status_code == 400
     assert 'class="form-errors"' in response.text
     assert m.PlayoffNight.objects.get(season=qualified).status != "closed"
+
+
+def _closed(season):
+    m.PlayoffNight.objects.filter(season=season).update(status=m.PlayoffNight.Status.CLOSED)
+
+
+def test_playoffs_page_of_a_closed_night_offers_no_form(console, qualified):
+    """issue 33 §3: after the night closed, the page still offered Qualify, Withdrawal and
+    Close."""
+    _closed(qualified)
+
+    response = console.get(_url(qualified))
+
+    assert response.status_code == 200
+    assert "The playoff night is closed" in response.text
+    for gone in ("Qualify", "Record the withdrawal", "Close the playoff night", "Record for"):
+        assert gone not in response.text
+
+
+@pytest.mark.parametrize(
+    "posted",
+    [
+        {"action": "qualify", "date": NIGHT.isoformat()},
+        {"action": "withdraw", "player": "Ivy"},
+        {"action": "close"},
+    ],
+)
+def test_playoffs_page_of_a_closed_night_refuses_its_forms_saying_why(console, qualified, posted):
+    _closed(qualified)
+    if "player" in posted:
+        posted = {**posted, "player": player(posted["player"]).pk}
+
+    response = console.post(_url(qualified), posted)
+
+    assert response.status_code in (400, 409)
+    assert "The playoff night is closed: its bracket and places are final." in response.text
+    assert m.Withdrawal.objects.count() == 1  # Ned's, before

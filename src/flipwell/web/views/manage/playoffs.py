@@ -74,6 +74,8 @@ def playoffs(request: HttpRequest, league: m.League, role: str, season_id: int) 
         "season": season,
         "bracket": bracket,
         "divisions": divisions,
+        # A closed night is over: no form of it is offered (its services refuse them too).
+        "closed": bracket.status == m.PlayoffNight.Status.CLOSED,
         **night,
     }
     return page(request, "manage/playoffs.html", context, failed=bool(which))
