@@ -211,9 +211,7 @@ def _options(html, field_id):
     return [n for v, n in re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)<', select[1]) if v]
 
 
-def test_playoffs_page_offers_one_seed_form_per_tie_with_its_players_r6_1_e(  # noqa: F811
-    console, golden, official
-):
+def test_playoffs_page_offers_one_seed_form_per_tie_r6_1_e(console, golden, official):  # noqa: F811
     """issue 33 §3: the seed-tie form offered every player of the season in each place."""
     qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user)
 
