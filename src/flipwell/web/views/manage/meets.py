@@ -82,6 +82,7 @@ from flipwell.web.views.manage._common import (
     run,
     season_of,
 )
+from flipwell.web.words import counted
 
 
 def _base(league: m.League, role: str, meet: m.Meet, tab: str) -> dict[str, Any]:
@@ -255,7 +256,7 @@ def _match_absence(request: HttpRequest, group: m.Group) -> tuple[forms.Form, st
         return form, ""
     games = ", ".join(str(g.number) for g in recorded.games)
     return form, (
-        f"Group {group.number}: {len(recorded.forfeits)} forfeits recorded "
+        f"Group {group.number}: {counted(len(recorded.forfeits), 'forfeit')} recorded "
         f"(game{'s' if len(recorded.games) > 1 else ''} {games})."
     )
 
