@@ -213,19 +213,19 @@ GroupPlayers = Mapping[int, PlayerChoices]
 """Group number -> its players (id, name): the players of each group's games."""
 
 
-def grouped_player_field(groups: GroupPlayers, label: str, **kwargs: Any) -> forms.TypedChoiceField:
+def grouped_player_field(
+    groups: GroupPlayers, label: str, *, blank: str | None = "Choose…", **kwargs: Any
+) -> forms.TypedChoiceField:
     """A select of players (`player_row_field`) in one option group per group ("Group 2"),
     so each game's players read together; one group's players need none."""
-    field = player_row_field([p for players in groups.values() for p in players], label, **kwargs)
+    everyone = [p for players in groups.values() for p in players]
+    field = player_row_field(everyone, label, blank=blank, **kwargs)
     if len(groups) > 1:
-        blank = [choice for choice in field.choices if choice[0] == ""]
-        field.choices = [
-            *blank,
-            *(
-                (f"Group {number}", [(str(pk), name) for pk, name in players])
-                for number, players in groups.items()
-            ),
+        grouped: list[Any] = [
+            (f"Group {number}", [(str(pk), name) for pk, name in players])
+            for number, players in groups.items()
         ]
+        field.choices = grouped if blank is None else [("", blank), *grouped]
     return field
 
 
