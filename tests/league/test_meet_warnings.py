@@ -1,6 +1,6 @@
 """Warnings when a meet starts: a season below the design size (R1-a), a mid-season change
-of grouping scheme (R4.1-e), a meet off the league day or less than a week after the last (R2-a), as the rules
-give them; never errors."""
+of grouping scheme (R4.1-e), a meet off the league day or less than a week after the last
+(R2-a), as the rules give them; never errors."""
 
 import datetime
 
