@@ -349,6 +349,7 @@ def test_printed_match_sheets_carry_each_match_qr_code(client, night):
 
     assert page.count('class="print-page"') == 3  # SF1, SF2, F (R6.3-d)
     assert page.count("<svg") == 3
+    assert page.count('<span class="sheet-url">http://testserver/sheet/match/') == 3
     assert "Semifinal 1" in page
     assert "Ann Test</li><li>Dee Test</li><li>Eve Test</li><li>Hal Test" in page
     assert "the top 2 of semifinal 1 and of semifinal 2" in page
