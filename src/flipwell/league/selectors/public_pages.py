@@ -610,18 +610,18 @@ def _meet_page(league: m.League, meet: m.Meet, board: MeetBoard) -> MeetPage:
 
 
 def _score_cells(game: BoardGame, group: BoardGroup) -> tuple[ScoreCell, ...]:
-    """A game's cells in the group's order: ranking scores once confirmed, with their parts."""
+    """A game's cells in the group's order: once confirmed, each player's game line (the score
+    that counts, with its parts, place and points); empty cells before."""
     lines = {cell.player: cell for cell in game.cells}
     cells = []
     for p in group.players:
         line = lines.get(p)
-        entered = (game.scores or {}).get(p)
         cells.append(
             ScoreCell(
                 player=group.names[p],
-                score=entered if line is None else line.score,
-                place=(game.finishing_order.index(p) + 1) if p in game.finishing_order else None,
-                entered=entered,
+                score=None if line is None else line.score,
+                place=None if line is None else line.place,
+                entered=None if line is None else line.entered,
                 compensatory=None if line is None else line.compensatory,
                 adjustments=() if line is None else line.adjustments,
                 points=None if line is None else line.points,

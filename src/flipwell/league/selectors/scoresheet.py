@@ -25,7 +25,6 @@ from flipwell.league.adapters import machine_id_of, pending_game_facts, player_k
 from flipwell.league.results import SeasonFold
 from flipwell.league.selectors.meet_board import (
     GAMES_PER_MATCH,
-    BoardGame,
     BoardGroup,
     CompensatoryParts,
     NightLine,
@@ -162,14 +161,7 @@ def scoresheet(group: m.Group) -> ScoreSheet:
     found = next(g for g in board.groups if g.id == group.pk)
     names = dict(found.names)
     folded = board_fold(meet)  # the same fold as its board's
-    result, ruleset = folded.result, folded.ruleset
-    match = None
-    if meet.number <= len(result.meets):
-        keys = frozenset(player_key(p) for p in found.players)
-        match = next(
-            (x for x in result.meets[meet.number - 1].matches if frozenset(x.players) == keys),
-            None,
-        )
+    ruleset = folded.ruleset
     game_ids = [g.id for g in found.games]
     forfeits: dict[int, set[int]] = defaultdict(set)
     for game_id, player_id in m.Forfeit.objects.filter(game_id__in=game_ids).values_list(
@@ -178,14 +170,10 @@ def scoresheet(group: m.Group) -> ScoreSheet:
         forfeits[game_id].add(player_id)
     photos = game_photos(game_ids)
     games = []
-    for index, game in enumerate(found.games):
-        points: Mapping[str, int] = {}
-        if game.confirmed and match is not None and index < len(match.games):
-            points = match.games[index].result.points
+    for game in found.games:
         cells = {cell.player: cell for cell in game.cells}
         lines = tuple(
-            _line(p, names[p], game, cells.get(p), points, p in forfeits[game.id])
-            for p in found.players
+            _line(p, names[p], cells.get(p), p in forfeits[game.id]) for p in found.players
         )
         games.append(
             SheetGame(
@@ -236,23 +224,16 @@ def scoresheet(group: m.Group) -> ScoreSheet:
     )
 
 
-def _line(
-    player: int,
-    name: str,
-    game: BoardGame,
-    cell: RankingLine | None,
-    points: Mapping[str, int],
-    forfeited: bool,
-) -> SheetLine:
-    """A player's line of a game: the ranking score and its parts once the fold has it."""
-    entered = None if game.scores is None else game.scores.get(player)
+def _line(player: int, name: str, cell: RankingLine | None, forfeited: bool) -> SheetLine:
+    """A player's line of a game: his game line once the fold has it (the score that counts,
+    its parts, the points); empty before."""
     return SheetLine(
         player_id=player,
         name=name,
-        machine_score=entered if cell is None else cell.score,
-        points=points.get(player_key(player)) if game.confirmed else None,
+        machine_score=None if cell is None else cell.score,
+        points=None if cell is None else cell.points,
         forfeited=forfeited,
-        entered=entered,
+        entered=None if cell is None else cell.entered,
         compensatory=None if cell is None else cell.compensatory,
         adjustments=() if cell is None else cell.adjustments,
     )
