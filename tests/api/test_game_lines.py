@@ -45,9 +45,7 @@ def test_meet_read_gives_the_compensatory_total_with_its_parts(client, night):
     lines = board["groups"][0]["games"][0]["scores"]
     erin = _line(lines, night.members[0])
     assert (erin["machine_score"], erin["entered_score"]) == (32_700_000, 18_100_000)
-    assert [(a["kind"], a["amount"]) for a in erin["adjustments"]] == [
-        ("compensatory", 14_600_000)
-    ]
+    assert [(a["kind"], a["amount"]) for a in erin["adjustments"]] == [("compensatory", 14_600_000)]
     assert erin["rule_ids"] == ["R7.3-m"]
     assert (erin["place"], erin["points"]) == (1, 8)  # 7 + bonus: 32.7M > 20M + 5M + 4M
     assert [line["player_id"] for line in lines] == [p.pk for p in night.members]

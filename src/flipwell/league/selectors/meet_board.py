@@ -120,8 +120,8 @@ class RankingLine:
 
 @dataclass(frozen=True)
 class BoardGame:
-    """One game of a group: machine, chooser, confirmed scores (None until confirmed), and
-    the ranking scores with their parts once confirmed (see the module docstring)."""
+    """One game of a group: machine, chooser, and once confirmed each player's game line
+    (`cells`: what every reader shows) and the finishing order (see the module docstring)."""
 
     id: int
     number: int
@@ -129,7 +129,9 @@ class BoardGame:
     machine: str
     chosen_by: int | None
     confirmed: bool
-    scores: Mapping[int, int | None] | None
+    entered_scores: Mapping[int, int | None] | None
+    """The counted sheet as entered (None until confirmed): a fact the game lines are built
+    from, not what a reader shows (`cells` has the score that counts beside it)."""
     finishing_order: tuple[int, ...]
     awaiting_confirmation: bool
     """A score sheet was entered and waits for another player's confirmation (R3-a)."""
@@ -579,7 +581,7 @@ def _board_game(
         machine=row.machine,
         chosen_by=row.chosen_by,
         confirmed=row.confirmed is not None,
-        scores=row.confirmed,
+        entered_scores=row.confirmed,
         finishing_order=order,
         awaiting_confirmation=row.awaiting,
         ranking_scores=ranking,

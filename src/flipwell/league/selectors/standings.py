@@ -447,14 +447,12 @@ def _games(
     line = match.players[key]
     games = []
     for index, game in enumerate(match.games):
-        counted = {x.player: x.score for x in lines[index]} if index < len(lines) else {}
+        counted = {x.player: x.score for x in lines[index]}
         games.append(
             GameLine(
                 number=game.number,
                 machine=game.machine,
-                scores=tuple(
-                    (names[p], counted.get(p, game.final_scores.get(p))) for p in match.players
-                ),
+                scores=tuple((names[p], counted[p]) for p in match.players),
                 place=game.result.place(key),
                 points=line.game_points[index],
                 forfeited=key in game.forfeits,
