@@ -33,6 +33,7 @@ from flipwell.league.selectors.machine_history import (
 from flipwell.league.selectors.machines import maintenance_sheet
 from flipwell.league.selectors.machines import stored_special_rulings as _stored_rulings
 from flipwell.league.selectors.meet_board import (
+    Adjustment,
     BoardGame,
     BoardGroup,
     CompensatoryParts,
@@ -110,6 +111,8 @@ class ScoreCell:
     adjustments: tuple[str, ...] = ()
     points: int | None = None
     """Game points, bonus point included (R3.2), once the game is confirmed."""
+    changes: tuple[Adjustment, ...] = ()
+    """Each adjustment from the entered score to the one that counts (the game line's)."""
 
     @property
     def adjusted(self) -> bool:
@@ -625,6 +628,7 @@ def _score_cells(game: BoardGame, group: BoardGroup) -> tuple[ScoreCell, ...]:
                 compensatory=None if line is None else line.compensatory,
                 adjustments=() if line is None else line.adjustments,
                 points=None if line is None else line.points,
+                changes=() if line is None else line.changes,
             )
         )
     return tuple(cells)

@@ -25,6 +25,7 @@ from flipwell.league.adapters import machine_id_of, pending_game_facts, player_k
 from flipwell.league.results import SeasonFold
 from flipwell.league.selectors.meet_board import (
     GAMES_PER_MATCH,
+    Adjustment,
     BoardGroup,
     CompensatoryParts,
     NightLine,
@@ -64,6 +65,8 @@ class SheetLine:
     entered: int | None = None
     compensatory: CompensatoryParts | None = None
     adjustments: tuple[str, ...] = ()
+    changes: tuple[Adjustment, ...] = ()
+    """Each adjustment from the entered score to the one that counts (the game line's)."""
 
     @property
     def adjusted(self) -> bool:
@@ -236,6 +239,7 @@ def _line(player: int, name: str, cell: RankingLine | None, forfeited: bool) -> 
         entered=None if cell is None else cell.entered,
         compensatory=None if cell is None else cell.compensatory,
         adjustments=() if cell is None else cell.adjustments,
+        changes=() if cell is None else cell.changes,
     )
 
 
@@ -283,6 +287,11 @@ def _pending(
                 compensatory=compensatory.get(p),
                 adjustments=tuple(
                     f"{a.render(names[p])} ({a.rule})"
+                    for a in (lines[p].adjustments if p in lines else ())
+                    if a.kind != "forfeited"
+                ),
+                changes=tuple(
+                    Adjustment(a.kind, a.amount, a.render(names[p]), a.rule)
                     for a in (lines[p].adjustments if p in lines else ())
                     if a.kind != "forfeited"
                 ),
