@@ -253,7 +253,12 @@ class SubmittedOut(Schema):
     """Read from the service's `SubmittedScores`."""
 
     submission: SubmissionOut = Field(..., description="The stored sheet.")
-    points: dict[str, int] = Field(..., description="Player id -> game points (R3.2).")
+    points: dict[str, int] = Field(
+        ...,
+        description="Player id -> the game points of the sheet as entered (R3.2), before "
+        "any compensatory game, zero score or penalty; the points that count are the game "
+        "read's result (GET /api/v1/games/{id}) once the sheet is confirmed.",
+    )
     replayed: bool = Field(..., description="A retry: nothing new was written.")
 
     @staticmethod
