@@ -88,3 +88,35 @@ def test_meet_read_gives_a_zeroed_score_as_zero(client, night):
     assert line["place"] == 4
     game_line = _line(client.get(f"/api/v1/games/{night.game.pk}").json()["result"], rival)
     assert game_line == line
+
+
+def test_meet_read_keeps_each_game_its_own_lines_past_a_discarded_score(client, night):
+    """R7.4-c, A58: game 2's discarded score gives it no result until the replay; game 3,
+    played meanwhile, shows its own scores, not game 2's."""
+    from flipwell.league.services.malfunctions import (
+        record_positive_malfunction_replay,
+        record_replay_scores,
+    )
+    from flipwell.league.services.meet_machines import official_chooses_next_machine
+
+    a, b, c, d = night.members
+    second = next_game(night.meet, 1, d)
+    play(second, {a: 400, b: 300, c: 200, d: 100})
+    record_positive_malfunction_replay(
+        game=second, discard_scores_of=[a], reason="Bear Kick switch failed", actor=night.user
+    )
+    group = night.game.group
+    third = official_chooses_next_machine(group=group, machine=None, seed=1, actor=night.user).game
+    play(third, {a: 1, b: 2, c: 3, d: 4})
+
+    games = client.get(f"/api/v1/meets/{night.meet.pk}").json()["groups"][0]["games"]
+    assert games[1]["scores"] is None
+    assert [line["machine_score"] for line in games[2]["scores"]] == [1, 2, 3, 4]
+    assert games[2]["finishing_order"] == [d.pk, c.pk, b.pk, a.pk]
+
+    record_replay_scores(game=second, scores={a: 50}, entered_by=a, confirmed_by=b,
+                         actor=night.user)  # fmt: skip
+
+    games = client.get(f"/api/v1/meets/{night.meet.pk}").json()["groups"][0]["games"]
+    assert [line["machine_score"] for line in games[1]["scores"]] == [50, 300, 200, 100]
+    assert [line["machine_score"] for line in games[2]["scores"]] == [1, 2, 3, 4]

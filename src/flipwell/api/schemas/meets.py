@@ -67,7 +67,7 @@ class BoardGameOut(Schema):
 
     @staticmethod
     def resolve_scores(obj: BoardGame) -> tuple[RankingLine, ...] | None:
-        return obj.cells if obj.confirmed else None
+        return obj.cells if obj.confirmed and obj.cells else None
 
 
 class BoardGroupOut(Schema):

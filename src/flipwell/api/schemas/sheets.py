@@ -199,7 +199,7 @@ class GameOut(Schema):
 
     @staticmethod
     def resolve_result(obj: GameRead) -> tuple[RankingLine, ...] | None:
-        if obj.board is None or not obj.board.confirmed:
+        if obj.board is None or not obj.board.confirmed or not obj.board.cells:
             return None
         return obj.board.cells
 

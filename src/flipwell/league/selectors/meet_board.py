@@ -48,6 +48,7 @@ from flipwell.rules import (
     GameLine,
     GameOutcome,
     MachineState,
+    MatchFacts,
     MatchResult,
     PlayedGame,
     RuleError,
@@ -249,6 +250,11 @@ def meet_board(meet: m.Meet) -> MeetBoard:
         if result is not None
         else {}
     )
+    facts = (
+        {frozenset(x.players): x for x in folded.facts.meets[meet.number - 1].groups}
+        if result is not None and meet.number <= len(folded.facts.meets)
+        else {}
+    )
     board_groups = []
     for group_id, group_number in rows["groups"]:
         players = tuple(pid for pid, _ in members.get(group_id, ()))
@@ -256,8 +262,11 @@ def meet_board(meet: m.Meet) -> MeetBoard:
         key = frozenset(player_key(p) for p in players)
         match = matches.get(key)
         group_games = games.get(group_id, [])
+        counted = _fold_games(group_games, facts.get(key))
         board_games = tuple(
-            _board_game(g, match, names, compensatory.get(g.id, {}), lines.get(key, ()))
+            _board_game(
+                g, match, names, compensatory.get(g.id, {}), lines.get(key, ()), counted.get(g.id)
+            )
             for g in group_games
         )
         played = played_games(board_games)
@@ -419,7 +428,8 @@ def group_games(group: m.Group, season_result: SeasonResult) -> tuple[BoardGame,
     number = group.meet.number
     match = _matches(season_result, number).get(frozenset(player_key(p) for p in names))
     return tuple(
-        _board_game(g, match, names, {}, ()) for g in _group_games(group).get(group.pk, [])
+        _board_game(g, match, names, {}, (), g.number - 1 if g.confirmed is not None else None)
+        for g in _group_games(group).get(group.pk, [])
     )
 
 
@@ -558,22 +568,23 @@ def _board_game(
     names: Mapping[int, str],
     compensatory: Mapping[int, CompensatoryParts],
     game_lines: Sequence[Sequence[GameLine]],
+    index: int | None,
 ) -> BoardGame:
-    """A group's game; once confirmed, its finishing order and each player's game line from
-    the fold (`game_lines`: the match's, game 1 first; none for the services' reads)."""
+    """A group's game; once the fold counts it (`index`: its place among the match's games
+    the fold scored), its finishing order and each player's game line from the fold
+    (`game_lines`: the match's, game 1 first; none for the services' reads)."""
     order: tuple[int, ...] = ()
     ranking: dict[int, int | None] | None = None
     cells: tuple[RankingLine, ...] = ()
-    if row.confirmed is not None and match is not None:
-        confirmed_before = row.number  # games are confirmed in order: the n-th confirmed game
-        if confirmed_before <= len(match.games):
-            outcome = match.games[confirmed_before - 1]
-            order = tuple(int(p) for p in outcome.result.order)
-            ranking = {int(p): s for p, s in outcome.final_scores.items()}
-            if confirmed_before <= len(game_lines):
-                found = {int(line.player): line for line in game_lines[confirmed_before - 1]}
-                ranking = {p: line.score for p, line in found.items()}
-                cells = _cells(found, names, _adjustments(outcome, names), compensatory)
+    scored = row.confirmed is not None and match is not None and index is not None
+    if scored and match is not None and index is not None and index < len(match.games):
+        outcome = match.games[index]
+        order = tuple(int(p) for p in outcome.result.order)
+        ranking = {int(p): s for p, s in outcome.final_scores.items()}
+        if index < len(game_lines):
+            found = {int(line.player): line for line in game_lines[index]}
+            ranking = {p: line.score for p, line in found.items()}
+            cells = _cells(found, names, _adjustments(outcome, names), compensatory)
     return BoardGame(
         id=row.id,
         number=row.number,
@@ -588,6 +599,21 @@ def _board_game(
         cells=cells,
         compensatory=compensatory,
     )
+
+
+def _fold_games(rows: Sequence[_GameRow], facts: MatchFacts | None) -> dict[int, int]:
+    """Game id -> its index among the games of the match the fold scored: each confirmed
+    game whose counted sheet is the fold's next game. A game the fold does not count (its
+    counted sheet has a discarded score waiting for the replay, R7.4-c, A58) has none, and
+    the games after it keep their own lines."""
+    games = facts.games if facts is not None else ()
+    found: dict[int, int] = {}
+    for row in rows:
+        if row.confirmed is None or len(found) >= len(games):
+            continue
+        if {player_key(p): s for p, s in row.confirmed.items()} == dict(games[len(found)].scores):
+            found[row.id] = len(found)
+    return found
 
 
 def _cells(
