@@ -21,7 +21,7 @@ Words:
 The meet board is THE derived view of a meet's games: every screen and API read that shows a
 game's scores, places or points (public board and TV, score sheet, console, printed sheets
 and results, the API's meet and game reads, exports) reads them here, never from the stored
-sheet lines (tests/test_layers.py holds that rule). Everything derived (finishing orders, game
+sheet lines (tests/test_one_view.py holds that rule). Everything derived (finishing orders, game
 lines, the picker, the play order) comes from flipwell.rules: the finishing orders and game
 lines from the season fold, so compensatory games, zero scores and penalties count.
 `meet_board` runs a fixed number of queries whatever the meet's size.
