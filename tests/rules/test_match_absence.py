@@ -6,6 +6,7 @@ from fractions import Fraction
 import pytest
 
 from flipwell.rules import Entrant, RuleError
+from flipwell.rules.game_lines import pending_game_lines
 from flipwell.rules.match import GameFacts, MatchFacts, match_as_played, score_match
 from flipwell.rules.season import fold_season
 from flipwell.rules.season_values import MeetFacts, SeasonFacts
@@ -153,3 +154,18 @@ def test_absent_player_never_confirms_a_sheet():
         "ben",
         "cat",
     )
+
+
+def test_game_lines_say_an_absent_players_score_does_not_count():
+    """R2.4-a: a score a later sheet holds for him anyway counts as none, and his line says
+    why; a game confirmed with the match's absence keeps it (`with_game_confirmed`)."""
+    entrants = tuple(Entrant(p, p.upper(), "Player", rank) for rank, p in enumerate(PLAYERS, 1))
+    facts = SeasonFacts(
+        entrants=entrants, meets=(MeetFacts(number=1, groups=(_match(1, {"dan": 2}),)),)
+    )
+
+    lines = pending_game_lines(facts, meet=1, players=PLAYERS, game=_game())
+
+    dan = next(line for line in lines if line.player == "dan")
+    assert (dan.score, dan.entered, dan.points) == (None, 100, 0)
+    assert [(a.kind, a.rule) for a in dan.adjustments] == [("forfeited", "R2.4-a")]

@@ -30,6 +30,7 @@ from flipwell.league.selectors.console import (
     meet_facts,
     meet_forfeits,
     meet_games,
+    meet_group_players,
     meet_players,
     next_meet,
     season_meets,
@@ -495,7 +496,7 @@ def _forfeit_forms(
     request: HttpRequest, meet: m.Meet, chosen: int | None, which: str
 ) -> dict[str, forms.Form]:
     """The forfeits page's forms by action, the posted one bound."""
-    games, players = _games(meet, chosen), meet_players(meet, group=chosen)
+    games, players = _games(meet, chosen), meet_group_players(meet, group=chosen)
 
     def bound(name: str) -> Any:
         return request.POST if which == name else None
@@ -561,7 +562,7 @@ def _malfunction_forms(
 ) -> dict[str, forms.Form]:
     """The malfunctions page's forms (the report, and the compensatory game's two), the
     posted one bound."""
-    games, players = _games(meet, chosen), meet_players(meet, group=chosen)
+    games, players = _games(meet, chosen), meet_group_players(meet, group=chosen)
 
     def bound(name: str) -> dict[str, Any]:
         # Three forms with the same field names on one page: each has ids of its own, so
@@ -700,7 +701,7 @@ def violations(request: HttpRequest, league: m.League, role: str, meet_id: int) 
     turn = TurnRulingForm(
         request.POST if action(request) == "turn_ruling" else None,
         games=games,
-        players=players,
+        players=meet_group_players(the_meet, group=chosen),
         auto_id="id_turn_%s",  # its fields' names are the violation form's too
     )
     ruled = run(turn, services.record_turn_ruling, actor=official(request))
