@@ -8,7 +8,7 @@ import pytest
 
 from flipwell.league import models as m
 from tests.api.conftest import post, token
-from tests.league.league_night import free_machine, game, play, start
+from tests.league.league_night import free_machine, game, next_game, play, start
 
 pytestmark = pytest.mark.django_db
 
@@ -99,9 +99,9 @@ def test_record_match_absence_of_a_whole_group(client, night, meet):
     )
 
     assert response.status_code == 201
-    assert response.json()["forfeits"] == 16
+    assert (response.json()["forfeits"], response.json()["from_game"]) == (16, 1)
     assert len(response.json()["games"]) == 4
-    assert m.Forfeit.objects.filter(game__group=group, countable=True).count() == 16
+    assert m.MatchAbsence.objects.filter(group=group).count() == 4
 
 
 def test_record_match_absence_with_a_null_note_says_why_in_its_own_words(client, night, meet):
@@ -115,7 +115,7 @@ def test_record_match_absence_with_a_null_note_says_why_in_its_own_words(client,
         token(night.official, "manage"),
     )
 
-    notes = set(m.Forfeit.objects.filter(game__group=group).values_list("note", flat=True))
+    notes = set(m.MatchAbsence.objects.filter(group=group).values_list("note", flat=True))
     assert response.status_code == 201
     assert notes == {"Absent for the rest of the match."}
 
@@ -131,4 +131,56 @@ def test_record_match_absence_of_a_player_of_another_group_is_422(client, night,
     )
 
     assert (response.status_code, list(response.json()["error"]["fields"])) == (422, ["players"])
-    assert not m.Forfeit.objects.exists()
+    assert not m.MatchAbsence.objects.exists()
+
+
+def test_record_match_absence_without_a_note_is_201(client, night, meet):
+    """A left-out note is none, as a null one (it was a 500)."""
+    group = game(meet, 1, 1).group
+
+    response = post(
+        client,
+        f"/api/v1/groups/{group.pk}/absence",
+        {"players": [night.players[0].pk]},
+        token(night.official, "manage"),
+    )
+
+    assert response.status_code == 201
+    assert m.MatchAbsence.objects.get().note == "Absent for the rest of the match."
+
+
+def test_scores_of_a_player_absent_for_the_rest_of_the_match_are_422(client, night, meet):
+    """issue 33 §1, R2.4-a: recorded absent during game 1, his score on game 2 is refused
+    with a message naming him (today it was stored and counted)."""
+    a = night.players
+    group = game(meet, 1, 1).group
+    recorded = post(
+        client,
+        f"/api/v1/groups/{group.pk}/absence",
+        {"players": [a[3].pk], "note": "Went home"},
+        token(night.official, "manage"),
+    )
+    play(game(meet, 1, 1), {a[0]: 400, a[1]: 300, a[2]: 200, a[3]: None})
+    game_2 = next_game(meet, 1, a[2])
+
+    response = post(
+        client,
+        f"/api/v1/games/{game_2.pk}/scores",
+        {
+            "entered_by": a[0].pk,
+            "scores": [
+                {"player": p.pk, "machine_score": s}
+                for p, s in zip(a[:4], (400, 300, 200, 900), strict=True)
+            ],
+            "idempotency_key": "dan-back",
+        },
+        token(night.official, "scores"),
+    )
+
+    assert response.status_code == 422
+    assert (recorded.status_code, recorded.json()["from_game"]) == (201, 1)
+    assert response.json()["error"]["fields"]["scores"] == [
+        f"{a[3]} is absent for the rest of the match (recorded from game 1): game 2 is their "
+        "forfeit, so their score stays empty (R2.4-a)."
+    ]
+    assert not m.ScoreSubmission.objects.filter(game=game_2).exists()

@@ -7,10 +7,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from flipwell.league import models as m
 from flipwell.league.selectors.standings import standings
+from flipwell.league.services.match_absences import record_match_absence
 from flipwell.league.services.meet_machines import (
     choose_next_machine,
     official_chooses_next_machine,
-    record_match_absence,
 )
 from flipwell.league.services.meets import close_meet
 from tests import factories as f
@@ -115,7 +115,9 @@ def test_record_match_absence_of_a_whole_group_forfeits_all_four_games():
 
     assert [g.number for g in recorded.games] == [1, 2, 3, 4]
     assert len({g.machine_id for g in recorded.games}) == 4  # R4-b: four different machines
-    assert m.Forfeit.objects.filter(game__group=group(meet, 1), countable=True).count() == 16
+    assert recorded.forfeits == 16
+    absences = m.MatchAbsence.objects.filter(group=group(meet, 1))
+    assert sorted(absences.values_list("player_id", "from_game")) == [(p.pk, 1) for p in absent]
     assert m.AuditEvent.objects.filter(action="match.absence_recorded").count() == 1
     lines = {line.player.id: line for line in standings(night.season).lines}
     assert [lines[p.pk].countable_forfeits for p in absent] == [4, 4, 4, 4]
@@ -144,7 +146,8 @@ def test_record_match_absence_of_some_players_forfeits_the_started_game():
     recorded = record_match_absence(group=group(meet, 1), players=absent, actor=night.user)
 
     assert [g.number for g in recorded.games] == [1]
-    assert set(m.Forfeit.objects.values_list("player_id", flat=True)) == {p.pk for p in absent}
+    absences = m.MatchAbsence.objects.values_list("player_id", "from_game")
+    assert sorted(absences) == [(p.pk, 1) for p in absent]
     assert not m.ScoreSubmission.objects.filter(game__group=group(meet, 1)).exists()
 
 
@@ -158,7 +161,7 @@ def test_record_match_absence_of_a_player_outside_the_group_refused():
     assert caught.value.message_dict["players"] == [
         f"{night.players[5]} is not in group 1 of meet 1."
     ]
-    assert not m.Forfeit.objects.exists()
+    assert not m.MatchAbsence.objects.exists()
 
 
 def test_record_match_absence_of_a_whole_group_lets_the_meet_close():

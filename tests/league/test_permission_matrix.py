@@ -274,6 +274,10 @@ CALLS = [
         group=w.game.group, machine=None, seed=1, actor=a)),
     Call("record_match_absence", lambda w, a: services.record_match_absence(
         group=w.game.group, players=w.members(), seed=1, actor=a)),
+    Call("withdraw_match_absence", lambda w, a: services.withdraw_match_absence(
+            group=w.game.group, player=w.members()[3], reason="Wrong player", actor=a),
+        arrange=lambda w: services.record_match_absence(
+            group=w.game.group, players=w.members()[3:], actor=w.lo)),
     Call("create_machine", lambda w, a: services.create_machine(
         league=w.league, title="Cosmic Gunfight", balls_per_game=3, actor=a)),
     Call("create_machines", lambda w, a: services.create_machines(

@@ -51,15 +51,23 @@ def test_league_console_names_the_pool_and_the_problems_apart(client, night):
 
 
 def test_match_absence_message_counts_its_forfeits_in_the_right_number(client, night):
-    """issue 33 §3: "1 forfeits recorded"."""
+    """issue 33 §3: "1 forfeits recorded"; the absence's games in the right number (one game
+    from game 4, games 1 to 4 from game 1)."""
     meet = start(night)
-    absent = m.GroupMember.objects.get(group__meet=meet, position=1).player
-
-    response = client.post(
-        f"/manage/{night.slug}/meets/{meet.pk}/groups/1/",
-        {"action": "absence", "players": [absent.pk], "note": "Went home"},
+    first, second = (
+        m.GroupMember.objects.get(group__meet=meet, group__number=1, position=p).player
+        for p in (1, 2)
     )
+    for player, from_game in ((first, ""), (second, "4")):
+        response = client.post(
+            f"/manage/{night.slug}/meets/{meet.pk}/groups/1/",
+            {"action": "absence", "players": [player.pk], "note": "Went home",
+             "from_game": from_game},
+        )  # fmt: skip
 
-    (said,) = [str(message) for message in get_messages(response.wsgi_request)]
-    forfeits = m.Forfeit.objects.filter(player=absent).count()
-    assert said.startswith(f"Group 1: {counted(forfeits, 'forfeit')} recorded")
+    said = [str(message) for message in get_messages(response.wsgi_request)]
+
+    assert said == [
+        f"Group 1: {first} absent for the rest of the match; games 1 to 4 are their forfeits.",
+        f"Group 1: {second} absent for the rest of the match; game 4 is their forfeit.",
+    ]

@@ -99,7 +99,7 @@ def season_ruleset(season: m.Season) -> Ruleset:
 
 
 def season_facts(season: m.Season) -> SeasonFacts:
-    """Every fact of a season that the standings depend on (13 compiled queries, run
+    """Every fact of a season that the standings depend on (14 compiled queries, run
     together: `rows_together`)."""
     rows = rows_together(_FACTS, season.pk)
     entries = rows["entries"]  # tuples: a season may have 10,000 entrants
@@ -252,6 +252,13 @@ _FACTS = {
             .values_list("group_id", "group__meet_id", "player_id")
         )
     ),
+    "match_absences": CompiledQuery(
+        lambda s: (
+            m.MatchAbsence.objects.filter(group__meet__season_id=s, group__meet__status__in=PLAYED)
+            .order_by()
+            .values_list("group_id", "player_id", "from_game")
+        )
+    ),
     "absences": CompiledQuery(
         lambda s: (
             m.AnnouncedAbsence.objects.filter(meet__season_id=s, meet__status__in=PLAYED)
@@ -295,10 +302,17 @@ def _groups_by_meet(
     for group_id, meet_id, player_id in rows["members"]:
         players[group_id].append(player_key(player_id))
         meet_of[group_id] = meet_id
+    absent: dict[int, dict[str, int]] = defaultdict(dict)
+    for group_id, player_id, from_game in rows["match_absences"]:
+        absent[group_id][player_key(player_id)] = from_game  # R2.4-a
     by_meet: dict[int, list[MatchFacts]] = defaultdict(list)
     for group_id, group_players in players.items():  # already in meet, group order
         by_meet[meet_of[group_id]].append(
-            MatchFacts(players=tuple(group_players), games=games.get(group_id, ()))
+            MatchFacts(
+                players=tuple(group_players),
+                games=games.get(group_id, ()),
+                absent_from=absent.get(group_id, {}),
+            )
         )
     return by_meet
 
@@ -520,8 +534,32 @@ def announced_problems(meet: m.Meet, machine: m.Machine, key: str) -> list[Annou
 
 def players_playing(game: m.Game, members: Iterable[int]) -> list[str]:
     """The player keys of the group's `members` who did not forfeit `game`."""
-    forfeited = set(m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True))
+    forfeited = forfeited_in(game)
     return [player_key(p) for p in members if p not in forfeited]
+
+
+def match_absences(group_ids: Iterable[int]) -> dict[int, dict[int, int]]:
+    """Group id -> its players recorded absent for the rest of the match -> the first game
+    they are absent for (R2.4-a; 1 query)."""
+    found: dict[int, dict[int, int]] = defaultdict(dict)
+    rows = m.MatchAbsence.objects.filter(group_id__in=list(group_ids)).order_by()
+    for group_id, player_id, from_game in rows.values_list("group_id", "player_id", "from_game"):
+        found[group_id][player_id] = from_game
+    return dict(found)
+
+
+def absent_at(absences: Mapping[int, int], number: int) -> set[int]:
+    """The players of `absences` (player id -> first game absent) absent at game `number`."""
+    return {p for p, first in absences.items() if first <= number}
+
+
+def forfeited_in(game: m.Game) -> set[int]:
+    """The players who forfeit `game`: its recorded forfeits (R2.4-a, R2.3-a), and the
+    players recorded absent for the rest of the match from this game or an earlier one, whose
+    forfeit of it follows from that one fact (2 queries)."""
+    forfeited = set(m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True))
+    absent = match_absences([game.group_id]).get(game.group_id, {})
+    return forfeited | absent_at(absent, game.number)
 
 
 def pending_game_facts(

@@ -30,6 +30,7 @@ SIMPLE_MODELS: list[type[Any]] = [
     m.TieOrderPlace,
     m.Forfeit,
     m.LateJoin,
+    m.MatchAbsence,
     m.Malfunction,
     m.CompensatoryGame,
     m.Violation,

@@ -89,18 +89,20 @@ def game_lines(
     *,
     players: Sequence[PlayerId],
     penalized: frozenset[PlayerId] = frozenset(),
+    absent: frozenset[PlayerId] = frozenset(),
     ruleset: Ruleset = FWPL_V1,
 ) -> tuple[GameLine, ...]:
     """Each of `players`' lines of `game` as the fold scored it (`outcome`), in their order
     (§3.2, R7.3-m..o, R8.1-b, R8.2-a, R8.7-a, R8.5-c, R2.4-b). `penalized`: the players whose
-    §8.5 penalty falls on this game. Fails loudly if the facts do not give the fold's score."""
+    §8.5 penalty falls on this game; `absent`: those absent for the rest of the match at it
+    (R2.4-a). Fails loudly if the facts do not give the fold's score."""
     order = outcome.result.order
     return tuple(
         GameLine(
             player=p,
             score=_counted(outcome, p, penalized, ruleset),
             entered=game.scores.get(p),
-            adjustments=_adjustments(game, outcome, p, penalized, ruleset),
+            adjustments=_adjustments(game, outcome, p, penalized, ruleset, absent),
             place=order.index(p) + 1 if p in order else None,
             points=outcome.result.points.get(p, 0),
         )
@@ -123,6 +125,7 @@ def match_game_lines(
             outcome,
             players=match.players,
             penalized=frozenset(p for p, games in penalties.items() if number in games),
+            absent=match.absent_at(number),
             ruleset=ruleset,
         )
         for number, (facts, outcome) in enumerate(
@@ -178,7 +181,7 @@ def with_game_confirmed(
     meets = list(facts.meets)
     found = meets[meet - 1]
     groups = tuple(
-        MatchFacts(players=m.players, games=(*m.games, game)) if frozenset(m.players) == key else m
+        replace(m, games=(*m.games, game)) if frozenset(m.players) == key else m
         for m in found.groups
     )
     meets[meet - 1] = replace(found, groups=groups)
@@ -200,11 +203,21 @@ def _adjustments(
     player: PlayerId,
     penalized: frozenset[PlayerId],
     ruleset: Ruleset,
+    absent: frozenset[PlayerId] = frozenset(),
 ) -> tuple[ScoreAdjustment, ...]:
     entered = game.scores.get(player)
     final = outcome.final_scores.get(player)
     if entered is None:
         return (ScoreAdjustment("forfeited", None, "R2.4-b", "{player} forfeited this game"),)
+    if player in absent:  # a score a sheet holds anyway is not his: he had left (R2.4-a)
+        return (
+            ScoreAdjustment(
+                "forfeited",
+                -entered,
+                "R2.4-a",
+                "{player}'s score does not count: they are absent for the rest of the match",
+            ),
+        )
     found, score = _score_steps(game, player, entered, ruleset)
     if final is None:  # the fold dropped his score: his season ended first (R2.5-b, A36)
         return (

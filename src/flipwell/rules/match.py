@@ -9,6 +9,9 @@ Words:
 - *final machine score*: the score that ranks the player: displayed score, plus compensatory
   game, reduced, or zeroed, in that order (A33: the reduction applies after the addition).
 - *night total*: the player's league points for the meet: game points plus match bonus (A19).
+- *absent for the rest of the match*: a player the LO recorded as gone (R2.4-a) from one game
+  of the match on: that game and every later one is his forfeit, whatever a sheet says
+  (`MatchFacts.absent_from`, `match_as_played`).
 
 Every point comes with a `PointLine` naming its rule, so a player can see why he got it.
 """
@@ -20,7 +23,7 @@ from dataclasses import dataclass, field
 
 from flipwell.rules.checks import check_score, check_unique, fmt
 from flipwell.rules.corrections import AppliedCorrection, correction_line
-from flipwell.rules.errors import RuleError, about_player, listed
+from flipwell.rules.errors import RuleError, about_player, about_players, listed
 from flipwell.rules.malfunctions import compensatory_score
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.scoring import (
@@ -80,9 +83,17 @@ class MatchFacts:
 
     players: tuple[PlayerId, ...]
     games: tuple[GameFacts, ...]
+    absent_from: Mapping[PlayerId, int] = field(default_factory=dict)
+    """Players recorded absent for the rest of the match -> the first game (1-based) they are
+    absent for: that game and every later one is their forfeit (R2.4-a), countable unless the
+    LO designated it not (R2.4-g, R2.4-h), whatever its sheet says (`match_as_played`)."""
 
     def __post_init__(self) -> None:
         check_match(self)
+
+    def absent_at(self, number: int) -> frozenset[PlayerId]:
+        """The players absent for the rest of the match at game `number` (1-based, R2.4-a)."""
+        return frozenset(p for p, first in self.absent_from.items() if first <= number)
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,11 +212,73 @@ def check_match(match: MatchFacts) -> None:
     if len(match.games) > GAMES_PER_MATCH:
         raise RuleError(f"a match has at most {GAMES_PER_MATCH} games, got {len(match.games)}")
     group = set(players)
+    _check_absences(match, group)
     for number, game in enumerate(match.games, start=1):
         _check_game_players(game, number, players, group)
         for score in game.scores.values():
             if score is not None and (type(score) is not int or score < 0):
                 _check_scores(game, players)  # names the first bad score's player
+
+
+def _check_absences(match: MatchFacts, group: set[PlayerId]) -> None:
+    """R2.4-a: an absence for the rest of the match names a player of the group and a game of
+    the match (1 to 4)."""
+    strangers = sorted(set(match.absent_from) - group)
+    if strangers:
+        raise about_players(
+            "{players} recorded absent for the rest of the match but not in the group",
+            "players",
+            strangers,
+        )
+    for player, first in match.absent_from.items():
+        if type(first) is not int or not 1 <= first <= GAMES_PER_MATCH:
+            raise about_player(
+                "{player} is recorded absent from game {first}: a game is 1 to {games}",
+                player,
+                first=repr(first),
+                games=str(GAMES_PER_MATCH),
+            )
+
+
+def match_as_played(match: MatchFacts) -> MatchFacts:
+    """The match with every absence for the rest of the match applied (R2.4-a, R2.4-b).
+
+    A player recorded absent from game n forfeits game n and every later game of the match:
+    his score there is none (a score a sheet holds anyway is not his: he was not there), he
+    leaves its tie orders and adjustments, and the game is scored among the players who
+    remain (R2.4-c). Each such forfeit counts toward the season forfeit (R2.4-h, §2.5) unless
+    the LO designated it not (R2.4-g, `GameFacts.non_countable`). Games not yet recorded are
+    not facts yet: their forfeits follow once they are. Applying it twice changes nothing.
+    """
+    if not match.absent_from:
+        return match
+    games = tuple(
+        _without_absent(game, match.absent_at(number))
+        for number, game in enumerate(match.games, start=1)
+    )
+    if games == match.games:
+        return match
+    return MatchFacts(players=match.players, games=games, absent_from=match.absent_from)
+
+
+def _without_absent(game: GameFacts, absent: frozenset[PlayerId]) -> GameFacts:
+    """`game` with the `absent` players forfeiting it (no score, no tie order, no adjustment)."""
+    if not absent or all(game.scores.get(p) is None for p in absent):
+        return game
+    return GameFacts(
+        machine=game.machine,
+        scores={p: (None if p in absent else s) for p, s in game.scores.items()},
+        tie_order=tuple(
+            kept
+            for kept in (tuple(p for p in o if p not in absent) for o in game.tie_order)
+            if len(kept) > 1
+        ),
+        compensatory={p: c for p, c in game.compensatory.items() if p not in absent},
+        reduced=game.reduced - absent,
+        zeroed={p: z for p, z in game.zeroed.items() if p not in absent},
+        non_countable=game.non_countable,
+        corrections=tuple(c for c in game.corrections if c.player not in absent),
+    )
 
 
 def score_checked_match(
@@ -217,7 +290,9 @@ def score_checked_match(
 ) -> MatchResult:
     """`score_match` with its penalties and explanation chosen (every `MatchFacts` was
     checked when made). explain=False gives the same numbers with no explanation lines
-    (`MatchResult.explanation` is then empty)."""
+    (`MatchResult.explanation` is then empty). Absences for the rest of the match are
+    applied first (`match_as_played`, R2.4-a)."""
+    match = match_as_played(match)
     players = match.players
     for number in penalties:
         if not 1 <= number <= len(match.games):
@@ -228,6 +303,7 @@ def score_checked_match(
                 game,
                 number=number,
                 players=players,
+                absent=match.absent_at(number),
                 penalized=penalties.get(number, _NOBODY),
                 ruleset=ruleset,
                 explain=explain,
@@ -293,6 +369,7 @@ def _score_match_game(
     *,
     number: int,
     players: Sequence[PlayerId],
+    absent: frozenset[PlayerId],
     penalized: frozenset[PlayerId],
     ruleset: Ruleset,
     explain: bool,
@@ -305,6 +382,18 @@ def _score_match_game(
     lines: list[PointLine] | None = [] if explain else None
     if lines is not None and game.corrections:
         lines.extend(correction_line(c) for c in game.corrections)  # R3-d
+    if lines is not None and absent:
+        lines.extend(
+            PointLine(
+                p,
+                0,
+                "R2.4-a",
+                "{player} is absent for the rest of the match: forfeits this game",
+                {"player": p},
+            )
+            for p in players
+            if p in absent
+        )
     final: dict[PlayerId, int | None] = {}
     present: dict[PlayerId, int] = {}
     forfeits: dict[PlayerId, bool] = {}

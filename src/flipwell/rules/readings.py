@@ -386,6 +386,20 @@ READINGS: dict[str, Reading] = {
             '"lo_chooses_or_draws".'
         ),
     ),
+    "absent_player_pick": Reading(
+        interpretations=("A67",),
+        rules=("R5-c", "R2.4-a"),
+        sections=("§5", "§2.4"),
+        title="The player who would pick the next machine has left for the rest of the match",
+        text=(
+            "R5-c gives the pick to the last-placed player of the previous game. When that "
+            "player is recorded absent for the rest of the match (R2.4-a), the player is gone "
+            "and forfeits the next game, and A21 says forfeiters never pick. Default: the "
+            "next-lowest finisher of the previous game who is still there picks, as after a "
+            "late joiner (A24); when no finisher is left, the LO chooses or draws the machine "
+            '(A66). Setting absent_player_pick = "next_lowest_present".'
+        ),
+    ),
     "ball3_means": Reading(
         interpretations=("A22",),
         rules=("R4-b", "R5-d", "R5-f"),

@@ -86,6 +86,9 @@ class Ruleset:
     # --- Machine selection and play order (§5) ---
     machine_selector: Literal["last_place_present"] = "last_place_present"  # A21
     nobody_may_pick: Literal["lo_chooses_or_draws"] = "lo_chooses_or_draws"  # A66 (flipwell)
+    # A67 (flipwell): the last-placed finisher recorded absent for the rest of the match
+    # (R2.4-a) is gone: the next-lowest finisher still there picks, as after a late joiner.
+    absent_player_pick: Literal["next_lowest_present"] = "next_lowest_present"
     ball3_means: Literal["final_ball", "literal_ball_3"] = "final_ball"  # A22
     fallback_allows_repeat: Literal["only_if_no_unplayed_machine", "always"] = (
         "only_if_no_unplayed_machine"  # A22

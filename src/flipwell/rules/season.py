@@ -32,6 +32,7 @@ from flipwell.rules.match import (
     GameFacts,
     MatchFacts,
     PlayerMatch,
+    match_as_played,
     score_checked_match,
 )
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
@@ -229,7 +230,9 @@ def _fold_meet(
 ) -> MeetResult:
     grouped = _check_attendance(meet, current, tallies)
     matches = [
-        _without_season_forfeited(_without_suspended(m, suspended, meet.number), tallies, ruleset)
+        _without_season_forfeited(
+            _without_suspended(match_as_played(m), suspended, meet.number), tallies, ruleset
+        )
         for m in meet.groups
     ]
     decisions, penalties = _penalty_decisions(meet, matches, tallies, ruleset)

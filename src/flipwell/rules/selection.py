@@ -203,6 +203,7 @@ def machine_picker(
     games: Sequence[PlayedGame],
     *,
     late: Collection[PlayerId] = (),
+    absent: Collection[PlayerId] = (),
     ruleset: Ruleset = FWPL_V1,
 ) -> PlayerId | Official:
     """Who picks the machine for the group's next game (§5, §5.2): a player, or `THE_LO`.
@@ -217,15 +218,23 @@ def machine_picker(
     A66: when nobody played the previous game (every player forfeited it), no player may pick;
     `nobody_may_pick` "lo_chooses_or_draws": `THE_LO` chooses the machine or draws it at
     random (`draw_machine`), as game 1's is drawn.
+    absent: players recorded absent for the rest of the match (R2.4-a): gone, so they forfeit
+    the next game and never pick; the pick passes to the next-lowest finisher who is still
+    there (`absent_player_pick` "next_lowest_present", A67; as A21 leaves out forfeiters),
+    and to `THE_LO` when none is (A66).
     """
     played = _check_games(games)
     late_players = set(_check_players(late, what="the late players"))
+    gone = set(_check_players(absent, what="the absent players"))
     if not played:
         raise RuleError("game 1 has no picker: its machine is randomly assigned (R5-a)")
     if ruleset.machine_selector != "last_place_present":  # pragma: no cover - one option
         raise RuleError(f"unknown machine_selector setting {ruleset.machine_selector!r}")
     previous = played[-1]
-    if not previous.order:
+    if ruleset.absent_player_pick != "next_lowest_present":  # pragma: no cover - one option
+        raise RuleError(f"unknown absent_player_pick setting {ruleset.absent_player_pick!r}")
+    finishers = tuple(p for p in previous.order if p not in gone)
+    if not finishers:
         if ruleset.nobody_may_pick != "lo_chooses_or_draws":  # pragma: no cover - one option
             raise RuleError(f"unknown nobody_may_pick setting {ruleset.nobody_may_pick!r}")
         return THE_LO  # A66: nobody played the previous game (R5-c names no player)
@@ -238,10 +247,10 @@ def machine_picker(
             return True
         return _first_game_played(player, played) == last
 
-    for player in reversed(previous.order):
+    for player in reversed(finishers):
         if not barred(player):
             return player
-    return previous.order[-1]
+    return finishers[-1]
 
 
 PickVerdict = Literal["picks", "official_chooses", "player_picks", "not_the_picker"]

@@ -8,6 +8,7 @@ Words:
   correctly, so the sheet is checked by a second player).
 - *forfeited*: players whose forfeit of the game is recorded (absent, late, §2.3, §2.4): they
   are not at the machine for it.
+- *absent*: players recorded absent for the rest of the match (R2.4-a): gone from the venue.
 """
 
 from __future__ import annotations
@@ -35,19 +36,27 @@ def who_may_enter(
 
 
 def who_may_confirm(
-    *, group: Sequence[PlayerId], entered_by: PlayerId, sheet: Mapping[PlayerId, int | None]
+    *,
+    group: Sequence[PlayerId],
+    entered_by: PlayerId,
+    sheet: Mapping[PlayerId, int | None],
+    absent: Collection[PlayerId] = (),
 ) -> tuple[PlayerId, ...]:
     """The players who may confirm a game's entered sheet (R3-a). Group order is kept.
 
     Another player of the group than its enterer, who played the game (has a score on the
     sheet): a player who forfeited it was not at the machine to check the scores. When no
-    other player played it (every other one forfeited), any other player of the group
-    confirms: a sheet always has someone to confirm it.
+    other player played it (every other one forfeited), any other player of the group still
+    at the venue confirms: a sheet always has someone to confirm it. A player `absent` for
+    the rest of the match (R2.4-a) has left: he never confirms, whatever the sheet says of
+    him (when nobody else is left, the other players of the group do, as before).
     """
     members = check_unique(group, what="the group")
     check_player(entered_by)
     if entered_by not in members:
         raise about_player("{player} entered the sheet but is not in the group", entered_by)
+    gone = set(absent)
     others = [p for p in members if p != entered_by]
-    played = [p for p in others if sheet.get(p) is not None]
-    return tuple(played or others)
+    here = [p for p in others if p not in gone]
+    played = [p for p in here if sheet.get(p) is not None]
+    return tuple(played or here or others)

@@ -187,9 +187,11 @@ def official_chooses_next_machine(
     "/groups/{group_id}/absence", response={201: MatchAbsenceOut, **ERROR_RESPONSES}, **WRITE
 )
 def record_match_absence(request: HttpRequest, group_id: GroupId, payload: MatchAbsenceIn) -> Any:
-    """Record that players forfeit every remaining game of their match (R2.4-a; scope:
-    manage), countable toward the season forfeit (§2.5). For the whole group, its remaining
-    machines are drawn (A66) and the match is complete."""
+    """Record players absent for the rest of their match (R2.4-a; scope: manage): from
+    `from_game` (default: the first game without confirmed scores) every game of the match
+    is their forfeit, countable toward the season forfeit (§2.5), and a score for them on
+    those games is refused (422). For the whole group, its remaining machines are drawn (A66)
+    and the match is complete."""
     group = queries.group(group_id)
     actor = acting_official(request, league=group.meet.season.league, scope="manage")
     recorded = services.record_match_absence(

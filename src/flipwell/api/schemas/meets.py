@@ -24,7 +24,8 @@ from flipwell.league import enums, limits
 
 if TYPE_CHECKING:
     from flipwell.league.selectors.meet_board import BoardGame, BoardGroup, MeetBoard, RankingLine
-    from flipwell.league.services.meet_machines import NextGame, RecordedAbsence
+    from flipwell.league.services.match_absences import RecordedAbsence
+    from flipwell.league.services.meet_machines import NextGame
 
 
 class MeetOut(Schema):
@@ -276,24 +277,38 @@ class MatchAbsenceIn(InputSchema):
         max_length=8,
         description="The group's players absent for the rest of the match (R2.4-a).",
     )
-    note: NullAsBlank = text_field("Why, for the record; null: none.", None)
+    note: NullAsBlank = text_field("Why, for the record; null or left out: none.", "")
     seed: int | None = bounded(
         limits.SEED,
         "For a whole group: seed of its remaining games' draws; random when null.",
         None,
+    )
+    from_game: int | None = Field(
+        None,
+        ge=1,
+        le=4,
+        description="The first game they are absent for (R2.4-a); null: the group's first "
+        "game without confirmed scores (the game in play, or the next one).",
     )
 
 
 class MatchAbsenceOut(Schema):
     """Read from the service's `RecordedAbsence`."""
 
-    games: list[int] = Field(..., description="The ids of the games forfeited, game 1 first.")
-    forfeits: int = Field(..., description="How many forfeits were recorded (all countable).")
+    games: list[int] = Field(
+        ...,
+        description="The ids of the games forfeited that exist now, game 1 first (the later "
+        "games' forfeits follow when they are played).",
+    )
+    forfeits: int = Field(
+        ...,
+        description="How many forfeits the absence makes: each absent player's, from "
+        "`from_game` to game 4 (all countable, R2.4-h).",
+    )
+    from_game: int = Field(
+        ..., description="The first game of the match the players are absent for (R2.4-a)."
+    )
 
     @staticmethod
     def resolve_games(obj: RecordedAbsence) -> list[int]:
         return [g.pk for g in obj.games]
-
-    @staticmethod
-    def resolve_forfeits(obj: RecordedAbsence) -> int:
-        return len(obj.forfeits)

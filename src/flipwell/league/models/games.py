@@ -23,6 +23,9 @@ Words:
   scores (R3.2-i); position 1 finished highest.
 - *forfeit*: a player is charged a forfeit for a game (§2.4); *countable* forfeits count toward
   forfeiting the season (R2.4-h, R2.5-a).
+- *match absence*: the LO recorded a player absent for the rest of his group's match (R2.4-a),
+  from game `from_game` on: that game and every later one of the match is his forfeit,
+  derived by the rules (`MatchFacts.absent_from`), never stored game by game.
 - *late join*: a late player joined a game in progress, with the two conditions attested
   (R2.3-a).
 - *discarded score*: an LO's decision after a positive malfunction that one player's completed
@@ -225,6 +228,31 @@ class Forfeit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} forfeits {self.game}"
+
+
+class MatchAbsence(models.Model):
+    """A player absent for the rest of his group's match from game `from_game` on (R2.4-a)."""
+
+    group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="absences")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    from_game = models.PositiveSmallIntegerField()
+    note = models.TextField(blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["group", "player"], name="match_absence_once"),
+            models.CheckConstraint(
+                condition=models.Q(from_game__gte=1, from_game__lte=4),
+                name="match_absence_game_in_match",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} absent from game {self.from_game} of {self.group}"
 
 
 class LateJoin(models.Model):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
@@ -271,12 +272,16 @@ class MeetForfeit:
     on_sheet: bool
     reason: str
     note: str
+    match_absence: bool = False
+    """It follows from the player's absence for the rest of the match (R2.4-a), recorded from
+    this game or an earlier one; reason is then empty and note the absence's."""
 
 
 def meet_forfeits(meet: m.Meet) -> tuple[MeetForfeit, ...]:
     """Every forfeit of `meet`'s games, by group, game and player: those an official or the
     API recorded, and those entered on a score sheet (a player with no score on the game's
-    counted, latest confirmed version) (4 queries)."""
+    counted, latest confirmed version), and those that follow from a player's absence for the
+    rest of the match (R2.4-a), one per game (5 queries)."""
     games = {g.pk: g for g in meet_games(meet)}
     rows = {
         (f.game_id, f.player_id): f
@@ -294,22 +299,56 @@ def meet_forfeits(meet: m.Meet) -> tuple[MeetForfeit, ...]:
         if game_id not in counted or counted[game_id][0] < version:
             counted[game_id] = (version, {})
         counted[game_id][1][player_id] = score
+    absent = _absence_forfeits(meet, games.values(), rows)
     on_sheet = {
         (game_id, player_id)
         for game_id, (_, sheet) in counted.items()
         for player_id, score in sheet.items()
-        if score is None and (game_id, player_id) not in rows
+        if score is None and (game_id, player_id) not in rows and (game_id, player_id) not in absent
     }
     players = m.Player.objects.in_bulk({p for _, p in on_sheet})
     found = [
         MeetForfeit(games[f.game_id], f.player, f.countable, False, f.get_reason_display(), f.note)
         for f in rows.values()
     ] + [MeetForfeit(games[g], players[p], True, True, "", "") for g, p in on_sheet]
+    found += absent.values()
     return tuple(
         sorted(
             found,
             key=lambda f: (f.game.group.number, f.game.number, str(f.player), f.player.pk),
         )
+    )
+
+
+def _absence_forfeits(
+    meet: m.Meet, games: Iterable[m.Game], recorded: Mapping[tuple[int, int], m.Forfeit]
+) -> dict[tuple[int, int], MeetForfeit]:
+    """(game, player) -> the forfeit of each of the meet's games that follows from a player's
+    absence for the rest of the match (R2.4-a: that game and every later one), unless a
+    forfeit of it is recorded (1 query)."""
+    absences = list(m.MatchAbsence.objects.filter(group__meet=meet).select_related("player"))
+    found: dict[tuple[int, int], MeetForfeit] = {}
+    for game in games:
+        for absence in absences:
+            key = (game.pk, absence.player_id)
+            if (
+                absence.group_id == game.group_id
+                and absence.from_game <= game.number
+                and key not in recorded
+            ):
+                found[key] = MeetForfeit(
+                    game, absence.player, True, False, "", absence.note, match_absence=True
+                )
+    return found
+
+
+def match_absences_at(meet: m.Meet) -> tuple[m.MatchAbsence, ...]:
+    """The players recorded absent for the rest of their match at `meet` (R2.4-a), with their
+    group and player, by group number (1 query)."""
+    return tuple(
+        m.MatchAbsence.objects.filter(group__meet=meet)
+        .select_related("group", "player")
+        .order_by("group__number", "from_game", "player__last_name", "player__first_name")
     )
 
 

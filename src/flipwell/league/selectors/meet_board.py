@@ -242,6 +242,7 @@ def meet_board(meet: m.Meet) -> MeetBoard:
     games = _games_from(rows["games"], rows["lines"])
     states = _machine_states_from(rows, open_meet=meet.status == m.Meet.Status.OPEN)
     late = _late_players_from(rows)
+    absent = _absent_from(rows)
     waiting = _open_compensatory_from(rows)
     compensatory = _compensatory_from(rows["compensatory"])
     matches = _matches(result, meet.number) if result is not None else {}
@@ -271,6 +272,7 @@ def meet_board(meet: m.Meet) -> MeetBoard:
         )
         played = played_games(board_games)
         group_late = late.get(group_id, frozenset())
+        gone = _absent_at_next(absent.get(group_id, {}), board_games)
         board_groups.append(
             BoardGroup(
                 id=group_id,
@@ -279,8 +281,8 @@ def meet_board(meet: m.Meet) -> MeetBoard:
                 names=names,
                 games=board_games,
                 late=group_late,
-                next_picker=_next_picker(board_games, played, group_late, ruleset),
-                play_order=_play_order(players, board_games, played, group_late, ruleset),
+                next_picker=_next_picker(board_games, played, group_late, ruleset, gone),
+                play_order=_play_order(players, board_games, played, group_late, ruleset, gone),
                 waiting_for=tuple(waiting.get(group_id, ())),
                 nights=_nights(match, names, finished=_finished(board_games)),
                 official_picks=_official_picks(board_games, played, ruleset),
@@ -447,11 +449,17 @@ def _next_picker(
     played: Sequence[PlayedGame],
     late: frozenset[int],
     ruleset: Ruleset,
+    absent: frozenset[int] = frozenset(),
 ) -> int | None:
     if not games or not games[-1].confirmed or len(games) >= GAMES_PER_MATCH:
         return None
     try:
-        picker = machine_picker(played, late=[player_key(p) for p in late], ruleset=ruleset)
+        picker = machine_picker(
+            played,
+            late=[player_key(p) for p in late],
+            absent=[player_key(p) for p in sorted(absent)],
+            ruleset=ruleset,
+        )
     except RuleError:  # pragma: no cover - the board's games are valid
         return None
     if picker is THE_LO:
@@ -465,15 +473,36 @@ def _play_order(
     played: Sequence[PlayedGame],
     late: frozenset[int],
     ruleset: Ruleset,
+    absent: frozenset[int] = frozenset(),
 ) -> tuple[int, ...]:
+    """The order of the game in play or the next one (R5.2); the players absent for the rest
+    of the match at that game have no turn (R2.4-a)."""
     before = played if not games or games[-1].confirmed else played[: len(games) - 1]
     order = play_order(
         [player_key(p) for p in players],
         games=before,
+        present=[player_key(p) for p in players if p not in absent],
         late=[player_key(p) for p in late],
         ruleset=ruleset,
     )
     return tuple(int(p) for p in order)
+
+
+def _absent_from(rows: Rows) -> dict[int, dict[int, int]]:
+    """Group id -> players absent for the rest of the match -> the first game (R2.4-a)."""
+    found: dict[int, dict[int, int]] = defaultdict(dict)
+    for group_id, player_id, from_game in rows["match_absences"]:
+        found[group_id][player_id] = from_game
+    return found
+
+
+def _absent_at_next(absent: Mapping[int, int], games: Sequence[BoardGame]) -> frozenset[int]:
+    """The players absent at the game in play, or at the next game once the last is
+    confirmed (the game a picker and a play order are for)."""
+    if not absent:
+        return frozenset()
+    number = len(games) + 1 if not games or games[-1].confirmed else len(games)
+    return frozenset(p for p, first in absent.items() if first <= number)
 
 
 def _group_members(group: m.Group) -> dict[int, list[tuple[int, str]]]:
@@ -751,8 +780,15 @@ _BOARD = {
             .values_list(*_LINE_COLUMNS)
         )
     ),
+    "match_absences": CompiledQuery(
+        lambda meet: (
+            m.MatchAbsence.objects.filter(group__meet_id=meet)
+            .order_by()
+            .values_list("group_id", "player_id", "from_game")
+        )
+    ),
     **_MACHINES,
     **_LATE,
     **_COMPENSATORY,
 }
-"""Every query of `meet_board`: twelve, answered in one round trip on PostgreSQL."""
+"""Every query of `meet_board`: thirteen, answered in one round trip on PostgreSQL."""

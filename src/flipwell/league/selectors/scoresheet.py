@@ -21,7 +21,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.league.adapters import machine_id_of, pending_game_facts, player_key
+from flipwell.league.adapters import (
+    absent_at,
+    machine_id_of,
+    match_absences,
+    pending_game_facts,
+    player_key,
+)
 from flipwell.league.results import SeasonFold
 from flipwell.league.selectors.meet_board import (
     GAMES_PER_MATCH,
@@ -63,6 +69,8 @@ class SheetLine:
     points: int | None
     forfeited: bool
     entered: int | None = None
+    absent: bool = False
+    """He is recorded absent for the rest of the match (R2.4-a): this game is his forfeit."""
     compensatory: CompensatoryParts | None = None
     adjustments: tuple[str, ...] = ()
     changes: tuple[Adjustment, ...] = ()
@@ -131,7 +139,8 @@ class ScoreSheet:
     current: SheetGame | None
     """The game being played (no confirmed sheet yet), if any."""
     forfeits: frozenset[int]
-    """Players with a recorded forfeit of the current game: their score stays empty."""
+    """Players with a recorded forfeit of the current game, or absent for the rest of the
+    match from it or an earlier game (R2.4-a): their score stays empty."""
     pending: PendingSheet | None
     next_picker: tuple[int, str] | None
     selectable: tuple[tuple[int, str], ...]
@@ -148,6 +157,9 @@ class ScoreSheet:
     absent_games: tuple[int, ...] = ()
     """Numbers of the games every player of the group forfeits (a whole group recorded
     absent, R2.4-a): nobody played them."""
+    gone: tuple[tuple[int, str, int], ...] = ()
+    """The players recorded absent for the rest of the match (R2.4-a): id, name and the first
+    game they are absent for, group order. Every game from it on is their forfeit."""
 
     @property
     def absent(self) -> bool:
@@ -171,12 +183,17 @@ def scoresheet(group: m.Group) -> ScoreSheet:
         "game_id", "player_id"
     ):
         forfeits[game_id].add(player_id)
+    absent = match_absences([group.pk]).get(group.pk, {})
+    for game in found.games:  # R2.4-a: every game from the first absent is his forfeit
+        forfeits[game.id] |= absent_at(absent, game.number)
     photos = game_photos(game_ids)
     games = []
     for game in found.games:
         cells = {cell.player: cell for cell in game.cells}
+        gone = absent_at(absent, game.number)
         lines = tuple(
-            _line(p, names[p], cells.get(p), p in forfeits[game.id]) for p in found.players
+            _line(p, names[p], cells.get(p), p in forfeits[game.id], p in gone)
+            for p in found.players
         )
         games.append(
             SheetGame(
@@ -190,7 +207,11 @@ def scoresheet(group: m.Group) -> ScoreSheet:
             )
         )
     current = games[-1] if games and not games[-1].confirmed else None
-    pending = _pending(current, found, folded, meet.number) if current is not None else None
+    pending = (
+        _pending(current, found, folded, meet.number, absent_at(absent, current.number))
+        if current is not None
+        else None
+    )
     corrections = _open_corrections(game_ids, found, names, ruleset)
     corrected = {c.game_number for c in corrections}
     nobody = {g.number for g in games if all(line.forfeited for line in g.lines)}
@@ -224,12 +245,15 @@ def scoresheet(group: m.Group) -> ScoreSheet:
         nights=found.nights,
         enterers=tuple((int(p), names[int(p)]) for p in enterers),
         absent_games=tuple(sorted(nobody)),
+        gone=tuple((p, names[p], absent[p]) for p in found.players if p in absent),
     )
 
 
-def _line(player: int, name: str, cell: RankingLine | None, forfeited: bool) -> SheetLine:
+def _line(
+    player: int, name: str, cell: RankingLine | None, forfeited: bool, absent: bool = False
+) -> SheetLine:
     """A player's line of a game: his game line once the fold has it (the score that counts,
-    its parts, the points); empty before."""
+    its parts, the points); empty before. `absent`: he is absent for the rest of the match."""
     return SheetLine(
         player_id=player,
         name=name,
@@ -237,6 +261,7 @@ def _line(player: int, name: str, cell: RankingLine | None, forfeited: bool) -> 
         points=None if cell is None else cell.points,
         forfeited=forfeited,
         entered=None if cell is None else cell.entered,
+        absent=absent,
         compensatory=None if cell is None else cell.compensatory,
         adjustments=() if cell is None else cell.adjustments,
         changes=() if cell is None else cell.changes,
@@ -244,10 +269,11 @@ def _line(player: int, name: str, cell: RankingLine | None, forfeited: bool) -> 
 
 
 def _pending(
-    current: SheetGame, group: BoardGroup, folded: SeasonFold, meet: int
+    current: SheetGame, group: BoardGroup, folded: SeasonFold, meet: int, absent: set[int]
 ) -> PendingSheet | None:
     """The current game's sheet waiting for confirmation, each line as the fold will have it
-    once confirmed (`pending_game_lines`): the score that will count, its parts, the points."""
+    once confirmed (`pending_game_lines`): the score that will count, its parts, the points;
+    who may confirm it leaves out the players absent for the rest of the match (`absent`)."""
     submission = (
         m.ScoreSubmission.objects.filter(game_id=current.id, is_correction=False)
         .order_by("-version")
@@ -270,6 +296,7 @@ def _pending(
         group=[player_key(p) for p in group.players],
         entered_by=player_key(submission.entered_by_id),
         sheet={player_key(p): s for p, s in sheet.items()},
+        absent=[player_key(p) for p in sorted(absent)],
     )
     return PendingSheet(
         submission_id=submission.pk,

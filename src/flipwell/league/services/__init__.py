@@ -16,11 +16,12 @@ players                register_player, import_players_csv, edit_player
 identity               check_merge_players, merge_players, undo_player_merge
 meets                  schedule_meet, reschedule_meet, cancel_meet, announce_absence,
                        announce_lateness, withdraw_announcement, start_meet, close_meet
-meet_machines          choose_next_machine, official_chooses_next_machine, record_match_absence,
+meet_machines          choose_next_machine, official_chooses_next_machine,
                        announce_machine_problem,
                        declare_machine_unplayable, declare_machine_repaired, replace_machine
 machine_care           report_machine_problem (public), close_machine_problem_report,
                        record_machine_repair
+match_absences         record_match_absence, withdraw_match_absence
 scores                 submit_scores, confirm_scores
 corrections            request_correction, respond_to_correction
 photos                 attach_photo, remove_meet_photos
@@ -87,13 +88,16 @@ from flipwell.league.services.malfunctions import (
     report_malfunction,
     request_compensatory_game,
 )
+from flipwell.league.services.match_absences import (
+    record_match_absence,
+    withdraw_match_absence,
+)
 from flipwell.league.services.meet_machines import (
     announce_machine_problem,
     choose_next_machine,
     declare_machine_repaired,
     declare_machine_unplayable,
     official_chooses_next_machine,
-    record_match_absence,
     replace_machine,
 )
 from flipwell.league.services.meets import (
@@ -287,4 +291,5 @@ __all__ = [
     "update_machine",
     "withdraw_announcement",
     "withdraw_announcement_by_link",
+    "withdraw_match_absence",
 ]

@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from flipwell.league import models as m
-from flipwell.league.adapters import season_ruleset
+from flipwell.league.adapters import forfeited_in, season_ruleset
 from flipwell.league.notices import late_join_forfeits_detail
 from flipwell.league.services._edge import (
     ConflictError,
@@ -131,6 +131,14 @@ def _check_forfeitable(game: m.Game, player: m.Player) -> None:
             {"player": f"{player}'s forfeit of this game is recorded."},
             code="forfeit_already_recorded",
         )
+    if player.pk in forfeited_in(game):
+        raise ConflictError(
+            {
+                "player": f"{player} is absent for the rest of the match: game {game.number} "
+                "is already their forfeit."
+            },
+            code="forfeit_already_recorded",
+        )
 
 
 def designate_forfeit_non_countable(
@@ -175,7 +183,17 @@ def designate_forfeit_non_countable(
 
 def _forfeit_on_sheet(game: m.Game, player: m.Player, *, why: str, actor: User) -> m.Forfeit:
     """A non-countable Forfeit (other) for `player`, whose score on `game`'s counted sheet is
-    empty (a forfeit entered on the sheet); refused when they have a score there."""
+    empty (a forfeit entered on the sheet), or (absent) for a player absent for the rest of
+    the match at `game` (R2.4-a); refused when they have a score there."""
+    if player.pk in forfeited_in(game):  # no Forfeit row: it follows from his absence
+        return m.Forfeit.objects.create(
+            game=game,
+            player=player,
+            countable=False,
+            reason=m.Forfeit.Reason.ABSENT,
+            note=f"Absent for the rest of the match. {why}",
+            recorded_by=actor,
+        )
     confirmed = m.ScoreLine.objects.filter(
         submission__game=game, submission__confirmed_by__isnull=False, player=player
     ).order_by("-submission__version")
@@ -232,7 +250,7 @@ def record_late_join(
     Returns the row and the rules' decision (`RecordedLateArrival`). Raises PermissionDenied
     unless `actor` is a league official or scorekeeper; ValidationError for a meet that is not
     open, a confirmed game, a player outside the group, one who already played a game tonight,
-    or a repeat.
+    one recorded absent for the rest of the match, or a repeat.
     """
     with transaction.atomic():
         game = locked_game(game)
@@ -276,6 +294,13 @@ def _check_late_arrival(game: m.Game, player: m.Player) -> None:
     if played_before:
         raise ValidationError(
             {"player": f"{player} already played an earlier game tonight: they are not late."}
+        )
+    if m.MatchAbsence.objects.filter(group_id=game.group_id, player=player).exists():
+        raise ValidationError(
+            {
+                "player": f"{player} is recorded absent for the rest of the match: they do not "
+                "join a game of it (R2.4-a)."
+            }
         )
     if (
         m.LateJoin.objects.filter(game=game, player=player).exists()

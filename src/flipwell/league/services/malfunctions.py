@@ -21,6 +21,7 @@ from flipwell.league import models as m
 from flipwell.league.adapters import (
     announced_problems,
     counted_tie_orders,
+    forfeited_in,
     machine_key,
     player_key,
     players_playing,
@@ -197,7 +198,7 @@ def preview_game_ending(
 def _game_ending(
     game: m.Game, player: m.Player, ball: int, ball_in_play: bool, told: EndingReport
 ) -> GameEnding:
-    forfeited = set(m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True))
+    forfeited = forfeited_in(game)
     if player.pk in forfeited:
         raise ValidationError(
             {"player": f"{player} forfeited this game: no ball of it is theirs to play."}

@@ -12,20 +12,19 @@ reads the latest declaration of each machine.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
-from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.adapters import (
+    absent_at,
     machine_id_of,
     machine_key,
     machines_played,
+    match_absences,
     player_key,
     season_ruleset,
 )
@@ -46,7 +45,6 @@ from flipwell.league.services._edge import (
     hold_meet,
     locked_game,
     open_meet,
-    require_member,
     require_official,
     require_reason,
     rules_edge,
@@ -109,7 +107,7 @@ def choose_next_machine(
     ConflictError (code ``official_chooses``) when nobody played the previous game (A66).
     """
     with transaction.atomic():
-        group = _locked_group(group)
+        group = locked_group(group)
         chosen, data = _next_game(group=group, machine=machine, chosen_by=chosen_by)
         record_event(
             action="game.machine_chosen",
@@ -141,14 +139,14 @@ def official_chooses_next_machine(
     with official_write(
         league=group.meet.season.league, actor=actor, action="choose a group's next machine"
     ) as write:
-        group = _locked_group(group)
+        group = locked_group(group)
         write.season = group.meet.season
         chosen, data = _next_game(group=group, machine=machine, chosen_by=None, seed=seed)
         write.event("game.machine_chosen", chosen.game, data)
     return chosen
 
 
-def _locked_group(group: m.Group) -> m.Group:
+def locked_group(group: m.Group) -> m.Group:
     """`group` re-read and locked for the write, with its meet, season and league; its meet
     held first, shared with the meet's other score writes (`MeetHold.SCORES`)."""
     hold_meet(MeetHold.SCORES, group=group.pk)
@@ -168,6 +166,8 @@ class _Pick:
     played: list[PlayedGame]
     late: list[str]
     ruleset: Ruleset
+    absent: list[str]
+    """The players absent for the rest of the match at the next game (R2.4-a)."""
 
 
 def _next_game(
@@ -190,8 +190,11 @@ def _next_game(
         group=group, number=pick.number, machine=machine, chosen_by=chosen_by
     )
     members = [player_key(p) for p in group_player_ids(group)]
+    present = [p for p in members if p not in pick.absent]  # R2.4-a: gone, no turn
     with rules_edge():
-        order = play_order(members, games=pick.played, late=pick.late, ruleset=pick.ruleset)
+        order = play_order(
+            members, games=pick.played, present=present, late=pick.late, ruleset=pick.ruleset
+        )
     repeat = machine_key(machine.pk, machine.title) in {g.machine for g in pick.played}
     data: dict[str, object] = {
         "group": group.pk,
@@ -229,7 +232,10 @@ def _pick_facts(group: m.Group) -> _Pick:
     with rules_edge():
         check_next_game_may_start([OpenGame(player_key(p), "compensatory") for p in waiting])
     late = [player_key(p) for p in late_by_group.get(group.pk, frozenset())]
-    return _Pick(len(games) + 1, played_games(board_games), late, ruleset)
+    number = len(games) + 1
+    gone = absent_at(match_absences([group.pk]).get(group.pk, {}), number)
+    absent = [player_key(p) for p in sorted(gone)]
+    return _Pick(number, played_games(board_games), late, ruleset, absent)
 
 
 def _check_picker(group: m.Group, pick: _Pick, *, chosen_by: m.Player | None) -> None:
@@ -237,7 +243,9 @@ def _check_picker(group: m.Group, pick: _Pick, *, chosen_by: m.Player | None) ->
     player may pick, and a player's when nobody may (A66): `pick_verdict`."""
     by_official, number = chosen_by is None, pick.number
     with rules_edge("machine" if by_official else "chosen_by"):
-        picker = machine_picker(pick.played, late=pick.late, ruleset=pick.ruleset)
+        picker = machine_picker(
+            pick.played, late=pick.late, absent=pick.absent, ruleset=pick.ruleset
+        )
     chooser = None if chosen_by is None else player_key(chosen_by.pk)
     verdict = pick_verdict(picker, by_official=by_official, chosen_by=chooser)
     if verdict == "official_chooses":
@@ -277,7 +285,7 @@ def _machine_to_play(
     played = [g.machine for g in pick.played]
     draw_seed: int | None = None
     if machine is None:
-        draw_seed = _seed(seed)
+        draw_seed = seed_or_fresh(seed)
         with rules_edge("machine"):
             options = selectable_machines(
                 states, group=group.number, played=played, ruleset=pick.ruleset
@@ -295,201 +303,12 @@ def _machine_to_play(
     return machine, draw_seed, selection.fallback
 
 
-def _seed(seed: int | None) -> int:
+def seed_or_fresh(seed: int | None) -> int:
     """`seed`, or a fresh random one, for a draw (A66, as R5-a, A61)."""
     chosen = secrets.randbelow(SEED_LIMIT) if seed is None else seed
     if not 0 <= chosen < SEED_LIMIT:
         raise ValidationError({"seed": f"A seed is a whole number from 0 to {SEED_LIMIT - 1}."})
     return chosen
-
-
-@dataclass(frozen=True)
-class RecordedAbsence:
-    """The forfeits recorded for players absent from the rest of their match (§2.4)."""
-
-    forfeits: tuple[m.Forfeit, ...]
-    games: tuple[m.Game, ...]
-    """Every game the players forfeited now, including those created for a whole group."""
-
-
-def record_match_absence(
-    *,
-    group: m.Group,
-    players: Sequence[m.Player],
-    actor: User,
-    seed: int | None = None,
-    note: str = "",
-) -> RecordedAbsence:
-    """Record that `players` forfeit every remaining game of their group's match (R2.4-a).
-
-    Every remaining game: each game without confirmed scores. Each of them gets a forfeit
-    (reason absent) for each player, countable toward the §2.5 season forfeit (R2.4-h; the LO
-    may designate any of them non-countable afterwards, R2.4-g). When `players` are the whole
-    group, nobody plays the rest of the match (a whole group absent without notice, which
-    §3.1 does not regroup): each of its remaining games is stored with every score empty and
-    counts as played by nobody, so each missing game's machine is drawn by the LO (A66, as
-    R5-a, from `seed`, default a fresh one) and the match ends with 4 forfeits for each
-    player (§2.5). Otherwise only the games already started get the forfeits: the players
-    who remain pick the next machines (R5-c) and the later sheets leave the absent players'
-    scores empty.
-
-    Side effects: the Forfeits, for a whole group the missing Games (chosen_by null) and a
-    confirmed all-empty sheet per remaining game (entered as the group's first two players,
-    recorded by `actor`, with a note), one audit event ``match.absence_recorded``. Raises
-    PermissionDenied unless `actor` is a league official; ValidationError for a meet that is
-    not open, no players, a player outside the group, or nothing left to forfeit.
-    """
-    with official_write(
-        league=group.meet.season.league, actor=actor, action="record a group's absence"
-    ) as write:
-        group = _locked_group(group)
-        meet, league = group.meet, group.meet.season.league
-        write.season = meet.season
-        open_meet(meet, doing="record an absence")
-        members = group_player_ids(group)
-        chosen = _absent_players(players, members, group)
-        whole = {p.pk for p in chosen} == set(members)
-        remaining, seeds = _games_to_forfeit(group, whole=whole, seed=seed)
-        why = note.strip() or "Absent for the rest of the match."
-        forfeits = _store_absence_forfeits(remaining, chosen, note=why, actor=actor)
-        if whole:
-            _store_empty_sheets(remaining, members, actor=actor, league=league, note=why)
-        write.event(
-            "match.absence_recorded",
-            group,
-            {
-                "players": [p.pk for p in chosen],
-                "games": [g.number for g in remaining],
-                "whole_group": whole,
-                "seeds": seeds,
-            },
-        )
-    return RecordedAbsence(forfeits=tuple(forfeits), games=tuple(remaining))
-
-
-def _absent_players(
-    players: Sequence[m.Player], members: list[int], group: m.Group
-) -> list[m.Player]:
-    """The absent players, each once; refused when none is given or one is not in `group`."""
-    chosen = list(dict.fromkeys(players))
-    if not chosen:
-        raise ValidationError({"players": "Choose the players who are absent."})
-    for player in chosen:
-        require_member(player, members, field="players", group=group)
-    return chosen
-
-
-def _games_to_forfeit(
-    group: m.Group, *, whole: bool, seed: int | None
-) -> tuple[list[m.Game], list[int]]:
-    """The group's games without confirmed scores and, for a whole group absent, its missing
-    games created with machines drawn by the LO (A66); with the draws' seeds. Refused when
-    nothing is left to forfeit."""
-    games = list(group.games.select_related("machine").order_by("number"))
-    confirmed = set(
-        m.ScoreSubmission.objects.filter(
-            game__group=group, confirmed_by__isnull=False, is_correction=False
-        ).values_list("game_id", flat=True)
-    )
-    remaining = [g for g in games if g.pk not in confirmed]
-    ruleset = season_ruleset(group.meet.season)
-    seeds: list[int] = []
-    if whole and len(games) < GAMES_PER_MATCH:
-        seeds, created = _draw_missing_games(group, games, ruleset=ruleset, seed=seed)
-        remaining.extend(created)
-    if not remaining:
-        raise ValidationError(
-            {
-                "players": f"Every game of group {group.number} has confirmed scores: "
-                "nothing is left to forfeit."
-            }
-        )
-    return remaining, seeds
-
-
-def _draw_missing_games(
-    group: m.Group, games: Sequence[m.Game], *, ruleset: Ruleset, seed: int | None
-) -> tuple[list[int], list[m.Game]]:
-    """The games a whole group absent did not start, each on a machine drawn by the LO (A66,
-    as R5-a) from `seed` + the game's number; the seeds and the created Games."""
-    hold_machine_choices(group.meet_id)
-    states = [s for s, _ in machine_states(group.meet)]
-    played = machines_played((g.machine_id, g.machine.title) for g in games)
-    base = _seed(seed)
-    seeds: list[int] = []
-    created: list[m.Game] = []
-    for number in range(len(games) + 1, GAMES_PER_MATCH + 1):
-        draw_seed = (base + number) % SEED_LIMIT
-        with rules_edge("players"):
-            options = selectable_machines(
-                states, group=group.number, played=played, ruleset=ruleset
-            )
-            drawn = draw_machine(options.machines, seed=draw_seed)
-        played.append(drawn)
-        seeds.append(draw_seed)
-        created.append(
-            m.Game.objects.create(group=group, number=number, machine_id=machine_id_of(drawn))
-        )
-    return seeds, created
-
-
-def _store_absence_forfeits(
-    games: Sequence[m.Game], players: Sequence[m.Player], *, note: str, actor: User
-) -> list[m.Forfeit]:
-    """A countable forfeit (absent) of each game for each player who has none yet (R2.4-a,
-    R2.4-h)."""
-    already = set(
-        m.Forfeit.objects.filter(game__in=games, player__in=players).values_list(
-            "game_id", "player_id"
-        )
-    )
-    return m.Forfeit.objects.bulk_create(
-        m.Forfeit(
-            game=g,
-            player=p,
-            countable=True,
-            reason=m.Forfeit.Reason.ABSENT,
-            note=note,
-            recorded_by=actor,
-        )
-        for g in games
-        for p in players
-        if (g.pk, p.pk) not in already
-    )
-
-
-def _store_empty_sheets(
-    games: Sequence[m.Game], members: Sequence[int], *, actor: User, league: m.League, note: str
-) -> None:
-    """A confirmed sheet with every score empty for each game a whole group forfeits: nobody
-    played it (R2.4-a). The sheet names the group's first two players, as a console sheet
-    does; the note and `recorded_by` say the official recorded it."""
-    latest = dict(
-        m.ScoreSubmission.objects.filter(game__in=games)
-        .order_by()
-        .values("game_id")
-        .annotate(top=Max("version"))
-        .values_list("game_id", "top")
-    )
-    now = timezone.now()
-    first, second = members[0], members[1]  # a group has at least 2 players (§4.1)
-    sheets = m.ScoreSubmission.objects.bulk_create(
-        m.ScoreSubmission(
-            game=g,
-            version=latest.get(g.pk, 0) + 1,
-            entered_by_id=first,
-            confirmed_by_id=second,
-            confirmed_at=now,
-            recorded_by=actor,
-            idempotency_key=f"absence-{g.pk}-{secrets.token_hex(8)}",
-            idempotency_scope=f"{league.pk}:official",
-            note=f"Recorded by the official: {note}",
-        )
-        for g in games
-    )
-    m.ScoreLine.objects.bulk_create(
-        m.ScoreLine(submission=s, player_id=p, machine_score=None) for s in sheets for p in members
-    )
 
 
 # --- Declarations and announced problems (§7.3) ----------------------------------------------

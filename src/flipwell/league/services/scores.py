@@ -26,7 +26,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, season_ruleset, sheet_facts, tie_order_facts
+from flipwell.league.adapters import (
+    absent_at,
+    match_absences,
+    player_key,
+    season_ruleset,
+    sheet_facts,
+    tie_order_facts,
+)
 from flipwell.league.audit import record_event
 from flipwell.league.services._edge import (
     ConflictError,
@@ -154,12 +161,27 @@ def _check_entry(entry: _Entry, seen_version: int | None) -> m.ScoreSubmission |
     open_meet(group.meet, doing="enter scores")
     members = group_player_ids(group)
     require_member(entry.entered_by, members, field="entered_by", group=group)
+    _check_enterer_here(game, entry.entered_by)
     versions = _versions(game)
     _check_not_confirmed(game, versions, refused="your entry was not saved")
     latest = versions[-1] if versions else None
     _check_seen_version(game, latest, seen_version)
     _check_sheet(game, entry.sheet, members)
     return latest
+
+
+def _check_enterer_here(game: m.Game, entered_by: m.Player) -> None:
+    """Refuse an entry by a player absent for the rest of the match: he is not at the machine
+    (R3-a, R2.4-a, `who_may_enter`)."""
+    absent = match_absences([game.group_id]).get(game.group_id, {})
+    if entered_by.pk in absent_at(absent, game.number):
+        raise ValidationError(
+            {
+                "entered_by": f"{entered_by} is absent for the rest of the match: a player of "
+                f"the group who plays game {game.number} enters its sheet (R3-a, R2.4-a)."
+            },
+            code="absent_for_the_match",
+        )
 
 
 def _saved_or_replay(submission: m.ScoreSubmission, entry: _Entry) -> SubmittedScores | None:
@@ -294,11 +316,21 @@ def _check_confirmer(
             code="own_entry",
         )
     sheet = dict(submission.lines.values_list("player_id", "machine_score"))
+    absent = match_absences([game.group_id]).get(game.group_id, {})
     allowed = who_may_confirm(
         group=[player_key(p) for p in members],
         entered_by=player_key(submission.entered_by_id),
         sheet=sheet_facts(sheet),
+        absent=[player_key(p) for p in absent_at(absent, game.number)],
     )
+    if confirmed_by.pk in absent_at(absent, game.number):
+        raise ValidationError(
+            {
+                "confirmed_by": f"{confirmed_by} is absent for the rest of the match: another "
+                "player of the group confirms the sheet (R3-a, R2.4-a)."
+            },
+            code="absent_for_the_match",
+        )
     if player_key(confirmed_by.pk) not in allowed:
         raise ValidationError(
             {
@@ -463,6 +495,23 @@ def _refuse_sheet(
 
 
 def _check_forfeits(game: m.Game, sheet: Mapping[int, int | None]) -> None:
+    """Refuse a score for a player absent for the rest of the match (from this game or an
+    earlier one) or with a recorded forfeit of this game (R2.4-a)."""
+    absent = absent_at(match_absences([game.group_id]).get(game.group_id, {}), game.number)
+    gone = [p for p in absent if sheet.get(p) is not None]
+    if gone:
+        names = m.Player.objects.in_bulk(gone)
+        rows = m.MatchAbsence.objects.filter(group_id=game.group_id, player_id__in=gone)
+        since = dict(rows.values_list("player_id", "from_game"))
+        first = sorted(gone, key=lambda p: str(names[p]))[0]
+        raise ValidationError(
+            {
+                "scores": f"{names[first]} is absent for the rest of the match (recorded from "
+                f"game {since[first]}): game {game.number} is their forfeit, so their score "
+                "stays empty (R2.4-a)."
+            },
+            code="absent_for_the_match",
+        )
     forfeited = m.Forfeit.objects.filter(game=game).select_related("player")
     scored = [f.player for f in forfeited if sheet.get(f.player_id) is not None]
     if scored:

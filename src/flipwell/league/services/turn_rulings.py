@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key
+from flipwell.league.adapters import forfeited_in, player_key
 from flipwell.league.services._edge import PlayerRef, ref_id, require_reason
 from flipwell.league.services._protocol import official_write
 from flipwell.league.turn_rulings import KINDS, TurnRulingKind
@@ -72,7 +72,7 @@ def _kind(kind: str) -> TurnRulingKind:
 
 def _turn(game: m.Game, player: int, members: dict[int, m.Player]) -> Turn:
     """The player's turn in `game`, as the rules read it: the group, and who forfeited."""
-    forfeited = m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True)
+    forfeited = sorted(forfeited_in(game))
     return Turn(
         player=player_key(player),
         group=tuple(player_key(pk) for pk in members),

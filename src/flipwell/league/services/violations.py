@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, season_ruleset
+from flipwell.league.adapters import forfeited_in, player_key, season_ruleset
 from flipwell.league.enums import (
     REMEDY_CHOICES,
     VIOLATION_KINDS,
@@ -497,7 +497,7 @@ def _players_present(game: m.Game, members: list[int]) -> int:
                 "fixed while the game is played (R8.6-c)."
             }
         )
-    forfeited = set(m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True))
+    forfeited = forfeited_in(game)
     return len([p for p in members if p not in forfeited])
 
 

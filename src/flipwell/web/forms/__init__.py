@@ -39,6 +39,7 @@ from flipwell.web.forms.incidents import (
     OfficialMachineForm,
     TurnRulingForm,
     ViolationForm,
+    WithdrawMatchAbsenceForm,
 )
 from flipwell.web.forms.ledger import (
     LEDGER_KINDS,
@@ -187,6 +188,7 @@ __all__ = [
     "UndoMergeForm",
     "ViolationForm",
     "WithdrawAnnouncementForm",
+    "WithdrawMatchAbsenceForm",
     "WithdrawalForm",
     "csv_problems",
     "parse_machine_score",

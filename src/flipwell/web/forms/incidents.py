@@ -302,6 +302,17 @@ class OfficialMachineForm(forms.Form):
         )
 
 
+class WithdrawMatchAbsenceForm(forms.Form):
+    """Withdraw one player's absence for the rest of the match, recorded by mistake: which
+    player (of the group) is hidden, the official says why."""
+
+    reason = reason_field("Why the absence is withdrawn")
+
+    def __init__(self, *args: Any, players: PlayerChoices, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"] = player_row_field(players, "Player")
+
+
 class MatchAbsenceForm(forms.Form):
     """Players absent for the rest of their match (R2.4-a): every remaining game forfeited.
     The players clean into their rows, in id order."""
@@ -310,6 +321,7 @@ class MatchAbsenceForm(forms.Form):
         label="Absent players", coerce=int, widget=forms.CheckboxSelectMultiple
     )
     note = forms.CharField(label="Note", required=False, max_length=500)
+    from_game = forms.IntegerField(label="Absent from", required=False, min_value=1, max_value=4)
 
     def __init__(self, *args: Any, players: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -39,12 +39,16 @@ class ScoreEntryForm(forms.Form):
         players: PlayerChoices,
         forfeits: frozenset[int],
         enterers: PlayerChoices | None = None,
+        absent: frozenset[int] = frozenset(),
         **kwargs: Any,
     ) -> None:
-        """`enterers`: who may enter the sheet (default every player of `players`)."""
+        """`enterers`: who may enter the sheet (default every player of `players`); `absent`:
+        the players absent for the rest of the match, whose score box the page does not show
+        (their score is refused)."""
         super().__init__(*args, **kwargs)
         self.players = list(players)
-        self.forfeits = forfeits
+        self.forfeits = forfeits | absent
+        self.absent = absent
         self.fields["entered_by"] = player_field(
             players if enterers is None else enterers, "Entered by (you)"
         )
@@ -74,7 +78,13 @@ class ScoreEntryForm(forms.Form):
         for pid, name in self.players:
             score = data.get(f"score_{pid}")
             no_score = data.get(f"forfeit_{pid}") or pid in self.forfeits
-            if no_score and score is not None:
+            if pid in self.absent and score is not None:
+                self.add_error(
+                    f"score_{pid}",
+                    f"{name} is absent for the rest of the match: this game is their forfeit, "
+                    "so it takes no score.",
+                )
+            elif no_score and score is not None:
                 self.add_error(
                     f"score_{pid}",
                     f"{name} is marked as not playing (a forfeit): clear the score or the box.",

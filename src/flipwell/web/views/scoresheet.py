@@ -92,9 +92,10 @@ def _forms(sheet: ScoreSheet) -> dict[str, Any]:
         entry_initial[f"forfeit_{pid}"] = True
     return {
         "entry_form": ScoreEntryForm(
-            players=sheet.play_order or players,
+            players=_entry_players(sheet),
             forfeits=sheet.forfeits,
             enterers=sheet.enterers,
+            absent=_absent_now(sheet),
             initial=entry_initial,
         ),
         "confirm_form": ConfirmForm(
@@ -113,6 +114,21 @@ def _forms(sheet: ScoreSheet) -> dict[str, Any]:
         "answer_form": CorrectionAnswerForm(players=players),
         "photo_form": PhotoForm(players=players, initial={"game": _photo_game(sheet)}),
     }
+
+
+def _entry_players(sheet: ScoreSheet) -> list[tuple[int, str]]:
+    """The entry form's rows: the play order, then the players who have no turn in it (absent
+    for the rest of the match, R2.4-a), whose line says so and takes no score."""
+    order = list(sheet.play_order or sheet.players)
+    listed = {pid for pid, _ in order}
+    return order + [(pid, name) for pid, name in sheet.players if pid not in listed]
+
+
+def _absent_now(sheet: ScoreSheet) -> frozenset[int]:
+    """The players absent for the rest of the match at the game in play (R2.4-a)."""
+    if sheet.current is None:
+        return frozenset()
+    return frozenset(pid for pid, _, first in sheet.gone if first <= sheet.current.number)
 
 
 def _photo_game(sheet: ScoreSheet) -> int | None:
@@ -164,7 +180,13 @@ def _page(
 
 def _context(token: str, sheet: ScoreSheet) -> dict[str, Any]:
     """What the sheet template shows: the sheet, its digest and its unbound forms."""
-    return {"sheet": sheet, "sheet_digest": sheet_digest(sheet), "token": token, **_forms(sheet)}
+    return {
+        "sheet": sheet,
+        "sheet_digest": sheet_digest(sheet),
+        "token": token,
+        "absent_ids": _absent_now(sheet),
+        **_forms(sheet),
+    }
 
 
 def sheet_digest(sheet: ScoreSheet) -> str:
@@ -277,9 +299,10 @@ def enter(request: HttpRequest, token: str) -> HttpResponse:
     on_current = current is not None and request.POST.get("game") == str(current.id)
     form = ScoreEntryForm(
         request.POST,
-        players=sheet_now.play_order or sheet_now.players,
+        players=_entry_players(sheet_now),
         forfeits=sheet_now.forfeits if on_current else frozenset(),
         enterers=sheet_now.enterers if on_current else None,
+        absent=_absent_now(sheet_now) if on_current else frozenset(),
     )
     if form.is_valid():
         game = m.Game.objects.filter(pk=form.cleaned_data["game"], group=group).first()

@@ -25,6 +25,7 @@ from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.console import (
     before_start_warning,
+    match_absences_at,
     meet_date_warnings,
     meet_facts,
     meet_forfeits,
@@ -36,7 +37,7 @@ from flipwell.league.selectors.console import (
     season_players,
 )
 from flipwell.league.selectors.machine_history import open_problem_machines
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_board import MeetBoard, meet_board
 from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.selectors.photos import PhotoRef, game_photos, meet_photos, meet_removal
 from flipwell.league.selectors.standings import start_proposal
@@ -66,6 +67,7 @@ from flipwell.web.forms import (
     TurnRulingForm,
     ViolationForm,
     WithdrawAnnouncementForm,
+    WithdrawMatchAbsenceForm,
     player_choice_form,
 )
 from flipwell.web.ids import parse_id
@@ -82,7 +84,6 @@ from flipwell.web.views.manage._common import (
     run,
     season_of,
 )
-from flipwell.web.words import counted
 
 
 def _base(league: m.League, role: str, meet: m.Meet, tab: str) -> dict[str, Any]:
@@ -195,6 +196,7 @@ def _meet_context(
         "refused": refused or {},
         "photos": photos,
         "group_photos": _by_group(photos),
+        "gone": _gone(board, match_absences_at(the_meet)) if board is not None else (),
     }
     if the_meet.status == m.Meet.Status.CLOSED:
         context["removal"] = meet_removal(the_meet)
@@ -206,6 +208,18 @@ def _meet_context(
     return context
 
 
+def _gone(
+    board: MeetBoard, absences: tuple[m.MatchAbsence, ...]
+) -> list[tuple[m.MatchAbsence, bool]]:
+    """Each absence for the rest of the match with whether it may be withdrawn: not one of a
+    whole group's (its games were stored as played by nobody)."""
+    absent: dict[int, set[int]] = {}
+    for absence in absences:
+        absent.setdefault(absence.group_id, set()).add(absence.player_id)
+    whole = {g.id for g in board.groups if absent.get(g.id) == set(g.players)}
+    return [(a, a.group_id not in whole) for a in absences]
+
+
 @require_POST
 @console_page(LO_ONLY)
 def group(
@@ -213,7 +227,8 @@ def group(
 ) -> HttpResponse:
     """The official's actions for one group, posted from the meet's hub: choose or draw the
     machine of its next game when nobody may pick (official_chooses_next_machine, A66), or
-    record players absent for the rest of the match (record_match_absence, R2.4-a)."""
+    record players absent for the rest of the match (record_match_absence, R2.4-a) or withdraw
+    one recorded by mistake (withdraw_match_absence)."""
     the_meet = meet_of(league, meet_id)
     the_group = get_object_or_404(m.Group, meet=the_meet, number=number)
     which = action(request)
@@ -221,8 +236,12 @@ def group(
         form, message = _next_machine(request, league, the_group, which)
     elif which == "absence":
         form, message = _match_absence(request, the_group)
+    elif which == "withdraw_absence":
+        form, message = _withdraw_match_absence(request, the_group)
     else:
-        return HttpResponseBadRequest("Choose an action: choose, draw or absence.")
+        return HttpResponseBadRequest(
+            "Choose an action: choose, draw, absence or withdraw_absence."
+        )
     if message:
         messages.success(request, message)
         return HttpResponseRedirect(reverse("web:manage_meet", args=[league.slug, meet_id]))
@@ -254,10 +273,27 @@ def _match_absence(request: HttpRequest, group: m.Group) -> tuple[forms.Form, st
     recorded = run(form, services.record_match_absence, group=group, actor=official(request))
     if recorded is None:
         return form, ""
-    games = ", ".join(str(g.number) for g in recorded.games)
+    names = ", ".join(str(a.player) for a in recorded.absences)
+    first = recorded.from_game
+    last = first + recorded.forfeits // len(recorded.absences) - 1  # game 4
+    games = f"game {last} is" if first == last else f"games {first} to {last} are"
     return form, (
-        f"Group {group.number}: {counted(len(recorded.forfeits), 'forfeit')} recorded "
-        f"(game{'s' if len(recorded.games) > 1 else ''} {games})."
+        f"Group {group.number}: {names} absent for the rest of the match; {games} "
+        f"{'their forfeit' if first == last else 'their forfeits'}."
+    )
+
+
+def _withdraw_match_absence(request: HttpRequest, group: m.Group) -> tuple[forms.Form, str]:
+    """A player's absence for the rest of the match withdrawn; the message once done."""
+    form = WithdrawMatchAbsenceForm(
+        request.POST, players=meet_players(group.meet, group=group.number)
+    )
+    withdrawn = run(form, services.withdraw_match_absence, group=group, actor=official(request))
+    if withdrawn is None:
+        return form, ""
+    return form, (
+        f"Group {group.number}: {withdrawn.player}'s absence is withdrawn; their score is "
+        "entered again from the game in play on."
     )
 
 
