@@ -163,7 +163,7 @@ def player_stats(who: Person, *, league: m.League | None = None) -> PlayerStats:
     Four queries, whatever the number of seasons and games (the folds stored)."""
     seasons = list(
         with_state(_seasons(league).filter(entries__player__in=who.ids).distinct())
-        .exclude(state="being_prepared")
+        .exclude(Q(state="being_prepared"))  # an annotation: by Q, which mypy leaves alone
         .order_by("created_at", "pk")
     )
     folded = _folded(seasons)
