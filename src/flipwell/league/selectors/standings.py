@@ -42,10 +42,11 @@ from flipwell.rules import (
     SeasonResult,
     Standing,
     next_groups,
-    playoff_race,
+    playoff_eligible,
     proposed_group_numbers,
     provisional_points,
     season_progress,
+    season_race,
 )
 from flipwell.rules.playoffs import playoff_qualifier_count
 
@@ -73,11 +74,16 @@ class StandingLine:
     offenses: int
     eligible: bool
     race_status: RaceStatus | None
-    """clinched / alive / eliminated; None when ineligible or no race can be run (< 6)."""
+    """clinched / alive / eliminated (`flipwell.rules.race`, certain under the provisional
+    facts); None when he is out of the race (not eligible, and no game left to become so) or
+    no race can be run (never 6 eligible players)."""
     points_to_clinch: int | None
     points_after_meet: tuple[Fraction, ...]
     provisional_points: Fraction = Fraction(0)
     """The part of `league_points` from the open meet (`Standings.open_meet`)."""
+    may_become_eligible: bool = False
+    """Not eligible yet (no game played) but a game still to play, tonight or at a meet left
+    (the race's *pending*, A05): not barred."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +102,9 @@ class Standings:
     """The meet being played: its points are in the lines, provisional; None: none is."""
     season_forfeit_limit: int = 12
     """The countable forfeits that forfeit the season in this league (R2.5-a, its ruleset)."""
+    playoff_line_after_meet: int | None = None
+    """With no playoff line yet (`playoff_qualifiers` None) and meets left: the meet after which
+    it is first drawn, the next to close (once six players have played a game, §1, A05)."""
 
     @property
     def provisional(self) -> bool:
@@ -200,7 +209,7 @@ def standings(season: m.Season) -> Standings:
     meets_left = progress.left
     ordered = result.standings()
     candidates = [_candidate(s) for s in ordered]
-    race = _race(candidates, meets_left, ruleset)
+    race = _race(facts, result, season.number_of_meets, ruleset)
     eligible_count = sum(c.eligible for c in candidates)
     try:
         qualifiers: int | None = min(
@@ -210,7 +219,7 @@ def standings(season: m.Season) -> Standings:
         qualifiers = None
     lines = []
     for rank, (standing, candidate) in enumerate(zip(ordered, candidates, strict=True), 1):
-        in_race = race.standing(standing.player) if race and candidate.eligible else None
+        in_race = race.find(standing.player) if race else None
         lines.append(
             StandingLine(
                 rank=rank,
@@ -227,6 +236,7 @@ def standings(season: m.Season) -> Standings:
                 points_to_clinch=in_race.points_to_clinch if in_race else None,
                 points_after_meet=_running_totals(standing),
                 provisional_points=provisional_points(standing, progress),
+                may_become_eligible=bool(in_race and not in_race.eligible),
             )
         )
     return Standings(
@@ -237,6 +247,9 @@ def standings(season: m.Season) -> Standings:
         lines=tuple(lines),
         open_meet=progress.open_meet,
         season_forfeit_limit=ruleset.season_forfeit_limit,
+        playoff_line_after_meet=(
+            progress.played + 1 if qualifiers is None and meets_left and race else None
+        ),
     )
 
 
@@ -372,7 +385,7 @@ def _turn_rulings(season: m.Season, player: m.Player) -> dict[int, list[TurnRuli
 
 def eligible_for_playoffs(standing: Standing) -> bool:
     """A05, A37: still active (not season-forfeited, not suspended) with a game played."""
-    return standing.active and standing.games_played > 0
+    return playoff_eligible(standing)
 
 
 def playoff_candidates(result: SeasonResult) -> list[PlayoffCandidate]:
@@ -389,12 +402,12 @@ def _candidate(standing: Standing) -> PlayoffCandidate:
 
 
 def _race(
-    candidates: list[PlayoffCandidate], meets_left: int, ruleset: Ruleset
+    facts: SeasonFacts, result: SeasonResult, number_of_meets: int, ruleset: Ruleset
 ) -> PlayoffRace | None:
     try:
-        return playoff_race(candidates, meets_left=meets_left, ruleset=ruleset)
+        return season_race(facts, result, number_of_meets=number_of_meets, ruleset=ruleset)
     except RuleError:
-        return None  # fewer than the rulebook's 6 eligible players (§1): no playoff line
+        return None  # never 6 eligible players (§1): no playoff line
 
 
 def _running_totals(standing: Standing) -> tuple[Fraction, ...]:
