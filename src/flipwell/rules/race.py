@@ -42,6 +42,8 @@ changes the inputs, and the race is then computed again.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -295,6 +297,12 @@ def race_of(
     return PlayoffRace(qualifiers=known[0], meets_left=meets_left, standings=standings)
 
 
+def _qth(first: Sequence[Fraction], second: Sequence[Fraction], q: int) -> Fraction | None:
+    """The q-th largest of two lists sorted best first; None when they hold fewer than q."""
+    merged = heapq.merge(first, second, reverse=True)
+    return next(itertools.islice(merged, q - 1, None), None)
+
+
 def _checked(contenders: Sequence[PlayoffCandidate]) -> list[tuple[PlayoffCandidate, Fraction]]:
     for contender in contenders:
         if not isinstance(contender, PlayoffCandidate):
@@ -332,19 +340,24 @@ def _standing(
     maybe_best = sorted((c.points + c.still_to_earn for c in maybe), reverse=True)
     above = sum(1 for c in sure if c.points > best)
     maybe_above = sum(1 for c in maybe if c.points > best)
-    certain, clinch_line, eliminated = True, None, True
+    certain, eliminated = True, True
+    most_joined: dict[int, int] = {}  # q -> the most pending rivals joining with that q
     for joined in range(len(maybe) + 1):
         q = lines[joins + joined]
         if q is None:
             certain = False
             continue
-        # The rivals' best totals when the `joined` strongest pending players play.
-        rivals = sorted([*sure_best, *maybe_best[:joined]], reverse=True)
-        if len(rivals) >= q and (clinch_line is None or rivals[q - 1] > clinch_line):
-            clinch_line = rivals[q - 1]
+        most_joined[q] = joined
         # The fewest rivals above him when `joined` pending players play (the weakest first).
         if above + max(0, joined - (len(maybe) - maybe_above)) < q:
             eliminated = False
+    # The rivals' best totals when the strongest pending players join: for one q, the more
+    # join, the higher its line, so each q needs only its largest field.
+    clinch_line = max(
+        (_qth(sure_best, maybe_best[:joined], q) for q, joined in most_joined.items()),
+        key=lambda line: Fraction(-1) if line is None else line,
+        default=None,
+    )
     reached = clinch_line is None or points > clinch_line
     if certain and him.eligible and reached:
         return RaceStanding(him.player, points, best, "clinched", clinch_line, 0, him.eligible)
