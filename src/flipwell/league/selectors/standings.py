@@ -4,8 +4,10 @@ Words:
 - *player ref*: a player as a reader sees him: database id and "First Last".
 - *standing line*: one player's season so far (`flipwell.rules.season.Standing`) with his rank
   (his place in the standings order, 1 = best; equal points keep the ladder's order, A18),
-  whether he may still enter the playoffs (*eligible*: active and at least one game played,
-  A05, A37) and his place in the playoff race (`flipwell.rules.race`).
+  whether he is eligible for the playoffs now (*eligible*: active and at least one game
+  played, A05, A37) or may still become so (a game still to play), and his place in the
+  playoff race (`flipwell.rules.race`: certain under the provisional facts of a meet being
+  played).
 - *playoff line*: how many players qualify, from the eligible players (A05, §6.1); a line
   above which the standings show the qualifiers.
 - *points after each meet*: the running total of his league points after meets 1, 2, ...
@@ -110,6 +112,11 @@ class Standings:
     def provisional(self) -> bool:
         """Whether a meet is being played, so that the points are provisional."""
         return self.open_meet is not None
+
+    @property
+    def someone_may_become_eligible(self) -> bool:
+        """Whether a player with no game played yet may still play one (a legend's word)."""
+        return any(line.may_become_eligible for line in self.lines)
 
     def above_line(self) -> tuple[StandingLine, ...]:
         """The eligible players who would qualify if the season ended now (ties aside)."""
