@@ -378,3 +378,28 @@ def test_season_race_unfinished_match_may_still_give_its_games_and_match_bonus(g
     still = {s.player: s.best_possible - s.points for s in race.standings}
     expected = (4 - games) * 8 + 1 if games else MAX_MEET_POINTS
     assert {still[p] for p in group_two} == {Fraction(expected)}
+
+
+def test_race_of_field_that_may_end_under_six_claims_nothing():
+    """§1: five eligible players and two who may play: an ending with five has no playoff
+    line, so nobody is clinched or eliminated yet."""
+    chances = [RaceChance(f"e{i}", Fraction(100 - i), Fraction(0), True) for i in range(5)]
+    chances += [RaceChance(f"n{i}", Fraction(0), Fraction(33), False, True) for i in range(2)]
+
+    race = race_of(chances, meets_left=1)
+
+    assert {s.status for s in race.standings} == {"alive"}
+    assert race.qualifiers == 6
+
+
+def test_race_of_pending_player_out_of_reach_is_eliminated():
+    """R6.1-d, A05: eight eligible players above 33 and one who may play the last meet for at
+    most 33: if he plays, nine are eligible and q is 8 (§6.1 table), all above him."""
+    chances = [RaceChance(f"e{i}", Fraction(100 + i), Fraction(0), True) for i in range(8)]
+    chances.append(RaceChance("late", Fraction(0), Fraction(33), False, True))
+
+    race = race_of(chances, meets_left=1)
+
+    assert race.find("late") == race.standing("late")
+    assert (race.status("late"), race.standing("late").eligible) == ("eliminated", False)
+    assert {s.status for s in race.standings if s.eligible} == {"clinched"}
