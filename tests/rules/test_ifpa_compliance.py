@@ -13,7 +13,9 @@ from flipwell.rules import (
     IfpaGames,
     IfpaParameters,
     IfpaSeasonFacts,
+    MeetFacts,
     RuleError,
+    held_meets,
     ifpa_compliance,
     ifpa_parameters,
     tgp_percent,
@@ -237,3 +239,10 @@ def test_ifpa_compliance_sessions_pass_exactly_from_six_held(held, extra):
 
     assert checks.check(N.SESSIONS_HELD).passed is (held >= 6)
     assert checks.check(N.SESSIONS_COUNTED).passed is (held >= 4)
+
+
+def test_held_meets_leave_out_the_meet_being_played():
+    """issue 33 §1, R2-a: held means closed; the open meet is still being played."""
+    meets = (MeetFacts(1, ()), MeetFacts(2, ()), MeetFacts(3, (), closed=False))
+
+    assert [meet.number for meet in held_meets(meets)] == [1, 2]

@@ -264,3 +264,31 @@ def test_api_states_agree_with_the_console(client, mid_season):
 
     for season in (night.season, spring, older):
         assert states[season.name][0] == publication(season).state
+
+
+def test_player_statistics_leave_out_the_season_being_prepared(client, mid_season):
+    """issue 33 §1: "Every season: Spring 2027 0/0" showed the season being prepared on a
+    player's page, and in the API's statistics, while both show the season being played."""
+    night, _meet, _spring = mid_season
+    player = night.players[0]
+
+    page = client.get(f"/leagues/{night.league.slug}/players/{player.pk}/")
+    league_stats = client.get(f"/api/v1/leagues/{night.league.slug}/players/{player.pk}/stats")
+    person_stats = client.get(f"/api/v1/players/{player.pk}/stats")
+
+    assert [line.season.name for line in page.context["page"].stats.seasons] == ["Winter 2026"]
+    assert "Spring 2027" not in page.text
+    assert [line["season"]["name"] for line in league_stats.json()["seasons"]] == ["Winter 2026"]
+    assert [line["season"]["name"] for line in person_stats.json()["seasons"]] == ["Winter 2026"]
+
+
+def test_player_statistics_show_the_new_season_once_published(client, mid_season):
+    """issue 33 §1: a published season is public, so its line is shown."""
+    night, meet, spring = mid_season
+    services.close_meet(meet=meet, actor=night.user, override_reason="Short night")
+    services.publish_season(season=spring, actor=night.user)
+
+    page = client.get(f"/leagues/{night.league.slug}/players/{night.players[0].pk}/")
+
+    names = [line.season.name for line in page.context["page"].stats.seasons]
+    assert names == ["Winter 2026", "Spring 2027"]

@@ -8,9 +8,11 @@ import datetime
 import pytest
 
 from flipwell.league import models as m
+from flipwell.league import services
 from flipwell.league.services.season_files import import_season_file
 from tests import factories as f
 from tests.api.conftest import GOLDEN
+from tests.league import league_night
 
 pytestmark = pytest.mark.django_db
 
@@ -103,3 +105,39 @@ def test_seasons_page_warns_with_the_leagues_own_figures(client, official):
     html = client.get("/manage/winter/seasons/").content.decode()
 
     assert "6 meets scheduled; the IFPA asks for at least 8 a season: 2 short." in html
+
+
+def test_ifpa_page_counts_only_closed_meets_as_held(client):
+    """issue 33 §1: with meets 1 and 2 closed and meet 3 open, the page said "3 meets held";
+    held means closed, as "meets played" does elsewhere (R2-a)."""
+    night = league_night.build_night(players=8)
+    for number in (1, 2, 3):
+        meet = services.start_meet(
+            season=night.season,
+            number=number,
+            date=league_night.DATE + datetime.timedelta(weeks=number - 1),
+            actor=night.user,
+            seed=7,
+        ).meet
+        if number < 3:
+            services.close_meet(meet=meet, actor=night.user, override_reason="Short night")
+    client.force_login(night.user)
+
+    html = client.get(
+        f"/manage/{night.league.slug}/seasons/{night.season.pk}/ifpa/"
+    ).content.decode()
+
+    assert "2 meets held; the IFPA asks for at least 6 a season" in html
+
+
+def test_ifpa_page_reads_the_schedule_while_the_first_meet_is_played(client):
+    """issue 33 §1: meet 1 open is no meet held: the checks still read the schedule."""
+    night = league_night.build_night(players=8)
+    league_night.start(night)
+    client.force_login(night.user)
+
+    html = client.get(
+        f"/manage/{night.league.slug}/seasons/{night.season.pk}/ifpa/"
+    ).content.decode()
+
+    assert "10 meets scheduled; the IFPA asks for at least 6 a season: enough." in html

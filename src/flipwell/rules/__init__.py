@@ -108,6 +108,7 @@ from flipwell.rules.ifpa_compliance import (
     IfpaParameters,
     IfpaSeasonFacts,
     IfpaSource,
+    held_meets,
     ifpa_compliance,
     ifpa_figure_value,
     ifpa_finalists,
@@ -180,7 +181,16 @@ from flipwell.rules.playoffs import (
 )
 from flipwell.rules.progress import SeasonProgress, provisional_points, season_progress
 from flipwell.rules.promptness import SLOW_PLAY_RULES, slow_play_warning
-from flipwell.rules.race import PlayoffRace, RaceStanding, RaceStatus, playoff_race
+from flipwell.rules.race import (
+    PlayoffRace,
+    RaceChance,
+    RaceStanding,
+    RaceStatus,
+    playoff_eligible,
+    playoff_race,
+    race_of,
+    season_race,
+)
 from flipwell.rules.readings import READINGS, Reading
 from flipwell.rules.ruleset import (
     FWPL_V1,
@@ -377,6 +387,7 @@ __all__ = [
     "PlayoffRace",
     "PlayoffSeeding",
     "PointLine",
+    "RaceChance",
     "RaceStanding",
     "RaceStatus",
     "Reading",
@@ -429,6 +440,7 @@ __all__ = [
     "game_lines",
     "game_points",
     "group_sizes",
+    "held_meets",
     "high_scores",
     "ifpa_compliance",
     "ifpa_figure_value",
@@ -466,12 +478,14 @@ __all__ = [
     "play_order",
     "playoff_bracket_state",
     "playoff_divisions",
+    "playoff_eligible",
     "playoff_first_round",
     "playoff_match_state",
     "playoff_qualification",
     "playoff_race",
     "proposed_group_numbers",
     "provisional_points",
+    "race_of",
     "reduced_score",
     "rule_malfunction",
     "ruleset_from_overrides",
@@ -483,6 +497,7 @@ __all__ = [
     "season_final_positions",
     "season_forfeit_game",
     "season_progress",
+    "season_race",
     "seed_playoff_notes",
     "selectable_machines",
     "setting_choices",

@@ -27,13 +27,14 @@ Sources (the pages each default was read from):
 Words:
 - *session*: one meet of the regular season (the playoffs night is not counted as one: the
   IFPA's league page does not say it is, so the check does not lean on it).
-- *held* / *counted*: meets played so far / meets whose points make up the standings (FWPL
-  totals every meet, R6.1-d, so every meet held is counted).
+- *held* / *counted*: meets closed so far (`held_meets`: the meet being played is not held
+  yet, as it is not played in `flipwell.rules.progress`) / meets whose points make up the
+  standings (FWPL totals every meet, R6.1-d, so every meet held is counted).
 - *members*: the players entered in the season.
 - *finalists*: the players seeded into the playoffs (R6.2-a), or before the playoffs are
   seeded the number the rules will qualify (`playoff_qualifier_count`).
 - *meaningful games*: the TGP's unit: games a player plays, times (players in the game) / 2.
-- *planned*: before the first meet, the checks read the schedule (meets planned, groups of
+- *planned*: before the first meet is held, the checks read the schedule (meets planned, groups of
   four) instead of what happened.
 """
 
@@ -247,7 +248,7 @@ class IfpaGames:
 class IfpaSeasonFacts:
     """What the checks read, as plain numbers.
 
-    meets_scheduled: the season's planned meets (R2-a); meets_held: played so far;
+    meets_scheduled: the season's planned meets (R2-a); meets_held: closed so far;
     meets_counted: held meets whose points count (FWPL: all, R6.1-d). attended: each member's
     meets attended, for the 50% rule. members: players entered. finalists: players in the
     playoffs (or the number the rules will qualify). direct_play: the regular season and the
@@ -539,6 +540,12 @@ def ifpa_finals_games(finalists: int, *, bracket: int | None = None) -> tuple[If
         bracket = divisions_for_qualifiers(finalists)[0].bracket
     rounds = 1 if bracket <= 4 else 2
     return (IfpaGames(PLAYOFF_GAMES, 4),) * rounds
+
+
+def held_meets(meets: Sequence[MeetFacts]) -> tuple[MeetFacts, ...]:
+    """The meets held: the closed ones (R2-a, `flipwell.rules.progress`). The meet being
+    played is not held yet: its attendance and games are still provisional."""
+    return tuple(meet for meet in meets if meet.closed)
 
 
 def ifpa_meet_games(meet: MeetFacts) -> IfpaGames:

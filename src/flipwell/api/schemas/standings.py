@@ -37,9 +37,18 @@ class StandingLineOut(PointsMixin):
         ..., description="The meet his all-night credit was used at (R2.4-d); null: unused."
     )
     offenses: int = Field(..., description="Serious violations (§8.5).")
-    eligible: bool = Field(..., description="May still enter the playoffs (A05, A37).")
+    eligible: bool = Field(
+        ..., description="Eligible for the playoffs now: active with a game played (A05, A37)."
+    )
+    may_become_eligible: bool = Field(
+        ...,
+        description="Not eligible yet (no game played) but a game still to play, tonight or at "
+        "a meet left: not barred (A05).",
+    )
     race_status: RaceStatus | None = Field(
-        ..., description="Playoff race: clinched, alive or eliminated; null: no race (§6.1)."
+        ...,
+        description="Playoff race: clinched, alive or eliminated, certain under the provisional "
+        "points of a meet being played; null: out of the race, or no race (§6.1).",
     )
     points_to_clinch: int | None = Field(
         ..., description="League points he still needs to clinch a playoff place; null: n/a."
@@ -80,6 +89,12 @@ class StandingsOut(Schema):
     )
     playoff_qualifiers: int | None = Field(
         ..., description="How many eligible players qualify (A05, §6.1); null below 6 players."
+    )
+    playoff_line_after_meet: int | None = Field(
+        ...,
+        description="With no playoff line yet (playoff_qualifiers null) and meets left: the "
+        "meet after which it is first drawn, once six players have played a game; null "
+        "otherwise.",
     )
     lines: list[StandingLineOut] = Field(..., description="Every player, best first.")
 

@@ -34,6 +34,7 @@ from flipwell.rules import (
     IfpaResults,
     IfpaSeasonFacts,
     attendance,
+    held_meets,
     ifpa_compliance,
     ifpa_finalists,
     ifpa_finals_games,
@@ -99,12 +100,13 @@ def ifpa_submission(
     standings = [s.player for s in folded.result.standings()]
     places = _playoff_places(bracket) if chosen is IfpaResults.POST_FINALS else []
     positions = season_final_positions(standings, places)
-    nights = {s.player: s.nights for s in folded.result.standings()}
+    held = {meet.number for meet in held_meets(folded.facts.meets)}
+    nights = {s.player: [n for n in s.nights if n.meet in held] for s in folded.result.standings()}
     # `attendance` counts the meets attended (R2-b); who falls short is ifpa_selection's call.
     attended = {key: attendance(nights[key], threshold=0)[0] for _, key in positions}
     selection = ifpa_selection(
         attended,
-        meets_played=len(folded.facts.meets),
+        meets_played=len(held),
         finalists=_finalists(bracket),
         threshold=threshold,
     )
@@ -176,8 +178,9 @@ class SeasonIfpaCompliance:
 def season_ifpa_compliance(
     season: m.Season, *, figures: Mapping[str, int | str] | None = None
 ) -> SeasonIfpaCompliance:
-    """The season's IFPA checks: read from its schedule before its first meet is played, from
-    what happened after (the meets played, who attended, who reached the finals). The IFPA's
+    """The season's IFPA checks: read from its schedule before its first meet is held, from
+    what happened once one is held (the meets closed, who attended them, who reached the
+    finals; the meet being played is not held yet, `held_meets`). The IFPA's
     figures are the league's (`league_ifpa_parameters`), with `figures` in their place.
     RuleError for a figure not allowed. Read-only; fixed queries."""
     own = {**(season.league.ifpa_figures or {}), **(figures or {})}
@@ -189,7 +192,8 @@ def _compliance(season: m.Season, parameters: IfpaParameters) -> IfpaCompliance:
     members = m.SeasonEntry.objects.filter(season=season).count()
     ruleset = season_ruleset(season)
     folded = fold(season)
-    if not folded.facts.meets:
+    meets = held_meets(folded.facts.meets)
+    if not meets:
         facts = planned_ifpa_facts(
             number_of_meets=season.number_of_meets, members=members, ruleset=ruleset
         )
@@ -200,16 +204,15 @@ def _compliance(season: m.Season, parameters: IfpaParameters) -> IfpaCompliance:
     finalists = min(seeded or ifpa_finalists(members, ruleset=ruleset), members)
     lines = (*submission.included, *submission.left_out)
     top = bracket.divisions[0].bracket if bracket.divisions else None
-    held = len(folded.facts.meets)
     facts = IfpaSeasonFacts(
         meets_scheduled=season.number_of_meets,
-        meets_held=held,
-        meets_counted=held,  # R6.1-d: every meet's points make the season total
+        meets_held=len(meets),
+        meets_counted=len(meets),  # R6.1-d: every meet's points make the season total
         attended=tuple(line.meets_attended for line in lines),
         members=members,
         finalists=finalists,
         direct_play=True,  # R4.1-a, R6.3-a: groups play each game head-to-head
-        meets=tuple(ifpa_meet_games(meet) for meet in folded.facts.meets),
+        meets=tuple(ifpa_meet_games(meet) for meet in meets),
         finals=ifpa_finals_games(finalists, bracket=top),
         post_finals=submission.results is IfpaResults.POST_FINALS,
     )

@@ -20,6 +20,7 @@ from django.db.models import Q, QuerySet
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key
 from flipwell.league.results import season_folds
+from flipwell.league.selectors.seasons import with_state
 from flipwell.league.selectors.standings import PlayerRef
 from flipwell.rules import FoldedSeason, high_scores, person_stats
 
@@ -157,10 +158,13 @@ def person(player_id: int) -> Person:
 
 
 def player_stats(who: Person, *, league: m.League | None = None) -> PlayerStats:
-    """`who`'s statistics over their seasons in `league` (every league when None): four
-    queries, whatever the number of seasons and games (the folds stored)."""
+    """`who`'s statistics over their public seasons in `league` (every league when None): a
+    season being prepared is left out, as the public pages leave it (`seasons.being_prepared`).
+    Four queries, whatever the number of seasons and games (the folds stored)."""
     seasons = list(
-        _seasons(league).filter(entries__player__in=who.ids).distinct().order_by("created_at", "pk")
+        with_state(_seasons(league).filter(entries__player__in=who.ids).distinct())
+        .exclude(Q(state="being_prepared"))  # an annotation: by Q, which mypy leaves alone
+        .order_by("created_at", "pk")
     )
     folded = _folded(seasons)
     people = _people(seasons)

@@ -46,6 +46,7 @@ from flipwell.league.selectors.seasons import being_prepared, current_of, season
 from flipwell.league.selectors.standings import (
     PlayerHistory,
     PlayerRef,
+    StandingLine,
     Standings,
     player_history,
     standings,
@@ -201,6 +202,10 @@ class PlayerPage:
     also_as: tuple[str, ...]
     """Other names the person was entered under (rows merged into theirs), if any."""
     stats: people.PlayerStats
+    standing: StandingLine | None = None
+    """His line in the season's standings (his place in the playoff race); None: not in it."""
+    standings: Standings | None = None
+    """The season's standings the line is read from."""
 
 
 @dataclass(frozen=True)
@@ -404,7 +409,8 @@ def player_page(league: m.League, player_id: int, season_id: int | None = None) 
     except RuleError as error:
         raise NotFoundError(str(error)) from error
     table = standings(season)
-    rank = next((line.rank for line in table.lines if line.player.id == row_id), None)
+    line = next((line for line in table.lines if line.player.id == row_id), None)
+    rank = line.rank if line else None
     return PlayerPage(
         league=league,
         season=_season_ref(season),
@@ -414,6 +420,8 @@ def player_page(league: m.League, player_id: int, season_id: int | None = None) 
         person=who.ref,
         also_as=tuple(sorted({str(row) for row in who.rows} - {who.ref.name})),
         stats=people.player_stats(who, league=league),
+        standing=line,
+        standings=table,
     )
 
 

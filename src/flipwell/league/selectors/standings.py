@@ -4,8 +4,10 @@ Words:
 - *player ref*: a player as a reader sees him: database id and "First Last".
 - *standing line*: one player's season so far (`flipwell.rules.season.Standing`) with his rank
   (his place in the standings order, 1 = best; equal points keep the ladder's order, A18),
-  whether he may still enter the playoffs (*eligible*: active and at least one game played,
-  A05, A37) and his place in the playoff race (`flipwell.rules.race`).
+  whether he is eligible for the playoffs now (*eligible*: active and at least one game
+  played, A05, A37) or may still become so (a game still to play), and his place in the
+  playoff race (`flipwell.rules.race`: certain under the provisional facts of a meet being
+  played).
 - *playoff line*: how many players qualify, from the eligible players (A05, §6.1); a line
   above which the standings show the qualifiers.
 - *points after each meet*: the running total of his league points after meets 1, 2, ...
@@ -43,10 +45,11 @@ from flipwell.rules import (
     Standing,
     meet_game_lines,
     next_groups,
-    playoff_race,
+    playoff_eligible,
     proposed_group_numbers,
     provisional_points,
     season_progress,
+    season_race,
 )
 from flipwell.rules.game_lines import GameLine as RulesGameLine
 from flipwell.rules.playoffs import playoff_qualifier_count
@@ -75,11 +78,16 @@ class StandingLine:
     offenses: int
     eligible: bool
     race_status: RaceStatus | None
-    """clinched / alive / eliminated; None when ineligible or no race can be run (< 6)."""
+    """clinched / alive / eliminated (`flipwell.rules.race`, certain under the provisional
+    facts); None when he is out of the race (not eligible, and no game left to become so) or
+    no race can be run (never 6 eligible players)."""
     points_to_clinch: int | None
     points_after_meet: tuple[Fraction, ...]
     provisional_points: Fraction = Fraction(0)
     """The part of `league_points` from the open meet (`Standings.open_meet`)."""
+    may_become_eligible: bool = False
+    """Not eligible yet (no game played) but a game still to play, tonight or at a meet left
+    (the race's *pending*, A05): not barred."""
 
 
 @dataclass(frozen=True)
@@ -98,11 +106,19 @@ class Standings:
     """The meet being played: its points are in the lines, provisional; None: none is."""
     season_forfeit_limit: int = 12
     """The countable forfeits that forfeit the season in this league (R2.5-a, its ruleset)."""
+    playoff_line_after_meet: int | None = None
+    """With no playoff line yet (`playoff_qualifiers` None) and meets left: the meet after which
+    it is first drawn, the next to close (once six players have played a game, §1, A05)."""
 
     @property
     def provisional(self) -> bool:
         """Whether a meet is being played, so that the points are provisional."""
         return self.open_meet is not None
+
+    @property
+    def someone_may_become_eligible(self) -> bool:
+        """Whether a player with no game played yet may still play one (a legend's word)."""
+        return any(line.may_become_eligible for line in self.lines)
 
     def above_line(self) -> tuple[StandingLine, ...]:
         """The eligible players who would qualify if the season ended now (ties aside)."""
@@ -202,7 +218,7 @@ def standings(season: m.Season) -> Standings:
     meets_left = progress.left
     ordered = result.standings()
     candidates = [_candidate(s) for s in ordered]
-    race = _race(candidates, meets_left, ruleset)
+    race = _race(facts, result, season.number_of_meets, ruleset)
     eligible_count = sum(c.eligible for c in candidates)
     try:
         qualifiers: int | None = min(
@@ -212,7 +228,7 @@ def standings(season: m.Season) -> Standings:
         qualifiers = None
     lines = []
     for rank, (standing, candidate) in enumerate(zip(ordered, candidates, strict=True), 1):
-        in_race = race.standing(standing.player) if race and candidate.eligible else None
+        in_race = race.find(standing.player) if race else None
         lines.append(
             StandingLine(
                 rank=rank,
@@ -229,6 +245,7 @@ def standings(season: m.Season) -> Standings:
                 points_to_clinch=in_race.points_to_clinch if in_race else None,
                 points_after_meet=_running_totals(standing),
                 provisional_points=provisional_points(standing, progress),
+                may_become_eligible=bool(in_race and not in_race.eligible),
             )
         )
     return Standings(
@@ -239,6 +256,9 @@ def standings(season: m.Season) -> Standings:
         lines=tuple(lines),
         open_meet=progress.open_meet,
         season_forfeit_limit=ruleset.season_forfeit_limit,
+        playoff_line_after_meet=(
+            progress.played + 1 if qualifiers is None and meets_left and race else None
+        ),
     )
 
 
@@ -383,7 +403,7 @@ def _turn_rulings(season: m.Season, player: m.Player) -> dict[int, list[TurnRuli
 
 def eligible_for_playoffs(standing: Standing) -> bool:
     """A05, A37: still active (not season-forfeited, not suspended) with a game played."""
-    return standing.active and standing.games_played > 0
+    return playoff_eligible(standing)
 
 
 def playoff_candidates(result: SeasonResult) -> list[PlayoffCandidate]:
@@ -400,12 +420,12 @@ def _candidate(standing: Standing) -> PlayoffCandidate:
 
 
 def _race(
-    candidates: list[PlayoffCandidate], meets_left: int, ruleset: Ruleset
+    facts: SeasonFacts, result: SeasonResult, number_of_meets: int, ruleset: Ruleset
 ) -> PlayoffRace | None:
     try:
-        return playoff_race(candidates, meets_left=meets_left, ruleset=ruleset)
+        return season_race(facts, result, number_of_meets=number_of_meets, ruleset=ruleset)
     except RuleError:
-        return None  # fewer than the rulebook's 6 eligible players (§1): no playoff line
+        return None  # never 6 eligible players (§1): no playoff line
 
 
 def _running_totals(standing: Standing) -> tuple[Fraction, ...]:
