@@ -1,5 +1,6 @@
 """Server-side SVG charts: the points chart, sparklines, the bracket diagram, QR codes."""
 
+import itertools
 import re
 from fractions import Fraction
 
@@ -61,7 +62,7 @@ def test_points_chart_of_twelve_players_names_each_apart_wide_and_narrow():
         )
         box_height = float(re.search(r'viewBox="0 0 [\d.]+ ([\d.]+)"', chart)[1])
         assert len(heights) == 12
-        assert min(b - a for a, b in zip(heights, heights[1:])) >= LABEL_GAP - 0.1
+        assert min(b - a for a, b in itertools.pairwise(heights)) >= LABEL_GAP - 0.1
         assert heights[-1] < box_height
         assert chart.count('class="axis meet-tick"') == 11  # meets 0 to 10
 
