@@ -222,7 +222,9 @@ def bracket_diagram(division: DivisionView, *, narrow: bool = False) -> SafeStri
                 parts.append(f'<path class="link" d="M{x1:g},{y1:g} H{mx:g} V{y2:g} H{x2:g}"/>')
     for mid, slots in layout:
         x, y = positions[mid]
-        head = f"{mid} · top 2 to {goes_to[mid]}" if narrow and mid in goes_to else mid
+        head = mid
+        if narrow and mid in goes_to:
+            head += " · top 2 to " + ("the final" if goes_to[mid] == "F" else goes_to[mid])
         box = _Box(x=x, y=y, width=box_w, height=box_h, head=head)
         parts.append(_match_box(mid, slots, views.get(mid), seeds, box))
     parts.append("</svg>")
