@@ -54,7 +54,7 @@ define RUN_SETUP
 	  echo; \
 	  echo "To run your own league, create its official (asks for a password), then sign in"; \
 	  echo "and press \"Open a new league\":"; \
-	  echo "  FLIPWELL_DATA_DIR=$(RUN_DATA) $(BIN)/flipwell createofficial YOURNAME"; \
+	  echo "  FLIPWELL_DATA_DIR=$(RUN_DATA) FLIPWELL_SITE_URL=$$($(1) printenv FLIPWELL_SITE_URL) $(BIN)/flipwell createofficial YOURNAME"; \
 	fi
 	@echo
 endef

@@ -6,6 +6,7 @@ say what `tests/chaos/test_serve.py` runs for real.
 """
 
 import json
+import logging
 import os
 import re
 import shutil
@@ -145,12 +146,28 @@ def _arbiter(bind: str, *, master_pid: int = 0) -> SimpleNamespace:
     """What `on_starting` reads and sets of gunicorn's master (its settings, its parent)."""
     settings: dict[str, object] = {}
     logged: list[str] = []
+    error_log = logging.getLogger(f"test.gunicorn.error.{bind}.{master_pid}")
+    error_log.propagate = False
+    error_log.handlers = [_Kept(logged)]
+    error_log.filters = []
+    error_log.setLevel(logging.INFO)
     return SimpleNamespace(
         cfg=SimpleNamespace(bind=[bind], set=settings.__setitem__, settings=settings),
         master_pid=master_pid,
-        log=SimpleNamespace(info=lambda message, *args: logged.append(message % args)),
+        log=SimpleNamespace(error_log=error_log),
         logged=logged,
     )
+
+
+class _Kept(logging.Handler):
+    """Keeps each message logged, formatted."""
+
+    def __init__(self, kept: list[str]) -> None:
+        super().__init__()
+        self.kept = kept
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.kept.append(record.getMessage())
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="a socket per worker is Linux's")
@@ -160,11 +177,14 @@ def test_gunicorn_master_chooses_a_socket_per_worker_before_listening(monkeypatc
 
     on_starting(tcp)
     on_starting(unix)
+    # What gunicorn's master logs once it listens (arbiter.start): its sockets, and its pid.
+    tcp.log.error_log.info("Listening at: %s (%s)", "", 4321)
+    unix.log.error_log.info("Listening at: %s (%s)", "unix:/tmp/flipwell-test.sock", 4321)
 
     assert tcp.cfg.settings == {"reuse_port": True}
-    assert tcp.logged == ["Listening at: 127.0.0.1:0, a socket per worker"]
+    assert tcp.logged == ["Listening at: 127.0.0.1:0, a socket per worker (4321)"]
     assert unix.cfg.settings == {"reuse_port": False}
-    assert unix.logged == []  # gunicorn's own line names its shared socket
+    assert unix.logged == ["Listening at: unix:/tmp/flipwell-test.sock (4321)"]  # gunicorn's
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="a socket per worker is Linux's")

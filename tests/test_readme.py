@@ -65,6 +65,12 @@ def test_readme_first_night_uses_only_make_run_on_the_production_server():
 
 def test_readme_createofficial_command_is_the_one_make_run_prints():
     section = README.read_text().split("## Your first league night", 1)[1].split("\n## ", 1)[0]
-    (command,) = re.findall(r"`([A-Z_]+=\S+ \S+/flipwell createofficial YOURNAME)`", section)
+    (data, _address, command) = re.findall(
+        r"`([A-Z_]+=\S+) FLIPWELL_SITE_URL=(\S+) (\S+/flipwell createofficial YOURNAME)`", section
+    )[0]
+    # make prints the address it serves (flipwell.venue), so the official's sign-in address
+    # createofficial names is the real one.
+    address = "$(env FLIPWELL_DATA_DIR=var $(.venv/bin/python -m flipwell.venue env 127.0.0.1 8000)"
+    printed = f'echo "  {data} FLIPWELL_SITE_URL={address} printenv FLIPWELL_SITE_URL) {command}"'
 
-    assert f'echo "  {command}"' in _make_dry_run("run")
+    assert printed in _make_dry_run("run")

@@ -77,7 +77,7 @@ OFFICIAL_WORDS = ("Forms list", "Draw seed")
 
 def test_wording_player_pages_write_no_rule_id_in_a_sentence():
     """Issue 27 §5: the pages a player reads ("[R3.2-c]", "[R2.4-d]", "(R7.3-p)") cite a rule
-    apart from the sentence (public/_rule_ref.html), never inside it."""
+    apart from the sentence (folded in public/_why.html), never inside it."""
     found = [
         f"{path.relative_to(SRC)}: {match.group(0)!r}"
         for folder in PLAYER_TEMPLATES

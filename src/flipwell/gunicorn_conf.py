@@ -32,6 +32,7 @@ Words and the variables that set them:
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import socket
 import sys
@@ -116,8 +117,30 @@ def on_starting(server: Any) -> None:
         return
     if not server.master_pid:
         refuse_addresses_in_use(binds)
-    # gunicorn's own "Listening at" line names only its master's sockets: none here.
-    server.log.info("Listening at: %s, a socket per worker", ", ".join(binds))
+    # gunicorn's own "Listening at" line names only its master's sockets: none here, so it
+    # would read "Listening at:  (pid)". It names the addresses instead.
+    server.log.error_log.addFilter(NamedAddresses(binds))
+
+
+class NamedAddresses(logging.Filter):
+    """Names `binds` in gunicorn's "Listening at" line when its master holds no socket (a
+    socket per worker): "Listening at: 127.0.0.1:8000, a socket per worker (4321)"."""
+
+    def __init__(self, binds: Sequence[str]) -> None:
+        super().__init__()
+        self.addresses = f"{', '.join(binds)}, a socket per worker"
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if (
+            isinstance(record.msg, str)
+            and record.msg.startswith("Listening at: %s")
+            and isinstance(args, tuple)
+            and args
+            and not args[0]
+        ):
+            record.args = (self.addresses, *args[1:])
+        return True
 
 
 wsgi_app = "flipwell.wsgi:application"

@@ -86,7 +86,7 @@ def create_season(phone: Page, today: datetime.date) -> None:
 def import_roster(phone: Page) -> None:
     phone.get_by_role("link", name="Thursday Flippers").first.click()
     phone.get_by_role("link", name="Roster").first.click()
-    phone.get_by_label("IFPA CSV file").set_input_files(
+    phone.get_by_label("Roster CSV file").set_input_files(
         {"name": "roster.csv", "mimeType": "text/csv", "buffer": ROSTER.encode()}
     )
     phone.get_by_role("button", name="Import").click()

@@ -81,8 +81,8 @@ def start_next_season(official: Page, phone: Page) -> None:
     official.get_by_label("Name of the next season").fill("Summer 2026")
     official.get_by_label(LEFT_OUT).uncheck()
     screenshot(official, "next-season-1-form-desktop")
-    official.get_by_role("button", name="Start the next season").click()
-    shows(official, "Summer 2026 started from Spring 2026 with 6 of its 7 players.")
+    official.get_by_role("button", name="Prepare the next season").click()
+    shows(official, "Summer 2026 is prepared from Spring 2026 with 6 of its 7 players.")
     shows(official, "It is being prepared: the public pages show Spring 2026")
     visit(phone, path_of(official))
     screenshot(phone, "next-season-2-roster-phone")
@@ -95,7 +95,7 @@ def path_of(page: Page) -> str:
 
 def refresh_ranks(official: Page) -> str:
     official.get_by_role("link", name="Refresh the IFPA ranks from a CSV").click()
-    official.get_by_label("IFPA CSV file").set_input_files(
+    official.get_by_label("Roster CSV file").set_input_files(
         files=[{"name": "ranks.csv", "mimeType": "text/csv", "buffer": RANKS.encode()}]
     )
     official.get_by_role("button", name="Refresh the ranks").click()

@@ -103,14 +103,14 @@ def settle_seed_ties(official: Page) -> list[list[str]]:
         has=official.get_by_role("heading", name="Ties to settle")
     )
     while ties.count():
-        tie = ties.get_by_role("listitem").first.inner_text()
-        found = TIED.match(tie)
-        assert found, f"a tie the test cannot read: {tie!r}"
+        tie = ties.locator("article.seed-tie").first  # one form per tie, its players only
+        found = TIED.match(tie.get_by_role("heading").inner_text())
+        assert found, f"a tie the test cannot read: {tie.inner_text()!r}"
         names = re.split(r", | and ", found["names"])
         for place, name in enumerate(reversed(names), start=1):
-            ties.get_by_label(f"Place {place}").select_option(label=name)
+            tie.get_by_label(f"Place {place}").select_option(label=name)
         screenshot(official, f"playoffs-console-seed-playoff-{len(settled) + 1}")
-        ties.get_by_role("button", name="Record the seed playoff").click()
+        tie.get_by_role("button", name="Record this seed playoff").click()
         shows(official, "Seed playoff recorded.")
         settled.append(names)
     return settled

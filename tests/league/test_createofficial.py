@@ -13,7 +13,9 @@ pytestmark = pytest.mark.django_db
 PASSWORD = "a long passphrase 42"
 
 
-def test_createofficial_reads_the_password_from_the_environment(monkeypatch, capsys):
+def test_createofficial_reads_the_password_from_the_environment(monkeypatch, capsys, settings):
+    settings.SITE_URL = ""
+    monkeypatch.delenv("PORT", raising=False)
     monkeypatch.setenv("FIRST_PASSWORD", PASSWORD)
 
     status = main(["createofficial", "ada", "--password-from-env", "FIRST_PASSWORD"])
@@ -24,8 +26,7 @@ def test_createofficial_reads_the_password_from_the_environment(monkeypatch, cap
     assert services.may_create_league(user) is True
     assert capsys.readouterr().out.splitlines() == [
         "Created the league official “ada”: this account may open leagues.",
-        "Next: sign in at /manage/ (e.g. http://127.0.0.1:8000/manage/) and press "
-        "“Open a new league”.",
+        "Next: sign in at http://127.0.0.1:8000/manage/ and press “Open a new league”.",
     ]
 
 
@@ -91,3 +92,28 @@ def test_demo_official_may_open_a_league_of_his_own():
     demo = create_demo_league()
 
     assert services.may_create_league(demo.official) is True
+
+
+def test_createofficial_names_the_site_address_it_was_given(monkeypatch, capsys, settings):
+    """``make run`` passes the venue address (FLIPWELL_SITE_URL): the official signs in
+    there, not at a port 8000 the server may not listen on."""
+    settings.SITE_URL = "http://192.168.1.20:9000"
+    monkeypatch.setenv("FIRST_PASSWORD", PASSWORD)
+
+    main(["createofficial", "ada", "--password-from-env", "FIRST_PASSWORD"])
+
+    assert capsys.readouterr().out.splitlines()[1] == (
+        "Next: sign in at http://192.168.1.20:9000/manage/ and press “Open a new league”."
+    )
+
+
+def test_createofficial_names_the_port_flipwell_serve_listens_on(monkeypatch, capsys, settings):
+    settings.SITE_URL = ""
+    monkeypatch.setenv("PORT", "8080")
+    monkeypatch.setenv("FIRST_PASSWORD", PASSWORD)
+
+    main(["createofficial", "ada", "--password-from-env", "FIRST_PASSWORD"])
+
+    assert capsys.readouterr().out.splitlines()[1] == (
+        "Next: sign in at http://127.0.0.1:8080/manage/ and press “Open a new league”."
+    )

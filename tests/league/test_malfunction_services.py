@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
 from flipwell.league.adapters import season_facts
+from flipwell.league.selectors.machine_history import machine_histories
 from flipwell.league.services.corrections import request_correction
 from flipwell.league.services.forfeits import record_forfeit
 from flipwell.league.services.malfunctions import (
@@ -60,8 +61,9 @@ def test_report_malfunction_major_when_every_player_forfeited_is_recorded(night,
     assert (reported.malfunction.kind, reported.machine_unplayable) == ("major", False)
 
 
-def test_report_malfunction_major_adds_a_maintenance_note(night, meet):
-    """R7.3-e: forced tilt to free a stuck ball is a major; R7.3-u: the maintenance sheet."""
+def test_report_malfunction_major_is_one_line_of_the_maintenance_sheet(night, meet):
+    """R7.3-e: forced tilt to free a stuck ball is a major; R7.3-u: the maintenance sheet
+    (its row is the sheet's line: no copy of it as a note, issue 33 §3)."""
     g = game(meet, 1, 1)
 
     reported = report_malfunction(
@@ -72,9 +74,10 @@ def test_report_malfunction_major_adds_a_maintenance_note(night, meet):
     assert (reported.malfunction.kind, reported.ruling.rule, reported.entitled) == (
         "major", "R7.3-e", False,
     )  # fmt: skip
-    note = m.MaintenanceNote.objects.get()
-    assert (note.machine, note.meet) == (g.machine, meet)
-    assert "Ball stuck behind the left ramp" in note.text
+    (sheet,) = machine_histories(meet.season.league, machine_id=g.machine_id)
+    assert [(line.what, line.meet) for line in sheet.lines] == [("malfunction", meet.number)]
+    assert "Ball stuck behind the left ramp" in sheet.lines[0].text
+    assert not m.MaintenanceNote.objects.exists()
 
 
 def test_report_malfunction_on_a_one_handed_extra_ball_refused(night, meet):
@@ -327,10 +330,8 @@ def test_report_malfunction_power_loss_on_ball_2_in_play_gives_every_player_his_
     assert reported.entitled is True
     granted = [request_compensatory_game(game=g, player=p, actor=night.user).balls for p in a[:4]]
     assert granted == [1, 2, 2, 2]
-    note = m.MaintenanceNote.objects.get()
-    assert f"{a[1]}: major on ball 2, catastrophic on ball 3 → a compensatory game of 2 balls" in (
-        note.text
-    )
+    (sheet,) = machine_histories(meet.season.league, machine_id=g.machine_id)
+    assert [line.what for line in sheet.lines] == ["malfunction"] * 7  # one a row
 
 
 def test_report_malfunction_game_ending_next_balls_adjusted_by_the_official(night, meet):

@@ -1,6 +1,6 @@
 """Warnings when a meet starts: a season below the design size (R1-a), a mid-season change
-of grouping scheme (R4.1-e), a meet off the league day or a week early (R2-a), as the rules
-give them; never errors."""
+of grouping scheme (R4.1-e), a meet off the league day or less than a week after the last
+(R2-a), as the rules give them; never errors."""
 
 import datetime
 
@@ -69,5 +69,5 @@ def test_start_meet_warns_of_a_meet_a_week_early_and_off_the_league_day():
 
     assert list(started.warnings) == [
         "meet 2 is on a Saturday, not on the league day (Tuesdays, R2-a)",
-        "meet 2 is 4 days after meet 1 (2026-01-06), a week early: meets are weekly (R2-a)",
+        "meet 2 is 4 days after meet 1 (2026-01-06), less than a week: meets are weekly (R2-a)",
     ]

@@ -473,7 +473,8 @@ def test_violation_is_sent_to_its_violator_with_the_penalty(mailoutbox):
     (mail,) = mailoutbox
     assert mail.subject == f"{night.league}: a violation recorded at meet 1"
     assert "It is a serious violation: your offense 1 this season." in mail.body
-    assert "Penalty: game 1 of your match is forfeited (§8.5)." in mail.body
+    assert "Penalty: game 1 of your match is forfeited.\n" in mail.body
+    assert "\nWhy: rules §8.2, §8.5.\n" in mail.body
     assert "The official's reason: Seen by the LO" in mail.body
 
 
@@ -499,7 +500,8 @@ def test_malfunction_and_restart_are_sent_to_the_player_they_name(mailoutbox):
     ]
     restart = next(mail for mail in mailoutbox if "restarted" in mail.subject)
     assert "3 games were started for 4 players" in restart.body
-    assert "You are charged 2.00 for every player's game (R8.6-d)." in restart.body
+    assert "You are charged 2.00 for every player's game.\n" in restart.body
+    assert "\nWhy: rules R8.6-c, R8.6-d.\n" in restart.body
 
 
 def test_queue_meet_closed_costs_the_same_queries_for_every_player():

@@ -532,3 +532,30 @@ def test_playoff_no_show_after_the_delayed_start_recorded(official):
     )
 
     assert no_show.player == pia
+
+
+@pytest.mark.parametrize("service", ["qualify", "seed", "withdraw", "close"])
+def test_a_closed_playoff_night_refuses_its_night_services_r6_1_a(season, official, service):
+    """issue 33 §3: a closed night's bracket and places are final; closing it again, or
+    qualifying, seeding or withdrawing, is refused in words (nothing written)."""
+    qualify_for_playoffs(season=season, date=NIGHT, actor=official.user)
+    m.PlayoffNight.objects.filter(season=season).update(status=m.PlayoffNight.Status.CLOSED)
+    calls = {
+        "qualify": lambda: qualify_for_playoffs(season=season, date=NIGHT, actor=official.user),
+        "seed": lambda: record_seed_playoff(
+            season=season, order=players("Dee", "Bea"), actor=official.user
+        ),
+        "withdraw": lambda: record_withdrawal(
+            season=season, player=player("Ned"), actor=official.user
+        ),
+        "close": lambda: close_playoff_night(season=season, actor=official.user),
+    }
+
+    with pytest.raises(ValidationError) as refused:
+        calls[service]()
+
+    assert refused.value.code == "playoffs_closed"
+    assert refused.value.messages == [
+        "The playoff night is closed: its bracket and places are final."
+    ]
+    assert (m.Tiebreaker.objects.count(), m.Withdrawal.objects.count()) == (0, 0)

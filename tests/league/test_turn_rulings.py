@@ -128,5 +128,6 @@ def test_player_page_says_the_kind_in_words(client, night, entry: TurnRulingKind
     page = html.unescape(client.get(f"/leagues/tuesday/players/{group[3].pk}/").text)
 
     rules = ", ".join(entry.rules)
-    assert f'{entry.name} in game 1: {entry.ruled} <small class="rule-ref">(rule {rules})' in page
+    why = f'<details class="why"><summary>Why</summary><p>The rulebook: {rules}.</p>'
+    assert f"{entry.name} in game 1: {entry.ruled}{why}" in page
     assert "Private words" not in page

@@ -197,13 +197,31 @@ def test_next_meet_date_is_on_the_league_day_after_the_last_and_within_a_week(
     assert earliest <= on < earliest + timedelta(days=7)
 
 
+@pytest.mark.parametrize(
+    ("on", "said"),
+    [
+        (date(2026, 1, 6), "meet 2 is on the same day as meet 1 (2026-01-06)"),
+        (date(2026, 1, 7), "meet 2 is 1 day after meet 1 (2026-01-06), less than a week"),
+        (date(2026, 1, 5), "meet 2 is 1 day before meet 1 (2026-01-06)"),
+        (date(2026, 1, 3), "meet 2 is 3 days before meet 1 (2026-01-06)"),
+    ],
+)
+def test_meet_date_warnings_say_a_meet_too_soon_plainly(on, said):
+    """R2-a; issue 33 §3: "0 days after meet 1, a week early" said neither."""
+    warnings = meet_date_warnings(
+        number=2, on=on, league_day=on.weekday(), previous=date(2026, 1, 6)
+    )
+
+    assert warnings == (f"{said}: meets are weekly (R2-a)",)
+
+
 def test_meet_date_warnings_on_another_day_and_a_week_early():
     """R2-a: warnings, not refusals."""
     assert meet_date_warnings(
         number=5, on=date(2026, 1, 10), league_day=TUESDAY, previous=date(2026, 1, 6)
     ) == (
         "meet 5 is on a Saturday, not on the league day (Tuesdays, R2-a)",
-        "meet 5 is 4 days after meet 4 (2026-01-06), a week early: meets are weekly (R2-a)",
+        "meet 5 is 4 days after meet 4 (2026-01-06), less than a week: meets are weekly (R2-a)",
     )
     assert (
         meet_date_warnings(

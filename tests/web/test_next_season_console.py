@@ -59,7 +59,7 @@ def test_next_season_form_starts_the_season_with_the_players_left_ticked(client,
 
     spring = m.Season.objects.get(name="Spring 2027")
     assert response.redirect_chain == [(f"/manage/tuesday/seasons/{spring.pk}/roster/", 302)]
-    assert "Spring 2027 started from Winter 2026 with 2 of its 3 players." in response.text
+    assert "Spring 2027 is prepared from Winter 2026 with 2 of its 3 players." in response.text
     assert spring.weekday == m.Weekday.THURSDAY
     assert sorted(spring.entries.values_list("player_id", flat=True)) == sorted(
         [alice.pk, carol.pk]

@@ -1,7 +1,9 @@
 """A player's personal link (/me/<token>/) and the console's roster panel that issues it."""
 
 import datetime
+import json
 import re
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -13,6 +15,7 @@ from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.notices import preferences_for_token
 from flipwell.league.player_link_tokens import token_for
+from flipwell.league.services.season_files import import_season_file
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +83,10 @@ def test_player_link_page_announces_a_lateness_with_the_wait(client, me):
     response = client.post(me.url, {"action": "late", "meet": "2"}, follow=True)
 
     assert "your group waits for you until 19:15 at the latest." in response.text
-    assert '<small class="rule-ref">(rule R2.2-a)</small>' in response.text  # issue 27 §5
+    assert (
+        '</p><details class="why"><summary>Why</summary><p>The rulebook: R2.2-a.</p></details>'
+        in response.text
+    )  # issue 27 §5
     assert m.LatenessNotice.objects.get().meet == me.meets[1]
 
 
@@ -245,3 +251,31 @@ def test_player_link_email_becomes_the_notices_address_with_nothing_chosen(clien
         [],
     )
     assert (kept.email, kept.groups) == ("bo@example.org", True)
+
+
+def test_player_link_page_of_a_finished_season_says_it_is_finished(client):
+    """issue 33 §3: a finished season's link said "No meet scheduled yet"."""
+    official = f.LeagueOfficialFactory()
+    season = import_season_file(
+        league=official.league,
+        name="Winter 2026",
+        data=json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text()),
+        first_meet=datetime.date(2026, 1, 7),
+        actor=official.user,
+    )
+    player = m.SeasonEntry.objects.filter(season=season).first().player
+    link = services.issue_player_link(season=season, player=player, actor=official.user)
+
+    response = client.get(f"/me/{token_for(link)}/")
+
+    assert response.status_code == 200
+    assert "Winter 2026 is finished: every meet is played." in response.text
+    assert "No meet scheduled yet" not in response.text
+
+
+def test_player_link_page_before_any_meet_is_scheduled_says_so(client, me):
+    m.Meet.objects.filter(season=me.season).delete()
+
+    response = client.get(me.url)
+
+    assert "No meet scheduled yet." in response.text

@@ -42,7 +42,9 @@ def test_playoffs_page_explains_the_semifinal_tie_r6_5_a(client, demo):
 
     text = response.text
     assert SIX_SIX.search(text), "no sentence explains the 6-6 semifinal"
-    assert '<small class="rule-ref">(rule R6.5-a)</small>' in text
+    assert (
+        '<details class="why"><summary>Why</summary><p>The rulebook: R6.5-a.</p></details>' in text
+    )
     assert "[R6.5-a]" not in text
 
 
@@ -54,7 +56,7 @@ def test_playoffs_page_explains_the_seed_playoffs_r6_1_e(client, demo):
     assert response.text.count("won the single-ball playoff on") == len(
         response.context["page"].bracket.notes
     )
-    assert "(rule R6.1-e)" in response.text
+    assert "The rulebook: R6.1-e." in response.text
 
 
 def test_playoffs_page_shows_each_games_points_and_totals_r6_3_a(client, demo):

@@ -271,9 +271,18 @@ def test_tied_semifinal_plays_a_tiebreaker_game_explained_r6_5_a(client, night):
 
 def test_forged_or_other_token_is_404(client, night):
     assert client.get("/sheet/match/nope/").status_code == 404
+
+
+def test_sheet_of_a_closed_night_says_it_is_closed_and_links_the_playoffs(client, night):
     night.night.status = m.PlayoffNight.Status.CLOSED
     night.night.save()
-    assert client.get(night.url).status_code == 404
+
+    response = client.get(night.url)
+
+    assert response.status_code == 410
+    assert "The playoff night is closed" in response.content.decode()
+    slug, season = night.season.league.slug, night.season.pk
+    assert f'href="/leagues/{slug}/playoffs/?season={season}"' in response.content.decode()
 
 
 def test_live_state_fragment_changes_when_scores_are_entered(client, night):
@@ -329,7 +338,7 @@ def test_live_state_of_a_closed_night_says_the_sheet_is_over(client, night):
     over = client.get(night.url + "state/")
 
     assert over.status_code == 200
-    assert "The playoffs are over" in over.content.decode()
+    assert "The playoff night is closed" in over.content.decode()
 
 
 def test_printed_match_sheets_carry_each_match_qr_code(client, night):
@@ -341,6 +350,7 @@ def test_printed_match_sheets_carry_each_match_qr_code(client, night):
 
     assert page.count('class="print-page"') == 3  # SF1, SF2, F (R6.3-d)
     assert page.count("<svg") == 3
+    assert page.count('<span class="sheet-url">http://testserver/sheet/match/') == 3
     assert "Semifinal 1" in page
     assert "Ann Test</li><li>Dee Test</li><li>Eve Test</li><li>Hal Test" in page
     assert "the top 2 of semifinal 1 and of semifinal 2" in page

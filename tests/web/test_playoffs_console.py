@@ -5,6 +5,8 @@ its service's arguments, so a name spelt apart would fail here."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -65,7 +67,7 @@ def test_playoffs_page_records_a_seed_playoff_r6_1_e(console, golden, official):
 
     response = console.post(
         _url(golden),
-        {"action": "seed", "place_1": player("Dee").pk, "place_2": player("Bea").pk},
+        {"action": "seed", "tie": "1", "place_1": player("Dee").pk, "place_2": player("Bea").pk},
     )
 
     assert response.status_code == 302
@@ -77,7 +79,7 @@ def test_playoffs_page_refuses_a_player_listed_twice(console, golden, official):
 
     response = console.post(
         _url(golden),
-        {"action": "seed", "place_1": player("Dee").pk, "place_2": player("Dee").pk},
+        {"action": "seed", "tie": "1", "place_1": player("Dee").pk, "place_2": player("Dee").pk},
     )
 
     assert response.status_code == 400
@@ -163,3 +165,94 @@ def test_playoffs_page_close_refused_before_the_finals_says_why(console, qualifi
     assert response.status_code == 400
     assert 'class="form-errors"' in response.text
     assert m.PlayoffNight.objects.get(season=qualified).status != "closed"
+
+
+def _closed(season):
+    m.PlayoffNight.objects.filter(season=season).update(status=m.PlayoffNight.Status.CLOSED)
+
+
+def test_playoffs_page_of_a_closed_night_offers_no_form(console, qualified):
+    """issue 33 §3: after the night closed, the page still offered Qualify, Withdrawal and
+    Close."""
+    _closed(qualified)
+
+    response = console.get(_url(qualified))
+
+    assert response.status_code == 200
+    assert "The playoff night is closed" in response.text
+    for gone in ("Qualify", "Record the withdrawal", "Close the playoff night", "Record for"):
+        assert gone not in response.text
+
+
+@pytest.mark.parametrize(
+    "posted",
+    [
+        {"action": "qualify", "date": NIGHT.isoformat()},
+        {"action": "withdraw", "player": "Ivy"},
+        {"action": "close"},
+    ],
+)
+def test_playoffs_page_of_a_closed_night_refuses_its_forms_saying_why(console, qualified, posted):
+    _closed(qualified)
+    if "player" in posted:
+        posted = {**posted, "player": player(posted["player"]).pk}
+
+    response = console.post(_url(qualified), posted)
+
+    assert response.status_code in (400, 409)
+    assert "The playoff night is closed: its bracket and places are final." in response.text
+    assert m.Withdrawal.objects.count() == 1  # Ned's, before
+
+
+def _options(html, field_id):
+    """The names a select offers (its blank choice left out)."""
+    select = re.search(rf'<select name="[^"]+"[^>]*id="{field_id}"[^>]*>(.*?)</select>', html, re.S)
+    assert select is not None, field_id
+    return [n for v, n in re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)<', select[1]) if v]
+
+
+def test_playoffs_page_offers_one_seed_form_per_tie_r6_1_e(console, golden, official):  # noqa: F811
+    """issue 33 §3: the seed-tie form offered every player of the season in each place."""
+    qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user)
+
+    page = console.get(_url(golden)).text
+
+    assert page.count('name="tie"') == 2
+    tied = {
+        (_options(page, f"id_tie{n}_place_1")[0], _options(page, f"id_tie{n}_place_1")[1])
+        for n in (1, 2)
+    }
+    assert {frozenset(t) for t in tied} == {
+        frozenset({str(player("Bea")), str(player("Dee"))}),
+        frozenset({str(player("Hal")), str(player("Pia"))}),
+    }  # fmt: skip
+    assert len(_options(page, "id_tie1_place_2")) == 2
+    assert 'id="id_tie1_place_3"' not in page
+
+
+def test_playoffs_page_refuses_a_player_of_another_tie_r6_1_e(console, golden, official):  # noqa: F811
+    qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user)
+    page = console.get(_url(golden)).text
+    number = 1 if str(player("Dee")) in _options(page, "id_tie1_place_1") else 2
+
+    response = console.post(
+        _url(golden),
+        {"action": "seed", "tie": str(number), "place_1": player("Dee").pk,
+         "place_2": player("Pia").pk},
+    )  # fmt: skip
+
+    assert response.status_code == 400
+    assert "Place 2: that player is not one of the players offered here" in response.text
+    assert m.Tiebreaker.objects.count() == 0
+
+
+def test_playoffs_page_says_a_tie_settled_meanwhile_is_gone(console, seeded):
+
+    response = console.post(
+        _url(seeded),
+        {"action": "seed", "tie": "1", "place_1": player("Dee").pk, "place_2": player("Bea").pk},
+    )
+
+    assert response.status_code == 400
+    assert "That tie is settled already, or the page is out of date: reload it." in response.text
+    assert m.Tiebreaker.objects.count() == 2  # the two settled before

@@ -57,6 +57,21 @@ def test_score_sheet_qr_encodes_the_groups_token(client, open_night, monkeypatch
         assert qr_code(url, label=f"Score sheet of group {group.number}") in response.text
 
 
+def test_score_sheet_prints_its_address_beside_the_qr_code(client, open_night, monkeypatch):
+    """issue 33 §3: a phone that cannot scan had no way to the sheet."""
+    night, meet = open_night
+    client.force_login(night.user)
+    now = time.time()
+    monkeypatch.setattr(time, "time", lambda: now)
+
+    response = client.get(sheets_url(night, meet))
+
+    addresses = re.findall(r'<span class="sheet-url">([^<]+)</span>', response.text)
+    assert addresses == [
+        f"http://testserver/sheet/{make_token(group)}/" for group in meet.groups.order_by("number")
+    ]
+
+
 def test_score_sheets_for_a_closed_meet_carry_no_qr(client, open_night):
     night, meet = open_night
     m.Meet.objects.filter(pk=meet.pk).update(status=m.Meet.Status.CLOSED)

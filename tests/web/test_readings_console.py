@@ -35,7 +35,7 @@ def test_readings_page_shows_every_setting_with_its_passage(client, lo):
     assert page.status_code == 200
     assert [name for name in READINGS if f'id="{name}"' not in text] == []
     assert "How many countable forfeits forfeit the season" in text
-    assert "(rule R2.5-a)" in text
+    assert "· rules R2.5-a" in text
     assert f'href="{URL}"' in client.get("/manage/tuesday/").content.decode()
 
 

@@ -100,12 +100,17 @@ def test_sheet_token_of_another_meet_group_pair_is_not_found(client, night):
     assert response.status_code == 404
 
 
-def test_sheet_token_is_dead_once_the_meet_closes(client, night):
+def test_sheet_of_a_closed_meet_says_it_is_closed_and_links_its_results(client, night):
+    """issue 33 §3: a closed meet's sheet link said an official had issued a new link."""
     m.Meet.objects.filter(pk=night.meet.pk).update(status=m.Meet.Status.CLOSED)
 
     response = client.get(night.url)
 
-    assert response.status_code == 404
+    assert response.status_code == 410
+    assert "Meet 1 is closed" in response.text
+    assert f'href="/leagues/{night.league.slug}/meets/{night.meet.pk}/"' in response.text
+    assert "new link" not in response.text
+    assert "<form" not in response.text
 
 
 def test_sheet_token_signed_for_another_purpose_is_not_found(client, night):
@@ -580,7 +585,8 @@ def test_live_sheet_of_a_closed_meet_says_it_is_over_and_offers_nothing_more(cli
     response = client.get(night.url + "state/")
 
     assert response.status_code == 200
-    assert "This meet is over: its score sheet links no longer work." in response.text
+    assert "Meet 1 is closed" in response.text
+    assert f'href="/leagues/{night.league.slug}/meets/{night.meet.pk}/"' in response.text
     assert "data-sheet-state" not in response.text
     assert "<form" not in response.text
 

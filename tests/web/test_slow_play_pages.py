@@ -158,7 +158,11 @@ def test_player_page_says_the_slow_play_warning_in_plain_words(client, night):
 
     assert response.status_code == 200
     card = _meet_card(response.text)
-    assert SENTENCE + ' <small class="rule-ref">(rule R7.5-a)</small></li>' in card
+    assert (
+        SENTENCE
+        + '<details class="why"><summary>Why</summary><p>The rulebook: R7.5-a.</p></details></li>'
+        in card
+    )
     assert "Slow to begin" not in response.text  # the official's reason is not public
 
 

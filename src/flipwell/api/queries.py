@@ -10,6 +10,7 @@ Everything computed (standings, boards, brackets, sheets) comes from
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
@@ -17,6 +18,7 @@ from django.db.models import Model, OuterRef, Prefetch, QuerySet, Subquery
 from django.http import Http404
 
 from flipwell.league import models as m
+from flipwell.league.selectors.meet_board import BoardGame, board_game
 from flipwell.league.selectors.seasons import current_season_id_subquery, with_state
 
 M = TypeVar("M", bound=Model)
@@ -104,6 +106,21 @@ def game(game_id: int, *, field: str | None = None) -> m.Game:
     """The game with this id, its group, meet and machine (404 when none; 422 on `field`)."""
     rows = m.Game.objects.select_related("group__meet__season__league", "machine")
     return _one(rows, f"No game {game_id}.", field, pk=game_id)
+
+
+@dataclass(frozen=True)
+class GameRead:
+    """A game as its read shows it: the stored game with its sheets (`game_sheets`) and the
+    game as the meet board shows it (its game lines, from the fold; None: not on a board)."""
+
+    game: m.Game
+    board: BoardGame | None
+
+
+def game_read(game_id: int) -> GameRead:
+    """`game_sheets` with the game's lines on its meet's board (404 when none)."""
+    game = game_sheets(game_id)
+    return GameRead(game, board_game(game))
 
 
 def game_sheets(game_id: int) -> m.Game:

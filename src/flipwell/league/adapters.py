@@ -524,6 +524,37 @@ def players_playing(game: m.Game, members: Iterable[int]) -> list[str]:
     return [player_key(p) for p in members if p not in forfeited]
 
 
+def pending_game_facts(
+    game_id: int, title: str, sheet: Mapping[int, int | None], ties: Iterable[Iterable[int]]
+) -> GameFacts:
+    """The facts game `game_id` (on the machine titled `title`) will have once `sheet`, its
+    entered and not yet confirmed sheet with its tie orders `ties`, is confirmed (R3-a): its
+    compensatory games (R7.3-m), its violations' score changes (§8) and its non-countable
+    forfeits, as `season_facts` loads them for a confirmed game (3 queries)."""
+    compensatory = m.CompensatoryGame.objects.filter(game_id=game_id).order_by()
+    violations = m.Violation.objects.filter(game_id=game_id).order_by()
+    non_countable = m.Forfeit.objects.filter(game_id=game_id, countable=False).order_by()
+    reduced, zeroed = _score_adjustments(
+        violations.values_list(
+            "game_id", "player_id", "kind", "serious", "last_allowable_ball", "slam_tilted"
+        )
+    ).get(game_id, (frozenset(), {}))
+    return GameFacts(
+        machine=title,
+        scores=sheet_facts(sheet),
+        tie_order=tie_order_facts(ties),
+        compensatory={
+            player_key(p): Compensatory(new, leading, state)
+            for _, p, new, leading, state in compensatory.values_list(*COMPENSATORY_COLUMNS)
+        },
+        reduced=reduced,
+        zeroed=zeroed,
+        non_countable=frozenset(
+            player_key(p) for p in non_countable.values_list("player_id", flat=True)
+        ),
+    )
+
+
 def sheet_facts(sheet: Mapping[int, Score]) -> dict[str, Score]:
     """A score sheet (player id -> machine score, None for a forfeit) by player key."""
     return {player_key(p): score for p, score in sheet.items()}

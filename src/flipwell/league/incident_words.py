@@ -1,5 +1,5 @@
-"""What a malfunction says in words (§7.3): the line on the machine's maintenance sheet
-(R7.3-u), the notices to the players it touches, and what a game-ending event owes a player.
+"""What a malfunction says in words (§7.3): the notices to the players it touches, and what a
+game-ending event owes a player.
 
 Words: *label* is the malfunction's reason as a person reads it ("Stuck ball"); *owed* is
 what a game-ending event gives one player (`flipwell.league.services.malfunctions.Owed`).
@@ -43,20 +43,6 @@ def owed_words(
         else "no compensatory game (it needs 2 majors or 1 catastrophic)"
     )
     return f"{', '.join(parts)} → {owed}"
-
-
-def maintenance_line(
-    malfunction: m.Malfunction, *, kind: str, rule: str, ended: str | None, why: str
-) -> str:
-    """The maintenance sheet's line for a reported malfunction (R7.3-u); `ended`: what the
-    game-ending event owes each player, if it ended the game."""
-    game = malfunction.game
-    return (
-        f"{kind.replace('_', ' ')} malfunction: {_label(malfunction)}, ball {malfunction.ball}, "
-        f"group {game.group.number} game {game.number} ({rule})"
-        + (f"; the game ended: {ended}" if ended is not None else "")
-        + (f". {why}" if why else "")
-    )
 
 
 def malfunction_notice(

@@ -19,6 +19,13 @@ Words (see also `flipwell.league.models.notices`):
 - *reminder*: queued by ``flipwell work`` (`flipwell.league.notice_worker.queue_due_reminders`)
   ``NOTICE_REMINDER_HOURS`` before each planned meet's scheduled start, not by a service.
 
+- *why line*: a notice is plain text, so it has no fold for the rules its sentences rest on
+  (as the pages' "why", templates/public/_why.html): each sentence is written without its
+  bracketed rule ids (the ``plain`` filter), and the rules they cite go on one line of their
+  own at the end, before the footer: ``Why: rules R7.3-h, R7.3-k.`` No other line of a notice
+  names a rule. The services' sentences (a ruling's `details`) keep citing their rules in
+  brackets; the templates take them apart.
+
 The notices are rendered when queued (templates ``email/*.txt``), from facts the service has at
 hand (the stored groups, the fold it just stored), so the worker needs no fold. Each queue
 function costs no query when notices are off, one when nobody chose that kind, and a fixed

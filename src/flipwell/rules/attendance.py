@@ -64,7 +64,7 @@ def meet_date_warnings(
     *, number: int, on: date, league_day: int, previous: date | None
 ) -> tuple[str, ...]:
     """Warnings (never refusals) for meet `number` held `on` a date: a day other than the
-    league day, or less than a week after the previous meet (a week early), R2-a."""
+    league day, or less than a week after the previous meet, R2-a."""
     day = _check_weekday(league_day)
     found = []
     if on.weekday() != day:
@@ -73,12 +73,22 @@ def meet_date_warnings(
             f"({WEEKDAYS[day]}s, R2-a)"
         )
     if previous is not None and (on - previous).days < DAYS_PER_WEEK:
-        gap = (on - previous).days
-        found.append(
-            f"meet {number} is {gap} day{'s' if gap != 1 else ''} after meet {number - 1} "
-            f"({previous.isoformat()}), a week early: meets are weekly (R2-a)"
-        )
+        found.append(_too_soon(number, on, previous))
     return tuple(found)
+
+
+def _too_soon(number: int, on: date, previous: date) -> str:
+    """Meet `number` held `on`, less than a week after the previous meet's `previous` (or on
+    the same day, or before it), in words (R2-a)."""
+    gap = (on - previous).days
+    before = f"meet {number - 1} ({previous.isoformat()})"
+    if gap == 0:
+        where = f"on the same day as {before}"
+    elif gap < 0:
+        where = f"{-gap} day{'s' if gap != -1 else ''} before {before}"
+    else:
+        where = f"{gap} day{'s' if gap != 1 else ''} after {before}, less than a week"
+    return f"meet {number} is {where}: meets are weekly (R2-a)"
 
 
 MeetDateCheck = Literal["outside_season", "out_of_order", "not_league_day"]

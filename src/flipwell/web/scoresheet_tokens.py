@@ -29,6 +29,18 @@ class DeadToken(Http404):
     """A token that is forged, expired, or whose meet is no longer open (shown as a 404)."""
 
 
+class SheetClosed(DeadToken):
+    """A token of ours whose meet (or playoff night) is closed: the sheet is over, and its
+    results are on the league's public page at `results_path` (the sheet page says so and
+    links it, rather than a 404 that speaks of a new link)."""
+
+    def __init__(self, message: str, *, results_path: str, what: str) -> None:
+        super().__init__(message)
+        self.results_path = results_path
+        self.what = what
+        """What is closed, as a sentence's subject: "Meet 3", "The playoff night"."""
+
+
 def make_token(group: m.Group) -> str:
     """The signed token of `group`'s score sheet at its meet."""
     return token_for(group.pk, group.meet_id)
@@ -83,6 +95,13 @@ def group_for_token(token: str) -> m.Group:
         .filter(pk=group_id, meet_id=meet_id)
         .first()
     )
+    if group is not None and group.meet.status == m.Meet.Status.CLOSED:
+        meet = group.meet
+        raise SheetClosed(
+            "This meet is over: its score sheet links no longer work.",
+            results_path=reverse("web:meet", args=[meet.season.league.slug, meet.pk]),
+            what=f"Meet {meet.number}",
+        )
     if group is None or group.meet.status != m.Meet.Status.OPEN:
         raise DeadToken("This meet is over: its score sheet links no longer work.")
     return group
@@ -137,6 +156,13 @@ def match_for_token(token: str) -> tuple[m.PlayoffNight, str, str]:
         .distinct()
         .first()
     )
-    if night is None or night.status == m.PlayoffNight.Status.CLOSED:
+    if night is not None and night.status == m.PlayoffNight.Status.CLOSED:
+        raise SheetClosed(
+            "The playoffs are over: their score sheet links no longer work.",
+            results_path=reverse("web:playoffs", args=[night.season.league.slug])
+            + f"?season={night.season_id}",
+            what="The playoff night",
+        )
+    if night is None:
         raise DeadToken("The playoffs are over: their score sheet links no longer work.")
     return night, division, match

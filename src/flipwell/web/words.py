@@ -19,6 +19,12 @@ _BRACKETED = re.compile(r"\s*[(\[]([^()\[\]]*)[)\]]")
 _ITEM = re.compile(rf"^(?:rules? )?({RULE})(?::\s*(.*))?$", re.S)
 
 
+def counted(count: int, noun: str, plural: str = "") -> str:
+    """ "1 forfeit", "2 forfeits", "0 forfeits": a count with its noun in the right number
+    (`plural` for a noun that takes more than an "s")."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 def split_rules(text: str) -> tuple[str, tuple[str, ...]]:
     """The sentence without its bracketed rule ids, and those ids in order, each once:
     "Pick the machine (last place, R5-c, A21): go." -> ("Pick the machine (last place): go.",

@@ -182,12 +182,16 @@ def get_playoffs(request: HttpRequest, season_id: SeasonId) -> Any:
 @router.get("/meets/{meet_id}", response={200: MeetBoardOut, **ERROR_RESPONSES})
 @decorate_view(conditional_on_revision("meet_id"))
 def get_meet(request: HttpRequest, meet_id: MeetId) -> Any:
-    """A meet's board: groups, games, confirmed scores, who picks next, machines."""
+    """A meet's board: groups, games, each confirmed game's lines as the season fold decides
+    them (the score that counts, the score entered, adjustments, place, points), who picks
+    next, machines."""
     return meet_board(queries.meet(meet_id))
 
 
 @router.get("/games/{game_id}", response={200: GameOut, **ERROR_RESPONSES})
 @decorate_view(conditional_on_revision("game_id"))
 def get_game(request: HttpRequest, game_id: GameId) -> Any:
-    """A game and every version of its score sheet (to confirm one, use its id)."""
-    return queries.game_sheets(game_id)
+    """A game, every version of its score sheet as entered (to confirm one, use its id), and
+    its result as the season fold decides it (the score that counts, the score entered, the
+    adjustments, place and points)."""
+    return queries.game_read(game_id)

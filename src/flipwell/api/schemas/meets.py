@@ -19,11 +19,11 @@ from flipwell.api.schemas.common import (
     id_field,
     text_field,
 )
-from flipwell.api.schemas.sheets import ScoreOut
+from flipwell.api.schemas.sheets import GameLineOut
 from flipwell.league import enums, limits
 
 if TYPE_CHECKING:
-    from flipwell.league.selectors.meet_board import BoardGame, BoardGroup, MeetBoard
+    from flipwell.league.selectors.meet_board import BoardGame, BoardGroup, MeetBoard, RankingLine
     from flipwell.league.services.meet_machines import NextGame, RecordedAbsence
 
 
@@ -55,18 +55,19 @@ class BoardGameOut(Schema):
     awaiting_confirmation: bool = Field(
         ..., description="A sheet was entered and waits for another player's confirmation."
     )
-    scores: list[ScoreOut] | None = Field(
-        ..., description="The confirmed scores; null until confirmed."
+    scores: list[GameLineOut] | None = Field(
+        ...,
+        description="Each player's game line as the season fold decides it, ladder order: "
+        "the score that counts (machine_score), the score entered (entered_score), the "
+        "adjustments between them, place and points; null until confirmed.",
     )
     finishing_order: list[int] = Field(
         ..., description="Player ids, first place first (from the rules); empty until scored."
     )
 
     @staticmethod
-    def resolve_scores(obj: BoardGame) -> list[dict[str, Any]] | None:
-        if obj.scores is None:
-            return None
-        return [{"player_id": p, "machine_score": s} for p, s in obj.scores.items()]
+    def resolve_scores(obj: BoardGame) -> tuple[RankingLine, ...] | None:
+        return obj.cells if obj.confirmed and obj.cells else None
 
 
 class BoardGroupOut(Schema):

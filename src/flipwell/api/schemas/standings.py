@@ -86,7 +86,11 @@ class StandingsOut(Schema):
 
 class HistoryScoreOut(Schema):
     player: PlayerRefOut = Field(..., description="A player of the group.")
-    machine_score: int | None = Field(..., description="His machine score; null: no score.")
+    machine_score: int | None = Field(
+        ...,
+        description="His score that counts (the season fold's: after a compensatory game, a "
+        "reduction, a zero score or a penalty); null: no score.",
+    )
 
 
 class HistoryGameOut(Schema):

@@ -13,9 +13,10 @@ Words:
 - *roster CSV*: one row per player entered in the season, by name, in the columns a roster
   import reads (`flipwell.league.players_csv`): first and last name, IFPA number, IFPA rank
   at the start of the season; so a season's roster exported can be imported into another.
-- *scores CSV*: one row per player per game with a confirmed score sheet: the machine score
-  as entered (empty: no score, a forfeit), the final score the rules used (after compensatory
-  games, reductions and zeroes), his place and game points.
+- *scores CSV*: one row per player per game with a confirmed score sheet, his game line: the
+  machine score as entered (empty: no score, a forfeit), the final score that counts (after
+  compensatory games, subtractions, reductions, zeroes and §8.5 penalties), his place and
+  game points.
 
 Every CSV cell is written by `flipwell.league.csv_cells.csv_text`: a name a spreadsheet would
 run as a formula (``=...``) is written as text (``'=...``).
@@ -36,14 +37,17 @@ from flipwell.league.adapters import season_facts, season_ruleset
 from flipwell.league.csv_cells import csv_text
 from flipwell.league.players_csv import COLUMNS as ROSTER_COLUMNS
 from flipwell.rules import (
+    FWPL_V1,
     GameFacts,
     MeetFacts,
+    Ruleset,
     SeasonFacts,
     SeasonResult,
     Standing,
     Violation,
     fold_season,
 )
+from flipwell.rules.game_lines import match_game_lines
 
 STANDINGS_COLUMNS = (
     "rank",
@@ -88,16 +92,21 @@ class FoldedSeason:
     """Meet number -> the played (open or closed) meet."""
     names: Mapping[str, tuple[str, str]]
     """Player key -> first and last name."""
+    ruleset: Ruleset = FWPL_V1
+    """The readings the season is folded under."""
 
 
 def fold(season: m.Season) -> FoldedSeason:
     """Load a season's facts (a fixed number of queries) and fold them with its readings."""
     facts = season_facts(season)
-    result = fold_season(facts, ruleset=season_ruleset(season))
+    ruleset = season_ruleset(season)
+    result = fold_season(facts, ruleset=ruleset)
     numbers = [meet.number for meet in facts.meets]
     meets = {meet.number: meet for meet in season.meets.filter(number__in=numbers)}
     names = {e.player: (e.first_name, e.last_name) for e in facts.entrants}
-    return FoldedSeason(season=season, facts=facts, result=result, meets=meets, names=names)
+    return FoldedSeason(
+        season=season, facts=facts, result=result, meets=meets, names=names, ruleset=ruleset
+    )
 
 
 def export_name(season: m.Season) -> str:
@@ -269,7 +278,9 @@ def roster_csv(season: m.Season) -> str:
 
 
 def scores_csv(folded: FoldedSeason) -> str:
-    """Every game's scores as CSV (header `SCORES_COLUMNS`), in meet, group, game order."""
+    """Every game's scores as CSV (header `SCORES_COLUMNS`), in meet, group, game order: each
+    player's game line (`flipwell.rules.game_lines`: the score entered, the score that counts,
+    place and game points)."""
     results = {meet.number: meet for meet in folded.result.meets}
     rows: list[Sequence[object]] = []
     for meet in folded.facts.meets:
@@ -279,15 +290,17 @@ def scores_csv(folded: FoldedSeason) -> str:
         for group_number, (match, scored) in enumerate(
             zip(meet.groups, matches, strict=True), start=1
         ):
-            for game_number, (game, outcome) in enumerate(
-                zip(match.games, scored.games, strict=True), start=1
+            games = match_game_lines(
+                match, scored, penalties=results[meet.number].penalties, ruleset=folded.ruleset
+            )
+            for game_number, (game, outcome, lines) in enumerate(
+                zip(match.games, scored.games, games, strict=True), start=1
             ):
-                for player in match.players:
-                    if player not in game.scores:
+                for line in lines:
+                    if line.player not in game.scores:
                         continue
-                    first_name, last_name = folded.names[player]
-                    line = scored.players[player]
-                    forfeit = outcome.forfeits.get(player)
+                    first_name, last_name = folded.names[line.player]
+                    forfeit = outcome.forfeits.get(line.player)
                     rows.append(
                         (
                             meet.number,
@@ -295,13 +308,13 @@ def scores_csv(folded: FoldedSeason) -> str:
                             group_number,
                             game_number,
                             game.machine,
-                            player,
+                            line.player,
                             first_name,
                             last_name,
-                            _blank(game.scores[player]),
-                            _blank(outcome.final_scores.get(player)),
-                            _blank(outcome.result.place(player)),
-                            line.game_points[game_number - 1],
+                            _blank(line.entered),
+                            _blank(line.score),
+                            _blank(line.place),
+                            line.points,
                             "" if forfeit is None else "countable" if forfeit else "not countable",
                         )
                     )

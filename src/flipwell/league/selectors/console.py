@@ -334,6 +334,23 @@ def meet_players(meet: m.Meet, *, group: int | None = None) -> list[tuple[int, s
     return [(pid, f"{first} {last}") for pid, first, last in rows]
 
 
+def meet_group_players(
+    meet: m.Meet, *, group: int | None = None
+) -> dict[int, list[tuple[int, str]]]:
+    """Group number -> its players at `meet` (id, name) in play order, groups by number (1
+    query); only group number `group` when given. A game's players are its group's."""
+    members = m.GroupMember.objects.filter(group__meet=meet)
+    if group is not None:
+        members = members.filter(group__number=group)
+    rows = members.order_by("group__number", "position").values_list(
+        "group__number", "player_id", "player__first_name", "player__last_name"
+    )
+    found: dict[int, list[tuple[int, str]]] = {}
+    for number, pid, first, last in rows:
+        found.setdefault(number, []).append((pid, f"{first} {last}"))
+    return found
+
+
 def league_machines(league: m.League) -> list[m.Machine]:
     """The league's machines by title (1 query)."""
     return list(m.Machine.objects.filter(league=league).order_by("title"))

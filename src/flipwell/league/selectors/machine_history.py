@@ -16,6 +16,7 @@ Words:
 from __future__ import annotations
 
 import datetime
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -294,11 +295,18 @@ def _reports(league: m.League, facts: dict[int, _Facts]) -> None:
         about.problems.append((problem, _with_report(line, row.pk)))
 
 
+MALFUNCTION_COPY = re.compile(r"^(major|catastrophic|positive|not serious) malfunction: ")
+"""The start of the note recording a malfunction once wrote beside its Malfunction row: a
+copy of the row, which is the history's line already (so it is left out)."""
+
+
 def _notes(league: m.League, facts: dict[int, _Facts]) -> None:
     rows = m.MaintenanceNote.objects.filter(machine__league=league).select_related(
         "meet", "created_by"
     )
     for row in rows:
+        if row.meet_id is not None and MALFUNCTION_COPY.match(row.text):
+            continue
         meet = row.meet.number if row.meet else None
         facts[row.machine_id].lines.append(
             SheetLine(row.created_at, "note", row.text, meet, row.created_by.get_username())

@@ -13,16 +13,25 @@ Words:
   (R8.1-b) or set to zero (R8.2-a, R8.7-a) as the season fold says. It differs from the score
   entered only when such an adjustment applies; `adjustments` say why, in words with names.
 
-Everything derived (finishing orders, the picker, the play order) comes from flipwell.rules:
-the finishing orders from the season fold, so compensatory games, zero scores and penalties
-count. `meet_board` runs a fixed number of queries whatever the meet's size.
+- *game line* (`RankingLine`): one player's line of a confirmed game, the fold's
+  (`flipwell.rules.game_lines`): the score that counts, the score entered, each adjustment
+  between them (compensatory, subtracted, reduced, zeroed, penalty, forfeited) in plain words
+  with its rule apart, the place and the game points.
+
+The meet board is THE derived view of a meet's games: every screen and API read that shows a
+game's scores, places or points (public board and TV, score sheet, console, printed sheets
+and results, the API's meet and game reads, exports) reads them here, never from the stored
+sheet lines (tests/test_one_view.py holds that rule). Everything derived (finishing orders, game
+lines, the picker, the play order) comes from flipwell.rules: the finishing orders and game
+lines from the season fold, so compensatory games, zero scores and penalties count.
+`meet_board` runs a fixed number of queries whatever the meet's size.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from flipwell.league import models as m
 from flipwell.league.adapters import (
@@ -36,14 +45,18 @@ from flipwell.league.compiled import CompiledQuery, Rows, rows_together
 from flipwell.league.results import SeasonFold, season_fold
 from flipwell.rules import (
     THE_LO,
+    GameLine,
     GameOutcome,
     MachineState,
+    MatchFacts,
     MatchResult,
     PlayedGame,
     RuleError,
     Ruleset,
+    ScoreChangeKind,
     SeasonResult,
     machine_picker,
+    meet_game_lines,
     night_places,
     play_order,
     scores_adjusted_at,
@@ -63,20 +76,42 @@ class CompensatoryParts:
 
 
 @dataclass(frozen=True)
+class Adjustment:
+    """One change the rules made to an entered score: its kind (compensatory, subtracted,
+    reduced, zeroed, penalty, forfeited), the signed change where it has one, plain words with
+    names, and the rule behind it (shown only in a "why")."""
+
+    kind: ScoreChangeKind
+    amount: int | None
+    text: str
+    rule: str
+
+
+@dataclass(frozen=True)
 class RankingLine:
-    """One player's line of a confirmed game: the score entered, the ranking score, and its
-    parts when they differ (a compensatory game; `adjustments` say every why in words)."""
+    """One player's game line (see the module's words): the score entered, the score that
+    counts, and its parts when they differ (`changes`, and `adjustments`: every why in words,
+    each with its rule)."""
 
     player: int
     name: str
     entered: int | None
     score: int | None
-    """The ranking score (None: no score, a forfeit)."""
+    """The score that counts (None: no score, a forfeit)."""
     compensatory: CompensatoryParts | None
     adjustments: tuple[str, ...]
     points: int = 0
     """The player's game points for this game, bonus point included (R3.2; 0 for a
     forfeit, R2.4-b)."""
+    place: int | None = None
+    """His place in the game (1 = first); None when not ranked (a forfeit)."""
+    changes: tuple[Adjustment, ...] = ()
+    """Each adjustment from the entered score to the one that counts, in order."""
+
+    @property
+    def rule_ids(self) -> tuple[str, ...]:
+        """The rules behind the changes, each once (the "why")."""
+        return tuple(dict.fromkeys(c.rule for c in self.changes))
 
     @property
     def adjusted(self) -> bool:
@@ -86,8 +121,8 @@ class RankingLine:
 
 @dataclass(frozen=True)
 class BoardGame:
-    """One game of a group: machine, chooser, confirmed scores (None until confirmed), and
-    the ranking scores with their parts once confirmed (see the module docstring)."""
+    """One game of a group: machine, chooser, and once confirmed each player's game line
+    (`cells`: what every reader shows) and the finishing order (see the module docstring)."""
 
     id: int
     number: int
@@ -95,14 +130,18 @@ class BoardGame:
     machine: str
     chosen_by: int | None
     confirmed: bool
-    scores: Mapping[int, int | None] | None
+    entered_scores: Mapping[int, int | None] | None
+    """The counted sheet as entered (None until confirmed): a fact the game lines are built
+    from, not what a reader shows (`cells` has the score that counts beside it)."""
     finishing_order: tuple[int, ...]
     awaiting_confirmation: bool
     """A score sheet was entered and waits for another player's confirmation (R3-a)."""
     ranking_scores: Mapping[int, int | None] | None = None
     """Player id -> the score the game ranks them by (None: no score); None until confirmed."""
     cells: tuple[RankingLine, ...] = ()
-    """Once confirmed: each player's line, in the group's ladder order."""
+    """Once confirmed: each player's game line, in the group's ladder order."""
+    compensatory: Mapping[int, CompensatoryParts] = field(default_factory=dict)
+    """Player id -> his compensatory game recorded for this game (R7.3-m), confirmed or not."""
 
 
 @dataclass(frozen=True)
@@ -206,14 +245,29 @@ def meet_board(meet: m.Meet) -> MeetBoard:
     waiting = _open_compensatory_from(rows)
     compensatory = _compensatory_from(rows["compensatory"])
     matches = _matches(result, meet.number) if result is not None else {}
+    lines = (
+        meet_game_lines(folded.facts, result, meet.number, ruleset=ruleset)
+        if result is not None
+        else {}
+    )
+    facts = (
+        {frozenset(x.players): x for x in folded.facts.meets[meet.number - 1].groups}
+        if result is not None and meet.number <= len(folded.facts.meets)
+        else {}
+    )
     board_groups = []
     for group_id, group_number in rows["groups"]:
         players = tuple(pid for pid, _ in members.get(group_id, ()))
         names = dict(members.get(group_id, ()))
-        match = matches.get(frozenset(player_key(p) for p in players))
+        key = frozenset(player_key(p) for p in players)
+        match = matches.get(key)
         group_games = games.get(group_id, [])
+        counted = _fold_games(group_games, facts.get(key))
         board_games = tuple(
-            _board_game(g, match, names, compensatory.get(g.id, {})) for g in group_games
+            _board_game(
+                g, match, names, compensatory.get(g.id, {}), lines.get(key, ()), counted.get(g.id)
+            )
+            for g in group_games
         )
         played = played_games(board_games)
         group_late = late.get(group_id, frozenset())
@@ -243,6 +297,15 @@ def meet_board(meet: m.Meet) -> MeetBoard:
         },
         unplayable=frozenset(machine_id_of(s.machine) for s, _ in states if s.unplayable),
     )
+
+
+def board_game(game: m.Game) -> BoardGame | None:
+    """`game` as its meet's board shows it (the board's queries; None for a game of a meet not
+    started)."""
+    if game.group.meet.status == m.Meet.Status.PLANNED:
+        return None
+    board = meet_board(game.group.meet)
+    return next((g for grp in board.groups for g in grp.games if g.id == game.pk), None)
 
 
 def game_play_order(game: m.Game) -> tuple[int, ...]:
@@ -364,7 +427,10 @@ def group_games(group: m.Group, season_result: SeasonResult) -> tuple[BoardGame,
     names = dict(_group_members(group).get(group.pk, ()))
     number = group.meet.number
     match = _matches(season_result, number).get(frozenset(player_key(p) for p in names))
-    return tuple(_board_game(g, match, names, {}) for g in _group_games(group).get(group.pk, []))
+    return tuple(
+        _board_game(g, match, names, {}, (), g.number - 1 if g.confirmed is not None else None)
+        for g in _group_games(group).get(group.pk, [])
+    )
 
 
 def _official_picks(
@@ -501,29 +567,24 @@ def _board_game(
     match: MatchResult | None,
     names: Mapping[int, str],
     compensatory: Mapping[int, CompensatoryParts],
+    game_lines: Sequence[Sequence[GameLine]],
+    index: int | None,
 ) -> BoardGame:
+    """A group's game; once the fold counts it (`index`: its place among the match's games
+    the fold scored), its finishing order and each player's game line from the fold
+    (`game_lines`: the match's, game 1 first; none for the services' reads)."""
     order: tuple[int, ...] = ()
     ranking: dict[int, int | None] | None = None
     cells: tuple[RankingLine, ...] = ()
-    if row.confirmed is not None and match is not None:
-        confirmed_before = row.number  # games are confirmed in order: the n-th confirmed game
-        if confirmed_before <= len(match.games):
-            outcome = match.games[confirmed_before - 1]
-            order = tuple(int(p) for p in outcome.result.order)
-            ranking = {int(p): s for p, s in outcome.final_scores.items()}
-            adjustments = _adjustments(outcome, names)
-            cells = tuple(
-                RankingLine(
-                    player=p,
-                    name=name,
-                    entered=row.confirmed.get(p),
-                    score=ranking.get(p),
-                    compensatory=compensatory.get(p),
-                    adjustments=adjustments.get(p, ()),
-                    points=match.players[player_key(p)].game_points[confirmed_before - 1],
-                )
-                for p, name in names.items()
-            )
+    scored = row.confirmed is not None and match is not None and index is not None
+    if scored and match is not None and index is not None and index < len(match.games):
+        outcome = match.games[index]
+        order = tuple(int(p) for p in outcome.result.order)
+        ranking = {int(p): s for p, s in outcome.final_scores.items()}
+        if index < len(game_lines):
+            found = {int(line.player): line for line in game_lines[index]}
+            ranking = {p: line.score for p, line in found.items()}
+            cells = _cells(found, names, _adjustments(outcome, names), compensatory)
     return BoardGame(
         id=row.id,
         number=row.number,
@@ -531,11 +592,54 @@ def _board_game(
         machine=row.machine,
         chosen_by=row.chosen_by,
         confirmed=row.confirmed is not None,
-        scores=row.confirmed,
+        entered_scores=row.confirmed,
         finishing_order=order,
         awaiting_confirmation=row.awaiting,
         ranking_scores=ranking,
         cells=cells,
+        compensatory=compensatory,
+    )
+
+
+def _fold_games(rows: Sequence[_GameRow], facts: MatchFacts | None) -> dict[int, int]:
+    """Game id -> its index among the games of the match the fold scored: each confirmed
+    game whose counted sheet is the fold's next game. A game the fold does not count (its
+    counted sheet has a discarded score waiting for the replay, R7.4-c, A58) has none, and
+    the games after it keep their own lines."""
+    games = facts.games if facts is not None else ()
+    found: dict[int, int] = {}
+    for row in rows:
+        if row.confirmed is None or len(found) >= len(games):
+            continue
+        if {player_key(p): s for p, s in row.confirmed.items()} == dict(games[len(found)].scores):
+            found[row.id] = len(found)
+    return found
+
+
+def _cells(
+    lines: Mapping[int, GameLine],
+    names: Mapping[int, str],
+    whys: Mapping[int, tuple[str, ...]],
+    compensatory: Mapping[int, CompensatoryParts],
+) -> tuple[RankingLine, ...]:
+    """Each player's game line, in the group's ladder order (`names`' order)."""
+    return tuple(
+        RankingLine(
+            player=p,
+            name=name,
+            entered=lines[p].entered,
+            score=lines[p].score,
+            compensatory=compensatory.get(p),
+            adjustments=whys.get(p, ()),
+            points=lines[p].points,
+            place=lines[p].place,
+            changes=tuple(
+                Adjustment(kind=a.kind, amount=a.amount, text=a.render(name), rule=a.rule)
+                for a in lines[p].adjustments
+            ),
+        )
+        for p, name in names.items()
+        if p in lines
     )
 
 

@@ -55,6 +55,8 @@ class PlayerLinkPage:
     meets: tuple[ComingMeet, ...]
     group: TonightGroup | None
     season: PlayerPage
+    season_over: bool = False
+    """Every meet of the season is closed: none is left to come."""
 
 
 def player_link_page(link: m.PlayerLink, now: datetime.datetime | None = None) -> PlayerLinkPage:
@@ -105,6 +107,9 @@ def player_link_page(link: m.PlayerLink, now: datetime.datetime | None = None) -
         meets=coming,
         group=_tonight_group(season, player),
         season=player_page(season.league, player.pk, season.pk),
+        season_over=not meets
+        and m.Meet.objects.filter(season=season, status=m.Meet.Status.CLOSED).count()
+        >= season.number_of_meets,
     )
 
 

@@ -193,6 +193,8 @@ class PlayoffBracket:
     status: str
     ties: tuple[str, ...] = ()
     """Qualification ties still waiting for a single-ball playoff (R6.1-e, A39)."""
+    tie_players: tuple[tuple[tuple[int, str], ...], ...] = ()
+    """Each of `ties`' players (id, name), in the same order: a seed playoff's players."""
     divisions: tuple[DivisionView, ...] = field(default_factory=tuple)
     notes: tuple[str, ...] = ()
     """How the seeds were settled: single-ball playoffs and withdrawals (R6.1-e, R6.6-b)."""
@@ -211,7 +213,10 @@ def playoff_bracket(season: m.Season) -> PlayoffBracket:
         open_ties = playoff_qualification_now(season, night).ties
         names = player_names(p for t in open_ties for p in t.players)
         ties = tuple(t.render(names) for t in open_ties)
-        return PlayoffBracket(season.pk, night.date, night.status, ties=ties)
+        tie_players = tuple(tuple((int(p), names[p]) for p in t.players) for t in open_ties)
+        return PlayoffBracket(
+            season.pk, night.date, night.status, ties=ties, tie_players=tie_players
+        )
     ruleset = season_ruleset(season)
     views = []
     for _name, division in facts.divisions.items():

@@ -33,6 +33,7 @@ from flipwell.league.selectors.machine_history import (
 from flipwell.league.selectors.machines import maintenance_sheet
 from flipwell.league.selectors.machines import stored_special_rulings as _stored_rulings
 from flipwell.league.selectors.meet_board import (
+    Adjustment,
     BoardGame,
     BoardGroup,
     CompensatoryParts,
@@ -110,6 +111,8 @@ class ScoreCell:
     adjustments: tuple[str, ...] = ()
     points: int | None = None
     """Game points, bonus point included (R3.2), once the game is confirmed."""
+    changes: tuple[Adjustment, ...] = ()
+    """Each adjustment from the entered score to the one that counts (the game line's)."""
 
     @property
     def adjusted(self) -> bool:
@@ -610,21 +613,22 @@ def _meet_page(league: m.League, meet: m.Meet, board: MeetBoard) -> MeetPage:
 
 
 def _score_cells(game: BoardGame, group: BoardGroup) -> tuple[ScoreCell, ...]:
-    """A game's cells in the group's order: ranking scores once confirmed, with their parts."""
+    """A game's cells in the group's order: once confirmed, each player's game line (the score
+    that counts, with its parts, place and points); empty cells before."""
     lines = {cell.player: cell for cell in game.cells}
     cells = []
     for p in group.players:
         line = lines.get(p)
-        entered = (game.scores or {}).get(p)
         cells.append(
             ScoreCell(
                 player=group.names[p],
-                score=entered if line is None else line.score,
-                place=(game.finishing_order.index(p) + 1) if p in game.finishing_order else None,
-                entered=entered,
+                score=None if line is None else line.score,
+                place=None if line is None else line.place,
+                entered=None if line is None else line.entered,
                 compensatory=None if line is None else line.compensatory,
                 adjustments=() if line is None else line.adjustments,
                 points=None if line is None else line.points,
+                changes=() if line is None else line.changes,
             )
         )
     return tuple(cells)

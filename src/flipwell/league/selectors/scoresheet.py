@@ -3,8 +3,9 @@
 Words (see `flipwell.league.selectors.meet_board` for board, picker, play order):
 - *current game*: the group's latest game; *pending sheet* its entered, not yet confirmed
   score sheet (the latest version), waiting for another player's confirmation (R3-a).
-- *points*: the game points a sheet gives (R3.2, from `flipwell.rules.scoring.score_game`);
-  for a confirmed game those of the season fold (so forfeits and penalties count).
+- *points*: the game points of the season fold (R3.2, so forfeits, compensatory games and
+  penalties count); for the pending sheet, those the fold will give once it is confirmed
+  (`flipwell.rules.pending_game_lines`): what the confirmer checks is what will be stored.
 - *selectable machines*: the machines the picker may choose for the next game (§5, from
   `flipwell.rules.selection.selectable_machines`).
 - *open correction*: a correction request of one of the group's games waiting for the
@@ -20,10 +21,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.league.adapters import machine_id_of, player_key
+from flipwell.league.adapters import machine_id_of, pending_game_facts, player_key
+from flipwell.league.results import SeasonFold
 from flipwell.league.selectors.meet_board import (
     GAMES_PER_MATCH,
-    BoardGame,
+    Adjustment,
     BoardGroup,
     CompensatoryParts,
     NightLine,
@@ -35,9 +37,10 @@ from flipwell.league.selectors.meet_board import (
 )
 from flipwell.league.selectors.photos import PhotoRef, game_photos
 from flipwell.rules import (
+    GameLine,
     RuleError,
     Ruleset,
-    score_game,
+    pending_game_lines,
     selectable_machines,
     who_may_confirm,
     who_may_enter,
@@ -62,6 +65,8 @@ class SheetLine:
     entered: int | None = None
     compensatory: CompensatoryParts | None = None
     adjustments: tuple[str, ...] = ()
+    changes: tuple[Adjustment, ...] = ()
+    """Each adjustment from the entered score to the one that counts (the game line's)."""
 
     @property
     def adjusted(self) -> bool:
@@ -159,14 +164,7 @@ def scoresheet(group: m.Group) -> ScoreSheet:
     found = next(g for g in board.groups if g.id == group.pk)
     names = dict(found.names)
     folded = board_fold(meet)  # the same fold as its board's
-    result, ruleset = folded.result, folded.ruleset
-    match = None
-    if meet.number <= len(result.meets):
-        keys = frozenset(player_key(p) for p in found.players)
-        match = next(
-            (x for x in result.meets[meet.number - 1].matches if frozenset(x.players) == keys),
-            None,
-        )
+    ruleset = folded.ruleset
     game_ids = [g.id for g in found.games]
     forfeits: dict[int, set[int]] = defaultdict(set)
     for game_id, player_id in m.Forfeit.objects.filter(game_id__in=game_ids).values_list(
@@ -175,14 +173,10 @@ def scoresheet(group: m.Group) -> ScoreSheet:
         forfeits[game_id].add(player_id)
     photos = game_photos(game_ids)
     games = []
-    for index, game in enumerate(found.games):
-        points: Mapping[str, int] = {}
-        if game.confirmed and match is not None and index < len(match.games):
-            points = match.games[index].result.points
+    for game in found.games:
         cells = {cell.player: cell for cell in game.cells}
         lines = tuple(
-            _line(p, names[p], game, cells.get(p), points, p in forfeits[game.id])
-            for p in found.players
+            _line(p, names[p], cells.get(p), p in forfeits[game.id]) for p in found.players
         )
         games.append(
             SheetGame(
@@ -196,7 +190,7 @@ def scoresheet(group: m.Group) -> ScoreSheet:
             )
         )
     current = games[-1] if games and not games[-1].confirmed else None
-    pending = _pending(current, found, ruleset) if current is not None else None
+    pending = _pending(current, found, folded, meet.number) if current is not None else None
     corrections = _open_corrections(game_ids, found, names, ruleset)
     corrected = {c.game_number for c in corrections}
     nobody = {g.number for g in games if all(line.forfeited for line in g.lines)}
@@ -233,29 +227,27 @@ def scoresheet(group: m.Group) -> ScoreSheet:
     )
 
 
-def _line(
-    player: int,
-    name: str,
-    game: BoardGame,
-    cell: RankingLine | None,
-    points: Mapping[str, int],
-    forfeited: bool,
-) -> SheetLine:
-    """A player's line of a game: the ranking score and its parts once the fold has it."""
-    entered = None if game.scores is None else game.scores.get(player)
+def _line(player: int, name: str, cell: RankingLine | None, forfeited: bool) -> SheetLine:
+    """A player's line of a game: his game line once the fold has it (the score that counts,
+    its parts, the points); empty before."""
     return SheetLine(
         player_id=player,
         name=name,
-        machine_score=entered if cell is None else cell.score,
-        points=points.get(player_key(player)) if game.confirmed else None,
+        machine_score=None if cell is None else cell.score,
+        points=None if cell is None else cell.points,
         forfeited=forfeited,
-        entered=entered,
+        entered=None if cell is None else cell.entered,
         compensatory=None if cell is None else cell.compensatory,
         adjustments=() if cell is None else cell.adjustments,
+        changes=() if cell is None else cell.changes,
     )
 
 
-def _pending(current: SheetGame, group: BoardGroup, ruleset: Ruleset) -> PendingSheet | None:
+def _pending(
+    current: SheetGame, group: BoardGroup, folded: SeasonFold, meet: int
+) -> PendingSheet | None:
+    """The current game's sheet waiting for confirmation, each line as the fold will have it
+    once confirmed (`pending_game_lines`): the score that will count, its parts, the points."""
     submission = (
         m.ScoreSubmission.objects.filter(game_id=current.id, is_correction=False)
         .order_by("-version")
@@ -271,7 +263,8 @@ def _pending(current: SheetGame, group: BoardGroup, ruleset: Ruleset) -> Pending
         .values_list("tie_order_id", "player_id")
     ):
         orders[order_id].append(player_id)
-    points = _points(sheet, list(orders.values()), ruleset)
+    lines = _will_count(current, group, sheet, list(orders.values()), folded, meet)
+    compensatory = _compensatory_parts(lines)
     names = group.names
     confirmers = who_may_confirm(
         group=[player_key(p) for p in group.players],
@@ -287,10 +280,21 @@ def _pending(current: SheetGame, group: BoardGroup, ruleset: Ruleset) -> Pending
             SheetLine(
                 player_id=p,
                 name=names[p],
-                machine_score=sheet.get(p),
-                points=points.get(p),
+                machine_score=lines[p].score if p in lines else sheet.get(p),
+                points=lines[p].points if p in lines else None,
                 forfeited=False,
                 entered=sheet.get(p),
+                compensatory=compensatory.get(p),
+                adjustments=tuple(
+                    f"{a.render(names[p])} ({a.rule})"
+                    for a in (lines[p].adjustments if p in lines else ())
+                    if a.kind != "forfeited"
+                ),
+                changes=tuple(
+                    Adjustment(a.kind, a.amount, a.render(names[p]), a.rule)
+                    for a in (lines[p].adjustments if p in lines else ())
+                    if a.kind != "forfeited"
+                ),
             )
             for p in group.players
         ),
@@ -299,18 +303,39 @@ def _pending(current: SheetGame, group: BoardGroup, ruleset: Ruleset) -> Pending
     )
 
 
-def _points(
-    sheet: Mapping[int, int | None], ties: list[list[int]], ruleset: Ruleset
-) -> dict[int, int]:
+def _will_count(
+    current: SheetGame,
+    group: BoardGroup,
+    sheet: Mapping[int, int | None],
+    ties: list[list[int]],
+    folded: SeasonFold,
+    meet: int,
+) -> dict[int, GameLine]:
+    """Player id -> his line of the current game once `sheet` is confirmed (R3-a): the season
+    folded with it as a fact (`pending_game_lines`); empty for a sheet the rules refuse."""
     try:
-        result = score_game(
-            {player_key(p): s for p, s in sheet.items()},
-            tie_order=[[player_key(p) for p in order] for order in ties],
-            ruleset=ruleset,
+        facts = pending_game_facts(current.id, current.machine, sheet, ties)
+        found = pending_game_lines(
+            folded.facts,
+            meet=meet,
+            players=[player_key(p) for p in group.players],
+            game=facts,
+            ruleset=folded.ruleset,
         )
     except RuleError:
         return {}
-    return {int(p): points for p, points in result.points.items()}
+    return {int(line.player): line for line in found}
+
+
+def _compensatory_parts(lines: Mapping[int, GameLine]) -> dict[int, CompensatoryParts]:
+    """Player id -> his compensatory game's parts, from his line's adjustments (R7.3-m..o)."""
+    found = {}
+    for p, line in lines.items():
+        new = sum(a.amount or 0 for a in line.adjustments if a.kind == "compensatory")
+        taken = -sum(a.amount or 0 for a in line.adjustments if a.kind == "subtracted")
+        if any(a.kind == "compensatory" for a in line.adjustments):
+            found[p] = CompensatoryParts(new_score=new, subtracted=taken)
+    return found
 
 
 def _selectable(meet: m.Meet, group: BoardGroup, ruleset: Ruleset) -> tuple[tuple[int, str], ...]:

@@ -22,7 +22,7 @@ nothing here computes a rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -41,12 +41,14 @@ from flipwell.rules import (
     SeasonFacts,
     SeasonResult,
     Standing,
+    meet_game_lines,
     next_groups,
     playoff_race,
     proposed_group_numbers,
     provisional_points,
     season_progress,
 )
+from flipwell.rules.game_lines import GameLine as RulesGameLine
 from flipwell.rules.playoffs import playoff_qualifier_count
 
 
@@ -324,6 +326,13 @@ def player_history(season: m.Season, player: m.Player) -> PlayerHistory:
         meet.number: next((x for x in meet.matches if key in x.players), None)
         for meet in result.meets
     }
+    lines = {  # each of his matches' game lines: the scores that count (rules.game_lines)
+        number: meet_game_lines(facts, result, number, ruleset=folded.ruleset).get(
+            frozenset(match.players), ()
+        )
+        for number, match in matches.items()
+        if match is not None
+    }
     meets = []
     for index, night in enumerate(standing.nights):
         match = matches.get(night.meet)
@@ -332,7 +341,9 @@ def player_history(season: m.Season, player: m.Player) -> PlayerHistory:
                 meet=night.meet,
                 status=night.status,
                 group=tuple(names[p] for p in _group_players(facts, night.meet, key)),
-                games=_games(match, key, names, written) if match else (),
+                games=_games(match, lines.get(night.meet, ()), key, names, written)
+                if match
+                else (),
                 match_bonus=night.match_bonus,
                 match_bonus_explanation=tuple(
                     explain(line, written)
@@ -425,16 +436,23 @@ def explain(line: PointLine, names: Mapping[str, str]) -> str:
 
 
 def _games(
-    match: MatchResult, key: str, names: dict[str, PlayerRef], written: Mapping[str, str]
+    match: MatchResult,
+    lines: Sequence[Sequence[RulesGameLine]],
+    key: str,
+    names: dict[str, PlayerRef],
+    written: Mapping[str, str],
 ) -> tuple[GameLine, ...]:
+    """His games of `match`, each with everyone's score that counts (`lines`, the match's game
+    lines, game 1 first)."""
     line = match.players[key]
     games = []
     for index, game in enumerate(match.games):
+        counted = {x.player: x.score for x in lines[index]}
         games.append(
             GameLine(
                 number=game.number,
                 machine=game.machine,
-                scores=tuple((names[p], game.final_scores.get(p)) for p in match.players),
+                scores=tuple((names[p], counted[p]) for p in match.players),
                 place=game.result.place(key),
                 points=line.game_points[index],
                 forfeited=key in game.forfeits,

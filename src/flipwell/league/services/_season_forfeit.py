@@ -56,7 +56,8 @@ def refuse_if_season_forfeited(
         at = f"game {standing.season_forfeited_game} of {at}"
     raise ValidationError(
         {
-            field: f"{player} forfeited the season on reaching {limit} countable forfeits ({at}) "
+            field: f"{player} forfeited the season on reaching {limit} countable "
+            f"forfeit{'' if limit == 1 else 's'} ({at}) "
             f"and may not play game {game.number} of meet {meet.number}: {refused} is refused; "
             "the game is scored among the players who remain (R2.5-b, A65)."
         },

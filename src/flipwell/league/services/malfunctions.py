@@ -37,7 +37,6 @@ from flipwell.league.enums import (
 )
 from flipwell.league.incident_words import (
     game_ended_notice,
-    maintenance_line,
     malfunction_notice,
     owed_words,
 )
@@ -123,10 +122,6 @@ def _balls_of(owed: Owed) -> list[tuple[int, str]]:
     return sorted(
         [(b, "major") for b in owed.majors] + [(b, "catastrophic") for b in owed.catastrophic]
     )
-
-
-def _owed_words(ending: GameEnding) -> str:
-    return "; ".join(f"{o.name}: {o.words}" for o in ending.owed)
 
 
 @dataclass(frozen=True)
@@ -310,11 +305,12 @@ def report_malfunction(
     `kind` and a `note` (R7.3-d, R7.3-j), recorded as a Ruling. A reason that ends the game
     gives every player of the game their malfunctions at once (`_ending_of`: `next_balls`,
     `extra_balls` and `slammer` as `preview_game_ending` takes them); the slammer's serious
-    violation is recorded apart (`record_violation`). Every malfunction adds a line to the
-    machine's maintenance sheet (R7.3-u); the machine may become unplayable (R7.3-r); with
+    violation is recorded apart (`record_violation`). Each Malfunction row is a line of the
+    machine's maintenance sheet (R7.3-u, `machine_histories`); the machine may become
+    unplayable (R7.3-r); with
     `request_compensatory` the player's request is recorded at the trigger (RA-b).
 
-    Side effects: Malfunction rows, a MaintenanceNote, maybe a Ruling, a MachineDeclaration
+    Side effects: Malfunction rows, maybe a Ruling, a MachineDeclaration
     and a CompensatoryRequest, audit events ``malfunction.reported`` (and the others'), the
     players' notices. PermissionDenied unless `actor` is an official; ValidationError for a
     meet not open, a player outside the group, a refused classification or request.
@@ -443,13 +439,6 @@ def _record(
                 f"{game.machine.balls_per_game}-ball game."
             }
         )
-    ended = _owed_words(report.ending) if report.ending is not None else None
-    text = maintenance_line(
-        malfunction, kind=ruling.kind, rule=ruling.rule, ended=ended, why=report.why
-    )
-    m.MaintenanceNote.objects.create(
-        machine=game.machine, meet=game.group.meet, text=text, created_by=write.actor
-    )
     if ruled:
         write.ruling(
             kind=f"malfunction_{ruling.kind}",

@@ -237,12 +237,14 @@ def close_playoff_night(*, season: m.Season, actor: User) -> m.PlayoffNight:
     """Close the playoff night once every division's final is complete (R6.1-a).
 
     Side effects: sets the night's status to closed and an audit event ``playoffs.closed``.
-    Raises ValidationError (nothing written) while a division still needs a game.
+    Raises ValidationError (nothing written) while a division still needs a game, and
+    ConflictError once it is closed.
     """
     with transaction.atomic():
         league_changed(season.league_id)
         require_official(actor=actor, league=season.league, action="run the playoffs")
         night = locked_night(season)
+        _check_not_closed(night)
         facts = load_playoff_facts(night)
         ruleset = season_ruleset(season)
         needed = [
@@ -261,7 +263,18 @@ def close_playoff_night(*, season: m.Season, actor: User) -> m.PlayoffNight:
     return night
 
 
+def _check_not_closed(night: m.PlayoffNight) -> None:
+    """A closed playoff night is over: nothing of it is qualified, withdrawn or closed again
+    (R6.1-a)."""
+    if night.status == m.PlayoffNight.Status.CLOSED:
+        raise ConflictError(
+            "The playoff night is closed: its bracket and places are final.",
+            code="playoffs_closed",
+        )
+
+
 def _check_not_started(night: m.PlayoffNight) -> None:
+    _check_not_closed(night)
     if (
         m.PlayoffGame.objects.filter(match__playoff_night=night).exists()
         or PlayoffNoShow.objects.filter(match__playoff_night=night).exists()

@@ -10,7 +10,7 @@ decimal, ``١٢٣`` uses other digits.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -207,6 +207,26 @@ def player_row_field(players: PlayerChoices, label: str, **kwargs: Any) -> forms
     """A select of players (`player_field`) that cleans into the Player: the players offered
     are those the page may act on (a group's, a season's, the league's)."""
     return row_field("player", players, m.Player.objects.all(), label=label, **kwargs)
+
+
+GroupPlayers = Mapping[int, PlayerChoices]
+"""Group number -> its players (id, name): the players of each group's games."""
+
+
+def grouped_player_field(
+    groups: GroupPlayers, label: str, *, blank: str | None = "Choose…", **kwargs: Any
+) -> forms.TypedChoiceField:
+    """A select of players (`player_row_field`) in one option group per group ("Group 2"),
+    so each game's players read together; one group's players need none."""
+    everyone = [p for players in groups.values() for p in players]
+    field = player_row_field(everyone, label, blank=blank, **kwargs)
+    if len(groups) > 1:
+        grouped: list[Any] = [
+            (f"Group {number}", [(str(pk), name) for pk, name in players])
+            for number, players in groups.items()
+        ]
+        field.choices = grouped if blank is None else [("", blank), *grouped]
+    return field
 
 
 def _score_widget() -> forms.TextInput:

@@ -13,9 +13,11 @@ from flipwell.league import enums, limits
 from flipwell.league import models as m
 from flipwell.league.turn_rulings import KINDS
 from flipwell.web.forms.fields import (
+    GroupPlayers,
     HiddenRowField,
     PlayerChoices,
     ScoreField,
+    grouped_player_field,
     plain_choices,
     player_row_field,
     reason_field,
@@ -25,17 +27,46 @@ from flipwell.web.forms.fields import (
 GAMES = m.Game.objects.select_related("group")
 
 
+def and_list(names: Sequence[str]) -> str:
+    """ "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 class GamePlayerForm(forms.Form):
-    """A base for meet forms about one player in one game (the meet's games and players
-    offered, each cleaned into its row)."""
+    """A base for meet forms about one player in one game (the meet's games and their
+    groups' players offered, each cleaned into its row). The player must play the game
+    chosen: a player of another group is refused, the game's players named."""
+
+    GAME_PLAYER_FIELDS: tuple[str, ...] = ("player",)
+    """The fields that name a player of the game chosen."""
 
     def __init__(
-        self, *args: Any, games: PlayerChoices, players: PlayerChoices, **kwargs: Any
+        self, *args: Any, games: PlayerChoices, players: GroupPlayers, **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
+        self.group_players = players
         self.fields["game"] = row_field("game", games, GAMES, label="Game")
-        self.fields["player"] = player_row_field(players, "Player")
+        self.fields["player"] = grouped_player_field(players, "Player")
         self.order_fields(["game", "player"])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        game = data.get("game")
+        if game is None:
+            return data
+        members = self.group_players.get(game.group.number, ())
+        for name in self.GAME_PLAYER_FIELDS:
+            player = data.get(name)
+            if player is not None and player.pk not in {pk for pk, _ in members}:
+                names = and_list([who for _, who in members])
+                self.add_error(
+                    name,
+                    f"{player} does not play game {game.number} of group "
+                    f"{game.group.number}: its players are {names}.",
+                )
+        return data
 
 
 class ForfeitForm(GamePlayerForm):
@@ -97,11 +128,13 @@ class MalfunctionForm(GamePlayerForm):
         required=False,
     )
 
+    GAME_PLAYER_FIELDS = ("player", "slammer")
+
     def __init__(
-        self, *args: Any, games: PlayerChoices, players: PlayerChoices, **kwargs: Any
+        self, *args: Any, games: PlayerChoices, players: GroupPlayers, **kwargs: Any
     ) -> None:
         super().__init__(*args, games=games, players=players, **kwargs)
-        self.fields["slammer"] = player_row_field(
+        self.fields["slammer"] = grouped_player_field(
             players,
             "Slam tilted on purpose by",
             blank="Nobody: it was an accident",

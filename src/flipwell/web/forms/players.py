@@ -90,7 +90,7 @@ class PlayersCsvForm(forms.Form):
     """A roster CSV, uploaded or pasted: at most `limits.ROSTER_CSV_LENGTH` (as the API's
     import), UTF-8 text without NUL; each bad line is named (the first `MAX_PROBLEMS_SHOWN`)."""
 
-    csv_file = forms.FileField(label="IFPA CSV file", required=False)
+    csv_file = forms.FileField(label="Roster CSV file", required=False)
     csv_text = forms.CharField(
         label="…or paste the CSV",
         required=False,

@@ -1,7 +1,10 @@
-"""``plain`` and ``rules_cited``: a message or help text as the console shows it, the sentence
-first and its rules in the expandable "why" (`flipwell.web.words`, templates/manage/_why.html)."""
+"""``plain`` and ``rules_cited``: a sentence as a person reads it first, and the rules it
+rests on for the expandable "why" after it (`flipwell.web.words`; templates/manage/_why.html
+in the console, templates/public/_why.html on the pages players read)."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from django import template
 
@@ -17,6 +20,17 @@ def plain(text: object) -> str:
 
 
 @register.filter
-def rules_cited(text: object) -> str:
-    """The rule ids the text cites, joined by ", "; "" when it cites none."""
-    return ", ".join(split_rules(str(text))[1])
+def rules_cited(text: object, more: object = None) -> str:
+    """The rule ids a text cites, joined by ", "; "" when it cites none. Given a list of
+    texts (an explanation's lines), the ids of them all, each once, in order; `more` (a text
+    or a list) adds the ids it cites after them: ``{{ what|rules_cited:details }}``."""
+    cited = [rule for one in (*_texts(text), *_texts(more)) for rule in split_rules(one)[1]]
+    return ", ".join(dict.fromkeys(cited))
+
+
+def _texts(value: object) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        return [str(value)]
+    return [str(one) for one in value]

@@ -38,8 +38,13 @@ from flipwell.web.forms import (
     PlayoffStartForm,
     show_service_errors,
 )
-from flipwell.web.scoresheet_tokens import DeadToken, match_for_token, night_id_for_token
-from flipwell.web.views.scoresheet import ANSWER_MESSAGES, STALE_CODES
+from flipwell.web.scoresheet_tokens import (
+    DeadToken,
+    SheetClosed,
+    match_for_token,
+    night_id_for_token,
+)
+from flipwell.web.views.scoresheet import ANSWER_MESSAGES, STALE_CODES, closed_sheet
 
 FORM_NAMES = {
     "start": "start_form",
@@ -152,7 +157,10 @@ def _player(pk: int) -> m.Player:
 @require_GET
 def sheet(request: HttpRequest, token: str) -> HttpResponse:
     """The match's sheet: its players, the games so far with points, what to do next."""
-    return _page(request, token)
+    try:
+        return _page(request, token)
+    except SheetClosed as closed:
+        return closed_sheet(request, closed)
 
 
 def _with_night_id(view: View) -> View:
@@ -182,7 +190,8 @@ def state(request: HttpRequest, token: str, night_id: str) -> HttpResponse:
     try:
         _, _, _, sheet_now = _load(token)
     except DeadToken as dead:
-        return render(request, "scoresheet/_sheet_over.html", {"why": str(dead)})
+        closed = dead if isinstance(dead, SheetClosed) else None
+        return render(request, "scoresheet/_sheet_over.html", {"why": str(dead), "closed": closed})
     context = {
         "sheet": sheet_now,
         "sheet_digest": sheet_digest(sheet_now),

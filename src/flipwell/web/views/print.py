@@ -36,12 +36,10 @@ def score_sheets(request: HttpRequest, league: m.League, role: str, meet_id: int
     sheets = [
         (
             sheet,
-            qr_code(
-                scoresheet_url(request, sheet.group),
+            *_sheet_code(
+                scoresheet_url(request, sheet.group) if live else "",
                 label=f"Score sheet of group {sheet.group.number}",
-            )
-            if live
-            else "",
+            ),
         )
         for sheet in page.groups
     ]
@@ -120,6 +118,12 @@ def maintenance(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "print/maintenance.html", context)
 
 
+def _sheet_code(url: str, *, label: str) -> tuple[str, str]:
+    """A printed sheet's QR code and its address, printed beside it for a phone that cannot
+    scan ("" and "" for a sheet whose link no longer works)."""
+    return (qr_code(url, label=label), url) if url else ("", "")
+
+
 @console_page(ANY_ROLE)
 @not_found_as_404
 def playoff_sheets(
@@ -134,16 +138,16 @@ def playoff_sheets(
     matches = [
         (
             match,
-            qr_code(
-                request.build_absolute_uri(match_sheet_path(night.pk, match.division, match.match)),
+            *_sheet_code(
+                request.build_absolute_uri(match_sheet_path(night.pk, match.division, match.match))
+                if live
+                else "",
                 label=f"Score sheet of {match.title}",
-            )
-            if live
-            else "",
+            ),
         )
         for match in printed_matches(night)
     ]
-    divisions = len({match.division for match, _ in matches})
+    divisions = len({match.division for match, _, _ in matches})
     return render(
         request,
         "print/playoff_sheets.html",

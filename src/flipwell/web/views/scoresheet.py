@@ -53,6 +53,7 @@ from flipwell.web.htmx import asked_by_htmx
 from flipwell.web.photos import photo_response
 from flipwell.web.scoresheet_tokens import (
     DeadToken,
+    SheetClosed,
     group_for_token,
     ids_for_token,
     scoresheet_path,
@@ -215,8 +216,17 @@ def _wants_json(request: HttpRequest) -> bool:
 @require_GET
 def sheet(request: HttpRequest, token: str) -> HttpResponse:
     """The group's score sheet: players in play order, the current game, what to do next."""
-    group = group_for_token(token)
+    try:
+        group = group_for_token(token)
+    except SheetClosed as closed:
+        return closed_sheet(request, closed)
     return _page(request, token, group)
+
+
+def closed_sheet(request: HttpRequest, closed: SheetClosed) -> HttpResponse:
+    """The page of a sheet whose meet (or playoff night) is closed: it says so and links the
+    results (410: the sheet is gone for good, not mistyped)."""
+    return render(request, "scoresheet/closed.html", {"closed": closed}, status=410)
 
 
 def _with_group_id(view: View) -> View:
@@ -249,7 +259,8 @@ def state(request: HttpRequest, token: str, group_id: int) -> HttpResponse:
     except DeadToken as dead:
         # The meet closed under an open sheet: say so in its place (a 404 would only be a
         # console error on every phone still showing it), and stop the phone asking.
-        return render(request, "scoresheet/_sheet_over.html", {"why": str(dead)})
+        closed = dead if isinstance(dead, SheetClosed) else None
+        return render(request, "scoresheet/_sheet_over.html", {"why": str(dead), "closed": closed})
     context = {**_context(token, scoresheet(group)), "which": "", "live": True}
     return render(request, "scoresheet/_sheet.html", context)
 

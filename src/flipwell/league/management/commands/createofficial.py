@@ -11,9 +11,11 @@ import getpass
 import os
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from flipwell.gunicorn_conf import default_bind
 from flipwell.league.management.commands._common import require_migrated
 from flipwell.league.services import create_league_opener
 
@@ -46,8 +48,7 @@ class Command(BaseCommand):
                 [
                     f"Created the league official “{user.get_username()}”: this account may "
                     "open leagues.",
-                    "Next: sign in at /manage/ (e.g. http://127.0.0.1:8000/manage/) and press "
-                    "“Open a new league”.",
+                    f"Next: sign in at {sign_in_address()} and press “Open a new league”.",
                 ]
             )
         )
@@ -71,6 +72,16 @@ class Command(BaseCommand):
         if first != second:
             raise CommandError("the two passwords differ; nothing was created")
         return first
+
+
+def sign_in_address() -> str:
+    """Where the new official signs in: the site's address (``FLIPWELL_SITE_URL``, which
+    ``make run`` sets to the venue address), else where `flipwell serve` listens by default
+    (``PORT``, else port 8000), on this machine."""
+    if settings.SITE_URL:
+        return f"{settings.SITE_URL}/manage/"
+    port = default_bind().rsplit(":", 1)[1]
+    return f"http://127.0.0.1:{port}/manage/"
 
 
 def _one_line(error: ValidationError) -> str:

@@ -51,6 +51,7 @@ from flipwell.web.forms import (
 from flipwell.web.ids import parse_id
 from flipwell.web.player_links import player_link_url
 from flipwell.web.views.manage._common import action, done, official, page, run, season_of
+from flipwell.web.words import counted
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -186,7 +187,8 @@ def _import(request: HttpRequest, season: m.Season, upload: PlayersCsvForm) -> H
         return None
     return done(
         request,
-        f"{len(result.entries)} players imported ({len(result.created_players)} new to flipwell).",
+        f"{counted(len(result.entries), 'player')} imported "
+        f"({len(result.created_players)} new to flipwell).",
     )
 
 

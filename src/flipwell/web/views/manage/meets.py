@@ -29,6 +29,7 @@ from flipwell.league.selectors.console import (
     meet_facts,
     meet_forfeits,
     meet_games,
+    meet_group_players,
     meet_players,
     next_meet,
     season_meets,
@@ -81,6 +82,7 @@ from flipwell.web.views.manage._common import (
     run,
     season_of,
 )
+from flipwell.web.words import counted
 
 
 def _base(league: m.League, role: str, meet: m.Meet, tab: str) -> dict[str, Any]:
@@ -254,7 +256,7 @@ def _match_absence(request: HttpRequest, group: m.Group) -> tuple[forms.Form, st
         return form, ""
     games = ", ".join(str(g.number) for g in recorded.games)
     return form, (
-        f"Group {group.number}: {len(recorded.forfeits)} forfeits recorded "
+        f"Group {group.number}: {counted(len(recorded.forfeits), 'forfeit')} recorded "
         f"(game{'s' if len(recorded.games) > 1 else ''} {games})."
     )
 
@@ -458,7 +460,7 @@ def _forfeit_forms(
     request: HttpRequest, meet: m.Meet, chosen: int | None, which: str
 ) -> dict[str, forms.Form]:
     """The forfeits page's forms by action, the posted one bound."""
-    games, players = _games(meet, chosen), meet_players(meet, group=chosen)
+    games, players = _games(meet, chosen), meet_group_players(meet, group=chosen)
 
     def bound(name: str) -> Any:
         return request.POST if which == name else None
@@ -524,7 +526,7 @@ def _malfunction_forms(
 ) -> dict[str, forms.Form]:
     """The malfunctions page's forms (the report, and the compensatory game's two), the
     posted one bound."""
-    games, players = _games(meet, chosen), meet_players(meet, group=chosen)
+    games, players = _games(meet, chosen), meet_group_players(meet, group=chosen)
 
     def bound(name: str) -> dict[str, Any]:
         # Three forms with the same field names on one page: each has ids of its own, so
@@ -663,7 +665,7 @@ def violations(request: HttpRequest, league: m.League, role: str, meet_id: int) 
     turn = TurnRulingForm(
         request.POST if action(request) == "turn_ruling" else None,
         games=games,
-        players=players,
+        players=meet_group_players(the_meet, group=chosen),
         auto_id="id_turn_%s",  # its fields' names are the violation form's too
     )
     ruled = run(turn, services.record_turn_ruling, actor=official(request))

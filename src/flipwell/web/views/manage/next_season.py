@@ -22,6 +22,7 @@ from flipwell.league.selectors.seasons import current_season, publication
 from flipwell.web.auth import LO_ONLY, console_page
 from flipwell.web.forms import NextSeasonForm, PlayersCsvForm, show_service_errors
 from flipwell.web.views.manage._common import official, page, run, season_of
+from flipwell.web.words import counted
 
 
 @console_page(LO_ONLY)
@@ -49,8 +50,8 @@ def next_season(request: HttpRequest, league: m.League, role: str, season_id: in
             )
             messages.success(
                 request,
-                f"{new.name} started from {season.name} with {carried} of its "
-                f"{len(players)} players.{meanwhile}",
+                f"{new.name} is prepared from {season.name} with {carried} of its "
+                f"{counted(len(players), 'player')}.{meanwhile}",
             )
             return HttpResponseRedirect(reverse("web:manage_roster", args=[league.slug, new.pk]))
     context = {"league": league, "role": role, "season": season, "form": form}

@@ -60,10 +60,15 @@ def playoffs(request: HttpRequest, league: m.League, role: str, season_id: int) 
     season = season_of(league, season_id)
     which = action(request)
     machines = [(x.pk, x.title) for x in league_machines(league)]
-    night = _night_forms(request, season, which, machines)
     bracket = playoff_bracket(season)
+    night = _night_forms(request, season, which, machines)
+    ties = _tie_forms(request, bracket, which, machines)
     divisions, posted = _divisions(request, season, bracket, which, machines)
     form = night.get(which, posted)
+    stale_tie = None
+    if which == "seed":
+        form = _posted_tie(request, ties)
+        stale_tie = None if any(form is f for _, f in ties) else form
     if form is not None:
         result = run(form, SERVICES[which], season=season, actor=official(request))
         if result is not None:
@@ -74,6 +79,10 @@ def playoffs(request: HttpRequest, league: m.League, role: str, season_id: int) 
         "season": season,
         "bracket": bracket,
         "divisions": divisions,
+        "ties": ties,
+        "stale_tie": stale_tie,
+        # A closed night is over: no form of it is offered (its services refuse them too).
+        "closed": bracket.status == m.PlayoffNight.Status.CLOSED,
         **night,
     }
     return page(request, "manage/playoffs.html", context, failed=bool(which))
@@ -96,10 +105,43 @@ def _night_forms(
 
     return {
         "qualify": QualifyForm(bound("qualify")),
-        "seed": OrderForm(bound("seed"), players=players, places=4, machines=machines),
         "withdraw": WithdrawalForm(bound("withdraw"), players=players),
         "close": forms.Form(bound("close")),  # no field: the service's refusal, on top
     }
+
+
+def _tie_forms(
+    request: HttpRequest, bracket: PlayoffBracket, which: str, machines: PlayerChoices
+) -> list[tuple[str, OrderForm]]:
+    """One seed playoff form per open tie (R6.1-e), offering only its tied players, one
+    place each; the posted one (``tie`` names it) bound."""
+    posted = request.POST.get("tie", "") if which == "seed" else None
+    tie_forms = []
+    for number, (text, players) in enumerate(
+        zip(bracket.ties, bracket.tie_players, strict=True), 1
+    ):
+        data = request.POST if posted == str(number) else None
+        form = OrderForm(
+            data,
+            players=players,
+            places=len(players),
+            machines=machines,
+            auto_id=f"id_tie{number}_%s",
+        )
+        tie_forms.append((text, form))
+    return tie_forms
+
+
+def _posted_tie(request: HttpRequest, ties: list[tuple[str, OrderForm]]) -> forms.Form:
+    """The seed playoff form posted; a tie the page no longer has (settled meanwhile) is
+    said on an unbound form's errors."""
+    for _, form in ties:
+        if form.is_bound:
+            return form
+    stale = forms.Form(request.POST)
+    stale.is_valid()
+    stale.add_error(None, "That tie is settled already, or the page is out of date: reload it.")
+    return stale
 
 
 def _divisions(

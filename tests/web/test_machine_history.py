@@ -1,0 +1,61 @@
+"""A machine's history and reliability as the public machine page says them (R7.3-u)."""
+
+import pytest
+
+from flipwell.league import services
+from tests import factories as f
+from tests.league.league_night import build_night, game, start
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def night():
+    night = build_night(players=4, machines=4)
+    night.meet = start(night)
+    night.game = game(night.meet, 1, 1)
+    return night
+
+
+def _page(client, night, machine):
+    return client.get(f"/leagues/{night.season.league.slug}/machines/{machine.pk}/").text
+
+
+def test_machine_history_lists_a_malfunction_once_r7_3_u(client, night):
+    """issue 33 §3: the history listed each malfunction twice, as "malfunction" and as
+    "note: major malfunction"."""
+    services.report_malfunction(
+        game=night.game, player=night.players[0], ball=2, reason_code="forced_tilt_stuck_ball",
+        actor=night.user,
+    )  # fmt: skip
+
+    page = _page(client, night, night.game.machine)
+
+    assert page.count('class="badge kind-malfunction"') == 1
+    assert page.count('class="badge kind-note"') == 0
+
+
+def test_machine_history_leaves_out_the_copy_an_older_version_wrote_r7_3_u(client, night):
+    services.report_malfunction(
+        game=night.game, player=night.players[0], ball=2, reason_code="forced_tilt_stuck_ball",
+        actor=night.user,
+    )  # fmt: skip
+    f.MaintenanceNoteFactory(
+        machine=night.game.machine, meet=night.meet, created_by=night.user,
+        text="major malfunction: Stuck ball, ball 2, group 1 game 1 (R7.3-i)",
+    )  # fmt: skip
+    f.MaintenanceNoteFactory(machine=night.game.machine, text="New flipper rubbers")
+
+    page = _page(client, night, night.game.machine)
+
+    assert page.count('class="badge kind-malfunction"') == 1
+    assert page.count('class="badge kind-note"') == 1
+    assert "New flipper rubbers" in page
+
+
+def test_machine_reliability_says_days_out_of_service_in_a_sentence_r7_3_u(client, night):
+    """issue 33 §3: "Days out of service 0 of 1" read as a puzzle."""
+    page = _page(client, night, night.game.machine)
+
+    assert "In service every day since the season's first meet." in page
+    assert "Days out of service" not in page
