@@ -25,6 +25,7 @@ transaction state.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import os
 import re
 import tempfile
@@ -34,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db.models import F
 from playwright.sync_api import (
     Browser,
     BrowserContext,
@@ -46,7 +48,13 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
+from flipwell.league import models as m
+from flipwell.league.exchange.demo import DemoLeague, create_demo_league
+from flipwell.league.models.results import new_revision
 from tests.browser.helpers import PHONE, SCREENSHOTS, TIMEOUT_MS, screenshot
+
+BILLIONS = 1_234_567_000_000
+"""Added to every machine score of the `billions` league: 13-digit scores."""
 
 # Playwright's sync API runs an asyncio event loop in the test thread, so Django would refuse
 # ORM calls from tests ("You cannot call this from an async context"); nothing here is async.
@@ -248,3 +256,26 @@ def new_page(
 def page(new_page: NewContext) -> Page:
     """One phone."""
     return new_page("phone")
+
+
+@pytest.fixture
+def billions(live_server: object) -> DemoLeague:
+    """The demo league (groups of four) whose open meet, the finished season's last (closed)
+    meet and the finished season's playoff games have every machine score raised by
+    `BILLIONS`: 13-digit scores, in the same order (so the same points; no later ladder depends
+    on those two meets, and raising an earlier meet would break the recorded ladders of its
+    compensatory games' sums)."""
+    demo = create_demo_league(today=datetime.date(2026, 3, 10))
+    meets = [
+        demo.current_season.meets.get(status=m.Meet.Status.OPEN),
+        demo.finished_season.meets.order_by("-number").first(),
+    ]
+    m.ScoreLine.objects.filter(
+        machine_score__isnull=False, submission__game__group__meet__in=meets
+    ).update(machine_score=F("machine_score") + BILLIONS)
+    m.PlayoffResult.objects.filter(
+        machine_score__isnull=False, game__match__playoff_night__season=demo.finished_season
+    ).update(machine_score=F("machine_score") + BILLIONS)
+    for season in (demo.current_season, demo.finished_season):  # a write gives a new revision
+        m.Season.objects.filter(pk=season.pk).update(revision=new_revision())
+    return demo

@@ -44,6 +44,39 @@ RUN_AXE = """async () => {
   }));
 }"""
 
+# Every table wider than its parent's box, every cell (th, td) whose content is wider than the
+# cell, and every element sticking out past the window's right edge; a chart figure and a table
+# box that says it scrolls (`.scrolls-x`, with its cue) are meant to scroll, and what is inside
+# one is passed over.
+OVERFLOWS = """(width) => {
+  const found = [];
+  const name = (el) => {
+    const text = (el.innerText || "").trim().replace(/\\s+/g, " ").slice(0, 40);
+    const tag = el.tagName.toLowerCase() + (el.className ? "." + el.className : "");
+    return `${tag} ${JSON.stringify(text)}`;
+  };
+  const scrolls = (el) => el.closest(".chart-figure, .scrolls-x");
+  for (const table of document.querySelectorAll("table")) {
+    if (scrolls(table) || !table.offsetParent) continue;
+    const box = table.parentElement.clientWidth;
+    if (table.offsetWidth > box) {
+      found.push(`table ${table.offsetWidth} px in ${box} px: ${name(table.rows[0] || table)}`);
+    }
+  }
+  for (const cell of document.querySelectorAll("th, td")) {
+    if (scrolls(cell) || !cell.offsetParent) continue;
+    if (cell.scrollWidth > cell.clientWidth + 1) {
+      found.push(`cell ${cell.scrollWidth} px in ${cell.clientWidth} px: ${name(cell)}`);
+    }
+  }
+  for (const el of document.querySelectorAll("main *")) {
+    if (scrolls(el) || !el.offsetParent) continue;
+    const right = el.getBoundingClientRect().right;
+    if (right > width + 1) found.push(`${name(el)} ends at ${Math.round(right)} px`);
+  }
+  return found.slice(0, 8);
+}"""
+
 
 def screenshot(page: Page, name: str) -> Path:
     """Save a full-page PNG of `page` as artifacts/screenshots/<name>.png."""

@@ -11,9 +11,7 @@ from flipwell.league import models as m
 from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import DESKTOP, PHONE, log_in, screenshot
-from tests.browser.test_screens_fit import billions, overflows
-
-__all__ = ["billions"]  # the fixture, used below
+from tests.browser.test_screens_fit import overflows
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])

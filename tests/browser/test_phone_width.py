@@ -89,12 +89,18 @@ def test_phone_width_sheet_score_table_shows_the_fourth_player(
     phone = new_page("sheet, phone")
     phone.goto(sheet_path(group), wait_until="load")
 
+    # On a phone each game stacks its cells, one line per player named in the cell (issue 33
+    # §3): the fourth player's line is on screen, under his name.
     headers = phone.locator("#games-title ~ div table thead th")
-    last = headers.last.bounding_box()
+    cells = phone.locator("#games-title ~ div table tbody tr:not(.game-title)").first.locator("td")
+    last = cells.last.bounding_box()
+    label = cells.last.evaluate("td => getComputedStyle(td, '::before').content")
 
     assert headers.count() == 5
+    assert cells.count() == 4
     assert last is not None
     assert last["x"] + last["width"] <= PHONE["width"]
+    assert label == f'"{headers.last.text_content()}"'
 
 
 def test_phone_width_player_page_why_opens_with_a_visible_marker(

@@ -5,11 +5,7 @@ Words:
 - *overflow*: the document wider than the window, or an element whose content is wider than
   its box (a table wider than its container, a cell whose text runs out of it); a box meant to
   scroll sideways (a chart) may hold wider content, a table may not.
-- *the league*: the demo league (groups of four) whose open meet and the finished season's
-  last (closed) meet have every machine score raised by 1,234,567,000,000: 13-digit scores,
-  entered and confirmed, in the same order (so the same points; no later ladder depends on
-  those two meets, and raising an earlier meet would break the recorded ladders of its
-  compensatory games' sums).
+- *the league*: conftest's `billions`, the demo league with 13-digit scores.
 """
 
 from __future__ import annotations
@@ -17,65 +13,15 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from django.db.models import F
 from playwright.sync_api import Page
 
 from flipwell.league import models as m
 from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague, create_demo_league
-from flipwell.league.models.results import new_revision
 from tests import factories as f
 from tests.browser.conftest import ErrorGuard, NewContext
-from tests.browser.helpers import DESKTOP, PHONE, TV, log_in, screenshot, sheet_path
+from tests.browser.helpers import DESKTOP, OVERFLOWS, PHONE, TV, log_in, screenshot, sheet_path
 
 TODAY = datetime.date(2026, 3, 10)
-BILLIONS = 1_234_567_000_000
-
-# Every table wider than its parent's box, every cell (th, td) whose content is wider than the
-# cell, and every element sticking out past the window's right edge; a chart figure is a box
-# meant to scroll, and what is inside one is passed over.
-OVERFLOWS = """(width) => {
-  const found = [];
-  const name = (el) => {
-    const text = (el.innerText || "").trim().replace(/\\s+/g, " ").slice(0, 40);
-    const tag = el.tagName.toLowerCase() + (el.className ? "." + el.className : "");
-    return `${tag} ${JSON.stringify(text)}`;
-  };
-  const scrolls = (el) => el.closest(".chart-figure");
-  for (const table of document.querySelectorAll("table")) {
-    if (scrolls(table) || !table.offsetParent) continue;
-    const box = table.parentElement.clientWidth;
-    if (table.offsetWidth > box) {
-      found.push(`table ${table.offsetWidth} px in ${box} px: ${name(table.rows[0] || table)}`);
-    }
-  }
-  for (const cell of document.querySelectorAll("th, td")) {
-    if (scrolls(cell) || !cell.offsetParent) continue;
-    if (cell.scrollWidth > cell.clientWidth + 1) {
-      found.push(`cell ${cell.scrollWidth} px in ${cell.clientWidth} px: ${name(cell)}`);
-    }
-  }
-  for (const el of document.querySelectorAll("main *")) {
-    if (scrolls(el) || !el.offsetParent) continue;
-    const right = el.getBoundingClientRect().right;
-    if (right > width + 1) found.push(`${name(el)} ends at ${Math.round(right)} px`);
-  }
-  return found.slice(0, 8);
-}"""
-
-
-@pytest.fixture
-def billions(live_server: object) -> DemoLeague:
-    demo = create_demo_league(today=TODAY)
-    meets = [
-        demo.current_season.meets.get(status=m.Meet.Status.OPEN),
-        demo.finished_season.meets.order_by("-number").first(),
-    ]
-    m.ScoreLine.objects.filter(
-        machine_score__isnull=False, submission__game__group__meet__in=meets
-    ).update(machine_score=F("machine_score") + BILLIONS)
-    for season in (demo.current_season, demo.finished_season):  # a write gives a new revision
-        m.Season.objects.filter(pk=season.pk).update(revision=new_revision())
-    return demo
 
 
 def overflows(page: Page, pages: dict[str, str], size: str) -> list[str]:

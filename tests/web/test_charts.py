@@ -1,10 +1,20 @@
 """Server-side SVG charts: the points chart, sparklines, the bracket diagram, QR codes."""
 
+import itertools
+import re
 from fractions import Fraction
 
 from flipwell.league.selectors.playoffs import DivisionView, MatchView
 from flipwell.league.selectors.standings import PlayerRef
-from flipwell.web.charts import bracket_diagram, nice_ceiling, points_chart, qr_code, sparkline
+from flipwell.web.charts import (
+    LABEL_GAP,
+    bracket_diagram,
+    nice_ceiling,
+    points_chart,
+    qr_code,
+    sparkline,
+    spread_labels,
+)
 
 
 def test_points_chart_draws_one_line_per_player_from_zero():
@@ -13,7 +23,7 @@ def test_points_chart_draws_one_line_per_player_from_zero():
         title="Points",
     )
 
-    assert chart.startswith('<svg class="chart points-chart"')
+    assert chart.startswith('<svg class="chart points-chart wide"')
     assert chart.count("<polyline") == 2
     assert "<title>Bob: 19.75</title>" in chart
     assert chart.count('class="label') == 2
@@ -26,13 +36,40 @@ def test_points_chart_escapes_names():
     assert "&lt;b&gt;Ann&lt;/b&gt;" in chart
 
 
-def test_points_chart_leaves_out_overlapping_names():
+def test_points_chart_names_every_line_even_where_they_end_together():
+    """Issue 33 §3: two lines ending at the same height both get their name, apart."""
     chart = points_chart(
         [("Ann", (Fraction(100),)), ("Bob", (Fraction(100),)), ("Cy", (Fraction(10),))],
         title="T",
     )
 
-    assert chart.count('class="label') == 2
+    names = re.findall(r'<text class="label s\d" x="[\d.]+" y="([\d.]+)">(\w+)</text>', chart)
+    assert sorted(name for _, name in names) == ["Ann", "Bob", "Cy"]
+    heights = sorted(float(y) for y, _ in names)
+    assert heights[1] - heights[0] >= LABEL_GAP
+    assert chart.count('class="leader') == 3
+
+
+def test_points_chart_of_twelve_players_names_each_apart_wide_and_narrow():
+    """Issue 33 §3: twelve players whose lines end close together: twelve names, each at least
+    a name's height from the next, inside the picture, on the wide chart and the phone's."""
+    series = [(f"Player {n:02}", (Fraction(40 + n % 3),)) for n in range(12)]
+    for narrow in (False, True):
+        chart = points_chart(series, title="T", meets=10, narrow=narrow)
+
+        heights = sorted(
+            float(y) for y in re.findall(r'class="label s\d" x="[\d.]+" y="([\d.]+)"', chart)
+        )
+        box_height = float(re.search(r'viewBox="0 0 [\d.]+ ([\d.]+)"', chart)[1])
+        assert len(heights) == 12
+        assert min(b - a for a, b in itertools.pairwise(heights)) >= LABEL_GAP - 0.1
+        assert heights[-1] < box_height
+        assert chart.count('class="axis meet-tick"') == 11  # meets 0 to 10
+
+
+def test_spread_labels_keeps_each_name_near_its_line_and_apart():
+    assert spread_labels([10, 50, 52, 53, 200], gap=15, low=0, high=100) == [10, 50, 65, 80, 100]
+    assert spread_labels([95, 96, 97], gap=15, low=0, high=100) == [70, 85, 100]
 
 
 def test_points_chart_without_meets_is_empty():

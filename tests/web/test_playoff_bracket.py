@@ -110,7 +110,7 @@ def test_printable_bracket_shows_diagram_points_and_reasons(client, demo):
     response = client.get(f"/print/{demo.league.slug}/playoffs/")
 
     assert response.status_code == 200
-    assert '<svg class="chart bracket"' in response.text
+    assert '<svg class="chart bracket wide"' in response.text
     assert 'class="match-points"' in response.text
     assert SIX_SIX.search(response.text)
     assert "Final places:" in response.text
@@ -159,7 +159,7 @@ def test_bracket_diagram_lists_the_final_by_place_r6_3_e(client, demo):
     """R6.3-e: once the final is complete its box lists 1st to 4th, the champion first."""
     response = client.get(f"/leagues/{demo.league.slug}/playoffs/")
 
-    ((division, diagram),) = response.context["diagrams"]
+    ((division, diagram, _narrow),) = response.context["diagrams"]
     champion = division.places[0][1].name
     assert '<text class="player adv"' in diagram
     assert f">1. {champion}</text>" in diagram

@@ -205,7 +205,8 @@ def test_correction_applies_when_every_other_player_agrees_r3_d(client, night):
     }
     assert client.post(night.url + "correction/", data).status_code == 302
     correction = m.PlayoffSheet.objects.get(status="pending")
-    assert "Hal Test: 7,<wbr>000,<wbr>000 → " in client.get(night.url).content.decode()
+    page = client.get(night.url).content.decode()
+    assert 'Hal Test: <span class="score">7,000,000</span> → ' in page
 
     for name in ("Ann", "Dee"):
         answer = {"player": str(night.p[name].pk), "agrees": "yes"}

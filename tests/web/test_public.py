@@ -84,7 +84,8 @@ def test_league_home_shows_standings_playoff_line_and_chart(client, golden):
     assert len(page.standings.lines) == len(GOLDEN["expected_standings"])
     assert response.text.count('class="in') == page.standings.playoff_qualifiers
     assert response.text.count('in cut"') == 1
-    assert '<svg class="chart points-chart"' in response.text
+    assert '<svg class="chart points-chart wide"' in response.text
+    assert '<svg class="chart points-chart narrow"' in response.text  # for a phone
     assert response.text.count('<svg class="spark"') == len(page.standings.lines)
 
 
@@ -228,9 +229,10 @@ def test_playoffs_page_shows_divisions_bracket_and_places(client):
     response = client.get(f"/leagues/{demo.league.slug}/playoffs/")
 
     assert response.status_code == 200
-    (division, diagram), *_ = response.context["diagrams"]
+    (division, diagram, narrow), *_ = response.context["diagrams"]
     assert division.complete
-    assert '<svg class="chart bracket"' in diagram
+    assert '<svg class="chart bracket wide"' in diagram
+    assert '<svg class="chart bracket narrow"' in narrow  # for a phone
     assert "Final places" in response.text
     assert division.places[0][1].name in response.text
 

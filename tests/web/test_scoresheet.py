@@ -622,6 +622,6 @@ def test_correction_waiting_shows_scores_that_may_break_and_each_answer_form(cli
 
     page = client.get(night.url).content.decode()
 
-    assert "100 → <strong>1,<wbr>500,<wbr>000</strong>" in page
+    assert '100</span> → <strong><span class="score">1,500,000</span></strong>' in page
     answer = f'action="{night.url}correction/{request.pk}/answer/"'
     assert page.count(answer) == 3

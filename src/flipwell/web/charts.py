@@ -4,7 +4,8 @@ Words:
 - *series*: one player's running league-point total after meet 1, 2, ... (exact fractions,
   drawn at float precision: a chart is a picture, the numbers themselves are in the table).
 - *points chart*: every series on one pair of axes, meets across, points up, each line named
-  at its end (names that would overlap a closer one are left out; every line has a tooltip).
+  at its end; names too close to each other are spread apart, each joined to its line's end
+  (every line has a tooltip too). Drawn twice: wide, and narrow for a phone.
 - *sparkline*: one series in a small picture on a scale shared by the whole table.
 - *bracket diagram*: one playoff division's matches in rounds (QF, SF, F) as boxes, with the
   players, their points and who advanced, joined by lines from each match to the one its top
@@ -18,6 +19,7 @@ so none is used. Every text is escaped.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 import segno
@@ -30,8 +32,14 @@ from flipwell.rules import BRACKET_MATCHES
 from flipwell.web.formatting import number
 
 PALETTE_SIZE = 8
-LABEL_GAP = 13.0
-"""The smallest vertical distance between two end-of-line names, in chart units."""
+LABEL_GAP = 15.0
+"""The vertical distance between two end-of-line names, in chart units: a 12-unit name's box
+is some 14 units high, so no two boxes overlap."""
+CHAR_WIDTH = 7.2
+"""A generous width of one character of a 12-unit name, for the room the names get."""
+WIDE_PLOT, NARROW_PLOT = 560.0, 200.0
+"""The plot's width, in chart units, on a wide screen and on a phone (where the picture is
+about as many pixels wide as units, so its type stays readable)."""
 
 Series = Sequence[tuple[str, Sequence[Fraction]]]
 
@@ -48,16 +56,38 @@ def nice_ceiling(value: float) -> tuple[float, float]:
     return float(step), float(step) / 5
 
 
-def points_chart(series: Series, *, title: str, meets: int | None = None) -> SafeString:
-    """Every player's points after each meet as one line chart (see the module docstring)."""
+def spread_labels(wanted: Sequence[float], *, gap: float, low: float, high: float) -> list[float]:
+    """Each name's height, as close to its line's end (`wanted`, sorted top to bottom) as it
+    can be with every two names at least `gap` apart, all between `low` and `high` (which must
+    hold them: `high - low >= gap * (len(wanted) - 1)`)."""
+    placed: list[float] = []
+    for want in wanted:  # down the chart: each name below the one above it
+        placed.append(max(want, low, placed[-1] + gap if placed else low))
+    limit = high
+    for index in range(len(placed) - 1, -1, -1):  # then up from the bottom, into the chart
+        placed[index] = min(placed[index], limit)
+        limit = placed[index] - gap
+    return placed
+
+
+def points_chart(
+    series: Series, *, title: str, meets: int | None = None, narrow: bool = False
+) -> SafeString:
+    """Every player's points after each meet as one line chart (see the module docstring):
+    every meet on the axis and every line named at its end, no two names overlapping (a name
+    moved off its line's end is joined to it by a thin line). `narrow` draws it for a phone."""
     count = max([meets or 0, *(len(points) for _, points in series)])
     if count == 0 or not series:
         return mark_safe("")  # safe: nothing to draw
-    width, height = 760.0, 380.0
-    left, right, top, bottom = 48.0, 150.0, 14.0, 40.0
-    plot_w, plot_h = width - left - right, height - top - bottom
+    longest = max(len(name) for name, _ in series)
+    left, top, bottom = (36.0 if narrow else 48.0), 14.0, 40.0
+    right = 18.0 + CHAR_WIDTH * longest
+    plot_w = NARROW_PLOT if narrow else WIDE_PLOT
+    plot_h = max(200.0 if narrow else 326.0, LABEL_GAP * (len(series) - 1))
+    width, height = left + plot_w + right, top + plot_h + bottom
     highest = max((float(p) for _, points in series for p in points), default=0.0)
     y_top, step = nice_ceiling(highest)
+    chart_id = "chart-title-narrow" if narrow else "chart-title"
 
     def x(meet: int) -> float:
         return left + plot_w * meet / count
@@ -66,9 +96,10 @@ def points_chart(series: Series, *, title: str, meets: int | None = None) -> Saf
         return top + plot_h * (1 - points / y_top)
 
     parts = [
-        f'<svg class="chart points-chart" viewBox="0 0 {width:g} {height:g}" role="img" '
-        f'aria-labelledby="chart-title" xmlns="http://www.w3.org/2000/svg">',
-        f'<title id="chart-title">{escape(title)}</title>',
+        f'<svg class="chart points-chart{" narrow" if narrow else " wide"}" '
+        f'viewBox="0 0 {width:g} {height:g}" role="img" '
+        f'aria-labelledby="{chart_id}" xmlns="http://www.w3.org/2000/svg">',
+        f'<title id="{chart_id}">{escape(title)}</title>',
     ]
     tick = 0.0
     while tick <= y_top + 1e-9:
@@ -81,7 +112,7 @@ def points_chart(series: Series, *, title: str, meets: int | None = None) -> Saf
         tick += step
     for meet in range(count + 1):
         parts.append(
-            f'<text class="axis" x="{x(meet):.1f}" y="{height - bottom + 18:g}" '
+            f'<text class="axis meet-tick" x="{x(meet):.1f}" y="{height - bottom + 18:g}" '
             f'text-anchor="middle">{meet}</text>'
         )
     parts.append(
@@ -98,14 +129,18 @@ def points_chart(series: Series, *, title: str, meets: int | None = None) -> Saf
             f"<title>{escape(name)}: {last}</title></polyline>"
         )
         ends.append((coords[-1][1], index, name))
-    placed: list[float] = []
-    for end_y, index, name in sorted(ends):
-        if placed and end_y - placed[-1] < LABEL_GAP:
-            continue
-        placed.append(end_y)
+    ends.sort()
+    heights = spread_labels(
+        [end_y for end_y, _, _ in ends], gap=LABEL_GAP, low=top, high=top + plot_h
+    )
+    label_x = left + plot_w + 14
+    for (end_y, index, name), label_y in zip(ends, heights, strict=True):
+        colour = f"s{index % PALETTE_SIZE}"
         parts.append(
-            f'<text class="label s{index % PALETTE_SIZE}" x="{left + plot_w + 6:g}" '
-            f'y="{end_y + 4:.1f}">{escape(name)}</text>'
+            f'<line class="leader {colour}" x1="{left + plot_w:g}" y1="{end_y:.1f}" '
+            f'x2="{label_x - 3:g}" y2="{label_y:.1f}"/>'
+            f'<text class="label {colour}" x="{label_x:g}" y="{label_y + 4:.1f}">'
+            f"{escape(name)}</text>"
         )
     parts.append("</svg>")
     return mark_safe("".join(parts))  # safe: every text above is escaped
@@ -134,36 +169,50 @@ def sparkline(points: Sequence[Fraction], *, scale: Fraction | int, label: str) 
 # --- The bracket diagram ------------------------------------------------------------------
 
 BOX_W, ROW_H, HEAD_H, COL_GAP, ROW_GAP = 230.0, 24.0, 26.0, 46.0, 22.0
+NARROW_BOX_W = 340.0
+"""A box's width on a phone, where the matches stand one under another, the final last: about
+as many pixels as units, so the names stay readable and the champion on screen."""
 ROUND_COLUMN = {"QF": 0, "SF": 1, "F": 2}
 
 
-def bracket_diagram(division: DivisionView) -> SafeString:
-    """One division's bracket as an SVG diagram (see the module docstring)."""
+def bracket_diagram(division: DivisionView, *, narrow: bool = False) -> SafeString:
+    """One division's bracket as an SVG diagram (see the module docstring); `narrow` stands
+    the matches in one column in playing order, each saying where its top two go."""
     layout = BRACKET_MATCHES.get(division.bracket)
     if layout is None:
         return mark_safe("")  # safe: unknown size: nothing to draw
     views = {match.match: match for match in division.matches}
-    columns = sorted({ROUND_COLUMN[_prefix(mid)] for mid, _ in layout})
     box_h = HEAD_H + 4 * ROW_H + 6
-    rows = 2 if len(layout) > 1 else 1
     positions: dict[str, tuple[float, float]] = {}
-    for mid, _slots in layout:
-        col = columns.index(ROUND_COLUMN[_prefix(mid)])
-        x = col * (BOX_W + COL_GAP)
-        if mid == "F":
-            y = (rows - 1) * (box_h + ROW_GAP) / 2
-        else:
-            y = (int(mid[-1]) - 1) * (box_h + ROW_GAP)
-        positions[mid] = (x, y)
-    width = len(columns) * BOX_W + (len(columns) - 1) * COL_GAP + 2
-    height = rows * box_h + (rows - 1) * ROW_GAP + 2
+    goes_to = {slot: mid for mid, slots in layout for slot in slots if isinstance(slot, str)}
+    if narrow:
+        box_w = NARROW_BOX_W
+        for row, (mid, _slots) in enumerate(layout):
+            positions[mid] = (0.0, row * (box_h + ROW_GAP))
+        width = box_w + 2
+        height = len(layout) * box_h + (len(layout) - 1) * ROW_GAP + 2
+    else:
+        box_w = BOX_W
+        columns = sorted({ROUND_COLUMN[_prefix(mid)] for mid, _ in layout})
+        rows = 2 if len(layout) > 1 else 1
+        for mid, _slots in layout:
+            col = columns.index(ROUND_COLUMN[_prefix(mid)])
+            x = col * (BOX_W + COL_GAP)
+            if mid == "F":
+                y = (rows - 1) * (box_h + ROW_GAP) / 2
+            else:
+                y = (int(mid[-1]) - 1) * (box_h + ROW_GAP)
+            positions[mid] = (x, y)
+        width = len(columns) * BOX_W + (len(columns) - 1) * COL_GAP + 2
+        height = rows * box_h + (rows - 1) * ROW_GAP + 2
     seeds = dict(division.seeds)
     parts = [
-        f'<svg class="chart bracket" viewBox="-1 -1 {width:g} {height:g}" role="img" '
+        f'<svg class="chart bracket{" narrow" if narrow else " wide"}" '
+        f'viewBox="-1 -1 {width:g} {height:g}" role="img" '
         f'aria-label="Division {escape(division.name)} bracket" '
         'xmlns="http://www.w3.org/2000/svg">'
     ]
-    for mid, slots in layout:
+    for mid, slots in layout if not narrow else ():
         tx, ty = positions[mid]
         for slot in slots:
             if isinstance(slot, str):
@@ -173,9 +222,24 @@ def bracket_diagram(division: DivisionView) -> SafeString:
                 parts.append(f'<path class="link" d="M{x1:g},{y1:g} H{mx:g} V{y2:g} H{x2:g}"/>')
     for mid, slots in layout:
         x, y = positions[mid]
-        parts.append(_match_box(mid, slots, views.get(mid), seeds, x, y, box_h))
+        head = mid
+        if narrow and mid in goes_to:
+            head += " · top 2 to " + ("the final" if goes_to[mid] == "F" else goes_to[mid])
+        box = _Box(x=x, y=y, width=box_w, height=box_h, head=head)
+        parts.append(_match_box(mid, slots, views.get(mid), seeds, box))
     parts.append("</svg>")
     return mark_safe("".join(parts))  # safe: every text is escaped in _match_box
+
+
+@dataclass(frozen=True)
+class _Box:
+    """Where a match's box stands, its size, and its heading."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    head: str
 
 
 def _prefix(match_id: str) -> str:
@@ -187,19 +251,18 @@ def _match_box(
     slots: Sequence[int | str],
     view: MatchView | None,
     seeds: dict[int, PlayerRef | None],
-    x: float,
-    y: float,
-    box_h: float,
+    box: _Box,
 ) -> str:
+    x, y, box_w, box_h = box.x, box.y, box.width, box.height
     status = view.status if view is not None else "waiting"
     shown = status.replace("_", " ")
     if view is not None and view.game_in_progress is not None:
         shown = f"game {view.game_in_progress.number} playing"
     parts = [
         f'<g class="match {escape(status)}">',
-        f'<rect x="{x:g}" y="{y:g}" width="{BOX_W:g}" height="{box_h:g}" rx="8"/>',
-        f'<text class="match-head" x="{x + 10:g}" y="{y + 18:g}">{escape(mid)}</text>',
-        f'<text class="match-status" x="{x + BOX_W - 10:g}" y="{y + 18:g}" '
+        f'<rect x="{x:g}" y="{y:g}" width="{box_w:g}" height="{box_h:g}" rx="8"/>',
+        f'<text class="match-head" x="{x + 10:g}" y="{y + 18:g}">{escape(box.head)}</text>',
+        f'<text class="match-status" x="{x + box_w - 10:g}" y="{y + 18:g}" '
         f'text-anchor="end">{escape(shown)}</text>',
     ]
     lines: list[tuple[str, str, str]] = []
@@ -230,7 +293,7 @@ def _match_box(
         )
         if points:
             parts.append(
-                f'<text class="player-points {css}" x="{x + BOX_W - 10:g}" y="{row_y:g}" '
+                f'<text class="player-points {css}" x="{x + box_w - 10:g}" y="{row_y:g}" '
                 f'text-anchor="end">{escape(points)}</text>'
             )
     parts.append("</g>")

@@ -11,8 +11,7 @@ import re
 from fractions import Fraction
 
 from django import template
-from django.utils.html import conditional_escape
-from django.utils.safestring import mark_safe
+from django.utils.html import format_html
 
 from flipwell.web.formatting import number
 
@@ -56,9 +55,10 @@ def rounded(value: int | Fraction | None) -> str:
 
 @register.filter
 def score(value: int | None) -> str:
-    """A machine score that may break after a thousands separator in a narrow column:
-    1234567890123 -> "1,234,<wbr>567,<wbr>890,<wbr>123"; None -> "–"."""
-    return mark_safe(conditional_escape(num(value)).replace(",", ",<wbr>"))
+    """A machine score as one unbreakable piece: a player reads it digit by digit, so it never
+    wraps inside itself (app.css `.score`; the layout gives it its line, issue 33 §3):
+    1234567890123 -> '<span class="score">1,234,567,890,123</span>'; None -> "–"."""
+    return format_html('<span class="score">{}</span>', num(value))
 
 
 RULE_AT_END = re.compile(r"\s*\[([^\[\]]+)\]\s*$")

@@ -91,10 +91,15 @@ def _season(request: HttpRequest, slug: str, season_id: int | None) -> HttpRespo
             )
             for line in lines
         ]
+        chart_title = f"League points after each meet, {page.season.name}"
         context["chart"] = points_chart(
+            page.chart_series, title=chart_title, meets=page.standings.meets_played
+        )
+        context["chart_narrow"] = points_chart(
             page.chart_series,
-            title=f"League points after each meet, {page.season.name}",
+            title=chart_title,
             meets=page.standings.meets_played,
+            narrow=True,
         )
         above = page.standings.above_line()
         context["qualifiers"] = {line.player.id for line in above}
@@ -133,8 +138,12 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
 def playoffs(request: HttpRequest, slug: str) -> HttpResponse:
     """The newest playoff night: divisions, bracket diagrams, places (?season=ID)."""
     page = pages.playoffs_page(pages.league_by_slug(slug), optional_id(request, "season"))
+    # Each division drawn wide, and narrow for a phone (one match under another).
     diagrams = (
-        [(division, bracket_diagram(division)) for division in page.bracket.divisions]
+        [
+            (division, bracket_diagram(division), bracket_diagram(division, narrow=True))
+            for division in page.bracket.divisions
+        ]
         if page.bracket
         else []
     )
