@@ -64,7 +64,7 @@ pytestmark = pytest.mark.django_db
 T = TypeVar("T")
 
 LONG = os.environ.get("FLIPWELL_CHAOS", "").strip().lower() == "long"
-EXAMPLES = int(os.environ.get("FLIPWELL_NIGHT_EXAMPLES", "200" if LONG else "4"))
+EXAMPLES = int(os.environ.get("FLIPWELL_NIGHT_EXAMPLES", "100" if LONG else "8"))
 STEPS = int(os.environ.get("FLIPWELL_NIGHT_STEPS", "60" if LONG else "30"))
 SHRINK = os.environ.get("FLIPWELL_NIGHT_SHRINK", "") == "1"
 MEETS = 3
@@ -649,23 +649,26 @@ class Night(RuleBasedStateMachine):
 
     def check_api_reads(self, truth: surfaces.Truth) -> list[str]:
         """GET /api/v1/meets/{id} and GET /api/v1/games/{id} carry the fold's lines, and the
-        game read its compensatory games (issue 33 contract)."""
-        found: list[str] = []
-        for meet in self._played_meets():
-            games = _of_meet(truth.lines, meet)
+        game read its compensatory games (issue 33 contract). The newest meet only: a step
+        changes no other (a closed meet's scores change only by an LO's late correction)."""
+        meets = self._played_meets()
+        if not meets:
+            return []
+        meet = meets[-1]
+        games = _of_meet(truth.lines, meet)
+        found = surfaces.differences(
+            games,
+            surfaces.api_board_lines(self.client, meet),
+            surface=f"GET /api/v1/meets/{meet.pk}",
+        )
+        for game in m.Game.objects.filter(group__meet=meet).order_by("pk"):
+            shown = surfaces.api_game_lines(self.client, game.pk)
             found += surfaces.differences(
-                games,
-                surfaces.api_board_lines(self.client, meet),
-                surface=f"GET /api/v1/meets/{meet.pk}",
+                {game.pk: games[game.pk]} if game.pk in games else {},
+                {} if shown is None else {game.pk: shown},
+                surface=f"GET /api/v1/games/{game.pk}",
             )
-            for game in m.Game.objects.filter(group__meet=meet).order_by("pk"):
-                shown = surfaces.api_game_lines(self.client, game.pk)
-                found += surfaces.differences(
-                    {game.pk: games[game.pk]} if game.pk in games else {},
-                    {} if shown is None else {game.pk: shown},
-                    surface=f"GET /api/v1/games/{game.pk}",
-                )
-                found += _compensatory_differences(self.client, game)
+            found += _compensatory_differences(self.client, game)
         return found
 
     def check_histories_and_standings(self, truth: surfaces.Truth) -> list[str]:
@@ -943,7 +946,7 @@ def test_night_board_sheet_history_and_standings_show_the_fold() -> None:
     least once (a precondition or an argument always refused would show here)."""
     ACCEPTED.clear()
     REFUSALS.clear()
-    _run(["board and sheet", "histories and standings"], examples=max(EXAMPLES, 6))
+    _run(["board and sheet", "histories and standings"])
     print("accepted:", dict(ACCEPTED), "refused:", dict(REFUSALS))  # with pytest -s
     assert {kind for kind in STEP_KINDS if ACCEPTED[kind] == 0} == set(), dict(ACCEPTED)
 
@@ -960,8 +963,8 @@ def test_night_api_game_and_board_reads_show_the_fold() -> None:
 
 @pytest.mark.xfail(
     strict=False,
-    reason=f"{KNOWN}: the confirmer's check table scores the entered sheet, without the "
-    "compensatory games recorded before confirmation (R7.3-m)",
+    reason=f"{KNOWN}: the confirmer's check table scores the sheet as entered, without what "
+    "was recorded before confirmation (a compensatory game R7.3-m, a §8 zero R8.2-a)",
 )
 def test_night_confirmer_sees_the_points_confirming_gives() -> None:
     """The check table of a pending sheet shows the points the fold gives once confirmed."""
