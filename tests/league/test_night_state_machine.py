@@ -829,57 +829,58 @@ def _history_adds_up(history: Any, line: Any) -> list[str]:
 
 
 def _race_problems(season: m.Season, meet: m.Meet, absent: dict[int, dict[int, int]]) -> list[str]:
-    """The provisional race (§6.1) at an open meet, against rules/race.py's own words:
-    - a player who still plays tonight (active, in a group whose match is unfinished, not
-      recorded absent for the rest of it) is never marked ineligible, nor eliminated unless
-      even the meet maximum at this and every later meet leaves him below q rivals' points;
-    - a clinched player is above what q rivals can surely still reach: each rival's points
-      plus the meet maximum at every meet not started (a lower bound of his best possible,
-      so a finer race never trips this)."""
+    """The provisional race (§6.1, A05) at an open meet, against rules/race.py's own words.
+
+    A player *still plays tonight*: active, in a group whose match is unfinished, not
+    recorded absent for the rest of it. A *rival who may still count*: another active player
+    who is eligible, still plays tonight, or has meets not started to play. Each player's
+    *sure reach*: his points plus the meet maximum at every meet not started, a lower bound
+    of his best possible total; so a race finer than rules/race.py's never trips this:
+    - a player who still plays tonight is never ineligible, and is eliminated only with at
+      least q rivals who may still count strictly above his sure reach;
+    - a clinched player has fewer than q rivals who may still count whose sure reach gets to
+      his points (a tie is never enough to clinch, R6.1-e)."""
     folded = season_fold(season)
     table = standings(season)
     lines = {line.player.id: line for line in table.lines}
     most = max_meet_points(ruleset=folded.ruleset)
     not_started = season.number_of_meets - meet.number
+    playing = _still_playing(meet, absent)
+    active = {p for p in lines if folded.result.players[player_key(p)].active}
+    counting = {p for p in active if lines[p].eligible or p in playing or not_started > 0}
+    reach = {p: line.league_points + most * not_started for p, line in lines.items()}
+    q = table.playoff_qualifiers
+    found = []
+    for player, line in lines.items():
+        if player in playing and player in active and not line.eligible:
+            found.append(f"race: player {player} still plays tonight but is not eligible")
+        rivals = counting - {player}
+        above = sum(1 for p in rivals if lines[p].league_points > reach[player])
+        if player in playing and line.race_status == "eliminated" and q and above < q:
+            found.append(f"race: player {player} still plays tonight but is eliminated")
+        catching = sum(1 for p in rivals if reach[p] >= line.league_points)
+        if line.race_status == "clinched" and q and catching >= q:
+            found.append(
+                f"race: player {player} is clinched with {line.league_points} points, "
+                f"but {catching} rivals may still reach it (q = {q})"
+            )
+    return found
+
+
+def _still_playing(meet: m.Meet, absent: dict[int, dict[int, int]]) -> set[int]:
+    """The players of `meet`'s groups whose match is unfinished, less those recorded absent
+    for the rest of it."""
     confirmed = set(
         m.ScoreSubmission.objects.filter(
             game__group__meet=meet, confirmed_by__isnull=False
         ).values_list("game_id", flat=True)
     )
-    playing = set()
+    playing: set[int] = set()
     for group in meet.groups.all():
-        done = sum(1 for g in group.games.all() if g.pk in confirmed)
-        if done < GAMES_PER_MATCH:
+        if sum(1 for g in group.games.all() if g.pk in confirmed) < GAMES_PER_MATCH:
             gone = set(absent.get(group.pk, {}))
             playing |= set(group.members.values_list("player_id", flat=True)) - gone
-    q = table.playoff_qualifiers
-    found = []
-    for player, line in lines.items():
-        active = folded.result.players[player_key(player)].active
-        if player in playing and active:
-            if not line.eligible:
-                found.append(f"race: player {player} still plays tonight but is not eligible")
-            others_above = sum(
-                1
-                for p, x in lines.items()
-                if p != player and x.league_points > line.league_points + most * (not_started + 1)
-            )
-            if line.race_status == "eliminated" and q is not None and others_above < q:
-                found.append(f"race: player {player} still plays tonight but is eliminated")
-        if line.race_status == "clinched" and q is not None:
-            reach = sum(
-                1
-                for p, x in lines.items()
-                if p != player
-                and folded.result.players[player_key(p)].active
-                and x.league_points + most * not_started >= line.league_points
-            )
-            if reach >= q:
-                found.append(
-                    f"race: player {player} is clinched with {line.league_points} points, "
-                    f"but {reach} rivals can still reach it (q = {q})"
-                )
-    return found
+    return playing
 
 
 def _players(ids: Iterable[int]) -> list[m.Player]:
