@@ -117,7 +117,7 @@ test-postgres: $(STAMP)
 	fi
 
 # `make chaos`: the crash test's long form (200 concurrent score submissions to gunicorn,
-# SIGKILLed several times), the concurrency tests and the stateful night's long form (100
+# SIGKILLed several times), the concurrency tests and the stateful night's long form (50
 # nights of 60 steps, every surface read against the fold after each, a failing night shrunk),
 # on SQLite, then on PostgreSQL. `make test` runs the short forms (40 submissions, one kill;
 # 8 derandomized nights of 30 steps, not shrunk) on both.

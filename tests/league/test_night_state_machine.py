@@ -64,7 +64,7 @@ pytestmark = pytest.mark.django_db
 T = TypeVar("T")
 
 LONG = os.environ.get("FLIPWELL_CHAOS", "").strip().lower() == "long"
-EXAMPLES = int(os.environ.get("FLIPWELL_NIGHT_EXAMPLES", "100" if LONG else "8"))
+EXAMPLES = int(os.environ.get("FLIPWELL_NIGHT_EXAMPLES", "50" if LONG else "8"))
 STEPS = int(os.environ.get("FLIPWELL_NIGHT_STEPS", "60" if LONG else "30"))
 SHRINK = os.environ.get("FLIPWELL_NIGHT_SHRINK", "") == "1"
 MEETS = 3
@@ -937,6 +937,8 @@ STEP_KINDS = (
     "record a violation",
 )
 """Every kind of step the night takes (`Night._do`'s first argument)."""
+COVERING_EXAMPLES = 8
+"""The short form's nights: enough that each kind of step is accepted at least once."""
 KNOWN = "issue 33 §1, being fixed on other branches: the lead removes this xfail after the merge"
 
 
@@ -949,7 +951,8 @@ def test_night_board_sheet_history_and_standings_show_the_fold() -> None:
     REFUSALS.clear()
     _run(["board and sheet", "histories and standings"])
     print("accepted:", dict(ACCEPTED), "refused:", dict(REFUSALS))  # with pytest -s
-    assert {kind for kind in STEP_KINDS if ACCEPTED[kind] == 0} == set(), dict(ACCEPTED)
+    if EXAMPLES >= COVERING_EXAMPLES:  # a run shortened by hand need not take every kind
+        assert {kind for kind in STEP_KINDS if ACCEPTED[kind] == 0} == set(), dict(ACCEPTED)
 
 
 @pytest.mark.xfail(
