@@ -117,13 +117,16 @@ test-postgres: $(STAMP)
 	fi
 
 # `make chaos`: the crash test's long form (200 concurrent score submissions to gunicorn,
-# SIGKILLed several times) and the concurrency tests, on SQLite, then on PostgreSQL.
-# `make test` runs the short form (40 submissions, one kill) on both.
+# SIGKILLed several times), the concurrency tests and the stateful night's long form (50
+# nights of 60 steps, every surface read against the fold after each, a failing night shrunk),
+# on SQLite, then on PostgreSQL. `make test` runs the short forms (40 submissions, one kill;
+# 8 derandomized nights of 30 steps, not shrunk) on both.
+CHAOS_TESTS := tests/chaos tests/league/test_night_state_machine.py
 chaos: $(STAMP)
-	FLIPWELL_CHAOS=long $(BIN)/pytest tests/chaos
+	FLIPWELL_CHAOS=long $(BIN)/pytest $(CHAOS_TESTS)
 	@if $(POSTGRES_UP); then \
 	  echo "The concurrency and crash tests on PostgreSQL ($(POSTGRES_TEST_URL)):"; \
-	  FLIPWELL_CHAOS=long DATABASE_URL="$(POSTGRES_TEST_URL)" $(BIN)/pytest tests/chaos; \
+	  FLIPWELL_CHAOS=long DATABASE_URL="$(POSTGRES_TEST_URL)" $(BIN)/pytest $(CHAOS_TESTS); \
 	else \
 	  $(call POSTGRES_SKIPPED,The concurrency and crash tests); \
 	fi
