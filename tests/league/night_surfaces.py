@@ -111,7 +111,9 @@ class Truth:
 def fold_lines(season: m.Season) -> Truth:
     """The lines of every game the season fold counts (a game with a confirmed sheet whose
     scores were not discarded), matched to the game rows by group and game order."""
-    result = season_fold(season).result
+    folded = season_fold(season)
+    result = folded.result
+    penalty_score = None if folded.ruleset.serious_violation_penalty == "forfeit" else 0
     counted = _counted_sheets(season)
     discarded = set(
         m.DiscardedScore.objects.filter(game__group__meet__season=season).values_list(
@@ -142,15 +144,21 @@ def fold_lines(season: m.Season) -> Truth:
         number = meet_of[group_id]
         if number > len(result.meets):
             continue
+        penalties = result.meets[number - 1].penalties
         keys = frozenset(player_key(p) for p in players)
         match = next((x for x in result.meets[number - 1].matches if set(x.players) == keys), None)
         if match is None:
             continue
         for index, (game_id, outcome) in enumerate(zip(games[group_id], match.games, strict=True)):
             sheet = counted[game_id][1]
+            penalized = {
+                int(k) for k, on in penalties.items() if index + 1 in on
+            }  # a §8.5 penalty's game: no score counts, or zero (R8.5-c)
             lines[game_id] = {
                 p: Line(
-                    score=outcome.final_scores.get(player_key(p)),
+                    score=penalty_score
+                    if p in penalized
+                    else outcome.final_scores.get(player_key(p)),
                     entered=sheet.get(p),
                     place=outcome.result.place(player_key(p)),
                     points=match.players[player_key(p)].game_points[index],

@@ -54,7 +54,9 @@ from flipwell.league.adapters import player_key
 from flipwell.league.results import season_fold
 from flipwell.league.selectors.meet_board import meet_board
 from flipwell.league.selectors.standings import standings
+from flipwell.rules import RuleError
 from flipwell.rules.malfunctions import GAME_ENDING_REASONS
+from flipwell.rules.playoffs import playoff_qualifier_count
 from flipwell.rules.race import max_meet_points
 from tests import factories as f
 from tests.league import night_surfaces as surfaces
@@ -836,7 +838,8 @@ def _race_problems(season: m.Season, meet: m.Meet, absent: dict[int, dict[int, i
     who is eligible, still plays tonight, or has meets not started to play. Each player's
     *sure reach*: his points plus the meet maximum at every meet not started, a lower bound
     of his best possible total; so a race finer than rules/race.py's never trips this:
-    - a player who still plays tonight is never ineligible, and is eliminated only with at
+    - a player who still plays tonight is eligible or may still become so (no game yet, one
+      to play), never barred for it; and is eliminated only with at
       least q rivals who may still count strictly above his sure reach;
     - a clinched player has fewer than q rivals who may still count whose sure reach gets to
       his points (a tie is never enough to clinch, R6.1-e)."""
@@ -852,19 +855,35 @@ def _race_problems(season: m.Season, meet: m.Meet, absent: dict[int, dict[int, i
     q = table.playoff_qualifiers
     found = []
     for player, line in lines.items():
-        if player in playing and player in active and not line.eligible:
+        # No game yet but one tonight may make him eligible (§6.1): never barred for it.
+        barred = not line.eligible and not line.may_become_eligible
+        if player in playing and player in active and barred:
             found.append(f"race: player {player} still plays tonight but is not eligible")
         rivals = counting - {player}
         above = sum(1 for p in rivals if lines[p].league_points > reach[player])
         if player in playing and line.race_status == "eliminated" and q and above < q:
             found.append(f"race: player {player} still plays tonight but is eliminated")
-        catching = sum(1 for p in rivals if reach[p] >= line.league_points)
-        if line.race_status == "clinched" and q and catching >= q:
+        catching = {p for p in rivals if reach[p] >= line.league_points}
+        q_then = _line_with(catching, lines, counting, player, folded.ruleset)
+        if line.race_status == "clinched" and q_then and len(catching) >= q_then:
             found.append(
                 f"race: player {player} is clinched with {line.league_points} points, "
-                f"but {catching} rivals may still reach it (q = {q})"
+                f"but {len(catching)} rivals may still reach it (q = {q_then} then)"
             )
     return found
+
+
+def _line_with(
+    catching: set[int], lines: dict[int, Any], counting: set[int], player: int, ruleset: Any
+) -> int | None:
+    """q in the ending where every rival who may reach `player` plays and no other pending
+    player does (§6.1, §6.2: q follows the field); None: that field has no playoff line."""
+    field = {p for p in counting if lines[p].eligible} | catching | {player}
+    size = len(field) if ruleset.playoff_league_size == "eligible_players" else len(lines)
+    try:
+        return min(playoff_qualifier_count(size, ruleset=ruleset), len(field))
+    except RuleError:
+        return None
 
 
 def _still_playing(meet: m.Meet, absent: dict[int, dict[int, int]]) -> set[int]:
@@ -939,7 +958,6 @@ STEP_KINDS = (
 """Every kind of step the night takes (`Night._do`'s first argument)."""
 COVERING_EXAMPLES = 8
 """The short form's nights: enough that each kind of step is accepted at least once."""
-KNOWN = "issue 33 §1, being fixed on other branches: the lead removes this xfail after the merge"
 
 
 def test_night_board_sheet_history_and_standings_show_the_fold() -> None:
@@ -955,40 +973,21 @@ def test_night_board_sheet_history_and_standings_show_the_fold() -> None:
         assert {kind for kind in STEP_KINDS if ACCEPTED[kind] == 0} == set(), dict(ACCEPTED)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason=f"{KNOWN}: the API's game and board reads show the entered score, no place, no "
-    "points and no compensatory games (the contract's game lines)",
-)
 def test_night_api_game_and_board_reads_show_the_fold() -> None:
     """GET /api/v1/meets/{id} and /api/v1/games/{id} carry the fold's lines (R7.3-m)."""
     _run(["API reads"])
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason=f"{KNOWN}: the confirmer's check table scores the sheet as entered, without what "
-    "was recorded before confirmation (a compensatory game R7.3-m, a §8 zero R8.2-a)",
-)
 def test_night_confirmer_sees_the_points_confirming_gives() -> None:
     """The check table of a pending sheet shows the points the fold gives once confirmed."""
     _run(["confirmer's table"])
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason=f"{KNOWN}: an absence for the rest of the match forfeits only the game in play (R2.4-a)",
-)
 def test_night_absence_for_the_rest_of_the_match_forfeits_every_later_game() -> None:
     """A recorded absence makes every later game of the match his forfeit (R2.4-a)."""
     _run(["absence for the rest of the match"])
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason=f"{KNOWN}: during an open meet, players whose group has not played are not "
-    "eligible and the others clinch (§6.1, A05)",
-)
 def test_night_race_never_bars_a_player_whose_group_still_plays() -> None:
     """The provisional race keeps everyone who still plays tonight in it (§6.1, A05)."""
     _run(["race"])

@@ -474,8 +474,8 @@ def test_scheduling_a_meet_off_the_league_day_and_a_week_early_warns(client, nig
     assert m.Meet.objects.filter(season=night.season, number=2).exists()
     assert (
         "Meet 2 scheduled on Thursday 08 January 2026. Warning: meet 2 is on a Thursday, not on "
-        "the league day (Tuesdays); meet 2 is 2 days after meet 1 (2026-01-06), a week "
-        "early: meets are weekly.</p>"
+        "the league day (Tuesdays); meet 2 is 2 days after meet 1 (2026-01-06), less than a "
+        "week: meets are weekly.</p>"
     ) in response.text
     assert "The rulebook: R2-a." in response.text
 

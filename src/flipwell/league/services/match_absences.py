@@ -80,11 +80,8 @@ def record_match_absence(
     when the last is confirmed); it may be a later game (he finished the game in play and
     left), never a confirmed one (a correction changes those, R3-b).
 
-    When `players` are the whole group, nobody plays the rest of the match (a whole group
-    absent without notice, which §3.1 does not regroup): each of its remaining games is
-    stored with every score empty and counts as played by nobody, so each missing game's
-    machine is drawn by the LO (A66, as R5-a, from `seed`, default a fresh one) and the match
-    ends with each player's forfeits (§2.5).
+    When `players` are the whole group, nobody plays the rest of the match: see
+    `_store_empty_sheets` (the missing games' machines drawn from `seed`, A66).
 
     Side effects: a MatchAbsence per player; for a whole group the missing Games (chosen_by
     null) and a confirmed all-empty sheet per remaining game (entered as the group's first two
@@ -103,34 +100,41 @@ def record_match_absence(
         open_meet(meet, doing="record an absence")
         members = group_player_ids(group)
         chosen = _absent_players(players, members, group)
-        # The whole group: these players and those recorded absent before (R2.4-a).
-        before = m.MatchAbsence.objects.filter(group=group).values_list("player_id", flat=True)
-        whole = {p.pk for p in chosen} | set(before) == set(members)
+        whole = _whole_group(group, chosen, members)
         first, games = _first_game_absent(group, from_game, whole=whole)
         remaining, seeds = _games_to_forfeit(group, games, first, whole=whole, seed=seed)
         why = note.strip() or "Absent for the rest of the match."
-        absences = m.MatchAbsence.objects.bulk_create(
-            m.MatchAbsence(group=group, player=p, from_game=first, note=why, recorded_by=actor)
-            for p in chosen
-        )
+        absences = _store_absences(group, chosen, first=first, note=why, actor=actor)
         if whole:
             _store_empty_sheets(remaining, members, actor=actor, league=league, note=why)
+        players_ids, numbers = [p.pk for p in chosen], [g.number for g in remaining]
         write.event(
             "match.absence_recorded",
             group,
-            {
-                "players": [p.pk for p in chosen],
-                "from_game": first,
-                "games": [g.number for g in remaining],
-                "whole_group": whole,
-                "seeds": seeds,
-            },
+            {"players": players_ids, "from_game": first, "games": numbers, "whole_group": whole}
+            | {"seeds": seeds},
         )
     return RecordedAbsence(
         absences=tuple(absences),
         games=tuple(remaining),
         forfeits=len(chosen) * (GAMES_PER_MATCH - first + 1),
         from_game=first,
+    )
+
+
+def _whole_group(group: m.Group, chosen: Sequence[m.Player], members: Sequence[int]) -> bool:
+    """These players and those recorded absent before are the whole group (R2.4-a)."""
+    before = m.MatchAbsence.objects.filter(group=group).values_list("player_id", flat=True)
+    return {p.pk for p in chosen} | set(before) == set(members)
+
+
+def _store_absences(
+    group: m.Group, chosen: Sequence[m.Player], *, first: int, note: str, actor: User
+) -> list[m.MatchAbsence]:
+    """One `MatchAbsence` per absent player, from game `first` on (R2.4-a)."""
+    return m.MatchAbsence.objects.bulk_create(
+        m.MatchAbsence(group=group, player=p, from_game=first, note=note, recorded_by=actor)
+        for p in chosen
     )
 
 
@@ -247,7 +251,9 @@ def _store_empty_sheets(
     games: Sequence[m.Game], members: Sequence[int], *, actor: User, league: m.League, note: str
 ) -> None:
     """A confirmed sheet with every score empty for each game a whole group forfeits: nobody
-    played it (R2.4-a). The sheet names the group's first two players, as a console sheet
+    played it (R2.4-a; a whole group absent without notice, which §3.1 does not regroup), so
+    each missing game's machine is drawn by the LO (A66, as R5-a) and the match ends with each
+    player's forfeits (§2.5). The sheet names the group's first two players, as a console sheet
     does; the note and `recorded_by` say the official recorded it."""
     latest = dict(
         m.ScoreSubmission.objects.filter(game__in=games)

@@ -56,7 +56,7 @@ def rounded(value: int | Fraction | None) -> str:
 @register.filter
 def score(value: int | None) -> str:
     """A machine score as one unbreakable piece: a player reads it digit by digit, so it never
-    wraps inside itself (app.css `.score`; the layout gives it its line, issue 33 §3):
+    wraps inside itself (app.css `.score`; the layout gives it its line):
     1234567890123 -> '<span class="score">1,234,567,890,123</span>'; None -> "–"."""
     return format_html('<span class="score">{}</span>', num(value))
 

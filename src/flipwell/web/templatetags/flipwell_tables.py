@@ -2,7 +2,7 @@
 
 Words: a *stacked* score table is one a phone shows as one line per player and game, the
 player's name beside the score (app.css `.scores.stacks`): four 13-digit scores side by side do
-not fit a 390 px screen, so each cell carries its player's name (issue 33 §3).
+not fit a 390 px screen, so each cell carries its player's name.
 """
 
 from __future__ import annotations
