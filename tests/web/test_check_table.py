@@ -74,3 +74,22 @@ def test_check_table_page_shows_erins_six_points(client, night):
     erins_row = table[table.index(str(night.erin)) : table.index(str(night.rival))]
     assert erins_row.startswith(f"{night.erin} 15,600,000 1,000,000 + 14,600,000 compensatory")
     assert erins_row.endswith(" 6 ")
+
+
+def test_submit_reply_gives_the_points_the_fold_will_give(night):
+    """R3-a, R7.3-m: the reply to the sheet's sender (the API's and the offline sheet's
+    ``points``) says what confirming stores, as the check table does: Erin 6, not 2."""
+    a, b, c, d = [m.player for m in night.game.group.members.order_by("position")]
+
+    replayed = submit_scores(
+        game=night.game,
+        scores={a: 1_000_000, b: 20_000_000, c: 5_000_000, d: 4_000_000},
+        entered_by=c,
+        idempotency_key="check-table",
+    )
+    confirm_scores(submission=night.submitted, confirmed_by=night.rival)
+
+    cells = meet_board(night.meet).groups[0].games[0].cells
+    assert replayed.replayed
+    assert dict(replayed.points) == {cell.player: cell.points for cell in cells}
+    assert replayed.points[night.erin.pk] == 6

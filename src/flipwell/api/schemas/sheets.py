@@ -255,9 +255,10 @@ class SubmittedOut(Schema):
     submission: SubmissionOut = Field(..., description="The stored sheet.")
     points: dict[str, int] = Field(
         ...,
-        description="Player id -> the game points of the sheet as entered (R3.2), before "
-        "any compensatory game, zero score or penalty; the points that count are the game "
-        "read's result (GET /api/v1/games/{id}) once the sheet is confirmed.",
+        description="Player id -> the game points the sheet will give once confirmed (R3.2, "
+        "R3-a): the season folded with it, so a compensatory game, a zero score or a "
+        "penalty already recorded counts (what a confirmer checks). The stored result is "
+        "the game read's `result` (GET /api/v1/games/{id}) after confirmation.",
     )
     replayed: bool = Field(..., description="A retry: nothing new was written.")
 

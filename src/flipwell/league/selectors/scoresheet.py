@@ -17,7 +17,7 @@ Words (see `flipwell.league.selectors.meet_board` for board, picker, play order)
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from flipwell.league import models as m
@@ -289,7 +289,15 @@ def _pending(
         .values_list("tie_order_id", "player_id")
     ):
         orders[order_id].append(player_id)
-    lines = _will_count(current, group, sheet, list(orders.values()), folded, meet)
+    lines = lines_once_confirmed(
+        game_id=current.id,
+        machine=current.machine,
+        players=group.players,
+        sheet=sheet,
+        ties=list(orders.values()),
+        folded=folded,
+        meet=meet,
+    )
     compensatory = _compensatory_parts(lines)
     names = group.names
     confirmers = who_may_confirm(
@@ -330,22 +338,26 @@ def _pending(
     )
 
 
-def _will_count(
-    current: SheetGame,
-    group: BoardGroup,
+def lines_once_confirmed(
+    *,
+    game_id: int,
+    machine: str,
+    players: Sequence[int],
     sheet: Mapping[int, int | None],
-    ties: list[list[int]],
+    ties: Sequence[Sequence[int]],
     folded: SeasonFold,
     meet: int,
 ) -> dict[int, GameLine]:
-    """Player id -> his line of the current game once `sheet` is confirmed (R3-a): the season
-    folded with it as a fact (`pending_game_lines`); empty for a sheet the rules refuse."""
+    """Player id -> his line of game `game_id` (on `machine`, played by `players` in ladder
+    order at meet number `meet`) once `sheet` is confirmed (R3-a): the season `folded` with it
+    as a fact (`pending_game_lines`), so a compensatory game, a zero score or a penalty
+    recorded before confirmation counts; empty for a sheet the rules refuse."""
     try:
-        facts = pending_game_facts(current.id, current.machine, sheet, ties)
+        facts = pending_game_facts(game_id, machine, sheet, ties)
         found = pending_game_lines(
             folded.facts,
             meet=meet,
-            players=[player_key(p) for p in group.players],
+            players=[player_key(p) for p in players],
             game=facts,
             ruleset=folded.ruleset,
         )

@@ -35,6 +35,8 @@ from flipwell.league.adapters import (
     tie_order_facts,
 )
 from flipwell.league.audit import record_event
+from flipwell.league.results import season_fold
+from flipwell.league.selectors.scoresheet import lines_once_confirmed
 from flipwell.league.services._edge import (
     ConflictError,
     MeetHold,
@@ -63,7 +65,8 @@ __all__ = ["ConflictError", "SubmittedScores", "confirm_scores", "submit_scores"
 
 @dataclass(frozen=True)
 class SubmittedScores:
-    """A stored score sheet and the game points it gives (player id -> points, R3.2).
+    """A stored score sheet and the game points it will give once confirmed (player id ->
+    points, R3.2, `points_once_confirmed`).
 
     replayed: the request repeated an earlier one (same idempotency key): nothing was written.
     """
@@ -115,7 +118,7 @@ def submit_scores(
         if replay is not None:
             return replay
         latest = _check_entry(entry, seen_version)
-        points = _points(game, sheet, ties)
+        _points(game, sheet, ties)  # the sheet must score (R3.2-i)
         version = (latest.version if latest is not None else 0) + 1
         submission = m.ScoreSubmission(
             game=game, version=version, entered_by=entered_by, recorded_by=actor,
@@ -126,6 +129,7 @@ def submit_scores(
             return replay
         _store_entry(submission, entry, replaces=latest, actor=actor)
         _season_changed(game, sheet)
+        points = points_once_confirmed(game, sheet, ties)
     return SubmittedScores(submission=submission, points=points)
 
 
@@ -372,6 +376,24 @@ def store_sheet(
         )
 
 
+def points_once_confirmed(
+    game: m.Game, sheet: Mapping[int, int | None], ties: Sequence[Sequence[int]]
+) -> dict[int, int]:
+    """The game points `sheet` will give once confirmed (R3-a): the fold's, with a
+    compensatory game, a zero score or a penalty already recorded counted (R7.3-m, §8), so
+    the reply to the sheet's sender and the confirmer's table say what will be stored."""
+    lines = lines_once_confirmed(
+        game_id=game.pk,
+        machine=game.machine.title,
+        players=group_player_ids(game.group),
+        sheet=sheet,
+        ties=ties,
+        folded=season_fold(game.group.meet.season),
+        meet=game.group.meet.number,
+    )
+    return {p: line.points for p, line in lines.items()} or _points(game, sheet, ties)
+
+
 def game_points_of(
     game: m.Game, sheet: Mapping[int, int | None], ties: Sequence[Sequence[int]]
 ) -> dict[int, int]:
@@ -551,6 +573,5 @@ def _replay(entry: _Entry) -> SubmittedScores | None:
             },
             code="idempotency_key_reused",
         )
-    return SubmittedScores(
-        submission=stored, points=_points(stored.game, stored_sheet, entry.ties), replayed=True
-    )
+    points = points_once_confirmed(stored.game, stored_sheet, entry.ties)
+    return SubmittedScores(submission=stored, points=points, replayed=True)
