@@ -157,4 +157,4 @@ def test_league_night_end_to_end(new_page: NewContext, error_guard: ErrorGuard) 
     meet.refresh_from_db()
     assert meet.status == m.Meet.Status.CLOSED
     dead = phones["Ada Flipper"].request.get(sheet)
-    assert dead.status == 404, "the score sheet link still works after the meet closed"
+    assert dead.status == 410, "the score sheet link still works after the meet closed"

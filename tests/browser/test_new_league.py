@@ -273,7 +273,8 @@ def play_the_night(official: Page, new_page: NewContext, meet: m.Meet) -> None:
     record_compensatory_game(official, game_1, names[victim])
     waiting.reload()
     total = VICTIM_SCORE + COMPENSATORY_SCORE
-    cell = waiting.get_by_role("cell", name=re.compile(rf"^{total:,}"))
+    # A cell is named by its player, then its score (a phone stacks the cells by name).
+    cell = waiting.get_by_role("cell", name=re.compile(rf"(^|\s){total:,}\s"))
     expect(cell).to_contain_text(f"{VICTIM_SCORE:,} + {COMPENSATORY_SCORE:,} compensatory game")
     screenshot(waiting, "new-league-14-sheet-ranking-score-with-its-parts")
     board = group_now(meet, 1).games[0]

@@ -112,11 +112,12 @@ def test_phone_width_player_page_why_opens_with_a_visible_marker(
     phone = new_page("player, phone")
     phone.goto(f"/leagues/{demo.league.slug}/players/{player.pk}/", wait_until="load")
     game = phone.locator("details.game").first
-    marker = game.locator("summary > span").first.evaluate(
+    summary = game.locator(":scope > summary")  # not the rules' "Why" folded inside it
+    marker = summary.locator(":scope > span").first.evaluate(
         "span => getComputedStyle(span, '::before').content"
     )
 
-    game.locator("summary").tap()
+    summary.tap()
 
     assert marker == '"▸"'
     assert game.evaluate("details => details.open")
