@@ -24,23 +24,18 @@ FLIPWELL_NIGHT_SHRINK=1 (shrink a failing night in the short form too: minutes).
 from __future__ import annotations
 
 import datetime
-import itertools
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, TypeVar
 
 import pytest
-from django.apps import apps
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.management.color import no_style
-from django.db import connection, transaction
+from django.db import transaction
 from django.test import Client
 from hypothesis import HealthCheck, Phase, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
-    RuleBasedStateMachine,
     initialize,
     invariant,
     precondition,
@@ -58,8 +53,9 @@ from flipwell.rules import RuleError
 from flipwell.rules.malfunctions import GAME_ENDING_REASONS
 from flipwell.rules.playoffs import playoff_qualifier_count
 from flipwell.rules.race import max_meet_points
-from tests import factories as f
+from tests import night_steps as steps
 from tests.league import night_surfaces as surfaces
+from tests.night_steps import REFUSED, ServiceMachine
 
 pytestmark = pytest.mark.django_db
 
@@ -72,8 +68,6 @@ SHRINK = os.environ.get("FLIPWELL_NIGHT_SHRINK", "") == "1"
 MEETS = 3
 """A short season: the race has meets left, and a night may close and the next one start."""
 DATE = datetime.date(2026, 1, 6)
-REFUSED = (ValidationError, PermissionDenied)
-GAMES_PER_MATCH = 4
 
 machine_scores = st.integers(0, 8).map(lambda x: x * 10_000)
 """Few values, so that ties (R3.2-i) are common."""
@@ -87,36 +81,21 @@ REFUSALS: Counter[str] = Counter()
 """Each step kind's refused calls in this process (printed by the coverage test)."""
 
 
-class Night(RuleBasedStateMachine):
+class Night(ServiceMachine):
     """One league night (and maybe the next) driven only through the services."""
 
     CHECKS: ClassVar[frozenset[str]] = frozenset()
+    MEETS = MEETS
+    MACHINES = 8
+    SHEET_SCORES = machine_scores
+    MEMBER_ORDER = "position"
+    SORTED_TIES = True
 
     def __init__(self) -> None:
         super().__init__()
-        self._savepoint = transaction.atomic()
-        self._savepoint.__enter__()
-        _restart_sequences()
-        self.official = f.LeagueOfficialFactory(
-            user__username="lo", league__name="Tuesday", league__slug="tuesday"
-        )
-        self.user = self.official.user
-        self.league = self.official.league
-        self.season = f.SeasonFactory(
-            league=self.league, name="Spring", number_of_meets=MEETS, created_at=f.SET_UP_2026
-        )
-        self.machines = [
-            f.MachineFactory(league=self.league, title=f"Machine {i}") for i in range(1, 9)
-        ]
-        self.keys = itertools.count(1)
         self.client = Client()
         self.absent: dict[int, dict[int, int]] = {}
         """Group id -> player id -> the first game number his recorded absence covers."""
-        self.written = True
-
-    def teardown(self) -> None:
-        transaction.set_rollback(True)
-        self._savepoint.__exit__(None, None, None)
 
     # --- helpers ------------------------------------------------------------------------------
 
@@ -133,66 +112,9 @@ class Night(RuleBasedStateMachine):
         self.written = True
         return result
 
-    def _open_meet(self) -> m.Meet | None:
-        return self.season.meets.filter(status=m.Meet.Status.OPEN).first()
-
-    def _has_open_meet(self) -> bool:
-        return self._open_meet() is not None
-
-    def _games(self, *, confirmed: bool | None = None) -> list[m.Game]:
-        """Games of the open meet; only those with (or without) a confirmed sheet if asked."""
-        games = m.Game.objects.filter(group__meet__season=self.season, group__meet__status="open")
-        scored = m.ScoreSubmission.objects.filter(confirmed_by__isnull=False).values("game_id")
-        if confirmed is True:
-            games = games.filter(pk__in=scored)
-        elif confirmed is False:
-            games = games.exclude(pk__in=scored)
-        return list(games.select_related("group").order_by("pk"))
-
-    def _has_games_in_play(self) -> bool:
-        return bool(self._games(confirmed=False))
-
     def _groups(self) -> list[m.Group]:
         meet = self._open_meet()
         return [] if meet is None else list(meet.groups.order_by("number"))
-
-    @staticmethod
-    def _members(group: m.Group) -> list[m.Player]:
-        return [gm.player for gm in group.members.select_related("player").order_by("position")]
-
-    @staticmethod
-    def _counted_sheet(game: m.Game) -> dict[int, int | None]:
-        counted = (
-            m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False)
-            .order_by("-version")
-            .first()
-        )
-        assert counted is not None
-        return dict(counted.lines.values_list("player_id", "machine_score"))
-
-    @staticmethod
-    def _tie_orders(
-        data: st.DataObject, sheet: dict[int, int | None], among: set[int] | None = None
-    ) -> list[list[int]]:
-        """A one-ball playoff order (R3.2-i) for each set of players tied on `sheet`."""
-        by_score: dict[int, list[int]] = {}
-        for player, score in sheet.items():
-            if score is not None:
-                by_score.setdefault(score, []).append(player)
-        return [
-            data.draw(st.permutations(sorted(tied)), label="tie order")
-            for tied in by_score.values()
-            if len(tied) > 1 and (among is None or among & set(tied))
-        ]
-
-    def _sheet(self, data: st.DataObject, game: m.Game) -> dict[int, int | None]:
-        """A sheet as a player types it: no score for a recorded forfeit; a player recorded
-        absent for the rest of the match is given one (the box is there on today's sheet)."""
-        forfeited = set(m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True))
-        return {
-            p.pk: None if p.pk in forfeited else data.draw(machine_scores, label=f"score of {p}")
-            for p in self._members(game.group)
-        }
 
     def _submit(self, data: st.DataObject, game: m.Game, kind: str) -> m.ScoreSubmission | None:
         sheet = self._sheet(data, game)
@@ -220,17 +142,10 @@ class Night(RuleBasedStateMachine):
     @rule(data=st.data())
     def confirm_scores(self, data: st.DataObject) -> None:
         """Another player of the group confirms a pending sheet (R3-a)."""
-        pending = list(
-            m.ScoreSubmission.objects.filter(
-                game__in=self._games(confirmed=False), is_correction=False
-            ).order_by("pk")
-        )
-        if not pending:
+        drawn = self._draw_confirmation(data)
+        if drawn is None:
             return
-        submission = data.draw(st.sampled_from(pending), label="submission")
-        confirmer = data.draw(
-            st.sampled_from(self._members(submission.game.group)), label="confirmer"
-        )
+        submission, confirmer = drawn
         self._do("confirm scores", s.confirm_scores, submission=submission, confirmed_by=confirmer)
 
     @precondition(lambda self: self._has_open_meet())
@@ -266,26 +181,12 @@ class Night(RuleBasedStateMachine):
         meet = self._open_meet()
         assert meet is not None
         board = meet_board(meet)
-        ready = [
-            g
-            for g in board.groups
-            if (g.next_picker is not None or g.official_picks)
-            and len(g.games) < GAMES_PER_MATCH
-            and all(game.confirmed for game in g.games)
-        ]
+        ready = steps.ready_groups(board, official_picks=True)
         if not ready:
             return False
         number = data.draw(st.sampled_from([g.number for g in ready]), label="group number")
         group = next(g for g in ready if g.number == number)
-        played = {game.machine_id for game in group.games}
-        free = [
-            pk
-            for pk in sorted(board.machines)
-            if pk not in played and pk not in board.in_use and pk not in board.unplayable
-        ]
-        machine = m.Machine.objects.get(
-            pk=data.draw(st.sampled_from(free or sorted(board.machines)), label="machine")
-        )
+        machine = steps.draw_machine(data, board, group)
         row = m.Group.objects.get(pk=group.id)
         if group.next_picker is None:
             self._do(
@@ -350,41 +251,27 @@ class Night(RuleBasedStateMachine):
     @rule(data=st.data())
     def request_correction(self, data: st.DataObject) -> None:
         """A player of a confirmed game claims some of its scores are wrong (R3-b)."""
-        games = self._games(confirmed=True)
-        if not games:
+        claim = self._draw_scored(data, self._games(confirmed=True), "wrong scores")
+        if claim is None:
             return
-        game = data.draw(st.sampled_from(games), label="game")
-        sheet = self._counted_sheet(game)
-        played = _players(p for p, score in sheet.items() if score is not None)
-        if not played:
-            return
-        wrong = data.draw(st.sets(st.sampled_from(played), min_size=1), label="wrong scores")
-        changes = {p.pk: data.draw(machine_scores, label=f"{p}'s") for p in wrong}
+        changes = {p.pk: data.draw(machine_scores, label=f"{p}'s") for p in claim.chosen}
         self._do(
             "request a correction",
             s.request_correction,
-            game=game,
+            game=claim.game,
             scores=changes,
-            requested_by=data.draw(st.sampled_from(played), label="requested_by"),
+            requested_by=data.draw(st.sampled_from(claim.played), label="requested_by"),
             reason="Wrong digits on the sheet.",
-            tie_order=self._tie_orders(data, {**sheet, **changes}, among=set(changes)),
+            tie_order=self._tie_orders(data, {**claim.sheet, **changes}, among=set(changes)),
         )
 
-    @precondition(
-        lambda self: m.CorrectionRequest.objects.filter(
-            game__group__meet__season=self.season, status="pending"
-        ).exists()
-    )
+    @precondition(lambda self: self._pending_corrections().exists())
     @rule(data=st.data(), agrees=st.sampled_from([True, True, True, False]))
     def answer_correction(self, data: st.DataObject, agrees: bool) -> None:
         """A player asked answers a correction; all agreeing applies it (R3-c, R3-d)."""
-        requests = m.CorrectionRequest.objects.filter(
-            game__group__meet__season=self.season, status="pending"
-        ).order_by("pk")
+        requests = self._pending_corrections()
         request = data.draw(st.sampled_from(list(requests)), label="request")
-        base = dict(request.base.lines.values_list("player_id", "machine_score"))
-        answered = set(request.responses.values_list("player_id", flat=True))
-        asked = _players(p for p, score in base.items() if score is not None and p not in answered)
+        asked = steps.asked_to_answer(request)
         if not asked:
             return
         player = data.draw(st.sampled_from(asked), label="player")
@@ -519,11 +406,7 @@ class Night(RuleBasedStateMachine):
     @precondition(lambda self: self._has_open_meet())
     @rule(data=st.data())
     def grant_compensatory_game(self, data: st.DataObject) -> None:
-        malfunctions = list(
-            m.Malfunction.objects.filter(
-                game__in=self._games(), kind__in=("major", "catastrophic")
-            ).order_by("pk")
-        )
+        malfunctions = self._malfunctions_to_compensate()
         if not malfunctions:
             return
         malfunction = data.draw(st.sampled_from(malfunctions), label="malfunction")
@@ -542,16 +425,7 @@ class Night(RuleBasedStateMachine):
     ) -> None:
         """The compensatory game's displayed score, maybe less the leading points (R7.3-m,
         R7.3-n)."""
-        recorded = set(
-            m.CompensatoryGame.objects.filter(game__in=self._games()).values_list(
-                "game_id", "player_id"
-            )
-        )
-        granted = [
-            r
-            for r in m.CompensatoryRequest.objects.filter(game__in=self._games()).order_by("pk")
-            if (r.game_id, r.player_id) not in recorded
-        ]
+        granted = self._compensatory_requests_to_record()
         if not granted:
             return
         request = data.draw(st.sampled_from(granted), label="compensatory request")
@@ -581,14 +455,7 @@ class Night(RuleBasedStateMachine):
         assert meet is not None
         group = data.draw(st.sampled_from(self._groups()), label="group")
         player = data.draw(st.sampled_from(self._members(group)), label="violator")
-        confirmed = [g for g in self._games(confirmed=True) if g.group_id == group.pk]
-        timing: dict[str, Any] = {}
-        if during_a_game and confirmed:
-            timing["game"] = data.draw(st.sampled_from(confirmed), label="during game")
-        else:
-            timing["games_completed"] = data.draw(
-                st.integers(0, len(confirmed)), label="games_completed"
-            )
+        timing = self._violation_timing(data, group.pk, during_a_game)
         self._do(
             "record a violation",
             s.record_violation,
@@ -896,26 +763,10 @@ def _still_playing(meet: m.Meet, absent: dict[int, dict[int, int]]) -> set[int]:
     )
     playing: set[int] = set()
     for group in meet.groups.all():
-        if sum(1 for g in group.games.all() if g.pk in confirmed) < GAMES_PER_MATCH:
+        if sum(1 for g in group.games.all() if g.pk in confirmed) < steps.GAMES_PER_MATCH:
             gone = set(absent.get(group.pk, {}))
             playing |= set(group.members.values_list("player_id", flat=True)) - gone
     return playing
-
-
-def _players(ids: Iterable[int]) -> list[m.Player]:
-    """The players with these ids, in id order."""
-    return list(m.Player.objects.filter(pk__in=list(ids)).order_by("pk"))
-
-
-def _restart_sequences() -> None:
-    """On PostgreSQL, restart the id sequences after the rows left, so every example replays
-    with the same ids (players' keys order ties in the rules). SQLite rewinds them itself."""
-    if connection.vendor != "postgresql":
-        return
-    statements = connection.ops.sequence_reset_sql(no_style(), apps.get_models())
-    with connection.cursor() as cursor:
-        for statement in statements:
-            cursor.execute(statement)
 
 
 def _run(checks: Sequence[str], *, examples: int = EXAMPLES, steps: int = STEPS) -> None:

@@ -46,16 +46,11 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import pytest
-from django.apps import apps
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.management.color import no_style
-from django.db import connection, transaction
 from django.test import Client
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     Bundle,
-    RuleBasedStateMachine,
     initialize,
     invariant,
     multiple,
@@ -71,7 +66,8 @@ from flipwell.league.adapters import counted_tie_orders
 from flipwell.league.selectors.meet_board import meet_board
 from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.web.scoresheet_tokens import scoresheet_path
-from tests import factories as f
+from tests import night_steps as steps
+from tests.night_steps import REFUSED, ServiceMachine
 
 pytestmark = pytest.mark.django_db
 
@@ -83,7 +79,6 @@ EVERY_PAGE = os.environ.get("FLIPWELL_STATEFUL_EVERY_PAGE", "") == "1"
 MEETS = 4
 """A short season, so a run reaches its end (and the playoffs page its final standings)."""
 FIRST_DATE = datetime.date(2026, 1, 6)
-REFUSED = (ValidationError, PermissionDenied)
 
 machine_scores = st.integers(0, 10).map(lambda x: x * 10_000)
 """Few values, so ties (R3.2-i) are common."""
@@ -91,36 +86,26 @@ scores = st.integers(0, 11).map(lambda x: None if x == 11 else x * 10_000)
 """A sheet's score: a machine score or, now and then, none (he did not play it)."""
 
 
-class SeasonMachine(RuleBasedStateMachine):
+class SeasonMachine(ServiceMachine):
     """One league's season driven only through its services; pages read after each write."""
+
+    MEETS = MEETS
+    MACHINES = 6
+    SHEET_SCORES = scores
+    MEMBER_ORDER = "pk"
+    SORTED_TIES = False
 
     late_players = Bundle("late_players")
     """Players registered after the season opened."""
 
     def __init__(self) -> None:
         super().__init__()
-        self._savepoint = transaction.atomic()
-        self._savepoint.__enter__()
-        _restart_sequences()
-        self.official = f.LeagueOfficialFactory(
-            user__username="lo", league__name="Tuesday", league__slug="tuesday"
-        )
-        self.user = self.official.user
-        self.league = self.official.league
-        self.season = f.SeasonFactory(
-            league=self.league, name="Spring", number_of_meets=MEETS, created_at=f.SET_UP_2026
-        )
-        self.machines = [
-            f.MachineFactory(league=self.league, title=f"Machine {i}") for i in range(1, 7)
-        ]
         self.names = itertools.count(1)
-        self.keys = itertools.count(1)
         self.late: list[int] = []
         """Players registered after the season opened (each gets his page read)."""
         self.visitor = Client()
         self.console = Client()
         self.console.force_login(self.user)
-        self.written = True
 
     def teardown(self) -> None:
         """Read every page once more (unless a step already failed), then roll back."""
@@ -128,8 +113,7 @@ class SeasonMachine(RuleBasedStateMachine):
             if sys.exc_info()[1] is None:
                 self._check(self._pages())
         finally:
-            transaction.set_rollback(True)
-            self._savepoint.__exit__(None, None, None)
+            super().teardown()
 
     # --- helpers ------------------------------------------------------------------------------
 
@@ -142,12 +126,6 @@ class SeasonMachine(RuleBasedStateMachine):
         self.written = True
         return result
 
-    def _open_meet(self) -> m.Meet | None:
-        return self.season.meets.filter(status=m.Meet.Status.OPEN).first()
-
-    def _has_open_meet(self) -> bool:
-        return self._open_meet() is not None
-
     def _next_number(self) -> int:
         played = self.season.meets.exclude(status=m.Meet.Status.PLANNED).count()
         return played + 1
@@ -157,57 +135,8 @@ class SeasonMachine(RuleBasedStateMachine):
             status=m.Meet.Status.PLANNED, number=self._next_number()
         ).first()
 
-    def _games(self, *, confirmed: bool | None = None) -> list[m.Game]:
-        """Games of the open meet; only those with (or without) confirmed scores if asked."""
-        games = m.Game.objects.filter(group__meet__season=self.season, group__meet__status="open")
-        scored = m.ScoreSubmission.objects.filter(confirmed_by__isnull=False).values("game_id")
-        if confirmed is True:
-            games = games.filter(pk__in=scored)
-        elif confirmed is False:
-            games = games.exclude(pk__in=scored)
-        return list(games.select_related("group").order_by("pk"))
-
-    def _has_games_in_play(self) -> bool:
-        return bool(self._games(confirmed=False))
-
     def _has_confirmed_games(self) -> bool:
         return bool(self._games(confirmed=True))
-
-    @staticmethod
-    def _members(game: m.Game) -> list[m.Player]:
-        return [gm.player for gm in game.group.members.select_related("player").order_by("pk")]
-
-    @staticmethod
-    def _counted_sheet(game: m.Game) -> dict[int, int | None]:
-        counted = (
-            m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False)
-            .order_by("-version")
-            .first()
-        )
-        assert counted is not None
-        return dict(counted.lines.values_list("player_id", "machine_score"))
-
-    @staticmethod
-    def _tie_orders(
-        data: st.DataObject, sheet: dict[int, int | None], among: set[int] | None = None
-    ) -> list[list[int]]:
-        """A one-ball playoff order (R3.2-i) for each set of players tied on `sheet`."""
-        by_score: dict[int, list[int]] = {}
-        for player, score in sheet.items():
-            if score is not None:
-                by_score.setdefault(score, []).append(player)
-        return [
-            data.draw(st.permutations(tied), label="tie order")
-            for tied in by_score.values()
-            if len(tied) > 1 and (among is None or among & set(tied))
-        ]
-
-    def _sheet(self, data: st.DataObject, game: m.Game) -> dict[int, int | None]:
-        forfeited = set(m.Forfeit.objects.filter(game=game).values_list("player_id", flat=True))
-        return {
-            p.pk: None if p.pk in forfeited else data.draw(scores, label=f"score of {p}")
-            for p in self._members(game)
-        }
 
     # --- the roster ---------------------------------------------------------------------------
 
@@ -344,20 +273,17 @@ class SeasonMachine(RuleBasedStateMachine):
             game=game,
             scores=sheet,
             tie_order=self._tie_orders(data, sheet),
-            entered_by=data.draw(st.sampled_from(self._members(game)), label="entered_by"),
+            entered_by=data.draw(st.sampled_from(self._members(game.group)), label="entered_by"),
             idempotency_key=f"sm-{next(self.keys)}",
         )
 
     @precondition(lambda self: self._has_games_in_play())
     @rule(data=st.data())
     def confirm_scores(self, data: st.DataObject) -> None:
-        pending = m.ScoreSubmission.objects.filter(
-            game__in=self._games(confirmed=False), is_correction=False
-        ).order_by("pk")
-        if not pending:
+        drawn = self._draw_confirmation(data)
+        if drawn is None:
             return
-        submission = data.draw(st.sampled_from(list(pending)), label="submission")
-        confirmer = data.draw(st.sampled_from(self._members(submission.game)), label="confirmer")
+        submission, confirmer = drawn
         self._do(s.confirm_scores, submission=submission, confirmed_by=confirmer)
 
     @precondition(lambda self: self._has_games_in_play())
@@ -388,7 +314,7 @@ class SeasonMachine(RuleBasedStateMachine):
     def _play(self, data: st.DataObject, game: m.Game) -> None:
         """A whole game's sheet entered by one player and confirmed by another (R3-a)."""
         sheet = self._sheet(data, game)
-        members = self._members(game)
+        members = self._members(game.group)
         entered = self._do(
             s.submit_scores,
             game=game,
@@ -406,27 +332,15 @@ class SeasonMachine(RuleBasedStateMachine):
         meet = self._open_meet()
         assert meet is not None
         board = meet_board(meet)
-        ready = [
-            g
-            for g in board.groups
-            if g.next_picker is not None
-            and len(g.games) < 4
-            and all(game.confirmed for game in g.games)
-        ]
+        ready = steps.ready_groups(board, official_picks=False)
         if not ready:
             return False
         group = data.draw(st.sampled_from(ready), label="group")
-        played = {game.machine_id for game in group.games}
-        free = [
-            pk
-            for pk in sorted(board.machines)
-            if pk not in played and pk not in board.in_use and pk not in board.unplayable
-        ]
-        machine_id = data.draw(st.sampled_from(free or sorted(board.machines)), label="machine")
+        machine = steps.draw_machine(data, board, group)
         self._do(
             s.choose_next_machine,
             group=m.Group.objects.get(pk=group.id),
-            machine=m.Machine.objects.get(pk=machine_id),
+            machine=machine,
             chosen_by=m.Player.objects.get(pk=group.next_picker),
         )
         return True
@@ -453,49 +367,32 @@ class SeasonMachine(RuleBasedStateMachine):
             .select_related("group")
             .order_by("pk")
         )
-        if not games:
+        claim = self._draw_scored(data, games, "wrong scores")
+        if claim is None:
             return
-        game = data.draw(st.sampled_from(games), label="game")
-        sheet = self._counted_sheet(game)
-        played = _players(p for p, score in sheet.items() if score is not None)
-        if not played:
-            return
-        wrong = data.draw(st.sets(st.sampled_from(played), min_size=1), label="wrong scores")
-        changes = {p.pk: data.draw(st.integers(0, 9), label=f"{p}'s") * 10_000 for p in wrong}
-        proposed = {**sheet, **changes}
+        changes = {
+            p.pk: data.draw(st.integers(0, 9), label=f"{p}'s") * 10_000 for p in claim.chosen
+        }
+        proposed = {**claim.sheet, **changes}
         extra: dict[str, Any] = (
             {"actor": self.user, "override_reason": "The sheet was misread."} if closed else {}
         )
         self._do(
             s.request_correction,
-            game=game,
+            game=claim.game,
             scores=changes,
-            requested_by=data.draw(st.sampled_from(played), label="requested_by"),
+            requested_by=data.draw(st.sampled_from(claim.played), label="requested_by"),
             reason="Wrong digits on the sheet.",
             tie_order=self._tie_orders(data, proposed, among=set(changes)),
             **extra,
         )
 
-    @precondition(
-        lambda self: m.CorrectionRequest.objects.filter(
-            game__group__meet__season=self.season, status="pending"
-        ).exists()
-    )
+    @precondition(lambda self: self._pending_corrections().exists())
     @rule(data=st.data(), agrees=st.sampled_from([True, True, True, False]))
     def respond_to_correction(self, data: st.DataObject, agrees: bool) -> None:
-        request = data.draw(
-            st.sampled_from(
-                list(
-                    m.CorrectionRequest.objects.filter(
-                        game__group__meet__season=self.season, status="pending"
-                    ).order_by("pk")
-                )
-            ),
-            label="request",
-        )
-        base = dict(request.base.lines.values_list("player_id", "machine_score"))
-        answered = set(request.responses.values_list("player_id", flat=True))
-        asked = _players(p for p, score in base.items() if score is not None and p not in answered)
+        requests = list(self._pending_corrections())
+        request = data.draw(st.sampled_from(requests), label="request")
+        asked = steps.asked_to_answer(request)
         if not asked:
             return
         player = data.draw(st.sampled_from(asked), label="player")
@@ -510,7 +407,7 @@ class SeasonMachine(RuleBasedStateMachine):
         self._do(
             s.record_forfeit,
             game=game,
-            player=data.draw(st.sampled_from(self._members(game)), label="player"),
+            player=data.draw(st.sampled_from(self._members(game.group)), label="player"),
             countable=countable,
             note="" if countable else "His car broke down.",
             actor=self.user,
@@ -526,7 +423,7 @@ class SeasonMachine(RuleBasedStateMachine):
         self._do(
             s.record_late_join,
             game=game,
-            player=data.draw(st.sampled_from(self._members(game)), label="player"),
+            player=data.draw(st.sampled_from(self._members(game.group)), label="player"),
             machine_allows_joining=machine_allows,
             last_player_not_past_ball_1=not_past_ball_1,
             actor=self.user,
@@ -553,7 +450,7 @@ class SeasonMachine(RuleBasedStateMachine):
         self._do(
             s.report_malfunction,
             game=game,
-            player=data.draw(st.sampled_from(self._members(game)), label="player"),
+            player=data.draw(st.sampled_from(self._members(game.group)), label="player"),
             ball=ball,
             reason_code=reason_code,
             kind=kind if other else None,
@@ -565,11 +462,7 @@ class SeasonMachine(RuleBasedStateMachine):
     @precondition(lambda self: self._has_open_meet() and bool(self._games()))
     @rule(data=st.data())
     def request_compensatory_game(self, data: st.DataObject) -> None:
-        malfunctions = list(
-            m.Malfunction.objects.filter(
-                game__in=self._games(), kind__in=("major", "catastrophic")
-            ).order_by("pk")
-        )
+        malfunctions = self._malfunctions_to_compensate()
         if not malfunctions:
             return
         malfunction = data.draw(st.sampled_from(malfunctions), label="malfunction")
@@ -583,16 +476,7 @@ class SeasonMachine(RuleBasedStateMachine):
     @precondition(lambda self: self._has_open_meet() and bool(self._games()))
     @rule(data=st.data(), new_score=machine_scores)
     def record_compensatory_game(self, data: st.DataObject, new_score: int) -> None:
-        recorded = set(
-            m.CompensatoryGame.objects.filter(game__in=self._games()).values_list(
-                "game_id", "player_id"
-            )
-        )
-        granted = [
-            r
-            for r in m.CompensatoryRequest.objects.filter(game__in=self._games()).order_by("pk")
-            if (r.game_id, r.player_id) not in recorded
-        ]
+        granted = self._compensatory_requests_to_record()
         if not granted:
             return
         request = data.draw(st.sampled_from(granted), label="compensatory request")
@@ -622,14 +506,7 @@ class SeasonMachine(RuleBasedStateMachine):
         if not members:
             return  # every player announced an absence: the meet has no group
         member = data.draw(st.sampled_from(members), label="violator")
-        confirmed = [g for g in self._games(confirmed=True) if g.group_id == member.group_id]
-        timing: dict[str, Any] = {}
-        if during_a_game and confirmed:
-            timing["game"] = data.draw(st.sampled_from(confirmed), label="during game")
-        else:
-            timing["games_completed"] = data.draw(
-                st.integers(0, len(confirmed)), label="games_completed"
-            )
+        timing = self._violation_timing(data, member.group_id, during_a_game)
         self._do(
             s.record_violation,
             meet=meet,
@@ -672,16 +549,13 @@ class SeasonMachine(RuleBasedStateMachine):
     @precondition(lambda self: self._has_confirmed_games())
     @rule(data=st.data())
     def discard_scores_after_a_positive_malfunction(self, data: st.DataObject) -> None:
-        game = data.draw(st.sampled_from(self._games(confirmed=True)), label="game")
-        sheet = self._counted_sheet(game)
-        played = _players(p for p, score in sheet.items() if score is not None)
-        if not played:
+        discarded = self._draw_scored(data, self._games(confirmed=True), "discarded")
+        if discarded is None:
             return
-        chosen = data.draw(st.sets(st.sampled_from(played), min_size=1), label="discarded")
         self._do(
             s.record_positive_malfunction_replay,
-            game=game,
-            discard_scores_of=sorted(chosen, key=lambda p: p.pk),
+            game=discarded.game,
+            discard_scores_of=sorted(discarded.chosen, key=lambda p: p.pk),
             reason="A ball save that never ended.",
             actor=self.user,
         )
@@ -714,7 +588,7 @@ class SeasonMachine(RuleBasedStateMachine):
             for order in self._tie_orders(data, proposed, among=set(waiting))
             if frozenset(order) not in stored
         ]
-        members = self._members(game)
+        members = self._members(game.group)
         self._do(
             s.record_replay_scores,
             game=game,
@@ -831,23 +705,6 @@ class SeasonMachine(RuleBasedStateMachine):
             if meet.status == m.Meet.Status.OPEN:
                 for group in meet.groups.order_by("number"):
                     yield self.visitor, scoresheet_path(group)
-
-
-def _players(ids: Iterable[int]) -> list[m.Player]:
-    """The players with these ids, in id order (a draw then shows their names)."""
-    return list(m.Player.objects.filter(pk__in=list(ids)).order_by("pk"))
-
-
-def _restart_sequences() -> None:
-    """On PostgreSQL, restart the id sequences after the rows left (a rollback does not
-    rewind them), so every example gets the same ids: players' keys order ties in the rules,
-    and Hypothesis needs each example to replay the same way. SQLite rewinds them itself."""
-    if connection.vendor != "postgresql":
-        return
-    statements = connection.ops.sequence_reset_sql(no_style(), apps.get_models())
-    with connection.cursor() as cursor:
-        for statement in statements:
-            cursor.execute(statement)
 
 
 @contextmanager
