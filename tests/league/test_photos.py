@@ -300,3 +300,13 @@ def test_attach_photo_refused_photos_count_toward_the_games_limit(settings, no_d
     with pytest.raises(ValidationError) as other:
         attach_photo(game=second, **_sent(pf.png_bomb()))
     assert "pixels" in other.value.message_dict["photo"][0]
+
+
+def test_clean_photo_larger_than_its_stated_size_refused(settings):
+    settings.PHOTO_MAX_MB = 1
+    sent = pf.png() + b"\0" * 1_000_000
+
+    with pytest.raises(ValidationError) as refused:
+        clean_photo(io.BytesIO(sent), size=10)
+
+    assert refused.value.message_dict["photo"][0].endswith("at most 1 MB per photo.")

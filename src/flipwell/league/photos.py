@@ -93,13 +93,14 @@ def clean_photo(file: IO[bytes], *, size: int) -> CleanPhoto:
     is larger than the limit (the message says the limit) or is not a JPEG, PNG or HEIC image
     Pillow can decode."""
     limit = max_photo_bytes()
-    if size > limit:
+    data = b"" if size > limit else file.read(limit + 1)  # never more than the limit read
+    if size > limit or len(data) > limit:
+        size = max(size, len(data))
         raise ValidationError(
             {"photo": f"This photo is {megabytes(size)}: at most {megabytes(limit)} per photo."},
             code="photo_too_large",
         )
     long_side = int(settings.PHOTO_LONG_SIDE)
-    data = file.read(limit + 1)
     with decode_slots():
         image = _decoded(data, long_side)
         upright = ImageOps.exif_transpose(image).convert("RGB")
