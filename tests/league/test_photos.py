@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import threading
+import time
 
 import pytest
 from django.core.cache import cache
@@ -310,3 +311,24 @@ def test_clean_photo_larger_than_its_stated_size_refused(settings):
         clean_photo(io.BytesIO(sent), size=10)
 
     assert refused.value.message_dict["photo"][0].endswith("at most 1 MB per photo.")
+
+
+def test_clean_photo_eight_small_bombs_at_once_refused_in_a_moment():
+    sent = pf.png_bomb()
+    refused = []
+
+    def send():
+        try:
+            clean_photo(io.BytesIO(sent), size=len(sent))
+        except ValidationError as error:
+            refused.append(error)
+
+    workers = [threading.Thread(target=send) for _ in range(8)]
+    began = time.monotonic()
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(30)
+
+    assert len(refused) == 8
+    assert time.monotonic() - began < 2  # decoding one took ~2.5 s and 200 MB
