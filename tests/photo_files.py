@@ -39,3 +39,29 @@ def heic(width: int = 320, height: int = 240) -> bytes:
 
 def upload(content: bytes) -> io.BytesIO:
     return io.BytesIO(content)
+
+
+def png_bomb(side: int = 7_740) -> bytes:
+    """A PNG of a few KB that decodes to `side` x `side` pixels (a decompression bomb)."""
+    out = io.BytesIO()
+    Image.new("1", (side, side)).save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def jpeg_with_comment(marker: bytes, width: int = 640, height: int = 480) -> bytes:
+    """A JPEG carrying `marker` in a comment (COM segment), an ICC profile and XMP."""
+    image = Image.new("RGB", (width, height), (30, 30, 200))
+    out = io.BytesIO()
+    image.save(out, format="JPEG", comment=marker, icc_profile=b"ICC" + marker, xmp=b"<x>" + marker)
+    return out.getvalue()
+
+
+def png_with_text(marker: str, width: int = 300, height: int = 200) -> bytes:
+    """A PNG carrying `marker` in a text chunk."""
+    from PIL import PngImagePlugin
+
+    info = PngImagePlugin.PngInfo()
+    info.add_text("Comment", marker)
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), (0, 200, 0)).save(out, format="PNG", pnginfo=info)
+    return out.getvalue()

@@ -51,6 +51,7 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
+from django.core.validators import slug_re
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
@@ -71,6 +72,8 @@ LOOKUPS: dict[str, Callable[[Any], int | None]] = {
 MESSAGES_COOKIE = "messages"
 ANONYMOUS = "anon"
 QUARTER_HOUR_SECONDS = caches.SHARED_PAGE_SECONDS
+SLUG_MAX = 60
+"""The longest league slug (League.slug)."""
 
 
 def forget_pages() -> None:
@@ -103,8 +106,9 @@ def conditional_on_revision(argument: str) -> Callable[[View], View]:
 def _revision(lookup: Callable[[Any], int | None], argument: str, value: object) -> int | None:
     """The revision `lookup` finds for the URL argument, or None for a value the view will
     refuse itself (an API operation's arguments reach here before its own validation)."""
-    if argument == "slug":
-        return lookup(value) if isinstance(value, str) else None
+    if argument == "slug":  # a league's slug (SlugField): never NUL or other text to look up
+        slug = value if isinstance(value, str) else ""
+        return lookup(slug) if 0 < len(slug) <= SLUG_MAX and slug_re.match(slug) else None
     text = str(value)
     return lookup(int(text)) if text.isascii() and text.isdigit() and len(text) < 19 else None
 

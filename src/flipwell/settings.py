@@ -154,6 +154,10 @@ MEDIA_ROOT = Path(env_str("FLIPWELL_MEDIA_ROOT", str(DATA_DIR / "media"))).resol
 PHOTO_MAX_MB = env_int("FLIPWELL_PHOTO_MAX_MB", 8, minimum=1)
 PHOTO_MEET_MAX_MB = env_int("FLIPWELL_PHOTO_MEET_MAX_MB", 200, minimum=1)
 PHOTO_LONG_SIDE = env_int("FLIPWELL_PHOTO_LONG_SIDE", 1600, minimum=320)
+# A phone camera makes at most about 50 megapixels; more is refused before decoding.
+PHOTO_MAX_MEGAPIXELS = env_int("FLIPWELL_PHOTO_MAX_MEGAPIXELS", 50, minimum=1)
+PHOTO_DECODES = env_int("FLIPWELL_PHOTO_DECODES", 2, minimum=1)  # at once, per worker process
+PHOTO_REFUSALS_PER_GAME = env_int("FLIPWELL_PHOTO_REFUSALS_PER_GAME", 8, minimum=1)
 STORAGES = {
     "default": photo_storage(MEDIA_ROOT),
     "staticfiles": {

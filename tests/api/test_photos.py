@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 
 import pytest
+from django.core.cache import cache
+from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
@@ -22,6 +24,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _media(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
+    cache.clear()  # each game's refused photos are counted there
 
 
 def send(client, game_id: int, secret: str, content: bytes, key: str = "", **fields):
@@ -126,3 +129,32 @@ def test_photo_without_a_token_refused(client, night):
     sent = send(client, game(meet, 1, 1).pk, token(night.official, "scores"), pf.png()).json()
 
     assert client.get(sent["url"]).status_code == 401
+
+
+def test_attach_photo_with_a_jpeg_comment_serves_the_pixels_only(client, night):
+    marker = b"SECRET-MARKER-34"
+    first = game(start(night), 1, 1)
+    secret = token(night.official, "scores")
+
+    response = send(client, first.pk, secret, pf.jpeg_with_comment(marker))
+
+    assert response.status_code == 201, response.content
+    image = client.get(response.json()["url"], **bearer(secret))
+    assert image.status_code == 200
+    assert marker not in image.content
+    with default_storage.open(m.ScorePhoto.objects.get().storage_name) as stored:
+        assert marker not in stored.read()
+
+
+def test_attach_photo_bomb_refused_and_counted(client, night, settings):
+    settings.PHOTO_REFUSALS_PER_GAME = 1
+    first = game(start(night), 1, 1)
+    secret = token(night.official, "scores")
+
+    bomb = send(client, first.pk, secret, pf.png_bomb())
+    after = send(client, first.pk, secret, pf.png())
+
+    assert bomb.status_code == 422
+    assert "too many pixels" in bomb.content.decode()
+    assert after.status_code == 422
+    assert "Too many photos sent to this game" in after.content.decode()

@@ -4,13 +4,17 @@ that attach them to a game and remove a closed meet's."""
 from __future__ import annotations
 
 import io
+import threading
+import time
 
 import pytest
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
-from PIL import Image
+from PIL import Image, ImageFile, JpegImagePlugin
 
 from flipwell.league import models as m
+from flipwell.league import photos
 from flipwell.league.photos import PHOTOS_PER_GAME, clean_photo
 from flipwell.league.services import attach_photo, close_meet, remove_meet_photos
 from tests import photo_files as pf
@@ -22,6 +26,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _media(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
+    cache.clear()  # each game's refused photos are counted there
 
 
 def _sent(content: bytes):
@@ -179,3 +184,151 @@ def test_remove_meet_photos_deletes_files_and_records_who_and_why(
     ruling = m.Ruling.objects.get(kind="photos_removed")
     assert (ruling.reason, ruling.official) == ("The season is over", night.user)
     assert m.AuditEvent.objects.get(action="photos.removed").data["photos"] == [photo.pk]
+
+
+@pytest.fixture
+def no_decoding(monkeypatch):
+    """Any decoding of pixels fails the test: a refusal must come from the header alone."""
+
+    def decoded(self):
+        raise AssertionError("the photo was decoded")
+
+    monkeypatch.setattr(ImageFile.ImageFile, "load", decoded)
+
+
+def test_clean_photo_small_png_of_too_many_pixels_refused_before_decoding(no_decoding):
+    sent = pf.png_bomb(7_740)  # 59.9 megapixels in a few KB: more than a phone camera makes
+    assert len(sent) < 20_000
+
+    with pytest.raises(ValidationError) as refused:
+        clean_photo(io.BytesIO(sent), size=len(sent))
+
+    assert refused.value.message_dict["photo"] == [
+        "This photo has too many pixels: take it again at a lower size."
+    ]
+
+
+def test_clean_photo_pixel_limit_is_a_setting(settings, no_decoding):
+    settings.PHOTO_MAX_MEGAPIXELS = 1
+    sent = pf.png(1_100, 1_000)
+
+    with pytest.raises(ValidationError) as refused:
+        clean_photo(io.BytesIO(sent), size=len(sent))
+
+    assert "too many pixels" in refused.value.message_dict["photo"][0]
+
+
+def test_clean_photo_truncated_png_refused_before_decoding(no_decoding):
+    sent = pf.png(2_000, 2_000)
+    sent = sent[: len(sent) - 40]
+
+    with pytest.raises(ValidationError) as refused:
+        clean_photo(io.BytesIO(sent), size=len(sent))
+
+    assert refused.value.message_dict["photo"][0].startswith("This file is not a photo")
+
+
+def test_clean_photo_decodes_a_jpeg_at_a_reduced_scale(settings, monkeypatch):
+    settings.PHOTO_LONG_SIDE = 400
+    asked = []
+    draft = JpegImagePlugin.JpegImageFile.draft
+
+    def spy(self, mode, size):
+        asked.append(size)
+        return draft(self, mode, size)
+
+    monkeypatch.setattr(JpegImagePlugin.JpegImageFile, "draft", spy)
+    sent = pf.jpeg_with_location(3_200, 2_400)
+
+    clean = clean_photo(io.BytesIO(sent), size=len(sent))
+
+    assert asked == [(400, 400)]
+    assert (clean.width, clean.height) == (400, 300)
+
+
+def test_clean_photo_waits_for_a_free_decoding_slot(monkeypatch):
+    slots = threading.BoundedSemaphore(1)
+    monkeypatch.setattr(photos, "_decodes", slots)
+    sent = pf.png()
+    done = []
+    slots.acquire()  # another upload is being decoded
+    worker = threading.Thread(target=lambda: done.append(clean_photo(io.BytesIO(sent), size=9)))
+    worker.start()
+    worker.join(0.3)
+    waited = not done
+    slots.release()
+    worker.join(5)
+
+    assert waited
+    assert len(done) == 1
+
+
+def test_decode_slots_come_from_the_setting(settings, monkeypatch):
+    settings.PHOTO_DECODES = 3
+    monkeypatch.setattr(photos, "_decodes", None)
+
+    slots = photos.decode_slots()
+
+    assert [slots.acquire(blocking=False) for _ in range(4)] == [True, True, True, False]
+
+
+def test_clean_photo_keeps_no_comment_profile_xmp_or_text():
+    marker = b"SECRET-MARKER-34"
+    for sent in (pf.jpeg_with_comment(marker), pf.png_with_text(marker.decode())):
+        clean = clean_photo(io.BytesIO(sent), size=len(sent))
+
+        assert marker not in clean.content
+        assert Image.open(io.BytesIO(clean.content)).info.keys() <= {
+            "jfif", "jfif_version", "jfif_unit", "jfif_density", "dpi"
+        }  # fmt: skip
+
+
+def test_attach_photo_refused_photos_count_toward_the_games_limit(settings, no_decoding):
+    settings.PHOTO_REFUSALS_PER_GAME = 2
+    night = build_night(players=8, machines=8)
+    meet = start(night)
+    first, second = game(meet, 1, 1), game(meet, 2, 1)
+    for _ in range(2):
+        with pytest.raises(ValidationError):
+            attach_photo(game=first, **_sent(pf.png_bomb()))
+
+    with pytest.raises(ValidationError) as refused:
+        attach_photo(game=first, **_sent(pf.png_bomb()))
+
+    assert refused.value.message_dict == {
+        "photo": ["Too many photos sent to this game could not be kept: try again in an hour."]
+    }
+    with pytest.raises(ValidationError) as other:
+        attach_photo(game=second, **_sent(pf.png_bomb()))
+    assert "pixels" in other.value.message_dict["photo"][0]
+
+
+def test_clean_photo_larger_than_its_stated_size_refused(settings):
+    settings.PHOTO_MAX_MB = 1
+    sent = pf.png() + b"\0" * 1_000_000
+
+    with pytest.raises(ValidationError) as refused:
+        clean_photo(io.BytesIO(sent), size=10)
+
+    assert refused.value.message_dict["photo"][0].endswith("at most 1 MB per photo.")
+
+
+def test_clean_photo_eight_small_bombs_at_once_refused_in_a_moment():
+    sent = pf.png_bomb()
+    refused = []
+
+    def send():
+        try:
+            clean_photo(io.BytesIO(sent), size=len(sent))
+        except ValidationError as error:
+            refused.append(error)
+
+    workers = [threading.Thread(target=send) for _ in range(8)]
+    began = time.monotonic()
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(30)
+
+    assert len(refused) == 8
+    assert time.monotonic() - began < 2  # decoding one took ~2.5 s and 200 MB

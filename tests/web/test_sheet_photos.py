@@ -7,6 +7,7 @@ import datetime
 from types import SimpleNamespace
 
 import pytest
+from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from flipwell.league import models as m
@@ -21,6 +22,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _media(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
+    cache.clear()  # each game's refused photos are counted there
 
 
 @pytest.fixture

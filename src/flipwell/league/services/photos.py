@@ -9,8 +9,11 @@ revision (`league_changed`), so the confirmer's phone shows it at its next look.
 from __future__ import annotations
 
 import secrets
+import time
 from typing import IO, TYPE_CHECKING
 
+from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
@@ -65,8 +68,19 @@ def attach_photo(
     league revision. ValidationError (nothing kept) when it is not an image, is over the
     photo limit, the game already has `PHOTOS_PER_GAME`, the meet's photos would pass the
     meet limit, `uploaded_by` is not in the group; ConflictError when the meet is not open.
+
+    Refused photos count: a game takes ``PHOTO_REFUSALS_PER_GAME`` photos refused as unreadable,
+    too large or with too many pixels in an hour; past that every photo sent to it is refused
+    unread until the hour ends (`REFUSALS_WINDOW`), so a sender cannot have file after
+    costly file decoded. A refusal for the game's or meet's room does not count: nothing was
+    decoded in vain.
     """
-    clean = clean_photo(photo, size=size)  # before any lock: decoding takes a moment
+    _check_refusals(game)
+    try:
+        clean = clean_photo(photo, size=size)  # before any lock: decoding takes a moment
+    except ValidationError:
+        _count_refusal(game)
+        raise
     with transaction.atomic():
         hold_meet(MeetHold.SCORES, game=game.pk)
         game = (
@@ -92,6 +106,32 @@ def attach_photo(
             idempotency_key=idempotency_key, idempotency_scope=scope if idempotency_key else "",
         )  # fmt: skip
         return _store(row, clean)
+
+
+REFUSALS_WINDOW = 3600
+"""Seconds over which a game's refused photos are counted."""
+
+
+def _refusals_key(game: m.Game) -> str:
+    return f"flipwell:photo-refusals:{game.pk}:{int(time.time() // REFUSALS_WINDOW)}"
+
+
+def _check_refusals(game: m.Game) -> None:
+    """Refuse, unread, a photo for a game that refused ``PHOTO_REFUSALS_PER_GAME`` this hour."""
+    if int(cache.get(_refusals_key(game), 0)) >= int(settings.PHOTO_REFUSALS_PER_GAME):
+        raise ValidationError(
+            {"photo": "Too many photos sent to this game could not be kept: try again in an hour."},
+            code="too_many_photos",
+        )
+
+
+def _count_refusal(game: m.Game) -> None:
+    key = _refusals_key(game)
+    cache.add(key, 0, timeout=REFUSALS_WINDOW)
+    try:
+        cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, timeout=REFUSALS_WINDOW)
 
 
 def _check_room(game: m.Game, clean: CleanPhoto) -> None:
