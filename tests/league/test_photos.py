@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import threading
-import time
 
 import pytest
 from django.core.cache import cache
@@ -313,7 +312,9 @@ def test_clean_photo_larger_than_its_stated_size_refused(settings):
     assert refused.value.message_dict["photo"][0].endswith("at most 1 MB per photo.")
 
 
-def test_clean_photo_eight_small_bombs_at_once_refused_in_a_moment():
+def test_clean_photo_eight_small_bombs_at_once_refused_unread(no_decoding):
+    """Eight at once are each refused from the header, none decoded (no_decoding fails a
+    decode): how fast is bench's business, not a timed test's."""
     sent = pf.png_bomb()
     refused = []
 
@@ -324,11 +325,9 @@ def test_clean_photo_eight_small_bombs_at_once_refused_in_a_moment():
             refused.append(error)
 
     workers = [threading.Thread(target=send) for _ in range(8)]
-    began = time.monotonic()
     for worker in workers:
         worker.start()
     for worker in workers:
         worker.join(30)
 
     assert len(refused) == 8
-    assert time.monotonic() - began < 2  # decoding one took ~2.5 s and 200 MB
