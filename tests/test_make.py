@@ -36,3 +36,19 @@ def test_make_test_postgres_skips_loudly_on_a_developers_machine():
 
     assert run.returncode == 0
     assert "SKIPPED: PostgreSQL not reachable at postgres://postgres@127.0.0.1:1/" in run.stdout
+
+
+def test_ci_run_sets_ci_so_make_test_cannot_skip_postgres(tmp_path):
+    """issue 34 §4: `.ci/run` runs `make test` with CI=1, so PostgreSQL missing is red there."""
+    fake_make = tmp_path / "make"
+    fake_make.write_text('#!/bin/sh\necho "make $* CI=${CI:-unset}"\n')
+    fake_make.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    env["PATH"] = f"{tmp_path}:{env['PATH']}"
+
+    run = subprocess.run(
+        [str(ROOT / ".ci" / "run")], env=env, capture_output=True, text=True, timeout=60
+    )
+
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "make test CI=1"
