@@ -52,3 +52,22 @@ def test_ci_run_sets_ci_so_make_test_cannot_skip_postgres(tmp_path):
 
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "make test CI=1"
+
+
+def test_make_test_runs_hypothesis_derandomized():
+    """issue 34 §4: `make test` draws the same examples on every run (no random search, no
+    example database replaying another run's failures); `make chaos` searches at random."""
+    from hypothesis import settings
+
+    assert settings.default.derandomize
+    assert settings.default.database is None
+    assert not settings.get_profile("chaos").derandomize
+
+
+def test_make_test_runs_the_api_schema_derandomized(db):
+    """issue 34 §4: the schemathesis run in `make test` sends the same requests every run."""
+    from tests.api.test_schema import test_api_matches_its_schema
+
+    used = test_api_matches_its_schema.__wrapped__._hypothesis_internal_use_settings
+    assert used.derandomize
+    assert used.database is None
