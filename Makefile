@@ -120,8 +120,12 @@ test-postgres: $(STAMP)
 # SIGKILLed several times), the concurrency tests and the stateful night's long form (50
 # nights of 60 steps, every surface read against the fold after each, a failing night shrunk),
 # on SQLite, then on PostgreSQL. `make test` runs the short forms (40 submissions, one kill;
-# 8 derandomized nights of 30 steps, not shrunk) on both.
-CHAOS_TESTS := tests/chaos tests/league/test_night_state_machine.py
+# 8 derandomized nights of 30 steps, not shrunk) on both. `make chaos` also runs the random
+# search of the Hypothesis tests and of the API's schemathesis run (tests/conftest.py's profile
+# `chaos`); `make test` runs them derandomized (profile `test`: the same examples every run).
+HYPOTHESIS_TESTS := tests/rules tests/api/test_points.py tests/api/test_schema.py \
+	tests/web/test_season_state_machine.py
+CHAOS_TESTS := tests/chaos tests/league/test_night_state_machine.py $(HYPOTHESIS_TESTS)
 chaos: $(STAMP)
 	FLIPWELL_CHAOS=long $(BIN)/pytest $(CHAOS_TESTS)
 	@if $(POSTGRES_UP); then \

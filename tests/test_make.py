@@ -36,3 +36,38 @@ def test_make_test_postgres_skips_loudly_on_a_developers_machine():
 
     assert run.returncode == 0
     assert "SKIPPED: PostgreSQL not reachable at postgres://postgres@127.0.0.1:1/" in run.stdout
+
+
+def test_ci_run_sets_ci_so_make_test_cannot_skip_postgres(tmp_path):
+    """issue 34 §4: `.ci/run` runs `make test` with CI=1, so PostgreSQL missing is red there."""
+    fake_make = tmp_path / "make"
+    fake_make.write_text('#!/bin/sh\necho "make $* CI=${CI:-unset}"\n')
+    fake_make.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    env["PATH"] = f"{tmp_path}:{env['PATH']}"
+
+    run = subprocess.run(
+        [str(ROOT / ".ci" / "run")], env=env, capture_output=True, text=True, timeout=60
+    )
+
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "make test CI=1"
+
+
+def test_make_test_runs_hypothesis_derandomized():
+    """issue 34 §4: `make test` draws the same examples on every run (no random search, no
+    example database replaying another run's failures); `make chaos` searches at random."""
+    from hypothesis import settings
+
+    assert settings.default.derandomize
+    assert settings.default.database is None
+    assert not settings.get_profile("chaos").derandomize
+
+
+def test_make_test_runs_the_api_schema_derandomized(db):
+    """issue 34 §4: the schemathesis run in `make test` sends the same requests every run."""
+    from tests.api.test_schema import test_api_matches_its_schema
+
+    used = test_api_matches_its_schema.__wrapped__._hypothesis_internal_use_settings
+    assert used.derandomize
+    assert used.database is None

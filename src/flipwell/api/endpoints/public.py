@@ -7,11 +7,13 @@ one indexed query."""
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 from django.http import HttpRequest
 from ninja import Query, Router
 from ninja.decorators import decorate_view
+from pydantic import AfterValidator, StringConstraints, WithJsonSchema
 
 from flipwell.api import queries
 from flipwell.api.endpoints.params import (
@@ -53,6 +55,40 @@ from flipwell.league.selectors.standings import ladder, player_history, standing
 
 router = Router(tags=["public"])
 
+# Characters a reader cannot see: controls, spaces (every Unicode and ECMAScript space, the
+# byte order mark, NEL) and the zero-width and direction marks. Spelled out rather than `\s`,
+# whose members differ between Python, pydantic's Rust engine and the ECMAScript regex that
+# the OpenAPI schema's clients use (issue 34 §4: a title of one U+FEFF was accepted by the
+# server though the schema forbids it).
+_INVISIBLE = r"\x00-\x20\x7f-\xa0\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff"
+VISIBLE_TITLE = rf"^[^\x00-\x1f]*[^{_INVISIBLE}][^\x00-\x1f]*$"
+"""A machine title in a query: no control character, at least one visible character."""
+
+
+def _visible_title(value: str) -> str:
+    if not re.fullmatch(VISIBLE_TITLE, value):
+        raise ValueError(
+            "A machine title needs at least one visible character and no control character."
+        )
+    return value
+
+
+MACHINE_TITLE_LENGTH = 120
+MachineTitle = Annotated[
+    str,
+    # The schema says what _visible_title checks, so the refusal is in plain words.
+    WithJsonSchema(
+        {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MACHINE_TITLE_LENGTH,
+            "pattern": VISIBLE_TITLE,
+        }
+    ),
+    StringConstraints(max_length=MACHINE_TITLE_LENGTH),
+    AfterValidator(_visible_title),
+]
+
 
 @router.get("/leagues", response={200: LeaguePage, **ERROR_RESPONSES})
 def list_leagues(request: HttpRequest, cursor: Cursor = None, limit: Limit = 50) -> Any:
@@ -93,15 +129,12 @@ def list_machines(
 def list_special_rulings(
     request: HttpRequest,
     machine_title: Annotated[
-        str | None,
+        MachineTitle | None,
         Query(
             None,
-            min_length=1,
-            max_length=120,
-            # No control character: Python strips \x1c..\x1f as spaces, the pattern's \s not.
-            pattern=r"^[^\x00-\x1f]*[^\s\x00-\x1f][^\x00-\x1f]*$",
             description="Only the rulings in force on this title (RA-a); without it, every "
-            "stored version of every ruling.",
+            "stored version of every ruling. At least one visible character, no control "
+            "character.",
         ),
     ] = None,
     cursor: Cursor = None,
