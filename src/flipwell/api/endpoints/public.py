@@ -58,8 +58,8 @@ router = Router(tags=["public"])
 # Characters a reader cannot see: controls, spaces (every Unicode and ECMAScript space, the
 # byte order mark, NEL) and the zero-width and direction marks. Spelled out rather than `\s`,
 # whose members differ between Python, pydantic's Rust engine and the ECMAScript regex that
-# the OpenAPI schema's clients use (issue 34 §4: a title of one U+FEFF was accepted by the
-# server though the schema forbids it).
+# the OpenAPI schema's clients use (a title of one U+FEFF was accepted by the server though
+# the schema forbids it).
 _INVISIBLE = r"\x00-\x20\x7f-\xa0\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff"
 VISIBLE_TITLE = rf"^[^\x00-\x1f]*[^{_INVISIBLE}][^\x00-\x1f]*$"
 """A machine title in a query: no control character, at least one visible character."""
