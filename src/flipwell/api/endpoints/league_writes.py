@@ -32,9 +32,10 @@ from flipwell.league import services
 from flipwell.league.selectors.machines import to_rules_ruling
 
 
-def _rulings(machine_title: str) -> str:
-    """The special rulings in force on a title (where a new or amended one is read)."""
-    return f"/api/v1/special-rulings?{urlencode({'machine_title': machine_title})}"
+def _rulings(slug: str, machine_title: str) -> str:
+    """The league's special rulings in force on a title (where a new or amended one is read)."""
+    query = urlencode({"machine_title": machine_title})
+    return f"/api/v1/leagues/{slug}/special-rulings?{query}"
 
 
 @router.post(
@@ -79,8 +80,9 @@ def reverse_ledger_entry(
 def load_appendix_a(request: HttpRequest, slug: Slug) -> Any:
     """Store the rulebook's own special rulings (RA.1-a..RA.4-a) that are missing; answers
     the ones inserted (none on a repeat; scope: manage)."""
-    actor = acting_official(request, league=queries.league(slug), scope="manage")
-    inserted = services.load_appendix_a(actor=actor)
+    league = queries.league(slug)
+    actor = acting_official(request, league=league, scope="manage")
+    inserted = services.load_appendix_a(league=league, actor=actor)
     return [to_rules_ruling(row) for row in inserted]
 
 
@@ -95,7 +97,7 @@ def add_special_ruling(request: HttpRequest, slug: Slug, payload: SpecialRulingI
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
     row = services.add_special_ruling(**resolved(payload), league=league, actor=actor)
-    return created(request, to_rules_ruling(row), _rulings(row.machine_title))
+    return created(request, to_rules_ruling(row), _rulings(league.slug, row.machine_title))
 
 
 @router.post(
@@ -109,9 +111,9 @@ def amend_special_ruling(request: HttpRequest, slug: Slug, payload: AmendRulingI
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
     arguments = resolved(payload)  # the title and its number name the ruling amended
-    ruling = queries.special_ruling(arguments.pop("machine_title"), arguments.pop("number"))
+    ruling = queries.special_ruling(league, arguments.pop("machine_title"), arguments.pop("number"))
     row = services.amend_special_ruling(**arguments, ruling=ruling, league=league, actor=actor)
-    return created(request, to_rules_ruling(row), _rulings(row.machine_title))
+    return created(request, to_rules_ruling(row), _rulings(league.slug, row.machine_title))
 
 
 @router.post(

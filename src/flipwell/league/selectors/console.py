@@ -395,10 +395,11 @@ def league_machines(league: m.League) -> list[m.Machine]:
     return list(m.Machine.objects.filter(league=league).order_by("title"))
 
 
-def special_ruling_rows() -> list[m.SpecialRuling]:
-    """The latest version of every special ruling, by title and number (1 query)."""
+def special_ruling_rows(league: m.League) -> list[m.SpecialRuling]:
+    """The latest version of every special ruling of `league`, by title and number (1 query)."""
     latest: dict[tuple[str, int], m.SpecialRuling] = {}
-    for row in m.SpecialRuling.objects.order_by("machine_title", "number", "version"):
+    rows = m.SpecialRuling.objects.filter(league=league)
+    for row in rows.order_by("machine_title", "number", "version"):
         latest[(row.machine_title, row.number)] = row
     return list(latest.values())
 

@@ -33,7 +33,8 @@ class SpecialRulingForm(forms.Form):
 
 
 class AmendSpecialRulingForm(SpecialRulingForm):
-    """An amendment of a ruling of the list (hidden, cleaned into its row), and why."""
+    """An amendment of a ruling of the league's list (hidden, cleaned into its row; another
+    league's ruling is stale), and why."""
 
     ruling = HiddenRowField(
         "ruling",
@@ -42,6 +43,9 @@ class AmendSpecialRulingForm(SpecialRulingForm):
     )
     reason = reason_field("Why amend it?")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, league: m.League, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         del self.fields["machine_title"]
+        ruling = self.fields["ruling"]
+        assert isinstance(ruling, HiddenRowField)
+        ruling.queryset = m.SpecialRuling.objects.filter(league=league)

@@ -115,9 +115,9 @@ def special_rulings(request: HttpRequest, league: m.League, role: str) -> HttpRe
     """The special rulings list: load Appendix A, add a ruling, amend one (RA-a..RA-e)."""
     which = action(request)
     add = SpecialRulingForm(request.POST if which == "add" else None)
-    amend = AmendSpecialRulingForm(request.POST if which == "amend" else None)
+    amend = AmendSpecialRulingForm(request.POST if which == "amend" else None, league=league)
     if which == "load":
-        loaded = services.load_appendix_a(actor=official(request))
+        loaded = services.load_appendix_a(league=league, actor=official(request))
         return done(
             request,
             f"Appendix A loaded: {len(loaded)} ruling{'' if len(loaded) == 1 else 's'} added.",
@@ -133,7 +133,7 @@ def special_rulings(request: HttpRequest, league: m.League, role: str) -> HttpRe
     context = {
         "league": league,
         "role": role,
-        "rulings": special_ruling_rows(),
+        "rulings": special_ruling_rows(league),
         "add": add,
         "amend": amend,
         "amending": request.POST.get("ruling") if which == "amend" else None,
