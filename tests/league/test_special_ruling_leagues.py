@@ -6,13 +6,14 @@ revision (ETag)."""
 from __future__ import annotations
 
 import pytest
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 
 from flipwell.league import models as m
 from flipwell.league.services.special_rulings import (
     add_special_ruling,
     amend_special_ruling,
+    copy_special_ruling,
     load_appendix_a,
 )
 from tests import factories as f
@@ -145,4 +146,76 @@ def test_console_amendment_of_another_leagues_ruling_refused(two):
 
     assert response.status_code != 302
     assert list(m.SpecialRuling.objects.values_list("text", flat=True)) == [OURS]
-    assert OURS not in page
+    assert "<h2>0 rulings</h2>" in page  # A's ruling is offered to copy, not listed as B's
+
+
+def test_copy_of_another_leagues_ruling_is_the_leagues_own(two):
+    """A league may copy another's ruling: a version-1 ruling of its own, numbered in its
+    list; amending the copy leaves the original alone, and only the copier's revision moves."""
+    a, b, ruling = two
+    add_special_ruling(league=b.league, actor=b.user, text=THEIRS, **RULING)
+    before = _revision(a)
+
+    copy = copy_special_ruling(league=b.league, source=ruling, actor=b.user)
+    amend_special_ruling(
+        league=b.league, ruling=copy, text="Play on.", reason="Ours now", actor=b.user,
+        **{k: v for k, v in RULING.items() if k != "machine_title"},
+    )  # fmt: skip
+
+    assert (copy.league, copy.number, copy.version, copy.text) == (b.league, 2, 1, OURS)
+    assert m.Ruling.objects.filter(league=b.league, kind="special_ruling.copied").exists()
+    assert list(m.SpecialRuling.objects.filter(league=a.league).values_list("text", flat=True)) == [
+        OURS
+    ]
+    assert _revision(a) == before
+
+
+def test_copy_of_the_leagues_own_ruling_refused(two):
+    a, _, ruling = two
+
+    with pytest.raises(ValidationError):
+        copy_special_ruling(league=a.league, source=ruling, actor=a.user)
+
+
+def test_api_copy_with_idempotency_key_is_stored_once(two, client):
+    a, b, _ = two
+    url = f"/api/v1/leagues/{b.league.slug}/special-rulings/copies"
+    body = {"league": a.league.slug, "machine_title": "ghostbusters", "number": 1}
+    secret = token(b, "manage")
+
+    first = client.post(
+        url,
+        body,
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {secret}",
+        HTTP_IDEMPOTENCY_KEY="copy-1",
+    )
+    again = client.post(
+        url,
+        body,
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {secret}",
+        HTTP_IDEMPOTENCY_KEY="copy-1",
+    )
+    unknown = post(client, url, {**body, "number": 9}, secret)  # fmt: skip
+
+    assert (first.status_code, first.json()["text"], first.json()["ruling_id"]) == (
+        201, OURS, "Ghostbusters #1",
+    )  # fmt: skip
+    assert (again.status_code, again.json()) == (201, first.json())
+    assert unknown.status_code == 404
+    assert m.SpecialRuling.objects.filter(league=b.league).count() == 1
+
+
+def test_console_copies_another_leagues_ruling_on_its_machine(two):
+    a, b, ruling = two
+    client = Client()
+    client.force_login(b.user)
+    url = f"/manage/{b.league.slug}/special-rulings/"
+
+    shown = client.get(url).content.decode()
+    response = client.post(url, {"action": "copy", "ruling": ruling.pk})
+
+    assert (OURS in shown, a.league.name in shown) == (True, True)
+    assert response.status_code == 302
+    assert m.SpecialRuling.objects.get(league=b.league).text == OURS

@@ -20,6 +20,7 @@ from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.schemas import (
     AmendRulingIn,
+    CopyRulingIn,
     LateJoinForfeitsIn,
     LateJoinForfeitsOut,
     LedgerEntryOut,
@@ -113,6 +114,24 @@ def amend_special_ruling(request: HttpRequest, slug: Slug, payload: AmendRulingI
     arguments = resolved(payload)  # the title and its number name the ruling amended
     ruling = queries.special_ruling(league, arguments.pop("machine_title"), arguments.pop("number"))
     row = services.amend_special_ruling(**arguments, ruling=ruling, league=league, actor=actor)
+    return created(request, to_rules_ruling(row), _rulings(league.slug, row.machine_title))
+
+
+@router.post(
+    "/leagues/{slug}/special-rulings/copies",
+    response={201: SpecialRulingOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def copy_special_ruling(request: HttpRequest, slug: Slug, payload: CopyRulingIn) -> Any:
+    """Copy another league's special ruling 'machine_title #number' (its latest version) into
+    this league's list as this league's own ruling, with this league's next number (issue 34
+    §3; scope: manage). Later amendments of either change only its own league's."""
+    league = queries.league(slug)
+    actor = acting_official(request, league=league, scope="manage")
+    source = queries.special_ruling(
+        queries.league(payload.league), payload.machine_title, payload.number
+    )
+    row = services.copy_special_ruling(league=league, source=source, actor=actor)
     return created(request, to_rules_ruling(row), _rulings(league.slug, row.machine_title))
 
 

@@ -22,6 +22,7 @@ from flipwell.league.selectors.machines import (
     CAUSE_MARK,
     ruling_id,
     stored_special_rulings,
+    to_rules_ruling,
 )
 from flipwell.league.services._edge import (
     league_changed,
@@ -200,6 +201,66 @@ def amend_special_ruling(
     return row
 
 
+def copy_special_ruling(
+    *, league: m.League, source: m.SpecialRuling, actor: User
+) -> m.SpecialRuling:
+    """Copy another league's special ruling into `league`'s list, as `league`'s own ruling
+    (issue 34 §3; RA-a).
+
+    `source`: any stored version of another league's ruling; its latest version is copied
+    (kind, text, reproduction notes, cause and effect). The copy takes `league`'s next number
+    for the title (an existing spelling of the title in `league` is kept) and is version 1:
+    later amendments of either ruling change only its own league's. Side effects: inserts the
+    SpecialRuling, a Ruling of `league` by `actor` and an audit event ``special_ruling.copied``
+    naming the source, and a new revision of `league` only. Raises PermissionDenied unless
+    `actor` is a league official of `league`, and ValidationError when `source` is already
+    `league`'s own.
+    """
+    with transaction.atomic():
+        require_official(actor=actor, league=league, action="change the special rulings")
+        if source.league_id == league.pk:
+            raise ValidationError(
+                {"ruling": "That ruling is already one of this league's."}, code="invalid"
+            )
+        latest = (
+            m.SpecialRuling.objects.filter(
+                league_id=source.league_id, machine_title=source.machine_title,
+                number=source.number,
+            )
+            .order_by("-version")
+            .first()
+        )  # fmt: skip
+        assert latest is not None  # `source` itself is one of them
+        copied = to_rules_ruling(latest)
+        league_changed(league)
+        existing = [
+            r for r in stored_special_rulings(league) if same_title(r.machine, copied.machine)
+        ]
+        title = existing[0].machine if existing else copied.machine
+        number = 1 + max((_number(r) for r in existing), default=0)
+        ruling = _rules_ruling(
+            title=title,
+            number=number,
+            version=1,
+            kind=copied.kind,
+            text=copied.text,
+            reproducible=True,
+            reproduction=copied.reproduction,
+            cause_and_effect=copied.cause_and_effect,
+        )
+        row = _store(ruling, league=league, number=number, actor=actor)
+        _log(
+            league=league,
+            actor=actor,
+            row=row,
+            action="special_ruling.copied",
+            reason=f"Copied from {latest.league.name}: {latest.machine_title} #{latest.number}"
+            f" v{latest.version}.",
+            source=latest.pk,
+        )
+    return row
+
+
 def _rules_ruling(
     *,
     title: str,
@@ -252,7 +313,15 @@ def _store(ruling: SpecialRuling, *, league: m.League, number: int, actor: User)
     return row
 
 
-def _log(*, league: m.League, actor: User, row: m.SpecialRuling, action: str, reason: str) -> None:
+def _log(
+    *,
+    league: m.League,
+    actor: User,
+    row: m.SpecialRuling,
+    action: str,
+    reason: str,
+    source: int | None = None,
+) -> None:
     official = record_ruling(
         league=league,
         official=actor,
@@ -271,6 +340,7 @@ def _log(*, league: m.League, actor: User, row: m.SpecialRuling, action: str, re
             "version": row.version,
             "kind": row.kind,
             "ruling": official.pk,
+            **({} if source is None else {"copied_from": source}),
         },
     )
 
