@@ -250,6 +250,7 @@ class SpecialRulingFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = m.SpecialRuling
 
+    league = factory.SubFactory(LeagueFactory)
     machine_title = "The Addams Family"
     number = factory.Sequence(lambda n: n + 1)
     version = 1

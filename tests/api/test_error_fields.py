@@ -201,7 +201,8 @@ def test_no_error_message_names_an_internal_model(client, night):
 def test_a_title_of_control_characters_is_422_not_500(client):
     """issue 26 §3 (found by the schema run): Python strips \\x1c as a space, the query's
     pattern did not refuse it, and the rules then failed on an empty title."""
-    response = client.get("/api/v1/special-rulings?machine_title=%1C")
+    f.LeagueFactory(slug="arcade")
+    response = client.get("/api/v1/special-rulings?league=arcade&machine_title=%1C")
 
     assert (response.status_code, list(response.json()["error"]["fields"])) == (
         422,

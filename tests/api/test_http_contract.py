@@ -125,11 +125,14 @@ def test_revoked_or_unknown_token_is_401_on_a_public_read(client, night):
 def test_every_read_has_an_etag_and_answers_304(client, night):
     """issue 26 §3: leagues, special rulings, a person's stats and the exports had no ETag;
     `If-None-Match: *` was a 200."""
-    f.SpecialRulingFactory(machine_title="Ghostbusters", reproduction_notes="hit the ramp")
+    f.SpecialRulingFactory(
+        league=night.league, machine_title="Ghostbusters", reproduction_notes="hit the ramp"
+    )
     entry = night.season.entries.first()
     urls = [
         "/api/v1/leagues",
-        "/api/v1/special-rulings",
+        f"/api/v1/special-rulings?league={night.league.slug}",
+        f"/api/v1/leagues/{night.league.slug}/special-rulings",
         f"/api/v1/players/{entry.player_id}/stats",
         f"/api/v1/seasons/{night.season.pk}/export.json",
         f"/api/v1/seasons/{night.season.pk}/standings.csv",

@@ -195,17 +195,22 @@ def test_machines_and_special_rulings(client, official):
     machine = f.MachineFactory(league=official.league, title="Ghostbusters")
     f.MaintenanceNoteFactory(machine=machine, text="new flipper rubbers")
     f.SpecialRulingFactory(
-        machine_title="Ghostbusters", number=1, version=1, reproduction_notes="hit the ramp"
+        league=official.league,
+        machine_title="Ghostbusters",
+        number=1,
+        version=1,
+        reproduction_notes="hit the ramp",
     )
 
     machines = client.get(f"/api/v1/leagues/{official.league.slug}/machines").json()
-    every = client.get("/api/v1/special-rulings").json()
-    in_force = client.get("/api/v1/special-rulings?machine_title=Ghostbusters").json()
+    slug = official.league.slug
+    every = client.get(f"/api/v1/special-rulings?league={slug}").json()
+    in_force = client.get(f"/api/v1/leagues/{slug}/special-rulings?machine_title=Ghostbusters")
 
     assert machines["results"][0]["title"] == "Ghostbusters"
     assert machines["results"][0]["maintenance"][0]["text"] == "new flipper rubbers"
     assert len(every["results"]) == 1
-    assert in_force["results"][0]["ruling_id"] == "Ghostbusters #1"
+    assert in_force.json()["results"][0]["ruling_id"] == "Ghostbusters #1"
 
 
 def test_unknown_api_path_answers_the_error_shape(client):

@@ -129,6 +129,11 @@ WRITES = [
         {**RULING, "number": 1, "reason": "x"},
         "manage",
     ),
+    (
+        "/leagues/{slug}/special-rulings/copies",
+        {"league": "x", "machine_title": "x", "number": 1},
+        "manage",
+    ),
     ("/seasons/{season}/playoffs/qualification", {"date": "2026-03-25"}, "manage"),
     ("/seasons/{season}/playoffs/seed-playoffs", {"order": [P]}, "manage"),
     ("/seasons/{season}/playoffs/withdrawals", {"player": P}, "manage"),

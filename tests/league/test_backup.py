@@ -31,6 +31,7 @@ from flipwell.league.exchange.backup import (
 from flipwell.league.exchange.demo import create_demo_league
 from flipwell.league.selectors.standings import standings
 from flipwell.league.services.season_files import import_season_file
+from flipwell.league.services.special_rulings import add_special_ruling
 from flipwell.league.services.tokens import issue_api_token
 from flipwell.rules.season import fold_season
 from tests import factories as f
@@ -446,6 +447,37 @@ def test_restore_gives_an_older_backups_notice_subscriptions_their_leagues(
     assert [(str(row.player), row.league.name, row.email) for row in restored] == [
         ("Dee Cruz", "Tuesday Flippers", TUESDAY_ADDRESS),
         ("Dee Kruz", "Wednesday Wizards", "k@x.org"),
+    ]
+
+
+def test_restore_gives_an_older_backups_special_rulings_their_leagues(transactional_db, tmp_path):
+    """issue 34 §3: a backup made before special rulings belonged to a league holds them
+    without one; each goes to the league of its audit event, else a copy to each league with
+    a machine of that title, else it is dropped, as league migration 0031 does."""
+    a = f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
+    b = f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
+    for official in (a, b):
+        f.MachineFactory(league=official.league, title="The Addams Family")
+    add_special_ruling(
+        league=b.league, actor=b.user, machine_title="Godzilla", kind="major_malfunction",
+        text="Ours.", reproducible=True, reproduction="Shoot it.", cause_and_effect="Stuck.",
+    )  # fmt: skip
+    f.SpecialRulingFactory(league=a.league, machine_title="Addams Family", text="Seeded.")
+    f.SpecialRulingFactory(league=a.league, machine_title="Cyclone", text="Nobody's.")
+    path = tmp_path / "backup.json"
+    write_backup(path=path)
+    _empty_the_database()
+    document = json.loads(path.read_text())
+    for row in _table(document, "league.specialruling"):
+        del row["fields"]["league"]
+
+    _restore_edited(tmp_path, document)
+
+    restored = m.SpecialRuling.objects.order_by("machine_title", "league_id")
+    assert [(row.machine_title, row.league_id, row.text) for row in restored] == [
+        ("Addams Family", a.league_id, "Seeded."),
+        ("Addams Family", b.league_id, "Seeded."),
+        ("Godzilla", b.league_id, "Ours."),
     ]
 
 

@@ -147,11 +147,22 @@ def test_machine_unknown_status_refused():
         f.MachineFactory(status="broken")
 
 
+def test_special_ruling_same_version_in_two_leagues_allowed():
+    """issue 34 §3: each league numbers its own rulings."""
+    ruling = f.SpecialRulingFactory(number=1, version=1)
+
+    f.SpecialRulingFactory(machine_title=ruling.machine_title, number=1, version=1)
+
+    assert m.SpecialRuling.objects.count() == 2
+
+
 def test_special_ruling_same_version_twice_refused():
     ruling = f.SpecialRulingFactory(number=1, version=1)
 
     with pytest.raises(IntegrityError):
-        f.SpecialRulingFactory(machine_title=ruling.machine_title, number=1, version=1)
+        f.SpecialRulingFactory(
+            league=ruling.league, machine_title=ruling.machine_title, number=1, version=1
+        )
 
 
 # --- Meets, groups, games ---

@@ -82,9 +82,65 @@ def test_special_ruling_kinds_become_the_rules_values_and_back(transactional_db)
     _migrate(latest)
 
     assert (forward, backward) == (RULES_VALUES, SHORT_CODES)
-    assert list(m.SpecialRuling.objects.order_by("number").values_list("kind", flat=True)) == (
-        RULES_VALUES
+    # league 0031 then drops them: no league has a Ghostbusters (see the test below).
+    assert not m.SpecialRuling.objects.exists()
+
+
+BEFORE_RULING_LEAGUES = [("league", "0030_match_absence")]
+
+
+def _rulings(apps):
+    """(title, number, version, league's slug or None, text) of every stored ruling row."""
+    rows = apps.get_model("league", "SpecialRuling").objects.all()
+    return sorted(
+        (row.machine_title, row.number, row.version,
+         row.league.slug if getattr(row, "league_id", None) else None, row.text)
+        for row in rows
+    )  # fmt: skip
+
+
+def test_special_rulings_go_to_the_league_that_made_them_and_back(transactional_db):
+    """issue 34 §3, league 0031: a ruling row goes to the league of the audit event that
+    recorded it (its official's), else (Appendix A, loaded for no league) a copy to each
+    league with a machine of that title, else it is dropped. Back: one row per title, number
+    and version again."""
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    old = _migrate(BEFORE_RULING_LEAGUES)
+    model = old.get_model
+    lo = model("auth", "User").objects.create(username="lo")
+    leagues = {
+        slug: model("league", "League").objects.create(name=slug.title(), slug=slug)
+        for slug in ("tuesday", "wednesday")
+    }
+    for league in leagues.values():
+        model("league", "Machine").objects.create(league=league, title="The Addams Family")
+    model("league", "Machine").objects.create(league=leagues["tuesday"], title="Ghostbusters")
+    ruling = model("league", "SpecialRuling").objects.create
+    ruling(machine_title="Addams Family", number=1, kind="not_a_malfunction", text="Seeded.")
+    ruling(machine_title="Godzilla", number=1, kind="not_a_malfunction", text="Nobody's.")
+    made = ruling(machine_title="Ghostbusters", number=1, kind="major_malfunction", text="Ours.")
+    model("league", "AuditEvent").objects.create(
+        league=leagues["wednesday"],
+        actor=lo,
+        action="special_ruling.added",
+        object_type="league.SpecialRuling",
+        object_id=str(made.pk),
+        data={},
     )
+
+    forward = _rulings(_migrate(latest))
+    backward = _rulings(_migrate(BEFORE_RULING_LEAGUES))
+    _migrate(latest)
+
+    assert forward == [
+        ("Addams Family", 1, 1, "tuesday", "Seeded."),
+        ("Addams Family", 1, 1, "wednesday", "Seeded."),
+        ("Ghostbusters", 1, 1, "wednesday", "Ours."),
+    ]
+    assert backward == [
+        ("Addams Family", 1, 1, None, "Seeded."),
+        ("Ghostbusters", 1, 1, None, "Ours."),
+    ]
 
 
 BEFORE_NOTICE_LEAGUES = [("league", "0017_player_identity")]

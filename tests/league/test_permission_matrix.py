@@ -294,8 +294,7 @@ CALLS = [
         report=w.extra["report"], reason="No fault found", actor=a),
         arrange=lambda w: w.extra.update(report=services.report_machine_problem(
             machine=w.night.machines[-1], text="Left flipper weak"))),
-    Call("load_appendix_a", lambda w, a: services.load_appendix_a(actor=a),
-        may=frozenset({OTHER})),  # the rulebook's own rulings: any league's LO may load them
+    Call("load_appendix_a", lambda w, a: services.load_appendix_a(league=w.league, actor=a)),
     Call("add_special_ruling", lambda w, a: services.add_special_ruling(
         league=w.league, actor=a, **RULING)),
     Call("amend_special_ruling", lambda w, a: services.amend_special_ruling(
@@ -303,6 +302,10 @@ CALLS = [
         **{k: v for k, v in RULING.items() if k != "machine_title"}),
         arrange=lambda w: w.extra.update(ruling=services.add_special_ruling(
             league=w.league, actor=w.lo, **RULING))),
+    Call("copy_special_ruling", lambda w, a: services.copy_special_ruling(
+        league=w.league, source=w.extra["source"], actor=a),
+        arrange=lambda w: w.extra.update(source=f.SpecialRulingFactory(
+            machine_title="Ghostbusters", reproduction_notes="Shoot the ramp."))),
     # violations
     Call("record_violation", lambda w, a: services.record_violation(
         meet=w.meet, player=w.members()[1], kind="interference", games_completed=0,

@@ -22,7 +22,7 @@ def official():
 
 def test_load_appendix_a_seeds_the_rulebook_rulings(official):
     """RA.1-a..RA.4-a: eight rulings, numbered within their title."""
-    created = load_appendix_a(actor=official.user)
+    created = load_appendix_a(league=official.league, actor=official.user)
 
     assert [(r.machine_title, r.number, r.kind) for r in created] == [
         ("The Addams Family", 1, "not_a_malfunction"),
@@ -38,20 +38,20 @@ def test_load_appendix_a_seeds_the_rulebook_rulings(official):
 
 
 def test_load_appendix_a_twice_adds_nothing(official):
-    load_appendix_a(actor=official.user)
+    load_appendix_a(league=official.league, actor=official.user)
 
-    assert load_appendix_a(actor=official.user) == []
+    assert load_appendix_a(league=official.league, actor=official.user) == []
     assert m.SpecialRuling.objects.count() == 8
 
 
 def test_load_appendix_a_by_a_stranger_refused():
     with pytest.raises(PermissionDenied):
-        load_appendix_a(actor=f.UserFactory())
+        load_appendix_a(league=f.LeagueFactory(), actor=f.UserFactory())
 
 
 def test_add_ruling_takes_the_next_number_of_its_title(official):
     """RA-a: officials add to the list; titles match ignoring a leading "The" and case."""
-    load_appendix_a(actor=official.user)
+    load_appendix_a(league=official.league, actor=official.user)
 
     row = add_special_ruling(
         league=official.league,
@@ -71,7 +71,7 @@ def test_add_ruling_takes_the_next_number_of_its_title(official):
         "major_malfunction",
     )
     assert m.Ruling.objects.get().kind == "special_ruling.added"
-    in_force = special_rulings_in_force("The Addams Family")
+    in_force = special_rulings_in_force(official.league, "The Addams Family")
     assert [r.kind for r in in_force] == [
         "not_a_malfunction",
         "major_malfunction",
@@ -116,7 +116,7 @@ def test_add_ruling_without_cause_and_effect_refused(official):
 
 def test_amend_adds_a_new_version_and_keeps_the_old(official):
     """RA-a: an amendment is a new version; the latest is in force."""
-    load_appendix_a(actor=official.user)
+    load_appendix_a(league=official.league, actor=official.user)
     ghostbusters = m.SpecialRuling.objects.get(machine_title="Ghostbusters")
 
     amended = amend_special_ruling(
@@ -133,14 +133,14 @@ def test_amend_adds_a_new_version_and_keeps_the_old(official):
 
     assert (amended.number, amended.version) == (1, 2)
     assert m.SpecialRuling.objects.filter(machine_title="Ghostbusters").count() == 2
-    assert [(r.version, r.kind) for r in special_rulings_in_force("Ghostbusters")] == [
-        (2, "not_a_malfunction")
-    ]
+    assert [
+        (r.version, r.kind) for r in special_rulings_in_force(official.league, "Ghostbusters")
+    ] == [(2, "not_a_malfunction")]
     assert m.Ruling.objects.get().reason == "The ramp was repaired."
 
 
 def test_amend_without_reason_refused(official):
-    load_appendix_a(actor=official.user)
+    load_appendix_a(league=official.league, actor=official.user)
     ghostbusters = m.SpecialRuling.objects.get(machine_title="Ghostbusters")
 
     with pytest.raises(ValidationError, match="needs a reason"):

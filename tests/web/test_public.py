@@ -244,12 +244,16 @@ def test_machines_page_lists_machines_with_their_special_rulings(client):
     league = f.LeagueFactory(slug="arcade")
     f.MachineFactory(league=league, title="The Addams Family", location="Front row")
     f.SpecialRulingFactory(
+        league=league,
         machine_title="The Addams Family",
         text="Thing flips into outlane.",
         reproduction_notes="Lock a ball in Thing.",
     )
     f.SpecialRulingFactory(
-        machine_title="Godzilla", text="Not here.", reproduction_notes="Start multiball."
+        league=league,
+        machine_title="Godzilla",
+        text="Not here.",
+        reproduction_notes="Start multiball.",
     )
 
     response = client.get("/leagues/arcade/machines/")

@@ -211,15 +211,18 @@ def ledger_entry(league: m.League, entry_id: int) -> m.LedgerEntry:
     )
 
 
-def special_ruling(machine_title: str, number: int) -> m.SpecialRuling:
-    """A stored version of the special ruling `machine_title #number` (404 when none)."""
+def special_ruling(league: m.League, machine_title: str, number: int) -> m.SpecialRuling:
+    """A stored version of the league's special ruling `machine_title #number` (404 when none,
+    or only another league's)."""
     row = (
-        m.SpecialRuling.objects.filter(machine_title__iexact=machine_title, number=number)
+        m.SpecialRuling.objects.filter(
+            league=league, machine_title__iexact=machine_title, number=number
+        )
         .order_by("-version")
         .first()
     )
     if row is None:
-        raise Http404(f"No special ruling {machine_title} #{number}.")
+        raise Http404(f"No special ruling {machine_title} #{number} in {league}.")
     return row
 
 

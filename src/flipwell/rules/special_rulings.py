@@ -157,6 +157,12 @@ def same_title(a: str, b: str) -> bool:
     return _title_key(a) == _title_key(b)
 
 
+def title_key(title: str) -> str:
+    """The key two titles share when `same_title` holds (case, spacing and a leading "The"
+    aside)."""
+    return _title_key(title)
+
+
 def _title_key(title: str) -> str:
     words = title.casefold().split()
     if words[:1] == ["the"]:

@@ -20,6 +20,7 @@ from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.schemas import (
     AmendRulingIn,
+    CopyRulingIn,
     LateJoinForfeitsIn,
     LateJoinForfeitsOut,
     LedgerEntryOut,
@@ -32,9 +33,10 @@ from flipwell.league import services
 from flipwell.league.selectors.machines import to_rules_ruling
 
 
-def _rulings(machine_title: str) -> str:
-    """The special rulings in force on a title (where a new or amended one is read)."""
-    return f"/api/v1/special-rulings?{urlencode({'machine_title': machine_title})}"
+def _rulings(slug: str, machine_title: str) -> str:
+    """The league's special rulings in force on a title (where a new or amended one is read)."""
+    query = urlencode({"machine_title": machine_title})
+    return f"/api/v1/leagues/{slug}/special-rulings?{query}"
 
 
 @router.post(
@@ -79,8 +81,9 @@ def reverse_ledger_entry(
 def load_appendix_a(request: HttpRequest, slug: Slug) -> Any:
     """Store the rulebook's own special rulings (RA.1-a..RA.4-a) that are missing; answers
     the ones inserted (none on a repeat; scope: manage)."""
-    actor = acting_official(request, league=queries.league(slug), scope="manage")
-    inserted = services.load_appendix_a(actor=actor)
+    league = queries.league(slug)
+    actor = acting_official(request, league=league, scope="manage")
+    inserted = services.load_appendix_a(league=league, actor=actor)
     return [to_rules_ruling(row) for row in inserted]
 
 
@@ -95,7 +98,7 @@ def add_special_ruling(request: HttpRequest, slug: Slug, payload: SpecialRulingI
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
     row = services.add_special_ruling(**resolved(payload), league=league, actor=actor)
-    return created(request, to_rules_ruling(row), _rulings(row.machine_title))
+    return created(request, to_rules_ruling(row), _rulings(league.slug, row.machine_title))
 
 
 @router.post(
@@ -109,9 +112,27 @@ def amend_special_ruling(request: HttpRequest, slug: Slug, payload: AmendRulingI
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
     arguments = resolved(payload)  # the title and its number name the ruling amended
-    ruling = queries.special_ruling(arguments.pop("machine_title"), arguments.pop("number"))
+    ruling = queries.special_ruling(league, arguments.pop("machine_title"), arguments.pop("number"))
     row = services.amend_special_ruling(**arguments, ruling=ruling, league=league, actor=actor)
-    return created(request, to_rules_ruling(row), _rulings(row.machine_title))
+    return created(request, to_rules_ruling(row), _rulings(league.slug, row.machine_title))
+
+
+@router.post(
+    "/leagues/{slug}/special-rulings/copies",
+    response={201: SpecialRulingOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def copy_special_ruling(request: HttpRequest, slug: Slug, payload: CopyRulingIn) -> Any:
+    """Copy another league's special ruling 'machine_title #number' (its latest version) into
+    this league's list as this league's own ruling, with this league's next number (issue 34
+    §3; scope: manage). Later amendments of either change only its own league's."""
+    league = queries.league(slug)
+    actor = acting_official(request, league=league, scope="manage")
+    source = queries.special_ruling(
+        queries.league(payload.league), payload.machine_title, payload.number
+    )
+    row = services.copy_special_ruling(league=league, source=source, actor=actor)
+    return created(request, to_rules_ruling(row), _rulings(league.slug, row.machine_title))
 
 
 @router.post(

@@ -44,6 +44,7 @@ from flipwell.api.schemas import (
     StandingsOut,
 )
 from flipwell.http_cache import conditional_on_revision
+from flipwell.league import models as m
 from flipwell.league.selectors.machines import (
     maintenance_sheet,
     special_rulings_in_force,
@@ -125,26 +126,62 @@ def list_machines(
     return {"results": items, "next": next_url}
 
 
-@router.get("/special-rulings", response={200: SpecialRulingPage, **ERROR_RESPONSES})
-def list_special_rulings(
+TitleQuery = Annotated[
+    MachineTitle | None,
+    Query(
+        None,
+        description="Only the rulings in force on this title (RA-a); without it, every "
+        "stored version of every ruling of the league. At least one visible character, no "
+        "control character.",
+    ),
+]
+
+
+@router.get("/leagues/{slug}/special-rulings", response={200: SpecialRulingPage, **ERROR_RESPONSES})
+@decorate_view(conditional_on_revision("slug"))
+def list_league_special_rulings(
     request: HttpRequest,
-    machine_title: Annotated[
-        MachineTitle | None,
-        Query(
-            None,
-            description="Only the rulings in force on this title (RA-a); without it, every "
-            "stored version of every ruling. At least one visible character, no control "
-            "character.",
-        ),
-    ] = None,
+    slug: Slug,
+    machine_title: TitleQuery = None,
     cursor: Cursor = None,
     limit: Limit = 50,
 ) -> Any:
-    """Appendix A's special rulings: in force on one title, or every stored version."""
+    """The league's special rulings (Appendix A as the league keeps it): in force on one
+    title, or every stored version. Another league's rulings are never among them."""
+    return _special_rulings(request, queries.league(slug), machine_title, cursor, limit)
+
+
+@router.get("/special-rulings", response={200: SpecialRulingPage, **ERROR_RESPONSES})
+def list_special_rulings(
+    request: HttpRequest,
+    league: Annotated[
+        str,
+        Query(
+            ...,
+            max_length=60,
+            pattern=r"^[-a-zA-Z0-9_]+$",
+            description="The league's slug (required): each league keeps its own rulings.",
+        ),
+    ],
+    machine_title: TitleQuery = None,
+    cursor: Cursor = None,
+    limit: Limit = 50,
+) -> Any:
+    """One league's special rulings, as ``/leagues/{slug}/special-rulings``."""
+    return _special_rulings(request, queries.league(league), machine_title, cursor, limit)
+
+
+def _special_rulings(
+    request: HttpRequest,
+    league: m.League,
+    machine_title: str | None,
+    cursor: str | None,
+    limit: int,
+) -> dict[str, Any]:
     rulings = (
-        stored_special_rulings()
+        stored_special_rulings(league)
         if machine_title is None
-        else special_rulings_in_force(machine_title)
+        else special_rulings_in_force(league, machine_title)
     )
     items, next_url = page_of_sequence(request, rulings, cursor=cursor, limit=limit)
     return {"results": items, "next": next_url}

@@ -193,6 +193,7 @@ from flipwell.api.schemas.playoffs import (
 )
 from flipwell.api.schemas.rulings import (
     AmendRulingIn,
+    CopyRulingIn,
     SpecialRulingIn,
     SpecialRulingKind,
     SpecialRulingOut,
@@ -275,6 +276,7 @@ __all__ = [
     "CompensatoryRequestIn",
     "CompensatoryRequestOut",
     "ConfirmIn",
+    "CopyRulingIn",
     "CorrectedScoreIn",
     "CorrectionAnswerIn",
     "CorrectionIn",

@@ -50,3 +50,17 @@ class AmendRulingIn(SpecialRulingIn):
         ..., ge=1, le=32767, description="The ruling's number for its title ('Title #number')."
     )
     reason: str = text_field("Why it changes (required).", min_length=1)
+
+
+class CopyRulingIn(InputSchema):
+    league: str = Field(
+        ...,
+        min_length=1,
+        max_length=60,
+        pattern=r"^[-a-zA-Z0-9_]+$",
+        description="The slug of the league whose ruling is copied.",
+    )
+    machine_title: str = text_field(
+        "The title of the ruling copied.", min_length=1, max_length=limits.TITLE_LENGTH
+    )
+    number: int = Field(..., ge=1, le=32767, description="Its number for its title in that league.")

@@ -42,7 +42,9 @@ Words:
   ruling's kind "major", before migration 0013, is "major_malfunction" now); a restore maps
   them to today's, so an older backup still restores. Likewise a notice subscription of a
   backup made before subscriptions belonged to a league (league migration 0018) is given its
-  league as migration 0019 gives a stored one (`_subscriptions_to_leagues`).
+  league as migration 0019 gives a stored one (`_subscriptions_to_leagues`), and a special
+  ruling of a backup made before rulings belonged to a league (league migration 0031) is
+  given its league as that migration gives a stored one (`_rulings_to_leagues`).
 
 Restoring only inserts (``bulk_create`` with the stored primary keys), never updates or
 deletes: the append-only triggers on the ledger and the audit log (migrations 0002, 0009) stay
@@ -84,6 +86,7 @@ from flipwell.league.caches import forget
 from flipwell.league.exchange.files import write_atomically
 from flipwell.league.exchange.progress import Progress, Stream
 from flipwell.league.services._edge import check_facts_fold
+from flipwell.rules.special_rulings import title_key
 
 FORMAT = "flipwell-backup"
 FORMAT_VERSION = 1
@@ -511,6 +514,7 @@ def _rows_by_model(
             _check_row(path, label, len(rows) + 1, row, allowed)
             rows.append(_current_values(label, row))
     _subscriptions_to_leagues(rows_by_label)
+    _rulings_to_leagues(rows_by_label)
     _seasons_read_as_their_leagues(rows_by_label)
     return rows_by_label
 
@@ -586,6 +590,47 @@ def _subscriptions_to_leagues(rows_by_label: dict[str, list[dict[str, Any]]]) ->
             next_pk += number > 0
             placed.append({"pk": pk, "fields": {**fields, "league": league}})
     rows_by_label["league.noticesubscription"] = placed
+
+
+def _rulings_to_leagues(rows_by_label: dict[str, list[dict[str, Any]]]) -> None:
+    """Give each special ruling of an older backup (no ``league``) its league, as league
+    migration 0031 does (see its docstring): the league of the audit event that recorded it,
+    else a copy to each league with a machine of that title, else it is dropped. Changes
+    `rows_by_label` in place."""
+    rulings = rows_by_label.get("league.specialruling", [])
+    if all("league" in row["fields"] for row in rulings):
+        return
+    recorded: dict[str, int] = {}
+    for row in rows_by_label.get("league.auditevent", []):
+        fields = row["fields"]
+        if (
+            fields.get("action") in ("special_ruling.added", "special_ruling.amended")
+            and fields.get("object_type") == "league.SpecialRuling"
+            and isinstance(fields.get("league"), int)
+        ):
+            recorded[str(fields.get("object_id"))] = fields["league"]
+    by_title: dict[str, list[int]] = {}
+    for row in sorted(rows_by_label.get("league.machine", []), key=lambda r: r["pk"]):
+        league = row["fields"].get("league")
+        leagues = by_title.setdefault(title_key(str(row["fields"].get("title", ""))), [])
+        if isinstance(league, int) and league not in leagues:
+            leagues.append(league)
+    next_pk = max((row["pk"] for row in rulings), default=0) + 1
+    placed: list[dict[str, Any]] = []
+    for row in rulings:
+        fields = row["fields"]
+        if "league" in fields:
+            placed.append(row)
+            continue
+        if str(row["pk"]) in recorded:
+            leagues = [recorded[str(row["pk"])]]
+        else:
+            leagues = sorted(by_title.get(title_key(str(fields.get("machine_title", ""))), []))
+        for number, league in enumerate(leagues):
+            pk = row["pk"] if number == 0 else next_pk
+            next_pk += number > 0
+            placed.append({"pk": pk, "fields": {**fields, "league": league}})
+    rows_by_label["league.specialruling"] = placed
 
 
 def _current_values(label: str, row: dict[str, Any]) -> dict[str, Any]:

@@ -90,10 +90,13 @@ class MachineDeclaration(models.Model):
 
 
 class SpecialRuling(models.Model):
-    """One version of a special ruling for a machine title (Appendix A, RA-a, RA-e)."""
+    """One version of a special ruling of one league for a machine title (Appendix A, RA-a,
+    RA-e). A league's rulings are its own (issue 34 §3): another league's are never shown,
+    numbered with or amended through it."""
 
     Kind = enums.SpecialRulingKind
 
+    league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="special_rulings")
     machine_title = models.CharField(max_length=120)
     number = models.PositiveSmallIntegerField()
     version = models.PositiveSmallIntegerField(default=1)
@@ -109,7 +112,8 @@ class SpecialRuling(models.Model):
         ordering = ["machine_title", "number", "version"]
         constraints = [
             models.UniqueConstraint(
-                fields=["machine_title", "number", "version"], name="special_ruling_version_once"
+                fields=["league", "machine_title", "number", "version"],
+                name="special_ruling_version_once_per_league",
             ),
             models.CheckConstraint(
                 condition=models.Q(number__gte=1, version__gte=1),

@@ -22,6 +22,7 @@ from flipwell.league.adapters import league_ifpa_parameters, season_ruleset
 from flipwell.league.selectors.seasons import being_prepared, current_of, seasons_newest_first
 from flipwell.rules import IfpaParameters, ifpa_schedule_warnings, next_meet_date
 from flipwell.rules import meet_date_warnings as rules_date_warnings
+from flipwell.rules.special_rulings import title_key
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -395,11 +396,28 @@ def league_machines(league: m.League) -> list[m.Machine]:
     return list(m.Machine.objects.filter(league=league).order_by("title"))
 
 
-def special_ruling_rows() -> list[m.SpecialRuling]:
-    """The latest version of every special ruling, by title and number (1 query)."""
+def special_ruling_rows(league: m.League) -> list[m.SpecialRuling]:
+    """The latest version of every special ruling of `league`, by title and number (1 query)."""
     latest: dict[tuple[str, int], m.SpecialRuling] = {}
-    for row in m.SpecialRuling.objects.order_by("machine_title", "number", "version"):
+    rows = m.SpecialRuling.objects.filter(league=league)
+    for row in rows.order_by("machine_title", "number", "version"):
         latest[(row.machine_title, row.number)] = row
+    return list(latest.values())
+
+
+def other_leagues_rulings(league: m.League) -> list[m.SpecialRuling]:
+    """The latest version of every special ruling other leagues made on a title one of
+    `league`'s machines has (the ones it may copy, issue 34 §3), by title, league and number
+    (2 queries)."""
+    titles = {
+        title_key(t)
+        for t in m.Machine.objects.filter(league=league).values_list("title", flat=True)
+    }
+    latest: dict[tuple[int, str, int], m.SpecialRuling] = {}
+    rows = m.SpecialRuling.objects.exclude(league=league).select_related("league")
+    for row in rows.order_by("machine_title", "league__name", "number", "version"):
+        if title_key(row.machine_title) in titles:
+            latest[(row.league_id, row.machine_title, row.number)] = row
     return list(latest.values())
 
 

@@ -28,17 +28,20 @@ def maintenance_sheet(league: m.League) -> tuple[MachineSheet, ...]:
     return machine_histories(league)
 
 
-def stored_special_rulings() -> list[SpecialRuling]:
-    """Every stored version of every special ruling, as the rules' values (RA-a, RA-e)."""
+def stored_special_rulings(league: m.League) -> list[SpecialRuling]:
+    """Every stored version of every special ruling of `league`, as the rules' values (RA-a,
+    RA-e); another league's are never among them (issue 34 §3). One query."""
     return [
         to_rules_ruling(row)
-        for row in m.SpecialRuling.objects.order_by("machine_title", "number", "version")
+        for row in m.SpecialRuling.objects.filter(league=league).order_by(
+            "machine_title", "number", "version"
+        )
     ]
 
 
-def special_rulings_in_force(machine_title: str) -> tuple[SpecialRuling, ...]:
-    """The latest version of each special ruling on this title (RA-a); one query."""
-    return rulings_for(machine_title, rulings=stored_special_rulings())
+def special_rulings_in_force(league: m.League, machine_title: str) -> tuple[SpecialRuling, ...]:
+    """The latest version of each special ruling of `league` on this title (RA-a); one query."""
+    return rulings_for(machine_title, rulings=stored_special_rulings(league))
 
 
 def ruling_id(title: str, number: int) -> str:

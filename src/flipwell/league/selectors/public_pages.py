@@ -451,8 +451,9 @@ def playoffs_page(league: m.League, season_id: int | None = None) -> PlayoffsPag
 
 
 def machines_page(league: m.League) -> MachinesPage:
-    """The league's machines with the special rulings in force on their titles (2 queries)."""
-    rulings = _stored_rulings()
+    """The league's machines with the league's special rulings in force on their titles (2
+    queries)."""
+    rulings = _stored_rulings(league)
     machines = m.Machine.objects.filter(league=league).order_by("title", "id")
     return MachinesPage(
         league=league,

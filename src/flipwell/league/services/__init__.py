@@ -42,7 +42,8 @@ playoff_sheets         start_playoff_game_on_sheet, submit_playoff_scores,
                        confirm_playoff_scores, request_playoff_correction,
                        answer_playoff_correction (a match's sheet: no actor, its link)
 ledger                 record_ledger_entry, reverse_ledger_entry
-special rulings        load_appendix_a, add_special_ruling, amend_special_ruling
+special rulings        load_appendix_a, add_special_ruling, amend_special_ruling,
+                       copy_special_ruling
 notices                set_notice_preferences, choose_notices_by_link, unsubscribe_by_link
 setup                  may_create_league, league_openers, create_league_opener,
                        open_league, create_machine, create_machines, update_machine,
@@ -178,6 +179,7 @@ from flipwell.league.services.setup import (
 from flipwell.league.services.special_rulings import (
     add_special_ruling,
     amend_special_ruling,
+    copy_special_ruling,
     load_appendix_a,
 )
 from flipwell.league.services.tokens import (
@@ -218,6 +220,7 @@ __all__ = [
     "close_playoff_night",
     "confirm_playoff_scores",
     "confirm_scores",
+    "copy_special_ruling",
     "create_league",
     "create_league_opener",
     "create_machine",

@@ -3,9 +3,10 @@
 Words: see `flipwell.rules.special_rulings`. A stored ruling is a machine title and a number
 within the title; each amendment is a new *version* row, never an edit of an old one (RA-a).
 The rules' RA-e check (reproducible, with reproduction notes and an understood cause and
-effect) runs before anything is written. Special rulings are shared by every league (they are
-about machine titles), so a league official of any league may add to the list; each decision is
-also logged as a `Ruling` of the official's league (who, when, why).
+effect) runs before anything is written. A league's special rulings are its own (issue 34 §3):
+only its officials add to or amend them, numbers count within the league, a write changes only
+that league's revision, and each decision is also logged as a `Ruling` of the league (who, when,
+why).
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from flipwell.league.selectors.machines import (
     CAUSE_MARK,
     ruling_id,
     stored_special_rulings,
+    to_rules_ruling,
 )
 from flipwell.league.services._edge import (
-    every_league_changed,
+    league_changed,
     record_ruling,
     require_official,
     rules_edge,
@@ -42,20 +44,22 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
-def load_appendix_a(*, actor: User) -> list[m.SpecialRuling]:
-    """Seed the rulebook's own special rulings (RA.1-a..RA.4-a) as version-1 rows; idempotent.
+def load_appendix_a(*, league: m.League, actor: User) -> list[m.SpecialRuling]:
+    """Seed the rulebook's own special rulings (RA.1-a..RA.4-a) as version-1 rows of `league`;
+    idempotent.
 
     A ruling is numbered within its title in the rulebook's order (RA.1-a is The Addams
     Family #1, RA.1-b #2 ...). A ruling already stored under that title and number, in any
-    version, is left alone. Side effects: inserts the missing SpecialRuling rows and, when
-    any was inserted, one audit event ``special_rulings.appendix_a_loaded``. Returns the
-    inserted rows. Raises PermissionDenied unless `actor` is a superuser or a league official
-    of some league.
+    version in `league`, is left alone. Side effects: inserts the missing SpecialRuling rows
+    and, when any was inserted, one audit event ``special_rulings.appendix_a_loaded`` of
+    `league` and a new revision of `league`. Returns the inserted rows. Raises
+    PermissionDenied unless `actor` is a league official of `league`.
     """
     with transaction.atomic():
-        every_league_changed()
-        _require_any_official(actor)
-        stored = list(m.SpecialRuling.objects.values_list("machine_title", "number"))
+        require_official(actor=actor, league=league, action="change the special rulings")
+        stored = list(
+            m.SpecialRuling.objects.filter(league=league).values_list("machine_title", "number")
+        )
         created = []
         numbers: dict[str, int] = {}
         for seed in APPENDIX_A:
@@ -64,6 +68,7 @@ def load_appendix_a(*, actor: User) -> list[m.SpecialRuling]:
             if any(same_title(t, seed.machine) and n == number for t, n in stored):
                 continue
             row = m.SpecialRuling(
+                league=league,
                 machine_title=seed.machine,
                 number=number,
                 version=1,
@@ -76,10 +81,11 @@ def load_appendix_a(*, actor: User) -> list[m.SpecialRuling]:
             row.save()
             created.append(row)
         if created:
+            league_changed(league)
             record_event(
                 action="special_rulings.appendix_a_loaded",
                 obj=created[0],
-                league=None,
+                league=league,
                 actor=actor,
                 data={"rulings": [r.pk for r in created]},
             )
@@ -100,7 +106,7 @@ def add_special_ruling(
     """Add a new special ruling on a machine title (RA-a), if the glitch qualifies (RA-e).
 
     kind: not_a_malfunction, major_malfunction, positive_malfunction or not_an_extra_ball.
-    The ruling takes the next number for its title (titles match ignoring case, spacing and
+    The ruling takes the league's next number for its title (titles match ignoring case, spacing and
     a leading "The"; an existing spelling is kept). Side effects: inserts the SpecialRuling
     (version 1), a Ruling of `league` by `actor` and an audit event ``special_ruling.added``.
     Raises PermissionDenied unless `actor` is a league official of `league`, and
@@ -108,9 +114,11 @@ def add_special_ruling(
     reproduction notes, no cause and effect, an unknown kind, an empty title or text.
     """
     with transaction.atomic():
-        every_league_changed()
         require_official(actor=actor, league=league, action="change the special rulings")
-        existing = [r for r in stored_special_rulings() if same_title(r.machine, machine_title)]
+        league_changed(league)
+        existing = [
+            r for r in stored_special_rulings(league) if same_title(r.machine, machine_title)
+        ]
         title = existing[0].machine if existing else machine_title.strip()
         number = 1 + max((_number(r) for r in existing), default=0)
         ruling = _rules_ruling(
@@ -123,7 +131,7 @@ def add_special_ruling(
             reproduction=reproduction,
             cause_and_effect=cause_and_effect,
         )
-        row = _store(ruling, number=number, actor=actor)
+        row = _store(ruling, league=league, number=number, actor=actor)
         _log(
             league=league,
             actor=actor,
@@ -148,23 +156,26 @@ def amend_special_ruling(
 ) -> m.SpecialRuling:
     """Amend a special ruling: a new version of the same title and number (RA-a), never an edit.
 
-    `ruling`: any stored version of it; the amendment is the latest version + 1. reason: why
-    it changes (required). Side effects: inserts the new SpecialRuling version, a Ruling of
-    `league` by `actor` with the reason, and an audit event ``special_ruling.amended``.
-    Raises PermissionDenied unless `actor` is a league official of `league`, and
-    ValidationError (nothing written) without a reason or when the rules refuse the new
-    version (RA-e).
+    `ruling`: any stored version of it, a ruling of `league`; the amendment is the latest
+    version + 1. reason: why it changes (required). Side effects: inserts the new
+    SpecialRuling version, a Ruling of `league` by `actor` with the reason, a new revision of
+    `league` and an audit event ``special_ruling.amended``.
+    Raises PermissionDenied unless `actor` is a league official of `league` and `ruling` is
+    one of `league`'s (issue 34 §3), and ValidationError (nothing written) without a reason
+    or when the rules refuse the new version (RA-e).
     """
     with transaction.atomic():
-        every_league_changed()
         require_official(actor=actor, league=league, action="change the special rulings")
+        if ruling.league_id != league.pk:
+            raise PermissionDenied("That special ruling is another league's.")
+        league_changed(league)
         if not reason.strip():
             raise ValidationError(
                 {"reason": "Say why the ruling is amended; an amendment needs a reason."},
                 code="required",
             )
         versions = m.SpecialRuling.objects.filter(
-            machine_title=ruling.machine_title, number=ruling.number
+            league=league, machine_title=ruling.machine_title, number=ruling.number
         )
         latest = max(v.version for v in versions)
         amended = _rules_ruling(
@@ -178,14 +189,74 @@ def amend_special_ruling(
             cause_and_effect=cause_and_effect,
         )
         with rules_edge(code="invalid", message=str):
-            amend_rulings(stored_special_rulings(), amended)
-        row = _store(amended, number=ruling.number, actor=actor)
+            amend_rulings(stored_special_rulings(league), amended)
+        row = _store(amended, league=league, number=ruling.number, actor=actor)
         _log(
             league=league,
             actor=actor,
             row=row,
             action="special_ruling.amended",
             reason=reason.strip(),
+        )
+    return row
+
+
+def copy_special_ruling(
+    *, league: m.League, source: m.SpecialRuling, actor: User
+) -> m.SpecialRuling:
+    """Copy another league's special ruling into `league`'s list, as `league`'s own ruling
+    (issue 34 §3; RA-a).
+
+    `source`: any stored version of another league's ruling; its latest version is copied
+    (kind, text, reproduction notes, cause and effect). The copy takes `league`'s next number
+    for the title (an existing spelling of the title in `league` is kept) and is version 1:
+    later amendments of either ruling change only its own league's. Side effects: inserts the
+    SpecialRuling, a Ruling of `league` by `actor` and an audit event ``special_ruling.copied``
+    naming the source, and a new revision of `league` only. Raises PermissionDenied unless
+    `actor` is a league official of `league`, and ValidationError when `source` is already
+    `league`'s own.
+    """
+    with transaction.atomic():
+        require_official(actor=actor, league=league, action="change the special rulings")
+        if source.league_id == league.pk:
+            raise ValidationError(
+                {"ruling": "That ruling is already one of this league's."}, code="invalid"
+            )
+        latest = (
+            m.SpecialRuling.objects.filter(
+                league_id=source.league_id, machine_title=source.machine_title,
+                number=source.number,
+            )
+            .order_by("-version")
+            .first()
+        )  # fmt: skip
+        assert latest is not None  # `source` itself is one of them
+        copied = to_rules_ruling(latest)
+        league_changed(league)
+        existing = [
+            r for r in stored_special_rulings(league) if same_title(r.machine, copied.machine)
+        ]
+        title = existing[0].machine if existing else copied.machine
+        number = 1 + max((_number(r) for r in existing), default=0)
+        ruling = _rules_ruling(
+            title=title,
+            number=number,
+            version=1,
+            kind=copied.kind,
+            text=copied.text,
+            reproducible=True,
+            reproduction=copied.reproduction,
+            cause_and_effect=copied.cause_and_effect,
+        )
+        row = _store(ruling, league=league, number=number, actor=actor)
+        _log(
+            league=league,
+            actor=actor,
+            row=row,
+            action="special_ruling.copied",
+            reason=f"Copied from {latest.league.name}: {latest.machine_title} #{latest.number}"
+            f" v{latest.version}.",
+            source=latest.pk,
         )
     return row
 
@@ -226,8 +297,9 @@ def _field(message: str) -> str:
     )
 
 
-def _store(ruling: SpecialRuling, *, number: int, actor: User) -> m.SpecialRuling:
+def _store(ruling: SpecialRuling, *, league: m.League, number: int, actor: User) -> m.SpecialRuling:
     row = m.SpecialRuling(
+        league=league,
         machine_title=ruling.machine,
         number=number,
         version=ruling.version,
@@ -241,7 +313,15 @@ def _store(ruling: SpecialRuling, *, number: int, actor: User) -> m.SpecialRulin
     return row
 
 
-def _log(*, league: m.League, actor: User, row: m.SpecialRuling, action: str, reason: str) -> None:
+def _log(
+    *,
+    league: m.League,
+    actor: User,
+    row: m.SpecialRuling,
+    action: str,
+    reason: str,
+    source: int | None = None,
+) -> None:
     official = record_ruling(
         league=league,
         official=actor,
@@ -260,21 +340,10 @@ def _log(*, league: m.League, actor: User, row: m.SpecialRuling, action: str, re
             "version": row.version,
             "kind": row.kind,
             "ruling": official.pk,
+            **({} if source is None else {"copied_from": source}),
         },
     )
 
 
 def _number(ruling: SpecialRuling) -> int:
     return int(ruling.ruling_id.rsplit("#", 1)[1])
-
-
-def _require_any_official(actor: User) -> None:
-    if actor.is_superuser:
-        return
-    if (
-        not actor.is_authenticated
-        or not m.LeagueOfficial.objects.filter(
-            user=actor, role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL
-        ).exists()
-    ):
-        raise PermissionDenied("Only a league official may load the special rulings.")

@@ -90,7 +90,11 @@ from flipwell.web.forms.playoffs import (
     TiebreakerForm,
     WithdrawalForm,
 )
-from flipwell.web.forms.rulings import AmendSpecialRulingForm, SpecialRulingForm
+from flipwell.web.forms.rulings import (
+    AmendSpecialRulingForm,
+    CopySpecialRulingForm,
+    SpecialRulingForm,
+)
 from flipwell.web.forms.setup import (
     SCOPE_CHOICES,
     AddOfficialForm,
@@ -127,6 +131,7 @@ __all__ = [
     "CompensatoryRequestForm",
     "ConfirmForm",
     "ConsoleCorrectionForm",
+    "CopySpecialRulingForm",
     "CorrectionAnswerForm",
     "CorrectionRequestForm",
     "EditMachineForm",

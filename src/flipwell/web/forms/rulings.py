@@ -1,4 +1,5 @@
-"""Forms of special rulings (Appendix A): a new ruling, and an amendment."""
+"""Forms of special rulings (Appendix A): a new ruling, an amendment, and a copy of another
+league's."""
 
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ class SpecialRulingForm(forms.Form):
 
 
 class AmendSpecialRulingForm(SpecialRulingForm):
-    """An amendment of a ruling of the list (hidden, cleaned into its row), and why."""
+    """An amendment of a ruling of the league's list (hidden, cleaned into its row; another
+    league's ruling is stale), and why."""
 
     ruling = HiddenRowField(
         "ruling",
@@ -42,6 +44,26 @@ class AmendSpecialRulingForm(SpecialRulingForm):
     )
     reason = reason_field("Why amend it?")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, league: m.League, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         del self.fields["machine_title"]
+        ruling = self.fields["ruling"]
+        assert isinstance(ruling, HiddenRowField)
+        ruling.queryset = m.SpecialRuling.objects.filter(league=league)
+
+
+class CopySpecialRulingForm(forms.Form):
+    """Another league's ruling (hidden, cleaned into its row; one of the league's own is
+    stale) copied into the league's list as its own (issue 34 §3)."""
+
+    ruling = HiddenRowField(
+        "ruling",
+        m.SpecialRuling.objects.none(),
+        stale="That ruling no longer exists: reload the page.",
+    )
+
+    def __init__(self, *args: Any, league: m.League, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        ruling = self.fields["ruling"]
+        assert isinstance(ruling, HiddenRowField)
+        ruling.queryset = m.SpecialRuling.objects.exclude(league=league)

@@ -14,6 +14,7 @@ from flipwell.league.selectors.console import (
     league_machines,
     league_seasons,
     meet_facts,
+    other_leagues_rulings,
     special_ruling_rows,
 )
 from flipwell.league.selectors.machine_history import (
@@ -26,12 +27,13 @@ from flipwell.web.auth import LO_ONLY, console_page
 from flipwell.web.forms import (
     AmendSpecialRulingForm,
     CloseReportForm,
+    CopySpecialRulingForm,
     MachineDeclarationForm,
     MachineProblemForm,
     MachineRepairForm,
     SpecialRulingForm,
 )
-from flipwell.web.views.manage._common import action, done, official, page, run
+from flipwell.web.views.manage._common import action, attempt, done, official, page, run
 
 
 @console_page(LO_ONLY)
@@ -112,12 +114,14 @@ def _declare(*, kind: str, **arguments: Any) -> m.MachineDeclaration:
 
 @console_page(LO_ONLY)
 def special_rulings(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
-    """The special rulings list: load Appendix A, add a ruling, amend one (RA-a..RA-e)."""
+    """The league's special rulings list: load Appendix A, add a ruling, amend one, copy
+    another league's ruling on one of the league's titles (RA-a..RA-e; issue 34 §3)."""
     which = action(request)
     add = SpecialRulingForm(request.POST if which == "add" else None)
-    amend = AmendSpecialRulingForm(request.POST if which == "amend" else None)
+    amend = AmendSpecialRulingForm(request.POST if which == "amend" else None, league=league)
+    copy = CopySpecialRulingForm(request.POST if which == "copy" else None, league=league)
     if which == "load":
-        loaded = services.load_appendix_a(actor=official(request))
+        loaded = services.load_appendix_a(league=league, actor=official(request))
         return done(
             request,
             f"Appendix A loaded: {len(loaded)} ruling{'' if len(loaded) == 1 else 's'} added.",
@@ -130,12 +134,23 @@ def special_rulings(request: HttpRequest, league: m.League, role: str) -> HttpRe
         row = run(amend, services.amend_special_ruling, league=league, actor=official(request))
         if row is not None:
             return done(request, f"{row.machine_title} #{row.number} amended.")
+    elif which == "copy":
+        row = attempt(
+            copy,
+            lambda: services.copy_special_ruling(
+                league=league, source=copy.cleaned_data["ruling"], actor=official(request)
+            ),
+        )
+        if row is not None:
+            return done(request, f"Copied as {row.machine_title} #{row.number}.")
     context = {
         "league": league,
         "role": role,
-        "rulings": special_ruling_rows(),
+        "rulings": special_ruling_rows(league),
         "add": add,
         "amend": amend,
+        "copy": copy,
+        "others": other_leagues_rulings(league),
         "amending": request.POST.get("ruling") if which == "amend" else None,
     }
     return page(request, "manage/special_rulings.html", context, failed=bool(which))
