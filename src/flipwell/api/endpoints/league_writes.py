@@ -124,14 +124,17 @@ def amend_special_ruling(request: HttpRequest, slug: Slug, payload: AmendRulingI
 )
 def copy_special_ruling(request: HttpRequest, slug: Slug, payload: CopyRulingIn) -> Any:
     """Copy another league's special ruling 'machine_title #number' (its latest version) into
-    this league's list as this league's own ruling, with this league's next number (issue 34
-    §3; scope: manage). Later amendments of either change only its own league's."""
+    this league's list as this league's own ruling, with this league's next number (scope:
+    manage). Later amendments of either change only its own league's."""
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
+    arguments = resolved(payload)
     source = queries.special_ruling(
-        queries.league(payload.league), payload.machine_title, payload.number
+        queries.league(arguments.pop("league")),
+        arguments.pop("machine_title"),
+        arguments.pop("number"),
     )
-    row = services.copy_special_ruling(league=league, source=source, actor=actor)
+    row = services.copy_special_ruling(**arguments, league=league, source=source, actor=actor)
     return created(request, to_rules_ruling(row), _rulings(league.slug, row.machine_title))
 
 

@@ -1,4 +1,4 @@
-"""Issue 34 §3: a special ruling belongs to one league.
+"""A special ruling belongs to one league.
 
 Before this migration every league shared one list of special rulings, so one league's
 official added to or amended the list another league shows. Each stored row (a version of a

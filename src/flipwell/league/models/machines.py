@@ -91,7 +91,7 @@ class MachineDeclaration(models.Model):
 
 class SpecialRuling(models.Model):
     """One version of a special ruling of one league for a machine title (Appendix A, RA-a,
-    RA-e). A league's rulings are its own (issue 34 §3): another league's are never shown,
+    RA-e). A league's rulings are its own: another league's are never shown,
     numbered with or amended through it."""
 
     Kind = enums.SpecialRulingKind

@@ -407,7 +407,7 @@ def special_ruling_rows(league: m.League) -> list[m.SpecialRuling]:
 
 def other_leagues_rulings(league: m.League) -> list[m.SpecialRuling]:
     """The latest version of every special ruling other leagues made on a title one of
-    `league`'s machines has (the ones it may copy, issue 34 §3), by title, league and number
+    `league`'s machines has (the ones it may copy), by title, league and number
     (2 queries)."""
     titles = {
         title_key(t)

@@ -30,7 +30,7 @@ def maintenance_sheet(league: m.League) -> tuple[MachineSheet, ...]:
 
 def stored_special_rulings(league: m.League) -> list[SpecialRuling]:
     """Every stored version of every special ruling of `league`, as the rules' values (RA-a,
-    RA-e); another league's are never among them (issue 34 §3). One query."""
+    RA-e); another league's are never among them. One query."""
     return [
         to_rules_ruling(row)
         for row in m.SpecialRuling.objects.filter(league=league).order_by(

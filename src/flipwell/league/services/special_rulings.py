@@ -3,7 +3,7 @@
 Words: see `flipwell.rules.special_rulings`. A stored ruling is a machine title and a number
 within the title; each amendment is a new *version* row, never an edit of an old one (RA-a).
 The rules' RA-e check (reproducible, with reproduction notes and an understood cause and
-effect) runs before anything is written. A league's special rulings are its own (issue 34 §3):
+effect) runs before anything is written. A league's special rulings are its own:
 only its officials add to or amend them, numbers count within the league, a write changes only
 that league's revision, and each decision is also logged as a `Ruling` of the league (who, when,
 why).
@@ -161,7 +161,7 @@ def amend_special_ruling(
     SpecialRuling version, a Ruling of `league` by `actor` with the reason, a new revision of
     `league` and an audit event ``special_ruling.amended``.
     Raises PermissionDenied unless `actor` is a league official of `league` and `ruling` is
-    one of `league`'s (issue 34 §3), and ValidationError (nothing written) without a reason
+    one of `league`'s, and ValidationError (nothing written) without a reason
     or when the rules refuse the new version (RA-e).
     """
     with transaction.atomic():
@@ -205,7 +205,7 @@ def copy_special_ruling(
     *, league: m.League, source: m.SpecialRuling, actor: User
 ) -> m.SpecialRuling:
     """Copy another league's special ruling into `league`'s list, as `league`'s own ruling
-    (issue 34 §3; RA-a).
+    (RA-a).
 
     `source`: any stored version of another league's ruling; its latest version is copied
     (kind, text, reproduction notes, cause and effect). The copy takes `league`'s next number

@@ -54,7 +54,7 @@ class AmendSpecialRulingForm(SpecialRulingForm):
 
 class CopySpecialRulingForm(forms.Form):
     """Another league's ruling (hidden, cleaned into its row; one of the league's own is
-    stale) copied into the league's list as its own (issue 34 §3)."""
+    stale) copied into the league's list as its own."""
 
     ruling = HiddenRowField(
         "ruling",

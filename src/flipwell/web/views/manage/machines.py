@@ -115,7 +115,7 @@ def _declare(*, kind: str, **arguments: Any) -> m.MachineDeclaration:
 @console_page(LO_ONLY)
 def special_rulings(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
     """The league's special rulings list: load Appendix A, add a ruling, amend one, copy
-    another league's ruling on one of the league's titles (RA-a..RA-e; issue 34 §3)."""
+    another league's ruling on one of the league's titles (RA-a..RA-e)."""
     which = action(request)
     add = SpecialRulingForm(request.POST if which == "add" else None)
     amend = AmendSpecialRulingForm(request.POST if which == "amend" else None, league=league)
