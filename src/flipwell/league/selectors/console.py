@@ -18,7 +18,7 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import league_ifpa_parameters, season_ruleset
+from flipwell.league.adapters import absent_at, league_ifpa_parameters, season_ruleset
 from flipwell.league.selectors.seasons import being_prepared, current_of, seasons_newest_first
 from flipwell.rules import IfpaParameters, ifpa_schedule_warnings, next_meet_date
 from flipwell.rules import meet_date_warnings as rules_date_warnings
@@ -327,17 +327,17 @@ def _absence_forfeits(
     """(game, player) -> the forfeit of each of the meet's games that follows from a player's
     absence for the rest of the match (R2.4-a: that game and every later one), unless a
     forfeit of it is recorded (1 query)."""
-    absences = list(m.MatchAbsence.objects.filter(group__meet=meet).select_related("player"))
+    by_group: dict[int, dict[int, m.MatchAbsence]] = defaultdict(dict)
+    for absence in m.MatchAbsence.objects.filter(group__meet=meet).select_related("player"):
+        by_group[absence.group_id][absence.player_id] = absence
     found: dict[tuple[int, int], MeetForfeit] = {}
     for game in games:
-        for absence in absences:
-            key = (game.pk, absence.player_id)
-            if (
-                absence.group_id == game.group_id
-                and absence.from_game <= game.number
-                and key not in recorded
-            ):
-                found[key] = MeetForfeit(
+        absences = by_group.get(game.group_id, {})
+        first = {p: a.from_game for p, a in absences.items()}
+        for player_id in absent_at(first, game.number):
+            if (game.pk, player_id) not in recorded:
+                absence = absences[player_id]
+                found[(game.pk, player_id)] = MeetForfeit(
                     game, absence.player, True, False, "", absence.note, match_absence=True
                 )
     return found
