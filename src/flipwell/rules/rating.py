@@ -1,0 +1,201 @@
+"""A rating for every player from his group games: Glicko-2, one rating period a meet.
+
+Not an FWPL rule: the standings alone decide the playoffs (§6). The rating is what league
+players ask for beyond one season: how strong a player is across seasons and leagues, how
+sure that is, and each player's chance in a game before it is played.
+
+Words:
+- *rating* (r), *deviation* (RD) and *volatility* (σ) are Glicko-2's, on the Glicko scale
+  (a new player is 1500 ± 350), as Mark Glickman's "Example of the Glicko-2 system" (2013)
+  defines them; `rate` is that paper's steps 1-8, and its worked example is a test.
+- *pairwise results*: a 2-, 3- or 4-player game is the results of every pair of its players,
+  the better place winning (1), the worse losing (0), a tie a half each. A forfeit is no game:
+  the caller leaves the forfeited player out of the game's places.
+- *rating period*: one meet. Every result of a meet is rated at once against the ratings
+  before the meet; a player with no game at a meet has his deviation grow by his volatility
+  (step 6), as Glicko-2 does for a period without games.
+- *between seasons*: `SEASON_GAP_PERIODS` idle periods: the deviation grows while a player is
+  away, so his first games of the next season move his rating more.
+- *range*: the rating ± about two deviations (a 95% interval), in plain words
+  (`plain_range`: "about 1,650 ± 120").
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from itertools import combinations
+from typing import TypeVar
+
+K = TypeVar("K", bound=Hashable)
+
+GLICKO_SCALE = 173.7178
+"""Glicko-2's factor between the Glicko scale (1500 ± 350) and its own (0 ± 2.01)."""
+START_RATING = 1500.0
+START_DEVIATION = 350.0
+START_VOLATILITY = 0.06
+TAU = 0.5
+"""The system constant τ: how fast volatility may change (Glickman suggests 0.3 to 1.2)."""
+CONVERGENCE = 0.000001
+"""The ε of step 5's iteration."""
+SEASON_GAP_PERIODS = 4
+"""Idle rating periods counted between two seasons (a few weeks away)."""
+RANGE_DEVIATIONS = 1.96
+"""How many deviations the plain-words range spans each side (a 95% interval)."""
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's Glicko-2 rating on the Glicko scale."""
+
+    rating: float = START_RATING
+    deviation: float = START_DEVIATION
+    volatility: float = START_VOLATILITY
+
+    @property
+    def mu(self) -> float:
+        return (self.rating - START_RATING) / GLICKO_SCALE
+
+    @property
+    def phi(self) -> float:
+        return self.deviation / GLICKO_SCALE
+
+
+@dataclass(frozen=True)
+class Result:
+    """One pairwise result of a rating period: the opponent's rating before the period and the
+    score (1 a win, 0.5 a tie, 0 a loss)."""
+
+    opponent: Rating
+    score: float
+
+
+def _g(phi: float) -> float:
+    return 1 / math.sqrt(1 + 3 * phi * phi / (math.pi * math.pi))
+
+
+def _expected(mu: float, opponent_mu: float, opponent_phi: float) -> float:
+    return 1 / (1 + math.exp(-_g(opponent_phi) * (mu - opponent_mu)))
+
+
+def expected_score(player: Rating, opponent: Rating) -> float:
+    """The player's expected score against the opponent (Glicko-2's E): his chance to beat
+    him, a tie counting a half."""
+    return _expected(player.mu, opponent.mu, opponent.phi)
+
+
+def rate(player: Rating, results: Sequence[Result], *, tau: float = TAU) -> Rating:
+    """The player's rating after one rating period with these results (Glickman's steps 1-8);
+    with none, only his deviation grows (step 6)."""
+    if not results:
+        return idle(player)
+    mu, phi = player.mu, player.phi
+    weights = [(_g(r.opponent.phi), _expected(mu, r.opponent.mu, r.opponent.phi)) for r in results]
+    variance = 1 / sum(g * g * e * (1 - e) for g, e in weights)  # step 3: v
+    surprise = sum(g * (r.score - e) for (g, e), r in zip(weights, results, strict=True))
+    delta = variance * surprise  # step 4: Δ
+    volatility = _new_volatility(phi, player.volatility, variance, delta, tau)  # step 5
+    phi_star = math.sqrt(phi * phi + volatility * volatility)  # step 6
+    new_phi = 1 / math.sqrt(1 / (phi_star * phi_star) + 1 / variance)  # step 7
+    new_mu = mu + new_phi * new_phi * surprise
+    return Rating(
+        rating=GLICKO_SCALE * new_mu + START_RATING,  # step 8
+        deviation=GLICKO_SCALE * new_phi,
+        volatility=volatility,
+    )
+
+
+def _new_volatility(phi: float, sigma: float, v: float, delta: float, tau: float) -> float:
+    """Step 5: σ' by the Illinois algorithm, as the paper gives it."""
+    a = math.log(sigma * sigma)
+
+    def f(x: float) -> float:
+        ex = math.exp(x)
+        return ex * (delta * delta - phi * phi - v - ex) / (2 * (phi * phi + v + ex) ** 2) - (
+            x - a
+        ) / (tau * tau)
+
+    low = a
+    if delta * delta > phi * phi + v:
+        high = math.log(delta * delta - phi * phi - v)
+    else:
+        k = 1
+        while f(a - k * tau) < 0:
+            k += 1
+        high = a - k * tau
+    f_low, f_high = f(low), f(high)
+    while abs(high - low) > CONVERGENCE:
+        middle = low + (low - high) * f_low / (f_high - f_low)
+        f_middle = f(middle)
+        if f_middle * f_high <= 0:
+            low, f_low = high, f_high
+        else:
+            f_low /= 2
+        high, f_high = middle, f_middle
+    return math.exp(low / 2)
+
+
+def idle(player: Rating, periods: int = 1) -> Rating:
+    """The rating after `periods` rating periods without a game: the deviation grows by the
+    volatility each period (step 6), never past a new player's."""
+    phi = player.phi
+    for _ in range(periods):
+        phi = math.sqrt(phi * phi + player.volatility * player.volatility)
+    return replace(player, deviation=min(GLICKO_SCALE * phi, START_DEVIATION))
+
+
+def between_seasons(player: Rating) -> Rating:
+    """The rating a player brings into the next season: `SEASON_GAP_PERIODS` idle periods."""
+    return idle(player, SEASON_GAP_PERIODS)
+
+
+def pairwise(places: Sequence[tuple[K, int]]) -> list[tuple[K, K, float]]:
+    """A game's pairwise results from its players' places (1 the best): (a, b, a's score),
+    one for each pair, in the order the players are given."""
+    return [
+        (a, b, 1.0 if pa < pb else 0.0 if pa > pb else 0.5)
+        for (a, pa), (b, pb) in combinations(places, 2)
+    ]
+
+
+def rate_meet(
+    ratings: Mapping[K, Rating],
+    games: Iterable[Sequence[tuple[K, int]]],
+    players: Iterable[K] = (),
+    *,
+    tau: float = TAU,
+) -> dict[K, Rating]:
+    """Everyone's rating after one meet (a rating period): each game given as its players'
+    places, rated pairwise against the ratings before the meet. A player not in `ratings`
+    starts at 1500 ± 350; `players` (and everyone already rated) without a game at the meet
+    has an idle period."""
+    before = dict(ratings)
+    results: dict[K, list[Result]] = {key: [] for key in (*before, *players)}
+    for game in games:
+        for a, b, score in pairwise(game):
+            ra, rb = before.get(a, Rating()), before.get(b, Rating())
+            results.setdefault(a, []).append(Result(rb, score))
+            results.setdefault(b, []).append(Result(ra, 1 - score))
+    return {key: rate(before.get(key, Rating()), got, tau=tau) for key, got in results.items()}
+
+
+def win_chances(ratings: Sequence[Rating]) -> list[float]:
+    """Each player's chance to win a game against the others (the best place), from the
+    ratings: his expected scores against every other player multiplied, then scaled so the
+    chances add up to 1 (an approximation: Glicko-2 rates pairs, not whole games)."""
+    if len(ratings) < 2:
+        return [1.0] * len(ratings)
+    strengths = [
+        math.prod(expected_score(p, o) for j, o in enumerate(ratings) if j != i)
+        for i, p in enumerate(ratings)
+    ]
+    total = sum(strengths)
+    return [s / total for s in strengths]
+
+
+def plain_range(player: Rating) -> str:
+    """The rating and its 95% range in plain words: "about 1,650 ± 120" (tens)."""
+    middle = round(player.rating / 10) * 10
+    spread = round(RANGE_DEVIATIONS * player.deviation / 10) * 10
+    return f"about {middle:,} ± {spread:,}"
