@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from flipwell.rules.rating import (
     START_DEVIATION,
+    RatedMeet,
     Rating,
     Result,
     between_seasons,
@@ -20,6 +21,7 @@ from flipwell.rules.rating import (
     plain_range,
     rate,
     rate_meet,
+    rating_history,
     win_chances,
 )
 
@@ -132,3 +134,34 @@ def test_expected_scores_are_chances(a, b):
     assert 0 < expected_score(a, b) < 1
     if a.rating > b.rating and a.deviation == b.deviation:
         assert expected_score(a, b) > 0.5
+
+
+def test_history_rates_meets_in_order_and_widens_between_seasons():
+    meets = [
+        RatedMeet("m1", "s1", ["ann", "bob"], [[("ann", 1), ("bob", 2)]]),
+        RatedMeet("m2", "s1", ["ann", "bob"], [[("ann", 1), ("bob", 2)]]),
+        RatedMeet("m3", "s2", ["ann", "cy"], [[("cy", 1), ("ann", 2)]]),
+    ]
+
+    history = rating_history(meets)
+
+    assert [point.meet for point in history["ann"]] == ["m1", "m2", "m3"]
+    assert [point.meet for point in history["bob"]] == ["m1", "m2"]
+    first, second, third = (point.rating for point in history["ann"])
+    assert first.rating < second.rating  # won again
+    assert third.rating < second.rating  # lost to a newcomer
+    expected = rate_meet(
+        {"ann": between_seasons(second), "cy": Rating()}, [[("cy", 1), ("ann", 2)]]
+    )
+    assert third == expected["ann"]
+
+
+def test_history_an_absent_roster_player_idles():
+    meets = [
+        RatedMeet("m1", "s1", ["ann", "bob"], [[("ann", 1), ("bob", 2)]]),
+        RatedMeet("m2", "s1", ["ann", "bob"], []),
+    ]
+
+    history = rating_history(meets)
+
+    assert history["bob"][1].rating == idle(history["bob"][0].rating)

@@ -199,3 +199,54 @@ def plain_range(player: Rating) -> str:
     middle = round(player.rating / 10) * 10
     spread = round(RANGE_DEVIATIONS * player.deviation / 10) * 10
     return f"about {middle:,} ± {spread:,}"
+
+
+@dataclass(frozen=True)
+class RatedMeet:
+    """One meet as a rating period: its season (any key, for the gap between seasons), the
+    season's players (who idle when absent) and its games as places (forfeits left out)."""
+
+    meet: Hashable
+    season: Hashable
+    roster: Sequence[Hashable]
+    games: Sequence[Sequence[tuple[Hashable, int]]]
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A player's rating after one meet."""
+
+    meet: Hashable
+    rating: Rating
+
+
+def rating_history(meets: Iterable[RatedMeet]) -> dict[Hashable, list[RatingPoint]]:
+    """Every player's rating after each meet of his seasons, the meets in the order given
+    (the order they were played, across seasons and leagues). A player's first meet of a new
+    season starts from his rating `between_seasons`."""
+    current: dict[Hashable, Rating] = {}
+    season_of: dict[Hashable, Hashable] = {}
+    history: dict[Hashable, list[RatingPoint]] = {}
+    for meet in meets:
+        playing = {*meet.roster, *(player for game in meet.games for player, _ in game)}
+        before = {p: _entering(current, season_of, p, meet.season) for p in playing}
+        after = rate_meet(before, meet.games, playing)
+        for player, rating in after.items():
+            current[player] = rating
+            season_of[player] = meet.season
+            history.setdefault(player, []).append(RatingPoint(meet.meet, rating))
+    return history
+
+
+def _entering(
+    current: Mapping[Hashable, Rating],
+    season_of: Mapping[Hashable, Hashable],
+    player: Hashable,
+    season: Hashable,
+) -> Rating:
+    """The rating a player brings into a meet of `season`."""
+    if player not in current:
+        return Rating()
+    if season_of[player] != season:
+        return between_seasons(current[player])
+    return current[player]
