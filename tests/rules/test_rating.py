@@ -21,6 +21,7 @@ from flipwell.rules.rating import (
     plain_range,
     rate,
     rate_meet,
+    rated_meets,
     rating_history,
     win_chances,
 )
@@ -165,3 +166,21 @@ def test_history_an_absent_roster_player_idles():
     history = rating_history(meets)
 
     assert history["bob"][1].rating == idle(history["bob"][0].rating)
+
+
+def test_rated_meets_read_places_from_the_fold_by_person():
+    """Each game's places come from its finishing order (§3.2); a forfeit is no game (R2.4-b);
+    a merged row is rated as its person (the seasons of tests/rules/test_stats.py)."""
+    from tests.rules.test_stats import PERSON_OF, _seasons
+
+    meets = rated_meets(_seasons(), person_of=PERSON_OF)
+
+    assert [m.meet for m in meets] == [(1, 1), (2, 1), (2, 2)]
+    first = meets[0].games
+    assert first[0] == [("1", 1), ("2", 2), ("3", 3), ("4", 4)]
+    assert first[2] == [("1", 1), ("3", 2), ("4", 3)]  # "2" forfeited: no place
+    assert meets[1].games == [[("3", 1), ("1", 2), ("2", 3)]]  # "5" is person "1"
+    assert "1" in meets[2].roster
+    assert all(player != "1" for game in meets[2].games for player, _ in game)
+    history = rating_history(meets)
+    assert len(history["1"]) == 3  # absent at season 2's meet 2: an idle period

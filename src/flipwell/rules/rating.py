@@ -28,6 +28,10 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import TypeVar
 
+from flipwell.rules.progress import season_progress
+from flipwell.rules.stats import FoldedSeason
+from flipwell.rules.values import PlayerId
+
 K = TypeVar("K", bound=Hashable)
 
 GLICKO_SCALE = 173.7178
@@ -222,31 +226,55 @@ class RatingPoint:
 
 def rating_history(meets: Iterable[RatedMeet]) -> dict[Hashable, list[RatingPoint]]:
     """Every player's rating after each meet of his seasons, the meets in the order given
-    (the order they were played, across seasons and leagues). A player's first meet of a new
-    season starts from his rating `between_seasons`."""
+    (the order they were played, across seasons and leagues). A player's first meet of a
+    season new to him starts from his rating `between_seasons` (once a season, so two leagues
+    played in the same weeks do not widen it every week)."""
     current: dict[Hashable, Rating] = {}
-    season_of: dict[Hashable, Hashable] = {}
+    seasons_of: dict[Hashable, set[Hashable]] = {}
     history: dict[Hashable, list[RatingPoint]] = {}
     for meet in meets:
         playing = {*meet.roster, *(player for game in meet.games for player, _ in game)}
-        before = {p: _entering(current, season_of, p, meet.season) for p in playing}
+        before = {p: _entering(current, seasons_of, p, meet.season) for p in playing}
         after = rate_meet(before, meet.games, playing)
         for player, rating in after.items():
             current[player] = rating
-            season_of[player] = meet.season
+            seasons_of.setdefault(player, set()).add(meet.season)
             history.setdefault(player, []).append(RatingPoint(meet.meet, rating))
     return history
 
 
 def _entering(
     current: Mapping[Hashable, Rating],
-    season_of: Mapping[Hashable, Hashable],
+    seasons_of: Mapping[Hashable, set[Hashable]],
     player: Hashable,
     season: Hashable,
 ) -> Rating:
     """The rating a player brings into a meet of `season`."""
     if player not in current:
         return Rating()
-    if season_of[player] != season:
+    if season not in seasons_of[player]:
         return between_seasons(current[player])
     return current[player]
+
+
+def rated_meets(
+    seasons: Iterable[FoldedSeason], *, person_of: Mapping[PlayerId, PlayerId]
+) -> list[RatedMeet]:
+    """The meets held of folded `seasons` (in the order given) as rating periods: each game's
+    players by their places in its finishing order (§3.2; a forfeit has none, R2.4-b), named
+    by person (`person_of`, as `flipwell.rules.stats` names them). The meet being played is
+    left out: tonight's chances are read from the ratings before it."""
+    rated: list[RatedMeet] = []
+    for season in seasons:
+        progress = season_progress(season.facts, number_of_meets=max(len(season.facts.meets), 1))
+        roster = [person_of.get(p, p) for p in season.result.players]
+        for meet in season.result.meets:
+            if meet.number == progress.open_meet:
+                continue
+            games = [
+                [(person_of.get(p, p), place) for place, p in enumerate(game.result.order, 1)]
+                for match in meet.matches
+                for game in match.games
+            ]
+            rated.append(RatedMeet((season.key, meet.number), season.key, roster, games))
+    return rated
