@@ -20,6 +20,7 @@ from flipwell.rules.rating import (
     pairwise,
     plain_range,
     rate,
+    rate_all,
     rate_meet,
     rated_meets,
     rating_history,
@@ -184,3 +185,27 @@ def test_rated_meets_read_places_from_the_fold_by_person():
     assert all(player != "1" for game in meets[2].games for player, _ in game)
     history = rating_history(meets)
     assert len(history["1"]) == 3  # absent at season 2's meet 2: an idle period
+
+
+def test_rivalries_count_expected_and_actual_wins_from_ratings_before_the_meet():
+    meets = [
+        RatedMeet("m1", "s1", ["ann", "bob"], [[("ann", 1), ("bob", 2)]]),
+        RatedMeet("m2", "s1", ["ann", "bob"], [[("bob", 1), ("ann", 2)]]),
+    ]
+
+    book = rate_all(meets)
+
+    ann_vs_bob = book.rivalries["ann"]["bob"]
+    assert ann_vs_bob.games == 2
+    assert ann_vs_bob.actual == 1
+    after_first = book.history["ann"][0].rating
+    bob_first = book.history["bob"][0].rating
+    assert math.isclose(
+        ann_vs_bob.expected, 0.5 + expected_score(after_first, bob_first)
+    )  # even at meet 1, favoured at meet 2
+    assert math.isclose(
+        ann_vs_bob.expected + book.rivalries["bob"]["ann"].expected, 2, rel_tol=0.05
+    )
+    assert book.games("ann") == 2
+    assert book.current("ann") == book.history["ann"][-1].rating
+    assert book.current("nobody") is None

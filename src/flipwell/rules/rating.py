@@ -224,23 +224,72 @@ class RatingPoint:
     rating: Rating
 
 
+@dataclass
+class Rivalry:
+    """One player's pairwise record against one rival: games, his expected wins from the
+    ratings before each meet, and his actual wins (a tie a half)."""
+
+    games: int = 0
+    expected: float = 0.0
+    actual: float = 0.0
+
+
+@dataclass
+class RatingBook:
+    """Everything rated: each player's ratings after each of his meets, and each player's
+    rivalries (player -> rival -> `Rivalry`)."""
+
+    history: dict[Hashable, list[RatingPoint]]
+    rivalries: dict[Hashable, dict[Hashable, Rivalry]]
+
+    def current(self, player: Hashable) -> Rating | None:
+        """The player's rating after his last meet; None if he has none."""
+        points = self.history.get(player)
+        return points[-1].rating if points else None
+
+    def games(self, player: Hashable) -> int:
+        """How many pairwise results rated the player."""
+        return sum(r.games for r in self.rivalries.get(player, {}).values())
+
+
 def rating_history(meets: Iterable[RatedMeet]) -> dict[Hashable, list[RatingPoint]]:
-    """Every player's rating after each meet of his seasons, the meets in the order given
-    (the order they were played, across seasons and leagues). A player's first meet of a
-    season new to him starts from his rating `between_seasons` (once a season, so two leagues
-    played in the same weeks do not widen it every week)."""
+    """Every player's rating after each meet of his seasons (`rate_all`'s history)."""
+    return rate_all(meets).history
+
+
+def rate_all(meets: Iterable[RatedMeet]) -> RatingBook:
+    """Every meet rated in the order given (the order they were played, across seasons and
+    leagues). A player's first meet of a season new to him starts from his rating
+    `between_seasons` (once a season, so two leagues played in the same weeks do not widen it
+    every week)."""
     current: dict[Hashable, Rating] = {}
     seasons_of: dict[Hashable, set[Hashable]] = {}
-    history: dict[Hashable, list[RatingPoint]] = {}
+    book = RatingBook(history={}, rivalries={})
     for meet in meets:
         playing = {*meet.roster, *(player for game in meet.games for player, _ in game)}
         before = {p: _entering(current, seasons_of, p, meet.season) for p in playing}
+        _tally(book.rivalries, before, meet.games)
         after = rate_meet(before, meet.games, playing)
         for player, rating in after.items():
             current[player] = rating
             seasons_of.setdefault(player, set()).add(meet.season)
-            history.setdefault(player, []).append(RatingPoint(meet.meet, rating))
-    return history
+            book.history.setdefault(player, []).append(RatingPoint(meet.meet, rating))
+    return book
+
+
+def _tally(
+    rivalries: dict[Hashable, dict[Hashable, Rivalry]],
+    before: Mapping[Hashable, Rating],
+    games: Iterable[Sequence[tuple[Hashable, int]]],
+) -> None:
+    """Add a meet's pairwise results to both players' rivalries."""
+    for game in games:
+        for a, b, score in pairwise(game):
+            for me, rival, mine in ((a, b, score), (b, a, 1 - score)):
+                record = rivalries.setdefault(me, {}).setdefault(rival, Rivalry())
+                record.games += 1
+                record.expected += expected_score(before[me], before[rival])
+                record.actual += mine
 
 
 def _entering(
