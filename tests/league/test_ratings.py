@@ -127,3 +127,23 @@ def test_reading_ratings_runs_a_fixed_number_of_queries(official):
 
     assert len(remembered) <= 3
     assert len(rated) <= 8
+
+
+def test_a_leagues_page_shows_only_its_own_seasons_and_rivalries(official):
+    """The rating counts every league's games; what a league shows of it (history steps,
+    rivals) is its own seasons' only: nothing of another league crosses."""
+    season = _import(official, "Winter 2026")
+    other = f.LeagueOfficialFactory(league__slug="wednesday")
+    elsewhere = _import(other, "Wednesday Winter", first_meet=datetime.date(2026, 1, 8))
+    bea = season.entries.get(player__last_name="Adams").player
+    other_bea = elsewhere.entries.get(player__last_name="Adams").player
+    m.Player.objects.filter(pk=other_bea.pk).update(merged_into=bea)  # one person, two leagues
+    who = person(bea.pk)
+
+    everywhere = ratings.player_rating(who)
+    here = ratings.player_rating(who, league=official.league)
+
+    assert {step.season.name for step in here.history} == {"Winter 2026"}
+    assert len(everywhere.history) == 2 * len(here.history)
+    assert sum(r.games for r in here.rivals) * 2 == sum(r.games for r in everywhere.rivals)
+    assert here.current == everywhere.current  # one rating, from every league

@@ -195,7 +195,7 @@ def test_rivalries_count_expected_and_actual_wins_from_ratings_before_the_meet()
 
     book = rate_all(meets)
 
-    ann_vs_bob = book.rivalries["ann"]["bob"]
+    ann_vs_bob = book.rivalries["ann"][("bob", "s1")]
     assert ann_vs_bob.games == 2
     assert ann_vs_bob.actual == 1
     after_first = book.history["ann"][0].rating
@@ -204,8 +204,10 @@ def test_rivalries_count_expected_and_actual_wins_from_ratings_before_the_meet()
         ann_vs_bob.expected, 0.5 + expected_score(after_first, bob_first)
     )  # even at meet 1, favoured at meet 2
     assert math.isclose(
-        ann_vs_bob.expected + book.rivalries["bob"]["ann"].expected, 2, rel_tol=0.05
+        ann_vs_bob.expected + book.rivalries["bob"][("ann", "s1")].expected, 2, rel_tol=0.05
     )
     assert book.games("ann") == 2
+    assert book.rivals("ann")["bob"] == ann_vs_bob
+    assert book.rivals("ann", seasons={"s2"}) == {}
     assert book.current("ann") == book.history["ann"][-1].rating
     assert book.current("nobody") is None

@@ -23,7 +23,7 @@ Words:
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Container, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import TypeVar
@@ -237,10 +237,10 @@ class Rivalry:
 @dataclass
 class RatingBook:
     """Everything rated: each player's ratings after each of his meets, and each player's
-    rivalries (player -> rival -> `Rivalry`)."""
+    rivalries season by season (player -> (rival, season) -> `Rivalry`)."""
 
     history: dict[Hashable, list[RatingPoint]]
-    rivalries: dict[Hashable, dict[Hashable, Rivalry]]
+    rivalries: dict[Hashable, dict[tuple[Hashable, Hashable], Rivalry]]
 
     def current(self, player: Hashable) -> Rating | None:
         """The player's rating after his last meet; None if he has none."""
@@ -250,6 +250,19 @@ class RatingBook:
     def games(self, player: Hashable) -> int:
         """How many pairwise results rated the player."""
         return sum(r.games for r in self.rivalries.get(player, {}).values())
+
+    def rivals(
+        self, player: Hashable, seasons: Container[Hashable] | None = None
+    ) -> dict[Hashable, Rivalry]:
+        """The player's record against each rival, over `seasons` (every season when None)."""
+        found: dict[Hashable, Rivalry] = {}
+        for (rival, season), record in self.rivalries.get(player, {}).items():
+            if seasons is None or season in seasons:
+                total = found.setdefault(rival, Rivalry())
+                total.games += record.games
+                total.expected += record.expected
+                total.actual += record.actual
+        return found
 
 
 def rating_history(meets: Iterable[RatedMeet]) -> dict[Hashable, list[RatingPoint]]:
@@ -268,7 +281,7 @@ def rate_all(meets: Iterable[RatedMeet]) -> RatingBook:
     for meet in meets:
         playing = {*meet.roster, *(player for game in meet.games for player, _ in game)}
         before = {p: _entering(current, seasons_of, p, meet.season) for p in playing}
-        _tally(book.rivalries, before, meet.games)
+        _tally(book.rivalries, before, meet)
         after = rate_meet(before, meet.games, playing)
         for player, rating in after.items():
             current[player] = rating
@@ -278,15 +291,16 @@ def rate_all(meets: Iterable[RatedMeet]) -> RatingBook:
 
 
 def _tally(
-    rivalries: dict[Hashable, dict[Hashable, Rivalry]],
+    rivalries: dict[Hashable, dict[tuple[Hashable, Hashable], Rivalry]],
     before: Mapping[Hashable, Rating],
-    games: Iterable[Sequence[tuple[Hashable, int]]],
+    meet: RatedMeet,
 ) -> None:
-    """Add a meet's pairwise results to both players' rivalries."""
-    for game in games:
+    """Add a meet's pairwise results to both players' rivalries of the meet's season."""
+    for game in meet.games:
         for a, b, score in pairwise(game):
             for me, rival, mine in ((a, b, score), (b, a, 1 - score)):
-                record = rivalries.setdefault(me, {}).setdefault(rival, Rivalry())
+                key = (rival, meet.season)
+                record = rivalries.setdefault(me, {}).setdefault(key, Rivalry())
                 record.games += 1
                 record.expected += expected_score(before[me], before[rival])
                 record.actual += mine

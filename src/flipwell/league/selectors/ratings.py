@@ -36,7 +36,6 @@ from flipwell.league.selectors.people import (
 from flipwell.league.selectors.seasons import with_state
 from flipwell.league.selectors.standings import PlayerRef
 from flipwell.rules.rating import (
-    RatedMeet,
     Rating,
     RatingBook,
     plain_range,
@@ -101,21 +100,29 @@ class _Rated:
     book: RatingBook
     people: dict[str, PlayerRef]
     meets: dict[Hashable, tuple[SeasonName, int, date]]
+    league_of: dict[int, int]
+    """Season id -> its league's id."""
+
+    def seasons_of(self, league_id: int) -> set[int]:
+        return {season for season, league in self.league_of.items() if league == league_id}
 
 
-def player_rating(who: Person) -> PlayerRating:
-    """`who`'s rating, history and rivalries."""
+def player_rating(who: Person, *, league: m.League | None = None) -> PlayerRating:
+    """`who`'s rating (from every league's games), and his history and rivalries in the
+    seasons of `league` (every league's when None: a league's pages name no one and no season
+    of another league)."""
     rated = _rated()
     key = player_key(who.player.pk)
-    points = rated.book.history.get(key, [])
+    seasons = None if league is None else rated.seasons_of(league.pk)
     history = tuple(
         RatingStep(*rated.meets[p.meet], round(p.rating.rating), round(p.rating.deviation))
-        for p in points
+        for p in rated.book.history.get(key, [])
+        if seasons is None or _meet_key(p.meet)[0] in seasons
     )
     rivals = sorted(
         (
             RivalLine(rated.people[rival], r.games, r.expected, r.actual)
-            for rival, r in rated.book.rivalries.get(key, {}).items()
+            for rival, r in rated.book.rivals(key, seasons).items()
             if rival in rated.people
         ),
         key=lambda line: (-line.games, line.rival.name, line.rival.id),
@@ -205,19 +212,32 @@ def _rate(seasons: Sequence[m.Season]) -> _Rated:
         ).values_list("season_id", "number", "date")
     }
     meets = rated_meets(folded_seasons(seasons), person_of=person_keys(people))
-    meets.sort(key=lambda meet: (dates[_meet_key(meet)], *_meet_key(meet)))
+    meets.sort(key=lambda meet: (dates[_meet_key(meet.meet)], *_meet_key(meet.meet)))
     return _Rated(
         book=rate_all(meets),
         people=persons_by_key(people),
         meets={
-            meet.meet: (names[_meet_key(meet)[0]], _meet_key(meet)[1], dates[_meet_key(meet)])
+            meet.meet: (
+                names[_meet_key(meet.meet)[0]],
+                _meet_key(meet.meet)[1],
+                dates[_meet_key(meet.meet)],
+            )
             for meet in meets
         },
+        league_of={s.pk: s.league_id for s in seasons},
     )
 
 
-def _meet_key(meet: RatedMeet) -> tuple[int, int]:
-    named: tuple[int, int] = meet.meet  # type: ignore[assignment]  # as rated_meets names it
+def _named(
+    meet: Hashable, names: dict[int, SeasonName], dates: dict[tuple[int, int], date]
+) -> tuple[SeasonName, int, date]:
+    season, number = _meet_key(meet)
+    return names[season], number, dates[(season, number)]
+
+
+def _meet_key(meet: Hashable) -> tuple[int, int]:
+    """(season id, meet number): how `rated_meets` names a meet."""
+    named: tuple[int, int] = meet  # type: ignore[assignment]
     return named
 
 
