@@ -24,6 +24,7 @@ from flipwell.rules.rating import (
     rate_meet,
     rated_meets,
     rating_history,
+    rating_range,
     win_chances,
 )
 
@@ -99,6 +100,7 @@ def test_a_meet_rates_games_and_lets_the_absent_idle():
 
 def test_plain_range_reads_in_tens():
     assert plain_range(Rating(1648.7, 61.2)) == "about 1,650 ± 120"
+    assert rating_range(Rating(1648.7, 61.2)) == (1530, 1770)
 
 
 ratings = st.builds(

@@ -198,11 +198,23 @@ def win_chances(ratings: Sequence[Rating]) -> list[float]:
     return [s / total for s in strengths]
 
 
+def rating_range(player: Rating) -> tuple[int, int]:
+    """The rating's 95% range (± `RANGE_DEVIATIONS` deviations), in tens."""
+    middle, spread = _in_tens(player)
+    return middle - spread, middle + spread
+
+
 def plain_range(player: Rating) -> str:
     """The rating and its 95% range in plain words: "about 1,650 ± 120" (tens)."""
-    middle = round(player.rating / 10) * 10
-    spread = round(RANGE_DEVIATIONS * player.deviation / 10) * 10
+    middle, spread = _in_tens(player)
     return f"about {middle:,} ± {spread:,}"
+
+
+def _in_tens(player: Rating) -> tuple[int, int]:
+    return (
+        round(player.rating / 10) * 10,
+        round(RANGE_DEVIATIONS * player.deviation / 10) * 10,
+    )
 
 
 @dataclass(frozen=True)

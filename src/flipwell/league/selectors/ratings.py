@@ -41,6 +41,7 @@ from flipwell.rules.rating import (
     plain_range,
     rate_all,
     rated_meets,
+    rating_range,
     win_chances,
 )
 
@@ -60,6 +61,9 @@ class RatingLine:
     rating: int
     deviation: int
     words: str
+    low: int
+    high: int
+    """The range's ends (`flipwell.rules.rating.rating_range`)."""
     games: int
 
 
@@ -168,6 +172,8 @@ def _line(rated: _Rated, key: str) -> RatingLine | None:
         rating=round(rating.rating),
         deviation=round(rating.deviation),
         words=plain_range(rating),
+        low=rating_range(rating)[0],
+        high=rating_range(rating)[1],
         games=rated.book.games(key),
     )
 
