@@ -26,6 +26,7 @@ from flipwell.api.endpoints import (
     photos,
     playoff_writes,
     public,
+    ratings,
     setup_writes,
     writes,
 )
@@ -78,8 +79,10 @@ api = FlipwellApi(
 install_error_handlers(api)
 # Every write runs once per Idempotency-Key (flipwell.api.idempotency); reads pass through.
 api.add_decorator(idempotent, mode="view")
-# The writes' endpoints are on public.router, which serves both methods of a path.
-WRITE_MODULES = (
+# These modules' endpoints are on public.router, which serves both methods of a path: they
+# are imported for their routes.
+ROUTE_MODULES = (
+    ratings,
     writes,
     machine_care,
     meet_writes,
