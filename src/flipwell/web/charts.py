@@ -29,7 +29,6 @@ from django.utils.safestring import SafeString, mark_safe
 from flipwell.league.selectors.playoffs import DivisionView, MatchView
 from flipwell.league.selectors.standings import PlayerRef
 from flipwell.rules import BRACKET_MATCHES
-from flipwell.rules.rating import RANGE_DEVIATIONS
 from flipwell.web.formatting import number
 
 PALETTE_SIZE = 8
@@ -167,18 +166,15 @@ def sparkline(points: Sequence[Fraction], *, scale: Fraction | int, label: str) 
     )
 
 
-def rating_chart(steps: Sequence[tuple[str, float, float]], *, title: str) -> SafeString:
-    """A person's rating after each meet as a line in its range (a band of ± about two
-    deviations, `flipwell.rules.rating.RANGE_DEVIATIONS`), each step named (season, meet) in
-    its tooltip; the lowest and highest rating of the axis written at its left. Small enough
-    for a phone: the picture scales to its column."""
+def rating_chart(steps: Sequence[tuple[str, float, float, float]], *, title: str) -> SafeString:
+    """A person's rating after each meet as a line in its range (a band), each step given as
+    (name, rating, low, high) and named in its tooltip; the axis's lowest and highest rating
+    written at its left. Small enough for a phone: the picture scales to its column."""
     if not steps:
         return mark_safe("")  # safe: nothing to draw
     width, height, left, right, top, bottom = 320.0, 120.0, 44.0, 8.0, 8.0, 8.0
-    spread = RANGE_DEVIATIONS
-    low = min(r - spread * d for _, r, d in steps)
-    high = max(r + spread * d for _, r, d in steps)
-    low, high = 50 * (low // 50), 50 * (-(-high // 50))
+    low = 50 * (min(lo for _, _, lo, _ in steps) // 50)
+    high = 50 * -(-max(hi for _, _, _, hi in steps) // 50)
     count = max(len(steps) - 1, 1)
 
     def x(i: int) -> float:
@@ -187,14 +183,15 @@ def rating_chart(steps: Sequence[tuple[str, float, float]], *, title: str) -> Sa
     def y(rating: float) -> float:
         return top + (height - top - bottom) * (high - rating) / ((high - low) or 1)
 
-    upper = [(x(i), y(r + spread * d)) for i, (_, r, d) in enumerate(steps)]
-    lower = [(x(i), y(r - spread * d)) for i, (_, r, d) in enumerate(steps)]
+    upper = [(x(i), y(hi)) for i, (_, _, _, hi) in enumerate(steps)]
+    lower = [(x(i), y(lo)) for i, (_, _, lo, _) in enumerate(steps)]
     band = " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy in [*upper, *reversed(lower)])
-    line = " ".join(f"{x(i):.1f},{y(r):.1f}" for i, (_, r, _) in enumerate(steps))
+    line = " ".join(f"{x(i):.1f},{y(r):.1f}" for i, (_, r, _, _) in enumerate(steps))
     dots = "".join(
         f'<circle class="step" cx="{x(i):.1f}" cy="{y(r):.1f}" r="2.5">'
-        f"<title>{escape(name)}: {number(round(r))} ± {number(round(spread * d))}</title></circle>"
-        for i, (name, r, d) in enumerate(steps)
+        f"<title>{escape(name)}: {number(round(r))} "
+        f"({number(round(lo))} to {number(round(hi))})</title></circle>"
+        for i, (name, r, lo, hi) in enumerate(steps)
     )
     return mark_safe(  # safe: every text is escaped
         f'<svg class="chart rating-chart" viewBox="0 0 {width:g} {height:g}" role="img" '

@@ -23,6 +23,7 @@ from flipwell.league.results import season_folds
 from flipwell.league.selectors.seasons import with_state
 from flipwell.league.selectors.standings import PlayerRef
 from flipwell.rules import FoldedSeason, high_scores, person_stats
+from flipwell.rules.stats import best_and_worst
 
 
 class PersonNotFoundError(LookupError):
@@ -203,6 +204,12 @@ def player_stats(who: Person, *, league: m.League | None = None) -> PlayerStats:
         games_played=stats.games_played,
         points_per_meet=stats.points_per_meet,
     )
+
+
+def best_and_worst_machines(stats: PlayerStats) -> tuple[MachineStats | None, MachineStats | None]:
+    """The machine the person does best on and the one hardest for them, by average place,
+    among those played at least twice (`flipwell.rules.stats.best_and_worst`)."""
+    return best_and_worst(stats.machines)
 
 
 def league_high_scores(league: m.League, *, per_machine: int = 3) -> tuple[MachineHighScores, ...]:

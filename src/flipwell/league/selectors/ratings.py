@@ -76,6 +76,9 @@ class RatingStep:
     date: date
     rating: int
     deviation: int
+    low: int
+    high: int
+    """The range's ends after the meet (`flipwell.rules.rating.rating_range`)."""
 
 
 @dataclass(frozen=True)
@@ -119,7 +122,12 @@ def player_rating(who: Person, *, league: m.League | None = None) -> PlayerRatin
     key = player_key(who.player.pk)
     seasons = None if league is None else rated.seasons_of(league.pk)
     history = tuple(
-        RatingStep(*rated.meets[p.meet], round(p.rating.rating), round(p.rating.deviation))
+        RatingStep(
+            *rated.meets[p.meet],
+            round(p.rating.rating),
+            round(p.rating.deviation),
+            *rating_range(p.rating),
+        )
         for p in rated.book.history.get(key, [])
         if seasons is None or _meet_key(p.meet)[0] in seasons
     )

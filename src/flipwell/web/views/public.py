@@ -20,7 +20,6 @@ from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors import people, ratings
 from flipwell.league.selectors import public_pages as pages
-from flipwell.rules.stats import best_and_worst
 from flipwell.web.charts import bracket_diagram, points_chart, rating_chart, sparkline
 from flipwell.web.client_address import address_hash
 from flipwell.web.forms import ProblemReportForm
@@ -136,8 +135,8 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
 def _rating_context(page: pages.PlayerPage) -> dict[str, Any]:
     """The person's rating in `page`'s league, its chart, and his best and worst machines."""
     rating = ratings.player_rating(people.person(page.person.id), league=page.league)
-    steps = [(f"{s.season.name}, meet {s.meet}", s.rating, s.deviation) for s in rating.history]
-    best, worst = best_and_worst(page.stats.machines)
+    steps = [(f"{s.season.name}, meet {s.meet}", s.rating, s.low, s.high) for s in rating.history]
+    best, worst = people.best_and_worst_machines(page.stats)
     return {
         "rating": rating,
         "rating_chart": rating_chart(steps, title=f"{page.person.name}'s rating after each meet"),
