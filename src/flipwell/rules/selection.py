@@ -274,6 +274,91 @@ def pick_verdict(
     return "picks" if chosen_by == picker else "not_the_picker"
 
 
+NoPickCode = Literal[
+    "meet_not_open",
+    "first_game_drawn",
+    "match_complete",
+    "game_not_confirmed",
+    "waiting_for_compensatory",
+]
+"""Why nobody may pick a group's next machine now (`NextPick.reason`): stable names a client may
+rely on."""
+
+_NO_PICK: dict[NoPickCode, tuple[str, tuple[str, ...]]] = {
+    "meet_not_open": ("the meet is not under way: machines are picked only during it", ()),
+    "first_game_drawn": ("game 1's machine is drawn at random when the meet starts", ("R5-a",)),
+    "match_complete": (f"the group has played its {GAMES_PER_MATCH} games", ("R4-b",)),
+    "game_not_confirmed": (
+        "the game in play has no confirmed scores yet: the next machine is picked after it",
+        ("R5-c",),
+    ),
+    "waiting_for_compensatory": (
+        "the group waits for a compensatory game before its next game",
+        ("R7.3-p",),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class NextPick:
+    """Who may pick a group's next machine now (§5, A66): a player, `THE_LO`, or nobody
+    (`picker` None, with the `reason` code); `text` says why in plain words (no rule id, no
+    name: "last place among those who played game 2"), `rules` the rules behind it."""
+
+    picker: PlayerId | Official | None
+    reason: NoPickCode | None
+    text: str
+    rules: tuple[str, ...]
+
+
+def next_pick(
+    games: Sequence[PlayedGame],
+    *,
+    meet_open: bool,
+    stored: int,
+    in_play: bool,
+    waiting: bool = False,
+    late: Collection[PlayerId] = (),
+    absent: Collection[PlayerId] = (),
+    ruleset: Ruleset = FWPL_V1,
+) -> NextPick:
+    """Who may pick the group's next machine now, in the order a pick is checked (§5).
+
+    games: the match's confirmed games (`machine_picker`'s); stored: how many games the match
+    has, confirmed or not; in_play: its last game has no confirmed scores yet; waiting: a
+    compensatory game of the group is granted and not yet played. Nobody picks while the meet
+    is not open, before game 1 (drawn, R5-a), once the match has its games (R4-b), while a
+    game is in play (R5-c) or a compensatory game is awaited (R7.3-p). Otherwise
+    `machine_picker` (R5-c, A21, A24, A67; A66: `THE_LO`).
+    """
+    reason: NoPickCode | None = None
+    if not meet_open:
+        reason = "meet_not_open"
+    elif stored == 0:
+        reason = "first_game_drawn"
+    elif stored >= GAMES_PER_MATCH:
+        reason = "match_complete"
+    elif in_play:
+        reason = "game_not_confirmed"
+    elif waiting:
+        reason = "waiting_for_compensatory"
+    if reason is not None:
+        text, rules = _NO_PICK[reason]
+        return NextPick(None, reason, text, rules)
+    picker = machine_picker(games, late=late, absent=absent, ruleset=ruleset)
+    previous = len(games)
+    if picker is THE_LO:
+        return NextPick(
+            picker,
+            None,
+            f"nobody played game {previous}, so the league official chooses or draws it",
+            ("R5-c", "A66"),
+        )
+    return NextPick(
+        picker, None, f"last place among those who played game {previous}", ("R5-c", "A21")
+    )
+
+
 def draw_machine(options: Collection[MachineId], *, seed: int) -> MachineId:
     """Draw one of `options` at random, reproducibly from `seed` (A66, as R5-a, A61).
 

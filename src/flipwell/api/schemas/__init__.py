@@ -21,6 +21,12 @@ Words:
   reshapes (a player key as an id, a pair as an object).
 """
 
+from flipwell.api.schemas.choices import (
+    AllowedMachinesOut,
+    MachineOptionOut,
+    PickerOut,
+    RefusedOptionOut,
+)
 from flipwell.api.schemas.common import (
     EXACT,
     MAX_CENTS,
@@ -259,6 +265,7 @@ __all__ = [
     "AbsenceIn",
     "AbsenceOut",
     "AdjustmentOut",
+    "AllowedMachinesOut",
     "AmendRulingIn",
     "BoardGameOut",
     "BoardGroupOut",
@@ -335,6 +342,7 @@ __all__ = [
     "MachineHighScoresOut",
     "MachineHistoryOut",
     "MachineIn",
+    "MachineOptionOut",
     "MachineOut",
     "MachinePage",
     "MachineProblemIn",
@@ -366,6 +374,7 @@ __all__ = [
     "PenaltyOut",
     "PhotoIn",
     "PhotoOut",
+    "PickerOut",
     "PlaceOut",
     "PlayedGameOut",
     "PlayerHistoryOut",
@@ -390,6 +399,7 @@ __all__ = [
     "RaceStatus",
     "ReadingOut",
     "ReadingTextOut",
+    "RefusedOptionOut",
     "RegisterIn",
     "RemedyChoice",
     "RemedyIn",
