@@ -177,3 +177,15 @@ def test_next_game_accepts_exactly_the_allowed_machines(client, night, meet, pic
         assert f"({', '.join(rules)}); allowed:" in message
     assert chosen.status_code == 201
     assert chosen.json()["machine_id"] == body["allowed"][0]["id"]
+
+
+def test_allowed_machines_answers_304_until_the_league_changes(client, night, meet, picked):
+    # A client polling the list costs one query while nothing changed; a choice changes it.
+    first = client.get(url(picked))
+    again = client.get(url(picked), HTTP_IF_NONE_MATCH=first["ETag"])
+    choice = next_game(meet, 1, night.players[3])
+    after = client.get(url(picked), HTTP_IF_NONE_MATCH=first["ETag"])
+
+    assert (again.status_code, after.status_code) == (304, 200)
+    assert after.json()["picker"]["reason"] == "game_not_confirmed"
+    assert choice.number == 2
