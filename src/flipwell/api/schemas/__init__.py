@@ -1,7 +1,8 @@
 """The JSON shapes of the API: every request body and response, each field described, one
-module per resource (`common`, `leagues`, `players`, `meets`, `sheets`, `corrections`,
-`standings`, `incidents`, `machines`, `violations`, `ledger`, `rulings`, `playoffs`,
-`ifpa`, `people`, `setup`); every schema is importable from here.
+module per resource (`common`, `leagues`, `players`, `meets`, `choices` (a group's next
+machine), `sheets`, `corrections`, `standings`, `incidents`, `machines`, `violations`,
+`ledger`, `rulings`, `playoffs`, `ifpa`, `people`, `setup`); every schema is importable from
+here.
 
 Words:
 - *league points* are exact fractions in flipwell (a §2.4 credit can be a third of a point).
