@@ -8,12 +8,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from flipwell.rules import FWPL_V1, RuleError, Ruleset
+from flipwell.rules import FWPL_V1, THE_LO, RuleError, Ruleset
 from flipwell.rules.selection import (
     REFUSAL_RULES,
     MachineState,
+    NextPick,
+    PlayedGame,
     check_machine_choice,
     machine_choices,
+    next_pick,
     selectable_machines,
 )
 
@@ -152,6 +155,61 @@ def test_check_machine_choice_refusal_is_the_lists():
 
 def test_refusal_rules_name_a_rule_for_every_code():
     assert set(REFUSAL_RULES) == {"unplayable", "already_played", "claimed", "in_use"}
+
+
+GAME_1 = PlayedGame(machine="A", order=("p1", "p2", "p3", "p4"))
+
+
+def test_next_pick_last_place_of_the_previous_game_picks():
+    # R5-c, A21
+    pick = next_pick([GAME_1], meet_open=True, stored=1, in_play=False)
+
+    assert pick == NextPick("p4", None, "last place among those who played game 1", ("R5-c", "A21"))
+
+
+def test_next_pick_skips_a_late_joiner_after_his_first_game():
+    # R5.2-d, A24: p4 joined late in game 1, so p3 picks.
+    pick = next_pick([GAME_1], meet_open=True, stored=1, in_play=False, late=["p4"])
+
+    assert pick.picker == "p3"
+
+
+def test_next_pick_skips_a_player_gone_for_the_rest_of_the_match():
+    # A67, R2.4-a
+    pick = next_pick([GAME_1], meet_open=True, stored=1, in_play=False, absent=["p4"])
+
+    assert pick.picker == "p3"
+
+
+def test_next_pick_when_nobody_played_the_official_chooses():
+    # A66: every player forfeited game 1.
+    nobody = PlayedGame(machine="A", order=())
+
+    pick = next_pick([nobody], meet_open=True, stored=1, in_play=False)
+
+    assert (pick.picker, pick.reason, pick.rules) == (THE_LO, None, ("R5-c", "A66"))
+
+
+@pytest.mark.parametrize(
+    ("facts", "reason", "rules"),
+    [
+        ({"meet_open": False, "stored": 1, "in_play": False}, "meet_not_open", ()),
+        ({"meet_open": True, "stored": 0, "in_play": False}, "first_game_drawn", ("R5-a",)),
+        ({"meet_open": True, "stored": 4, "in_play": False}, "match_complete", ("R4-b",)),
+        ({"meet_open": True, "stored": 2, "in_play": True}, "game_not_confirmed", ("R5-c",)),
+        (
+            {"meet_open": True, "stored": 1, "in_play": False, "waiting": True},
+            "waiting_for_compensatory",
+            ("R7.3-p",),
+        ),
+    ],
+)
+def test_next_pick_nobody_picks_and_says_why(facts, reason, rules):
+    # R5-a, R4-b, R5-c, R7.3-p: in the order a pick is checked.
+    pick = next_pick([GAME_1], **facts)
+
+    assert (pick.picker, pick.reason, pick.rules) == (None, reason, rules)
+    assert pick.text
 
 
 state_lists = st.lists(
