@@ -274,6 +274,91 @@ def pick_verdict(
     return "picks" if chosen_by == picker else "not_the_picker"
 
 
+NoPickCode = Literal[
+    "meet_not_open",
+    "first_game_drawn",
+    "match_complete",
+    "game_not_confirmed",
+    "waiting_for_compensatory",
+]
+"""Why nobody may pick a group's next machine now (`NextPick.reason`): stable names a client may
+rely on."""
+
+_NO_PICK: dict[NoPickCode, tuple[str, tuple[str, ...]]] = {
+    "meet_not_open": ("the meet is not under way: machines are picked only during it", ()),
+    "first_game_drawn": ("game 1's machine is drawn at random when the meet starts", ("R5-a",)),
+    "match_complete": (f"the group has played its {GAMES_PER_MATCH} games", ("R4-b",)),
+    "game_not_confirmed": (
+        "the game in play has no confirmed scores yet: the next machine is picked after it",
+        ("R5-c",),
+    ),
+    "waiting_for_compensatory": (
+        "the group waits for a compensatory game before its next game",
+        ("R7.3-p",),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class NextPick:
+    """Who may pick a group's next machine now (§5, A66): a player, `THE_LO`, or nobody
+    (`picker` None, with the `reason` code); `text` says why in plain words (no rule id, no
+    name: "last place among those who played game 2"), `rules` the rules behind it."""
+
+    picker: PlayerId | Official | None
+    reason: NoPickCode | None
+    text: str
+    rules: tuple[str, ...]
+
+
+def next_pick(
+    games: Sequence[PlayedGame],
+    *,
+    meet_open: bool,
+    stored: int,
+    in_play: bool,
+    waiting: bool = False,
+    late: Collection[PlayerId] = (),
+    absent: Collection[PlayerId] = (),
+    ruleset: Ruleset = FWPL_V1,
+) -> NextPick:
+    """Who may pick the group's next machine now, in the order a pick is checked (§5).
+
+    games: the match's confirmed games (`machine_picker`'s); stored: how many games the match
+    has, confirmed or not; in_play: its last game has no confirmed scores yet; waiting: a
+    compensatory game of the group is granted and not yet played. Nobody picks while the meet
+    is not open, before game 1 (drawn, R5-a), once the match has its games (R4-b), while a
+    game is in play (R5-c) or a compensatory game is awaited (R7.3-p). Otherwise
+    `machine_picker` (R5-c, A21, A24, A67; A66: `THE_LO`).
+    """
+    reason: NoPickCode | None = None
+    if not meet_open:
+        reason = "meet_not_open"
+    elif stored == 0:
+        reason = "first_game_drawn"
+    elif stored >= GAMES_PER_MATCH:
+        reason = "match_complete"
+    elif in_play:
+        reason = "game_not_confirmed"
+    elif waiting:
+        reason = "waiting_for_compensatory"
+    if reason is not None:
+        text, rules = _NO_PICK[reason]
+        return NextPick(None, reason, text, rules)
+    picker = machine_picker(games, late=late, absent=absent, ruleset=ruleset)
+    previous = len(games)
+    if picker is THE_LO:
+        return NextPick(
+            picker,
+            None,
+            f"nobody played game {previous}, so the league official chooses or draws it",
+            ("R5-c", "A66"),
+        )
+    return NextPick(
+        picker, None, f"last place among those who played game {previous}", ("R5-c", "A21")
+    )
+
+
 def draw_machine(options: Collection[MachineId], *, seed: int) -> MachineId:
     """Draw one of `options` at random, reproducibly from `seed` (A66, as R5-a, A61).
 
@@ -386,6 +471,8 @@ def _select(
     group: int,
     played: Collection[MachineId],
     ruleset: Ruleset,
+    *,
+    none_playable_ok: bool = False,
 ) -> _Selection:
     check_count(group, what="group number", minimum=1)
     states = _check_states(states)
@@ -395,7 +482,7 @@ def _select(
     if unknown:
         raise RuleError(f"played machine(s) {_listing(unknown)} are not among the machine states")
     playable = [s for s in states if not s.unplayable]  # R7.3-r
-    if not playable:
+    if not playable and not none_playable_ok:
         raise RuleError("no playable machine is left: the LO must designate one (R7.3-r)")
     unplayed = [s for s in playable if s.machine not in done]
     available_unplayed = [s for s in unplayed if _available(s, group, ruleset)]
@@ -407,7 +494,7 @@ def _select(
         # "always": R5-e holds while an unplayed machine is available; the fallback lifts it.
         pool = unplayed if available_unplayed else playable
         chosen = available_unplayed
-    fallback = not chosen
+    fallback = bool(playable) and not chosen
     claimed = False
     if fallback:
         # R5-f: any game may be chosen, but R5-g still steers away from claimed machines.
@@ -445,6 +532,100 @@ def selectable_machines(
     return _select(states, group, played, ruleset).result
 
 
+RefusalCode = Literal["unplayable", "already_played", "claimed", "in_use"]
+"""Why the §5 rules do not allow a machine of the meet (`RefusedMachine.code`): stable names a
+client may rely on. unplayable: out of service (R7.3-r); already_played: the group played it
+tonight and a playable machine it has not played remains (R5-e, R4-b, A22, A53); claimed:
+another group is already waiting for it (R5-g); in_use: another group is playing it and is not
+on its final ball (R5-d)."""
+
+REFUSAL_RULES: dict[RefusalCode, tuple[str, ...]] = {
+    "unplayable": ("R7.3-r",),
+    "already_played": ("R5-e", "R4-b"),
+    "claimed": ("R5-g",),
+    "in_use": ("R5-d",),
+}
+"""The rules behind each refusal code."""
+
+
+@dataclass(frozen=True)
+class RefusedMachine:
+    """A machine of the meet a group may not choose for its next game, and why (§5, R7.3-r).
+
+    code: the stable reason (`RefusalCode`). text: the reason in plain words about the machine,
+    no rule id ("group 3 is playing it"). rules: the rules behind it, for a "why". message: the
+    refusal of a choice of it, naming the machine and its rules (`check_machine_choice`).
+    """
+
+    machine: MachineId
+    code: RefusalCode
+    text: str
+    rules: tuple[str, ...]
+    message: str
+
+
+@dataclass(frozen=True)
+class MachineChoices:
+    """Every machine of the meet for a group's next game (§5): those allowed
+    (`SelectableMachines`, the order given) and each other one with why (`refused`, the order
+    given). No playable machine at all: nothing allowed, each refused as unplayable."""
+
+    allowed: SelectableMachines
+    refused: tuple[RefusedMachine, ...]
+
+
+def _refusal(
+    state: MachineState, group: int, pool: Collection[MachineId], ruleset: Ruleset
+) -> RefusedMachine:
+    """Why `state`'s machine, not among the allowed ones, is refused: the first check it
+    fails, in the order the rules apply them (R7.3-r, R5-e, R5-g, R5-d)."""
+    name = state.machine
+    if state.unplayable:
+        code: RefusalCode = "unplayable"
+        text = "out of service (declared unplayable)"
+        message = f"machine {name} is unplayable"
+    elif name not in pool:
+        code = "already_played"
+        text = "already played by this group tonight, and a machine it has not played is left"
+        message = f"group {group} has already played {name} tonight and unplayed machines remain"
+    elif _claimed_by_other(state, group):
+        others = [str(g) for g in state.claimed_by if g != group]
+        who = f"group {others[0]} is" if len(others) == 1 else f"groups {', '.join(others)} are"
+        code, text = "claimed", f"{who} already waiting for it"
+        message = f"{who} already waiting for {name}"
+    else:
+        final = "ball 3" if ruleset.ball3_means == "literal_ball_3" else "its final ball"
+        code = "in_use"
+        text = f"group {state.in_use_by} is playing it and is not on {final} yet"
+        message = (
+            f"machine {name} is in use by group {state.in_use_by} on ball {state.current_ball} "
+            f"of {state.balls_per_game}, not {final}"
+        )
+    rules = REFUSAL_RULES[code]
+    return RefusedMachine(name, code, text, rules, f"{message} ({', '.join(rules)})")
+
+
+def machine_choices(
+    states: Sequence[MachineState],
+    *,
+    group: int,
+    played: Collection[MachineId] = (),
+    ruleset: Ruleset = FWPL_V1,
+) -> MachineChoices:
+    """Which machines a group's next game may be on, and why each other one may not (§5, §4).
+
+    The allowed ones are `selectable_machines`'s (R5-d..g, R4-b, A22, A53, R7.3-r); every other
+    machine of `states` is refused with the first rule it breaks (`RefusedMachine`): the
+    one list a client shows and `check_machine_choice` refuses a choice from.
+    """
+    selection = _select(states, group, played, ruleset, none_playable_ok=True)
+    allowed = set(selection.result.machines)
+    refused = tuple(
+        _refusal(s, group, selection.pool, ruleset) for s in states if s.machine not in allowed
+    )
+    return MachineChoices(allowed=selection.result, refused=refused)
+
+
 def check_machine_choice(
     machine: MachineId,
     states: Sequence[MachineState],
@@ -455,36 +636,22 @@ def check_machine_choice(
 ) -> SelectableMachines:
     """Refuse a chosen machine the §5 rules do not allow; return what was selectable.
 
-    R5-d, R5-e, R5-f, R5-g, R4-b, R7.3-r: the `RuleError` names the rule the choice breaks
-    and the machines that are allowed. The returned `SelectableMachines` tells the caller
-    whether the choice was a fallback (R5-f) or a repeat to log (A53).
+    R5-d, R5-e, R5-f, R5-g, R4-b, R7.3-r: the `RuleError` is the machine's refusal in
+    `machine_choices` (it names the rule the choice breaks) and lists the machines that are
+    allowed. The returned `SelectableMachines` tells the caller whether the choice was a
+    fallback (R5-f) or a repeat to log (A53).
     """
     chosen = _check_machine(machine)
-    selection = _select(states, group, played, ruleset)
-    allowed = selection.result.machines
+    _select(states, group, played, ruleset)  # no playable machine at all: the LO designates one
+    choices = machine_choices(states, group=group, played=played, ruleset=ruleset)
+    allowed = choices.allowed.machines
     if chosen in allowed:
-        return selection.result
-    by_name = {s.machine: s for s in states}
+        return choices.allowed
     options = f"allowed: {_listing(allowed)}"
-    if chosen not in by_name:
+    refusal = next((r for r in choices.refused if r.machine == chosen), None)
+    if refusal is None:
         raise RuleError(f"machine {chosen} is not one of this meet's machines; {options}")
-    state = by_name[chosen]
-    if state.unplayable:
-        raise RuleError(f"machine {chosen} is unplayable (R7.3-r); {options}")
-    if chosen not in selection.pool:
-        raise RuleError(
-            f"group {group} has already played {chosen} tonight and unplayed machines "
-            f"remain (R5-e, R4-b); {options}"
-        )
-    if _claimed_by_other(state, group):
-        others = [str(g) for g in state.claimed_by if g != group]
-        who = f"group {others[0]} is" if len(others) == 1 else f"groups {', '.join(others)} are"
-        raise RuleError(f"{who} already waiting for {chosen} (R5-g); {options}")
-    final = "ball 3" if ruleset.ball3_means == "literal_ball_3" else "its final ball"
-    raise RuleError(
-        f"machine {chosen} is in use by group {state.in_use_by} on ball {state.current_ball} "
-        f"of {state.balls_per_game}, not {final} (R5-d); {options}"
-    )
+    raise RuleError(f"{refusal.message}; {options}")
 
 
 # --- Replacing an unplayable machine (§5.1) --------------------------------------------------

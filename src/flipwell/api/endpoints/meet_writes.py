@@ -152,8 +152,9 @@ def announce_lateness(request: HttpRequest, meet_id: MeetId, payload: LatenessIn
     "/groups/{group_id}/next-game", response={201: NextGameOut, **ERROR_RESPONSES}, **WRITE
 )
 def choose_next_machine(request: HttpRequest, group_id: GroupId, payload: ChooseMachineIn) -> Any:
-    """The picker chooses the machine of his group's next game (§5; scope: scores). A refused
-    machine is a 422 listing the allowed ones."""
+    """The picker chooses the machine of his group's next game (§5; scope: scores). Exactly
+    the machines GET /groups/{id}/allowed-machines lists as allowed are accepted; another is a
+    422 on `machine` with its listed refusal and the allowed ones."""
     group = queries.group(group_id)
     league = group.meet.season.league
     actor = acting_official(request, league=league, scope="scores")

@@ -1,5 +1,5 @@
-"""Public reads: leagues, seasons, players, meets, games, standings, playoffs, machines and
-special rulings. No token is needed.
+"""Public reads: leagues, seasons, players, meets, a group's next machine, games, standings,
+playoffs, machines and special rulings. No token is needed.
 
 Each read of one league's data answers with an ETag from the league's revision and 304 to a
 matching If-None-Match (`flipwell.http_cache`): a client polling unchanged standings costs
@@ -19,6 +19,7 @@ from flipwell.api import queries
 from flipwell.api.endpoints.params import (
     Cursor,
     GameId,
+    GroupId,
     Limit,
     MeetId,
     PlayerId,
@@ -28,6 +29,7 @@ from flipwell.api.endpoints.params import (
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.paging import page_of_queryset, page_of_sequence
 from flipwell.api.schemas import (
+    AllowedMachinesOut,
     EntryPage,
     GameOut,
     LadderOut,
@@ -45,6 +47,7 @@ from flipwell.api.schemas import (
 )
 from flipwell.http_cache import conditional_on_revision
 from flipwell.league import models as m
+from flipwell.league.selectors.allowed_machines import allowed_machines
 from flipwell.league.selectors.machines import (
     maintenance_sheet,
     special_rulings_in_force,
@@ -256,6 +259,19 @@ def get_meet(request: HttpRequest, meet_id: MeetId) -> Any:
     them (the score that counts, the score entered, adjustments, place, points), who picks
     next, machines."""
     return meet_board(queries.meet(meet_id))
+
+
+@router.get(
+    "/groups/{group_id}/allowed-machines", response={200: AllowedMachinesOut, **ERROR_RESPONSES}
+)
+@decorate_view(conditional_on_revision("group_id"))
+def get_allowed_machines(request: HttpRequest, group_id: GroupId) -> Any:
+    """A group's next machine (§5): who may pick it now (a player, the official when nobody
+    played the previous game, or nobody and why), the machines the rules allow, and every
+    other machine of the league with why it may not be chosen (a stable code, plain words, the
+    rules). POST /groups/{id}/next-game (or .../by-official) accepts exactly the machines
+    listed as allowed, and refuses any other with the reason listed here."""
+    return allowed_machines(queries.group(group_id))
 
 
 @router.get("/games/{game_id}", response={200: GameOut, **ERROR_RESPONSES})

@@ -1,7 +1,8 @@
 """The JSON shapes of the API: every request body and response, each field described, one
-module per resource (`common`, `leagues`, `players`, `meets`, `sheets`, `corrections`,
-`standings`, `incidents`, `machines`, `violations`, `ledger`, `rulings`, `playoffs`,
-`ifpa`, `people`, `setup`); every schema is importable from here.
+module per resource (`common`, `leagues`, `players`, `meets`, `choices` (a group's next
+machine), `sheets`, `corrections`, `standings`, `incidents`, `machines`, `violations`,
+`ledger`, `rulings`, `playoffs`, `ifpa`, `people`, `setup`); every schema is importable from
+here.
 
 Words:
 - *league points* are exact fractions in flipwell (a §2.4 credit can be a third of a point).
@@ -21,6 +22,12 @@ Words:
   reshapes (a player key as an id, a pair as an object).
 """
 
+from flipwell.api.schemas.choices import (
+    AllowedMachinesOut,
+    MachineOptionOut,
+    PickerOut,
+    RefusedOptionOut,
+)
 from flipwell.api.schemas.common import (
     EXACT,
     MAX_CENTS,
@@ -259,6 +266,7 @@ __all__ = [
     "AbsenceIn",
     "AbsenceOut",
     "AdjustmentOut",
+    "AllowedMachinesOut",
     "AmendRulingIn",
     "BoardGameOut",
     "BoardGroupOut",
@@ -335,6 +343,7 @@ __all__ = [
     "MachineHighScoresOut",
     "MachineHistoryOut",
     "MachineIn",
+    "MachineOptionOut",
     "MachineOut",
     "MachinePage",
     "MachineProblemIn",
@@ -366,6 +375,7 @@ __all__ = [
     "PenaltyOut",
     "PhotoIn",
     "PhotoOut",
+    "PickerOut",
     "PlaceOut",
     "PlayedGameOut",
     "PlayerHistoryOut",
@@ -390,6 +400,7 @@ __all__ = [
     "RaceStatus",
     "ReadingOut",
     "ReadingTextOut",
+    "RefusedOptionOut",
     "RegisterIn",
     "RemedyChoice",
     "RemedyIn",

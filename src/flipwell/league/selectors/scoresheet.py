@@ -7,7 +7,7 @@ Words (see `flipwell.league.selectors.meet_board` for board, picker, play order)
   penalties count); for the pending sheet, those the fold will give once it is confirmed
   (`flipwell.rules.pending_game_lines`): what the confirmer checks is what will be stored.
 - *selectable machines*: the machines the picker may choose for the next game (§5, from
-  `flipwell.rules.selection.selectable_machines`).
+  `flipwell.league.selectors.allowed_machines`, which also says why each other one is not).
 - *open correction*: a correction request of one of the group's games waiting for the
   players' answers (R3-c), with who is asked (the quorum, A45.1) and who has answered.
 
@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from flipwell.league import models as m
 from flipwell.league.adapters import (
     absent_at,
-    machine_id_of,
     match_absences,
     pending_game_facts,
     player_key,
 )
 from flipwell.league.results import SeasonFold
+from flipwell.league.selectors.allowed_machines import AllowedMachines, meet_allowed_machines
 from flipwell.league.selectors.meet_board import (
     GAMES_PER_MATCH,
     Adjustment,
@@ -37,9 +37,7 @@ from flipwell.league.selectors.meet_board import (
     NightLine,
     RankingLine,
     board_fold,
-    machine_states,
     meet_board,
-    played_games,
 )
 from flipwell.league.selectors.photos import PhotoRef, game_photos
 from flipwell.rules import (
@@ -47,7 +45,6 @@ from flipwell.rules import (
     RuleError,
     Ruleset,
     pending_game_lines,
-    selectable_machines,
     who_may_confirm,
     who_may_enter,
 )
@@ -160,6 +157,9 @@ class ScoreSheet:
     gone: tuple[tuple[int, str, int], ...] = ()
     """The players recorded absent for the rest of the match (R2.4-a): id, name and the first
     game they are absent for, group order. Every game from it on is their forfeit."""
+    choices: AllowedMachines | None = None
+    """The next machine: who may pick it now, the machines allowed (`selectable`, by title)
+    and why each other one is not (`allowed_machines`, as the API and the console show it)."""
 
     @property
     def absent(self) -> bool:
@@ -224,6 +224,7 @@ def scoresheet(group: m.Group) -> ScoreSheet:
         else ()
     )
     picker = found.next_picker
+    choices = meet_allowed_machines(meet, board)[group.pk]
     return ScoreSheet(
         league=league.name,
         season=season.name,
@@ -236,7 +237,8 @@ def scoresheet(group: m.Group) -> ScoreSheet:
         forfeits=frozenset(forfeits[current.id]) if current is not None else frozenset(),
         pending=pending,
         next_picker=(picker, names[picker]) if picker is not None else None,
-        selectable=_selectable(meet, found, ruleset) if picker is not None else (),
+        selectable=tuple((o.id, o.title) for o in choices.allowed) if picker is not None else (),
+        choices=choices,
         waiting_for=tuple(names[p] for p in found.waiting_for),
         corrections=corrections,
         match_over=len(games) >= GAMES_PER_MATCH and current is None,
@@ -375,22 +377,6 @@ def _compensatory_parts(lines: Mapping[int, GameLine]) -> dict[int, Compensatory
         if any(a.kind == "compensatory" for a in line.adjustments):
             found[p] = CompensatoryParts(new_score=new, subtracted=taken)
     return found
-
-
-def _selectable(meet: m.Meet, group: BoardGroup, ruleset: Ruleset) -> tuple[tuple[int, str], ...]:
-    loaded = machine_states(meet)
-    states = [s for s, _ in loaded]
-    titles = {s.machine: t for s, t in loaded}
-    try:
-        allowed = selectable_machines(
-            states,
-            group=group.number,
-            played=[g.machine for g in played_games(group.games)],
-            ruleset=ruleset,
-        )
-    except RuleError:
-        return ()
-    return tuple((machine_id_of(k), titles[k]) for k in allowed.machines)
 
 
 def _open_corrections(

@@ -103,7 +103,9 @@ def choose_next_machine(
     Side effects: inserts the Game (chosen_by) and an audit event ``game.machine_chosen``.
     Raises ValidationError (nothing written) when the meet is not open, the match is over,
     the previous game is unconfirmed, the group waits for a compensatory game, `chosen_by`
-    is not the picker, or the machine is not allowed (the message lists the allowed ones);
+    is not the picker, or the machine is not allowed (code ``machine_not_allowed``: the
+    machine's refusal in `flipwell.rules.machine_choices`, as the selector
+    `allowed_machines` lists it, and the allowed ones);
     ConflictError (code ``official_chooses``) when nobody played the previous game (A66).
     """
     with transaction.atomic():
@@ -292,7 +294,8 @@ def _machine_to_play(
             )
             drawn = draw_machine(options.machines, seed=draw_seed)
         machine = m.Machine.objects.get(pk=machine_id_of(drawn))
-    with rules_edge("machine"):
+    # The refusal is the machine's in `machine_choices`, the list allowed_machines shows.
+    with rules_edge("machine", code="machine_not_allowed"):
         selection = check_machine_choice(
             machine_key(machine.pk, machine.title),
             states,

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from flipwell.league import models as m
 from flipwell.league import services
+from flipwell.league.selectors.allowed_machines import AllowedMachines, meet_allowed_machines
 from flipwell.league.selectors.console import (
     before_start_warning,
     match_absences_at,
@@ -174,25 +175,15 @@ def _meet_context(
         if board is not None and the_meet.status == m.Meet.Status.OPEN
         else {}
     )
-    troubled = open_problem_machines(league) if the_meet.status == m.Meet.Status.OPEN else {}
-    machines = (
-        sorted(
-            (
-                (pk, title, troubled.get(pk, 0))
-                for pk, title in board.machines.items()
-                if pk not in board.unplayable
-            ),
-            key=lambda row: row[1],
-        )
-        if board is not None
-        else []
-    )
+    is_open = the_meet.status == m.Meet.Status.OPEN
+    troubled = open_problem_machines(league) if is_open else {}
+    # Each group's next machine as the API and the score sheet show it (allowed_machines).
+    choices = meet_allowed_machines(the_meet, board) if board is not None and is_open else {}
     context = {
         **_base(league, role, the_meet, "hub"),
         "board": board,
         "sheets": sheets,
-        "machines": machines,
-        "troubled": [(title, n) for _, title, n in machines if n],
+        "next_machines": {gid: _next_machine_rows(c, troubled) for gid, c in choices.items()},
         "refused": refused or {},
         "photos": photos,
         "group_photos": _by_group(photos),
@@ -206,6 +197,17 @@ def _meet_context(
             "cancel_form": CancelMeetForm(),
         }
     return context
+
+
+def _next_machine_rows(choices: AllowedMachines, troubled: dict[int, int]) -> dict[str, Any]:
+    """A group's next machine for its panel: who picks and what is refused (`choices`), the
+    allowed machines with their open problems (id, title, count; R7.3-u) and those with any."""
+    options = [(o.id, o.title, troubled.get(o.id, 0)) for o in choices.allowed]
+    return {
+        "choices": choices,
+        "options": options,
+        "troubled": [(title, n) for _, title, n in options if n],
+    }
 
 
 def _gone(
