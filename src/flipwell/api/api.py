@@ -16,6 +16,7 @@ from ninja.openapi.schema import OpenAPISchema
 
 from flipwell.api.contract import mark_operations
 from flipwell.api.endpoints import (
+    amendments,
     files,
     league_writes,
     machine_care,
@@ -26,6 +27,7 @@ from flipwell.api.endpoints import (
     photos,
     playoff_writes,
     public,
+    roster_writes,
     setup_writes,
     writes,
 )
@@ -89,6 +91,8 @@ WRITE_MODULES = (
     people,
     photos,
     setup_writes,
+    roster_writes,
+    amendments,
 )
 api.add_router("", public.router)
 api.add_router("", files.router)
