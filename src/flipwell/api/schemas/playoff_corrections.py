@@ -8,7 +8,7 @@ Each input schema's attribute names are the keyword names of the service it is p
 from __future__ import annotations
 
 import datetime
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from ninja import Field, Schema
 from pydantic import AfterValidator
@@ -61,7 +61,7 @@ class PlayoffCorrectionOut(Schema):
     division: str = Field(..., description="The playoff division ('A').")
     match: str = Field(..., description="The match: QF1, QF2, ..., SF1, SF2 or F.")
     number: int = Field(..., description="The game corrected.")
-    status: str = Field(
+    status: Literal["pending", "applied", "refused"] = Field(
         ...,
         description="pending: waiting for answers; applied: everyone agreed, the game's "
         "results hold the claimed scores; refused: someone disagreed, the sheet stands.",
