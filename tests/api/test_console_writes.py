@@ -587,6 +587,8 @@ def test_playoff_correction_applied_when_every_other_player_agrees_r3_d(client, 
     assert answered.json()["status"] == "applied"
     hal = m.PlayoffResult.objects.get(player=bracket.p["Hal"], game__number=1)
     assert hal.machine_score == 5_000_000
+    audited = m.AuditEvent.objects.filter(action__startswith="playoffs.correction_")
+    assert {event.actor_id for event in audited} == {bracket.official.user_id}
 
 
 def test_playoff_correction_refused_when_one_player_disagrees_r3_d(client, db):

@@ -240,12 +240,13 @@ def request_playoff_correction(
     (R3-c); applied at once when nobody else is asked. 409 ``correction_pending`` while a
     correction of the game waits; 422 for nothing changed or scores the rules refuse."""
     season = queries.season(season_id)
-    acting_official(request, league=season.league, scope="scores")
+    actor = acting_official(request, league=season.league, scope="scores")
     correction = services.request_playoff_correction(
         **resolved(payload, requested_by=PLAYER, scores=by_player("machine_score")),
         season=season,
         division=division,
         match=match,
+        actor=actor,
     )
     return created(request, correction, f"/api/v1/seasons/{season_id}/playoffs")
 
@@ -262,5 +263,8 @@ def answer_playoff_correction(
     scores): applied when all agreed, refused at the first disagreement (R3-d). 409
     ``already_answered`` for a second answer; 409 once it is decided."""
     sheet = queries.playoff_correction(correction_id)
-    acting_official(request, league=sheet.match.playoff_night.season.league, scope="scores")
-    return services.answer_playoff_correction(**resolved(payload, player=PLAYER), sheet=sheet)
+    league = sheet.match.playoff_night.season.league
+    actor = acting_official(request, league=league, scope="scores")
+    return services.answer_playoff_correction(
+        **resolved(payload, player=PLAYER), sheet=sheet, actor=actor
+    )
