@@ -25,6 +25,7 @@ from flipwell.league.services.meets import announce_absence, announce_lateness, 
 from flipwell.league.services.player_links import issue_player_link
 from flipwell.league.services.playoff_sheets import (
     confirm_playoff_scores,
+    request_playoff_correction,
     start_playoff_game_on_sheet,
     submit_playoff_scores,
 )
@@ -213,8 +214,6 @@ def _playoff_correction(night: Night) -> Ability:
 
 def _answer_correction(night: Night) -> Ability:
     bracket = _bracket()
-    from flipwell.league.services.playoff_sheets import request_playoff_correction
-
     correction = request_playoff_correction(
         season=bracket.season, division="A", match="SF1", number=1,
         scores={bracket.p["Hal"].pk: 5_000_000}, requested_by=bracket.p["Hal"], reason="Typo",
