@@ -16,6 +16,7 @@ from ninja.openapi.schema import OpenAPISchema
 
 from flipwell.api.contract import mark_operations
 from flipwell.api.endpoints import (
+    amendments,
     files,
     league_writes,
     machine_care,
@@ -27,6 +28,7 @@ from flipwell.api.endpoints import (
     playoff_writes,
     public,
     ratings,
+    roster_writes,
     setup_writes,
     writes,
 )
@@ -92,6 +94,8 @@ ROUTE_MODULES = (
     people,
     photos,
     setup_writes,
+    roster_writes,
+    amendments,
 )
 api.add_router("", public.router)
 api.add_router("", files.router)

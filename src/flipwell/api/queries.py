@@ -263,3 +263,30 @@ def league_person(league: m.League, player_id: int) -> Person:
     if not m.SeasonEntry.objects.filter(season__league=league, player_id__in=who.ids).exists():
         raise Http404(f"{who.ref.name} plays in no season of {league}.")
     return who
+
+
+def player_links(season: m.Season) -> QuerySet[m.PlayerLink]:
+    """The season's live personal links (a page of them is read by id)."""
+    return m.PlayerLink.objects.filter(season=season, revoked_at__isnull=True)
+
+
+def live_player_link(season: m.Season, player_id: int) -> m.PlayerLink:
+    """The live personal link of a player of the season (404 when he has none)."""
+    return _one(
+        player_links(season).select_related("player", "season__league"),
+        f"Player {player_id} has no live personal link for {season.name}.",
+        player_id=player_id,
+    )
+
+
+def playoff_correction(correction_id: int) -> m.PlayoffSheet:
+    """The correction of a playoff game's sheet with this id and its league (404 when none,
+    or when the id is an entry of scores, not a correction)."""
+    status = m.PlayoffSheet.Status
+    return _one(
+        m.PlayoffSheet.objects.filter(
+            status__in=(status.PENDING, status.APPLIED, status.REFUSED)
+        ).select_related("match__playoff_night__season__league"),
+        f"No playoff correction {correction_id}.",
+        pk=correction_id,
+    )

@@ -1,7 +1,8 @@
 """Writes of the playoff night (§6), with a token of the season's league and scope *manage*:
 qualification and its seed playoffs, withdrawals, each match's games, tiebreakers, no-shows
-and lateness notices, and closing the night. A match is named by its division and its name
-(QF1, SF2, F) as the playoffs read shows them. Each endpoint checks the token, calls one
+and lateness notices, and closing the night; and, with scope *scores* as on the match's own
+sheet, correcting a confirmed game (R3-b..R3-d). A match is named by its division and its
+name (QF1, SF2, F) as the playoffs read shows them. Each endpoint checks the token, calls one
 service and renders its answer."""
 
 from __future__ import annotations
@@ -11,16 +12,27 @@ from typing import Any
 from django.http import HttpRequest
 
 from flipwell.api import queries
-from flipwell.api.arguments import PLAYER, PLAYERS, each, machine_of, resolved, scores_of_players
+from flipwell.api.arguments import (
+    PLAYER,
+    PLAYERS,
+    by_player,
+    each,
+    machine_of,
+    resolved,
+    scores_of_players,
+)
 from flipwell.api.auth import acting_official
 from flipwell.api.contract import created
-from flipwell.api.endpoints.params import Division, MatchName, SeasonId
+from flipwell.api.endpoints.params import CorrectionId, Division, MatchName, SeasonId
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.schemas import (
     NoShowIn,
     NoShowOut,
+    PlayoffCorrectionAnswerIn,
+    PlayoffCorrectionIn,
+    PlayoffCorrectionOut,
     PlayoffGameOut,
     PlayoffLatenessIn,
     PlayoffLatenessOut,
@@ -211,3 +223,48 @@ def close_playoff_night(request: HttpRequest, season_id: SeasonId) -> Any:
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
     return services.close_playoff_night(season=season, actor=actor)
+
+
+@router.post(
+    f"{MATCH}/corrections", response={201: PlayoffCorrectionOut, **ERROR_RESPONSES}, **WRITE
+)
+def request_playoff_correction(
+    request: HttpRequest,
+    season_id: SeasonId,
+    division: Division,
+    match: MatchName,
+    payload: PlayoffCorrectionIn,
+) -> Any:
+    """A present player of the match claims other machine scores for a confirmed game (R3-b;
+    scope: scores, as on the match's sheet): every other present player then answers it
+    (R3-c); applied at once when nobody else is asked. 409 ``correction_pending`` while a
+    correction of the game waits; 422 for nothing changed or scores the rules refuse."""
+    season = queries.season(season_id)
+    actor = acting_official(request, league=season.league, scope="scores")
+    correction = services.request_playoff_correction(
+        **resolved(payload, requested_by=PLAYER, scores=by_player("machine_score")),
+        season=season,
+        division=division,
+        match=match,
+        actor=actor,
+    )
+    return created(request, correction, f"/api/v1/seasons/{season_id}/playoffs")
+
+
+@router.post(
+    "/playoff-corrections/{correction_id}/answers",
+    response={200: PlayoffCorrectionOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def answer_playoff_correction(
+    request: HttpRequest, correction_id: CorrectionId, payload: PlayoffCorrectionAnswerIn
+) -> Any:
+    """A present player of the match agrees or disagrees with a correction (R3-c; scope:
+    scores): applied when all agreed, refused at the first disagreement (R3-d). 409
+    ``already_answered`` for a second answer; 409 once it is decided."""
+    sheet = queries.playoff_correction(correction_id)
+    league = sheet.match.playoff_night.season.league
+    actor = acting_official(request, league=league, scope="scores")
+    return services.answer_playoff_correction(
+        **resolved(payload, player=PLAYER), sheet=sheet, actor=actor
+    )

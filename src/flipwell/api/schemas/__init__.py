@@ -1,8 +1,8 @@
 """The JSON shapes of the API: every request body and response, each field described, one
 module per resource (`common`, `leagues`, `players`, `meets`, `choices` (a group's next
 machine), `sheets`, `corrections`, `standings`, `incidents`, `machines`, `violations`,
-`ledger`, `rulings`, `playoffs`, `ifpa`, `people`, `setup`); every schema is importable from
-here.
+`ledger`, `rulings`, `playoffs`, `playoff_corrections`, `ifpa`, `people`, `setup`, `roster`,
+`amendments`, `ratings`); every schema is importable from here.
 
 Words:
 - *league points* are exact fractions in flipwell (a §2.4 credit can be a third of a point).
@@ -22,6 +22,15 @@ Words:
   reshapes (a player key as an id, a pair as an object).
 """
 
+from flipwell.api.schemas.amendments import (
+    MatchAbsenceWithdrawalIn,
+    MatchAbsenceWithdrawalOut,
+    NonCountableIn,
+    NoticeWithdrawalIn,
+    NoticeWithdrawalOut,
+    PhotoRemovalIn,
+    PhotoRemovalOut,
+)
 from flipwell.api.schemas.choices import (
     AllowedMachinesOut,
     MachineOptionOut,
@@ -170,6 +179,13 @@ from flipwell.api.schemas.players import (
     LateJoinForfeitsOut,
     RegisterIn,
 )
+from flipwell.api.schemas.playoff_corrections import (
+    PlayoffAnswerOut,
+    PlayoffCorrectionAnswerIn,
+    PlayoffCorrectionIn,
+    PlayoffCorrectionOut,
+    PlayoffLineOut,
+)
 from flipwell.api.schemas.playoffs import (
     DivisionOut,
     GameInProgressOut,
@@ -197,6 +213,17 @@ from flipwell.api.schemas.playoffs import (
     TiebreakerOut,
     TotalOut,
     WithdrawalIn,
+)
+from flipwell.api.schemas.roster import (
+    EditPlayerIn,
+    IssuedLinksOut,
+    NextSeasonIn,
+    PlayerLinkOut,
+    PlayerLinkPage,
+    PlayerOut,
+    RankChangeOut,
+    RankRefreshIn,
+    RankRefreshOut,
 )
 from flipwell.api.schemas.rulings import (
     AmendRulingIn,
@@ -296,6 +323,7 @@ __all__ = [
     "DiscardIn",
     "DiscardedOut",
     "DivisionOut",
+    "EditPlayerIn",
     "EntryOut",
     "EntryPage",
     "ErrorBody",
@@ -325,6 +353,7 @@ __all__ = [
     "ImportIn",
     "ImportedOut",
     "InputSchema",
+    "IssuedLinksOut",
     "JoinDecisionOut",
     "LadderLineOut",
     "LadderOut",
@@ -357,34 +386,50 @@ __all__ = [
     "MalfunctionReason",
     "MatchAbsenceIn",
     "MatchAbsenceOut",
+    "MatchAbsenceWithdrawalIn",
+    "MatchAbsenceWithdrawalOut",
     "MeetBoardOut",
     "MeetOut",
     "MeetPage",
     "MergeIn",
     "Moment",
     "NextGameOut",
+    "NextSeasonIn",
     "NoShowIn",
     "NoShowOut",
+    "NonCountableIn",
     "NoticeOut",
     "NoticePreferencesIn",
     "NoticePreferencesOut",
     "NoticeQueueOut",
+    "NoticeWithdrawalIn",
+    "NoticeWithdrawalOut",
     "OfficialMachineIn",
     "OpenLeagueIn",
     "OpponentRecordOut",
     "PenaltyOut",
     "PhotoIn",
     "PhotoOut",
+    "PhotoRemovalIn",
+    "PhotoRemovalOut",
     "PickerOut",
     "PlaceOut",
     "PlayedGameOut",
     "PlayerHistoryOut",
+    "PlayerLinkOut",
+    "PlayerLinkPage",
     "PlayerMergeOut",
+    "PlayerOut",
     "PlayerRefOut",
     "PlayerStatsOut",
+    "PlayoffAnswerOut",
+    "PlayoffCorrectionAnswerIn",
+    "PlayoffCorrectionIn",
+    "PlayoffCorrectionOut",
     "PlayoffGameOut",
     "PlayoffLatenessIn",
     "PlayoffLatenessOut",
+    "PlayoffLineOut",
     "PlayoffMatchOut",
     "PlayoffNightOut",
     "PlayoffResultIn",
@@ -398,6 +443,9 @@ __all__ = [
     "QualifyIn",
     "QualifyingDivisionOut",
     "RaceStatus",
+    "RankChangeOut",
+    "RankRefreshIn",
+    "RankRefreshOut",
     "ReadingOut",
     "ReadingTextOut",
     "RefusedOptionOut",

@@ -11,7 +11,8 @@ Words (see `flipwell.league.models.playoffs.PlayoffSheet` and `flipwell.rules.pl
 - *correction*: after confirmation a player claims other machine scores; every present
   player of the match must agree (R3-c, R3-d, `flipwell.rules.corrections`).
 
-No service here takes an actor: the sheet's signed link is the key, as for a group's sheet.
+The sheet's signed link is the key, as for a group's sheet: no actor is needed. A correction
+sent through the API names the official whose token sent it (`actor`), for the audit log.
 Every write is checked by the rules against the whole division's bracket first.
 """
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -52,6 +54,9 @@ from flipwell.rules import (
     check_sheet_confirmer,
     decide_correction,
 )
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 TIEBREAKER = m.PlayoffSheet.TIEBREAKER
 _Change = Callable[[PlayoffMatchRecord], PlayoffMatchRecord]
@@ -196,6 +201,7 @@ def request_playoff_correction(
     requested_by: m.Player,
     reason: str,
     tie_order: Sequence[Sequence[PlayerRef]] = (),
+    actor: User | None = None,
 ) -> m.PlayoffSheet:
     """Claim other machine scores for confirmed game `number` of the match (R3-b): a pending
     correction that every other present player must agree to (R3-c, R3-d); the requester
@@ -237,16 +243,17 @@ def request_playoff_correction(
             action="playoffs.correction_requested",
             obj=created,
             league=season.league,
-            actor=None,
+            actor=actor,
             data={"match": match, "number": number, "reason": why,
                   "scores": {str(p): s for p, s in proposed.items()}},
         )  # fmt: skip
-        _answer(created, requested_by, agrees=True, facts=(season, division, match, div, state))
+        facts_now = (season, division, match, div, state)
+        _answer(created, requested_by, agrees=True, facts=facts_now, actor=actor)
     return created
 
 
 def answer_playoff_correction(
-    *, sheet: m.PlayoffSheet, player: m.Player, agrees: bool
+    *, sheet: m.PlayoffSheet, player: m.Player, agrees: bool, actor: User | None = None
 ) -> m.PlayoffSheet:
     """A present player of the match agrees or disagrees with a pending correction (R3-c).
 
@@ -262,7 +269,8 @@ def answer_playoff_correction(
         if sheet.status != m.PlayoffSheet.Status.PENDING:
             raise _stale(f"This correction was {sheet.get_status_display().lower()} already.")
         _present(state, facts, player, field="player")
-        _answer(sheet, player, agrees=agrees, facts=(season, division, match, div, state))
+        facts_now = (season, division, match, div, state)
+        _answer(sheet, player, agrees=agrees, facts=facts_now, actor=actor)
     return sheet
 
 
@@ -493,7 +501,9 @@ def _claims(
 _Facts = tuple[m.Season, str, str, DivisionFacts, PlayoffMatchState]
 
 
-def _answer(sheet: m.PlayoffSheet, player: m.Player, *, agrees: bool, facts: _Facts) -> None:
+def _answer(
+    sheet: m.PlayoffSheet, player: m.Player, *, agrees: bool, facts: _Facts, actor: User | None
+) -> None:
     """Store one answer, decide the correction (R3-d) and apply it when everyone agreed."""
     season, _division, match, div, state = facts
     try:
@@ -529,7 +539,7 @@ def _answer(sheet: m.PlayoffSheet, player: m.Player, *, agrees: bool, facts: _Fa
         action="playoffs.correction_answered",
         obj=sheet,
         league=season.league,
-        actor=None,
+        actor=actor,
         data={"match": match, "number": sheet.number, "player": player.pk, "agrees": agrees,
               "status": sheet.status},
     )  # fmt: skip
