@@ -156,5 +156,7 @@ def test_attach_photo_bomb_refused_and_counted(client, night, settings):
 
     assert bomb.status_code == 422
     assert "too many pixels" in bomb.content.decode()
-    assert after.status_code == 422
-    assert "Too many photos sent to this game" in after.content.decode()
+    assert after.status_code == 429  # issue 34 §1: a limit is a 429, not a 422
+    assert after.json()["error"]["code"] == "too_many_photos"
+    assert "Too many photos sent to this game" in after.json()["error"]["message"]
+    assert 1 <= int(after["Retry-After"]) <= 3600

@@ -18,7 +18,7 @@ from ninja.files import UploadedFile
 from flipwell.api import queries
 from flipwell.api.arguments import PLAYER, resolved
 from flipwell.api.auth import acting_official
-from flipwell.api.contract import created
+from flipwell.api.contract import RATE_LIMITED, created
 from flipwell.api.endpoints.params import GameId, PhotoKey
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
@@ -39,7 +39,9 @@ JPEG = {
 
 
 @router.post(
-    "/games/{game_id}/photos", response={200: PhotoOut, 201: PhotoOut, **ERROR_RESPONSES}, **WRITE
+    "/games/{game_id}/photos",
+    response={200: PhotoOut, 201: PhotoOut, **RATE_LIMITED, **ERROR_RESPONSES},
+    **WRITE,
 )
 def attach_photo(
     request: HttpRequest,
@@ -48,7 +50,8 @@ def attach_photo(
     payload: Form[PhotoIn],
 ) -> Any:
     """Attach a photo of the machine's display to a game while its meet is open (scope:
-    scores). 201 when kept; 200 for the same Idempotency-Key sent again (the photo kept)."""
+    scores). 201 when kept; 200 for the same Idempotency-Key sent again (the photo kept); 429
+    ``too_many_photos`` once the game refused ``PHOTO_REFUSALS_PER_GAME`` photos this hour."""
     game = queries.game(game_id)
     actor = acting_official(request, league=game.group.meet.season.league, scope="scores")
     key = request.headers.get(HEADER, "")
