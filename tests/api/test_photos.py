@@ -46,7 +46,8 @@ def test_attach_photo_then_fetch_it(client, night):
     body = response.json()
     assert (body["game_id"], body["taken_by"], body["width"]) == (first.pk, str(player), 640)
     listed = client.get(f"/api/v1/games/{first.pk}/photos", **bearer(secret))
-    assert [p["key"] for p in listed.json()] == [body["key"]]
+    assert listed.json()["next"] is None
+    assert [p["key"] for p in listed.json()["results"]] == [body["key"]]
     image = client.get(body["url"], **bearer(secret))
     assert (image.status_code, image["Content-Type"]) == (200, "image/jpeg")
     assert Image.open(io.BytesIO(image.content)).getexif() == {}

@@ -19,12 +19,13 @@ from flipwell.api import queries
 from flipwell.api.arguments import PLAYER, resolved
 from flipwell.api.auth import acting_official
 from flipwell.api.contract import RATE_LIMITED, created
-from flipwell.api.endpoints.params import GameId, PhotoKey
+from flipwell.api.endpoints.params import Cursor, GameId, Limit, PhotoKey
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.paging import page_of_sequence
 from flipwell.api.idempotency import HEADER
-from flipwell.api.schemas import PhotoIn, PhotoOut
+from flipwell.api.schemas import PhotoIn, PhotoOut, PhotoPage
 from flipwell.league import services
 from flipwell.league.selectors.photos import PhotoRef, game_photos, kept_photo
 
@@ -75,12 +76,16 @@ def _ref(game_id: int, key: str) -> PhotoRef:
     return next(p for p in game_photos([game_id])[game_id] if p.key == key)
 
 
-@router.get("/games/{game_id}/photos", response={200: list[PhotoOut], **ERROR_RESPONSES}, **WRITE)
-def list_photos(request: HttpRequest, game_id: GameId) -> Any:
-    """The photos kept of a game, oldest first (scope: scores)."""
+@router.get("/games/{game_id}/photos", response={200: PhotoPage, **ERROR_RESPONSES}, **WRITE)
+def list_photos(
+    request: HttpRequest, game_id: GameId, cursor: Cursor = None, limit: Limit = 50
+) -> Any:
+    """The photos kept of a game, oldest first, a page at a time (scope: scores)."""
     game = queries.game(game_id)
     acting_official(request, league=game.group.meet.season.league, scope="scores")
-    return list(game_photos([game.pk]).get(game.pk, ()))
+    photos = game_photos([game.pk]).get(game.pk, ())
+    items, next_url = page_of_sequence(request, photos, cursor=cursor, limit=limit)
+    return {"results": items, "next": next_url}
 
 
 @router.get("/photos/{key}", response=ERROR_RESPONSES, openapi_extra=JPEG, **WRITE)

@@ -144,6 +144,7 @@ from flipwell.api.schemas.notices import (
 from flipwell.api.schemas.people import (
     HighScoreOut,
     MachineHighScoresOut,
+    MachineHighScoresPage,
     MachineStatsOut,
     MergeIn,
     OpponentRecordOut,
@@ -153,7 +154,7 @@ from flipwell.api.schemas.people import (
     SeasonStatsOut,
     UndoMergeIn,
 )
-from flipwell.api.schemas.photos import PhotoIn, PhotoOut
+from flipwell.api.schemas.photos import PhotoIn, PhotoOut, PhotoPage
 from flipwell.api.schemas.players import (
     EntryOut,
     EntryPage,
@@ -333,6 +334,7 @@ __all__ = [
     "MachineChangeIn",
     "MachineDetailOut",
     "MachineHighScoresOut",
+    "MachineHighScoresPage",
     "MachineHistoryOut",
     "MachineIn",
     "MachineOut",
@@ -366,6 +368,7 @@ __all__ = [
     "PenaltyOut",
     "PhotoIn",
     "PhotoOut",
+    "PhotoPage",
     "PlaceOut",
     "PlayedGameOut",
     "PlayerHistoryOut",
