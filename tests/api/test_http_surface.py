@@ -176,3 +176,16 @@ def test_openapi_says_json_is_application_json(client):
     assert "application/json" in types
     assert not any("charset" in media for media in types)
     assert "application/json` exactly" in spec["info"]["description"]
+
+
+def test_a_host_not_served_is_the_error_shape_under_api(client):
+    """issue 34 §1: a disallowed Host was Django's HTML 400, under /api/ too."""
+    api = client.get("/api/v1/leagues", HTTP_HOST="evil.example.org")
+    page = client.get("/", HTTP_HOST="evil.example.org")
+
+    assert api.status_code == 400
+    assert api["Content-Type"] == "application/json"
+    assert api.json()["error"]["code"] == "host_not_allowed"
+    assert api["X-Request-ID"]
+    assert page.status_code == 400
+    assert page["Content-Type"].startswith("text/html")

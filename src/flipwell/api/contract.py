@@ -20,7 +20,10 @@ Words:
   no ``charset``); an answer without a body (204, 304) has no content type.
 - *error shape*: `flipwell.api.errors`. Django's own refusals under /api/ (a method the path
   does not serve, an unknown path, a form's missing CSRF token, a crash page) are HTML; the
-  middleware answers them in the error shape instead.
+  middleware answers them in the error shape instead, and so does `bad_request` (Django's
+  ``handler400``) for a request refused before the middleware runs (a ``Host`` not served).
+  gunicorn's own refusals (a malformed request, a request line or header too long) are in
+  the error shape too (`flipwell.gunicorn_worker`).
 
 Also: ``HEAD`` is answered as ``GET`` without the body; every 200 to a GET carries an ETag
 (the league's revision's where the endpoint has one, else a hash of the body) and a request
@@ -37,8 +40,10 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import get_conditional_response, patch_vary_headers, set_response_etag
+from django.views import defaults
 from ninja import NinjaAPI, Router, Status
 from ninja.decorators import decorate_view
 from ninja.operation import Operation, PathView
@@ -172,6 +177,21 @@ class ApiContractMiddleware:
             response.content = b""
             response["Content-Length"] = str(length)
         return response
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponseBase:
+    """Django's ``handler400`` (a request Django refuses before any view, such as a ``Host``
+    it does not serve: `flipwell.web.hosts`): under /api/ the error shape, elsewhere Django's
+    own page. The middleware never sees these: the host is checked before it runs."""
+    if not request.path.startswith(API_PREFIX):
+        return defaults.bad_request(request, exception)
+    if isinstance(exception, DisallowedHost):
+        message = (
+            "This server does not answer for the host this request names (its Host header, "
+            "name or port): send it to the installation's own address."
+        )
+        return error_response("host_not_allowed", message, 400)
+    return error_response("malformed", "The request is malformed.", 400)
 
 
 def _allowed(response: HttpResponseBase) -> list[str]:
