@@ -103,5 +103,5 @@ class JsonErrorsWorker(ThreadWorker):  # type: ignore[misc]
         answer = json_refusal(status, reason, refusal_message(status, self.cfg))
         try:
             util.write_nonblock(client, answer)
-        except Exception:  # noqa: BLE001  (as gunicorn: the client may be gone)
+        except Exception:  # as gunicorn does: the client may be gone
             self.log.debug("Failed to send error message.")

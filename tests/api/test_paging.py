@@ -29,10 +29,14 @@ def test_every_read_of_a_list_answers_a_page(client):
             bare.append(path)
         elif schema.get("properties", {}).get("results", {}).get("type") == "array":
             parameters = {p["name"] for p in read.get("parameters", [])}
-            if set(schema["properties"]) != {"results", "next"} or not {
-                "cursor",
-                "limit",
-            } <= parameters:
+            if (
+                set(schema["properties"]) != {"results", "next"}
+                or not {
+                    "cursor",
+                    "limit",
+                }
+                <= parameters
+            ):
                 unpaged.append(path)
 
     assert bare == []

@@ -68,9 +68,7 @@ READ_METHODS = ("GET", "HEAD", "OPTIONS")
 JSON = "application/json"
 REQUEST_HEADERS = "Authorization, Content-Type, Idempotency-Key, If-None-Match"
 """The headers a configured origin's page may send (a write's; the API reads no If-Match)."""
-EXPOSED_HEADERS = (
-    "ETag, Location, Idempotent-Replayed, X-Request-ID, Retry-After, WWW-Authenticate"
-)
+EXPOSED_HEADERS = "ETag, Location, Idempotent-Replayed, X-Request-ID, Retry-After, WWW-Authenticate"
 """The headers of an answer a page of another origin may read."""
 View = Callable[..., Any]
 

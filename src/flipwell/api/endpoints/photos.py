@@ -23,8 +23,8 @@ from flipwell.api.endpoints.params import Cursor, GameId, Limit, PhotoKey
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
-from flipwell.api.paging import page_of_sequence
 from flipwell.api.idempotency import HEADER
+from flipwell.api.paging import page_of_sequence
 from flipwell.api.schemas import PhotoIn, PhotoOut, PhotoPage
 from flipwell.league import services
 from flipwell.league.selectors.photos import PhotoRef, game_photos, kept_photo

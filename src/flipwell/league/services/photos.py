@@ -73,8 +73,8 @@ def attach_photo(
     Refused photos count: a game takes ``PHOTO_REFUSALS_PER_GAME`` photos refused as unreadable,
     too large or with too many pixels in an hour; past that every photo sent to it is refused
     unread until the hour ends (`REFUSALS_WINDOW`; `RateLimitedError` ``too_many_photos``), so
-    a sender cannot have file after costly file decoded. A refusal for the game's or meet's room does not count: nothing was
-    decoded in vain.
+    a sender cannot have file after costly file decoded. A refusal for the game's or meet's
+    room does not count: nothing was decoded in vain.
     """
     _check_refusals(game)
     try:
