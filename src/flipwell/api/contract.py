@@ -95,10 +95,11 @@ def answer_rate_limits(api: NinjaAPI) -> None:
     """Answer a service's `RateLimitedError` 429 in the error shape, its code the limit's, with
     ``Retry-After`` (seconds)."""
 
-    def on_rate_limited(request: HttpRequest, exc: RateLimitedError) -> HttpResponse:
-        body = error_body(exc.limit, " ".join(exc.messages))
+    def on_rate_limited(request: HttpRequest, exc: Any) -> HttpResponse:
+        limited: RateLimitedError = exc  # ninja types its handlers' error loosely
+        body = error_body(limited.limit, " ".join(limited.messages))
         response = api.create_response(request, body, status=429)
-        response["Retry-After"] = str(exc.retry_after)
+        response["Retry-After"] = str(limited.retry_after)
         return response
 
     api.add_exception_handler(RateLimitedError, on_rate_limited)
