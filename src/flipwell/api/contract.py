@@ -5,7 +5,7 @@ Words:
   request (`operation_of`) before it runs, so the error handlers and the middleware know it.
 - *private read*: an operation whose answer belongs to whoever asked: one that needs an API
   token, or one marked `private` (a personal link's page). It is sent with
-  ``Cache-Control: private, no-store`` and never with CORS headers.
+  ``Cache-Control: private, no-store`` and with CORS headers only for a *configured origin*.
 - *public read*: any other GET under /api/. A page in a browser on another site may read it:
   it is sent with ``Access-Control-Allow-Origin: *`` (never with credentials: a browser sends
   no cookie with it), and a preflight ``OPTIONS`` is answered. Its answer depends on the
