@@ -1,6 +1,7 @@
 """Typed readers of environment variables, shared by the settings and the gunicorn config,
 and the readers of the settings that need more than one variable's text: the secret key, the
-database, the site's address and the hosts a server with ``DEBUG`` on answers to.
+database, the site's address, the origins whose pages may call the API and the hosts a server
+with ``DEBUG`` on answers to.
 
 Each fails loudly on a value it cannot use (``DEBUG=maybe`` stops the process instead of
 meaning "off"). They import nothing of Django but its exception, so the gunicorn config module
@@ -314,6 +315,27 @@ def site_url(value: str) -> str:
             "for example https://league.example.org or http://192.168.1.20:8000"
         )
     return f"{parts.scheme}://{parts.netloc}"
+
+
+def cors_origins(values: list[str]) -> list[str]:
+    """``FLIPWELL_CORS_ORIGINS``: each an origin, ``http(s)://host[:port]`` as a browser sends
+    it in ``Origin`` (no path, no trailing slash, lower case); anything else stops the process
+    (a misspelt origin would silently never match)."""
+    origins = []
+    for value in values:
+        parts = urlsplit(value)
+        try:
+            parts.port  # noqa: B018  (urlsplit checks the port only when asked for it)
+            good = parts.scheme in ("http", "https") and bool(parts.hostname)
+        except ValueError:
+            good = False
+        if not good or parts.path or parts.query or parts.fragment or "@" in parts.netloc:
+            raise ImproperlyConfigured(
+                f"FLIPWELL_CORS_ORIGINS holds {value!r}, which is not an origin; use "
+                "http(s)://host[:port] with nothing after it, e.g. https://stats.example.org"
+            )
+        origins.append(f"{parts.scheme}://{parts.netloc}".lower())
+    return origins
 
 
 def site_ports(url: str) -> list[str]:

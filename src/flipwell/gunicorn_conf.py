@@ -27,6 +27,9 @@ Words and the variables that set them:
   header naming the port the server really listens on is accepted, any other is refused.
 - *logs*: the access log (one line per request, with its request id) to stdout, gunicorn's
   own messages to stderr; flipwell's logs go to stdout too (`flipwell.logs`).
+- *worker*: gunicorn's threaded worker (gthread), whose own refusals of a request it cannot
+  read or whose request line or headers pass its limits (400, 414, 431) are answered in the
+  API's error shape, JSON, not gunicorn's HTML page (`flipwell.gunicorn_worker`).
 """
 
 from __future__ import annotations
@@ -144,6 +147,8 @@ class NamedAddresses(logging.Filter):
 
 
 wsgi_app = "flipwell.wsgi:application"
+# gthread, answering gunicorn's own refusals (400, 414, 431) in the API's error shape.
+worker_class = "flipwell.gunicorn_worker.JsonErrorsWorker"
 bind = [default_bind()]
 workers = env_int("WEB_CONCURRENCY", default_workers(), minimum=1)
 threads = env_int("GUNICORN_THREADS", 4, minimum=1)

@@ -14,6 +14,7 @@ import django_stubs_ext
 
 from flipwell.env import (
     LISTEN_PORTS_VARIABLE,
+    cors_origins,
     debug_hosts,
     default_sqlite_database,
     env_addresses,
@@ -239,6 +240,8 @@ BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
 if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# Web pages of these origins may call the API with a token, writes included (flipwell.api.contract).
+CORS_ORIGINS = cors_origins(env_list("FLIPWELL_CORS_ORIGINS", []))
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)

@@ -105,7 +105,7 @@ def test_high_scores_carry_the_machine_id_and_the_league(client, golden):
     machine = f.MachineFactory(league=league, title="Zzz Only Here")
     titles = {m.title: m.pk for m in league.machines.order_by("-pk")}
 
-    machines = client.get(f"/api/v1/leagues/{league.slug}/high-scores").json()
+    machines = client.get(f"/api/v1/leagues/{league.slug}/high-scores").json()["results"]
 
     assert machines
     assert {x["league"] for x in machines} == {league.slug}

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import csv
+import datetime
 import io
+import time
 
 import pytest
 from django.core.management import call_command
 
 from flipwell.league import models as m
+from flipwell.league import services
 from flipwell.league.players_csv import COLUMNS
 from flipwell.league.selectors.playoffs import playoff_bracket
 from tests import factories as f
@@ -99,6 +102,34 @@ def test_meets_calendar_is_rfc5545_with_crlf_lines(client, golden):
     assert text.count("BEGIN:VEVENT") == 10
     assert all(len(line.encode()) <= 75 for line in text.split("\r\n"))
     assert "DTSTART:20260108T010000Z" in text  # 19:00 in Chicago on 7 January
+
+
+def test_meets_calendar_keeps_its_etag_while_nothing_changes(client, night):
+    """issue 34 §1: the calendar's DTSTAMP was the time of the request, so its ETag changed
+    every second and a subscribed calendar was downloaded again each time."""
+    url = f"/api/v1/seasons/{night.season.pk}/meets.ics"
+    services.schedule_meet(
+        season=night.season,
+        number=1,
+        date=datetime.date(2026, 1, 8),
+        actor=night.user,
+        date_reason="The venue's Tuesday is booked",
+    )
+
+    first = client.get(url)
+    time.sleep(1.1)  # past the second the first answer was made in
+    second = client.get(url)
+    unchanged = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    services.cancel_meet(
+        meet=night.season.meets.get(number=1), reason="The venue is closed", actor=night.user
+    )
+    changed = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+
+    assert second["ETag"] == first["ETag"]
+    assert second.content == first.content
+    assert unchanged.status_code == 304
+    assert changed.status_code == 200
+    assert changed["ETag"] != first["ETag"]
 
 
 def test_standings_and_scores_csv(client, golden):

@@ -113,7 +113,8 @@ def test_start_and_close_retried_with_their_keys_answer_done(client, night):
     closed = _send(client, "post", close_url, close_body, secret, "close-1")
     close_again = _send(client, "post", close_url, close_body, secret, "close-1")
 
-    assert [r.status_code for r in (started, start_again, closed, close_again)] == [200] * 4
+    statuses = [r.status_code for r in (started, start_again, closed, close_again)]
+    assert statuses == [201, 201, 200, 200]
     assert (start_again.json(), close_again.json()) == (started.json(), closed.json())
     assert m.AuditEvent.objects.filter(action__in=("meet.started", "meet.closed")).count() == 2
 

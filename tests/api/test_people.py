@@ -81,11 +81,25 @@ def test_high_scores_endpoint_lists_machines_best_first(client, golden):
     response = client.get(f"/api/v1/leagues/{golden.league.slug}/high-scores")
 
     assert response.status_code == 200
-    machines = response.json()
+    machines = response.json()["results"]
     assert machines
     for machine in machines:
         scores = [line["score"] for line in machine["scores"]]
         assert scores == sorted(scores, reverse=True)
+
+
+def test_high_scores_are_a_page_like_every_list(client, golden):
+    """issue 34 §1: high-scores was a bare array, every other list a page."""
+    url = f"/api/v1/leagues/{golden.league.slug}/high-scores"
+    whole = client.get(url).json()
+
+    first = client.get(f"{url}?limit=2").json()
+    second = client.get(first["next"]).json()
+
+    assert set(whole) == {"results", "next"}
+    assert whole["next"] is None
+    assert len(first["results"]) == 2
+    assert first["results"] + second["results"] == whole["results"][:4]
 
 
 def test_merge_players_endpoint_merges_and_the_stats_follow(client, official, rows):

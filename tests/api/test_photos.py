@@ -46,7 +46,8 @@ def test_attach_photo_then_fetch_it(client, night):
     body = response.json()
     assert (body["game_id"], body["taken_by"], body["width"]) == (first.pk, str(player), 640)
     listed = client.get(f"/api/v1/games/{first.pk}/photos", **bearer(secret))
-    assert [p["key"] for p in listed.json()] == [body["key"]]
+    assert listed.json()["next"] is None
+    assert [p["key"] for p in listed.json()["results"]] == [body["key"]]
     image = client.get(body["url"], **bearer(secret))
     assert (image.status_code, image["Content-Type"]) == (200, "image/jpeg")
     assert Image.open(io.BytesIO(image.content)).getexif() == {}
@@ -156,5 +157,7 @@ def test_attach_photo_bomb_refused_and_counted(client, night, settings):
 
     assert bomb.status_code == 422
     assert "too many pixels" in bomb.content.decode()
-    assert after.status_code == 422
-    assert "Too many photos sent to this game" in after.content.decode()
+    assert after.status_code == 429  # issue 34 §1: a limit is a 429, not a 422
+    assert after.json()["error"]["code"] == "too_many_photos"
+    assert "Too many photos sent to this game" in after.json()["error"]["message"]
+    assert 1 <= int(after["Retry-After"]) <= 3600

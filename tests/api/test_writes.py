@@ -197,7 +197,8 @@ def test_start_meet_submit_confirm_forfeit_and_close(client, night):
         client, f"/api/v1/meets/{meet.pk}/close", {"override_reason": "power cut"}, secret
     )
 
-    assert started.status_code == 200
+    assert started.status_code == 201  # issue 34 §1: a start was a 200 without Location
+    assert started["Location"] == f"http://testserver/api/v1/meets/{meet.pk}"
     assert started.json()["meet"]["status"] == "open"
     assert (submitted.status_code, replayed.status_code) == (201, 200)
     assert replayed.json()["replayed"] is True

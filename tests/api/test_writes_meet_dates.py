@@ -1,5 +1,7 @@
-"""Meet dates through the API (issue 26 §4): the date checks ask for date_reason, a meet does
-not start before its day, and a meet not yet started is moved or cancelled."""
+"""Meet dates through the API (issue 26 §4): the date checks ask for a reason, a meet does
+not start before its day, and a meet not yet started is moved or cancelled. The reason is
+``reason`` in every meet write (issue 34 §1: scheduling and starting called it
+``date_reason``)."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ pytestmark = pytest.mark.django_db
 WEEK = datetime.timedelta(days=7)
 
 
-def test_schedule_meet_dated_1999_without_a_reason_is_422_on_date_reason(client, night):
+def test_schedule_meet_dated_1999_without_a_reason_is_422_on_reason(client, night):
     """issue 26 §4: a meet dated 1999 (the season began in 2026) was scheduled."""
     response = post(
         client,
@@ -27,17 +29,17 @@ def test_schedule_meet_dated_1999_without_a_reason_is_422_on_date_reason(client,
 
     assert response.status_code == 422
     fields = response.json()["error"]["fields"]
-    assert list(fields) == ["date_reason"]
-    assert "Tuesday 5 January 1999 is outside the season" in fields["date_reason"][0]
+    assert list(fields) == ["reason"]
+    assert "Tuesday 5 January 1999 is outside the season" in fields["reason"][0]
     assert m.Meet.objects.count() == 0
 
 
 def test_schedule_meet_off_the_league_day_with_a_reason_is_201(client, night):
-    """issue 26 §4, R2-a: with date_reason the date stands, recorded as a ruling."""
+    """issue 26 §4, R2-a: with a reason the date stands, recorded as a ruling."""
     response = post(
         client,
         f"/api/v1/seasons/{night.season.pk}/meets",
-        {"number": 1, "date": "2026-01-08", "date_reason": "The venue's Tuesday is booked"},
+        {"number": 1, "date": "2026-01-08", "reason": "The venue's Tuesday is booked"},
         token(night.official, "manage"),
     )
 
@@ -51,7 +53,7 @@ def test_start_meet_dated_ahead_is_refused(client, night):
     response = post(
         client,
         f"/api/v1/seasons/{night.season.pk}/meets/start",
-        {"number": 1, "date": ahead.isoformat(), "date_reason": "Far ahead", "seed": 1},
+        {"number": 1, "date": ahead.isoformat(), "reason": "Far ahead", "seed": 1},
         token(night.official, "manage"),
     )
 
@@ -124,3 +126,34 @@ def test_cancel_meet_with_a_scores_token_is_403(client, night):
 
     assert response.status_code == 403
     assert m.Meet.objects.filter(pk=meet.pk).exists()
+
+
+def test_every_meet_write_names_its_reason_reason(client):
+    """issue 34 §1: scheduling and starting a meet took ``date_reason``, moving and
+    cancelling it ``reason``: one name for one thing."""
+    spec = client.get("/api/v1/openapi.json").json()
+    paths = [
+        "/api/v1/seasons/{season_id}/meets",
+        "/api/v1/seasons/{season_id}/meets/start",
+        "/api/v1/meets/{meet_id}/reschedule",
+        "/api/v1/meets/{meet_id}/cancel",
+    ]
+    bodies = []
+    for path in paths:
+        ref = spec["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"]
+        bodies.append(spec["components"]["schemas"][ref["$ref"].rsplit("/", 1)[-1]])
+
+    assert all("reason" in body["properties"] for body in bodies)
+    assert not any("date_reason" in body["properties"] for body in bodies)
+
+
+def test_date_reason_is_no_longer_a_field(client, night):
+    response = post(
+        client,
+        f"/api/v1/seasons/{night.season.pk}/meets",
+        {"number": 1, "date": "2026-01-08", "date_reason": "The venue's Tuesday is booked"},
+        token(night.official, "manage"),
+    )
+
+    assert response.status_code == 422
+    assert list(response.json()["error"]["fields"]) == ["date_reason"]

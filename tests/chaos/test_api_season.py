@@ -159,7 +159,8 @@ def _play_meet(api: Client, season_id: int, number: int, players: list[int]) -> 
     """Start meet `number`, play every group's match to the end, close the meet."""
     on = night_of(number)
     start = {"number": number, "date": on.isoformat(), "seed": number}
-    meet_id = api.ok("POST", f"/api/v1/seasons/{season_id}/meets/start", start)["meet"]["id"]
+    started = api.ok("POST", f"/api/v1/seasons/{season_id}/meets/start", start, 201)
+    meet_id = started["meet"]["id"]
     while True:  # one step at a time, each on the board as it is now
         board = api.ok("GET", f"/api/v1/meets/{meet_id}")
         pending = [g for g in board["groups"] if not _match_over(g)]

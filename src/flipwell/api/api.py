@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from ninja import NinjaAPI
 from ninja.openapi.docs import Swagger
 from ninja.openapi.schema import OpenAPISchema
 
-from flipwell.api.contract import mark_operations
+from flipwell.api.contract import JSON, answer_rate_limits, mark_operations
 from flipwell.api.endpoints import (
     amendments,
     files,
@@ -38,20 +39,56 @@ from flipwell.api.parsing import JsonOnlyParser
 
 
 class FlipwellApi(NinjaAPI):
-    """ninja's API, whose schema also documents the headers `flipwell.api.contract` sends and
-    the ``Idempotency-Key`` header of every write (`flipwell.api.idempotency`)."""
+    """ninja's API, whose schema also documents what `flipwell.api.contract` adds (headers,
+    the 304 of every read), the ``Idempotency-Key`` header of every write
+    (`flipwell.api.idempotency`) and the installation it is served from (``servers``)."""
 
     def get_openapi_schema(self, **kwargs: Any) -> OpenAPISchema:
         schema = super().get_openapi_schema(**kwargs)
         for operations in schema.get("paths", {}).values():
             for method, operation in operations.items():
                 responses = operation.get("responses", {})
+                if method == "get":
+                    _document_not_modified(operation)
                 for methods, status, header, text in DOCUMENTED_HEADERS:
                     if status in responses and method in methods:
                         headers = responses[status].setdefault("headers", {})
                         headers[header] = {"description": text, "schema": {"type": "string"}}
         document_idempotency(schema)
+        schema["servers"] = [installation()]
         return schema
+
+    def get_content_type(self) -> str:
+        return JSON  # exactly, as every JSON answer under /api/ (flipwell.api.contract)
+
+
+def installation() -> dict[str, str]:
+    """The OpenAPI server object of this installation: ``FLIPWELL_SITE_URL``, else the server
+    that serves the document (a relative URL)."""
+    if settings.SITE_URL:
+        return {"url": settings.SITE_URL, "description": "This flipwell installation."}
+    return {
+        "url": "/",
+        "description": "The server this document was read from (FLIPWELL_SITE_URL is not set).",
+    }
+
+
+def _document_not_modified(operation: dict[str, Any]) -> None:
+    """A read's ``If-None-Match`` parameter and its 304 answer."""
+    operation.setdefault("parameters", []).append(
+        {
+            "name": "If-None-Match",
+            "in": "header",
+            "required": False,
+            "schema": {"type": "string"},
+            "description": "ETags of answers you hold (or `*`): 304 when the read's current "
+            "ETag is among them.",
+        }
+    )
+    operation["responses"][304] = {
+        "description": "Not modified: the answer you hold (its ETag sent in If-None-Match) is "
+        "current. No body.",
+    }
 
 
 ANY = ("get", "post", "put", "patch", "delete")
@@ -59,6 +96,8 @@ DOCUMENTED_HEADERS = (
     (ANY, 201, "Location", "Where to read what was created (or the resource it belongs to)."),
     (ANY, 401, "WWW-Authenticate", "Bearer: send 'Authorization: Bearer fw_...'."),
     (("get",), 200, "ETag", "The read's entity tag: send it in If-None-Match for a 304."),
+    (("get",), 304, "ETag", "The read's entity tag, unchanged."),
+    (ANY, 429, "Retry-After", "Seconds to wait before sending it again."),
 )
 
 api = FlipwellApi(
@@ -70,7 +109,12 @@ api = FlipwellApi(
         "installation token (scope `leagues`: open leagues; its other scopes work in the "
         "leagues where its account holds the role). League points are JSON numbers with an "
         "exact fraction beside them (`league_points_exact`); lists are pages with a `next` "
-        'link; every error is `{"error": {"code", "message", "fields"}}`. Every write takes an '
+        'link; every error is `{"error": {"code", "message", "fields"}}`; every JSON answer is '
+        "`application/json` exactly (UTF-8, no charset parameter). Every read answers an ETag "
+        "and 304 to a matching `If-None-Match`; a limit on how often something may be sent "
+        "answers 429 with `Retry-After`. A web page of another site may read public data; "
+        "an installation lists the sites whose pages may also write (FLIPWELL_CORS_ORIGINS). "
+        "Every write takes an "
         "`Idempotency-Key` header: sent again with the same key and body, it is answered "
         "from the first answer (`Idempotent-Replayed: true`) and not done twice."
     ),
@@ -79,6 +123,7 @@ api = FlipwellApi(
     parser=JsonOnlyParser(),
 )
 install_error_handlers(api)
+answer_rate_limits(api)
 # Every write runs once per Idempotency-Key (flipwell.api.idempotency); reads pass through.
 api.add_decorator(idempotent, mode="view")
 # These modules' endpoints are on public.router, which serves both methods of a path: they

@@ -5,13 +5,25 @@ Words:
   request (`operation_of`) before it runs, so the error handlers and the middleware know it.
 - *private read*: an operation whose answer belongs to whoever asked: one that needs an API
   token, or one marked `private` (a personal link's page). It is sent with
-  ``Cache-Control: private, no-store`` and never with CORS headers.
+  ``Cache-Control: private, no-store`` and with CORS headers only for a *configured origin*.
 - *public read*: any other GET under /api/. A page in a browser on another site may read it:
   it is sent with ``Access-Control-Allow-Origin: *`` (never with credentials: a browser sends
-  no cookie and no token with it), and a preflight ``OPTIONS`` is answered.
+  no cookie with it), and a preflight ``OPTIONS`` is answered. Its answer depends on the
+  ``Authorization`` header (a token that is not live is a 401), so it says
+  ``Vary: Authorization``.
+- *configured origin*: an origin of ``FLIPWELL_CORS_ORIGINS`` (none by default). A page of
+  such an origin may call every operation, writes and token reads included, with a token in
+  ``Authorization``: its preflight is allowed the path's methods and the headers a write
+  sends (`REQUEST_HEADERS`), and the answer names the origin (``Vary: Origin``). No other
+  origin can write from a browser. Every answer to a browser exposes `EXPOSED_HEADERS`.
+- *content type*: every JSON answer is ``application/json`` exactly (JSON is UTF-8, RFC 8259:
+  no ``charset``); an answer without a body (204, 304) has no content type.
 - *error shape*: `flipwell.api.errors`. Django's own refusals under /api/ (a method the path
   does not serve, an unknown path, a form's missing CSRF token, a crash page) are HTML; the
-  middleware answers them in the error shape instead.
+  middleware answers them in the error shape instead, and so does `bad_request` (Django's
+  ``handler400``) for a request refused before the middleware runs (a ``Host`` not served).
+  gunicorn's own refusals (a malformed request, a request line or header too long) are in
+  the error shape too (`flipwell.gunicorn_worker`).
 
 Also: ``HEAD`` is answered as ``GET`` without the body; every 200 to a GET carries an ETag
 (the league's revision's where the endpoint has one, else a hash of the body) and a request
@@ -27,19 +39,25 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import get_conditional_response, patch_vary_headers, set_response_etag
-from ninja import Router, Status
+from django.views import defaults
+from ninja import NinjaAPI, Router, Status
 from ninja.decorators import decorate_view
 from ninja.operation import Operation, PathView
 
 from flipwell.api.errors import (
     BEARER_CHALLENGE,
     OPERATION_ATTRIBUTE,
+    error_body,
     error_response,
     not_authenticated,
 )
+from flipwell.api.schemas import ErrorOut
 from flipwell.api.tokens import token_for_secret
+from flipwell.league.services import RateLimitedError
 
 API_PREFIX = "/api/"
 PRIVATE_ATTRIBUTE = "_flipwell_private"
@@ -47,6 +65,11 @@ LOCATION_ATTRIBUTE = "_flipwell_location"
 PRIVATE_CACHE = "private, no-store"
 PREFLIGHT_MAX_AGE = 86_400
 READ_METHODS = ("GET", "HEAD", "OPTIONS")
+JSON = "application/json"
+REQUEST_HEADERS = "Authorization, Content-Type, Idempotency-Key, If-None-Match"
+"""The headers a configured origin's page may send (a write's; the API reads no If-Match)."""
+EXPOSED_HEADERS = "ETag, Location, Idempotent-Replayed, X-Request-ID, Retry-After, WWW-Authenticate"
+"""The headers of an answer a page of another origin may read."""
 View = Callable[..., Any]
 
 
@@ -61,6 +84,25 @@ def created(request: HttpRequest, body: Any, location: str) -> Status[Any]:
     (or, for a fact with no URL of its own, of the resource it belongs to)."""
     setattr(request, LOCATION_ATTRIBUTE, location)
     return Status(201, body)
+
+
+RATE_LIMITED: dict[int, type[ErrorOut]] = {429: ErrorOut}
+"""The answer of an operation a limit applies to (with ``Retry-After``): add it to its
+``response``."""
+
+
+def answer_rate_limits(api: NinjaAPI) -> None:
+    """Answer a service's `RateLimitedError` 429 in the error shape, its code the limit's, with
+    ``Retry-After`` (seconds)."""
+
+    def on_rate_limited(request: HttpRequest, exc: Any) -> HttpResponse:
+        limited: RateLimitedError = exc  # ninja types its handlers' error loosely
+        body = error_body(limited.limit, " ".join(limited.messages))
+        response = api.create_response(request, body, status=429)
+        response["Retry-After"] = str(limited.retry_after)
+        return response
+
+    api.add_exception_handler(RateLimitedError, on_rate_limited)
 
 
 def operation_of(request: HttpRequest) -> Operation | None:
@@ -128,11 +170,27 @@ class ApiContractMiddleware:
         if method in ("GET", "HEAD") and response.status_code == 200:
             response = _conditional(request, response)
         _headers(request, method, response)
+        _content_type(response)
         if method == "HEAD" and isinstance(response, HttpResponse):
             length = len(response.content)
             response.content = b""
             response["Content-Length"] = str(length)
         return response
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponseBase:
+    """Django's ``handler400`` (a request Django refuses before any view, such as a ``Host``
+    it does not serve: `flipwell.web.hosts`): under /api/ the error shape, elsewhere Django's
+    own page. The middleware never sees these: the host is checked before it runs."""
+    if not request.path.startswith(API_PREFIX):
+        return defaults.bad_request(request, exception)
+    if isinstance(exception, DisallowedHost):
+        message = (
+            "This server does not answer for the host this request names (its Host header, "
+            "name or port): send it to the installation's own address."
+        )
+        return error_response("host_not_allowed", message, 400)
+    return error_response("malformed", "The request is malformed.", 400)
 
 
 def _allowed(response: HttpResponseBase) -> list[str]:
@@ -144,18 +202,33 @@ def _allowed(response: HttpResponseBase) -> list[str]:
 
 def _options(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
     """OPTIONS: the methods the path serves (ninja answered 405 with them), and a browser's
-    CORS preflight for a path that serves GET."""
+    CORS preflight: a configured origin's for any path, any origin's for a public read."""
     if response.status_code != 405:
         return response
     allowed = _allowed(response)
     answer = HttpResponse(status=204)
     answer["Allow"] = ", ".join(allowed)
-    if _serves_public_read(request) and request.headers.get("Access-Control-Request-Method"):
+    if not request.headers.get("Access-Control-Request-Method"):
+        return answer
+    origin = configured_origin(request)
+    if origin is not None:
+        answer["Access-Control-Allow-Origin"] = origin
+        answer["Access-Control-Allow-Methods"] = ", ".join(allowed)
+        answer["Access-Control-Allow-Headers"] = REQUEST_HEADERS
+        answer["Access-Control-Max-Age"] = str(PREFLIGHT_MAX_AGE)
+        patch_vary_headers(answer, ("Origin",))
+    elif _serves_public_read(request):
         answer["Access-Control-Allow-Origin"] = "*"
         answer["Access-Control-Allow-Methods"] = ", ".join(READ_METHODS)
         answer["Access-Control-Allow-Headers"] = "If-None-Match"
         answer["Access-Control-Max-Age"] = str(PREFLIGHT_MAX_AGE)
     return answer
+
+
+def configured_origin(request: HttpRequest) -> str | None:
+    """The request's ``Origin`` when it is one of ``FLIPWELL_CORS_ORIGINS``, else None."""
+    origin = request.headers.get("Origin", "").strip().lower()
+    return origin if origin and origin in settings.CORS_ORIGINS else None
 
 
 def _serves_public_read(request: HttpRequest) -> bool:
@@ -232,11 +305,28 @@ def _headers(request: HttpRequest, method: str, response: HttpResponseBase) -> N
         response["Location"] = request.build_absolute_uri(location)
     if response.status_code == 401 and not response.has_header("WWW-Authenticate"):
         response["WWW-Authenticate"] = BEARER_CHALLENGE
-    if is_private(operation):
-        if method in ("GET", "HEAD"):
-            response["Cache-Control"] = PRIVATE_CACHE
-        patch_vary_headers(response, ("Authorization",))
-        return
-    if method in ("GET", "HEAD"):
+    if method == "OPTIONS":
+        return  # `_options` answered it
+    reading = method in ("GET", "HEAD")
+    if reading and is_private(operation):
+        response["Cache-Control"] = PRIVATE_CACHE
+    patch_vary_headers(response, ("Authorization",))
+    if reading and not is_private(operation):
         response["Access-Control-Allow-Origin"] = "*"
-        response["Access-Control-Expose-Headers"] = "ETag, Location"
+        response["Access-Control-Expose-Headers"] = EXPOSED_HEADERS
+        return
+    if settings.CORS_ORIGINS:
+        patch_vary_headers(response, ("Origin",))
+    origin = configured_origin(request)
+    if origin is not None:
+        response["Access-Control-Allow-Origin"] = origin
+        response["Access-Control-Expose-Headers"] = EXPOSED_HEADERS
+
+
+def _content_type(response: HttpResponseBase) -> None:
+    """One content type for JSON (see the module's words); none for an answer without body."""
+    if response.status_code in (204, 304):
+        if response.has_header("Content-Type"):
+            del response["Content-Type"]
+    elif response.get("Content-Type", "").split(";")[0].strip() == JSON:
+        response["Content-Type"] = JSON

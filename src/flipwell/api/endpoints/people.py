@@ -14,13 +14,14 @@ from flipwell.api import queries
 from flipwell.api.arguments import PLAYER, resolved
 from flipwell.api.auth import acting_official
 from flipwell.api.contract import created
-from flipwell.api.endpoints.params import PlayerId, Slug
+from flipwell.api.endpoints.params import Cursor, Limit, PlayerId, Slug
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.paging import page_of_sequence
 from flipwell.api.schemas import (
     MAX_ID,
-    MachineHighScoresOut,
+    MachineHighScoresPage,
     MergeIn,
     PlayerMergeOut,
     PlayerStatsOut,
@@ -59,12 +60,17 @@ def get_person_stats(request: HttpRequest, player_id: PlayerId) -> Any:
 
 @router.get(
     "/leagues/{slug}/high-scores",
-    response={200: list[MachineHighScoresOut], **ERROR_RESPONSES},
+    response={200: MachineHighScoresPage, **ERROR_RESPONSES},
 )
 @decorate_view(conditional_on_revision("slug"))
-def list_high_scores(request: HttpRequest, slug: Slug) -> Any:
-    """Each machine title's three best scores that stood as entered, every season, by title."""
-    return people.league_high_scores(queries.league(slug))
+def list_high_scores(
+    request: HttpRequest, slug: Slug, cursor: Cursor = None, limit: Limit = 50
+) -> Any:
+    """Each machine title's three best scores that stood as entered, every season, by title,
+    a page at a time."""
+    titles = people.league_high_scores(queries.league(slug))
+    items, next_url = page_of_sequence(request, titles, cursor=cursor, limit=limit)
+    return {"results": items, "next": next_url}
 
 
 @router.post(

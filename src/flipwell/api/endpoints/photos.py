@@ -18,13 +18,14 @@ from ninja.files import UploadedFile
 from flipwell.api import queries
 from flipwell.api.arguments import PLAYER, resolved
 from flipwell.api.auth import acting_official
-from flipwell.api.contract import created
-from flipwell.api.endpoints.params import GameId, PhotoKey
+from flipwell.api.contract import RATE_LIMITED, created
+from flipwell.api.endpoints.params import Cursor, GameId, Limit, PhotoKey
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.idempotency import HEADER
-from flipwell.api.schemas import PhotoIn, PhotoOut
+from flipwell.api.paging import page_of_sequence
+from flipwell.api.schemas import PhotoIn, PhotoOut, PhotoPage
 from flipwell.league import services
 from flipwell.league.selectors.photos import PhotoRef, game_photos, kept_photo
 
@@ -39,7 +40,9 @@ JPEG = {
 
 
 @router.post(
-    "/games/{game_id}/photos", response={200: PhotoOut, 201: PhotoOut, **ERROR_RESPONSES}, **WRITE
+    "/games/{game_id}/photos",
+    response={200: PhotoOut, 201: PhotoOut, **RATE_LIMITED, **ERROR_RESPONSES},
+    **WRITE,
 )
 def attach_photo(
     request: HttpRequest,
@@ -48,7 +51,8 @@ def attach_photo(
     payload: Form[PhotoIn],
 ) -> Any:
     """Attach a photo of the machine's display to a game while its meet is open (scope:
-    scores). 201 when kept; 200 for the same Idempotency-Key sent again (the photo kept)."""
+    scores). 201 when kept; 200 for the same Idempotency-Key sent again (the photo kept); 429
+    ``too_many_photos`` once the game refused ``PHOTO_REFUSALS_PER_GAME`` photos this hour."""
     game = queries.game(game_id)
     actor = acting_official(request, league=game.group.meet.season.league, scope="scores")
     key = request.headers.get(HEADER, "")
@@ -72,12 +76,16 @@ def _ref(game_id: int, key: str) -> PhotoRef:
     return next(p for p in game_photos([game_id])[game_id] if p.key == key)
 
 
-@router.get("/games/{game_id}/photos", response={200: list[PhotoOut], **ERROR_RESPONSES}, **WRITE)
-def list_photos(request: HttpRequest, game_id: GameId) -> Any:
-    """The photos kept of a game, oldest first (scope: scores)."""
+@router.get("/games/{game_id}/photos", response={200: PhotoPage, **ERROR_RESPONSES}, **WRITE)
+def list_photos(
+    request: HttpRequest, game_id: GameId, cursor: Cursor = None, limit: Limit = 50
+) -> Any:
+    """The photos kept of a game, oldest first, a page at a time (scope: scores)."""
     game = queries.game(game_id)
     acting_official(request, league=game.group.meet.season.league, scope="scores")
-    return list(game_photos([game.pk]).get(game.pk, ()))
+    photos = game_photos([game.pk]).get(game.pk, ())
+    items, next_url = page_of_sequence(request, photos, cursor=cursor, limit=limit)
+    return {"results": items, "next": next_url}
 
 
 @router.get("/photos/{key}", response=ERROR_RESPONSES, openapi_extra=JPEG, **WRITE)

@@ -95,13 +95,15 @@ def record_forfeit(request: HttpRequest, game_id: GameId, payload: ForfeitIn) ->
 
 
 @router.post(
-    "/seasons/{season_id}/meets/start", response={200: StartedOut, **ERROR_RESPONSES}, **WRITE
+    "/seasons/{season_id}/meets/start", response={201: StartedOut, **ERROR_RESPONSES}, **WRITE
 )
 def start_meet(request: HttpRequest, season_id: SeasonId, payload: StartMeetIn) -> Any:
-    """Start a meet: ladder, groups, first machines drawn (§4, §5; scope: manage)."""
+    """Start a meet: ladder, groups, first machines drawn (§4, §5; scope: manage). 201, its
+    ``Location`` the meet, as every write that makes something (here the night's groups)."""
     season = queries.season(season_id)
     actor = acting_official(request, league=season.league, scope="manage")
-    return services.start_meet(**resolved(payload), season=season, actor=actor)
+    started = services.start_meet(**resolved(payload), season=season, actor=actor)
+    return created(request, started, f"/api/v1/meets/{started.meet.pk}")
 
 
 @router.post("/meets/{meet_id}/close", response={200: ClosedOut, **ERROR_RESPONSES}, **WRITE)

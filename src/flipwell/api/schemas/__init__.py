@@ -160,6 +160,7 @@ from flipwell.api.schemas.notices import (
 from flipwell.api.schemas.people import (
     HighScoreOut,
     MachineHighScoresOut,
+    MachineHighScoresPage,
     MachineStatsOut,
     MergeIn,
     OpponentRecordOut,
@@ -169,7 +170,7 @@ from flipwell.api.schemas.people import (
     SeasonStatsOut,
     UndoMergeIn,
 )
-from flipwell.api.schemas.photos import PhotoIn, PhotoOut
+from flipwell.api.schemas.photos import PhotoIn, PhotoOut, PhotoPage
 from flipwell.api.schemas.players import (
     EntryOut,
     EntryPage,
@@ -370,6 +371,7 @@ __all__ = [
     "MachineChangeIn",
     "MachineDetailOut",
     "MachineHighScoresOut",
+    "MachineHighScoresPage",
     "MachineHistoryOut",
     "MachineIn",
     "MachineOptionOut",
@@ -410,6 +412,7 @@ __all__ = [
     "PenaltyOut",
     "PhotoIn",
     "PhotoOut",
+    "PhotoPage",
     "PhotoRemovalIn",
     "PhotoRemovalOut",
     "PickerOut",

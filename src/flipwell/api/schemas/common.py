@@ -178,13 +178,16 @@ def text_field(
     *,
     min_length: int = 0,
     max_length: int = limits.TEXT_LENGTH,
+    alias: str | None = None,
 ) -> Any:
-    """A text field without NUL, at most `max_length` characters."""
+    """A text field without NUL, at most `max_length` characters; `alias`: its name as sent
+    when the attribute is the service's (`flipwell.api.arguments`)."""
     return Field(
         default,
         min_length=min_length,
         max_length=max_length,
         pattern=NO_NUL,
+        alias=alias,
         description=description,
     )
 

@@ -141,8 +141,10 @@ class StartMeetIn(InputSchema):
     seed: int | None = bounded(limits.SEED, "The first-machine draw seed; random when null.", None)
     date_reason: str | None = text_field(
         "Why this date, when it is outside the season, out of order or not on the league day "
-        "(R2-a): such a date is refused without one (date_reason); a Ruling records it.",
+        "(R2-a): such a date is refused without one (a 422 on `reason`); a Ruling records it. "
+        "The same field as a move's or a cancellation's `reason`.",
         None,
+        alias="reason",
     )
 
 
@@ -170,8 +172,10 @@ class ScheduleMeetIn(InputSchema):
     date: Day = Field(..., description="The meet's date.")
     date_reason: str | None = text_field(
         "Why this date, when it is outside the season, out of order or not on the league day "
-        "(R2-a): such a date is refused without one (date_reason); a Ruling records it.",
+        "(R2-a): such a date is refused without one (a 422 on `reason`); a Ruling records it. "
+        "The same field as a move's or a cancellation's `reason`.",
         None,
+        alias="reason",
     )
 
 

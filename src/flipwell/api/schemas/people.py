@@ -108,6 +108,11 @@ class MachineHighScoresOut(Schema):
     scores: list[HighScoreOut] = Field(..., description="Its best scores, best first.")
 
 
+class MachineHighScoresPage(Schema):
+    results: list[MachineHighScoresOut] = Field(..., description="This page's titles, by title.")
+    next: str | None = Field(..., description="URL of the next page; null on the last page.")
+
+
 class MergeIn(InputSchema):
     kept: int = Field(
         ...,

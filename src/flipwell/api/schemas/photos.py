@@ -47,3 +47,8 @@ class PhotoOut(Schema):
     @staticmethod
     def resolve_url(obj: PhotoRef) -> str:
         return f"/api/v1/photos/{obj.key}"
+
+
+class PhotoPage(Schema):
+    results: list[PhotoOut] = Field(..., description="This page's photos, oldest first.")
+    next: str | None = Field(..., description="URL of the next page; null on the last page.")

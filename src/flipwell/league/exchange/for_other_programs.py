@@ -73,15 +73,17 @@ def ifpa_results(
     return IfpaExport(csv=csv_text(IFPA_COLUMNS, rows), submission=submission)
 
 
-def meets_calendar(season: m.Season, *, now: datetime.datetime | None = None) -> str:
+def meets_calendar(season: m.Season) -> str:
     """Every stored meet of the season as an iCalendar (RFC 5545) text with CRLF lines.
 
     The icalendar library escapes the text values and folds long lines (at 75 octets, never
-    inside a UTF-8 character).
+    inside a UTF-8 character). Its ``DTSTAMP`` is when the calendar last changed (`_stamp`),
+    not the time of the request: the same facts give the same text, byte for byte, so its
+    ETag holds while nothing changed and a subscribed calendar is not downloaded again.
     """
     league = season.league
     zone = ZoneInfo(league.time_zone)
-    stamp = (now or datetime.datetime.now(tz=datetime.UTC)).astimezone(datetime.UTC)
+    stamp = _stamp(season)
     calendar = Calendar()
     calendar.add("version", "2.0")
     calendar.add("prodid", "-//flipwell//flipwell league meets//EN")
@@ -101,6 +103,20 @@ def meets_calendar(season: m.Season, *, now: datetime.datetime | None = None) ->
         calendar.add_component(event)
     text: bytes = calendar.to_ical()
     return text.decode("utf-8")
+
+
+def _stamp(season: m.Season) -> datetime.datetime:
+    """When the season's calendar last changed, to the second: the league's latest audit event
+    (every service that changes a meet, a season or the league records one), or the season's
+    creation when later (a season stored without one)."""
+    latest = (
+        m.AuditEvent.objects.filter(league=season.league_id)
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    stamp = max(season.created_at, latest) if latest is not None else season.created_at
+    return stamp.astimezone(datetime.UTC).replace(microsecond=0)
 
 
 def import_roster(*, season: m.Season, csv_text: str, actor: User) -> ImportResult:

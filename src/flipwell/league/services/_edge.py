@@ -49,6 +49,20 @@ class ConflictError(ValidationError):
         self.conflict = code
 
 
+class RateLimitedError(ValidationError):
+    """A request refused because too many like it came lately (a limit per game, per address):
+    it may be sent again after `retry_after` seconds.
+
+    A `ValidationError`, so a form shows its message; the API answers 429 with
+    ``Retry-After`` and the `code` given (``too_many_photos``) as its error code.
+    """
+
+    def __init__(self, message: Any, *, code: str, retry_after: int) -> None:
+        super().__init__(message, code)
+        self.limit = code
+        self.retry_after = max(1, retry_after)
+
+
 def _sentence(text: str) -> str:
     text = text.strip()
     text = text[:1].upper() + text[1:]

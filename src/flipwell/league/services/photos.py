@@ -32,6 +32,7 @@ from flipwell.league.photos import (
 )
 from flipwell.league.services._edge import (
     MeetHold,
+    RateLimitedError,
     group_player_ids,
     hold_meet,
     league_changed,
@@ -71,9 +72,9 @@ def attach_photo(
 
     Refused photos count: a game takes ``PHOTO_REFUSALS_PER_GAME`` photos refused as unreadable,
     too large or with too many pixels in an hour; past that every photo sent to it is refused
-    unread until the hour ends (`REFUSALS_WINDOW`), so a sender cannot have file after
-    costly file decoded. A refusal for the game's or meet's room does not count: nothing was
-    decoded in vain.
+    unread until the hour ends (`REFUSALS_WINDOW`; `RateLimitedError` ``too_many_photos``), so
+    a sender cannot have file after costly file decoded. A refusal for the game's or meet's
+    room does not count: nothing was decoded in vain.
     """
     _check_refusals(game)
     try:
@@ -119,9 +120,10 @@ def _refusals_key(game: m.Game) -> str:
 def _check_refusals(game: m.Game) -> None:
     """Refuse, unread, a photo for a game that refused ``PHOTO_REFUSALS_PER_GAME`` this hour."""
     if int(cache.get(_refusals_key(game), 0)) >= int(settings.PHOTO_REFUSALS_PER_GAME):
-        raise ValidationError(
+        raise RateLimitedError(
             {"photo": "Too many photos sent to this game could not be kept: try again in an hour."},
             code="too_many_photos",
+            retry_after=REFUSALS_WINDOW - int(time.time()) % REFUSALS_WINDOW,
         )
 
 
