@@ -72,3 +72,21 @@ def test_another_leagues_ratings_page_lists_none_of_these_players(client, season
 
     assert "Nobody has played enough games to be rated yet." in page
     assert "Adams" not in page
+
+
+def test_meet_board_shows_each_players_chance_before_the_game():
+    """Before any meet is held every player is new (1500 ± 350): equal chances, 25% each."""
+    from tests.league import league_night as night_
+
+    ratings.forget()
+    night = night_.build_night(players=8, machines=8)
+    meet = night_.start(night)
+    from django.test import Client
+
+    page = Client().get(f"/leagues/{night.league.slug}/meets/{meet.pk}/").content.decode()
+
+    lines = re.findall(r'<p class="chances">(.*?)</p>', page)
+    assert len(lines) == 2  # two groups of four
+    for line in lines:
+        assert "Chance to win this game, from the ratings:" in line
+        assert re.findall(r"(\d+)%", line) == ["25"] * 4

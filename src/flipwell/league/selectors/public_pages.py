@@ -18,13 +18,14 @@ runs a fixed number of queries whatever the league's size.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from flipwell.league import models as m
-from flipwell.league.selectors import people
+from flipwell.league.selectors import people, ratings
 from flipwell.league.selectors.machine_history import (
     MachineSheet,
     machine_histories,
@@ -166,6 +167,10 @@ class GroupView:
     """Each player's points of the night so far; the match bonus once finished (R3.3-a)."""
     lines: tuple[PanelLine, ...] = ()
     """The group's players as its TV panel lists them (see `PanelLine`)."""
+    chances: tuple[tuple[str, int], ...] = ()
+    """Before the match is over: each player of the game being played, or of the next one,
+    with his chance in percent to win it from the ratings (`flipwell.league.selectors.ratings`;
+    computed, not stored); best chance first."""
 
     @property
     def ranked_nights(self) -> tuple[NightLine, ...]:
@@ -552,7 +557,7 @@ def sheets_page(league: m.League, meet_id: int) -> SheetsPage:
 
 
 def _sheet_group(row: m.Group, group: BoardGroup) -> SheetGroup:
-    view = _group_view(group)
+    view = _group_view(group, {})  # a printed sheet shows no chances
     games = {game.number: game for game in view.games}
     return SheetGroup(
         group=row,
@@ -608,7 +613,15 @@ def _season_ref(season: m.Season) -> SeasonRef:
 
 
 def _meet_page(league: m.League, meet: m.Meet, board: MeetBoard) -> MeetPage:
-    groups = tuple(_group_view(group) for group in board.groups)
+    playing = [g for g in board.groups if not g.finished]
+    chances = dict(
+        zip(
+            [g.id for g in playing],
+            ratings.win_chances_in_games([g.play_order or g.players for g in playing]),
+            strict=True,
+        )
+    )
+    groups = tuple(_group_view(group, chances.get(group.id, {})) for group in board.groups)
     return MeetPage(
         league=league,
         season=_season_ref(meet.season),
@@ -643,7 +656,7 @@ def _score_cells(game: BoardGame, group: BoardGroup) -> tuple[ScoreCell, ...]:
     return tuple(cells)
 
 
-def _group_view(group: BoardGroup) -> GroupView:
+def _group_view(group: BoardGroup, chances: Mapping[int, float]) -> GroupView:
     names = group.names
     games = tuple(
         GameView(
@@ -687,6 +700,9 @@ def _group_view(group: BoardGroup) -> GroupView:
         finished=group.finished,
         nights=group.nights,
         lines=_panel_lines(group),
+        chances=tuple(
+            (names[p], round(100 * c)) for p, c in sorted(chances.items(), key=lambda x: -x[1])
+        ),
     )
 
 

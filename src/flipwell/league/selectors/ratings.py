@@ -163,12 +163,21 @@ def league_ratings(league: m.League, *, min_games: int = MIN_RATED_GAMES) -> tup
 def win_chances_of(player_ids: Sequence[int]) -> dict[int, float]:
     """Each player's chance to win a game against the others, from the ratings now (a new
     player counts as 1500 ± 350); computed, never stored."""
+    return win_chances_in_games([player_ids])[0]
+
+
+def win_chances_in_games(games: Sequence[Sequence[int]]) -> list[dict[int, float]]:
+    """`win_chances_of` for several games at once (one query)."""
     rated = _rated()
-    persons = dict(m.Player.objects.filter(pk__in=player_ids).values_list("pk", "merged_into_id"))
-    ratings = [
-        rated.book.current(player_key(persons.get(pk) or pk)) or Rating() for pk in player_ids
+    wanted = {pk for game in games for pk in game}
+    kept = dict(m.Player.objects.filter(pk__in=wanted).values_list("pk", "merged_into_id"))
+
+    def rating(pk: int) -> Rating:
+        return rated.book.current(player_key(kept.get(pk) or pk)) or Rating()
+
+    return [
+        dict(zip(game, win_chances([rating(pk) for pk in game]), strict=True)) for game in games
     ]
-    return dict(zip(player_ids, win_chances(ratings), strict=True))
 
 
 def _line(rated: _Rated, key: str) -> RatingLine | None:
