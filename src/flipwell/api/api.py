@@ -30,7 +30,7 @@ from flipwell.api.endpoints import (
     writes,
 )
 from flipwell.api.errors import install_error_handlers
-from flipwell.api.idempotency import document_idempotency, idempotent
+from flipwell.api.idempotency import document_idempotency, install_idempotency
 from flipwell.api.parsing import JsonOnlyParser
 
 
@@ -69,15 +69,16 @@ api = FlipwellApi(
         "exact fraction beside them (`league_points_exact`); lists are pages with a `next` "
         'link; every error is `{"error": {"code", "message", "fields"}}`. Every write takes an '
         "`Idempotency-Key` header: sent again with the same key and body, it is answered "
-        "from the first answer (`Idempotent-Replayed: true`) and not done twice."
+        "with the first answer, its status, headers and body (`Idempotent-Replayed: true`), "
+        "and not done twice. The writes that record a fact that counts (a violation, a "
+        "forfeit, a malfunction, money, ...) require it: without it they answer 428 "
+        "`idempotency_key_required`."
     ),
     docs=Swagger(),
     urls_namespace="api-v1",
     parser=JsonOnlyParser(),
 )
 install_error_handlers(api)
-# Every write runs once per Idempotency-Key (flipwell.api.idempotency); reads pass through.
-api.add_decorator(idempotent, mode="view")
 # The writes' endpoints are on public.router, which serves both methods of a path.
 WRITE_MODULES = (
     writes,
@@ -93,4 +94,7 @@ WRITE_MODULES = (
 api.add_router("", public.router)
 api.add_router("", files.router)
 api.add_router("", me.router)
+# Every write runs once per Idempotency-Key (flipwell.api.idempotency), inside the operation's
+# note (flipwell.api.contract), so a replay gets the same headers as the first answer.
+install_idempotency([public.router, files.router, me.router])
 mark_operations([public.router, files.router, me.router])

@@ -23,7 +23,7 @@ from flipwell.api.endpoints.params import GameId, PhotoKey
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
-from flipwell.api.idempotency import HEADER
+from flipwell.api.idempotency import HEADER, key_required
 from flipwell.api.schemas import PhotoIn, PhotoOut
 from flipwell.league import services
 from flipwell.league.selectors.photos import PhotoRef, game_photos, kept_photo
@@ -41,6 +41,7 @@ JPEG = {
 @router.post(
     "/games/{game_id}/photos", response={200: PhotoOut, 201: PhotoOut, **ERROR_RESPONSES}, **WRITE
 )
+@key_required
 def attach_photo(
     request: HttpRequest,
     game_id: GameId,
