@@ -583,7 +583,7 @@ def test_the_fact_writes_require_the_key_in_the_schema_with_their_428():
     assert [
         f"{method} {path}"
         for method, path in FACT_WRITES
-        if "428" not in paths[path][method]["responses"]
+        if 428 not in paths[path][method]["responses"]
     ] == []
 
 
@@ -595,7 +595,7 @@ def test_every_write_that_creates_something_decided_whether_it_needs_the_key():
     creating = {
         (method, path)
         for method, path in _write_operations()
-        if "201" in paths[path][method]["responses"]
+        if 201 in paths[path][method]["responses"]
     }
 
     assert creating - FACT_WRITES - set(NATURAL_IDENTITY) == set()
@@ -620,7 +620,7 @@ FACTS = [
     (
         "post",
         "/api/v1/meets/{meet_id}/violations",
-        {"player": "{group_player}", "kind": "opponents_ball", "game": "{other_game_id}",
+        {"player": "{player_id}", "kind": "opponents_ball", "game": "{game_id}",
          "reason": "Seen by the LO"},
     ),
     (

@@ -291,7 +291,7 @@ def document_idempotency(schema: MutableMapping[str, Any]) -> None:
             operation.setdefault("parameters", []).append(_parameter(operation, required))
             responses = operation.setdefault("responses", {})
             if required:
-                responses[str(KEY_REQUIRED_STATUS)] = _key_required_answer(responses)
+                responses[KEY_REQUIRED_STATUS] = _key_required_answer(responses)
             for status, response in responses.items():
                 if str(status).startswith("2"):
                     response.setdefault("headers", {}).update(replayed)
@@ -313,7 +313,7 @@ def _parameter(operation: MutableMapping[str, Any], required: bool) -> dict[str,
     }
 
 
-def _key_required_answer(responses: MutableMapping[str, Any]) -> dict[str, Any]:
+def _key_required_answer(responses: MutableMapping[Any, Any]) -> dict[str, Any]:
     """The 428's documentation, in the error shape the operation's other refusals have."""
     shape = next(
         (r["content"] for s, r in responses.items() if str(s).startswith("4") and "content" in r),
