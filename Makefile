@@ -173,6 +173,7 @@ bench: $(STAMP)
 	sh scripts/install-wrk.sh
 	$(BIN)/python bench/bench_http.py
 	$(BIN)/python bench/bench_sse.py
+	$(BIN)/python bench/bench_photos.py
 	@if $(POSTGRES_UP); then \
 	  BENCH_NIGHT_URL="$(BENCH_POSTGRES)flipwell_bench_night" $(BIN)/python bench/bench_night.py; \
 	else \

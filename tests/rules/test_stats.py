@@ -38,6 +38,7 @@ from flipwell.rules import (
     high_scores,
     person_stats,
 )
+from flipwell.rules.stats import best_and_worst
 
 MM, AFM, TZ = "Medieval Madness", "Attack from Mars", "Twilight Zone"
 PERSON_OF = {"5": "1"}
@@ -151,3 +152,21 @@ def test_high_scores_leave_out_reduced_scores_and_name_the_person():
     )
     assert [(h.score, h.player) for h in scores[TZ]] == [(450, "2"), (100, "3"), (90, "4")]
     assert [(h.score, h.player) for h in scores[AFM]] == [(400, "2"), (300, "3"), (200, "4")]
+
+
+def test_best_and_worst_machines_by_average_place_with_enough_games():
+    records = [
+        MachineRecord("A", 3, Fraction(3, 2), None),
+        MachineRecord("B", 1, Fraction(1), None),  # one game: says little
+        MachineRecord("C", 4, Fraction(3), None),
+        MachineRecord("D", 2, Fraction(3, 2), None),
+    ]
+
+    best, worst = best_and_worst(records)
+
+    assert best is not None
+    assert best.machine == "A"  # equal average place with D: more games
+    assert worst is not None
+    assert worst.machine == "C"
+    assert best_and_worst(records[1:2]) == (None, None)
+    assert best_and_worst(records[:1]) == (records[0], None)

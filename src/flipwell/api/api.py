@@ -26,6 +26,7 @@ from flipwell.api.endpoints import (
     photos,
     playoff_writes,
     public,
+    ratings,
     setup_writes,
     writes,
 )
@@ -79,8 +80,10 @@ api = FlipwellApi(
     parser=JsonOnlyParser(),
 )
 install_error_handlers(api)
-# The writes' endpoints are on public.router, which serves both methods of a path.
-WRITE_MODULES = (
+# These modules' endpoints are on public.router, which serves both methods of a path: they
+# are imported for their routes.
+ROUTE_MODULES = (
+    ratings,
     writes,
     machine_care,
     meet_writes,

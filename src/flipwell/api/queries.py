@@ -18,7 +18,9 @@ from django.db.models import Model, OuterRef, Prefetch, QuerySet, Subquery
 from django.http import Http404
 
 from flipwell.league import models as m
+from flipwell.league.selectors import people
 from flipwell.league.selectors.meet_board import BoardGame, board_game
+from flipwell.league.selectors.people import Person
 from flipwell.league.selectors.seasons import current_season_id_subquery, with_state
 
 M = TypeVar("M", bound=Model)
@@ -241,3 +243,23 @@ def player_merge(merge_id: int) -> m.PlayerMerge:
         f"No player merge {merge_id}.",
         pk=merge_id,
     )
+
+
+def person(player_id: int) -> Person:
+    """The person of a player row: the row's own person, or, for a row merged into another,
+    the person it is merged into; 404 when there is no such row."""
+    try:
+        return people.person(player_id)
+    except people.MergedPlayerError as merged:
+        return people.person(merged.kept)
+    except people.PersonNotFoundError as error:
+        raise Http404(str(error)) from error
+
+
+def league_person(league: m.League, player_id: int) -> Person:
+    """`person`, when one of the person's rows is entered in a season of `league` (404
+    otherwise, naming them)."""
+    who = person(player_id)
+    if not m.SeasonEntry.objects.filter(season__league=league, player_id__in=who.ids).exists():
+        raise Http404(f"{who.ref.name} plays in no season of {league}.")
+    return who

@@ -21,6 +21,7 @@ a match, a season      match, season (facts folded into standings); progress
 IFPA league rules      ifpa (who an IFPA submission lists); ifpa_compliance (the IFPA's
                        league requirements, the TGP and fee estimates)
 statistics             stats (a person's record across seasons, read from folds)
+ratings                rating (Glicko-2 from group games; not a rule, see §6)
 §7                     extra_balls, malfunctions; turns (a ruling about a player's turn):
                        promptness (§7.5, the slow-play warning), distractions (§7.7, §7.8)
 §8                     violations

@@ -38,6 +38,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Protocol, TypeVar
 
 from flipwell.rules.match import GameFacts, GameOutcome
 from flipwell.rules.progress import provisional_points, season_progress
@@ -191,6 +192,31 @@ def person_stats(
             for title, p in sorted(places.items())
         ),
     )
+
+
+M = TypeVar("M", bound="PlacedOn")
+
+
+class PlacedOn(Protocol):
+    """A record of games on one machine, with the average place they got."""
+
+    @property
+    def games(self) -> int: ...
+    @property
+    def average_place(self) -> Fraction: ...
+
+
+def best_and_worst(records: Iterable[M], *, min_games: int = 2) -> tuple[M | None, M | None]:
+    """The machine a person does best on (the lowest average place) and worst on (the
+    highest), among those he played at least `min_games` times (one game says little); ties
+    by most games. None when no machine has enough games; the worst is None too when it would
+    be the best."""
+    enough = [r for r in records if r.games >= min_games]
+    if not enough:
+        return None, None
+    best = min(enough, key=lambda r: (r.average_place, -r.games))
+    worst = max(enough, key=lambda r: (r.average_place, r.games))
+    return best, (worst if worst is not best else None)
 
 
 def high_scores(

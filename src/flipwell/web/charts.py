@@ -29,6 +29,7 @@ from django.utils.safestring import SafeString, mark_safe
 from flipwell.league.selectors.playoffs import DivisionView, MatchView
 from flipwell.league.selectors.standings import PlayerRef
 from flipwell.rules import BRACKET_MATCHES
+from flipwell.rules.rating import RANGE_DEVIATIONS
 from flipwell.web.formatting import number
 
 PALETTE_SIZE = 8
@@ -163,6 +164,47 @@ def sparkline(points: Sequence[Fraction], *, scale: Fraction | int, label: str) 
         f'<svg class="spark" viewBox="0 0 {width:g} {height:g}" role="img" '
         f'aria-label="{escape(label)}" xmlns="http://www.w3.org/2000/svg">'
         f'<polyline points="{path}"/></svg>'
+    )
+
+
+def rating_chart(steps: Sequence[tuple[str, float, float]], *, title: str) -> SafeString:
+    """A person's rating after each meet as a line in its range (a band of ± about two
+    deviations, `flipwell.rules.rating.RANGE_DEVIATIONS`), each step named (season, meet) in
+    its tooltip; the lowest and highest rating of the axis written at its left. Small enough
+    for a phone: the picture scales to its column."""
+    if not steps:
+        return mark_safe("")  # safe: nothing to draw
+    width, height, left, right, top, bottom = 320.0, 120.0, 44.0, 8.0, 8.0, 8.0
+    spread = RANGE_DEVIATIONS
+    low = min(r - spread * d for _, r, d in steps)
+    high = max(r + spread * d for _, r, d in steps)
+    low, high = 50 * (low // 50), 50 * (-(-high // 50))
+    count = max(len(steps) - 1, 1)
+
+    def x(i: int) -> float:
+        return left + (width - left - right) * i / count
+
+    def y(rating: float) -> float:
+        return top + (height - top - bottom) * (high - rating) / ((high - low) or 1)
+
+    upper = [(x(i), y(r + spread * d)) for i, (_, r, d) in enumerate(steps)]
+    lower = [(x(i), y(r - spread * d)) for i, (_, r, d) in enumerate(steps)]
+    band = " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy in [*upper, *reversed(lower)])
+    line = " ".join(f"{x(i):.1f},{y(r):.1f}" for i, (_, r, _) in enumerate(steps))
+    dots = "".join(
+        f'<circle class="step" cx="{x(i):.1f}" cy="{y(r):.1f}" r="2.5">'
+        f"<title>{escape(name)}: {number(round(r))} ± {number(round(spread * d))}</title></circle>"
+        for i, (name, r, d) in enumerate(steps)
+    )
+    return mark_safe(  # safe: every text is escaped
+        f'<svg class="chart rating-chart" viewBox="0 0 {width:g} {height:g}" role="img" '
+        f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">'
+        f'<text class="axis" x="{left - 4:g}" y="{y(high) + 10:.1f}" text-anchor="end">'
+        f"{number(int(high))}</text>"
+        f'<text class="axis" x="{left - 4:g}" y="{y(low):.1f}" text-anchor="end">'
+        f"{number(int(low))}</text>"
+        f'<polygon class="range" points="{band}"/>'
+        f'<polyline class="series s0" points="{line}"/>{dots}</svg>'
     )
 
 

@@ -22,6 +22,7 @@ urlpatterns = [
         name="report_problem",
     ),
     path("leagues/<slug:slug>/high-scores/", public.high_scores, name="high_scores"),
+    path("leagues/<slug:slug>/ratings/", public.ratings_page, name="ratings"),
     path("leagues/<slug:slug>/maintenance/", public.maintenance, name="maintenance"),
     path(
         "print/<slug:slug>/meets/<id:meet_id>/sheets/",

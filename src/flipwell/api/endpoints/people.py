@@ -44,7 +44,7 @@ def get_player_stats(request: HttpRequest, slug: Slug, player_id: PlayerId) -> A
     answers with its person's statistics (`player` names the person's own row); 404 for a
     person who never played in the league."""
     league = queries.league(slug)
-    stats = people.player_stats(_person(player_id), league=league)
+    stats = people.player_stats(queries.person(player_id), league=league)
     if not stats.seasons:
         raise Http404(f"{stats.player.name} plays in no season of {league}.")
     return stats
@@ -54,7 +54,7 @@ def get_player_stats(request: HttpRequest, slug: Slug, player_id: PlayerId) -> A
 def get_person_stats(request: HttpRequest, player_id: PlayerId) -> Any:
     """A person's statistics over every season of every league on this installation (their
     merged rows' included); machines are counted by title across leagues."""
-    return people.player_stats(_person(player_id))
+    return people.player_stats(queries.person(player_id))
 
 
 @router.get(
@@ -100,13 +100,3 @@ def undo_player_merge(
     return services.undo_player_merge(
         **resolved(payload), league=league, merge=queries.player_merge(merge_id), actor=actor
     )
-
-
-def _person(player_id: int) -> people.Person:
-    """The person of a player row (404 when there is no such row)."""
-    try:
-        return people.person(player_id)
-    except people.MergedPlayerError as merged:
-        return people.person(merged.kept)
-    except people.PersonNotFoundError as error:
-        raise Http404(str(error)) from error

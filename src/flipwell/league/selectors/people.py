@@ -166,11 +166,11 @@ def player_stats(who: Person, *, league: m.League | None = None) -> PlayerStats:
         .exclude(Q(state="being_prepared"))  # an annotation: by Q, which mypy leaves alone
         .order_by("created_at", "pk")
     )
-    folded = _folded(seasons)
-    people = _people(seasons)
-    stats = person_stats(folded, person=player_key(who.player.pk), person_of=_keys(people))
-    names = {s.pk: _season_name(s) for s in seasons}
-    refs = _by_person(people)
+    folded = folded_seasons(seasons)
+    people = people_of_seasons(seasons)
+    stats = person_stats(folded, person=player_key(who.player.pk), person_of=person_keys(people))
+    names = {s.pk: season_name(s) for s in seasons}
+    refs = persons_by_key(people)
     return PlayerStats(
         player=who.ref,
         seasons=tuple(
@@ -210,10 +210,12 @@ def league_high_scores(league: m.League, *, per_machine: int = 3) -> tuple[Machi
     with the league's machine of the title (five queries, the folds stored); a person's
     merged rows are named as the person."""
     seasons = list(_seasons(league).order_by("created_at", "pk"))
-    people = _people(seasons)
-    names = {s.pk: _season_name(s) for s in seasons}
-    refs = _by_person(people)
-    found = high_scores(_folded(seasons), person_of=_keys(people), per_machine=per_machine)
+    people = people_of_seasons(seasons)
+    names = {s.pk: season_name(s) for s in seasons}
+    refs = persons_by_key(people)
+    found = high_scores(
+        folded_seasons(seasons), person_of=person_keys(people), per_machine=per_machine
+    )
     machine_ids: dict[str, int] = {}
     for title, pk in (
         m.Machine.objects.filter(league=league).order_by("-pk").values_list("title", "pk")
@@ -237,14 +239,14 @@ def _seasons(league: m.League | None) -> QuerySet[m.Season]:
     return rows if league is None else rows.filter(league=league)
 
 
-def _folded(seasons: Sequence[m.Season]) -> list[FoldedSeason]:
+def folded_seasons(seasons: Sequence[m.Season]) -> list[FoldedSeason]:
     return [
         FoldedSeason(season.pk, fold.facts, fold.result)
         for season, fold in zip(seasons, season_folds(seasons), strict=True)
     ]
 
 
-def _people(seasons: Iterable[m.Season]) -> dict[str, PlayerRef]:
+def people_of_seasons(seasons: Iterable[m.Season]) -> dict[str, PlayerRef]:
     """Every player key of `seasons` -> the person it belongs to (kept row's id and name)."""
     rows = (
         m.Player.objects.filter(season_entries__season__in=[s.pk for s in seasons])
@@ -268,17 +270,17 @@ def _people(seasons: Iterable[m.Season]) -> dict[str, PlayerRef]:
     return found
 
 
-def _keys(people: dict[str, PlayerRef]) -> dict[str, str]:
+def person_keys(people: dict[str, PlayerRef]) -> dict[str, str]:
     """Player key -> the person's key (the rules' `person_of`)."""
     return {key: player_key(ref.id) for key, ref in people.items()}
 
 
-def _by_person(people: dict[str, PlayerRef]) -> dict[str, PlayerRef]:
+def persons_by_key(people: dict[str, PlayerRef]) -> dict[str, PlayerRef]:
     """The person's key -> the person as shown (every person of `people`)."""
     return {player_key(ref.id): ref for ref in people.values()}
 
 
-def _season_name(season: m.Season) -> SeasonName:
+def season_name(season: m.Season) -> SeasonName:
     return SeasonName(season.pk, season.name, season.league.name)
 
 

@@ -18,9 +18,10 @@ from django.urls import reverse
 from flipwell.http_cache import conditional_on_revision
 from flipwell.league import models as m
 from flipwell.league import services
-from flipwell.league.selectors import people
+from flipwell.league.selectors import people, ratings
 from flipwell.league.selectors import public_pages as pages
-from flipwell.web.charts import bracket_diagram, points_chart, sparkline
+from flipwell.rules.stats import best_and_worst
+from flipwell.web.charts import bracket_diagram, points_chart, rating_chart, sparkline
 from flipwell.web.client_address import address_hash
 from flipwell.web.forms import ProblemReportForm
 from flipwell.web.forms.fields import show_service_errors
@@ -128,9 +129,35 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
         target = reverse("web:player", args=[slug, merged.kept])
         query = request.GET.urlencode()
         return redirect(f"{target}?{query}" if query else target)
-    return render(
-        request, "public/player.html", {"league": page.league, "page": page, "section": "player"}
-    )
+    context = {"league": page.league, "page": page, "section": "player"}
+    return render(request, "public/player.html", context | _rating_context(page))
+
+
+def _rating_context(page: pages.PlayerPage) -> dict[str, Any]:
+    """The person's rating in `page`'s league, its chart, and his best and worst machines."""
+    rating = ratings.player_rating(people.person(page.person.id), league=page.league)
+    steps = [(f"{s.season.name}, meet {s.meet}", s.rating, s.deviation) for s in rating.history]
+    best, worst = best_and_worst(page.stats.machines)
+    return {
+        "rating": rating,
+        "rating_chart": rating_chart(steps, title=f"{page.person.name}'s rating after each meet"),
+        "best_machine": best,
+        "worst_machine": worst,
+    }
+
+
+@conditional_on_revision("slug")
+@not_found_as_404
+def ratings_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The league's players by rating (with enough games), beside the standings."""
+    league = pages.league_by_slug(slug)
+    context = {
+        "league": league,
+        "lines": ratings.league_ratings(league),
+        "min_games": ratings.MIN_RATED_GAMES,
+        "section": "ratings",
+    }
+    return render(request, "public/ratings.html", context)
 
 
 @conditional_on_revision("slug")
