@@ -34,6 +34,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -107,6 +108,8 @@ class Client:
     ) -> tuple[Reply, float]:
         """The reply and its latency in milliseconds; status 0 when the connection failed."""
         sent = {"Authorization": f"Bearer {self.token}", **(headers or {})}
+        if method != "GET":  # as a careful client: every write its own key
+            sent.setdefault("Idempotency-Key", uuid.uuid4().hex)
         data = None
         if body is not None:
             data, sent["Content-Type"] = json.dumps(body).encode(), "application/json"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import uuid
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,12 @@ def bearer(secret: str) -> dict[str, str]:
     return {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
 
 
+def keyed(secret: str) -> dict[str, str]:
+    """A write's headers as a careful client sends them: the token and a new Idempotency-Key
+    (the writes that record a fact require one)."""
+    return {**bearer(secret), "HTTP_IDEMPOTENCY_KEY": uuid.uuid4().hex}
+
+
 def token(league_official: m.LeagueOfficial, *scopes: str) -> str:
     """A new token's secret for the official's league."""
     issued = issue_api_token(
@@ -62,5 +69,5 @@ def client() -> Client:
 
 
 def post(client: Client, url: str, body: object, secret: str):
-    """POST a JSON body with the token."""
-    return client.post(url, body, content_type="application/json", **bearer(secret))
+    """POST a JSON body with the token and a new Idempotency-Key."""
+    return client.post(url, body, content_type="application/json", **keyed(secret))

@@ -12,6 +12,7 @@ one Idempotency-Key (stored once), and for a refused body (the error shape, on i
 from __future__ import annotations
 
 import datetime
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -40,8 +41,7 @@ ROSTER_CSV = "first_name,last_name,ifpa_number,ifpa_rank\n"
 
 def _send(client, method: str, url: str, body: object, secret: str | None, key: str | None = None):
     headers = {} if secret is None else bearer(secret)
-    if key is not None:
-        headers["HTTP_IDEMPOTENCY_KEY"] = key
+    headers["HTTP_IDEMPOTENCY_KEY"] = key or uuid.uuid4().hex  # a fresh key unless one is given
     send = getattr(client, method)
     if body is None:
         return send(url, **headers)

@@ -1,8 +1,9 @@
 """Idempotency keys of score entry are scoped per league and token (issue 8, fault 10).
 
 A client chooses its keys; another league's client, or another token, may choose the same
-one. Only a retry by the same token in the same league is a replay (200, the stored entry) or,
-with another sheet, a conflict (409); anyone else's same key is a new entry (201).
+one. Only a retry by the same token in the same league is a replay (the first answer again, 201
+with ``Idempotent-Replayed: true``, issue 34 §1) or, with another sheet, a conflict (409);
+anyone else's same key is a new entry (201).
 """
 
 from __future__ import annotations
@@ -65,9 +66,9 @@ def test_submit_scores_same_key_same_token_same_sheet_replays_stored_entry(clien
 
     replayed = _submit(client, night, secret, key="tablet-1")
 
-    assert (created.status_code, replayed.status_code) == (201, 200)
-    assert replayed.json()["submission"] == created.json()["submission"]
-    assert replayed.json()["replayed"] is True
+    assert (created.status_code, replayed.status_code) == (201, 201)
+    assert replayed.headers["Idempotent-Replayed"] == "true"
+    assert replayed.json() == created.json()
     assert m.ScoreSubmission.objects.count() == 1
 
 

@@ -43,6 +43,11 @@ def _send(client, method: str, url: str, body: object, secret: str | None, key: 
     return send(url, body, content_type="application/json", **headers)
 
 
+def _kept_headers(response) -> dict[str, str | None]:
+    """The headers a replay must give as the first answer gave them."""
+    return {h: response.headers.get(h) for h in ("Location", "Vary", "Content-Type")}
+
+
 def _rows() -> dict[str, int]:
     """How many rows the writes under test may add."""
     return {
@@ -51,6 +56,7 @@ def _rows() -> dict[str, int]:
         "ledger": m.LedgerEntry.objects.count(),
         "games": m.Game.objects.count(),
         "absences": m.AnnouncedAbsence.objects.count(),
+        "keys": m.IdempotencyKey.objects.count(),
     }
 
 
@@ -144,11 +150,13 @@ def test_personal_link_absence_retried_with_its_key_is_replayed(client):
 
     first = _send(client, "post", url, None, None, "away-1")
     again = _send(client, "post", url, None, None, "away-1")
+    another_key = _send(client, "post", url, None, None, "away-2")
     without_key = _send(client, "post", url, None, None, None)
 
     assert (first.status_code, again.status_code) == (201, 201)
     assert again.headers["Idempotent-Replayed"] == "true"
-    assert without_key.status_code == 409
+    assert another_key.status_code == 409
+    assert without_key.status_code == 428  # issue 34 §1: an absence is a fact that counts
     assert m.AnnouncedAbsence.objects.count() == 1
 
 
@@ -247,7 +255,8 @@ def test_a_bad_key_is_400_naming_the_header(client, night, key):
 
 
 def test_score_entry_body_key_keeps_working_beside_the_header(client, night, played):
-    """The score sheet's own `idempotency_key` field is still honored without the header."""
+    """The score sheet's own `idempotency_key` field is still honored without the header, and
+    its retry is answered as a header key's is (issue 34 §1)."""
     secret = token(night.official, "scores")
     second = game(played.group.meet, 2, 1)
     players = [x.player_id for x in second.group.members.order_by("position")]
@@ -261,8 +270,9 @@ def test_score_entry_body_key_keeps_working_beside_the_header(client, night, pla
     created = _send(client, "post", url, body, secret, None)
     replayed = _send(client, "post", url, body, secret, None)
 
-    assert (created.status_code, replayed.status_code) == (201, 200)
-    assert replayed.json()["replayed"] is True
+    assert (created.status_code, replayed.status_code) == (201, 201)
+    assert replayed.headers["Idempotent-Replayed"] == "true"
+    assert replayed.content == created.content
 
 
 # --- every write honors the header -------------------------------------------------------------
@@ -354,6 +364,7 @@ def test_every_write_replays_its_first_answer(client, ids, method, path):
 
     assert first.status_code < 500
     assert (again.status_code, again.content) == (first.status_code, first.content)
+    assert _kept_headers(again) == _kept_headers(first)  # issue 34 §1: Location, Vary too
     assert again.headers["Idempotent-Replayed"] == "true"
     assert _rows() == rows
 
@@ -421,3 +432,240 @@ def test_a_write_that_succeeds_is_done_once(client, ids, method, path, body):
     assert (again.status_code, again.content) == (first.status_code, first.content)
     assert again.headers["Idempotent-Replayed"] == "true"
     assert m.AuditEvent.objects.count() == events
+
+
+# --- one replay behaviour (issue 34 §1) ---------------------------------------------------------
+
+
+def test_replay_of_a_created_write_keeps_status_location_vary_and_body(client, night):
+    """issue 34 §1: a replay dropped the first answer's Location and Vary."""
+    secret = token(night.official, "manage")
+    url = f"/api/v1/leagues/{night.league.slug}/ledger"
+    body = {"kind": "kitty_in", "account": "kitty", "amount_cents": 500}
+
+    first = _send(client, "post", url, body, secret, "cash-7")
+    again = _send(client, "post", url, body, secret, "cash-7")
+
+    assert first.status_code == 201
+    assert first.headers["Location"].endswith(f"/api/v1/leagues/{night.league.slug}/treasury")
+    assert first.headers["Vary"] == "Authorization"
+    assert (again.status_code, _kept_headers(again), again.content) == (
+        first.status_code,
+        _kept_headers(first),
+        first.content,
+    )
+    assert again.headers["Idempotent-Replayed"] == "true"
+
+
+def _sheet_of(played: m.Game, key: str) -> dict[str, object]:
+    players = [x.player_id for x in played.group.members.order_by("position")]
+    return {
+        "entered_by": players[0],
+        "scores": [{"player": p, "machine_score": 900 - i} for i, p in enumerate(players)],
+        "idempotency_key": key,
+    }
+
+
+def test_score_entry_body_key_replays_like_the_header_key(client, night, played):
+    """issue 34 §1: the sheet's own retry key answered 200 `replayed: true` without the replay
+    header, the header key 201 with it: both now give the first answer again."""
+    secret = token(night.official, "scores")
+    second = game(played.group.meet, 2, 1)
+    url = f"/api/v1/games/{second.pk}/scores"
+    body = _sheet_of(second, "sheet-1")
+
+    created = _send(client, "post", url, body, secret, None)
+    by_body_key = _send(client, "post", url, body, secret, None)
+    by_header_key = _send(client, "post", url, body, secret, "sheet-1")
+
+    assert created.status_code == 201
+    assert created.headers["Location"].endswith(f"/api/v1/games/{second.pk}")
+    for replay in (by_body_key, by_header_key):
+        assert (replay.status_code, _kept_headers(replay), replay.content) == (
+            201,
+            _kept_headers(created),
+            created.content,
+        )
+        assert replay.headers["Idempotent-Replayed"] == "true"
+    assert m.ScoreSubmission.objects.filter(game=second).count() == 1
+
+
+def test_score_entry_body_key_whose_answer_expired_still_answers_201_replayed(
+    client, night, played, settings
+):
+    """Past the key's lifetime the stored answer is gone; the sheet is found by its key, and
+    the answer is the first one's status and Location, marked replayed."""
+    settings.IDEMPOTENCY_KEY_HOURS = 24
+    secret = token(night.official, "scores")
+    second = game(played.group.meet, 2, 1)
+    url = f"/api/v1/games/{second.pk}/scores"
+    body = _sheet_of(second, "sheet-1")
+    created = _send(client, "post", url, body, secret, None)
+    m.IdempotencyKey.objects.update(created_at=timezone.now() - datetime.timedelta(hours=25))
+
+    later = _send(client, "post", url, body, secret, None)
+
+    assert (later.status_code, later.headers["Location"]) == (201, created.headers["Location"])
+    assert later.headers["Idempotent-Replayed"] == "true"
+    assert later.json()["submission"] == created.json()["submission"]
+    assert m.ScoreSubmission.objects.filter(game=second).count() == 1
+
+
+# --- a fact write needs its key (issue 34 §1) ---------------------------------------------------
+
+# Every write that records a fact that counts: without a key, a retry after a lost answer
+# would store it again (a second malfunction in a machine's reliability, offense 2).
+FACT_WRITES = {
+    ("post", "/api/v1/seasons/{season_id}/players/{player_id}/link"),
+    ("post", "/api/v1/seasons/{season_id}/playoffs/{division}/{match}/corrections"),
+    ("post", "/api/v1/games/{game_id}/forfeits"),
+    ("post", "/api/v1/games/{game_id}/late-joins"),
+    ("post", "/api/v1/meets/{meet_id}/absences"),
+    ("post", "/api/v1/meets/{meet_id}/lateness-notices"),
+    ("post", "/api/v1/groups/{group_id}/absence"),
+    ("post", "/api/v1/me/{token}/meets/{number}/absence"),
+    ("post", "/api/v1/me/{token}/meets/{number}/lateness"),
+    ("post", "/api/v1/groups/{group_id}/next-game"),
+    ("post", "/api/v1/groups/{group_id}/next-game/by-official"),
+    ("post", "/api/v1/games/{game_id}/malfunctions"),
+    ("post", "/api/v1/games/{game_id}/compensatory-requests"),
+    ("post", "/api/v1/games/{game_id}/compensatory-games"),
+    ("post", "/api/v1/games/{game_id}/discarded-scores"),
+    ("post", "/api/v1/games/{game_id}/replay-scores"),
+    ("post", "/api/v1/meets/{meet_id}/violations"),
+    ("post", "/api/v1/games/{game_id}/slow-play-warnings"),
+    ("post", "/api/v1/games/{game_id}/distraction-rulings"),
+    ("post", "/api/v1/violations/{violation_id}/remedies"),
+    ("post", "/api/v1/games/{game_id}/restarts"),
+    ("post", "/api/v1/leagues/{slug}/ledger"),
+    ("post", "/api/v1/leagues/{slug}/ledger/{entry_id}/reversal"),
+    ("post", "/api/v1/games/{game_id}/corrections"),
+    ("post", "/api/v1/meets/{meet_id}/machine-problems"),
+    ("post", "/api/v1/meets/{meet_id}/machines/{machine_id}/unplayable"),
+    ("post", "/api/v1/meets/{meet_id}/machines/{machine_id}/repaired"),
+    ("post", "/api/v1/leagues/{slug}/machines/{machine_id}/problem-reports"),
+    ("post", "/api/v1/leagues/{slug}/machines/{machine_id}/repairs"),
+    ("post", "/api/v1/leagues/{slug}/special-rulings"),
+    ("post", "/api/v1/leagues/{slug}/special-rulings/amendments"),
+    ("post", "/api/v1/leagues/{slug}/special-rulings/copies"),
+    ("post", "/api/v1/games/{game_id}/photos"),
+    ("post", "/api/v1/seasons/{season_id}/playoffs/{division}/{match}/games"),
+    ("post", "/api/v1/seasons/{season_id}/playoffs/{division}/{match}/tiebreakers"),
+    ("post", "/api/v1/seasons/{season_id}/playoffs/{division}/{match}/no-shows"),
+    ("post", "/api/v1/seasons/{season_id}/playoffs/{division}/{match}/lateness-notices"),
+}
+# The writes that create something (201) without needing the key, and why: a second send is
+# the same thing, or is refused as what it is.
+NATURAL_IDENTITY = {
+    ("post", "/api/v1/seasons/{season_id}/meets/start"): "a meet starts once (409 after)",
+    ("post", "/api/v1/games/{game_id}/non-countable-forfeits"): "a forfeit is designated once",
+    ("post", "/api/v1/seasons/{season_id}/player-links"): "issues only to players without one",
+    ("post", "/api/v1/seasons/{season_id}/next-season"): "a season is its name",
+    ("post", "/api/v1/games/{game_id}/scores"): "its body's idempotency_key is its key",
+    ("post", "/api/v1/leagues"): "a league is its slug",
+    ("post", "/api/v1/leagues/{slug}/seasons"): "a season is its name",
+    ("post", "/api/v1/leagues/{slug}/machines"): "a machine is its title at its location",
+    ("post", "/api/v1/leagues/{slug}/machines/{machine_id}/status"): "sets the status",
+    ("post", "/api/v1/seasons/{season_id}/meets"): "a meet is its number",
+    ("post", "/api/v1/seasons/{season_id}/players"): "a player is entered once",
+    ("post", "/api/v1/seasons/{season_id}/players/import"): "a roster's players, once",
+    ("post", "/api/v1/leagues/{slug}/player-merges"): "two rows are merged once",
+}
+
+
+def _documented_key(operation: dict) -> dict:
+    return next(p for p in operation["parameters"] if p["name"] == "Idempotency-Key")
+
+
+def test_the_fact_writes_require_the_key_in_the_schema_with_their_428():
+    paths = api.get_openapi_schema()["paths"]
+
+    required = {
+        (method, path)
+        for method, path in _write_operations()
+        if _documented_key(paths[path][method])["required"]
+    }
+
+    assert required == FACT_WRITES
+    assert [
+        f"{method} {path}"
+        for method, path in FACT_WRITES
+        if 428 not in paths[path][method]["responses"]
+    ] == []
+
+
+def test_every_write_that_creates_something_decided_whether_it_needs_the_key():
+    """A new endpoint that answers 201 must be a fact write (`@key_required`) or say here why
+    a second send of it is the same thing."""
+    paths = api.get_openapi_schema()["paths"]
+
+    creating = {
+        (method, path)
+        for method, path in _write_operations()
+        if 201 in paths[path][method]["responses"]
+    }
+
+    assert creating - FACT_WRITES - set(NATURAL_IDENTITY) == set()
+
+
+@pytest.mark.parametrize(("method", "path"), sorted(FACT_WRITES))
+def test_every_fact_write_without_a_key_is_428_and_stores_nothing(client, ids, method, path):
+    url = path.format(**ids.values)
+    rows = _rows()
+
+    response = _send(client, method, url, {}, ids.secret, None)
+
+    error = response.json()["error"]
+    assert response.status_code == 428
+    assert (error["code"], error["fields"]) == ("idempotency_key_required", {})
+    assert "Idempotency-Key header" in error["message"]
+    assert _rows() == rows
+
+
+# (method, URL template, body): fact writes that succeed on `ids`.
+FACTS = [
+    (
+        "post",
+        "/api/v1/meets/{meet_id}/violations",
+        {"player": "{player_id}", "kind": "opponents_ball", "game": "{game_id}",
+         "reason": "Seen by the LO"},
+    ),
+    (
+        "post",
+        "/api/v1/games/{other_game_id}/malfunctions",
+        {"player": "{group_player}", "ball": 1, "reason_code": "forced_tilt_stuck_ball"},
+    ),
+    ("post", "/api/v1/leagues/{slug}/ledger", {"kind": "kitty_in", "account": "kitty",
+                                               "amount_cents": 500}),
+    *[w for w in DONE_ONCE if w[1] in {
+        "/api/v1/games/{other_game_id}/forfeits",
+        "/api/v1/meets/{meet_id}/lateness-notices",
+        "/api/v1/games/{other_game_id}/slow-play-warnings",
+        "/api/v1/meets/{meet_id}/machine-problems",
+        "/api/v1/leagues/{slug}/special-rulings",
+        "/api/v1/leagues/{slug}/ledger/{entry_id}/reversal",
+    }],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("method", "path", "body"), FACTS, ids=[w[1] for w in FACTS])
+def test_a_fact_write_without_a_key_is_refused_and_with_one_is_stored_once(
+    client, ids, method, path, body
+):
+    """issue 34 §1: sent again without a key, a malfunction counted twice in the machine's
+    reliability and a violation became offense 2."""
+    url = path.format(**ids.values)
+    sent = _filled(body, ids.values)
+    before = _rows()
+
+    refused = _send(client, method, url, sent, ids.secret, None)
+    unchanged = _rows()
+    first = _send(client, method, url, sent, ids.secret, "fact-1")
+    stored = _rows()
+    again = _send(client, method, url, sent, ids.secret, "fact-1")
+
+    assert (refused.status_code, unchanged) == (428, before)
+    assert first.status_code == 201, first.content
+    assert stored["audit"] > before["audit"]
+    assert (again.status_code, again.content) == (first.status_code, first.content)
+    assert _rows() == stored

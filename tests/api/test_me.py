@@ -16,6 +16,8 @@ from tests.league.league_night import DATE, build_night
 from tests.league.league_night import start as start_night
 
 pytestmark = pytest.mark.django_db
+# A player's notice is a fact that counts: its write needs an Idempotency-Key (issue 34 §1).
+_KEY = {"HTTP_IDEMPOTENCY_KEY": "notice-1"}
 
 
 @pytest.fixture
@@ -49,7 +51,7 @@ def test_me_reads_the_players_view(client, linked):
 
 
 def test_me_announces_an_absence(client, linked):
-    response = client.post(f"{linked.base}/meets/1/absence")
+    response = client.post(f"{linked.base}/meets/1/absence", **_KEY)
 
     assert response.status_code == 201
     assert response.json()["meet"] == 1
@@ -58,7 +60,7 @@ def test_me_announces_an_absence(client, linked):
 
 
 def test_me_announces_a_lateness_with_the_wait(client, linked):
-    response = client.post(f"{linked.base}/meets/1/lateness")
+    response = client.post(f"{linked.base}/meets/1/lateness", **_KEY)
 
     assert response.status_code == 201
     assert response.json()["announced"] is True
@@ -69,7 +71,7 @@ def test_me_after_the_start_time_refused(client):
     schedule_meet(season=night.season, number=1, date=DATE, actor=night.user)  # in the past
     link = issue_player_link(season=night.season, player=night.players[0], actor=night.user)
 
-    response = client.post(f"/api/v1/me/{token_for(link)}/meets/1/absence")
+    response = client.post(f"/api/v1/me/{token_for(link)}/meets/1/absence", **_KEY)
 
     assert response.status_code == 422
     assert "only before the start time" in response.json()["error"]["message"]
@@ -94,7 +96,7 @@ def test_me_meet_of_another_league_not_found(client, linked):
         date_reason="A night a week from now, whatever the season's days",
     )
 
-    response = client.post(f"{linked.base}/meets/2/absence")
+    response = client.post(f"{linked.base}/meets/2/absence", **_KEY)
 
     assert response.status_code == 404
     assert not m.AnnouncedAbsence.objects.exists()
@@ -135,6 +137,6 @@ def test_me_sets_and_refuses_an_email(client, linked):
 
 def test_me_posts_need_no_csrf_token(linked):
     """A program (or a phone's app) sends the link's token alone: no cookie, no CSRF token."""
-    response = Client(enforce_csrf_checks=True).post(f"{linked.base}/meets/1/absence")
+    response = Client(enforce_csrf_checks=True).post(f"{linked.base}/meets/1/absence", **_KEY)
 
     assert response.status_code == 201

@@ -4,6 +4,7 @@ of its league and the scope of score entry."""
 from __future__ import annotations
 
 import io
+import uuid
 
 import pytest
 from django.core.cache import cache
@@ -30,7 +31,7 @@ def _media(settings, tmp_path):
 def send(client, game_id: int, secret: str, content: bytes, key: str = "", **fields):
     data = {"photo": SimpleUploadedFile("score.jpg", content, content_type="image/jpeg")}
     data.update(fields)
-    headers = {"Idempotency-Key": key} if key else {}
+    headers = {"Idempotency-Key": key or uuid.uuid4().hex}
     return client.post(f"/api/v1/games/{game_id}/photos", data, headers=headers, **bearer(secret))
 
 

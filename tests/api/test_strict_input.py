@@ -9,14 +9,14 @@ import pytest
 from django.db.models.query import QuerySet
 
 from flipwell.league import models as m
-from tests.api.conftest import bearer, token
+from tests.api.conftest import keyed, token
 from tests.league.league_night import game, start
 
 pytestmark = pytest.mark.django_db
 
 
 def _post(client, url, body, secret, content_type="application/json"):
-    return client.post(url, body, content_type=content_type, **bearer(secret))
+    return client.post(url, body, content_type=content_type, **keyed(secret))
 
 
 def _sheet_body(meet, **scores_of):

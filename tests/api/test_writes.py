@@ -8,14 +8,14 @@ from flipwell.league import models as m
 from flipwell.league.models import ApiToken
 from flipwell.league.services.tokens import revoke_api_token
 from tests import factories as f
-from tests.api.conftest import bearer, token
+from tests.api.conftest import bearer, keyed, token
 from tests.league.league_night import DATE, game, start
 
 pytestmark = pytest.mark.django_db
 
 
 def _post(client, url, body, secret):
-    return client.post(url, body, content_type="application/json", **bearer(secret))
+    return client.post(url, body, content_type="application/json", **keyed(secret))
 
 
 def _sheet(meet, group_number=1, game_number=1):
@@ -200,8 +200,9 @@ def test_start_meet_submit_confirm_forfeit_and_close(client, night):
     assert started.status_code == 201  # issue 34 §1: a start was a 200 without Location
     assert started["Location"] == f"http://testserver/api/v1/meets/{meet.pk}"
     assert started.json()["meet"]["status"] == "open"
-    assert (submitted.status_code, replayed.status_code) == (201, 200)
-    assert replayed.json()["replayed"] is True
+    assert (submitted.status_code, replayed.status_code) == (201, 201)
+    assert replayed.headers["Idempotent-Replayed"] == "true"  # the body key, recognised
+    assert replayed.json()["submission"] == submitted.json()["submission"]
     assert submitted.json()["points"] == replayed.json()["points"]
     assert reused.status_code == 409
     assert list(reused.json()["error"]["fields"]) == ["idempotency_key"]

@@ -34,7 +34,7 @@ from flipwell.api.endpoints import (
     writes,
 )
 from flipwell.api.errors import install_error_handlers
-from flipwell.api.idempotency import document_idempotency, idempotent
+from flipwell.api.idempotency import document_idempotency, install_idempotency
 from flipwell.api.parsing import JsonOnlyParser
 
 
@@ -116,7 +116,10 @@ api = FlipwellApi(
         "an installation lists the sites whose pages may also write (FLIPWELL_CORS_ORIGINS). "
         "Every write takes an "
         "`Idempotency-Key` header: sent again with the same key and body, it is answered "
-        "from the first answer (`Idempotent-Replayed: true`) and not done twice."
+        "with the first answer, its status, headers and body (`Idempotent-Replayed: true`), "
+        "and not done twice. The writes that record a fact that counts (a violation, a "
+        "forfeit, a malfunction, money, ...) require it: without it they answer 428 "
+        "`idempotency_key_required`."
     ),
     docs=Swagger(),
     urls_namespace="api-v1",
@@ -124,8 +127,6 @@ api = FlipwellApi(
 )
 install_error_handlers(api)
 answer_rate_limits(api)
-# Every write runs once per Idempotency-Key (flipwell.api.idempotency); reads pass through.
-api.add_decorator(idempotent, mode="view")
 # These modules' endpoints are on public.router, which serves both methods of a path: they
 # are imported for their routes.
 ROUTE_MODULES = (
@@ -145,4 +146,7 @@ ROUTE_MODULES = (
 api.add_router("", public.router)
 api.add_router("", files.router)
 api.add_router("", me.router)
+# Every write runs once per Idempotency-Key (flipwell.api.idempotency), inside the operation's
+# note (flipwell.api.contract), so a replay gets the same headers as the first answer.
+install_idempotency([public.router, files.router, me.router])
 mark_operations([public.router, files.router, me.router])

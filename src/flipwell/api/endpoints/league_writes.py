@@ -18,6 +18,7 @@ from flipwell.api.endpoints.params import EntryId, PlayerId, SeasonId, Slug
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.idempotency import key_required
 from flipwell.api.schemas import (
     AmendRulingIn,
     CopyRulingIn,
@@ -61,6 +62,7 @@ def designate_late_join_forfeits(
     response={201: LedgerEntryOut, **ERROR_RESPONSES},
     **WRITE,
 )
+@key_required
 def reverse_ledger_entry(
     request: HttpRequest, slug: Slug, entry_id: EntryId, payload: ReversalIn
 ) -> Any:
@@ -92,6 +94,7 @@ def load_appendix_a(request: HttpRequest, slug: Slug) -> Any:
     response={201: SpecialRulingOut, **ERROR_RESPONSES},
     **WRITE,
 )
+@key_required
 def add_special_ruling(request: HttpRequest, slug: Slug, payload: SpecialRulingIn) -> Any:
     """Add a special ruling on a machine title, if the glitch qualifies (RA-a, RA-e; scope:
     manage). It takes the title's next number."""
@@ -106,6 +109,7 @@ def add_special_ruling(request: HttpRequest, slug: Slug, payload: SpecialRulingI
     response={201: SpecialRulingOut, **ERROR_RESPONSES},
     **WRITE,
 )
+@key_required
 def amend_special_ruling(request: HttpRequest, slug: Slug, payload: AmendRulingIn) -> Any:
     """Amend the special ruling 'machine_title #number': a new version, never an edit (RA-a;
     scope: manage)."""
@@ -122,6 +126,7 @@ def amend_special_ruling(request: HttpRequest, slug: Slug, payload: AmendRulingI
     response={201: SpecialRulingOut, **ERROR_RESPONSES},
     **WRITE,
 )
+@key_required
 def copy_special_ruling(request: HttpRequest, slug: Slug, payload: CopyRulingIn) -> Any:
     """Copy another league's special ruling 'machine_title #number' (its latest version) into
     this league's list as this league's own ruling, with this league's next number (scope:

@@ -16,6 +16,7 @@ from flipwell.api.endpoints.params import MachineId, ReportId, Slug
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.idempotency import key_required
 from flipwell.api.schemas import (
     CloseReportIn,
     MachineHistoryOut,
@@ -47,6 +48,7 @@ def machine_history(request: HttpRequest, slug: Slug, machine_id: MachineId) -> 
     response={201: ProblemReportOut, **ERROR_RESPONSES},
     **WRITE,
 )
+@key_required
 def report_machine_problem(
     request: HttpRequest, slug: Slug, machine_id: MachineId, payload: ProblemReportIn
 ) -> Any:
@@ -80,6 +82,7 @@ def close_machine_problem_report(
     response={201: RepairOut, **ERROR_RESPONSES},
     **WRITE,
 )
+@key_required
 def record_machine_repair(
     request: HttpRequest, slug: Slug, machine_id: MachineId, payload: RepairIn
 ) -> Any:

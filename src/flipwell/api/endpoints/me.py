@@ -16,6 +16,7 @@ from ninja import Path, Router
 from flipwell.api.arguments import resolved
 from flipwell.api.contract import created, private
 from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.idempotency import key_required
 from flipwell.api.schemas import LatenessOut
 from flipwell.api.schemas.me import MeAbsenceOut, MeEmailIn, MeEmailOut, MeOut
 from flipwell.league import models as m
@@ -72,6 +73,7 @@ def get_me(request: HttpRequest, token: Token) -> Any:
 
 
 @router.post("/me/{token}/meets/{number}/absence", response={201: MeAbsenceOut, **ERROR_RESPONSES})
+@key_required
 def announce_my_absence(request: HttpRequest, token: Token, number: MeetNumber) -> Any:
     """Tell the league the player will miss meet `number` (R2-b, R3.1-d); only before its
     start time and before it starts (422 after)."""
@@ -82,6 +84,7 @@ def announce_my_absence(request: HttpRequest, token: Token, number: MeetNumber) 
 
 
 @router.post("/me/{token}/meets/{number}/lateness", response={201: LatenessOut, **ERROR_RESPONSES})
+@key_required
 def announce_my_lateness(request: HttpRequest, token: Token, number: MeetNumber) -> Any:
     """Tell the league the player will be late to meet `number`; told before its start time,
     their group waits up to 15 minutes (R2.2-a, A59); 422 after the start time."""

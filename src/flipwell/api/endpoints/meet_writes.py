@@ -30,6 +30,7 @@ from flipwell.api.endpoints.params import (
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.idempotency import key_required
 from flipwell.api.schemas import (
     AbsenceIn,
     AbsenceOut,
@@ -124,6 +125,7 @@ def cancel_meet(request: HttpRequest, meet_id: MeetId, payload: CancelMeetIn) ->
 
 
 @router.post("/meets/{meet_id}/absences", response={201: AbsenceOut, **ERROR_RESPONSES}, **WRITE)
+@key_required
 def announce_absence(request: HttpRequest, meet_id: MeetId, payload: AbsenceIn) -> Any:
     """Record that the LO was told a player will miss the meet (R2-b, R3.1-d); only before it
     starts (scope: manage)."""
@@ -136,6 +138,7 @@ def announce_absence(request: HttpRequest, meet_id: MeetId, payload: AbsenceIn) 
 @router.post(
     "/meets/{meet_id}/lateness-notices", response={201: LatenessOut, **ERROR_RESPONSES}, **WRITE
 )
+@key_required
 def announce_lateness(request: HttpRequest, meet_id: MeetId, payload: LatenessIn) -> Any:
     """Record that the LO was told a player will be late (R2.2-a); the group waits until
     wait_until (A59). A notice told after the start time is recorded but not announced: the
@@ -151,6 +154,7 @@ def announce_lateness(request: HttpRequest, meet_id: MeetId, payload: LatenessIn
 @router.post(
     "/groups/{group_id}/next-game", response={201: NextGameOut, **ERROR_RESPONSES}, **WRITE
 )
+@key_required
 def choose_next_machine(request: HttpRequest, group_id: GroupId, payload: ChooseMachineIn) -> Any:
     """The picker chooses the machine of his group's next game (§5; scope: scores). Exactly
     the machines GET /groups/{id}/allowed-machines lists as allowed are accepted; another is a
@@ -169,6 +173,7 @@ def choose_next_machine(request: HttpRequest, group_id: GroupId, payload: Choose
     response={201: NextGameOut, **ERROR_RESPONSES},
     **WRITE,
 )
+@key_required
 def official_chooses_next_machine(
     request: HttpRequest, group_id: GroupId, payload: OfficialMachineIn
 ) -> Any:
@@ -187,6 +192,7 @@ def official_chooses_next_machine(
 @router.post(
     "/groups/{group_id}/absence", response={201: MatchAbsenceOut, **ERROR_RESPONSES}, **WRITE
 )
+@key_required
 def record_match_absence(request: HttpRequest, group_id: GroupId, payload: MatchAbsenceIn) -> Any:
     """Record players absent for the rest of their match (R2.4-a; scope: manage): from
     `from_game` (default: the first game without confirmed scores) every game of the match
@@ -207,6 +213,7 @@ def record_match_absence(request: HttpRequest, group_id: GroupId, payload: Match
 @router.post(
     "/games/{game_id}/corrections", response={201: CorrectionOut, **ERROR_RESPONSES}, **WRITE
 )
+@key_required
 def request_correction(request: HttpRequest, game_id: GameId, payload: CorrectionIn) -> Any:
     """Report a scoring error in a confirmed game (R3-b; scope: scores): the players of the
     quorum then answer it. After the meet is closed it needs override_reason (A45.2), an
@@ -248,6 +255,7 @@ def respond_to_correction(
 @router.post(
     "/games/{game_id}/late-joins", response={201: JoinDecisionOut, **ERROR_RESPONSES}, **WRITE
 )
+@key_required
 def record_late_join(request: HttpRequest, game_id: GameId, payload: LateJoinIn) -> Any:
     """A late player arrives during the game: he joins it or forfeits it (§2.3, A60; scope:
     manage)."""
@@ -260,6 +268,7 @@ def record_late_join(request: HttpRequest, game_id: GameId, payload: LateJoinIn)
 @router.post(
     "/games/{game_id}/malfunctions", response={201: MalfunctionOut, **ERROR_RESPONSES}, **WRITE
 )
+@key_required
 def report_malfunction(request: HttpRequest, game_id: GameId, payload: MalfunctionIn) -> Any:
     """Record a malfunction on a player's ball and learn the rules' ruling (§7.3, §7.4;
     scope: manage). A reason that ends the game (slam tilt, total failure or reset, power loss,
@@ -284,6 +293,7 @@ def report_malfunction(request: HttpRequest, game_id: GameId, payload: Malfuncti
     response={201: CompensatoryRequestOut, **ERROR_RESPONSES},
     **WRITE,
 )
+@key_required
 def request_compensatory_game(
     request: HttpRequest, game_id: GameId, payload: CompensatoryRequestIn
 ) -> Any:
@@ -301,6 +311,7 @@ def request_compensatory_game(
     response={201: CompensatoryGameOut, **ERROR_RESPONSES},
     **WRITE,
 )
+@key_required
 def record_compensatory_game(
     request: HttpRequest, game_id: GameId, payload: CompensatoryGameIn
 ) -> Any:
@@ -332,7 +343,7 @@ def _turn_ruling_endpoint(entry: TurnRulingKind) -> None:
         summary=f"Record a {entry.name.lower()}",
         description=f"{entry.when} The official says why (scope: manage).",
         **WRITE,
-    )(record)
+    )(key_required(record))
 
 
 for _kind in KINDS.values():
@@ -344,6 +355,7 @@ for _kind in KINDS.values():
     response={201: MachineProblemOut, **ERROR_RESPONSES},
     **WRITE,
 )
+@key_required
 def announce_machine_problem(
     request: HttpRequest, meet_id: MeetId, payload: MachineProblemIn
 ) -> Any:
@@ -363,6 +375,7 @@ def announce_machine_problem(
     response={201: DeclarationOut, **ERROR_RESPONSES},
     **WRITE,
 )
+@key_required
 def declare_machine_unplayable(
     request: HttpRequest, meet_id: MeetId, machine_id: MachineId, payload: DeclarationIn
 ) -> Any:
@@ -382,6 +395,7 @@ def declare_machine_unplayable(
     response={201: DeclarationOut, **ERROR_RESPONSES},
     **WRITE,
 )
+@key_required
 def declare_machine_repaired(
     request: HttpRequest, meet_id: MeetId, machine_id: MachineId, payload: DeclarationIn
 ) -> Any:
@@ -410,6 +424,7 @@ def replace_machine(request: HttpRequest, game_id: GameId, payload: ReplaceMachi
 
 
 @router.post("/meets/{meet_id}/violations", response={201: PenaltyOut, **ERROR_RESPONSES}, **WRITE)
+@key_required
 def record_violation(request: HttpRequest, meet_id: MeetId, payload: ViolationIn) -> Any:
     """Record a violation and learn its §8.5 penalty (§8, A26..A28; scope: manage)."""
     meet = queries.meet(meet_id)
@@ -423,6 +438,7 @@ def record_violation(request: HttpRequest, meet_id: MeetId, payload: ViolationIn
 @router.post(
     "/violations/{violation_id}/remedies", response={201: RemedyOut, **ERROR_RESPONSES}, **WRITE
 )
+@key_required
 def record_victim_remedy(request: HttpRequest, violation_id: ViolationId, payload: RemedyIn) -> Any:
     """Record a victim's compensation (§8.2, §8.3, A29) and charge the violator (R8.3-d;
     scope: manage)."""
@@ -435,6 +451,7 @@ def record_victim_remedy(request: HttpRequest, violation_id: ViolationId, payloa
 
 
 @router.post("/games/{game_id}/restarts", response={201: RestartOut, **ERROR_RESPONSES}, **WRITE)
+@key_required
 def record_game_restart(request: HttpRequest, game_id: GameId, payload: RestartIn) -> Any:
     """Void and restart a game with the wrong number of games started; the responsible
     player pays (R8.6-c, R8.6-d; scope: manage)."""
@@ -449,6 +466,7 @@ def record_game_restart(request: HttpRequest, game_id: GameId, payload: RestartI
 @router.post(
     "/games/{game_id}/discarded-scores", response={201: DiscardedOut, **ERROR_RESPONSES}, **WRITE
 )
+@key_required
 def record_positive_malfunction_replay(
     request: HttpRequest, game_id: GameId, payload: DiscardIn
 ) -> Any:
@@ -469,6 +487,7 @@ def record_positive_malfunction_replay(
 @router.post(
     "/games/{game_id}/replay-scores", response={201: SubmittedOut, **ERROR_RESPONSES}, **WRITE
 )
+@key_required
 def record_replay_scores(request: HttpRequest, game_id: GameId, payload: ReplayScoresIn) -> Any:
     """Record the replay of discarded scores: a new confirmed version of the sheet (R7.4-c,
     A58; scope: manage)."""

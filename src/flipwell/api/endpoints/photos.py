@@ -23,7 +23,7 @@ from flipwell.api.endpoints.params import Cursor, GameId, Limit, PhotoKey
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
-from flipwell.api.idempotency import HEADER
+from flipwell.api.idempotency import HEADER, key_required
 from flipwell.api.paging import page_of_sequence
 from flipwell.api.schemas import PhotoIn, PhotoOut, PhotoPage
 from flipwell.league import services
@@ -44,6 +44,7 @@ JPEG = {
     response={200: PhotoOut, 201: PhotoOut, **RATE_LIMITED, **ERROR_RESPONSES},
     **WRITE,
 )
+@key_required
 def attach_photo(
     request: HttpRequest,
     game_id: GameId,

@@ -27,6 +27,7 @@ from flipwell.api.endpoints.params import CorrectionId, Division, MatchName, Sea
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.idempotency import key_required
 from flipwell.api.schemas import (
     NoShowIn,
     NoShowOut,
@@ -100,6 +101,7 @@ def record_withdrawal(request: HttpRequest, season_id: SeasonId, payload: Withdr
 
 
 @router.post(f"{MATCH}/games", response={201: PlayoffGameOut, **ERROR_RESPONSES}, **WRITE)
+@key_required
 def start_playoff_game(
     request: HttpRequest,
     season_id: SeasonId,
@@ -145,6 +147,7 @@ def record_playoff_game(
 
 
 @router.post(f"{MATCH}/tiebreakers", response={201: TiebreakerOut, **ERROR_RESPONSES}, **WRITE)
+@key_required
 def record_playoff_tiebreaker(
     request: HttpRequest,
     season_id: SeasonId,
@@ -167,6 +170,7 @@ def record_playoff_tiebreaker(
 
 
 @router.post(f"{MATCH}/no-shows", response={201: NoShowOut, **ERROR_RESPONSES}, **WRITE)
+@key_required
 def record_no_show(
     request: HttpRequest,
     season_id: SeasonId,
@@ -191,6 +195,7 @@ def record_no_show(
 @router.post(
     f"{MATCH}/lateness-notices", response={201: PlayoffLatenessOut, **ERROR_RESPONSES}, **WRITE
 )
+@key_required
 def record_playoff_lateness_notice(
     request: HttpRequest,
     season_id: SeasonId,
@@ -228,6 +233,7 @@ def close_playoff_night(request: HttpRequest, season_id: SeasonId) -> Any:
 @router.post(
     f"{MATCH}/corrections", response={201: PlayoffCorrectionOut, **ERROR_RESPONSES}, **WRITE
 )
+@key_required
 def request_playoff_correction(
     request: HttpRequest,
     season_id: SeasonId,

@@ -19,6 +19,7 @@ from flipwell.api.endpoints.params import Cursor, Limit, PlayerId, SeasonId
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.idempotency import key_required
 from flipwell.api.paging import page_of_queryset
 from flipwell.api.schemas import (
     EditPlayerIn,
@@ -82,6 +83,7 @@ def issue_player_links(request: HttpRequest, season_id: SeasonId) -> Any:
 
 
 @router.post(LINK, response={201: PlayerLinkOut, **ERROR_RESPONSES}, **WRITE)
+@key_required  # a reissue sent twice would revoke the link the first one gave
 def issue_player_link(request: HttpRequest, season_id: SeasonId, player_id: PlayerId) -> Any:
     """Issue a player's personal link for the season, revoking the one he had (a reissue
     keeps the email address he gave; scope: manage)."""

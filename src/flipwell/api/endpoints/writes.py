@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
-from ninja import Status
 
 from flipwell.api import queries
 from flipwell.api.arguments import PLAYER, SEASON, by_player, resolved
@@ -19,6 +18,7 @@ from flipwell.api.contract import created
 from flipwell.api.endpoints.params import GameId, MeetId, SeasonId, Slug, SubmissionId
 from flipwell.api.endpoints.public import router
 from flipwell.api.errors import ERROR_RESPONSES
+from flipwell.api.idempotency import key_in_body, key_required, mark_replayed
 from flipwell.api.schemas import (
     ClosedOut,
     CloseMeetIn,
@@ -49,12 +49,14 @@ WRITE: dict[str, Any] = {"auth": TOKEN, "tags": ["with a token"]}
 
 @router.post(
     "/games/{game_id}/scores",
-    response={200: SubmittedOut, 201: SubmittedOut, **ERROR_RESPONSES},
+    response={201: SubmittedOut, **ERROR_RESPONSES},
     **WRITE,
 )
+@key_in_body("idempotency_key")
 def submit_scores(request: HttpRequest, game_id: GameId, payload: SubmitScoresIn) -> Any:
-    """Enter a game's score sheet (scope: scores). 201 when stored; 200 for a retry with the
-    same idempotency key and sheet (nothing new written)."""
+    """Enter a game's score sheet (scope: scores). 201 when stored; a retry with the same
+    sheet and key (the body's `idempotency_key`, or the Idempotency-Key header) gets the
+    first answer again, with `Idempotent-Replayed: true`, and writes nothing."""
     game = queries.game(game_id)
     actor = acting_official(request, league=game.group.meet.season.league, scope="scores")
     result = services.submit_scores(
@@ -63,8 +65,8 @@ def submit_scores(request: HttpRequest, game_id: GameId, payload: SubmitScoresIn
         submitter=f"token:{request.auth.pk}",  # type: ignore[attr-defined]
         actor=actor,
     )
-    if result.replayed:
-        return Status(200, result)
+    if result.replayed:  # the first answer is no longer kept: answer as it did
+        mark_replayed(request)
     return created(request, result, f"/api/v1/games/{game.pk}")
 
 
@@ -86,6 +88,7 @@ def confirm_scores(request: HttpRequest, submission_id: SubmissionId, payload: C
 
 
 @router.post("/games/{game_id}/forfeits", response={201: ForfeitOut, **ERROR_RESPONSES}, **WRITE)
+@key_required
 def record_forfeit(request: HttpRequest, game_id: GameId, payload: ForfeitIn) -> Any:
     """Record a player's forfeit of a game (§2.4; scope: scores)."""
     game = queries.game(game_id)
@@ -138,6 +141,7 @@ def import_players(request: HttpRequest, season_id: SeasonId, payload: ImportIn)
 
 
 @router.post("/leagues/{slug}/ledger", response={201: LedgerEntryOut, **ERROR_RESPONSES}, **WRITE)
+@key_required
 def record_ledger_entry(request: HttpRequest, slug: Slug, payload: LedgerIn) -> Any:
     """Append a money movement to the league's ledger (§9; scope: manage)."""
     league = queries.league(slug)

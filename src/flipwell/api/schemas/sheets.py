@@ -236,7 +236,9 @@ class SubmitScoresIn(InputSchema):
         max_length=limits.KEY_LENGTH,
         pattern=NO_NUL,
         description="Chosen by the client for this sheet; a retry with the same key and sheet "
-        "returns the stored entry, the same key with another sheet is a 409.",
+        "gets the first answer again (`Idempotent-Replayed: true`), the same key with another "
+        "sheet is a 409 `idempotency_key_reused`. Without an Idempotency-Key header, it is "
+        "this request's key.",
     )
     note: str = Field("", max_length=1000, pattern=NO_NUL, description="A note on the sheet.")
     seen_version: int | None = Field(
@@ -260,7 +262,12 @@ class SubmittedOut(Schema):
         "penalty already recorded counts (what a confirmer checks). The stored result is "
         "the game read's `result` (GET /api/v1/games/{id}) after confirmation.",
     )
-    replayed: bool = Field(..., description="A retry: nothing new was written.")
+    replayed: bool = Field(
+        ...,
+        description="Deprecated: tell a retry by the `Idempotent-Replayed: true` header. A retry "
+        "gets the first answer again, so this is false in it; true only when the first answer "
+        "is no longer kept (older than the key's lifetime) and the sheet was found by its key.",
+    )
 
     @staticmethod
     def resolve_points(obj: SubmittedScores) -> dict[str, int]:

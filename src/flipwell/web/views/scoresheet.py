@@ -327,7 +327,7 @@ def enter(request: HttpRequest, token: str) -> HttpResponse:
             else:
                 points = {str(p): v for p, v in result.points.items()}
                 if _wants_json(request):
-                    return JsonResponse({"ok": True, "replayed": result.replayed, "points": points})
+                    return _entered(points, replayed=result.replayed)
                 messages.success(
                     request,
                     "Scores entered. Another player of the group now checks and confirms them.",
@@ -336,6 +336,15 @@ def enter(request: HttpRequest, token: str) -> HttpResponse:
     if _wants_json(request):
         return JsonResponse({"ok": False, "errors": form.errors.get_json_data()}, status=400)
     return _page(request, token, group, form=form, which="enter")
+
+
+def _entered(points: dict[str, int], *, replayed: bool) -> JsonResponse:
+    """The phone's answer to an entry: a resent key gets the first answer again (the sheet's
+    points), marked ``Idempotent-Replayed: true`` as the API marks its replays."""
+    answer = JsonResponse({"ok": True, "points": points})
+    if replayed:
+        answer["Idempotent-Replayed"] = "true"
+    return answer
 
 
 @never_cache
