@@ -55,19 +55,19 @@ class NewLeagueForm(forms.Form):
         return data
 
 
-class AddOfficialForm(forms.Form):
-    username = forms.CharField(
-        label="User name",
-        max_length=150,
-        help_text="An existing account gets the role; a new name makes a new account, with a "
-        "link to set its password.",
+class InviteOfficialForm(forms.Form):
+    who = forms.CharField(
+        label="User name or e-mail address",
+        max_length=254,
+        help_text="The account they sign in with. It gets an invitation to accept or decline "
+        "when it signs in; nobody holds a role they did not accept.",
         widget=forms.TextInput(attrs={"autocapitalize": "none", "autocomplete": "off"}),
     )
     role = forms.ChoiceField(label="Role", choices=m.LeagueOfficial.Role.choices)
 
-    def __init__(self, *args: Any, players: PlayerChoices, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["player"] = _player(players)
+
+class WithdrawInvitationForm(forms.Form):
+    invitation = id_field("invitation")
 
 
 class RoleForm(forms.Form):
