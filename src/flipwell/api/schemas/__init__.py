@@ -1,7 +1,7 @@
 """The JSON shapes of the API: every request body and response, each field described, one
 module per resource (`common`, `leagues`, `players`, `meets`, `sheets`, `corrections`,
 `standings`, `incidents`, `machines`, `violations`, `ledger`, `rulings`, `playoffs`,
-`ifpa`, `people`, `setup`); every schema is importable from here.
+`ifpa`, `people`, `officials`, `setup`); every schema is importable from here.
 
 Words:
 - *league points* are exact fractions in flipwell (a §2.4 credit can be a third of a point).
@@ -141,6 +141,16 @@ from flipwell.api.schemas.notices import (
     NoticePreferencesOut,
     NoticeQueueOut,
 )
+from flipwell.api.schemas.officials import (
+    AcceptedOut,
+    InvitationIn,
+    InvitationOut,
+    InvitationPage,
+    MyInvitationOut,
+    MyInvitationPage,
+    OfficialOut,
+    OfficialPage,
+)
 from flipwell.api.schemas.people import (
     HighScoreOut,
     MachineHighScoresOut,
@@ -258,6 +268,7 @@ __all__ = [
     "TIE_ORDER_DESCRIPTION",
     "AbsenceIn",
     "AbsenceOut",
+    "AcceptedOut",
     "AdjustmentOut",
     "AmendRulingIn",
     "BoardGameOut",
@@ -317,6 +328,9 @@ __all__ = [
     "ImportIn",
     "ImportedOut",
     "InputSchema",
+    "InvitationIn",
+    "InvitationOut",
+    "InvitationPage",
     "JoinDecisionOut",
     "LadderLineOut",
     "LadderOut",
@@ -353,6 +367,8 @@ __all__ = [
     "MeetPage",
     "MergeIn",
     "Moment",
+    "MyInvitationOut",
+    "MyInvitationPage",
     "NextGameOut",
     "NoShowIn",
     "NoShowOut",
@@ -361,6 +377,8 @@ __all__ = [
     "NoticePreferencesOut",
     "NoticeQueueOut",
     "OfficialMachineIn",
+    "OfficialOut",
+    "OfficialPage",
     "OpenLeagueIn",
     "OpponentRecordOut",
     "PenaltyOut",

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
+from flipwell.league.limits import INVITEE_LENGTH
 from flipwell.league.services._edge import ConflictError, league_changed
 from flipwell.league.services._protocol import official_write
 from flipwell.league.services.setup import _change_role, _role
@@ -35,8 +36,6 @@ __all__ = [
     "withdraw_invitation",
 ]
 
-INVITED_AS_LENGTH = 254
-"""The longest user name or e-mail address an official may type (an e-mail address's)."""
 Decision = m.Invitation.Decision
 
 
@@ -56,9 +55,9 @@ def invite_official(*, league: m.League, who: str, role: str, actor: User) -> m.
             {"who": "Type the user name or e-mail address of the account to invite."},
             code="invitee_missing",
         )
-    if len(typed) > INVITED_AS_LENGTH:
+    if len(typed) > INVITEE_LENGTH:
         raise ValidationError(
-            {"who": f"A user name or e-mail address has at most {INVITED_AS_LENGTH} characters."},
+            {"who": f"A user name or e-mail address has at most {INVITEE_LENGTH} characters."},
             code="invitee_too_long",
         )
     wanted = _role(role)

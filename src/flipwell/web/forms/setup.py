@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.text import slugify
 
+from flipwell.league import limits
 from flipwell.league import models as m
 from flipwell.web.forms.fields import PlayerChoices, id_field, player_row_field, reason_field
 from flipwell.web.time_zones import server_zone, zone_choices
@@ -58,7 +59,7 @@ class NewLeagueForm(forms.Form):
 class InviteOfficialForm(forms.Form):
     who = forms.CharField(
         label="User name or e-mail address",
-        max_length=254,
+        max_length=limits.INVITEE_LENGTH,
         help_text="The account they sign in with. It gets an invitation to accept or decline "
         "when it signs in; nobody holds a role they did not accept.",
         widget=forms.TextInput(attrs={"autocapitalize": "none", "autocomplete": "off"}),
