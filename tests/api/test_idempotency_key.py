@@ -20,6 +20,7 @@ from flipwell.league.player_link_tokens import token_for
 from flipwell.league.selectors.meet_board import meet_board
 from flipwell.league.services.corrections import request_correction
 from flipwell.league.services.identity import merge_players
+from flipwell.league.services.invitations import invite_official
 from flipwell.league.services.ledger import record_ledger_entry
 from flipwell.league.services.machine_care import report_machine_problem
 from flipwell.league.services.player_links import issue_player_link
@@ -314,6 +315,13 @@ def ids(night: Night, played: m.Game) -> Ids:
         "other_game_id": game(meet, 2, 1).pk,
         "loose_player": a[4].pk,
         "group_player": game(meet, 2, 1).group.members.get(position=1).player_id,
+        "official_id": f.LeagueOfficialFactory(
+            league=night.league, role=m.LeagueOfficial.Role.SCOREKEEPER
+        ).pk,
+        # An invitation to the token's own account: withdrawn, accepted or declined.
+        "invitation_id": invite_official(
+            league=night.league, who=night.user.username, role="league_official", actor=night.user
+        ).pk,
     }
     return Ids(values=values, secret=token(night.official))
 
@@ -367,6 +375,7 @@ RULING = {
 }
 # (method, URL template, body): writes that succeed on `ids`, then must not be done again.
 DONE_ONCE = [
+    ("post", "/api/v1/leagues/{slug}/invitations", {"who": "bo", "role": "scorekeeper"}),
     ("post", "/api/v1/seasons/{season_id}/meets", {"number": 2, "date": "2026-01-13"}),
     ("post", "/api/v1/seasons/{season_id}/players", {"first_name": "Zed", "last_name": "New"}),
     (
