@@ -89,3 +89,21 @@ def test_problem_report_limit_is_counted_in_the_shared_cache(settings):
 
     with pytest.raises(ValidationError):
         services.report_machine_problem(machine=machine, text="Dim GI", address_hash="phone")
+
+
+def test_count_lasts_to_the_end_of_its_window_in_the_database_cache():
+    """Django's database cache stores an incremented value with its default timeout (300 s):
+    an hour's count must not be forgotten after five minutes."""
+    import time
+
+    from django.db import connection
+
+    client = _fresh_client()
+    for _ in range(3):
+        count("test", "long", window=3600, cache=client)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT expires FROM {settings.LIMITS_CACHE_TABLE}")
+        (expires,) = cursor.fetchone()
+
+    assert counted("test", "long", window=3600) == 3
+    assert expires.timestamp() - time.time() > 3000

@@ -49,10 +49,14 @@ def count(
     if cache.add(key, 1, timeout=window):
         return 1
     try:
-        return int(cache.incr(key))
+        counted_now = int(cache.incr(key))
     except ValueError:  # expired between add and incr: a new window has begun
         cache.add(key, 1, timeout=window)
         return 1
+    # The database cache's incr stores the count again with the default timeout (five
+    # minutes): the count must last to its window's end.
+    cache.touch(key, timeout=window)
+    return counted_now
 
 
 def counted(
