@@ -8,11 +8,9 @@ Words:
   decision with a reason, recorded as a `Ruling` (R1.1-b).
 - *official*: a user with a role in the league (`LeagueOfficial`): league official (LO) or
   scorekeeper. A league always keeps at least one LO: the last one can be neither removed nor
-  demoted (a superuser is an LO everywhere but holds no row, so he does not count).
-- *set-password link*: a user created here has no usable password; the service returns a
-  one-time token from Django's `PasswordResetTokenGenerator` (`default_token_generator`),
-  which dies once the password is set (the token hashes the password) or after
-  ``PASSWORD_RESET_TIMEOUT``. The console shows the link once to the LO who added him.
+  demoted (a superuser is an LO everywhere but holds no row, so he does not count). An
+  account gets a role only by accepting an invitation
+  (`flipwell.league.services.invitations`); here an official's role is changed or removed.
 - *involved official*: an official linked to his own player record, so a ruling on a group
   he plays in is flagged (R1.1-a, A55).
 """
