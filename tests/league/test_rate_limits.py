@@ -107,3 +107,18 @@ def test_count_lasts_to_the_end_of_its_window_in_the_database_cache():
 
     assert counted("test", "long", window=3600) == 3
     assert expires.timestamp() - time.time() > 3000
+
+
+def test_migrate_makes_the_limits_table():
+    """`flipwell migrate` (and so `make run` and a deployment's migrate step) leaves the shared
+    cache's table in place: a database cache without its table would fail every limit."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE {settings.LIMITS_CACHE_TABLE}")
+
+    call_command("migrate", verbosity=0)
+
+    assert settings.LIMITS_CACHE_TABLE in connection.introspection.table_names()
+    assert count("test", "after-migrate", window=60) == 1
