@@ -187,3 +187,20 @@ def test_official_page_changes_a_role_without_an_invitation(client, lo):
     assert response.status_code == 302
     keeper.refresh_from_db()
     assert keeper.role == m.LeagueOfficial.Role.LEAGUE_OFFICIAL
+
+
+def test_invitation_of_another_league_cannot_be_withdrawn_from_this_one(client, lo):
+    """Issue 34 §3: a league's invitations are its own."""
+    elsewhere = f.LeagueOfficialFactory(league__slug="wednesday")
+    client.force_login(elsewhere.user)
+    client.post(
+        "/manage/wednesday/officials/", {"action": "invite", "who": "bo", "role": "scorekeeper"}
+    )
+    theirs = m.Invitation.objects.get()
+    client.force_login(lo.user)
+
+    response = client.post(OFFICIALS, {"action": "withdraw", "invitation": theirs.pk})
+
+    assert response.status_code == 404
+    theirs.refresh_from_db()
+    assert theirs.decision == ""
