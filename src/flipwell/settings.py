@@ -177,12 +177,30 @@ REDIS_URL = env_str("REDIS_URL", "")
 SHARED_PAGES = bool(REDIS_URL)
 """Whether `flipwell.http_cache` puts rendered anonymous pages in the default cache too (one
 worker renders a changed page, the others fetch it): only when that cache is shared."""
+LIMITS_CACHE_TABLE = "flipwell_limits"
+"""The database table that holds the rate limits' counts without Redis (`flipwell.league.
+rate_limits`); ``migrate`` (and so ``flipwell serve``, ``make run``) creates it."""
 CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    )
+    ),
+    # The rate limits' counts: shared by every worker and process, in Redis when configured,
+    # else in the database (a process's own memory would give each worker its own limit).
+    "limits": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "flipwell-limits",
+        }
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": LIMITS_CACHE_TABLE,
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        }
+    ),
 }
 
 # --- Logging, error reports, e-mail (docs/configuration.md) ---
@@ -277,6 +295,18 @@ AXES_LOCKOUT_CALLABLE = "flipwell.web.auth.locked_out_response"
 FORGOT_PASSWORD_PER_ADDRESS = env_int("FORGOT_PASSWORD_PER_ADDRESS", 10, minimum=1)
 FORGOT_PASSWORD_PER_ACCOUNT = env_int("FORGOT_PASSWORD_PER_ACCOUNT", 3, minimum=1)
 FORGOT_PASSWORD_WINDOW_MINUTES = env_int("FORGOT_PASSWORD_WINDOW_MINUTES", 60, minimum=1)
+
+# --- Problem reports from a machine's QR code (flipwell.league.services.machine_care) ---
+
+PROBLEM_REPORTS_PER_MACHINE = env_int("PROBLEM_REPORTS_PER_MACHINE", 10, minimum=1)
+"""Reports one client address may send an hour about one machine of one league (a venue's
+shared Wi-Fi is one address for every phone there: one machine's reports never silence
+another's)."""
+
+# --- Invitations to a role in a league (flipwell.league.services.invitations) ---
+
+INVITATION_DAYS = env_int("INVITATION_DAYS", 14, minimum=1)
+"""Days an invitation waits for the invited account to accept or decline it."""
 
 # --- Key rotation: former SECRET_KEYs still verify sessions, set-password links, backups ---
 

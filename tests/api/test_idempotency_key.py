@@ -20,6 +20,7 @@ from flipwell.league.player_link_tokens import token_for
 from flipwell.league.selectors.meet_board import meet_board
 from flipwell.league.services.corrections import request_correction
 from flipwell.league.services.identity import merge_players
+from flipwell.league.services.invitations import invite_official
 from flipwell.league.services.ledger import record_ledger_entry
 from flipwell.league.services.machine_care import report_machine_problem
 from flipwell.league.services.player_links import issue_player_link
@@ -325,6 +326,13 @@ def ids(night: Night, played: m.Game) -> Ids:
         "other_game_id": game(meet, 2, 1).pk,
         "loose_player": a[4].pk,
         "group_player": game(meet, 2, 1).group.members.get(position=1).player_id,
+        "official_id": f.LeagueOfficialFactory(
+            league=night.league, role=m.LeagueOfficial.Role.SCOREKEEPER
+        ).pk,
+        # An invitation to the token's own account: withdrawn, accepted or declined.
+        "invitation_id": invite_official(
+            league=night.league, who=night.user.username, role="league_official", actor=night.user
+        ).pk,
     }
     return Ids(values=values, secret=token(night.official))
 
@@ -379,6 +387,7 @@ RULING = {
 }
 # (method, URL template, body): writes that succeed on `ids`, then must not be done again.
 DONE_ONCE = [
+    ("post", "/api/v1/leagues/{slug}/invitations", {"who": "bo", "role": "scorekeeper"}),
     ("post", "/api/v1/seasons/{season_id}/meets", {"number": 2, "date": "2026-01-13"}),
     ("post", "/api/v1/seasons/{season_id}/players", {"first_name": "Zed", "last_name": "New"}),
     (
@@ -516,6 +525,7 @@ def test_score_entry_body_key_whose_answer_expired_still_answers_201_replayed(
 # Every write that records a fact that counts: without a key, a retry after a lost answer
 # would store it again (a second malfunction in a machine's reliability, offense 2).
 FACT_WRITES = {
+    ("post", "/api/v1/leagues/{slug}/invitations"),
     ("post", "/api/v1/seasons/{season_id}/players/{player_id}/link"),
     ("post", "/api/v1/seasons/{season_id}/playoffs/{division}/{match}/corrections"),
     ("post", "/api/v1/games/{game_id}/forfeits"),
@@ -557,6 +567,7 @@ FACT_WRITES = {
 # The writes that create something (201) without needing the key, and why: a second send is
 # the same thing, or is refused as what it is.
 NATURAL_IDENTITY = {
+    ("post", "/api/v1/me/invitations/{invitation_id}/acceptance"): "accepted once (409 after)",
     ("post", "/api/v1/seasons/{season_id}/meets/start"): "a meet starts once (409 after)",
     ("post", "/api/v1/games/{game_id}/non-countable-forfeits"): "a forfeit is designated once",
     ("post", "/api/v1/seasons/{season_id}/player-links"): "issues only to players without one",

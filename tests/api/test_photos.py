@@ -7,12 +7,12 @@ import io
 import uuid
 
 import pytest
-from django.core.cache import cache
 from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
 from flipwell.league import models as m
+from flipwell.league.rate_limits import shared_cache
 from flipwell.league.services.tokens import revoke_api_token
 from tests import factories as f
 from tests import photo_files as pf
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _media(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
-    cache.clear()  # each game's refused photos are counted there
+    shared_cache().clear()  # each game's refused photos are counted there
 
 
 def send(client, game_id: int, secret: str, content: bytes, key: str = "", **fields):

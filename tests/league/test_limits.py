@@ -108,6 +108,7 @@ PAIRS = [
     (limits.KEY_LENGTH, f.ScoreEntryForm, "idempotency_key", s.SubmitScoresIn, "idempotency_key"),
     # issue 26 §5: the console's roster upload had no limit; the API's was 1 MB.
     (limits.ROSTER_CSV_LENGTH, f.PlayersCsvForm, "csv_text", s.ImportIn, "csv_text"),
+    (limits.INVITEE_LENGTH, f.InviteOfficialForm, "who", s.InvitationIn, "who"),
 ]
 
 

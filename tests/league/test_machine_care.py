@@ -3,6 +3,7 @@ declared unplayable, the game moved to another machine, the machine repaired; it
 reliability read from those facts."""
 
 import pytest
+from django.conf import settings as django_settings
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from flipwell.league import models as m
@@ -128,7 +129,7 @@ def test_close_problem_report_by_another_leagues_official_refused(night):
 def test_report_machine_problem_limits_one_address_r7_3_u(night):
     """R7.3-u: one address may send a few reports an hour, then is refused."""
     machine = night.machines[0]
-    for n in range(services.machine_care.REPORTS_PER_ADDRESS):
+    for n in range(django_settings.PROBLEM_REPORTS_PER_MACHINE):
         services.report_machine_problem(machine=machine, text=f"Problem {n}", address_hash="x")
 
     with pytest.raises(ValidationError) as caught:

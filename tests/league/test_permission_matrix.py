@@ -348,8 +348,16 @@ CALLS = [
     Call("import_season_file", lambda w, a: services.import_season_file(
         league=w.league, name="Imported", data=GOLDEN, first_meet=datetime.date(2026, 1, 7),
         actor=a)),
-    Call("add_official", lambda w, a: services.add_official(
-        league=w.league, username="newbie", role="league_official", actor=a)),
+    Call("invite_official", lambda w, a: services.invite_official(
+        league=w.league, who="newbie", role="league_official", actor=a)),
+    Call("withdraw_invitation", lambda w, a: services.withdraw_invitation(
+        invitation=w.extra["invitation"], actor=a),
+        arrange=lambda w: w.extra.update(invitation=services.invite_official(
+            league=w.league, who="newbie", role="scorekeeper", actor=w.lo))),
+    Call("change_official_role", lambda w, a: services.change_official_role(
+        official=w.extra["official"], role="league_official", actor=a),
+        arrange=lambda w: w.extra.update(official=f.LeagueOfficialFactory(
+            league=w.league, role=m.LeagueOfficial.Role.SCOREKEEPER))),
     Call("remove_official", lambda w, a: services.remove_official(
         official=w.extra["official"], actor=a),
         arrange=lambda w: w.extra.update(official=f.LeagueOfficialFactory(league=w.league))),

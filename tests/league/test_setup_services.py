@@ -4,9 +4,7 @@ import datetime
 
 import pytest
 from django.contrib.auth.models import User
-from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.utils.http import urlsafe_base64_decode
 
 from flipwell.league import models as m
 from flipwell.league import services
@@ -184,77 +182,105 @@ def test_set_machine_status_ruling_touches_no_group(lo):
 # --- officials -------------------------------------------------------------------------------
 
 
-def test_add_official_gives_an_existing_user_the_role(lo):
+def test_invite_official_gives_no_role_until_the_account_accepts(lo):
+    """Issue 34 §3: a role needs the account's consent."""
     user = f.UserFactory(username="bo")
 
-    added = services.add_official(
-        league=lo.league, username="bo", role="scorekeeper", actor=lo.user
+    invitation = services.invite_official(
+        league=lo.league, who="Bo", role="scorekeeper", actor=lo.user
+    )
+    before = m.LeagueOfficial.objects.filter(user=user).exists()
+    official = services.accept_invitation(invitation=invitation, user=user)
+
+    assert before is False
+    assert (official.user, official.role) == (user, KEEPER)
+    assert actions(lo.league) == ["invitation.sent", "official.added", "invitation.accepted"]
+
+
+def test_invite_official_finds_an_account_by_its_email_address(lo):
+    user = f.UserFactory(username="bo", email="Bo@Example.org")
+
+    invitation = services.invite_official(
+        league=lo.league, who="bo@example.org", role="league_official", actor=lo.user
     )
 
-    assert (added.official.user, added.official.role) == (user, KEEPER)
-    assert (added.created_user, added.token) == (False, None)
+    assert invitation.user == user
 
 
-def test_add_official_creates_a_new_user_with_a_one_time_link(lo):
-    added = services.add_official(
-        league=lo.league, username="newbie", role="league_official", actor=lo.user
+def test_invite_official_keeps_an_invitation_that_found_no_account(lo):
+    invitation = services.invite_official(
+        league=lo.league, who="nobody", role="scorekeeper", actor=lo.user
     )
 
-    user = User.objects.get(username="newbie")
-    assert added.created_user is True
-    assert not user.has_usable_password()
-    assert int(urlsafe_base64_decode(added.uidb64 or "")) == user.pk
-    assert default_token_generator.check_token(user, added.token)
-    user.set_password("a much better password 42")
-    user.save()
-    assert not default_token_generator.check_token(user, added.token)
-    assert actions(lo.league) == ["user.created", "official.added"]
+    assert (invitation.invited_as, invitation.user) == ("nobody", None)
+    event = m.AuditEvent.objects.get(action="invitation.sent")
+    assert set(event.data) == {"invited_as", "role", "expires_at"}  # never the account
 
 
-def test_add_official_refuses_a_malformed_username(lo):
-    with pytest.raises(ValidationError) as error:
-        services.add_official(league=lo.league, username="no spaces!", role="scorekeeper",
-                              actor=lo.user)  # fmt: skip
+def test_invite_official_expires_after_the_configured_days(lo, settings):
+    settings.INVITATION_DAYS = 3
 
-    assert list(error.value.message_dict) == ["username"]
-    assert not User.objects.filter(username="no spaces!").exists()
+    invitation = services.invite_official(league=lo.league, who="x", role="scorekeeper",
+                                          actor=lo.user)  # fmt: skip
+
+    assert invitation.expires_at - invitation.created_at == datetime.timedelta(days=3)
 
 
-def test_add_official_refused_to_a_scorekeeper(lo):
+def test_invite_official_refused_to_a_scorekeeper(lo):
     keeper = f.LeagueOfficialFactory(league=lo.league, role=KEEPER)
 
     with pytest.raises(PermissionDenied):
-        services.add_official(league=lo.league, username="x", role="scorekeeper", actor=keeper.user)
+        services.invite_official(league=lo.league, who="x", role="scorekeeper", actor=keeper.user)
 
-    assert not User.objects.filter(username="x").exists()
+    assert not m.Invitation.objects.exists()
 
 
-def test_add_official_changes_an_officials_role(lo):
+def test_invite_official_refuses_an_unknown_role_and_an_empty_name(lo):
+    with pytest.raises(ValidationError) as role:
+        services.invite_official(league=lo.league, who="x", role="king", actor=lo.user)
+    with pytest.raises(ValidationError) as empty:
+        services.invite_official(league=lo.league, who="  ", role="scorekeeper", actor=lo.user)
+
+    assert list(role.value.message_dict) == ["role"]
+    assert list(empty.value.message_dict) == ["who"]
+
+
+def test_accept_invitation_of_another_account_is_refused(lo):
+    f.UserFactory(username="bo")
+    invitation = services.invite_official(league=lo.league, who="bo", role="scorekeeper",
+                                          actor=lo.user)  # fmt: skip
+
+    with pytest.raises(PermissionDenied):
+        services.accept_invitation(invitation=invitation, user=f.UserFactory())
+
+
+def test_withdrawn_invitation_cannot_be_accepted(lo):
+    user = f.UserFactory(username="bo")
+    invitation = services.invite_official(league=lo.league, who="bo", role="scorekeeper",
+                                          actor=lo.user)  # fmt: skip
+    services.withdraw_invitation(invitation=invitation, actor=lo.user)
+
+    with pytest.raises(ValidationError, match="withdrawn already"):
+        services.accept_invitation(invitation=invitation, user=user)
+
+    assert not m.LeagueOfficial.objects.filter(user=user).exists()
+
+
+def test_change_official_role_changes_an_officials_role(lo):
     keeper = f.LeagueOfficialFactory(league=lo.league, role=KEEPER)
 
-    added = services.add_official(
-        league=lo.league, username=keeper.user.username, role="league_official", actor=lo.user
-    )
+    changed = services.change_official_role(official=keeper, role="league_official", actor=lo.user)
 
-    assert (added.changed_role, added.official.role) == (True, LO)
+    assert changed.role == LO
 
 
-def test_add_official_refuses_to_demote_the_last_league_official(lo):
+def test_change_official_role_refuses_to_demote_the_last_league_official(lo):
     with pytest.raises(ValidationError) as error:
-        services.add_official(
-            league=lo.league, username=lo.user.username, role="scorekeeper", actor=lo.user
-        )
+        services.change_official_role(official=lo, role="scorekeeper", actor=lo.user)
 
     assert list(error.value.message_dict) == ["role"]
     lo.refresh_from_db()
     assert lo.role == LO
-
-
-def test_add_official_refuses_an_unknown_role(lo):
-    with pytest.raises(ValidationError) as error:
-        services.add_official(league=lo.league, username="x", role="king", actor=lo.user)
-
-    assert list(error.value.message_dict) == ["role"]
 
 
 def test_remove_official_keeps_the_user(lo):

@@ -36,9 +36,10 @@ KEEPER, OTHER, ANON = "scorekeeper", "other league's official", "signed out"
 ROLES = (KEEPER, OTHER, ANON)
 
 # Pages of one's account, not of a league: signing in and out, a forgotten password, the list
-# of one's own leagues.
+# of one's own leagues and the answer to an invitation (tests/web/test_invitation_pages.py).
 ACCOUNT = {
     "login", "logout", "forgot_password", "forgot_password_sent", "set_password", "manage_home",
+    "manage_answer_invitation",
 }  # fmt: skip
 # The forms a scorekeeper may post (page, the submit button's `action`): his night's work.
 # A non-countable forfeit is an LO's (tests below, and tests/league/test_permission_matrix.py).

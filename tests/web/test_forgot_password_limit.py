@@ -3,8 +3,8 @@ the configured cache, with a plain sentence (flipwell.web.reset_limit)."""
 
 import pytest
 from django.core import mail
-from django.core.cache import cache
 
+from flipwell.league.rate_limits import shared_cache
 from flipwell.web.reset_limit import refusal
 from tests import factories as f
 
@@ -15,12 +15,12 @@ URL = "/manage/forgot-password/"
 
 @pytest.fixture(autouse=True)
 def limits(settings):
-    cache.clear()
+    shared_cache().clear()
     settings.FORGOT_PASSWORD_PER_ADDRESS = 4
     settings.FORGOT_PASSWORD_PER_ACCOUNT = 2
     settings.FORGOT_PASSWORD_WINDOW_MINUTES = 60
     yield
-    cache.clear()
+    shared_cache().clear()
 
 
 def _ask(client, email, address="203.0.113.7"):

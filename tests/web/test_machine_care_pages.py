@@ -5,6 +5,7 @@ machine choice (R7.3-u)."""
 import datetime
 
 import pytest
+from django.conf import settings as django_settings
 
 from flipwell.league import models as m
 from flipwell.league import services
@@ -47,7 +48,7 @@ def test_report_form_refuses_another_leagues_machine(client, machine):
 def test_report_form_limits_one_address_with_429_r7_3_u(client, machine):
     """R7.3-u: a public QR page: one address sends a few reports an hour, then 429."""
     url = f"/leagues/tuesday/machines/{machine.pk}/report/"
-    for n in range(services.machine_care.REPORTS_PER_ADDRESS):
+    for n in range(django_settings.PROBLEM_REPORTS_PER_MACHINE):
         client.post(url, {"text": f"Problem {n}"})
 
     response = client.post(url, {"text": "One more"})

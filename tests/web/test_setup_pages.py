@@ -1,5 +1,5 @@
 """The console's setup pages: a new league, the machine pool, officials, API tokens and the
-one-time set-password link."""
+one-time set-password link. Invitations: tests/web/test_invitation_pages.py."""
 
 import datetime
 import re
@@ -7,6 +7,9 @@ from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth.models import User
+from django.contrib.auth.tokens import default_token_generator
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 from flipwell.league import models as m
 from flipwell.league import services
@@ -16,7 +19,6 @@ from tests import factories as f
 
 pytestmark = pytest.mark.django_db
 
-LINK = re.compile(r'id="set-password-link" value="https?://[^/"]+(/manage/set-password/[^"]+)"')
 SECRET = re.compile(r'id="new-token" value="(fw_[^"]+)"')
 
 
@@ -159,37 +161,6 @@ def test_machine_page_of_another_leagues_machine_is_404(client, lo):
 # --- officials -------------------------------------------------------------------------------
 
 
-def test_officials_page_adds_an_existing_user(client, lo):
-    f.UserFactory(username="bo")
-
-    response = client.post("/manage/tuesday/officials/", {"username": "bo", "role": "scorekeeper"})
-
-    assert response.status_code == 302
-    assert m.LeagueOfficial.objects.get(user__username="bo").role == "scorekeeper"
-
-
-def test_officials_page_shows_a_new_users_link_once_and_it_sets_the_password(client, lo):
-    response = client.post(
-        "/manage/tuesday/officials/", {"username": "newbie", "role": "scorekeeper"}
-    )
-    link = LINK.search(response.text).group(1)
-    again = client.get("/manage/tuesday/officials/")
-    client.logout()
-    form = client.get(link)
-    done = client.post(
-        link, {"new_password1": "pinball wizard 1977", "new_password2": "pinball wizard 1977"}
-    )
-    dead = client.get(link)
-
-    assert response.status_code == 200
-    assert "set-password-link" not in again.text
-    assert form.status_code == 200
-    assert done.status_code == 302
-    assert User.objects.get(username="newbie").check_password("pinball wizard 1977")
-    assert dead.status_code == 400
-    assert "This link no longer works" in dead.text
-
-
 def test_set_password_page_with_a_forged_link_is_400(client):
     user = f.UserFactory()
 
@@ -199,12 +170,11 @@ def test_set_password_page_with_a_forged_link_is_400(client):
 
 
 def test_set_password_page_shows_mismatched_passwords(client, lo):
-    added = services.add_official(
-        league=lo.league, username="newbie", role="scorekeeper", actor=lo.user
-    )
+    user = f.UserFactory(username="newbie")
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
 
     response = client.post(
-        f"/manage/set-password/{added.uidb64}/{added.token}/",
+        f"/manage/set-password/{uid}/{default_token_generator.make_token(user)}/",
         {"new_password1": "pinball wizard 1977", "new_password2": "pinball wizard 1978"},
     )
 
@@ -340,7 +310,7 @@ def test_other_leagues_official_cannot_add_an_official_here(client, lo):
     client.force_login(f.LeagueOfficialFactory().user)
 
     response = client.post(
-        "/manage/tuesday/officials/", {"username": "intruder", "role": "league_official"}
+        "/manage/tuesday/officials/", {"who": "intruder", "role": "league_official"}
     )
 
     assert response.status_code == 403

@@ -61,6 +61,19 @@ def acting_opener(request: HttpRequest) -> User:
     return token.issued_by
 
 
+def acting_account(request: HttpRequest) -> User:
+    """The account the request's token acts for, about the account's own affairs (its
+    invitations): an installation token's issuer, or the issuer of a league's token with the
+    scope ``manage`` while he is still a league official of that league; PermissionDenied
+    (403) otherwise."""
+    token = _token(request)
+    if token.league is not None:
+        doing = "answer its account's invitations"
+        require_scope(token, league=token.league, scope="manage", doing=doing)
+        require_issuer_role(token, league=token.league, scope="manage")
+    return token.issued_by
+
+
 def _token(request: HttpRequest) -> ApiToken:
     token = request.auth  # type: ignore[attr-defined]
     assert isinstance(token, ApiToken)  # TokenAuth ran before the endpoint

@@ -18,6 +18,7 @@ from flipwell.league.services._edge import every_league_changed
 
 SIMPLE_MODELS: list[type[Any]] = [
     m.LeagueOfficial,
+    m.Invitation,
     m.SeasonEntry,
     m.MachineDeclaration,
     m.SpecialRuling,

@@ -80,3 +80,6 @@ RULING_TEXT_LENGTH = 10_000
 """A special ruling's text, reproduction, cause and effect (RA-e)."""
 KEY_LENGTH = 100
 """An idempotency key."""
+INVITEE_LENGTH = 254
+"""The user name or e-mail address of an account an official invites (an e-mail address's
+longest)."""

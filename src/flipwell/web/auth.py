@@ -200,7 +200,8 @@ def _link_user(uidb64: str, token: str) -> User | None:
 @csrf_protect
 @never_cache
 def set_password_view(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
-    """A new official's one-time link (from `add_official`): choose a password, then sign in.
+    """A one-time set-password link (from a forgot-password e-mail): choose a password, then
+    sign in.
 
     The token hashes the password, so it dies once the password is set; it also expires after
     ``PASSWORD_RESET_TIMEOUT``. A dead or forged link answers 400 and says what to do.

@@ -13,13 +13,12 @@ Words:
   is counted whether or not an account has it, so the limit tells nobody which addresses do.
 
 A request over either limit sends nothing and answers the form again with a plain sentence,
-status 429 and ``Retry-After``. Counts live in Django's default cache: shared by every worker
-with Redis (``REDIS_URL``), else each process keeps its own (a limit per worker).
+status 429 and ``Retry-After``. Counts live in the shared cache (`flipwell.league.rate_limits`:
+Redis with ``REDIS_URL``, else the database), so every worker counts the same requests.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 import time
 from collections.abc import Callable
@@ -28,25 +27,13 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.forms import PasswordResetForm
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import render
 
+from flipwell.league.rate_limits import count, seconds_left
 from flipwell.web.client_address import client_address
 
-KEY_PREFIX = "flipwell:forgot-password"
-
-
-def _count(kind: str, who: str, window: int, now: float) -> int:
-    """This request counted for `who` in the current window; the window's count so far."""
-    digest = hashlib.sha256(who.encode()).hexdigest()[:32]  # keys of any length and charset
-    key = f"{KEY_PREFIX}:{kind}:{digest}:{int(now // window)}"
-    cache.add(key, 0, timeout=window)
-    try:
-        return int(cache.incr(key))
-    except ValueError:  # expired between add and incr: a new window has begun
-        cache.add(key, 1, timeout=window)
-        return 1
+KIND = "forgot-password"
 
 
 def refusal(request: HttpRequest, email: str, *, now: float | None = None) -> tuple[str, int]:
@@ -54,17 +41,19 @@ def refusal(request: HttpRequest, email: str, *, now: float | None = None) -> tu
     refuses it and the seconds until the window ends."""
     now = time.time() if now is None else now
     window = settings.FORGOT_PASSWORD_WINDOW_MINUTES * 60
-    wait = max(1, math.ceil(window - now % window))
+    wait = seconds_left(window, now)
     minutes = math.ceil(wait / 60)
     later = f"try again in {minutes} minute{'s' if minutes != 1 else ''}"
-    if _count("address", client_address(request), window, now) > (
+    if count(KIND, "address", client_address(request), window=window, now=now) > (
         settings.FORGOT_PASSWORD_PER_ADDRESS
     ):
         return (
             f"Too many set-password links were asked for from this address: {later}.",
             wait,
         )
-    if email and _count("account", email, window, now) > settings.FORGOT_PASSWORD_PER_ACCOUNT:
+    if email and count(KIND, "account", email, window=window, now=now) > (
+        settings.FORGOT_PASSWORD_PER_ACCOUNT
+    ):
         return (
             f"Too many set-password links were asked for {email}: {later}. The links already "
             "sent still work: look for them in that inbox (and its spam folder).",

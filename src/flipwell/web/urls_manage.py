@@ -4,6 +4,7 @@ from django.urls import URLPattern, URLResolver, path
 
 from flipwell.web import auth
 from flipwell.web.views.manage import (
+    invitations,
     leagues,
     ledger,
     machines,
@@ -22,6 +23,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("forgot-password/sent/", auth.forgot_password_sent_view, name="forgot_password_sent"),
     path("", leagues.home, name="manage_home"),
     path("leagues/new/", setup_views.new_league, name="manage_new_league"),
+    path("invitations/<id:invitation_id>/", invitations.answer, name="manage_answer_invitation"),
     path("set-password/<str:uidb64>/<str:token>/", auth.set_password_view, name="set_password"),
     path("<slug:slug>/", leagues.league, name="manage_league"),
     path("<slug:slug>/seasons/", leagues.seasons, name="manage_seasons"),

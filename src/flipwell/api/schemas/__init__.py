@@ -1,8 +1,8 @@
 """The JSON shapes of the API: every request body and response, each field described, one
 module per resource (`common`, `leagues`, `players`, `meets`, `choices` (a group's next
 machine), `sheets`, `corrections`, `standings`, `incidents`, `machines`, `violations`,
-`ledger`, `rulings`, `playoffs`, `playoff_corrections`, `ifpa`, `people`, `setup`, `roster`,
-`amendments`, `ratings`); every schema is importable from here.
+`ledger`, `rulings`, `playoffs`, `playoff_corrections`, `ifpa`, `people`, `officials`, `setup`,
+`roster`, `amendments`, `ratings`); every schema is importable from here.
 
 Words:
 - *league points* are exact fractions in flipwell (a §2.4 credit can be a third of a point).
@@ -157,6 +157,16 @@ from flipwell.api.schemas.notices import (
     NoticePreferencesOut,
     NoticeQueueOut,
 )
+from flipwell.api.schemas.officials import (
+    AcceptedOut,
+    InvitationIn,
+    InvitationOut,
+    InvitationPage,
+    MyInvitationOut,
+    MyInvitationPage,
+    OfficialOut,
+    OfficialPage,
+)
 from flipwell.api.schemas.people import (
     HighScoreOut,
     MachineHighScoresOut,
@@ -293,6 +303,7 @@ __all__ = [
     "TIE_ORDER_DESCRIPTION",
     "AbsenceIn",
     "AbsenceOut",
+    "AcceptedOut",
     "AdjustmentOut",
     "AllowedMachinesOut",
     "AmendRulingIn",
@@ -354,6 +365,9 @@ __all__ = [
     "ImportIn",
     "ImportedOut",
     "InputSchema",
+    "InvitationIn",
+    "InvitationOut",
+    "InvitationPage",
     "IssuedLinksOut",
     "JoinDecisionOut",
     "LadderLineOut",
@@ -395,6 +409,8 @@ __all__ = [
     "MeetPage",
     "MergeIn",
     "Moment",
+    "MyInvitationOut",
+    "MyInvitationPage",
     "NextGameOut",
     "NextSeasonIn",
     "NoShowIn",
@@ -407,6 +423,8 @@ __all__ = [
     "NoticeWithdrawalIn",
     "NoticeWithdrawalOut",
     "OfficialMachineIn",
+    "OfficialOut",
+    "OfficialPage",
     "OpenLeagueIn",
     "OpponentRecordOut",
     "PenaltyOut",

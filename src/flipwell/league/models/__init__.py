@@ -24,6 +24,7 @@ from flipwell.league.models.incidents import (
     VictimRemedy,
     Violation,
 )
+from flipwell.league.models.invitations import Invitation
 from flipwell.league.models.leagues import League, LeagueOfficial
 from flipwell.league.models.ledger import LedgerEntry
 from flipwell.league.models.machines import (
@@ -80,6 +81,7 @@ __all__ = [
     "Group",
     "GroupMember",
     "IdempotencyKey",
+    "Invitation",
     "LateJoin",
     "LatenessNotice",
     "League",

@@ -47,8 +47,10 @@ special rulings        load_appendix_a, add_special_ruling, amend_special_ruling
 notices                set_notice_preferences, choose_notices_by_link, unsubscribe_by_link
 setup                  may_create_league, league_openers, create_league_opener,
                        open_league, create_machine, create_machines, update_machine,
-                       set_machine_status, add_official, remove_official,
+                       set_machine_status, change_official_role, remove_official,
                        link_official_player
+invitations            invite_official, withdraw_invitation, accept_invitation,
+                       decline_invitation
 tokens                 issue_api_token, revoke_api_token
 player_links           issue_player_link, issue_player_links, revoke_player_link,
                        set_player_link_email,
@@ -69,6 +71,12 @@ from flipwell.league.services.identity import (
     check_merge_players,
     merge_players,
     undo_player_merge,
+)
+from flipwell.league.services.invitations import (
+    accept_invitation,
+    decline_invitation,
+    invite_official,
+    withdraw_invitation,
 )
 from flipwell.league.services.leagues import (
     change_ifpa_figure,
@@ -163,8 +171,7 @@ from flipwell.league.services.seasons import (
     start_next_season,
 )
 from flipwell.league.services.setup import (
-    AddedOfficial,
-    add_official,
+    change_official_role,
     create_league_opener,
     create_machine,
     create_machines,
@@ -194,12 +201,11 @@ from flipwell.league.services.violations import (
 )
 
 __all__ = [
-    "AddedOfficial",
     "ConflictError",
     "ImportResult",
     "RankRefresh",
     "RateLimitedError",
-    "add_official",
+    "accept_invitation",
     "add_special_ruling",
     "amend_special_ruling",
     "announce_absence",
@@ -211,6 +217,7 @@ __all__ = [
     "attach_photo",
     "cancel_meet",
     "change_ifpa_figure",
+    "change_official_role",
     "change_ruleset_setting",
     "change_season_schedule",
     "check_merge_players",
@@ -229,11 +236,13 @@ __all__ = [
     "create_season",
     "declare_machine_repaired",
     "declare_machine_unplayable",
+    "decline_invitation",
     "designate_forfeit_non_countable",
     "designate_late_join_forfeits",
     "edit_player",
     "import_players_csv",
     "import_season_file",
+    "invite_official",
     "issue_api_token",
     "issue_player_link",
     "issue_player_links",
@@ -295,5 +304,6 @@ __all__ = [
     "update_machine",
     "withdraw_announcement",
     "withdraw_announcement_by_link",
+    "withdraw_invitation",
     "withdraw_match_absence",
 ]

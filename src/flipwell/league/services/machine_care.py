@@ -10,20 +10,24 @@ Words:
   before is repaired (`flipwell.rules.machine_care`); a machine out of the pool comes back
   into it, and one declared unplayable at the open meet is declared repaired there.
 - *address hash*: a keyed hash of the sender's client address (the web and API layers make
-  it), kept to count one address's reports: at most `REPORTS_PER_ADDRESS` an hour.
+  it), kept to tell a report sent twice. One address's reports about one machine of one league
+  are counted in the shared cache (`flipwell.league.rate_limits`): at most
+  ``settings.PROBLEM_REPORTS_PER_MACHINE`` an hour, so a venue's shared Wi-Fi (one address
+  for every phone there) never silences the reports on another machine or in another league.
 """
 
 from __future__ import annotations
 
-import datetime
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
+from flipwell.league.rate_limits import count
 from flipwell.league.services._edge import (
     ConflictError,
     league_changed,
@@ -36,8 +40,9 @@ from flipwell.league.services.setup import change_machine_status
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-REPORTS_PER_ADDRESS = 5
-"""Problem reports one client address may send in an hour (a QR code is public)."""
+REPORTS_WINDOW = 3600
+"""Seconds over which one address's reports about one machine are counted (a QR code is
+public)."""
 REPORT_LENGTH = 1000
 NAME_LENGTH = 80
 
@@ -51,8 +56,9 @@ def report_machine_problem(
     Side effects: a MachineProblemReport, an audit event ``machine.problem_reported`` (no
     actor), a new league revision (its pages show it). Raises ValidationError for an empty
     or too long text or name; ConflictError ``too_many_reports`` when the address sent
-    `REPORTS_PER_ADDRESS` reports in the last hour. The same report sent again from the same
-    address while it is open (a double tap, a browser's retry) returns the one kept.
+    ``PROBLEM_REPORTS_PER_MACHINE`` reports about this machine in the current hour. The same
+    report sent again from the same address while it is open (a double tap, a browser's
+    retry) returns the one kept.
     """
     words = (text or "").strip()
     name = (reported_by or "").strip()
@@ -67,7 +73,7 @@ def report_machine_problem(
         sent = _sent_again(machine, words, name, address_hash)
         if sent is not None:
             return sent
-        _check_rate(address_hash)
+        _check_rate(machine, address_hash)
         row = m.MachineProblemReport.objects.create(
             machine=machine, text=words, reported_by=name, address_hash=address_hash
         )
@@ -94,17 +100,20 @@ def _sent_again(
     ).first()  # fmt: skip
 
 
-def _check_rate(address_hash: str) -> None:
-    """Refuse a report from an address that sent `REPORTS_PER_ADDRESS` in the last hour."""
+def _check_rate(machine: m.Machine, address_hash: str) -> None:
+    """Refuse a report from an address that sent ``PROBLEM_REPORTS_PER_MACHINE`` about this
+    machine of this league in the current hour."""
     if not address_hash:
         return
-    since = timezone.now() - datetime.timedelta(hours=1)
-    sent = m.MachineProblemReport.objects.filter(
-        address_hash=address_hash, reported_at__gte=since
-    ).count()
-    if sent >= REPORTS_PER_ADDRESS:
+    sent = count(
+        "problem-report", machine.league_id, machine.pk, address_hash, window=REPORTS_WINDOW
+    )
+    if sent > settings.PROBLEM_REPORTS_PER_MACHINE:
         raise ConflictError(
-            {"text": "Too many reports from here in the last hour: tell the league official."},
+            {
+                "text": "Too many reports from here about this machine in the last hour: tell "
+                "the league official."
+            },
             code="too_many_reports",
         )
 

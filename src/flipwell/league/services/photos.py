@@ -9,11 +9,9 @@ revision (`league_changed`), so the confirmer's phone shows it at its next look.
 from __future__ import annotations
 
 import secrets
-import time
 from typing import IO, TYPE_CHECKING
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
@@ -30,6 +28,7 @@ from flipwell.league.photos import (
     max_meet_bytes,
     megabytes,
 )
+from flipwell.league.rate_limits import count, counted, seconds_left
 from flipwell.league.services._edge import (
     MeetHold,
     RateLimitedError,
@@ -110,30 +109,23 @@ def attach_photo(
 
 
 REFUSALS_WINDOW = 3600
-"""Seconds over which a game's refused photos are counted."""
-
-
-def _refusals_key(game: m.Game) -> str:
-    return f"flipwell:photo-refusals:{game.pk}:{int(time.time() // REFUSALS_WINDOW)}"
+"""Seconds over which a game's refused photos are counted (in the shared cache:
+`flipwell.league.rate_limits`)."""
 
 
 def _check_refusals(game: m.Game) -> None:
     """Refuse, unread, a photo for a game that refused ``PHOTO_REFUSALS_PER_GAME`` this hour."""
-    if int(cache.get(_refusals_key(game), 0)) >= int(settings.PHOTO_REFUSALS_PER_GAME):
+    refused = counted("photo-refusals", game.pk, window=REFUSALS_WINDOW)
+    if refused >= int(settings.PHOTO_REFUSALS_PER_GAME):
         raise RateLimitedError(
             {"photo": "Too many photos sent to this game could not be kept: try again in an hour."},
             code="too_many_photos",
-            retry_after=REFUSALS_WINDOW - int(time.time()) % REFUSALS_WINDOW,
+            retry_after=seconds_left(REFUSALS_WINDOW),
         )
 
 
 def _count_refusal(game: m.Game) -> None:
-    key = _refusals_key(game)
-    cache.add(key, 0, timeout=REFUSALS_WINDOW)
-    try:
-        cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, timeout=REFUSALS_WINDOW)
+    count("photo-refusals", game.pk, window=REFUSALS_WINDOW)
 
 
 def _check_room(game: m.Game, clean: CleanPhoto) -> None:

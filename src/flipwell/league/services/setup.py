@@ -8,11 +8,9 @@ Words:
   decision with a reason, recorded as a `Ruling` (R1.1-b).
 - *official*: a user with a role in the league (`LeagueOfficial`): league official (LO) or
   scorekeeper. A league always keeps at least one LO: the last one can be neither removed nor
-  demoted (a superuser is an LO everywhere but holds no row, so he does not count).
-- *set-password link*: a user created here has no usable password; the service returns a
-  one-time token from Django's `PasswordResetTokenGenerator` (`default_token_generator`),
-  which dies once the password is set (the token hashes the password) or after
-  ``PASSWORD_RESET_TIMEOUT``. The console shows the link once to the LO who added him.
+  demoted (a superuser is an LO everywhere but holds no row, so he does not count). An
+  account gets a role only by accepting an invitation
+  (`flipwell.league.services.invitations`); here an official's role is changed or removed.
 - *involved official*: an official linked to his own player record, so a ruling on a group
   he plays in is flagged (R1.1-a, A55).
 """
@@ -20,19 +18,15 @@ Words:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.contrib.auth.password_validation import validate_password
-from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_encode
 
 from flipwell.league import enums
 from flipwell.league import models as m
@@ -397,22 +391,6 @@ def change_machine_status(
 # --- officials -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class AddedOfficial:
-    """The result of `add_official`.
-
-    created_user: a new account was made. uidb64 and token: its one-time set-password
-    link's parts (None for an existing user); show them once, never store them.
-    changed_role: an official already in the league got a new role.
-    """
-
-    official: m.LeagueOfficial
-    created_user: bool
-    uidb64: str | None
-    token: str | None
-    changed_role: bool = False
-
-
 def _role(role: str) -> m.LeagueOfficial.Role:
     if role not in ROLES:
         raise ValidationError(
@@ -453,73 +431,23 @@ def _refuse_last_lo(official: m.LeagueOfficial, *, doing: str, field: str | None
         raise ValidationError({field: message} if field else message)
 
 
-def add_official(
-    *,
-    league: m.League,
-    username: str,
-    role: str,
-    actor: User,
-    player: m.Player | None = None,
-) -> AddedOfficial:
-    """Give `username` a role in `league`; a new name becomes a new account.
+def change_official_role(*, official: m.LeagueOfficial, role: str, actor: User) -> m.LeagueOfficial:
+    """Give an official of the league another role (he holds one there already, so he is
+    asked nothing; a new official is invited: `flipwell.league.services.invitations`).
 
-    An existing user gets the role (an official already in the league gets the new role,
-    unless that demotes the last LO). A new username creates the user with an unusable
-    password (audited ``user.created``), and the result carries the one-time set-password
-    link's parts. `player` links the official's own player record (`link_official_player`).
-    Audited ``official.added`` or ``official.role_changed``. ValidationError for a malformed
-    username, an unknown role, the role they have, demoting the last LO, or a wrong player.
+    Side effects: his role changed; an audit event ``official.role_changed``; a new league
+    revision. Raises PermissionDenied unless `actor` is a league official of his league;
+    ValidationError for an unknown role, the role he has, or demoting the last LO.
     """
     wanted = _role(role)
-    with official_write(league=league, actor=actor, action="add officials") as write:
-        league_changed(league)
-        user, created = _user_named(username.strip(), league=league, actor=actor)
-        existing = (
+    with official_write(league=official.league, actor=actor, action="change officials' roles"):
+        league_changed(official.league)
+        locked = (
             m.LeagueOfficial.objects.select_for_update()
             .select_related("user", "league")
-            .filter(league=league, user=user)
-            .first()
+            .get(pk=official.pk)
         )
-        if existing is not None:
-            official = _change_role(existing, wanted, actor=actor)
-            if player is not None:
-                official = _link(official, player, actor=actor)
-            return AddedOfficial(official, False, None, None, changed_role=True)
-        if player is not None:
-            _check_player(league, player)
-        official = m.LeagueOfficial.objects.create(
-            user=user, league=league, role=wanted, player=player
-        )
-        data = {"username": user.get_username(), "role": wanted.value, "new_user": created}
-        write.event("official.added", official, {**data, "player": player and player.pk})
-    if not created:
-        return AddedOfficial(official, False, None, None)
-    uid = urlsafe_base64_encode(force_bytes(user.pk))
-    return AddedOfficial(official, True, uid, default_token_generator.make_token(user))
-
-
-def _user_named(name: str, *, league: m.League, actor: User) -> tuple[Any, bool]:
-    """The user signing in as `name` (any case), or a new one with an unusable password
-    (audited ``user.created``); and whether it is new."""
-    if not name:
-        raise ValidationError({"username": "Type the user name they sign in with."})
-    user_model = get_user_model()
-    user = (
-        user_model.objects.filter(username=name).first()
-        or user_model.objects.filter(username__iexact=name).order_by("pk").first()
-    )
-    if user is not None:
-        return user, False
-    user = user_model(username=name)
-    try:
-        user.full_clean(exclude=["password"])
-    except ValidationError as error:
-        raise ValidationError({"username": error.message_dict.get("username", [])}) from error
-    user.set_unusable_password()
-    user.save()
-    data = {"username": user.get_username()}
-    record_event(action="user.created", obj=user, league=league, actor=actor, data=data)
-    return user, True
+        return _change_role(locked, wanted, actor=actor)
 
 
 def _change_role(

@@ -97,13 +97,14 @@ from flipwell.web.forms.rulings import (
 )
 from flipwell.web.forms.setup import (
     SCOPE_CHOICES,
-    AddOfficialForm,
+    InviteOfficialForm,
     IssueTokenForm,
     LinkPlayerForm,
     NewLeagueForm,
     ReadingForm,
     RevokeTokenForm,
     RoleForm,
+    WithdrawInvitationForm,
 )
 from flipwell.web.forms.sheet import (
     STALE_PAGE,
@@ -121,7 +122,6 @@ __all__ = [
     "MAX_SCORE",
     "SCOPE_CHOICES",
     "STALE_PAGE",
-    "AddOfficialForm",
     "AmendSpecialRulingForm",
     "AnswerForm",
     "CancelMeetForm",
@@ -140,6 +140,7 @@ __all__ = [
     "GamePlayerForm",
     "IfpaFigureForm",
     "IfpaPreviewForm",
+    "InviteOfficialForm",
     "IssueTokenForm",
     "LateJoinForm",
     "LatenessForm",
@@ -193,6 +194,7 @@ __all__ = [
     "UndoMergeForm",
     "ViolationForm",
     "WithdrawAnnouncementForm",
+    "WithdrawInvitationForm",
     "WithdrawMatchAbsenceForm",
     "WithdrawalForm",
     "csv_problems",

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.text import slugify
 
+from flipwell.league import limits
 from flipwell.league import models as m
 from flipwell.web.forms.fields import PlayerChoices, id_field, player_row_field, reason_field
 from flipwell.web.time_zones import server_zone, zone_choices
@@ -55,19 +56,19 @@ class NewLeagueForm(forms.Form):
         return data
 
 
-class AddOfficialForm(forms.Form):
-    username = forms.CharField(
-        label="User name",
-        max_length=150,
-        help_text="An existing account gets the role; a new name makes a new account, with a "
-        "link to set its password.",
+class InviteOfficialForm(forms.Form):
+    who = forms.CharField(
+        label="User name or e-mail address",
+        max_length=limits.INVITEE_LENGTH,
+        help_text="The account they sign in with. It gets an invitation to accept or decline "
+        "when it signs in; nobody holds a role they did not accept.",
         widget=forms.TextInput(attrs={"autocapitalize": "none", "autocomplete": "off"}),
     )
     role = forms.ChoiceField(label="Role", choices=m.LeagueOfficial.Role.choices)
 
-    def __init__(self, *args: Any, players: PlayerChoices, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["player"] = _player(players)
+
+class WithdrawInvitationForm(forms.Form):
+    invitation = id_field("invitation")
 
 
 class RoleForm(forms.Form):

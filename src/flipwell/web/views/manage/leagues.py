@@ -21,7 +21,6 @@ from flipwell.league.selectors import notices as notice_reads
 from flipwell.league.selectors.console import (
     league_rulings,
     league_seasons,
-    official_leagues,
     season_roster,
 )
 from flipwell.league.selectors.ifpa import (
@@ -51,6 +50,7 @@ from flipwell.web.forms import (
 from flipwell.web.ids import parse_id
 from flipwell.web.player_links import player_link_url
 from flipwell.web.views.manage._common import action, done, official, page, run, season_of
+from flipwell.web.views.manage.invitations import home_page
 from flipwell.web.words import counted
 
 if TYPE_CHECKING:
@@ -61,12 +61,9 @@ T = TypeVar("T")
 
 @signed_in
 def home(request: HttpRequest) -> HttpResponse:
-    """The leagues the signed-in official has a role in."""
-    context = {
-        "leagues": official_leagues(request.user),
-        "may_create_league": services.may_create_league(request.user),
-    }
-    return render(request, "manage/home.html", context)
+    """The leagues the signed-in official has a role in, and the invitations to a role that
+    wait for his answer."""
+    return home_page(request)
 
 
 @console_page(ANY_ROLE)

@@ -1,8 +1,8 @@
 """Setting a league up in the console: a new league, the machine pool (add, edit, in or out
-of the pool), the league's officials (add, change role, link to a player, remove) and its API
-tokens (issue, revoke).
+of the pool), the league's officials (invite, withdraw an invitation, change role, link to a
+player, remove) and its API tokens (issue, revoke).
 
-A secret (a new account's set-password link, a new API token) is rendered once in the answer
+A secret (a new API token) is rendered once in the answer
 to the POST that made it: it is never stored in a message, a cookie or the session, and the
 console's pages are never cached (`console_page`).
 """
@@ -17,10 +17,12 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.console import league_players
+from flipwell.league.selectors.invitations import league_invitation, league_invitations
 from flipwell.league.selectors.setup import (
     league_api_tokens,
     league_machine,
@@ -31,8 +33,8 @@ from flipwell.league.selectors.setup import (
 from flipwell.league.services.tokens import issue_api_token, revoke_api_token
 from flipwell.web.auth import LO_ONLY, console_page, signed_in
 from flipwell.web.forms import (
-    AddOfficialForm,
     EditMachineForm,
+    InviteOfficialForm,
     IssueTokenForm,
     LinkPlayerForm,
     MachineForm,
@@ -41,6 +43,7 @@ from flipwell.web.forms import (
     NewLeagueForm,
     RevokeTokenForm,
     RoleForm,
+    WithdrawInvitationForm,
 )
 from flipwell.web.views.manage._common import action, attempt, done, official, page, run
 
@@ -134,32 +137,54 @@ def machine(request: HttpRequest, league: m.League, role: str, machine_id: int) 
 
 @console_page(LO_ONLY)
 def officials(request: HttpRequest, league: m.League, role: str) -> HttpResponse:
-    """The league's officials and the form that adds one (a new name: a new account, whose
-    set-password link is shown here once)."""
-    form = AddOfficialForm(request.POST or None, players=league_players(league))
-    link = ""
-    added = None
-    if request.method == "POST":
-        added = run(form, services.add_official, league=league, actor=official(request))
-        if added is not None and added.token is None:
-            name = added.official.user.get_username()
-            what = "now" if added.changed_role else "added as"
-            return done(request, f"{name} {what} {added.official.get_role_display().lower()}.")
-        if added is not None:
-            link = request.build_absolute_uri(
-                reverse("web:set_password", args=[added.uidb64, added.token])
-            )
-            form = AddOfficialForm(players=league_players(league))
+    """The league's officials, its pending invitations (withdraw one) and the form that
+    invites an account (invite_official). The answer to an invitation is the same whether or
+    not the name or address found an account."""
+    posted = request.POST if request.method == "POST" else None
+    which = action(request)
+    invite = InviteOfficialForm(posted if which != "withdraw" else None)
+    withdraw = WithdrawInvitationForm(posted if which == "withdraw" else None)
+    if which == "withdraw":
+        withdrawn = attempt(
+            withdraw,
+            lambda: services.withdraw_invitation(
+                invitation=_invitation(league, withdraw.cleaned_data["invitation"]),
+                actor=official(request),
+            ),
+        )
+        if withdrawn is not None:
+            return done(request, f"The invitation of {withdrawn.invited_as} is withdrawn.")
+    elif posted is not None:
+        sent = run(invite, services.invite_official, league=league, actor=official(request))
+        if sent is not None:
+            return done(request, _invited(sent))
     context: dict[str, Any] = {
         "league": league,
         "role": role,
         "rows": league_officials(league),
-        "form": form,
-        "added": added,
-        "link": link,
-        "link_days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
+        "invitations": league_invitations(league),
+        "form": invite,
+        "withdraw": withdraw,
+        "invitation_days": settings.INVITATION_DAYS,
     }
-    return page(request, "manage/officials.html", context, failed=form.is_bound)
+    return page(request, "manage/officials.html", context, failed=posted is not None)
+
+
+def _invited(sent: m.Invitation) -> str:
+    """The answer to an invitation, the same whether or not it found an account."""
+    expires = timezone.localtime(sent.expires_at).strftime("%-d %B %Y")
+    return (
+        f"If an account has the user name or e-mail address {sent.invited_as}, it is invited "
+        f"to be {sent.get_role_display().lower()} of {sent.league}; it holds the role once "
+        f"it accepts. The invitation expires on {expires}."
+    )
+
+
+def _invitation(league: m.League, invitation_id: int) -> m.Invitation:
+    found = league_invitation(league, invitation_id)
+    if found is None:
+        raise Http404("No such invitation in this league.")
+    return found
 
 
 @console_page(LO_ONLY)
@@ -183,10 +208,10 @@ def official_page(
     name = row.user.get_username()
     if which == "role":
         changed = run(
-            role_form, services.add_official, league=league, username=name, actor=official(request)
+            role_form, services.change_official_role, official=row, actor=official(request)
         )
         if changed is not None:
-            return done(request, f"{name} is now {changed.official.get_role_display().lower()}.")
+            return done(request, f"{name} is now {changed.get_role_display().lower()}.")
     elif which == "link":
         linked = run(
             link_form, services.link_official_player, official=row, actor=official(request)
