@@ -24,12 +24,7 @@ import flipwell.api.endpoints as endpoints_package
 from flipwell.league import services
 from flipwell.web import urls_manage
 
-PENDING_PEOPLE = "pending: people helper (officials and scorekeepers through the API)"
-
 NOT_IN_API: dict[str, str] = {
-    "add_official": PENDING_PEOPLE,
-    "remove_official": PENDING_PEOPLE,
-    "link_official_player": PENDING_PEOPLE,
     "issue_api_token": "a token is issued by a signed-in official in the console, or on the "
     "command line (an installation token): a token never issues another token",
     "revoke_api_token": "revoked in the console or on the command line, as it is issued",
@@ -56,6 +51,7 @@ NO_SERVICE: dict[str, str] = {
     "forgot_password": "session-only: e-mails a link to set a new password",
     "forgot_password_sent": "session-only: says the e-mail was sent",
     "set_password": "session-only: a new password from the e-mailed link",
+    "manage_home": "a read: the account's leagues and invitations (GET /me/invitations)",
     "manage_league": "a read: the league's hub (GET /leagues/{slug} and its seasons)",
     "manage_meet": "a read: the meet's board (GET /meets/{id}/board)",
     "manage_roster_csv": "a read: the roster file (GET /seasons/{id}/players)",

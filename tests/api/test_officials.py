@@ -5,6 +5,8 @@ token lists, accepts and declines its invitations under /api/v1/me/invitations."
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from flipwell.league import models as m
@@ -22,7 +24,7 @@ def league(official):
 
 
 def _invite(client, league, secret, who, role="scorekeeper", key=None):
-    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    headers = {"HTTP_IDEMPOTENCY_KEY": key or uuid.uuid4().hex}  # an invitation needs a key
     return client.post(
         f"/api/v1/leagues/{league.slug}/invitations",
         {"who": who, "role": role},
@@ -184,3 +186,26 @@ def test_api_removes_a_scorekeeper(client, official, league):
     assert not m.LeagueOfficial.objects.filter(pk=keeper.pk).exists()
     assert last.status_code == 422
     assert m.LeagueOfficial.objects.filter(pk=official.pk).exists()
+
+
+def test_api_changes_an_officials_role_and_links_his_player_record(client, official):
+    """The console's Officials page abilities through the API: another role for an official
+    of the league (he is asked nothing), and his own player record linked (R1.1-a)."""
+    scorekeeper = f.LeagueOfficialFactory(league=official.league, role="scorekeeper")
+    secret = token(official, "manage")
+    player = f.SeasonEntryFactory(season=f.SeasonFactory(league=official.league)).player
+    url = f"/api/v1/leagues/{official.league.slug}/officials/{scorekeeper.pk}"
+
+    changed = client.put(url, {"role": "league_official"}, content_type="application/json",
+                         **bearer(secret))  # fmt: skip
+    linked = client.put(f"{url}/player", {"player_id": player.pk},
+                        content_type="application/json", **bearer(secret))  # fmt: skip
+    unlinked = client.put(f"{url}/player", {"player_id": None},
+                          content_type="application/json", **bearer(secret))  # fmt: skip
+
+    assert changed.status_code == 200, changed.content
+    assert changed.json()["role"] == "league_official"
+    assert linked.json()["player_id"] == player.pk
+    assert unlinked.json()["player_id"] is None
+    scorekeeper.refresh_from_db()
+    assert scorekeeper.role == "league_official"

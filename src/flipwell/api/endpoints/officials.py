@@ -18,7 +18,7 @@ from django.http import Http404, HttpRequest
 from ninja import Path
 
 from flipwell.api import queries
-from flipwell.api.arguments import resolved
+from flipwell.api.arguments import PLAYER, resolved
 from flipwell.api.auth import acting_account, acting_official
 from flipwell.api.contract import created
 from flipwell.api.endpoints.params import Cursor, Limit, Slug
@@ -37,6 +37,8 @@ from flipwell.api.schemas import (
     MyInvitationPage,
     OfficialOut,
     OfficialPage,
+    OfficialPlayerIn,
+    RoleIn,
 )
 from flipwell.league import models as m
 from flipwell.league import services
@@ -96,6 +98,46 @@ def remove_official(request: HttpRequest, slug: Slug, official_id: OfficialId) -
         raise Http404(f"No official {official_id} in {league}.")
     services.remove_official(official=official, actor=actor)
     return official
+
+
+@router.put(
+    "/leagues/{slug}/officials/{official_id}",
+    response={200: OfficialOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def change_official_role(
+    request: HttpRequest, slug: Slug, official_id: OfficialId, payload: RoleIn
+) -> Any:
+    """Give an official of the league another role (scope: manage): he holds one there
+    already, so he is asked nothing (a new official is invited). 422 for the role he has, or
+    for demoting the league's last league official."""
+    league = queries.league(slug)
+    actor = acting_official(request, league=league, scope="manage")
+    official = league_official(league, official_id)
+    if official is None:
+        raise Http404(f"No official {official_id} in {league}.")
+    return services.change_official_role(**resolved(payload), official=official, actor=actor)
+
+
+@router.put(
+    "/leagues/{slug}/officials/{official_id}/player",
+    response={200: OfficialOut, **ERROR_RESPONSES},
+    **WRITE,
+)
+def link_official_player(
+    request: HttpRequest, slug: Slug, official_id: OfficialId, payload: OfficialPlayerIn
+) -> Any:
+    """Link an official to his own player record, or unlink it with null (scope: manage), so
+    that his rulings on a group he plays in are flagged as an involved official's (R1.1-a).
+    422 on ``player_id`` for a player with no season in the league or linked to another."""
+    league = queries.league(slug)
+    actor = acting_official(request, league=league, scope="manage")
+    official = league_official(league, official_id)
+    if official is None:
+        raise Http404(f"No official {official_id} in {league}.")
+    return services.link_official_player(
+        **resolved(payload, player=PLAYER), official=official, actor=actor
+    )
 
 
 @router.get(

@@ -166,6 +166,8 @@ from flipwell.api.schemas.officials import (
     MyInvitationPage,
     OfficialOut,
     OfficialPage,
+    OfficialPlayerIn,
+    RoleIn,
 )
 from flipwell.api.schemas.people import (
     HighScoreOut,
@@ -425,6 +427,7 @@ __all__ = [
     "OfficialMachineIn",
     "OfficialOut",
     "OfficialPage",
+    "OfficialPlayerIn",
     "OpenLeagueIn",
     "OpponentRecordOut",
     "PenaltyOut",
@@ -483,6 +486,7 @@ __all__ = [
     "RestartIn",
     "RestartOut",
     "ReversalIn",
+    "RoleIn",
     "RulesetChangeIn",
     "RulesetOut",
     "RulingOut",

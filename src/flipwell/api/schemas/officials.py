@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ninja import Field, Schema
 
-from flipwell.api.schemas.common import InputSchema, text_field
+from flipwell.api.schemas.common import MAX_ID, InputSchema, text_field
 from flipwell.league import limits
 
 if TYPE_CHECKING:
@@ -59,6 +59,23 @@ class InvitationIn(InputSchema):
         max_length=limits.INVITEE_LENGTH,
     )
     role: Role = Field(..., description="The role offered: league_official or scorekeeper.")
+
+
+class RoleIn(InputSchema):
+    role: Role = Field(
+        ..., description="The official's new role in the league: league_official or scorekeeper."
+    )
+
+
+class OfficialPlayerIn(InputSchema):
+    player: int | None = Field(
+        ...,
+        alias="player_id",
+        ge=1,
+        le=MAX_ID,
+        description="The official's own player record, when he also plays in the league (his "
+        "rulings on his own group are flagged, R1.1-a); null unlinks it.",
+    )
 
 
 def _status(obj: m.Invitation) -> str:
