@@ -57,7 +57,7 @@ player_links           issue_player_link, issue_player_links, revoke_player_link
 =====================  ===========================================================
 """
 
-from flipwell.league.services._edge import ConflictError
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services.corrections import request_correction, respond_to_correction
 from flipwell.league.services.forfeits import (
     designate_forfeit_non_countable,
@@ -198,6 +198,7 @@ __all__ = [
     "ConflictError",
     "ImportResult",
     "RankRefresh",
+    "Refusal",
     "add_official",
     "add_special_ruling",
     "amend_special_ruling",

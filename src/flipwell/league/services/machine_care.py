@@ -18,14 +18,13 @@ from __future__ import annotations
 import datetime
 from typing import TYPE_CHECKING
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services._edge import (
-    ConflictError,
     league_changed,
     require_reason,
 )
@@ -57,11 +56,13 @@ def report_machine_problem(
     words = (text or "").strip()
     name = (reported_by or "").strip()
     if not words:
-        raise ValidationError({"text": "Say what is wrong with the machine."})
+        raise Refusal({"text": "Say what is wrong with the machine."}, code="text_required")
     if len(words) > REPORT_LENGTH:
-        raise ValidationError({"text": f"Keep it under {REPORT_LENGTH} characters."})
+        raise Refusal({"text": f"Keep it under {REPORT_LENGTH} characters."}, code="text_too_long")
     if len(name) > NAME_LENGTH:
-        raise ValidationError({"reported_by": f"A name has at most {NAME_LENGTH} characters."})
+        raise Refusal(
+            {"reported_by": f"A name has at most {NAME_LENGTH} characters."}, code="name_too_long"
+        )
     with transaction.atomic():
         machine = m.Machine.objects.select_for_update().select_related("league").get(pk=machine.pk)
         sent = _sent_again(machine, words, name, address_hash)

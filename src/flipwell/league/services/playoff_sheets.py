@@ -21,15 +21,14 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, playoff_game
 from flipwell.league.audit import record_event
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.playoffs import DivisionFacts, PlayoffFacts, match_id
 from flipwell.league.services._edge import (
-    ConflictError,
     PlayerRef,
     league_changed,
     ref_id,
@@ -107,7 +106,10 @@ def submit_playoff_scores(
     """
     key = idempotency_key.strip()
     if not key:
-        raise ValidationError({"idempotency_key": "Give the request an idempotency key."})
+        raise Refusal(
+            {"idempotency_key": "Give the request an idempotency key."},
+            code="idempotency_key_required",
+        )
     sheet = {ref_id(p): s for p, s in scores.items()}
     ties = [[ref_id(p) for p in order] for order in tie_order]
     with transaction.atomic():
@@ -207,7 +209,9 @@ def request_playoff_correction(
     """
     why = (reason or "").strip()
     if not why:
-        raise ValidationError({"reason": "Say what went wrong, for the other players."})
+        raise Refusal(
+            {"reason": "Say what went wrong, for the other players."}, code="reason_required"
+        )
     with transaction.atomic():
         league_changed(season.league_id)
         night, facts, div, state = _match_facts(season, division, match)
@@ -300,7 +304,7 @@ def _present(
     """Refuse a player who is not a present player of the match (R6.6-c)."""
     if player_key(player.pk) not in _present_keys(state):
         names = ", ".join(facts.names[p].name for p in _present_keys(state))
-        raise ValidationError(
+        raise Refusal(
             {field: f"{player} does not play in this match; its players: {names}."},
             code="not_in_match",
         )
@@ -445,12 +449,15 @@ def _confirmed_scores(row: m.PlayoffMatch, number: int, match: str) -> tuple[dic
     game = m.PlayoffGame.objects.filter(match=row, number=number).first()
     rows = list(game.results.values_list("player_id", "machine_score")) if game else []
     if game is None or not rows:
-        raise ValidationError({"game": f"Game {number} of {match} has no confirmed scores."})
+        raise ConflictError(
+            {"game": f"Game {number} of {match} has no confirmed scores."},
+            code="game_not_confirmed",
+        )
     if any(score is None for _, score in rows):
-        raise ValidationError(
+        raise ConflictError(
             {"game": f"The league official recorded game {number} of {match} as a finishing "
                      "order: ask the official to correct it."},
-        )  # fmt: skip
+        code="recorded_as_order")  # fmt: skip
     return {p: s for p, s in rows if s is not None}, str(game.machine_id)
 
 
@@ -483,9 +490,11 @@ def _claims(
         if p in base and base[p] != s
     ]
     if not claims:
-        raise ValidationError({"scores": "These are the confirmed scores: nothing to correct."})
+        raise Refusal(
+            {"scores": "These are the confirmed scores: nothing to correct."}, code="no_change"
+        )
     for claim in claims:
-        with rules_edge("scores"):
+        with rules_edge("scores", code="correction_refused"):
             decide_correction(claim, (), quorum=quorum)
     return claims
 
@@ -510,7 +519,7 @@ def _answer(sheet: m.PlayoffSheet, player: m.Player, *, agrees: bool, facts: _Fa
         for p, a in sheet.answers.values_list("player_id", "agrees")
     ]
     claims = _claims(base, proposed, match, sheet.number, sheet.entered_by, quorum)
-    with rules_edge("player"):
+    with rules_edge("player", code="correction_refused"):
         outcomes = [decide_correction(c, responses, quorum=quorum).status for c in claims]
     if "refused" in outcomes:
         sheet.status = m.PlayoffSheet.Status.REFUSED
