@@ -39,12 +39,14 @@ from ninja.errors import ValidationError as NinjaValidationError
 from flipwell.api.parsing import UnsupportedMediaTypeError
 from flipwell.api.schemas import ErrorOut
 from flipwell.league.players_csv import PlayersCsvError
-from flipwell.league.services import ConflictError
+from flipwell.league.refusals import Refusal
 
 ERROR_STATUSES = frozenset({400, 401, 403, 404, 409, 413, 415, 422})
 ERROR_RESPONSES: dict[frozenset[int], type[ErrorOut]] = {ERROR_STATUSES: ErrorOut}
 """Every operation documents these statuses with the error shape."""
-ALL_FIELDS = "__all__"
+WHOLE_REQUEST = "request"
+"""The key in *fields* of the messages about the request as a whole (no one field of it)."""
+ALL_FIELDS = WHOLE_REQUEST  # its older name
 # The first parts of a ninja error location that are not the client's field names.
 _LOCATION_SOURCES = ("body", "query", "path", "header", "form", "file", "cookie")
 # Clearer words than pydantic's for the strict input schemas' refusals (by error type).
@@ -99,8 +101,8 @@ def install_error_handlers(api: NinjaAPI) -> None:
     def respond(request: HttpRequest, status: int, body: dict[str, Any]) -> HttpResponse:
         return api.create_response(request, body, status=status)
 
-    def on_conflict(request: HttpRequest, exc: ConflictError) -> HttpResponse:
-        return respond(request, 409, _from_django(exc, code=exc.conflict, request=request))
+    def on_refusal(request: HttpRequest, exc: Refusal) -> HttpResponse:
+        return respond(request, exc.status, _from_django(exc, code=exc.refusal, request=request))
 
     def on_invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
         return respond(request, 422, _from_django(exc, code="invalid", request=request))
@@ -108,7 +110,7 @@ def install_error_handlers(api: NinjaAPI) -> None:
     def on_csv(request: HttpRequest, exc: PlayersCsvError) -> HttpResponse:
         where = f"line {exc.line}" if exc.column is None else f"line {exc.line}, {exc.column}"
         body = error_body(
-            "invalid",
+            "invalid_csv",
             f"The file has a bad row; nothing was imported: {exc}.",
             {where: [exc.message]},
         )
@@ -167,7 +169,7 @@ def install_error_handlers(api: NinjaAPI) -> None:
         message = "flipwell failed on this request; the error is logged for its administrator."
         return respond(request, 500, error_body("server_error", message))
 
-    _register(api, ConflictError, on_conflict)
+    _register(api, Refusal, on_refusal)
     _register(api, ValidationError, on_invalid)
     _register(api, PlayersCsvError, on_csv)
     _register(api, PermissionDenied, on_forbidden)
@@ -189,7 +191,6 @@ _CODES = {
     401: "not_authenticated",
     403: "forbidden",
     404: "not_found",
-    409: "conflict",
     413: "too_large",
     415: "unsupported_media_type",
     422: "invalid",
@@ -203,13 +204,33 @@ def _from_django(
         fields: dict[str, list[str]] = {}
         for name, messages in exc.message_dict.items():
             key = name if request is None else request_field(request, name)
-            fields.setdefault(key, []).extend(messages)
-        general = fields.pop(ALL_FIELDS, [])
+            for line in _lines_about(request, key, exc) or [key]:
+                fields.setdefault(line, []).extend(messages)
+        general = fields.get(WHOLE_REQUEST, [])
         message = (
             " ".join(general) if general else " ".join(m for ms in fields.values() for m in ms)
         )
         return error_body(code, message, fields)
-    return error_body(code, " ".join(exc.messages))
+    return error_body(code, " ".join(exc.messages), {WHOLE_REQUEST: exc.messages})
+
+
+def _lines_about(request: HttpRequest | None, key: str, exc: ValidationError) -> list[str]:
+    """The paths ``key.N.part`` of the lines of the list sent at `key` that name a player a
+    `Refusal` is about (its `players`), in the order sent; none when it names none."""
+    players = getattr(exc, "players", None)
+    if request is None or not players:
+        return []
+    value: Any = _sent_body(request)
+    for step in key.split("."):
+        value = _child(value, step)
+    if not isinstance(value, list):
+        return []
+    part = getattr(exc, "part", "player")
+    return [
+        f"{key}.{index}.{part}"
+        for index, line in enumerate(value)
+        if isinstance(line, dict) and line.get("player") in players
+    ]
 
 
 def request_field(request: HttpRequest, name: str) -> str:
@@ -223,13 +244,13 @@ def request_field(request: HttpRequest, name: str) -> str:
     for candidate in (sent_as.get(name), name, f"{name}_id"):
         if candidate and _in_request(request, candidate):
             return candidate
-    return ALL_FIELDS
+    return WHOLE_REQUEST
 
 
 def _in_request(request: HttpRequest, path: str) -> bool:
     """Whether the dotted `path` is a field of the request sent: a query or path parameter,
     a part of a multipart form (a photo), or a path into its JSON body."""
-    if path == ALL_FIELDS or path in request.GET or path in _body_fields(request).values():
+    if path == WHOLE_REQUEST or path in request.GET or path in _body_fields(request).values():
         return True
     if _is_form(request) and (path in request.POST or path in request.FILES):
         return True
@@ -292,9 +313,9 @@ def _field_name(location: Sequence[Any], body: Any = None) -> str:
     location is its parameter's name."""
     parts = [str(p) for p in location]
     if not parts or parts[0] not in _LOCATION_SOURCES:
-        return ".".join(parts) or ALL_FIELDS
+        return ".".join(parts) or WHOLE_REQUEST
     if parts[0] != "body":
-        return parts[1] if len(parts) > 1 else ALL_FIELDS
+        return parts[1] if len(parts) > 1 else WHOLE_REQUEST
     kept: list[str] = []
     value = body
     rest = parts[2:]  # "body", then the name of the body's parameter
@@ -307,4 +328,4 @@ def _field_name(location: Sequence[Any], body: Any = None) -> str:
             kept.append(part)
         elif not isinstance(value, (dict, list)):
             break
-    return ".".join(kept) or ALL_FIELDS
+    return ".".join(kept) or WHOLE_REQUEST

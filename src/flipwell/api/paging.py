@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
-from django.core.exceptions import ValidationError
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
+
+from flipwell.league.refusals import Refusal
 
 T = TypeVar("T")
 M = TypeVar("M", bound=Model)
@@ -38,8 +39,9 @@ def decode_cursor(cursor: str | None) -> int:
     except (binascii.Error, ValueError, UnicodeDecodeError):
         text = ""
     if not (text.isascii() and text.isdigit() and int(text) <= MAX_POSITION):
-        raise ValidationError(
-            {"cursor": "This cursor is not one the API gave: use the 'next' link as it is."}
+        raise Refusal(
+            {"cursor": "This cursor is not one the API gave: use the 'next' link as it is."},
+            code="invalid_cursor",
         )
     return int(text)
 

@@ -26,6 +26,7 @@ elsewhere (a model's ``full_clean``, a validator) the API answers it with the co
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any, NamedTuple
 
 from django.core.exceptions import ValidationError
@@ -35,13 +36,25 @@ class Refusal(ValidationError):  # noqa: N818 (a refusal is an answer, not a fai
     """The request itself is wrong (422): its `code` names the check that refused it.
 
     `message` is what a ValidationError takes: a text (about the request as a whole) or a
-    dict of field -> text(s)."""
+    dict of field -> text(s). `players`: the ids of the players it is about, when its field
+    is a list of lines naming players (a sheet's ``scores``): the API then keys it on those
+    lines' `part` (``scores.2.player``), a form on the list."""
 
     status = 422
 
-    def __init__(self, message: Any, code: str, params: Any = None) -> None:
+    def __init__(
+        self,
+        message: Any,
+        code: str,
+        params: Any = None,
+        *,
+        players: Collection[int] = (),
+        part: str = "player",
+    ) -> None:
         super().__init__(message, code, params)
         self.refusal = code
+        self.players = frozenset(players)
+        self.part = part
 
 
 class ConflictError(Refusal):

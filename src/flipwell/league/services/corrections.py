@@ -452,7 +452,9 @@ def _proposed(base: Mapping[int, int | None], changes: Mapping[int, int]) -> dic
     for player, score in changes.items():
         name = names.get(player, f"player #{player}")
         if player not in base:
-            raise Refusal({"scores": f"{name} is not in this game."}, code="not_in_game")
+            raise Refusal(
+                {"scores": f"{name} is not in this game."}, code="not_in_game", players=[player]
+            )
         if base[player] is None:
             raise Refusal(
                 {
@@ -460,11 +462,14 @@ def _proposed(base: Mapping[int, int | None], changes: Mapping[int, int]) -> dic
                     "a recorded machine score (R3-b)."
                 },
                 code="forfeit_not_correctable",
+                players=[player],
             )
         if isinstance(score, bool) or not isinstance(score, int) or score < 0:
             raise Refusal(
                 {"scores": f"{name}'s score must be a whole number of 0 or more, got {score!r}."},
                 code="invalid_score",
+                players=[player],
+                part="machine_score",
             )
         proposed[player] = score
     return proposed

@@ -506,7 +506,9 @@ def _refuse_sheet(
     if strangers:
         who = ", ".join(names.get(p, f"player #{p}") for p in strangers)
         raise Refusal(
-            {"scores": f"{who} is not in group {game.group.number}."}, code="not_in_group"
+            {"scores": f"{who} is not in group {game.group.number}."},
+            code="not_in_group",
+            players=strangers,
         )
     if missing:
         raise Refusal(
@@ -520,6 +522,8 @@ def _refuse_sheet(
     raise Refusal(
         {"scores": f"{names[player]}'s score must be a whole number of 0 or more, got {score!r}."},
         code="invalid_score",
+        players=[player],
+        part="machine_score",
     )
 
 
@@ -540,6 +544,8 @@ def _check_forfeits(game: m.Game, sheet: Mapping[int, int | None]) -> None:
                 "stays empty (R2.4-a)."
             },
             code="absent_for_the_match",
+            players=[first],
+            part="machine_score",
         )
     forfeited = m.Forfeit.objects.filter(game=game).select_related("player")
     scored = [f.player for f in forfeited if sheet.get(f.player_id) is not None]
@@ -548,6 +554,8 @@ def _check_forfeits(game: m.Game, sheet: Mapping[int, int | None]) -> None:
         raise Refusal(
             {"scores": f"{who} forfeited this game (recorded): leave the score empty (R2.4-a)."},
             code="forfeited_player",
+            players=[p.pk for p in scored],
+            part="machine_score",
         )
 
 
