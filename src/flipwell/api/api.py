@@ -8,6 +8,7 @@ works at a venue without internet.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ninja import NinjaAPI
@@ -32,11 +33,13 @@ from flipwell.api.endpoints import (
 from flipwell.api.errors import install_error_handlers
 from flipwell.api.idempotency import document_idempotency, idempotent
 from flipwell.api.parsing import JsonOnlyParser
+from flipwell.api.refusal_codes import document_refusals
 
 
 class FlipwellApi(NinjaAPI):
-    """ninja's API, whose schema also documents the headers `flipwell.api.contract` sends and
-    the ``Idempotency-Key`` header of every write (`flipwell.api.idempotency`)."""
+    """ninja's API, whose schema also documents the headers `flipwell.api.contract` sends,
+    the ``Idempotency-Key`` header of every write (`flipwell.api.idempotency`), and the error
+    codes each operation can answer (`flipwell.api.refusal_codes`)."""
 
     def get_openapi_schema(self, **kwargs: Any) -> OpenAPISchema:
         schema = super().get_openapi_schema(**kwargs)
@@ -48,9 +51,20 @@ class FlipwellApi(NinjaAPI):
                         headers = responses[status].setdefault("headers", {})
                         headers[header] = {"description": text, "schema": {"type": "string"}}
         document_idempotency(schema)
+        document_refusals(schema, self.views(), ERROR_REF)
         return schema
 
+    def views(self) -> dict[str, Callable[..., Any]]:
+        """Every operation's view, by its operationId."""
+        return {
+            operation.operation_id or self.get_openapi_operation_id(operation): operation.view_func
+            for _prefix, router in self._routers
+            for path_view in router.path_operations.values()
+            for operation in path_view.operations
+        }
 
+
+ERROR_REF = "#/components/schemas/ErrorOut"
 ANY = ("get", "post", "put", "patch", "delete")
 DOCUMENTED_HEADERS = (
     (ANY, 201, "Location", "Where to read what was created (or the resource it belongs to)."),
