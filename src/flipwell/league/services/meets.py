@@ -844,8 +844,9 @@ def _refuse_before_its_day(meet: m.Meet, *, given: bool) -> None:
     if given:
         raise Refusal(
             {
-                "date": f"Meet {meet.number} cannot start on {_day(meet.date)}, after today "
-                f"({_day(today)}): give today's date, or schedule it for that day."
+                "date": f"Meet {meet.number} would be dated {_day(meet.date)}: it can start on "
+                f"that day, not before (today is {_day(today)}). Give today's date to start it "
+                "tonight."
             },
             code="date_after_today",
         )
