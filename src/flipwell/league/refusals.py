@@ -95,6 +95,7 @@ CONFLICTS = _codes(
         "game_already_confirmed": "The game's scores are confirmed: it is no longer in progress.",
         "game_in_progress": "A game of the match is being played: record its result first.",
         "game_not_confirmed": "The game has no confirmed scores yet.",
+        "game_not_in_play": "The playoff game is not in play any more.",
         "idempotency_key_reused": "The idempotency key was already used for another request.",
         "last_league_official": "The last league official of a league stays one.",
         "late_join_already_recorded": "The player's late arrival in this game is already recorded.",

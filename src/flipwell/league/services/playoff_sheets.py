@@ -176,7 +176,10 @@ def confirm_playoff_scores(*, sheet: m.PlayoffSheet, confirmed_by: m.Player) -> 
             with transaction.atomic():
                 sheet.save(update_fields=["status", "confirmed_by"])
         except IntegrityError as error:
-            raise _stale(f"Game {sheet.number} of {match} is already confirmed.") from error
+            raise ConflictError(
+                f"Game {sheet.number} of {match} is already confirmed.",
+                code="game_already_confirmed",
+            ) from error
         record_event(
             action="playoffs.sheet_confirmed",
             obj=sheet,
@@ -264,7 +267,10 @@ def answer_playoff_correction(
         season, division, match, (_night, facts, div, state) = _locked(sheet)
         sheet = m.PlayoffSheet.objects.select_related("match").get(pk=sheet.pk)
         if sheet.status != m.PlayoffSheet.Status.PENDING:
-            raise _stale(f"This correction was {sheet.get_status_display().lower()} already.")
+            raise ConflictError(
+                f"This correction was {sheet.get_status_display().lower()} already.",
+                code="correction_already_decided",
+            )
         _present(state, facts, player, field="player")
         _answer(sheet, player, agrees=agrees, facts=(season, division, match, div, state))
     return sheet
@@ -288,10 +294,6 @@ def _locked(
     league_changed(season.league_id)
     match = match_id(row.round, row.number)
     return season, row.division, match, _match_facts(season, row.division, match)
-
-
-def _stale(message: str, code: str = "game_already_confirmed") -> ConflictError:
-    return ConflictError(message, code=code)
 
 
 def _present_keys(state: PlayoffMatchState) -> list[str]:
@@ -322,12 +324,16 @@ def _in_play(
     R6.5-b); a stale ConflictError otherwise."""
     if number == TIEBREAKER:
         if state.status != "tiebreaker_needed":
-            raise _stale(f"{state.match} needs no tiebreaker game now.")
+            raise ConflictError(
+                f"{state.match} needs no tiebreaker game now.", code="no_tiebreaker_needed"
+            )
         what = f"{division}:{state.match}:tiebreaker"
         return str(drawn_machine(night, what, True, facts).pk)
     game = div.in_progress.get(state.match)
     if game is None or game.number != number:
-        raise _stale(f"Game {number} of {state.match} is not in play any more.")
+        raise ConflictError(
+            f"Game {number} of {state.match} is not in play any more.", code="game_not_in_play"
+        )
     return str(game.machine_id)
 
 
@@ -336,7 +342,7 @@ def _check_seen(row: m.PlayoffMatch, number: int, seen_version: int | None) -> i
     another one (None: not checked)."""
     latest = max(row.sheets.filter(number=number).values_list("version", flat=True), default=0)
     if seen_version is not None and seen_version != latest:
-        raise _stale(
+        raise ConflictError(
             "Other scores were entered for this game meanwhile: check them, then confirm or "
             "fix them.",
             code="stale_version",
@@ -346,10 +352,15 @@ def _check_seen(row: m.PlayoffMatch, number: int, seen_version: int | None) -> i
 
 def _check_latest_entry(sheet: m.PlayoffSheet) -> None:
     if sheet.status != m.PlayoffSheet.Status.ENTERED:
-        raise _stale(f"Version {sheet.version} of these scores is not waiting to be confirmed.")
+        raise ConflictError(
+            f"Version {sheet.version} of these scores is not waiting to be confirmed.",
+            code="stale_version",
+        )
     latest = _check_seen(sheet.match, sheet.number, None)
     if latest != sheet.version:
-        raise _stale("These scores were replaced by newer ones: confirm those.", "stale_version")
+        raise ConflictError(
+            "These scores were replaced by newer ones: confirm those.", code="stale_version"
+        )
 
 
 def _rules_game(machine: str, sheet: Sheet, ties: Sequence[Sequence[int]]) -> PlayoffGame:
