@@ -7,8 +7,8 @@ about the request as a whole are under ``request``."""
 from __future__ import annotations
 
 import ast
-import functools
 import datetime
+import functools
 import inspect
 import re
 from pathlib import Path
