@@ -1,23 +1,43 @@
 """One error shape for every refusal: ``{"error": {"code", "message", "fields"}}``.
 
-Words: *fields* maps a field to its messages: a dotted path into the request as it was sent
-(a key of the JSON body, ``scores.0.machine_score`` inside it, or a query or path parameter),
-or ``line N, column`` for a CSV upload. A service names its refusals by its own arguments or
+Words: *code* is a stable snake_case name of the check that refused, for programs
+(``meet_not_today``, ``stale_version``); *message* says it for people. *fields* maps a field
+to its messages: a dotted path into the request as it was sent (a key of the JSON body,
+``scores.0.machine_score`` inside it, or a query or path parameter), ``line N, column`` for a
+CSV upload, or ``request`` (`WHOLE_REQUEST`) for the messages about the request as a whole,
+which are also the error's ``message``. A service names its refusals by its own arguments or
 model fields (``season``, ``merged``): the body schema's attribute of that name stands for the
 field sent under its alias (``season_id``, ``merged_player_id``; `flipwell.api.arguments`), a
 service's ``x`` is taken for the request's ``x_id`` when only that was sent, and a name the
-request does not contain is about the request as a whole (``__all__``, `request_field`): such
-a message, like every ``__all__`` one, is the error's ``message`` and not in *fields*.
-pydantic's locations are walked along the body sent, so a union's or a literal's branch
-(``literal['a','b']``) never shows.
+request does not contain is about the request as a whole (``request``, `request_field`). A
+refusal about players of a list of lines (a sheet's ``scores``) names each line sent
+(``scores.2.player``; `flipwell.league.refusals.Refusal`). pydantic's locations are walked
+along the body sent, so a union's or a literal's branch (``literal['a','b']``) never shows.
 
 Statuses: 400 malformed input, 401 no valid token (with ``WWW-Authenticate: Bearer``),
-403 not allowed, 404 not found, 405 a method the path does not serve, 409 conflict (another
-request won, or a reused idempotency key), 413 a body larger than
-``DATA_UPLOAD_MAX_MEMORY_SIZE``, 415 a body that is not sent as JSON, 422 input that is
-well-formed but not valid (from the schema or from a service's rule). Nothing a client sends
-can produce a 500; should flipwell fail anyway, the 500 is in the error shape too, with no
-detail (the exception is logged on ``django.request``, as Django logs its own 500s).
+403 not allowed, 404 not found, 405 a method the path does not serve, 409 the league's state
+forbids the request now, 413 a body larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE``, 415 a body
+that is not sent as JSON, 422 the request itself is wrong. Nothing a client sends can produce
+a 500; should flipwell fail anyway, the 500 is in the error shape too, with no detail (the
+exception is logged on ``django.request``, as Django logs its own 500s).
+
+409 or 422, decided once: 409 when the state of the league forbids it now, whatever the
+request says: it was already done (``forfeit_already_recorded``,
+``compensatory_already_granted``, ``meet_already_closed``), it is not ready yet
+(``meet_unfinished``, ``meet_not_today``, ``game_not_confirmed``), or another request won
+(``stale_version``, ``game_already_confirmed``, ``idempotency_key_reused``); sent again
+later, the same request may pass (or never, being done). 422 when the request itself is
+wrong and must change to pass: a value out of range, an unknown name, a player not in the
+group, a machine the rules do not allow (``machine_not_allowed``), a pick by the wrong player.
+
+Codes: a service's refusal is a `Refusal` (422) or a `ConflictError` (409) with its code
+(`flipwell.league.refusals`, where `CODES` lists each with its meaning); the handler answers
+that code and status. The API's own codes: ``malformed`` (400), ``not_authenticated`` (401),
+``forbidden`` (403), ``not_found`` (404), ``too_large`` (413), ``unsupported_media_type``
+(415), ``invalid_input`` (422, the body or a parameter does not fit the schema),
+``invalid_csv`` (422, a bad row of an uploaded CSV), ``invalid`` (422, a value a model's
+validators refuse). The OpenAPI document lists, for each operation and status, every code it
+can answer (`flipwell.api.refusal_codes`).
 """
 
 from __future__ import annotations
