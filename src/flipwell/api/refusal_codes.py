@@ -31,7 +31,12 @@ from flipwell.league.refusals import CODES, Code
 
 PLAIN = "invalid"
 """The code of a plain ValidationError (a model's or a validator's refusal)."""
-PLAIN_CODE = Code(422, "A value a model's validators refuse (a length, a format).")
+OTHER_ERRORS = {"ValidationError": PLAIN, "full_clean": PLAIN, "PlayersCsvError": "invalid_csv"}
+"""Calls that refuse with a code the API gives them (`flipwell.api.errors`), by name."""
+API_CODES = {
+    PLAIN: Code(422, "A value a model's validators refuse (a length, a format)."),
+    "invalid_csv": Code(422, "A row of the uploaded CSV is not valid; nothing was imported."),
+}
 REFUSING = {"Refusal": 422, "ConflictError": 409, "rules_edge": 422}
 """The names whose call with a ``code=`` refuses (`rules_edge` with ``conflict=True``: 409)."""
 _PACKAGES = ("flipwell.league", "flipwell.api")
@@ -47,12 +52,12 @@ class Function:
 
     codes: set[str] = field(default_factory=set)
     names: set[Key] = field(default_factory=set)
-    unnamed: list[int] = field(default_factory=list)
-    """Lines of refusals whose code is not written out (a name, not a literal)."""
 
 
 @dataclass
 class Module:
+    """A module's functions (by qualified name) and the names it imports."""
+
     functions: dict[str, Function] = field(default_factory=dict)
     imports: dict[str, Key] = field(default_factory=dict)
     """A name -> (module, its name there); a module imported whole has the name ``""``."""
@@ -65,9 +70,9 @@ def literal_codes(call: ast.Call) -> list[str] | None:
     if given is None:
         return None
     options = [given.body, given.orelse] if isinstance(given, ast.IfExp) else [given]
-    if all(isinstance(o, ast.Constant) and isinstance(o.value, str) for o in options):
-        return [o.value for o in options if isinstance(o, ast.Constant)]
-    return None
+    codes = [o.value for o in options if isinstance(o, ast.Constant)]
+    texts = [c for c in codes if isinstance(c, str)]
+    return texts if len(texts) == len(options) else None
 
 
 def called_name(call: ast.Call) -> str | None:
@@ -162,13 +167,9 @@ def _function(node: ast.AST, context: _Context) -> Function:
 def _call(call: ast.Call, found: Function) -> None:
     name = called_name(call)
     if name in REFUSING:
-        codes = literal_codes(call)
-        if codes is None:
-            found.unnamed.append(call.lineno)
-        else:
-            found.codes.update(codes)
-    elif name in ("ValidationError", "full_clean"):
-        found.codes.add(PLAIN)
+        found.codes.update(literal_codes(call) or ())  # none: tests/api/test_refusal_codes.py
+    elif name in OTHER_ERRORS:
+        found.codes.add(OTHER_ERRORS[name])
 
 
 @cache
@@ -238,7 +239,7 @@ def operation_codes(view: Callable[..., Any], *, write: bool) -> dict[int, dict[
         for status, codes in WRITE_CODES.items():
             answers[status].update(codes)
     for code in sorted(view_codes(view)):
-        known = CODES.get(code, PLAIN_CODE if code == PLAIN else None)
+        known = CODES.get(code) or API_CODES.get(code)
         status, meaning = (known.status, known.meaning) if known else (422, "")
         answers.setdefault(status, {})[code] = meaning
     return answers
