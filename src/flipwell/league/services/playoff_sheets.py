@@ -104,12 +104,7 @@ def submit_playoff_scores(
     in play or another version was entered since `seen_version`; ValidationError when
     `entered_by` is not a present player or the rules refuse the scores.
     """
-    key = idempotency_key.strip()
-    if not key:
-        raise Refusal(
-            {"idempotency_key": "Give the request an idempotency key."},
-            code="idempotency_key_required",
-        )
+    key = _required_key(idempotency_key)
     sheet = {ref_id(p): s for p, s in scores.items()}
     ties = [[ref_id(p) for p in order] for order in tie_order]
     with transaction.atomic():
@@ -294,6 +289,16 @@ def _locked(
     league_changed(season.league_id)
     match = match_id(row.round, row.number)
     return season, row.division, match, _match_facts(season, row.division, match)
+
+
+def _required_key(idempotency_key: str) -> str:
+    key = idempotency_key.strip()
+    if not key:
+        raise Refusal(
+            {"idempotency_key": "Give the request an idempotency key."},
+            code="idempotency_key_required",
+        )
+    return key
 
 
 def _present_keys(state: PlayoffMatchState) -> list[str]:
