@@ -156,5 +156,5 @@ def test_attach_photo_bomb_refused_and_counted(client, night, settings):
 
     assert bomb.status_code == 422
     assert "too many pixels" in bomb.content.decode()
-    assert after.status_code == 422
+    assert (after.status_code, after.json()["error"]["code"]) == (409, "too_many_photos")
     assert "Too many photos sent to this game" in after.content.decode()
