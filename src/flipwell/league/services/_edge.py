@@ -1,9 +1,9 @@
 """Helpers every service shares at its edge: rules errors, roles, locked rows, the fold.
 
 Words: the *edge* is where a service meets the rules library: a `RuleError` there is a user's
-mistake and becomes a `ValidationError` (keyed by the field it concerns); the *fold* is the
-season's facts folded by `flipwell.rules.season.fold_season`, the only source of points,
-ladders and finishing orders.
+mistake and becomes a `Refusal` (keyed by the field it concerns, with the code of the check:
+`flipwell.league.refusals`); the *fold* is the season's facts folded by
+`flipwell.rules.season.fold_season`, the only source of points, ladders and finishing orders.
 """
 
 from __future__ import annotations
