@@ -113,9 +113,10 @@ def _schema_codes() -> dict[tuple[str, str], dict[int, set[str]]]:
             VIEWS[(path, method)] = api.views()[operation["operationId"]]
             statuses = listed.setdefault((path, method), {})
             for status, response in operation["responses"].items():
-                if int(status) < 400:
-                    continue
-                parts = response["content"]["application/json"]["schema"]["allOf"]
+                content = response.get("content", {}).get("application/json", {})
+                parts = content.get("schema", {}).get("allOf")
+                if int(status) < 400 or not parts:
+                    continue  # not an error with listed codes (a 304, a 429 ...)
                 code = parts[1]["properties"]["error"]["properties"]["code"]
                 statuses[int(status)] = set(code["enum"])
     return listed
