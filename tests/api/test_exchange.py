@@ -82,7 +82,8 @@ def test_ifpa_preview_names_who_is_left_out_and_why(client, golden):
 def test_ifpa_post_finals_results_are_refused_before_the_playoffs(client, golden):
     response = client.get(f"/api/v1/seasons/{golden.pk}/ifpa.csv?results=post_finals")
 
-    assert response.status_code == 422
+    assert response.status_code == 409  # the league's state: the playoffs are not over
+    assert response.json()["error"]["code"] == "playoffs_not_complete"
     assert response.json()["error"]["fields"] == {
         "results": [
             f"The playoffs of {golden.name} are not complete, so there are no post-finals "

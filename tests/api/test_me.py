@@ -73,7 +73,7 @@ def test_me_after_the_start_time_refused(client):
 
     response = client.post(f"/api/v1/me/{token_for(link)}/meets/1/absence", **_KEY)
 
-    assert response.status_code == 422
+    assert (response.status_code, response.json()["error"]["code"]) == (409, "meet_start_passed")
     assert "only before the start time" in response.json()["error"]["message"]
     assert not m.AnnouncedAbsence.objects.exists()
 

@@ -167,7 +167,7 @@ def test_create_season_with_a_used_name_is_422_on_name(client, night):
         client, f"/api/v1/leagues/{night.league.slug}/seasons", body, token(night.official)
     )
 
-    assert error(response) == (422, "invalid", ["name"])
+    assert error(response) == (422, "season_name_taken", ["name"])
 
 
 @pytest.mark.parametrize(
@@ -226,19 +226,19 @@ def test_change_season_schedule_after_its_first_meet_is_409_season_started(clien
     )
 
     night.season.refresh_from_db()
-    assert error(response) == (409, "season_started", [])
+    assert error(response) == (409, "season_started", ["request"])
     assert "Meet 1" in response.json()["error"]["message"]
     assert night.season.weekday != 3
 
 
-def test_fewer_meets_than_the_last_one_scheduled_is_422_on_number_of_meets(client, night):
+def test_fewer_meets_than_the_last_one_scheduled_is_409_on_number_of_meets(client, night):
     f.MeetFactory(season=night.season, number=6, date=datetime.date(2026, 2, 10))
 
     response = patch(
         client, f"/api/v1/seasons/{night.season.pk}", {"number_of_meets": 5}, token(night.official)
     )
 
-    assert error(response) == (422, "invalid", ["number_of_meets"])
+    assert error(response) == (409, "meets_scheduled", ["number_of_meets"])
     night.season.refresh_from_db()
     assert night.season.number_of_meets == 10
 
@@ -283,7 +283,7 @@ def test_add_a_title_the_league_has_at_that_location_is_422_on_title(client, nig
 
     response = post(client, url, {"title": night.machines[0].title}, token(night.official))
 
-    assert error(response) == (422, "invalid", ["title"])
+    assert error(response) == (422, "machine_exists", ["title"])
 
 
 def test_change_a_machine(client, night):
@@ -311,7 +311,7 @@ def test_retire_a_machine_and_put_it_back(client, night):
     assert retired["Location"].endswith(f"/machines/{machine.pk}")
     assert retired.json()["machine"]["status"] == "unplayable"
     assert m.Ruling.objects.get(pk=retired.json()["ruling_id"]).reason == "Sold"
-    assert error(again) == (422, "invalid", ["status"])
+    assert error(again) == (409, "machine_already_in_status", ["status"])
     assert back.json()["machine"]["status"] == "playable"
 
 
@@ -396,19 +396,27 @@ def test_change_a_reading_after_the_first_meet_is_409_with_the_reason(client, ni
 
 
 @pytest.mark.parametrize(
-    ("body", "field"),
+    ("body", "field", "code"),
     [
-        ({"setting": "no_such_setting", "value": "1", "reason": "x"}, "setting"),
-        ({"setting": "season_forfeit_limit", "value": "many", "reason": "x"}, "value"),
-        ({"setting": "season_forfeit_limit", "value": "8", "reason": " "}, "reason"),
+        ({"setting": "no_such_setting", "value": "1", "reason": "x"}, "setting", "unknown_setting"),
+        (
+            {"setting": "season_forfeit_limit", "value": "many", "reason": "x"},
+            "value",
+            "invalid_setting_value",
+        ),
+        (
+            {"setting": "season_forfeit_limit", "value": "8", "reason": " "},
+            "reason",
+            "reason_required",
+        ),
     ],
 )
-def test_a_bad_reading_is_422_on_the_field(client, night, body, field):
+def test_a_bad_reading_is_422_on_the_field(client, night, body, field, code):
     url = f"/api/v1/leagues/{night.league.slug}/ruleset"
 
     response = patch(client, url, body, token(night.official))
 
-    assert error(response) == (422, "invalid", [field])
+    assert error(response) == (422, code, [field])
 
 
 def test_another_leagues_official_may_not_change_a_reading(client, night):

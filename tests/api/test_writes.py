@@ -212,7 +212,7 @@ def test_start_meet_submit_confirm_forfeit_and_close(client, night):
     assert again.json()["error"]["code"] == "game_already_confirmed"  # issue 26 §2
     assert forfeit.status_code == 201
     assert forfeit.json()["countable"] is True
-    assert unfinished.status_code == 422
+    assert (unfinished.status_code, unfinished.json()["error"]["code"]) == (409, "meet_unfinished")
     assert closed.status_code == 200
     assert closed.json()["meet"]["status"] == "closed"
 
@@ -333,7 +333,7 @@ def test_overdraft_is_refused_with_a_field(client, night):
         secret,
     )
 
-    assert response.status_code == 422
+    assert (response.status_code, response.json()["error"]["code"]) == (409, "overdraft")
     assert response.json()["error"]["fields"]
 
 

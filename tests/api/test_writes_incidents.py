@@ -290,7 +290,10 @@ def test_replace_machine_of_a_confirmed_game_refused(client, night, played, secr
         secret,
     )
 
-    assert response.status_code == 422
+    assert (response.status_code, response.json()["error"]["code"]) == (
+        409,
+        "game_already_confirmed",
+    )
     assert m.MachineReplacement.objects.count() == 0
 
 
@@ -415,7 +418,7 @@ def test_record_positive_malfunction_replay_unconfirmed_refused(client, night, f
         secret,
     )
 
-    assert response.status_code == 422
+    assert (response.status_code, response.json()["error"]["code"]) == (409, "game_not_confirmed")
     assert m.DiscardedScore.objects.count() == 0
 
 
@@ -456,7 +459,7 @@ def test_record_replay_scores_without_a_discard_refused(client, night, played, s
         secret,
     )
 
-    assert response.status_code == 422
+    assert (response.status_code, response.json()["error"]["code"]) == (409, "no_discarded_score")
     assert m.ScoreSubmission.objects.filter(game=played).count() == 1
 
 

@@ -89,7 +89,7 @@ def test_reverse_ledger_entry_twice_refused(client, night, secret):
         secret,
     )
 
-    assert response.status_code == 422
+    assert (response.status_code, response.json()["error"]["code"]) == (409, "reversal_refused")
     assert m.LedgerEntry.objects.count() == 2
 
 

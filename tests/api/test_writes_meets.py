@@ -234,7 +234,7 @@ def test_request_correction_of_an_unconfirmed_game_refused(client, night, meet):
         token(night.official, "scores"),
     )
 
-    assert response.status_code == 422
+    assert (response.status_code, response.json()["error"]["code"]) == (409, "game_not_confirmed")
     assert m.CorrectionRequest.objects.count() == 0
 
 
@@ -270,5 +270,5 @@ def test_respond_to_correction_twice_refused(client, night, played):
         token(night.official, "scores"),
     )
 
-    assert response.status_code == 422
-    assert response.json()["error"]["code"] == "invalid"
+    assert response.status_code == 409  # the answer is already recorded
+    assert response.json()["error"]["code"] == "already_answered"

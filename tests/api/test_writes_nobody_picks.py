@@ -56,8 +56,9 @@ def test_official_draws_next_machine(client, night, meet, nobody_played):
     assert m.AuditEvent.objects.get(action="game.machine_chosen").data["seed"] == 9
 
 
-def test_official_chooses_while_a_player_picks_is_409(client, night, meet):
-    """A66: the official chooses only when nobody may pick (R5-c)."""
+def test_official_chooses_while_a_player_picks_is_422(client, night, meet):
+    """A66: the official chooses only when nobody may pick (R5-c). Who picks is the
+    request's mistake (422), as a pick by the wrong player is (issue 34 §1)."""
     a = night.players
     played = play(game(meet, 1, 1), {a[0]: 100, a[1]: 50, a[2]: 30, a[3]: 10}).game
 
@@ -68,12 +69,12 @@ def test_official_chooses_while_a_player_picks_is_409(client, night, meet):
         token(night.official, "manage"),
     )
 
-    assert response.status_code == 409
+    assert response.status_code == 422
     assert response.json()["error"]["code"] == "player_picks"
     assert m.Game.objects.filter(group=played.group).count() == 1
 
 
-def test_player_pick_when_nobody_played_is_409_official_chooses(client, night, meet, nobody_played):
+def test_player_pick_when_nobody_played_is_422_official_chooses(client, night, meet, nobody_played):
     """issue 27 §3, A66: the player's pick names the way on, no longer a dead end."""
     response = post(
         client,
@@ -82,7 +83,7 @@ def test_player_pick_when_nobody_played_is_409_official_chooses(client, night, m
         token(night.official, "scores"),
     )
 
-    assert response.status_code == 409
+    assert response.status_code == 422
     assert response.json()["error"]["code"] == "official_chooses"
 
 
@@ -179,7 +180,7 @@ def test_scores_of_a_player_absent_for_the_rest_of_the_match_are_422(client, nig
 
     assert response.status_code == 422
     assert (recorded.status_code, recorded.json()["from_game"]) == (201, 1)
-    assert response.json()["error"]["fields"]["scores"] == [
+    assert response.json()["error"]["fields"]["scores.3.machine_score"] == [
         f"{a[3]} is absent for the rest of the match (recorded from game 1): game 2 is their "
         "forfeit, so their score stays empty (R2.4-a)."
     ]

@@ -115,7 +115,7 @@ def test_qualify_before_the_season_is_over_refused(client, night):
         token(night.official, "manage"),
     )
 
-    assert response.status_code == 422
+    assert (response.status_code, response.json()["error"]["code"]) == (409, "season_not_over")
     assert m.PlayoffNight.objects.count() == 0
 
 
@@ -176,7 +176,7 @@ def test_start_playoff_game(client, qualified, secret):
 def test_start_semifinal_before_its_quarterfinal_refused(client, qualified, secret):
     response = post(client, url(qualified, "A/SF1/games"), {}, secret)
 
-    assert response.status_code == 422
+    assert (response.status_code, response.json()["error"]["code"]) == (409, "match_not_ready")
     assert m.PlayoffGame.objects.count() == 0
 
 
@@ -291,7 +291,10 @@ def test_record_playoff_tiebreaker_without_a_tie_refused(client, qualified, secr
         client, url(qualified, "A/QF1/tiebreakers"), {"order": ids("Hal", "Pia")}, secret
     )
 
-    assert response.status_code == 422
+    assert (response.status_code, response.json()["error"]["code"]) == (
+        409,
+        "no_tiebreaker_needed",
+    )
     assert m.Tiebreaker.objects.filter(purpose="match").count() == 0
 
 
@@ -382,5 +385,5 @@ def test_close_playoff_night(client, qualified, official, secret):
 def test_close_playoff_night_before_the_final_refused(client, qualified, secret):
     response = post(client, url(qualified, "close"), {}, secret)
 
-    assert response.status_code == 422
+    assert (response.status_code, response.json()["error"]["code"]) == (409, "playoffs_not_over")
     assert m.PlayoffNight.objects.get().status == "planned"

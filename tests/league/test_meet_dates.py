@@ -45,7 +45,7 @@ def test_schedule_meet_dated_1999_needs_a_reason():
             season=night.season, number=2, date=datetime.date(1999, 1, 5), actor=night.user
         )
 
-    assert caught.value.error_dict["date_reason"][0].code == "date_needs_reason"
+    assert caught.value.refusal == "date_needs_reason"
     assert caught.value.message_dict["date_reason"] == [
         "Meet 2's date needs a reason: Tuesday 5 January 1999 is outside the season: 10 weekly "
         "meets and as many weeks again for nights moved run from Tuesday 6 January 2026 to "
@@ -110,8 +110,8 @@ def test_start_meet_dated_ahead_is_refused():
     with pytest.raises(ValidationError) as caught:
         start_meet(season=night.season, number=1, actor=night.user, seed=1)
 
-    assert caught.value.error_dict["date"][0].code == "before_its_day"
-    assert caught.value.message_dict["date"] == [
+    assert (caught.value.refusal, caught.value.status) == ("meet_not_today", 409)
+    assert caught.value.messages == [
         f"Meet 1 is dated {written_day(ahead)}: it can start on that day, not before (today is "
         f"{written_day(today)}). If it is played tonight, reschedule it to today first."
     ]
@@ -135,7 +135,7 @@ def test_start_meet_given_an_off_day_date_needs_a_reason():
         date_reason="Moved for the holiday",
     )
 
-    assert caught.value.error_dict["date_reason"][0].code == "date_needs_reason"
+    assert caught.value.refusal == "date_needs_reason"
     event = m.AuditEvent.objects.get(action="meet.started")
     assert (started.meet.date, event.data["date_checks"], event.data["date_reason"]) == (
         wednesday,

@@ -53,7 +53,7 @@ def _key(player: m.Player) -> str:
 
 def _refused(call, *args, **kwargs) -> str:  # type: ignore[no-untyped-def]
     """The message of the ValidationError the edge makes of the rules' refusal."""
-    with pytest.raises(ValidationError) as caught, rules_edge():
+    with pytest.raises(ValidationError) as caught, rules_edge(code="rules_refused"):
         call(*args, **kwargs)
     return _message(caught)
 
@@ -176,7 +176,7 @@ def test_recorded_groups_unlike_the_ladder_name_the_players(night):
 
 
 def test_unstructured_rule_error_keeps_its_text():
-    with pytest.raises(ValidationError) as caught, rules_edge():
+    with pytest.raises(ValidationError) as caught, rules_edge(code="rules_refused"):
         raise RuleError("no playable machine left")
 
     assert _message(caught) == "No playable machine left."

@@ -8,6 +8,7 @@ works at a venue without internet.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -37,12 +38,14 @@ from flipwell.api.endpoints import (
 from flipwell.api.errors import install_error_handlers
 from flipwell.api.idempotency import document_idempotency, install_idempotency
 from flipwell.api.parsing import JsonOnlyParser
+from flipwell.api.refusal_codes import document_refusals
 
 
 class FlipwellApi(NinjaAPI):
     """ninja's API, whose schema also documents what `flipwell.api.contract` adds (headers,
     the 304 of every read), the ``Idempotency-Key`` header of every write
-    (`flipwell.api.idempotency`) and the installation it is served from (``servers``)."""
+    (`flipwell.api.idempotency`), the error codes each operation can answer
+    (`flipwell.api.refusal_codes`) and the installation it is served from (``servers``)."""
 
     def get_openapi_schema(self, **kwargs: Any) -> OpenAPISchema:
         schema = super().get_openapi_schema(**kwargs)
@@ -57,10 +60,20 @@ class FlipwellApi(NinjaAPI):
                         headers[header] = {"description": text, "schema": {"type": "string"}}
         document_idempotency(schema)
         schema["servers"] = [installation()]
+        document_refusals(schema, self.views(), ERROR_REF)
         return schema
 
     def get_content_type(self) -> str:
         return JSON  # exactly, as every JSON answer under /api/ (flipwell.api.contract)
+
+    def views(self) -> dict[str, Callable[..., Any]]:
+        """Every operation's view, by its operationId."""
+        return {
+            operation.operation_id or self.get_openapi_operation_id(operation): operation.view_func
+            for _prefix, router in self._routers
+            for path_view in router.path_operations.values()
+            for operation in path_view.operations
+        }
 
 
 def installation() -> dict[str, str]:
@@ -92,6 +105,7 @@ def _document_not_modified(operation: dict[str, Any]) -> None:
     }
 
 
+ERROR_REF = "#/components/schemas/ErrorOut"
 ANY = ("get", "post", "put", "patch", "delete")
 DOCUMENTED_HEADERS = (
     (ANY, 201, "Location", "Where to read what was created (or the resource it belongs to)."),

@@ -57,7 +57,7 @@ from flipwell.api.errors import (
 )
 from flipwell.api.schemas import ErrorOut
 from flipwell.api.tokens import token_for_secret
-from flipwell.league.services import RateLimitedError
+from flipwell.league.refusals import RateLimitedError
 
 API_PREFIX = "/api/"
 PRIVATE_ATTRIBUTE = "_flipwell_private"

@@ -1,23 +1,43 @@
 """One error shape for every refusal: ``{"error": {"code", "message", "fields"}}``.
 
-Words: *fields* maps a field to its messages: a dotted path into the request as it was sent
-(a key of the JSON body, ``scores.0.machine_score`` inside it, or a query or path parameter),
-or ``line N, column`` for a CSV upload. A service names its refusals by its own arguments or
+Words: *code* is a stable snake_case name of the check that refused, for programs
+(``meet_not_today``, ``stale_version``); *message* says it for people. *fields* maps a field
+to its messages: a dotted path into the request as it was sent (a key of the JSON body,
+``scores.0.machine_score`` inside it, or a query or path parameter), ``line N, column`` for a
+CSV upload, or ``request`` (`WHOLE_REQUEST`) for the messages about the request as a whole,
+which are also the error's ``message``. A service names its refusals by its own arguments or
 model fields (``season``, ``merged``): the body schema's attribute of that name stands for the
 field sent under its alias (``season_id``, ``merged_player_id``; `flipwell.api.arguments`), a
 service's ``x`` is taken for the request's ``x_id`` when only that was sent, and a name the
-request does not contain is about the request as a whole (``__all__``, `request_field`): such
-a message, like every ``__all__`` one, is the error's ``message`` and not in *fields*.
-pydantic's locations are walked along the body sent, so a union's or a literal's branch
-(``literal['a','b']``) never shows.
+request does not contain is about the request as a whole (``request``, `request_field`). A
+refusal about players of a list of lines (a sheet's ``scores``) names each line sent
+(``scores.2.player``; `flipwell.league.refusals.Refusal`). pydantic's locations are walked
+along the body sent, so a union's or a literal's branch (``literal['a','b']``) never shows.
 
 Statuses: 400 malformed input, 401 no valid token (with ``WWW-Authenticate: Bearer``),
-403 not allowed, 404 not found, 405 a method the path does not serve, 409 conflict (another
-request won, or a reused idempotency key), 413 a body larger than
-``DATA_UPLOAD_MAX_MEMORY_SIZE``, 415 a body that is not sent as JSON, 422 input that is
-well-formed but not valid (from the schema or from a service's rule). Nothing a client sends
-can produce a 500; should flipwell fail anyway, the 500 is in the error shape too, with no
-detail (the exception is logged on ``django.request``, as Django logs its own 500s).
+403 not allowed, 404 not found, 405 a method the path does not serve, 409 the league's state
+forbids the request now, 413 a body larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE``, 415 a body
+that is not sent as JSON, 422 the request itself is wrong. Nothing a client sends can produce
+a 500; should flipwell fail anyway, the 500 is in the error shape too, with no detail (the
+exception is logged on ``django.request``, as Django logs its own 500s).
+
+409 or 422, decided once: 409 when the state of the league forbids it now, whatever the
+request says: it was already done (``forfeit_already_recorded``,
+``compensatory_already_granted``, ``meet_already_closed``), it is not ready yet
+(``meet_unfinished``, ``meet_not_today``, ``game_not_confirmed``), or another request won
+(``stale_version``, ``game_already_confirmed``, ``idempotency_key_reused``); sent again
+later, the same request may pass (or never, being done). 422 when the request itself is
+wrong and must change to pass: a value out of range, an unknown name, a player not in the
+group, a machine the rules do not allow (``machine_not_allowed``), a pick by the wrong player.
+
+Codes: a service's refusal is a `Refusal` (422) or a `ConflictError` (409) with its code
+(`flipwell.league.refusals`, where `CODES` lists each with its meaning); the handler answers
+that code and status. The API's own codes: ``malformed`` (400), ``not_authenticated`` (401),
+``forbidden`` (403), ``not_found`` (404), ``too_large`` (413), ``unsupported_media_type``
+(415), ``invalid_input`` (422, the body or a parameter does not fit the schema),
+``invalid_csv`` (422, a bad row of an uploaded CSV), ``invalid`` (422, a value a model's
+validators refuse). The OpenAPI document lists, for each operation and status, every code it
+can answer (`flipwell.api.refusal_codes`).
 """
 
 from __future__ import annotations
@@ -39,12 +59,14 @@ from ninja.errors import ValidationError as NinjaValidationError
 from flipwell.api.parsing import UnsupportedMediaTypeError
 from flipwell.api.schemas import ErrorOut
 from flipwell.league.players_csv import PlayersCsvError
-from flipwell.league.services import ConflictError
+from flipwell.league.refusals import Refusal
 
 ERROR_STATUSES = frozenset({400, 401, 403, 404, 409, 413, 415, 422})
 ERROR_RESPONSES: dict[frozenset[int], type[ErrorOut]] = {ERROR_STATUSES: ErrorOut}
 """Every operation documents these statuses with the error shape."""
-ALL_FIELDS = "__all__"
+WHOLE_REQUEST = "request"
+"""The key in *fields* of the messages about the request as a whole (no one field of it)."""
+ALL_FIELDS = WHOLE_REQUEST  # its older name
 # The first parts of a ninja error location that are not the client's field names.
 _LOCATION_SOURCES = ("body", "query", "path", "header", "form", "file", "cookie")
 # Clearer words than pydantic's for the strict input schemas' refusals (by error type).
@@ -99,8 +121,8 @@ def install_error_handlers(api: NinjaAPI) -> None:
     def respond(request: HttpRequest, status: int, body: dict[str, Any]) -> HttpResponse:
         return api.create_response(request, body, status=status)
 
-    def on_conflict(request: HttpRequest, exc: ConflictError) -> HttpResponse:
-        return respond(request, 409, _from_django(exc, code=exc.conflict, request=request))
+    def on_refusal(request: HttpRequest, exc: Refusal) -> HttpResponse:
+        return respond(request, exc.status, _from_django(exc, code=exc.refusal, request=request))
 
     def on_invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
         return respond(request, 422, _from_django(exc, code="invalid", request=request))
@@ -108,7 +130,7 @@ def install_error_handlers(api: NinjaAPI) -> None:
     def on_csv(request: HttpRequest, exc: PlayersCsvError) -> HttpResponse:
         where = f"line {exc.line}" if exc.column is None else f"line {exc.line}, {exc.column}"
         body = error_body(
-            "invalid",
+            "invalid_csv",
             f"The file has a bad row; nothing was imported: {exc}.",
             {where: [exc.message]},
         )
@@ -167,7 +189,7 @@ def install_error_handlers(api: NinjaAPI) -> None:
         message = "flipwell failed on this request; the error is logged for its administrator."
         return respond(request, 500, error_body("server_error", message))
 
-    _register(api, ConflictError, on_conflict)
+    _register(api, Refusal, on_refusal)
     _register(api, ValidationError, on_invalid)
     _register(api, PlayersCsvError, on_csv)
     _register(api, PermissionDenied, on_forbidden)
@@ -189,7 +211,6 @@ _CODES = {
     401: "not_authenticated",
     403: "forbidden",
     404: "not_found",
-    409: "conflict",
     413: "too_large",
     415: "unsupported_media_type",
     422: "invalid",
@@ -203,13 +224,33 @@ def _from_django(
         fields: dict[str, list[str]] = {}
         for name, messages in exc.message_dict.items():
             key = name if request is None else request_field(request, name)
-            fields.setdefault(key, []).extend(messages)
-        general = fields.pop(ALL_FIELDS, [])
+            for line in _lines_about(request, key, exc) or [key]:
+                fields.setdefault(line, []).extend(messages)
+        general = fields.get(WHOLE_REQUEST, [])
         message = (
             " ".join(general) if general else " ".join(m for ms in fields.values() for m in ms)
         )
         return error_body(code, message, fields)
-    return error_body(code, " ".join(exc.messages))
+    return error_body(code, " ".join(exc.messages), {WHOLE_REQUEST: exc.messages})
+
+
+def _lines_about(request: HttpRequest | None, key: str, exc: ValidationError) -> list[str]:
+    """The paths ``key.N.part`` of the lines of the list sent at `key` that name a player a
+    `Refusal` is about (its `players`), in the order sent; none when it names none."""
+    players = getattr(exc, "players", None)
+    if request is None or not players:
+        return []
+    value: Any = _sent_body(request)
+    for step in key.split("."):
+        value = _child(value, step)
+    if not isinstance(value, list):
+        return []
+    part = getattr(exc, "part", "player")
+    return [
+        f"{key}.{index}.{part}"
+        for index, line in enumerate(value)
+        if isinstance(line, dict) and line.get("player") in players
+    ]
 
 
 def request_field(request: HttpRequest, name: str) -> str:
@@ -223,13 +264,13 @@ def request_field(request: HttpRequest, name: str) -> str:
     for candidate in (sent_as.get(name), name, f"{name}_id"):
         if candidate and _in_request(request, candidate):
             return candidate
-    return ALL_FIELDS
+    return WHOLE_REQUEST
 
 
 def _in_request(request: HttpRequest, path: str) -> bool:
     """Whether the dotted `path` is a field of the request sent: a query or path parameter,
     a part of a multipart form (a photo), or a path into its JSON body."""
-    if path == ALL_FIELDS or path in request.GET or path in _body_fields(request).values():
+    if path == WHOLE_REQUEST or path in request.GET or path in _body_fields(request).values():
         return True
     if _is_form(request) and (path in request.POST or path in request.FILES):
         return True
@@ -292,9 +333,9 @@ def _field_name(location: Sequence[Any], body: Any = None) -> str:
     location is its parameter's name."""
     parts = [str(p) for p in location]
     if not parts or parts[0] not in _LOCATION_SOURCES:
-        return ".".join(parts) or ALL_FIELDS
+        return ".".join(parts) or WHOLE_REQUEST
     if parts[0] != "body":
-        return parts[1] if len(parts) > 1 else ALL_FIELDS
+        return parts[1] if len(parts) > 1 else WHOLE_REQUEST
     kept: list[str] = []
     value = body
     rest = parts[2:]  # "body", then the name of the body's parameter
@@ -307,4 +348,4 @@ def _field_name(location: Sequence[Any], body: Any = None) -> str:
             kept.append(part)
         elif not isinstance(value, (dict, list)):
             break
-    return ".".join(kept) or ALL_FIELDS
+    return ".".join(kept) or WHOLE_REQUEST

@@ -21,9 +21,10 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
-from django.core.exceptions import ValidationError
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
+
+from flipwell.league.refusals import Refusal
 
 T = TypeVar("T")
 M = TypeVar("M", bound=Model)
@@ -64,11 +65,9 @@ def decode_cursor(request: HttpRequest, cursor: str | None) -> int:
         raw = b""
     position = int.from_bytes(raw[TAG_BYTES:], "big")
     if len(raw) != TAG_BYTES + POSITION_BYTES or position > MAX_POSITION:
-        raise ValidationError({"cursor": ValidationError(NOT_A_CURSOR, code="cursor_unknown")})
+        raise Refusal({"cursor": NOT_A_CURSOR}, code="cursor_unknown")
     if raw[:TAG_BYTES] != list_tag(request):
-        raise ValidationError(
-            {"cursor": ValidationError(ANOTHER_LIST, code="cursor_of_another_list")}
-        )
+        raise Refusal({"cursor": ANOTHER_LIST}, code="cursor_of_another_list")
     return position
 
 

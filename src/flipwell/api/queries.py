@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from django.core.exceptions import ValidationError
 from django.db.models import Model, OuterRef, Prefetch, QuerySet, Subquery
 from django.http import Http404
 
 from flipwell.league import models as m
+from flipwell.league.refusals import Refusal
 from flipwell.league.selectors import people
 from flipwell.league.selectors.meet_board import BoardGame, board_game
 from flipwell.league.selectors.people import Person
@@ -34,7 +34,7 @@ def _one(rows: QuerySet[M], missing: str, field: str | None = None, **lookup: An
         return found
     message = missing
     if field is not None:
-        raise ValidationError({field: message})
+        raise Refusal({field: message}, code="unknown_id")
     raise Http404(message)
 
 
@@ -88,8 +88,9 @@ def players(player_ids: list[int], *, field: str, key: str = "") -> list[m.Playe
     found = m.Player.objects.in_bulk(player_ids)
     missing = [(i, p) for i, p in enumerate(player_ids) if p not in found]
     if missing:
-        raise ValidationError(
-            {f"{field}.{i}{'.' if key else ''}{key}": f"No player {p}." for i, p in missing}
+        raise Refusal(
+            {f"{field}.{i}{'.' if key else ''}{key}": f"No player {p}." for i, p in missing},
+            code="unknown_id",
         )
     return [found[p] for p in player_ids]
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypeVar, get_args
 
-from django.core.exceptions import ValidationError
 from django.db import models
 
+from flipwell.league.refusals import Refusal
 from flipwell.rules import MalfunctionKind as SeriousMalfunctionKind
 from flipwell.rules.corrections import CorrectionStatus as CorrectionStatusValue
 from flipwell.rules.malfunctions import MalfunctionReason as MalfunctionReasonValue
@@ -354,7 +354,7 @@ def one_of(value: object, allowed: tuple[V, ...], *, field: str, what: str | Non
             return option
     words = ", ".join(map(str, allowed))
     message = f"Unknown {what or field.replace('_', ' ')} {value!r}; use {words}."
-    raise ValidationError({field: message}, code="invalid_choice")
+    raise Refusal({field: message}, code="invalid_choice")
 
 
 ACCOUNTS: tuple[AccountValue, ...] = literal_values(AccountValue)

@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from typing import IO
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from PIL import Image, ImageOps, UnidentifiedImageError
+
+from flipwell.league.refusals import Refusal
 
 try:  # HEIC, as iPhones take photos: readable when pillow-heif is installed.
     from pillow_heif import register_heif_opener
@@ -96,7 +97,7 @@ def clean_photo(file: IO[bytes], *, size: int) -> CleanPhoto:
     data = b"" if size > limit else file.read(limit + 1)  # never more than the limit read
     if size > limit or len(data) > limit:
         size = max(size, len(data))
-        raise ValidationError(
+        raise Refusal(
             {"photo": f"This photo is {megabytes(size)}: at most {megabytes(limit)} per photo."},
             code="photo_too_large",
         )
@@ -118,7 +119,7 @@ def _decoded(data: bytes, long_side: int) -> Image.Image:
     """The decoded image of `data`, a JPEG at the smallest scale at least `long_side` on its
     long side; ValidationError when it is none we take, before any decoding when its header
     says too many pixels or it is a PNG without its end."""
-    not_image = ValidationError(
+    not_image = Refusal(
         {"photo": "This file is not a photo flipwell can read: send a JPEG, PNG or HEIC image."},
         code="not_an_image",
     )
@@ -129,7 +130,7 @@ def _decoded(data: bytes, long_side: int) -> Image.Image:
             if image.format not in FORMATS:
                 raise not_image
             if image.width * image.height > max_pixels():
-                raise ValidationError(
+                raise Refusal(
                     {"photo": "This photo has too many pixels: take it again at a lower size."},
                     code="photo_too_large",
                 )

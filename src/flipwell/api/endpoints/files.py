@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import Query, Router
 
@@ -14,6 +13,7 @@ from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.schemas import IfpaComplianceOut, IfpaParametersIn, IfpaPreviewOut
 from flipwell.league.exchange.exports import fold, scores_csv, season_export, standings_csv
 from flipwell.league.exchange.for_other_programs import ifpa_results, meets_calendar
+from flipwell.league.refusals import Refusal
 from flipwell.league.selectors.ifpa import (
     IfpaSubmission,
     SeasonIfpaCompliance,
@@ -155,7 +155,7 @@ def get_ifpa_compliance(
     try:
         return season_ifpa_compliance(queries.season(season_id), figures=given)
     except RuleError as error:
-        raise ValidationError({"figures": [str(error)]}) from error
+        raise Refusal({"figures": [str(error)]}, code="invalid_ifpa_figures") from error
 
 
 @router.get(

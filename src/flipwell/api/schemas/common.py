@@ -32,15 +32,15 @@ EXACT = r"^-?[0-9]+(/[0-9]+)?$"
 class ErrorBody(Schema):
     code: str = Field(
         ...,
-        description="What went wrong, for programs: invalid_input, invalid, conflict, "
-        "not_authenticated, forbidden, not_found, malformed, too_large, "
-        "unsupported_media_type, server_error.",
+        description="What went wrong, for programs: a stable snake_case name of the check "
+        "that refused (meet_not_today, stale_version, invalid_input, not_found, ...). Each "
+        "operation lists the codes it can answer under each error status.",
     )
     message: str = Field(..., description="What went wrong, for people.")
     fields: dict[str, list[str]] = Field(
         ...,
         description="Field (dotted path into the request, or 'line N, column' for a CSV) -> "
-        "its messages; empty when no one field is to blame.",
+        "its messages; 'request' holds the messages about the request as a whole.",
     )
 
 

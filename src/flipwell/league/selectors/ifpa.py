@@ -17,11 +17,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from django.core.exceptions import ValidationError
-
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, season_ruleset
 from flipwell.league.exchange.exports import fold
+from flipwell.league.refusals import ConflictError
 from flipwell.league.selectors.playoffs import PlayoffBracket, playoff_bracket
 from flipwell.league.selectors.standings import PlayerRef
 from flipwell.rules import (
@@ -89,13 +88,14 @@ def ifpa_submission(
     complete = bool(bracket.divisions) and all(d.complete for d in bracket.divisions)
     chosen = results or (IfpaResults.POST_FINALS if complete else IfpaResults.REGULAR_SEASON)
     if chosen is IfpaResults.POST_FINALS and not complete:
-        raise ValidationError(
+        raise ConflictError(
             {
                 "results": [
                     f"The playoffs of {season.name} are not complete, so there are no "
                     "post-finals results yet; ask for regular_season results."
                 ]
-            }
+            },
+            code="playoffs_not_complete",
         )
     standings = [s.player for s in folded.result.standings()]
     places = _playoff_places(bracket) if chosen is IfpaResults.POST_FINALS else []

@@ -1,9 +1,11 @@
 """Services: one use case per function, the only code that writes league data.
 
 Each service takes keyword-only, typed arguments, does its work inside one
-``transaction.atomic`` and writes the audit log. A user's mistake raises Django's
-``ValidationError`` (or `ConflictError`, a subclass, when another request won a race) naming
-the field and what is allowed; nothing is then written. Every number they show is computed by
+``transaction.atomic`` and writes the audit log. A user's mistake raises a `Refusal` (the
+request is wrong) or a `ConflictError` (the league's state forbids it now), both Django
+``ValidationError``s, naming the field and what is allowed, with a stable ``code=`` naming the
+check, listed in `flipwell.league.refusals.CODES` (see that module; a test walks every
+refusal here); nothing is then written. Every number they show is computed by
 `flipwell.rules` from the stored facts. A service that changes a season's facts ends its
 transaction with `season_changed` (``_edge``): the season is folded there, so a write whose
 facts the rules reject rolls back instead of breaking the season's pages.
@@ -59,7 +61,7 @@ player_links           issue_player_link, issue_player_links, revoke_player_link
 =====================  ===========================================================
 """
 
-from flipwell.league.services._edge import ConflictError, RateLimitedError
+from flipwell.league.refusals import ConflictError, RateLimitedError, Refusal
 from flipwell.league.services.corrections import request_correction, respond_to_correction
 from flipwell.league.services.forfeits import (
     designate_forfeit_non_countable,
@@ -205,6 +207,7 @@ __all__ = [
     "ImportResult",
     "RankRefresh",
     "RateLimitedError",
+    "Refusal",
     "accept_invitation",
     "add_special_ruling",
     "amend_special_ruling",

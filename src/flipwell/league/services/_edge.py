@@ -1,9 +1,9 @@
 """Helpers every service shares at its edge: rules errors, roles, locked rows, the fold.
 
 Words: the *edge* is where a service meets the rules library: a `RuleError` there is a user's
-mistake and becomes a `ValidationError` (keyed by the field it concerns); the *fold* is the
-season's facts folded by `flipwell.rules.season.fold_season`, the only source of points,
-ladders and finishing orders.
+mistake and becomes a `Refusal` (keyed by the field it concerns, with the code of the check:
+`flipwell.league.refusals`); the *fold* is the season's facts folded by
+`flipwell.rules.season.fold_season`, the only source of points, ladders and finishing orders.
 """
 
 from __future__ import annotations
@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from django.core.exceptions import ValidationError
 from django.db import connection
 from django.db.models import Q
 
@@ -21,6 +20,7 @@ from flipwell.league import models as m
 from flipwell.league import results
 from flipwell.league.adapters import player_key
 from flipwell.league.models.results import new_revision
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services.permissions import require_role
 from flipwell.rules import RuleError, Ruleset, SeasonResult
 from flipwell.rules.officials import ruling_warnings
@@ -34,35 +34,6 @@ OFFICIAL = (m.LeagueOfficial.Role.LEAGUE_OFFICIAL,)
 SCOREKEEPING = (m.LeagueOfficial.Role.LEAGUE_OFFICIAL, m.LeagueOfficial.Role.SCOREKEEPER)
 
 
-class ConflictError(ValidationError):
-    """A request that conflicts with the state of things: another request won (two
-    confirmations, a reused key) or it was already done (a meet already started or closed, an
-    absence already recorded).
-
-    A `ValidationError`, so a form shows its message; the API answers 409 with `conflict` (the
-    `code` given: a name for the state, ``meet_already_started``) as its error code. Django
-    drops the code of a ValidationError made from a dict of fields, so it is kept here.
-    """
-
-    def __init__(self, message: Any, code: str = "conflict", params: Any = None) -> None:
-        super().__init__(message, code, params)
-        self.conflict = code
-
-
-class RateLimitedError(ValidationError):
-    """A request refused because too many like it came lately (a limit per game, per address):
-    it may be sent again after `retry_after` seconds.
-
-    A `ValidationError`, so a form shows its message; the API answers 429 with
-    ``Retry-After`` and the `code` given (``too_many_photos``) as its error code.
-    """
-
-    def __init__(self, message: Any, *, code: str, retry_after: int) -> None:
-        super().__init__(message, code)
-        self.limit = code
-        self.retry_after = max(1, retry_after)
-
-
 def _sentence(text: str) -> str:
     text = text.strip()
     text = text[:1].upper() + text[1:]
@@ -73,23 +44,26 @@ def _sentence(text: str) -> str:
 def rules_edge(
     field: str | Callable[[str], str] | None = None,
     *,
-    code: str | None = None,
+    code: str,
+    conflict: bool = False,
     message: Callable[[str], str] = _sentence,
 ) -> Iterator[None]:
-    """Turn a `RuleError` raised inside the block into a `ValidationError` (on `field`).
+    """Turn a `RuleError` raised inside the block into a `Refusal` (on `field`), or a
+    `ConflictError` when `conflict` (the league's state refuses it: `flipwell.league.refusals`).
 
     The error's text, with the players it names written by name (a structured RuleError),
     becomes the message through `message` (by default a sentence: capital first letter, final
     stop); `field` may instead be a function choosing the field from the error's text; `code`
-    is the ValidationError's code. Every call into the rules library from
-    a service runs inside this block, so mypy checks its arguments.
+    names the check (a code of `flipwell.league.refusals.CODES`). Every call into the rules
+    library from a service runs inside this block, so mypy checks its arguments.
     """
     try:
         yield
     except RuleError as error:
         text = message(with_names(error))
         key = field(str(error)) if callable(field) else field
-        raise ValidationError({key: text} if key else text, code=code) from error
+        refusal = ConflictError if conflict else Refusal
+        raise refusal({key: text} if key else text, code=code) from error
 
 
 def with_names(error: RuleError) -> str:
@@ -202,7 +176,10 @@ def require_reason(reason: str | None, *, field: str, what: str) -> str:
     """The stripped reason; an LO decision without one is refused."""
     text = (reason or "").strip()
     if not text:
-        raise ValidationError({field: f"{what} needs a reason: say why the official decided it."})
+        raise Refusal(
+            {field: f"{what} needs a reason: say why the official decided it."},
+            code="reason_required",
+        )
     return text
 
 
@@ -214,7 +191,7 @@ def fold(season: m.Season) -> tuple[SeasonResult, Ruleset]:
     writing it calls `season_changed`, which folds the new facts. A stored fact the rules
     cannot fold is refused as a ValidationError.
     """
-    with rules_edge():
+    with rules_edge(code="season_facts_refused"):
         folded = results.season_fold(season)
     return folded.result, folded.ruleset
 
@@ -226,7 +203,7 @@ def check_facts_fold(season: m.Season) -> None:
 
 
 def _fold_now(season: m.Season) -> results.SeasonFold:
-    with rules_edge():
+    with rules_edge(code="season_facts_refused"):
         return results.compute_fold(season)
 
 
@@ -339,6 +316,7 @@ def group_player_ids(group: m.Group) -> list[int]:
 def require_member(player: m.Player, members: list[int], *, field: str, group: m.Group) -> None:
     """Refuse a player who is not in the group."""
     if player.pk not in members:
-        raise ValidationError(
-            {field: f"{player} is not in group {group.number} of meet {group.meet.number}."}
+        raise Refusal(
+            {field: f"{player} is not in group {group.number} of meet {group.meet.number}."},
+            code="not_in_group",
         )

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import zlib
 
-from django.core.exceptions import ValidationError
-
 from flipwell.league import models as m
+from flipwell.league.refusals import ConflictError
 from flipwell.league.selectors.playoffs import PlayoffFacts
 from flipwell.league.services._edge import rules_edge
 from flipwell.rules.playoff_machines import draw_tiebreaker_machine
@@ -20,7 +19,7 @@ def locked_night(season: m.Season) -> m.PlayoffNight:
     qualified."""
     night = m.PlayoffNight.objects.select_for_update().filter(season=season).first()
     if night is None:
-        raise ValidationError(
+        raise ConflictError(
             f"{season.name} has no playoff night yet: qualify the players first.",
             code="no_playoff_night",
         )
@@ -76,7 +75,7 @@ def drawn_machine(
             )
         }
     )
-    with rules_edge("machine", code="invalid", message=str):
+    with rules_edge("machine", code="tiebreaker_machine_refused", message=str):
         key = draw_tiebreaker_machine(
             list(machines),
             seed=draw_seed(night, what),

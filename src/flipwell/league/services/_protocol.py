@@ -192,6 +192,6 @@ def official_write(
     with transaction.atomic():
         require_official(actor=actor, league=league, action=action)
         write = Write(league=league, actor=actor, season=season)
-        with rules_edge(field):
+        with rules_edge(field, code="rules_refused"):
             yield write
         write.finish()

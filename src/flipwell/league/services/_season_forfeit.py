@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.core.exceptions import ValidationError
-
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, season_ruleset
+from flipwell.league.refusals import Refusal
 from flipwell.league.services._edge import fold
 from flipwell.rules.season import may_play_game
 from flipwell.rules.season_values import SeasonResult
@@ -54,7 +53,7 @@ def refuse_if_season_forfeited(
     at = f"meet {standing.season_forfeited_at}"
     if standing.season_forfeited_game is not None:
         at = f"game {standing.season_forfeited_game} of {at}"
-    raise ValidationError(
+    raise Refusal(
         {
             field: f"{player} forfeited the season on reaching {limit} countable "
             f"forfeit{'' if limit == 1 else 's'} ({at}) "

@@ -22,15 +22,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.adapters import counted_tie_orders, player_key, season_ruleset
 from flipwell.league.audit import record_event
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services._edge import (
-    ConflictError,
     PlayerRef,
     group_player_ids,
     locked_game,
@@ -101,7 +100,9 @@ def request_correction(
             season_changed(meet.season)
             return request
         if actor is None:
-            raise ValidationError({"override_reason": _closed_message(meet)}, code="meet_closed")
+            raise Refusal(
+                {"override_reason": _closed_message(meet)}, code="override_reason_required"
+            )
         return _late_correction(asked, actor=actor, override_reason=override_reason)
 
 
@@ -133,7 +134,7 @@ def _check_requester(game: m.Game, requested_by: m.Player) -> list[int]:
     """The group's players; refused for a meet not started or a requester outside the group."""
     meet = game.group.meet
     if meet.status == m.Meet.Status.PLANNED:
-        raise ValidationError(f"Meet {meet.number} has not started.")
+        raise ConflictError(f"Meet {meet.number} has not started.", code="meet_not_started")
     members = group_player_ids(game.group)
     require_member(requested_by, members, field="requested_by", group=game.group)
     return members
@@ -199,7 +200,7 @@ def _propose(asked: _Asked, *, lo: LoOverride | None) -> _Proposal:
     claims = _claims(game, base_sheet, proposed_sheet, asked.requested_by)
     quorum = _quorum(asked.members, base_sheet, game.group.meet.season)
     for claim in claims:
-        with rules_edge("scores"):
+        with rules_edge("scores", code="correction_refused"):
             decide_correction(
                 claim,
                 (),
@@ -223,11 +224,12 @@ def _proposed_tie_orders(
     game_points_of(game, sheet, carried)  # the proposed sheet must score (R3.2-i)
     for order in ties:
         if order not in stored_ties and any(set(order) == set(s) for s in stored_ties):
-            raise ValidationError(
+            raise Refusal(
                 {
                     "tie_order": "The one-ball playoff between these players is already "
                     "recorded in another order; a correction changes machine scores only."
-                }
+                },
+                code="tie_order_recorded",
             )
     return carried
 
@@ -328,7 +330,7 @@ def _answer(
     base_sheet = dict(request.base.lines.values_list("player_id", "machine_score"))
     quorum = _quorum(group_player_ids(game.group), base_sheet, game.group.meet.season)
     if player_key(player.pk) not in quorum:
-        raise ValidationError(
+        raise Refusal(
             {
                 "player": f"{player} did not play this game: only its players are asked about "
                 "a correction (R3-c, A45)."
@@ -336,7 +338,9 @@ def _answer(
             code="not_asked",
         )
     if request.responses.filter(player=player).exists():
-        raise ValidationError({"player": f"{player} has already answered this correction."})
+        raise ConflictError(
+            {"player": f"{player} has already answered this correction."}, code="already_answered"
+        )
     response = m.CorrectionResponse.objects.create(
         request=request, player=player, agrees=agrees, recorded_by=actor
     )
@@ -390,7 +394,7 @@ def _decide(
     )
     outcomes = []
     for claim in _claims(game, base_sheet, proposed, request.requested_by):
-        with rules_edge():
+        with rules_edge(code="correction_refused"):
             outcomes.append(
                 decide_correction(
                     claim,
@@ -432,12 +436,12 @@ def _counted(game: m.Game) -> m.ScoreSubmission:
         .first()
     )
     if counted is None:
-        raise ValidationError(
+        raise ConflictError(
             {
                 "game": f"Game {game.number} has no confirmed scores: enter a new sheet instead "
                 "(R3-a)."
             },
-            code="not_confirmed",
+            code="game_not_confirmed",
         )
     return counted
 
@@ -448,17 +452,24 @@ def _proposed(base: Mapping[int, int | None], changes: Mapping[int, int]) -> dic
     for player, score in changes.items():
         name = names.get(player, f"player #{player}")
         if player not in base:
-            raise ValidationError({"scores": f"{name} is not in this game."})
+            raise Refusal(
+                {"scores": f"{name} is not in this game."}, code="not_in_game", players=[player]
+            )
         if base[player] is None:
-            raise ValidationError(
+            raise Refusal(
                 {
                     "scores": f"{name} did not play this game (a forfeit): a correction changes "
                     "a recorded machine score (R3-b)."
-                }
+                },
+                code="forfeit_not_correctable",
+                players=[player],
             )
         if isinstance(score, bool) or not isinstance(score, int) or score < 0:
-            raise ValidationError(
-                {"scores": f"{name}'s score must be a whole number of 0 or more, got {score!r}."}
+            raise Refusal(
+                {"scores": f"{name}'s score must be a whole number of 0 or more, got {score!r}."},
+                code="invalid_score",
+                players=[player],
+                part="machine_score",
             )
         proposed[player] = score
     return proposed
@@ -484,7 +495,7 @@ def _claims(
                 )
             )
     if not claims:
-        raise ValidationError(
+        raise Refusal(
             {"scores": "These are the scores already recorded: there is nothing to correct."},
             code="no_change",
         )
@@ -494,7 +505,7 @@ def _claims(
 def _quorum(
     members: Sequence[int], sheet: Mapping[int, int | None], season: m.Season
 ) -> tuple[str, ...]:
-    with rules_edge():
+    with rules_edge(code="correction_refused"):
         return correction_quorum(
             group=[player_key(p) for p in members],
             played=[player_key(p) for p in members if sheet.get(p) is not None],
@@ -531,10 +542,10 @@ def _check_no_discarded_score(game: m.Game) -> None:
         .first()
     )
     if counted is not None and m.DiscardedScore.objects.filter(game=game, version=counted).exists():
-        raise ValidationError(
+        raise ConflictError(
             {
                 "game": f"Game {game.number}'s scores were discarded after a positive malfunction "
                 "(R7.4-c): record the replay, not a correction."
             },
-            code="discarded",
+            code="scores_discarded",
         )

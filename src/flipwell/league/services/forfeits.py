@@ -11,14 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from flipwell.league import models as m
 from flipwell.league.adapters import forfeited_in, season_ruleset
 from flipwell.league.notices import late_join_forfeits_detail
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services._edge import (
-    ConflictError,
     game_subject,
     group_player_ids,
     locked_game,
@@ -67,7 +66,7 @@ def record_forfeit(
     with transaction.atomic():
         game = locked_game(game)
         write = _scorekeeping_write(game, player, actor=actor, action="record a forfeit")
-        with rules_edge("reason"):
+        with rules_edge("reason", code="invalid_forfeit_reason"):
             check_recorded_forfeit_reason(reason)
         why = _forfeit_note(write, countable=countable, note=note)
         _check_forfeitable(game, player)
@@ -120,11 +119,12 @@ def _check_forfeitable(game: m.Game, player: m.Player) -> None:
     """Refuse a forfeit over a confirmed score (R3-b) or a second one of the same game."""
     score = _confirmed_score(game, player)
     if score is not None:
-        raise ValidationError(
+        raise ConflictError(
             {
                 "player": f"{player} has a confirmed score of {score:,} in this game: a "
                 "forfeit cannot replace it (request a correction instead, R3-b)."
-            }
+            },
+            code="score_already_confirmed",
         )
     if m.Forfeit.objects.filter(game=game, player=player).exists():
         raise ConflictError(
@@ -164,7 +164,10 @@ def designate_forfeit_non_countable(
         why = require_reason(reason, field="reason", what="A non-countable forfeit (R2.4-g)")
         forfeit = m.Forfeit.objects.select_for_update().filter(game=game, player=player).first()
         if forfeit is not None and not forfeit.countable:
-            raise ValidationError({"player": f"{player}'s forfeit of this game is not countable."})
+            raise ConflictError(
+                {"player": f"{player}'s forfeit of this game is not countable."},
+                code="forfeit_already_non_countable",
+            )
         on_sheet = forfeit is None
         if forfeit is None:
             forfeit = _forfeit_on_sheet(game, player, why=why, actor=actor)
@@ -199,8 +202,9 @@ def _forfeit_on_sheet(game: m.Game, player: m.Player, *, why: str, actor: User) 
     ).order_by("-submission__version")
     line = confirmed.values_list("machine_score", flat=True)[:1]
     if list(line) != [None]:
-        raise ValidationError(
-            {"player": f"{player} did not forfeit game {game.number} of this group."}
+        raise Refusal(
+            {"player": f"{player} did not forfeit game {game.number} of this group."},
+            code="not_a_forfeit",
         )
     return m.Forfeit.objects.create(
         game=game,
@@ -256,7 +260,7 @@ def record_late_join(
         game = locked_game(game)
         write = _scorekeeping_write(game, player, actor=actor, action="record a late arrival")
         _check_late_arrival(game, player)
-        with rules_edge():
+        with rules_edge(code="join_refused"):
             decision = join_game_in_progress(
                 machine_permits=machine_allows_joining,
                 last_player_started_ball_1=not last_player_not_past_ball_1,
@@ -281,8 +285,9 @@ def _check_late_arrival(game: m.Game, player: m.Player) -> None:
     """Refuse a late arrival in a confirmed game, for a player who already played an earlier
     game tonight (so is not late), or a second one in the same game."""
     if m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False).exists():
-        raise ValidationError(
-            {"game": f"Game {game.number}'s scores are confirmed: it is no longer in progress."}
+        raise ConflictError(
+            {"game": f"Game {game.number}'s scores are confirmed: it is no longer in progress."},
+            code="game_already_confirmed",
         )
     played_before = m.ScoreLine.objects.filter(
         submission__game__group=game.group,
@@ -292,15 +297,17 @@ def _check_late_arrival(game: m.Game, player: m.Player) -> None:
         machine_score__isnull=False,
     ).exists()
     if played_before:
-        raise ValidationError(
-            {"player": f"{player} already played an earlier game tonight: they are not late."}
+        raise Refusal(
+            {"player": f"{player} already played an earlier game tonight: they are not late."},
+            code="not_late",
         )
     if m.MatchAbsence.objects.filter(group_id=game.group_id, player=player).exists():
-        raise ValidationError(
+        raise Refusal(
             {
                 "player": f"{player} is recorded absent for the rest of the match: they do not "
                 "join a game of it (R2.4-a)."
-            }
+            },
+            code="absent_for_the_match",
         )
     if (
         m.LateJoin.objects.filter(game=game, player=player).exists()
@@ -360,9 +367,9 @@ def designate_late_join_forfeits(
             reason, field="reason", what="A late-join forfeit designation (R2.4-g)"
         )
         entry = _late_entry(season, player)
-        with rules_edge():
+        with rules_edge(code="season_facts_refused"):
             ruleset = season_ruleset(season)
-        with rules_edge("countable"):
+        with rules_edge("countable", code="designation_refused"):
             check_late_join_designation(countable, ruleset=ruleset)
         entry.late_join_forfeits_countable = countable
         entry.save(update_fields=["late_join_forfeits_countable"])
@@ -400,13 +407,14 @@ def _late_entry(season: m.Season, player: m.Player) -> m.SeasonEntry:
     """`player`'s season entry, locked; refused unless they joined after the first meet."""
     entry = m.SeasonEntry.objects.select_for_update().filter(season=season, player=player).first()
     if entry is None:
-        raise ValidationError({"player": f"{player} is not entered in {season.name}."})
+        raise Refusal({"player": f"{player} is not entered in {season.name}."}, code="not_entered")
     if entry.joined_at_meet <= 1:
-        raise ValidationError(
+        raise Refusal(
             {
                 "player": f"{player} joined {season.name} at its first meet: they have no "
                 "late-join forfeits (R2.4-f)."
-            }
+            },
+            code="no_late_join_forfeits",
         )
     return entry
 

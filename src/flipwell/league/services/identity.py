@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -41,6 +41,7 @@ from flipwell.league.models import (
     SeasonEntry,
 )
 from flipwell.league.models.results import new_revision
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services._edge import require_reason
 
 if TYPE_CHECKING:
@@ -101,7 +102,10 @@ def undo_player_merge(
         merged = Player.objects.get(pk=locked.merged_id)
         changed = _require_merger(actor=actor, league=league, players=(kept, merged))
         if locked.undone_at is not None:
-            raise ValidationError(f"The merge of {merged} into {kept} was already undone.")
+            raise ConflictError(
+                f"The merge of {merged} into {kept} was already undone.",
+                code="merge_already_undone",
+            )
         Player.objects.filter(pk=merged.pk).update(merged_into=None)
         locked.undone_at = timezone.now()
         locked.undone_by = actor
@@ -224,23 +228,29 @@ def _require_merger(*, actor: User, league: League, players: tuple[Player, Playe
 def _check_pair(kept: Player, merged: Player) -> None:
     """ValidationError (keyed by field) for a pair that cannot be one person (module words)."""
     if kept.pk == merged.pk:
-        raise ValidationError({"merged": "Choose two different players."})
+        raise Refusal({"merged": "Choose two different players."}, code="same_player")
     if merged.merged_into_id is not None:
-        raise ValidationError({"merged": f"{merged} is already merged into another player."})
+        raise ConflictError(
+            {"merged": f"{merged} is already merged into another player."},
+            code="player_already_merged",
+        )
     if kept.merged_into_id is not None:
-        raise ValidationError(
-            {"kept": f"{kept} is merged into another player: merge into that player instead."}
+        raise Refusal(
+            {"kept": f"{kept} is merged into another player: merge into that player instead."},
+            code="kept_player_merged",
         )
     if Player.objects.filter(merged_into=merged).exists():
-        raise ValidationError(
-            {"merged": f"Players are merged into {merged}: merge {kept} into {merged} instead."}
+        raise Refusal(
+            {"merged": f"Players are merged into {merged}: merge {kept} into {merged} instead."},
+            code="merged_player_has_merges",
         )
     if kept.ifpa_number and merged.ifpa_number and kept.ifpa_number != merged.ifpa_number:
-        raise ValidationError(
+        raise Refusal(
             {
                 "merged": f"{kept} and {merged} have different IFPA numbers "
                 f"({kept.ifpa_number} and {merged.ifpa_number}): they are two people."
-            }
+            },
+            code="different_ifpa_numbers",
         )
     shared = (
         Season.objects.filter(entries__player=kept)
@@ -249,11 +259,12 @@ def _check_pair(kept: Player, merged: Player) -> None:
         .first()
     )
     if shared is not None:
-        raise ValidationError(
+        raise Refusal(
             {
                 "merged": f"{kept} and {merged} are both entered in {shared.name} of "
                 f"{shared.league}: they are two people."
-            }
+            },
+            code="same_season_entries",
         )
 
 

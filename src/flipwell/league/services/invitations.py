@@ -15,14 +15,15 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
 from flipwell.league.limits import INVITEE_LENGTH
-from flipwell.league.services._edge import ConflictError, league_changed
+from flipwell.league.refusals import ConflictError, Refusal
+from flipwell.league.services._edge import league_changed
 from flipwell.league.services._protocol import official_write
 from flipwell.league.services.setup import _change_role, _role
 
@@ -51,12 +52,12 @@ def invite_official(*, league: m.League, who: str, role: str, actor: User) -> m.
     """
     typed = (who or "").strip()
     if not typed:
-        raise ValidationError(
+        raise Refusal(
             {"who": "Type the user name or e-mail address of the account to invite."},
             code="invitee_missing",
         )
     if len(typed) > INVITEE_LENGTH:
-        raise ValidationError(
+        raise Refusal(
             {"who": f"A user name or e-mail address has at most {INVITEE_LENGTH} characters."},
             code="invitee_too_long",
         )

@@ -11,9 +11,9 @@ from django.db import transaction
 
 from flipwell.league.audit import record_event
 from flipwell.league.models import League, LeagueOfficial
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.seasons import seasons_newest_first
 from flipwell.league.services._edge import (
-    ConflictError,
     league_changed,
     record_ruling,
     require_official,
@@ -62,7 +62,7 @@ def create_league(
     try:
         validate_ruleset_overrides(overrides)
     except ValidationError as error:
-        raise ValidationError({"ruleset_overrides": error.messages}) from error
+        raise Refusal({"ruleset_overrides": error.messages}, code="invalid_ruleset") from error
     with transaction.atomic():
         league = League(
             name=name.strip(),
@@ -110,13 +110,13 @@ def change_ruleset_setting(
     """
     require_official(actor=actor, league=league, action="change the league's readings")
     if setting not in READINGS:
-        raise ValidationError({"setting": f"No reading is called {setting!r}."})
+        raise Refusal({"setting": f"No reading is called {setting!r}."}, code="unknown_setting")
     why = require_reason(reason, field="reason", what="Changing a reading")
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         newest = seasons_newest_first(league).select_for_update(of=("self",)).first()
         _require_not_begun(newest)
-        with rules_edge("value"):
+        with rules_edge("value", code="invalid_setting_value"):
             old, new, league.ruleset_overrides = _read_as(league.ruleset_overrides, setting, value)
             if newest is not None:
                 was, _, newest.ruleset_overrides = _read_as(
@@ -192,7 +192,9 @@ def change_ifpa_figure(
         league=league, actor=actor, action="change the league's IFPA figures", field="value"
     ) as write:
         if figure not in {f.name for f in fields(IfpaParameters)}:
-            raise ValidationError({"figure": f"No IFPA figure is called {figure!r}."})
+            raise Refusal(
+                {"figure": f"No IFPA figure is called {figure!r}."}, code="unknown_ifpa_figure"
+            )
         why = require_reason(reason, field="reason", what="Changing an IFPA figure")
         league = League.objects.select_for_update().get(pk=league.pk)
         old = getattr(ifpa_parameters(league.ifpa_figures or {}), figure)

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 from zoneinfo import ZoneInfo
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -21,6 +20,7 @@ from flipwell.league import models as m
 from flipwell.league.adapters import player_key
 from flipwell.league.audit import record_event
 from flipwell.league.enums import AccountValue, LedgerReasonValue
+from flipwell.league.refusals import Refusal
 from flipwell.league.selectors.treasury import KIND_LABELS, STORED_KIND, to_rules_ledger
 from flipwell.league.services._edge import (
     require_official,
@@ -76,7 +76,7 @@ def record_ledger_entry(
         ledger = to_rules_ledger(league)
         new_id = _next_id(ledger)
         said = _new_entry_message(new_id)
-        with rules_edge(_field, code="invalid", message=said):
+        with rules_edge(_field, code="invalid_ledger_entry", message=said):
             entry = LedgerEntry(
                 entry_id=new_id,
                 on=timezone.localdate(timezone=ZoneInfo(league.time_zone)),
@@ -87,7 +87,7 @@ def record_ledger_entry(
                 reason=reason or None,
                 note=note.strip(),
             )
-        with rules_edge("amount_cents", code="overdraft", message=said):
+        with rules_edge("amount_cents", code="overdraft", conflict=True, message=said):
             append_entry(ledger, entry)
         stored_kind, sign = STORED_KIND[kind]
         row = m.LedgerEntry.objects.create(
@@ -149,16 +149,16 @@ def reverse_ledger_entry(*, entry: m.LedgerEntry, reason: str, actor: User) -> m
         require_official(actor=actor, league=league, action="reverse ledger entries")
         m.League.objects.select_for_update().filter(pk=league.pk).first()
         if not reason.strip():
-            raise ValidationError(
+            raise Refusal(
                 {
                     "reason": "Say why this entry is reversed; a reversal without a reason is "
                     "refused."
                 },
-                code="required",
+                code="reason_required",
             )
         ledger = to_rules_ledger(league)
         today = timezone.localdate(timezone=ZoneInfo(league.time_zone))
-        with rules_edge("entry", code="invalid", message=str):
+        with rules_edge("entry", code="reversal_refused", conflict=True, message=str):
             reversal = reversal_of(
                 ledger, entry.pk, new_id=_next_id(ledger), on=today, note=reason.strip()
             )
@@ -190,25 +190,27 @@ def _check_links(
     """The entry's season belongs to the league; dues name a season and its entrant."""
     if kind not in KINDS or kind == "reversal":
         allowed = ", ".join(k for k in KINDS if k != "reversal")
-        raise ValidationError(
+        raise Refusal(
             {
                 "kind": f"Unknown entry kind {kind!r}; allowed: {allowed} (reverse an entry with "
                 "reverse_ledger_entry)."
             },
-            code="invalid",
+            code="unknown_entry_kind",
         )
     if season is not None and season.league_id != league.pk:
-        raise ValidationError({"season": f"{season} is not a season of {league}."}, code="invalid")
+        raise Refusal(
+            {"season": f"{season} is not a season of {league}."}, code="season_of_another_league"
+        )
     if kind == "dues_paid":
         if season is None:
-            raise ValidationError(
+            raise Refusal(
                 {"season": "Dues are paid for a season (A47): say which season."},
-                code="required",
+                code="season_required",
             )
         if player is not None and not season.entries.filter(player=player).exists():
-            raise ValidationError(
+            raise Refusal(
                 {"player": f"{player} is not entered in {season.name}, so owes no dues in it."},
-                code="invalid",
+                code="not_entered",
             )
 
 

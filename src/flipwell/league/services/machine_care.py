@@ -21,15 +21,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
-from flipwell.league.rate_limits import count
+from flipwell.league.rate_limits import count, seconds_left
+from flipwell.league.refusals import ConflictError, RateLimitedError, Refusal
 from flipwell.league.services._edge import (
-    ConflictError,
     league_changed,
     require_reason,
 )
@@ -55,7 +54,7 @@ def report_machine_problem(
 
     Side effects: a MachineProblemReport, an audit event ``machine.problem_reported`` (no
     actor), a new league revision (its pages show it). Raises ValidationError for an empty
-    or too long text or name; ConflictError ``too_many_reports`` when the address sent
+    or too long text or name; RateLimitedError ``too_many_reports`` when the address sent
     ``PROBLEM_REPORTS_PER_MACHINE`` reports about this machine in the current hour. The same
     report sent again from the same address while it is open (a double tap, a browser's
     retry) returns the one kept.
@@ -63,11 +62,13 @@ def report_machine_problem(
     words = (text or "").strip()
     name = (reported_by or "").strip()
     if not words:
-        raise ValidationError({"text": "Say what is wrong with the machine."})
+        raise Refusal({"text": "Say what is wrong with the machine."}, code="text_required")
     if len(words) > REPORT_LENGTH:
-        raise ValidationError({"text": f"Keep it under {REPORT_LENGTH} characters."})
+        raise Refusal({"text": f"Keep it under {REPORT_LENGTH} characters."}, code="text_too_long")
     if len(name) > NAME_LENGTH:
-        raise ValidationError({"reported_by": f"A name has at most {NAME_LENGTH} characters."})
+        raise Refusal(
+            {"reported_by": f"A name has at most {NAME_LENGTH} characters."}, code="name_too_long"
+        )
     with transaction.atomic():
         machine = m.Machine.objects.select_for_update().select_related("league").get(pk=machine.pk)
         sent = _sent_again(machine, words, name, address_hash)
@@ -109,12 +110,13 @@ def _check_rate(machine: m.Machine, address_hash: str) -> None:
         "problem-report", machine.league_id, machine.pk, address_hash, window=REPORTS_WINDOW
     )
     if sent > settings.PROBLEM_REPORTS_PER_MACHINE:
-        raise ConflictError(
+        raise RateLimitedError(
             {
                 "text": "Too many reports from here about this machine in the last hour: tell "
                 "the league official."
             },
             code="too_many_reports",
+            retry_after=seconds_left(REPORTS_WINDOW),
         )
 
 

@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -41,6 +40,7 @@ from flipwell.league.incident_words import (
     malfunction_notice,
     owed_words,
 )
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.meet_board import game_play_order
 from flipwell.league.services._edge import (
     PlayerRef,
@@ -200,8 +200,9 @@ def _game_ending(
 ) -> GameEnding:
     forfeited = forfeited_in(game)
     if player.pk in forfeited:
-        raise ValidationError(
-            {"player": f"{player} forfeited this game: no ball of it is theirs to play."}
+        raise Refusal(
+            {"player": f"{player} forfeited this game: no ball of it is theirs to play."},
+            code="forfeited_player",
         )
     if told.slammer is not None:
         require_member(
@@ -212,18 +213,19 @@ def _game_ending(
     extra = _players_of(told.extra_balls, order, field="extra_balls")
     balls_per_game = game.machine.balls_per_game
     collected = {player_key(p): n for p, n in extra.items()}
-    with rules_edge("extra_balls"):
+    with rules_edge("extra_balls", code="extra_balls_refused"):
         last = last_ball(balls_per_game, extra_balls_collected=extra.get(player.pk, 0))
     if ball > last:
-        raise ValidationError(
+        raise Refusal(
             {
                 "ball": f"{game.machine.title} is a {balls_per_game}-ball game: ball {ball} is "
                 f"after the last one. If {player} was on an extra ball, give the extra balls "
                 "they had collected."
-            }
+            },
+            code="ball_out_of_range",
         )
     names = {p.pk: str(p) for p in m.Player.objects.filter(pk__in=order)}
-    with rules_edge("ball"):
+    with rules_edge("ball", code="ball_out_of_range"):
         turns = next_turns(
             [player_key(p) for p in order],
             current_player=player_key(player.pk),
@@ -233,7 +235,7 @@ def _game_ending(
         )
     turns |= {player_key(p): n for p, n in given.items() if p != player.pk}
     slammer = player_key(told.slammer.pk) if told.slammer is not None else None
-    with rules_edge("next_balls"):
+    with rules_edge("next_balls", code="next_balls_refused"):
         found = catastrophic_event(
             current_player=player_key(player.pk),
             ball_in_play=ball_in_play,
@@ -255,7 +257,7 @@ def _players_of(
     strangers = [p for p in by_id if p not in order]
     if strangers:
         names = ", ".join(str(p) for p in m.Player.objects.filter(pk__in=strangers))
-        raise ValidationError({field: f"Not playing this game: {names}."}, code="invalid")
+        raise Refusal({field: f"Not playing this game: {names}."}, code="not_in_game")
     return by_id
 
 
@@ -387,14 +389,14 @@ def _rule(game: m.Game, asked: _Asked, kind: MalfunctionKindValue | None) -> Mal
         problem=asked.problem,
     )
     ruleset = season_ruleset(meet.season)
-    with rules_edge("kind" if kind else "reason_code"):
+    with rules_edge("kind" if kind else "reason_code", code="malfunction_refused"):
         ruling = rule_malfunction(
             report,
             announced=announced,
             lo_kind=one_of(kind, MALFUNCTION_KINDS, field="kind") if kind else None,
             ruleset=ruleset,
         )
-    with rules_edge("reason_code", code="refused"):
+    with rules_edge("reason_code", code="malfunction_not_recordable"):
         check_recordable(ruling)
     return ruling
 
@@ -434,11 +436,12 @@ def _record(
     found = (r for r in rows if r.player_id == asked.player.pk and r.ball == asked.ball)
     malfunction = next(found, None)
     if malfunction is None:  # a game-ending event after their last ball
-        raise ValidationError(
+        raise Refusal(
             {
                 "ball": f"{asked.player} has no ball {asked.ball} on a "
                 f"{game.machine.balls_per_game}-ball game."
-            }
+            },
+            code="ball_out_of_range",
         )
     if ruled:
         write.ruling(
@@ -569,15 +572,17 @@ def _notify(write: Write, report: _Report, malfunction: m.Malfunction, *, entitl
 def _check_told(reason_code: str, told: EndingReport) -> None:
     """Extra balls and a slammer are said of a game-ending event only (R7.3-l, R8.4-a)."""
     if told.slammer is not None and reason_code != m.Malfunction.ReasonCode.SLAM_TILT:
-        raise ValidationError(
-            {"slammer": "Only a slam tilt is slam tilted on purpose: leave the slammer empty."}
+        raise Refusal(
+            {"slammer": "Only a slam tilt is slam tilted on purpose: leave the slammer empty."},
+            code="slammer_not_allowed",
         )
     if told.extra_balls and not ends_the_game(reason_code):
-        raise ValidationError(
+        raise Refusal(
             {
                 "extra_balls": "Extra balls collected are given for an event that ends the game "
                 "(a total failure or reset, a power loss, a fire, a slam tilt) only."
-            }
+            },
+            code="extra_balls_not_allowed",
         )
 
 
@@ -664,23 +669,29 @@ def record_compensatory_game(
 def _check_compensatory_owed(game: m.Game, player: m.Player) -> None:
     """A compensatory game is recorded once, after it was granted (R7.3-k, RA-b)."""
     if not m.CompensatoryRequest.objects.filter(game=game, player=player).exists():
-        raise ValidationError(
+        raise Refusal(
             {
                 "player": f"{player} was not granted a compensatory game in this game: it "
                 "needs 2 major or 1 catastrophic malfunction, requested at the trigger "
                 "(R7.3-k, RA-b)."
             },
-            code="not_entitled",
+            code="compensatory_not_granted",
         )
     if m.CompensatoryGame.objects.filter(game=game, player=player).exists():
-        raise ValidationError({"player": f"{player}'s compensatory game is recorded."})
+        raise ConflictError(
+            {"player": f"{player}'s compensatory game is recorded."},
+            code="compensatory_game_already_recorded",
+        )
 
 
 def _amounts(**amounts: int) -> dict[str, int]:
     """The amounts as given, each refused unless a whole number of 0 or more."""
     for field, amount in amounts.items():
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-            raise ValidationError({field: f"Must be a whole number of 0 or more, not {amount!r}."})
+            raise Refusal(
+                {field: f"Must be a whole number of 0 or more, not {amount!r}."},
+                code="invalid_amount",
+            )
     return amounts
 
 
@@ -740,13 +751,17 @@ def _check_discard(game: m.Game, players: list[m.Player]) -> m.ScoreSubmission:
     """The counted sheet whose scores of `players` are discarded: each a completed score not
     yet discarded, and no correction waiting (R7.4-c, R3-c)."""
     if not players:
-        raise ValidationError({"discard_scores_of": "Name the players whose scores go."})
+        raise Refusal(
+            {"discard_scores_of": "Name the players whose scores go."},
+            code="discard_players_required",
+        )
     counted = _counted_submission(game)
     sheet = dict(counted.lines.values_list("player_id", "machine_score"))
     for player in players:
         if sheet.get(player.pk) is None:
-            raise ValidationError(
-                {"discard_scores_of": f"{player} has no completed score on this game."}
+            raise Refusal(
+                {"discard_scores_of": f"{player} has no completed score on this game."},
+                code="no_completed_score",
             )
     done = set(
         m.DiscardedScore.objects.filter(game=game, version=counted.version).values_list(
@@ -755,12 +770,16 @@ def _check_discard(game: m.Game, players: list[m.Player]) -> m.ScoreSubmission:
     )
     repeats = [str(p) for p in players if p.pk in done]
     if repeats:
-        raise ValidationError({"discard_scores_of": f"Already discarded: {', '.join(repeats)}."})
+        raise ConflictError(
+            {"discard_scores_of": f"Already discarded: {', '.join(repeats)}."},
+            code="scores_already_discarded",
+        )
     if m.CorrectionRequest.objects.filter(
         game=game, status=m.CorrectionRequest.Status.PENDING
     ).exists():
-        raise ValidationError(
-            {"game": "A correction of this game waits for answers: settle it first (R3-c)."}
+        raise ConflictError(
+            {"game": "A correction of this game waits for answers: settle it first (R3-c)."},
+            code="correction_pending",
         )
     return counted
 
@@ -831,8 +850,9 @@ def _check_replayers(group: m.Group, entered_by: m.Player, confirmed_by: m.Playe
     require_member(entered_by, members, field="entered_by", group=group)
     require_member(confirmed_by, members, field="confirmed_by", group=group)
     if entered_by.pk == confirmed_by.pk:
-        raise ValidationError(
-            {"confirmed_by": "Another player of the group confirms the sheet (R3-a)."}
+        raise Refusal(
+            {"confirmed_by": "Another player of the group confirms the sheet (R3-a)."},
+            code="own_entry",
         )
 
 
@@ -847,14 +867,21 @@ def _check_replay_scores(
         )
     )
     if not waiting:
-        raise ValidationError({"game": f"Game {game.number} has no discarded score to replay."})
+        raise ConflictError(
+            {"game": f"Game {game.number} has no discarded score to replay."},
+            code="no_discarded_score",
+        )
     if set(sheet_changes) != waiting:
         names = ", ".join(str(p) for p in m.Player.objects.filter(pk__in=waiting).order_by("pk"))
-        raise ValidationError({"scores": f"Give the replay scores of exactly: {names}."})
+        raise Refusal(
+            {"scores": f"Give the replay scores of exactly: {names}."},
+            code="replay_players_mismatch",
+        )
     for score in sheet_changes.values():
         if isinstance(score, bool) or not isinstance(score, int) or score < 0:
-            raise ValidationError(
-                {"scores": f"A score is a whole number of 0 or more, not {score!r}."}
+            raise Refusal(
+                {"scores": f"A score is a whole number of 0 or more, not {score!r}."},
+                code="invalid_score",
             )
 
 
@@ -888,8 +915,11 @@ def _grant(
 ) -> m.CompensatoryRequest:
     """Record `player`'s compensatory game request, as the rules grant it (R7.3-k, R7.3-l)."""
     if m.CompensatoryRequest.objects.filter(game=game, player=player).exists():
-        raise ValidationError({"player": f"{player}'s compensatory game is already granted."})
-    with rules_edge("player"):
+        raise ConflictError(
+            {"player": f"{player}'s compensatory game is already granted."},
+            code="compensatory_already_granted",
+        )
+    with rules_edge("player", code="compensatory_not_owed"):
         granted = grant_compensatory_game(
             serious,
             player=player_key(player.pk),
@@ -911,7 +941,8 @@ def _counted_submission(game: m.Game) -> m.ScoreSubmission:
         .first()
     )
     if counted is None:
-        raise ValidationError(
-            {"game": f"Game {game.number} has no confirmed scores: nothing to discard yet."}
+        raise ConflictError(
+            {"game": f"Game {game.number} has no confirmed scores: nothing to discard yet."},
+            code="game_not_confirmed",
         )
     return counted

@@ -19,16 +19,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.core.exceptions import ValidationError
 from django.db.models import Max
 from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.adapters import machine_id_of, machines_played, season_ruleset
 from flipwell.league.audit import record_event
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.meet_board import GAMES_PER_MATCH, machine_states
 from flipwell.league.services._edge import (
-    ConflictError,
     group_player_ids,
     hold_machine_choices,
     open_meet,
@@ -145,7 +144,7 @@ def _absent_players(
     one is already recorded absent for the rest of this match."""
     chosen = list(dict.fromkeys(players))
     if not chosen:
-        raise ValidationError({"players": "Choose the players who are absent."})
+        raise Refusal({"players": "Choose the players who are absent."}, code="players_required")
     for player in chosen:
         require_member(player, members, field="players", group=group)
     recorded = dict(
@@ -180,20 +179,22 @@ def _first_game_absent(
     )
     first = next((g.number for g in games if g.pk not in confirmed), len(games) + 1)
     if first > GAMES_PER_MATCH:
-        raise ValidationError(
+        raise ConflictError(
             {
                 "players": f"Every game of group {group.number} has confirmed scores: "
                 "nothing is left to forfeit."
-            }
+            },
+            code="match_complete",
         )
     if asked is None or (asked == first and whole):
         return first, games
     if whole:
-        raise ValidationError(
+        raise Refusal(
             {
                 "from_game": f"A whole group absent forfeits from game {first}, its first game "
                 "without confirmed scores: confirm the game it played first."
-            }
+            },
+            code="whole_group_from_game",
         )
     if isinstance(asked, bool) or not first <= asked <= GAMES_PER_MATCH:
         confirmed_games = (
@@ -201,8 +202,9 @@ def _first_game_absent(
             if first > 1
             else "a match has four games"
         )
-        raise ValidationError(
-            {"from_game": f"Choose a game from {first} to {GAMES_PER_MATCH}: {confirmed_games}."}
+        raise Refusal(
+            {"from_game": f"Choose a game from {first} to {GAMES_PER_MATCH}: {confirmed_games}."},
+            code="from_game_out_of_range",
         )
     return asked, games
 
@@ -234,7 +236,7 @@ def _draw_missing_games(
     created: list[m.Game] = []
     for number in range(len(games) + 1, GAMES_PER_MATCH + 1):
         draw_seed = (base + number) % SEED_LIMIT
-        with rules_edge("players"):
+        with rules_edge("players", code="no_machine_left"):
             options = selectable_machines(
                 states, group=group.number, played=played, ruleset=ruleset
             )
@@ -312,15 +314,17 @@ def withdraw_match_absence(
         absences = {a.player_id: a for a in m.MatchAbsence.objects.filter(group=group)}
         absence = absences.get(player.pk)
         if absence is None:
-            raise ValidationError(
-                {"player": f"{player} is not recorded absent for the rest of the match."}
+            raise Refusal(
+                {"player": f"{player} is not recorded absent for the rest of the match."},
+                code="not_absent",
             )
         if set(absences) == set(members):
-            raise ValidationError(
+            raise ConflictError(
                 {
                     "player": f"Group {group.number} was recorded absent as a whole: its games "
                     "were stored as played by nobody; correct those sheets instead."
-                }
+                },
+                code="whole_group_absent",
             )
         record_event(  # now: the row is deleted before the write's own events are recorded
             action="match.absence_withdrawn",

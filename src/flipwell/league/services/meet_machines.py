@@ -15,7 +15,6 @@ import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from flipwell.league import models as m
@@ -29,6 +28,7 @@ from flipwell.league.adapters import (
     season_ruleset,
 )
 from flipwell.league.audit import record_event
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.meet_board import (
     GAMES_PER_MATCH,
     group_games,
@@ -37,7 +37,6 @@ from flipwell.league.selectors.meet_board import (
     played_games,
 )
 from flipwell.league.services._edge import (
-    ConflictError,
     MeetHold,
     fold,
     group_player_ids,
@@ -186,14 +185,16 @@ def _next_game(
     pick = _pick_facts(group)
     _check_picker(group, pick, chosen_by=chosen_by)
     if machine is not None and machine.league_id != group.meet.season.league_id:
-        raise ValidationError({"machine": f"{machine} is not a machine of this league."})
+        raise Refusal(
+            {"machine": f"{machine} is not a machine of this league."}, code="machine_not_in_league"
+        )
     machine, draw_seed, fallback = _machine_to_play(group, pick, machine=machine, seed=seed)
     game = m.Game.objects.create(
         group=group, number=pick.number, machine=machine, chosen_by=chosen_by
     )
     members = [player_key(p) for p in group_player_ids(group)]
     present = [p for p in members if p not in pick.absent]  # R2.4-a: gone, no turn
-    with rules_edge():
+    with rules_edge(code="play_order_refused"):
         order = play_order(
             members, games=pick.played, present=present, late=pick.late, ruleset=pick.ruleset
         )
@@ -231,7 +232,7 @@ def _pick_facts(group: m.Group) -> _Pick:
         )
     late_by_group, compensatory = late_players_and_open_compensatory(group.meet)
     waiting = compensatory.get(group.pk, [])
-    with rules_edge():
+    with rules_edge(code="compensatory_game_waiting", conflict=True):
         check_next_game_may_start([OpenGame(player_key(p), "compensatory") for p in waiting])
     late = [player_key(p) for p in late_by_group.get(group.pk, frozenset())]
     number = len(games) + 1
@@ -244,14 +245,14 @@ def _check_picker(group: m.Group, pick: _Pick, *, chosen_by: m.Player | None) ->
     """Refuse a pick by anyone but the picker (R5-c, A21, A24), an official's pick while a
     player may pick, and a player's when nobody may (A66): `pick_verdict`."""
     by_official, number = chosen_by is None, pick.number
-    with rules_edge("machine" if by_official else "chosen_by"):
+    with rules_edge("machine" if by_official else "chosen_by", code="not_the_picker"):
         picker = machine_picker(
             pick.played, late=pick.late, absent=pick.absent, ruleset=pick.ruleset
         )
     chooser = None if chosen_by is None else player_key(chosen_by.pk)
     verdict = pick_verdict(picker, by_official=by_official, chosen_by=chooser)
     if verdict == "official_chooses":
-        raise ConflictError(
+        raise Refusal(
             f"Nobody played game {number - 1} of group {group.number}, so no player picks "
             f"the machine for game {number}: the official chooses or draws it (R5-c, A66).",
             code="official_chooses",
@@ -260,13 +261,13 @@ def _check_picker(group: m.Group, pick: _Pick, *, chosen_by: m.Player | None) ->
         return
     name = m.Player.objects.get(pk=int(str(picker)))
     if verdict == "player_picks":
-        raise ConflictError(
+        raise Refusal(
             f"{name} picks the machine for game {number} of group {group.number} "
             f"(last place among those who played game {number - 1}, R5-c, A21): the "
             "official chooses only when nobody played the previous game (A66).",
             code="player_picks",
         )
-    raise ValidationError(
+    raise Refusal(
         {
             "chosen_by": f"{name} picks the machine for game {number} of group "
             f"{group.number} (last place among those who played game {number - 1}, "
@@ -288,7 +289,7 @@ def _machine_to_play(
     draw_seed: int | None = None
     if machine is None:
         draw_seed = seed_or_fresh(seed)
-        with rules_edge("machine"):
+        with rules_edge("machine", code="no_machine_left"):
             options = selectable_machines(
                 states, group=group.number, played=played, ruleset=pick.ruleset
             )
@@ -310,7 +311,9 @@ def seed_or_fresh(seed: int | None) -> int:
     """`seed`, or a fresh random one, for a draw (A66, as R5-a, A61)."""
     chosen = secrets.randbelow(SEED_LIMIT) if seed is None else seed
     if not 0 <= chosen < SEED_LIMIT:
-        raise ValidationError({"seed": f"A seed is a whole number from 0 to {SEED_LIMIT - 1}."})
+        raise Refusal(
+            {"seed": f"A seed is a whole number from 0 to {SEED_LIMIT - 1}."}, code="invalid_seed"
+        )
     return chosen
 
 
@@ -354,7 +357,7 @@ def announce_machine_problem(
         _check_machine_at(meet, machine)
         text = problem.strip()
         if not text:
-            raise ValidationError({"problem": "Say what the problem is."})
+            raise Refusal({"problem": "Say what the problem is."}, code="problem_required")
         row = m.AnnouncedProblem.objects.create(
             meet=meet, machine=machine, problem=text, official=actor
         )
@@ -481,14 +484,17 @@ def _check_replaceable(game: m.Game, machine: m.Machine | None) -> None:
     """Refuse replacing the machine of a game played to its end (R5.1-a), or by a machine of
     another league."""
     if m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False).exists():
-        raise ValidationError(
+        raise ConflictError(
             {
                 "game": f"Game {game.number} of group {game.group.number} has confirmed scores: "
                 "it was played to its end, so its machine is no longer replaced (R5.1-a)."
-            }
+            },
+            code="game_already_confirmed",
         )
     if machine is not None and machine.league_id != game.group.meet.season.league_id:
-        raise ValidationError({"machine": f"{machine} is not a machine of this league."})
+        raise Refusal(
+            {"machine": f"{machine} is not a machine of this league."}, code="machine_not_in_league"
+        )
 
 
 @dataclass(frozen=True)
@@ -517,7 +523,7 @@ def _replacement_facts(game: m.Game, seed: int | None) -> _ReplacementFacts:
     drawn = selector is None
     draw_seed = seed if seed is not None else (secrets.randbelow(SEED_LIMIT) if drawn else None)
     ruleset = season_ruleset(group.meet.season)
-    with rules_edge("seed"):
+    with rules_edge("seed", code="no_machine_left"):
         replacement = replacement_machine(
             machine_key(old.pk, old.title),
             states,
@@ -537,11 +543,12 @@ def _check_designated(facts: _ReplacementFacts, new_id: int, *, old_id: int) -> 
     machine or another unplayable one."""
     state = next(s for s in facts.states if machine_id_of(s.machine) == new_id)
     if new_id == old_id or state.unplayable:
-        raise ValidationError(
+        raise Refusal(
             {
                 "machine": f"{facts.titles[new_id]} is unplayable at this meet; "
                 f"allowed: {facts.allowed}."
-            }
+            },
+            code="machine_not_allowed",
         )
 
 
@@ -582,31 +589,38 @@ def _replacement_choice(
                 if rules_by == "random"
                 else "the league official designates the replacement (R7.3-s)"
             )
-            raise ValidationError(
-                {"chosen_by": f"{who}; the league official may designate one instead."}
+            raise Refusal(
+                {"chosen_by": f"{who}; the league official may designate one instead."},
+                code="not_the_picker",
             )
         if machine is None:
-            raise ValidationError({"machine": f"Say which machine {chosen_by} chose: {allowed}."})
+            raise Refusal(
+                {"machine": f"Say which machine {chosen_by} chose: {allowed}."},
+                code="machine_required",
+            )
         if machine.pk not in options:
-            raise ValidationError(
+            raise Refusal(
                 {
                     "machine": f"{machine.title} cannot replace {game.machine.title} under the "
                     f"rules of machine choice (§5, R5-d, R5-e, R7.3-r); allowed: {allowed}."
-                }
+                },
+                code="machine_not_allowed",
             )
         return machine.pk, m.MachineReplacement.By.SELECTOR, chosen_by, None
     if machine is None:
         if rules_by == "random" and drawn is not None:
             return machine_id_of(drawn), m.MachineReplacement.By.RANDOM, None, None
         if rules_by == "selector":
-            raise ValidationError(
+            raise Refusal(
                 {
                     "machine": f"{selector} chooses the replacement (give chosen_by and machine, "
                     "R5.1-a), or the league official designates one (give machine)."
-                }
+                },
+                code="chooser_required",
             )
-        raise ValidationError(
-            {"machine": "The league official designates the replacement (R7.3-s): give it."}
+        raise Refusal(
+            {"machine": "The league official designates the replacement (R7.3-s): give it."},
+            code="machine_required",
         )
     return machine.pk, m.MachineReplacement.By.LO, None, None
 
@@ -616,7 +630,9 @@ def _replacement_choice(
 
 def _check_machine_at(meet: m.Meet, machine: m.Machine) -> None:
     if machine.league_id != meet.season.league_id:
-        raise ValidationError({"machine": f"{machine} is not a machine of this league."})
+        raise Refusal(
+            {"machine": f"{machine} is not a machine of this league."}, code="machine_not_in_league"
+        )
     if meet.status == m.Meet.Status.CLOSED:
         raise ConflictError({"meet": f"Meet {meet.number} is closed."}, code="meet_already_closed")
 

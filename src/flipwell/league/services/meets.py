@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -32,6 +31,7 @@ from flipwell.league import models as m
 from flipwell.league.adapters import machine_id_of, player_key, season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.notices import queue_meet_closed, queue_meet_started
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.machine_history import unplayable_reasons
 from flipwell.league.selectors.meet_board import (
     GAMES_PER_MATCH,
@@ -40,7 +40,6 @@ from flipwell.league.selectors.meet_board import (
 )
 from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.services._edge import (
-    ConflictError,
     fold,
     record_ruling,
     require_official,
@@ -131,7 +130,7 @@ def reschedule_meet(
         why = require_reason(reason, field="reason", what=f"Moving meet {meet.number}")
         if date == meet.date:
             same = f"Meet {meet.number} is already on {_day(date)}: give another date."
-            raise ValidationError({"date": ValidationError(same, code="same_date")})
+            raise Refusal({"date": same}, code="same_date")
         checks = [p.check for p in _date_problems(meet, date)]
         old = meet.date
         meet.date = date
@@ -324,9 +323,9 @@ def announce_lateness(
         meet = m.Meet.objects.select_for_update().get(pk=meet.pk)
         require_official(actor=actor, league=meet.season.league, action="record a lateness notice")
         if told > now:
-            raise ValidationError(
+            raise Refusal(
                 {"at": "A notice is recorded once it came: the time it came is in the future."},
-                code="future",
+                code="notice_in_future",
             )
         return _record_lateness(meet=meet, player=player, told=told, actor=actor)
 
@@ -349,7 +348,7 @@ def _record_lateness(
             code="meet_already_closed",
         )
     start = scheduled_start(meet)
-    with rules_edge("at"):
+    with rules_edge("at", code="notice_refused"):
         tardiness = announced_tardiness(  # both moments in the league's time, as shown
             start=start, notified_at=told.astimezone(start.tzinfo), ruleset=_ruleset(meet)
         )
@@ -414,7 +413,9 @@ def _withdraw(
     """The shared part of `withdraw_announcement`, for a caller that locked `meet` and checked
     who withdraws: the LO (`actor`) or the player through their link (`link`)."""
     if kind not in ANNOUNCEMENTS:
-        raise ValidationError({"kind": "Withdraw an absence or a lateness notice."})
+        raise Refusal(
+            {"kind": "Withdraw an absence or a lateness notice."}, code="unknown_notice_kind"
+        )
     what = "absence" if kind == "absence" else "lateness notice"
     if meet.status != m.Meet.Status.PLANNED:
         raise ConflictError(
@@ -429,7 +430,7 @@ def _withdraw(
     )
     row = model.objects.filter(meet=meet, player=player).first()
     if row is None:
-        raise ValidationError(
+        raise Refusal(
             {"player": f"{player} has no {what} for meet {meet.number} to withdraw."},
             code="nothing_announced",
         )
@@ -502,7 +503,7 @@ def start_meet(
     ) as write:
         meet, moved = _meet_to_start(season, number, date)
         dated = _checked_date(meet, meet.date, date_reason, actor=actor) if moved else ([], "")
-        _refuse_before_its_day(meet)
+        _refuse_before_its_day(meet, given=date is not None)
         result, ruleset = fold(season)
         groups, reason = _groups_to_play(meet, result, ruleset, override_groups, override_reason)
         _open(meet, draw_seed=draw_seed, override_reason=reason)
@@ -531,7 +532,7 @@ def _first_machines(
     """Each group's first machine drawn among the playable ones from `seed` (R5-a, A61), and
     the start's warnings: the draw's, a small season's, a change of grouping scheme."""
     states = machine_states(meet)
-    with rules_edge("seed"):
+    with rules_edge("seed", code="no_machine_left"):
         draw = draw_first_machines(
             len(groups),
             [s.machine for s, _ in states],
@@ -594,7 +595,9 @@ def _draw_seed(seed: int | None) -> int:
     """The first-machine draw's seed: `seed`, or a fresh random one (R5-a, A61)."""
     draw_seed = secrets.randbelow(SEED_LIMIT) if seed is None else seed
     if not 0 <= draw_seed < SEED_LIMIT:
-        raise ValidationError({"seed": f"The draw seed must be between 0 and {SEED_LIMIT - 1}."})
+        raise Refusal(
+            {"seed": f"The draw seed must be between 0 and {SEED_LIMIT - 1}."}, code="invalid_seed"
+        )
     return draw_seed
 
 
@@ -617,7 +620,10 @@ def _meet_to_start(
     moved = date is not None and (meet is None or date != meet.date)
     if meet is None:
         if date is None:
-            raise ValidationError({"date": f"Meet {number} is not scheduled yet: give its date."})
+            raise Refusal(
+                {"date": f"Meet {number} is not scheduled yet: give its date."},
+                code="date_required",
+            )
         meet = m.Meet(season=season, number=number, date=date)
     elif date is not None:
         meet.date = date
@@ -637,13 +643,14 @@ def _groups_to_play(
     absent = _absent_keys(meet, result.ladder)
     if override_groups is None:
         if override_reason:
-            raise ValidationError(
-                {"override_groups": "An override reason was given without override groups."}
+            raise Refusal(
+                {"override_groups": "An override reason was given without override groups."},
+                code="override_groups_required",
             )
         return _ladder_groups(result, absent, ruleset), ""
     reason = require_reason(override_reason, field="override_reason", what="A grouping override")
     present = [p for p in result.ladder if p not in absent]
-    with rules_edge("override_groups"):
+    with rules_edge("override_groups", code="invalid_grouping"):
         groups = check_grouping_override(
             [[player_key(p.pk) for p in group] for group in override_groups],
             present=present,
@@ -723,11 +730,11 @@ def _close_override(meet: m.Meet, problems: Sequence[str], override_reason: str 
     if not problems:
         return ""
     if not (override_reason or "").strip():
-        raise ValidationError(
+        raise ConflictError(
             f"Meet {meet.number} cannot close yet: {'; '.join(problems)}. A league "
             "official may close it anyway with an override reason (A52: the match "
             "bonus then counts the games completed).",
-            code="unfinished",
+            code="meet_unfinished",
         )
     return override_reason.strip() if override_reason else ""
 
@@ -755,14 +762,15 @@ def _closed(meet: m.Meet, result: SeasonResult) -> ClosedMeet:
 
 
 def _ruleset(meet: m.Meet) -> Ruleset:
-    with rules_edge():
+    with rules_edge(code="season_facts_refused"):
         return season_ruleset(meet.season)
 
 
 def _check_number(season: m.Season, number: int) -> None:
     if not 1 <= number <= season.number_of_meets:
-        raise ValidationError(
-            {"number": f"{season} has meets 1 to {season.number_of_meets}, not {number}."}
+        raise Refusal(
+            {"number": f"{season} has meets 1 to {season.number_of_meets}, not {number}."},
+            code="no_such_meet",
         )
 
 
@@ -784,7 +792,7 @@ def _date_problems(meet: m.Meet, on: datetime.date) -> tuple[MeetDateProblem, ..
         .values_list("number", "date")
     )
     zone = ZoneInfo(season.league.time_zone)
-    with rules_edge("date"):
+    with rules_edge("date", code="date_refused"):
         return meet_date_checks(
             number=meet.number,
             on=on,
@@ -813,7 +821,7 @@ def _checked_date(
             f"Meet {meet.number}'s date needs a reason: {listed}. Give the reason for this "
             "date, or choose another."
         )
-        raise ValidationError({"date_reason": ValidationError(asked, code="date_needs_reason")})
+        raise Refusal({"date_reason": asked}, code="date_needs_reason")
     record_ruling(
         league=meet.season.league,
         official=actor,
@@ -824,16 +832,30 @@ def _checked_date(
     return [p.check for p in problems], why
 
 
-def _refuse_before_its_day(meet: m.Meet) -> None:
-    """A meet is played on its date: it cannot start before that day, in the league's time."""
+def _refuse_before_its_day(meet: m.Meet, *, given: bool) -> None:
+    """A meet is played on its date: it cannot start before that day, in the league's time.
+
+    A date `given` with the start that is ahead is the request's mistake (on ``date``); a
+    scheduled meet whose day has not come is the league's state (``meet_not_today``), about
+    the request as a whole, which sent no date."""
     today = timezone.localdate(timezone=ZoneInfo(meet.season.league.time_zone))
-    if meet.date > today:
-        refused = (
-            f"Meet {meet.number} is dated {_day(meet.date)}: it can start on that day, not "
-            f"before (today is {_day(today)}). If it is played tonight, reschedule it to today "
-            "first."
+    if meet.date <= today:
+        return
+    if given:
+        raise Refusal(
+            {
+                "date": f"Meet {meet.number} would be dated {_day(meet.date)}: it can start on "
+                f"that day, not before (today is {_day(today)}). Give today's date to start it "
+                "tonight."
+            },
+            code="date_after_today",
         )
-        raise ValidationError({"date": ValidationError(refused, code="before_its_day")})
+    raise ConflictError(
+        f"Meet {meet.number} is dated {_day(meet.date)}: it can start on that day, not "
+        f"before (today is {_day(today)}). If it is played tonight, reschedule it to today "
+        "first.",
+        code="meet_not_today",
+    )
 
 
 def _check_not_scheduled(season: m.Season, number: int) -> None:
@@ -858,9 +880,9 @@ def _check_sequence(season: m.Season, number: int) -> None:
     )
     expected = len(played) + 1
     if number != expected:
-        raise ValidationError(
+        raise Refusal(
             {"number": f"Meet {number} cannot start: the next meet to play is meet {expected}."},
-            code="out_of_sequence",
+            code="meet_out_of_sequence",
         )
 
 
@@ -873,13 +895,11 @@ def _open_meet_message(season: m.Season) -> str:
 def _check_entered(meet: m.Meet, player: m.Player) -> None:
     entry = m.SeasonEntry.objects.filter(season_id=meet.season_id, player=player).first()
     if entry is None:
-        raise ValidationError(
-            {"player": f"{player} is not entered in {meet.season}."}, code="not_entered"
-        )
+        raise Refusal({"player": f"{player} is not entered in {meet.season}."}, code="not_entered")
     if entry.joined_at_meet > meet.number:
-        raise ValidationError(
+        raise Refusal(
             {"player": f"{player} joins the season at meet {entry.joined_at_meet}, not before."},
-            code="not_joined",
+            code="not_joined_yet",
         )
 
 

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services._protocol import official_write
 
 if TYPE_CHECKING:
@@ -33,11 +34,12 @@ KINDS: tuple[str, ...] = tuple(m.NoticeKind.values)
 def _kinds(kinds: Collection[str]) -> set[str]:
     unknown = sorted(set(kinds) - set(KINDS))
     if unknown:
-        raise ValidationError(
+        raise Refusal(
             {
                 "kinds": f"Unknown kind of notice: {', '.join(unknown)}; choose among "
                 f"{', '.join(KINDS)}."
-            }
+            },
+            code="unknown_notice_kind",
         )
     return set(kinds)
 
@@ -64,7 +66,10 @@ def set_notice_preferences(
     address = email.strip()
     with official_write(league=league, actor=actor, action="set a player's notices") as write:
         if not m.SeasonEntry.objects.filter(season__league=league, player=player).exists():
-            raise ValidationError({"player": f"{player} is not entered in any season of {league}."})
+            raise Refusal(
+                {"player": f"{player} is not entered in any season of {league}."},
+                code="not_entered",
+            )
         _check_address(address, player, chosen)
         row = _stored_subscription(league, player, address, chosen)
         data = {"player": player.pk, "email_given": bool(address), "kinds": sorted(chosen)}
@@ -79,11 +84,15 @@ def _check_address(address: str, player: m.Player, chosen: set[str]) -> None:
         try:
             validate_email(address)
         except ValidationError as error:
-            raise ValidationError(
-                {"email": f"{address!r} is not an e-mail address (name@example.org)."}
+            raise Refusal(
+                {"email": f"{address!r} is not an e-mail address (name@example.org)."},
+                code="invalid_email",
             ) from error
     elif chosen:
-        raise ValidationError({"email": f"Give {player}'s e-mail address to send them notices."})
+        raise Refusal(
+            {"email": f"Give {player}'s e-mail address to send them notices."},
+            code="email_required",
+        )
 
 
 def _stored_subscription(
@@ -160,8 +169,9 @@ def choose_notices_by_link(
     with transaction.atomic():
         rows = _link_rows(player, league)
         if not rows:
-            raise ValidationError(
-                f"{player} has no e-mail address for notices: the league official adds it."
+            raise ConflictError(
+                f"{player} has no e-mail address for notices: the league official adds it.",
+                code="no_email_address",
             )
         now = timezone.now()
         for row in rows:

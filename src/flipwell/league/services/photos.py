@@ -29,9 +29,9 @@ from flipwell.league.photos import (
     megabytes,
 )
 from flipwell.league.rate_limits import count, counted, seconds_left
+from flipwell.league.refusals import ConflictError, RateLimitedError, Refusal
 from flipwell.league.services._edge import (
     MeetHold,
-    RateLimitedError,
     group_player_ids,
     hold_meet,
     league_changed,
@@ -132,14 +132,14 @@ def _check_room(game: m.Game, clean: CleanPhoto) -> None:
     """Refuse a photo beyond `PHOTOS_PER_GAME` or the meet's limit."""
     kept = m.ScorePhoto.objects.filter(removed_at__isnull=True)
     if kept.filter(game=game).count() >= PHOTOS_PER_GAME:
-        raise ValidationError(
+        raise ConflictError(
             {"photo": f"Game {game.number} already has {PHOTOS_PER_GAME} photos: that is all."},
-            code="too_many_photos",
+            code="game_photos_full",
         )
     used = kept.filter(game__group__meet=game.group.meet_id).aggregate(total=Sum("bytes"))
     limit = max_meet_bytes()
     if (used["total"] or 0) + len(clean.content) > limit:
-        raise ValidationError(
+        raise ConflictError(
             {
                 "photo": f"This meet's photos already take {megabytes(used['total'] or 0)} of "
                 f"the {megabytes(limit)} allowed per meet: ask the league official."
@@ -191,12 +191,12 @@ def remove_meet_photos(*, meet: m.Meet, reason: str, actor: User) -> int:
     with official_write(league=league, actor=actor, action="remove a meet's photos") as write:
         meet = m.Meet.objects.select_for_update().get(pk=meet.pk)
         if meet.status != m.Meet.Status.CLOSED:
-            raise ValidationError(
+            raise ConflictError(
                 f"Meet {meet.number} is not closed: its photos may still settle a score.",
                 code="meet_not_closed",
             )
         if not reason.strip():
-            raise ValidationError({"reason": "Say why the photos are removed."})
+            raise Refusal({"reason": "Say why the photos are removed."}, code="reason_required")
         photos = list(
             m.ScorePhoto.objects.select_for_update()
             .filter(game__group__meet=meet, removed_at__isnull=True)

@@ -28,8 +28,9 @@ from django.utils import timezone
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
 from flipwell.league.player_link_tokens import DeadLinkError, key_of
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.meet_times import scheduled_start
-from flipwell.league.services._edge import ConflictError, require_official
+from flipwell.league.services._edge import require_official
 from flipwell.league.services.meets import (
     AnnouncedLateness,
     _record_absence,
@@ -77,7 +78,7 @@ def issue_player_link(*, season: m.Season, player: m.Player, actor: User) -> m.P
         league = season.league
         require_official(actor=actor, league=league, action="issue personal links")
         if not m.SeasonEntry.objects.filter(season=season, player=player).exists():
-            raise ValidationError(
+            raise Refusal(
                 {"player": f"{player} is not entered in {season.name}."}, code="not_entered"
             )
         old = (
@@ -164,7 +165,9 @@ def revoke_player_link(*, link: m.PlayerLink, actor: User) -> m.PlayerLink:
         league = link.season.league
         require_official(actor=actor, league=league, action="revoke personal links")
         if link.revoked_at is not None:
-            raise ValidationError(f"{link.player}'s link was already revoked.", code="revoked")
+            raise ConflictError(
+                f"{link.player}'s link was already revoked.", code="link_already_revoked"
+            )
         _revoke(link, actor=actor, league=league, reason="revoked")
     return link
 
@@ -196,12 +199,12 @@ def set_player_link_email(*, link: m.PlayerLink, email: str) -> m.PlayerLink:
         try:
             validate_email(address)
         except ValidationError as error:
-            raise ValidationError(
+            raise Refusal(
                 {"email": f"{address!r} is not an email address (like name@example.org)."},
-                code="invalid",
+                code="invalid_email",
             ) from error
         if len(address) > EMAIL_MAX_LENGTH:
-            raise ValidationError({"email": "This email address is too long."}, code="too_long")
+            raise Refusal({"email": "This email address is too long."}, code="email_too_long")
     with transaction.atomic():
         link = _locked_live(link)
         link.email = address
@@ -290,9 +293,9 @@ def _locked_live(link: m.PlayerLink) -> m.PlayerLink:
         .get(pk=link.pk)
     )
     if locked.revoked_at is not None:
-        raise ValidationError(
+        raise ConflictError(
             "This personal link no longer works: ask a league official for your new link.",
-            code="revoked",
+            code="link_revoked",
         )
     return locked
 
@@ -300,9 +303,9 @@ def _locked_live(link: m.PlayerLink) -> m.PlayerLink:
 def _own_meet(link: m.PlayerLink, meet: m.Meet) -> m.Meet:
     locked = m.Meet.objects.select_for_update().select_related("season__league").get(pk=meet.pk)
     if locked.season_id != link.season_id:
-        raise ValidationError(
+        raise Refusal(
             {"meet": f"This link is for {link.season.name}; that meet is not one of its meets."},
-            code="other_season",
+            code="meet_of_another_season",
         )
     return locked
 
@@ -318,11 +321,11 @@ def _before_start(meet: m.Meet, now: datetime.datetime, *, what: str) -> None:
         )
     start = scheduled_start(meet)
     if now >= start:
-        raise ValidationError(
+        raise ConflictError(
             {
                 "meet": f"Meet {meet.number} started at {start:%H:%M} on {start:%a %d %b}: "
                 f"{what} is told through this link only before the start time (R2.2-a). "
                 "Tell a league official instead."
             },
-            code="too_late",
+            code="meet_start_passed",
         )

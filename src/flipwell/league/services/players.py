@@ -31,8 +31,8 @@ from flipwell.league.adapters import PLAYED
 from flipwell.league.audit import record_event
 from flipwell.league.models import League, Player, Season, SeasonEntry
 from flipwell.league.players_csv import COLUMNS, PlayerRow, PlayersCsvError, parse_players_csv
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services._edge import (
-    ConflictError,
     player_changed,
     require_official,
     season_changed,
@@ -105,7 +105,9 @@ def edit_player(
         locked = Player.objects.select_for_update().get(pk=player.pk)
         if not SeasonEntry.objects.filter(season=season, player=locked).exists():
             where = f"{locked} is not entered in {season.name}"
-            raise ValidationError({"player": f"{where}: edit them from a roster they are on."})
+            raise Refusal(
+                {"player": f"{where}: edit them from a roster they are on."}, code="not_entered"
+            )
         wanted = {
             "first_name": first_name.strip(),
             "last_name": last_name.strip(),
@@ -171,7 +173,7 @@ def _check_edit(player: Player, wanted: dict[str, Any]) -> None:
                 f"{twin.ifpa_number}: one person has one IFPA number."
             )
     if errors:
-        raise ValidationError(errors)
+        raise Refusal(errors, code="invalid_player")
 
 
 def import_players_csv(
@@ -238,7 +240,7 @@ def joining_meet(season: Season, joined_at_meet: int | None, *, who: str) -> int
     """
     last = season.number_of_meets
     if joined_at_meet is not None and not 1 <= joined_at_meet <= last:
-        raise ValidationError(
+        raise Refusal(
             {
                 "joined_at_meet": f"Meet {joined_at_meet} is not in {season.name}, which has "
                 f"meets 1 to {last}."
@@ -247,23 +249,23 @@ def joining_meet(season: Season, joined_at_meet: int | None, *, who: str) -> int
         )
     first = next_unplayed_meet(season)
     if first > last:
-        raise ValidationError(
+        raise ConflictError(
             {
                 "joined_at_meet": f"Every meet of {season.name} has started (it has {last}): "
                 f"no meet is left for {who} to join."
             },
-            code="season_started",
+            code="no_meet_left",
         )
     if joined_at_meet is None:
         return first
     if joined_at_meet < first:
         meets = f"meet {first}" if first == last else f"meet {first} to {last}"
-        raise ValidationError(
+        raise Refusal(
             {
                 "joined_at_meet": f"Meet {joined_at_meet} of {season.name} has started: {who} "
                 f"can join at {meets} (the meets before are their late-join forfeits, R2.4-f)."
             },
-            code="meet_started",
+            code="joins_started_meet",
         )
     return joined_at_meet
 
@@ -460,7 +462,7 @@ def _check_fields(row: Player | SeasonEntry, names: Sequence[str]) -> None:
         except ValidationError as error:
             errors[name] = error.error_list
     if errors:
-        raise ValidationError(errors)
+        raise Refusal(errors, code="invalid_player")
 
 
 def _insert(entries: Sequence[SeasonEntry], progress: Callable[[int], object] | None) -> None:
@@ -478,7 +480,7 @@ def _insert(entries: Sequence[SeasonEntry], progress: Callable[[int], object] | 
 
 def _check_same_name(known: Player, first_name: str, last_name: str) -> None:
     if not _same_name(known, first_name, last_name):
-        raise ValidationError(
+        raise Refusal(
             {
                 "ifpa_number": f"IFPA number {known.ifpa_number} belongs to {known}, not "
                 f"{first_name} {last_name}; check the number or the spelling."
@@ -487,8 +489,8 @@ def _check_same_name(known: Player, first_name: str, last_name: str) -> None:
         )
 
 
-def _ambiguous(first_name: str, last_name: str) -> ValidationError:
-    return ValidationError(
+def _ambiguous(first_name: str, last_name: str) -> Refusal:
+    return Refusal(
         {
             "last_name": f"Several players named {first_name} {last_name} have no IFPA "
             "number, so flipwell cannot tell which one this is; add their IFPA number."
@@ -497,7 +499,7 @@ def _ambiguous(first_name: str, last_name: str) -> ValidationError:
     )
 
 
-def _already_entered(player: Player, season: Season) -> ValidationError:
+def _already_entered(player: Player, season: Season) -> ConflictError:
     return ConflictError(
         {"last_name": f"{player} is already entered in {season.name}."},
         code="player_already_entered",

@@ -18,7 +18,6 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -26,6 +25,7 @@ from flipwell.league import models as m
 from flipwell.league.adapters import player_key, playoff_game, season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.models.playoffs import PlayoffNoShow
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.playoffs import (
     DivisionFacts,
     GameInProgress,
@@ -35,7 +35,6 @@ from flipwell.league.selectors.playoffs import (
     match_round,
 )
 from flipwell.league.services._edge import (
-    ConflictError,
     league_changed,
     require_official,
     rules_edge,
@@ -123,7 +122,7 @@ def _next_game(match: str, div: DivisionFacts, state: PlayoffMatchState) -> int:
     match waits for its players, needs a tiebreaker or is complete."""
     if match in div.in_progress:
         busy_game = div.in_progress[match]
-        raise ValidationError(
+        raise ConflictError(
             {
                 "match": f"{match}: game {busy_game.number} is being played on "
                 f"{busy_game.machine}; record its result first."
@@ -131,9 +130,9 @@ def _next_game(match: str, div: DivisionFacts, state: PlayoffMatchState) -> int:
             code="game_in_progress",
         )
     if state.status != "ready" or state.next_game is None:
-        raise ValidationError(
+        raise ConflictError(
             {"match": f"{match} cannot start a game: {state.needed or 'it is complete'}."},
-            code="not_ready",
+            code="match_not_ready",
         )
     return state.next_game
 
@@ -157,15 +156,17 @@ def _game_machine(
     unplayable = unplayable_machines(season)
     keys = list(facts.machines)
     chooser = state.machine_chooser
-    with rules_edge("machine", code="invalid", message=lambda text: _titled(text, facts)):
+    with rules_edge(
+        "machine", code="machine_not_allowed", message=lambda text: _titled(text, facts)
+    ):
         if chooser is None:
             if machine is not None:
-                raise ValidationError(
+                raise Refusal(
                     {
                         "machine": f"Game 1 of {match} is played on a machine drawn at random "
                         "(R6.4-b); do not choose one."
                     },
-                    code="drawn",
+                    code="machine_drawn",
                 )
             seed = draw_seed(night, f"{division}:{match}:{number}")
             ruleset = season_ruleset(season)
@@ -173,12 +174,12 @@ def _game_machine(
                 keys, seed=seed, played=played, busy=busy, unplayable=unplayable, ruleset=ruleset
             )
         if machine is None:
-            raise ValidationError(
+            raise Refusal(
                 {
                     "machine": f"{facts.names[chooser].name} chooses the machine for game "
                     f"{number} of {match} (R6.4-c)."
                 },
-                code="required",
+                code="machine_required",
             )
         return _checked_pick(str(machine.pk), keys, played, busy, unplayable)
 
@@ -207,9 +208,9 @@ def record_playoff_game(
         _, _, div, state = _match_facts(season, division, match)
         in_progress = _game_in_progress(match, div, state)
         if (order is None) == (scores is None):
-            raise ValidationError(
+            raise Refusal(
                 {"order": "Give the finishing order or the machine scores, not both or neither."},
-                code="invalid",
+                code="order_or_scores",
             )
         game = playoff_game(
             in_progress.machine_id,
@@ -240,12 +241,12 @@ def _game_in_progress(match: str, div: DivisionFacts, state: PlayoffMatchState) 
     """The match's game being played; refused when none is."""
     in_progress = div.in_progress.get(match)
     if in_progress is None:
-        raise ValidationError(
+        raise ConflictError(
             {
                 "match": f"{match} has no game in progress: start game "
                 f"{state.next_game or '?'} first ({state.needed or 'complete'})."
             },
-            code="no_game",
+            code="no_game_in_progress",
         )
     return in_progress
 
@@ -309,9 +310,9 @@ def record_playoff_tiebreaker(
         require_official(actor=actor, league=season.league, action="run the playoffs")
         night, facts, div, state = _match_facts(season, division, match)
         if state.status != "tiebreaker_needed":
-            raise ValidationError(
+            raise ConflictError(
                 {"match": f"{match} needs no tiebreaker ({state.needed or 'it is complete'})."},
-                code="no_tie",
+                code="no_tiebreaker_needed",
             )
         drawn = machine or drawn_machine(night, f"{division}:{match}:tiebreaker", True, facts)
         game = PlayoffGame(machine=str(drawn.pk), order=tuple(player_key(p.pk) for p in order))
@@ -460,16 +461,16 @@ def _check_notice_in_time(
 ) -> None:
     """Refuse a lateness notice given at `told`, not before the match's `start` (R6.6-a, §2.2:
     `tardiness_notice_valid`)."""
-    with rules_edge("at", code="invalid", message=str):
+    with rules_edge("at", code="notice_after_start", message=str):
         valid = tardiness_notice_valid(notice_at=told, start=start)
     if not valid:
-        raise ValidationError(
+        raise Refusal(
             {
                 "at": f"Too late for a lateness notice: the match starts at "
                 f"{start:%Y-%m-%d %H:%M} and the notice must come before (R6.6-a, §2.2). "
                 f"{player} is a no-show if not present at the start (R6.6-c)."
             },
-            code="too_late",
+            code="notice_after_start",
         )
 
 
@@ -500,7 +501,7 @@ def _check_waited(night: m.PlayoffNight, division: str, match: str, player: m.Pl
     )
     if timezone.now() < wait_until:
         local = timezone.localtime(wait_until, ZoneInfo(night.season.league.time_zone))
-        raise ValidationError(
+        raise ConflictError(
             {
                 "player": f"{player} announced they would be late (R6.6-a): the match waits for "
                 f"them until {local:%H:%M}; they are a no-show only if not present by then."
@@ -512,9 +513,9 @@ def _check_waited(night: m.PlayoffNight, division: str, match: str, player: m.Pl
 def _division(facts: PlayoffFacts, division: str) -> DivisionFacts:
     if division not in facts.divisions:
         known = ", ".join(facts.divisions) or "none (the bracket is not drawn yet)"
-        raise ValidationError(
+        raise Refusal(
             {"division": f"No playoff division {division!r}; divisions: {known}."},
-            code="invalid",
+            code="unknown_division",
         )
     return facts.divisions[division]
 
@@ -546,7 +547,7 @@ def _player_key_in_match(
     key = player_key(player.pk)
     if key not in state.players:
         players = ", ".join(facts.names[p].name for p in state.players)
-        raise ValidationError(
+        raise Refusal(
             {"player": f"{player} does not play in {match}; its players: {players}."},
             code="not_in_match",
         )
@@ -559,15 +560,15 @@ def _match_with_players(
     """The locked night, its facts, the division and the match, whose players must be known."""
     night, facts, div, state = _match_facts(season, division, match)
     if state.status == "waiting":
-        raise ValidationError(
+        raise ConflictError(
             {"match": f"{match}'s players are not known yet ({state.needed})."},
-            code="waiting",
+            code="match_players_unknown",
         )
     return night, facts, div, state
 
 
 def _state(season: m.Season, div: DivisionFacts, match: str) -> PlayoffMatchState:
-    with rules_edge("match", code="invalid", message=str):
+    with rules_edge("match", code="unknown_match", message=str):
         return bracket_state(div, season_ruleset(season)).match(match)
 
 
@@ -580,7 +581,7 @@ def _check_record(
     """Refuse a change to one match's record that the rules refuse for the whole bracket."""
     records = dict(div.records)
     records[match] = change(records.get(match, PlayoffMatchRecord()))
-    with rules_edge("order", code="invalid", message=str):
+    with rules_edge("order", code="bracket_refused", message=str):
         bracket_state(replace(div, records=records), season_ruleset(season))
 
 

@@ -23,15 +23,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, playoff_game
 from flipwell.league.audit import record_event
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.playoffs import DivisionFacts, PlayoffFacts, match_id
 from flipwell.league.services._edge import (
-    ConflictError,
     PlayerRef,
     league_changed,
     ref_id,
@@ -110,9 +109,7 @@ def submit_playoff_scores(
     in play or another version was entered since `seen_version`; ValidationError when
     `entered_by` is not a present player or the rules refuse the scores.
     """
-    key = idempotency_key.strip()
-    if not key:
-        raise ValidationError({"idempotency_key": "Give the request an idempotency key."})
+    key = _required_key(idempotency_key)
     sheet = {ref_id(p): s for p, s in scores.items()}
     ties = [[ref_id(p) for p in order] for order in tie_order]
     with transaction.atomic():
@@ -179,7 +176,10 @@ def confirm_playoff_scores(*, sheet: m.PlayoffSheet, confirmed_by: m.Player) -> 
             with transaction.atomic():
                 sheet.save(update_fields=["status", "confirmed_by"])
         except IntegrityError as error:
-            raise _stale(f"Game {sheet.number} of {match} is already confirmed.") from error
+            raise ConflictError(
+                f"Game {sheet.number} of {match} is already confirmed.",
+                code="game_already_confirmed",
+            ) from error
         record_event(
             action="playoffs.sheet_confirmed",
             obj=sheet,
@@ -213,7 +213,9 @@ def request_playoff_correction(
     """
     why = (reason or "").strip()
     if not why:
-        raise ValidationError({"reason": "Say what went wrong, for the other players."})
+        raise Refusal(
+            {"reason": "Say what went wrong, for the other players."}, code="reason_required"
+        )
     with transaction.atomic():
         league_changed(season.league_id)
         night, facts, div, state = _match_facts(season, division, match)
@@ -267,7 +269,10 @@ def answer_playoff_correction(
         season, division, match, (_night, facts, div, state) = _locked(sheet)
         sheet = m.PlayoffSheet.objects.select_related("match").get(pk=sheet.pk)
         if sheet.status != m.PlayoffSheet.Status.PENDING:
-            raise _stale(f"This correction was {sheet.get_status_display().lower()} already.")
+            raise ConflictError(
+                f"This correction was {sheet.get_status_display().lower()} already.",
+                code="correction_already_decided",
+            )
         _present(state, facts, player, field="player")
         facts_now = (season, division, match, div, state)
         _answer(sheet, player, agrees=agrees, facts=facts_now, actor=actor)
@@ -294,8 +299,14 @@ def _locked(
     return season, row.division, match, _match_facts(season, row.division, match)
 
 
-def _stale(message: str, code: str = "game_already_confirmed") -> ConflictError:
-    return ConflictError(message, code=code)
+def _required_key(idempotency_key: str) -> str:
+    key = idempotency_key.strip()
+    if not key:
+        raise Refusal(
+            {"idempotency_key": "Give the request an idempotency key."},
+            code="idempotency_key_required",
+        )
+    return key
 
 
 def _present_keys(state: PlayoffMatchState) -> list[str]:
@@ -308,7 +319,7 @@ def _present(
     """Refuse a player who is not a present player of the match (R6.6-c)."""
     if player_key(player.pk) not in _present_keys(state):
         names = ", ".join(facts.names[p].name for p in _present_keys(state))
-        raise ValidationError(
+        raise Refusal(
             {field: f"{player} does not play in this match; its players: {names}."},
             code="not_in_match",
         )
@@ -326,12 +337,16 @@ def _in_play(
     R6.5-b); a stale ConflictError otherwise."""
     if number == TIEBREAKER:
         if state.status != "tiebreaker_needed":
-            raise _stale(f"{state.match} needs no tiebreaker game now.")
+            raise ConflictError(
+                f"{state.match} needs no tiebreaker game now.", code="no_tiebreaker_needed"
+            )
         what = f"{division}:{state.match}:tiebreaker"
         return str(drawn_machine(night, what, True, facts).pk)
     game = div.in_progress.get(state.match)
     if game is None or game.number != number:
-        raise _stale(f"Game {number} of {state.match} is not in play any more.")
+        raise ConflictError(
+            f"Game {number} of {state.match} is not in play any more.", code="game_not_in_play"
+        )
     return str(game.machine_id)
 
 
@@ -340,7 +355,7 @@ def _check_seen(row: m.PlayoffMatch, number: int, seen_version: int | None) -> i
     another one (None: not checked)."""
     latest = max(row.sheets.filter(number=number).values_list("version", flat=True), default=0)
     if seen_version is not None and seen_version != latest:
-        raise _stale(
+        raise ConflictError(
             "Other scores were entered for this game meanwhile: check them, then confirm or "
             "fix them.",
             code="stale_version",
@@ -350,10 +365,15 @@ def _check_seen(row: m.PlayoffMatch, number: int, seen_version: int | None) -> i
 
 def _check_latest_entry(sheet: m.PlayoffSheet) -> None:
     if sheet.status != m.PlayoffSheet.Status.ENTERED:
-        raise _stale(f"Version {sheet.version} of these scores is not waiting to be confirmed.")
+        raise ConflictError(
+            f"Version {sheet.version} of these scores is not waiting to be confirmed.",
+            code="stale_version",
+        )
     latest = _check_seen(sheet.match, sheet.number, None)
     if latest != sheet.version:
-        raise _stale("These scores were replaced by newer ones: confirm those.", "stale_version")
+        raise ConflictError(
+            "These scores were replaced by newer ones: confirm those.", code="stale_version"
+        )
 
 
 def _rules_game(machine: str, sheet: Sheet, ties: Sequence[Sequence[int]]) -> PlayoffGame:
@@ -453,12 +473,15 @@ def _confirmed_scores(row: m.PlayoffMatch, number: int, match: str) -> tuple[dic
     game = m.PlayoffGame.objects.filter(match=row, number=number).first()
     rows = list(game.results.values_list("player_id", "machine_score")) if game else []
     if game is None or not rows:
-        raise ValidationError({"game": f"Game {number} of {match} has no confirmed scores."})
+        raise ConflictError(
+            {"game": f"Game {number} of {match} has no confirmed scores."},
+            code="game_not_confirmed",
+        )
     if any(score is None for _, score in rows):
-        raise ValidationError(
+        raise ConflictError(
             {"game": f"The league official recorded game {number} of {match} as a finishing "
                      "order: ask the official to correct it."},
-        )  # fmt: skip
+        code="recorded_as_order")  # fmt: skip
     return {p: s for p, s in rows if s is not None}, str(game.machine_id)
 
 
@@ -491,9 +514,11 @@ def _claims(
         if p in base and base[p] != s
     ]
     if not claims:
-        raise ValidationError({"scores": "These are the confirmed scores: nothing to correct."})
+        raise Refusal(
+            {"scores": "These are the confirmed scores: nothing to correct."}, code="no_change"
+        )
     for claim in claims:
-        with rules_edge("scores"):
+        with rules_edge("scores", code="correction_refused"):
             decide_correction(claim, (), quorum=quorum)
     return claims
 
@@ -520,7 +545,7 @@ def _answer(
         for p, a in sheet.answers.values_list("player_id", "agrees")
     ]
     claims = _claims(base, proposed, match, sheet.number, sheet.entered_by, quorum)
-    with rules_edge("player"):
+    with rules_edge("player", code="correction_refused"):
         outcomes = [decide_correction(c, responses, quorum=quorum).status for c in claims]
     if "refused" in outcomes:
         sheet.status = m.PlayoffSheet.Status.REFUSED

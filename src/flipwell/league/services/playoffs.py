@@ -22,13 +22,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.models.playoffs import PlayoffNoShow
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.playoffs import (
     bracket_state,
     load_playoff_facts,
@@ -36,7 +36,6 @@ from flipwell.league.selectors.playoffs import (
     playoff_qualification_now,
 )
 from flipwell.league.services._edge import (
-    ConflictError,
     league_changed,
     require_official,
     rules_edge,
@@ -102,9 +101,9 @@ def qualify_for_playoffs(
         league_changed(season.league_id)
         _check_season_over(season)
         if cut is not None and not cut_reason.strip():
-            raise ValidationError(
+            raise Refusal(
                 {"cut_reason": "An override of the playoff cut needs a reason (A06)."},
-                code="required",
+                code="cut_reason_required",
             )
         night = _planned_night(season, date)
         night.cut_override = cut
@@ -123,7 +122,7 @@ def _check_season_over(season: m.Season) -> None:
     """Playoff entry is decided after the final regular week (R6.1-d)."""
     closed = season.meets.filter(status=m.Meet.Status.CLOSED).count()
     if closed < season.number_of_meets:
-        raise ValidationError(
+        raise ConflictError(
             f"{season.name} has closed {closed} of its {season.number_of_meets} meets: "
             "playoff entry is decided after the final regular week (R6.1-d).",
             code="season_not_over",
@@ -170,7 +169,7 @@ def record_seed_playoff(
         if tie is None:
             names = player_names(p for t in open_ties for p in t.players)
             listed = "; ".join(t.render(names) for t in open_ties) or "none"
-            raise ValidationError(
+            raise Refusal(
                 {"order": f"These players are not one open tie. Open ties: {listed}"},
                 code="no_such_tie",
             )
@@ -253,9 +252,9 @@ def close_playoff_night(*, season: m.Season, actor: User) -> m.PlayoffNight:
             for line in bracket_state(div, ruleset).needed
         ]
         if not facts.divisions or needed:
-            raise ValidationError(
+            raise ConflictError(
                 "The playoffs are not over: " + ("; ".join(needed) or "no bracket drawn") + ".",
-                code="not_over",
+                code="playoffs_not_over",
             )
         night.status = m.PlayoffNight.Status.CLOSED
         night.save(update_fields=["status"])
@@ -288,7 +287,7 @@ def _check_not_started(night: m.PlayoffNight) -> None:
 
 def _write_qualifiers(night: m.PlayoffNight, *, field: str) -> QualifiedNight:
     """Recompute qualification and store it as the night's bracket (nothing while tied)."""
-    with rules_edge(field, code="invalid", message=str):
+    with rules_edge(field, code="qualification_refused", message=str):
         qualification = playoff_qualification_now(night.season, night)
     night.qualifiers.all().delete()
     night.cut = qualification.cut if qualification.complete else None

@@ -21,7 +21,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NoReturn
 
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -35,10 +34,10 @@ from flipwell.league.adapters import (
     tie_order_facts,
 )
 from flipwell.league.audit import record_event
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.results import season_fold
 from flipwell.league.selectors.scoresheet import lines_once_confirmed
 from flipwell.league.services._edge import (
-    ConflictError,
     MeetHold,
     PlayerRef,
     group_player_ids,
@@ -107,7 +106,10 @@ def submit_scores(
     """
     key = idempotency_key.strip()
     if not key:
-        raise ValidationError({"idempotency_key": "Give the request an idempotency key."})
+        raise Refusal(
+            {"idempotency_key": "Give the request an idempotency key."},
+            code="idempotency_key_required",
+        )
     sheet = {ref_id(p): s for p, s in scores.items()}
     ties = [[ref_id(p) for p in order] for order in tie_order]
     with transaction.atomic():
@@ -179,7 +181,7 @@ def _check_enterer_here(game: m.Game, entered_by: m.Player) -> None:
     (R3-a, R2.4-a, `who_may_enter`)."""
     absent = match_absences([game.group_id]).get(game.group_id, {})
     if entered_by.pk in absent_at(absent, game.number):
-        raise ValidationError(
+        raise Refusal(
             {
                 "entered_by": f"{entered_by} is absent for the rest of the match: a player of "
                 f"the group who plays game {game.number} enters its sheet (R3-a, R2.4-a)."
@@ -289,9 +291,10 @@ def _check_confirmable(
     """Refuse to confirm a correction's sheet (applied by agreement, R3-d), a game already
     confirmed, or a version replaced by a later one."""
     if submission.is_correction:
-        raise ValidationError(
+        raise Refusal(
             "This sheet is a correction: it is applied when every player asked agrees "
-            "(R3-d), not by confirmation."
+            "(R3-d), not by confirmation.",
+            code="sheet_is_correction",
         )
     _check_not_confirmed(game, versions)
     latest = versions[-1].version
@@ -312,7 +315,7 @@ def _check_confirmer(
     members = group_player_ids(game.group)
     require_member(confirmed_by, members, field="confirmed_by", group=game.group)
     if confirmed_by.pk == submission.entered_by_id:
-        raise ValidationError(
+        raise Refusal(
             {
                 "confirmed_by": f"{confirmed_by} entered this sheet: another player of the "
                 "group must confirm it (R3-a)."
@@ -328,7 +331,7 @@ def _check_confirmer(
         absent=[player_key(p) for p in absent_at(absent, game.number)],
     )
     if confirmed_by.pk in absent_at(absent, game.number):
-        raise ValidationError(
+        raise Refusal(
             {
                 "confirmed_by": f"{confirmed_by} is absent for the rest of the match: another "
                 "player of the group confirms the sheet (R3-a, R2.4-a)."
@@ -336,7 +339,7 @@ def _check_confirmer(
             code="absent_for_the_match",
         )
     if player_key(confirmed_by.pk) not in allowed:
-        raise ValidationError(
+        raise Refusal(
             {
                 "confirmed_by": f"{confirmed_by} did not play game {game.number} (no score on "
                 "the sheet): a player who played it confirms it (R3-a)."
@@ -405,7 +408,7 @@ def _points(
     game: m.Game, sheet: Mapping[int, int | None], ties: Sequence[Sequence[int]]
 ) -> dict[int, int]:
     field = "tie_order" if ties else "scores"
-    with rules_edge(field):
+    with rules_edge(field, code="scores_refused"):
         result = score_game(
             sheet_facts(sheet),
             tie_order=tie_order_facts(ties),
@@ -502,17 +505,25 @@ def _refuse_sheet(
     names = {p.pk: str(p) for p in m.Player.objects.filter(pk__in=asked)}
     if strangers:
         who = ", ".join(names.get(p, f"player #{p}") for p in strangers)
-        raise ValidationError({"scores": f"{who} is not in group {game.group.number}."})
+        raise Refusal(
+            {"scores": f"{who} is not in group {game.group.number}."},
+            code="not_in_group",
+            players=strangers,
+        )
     if missing:
-        raise ValidationError(
+        raise Refusal(
             {
                 "scores": f"Every player of the group needs a score, or none if they did not "
                 f"play (a forfeit): missing {', '.join(names[p] for p in missing)}."
-            }
+            },
+            code="scores_missing",
         )
     player, score = wrong[0]
-    raise ValidationError(
-        {"scores": f"{names[player]}'s score must be a whole number of 0 or more, got {score!r}."}
+    raise Refusal(
+        {"scores": f"{names[player]}'s score must be a whole number of 0 or more, got {score!r}."},
+        code="invalid_score",
+        players=[player],
+        part="machine_score",
     )
 
 
@@ -526,20 +537,25 @@ def _check_forfeits(game: m.Game, sheet: Mapping[int, int | None]) -> None:
         rows = m.MatchAbsence.objects.filter(group_id=game.group_id, player_id__in=gone)
         since = dict(rows.values_list("player_id", "from_game"))
         first = sorted(gone, key=lambda p: str(names[p]))[0]
-        raise ValidationError(
+        raise Refusal(
             {
                 "scores": f"{names[first]} is absent for the rest of the match (recorded from "
                 f"game {since[first]}): game {game.number} is their forfeit, so their score "
                 "stays empty (R2.4-a)."
             },
             code="absent_for_the_match",
+            players=[first],
+            part="machine_score",
         )
     forfeited = m.Forfeit.objects.filter(game=game).select_related("player")
     scored = [f.player for f in forfeited if sheet.get(f.player_id) is not None]
     if scored:
         who = ", ".join(str(p) for p in scored)
-        raise ValidationError(
-            {"scores": f"{who} forfeited this game (recorded): leave the score empty (R2.4-a)."}
+        raise Refusal(
+            {"scores": f"{who} forfeited this game (recorded): leave the score empty (R2.4-a)."},
+            code="forfeited_player",
+            players=[p.pk for p in scored],
+            part="machine_score",
         )
 
 

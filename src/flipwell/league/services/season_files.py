@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
+from flipwell.league.refusals import Refusal
 from flipwell.league.services._protocol import official_write
 from flipwell.league.validators import validate_ruleset_overrides
 from flipwell.rules import (
@@ -104,7 +105,7 @@ def _parsed(
         fold_season(facts, ruleset=ruleset_from_overrides(readings))
     except (RuleError, KeyError, TypeError, ValidationError) as error:
         why = " ".join(error.messages) if isinstance(error, ValidationError) else error
-        raise ValidationError(f"not a valid season file: {why}") from error
+        raise Refusal(f"not a valid season file: {why}", code="invalid_season_file") from error
     return readings, facts
 
 

@@ -18,7 +18,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -26,9 +25,9 @@ from flipwell.league.adapters import PLAYED
 from flipwell.league.audit import record_event
 from flipwell.league.models import League, Meet, Player, Season, SeasonEntry
 from flipwell.league.players_csv import PlayerRow, parse_players_csv
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.seasons import being_prepared, current_of, seasons_newest_first
 from flipwell.league.services._edge import (
-    ConflictError,
     league_changed,
     require_official,
     season_changed,
@@ -73,11 +72,12 @@ def create_season(
             dues_cents=dues_cents,
         )
         if Season.objects.filter(league=league, name=season.name).exists():
-            raise ValidationError(
+            raise Refusal(
                 {
                     "name": f"{league.name} already has a season called “{season.name}”: "
                     "choose another name."
-                }
+                },
+                code="season_name_taken",
             )
         season.full_clean()
         season.save()
@@ -133,11 +133,12 @@ def change_season_schedule(
         season.full_clean()
         last = season.meets.order_by("-number").values_list("number", flat=True).first()
         if last is not None and last > season.number_of_meets:
-            raise ValidationError(
+            raise ConflictError(
                 {
                     "number_of_meets": f"Meet {last} of {season.name} is scheduled: cancel it "
                     f"before the season has {season.number_of_meets} meets."
-                }
+                },
+                code="meets_scheduled",
             )
         season.save(update_fields=list(fields))
         write.season = season  # refolded when the write finishes (its pages show the schedule)
@@ -214,11 +215,12 @@ def _check_left_out(
     strangers = sorted(str(p) for pk, p in left_out.items() if pk not in entered)
     if strangers:
         verb = "is" if len(strangers) == 1 else "are"
-        raise ValidationError(
+        raise Refusal(
             {
                 "leave_out": f"{', '.join(strangers)} {verb} not entered in {season.name}: "
                 "only its players can be left out."
-            }
+            },
+            code="not_entered",
         )
 
 
@@ -260,7 +262,7 @@ def publish_season(*, season: Season, actor: User) -> Season:
     return season
 
 
-def _not_publishable(season: Season, shown: Season | None) -> ValidationError:
+def _not_publishable(season: Season, shown: Season | None) -> Refusal:
     """Why `season`, not being prepared, cannot be published."""
     if shown is None or shown.pk == season.pk or season.published_at is not None:
         return ConflictError(
@@ -271,9 +273,10 @@ def _not_publishable(season: Season, shown: Season | None) -> ValidationError:
             f"{season.name} is already shown to the public: its first meet has started.",
             code="season_already_public",
         )
-    return ValidationError(
+    return Refusal(
         f"{season.name} is older than {shown.name}, the season shown to the public: only a "
-        "season newer than it can be published."
+        "season newer than it can be published.",
+        code="older_season",
     )
 
 
@@ -361,5 +364,5 @@ def _ranks_by_entry(
         else:
             ranks[entry.pk], lines[entry.pk] = row.ifpa_rank, row.line
     if problems:
-        raise ValidationError(problems)
+        raise Refusal(problems, code="invalid_ranks")
     return ranks

@@ -33,6 +33,7 @@ from flipwell.league import models as m
 from flipwell.league.audit import record_event
 from flipwell.league.limits import TITLE_LENGTH
 from flipwell.league.models.machines import MAX_BALLS_PER_GAME
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services._edge import (
     league_changed,
     record_ruling,
@@ -107,14 +108,18 @@ def create_league_opener(*, username: str, password: str) -> User:
     try:
         user.full_clean(exclude=["password"])
     except ValidationError as error:
-        raise ValidationError({"username": error.message_dict.get("username", [])}) from error
+        raise Refusal(
+            {"username": error.message_dict.get("username", [])}, code="invalid_username"
+        ) from error
     try:
         validate_password(password, user)
     except ValidationError as error:
-        raise ValidationError({"password": error.messages}) from error
+        raise Refusal({"password": error.messages}, code="invalid_password") from error
     with transaction.atomic():
         if user_model._default_manager.filter(username=name).exists():
-            raise ValidationError({"username": f"An account named “{name}” already exists."})
+            raise Refusal(
+                {"username": f"An account named “{name}” already exists."}, code="username_taken"
+            )
         user.set_password(password)
         user.save()
         user.user_permissions.add(open_league_permission())
@@ -143,10 +148,11 @@ def open_league(
                 "Only a staff member may open a new league: ask your flipwell administrator."
             )
         if not name.strip():
-            raise ValidationError({"name": "Name the league."})
+            raise Refusal({"name": "Name the league."}, code="name_required")
         if m.League.objects.filter(slug=slug.strip()).exists():
-            raise ValidationError(
-                {"slug": f"The address “{slug.strip()}” is taken by another league: pick another."}
+            raise Refusal(
+                {"slug": f"The address “{slug.strip()}” is taken by another league: pick another."},
+                code="slug_taken",
             )
         return create_league(
             name=name, slug=slug, venue=venue, time_zone=time_zone, created_by=actor
@@ -166,7 +172,7 @@ def _clean_machine(machine: m.Machine) -> None:
             messages["balls_per_game"] = [
                 f"Balls per game is from 1 to {MAX_BALLS_PER_GAME} (usually 3 or 5)."
             ]
-        raise ValidationError(messages) from error
+        raise Refusal(messages, code="invalid_machine") from error
 
 
 def _same_machine_exists(machine: m.Machine) -> bool:
@@ -199,12 +205,13 @@ def create_machine(
         )
         _clean_machine(machine)
         if _same_machine_exists(machine):
-            raise ValidationError(
+            raise Refusal(
                 {
                     "title": f"{league} already has {machine.title}"
                     + (f" at {machine.location}" if machine.location else "")
                     + ": give the new one a location that tells them apart."
-                }
+                },
+                code="machine_exists",
             )
         machine.save()
         record_event(
@@ -238,12 +245,13 @@ def create_machines(
         league_changed(league)
         require_official(actor=actor, league=league, action="add machines")
         if not 1 <= balls_per_game <= MAX_BALLS_PER_GAME:
-            raise ValidationError(
-                {"balls_per_game": f"Balls per game is from 1 to {MAX_BALLS_PER_GAME}."}
+            raise Refusal(
+                {"balls_per_game": f"Balls per game is from 1 to {MAX_BALLS_PER_GAME}."},
+                code="invalid_balls_per_game",
             )
         lines = [(n, t.strip()) for n, t in enumerate(titles, start=1) if t.strip()]
         if not lines:
-            raise ValidationError({"titles": "Write one machine title a line."})
+            raise Refusal({"titles": "Write one machine title a line."}, code="titles_required")
         taken = {  # a title the league has, wherever it stands: a copy needs its location
             title.lower(): where
             for title, where in m.Machine.objects.filter(league=league).values_list(
@@ -257,7 +265,7 @@ def create_machines(
                 refused.append(f"Line {number} (“{title[:40]}”): {why}")
             seen.add(title.lower())
         if refused:
-            raise ValidationError({"titles": refused})
+            raise Refusal({"titles": refused}, code="invalid_titles")
         made = m.Machine.objects.bulk_create(
             [m.Machine(league=league, title=t, balls_per_game=balls_per_game) for _, t in lines]
         )
@@ -315,8 +323,9 @@ def update_machine(
             return machine
         _clean_machine(machine)
         if _same_machine_exists(machine):
-            raise ValidationError(
-                {"location": f"Another {machine.title} is already at this location."}
+            raise Refusal(
+                {"location": f"Another {machine.title} is already at this location."},
+                code="machine_exists",
             )
         machine.save(update_fields=["location", "balls_per_game"])
         record_event(
@@ -345,10 +354,15 @@ def set_machine_status(*, machine: m.Machine, status: str, reason: str, actor: U
         require_official(actor=actor, league=machine.league, action="change a machine's status")
         if status not in m.Machine.Status.values:
             allowed = ", ".join(m.Machine.Status.values)
-            raise ValidationError({"status": f"Unknown status “{status}”; allowed: {allowed}."})
+            raise Refusal(
+                {"status": f"Unknown status “{status}”; allowed: {allowed}."}, code="unknown_status"
+            )
         wanted = m.Machine.Status(status)
         if machine.status == wanted:
-            raise ValidationError({"status": f"{machine.title} is already {STATUS_WORDS[wanted]}."})
+            raise ConflictError(
+                {"status": f"{machine.title} is already {STATUS_WORDS[wanted]}."},
+                code="machine_already_in_status",
+            )
         why = require_reason(reason, field="reason", what="Changing a machine's status")
         return change_machine_status(machine, wanted, reason=why, actor=actor)
 
@@ -393,8 +407,9 @@ def change_machine_status(
 
 def _role(role: str) -> m.LeagueOfficial.Role:
     if role not in ROLES:
-        raise ValidationError(
-            {"role": f"Unknown role “{role}”; allowed: {', '.join(ROLES.values())}."}
+        raise Refusal(
+            {"role": f"Unknown role “{role}”; allowed: {', '.join(ROLES.values())}."},
+            code="unknown_role",
         )
     return m.LeagueOfficial.Role(role)
 
@@ -402,14 +417,17 @@ def _role(role: str) -> m.LeagueOfficial.Role:
 def _check_player(league: m.League, player: m.Player, *, exclude: int | None = None) -> None:
     """The player must have played in the league and not be linked to another official."""
     if not m.SeasonEntry.objects.filter(season__league=league, player=player).exists():
-        raise ValidationError({"player": f"{player} has no season in {league}."})
+        raise Refusal(
+            {"player": f"{player} has no season in {league}."}, code="player_not_in_league"
+        )
     taken = m.LeagueOfficial.objects.filter(league=league, player=player)
     if exclude is not None:
         taken = taken.exclude(pk=exclude)
     other = taken.select_related("user").first()
     if other is not None:
-        raise ValidationError(
-            {"player": f"{player} is already linked to official {other.user.get_username()}."}
+        raise Refusal(
+            {"player": f"{player} is already linked to official {other.user.get_username()}."},
+            code="player_linked_elsewhere",
         )
 
 
@@ -428,7 +446,7 @@ def _refuse_last_lo(official: m.LeagueOfficial, *, doing: str, field: str | None
             f"{official.user.get_username()} is the last league official of {official.league}: "
             f"add another league official before you {doing}."
         )
-        raise ValidationError({field: message} if field else message)
+        raise ConflictError({field: message} if field else message, code="last_league_official")
 
 
 def change_official_role(*, official: m.LeagueOfficial, role: str, actor: User) -> m.LeagueOfficial:
@@ -455,8 +473,9 @@ def _change_role(
 ) -> m.LeagueOfficial:
     name = official.user.get_username()
     if official.role == wanted:
-        raise ValidationError(
-            {"username": f"{name} is already a {ROLES[wanted]} of {official.league}."}
+        raise ConflictError(
+            {"username": f"{name} is already a {ROLES[wanted]} of {official.league}."},
+            code="role_already_held",
         )
     _refuse_last_lo(official, doing=f"make {name} a {ROLES[wanted]}", field="role")
     before = official.role

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.machines import (
     CAUSE_MARK,
     ruling_id,
@@ -170,9 +171,9 @@ def amend_special_ruling(
             raise PermissionDenied("That special ruling is another league's.")
         league_changed(league)
         if not reason.strip():
-            raise ValidationError(
+            raise Refusal(
                 {"reason": "Say why the ruling is amended; an amendment needs a reason."},
-                code="required",
+                code="reason_required",
             )
         versions = m.SpecialRuling.objects.filter(
             league=league, machine_title=ruling.machine_title, number=ruling.number
@@ -188,7 +189,7 @@ def amend_special_ruling(
             reproduction=reproduction,
             cause_and_effect=cause_and_effect,
         )
-        with rules_edge(code="invalid", message=str):
+        with rules_edge(code="invalid_special_ruling", message=str):
             amend_rulings(stored_special_rulings(league), amended)
         row = _store(amended, league=league, number=ruling.number, actor=actor)
         _log(
@@ -219,8 +220,9 @@ def copy_special_ruling(
     with transaction.atomic():
         require_official(actor=actor, league=league, action="change the special rulings")
         if source.league_id == league.pk:
-            raise ValidationError(
-                {"ruling": "That ruling is already one of this league's."}, code="invalid"
+            raise ConflictError(
+                {"ruling": "That ruling is already one of this league's."},
+                code="ruling_already_own",
             )
         latest = (
             m.SpecialRuling.objects.filter(
@@ -272,7 +274,7 @@ def _rules_ruling(
     reproduction: str,
     cause_and_effect: str,
 ) -> SpecialRuling:
-    with rules_edge(_field, code="invalid", message=str):
+    with rules_edge(_field, code="invalid_special_ruling", message=str):
         return SpecialRuling(
             ruling_id=ruling_id(title, number),
             machine=title,

@@ -17,12 +17,13 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
 from flipwell.league.audit import record_event
 from flipwell.league.models import ApiToken, League, LeagueOfficial
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services.permissions import require_role
 from flipwell.league.services.setup import may_create_league
 
@@ -68,7 +69,7 @@ def issue_api_token(
     _check_scopes(wanted, installation=league is None)
     label = name.strip()
     if not label:
-        raise ValidationError({"name": "Name the token (who or what will use it)."})
+        raise Refusal({"name": "Name the token (who or what will use it)."}, code="name_required")
     with transaction.atomic():
         _require_issuer(actor, league)
         secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
@@ -101,17 +102,21 @@ def _check_scopes(wanted: set[str], *, installation: bool) -> None:
     unknown = sorted(wanted - set(allowed))
     if unknown:
         kind = "an installation token" if installation else "a league's token"
-        raise ValidationError(
+        raise Refusal(
             {
                 "scopes": f"Unknown scope {', '.join(unknown)} for {kind}; allowed: "
                 f"{', '.join(allowed)}."
-            }
+            },
+            code="unknown_scope",
         )
     if not wanted:
-        raise ValidationError({"scopes": f"Give at least one scope: {', '.join(allowed)}."})
+        raise Refusal(
+            {"scopes": f"Give at least one scope: {', '.join(allowed)}."}, code="scopes_required"
+        )
     if installation and OPEN_LEAGUES not in wanted:
-        raise ValidationError(
-            {"scopes": f"A token of no league opens leagues: give it the {OPEN_LEAGUES} scope."}
+        raise Refusal(
+            {"scopes": f"A token of no league opens leagues: give it the {OPEN_LEAGUES} scope."},
+            code="leagues_scope_required",
         )
 
 
@@ -160,7 +165,9 @@ def revoke_api_token(*, token: ApiToken, actor: User) -> ApiToken:
                 action="revoke API tokens",
             )
         if token.revoked_at is not None:
-            raise ValidationError(f"Token {token.prefix}… was already revoked.")
+            raise ConflictError(
+                f"Token {token.prefix}… was already revoked.", code="token_already_revoked"
+            )
         token.revoked_at = timezone.now()
         token.revoked_by = actor
         token.save(update_fields=["revoked_at", "revoked_by"])

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.core.exceptions import ValidationError
-
 from flipwell.league import models as m
 from flipwell.league.adapters import forfeited_in, player_key
+from flipwell.league.refusals import Refusal
 from flipwell.league.services._edge import PlayerRef, ref_id, require_reason
 from flipwell.league.services._protocol import official_write
 from flipwell.league.turn_rulings import KINDS, TurnRulingKind
@@ -66,7 +65,10 @@ def record_turn_ruling(
 def _kind(kind: str) -> TurnRulingKind:
     if kind not in KINDS:
         known = ", ".join(KINDS)
-        raise ValidationError({"kind": f"There is no ruling of kind {kind!r}: choose {known}."})
+        raise Refusal(
+            {"kind": f"There is no ruling of kind {kind!r}: choose {known}."},
+            code="unknown_ruling_kind",
+        )
     return KINDS[kind]
 
 

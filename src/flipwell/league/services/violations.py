@@ -11,8 +11,6 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.core.exceptions import ValidationError
-
 from flipwell.league import models as m
 from flipwell.league.adapters import forfeited_in, player_key, season_ruleset
 from flipwell.league.enums import (
@@ -22,8 +20,8 @@ from flipwell.league.enums import (
     ViolationKindValue,
     one_of,
 )
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services._edge import (
-    ConflictError,
     fold,
     group_player_ids,
     locked_game,
@@ -93,7 +91,7 @@ def record_violation(
         group = _group_of(meet, player)
         before, ruleset = fold(meet.season)
         games_completed = _timing(before, group, player, game, games_completed)
-        with rules_edge("kind"):
+        with rules_edge("kind", code="violation_refused"):
             facts = Violation(
                 violator=player_key(player.pk),
                 kind=kind,
@@ -138,7 +136,7 @@ def _decision(
 ) -> PenaltyDecision:
     """The rules' §8.5 penalty for the violation (R8.5-b..f, A26, A27), and the official's
     seriousness ruling checked against it (A28)."""
-    with rules_edge("serious"):
+    with rules_edge("serious", code="seriousness_refused"):
         decision = penalty_decision(
             facts,
             prior_offenses=before.players[facts.violator].offenses,
@@ -177,7 +175,9 @@ def _group_of(meet: m.Meet, player: m.Player) -> m.Group:
         .first()
     )
     if member is None:
-        raise ValidationError({"player": f"{player} is in no group of meet {meet.number}."})
+        raise Refusal(
+            {"player": f"{player} is in no group of meet {meet.number}."}, code="not_in_meet"
+        )
     return member.group
 
 
@@ -196,15 +196,16 @@ def _timing(
 def _check_during(game: m.Game, group: m.Group, player: m.Player) -> None:
     """A violation during `game`: one of the player's group's games, already confirmed."""
     if game.group_id != group.pk:
-        raise ValidationError(
-            {"game": f"That game is not one of group {group.number}'s, {player}'s group."}
+        raise Refusal(
+            {"game": f"That game is not one of group {group.number}'s, {player}'s group."},
+            code="game_of_another_group",
         )
     confirmed = set(
         m.ScoreSubmission.objects.filter(game__group=group, confirmed_by__isnull=False).values_list(
             "game__number", flat=True
         )
     )
-    with rules_edge("game"):
+    with rules_edge("game", code="game_not_confirmed", conflict=True):
         check_game_confirmed(game.number, confirmed)
 
 
@@ -293,7 +294,9 @@ def record_victim_remedy(
             if announced is None
             else one_of(announced, REMEDY_CHOICES, field="announced", what="choice")
         )
-        with rules_edge(lambda text: "violation" if "no victim" in text else "announced"):
+        with rules_edge(
+            lambda text: "violation" if "no victim" in text else "announced", code="remedy_refused"
+        ):
             remedy = victim_remedy(
                 violation.kind,
                 unallowable_ball=unallowable_ball,
@@ -332,13 +335,16 @@ def _locked(violation: m.Violation) -> m.Violation:
 def _check_victim(violation: m.Violation, victim: m.Player) -> None:
     """A victim of `violation`: another player of the violator's group, not yet compensated."""
     if victim.pk == violation.player_id:
-        raise ValidationError({"victim": f"{victim} is the violator, not a victim."})
+        raise Refusal(
+            {"victim": f"{victim} is the violator, not a victim."}, code="victim_is_violator"
+        )
     members = m.GroupMember.objects.filter(
         group__meet=violation.meet_id, group__members__player=violation.player_id
     ).values_list("player_id", flat=True)
     if victim.pk not in set(members):
-        raise ValidationError(
-            {"victim": f"{victim} did not play in {violation.player}'s group at this meet."}
+        raise Refusal(
+            {"victim": f"{victim} did not play in {violation.player}'s group at this meet."},
+            code="victim_not_in_group",
         )
     if m.VictimRemedy.objects.filter(violation=violation, victim=victim).exists():
         raise ConflictError(
@@ -352,14 +358,18 @@ def _remedy_charge(
 ) -> int:
     """What the violator pays for the remedy (R8.3-d, A30); each price asked for when needed."""
     if remedy.replay and game_price is None:
-        raise ValidationError(
-            {"game_price_cents": "The violator pays the replayed game (R8.3-d): its price?"}
+        raise Refusal(
+            {"game_price_cents": "The violator pays the replayed game (R8.3-d): its price?"},
+            code="game_price_required",
         )
     if remedy.additional_balls and not earned_used and ball_price is None:
-        raise ValidationError(
-            {"ball_price_cents": "The violator pays the buy-in ball (R8.3-d): its price?"}
+        raise Refusal(
+            {"ball_price_cents": "The violator pays the buy-in ball (R8.3-d): its price?"},
+            code="ball_price_required",
         )
-    with rules_edge("game_price_cents" if remedy.replay else "ball_price_cents"):
+    with rules_edge(
+        "game_price_cents" if remedy.replay else "ball_price_cents", code="invalid_price"
+    ):
         return violator_charge(
             remedy,
             game_price=game_price or 0,
@@ -437,7 +447,7 @@ def record_game_restart(
         check_restart_needed(
             games_started=games_started, players=players, more_games_possible=more_games_possible
         )
-        with rules_edge("game_price_cents"):
+        with rules_edge("game_price_cents", code="invalid_price"):
             amount = restart_charge(players=players, game_price=game_price_cents)
         charge = _charge_restart(game, responsible, players, amount, actor) if amount else None
         restart = m.GameRestart.objects.create(
@@ -491,11 +501,12 @@ def _players_present(game: m.Game, members: list[int]) -> int:
     """How many of the group play the game (A60: less its forfeits); refused once the game's
     scores are confirmed (R8.6-c: a wrong count is fixed while the game is played)."""
     if m.ScoreSubmission.objects.filter(game=game, confirmed_by__isnull=False).exists():
-        raise ValidationError(
+        raise ConflictError(
             {
                 "game": f"Game {game.number} has confirmed scores: a wrong game count is "
                 "fixed while the game is played (R8.6-c)."
-            }
+            },
+            code="game_already_confirmed",
         )
     forfeited = forfeited_in(game)
     return len([p for p in members if p not in forfeited])
@@ -538,11 +549,12 @@ def _check_games_completed(
     scored = 0 if match is None else len(match.games)
     if not 0 <= completed <= scored:
         waiting = " (a game waiting for its replay does not count)" if scored else ""
-        raise ValidationError(
+        raise Refusal(
             {
                 "games_completed": f"Group {group.number} has completed {scored} scored games"
                 f"{waiting}; games_completed must be 0 to {scored}."
-            }
+            },
+            code="games_completed_out_of_range",
         )
 
 
