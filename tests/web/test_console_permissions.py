@@ -91,7 +91,8 @@ class FormReader(HTMLParser):
         elif tag == "input" and name and kind in ("checkbox", "radio"):
             if "checked" in a and not (kind == "radio" and name in self._form.data):
                 self._form.data.setdefault(name, []).append(a.get("value", "on"))
-        elif tag == "input" and name and kind != "file":
+        elif tag == "input" and name and kind != "file" and name != "form_key":
+            # The form key is the page's session's: each client posts one issued to its own.
             self._form.data[name] = [a.get("value") or EMPTY.get(kind, "Test")]
         elif tag == "select" and name:
             self._select, self._options = name, []
