@@ -68,10 +68,7 @@ def test_console_form_without_an_issued_key_is_refused_and_writes_nothing(client
             assert response.status_code == 400, posted
             assert REFUSED in response.text, posted
             assert row_counts() == before, posted
-            sent = {
-                n: vs for n, vs in form.data.items() if n not in ("form_key", "csrfmiddlewaretoken")
-            }
-            typed = [v for vs in sent.values() for v in vs if v]
+            typed = [v for n, vs in form.data.items() if n not in NOT_SENT_AGAIN for v in vs if v]
             assert [v for v in typed if html.escape(v) not in response.text] == [], posted
 
 
