@@ -38,6 +38,7 @@ from flipwell.league.services._edge import (
     season_changed,
 )
 from flipwell.league.services.identity import require_official_everywhere
+from flipwell.league.validators import clean_lines, line_key
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -106,9 +107,8 @@ def edit_player(
         if not SeasonEntry.objects.filter(season=season, player=locked).exists():
             where = f"{locked} is not entered in {season.name}"
             raise ValidationError({"player": f"{where}: edit them from a roster they are on."})
-        wanted = {
-            "first_name": first_name.strip(),
-            "last_name": last_name.strip(),
+        wanted: dict[str, Any] = {
+            **clean_lines(first_name=first_name, last_name=last_name),
             "ifpa_number": ifpa_number,
         }
         before = {field: getattr(locked, field) for field in wanted}
@@ -278,7 +278,8 @@ def _register(
     joined_at_meet: int | None,
     actor: User,
 ) -> tuple[SeasonEntry, bool]:
-    first_name, last_name = first_name.strip(), last_name.strip()
+    named = clean_lines(first_name=first_name, last_name=last_name)
+    first_name, last_name = named["first_name"], named["last_name"]
     player, created = _find_or_create_player(
         league=season.league, first_name=first_name, last_name=last_name, ifpa_number=ifpa_number
     )
@@ -391,19 +392,20 @@ class _KnownPlayers:
         if player.ifpa_number is not None:
             self.by_number[player.ifpa_number] = player
         else:
-            key = (player.first_name.casefold(), player.last_name.casefold())
+            key = (line_key(player.first_name), line_key(player.last_name))
             self.by_name.setdefault(key, []).append(player)
 
     def find_or_plan(self, row: PlayerRow) -> Player:
         """The player a row names, or a new (unsaved, checked) one; as `_find_or_create_player`."""
-        first_name, last_name = row.first_name.strip(), row.last_name.strip()
+        named = clean_lines(first_name=row.first_name, last_name=row.last_name)
+        first_name, last_name = named["first_name"], named["last_name"]
         if row.ifpa_number is not None:
             known = self.by_number.get(row.ifpa_number)
             if known is not None:
                 _check_same_name(known, first_name, last_name)
                 return _person(known)
         else:
-            namesakes = _people(self.by_name.get((first_name.casefold(), last_name.casefold()), []))
+            namesakes = _people(self.by_name.get((line_key(first_name), line_key(last_name)), []))
             if len(namesakes) == 1:
                 return namesakes[0]
             if len(namesakes) > 1:
@@ -505,9 +507,9 @@ def _already_entered(player: Player, season: Season) -> ValidationError:
 
 
 def _same_name(player: Player, first_name: str, last_name: str) -> bool:
-    return (player.first_name.casefold(), player.last_name.casefold()) == (
-        first_name.casefold(),
-        last_name.casefold(),
+    return (line_key(player.first_name), line_key(player.last_name)) == (
+        line_key(first_name),
+        line_key(last_name),
     )
 
 

@@ -46,7 +46,8 @@ from flipwell.league.services._edge import (
     require_reason,
 )
 from flipwell.league.services._protocol import official_write
-from flipwell.league.services.leagues import create_league
+from flipwell.league.services.leagues import create_league, require_slug_free
+from flipwell.league.validators import clean_lines, clean_slug, line_key
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -148,12 +149,9 @@ def open_league(
             raise PermissionDenied(
                 "Only a staff member may open a new league: ask your flipwell administrator."
             )
-        if not name.strip():
+        if not clean_lines(name=name)["name"]:
             raise ValidationError({"name": "Name the league."})
-        if m.League.objects.filter(slug=slug.strip()).exists():
-            raise ValidationError(
-                {"slug": f"The address “{slug.strip()}” is taken by another league: pick another."}
-            )
+        require_slug_free(clean_slug(slug))
         return create_league(
             name=name, slug=slug, venue=venue, time_zone=time_zone, created_by=actor
         )
@@ -199,9 +197,8 @@ def create_machine(
         require_official(actor=actor, league=league, action="add machines")
         machine = m.Machine(
             league=league,
-            title=title.strip(),
             balls_per_game=balls_per_game,
-            location=location.strip(),
+            **clean_lines(title=title, location=location),
         )
         _clean_machine(machine)
         if _same_machine_exists(machine):
@@ -247,11 +244,11 @@ def create_machines(
             raise ValidationError(
                 {"balls_per_game": f"Balls per game is from 1 to {MAX_BALLS_PER_GAME}."}
             )
-        lines = [(n, t.strip()) for n, t in enumerate(titles, start=1) if t.strip()]
+        lines = [(n, t) for n, t in _title_lines(titles) if t]
         if not lines:
             raise ValidationError({"titles": "Write one machine title a line."})
         taken = {  # a title the league has, wherever it stands: a copy needs its location
-            title.lower(): where
+            line_key(title): where
             for title, where in m.Machine.objects.filter(league=league).values_list(
                 "title", "location"
             )
@@ -261,7 +258,7 @@ def create_machines(
             why = _refused_title(title, taken=taken, seen=seen)
             if why:
                 refused.append(f"Line {number} (“{title[:40]}”): {why}")
-            seen.add(title.lower())
+            seen.add(line_key(title))
         if refused:
             raise ValidationError({"titles": refused})
         made = m.Machine.objects.bulk_create(
@@ -278,17 +275,30 @@ def create_machines(
     return made
 
 
+def _title_lines(titles: Sequence[str]) -> list[tuple[int, str]]:
+    """Each line's number and title as stored (`clean_line`); ValidationError on "titles"
+    naming the line that holds a control character."""
+    lines = []
+    for number, title in enumerate(titles, start=1):
+        try:
+            lines.append((number, clean_lines(title=title)["title"]))
+        except ValidationError as error:
+            problem = " ".join(error.messages)
+            raise ValidationError({"titles": f"Line {number}: {problem}"}) from error
+    return lines
+
+
 def _refused_title(title: str, *, taken: dict[str, str], seen: set[str]) -> str:
     """Why one line of `create_machines` cannot be a new machine, or ""."""
     if len(title) > TITLE_LENGTH:
         return f"a title has at most {TITLE_LENGTH} characters."
-    if title.lower() in taken:
-        where = taken[title.lower()]
+    if line_key(title) in taken:
+        where = taken[line_key(title)]
         return (
             f"the league has it already{f' ({where})' if where else ''}: add another copy "
             "alone, with its location."
         )
-    if title.lower() in seen:
+    if line_key(title) in seen:
         return "written twice (add the second copy alone, with its location)."
     return ""
 
@@ -313,7 +323,7 @@ def update_machine(
         require_official(actor=actor, league=machine.league, action="change machines")
         before = {"location": machine.location, "balls_per_game": machine.balls_per_game}
         if location is not None:
-            machine.location = location.strip()
+            machine.location = clean_lines(location=location)["location"]
         if balls_per_game is not None:
             machine.balls_per_game = balls_per_game
         after = {"location": machine.location, "balls_per_game": machine.balls_per_game}
