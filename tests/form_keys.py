@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.test import Client
 
 CONSOLE = "/manage/"  # `flipwell.web.once`: imported late, once Django's apps are ready
@@ -27,7 +28,8 @@ class KeyedClient(Client):
     carries_form_key = True
 
     def post(self, path: str, data: Any = None, *args: Any, **extra: Any) -> Any:
-        wants_key = self.carries_form_key and str(path).startswith(CONSOLE)
+        signed_in = settings.SESSION_COOKIE_NAME in self.cookies  # else no session to bind to
+        wants_key = self.carries_form_key and signed_in and str(path).startswith(CONSOLE)
         if wants_key and (data is None or isinstance(data, dict)) and FIELD not in (data or {}):
             data = {**(data or {}), FIELD: issued_key(self)}
         return super().post(path, data, *args, **extra)
