@@ -549,26 +549,22 @@ def _check_leagues(
     for model in ordered:
         label = model._meta.label_lower
         relations = _relations(model)
-        rows = rows_by_label.get(label, [])
-        own = {row["pk"]: _row_league(path, label, n, row, relations, league_of) for n, row in
-               enumerate(rows, start=1)}  # fmt: skip
-        league_of[label] = own
-        for number, row in enumerate(rows, start=1):
-            league = own[row["pk"]]
+        rows = list(enumerate(rows_by_label.get(label, []), start=1))
+        # A row's league from the tables before it, then checked again with its own table's
+        # (a reversing ledger entry names the entry it reverses).
+        league_of[label] = {
+            row["pk"]: _row_league(path, label, n, row, relations, league_of) for n, row in rows
+        }
+        named = [name for name, target in relations if target == "league.player"]
+        for number, row in rows:
+            league = league_of[label][row["pk"]]
             if league is None:
                 continue
-            _row_league(path, label, number, row, relations, league_of)  # its own table too
-            for name, target in relations:
-                player = row["fields"].get(name)
-                if (
-                    target == "league.player"
-                    and player is not None
-                    and label
-                    not in (
-                        "league.seasonentry",  # what makes a player the league's
-                    )
-                    and player not in players.get(league, set())
-                ):
+            _row_league(path, label, number, row, relations, league_of)
+            if label == "league.seasonentry":
+                continue  # an entry is what makes a player the league's
+            for player in (row["fields"].get(name) for name in named):
+                if player is not None and player not in players.get(league, set()):
                     raise BackupError(
                         f"{path}: {label} row {number} (pk {row['pk']}) of league {league} names "
                         f"player {player}, who is not a player of that league (entered in none "
