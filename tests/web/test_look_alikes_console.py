@@ -123,3 +123,20 @@ def test_console_a_league_with_a_plain_slug_opens(client, staff):
 
     assert response.status_code == 302
     assert m.League.objects.get(slug="league-c").name == "League C"
+
+
+def test_console_renaming_a_player_to_a_look_alike_of_another_is_refused(client, night):
+    services.register_player(
+        season=night.season, first_name="Cy", last_name="Dane", actor=night.user
+    )
+    cy = m.Player.objects.get(first_name="Cy")
+    url = f"/manage/{night.slug}/seasons/{night.season.pk}/roster/"
+
+    response = client.post(
+        url, {"action": "edit", "player": cy.pk, "first_name": "BEA", "last_name": f"Ad{ZWSP}ams"}
+    )
+
+    assert response.status_code == 400
+    assert "Bea Adams is already a player of" in response.text
+    cy.refresh_from_db()
+    assert (cy.first_name, cy.last_name) == ("Cy", "Dane")

@@ -124,7 +124,7 @@ def edit_player(
             players=[locked],
             doing="rename them" if renamed else "change their IFPA number",
         )
-        _check_edit(locked, wanted)
+        _check_edit(locked, wanted, league=season.league)
         for field, value in wanted.items():
             setattr(locked, field, value)
         locked.full_clean()
@@ -142,13 +142,21 @@ def edit_player(
     return locked
 
 
-def _check_edit(player: Player, wanted: dict[str, Any]) -> None:
-    """ValidationError, keyed by field, for an empty name, another player's IFPA number, or an
-    IFPA number other than that of a row merged with this one (one person, one number)."""
+def _check_edit(player: Player, wanted: dict[str, Any], *, league: League) -> None:
+    """ValidationError, keyed by field, for an empty name, another player's IFPA number, an
+    IFPA number other than that of a row merged with this one (one person, one number), or,
+    without an IFPA number, the name of another of the league's players without one (compared
+    as `line_key` does: the league could no longer tell them apart by name)."""
     errors: dict[str, str] = {}
     for field, words in (("first_name", "first name"), ("last_name", "last name")):
         if not wanted[field]:
             errors[field] = f"Type {player}'s {words}: it cannot be empty."
+    namesake = _namesake(player, wanted, league) if not errors else None
+    if namesake is not None:
+        errors["last_name"] = (
+            f"{namesake} is already a player of {league} without an IFPA number: give this "
+            "player's IFPA number, or merge the two if they are one person."
+        )
     number = wanted["ifpa_number"]
     if number is not None:
         owner = Player.objects.filter(ifpa_number=number).exclude(pk=player.pk).first()
@@ -172,6 +180,21 @@ def _check_edit(player: Player, wanted: dict[str, Any]) -> None:
             )
     if errors:
         raise ValidationError(errors)
+
+
+def _namesake(player: Player, wanted: dict[str, Any], league: League) -> Player | None:
+    """Another person of `league` without an IFPA number named as `wanted` (None when
+    `wanted` has an IFPA number)."""
+    if wanted["ifpa_number"] is not None:
+        return None
+    person = player.merged_into_id or player.pk
+    key = (line_key(wanted["first_name"]), line_key(wanted["last_name"]))
+    rows = Player.objects.filter(_league_rows(league), ifpa_number__isnull=True).exclude(
+        Q(pk=person) | Q(merged_into_id=person)
+    )
+    return next(
+        (row for row in rows if (line_key(row.first_name), line_key(row.last_name)) == key), None
+    )
 
 
 def import_players_csv(
