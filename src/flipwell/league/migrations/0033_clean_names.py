@@ -11,22 +11,26 @@ must keep working (a new league's slug is checked when it is made).
 The cleaning is written out here, not imported: a migration does what it did when written.
 """
 
+from __future__ import annotations
+
 import unicodedata
 import zoneinfo
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from django.db import migrations, models
 
 import flipwell.league.validators
 
 
-def _clean(value):
+def _clean(value: str) -> str:
     text = unicodedata.normalize("NFKC", value)
     text = "".join(c for c in text if unicodedata.category(c) not in ("Cf", "Cc") or c.isspace())
     return " ".join(text.split()) or value
 
 
-def _zone(value):
+def _zone(value: str) -> str:
     zones = zoneinfo.available_timezones()
     for prefix in ("posix/", "right/"):
         if value.startswith(prefix) and value[len(prefix) :] in zones:
@@ -41,14 +45,14 @@ def _zone(value):
     return value
 
 
-def _clean_rows(model, fields):
+def _clean_rows(model: Any, fields: Sequence[str]) -> None:
     for row in model.objects.only("pk", *fields).iterator():
         wanted = {field: _clean(getattr(row, field)) for field in fields}
         if any(getattr(row, field) != value for field, value in wanted.items()):
             model.objects.filter(pk=row.pk).update(**wanted)
 
 
-def clean_names(apps, schema_editor):
+def clean_names(apps: Any, schema_editor: Any) -> None:
     _clean_rows(apps.get_model("league", "Player"), ("first_name", "last_name"))
     _clean_rows(apps.get_model("league", "Machine"), ("title",))
     _clean_rows(apps.get_model("league", "League"), ("name",))
