@@ -40,8 +40,7 @@ ALREADY_RECORDED = "Already recorded: this form was sent before, and it is recor
 OTHER_FORM = "This form's key was used on another page: reload the page and send it again."
 NOT_ISSUED = (
     "Nothing was recorded: this form did not come from a page flipwell showed you in this "
-    "session (or the page is more than a day old). What you typed is below: check it and "
-    "send it again."
+    "session, or the page is too old. What you typed is below: check it and send it again."
 )
 KEYLESS = frozenset({"login", "forgot_password", "forgot_password_sent", "set_password"})
 """The console's pages for signed-out people (their URL names): their forms carry no key."""
@@ -108,7 +107,8 @@ def records_nothing(response: _Response) -> _Response:
 
 
 class OnceFormMiddleware:
-    """Runs a console POST that carries a form key once per key and user (module docstring)."""
+    """Refuses a console POST without a form key issued to its session; runs one with such a
+    key once per key and user (module docstring)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
