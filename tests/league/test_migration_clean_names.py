@@ -1,7 +1,6 @@
 """issue 34 §3, league 0033: names, titles and time zones stored before look-alike input was
 normalised are cleaned as a write would store them now; slugs keep their addresses."""
 
-
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
