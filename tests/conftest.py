@@ -9,7 +9,10 @@ times the examples. The profile is printed in the run's header.
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.form_keys import KeyedClient
 
 CHAOS = os.environ.get("FLIPWELL_CHAOS", "").strip().lower() == "long"
 
@@ -41,3 +44,10 @@ def pytest_report_header() -> str:
         "flipwell: Hypothesis profile 'test': derandomized, seed fixed per test "
         "(FLIPWELL_CHAOS=long for a random search)"
     )
+
+
+@pytest.fixture
+def client() -> KeyedClient:
+    """Django's test client, posting the console's forms with a form key the server issued
+    (`tests.form_keys`), as a browser does."""
+    return KeyedClient()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.test import Client
 
 from flipwell.league import models as m
 from flipwell.league.services.special_rulings import (
@@ -18,6 +17,7 @@ from flipwell.league.services.special_rulings import (
 )
 from tests import factories as f
 from tests.api.conftest import post, token
+from tests.form_keys import KeyedClient
 
 pytestmark = pytest.mark.django_db
 
@@ -133,7 +133,7 @@ def test_public_list_requires_a_league_and_shows_only_its_rulings(two, client):
 
 def test_console_amendment_of_another_leagues_ruling_refused(two):
     _, b, ruling = two
-    client = Client()
+    client = KeyedClient()
     client.force_login(b.user)
     body = {
         "action": "amend", "ruling": ruling.pk, "kind": "not_a_malfunction", "text": THEIRS,
@@ -209,7 +209,7 @@ def test_api_copy_with_idempotency_key_is_stored_once(two, client):
 
 def test_console_copies_another_leagues_ruling_on_its_machine(two):
     a, b, ruling = two
-    client = Client()
+    client = KeyedClient()  # posts with a form key, as a browser does
     client.force_login(b.user)
     url = f"/manage/{b.league.slug}/special-rulings/"
 

@@ -92,7 +92,8 @@ class FormReader(HTMLParser):
         elif tag == "input" and name and kind in ("checkbox", "radio"):
             if "checked" in a and not (kind == "radio" and name in self._form.data):
                 self._form.data.setdefault(name, []).append(a.get("value", "on"))
-        elif tag == "input" and name and kind != "file":
+        elif tag == "input" and name and kind != "file" and name != "form_key":
+            # The form key is the page's session's: each client posts one issued to its own.
             self._form.data[name] = [a.get("value") or EMPTY.get(kind, "Test")]
         elif tag == "select" and name:
             self._select, self._options = name, []
@@ -228,7 +229,11 @@ def test_console_form_refuses_role_and_writes_nothing(client, night, pattern, ro
             pass  # an empty POST of a page he may open: nothing to refuse, nothing written
         else:
             assert response.status_code in (403, 405), posted
-        assert row_counts() == before, posted
+        after = row_counts()
+        if opens_page and not form.button and not form.data:
+            # The page answered his empty POST: its form key is kept (flipwell.web.once), no fact.
+            after["league.IdempotencyKey"] = before["league.IdempotencyKey"]
+        assert after == before, posted
 
 
 def test_console_matrix_finds_the_forms(client, night):

@@ -9,6 +9,7 @@ import pytest
 from flipwell.league import models as m
 from flipwell.league import services
 from tests import factories as f
+from tests.form_keys import issued_key
 
 pytestmark = pytest.mark.django_db
 
@@ -129,7 +130,7 @@ def test_malfunctions_review_posted_twice_shows_the_review_again_not_already_rec
     """issue 26 §2 with issue 27 §3: the review step records nothing, so its form key stays
     free; a double tap on "Record" shows the review again, and the confirmation still records
     every player's malfunctions."""
-    report = {**night.report, "form_key": "review-double-tap"}
+    report = {**night.report, "form_key": issued_key(client)}
 
     first = client.post(night.url, report)
     again = client.post(night.url, report)

@@ -15,6 +15,7 @@ from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.web.once import ALREADY_RECORDED
 from tests import factories as f
+from tests.form_keys import issued_key
 
 pytestmark = pytest.mark.django_db
 
@@ -45,8 +46,8 @@ def night(client):
 
 
 def _twice(client, url: str, form: dict[str, object]):
-    """POST the same form (same form_key) twice; both answers."""
-    form = {**form, "form_key": "tap-1"}
+    """POST the same form (same form_key, one the server issued) twice; both answers."""
+    form = {**form, "form_key": issued_key(client)}
     return client.post(url, form), client.post(url, form)
 
 
@@ -125,8 +126,9 @@ def test_refused_form_keeps_no_key_so_its_correction_records(client, night):
     url = night.meet_url + "violations/"
     form = {"player": night.players[0].pk, "kind": "interference", "games_completed": "0"}
 
-    refused, _ = _twice(client, url, form)
-    corrected = client.post(url, {**form, "reason": "Shoved it.", "form_key": "tap-1"})
+    key = issued_key(client)
+    refused = client.post(url, {**form, "form_key": key})
+    corrected = client.post(url, {**form, "reason": "Shoved it.", "form_key": key})
 
     assert refused.status_code == 400
     assert corrected.status_code == 200
@@ -134,15 +136,19 @@ def test_refused_form_keeps_no_key_so_its_correction_records(client, night):
 
 
 def test_form_key_is_the_users_own(client, night):
-    """Another official's same key is his own write."""
+    """issue 34 §3: a key issued to one official is refused when another posts it; each
+    official's own key is his own write."""
     url = "/manage/tuesday/ledger/"
     form = {"action": "entry", "kind": "kitty_in", "account": "kitty", "amount_cents": "1.00"}
-    client.post(url, {**form, "form_key": "tap-1"})
+    key = issued_key(client)
+    client.post(url, {**form, "form_key": key})
     other = f.LeagueOfficialFactory(league=m.League.objects.get(slug="tuesday"))
     client.force_login(other.user)
 
-    client.post(url, {**form, "form_key": "tap-1"})
+    refused = client.post(url, {**form, "form_key": key})
+    own = client.post(url, {**form, "form_key": issued_key(client)})
 
+    assert (refused.status_code, own.status_code) == (400, 302)
     assert m.LedgerEntry.objects.count() == 2
 
 
@@ -169,7 +175,7 @@ def test_every_console_post_form_template_carries_the_key():
     assert [f"{name}: {form[:80]}" for name, form in forms if "{% form_key %}" not in form] == []
 
 
-def test_closing_a_closed_meet_without_a_key_shows_the_plain_message(client, night):
+def test_closing_a_closed_meet_again_shows_the_plain_message(client, night):
     """issue 26 §2: a conflict is told in words on the console (no code, no id)."""
     client.post(night.meet_url + "close/", {"override_reason": "Power cut"})
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import Client
 
 from flipwell.league import models as m
 from flipwell.league.services import (
@@ -20,13 +19,14 @@ from flipwell.league.services import (
 from tests import factories as f
 from tests.api.conftest import golden, official  # noqa: F401 (fixtures)
 from tests.api.test_writes_playoffs import NIGHT, _tied_qf1, player
+from tests.form_keys import KeyedClient
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def console(official):  # noqa: F811
-    client = Client()
+    client = KeyedClient()
     client.force_login(official.user)
     return client
 

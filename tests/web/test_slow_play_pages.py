@@ -17,6 +17,7 @@ from flipwell.league import services
 from flipwell.league.player_link_tokens import token_for
 from flipwell.web.once import ALREADY_RECORDED
 from tests import factories as f
+from tests.form_keys import issued_key
 
 pytestmark = pytest.mark.django_db
 
@@ -113,7 +114,7 @@ def test_console_slow_play_of_a_forfeited_player_shows_the_rules_refusal(client,
 
 
 def test_console_slow_play_form_posted_twice_records_once(client, night):
-    form = {**_form(night), "form_key": "tap-1"}
+    form = {**_form(night), "form_key": issued_key(client)}
 
     first, second = client.post(night.url, form), client.post(night.url, form)
 

@@ -186,6 +186,7 @@ REFUSALS = _codes(
         "chooser_required": "Say who chose the replacement, or let the official designate one.",
         "compensatory_not_granted": "The player was not granted a compensatory game in this game.",
         "compensatory_not_owed": "The rules grant no compensatory game here.",
+        "control_character": "A line holds a control character (a NUL, an escape): type it again.",
         "correction_refused": "The rules of corrections refuse it.",
         "cursor_of_another_list": "The cursor belongs to another list (or other filters).",
         "cursor_unknown": "The cursor is not one the API gave: use the 'next' link as it is.",

@@ -14,11 +14,13 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Annotated, Any, Protocol, TypeVar
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from ninja import Field, Schema
 from pydantic import AfterValidator, AwareDatetime, BeforeValidator, ConfigDict, Strict
 
 from flipwell.league import limits
 from flipwell.league.exchange.exports import decimal_points
+from flipwell.league.validators import clean_line, clean_slug, validate_time_zone
 
 MAX_ID = 2**63 - 1
 """Ids are 64-bit database keys: a larger number names nothing (and is refused, not 500)."""
@@ -27,6 +29,30 @@ NO_NUL = r"^[^\x00]*$"
 """Text fields refuse the NUL character, which no database text column stores."""
 
 EXACT = r"^-?[0-9]+(/[0-9]+)?$"
+
+
+def _as_line(value: str) -> str:
+    try:
+        return clean_line(value)
+    except DjangoValidationError as error:
+        raise ValueError(" ".join(error.messages)) from None
+
+
+def _as_zone(value: str) -> str:
+    try:
+        validate_time_zone(value)
+    except DjangoValidationError as error:
+        raise ValueError(" ".join(error.messages)) from None
+    return value
+
+
+Line = Annotated[str, AfterValidator(_as_line)]
+"""A name or title, stored as `flipwell.league.validators.clean_line` leaves it (NFKC, no
+invisible or control characters, single spaces): the same normalisation as the console's."""
+Slug = Annotated[str, AfterValidator(clean_slug)]
+"""A league's slug, in lower case (`flipwell.league.validators.clean_slug`)."""
+Zone = Annotated[str, AfterValidator(_as_zone)]
+"""A canonical time zone name (`flipwell.league.validators.validate_time_zone`)."""
 
 
 class ErrorBody(Schema):

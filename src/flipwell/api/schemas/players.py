@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from ninja import Field, Schema
 
-from flipwell.api.schemas.common import NO_NUL, InputSchema, bounded, text_field
+from flipwell.api.schemas.common import NO_NUL, InputSchema, Line, bounded, text_field
 from flipwell.league import limits
 
 if TYPE_CHECKING:
@@ -44,10 +44,10 @@ class EntryPage(Schema):
 
 
 class RegisterIn(InputSchema):
-    first_name: str = Field(
+    first_name: Line = Field(
         ..., min_length=1, max_length=limits.NAME_LENGTH, pattern=NO_NUL, description="First name."
     )
-    last_name: str = Field(
+    last_name: Line = Field(
         ..., min_length=1, max_length=limits.NAME_LENGTH, pattern=NO_NUL, description="Last name."
     )
     ifpa_number: int | None = bounded(limits.IFPA, "IFPA number.", None)

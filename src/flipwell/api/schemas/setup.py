@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from ninja import Field, Schema
 from pydantic import AfterValidator, Strict
 
-from flipwell.api.schemas.common import NO_NUL, InputSchema, bounded, text_field
+from flipwell.api.schemas.common import NO_NUL, InputSchema, Line, Slug, Zone, bounded, text_field
 from flipwell.league import enums, limits
 from flipwell.league.models.machines import MAX_BALLS_PER_GAME
 
@@ -38,22 +38,24 @@ TimeOfDay = Annotated[datetime.time, Strict(False), AfterValidator(_naive)]
 
 
 class OpenLeagueIn(InputSchema):
-    name: str = text_field("The league's name.", min_length=1, max_length=120)
-    slug: str = Field(
+    name: Line = text_field("The league's name.", min_length=1, max_length=120)
+    slug: Slug = Field(
         ...,
         min_length=1,
         max_length=60,
         pattern=SLUG_PATTERN,
         description="Its short name in URLs (/leagues/<slug>/): letters, digits, - and _; "
-        "unique in the installation.",
+        "stored in lower case, unique in the installation whatever the case, and not the "
+        "name of one of flipwell's own routes (manage, login, api, static, ...).",
     )
-    venue: str = text_field("Where it plays (may be empty).", "", max_length=200)
-    time_zone: str = Field(
+    venue: Line = text_field("Where it plays (may be empty).", "", max_length=200)
+    time_zone: Zone = Field(
         "UTC",
         min_length=1,
         max_length=64,
         pattern=NO_NUL,
-        description="Its IANA time zone ('Europe/Berlin'): meet dates and times are its own.",
+        description="Its IANA time zone ('Europe/Berlin'), a canonical name (not localtime, "
+        "posix/... or right/...): meet dates and times are its own.",
     )
 
 
@@ -80,7 +82,7 @@ class SeasonScheduleIn(InputSchema):
 
 
 class MachineIn(InputSchema):
-    title: str = text_field("The machine's title.", min_length=1, max_length=limits.TITLE_LENGTH)
+    title: Line = text_field("The machine's title.", min_length=1, max_length=limits.TITLE_LENGTH)
     balls_per_game: int = Field(
         3, ge=1, le=MAX_BALLS_PER_GAME, description="Balls per game (usually 3 or 5)."
     )

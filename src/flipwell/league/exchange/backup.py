@@ -48,9 +48,13 @@ Words:
 
 Restoring only inserts (``bulk_create`` with the stored primary keys), never updates or
 deletes: the append-only triggers on the ledger and the audit log (migrations 0002, 0009) stay
-satisfied. It trusts no row: each must be a row `backup` writes (a known table, ``pk`` and
-``fields`` only, no field `backup` does not write, so no superuser flag), with values its
-model accepts; then every restored season is folded by the rules, inside the restore's
+satisfied. It trusts no row, signed or not: each must be a row `backup` writes (a known table,
+``pk`` and ``fields`` only, no field `backup` does not write, so no superuser flag), with
+values its model accepts (the validators the services' writes run, `flipwell.league.validators`)
+and no text holding NUL or another control character (a tab and a line break aside); each
+row of a league stays in its league as a write keeps it (`_check_leagues`: every reference
+of a league's row reaches a row of the same league, and every player it names is one of the
+league's players); then every restored season is folded by the rules, inside the restore's
 transaction, so a file that would restore into a league whose pages fail is refused whole.
 """
 
@@ -86,6 +90,7 @@ from flipwell.league.caches import forget
 from flipwell.league.exchange.files import write_atomically
 from flipwell.league.exchange.progress import Progress, Stream
 from flipwell.league.services._edge import check_facts_fold
+from flipwell.league.validators import control_character
 from flipwell.rules.special_rulings import title_key
 
 FORMAT = "flipwell-backup"
@@ -516,7 +521,103 @@ def _rows_by_model(
     _subscriptions_to_leagues(rows_by_label)
     _rulings_to_leagues(rows_by_label)
     _seasons_read_as_their_leagues(rows_by_label)
+    _check_leagues(path, ordered, rows_by_label)
     return rows_by_label
+
+
+def _relations(model: type[models.Model]) -> list[tuple[str, str]]:
+    """(field, label of the model it points to) of each foreign key of `model`."""
+    return [
+        (f.name, f.related_model._meta.label_lower)
+        for f in model._meta.concrete_fields
+        if f.is_relation and isinstance(f.related_model, type)
+    ]
+
+
+def _check_leagues(
+    path: Path, ordered: list[type[models.Model]], rows_by_label: dict[str, list[dict[str, Any]]]
+) -> None:
+    """Refuse a row whose references reach two leagues (a league-B ledger entry on league A's
+    season), or that names a player who is not one of its league's (entered in one of its
+    seasons, or one person with such a row): no write of the services stores either.
+
+    A row's league is the league its references reach (a ``league`` key, or a row of a model
+    that has one); a row that reaches none (a player, an account) belongs to no league.
+    """
+    league_of: dict[str, dict[int, int | None]] = {}
+    players = _league_players(rows_by_label)
+    for model in ordered:
+        label = model._meta.label_lower
+        relations = _relations(model)
+        rows = list(enumerate(rows_by_label.get(label, []), start=1))
+        # A row's league from the tables before it, then checked again with its own table's
+        # (a reversing ledger entry names the entry it reverses).
+        league_of[label] = {
+            row["pk"]: _row_league(path, label, n, row, relations, league_of) for n, row in rows
+        }
+        named = [name for name, target in relations if target == "league.player"]
+        for number, row in rows:
+            league = league_of[label][row["pk"]]
+            if league is None:
+                continue
+            _row_league(path, label, number, row, relations, league_of)
+            if label == "league.seasonentry":
+                continue  # an entry is what makes a player the league's
+            for player in (row["fields"].get(name) for name in named):
+                if player is not None and player not in players.get(league, set()):
+                    raise BackupError(
+                        f"{path}: {label} row {number} (pk {row['pk']}) of league {league} names "
+                        f"player {player}, who is not a player of that league (entered in none "
+                        "of its seasons); nothing was restored"
+                    )
+
+
+def _row_league(
+    path: Path,
+    label: str,
+    number: int,
+    row: Mapping[str, Any],
+    relations: list[tuple[str, str]],
+    league_of: Mapping[str, Mapping[int, int | None]],
+) -> int | None:
+    """The league a row's references reach (None: none); BackupError when they reach two."""
+    reached: dict[str, int] = {}
+    for name, target in relations:
+        value = row["fields"].get(name)
+        if value is None:
+            continue
+        league = value if target == "league.league" else league_of.get(target, {}).get(value)
+        if isinstance(league, int):
+            reached[name] = league
+    if len(set(reached.values())) > 1:
+        named = ", ".join(f"{name} in league {league}" for name, league in reached.items())
+        raise BackupError(
+            f"{path}: {label} row {number} (pk {row['pk']}) crosses leagues ({named}): a row "
+            "of one league may refer only to rows of the same league; nothing was restored"
+        )
+    return next(iter(reached.values()), None)
+
+
+def _league_players(rows_by_label: Mapping[str, list[dict[str, Any]]]) -> dict[int, set[object]]:
+    """Each league's players: the rows entered in one of its seasons, and every row of the
+    same person (merged into one of them, or the row one of them is merged into)."""
+    league_of_season = {
+        row["pk"]: row["fields"].get("league") for row in rows_by_label.get("league.season", [])
+    }
+    person = {
+        row["pk"]: row["fields"].get("merged_into") or row["pk"]
+        for row in rows_by_label.get("league.player", [])
+    }
+    persons: dict[object, set[object]] = defaultdict(set)
+    for row in rows_by_label.get("league.seasonentry", []):
+        league = league_of_season.get(row["fields"].get("season"))
+        player = row["fields"].get("player")
+        persons[league].add(person.get(player, player))
+    players: dict[int, set[object]] = {}
+    for league, kept in persons.items():
+        if isinstance(league, int):
+            players[league] = {pk for pk, who in person.items() if who in kept}
+    return players
 
 
 def _seasons_read_as_their_leagues(rows_by_label: dict[str, list[dict[str, Any]]]) -> None:
@@ -721,6 +822,7 @@ def _check_values(path: Path, label: str, objects: list[models.Model]) -> None:
     """Each row's values as its model's fields allow them (choices, lengths, validators);
     references are checked by the database (`_check_references`), not here row by row."""
     for obj in objects:
+        _check_text(path, label, obj)
         relations = [f.name for f in obj._meta.concrete_fields if f.is_relation]
         try:
             obj.clean_fields(exclude=relations)
@@ -729,6 +831,21 @@ def _check_values(path: Path, label: str, objects: list[models.Model]) -> None:
             raise BackupError(
                 f"{path}: {label} row pk {obj.pk}, field {field!r}: {' '.join(messages)}"
             ) from error
+
+
+def _check_text(path: Path, label: str, obj: models.Model) -> None:
+    """No text of the row holds NUL or another control character (a tab and a line break
+    aside): no form or API write lets one through."""
+    for field in obj._meta.concrete_fields:
+        value = getattr(obj, field.attname)
+        if isinstance(field, models.CharField | models.TextField) and isinstance(value, str):
+            bad = next((c for c in value if control_character(c)), None)
+            if bad is not None:
+                raise BackupError(
+                    f"{path}: {label} row pk {obj.pk}, field {field.name!r}: holds the control "
+                    f"character U+{ord(bad):04X}, which no text flipwell stores may hold; "
+                    "nothing was restored"
+                )
 
 
 def _check_references(path: Path) -> None:

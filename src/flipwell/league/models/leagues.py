@@ -16,7 +16,9 @@ from django.utils import timezone
 
 from flipwell.league.models.results import new_revision
 from flipwell.league.validators import (
+    validate_clean_line,
     validate_ifpa_figures,
+    validate_league_slug,
     validate_ruleset_overrides,
     validate_time_zone,
 )
@@ -25,8 +27,8 @@ from flipwell.league.validators import (
 class League(models.Model):
     """One league: its name, venue, home time zone and ruleset overrides."""
 
-    name = models.CharField(max_length=120)
-    slug = models.SlugField(max_length=60, unique=True)
+    name = models.CharField(max_length=120, validators=[validate_clean_line])
+    slug = models.SlugField(max_length=60, unique=True, validators=[validate_league_slug])
     venue = models.CharField(max_length=200, blank=True)
     time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
     ruleset_overrides = models.JSONField(

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from flipwell.league import enums
 from flipwell.league.models.leagues import League
+from flipwell.league.validators import validate_clean_line
 
 MAX_BALLS_PER_GAME = 10
 
@@ -34,7 +35,7 @@ class Machine(models.Model):
     Status = enums.MachineStatus
 
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="machines")
-    title = models.CharField(max_length=120)
+    title = models.CharField(max_length=120, validators=[validate_clean_line])
     balls_per_game = models.PositiveSmallIntegerField(
         default=3, validators=[MinValueValidator(1), MaxValueValidator(MAX_BALLS_PER_GAME)]
     )

@@ -19,12 +19,14 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
 
+from flipwell.league.validators import validate_clean_line
+
 
 class Player(models.Model):
     """A person who plays: name and, when known, IFPA number."""
 
-    first_name = models.CharField(max_length=80)
-    last_name = models.CharField(max_length=80)
+    first_name = models.CharField(max_length=80, validators=[validate_clean_line])
+    last_name = models.CharField(max_length=80, validators=[validate_clean_line])
     ifpa_number = models.PositiveIntegerField(
         null=True, blank=True, unique=True, validators=[MinValueValidator(1)]
     )

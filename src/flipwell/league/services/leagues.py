@@ -22,7 +22,7 @@ from flipwell.league.services._edge import (
     season_changed,
 )
 from flipwell.league.services._protocol import official_write
-from flipwell.league.validators import validate_ruleset_overrides
+from flipwell.league.validators import clean_lines, clean_slug, validate_ruleset_overrides
 from flipwell.rules import (
     FWPL_V1,
     IFPA_DEFAULTS,
@@ -53,23 +53,24 @@ def create_league(
 ) -> League:
     """Create a league, with its creator as its first league official.
 
-    Side effects: inserts the League, a LeagueOfficial (created_by, league official) and an
-    audit event ``league.created``. Raises ValidationError (nothing written) for a taken or
-    malformed slug, an unknown time zone, an unknown ruleset setting name or a value the
-    setting does not allow.
+    The name, venue and slug are stored as `flipwell.league.validators` normalises them (a
+    slug in lower case). Side effects: inserts the League, a LeagueOfficial (created_by,
+    league official) and an audit event ``league.created``. Raises ValidationError (nothing
+    written) for a slug taken in any case (``slug_taken``), reserved for a route
+    (``slug_reserved``) or malformed, a time zone that is not a canonical one, an unknown
+    ruleset setting name or a value the setting does not allow.
     """
     overrides = ruleset_overrides or {}
     try:
         validate_ruleset_overrides(overrides)
     except ValidationError as error:
         raise Refusal({"ruleset_overrides": error.messages}, code="invalid_ruleset") from error
+    typed = clean_lines(name=name, venue=venue)
+    slug = clean_slug(slug)
     with transaction.atomic():
+        require_slug_free(slug)
         league = League(
-            name=name.strip(),
-            slug=slug.strip(),
-            venue=venue.strip(),
-            time_zone=time_zone.strip(),
-            ruleset_overrides=overrides,
+            slug=slug, time_zone=time_zone.strip(), ruleset_overrides=overrides, **typed
         )
         league.full_clean()
         league.save()
@@ -90,6 +91,15 @@ def create_league(
             },
         )
     return league
+
+
+def require_slug_free(slug: str) -> None:
+    """Refusal ``slug_taken`` on ``slug`` when a league has `slug`, in any case."""
+    if League.objects.filter(slug__iexact=slug).exists():
+        raise Refusal(
+            {"slug": f"The address “{slug}” is taken by another league: pick another."},
+            code="slug_taken",
+        )
 
 
 def change_ruleset_setting(

@@ -38,6 +38,7 @@ from flipwell.league.services._edge import (
     season_changed,
 )
 from flipwell.league.services.identity import require_official_everywhere
+from flipwell.league.validators import clean_lines, line_key
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -108,9 +109,8 @@ def edit_player(
             raise Refusal(
                 {"player": f"{where}: edit them from a roster they are on."}, code="not_entered"
             )
-        wanted = {
-            "first_name": first_name.strip(),
-            "last_name": last_name.strip(),
+        wanted: dict[str, Any] = {
+            **clean_lines(first_name=first_name, last_name=last_name),
             "ifpa_number": ifpa_number,
         }
         before = {field: getattr(locked, field) for field in wanted}
@@ -126,7 +126,7 @@ def edit_player(
             players=[locked],
             doing="rename them" if renamed else "change their IFPA number",
         )
-        _check_edit(locked, wanted)
+        _check_edit(locked, wanted, league=season.league)
         for field, value in wanted.items():
             setattr(locked, field, value)
         locked.full_clean()
@@ -144,13 +144,21 @@ def edit_player(
     return locked
 
 
-def _check_edit(player: Player, wanted: dict[str, Any]) -> None:
-    """ValidationError, keyed by field, for an empty name, another player's IFPA number, or an
-    IFPA number other than that of a row merged with this one (one person, one number)."""
+def _check_edit(player: Player, wanted: dict[str, Any], *, league: League) -> None:
+    """ValidationError, keyed by field, for an empty name, another player's IFPA number, an
+    IFPA number other than that of a row merged with this one (one person, one number), or,
+    without an IFPA number, the name of another of the league's players without one (compared
+    as `line_key` does: the league could no longer tell them apart by name)."""
     errors: dict[str, str] = {}
     for field, words in (("first_name", "first name"), ("last_name", "last name")):
         if not wanted[field]:
             errors[field] = f"Type {player}'s {words}: it cannot be empty."
+    namesake = _namesake(player, wanted, league) if not errors else None
+    if namesake is not None:
+        errors["last_name"] = (
+            f"{namesake} is already a player of {league} without an IFPA number: give this "
+            "player's IFPA number, or merge the two if they are one person."
+        )
     number = wanted["ifpa_number"]
     if number is not None:
         owner = Player.objects.filter(ifpa_number=number).exclude(pk=player.pk).first()
@@ -174,6 +182,21 @@ def _check_edit(player: Player, wanted: dict[str, Any]) -> None:
             )
     if errors:
         raise Refusal(errors, code="invalid_player")
+
+
+def _namesake(player: Player, wanted: dict[str, Any], league: League) -> Player | None:
+    """Another person of `league` without an IFPA number named as `wanted` (None when
+    `wanted` has an IFPA number)."""
+    if wanted["ifpa_number"] is not None:
+        return None
+    person = player.merged_into_id or player.pk
+    key = (line_key(wanted["first_name"]), line_key(wanted["last_name"]))
+    rows = Player.objects.filter(_league_rows(league), ifpa_number__isnull=True).exclude(
+        Q(pk=person) | Q(merged_into_id=person)
+    )
+    return next(
+        (row for row in rows if (line_key(row.first_name), line_key(row.last_name)) == key), None
+    )
 
 
 def import_players_csv(
@@ -280,7 +303,8 @@ def _register(
     joined_at_meet: int | None,
     actor: User,
 ) -> tuple[SeasonEntry, bool]:
-    first_name, last_name = first_name.strip(), last_name.strip()
+    named = clean_lines(first_name=first_name, last_name=last_name)
+    first_name, last_name = named["first_name"], named["last_name"]
     player, created = _find_or_create_player(
         league=season.league, first_name=first_name, last_name=last_name, ifpa_number=ifpa_number
     )
@@ -393,19 +417,20 @@ class _KnownPlayers:
         if player.ifpa_number is not None:
             self.by_number[player.ifpa_number] = player
         else:
-            key = (player.first_name.casefold(), player.last_name.casefold())
+            key = (line_key(player.first_name), line_key(player.last_name))
             self.by_name.setdefault(key, []).append(player)
 
     def find_or_plan(self, row: PlayerRow) -> Player:
         """The player a row names, or a new (unsaved, checked) one; as `_find_or_create_player`."""
-        first_name, last_name = row.first_name.strip(), row.last_name.strip()
+        named = clean_lines(first_name=row.first_name, last_name=row.last_name)
+        first_name, last_name = named["first_name"], named["last_name"]
         if row.ifpa_number is not None:
             known = self.by_number.get(row.ifpa_number)
             if known is not None:
                 _check_same_name(known, first_name, last_name)
                 return _person(known)
         else:
-            namesakes = _people(self.by_name.get((first_name.casefold(), last_name.casefold()), []))
+            namesakes = _people(self.by_name.get((line_key(first_name), line_key(last_name)), []))
             if len(namesakes) == 1:
                 return namesakes[0]
             if len(namesakes) > 1:
@@ -507,9 +532,9 @@ def _already_entered(player: Player, season: Season) -> ConflictError:
 
 
 def _same_name(player: Player, first_name: str, last_name: str) -> bool:
-    return (player.first_name.casefold(), player.last_name.casefold()) == (
-        first_name.casefold(),
-        last_name.casefold(),
+    return (line_key(player.first_name), line_key(player.last_name)) == (
+        line_key(first_name),
+        line_key(last_name),
     )
 
 

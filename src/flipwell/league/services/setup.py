@@ -41,7 +41,8 @@ from flipwell.league.services._edge import (
     require_reason,
 )
 from flipwell.league.services._protocol import official_write
-from flipwell.league.services.leagues import create_league
+from flipwell.league.services.leagues import create_league, require_slug_free
+from flipwell.league.validators import clean_lines, clean_slug, line_key
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -147,13 +148,9 @@ def open_league(
             raise PermissionDenied(
                 "Only a staff member may open a new league: ask your flipwell administrator."
             )
-        if not name.strip():
+        if not clean_lines(name=name)["name"]:
             raise Refusal({"name": "Name the league."}, code="name_required")
-        if m.League.objects.filter(slug=slug.strip()).exists():
-            raise Refusal(
-                {"slug": f"The address “{slug.strip()}” is taken by another league: pick another."},
-                code="slug_taken",
-            )
+        require_slug_free(clean_slug(slug))
         return create_league(
             name=name, slug=slug, venue=venue, time_zone=time_zone, created_by=actor
         )
@@ -199,9 +196,8 @@ def create_machine(
         require_official(actor=actor, league=league, action="add machines")
         machine = m.Machine(
             league=league,
-            title=title.strip(),
             balls_per_game=balls_per_game,
-            location=location.strip(),
+            **clean_lines(title=title, location=location),
         )
         _clean_machine(machine)
         if _same_machine_exists(machine):
@@ -249,11 +245,11 @@ def create_machines(
                 {"balls_per_game": f"Balls per game is from 1 to {MAX_BALLS_PER_GAME}."},
                 code="invalid_balls_per_game",
             )
-        lines = [(n, t.strip()) for n, t in enumerate(titles, start=1) if t.strip()]
+        lines = [(n, t) for n, t in _title_lines(titles) if t]
         if not lines:
             raise Refusal({"titles": "Write one machine title a line."}, code="titles_required")
         taken = {  # a title the league has, wherever it stands: a copy needs its location
-            title.lower(): where
+            line_key(title): where
             for title, where in m.Machine.objects.filter(league=league).values_list(
                 "title", "location"
             )
@@ -263,7 +259,7 @@ def create_machines(
             why = _refused_title(title, taken=taken, seen=seen)
             if why:
                 refused.append(f"Line {number} (“{title[:40]}”): {why}")
-            seen.add(title.lower())
+            seen.add(line_key(title))
         if refused:
             raise Refusal({"titles": refused}, code="invalid_titles")
         made = m.Machine.objects.bulk_create(
@@ -280,17 +276,32 @@ def create_machines(
     return made
 
 
+def _title_lines(titles: Sequence[str]) -> list[tuple[int, str]]:
+    """Each line's number and title as stored (`clean_line`); ValidationError on "titles"
+    naming the line that holds a control character."""
+    lines = []
+    for number, title in enumerate(titles, start=1):
+        try:
+            lines.append((number, clean_lines(title=title)["title"]))
+        except ValidationError as error:
+            problem = " ".join(error.messages)
+            raise Refusal(
+                {"titles": f"Line {number}: {problem}"}, code="control_character"
+            ) from error
+    return lines
+
+
 def _refused_title(title: str, *, taken: dict[str, str], seen: set[str]) -> str:
     """Why one line of `create_machines` cannot be a new machine, or ""."""
     if len(title) > TITLE_LENGTH:
         return f"a title has at most {TITLE_LENGTH} characters."
-    if title.lower() in taken:
-        where = taken[title.lower()]
+    if line_key(title) in taken:
+        where = taken[line_key(title)]
         return (
             f"the league has it already{f' ({where})' if where else ''}: add another copy "
             "alone, with its location."
         )
-    if title.lower() in seen:
+    if line_key(title) in seen:
         return "written twice (add the second copy alone, with its location)."
     return ""
 
@@ -315,7 +326,7 @@ def update_machine(
         require_official(actor=actor, league=machine.league, action="change machines")
         before = {"location": machine.location, "balls_per_game": machine.balls_per_game}
         if location is not None:
-            machine.location = location.strip()
+            machine.location = clean_lines(location=location)["location"]
         if balls_per_game is not None:
             machine.balls_per_game = balls_per_game
         after = {"location": machine.location, "balls_per_game": machine.balls_per_game}

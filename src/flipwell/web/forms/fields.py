@@ -20,6 +20,7 @@ from django.db.models import QuerySet
 
 from flipwell.league import limits
 from flipwell.league import models as m
+from flipwell.league.validators import clean_line
 from flipwell.web.words import split_rules
 
 # One separator, the same between every group of three digits: comma, full stop, apostrophe
@@ -141,6 +142,14 @@ def _row_of(queryset: QuerySet[Any]) -> Callable[[Any], Any]:
         return found
 
     return row
+
+
+class LineField(forms.CharField):
+    """A name or title, cleaned as it is stored (`flipwell.league.validators.clean_line`: NFKC,
+    no invisible or control characters, single spaces), as the API and the services do."""
+
+    def to_python(self, value: Any) -> str:
+        return clean_line(str(super().to_python(value)))
 
 
 class HiddenRowField(forms.IntegerField):

@@ -10,6 +10,7 @@ from flipwell.league import enums, limits
 from flipwell.league import models as m
 from flipwell.league.models.machines import MAX_BALLS_PER_GAME
 from flipwell.web.forms.fields import (
+    LineField,
     PlayerChoices,
     number_input,
     reason_field,
@@ -44,7 +45,7 @@ class MachineProblemForm(forms.Form):
 
 
 class MachineForm(forms.Form):
-    title = forms.CharField(label="Title", max_length=limits.TITLE_LENGTH)
+    title = LineField(label="Title", max_length=limits.TITLE_LENGTH)
     balls_per_game = forms.IntegerField(
         label="Balls per game",
         min_value=1,

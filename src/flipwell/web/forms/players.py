@@ -9,12 +9,12 @@ from django import forms
 from flipwell.league import limits
 from flipwell.league import models as m
 from flipwell.league.players_csv import PlayersCsvError, roster_problems
-from flipwell.web.forms.fields import HiddenRowField, player_row_field
+from flipwell.web.forms.fields import HiddenRowField, LineField, player_row_field
 
 
 class RegisterPlayerForm(forms.Form):
-    first_name = forms.CharField(max_length=limits.NAME_LENGTH)
-    last_name = forms.CharField(max_length=limits.NAME_LENGTH)
+    first_name = LineField(max_length=limits.NAME_LENGTH)
+    last_name = LineField(max_length=limits.NAME_LENGTH)
     ifpa_number = forms.IntegerField(
         label="IFPA number",
         required=False,
@@ -40,8 +40,8 @@ class EditPlayerForm(forms.Form):
     """A roster player's name and IFPA number, as corrected by an official; the player (hidden)
     cleans into one of the season's players."""
 
-    first_name = forms.CharField(max_length=limits.NAME_LENGTH)
-    last_name = forms.CharField(max_length=limits.NAME_LENGTH)
+    first_name = LineField(max_length=limits.NAME_LENGTH)
+    last_name = LineField(max_length=limits.NAME_LENGTH)
     ifpa_number = forms.IntegerField(
         label="IFPA number",
         required=False,

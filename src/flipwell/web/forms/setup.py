@@ -9,7 +9,15 @@ from django.utils.text import slugify
 
 from flipwell.league import limits
 from flipwell.league import models as m
-from flipwell.web.forms.fields import PlayerChoices, id_field, player_row_field, reason_field
+from flipwell.league.validators import clean_slug as stored_slug
+from flipwell.league.validators import validate_league_slug
+from flipwell.web.forms.fields import (
+    LineField,
+    PlayerChoices,
+    id_field,
+    player_row_field,
+    reason_field,
+)
 from flipwell.web.time_zones import server_zone, zone_choices
 
 SLUG_LENGTH = 60
@@ -26,7 +34,7 @@ class NewLeagueForm(forms.Form):
     """A new league. The web address is filled in from the name as the official types
     (static/flipwell/league-slug.js); left empty, it is made from the name here."""
 
-    name = forms.CharField(
+    name = LineField(
         label="League name",
         max_length=120,
         widget=forms.TextInput(attrs={"data-slug-source": "id_slug"}),
@@ -39,12 +47,19 @@ class NewLeagueForm(forms.Form):
         "Made from the name unless you change it.",
         widget=forms.TextInput(attrs={"autocapitalize": "none", "autocomplete": "off"}),
     )
-    venue = forms.CharField(label="Venue", max_length=200, required=False)
+    venue = LineField(label="Venue", max_length=200, required=False)
     time_zone = forms.ChoiceField(label="Time zone", choices=zone_choices)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["time_zone"].initial = server_zone()
+
+    def clean_slug(self) -> str:
+        """The slug as stored (lower case), not a route's name."""
+        slug = stored_slug(self.cleaned_data.get("slug") or "")
+        if slug:
+            validate_league_slug(slug)
+        return slug
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
