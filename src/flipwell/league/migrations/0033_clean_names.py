@@ -65,7 +65,7 @@ def clean_names(apps: Any, schema_editor: Any) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0031_special_ruling_league"),
+        ("league", "0032_invitations"),
     ]
 
     operations = [
