@@ -119,7 +119,12 @@ def record_violation(
         if facts.lo_marked_not_serious:
             affected = group_player_ids(game.group) if game is not None else [player.pk]
             write.ruling(
-                kind="violation_not_serious", subject=_subject(row), reason=why, affected=affected
+                kind="violation_not_serious",
+                subject=_subject(row),
+                reason=why,
+                affected=affected,
+                player=player,
+                game=game,
             )
         decision = _with_penalty_game(decision, write.refold(), row)
         write.event("violation.recorded", row, _violation_data(row, decision))
