@@ -144,18 +144,18 @@ test-browser: $(STAMP)
 
 test: lint typecheck unit
 
-# `make mutate` (issue 26 §6): mutation testing, too long for `make test`. First each permission
-# check of the services and the console is deleted in turn and the permission matrices run
-# (scripts/mutate_permissions.py): a check no test notices deleted fails this target. Then
-# mutmut ([tool.mutmut] in pyproject.toml) mutates league/services and rules/, runs their
-# tests against each mutant, and prints the survivors (its work is kept in mutants/; a second
-# run tests only what changed). MUTMUT_ARGS narrows it, e.g. MUTMUT_ARGS='flipwell.rules.match*'.
+# `make mutate` (issue 26 §6): mutation testing, too long for `make test`
+# (scripts/mutate.py). Phase 1: each permission check of the services and the console is
+# deleted in turn and the permission matrices run (scripts/mutate_permissions.py); a check
+# they let live is run against the whole suite (every test but the browser's, -x, on
+# MUTATE_WORKERS cores, default auto) before it is called a survivor. Phase 2, always, whatever
+# phase 1 found: mutmut ([tool.mutmut] in pyproject.toml) mutates league/services and rules/,
+# runs their tests against each mutant (its work is kept in mutants/; a second run tests only
+# what changed). Both phases' survivors are printed at the end; the target fails when either
+# has one. MUTMUT_ARGS narrows phase 2, e.g. MUTMUT_ARGS='flipwell.rules.match*'.
 MUTMUT_ARGS ?=
 mutate: $(STAMP)
-	$(BIN)/python scripts/mutate_permissions.py
-	$(BIN)/mutmut run --max-children 2 $(MUTMUT_ARGS)
-	@echo "Surviving mutants (mutmut show NAME shows one):"
-	@$(BIN)/mutmut results
+	$(BIN)/python scripts/mutate.py $(MUTMUT_ARGS)
 
 # `make bench`: benchmarks that print numbers, ratios and their goals (issue 10); they never
 # fail on a missed goal and are not part of `make test`. bench_http loads the pages with wrk

@@ -11,8 +11,12 @@ A permission check is a statement of ``src/flipwell/league/services/*.py``,
   (the mutant: its test becomes ``False``).
 
 Each mutant is written over the source file, the matrix tests run (``pytest -x``: the first
-failure kills it), and the file is restored, also on Ctrl+C. Prints every mutant's fate, then
-the survivors; exits 1 when there is one.
+failure kills it), and the file is restored, also on Ctrl+C. A mutant the matrices let live is
+then run against the whole suite (every test but the browser's, ``-x``, on
+``MUTATE_WORKERS`` cores, default ``auto``; once first on the source as it is, which must
+pass) before it is called a survivor: a check another test refuses somebody through is tested.
+Prints every mutant's fate, then the survivors; exits 1 when there is one (2 when the tests
+cannot run).
 
     .venv/bin/python scripts/mutate_permissions.py [pytest args, default: the matrix tests]
 """
@@ -20,9 +24,11 @@ the survivors; exits 1 when there is one.
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +50,9 @@ TESTS = [
     "tests/league/test_permission_matrix.py",
     "tests/web/test_console_permissions.py",
 ]
+# The whole suite, as `make unit`'s first pass runs it (migrations included): every test but
+# the browser's.
+SUITE = ["tests", "--ignore=tests/browser"]
 
 
 @dataclass(frozen=True)
@@ -59,7 +68,8 @@ class Mutant:
 
     @property
     def where(self) -> str:
-        return f"{self.path.relative_to(ROOT)}:{self.first}"
+        path = self.path.relative_to(ROOT) if self.path.is_relative_to(ROOT) else self.path
+        return f"{path}:{self.first}"
 
 
 def _called(node: ast.AST) -> str | None:
@@ -134,69 +144,131 @@ def killed(tests: list[str], only: str = "") -> bool | None:
     """Whether the tests fail on the mutated source (pytest's exit 1: a test failed); None
     when `only` (a ``-k`` expression) selects no test."""
     select = ["-k", only] if only else []
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", *PYTEST, *select, *tests],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    if run.returncode == 5 and only:
+    returncode, output = _pytest([*PYTEST, *select, *tests])
+    if returncode == 5 and only:
         return None
-    if run.returncode not in (0, 1):
-        sys.exit(f"pytest could not run the tests (exit {run.returncode}):\n{run.stdout[-3000:]}")
-    return run.returncode == 1
+    if returncode not in (0, 1):
+        sys.exit(f"pytest could not run the tests (exit {returncode}):\n{output[-3000:]}")
+    return returncode == 1
 
 
-def main(argv: list[str]) -> int:
-    tests = argv or TESTS
-    every = [mutant for path in SOURCES for mutant in mutants(path)]
-    every = [
+def killed_by_suite() -> bool:
+    """Whether the whole suite (`SUITE`) fails on the source as it is now: ``-x``, on
+    ``MUTATE_WORKERS`` cores (pytest-xdist; default ``auto``, ``0``: one process)."""
+    workers = os.environ.get("MUTATE_WORKERS", "auto")
+    returncode, output = _pytest(["-x", "-q", "-p", "no:cacheprovider", "-n", workers, *SUITE])
+    if returncode not in (0, 1):
+        sys.exit(f"pytest could not run the suite (exit {returncode}):\n{output[-3000:]}")
+    return returncode == 1
+
+
+def _pytest(args: list[str]) -> tuple[int, str]:
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", *args], cwd=ROOT, capture_output=True, text=True
+    )
+    return run.returncode, run.stdout
+
+
+Matrix = Callable[[list[str], str], "bool | None"]
+Suite = Callable[[], bool]
+
+
+def permission_mutants() -> list[Mutant]:
+    """Every permission check's mutant but those of the checks' definitions
+    (``permissions.py``) and the `EQUIVALENT` ones."""
+    return [
         mutant
-        for mutant in every
+        for path in SOURCES
+        for mutant in mutants(path)
         if mutant.path.name != "permissions.py"
         and (mutant.path.name, mutant.function) not in EQUIVALENT
     ]
-    print(
-        f"{len(every)} permission checks in the services and the console; tests: {' '.join(tests)}"
-    )
-    if not killed_baseline(tests):
-        return 2
-    survivors = []
+
+
+def killed_by(mutant: Mutant, run: Callable[[], bool | None]) -> bool:
+    """Whether `run` kills `mutant`: its source mutated while `run` runs, then restored (also
+    when interrupted)."""
+    original = mutant.path.read_text()
+    try:
+        mutant.path.write_text(apply(mutant, original))
+        return bool(run())
+    finally:
+        mutant.path.write_text(original)
+
+
+def survivors(
+    tests: list[str],
+    every: list[Mutant],
+    *,
+    matrix: Matrix = killed,
+    suite: Suite = killed_by_suite,
+) -> list[Mutant] | None:
+    """The mutants of `every` that neither `tests` (the matrices) nor the whole suite kill,
+    each fate printed; None when the tests fail on the source as it is."""
+    if matrix(tests, ""):
+        print("The tests fail on the source as it is: fix them before mutating.")
+        return None
+    lived = []
     for number, mutant in enumerate(every, 1):
-        original = mutant.path.read_text()
         started = time.monotonic()
-        try:
-            mutant.path.write_text(apply(mutant, original))
-            # The mutated service's own tests first (fast); then all of them, before a
-            # mutant is called a survivor.
-            first = killed(tests, mutant.function) if not mutant.function.startswith("_") else None
-            dead = first or bool(killed(tests))
-        finally:
-            mutant.path.write_text(original)
-        fate = "killed" if dead else "SURVIVED"
+
+        def run(mutant: Mutant = mutant) -> bool:
+            # The mutated service's own tests first (fast); then all of them.
+            only = mutant.function if not mutant.function.startswith("_") else ""
+            return bool((matrix(tests, only) if only else None) or matrix(tests, ""))
+
+        dead = killed_by(mutant, run)
+        fate = "killed" if dead else "lives"
         print(
             f"[{number}/{len(every)}] {fate:8} {mutant.where} {mutant.what}"
             f" ({time.monotonic() - started:.0f} s)",
             flush=True,
         )
         if not dead:
-            survivors.append(mutant)
+            lived.append(mutant)
+    return _against_the_suite(lived, suite)
+
+
+def _against_the_suite(lived: list[Mutant], suite: Suite) -> list[Mutant] | None:
+    """The mutants the matrices let live that the whole suite does not kill either."""
+    if not lived:
+        return []
+    print(f"\n{len(lived)} mutant(s) the matrices let live: the whole suite runs against each.")
+    if suite():
+        print("The whole suite fails on the source as it is: fix it before mutating.")
+        return None
+    found = []
+    for mutant in lived:
+        started = time.monotonic()
+        dead = killed_by(mutant, suite)
+        fate = "killed" if dead else "SURVIVED"
+        print(
+            f"  {fate:8} by the suite: {mutant.where} {mutant.what}"
+            f" ({time.monotonic() - started:.0f} s)",
+            flush=True,
+        )
+        if not dead:
+            found.append(mutant)
+    return found
+
+
+def main(argv: list[str]) -> int:
+    tests = argv or TESTS
+    every = permission_mutants()
+    print(
+        f"{len(every)} permission checks in the services and the console; tests: {' '.join(tests)}"
+    )
+    found = survivors(tests, every)
+    if found is None:
+        return 2
     print()
-    if survivors:
-        print(f"{len(survivors)} survivor(s): permission checks no test refuses anybody through:")
-        for mutant in survivors:
+    if found:
+        print(f"{len(found)} survivor(s): permission checks no test refuses anybody through:")
+        for mutant in found:
             print(f"  {mutant.where} {mutant.what}")
         return 1
     print(f"No survivor: each of the {len(every)} permission checks is tested.")
     return 0
-
-
-def killed_baseline(tests: list[str]) -> bool:
-    """The tests must pass on the unmutated source, or every mutant would look killed."""
-    if killed(tests):
-        print("The tests fail on the source as it is: fix them before mutating.")
-        return False
-    return True
 
 
 if __name__ == "__main__":

@@ -260,6 +260,7 @@ def _fold_meet(
         expected_groups=expected,
         matches=results,
         penalties=penalties,
+        decisions=tuple(decisions),
     )
 
 
@@ -381,6 +382,7 @@ def _penalty_decisions(
             # its penalty applies once the game is recorded.
             if game is not None and game <= len(match.games):
                 penalties[player] = (*penalties.get(player, ()), game)
+                decisions[-1] = replace(decision, game=game)
     return decisions, penalties
 
 

@@ -23,7 +23,7 @@ from typing import Literal
 
 from flipwell.rules.match import MatchFacts, MatchResult
 from flipwell.rules.values import Entrant, PlayerId
-from flipwell.rules.violations import Violation
+from flipwell.rules.violations import PenaltyDecision, Violation
 
 NightStatus = Literal[
     "played",
@@ -136,6 +136,10 @@ class MeetResult:
     matches: tuple[MatchResult, ...]
     penalties: Mapping[PlayerId, tuple[int, ...]]
     """Player -> the games of his match his serious-violation penalties fell on (§8.5)."""
+    decisions: tuple[PenaltyDecision, ...] = ()
+    """Each of the meet's violations' §8.5 decision, in the order of the meet's facts
+    (`MeetFacts.violations`), naming the game its penalty fell on where the fold chose it
+    (A27)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from flipwell.league import models as m
+from flipwell.league import turn_rulings
 from flipwell.league.adapters import absent_at, league_ifpa_parameters, season_ruleset
 from flipwell.league.selectors.seasons import being_prepared, current_of, seasons_newest_first
 from flipwell.rules import IfpaParameters, ifpa_schedule_warnings, next_meet_date
@@ -253,7 +254,9 @@ def meet_facts(meet: m.Meet) -> MeetFacts:
         corrections=corrections,
         responses=dict(responses),
         rulings=tuple(
-            m.Ruling.objects.filter(**at_meet).select_related(*game).order_by("created_at", "pk")
+            m.Ruling.objects.filter(**at_meet, kind__in=list(turn_rulings.KINDS))
+            .select_related(*game)
+            .order_by("created_at", "pk")
         ),
     )
 
@@ -276,6 +279,9 @@ class MeetForfeit:
     match_absence: bool = False
     """It follows from the player's absence for the rest of the match (R2.4-a), recorded from
     this game or an earlier one; reason is then empty and note the absence's."""
+    recorded: m.Forfeit | None = None
+    """The forfeit an official or the API recorded (its id, author and time); None for the
+    other two kinds."""
 
 
 def meet_forfeits(meet: m.Meet) -> tuple[MeetForfeit, ...]:
@@ -286,7 +292,9 @@ def meet_forfeits(meet: m.Meet) -> tuple[MeetForfeit, ...]:
     games = {g.pk: g for g in meet_games(meet)}
     rows = {
         (f.game_id, f.player_id): f
-        for f in m.Forfeit.objects.filter(game__group__meet=meet).select_related("player")
+        for f in m.Forfeit.objects.filter(game__group__meet=meet).select_related(
+            "player", "recorded_by"
+        )
     }
     lines = (
         m.ScoreLine.objects.filter(
@@ -309,7 +317,15 @@ def meet_forfeits(meet: m.Meet) -> tuple[MeetForfeit, ...]:
     }
     players = m.Player.objects.in_bulk({p for _, p in on_sheet})
     found = [
-        MeetForfeit(games[f.game_id], f.player, f.countable, False, f.get_reason_display(), f.note)
+        MeetForfeit(
+            games[f.game_id],
+            f.player,
+            f.countable,
+            False,
+            f.get_reason_display(),
+            f.note,
+            recorded=f,
+        )
         for f in rows.values()
     ] + [MeetForfeit(games[g], players[p], True, True, "", "") for g, p in on_sheet]
     found += absent.values()

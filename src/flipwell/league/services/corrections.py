@@ -162,6 +162,7 @@ def _late_correction(
             subject=f"meet {meet.number} group {game.group.number} game {game.number}",
             reason=override,
             affected=group_player_ids(game.group),
+            game=game,
         )
     return request
 

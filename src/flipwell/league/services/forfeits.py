@@ -224,6 +224,8 @@ def _not_countable_ruling(game: m.Game, player: m.Player, *, why: str) -> dict[s
         "subject": game_subject(game, player),
         "reason": why,
         "affected": group_player_ids(game.group),
+        "player": player,
+        "game": game,
     }
 
 

@@ -449,6 +449,8 @@ def _record(
             subject=game_subject(game, asked.player),
             reason=report.why or ruling.reason,
             affected=members,
+            player=asked.player,
+            game=game,
         )
     write.event("malfunction.reported", malfunction, _reported_data(report, rows))
     return malfunction, rows
@@ -657,6 +659,8 @@ def record_compensatory_game(
                 subject=game_subject(game, player),
                 reason=why,
                 affected=group_player_ids(game.group),
+                player=player,
+                game=game,
             )
         compensatory = m.CompensatoryGame.objects.create(
             game=game, player=player, official=actor, **amounts
@@ -741,6 +745,7 @@ def record_positive_malfunction_replay(
             + ", ".join(str(p) for p in players),
             reason=why,
             affected=group_player_ids(group),
+            game=game,
         )
         data = {"version": counted.version, "players": [p.pk for p in players], "reason": why}
         write.event("scores.discarded", game, {"game": game.pk, **data})

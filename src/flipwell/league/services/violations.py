@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from flipwell.league import models as m
 from flipwell.league.adapters import forfeited_in, player_key, season_ruleset
@@ -115,10 +115,7 @@ def record_violation(
             reason=why,
         )
         if facts.lo_marked_not_serious:
-            affected = group_player_ids(game.group) if game is not None else [player.pk]
-            write.ruling(
-                kind="violation_not_serious", subject=_subject(row), reason=why, affected=affected
-            )
+            write.ruling(**_accidental_ruling(row))
         decision = _with_penalty_game(decision, write.refold(), row)
         write.event("violation.recorded", row, _violation_data(row, decision))
         _notify_violator(write, row, decision, group)
@@ -161,6 +158,20 @@ def _notify_violator(
         details=_violation_details(row, decision, group),
         reason=row.reason,
     )
+
+
+def _accidental_ruling(row: m.Violation) -> dict[str, Any]:
+    """The official's ruling that a wrong-ball play was accidental (A28), about its player and
+    game."""
+    game = row.game
+    return {
+        "kind": "violation_not_serious",
+        "subject": _subject(row),
+        "reason": row.reason,
+        "affected": group_player_ids(game.group) if game is not None else [row.player_id],
+        "player": row.player,
+        "game": game,
+    }
 
 
 def _subject(row: m.Violation) -> str:
