@@ -227,19 +227,7 @@ def request_playoff_correction(
         _claims(base, proposed, match, number, requested_by, _present_keys(state))
         game = _rules_game(machine, proposed, ties)
         _check_record(season, div, match, _replaced(number, game))
-        try:
-            with transaction.atomic():
-                created = m.PlayoffSheet.objects.create(
-                    match=row, number=number, version=_check_seen(row, number, None) + 1,
-                    status=m.PlayoffSheet.Status.PENDING, entered_by=requested_by, reason=why,
-                    idempotency_key=f"correction:{uuid.uuid4().hex}",
-                    idempotency_scope=f"{season.league_id}:",
-                )  # fmt: skip
-        except IntegrityError as error:
-            raise ConflictError(
-                f"Game {number} of {match} already has a correction waiting for answers.",
-                code="correction_pending",
-            ) from error
+        created = _pending_correction(row, number, match, requested_by, why, season.league_id)
         _store_lines(created, proposed, ties)
         record_event(
             action="playoffs.correction_requested",
@@ -252,6 +240,25 @@ def request_playoff_correction(
         facts_now = (season, division, match, div, state)
         _answer(created, requested_by, agrees=True, facts=facts_now, actor=actor)
     return created
+
+
+def _pending_correction(
+    row: m.PlayoffMatch, number: int, match: str, requested_by: m.Player, why: str, league: int
+) -> m.PlayoffSheet:
+    """The pending correction's sheet; ConflictError when the game already has one waiting
+    (the database allows one per game)."""
+    try:
+        with transaction.atomic():
+            return m.PlayoffSheet.objects.create(
+                match=row, number=number, version=_check_seen(row, number, None) + 1,
+                status=m.PlayoffSheet.Status.PENDING, entered_by=requested_by, reason=why,
+                idempotency_key=f"correction:{uuid.uuid4().hex}", idempotency_scope=f"{league}:",
+            )  # fmt: skip
+    except IntegrityError as error:
+        raise ConflictError(
+            f"Game {number} of {match} already has a correction waiting for answers.",
+            code="correction_pending",
+        ) from error
 
 
 def answer_playoff_correction(
