@@ -368,3 +368,17 @@ def test_meet_records_run_a_fixed_number_of_queries(client, kind):
         counts.append(_queries(client, meet, kind, secret))
 
     assert counts[0] == counts[1]
+
+
+def test_rulings_list_a_ruling_about_the_meet_as_a_whole(client, night, meet, first, secret):
+    """A52: closing a meet with unfinished business is the official's ruling about the meet;
+    it reads back with no game."""
+    closed = post(
+        client, f"/api/v1/meets/{meet.pk}/close", {"override_reason": "Venue closing."}, secret
+    )
+
+    items = _read(client, meet, "rulings", secret).json()["results"]
+
+    assert closed.status_code == 200, closed.content
+    (item,) = [i for i in items if i["kind"] == "meet_closed_unfinished"]
+    assert (item["reason"], item["game"], item["player"]) == ("Venue closing.", None, None)

@@ -353,17 +353,20 @@ class ViolationRecordPage(Schema):
 
 
 class RulingRecordOut(Schema):
-    """Read from a stored `Ruling` about a game of the meet."""
+    """Read from a stored `Ruling` about the meet or one of its games."""
 
     id: int = Field(..., description="The ruling's id.")
     kind: str = Field(
         ...,
         description="What was ruled: a turn ruling's kind (slow_play_warning, ...), or the "
         "kind of another decision about the game (malfunction, forfeit_not_countable, "
-        "violation_not_serious, ...).",
+        "violation_not_serious, ...) or about the meet (grouping_override, "
+        "meet_closed_unfinished, meet_rescheduled, meet_date).",
     )
     subject: str = Field(..., description="What it is about, in words.")
-    game: GameRefOut = Field(..., description="The game it is about.")
+    game: GameRefOut | None = Field(
+        ..., description="The game it is about; null: about the meet as a whole."
+    )
     player: PlayerRefOut | None = Field(
         ..., description="The player it is about; null: about the game or several players."
     )
@@ -375,9 +378,8 @@ class RulingRecordOut(Schema):
     recorded_at: datetime.datetime = Field(..., description="When.")
 
     @staticmethod
-    def resolve_game(obj: m.Ruling) -> dict[str, int]:
-        assert obj.game is not None  # the selector lists rulings about a game
-        return _game(obj.game)
+    def resolve_game(obj: m.Ruling) -> dict[str, int] | None:
+        return None if obj.game is None else _game(obj.game)
 
     @staticmethod
     def resolve_player(obj: m.Ruling) -> dict[str, Any] | None:

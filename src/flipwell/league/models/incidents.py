@@ -186,7 +186,7 @@ class Violation(models.Model):
 class Ruling(models.Model):
     """One decision of a league official: who, when, what about, and why (R1.1-b); about one
     player in one game when it is (`player`, `game`: a turn ruling, whose kinds are
-    `flipwell.league.turn_rulings.KINDS`)."""
+    `flipwell.league.turn_rulings.KINDS`), and about a meet when it is (`meet`)."""
 
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="rulings")
     official = models.ForeignKey(
@@ -200,6 +200,12 @@ class Ruling(models.Model):
     game = models.ForeignKey(
         Game, null=True, blank=True, on_delete=models.PROTECT, related_name="rulings"
     )
+    meet = models.ForeignKey(
+        Meet, null=True, blank=True, on_delete=models.SET_NULL, related_name="rulings"
+    )
+    """The meet it is about: its game's, or the meet itself (a grouping override, a meet
+    closed unfinished or moved); none for a ruling about the league or season (a cancelled
+    meet's ruling keeps its words and loses the meet)."""
     reason = models.TextField()
     official_involved = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)

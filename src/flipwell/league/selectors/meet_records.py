@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key
@@ -149,9 +149,10 @@ def violation_records(meet: m.Meet) -> tuple[ViolationRecord, ...]:
 
 
 def ruling_records(meet: m.Meet) -> QuerySet[m.Ruling]:
-    """The officials' rulings about a game of `meet` (a turn ruling, a malfunction's ruling,
-    a forfeit designated not countable, a violation ruled accidental...), each with its game,
-    group, player and official (one query per page)."""
-    return m.Ruling.objects.filter(game__group__meet=meet).select_related(
+    """The officials' rulings about `meet`: about one of its games (a turn ruling, a
+    malfunction's ruling, a forfeit designated not countable, a violation ruled
+    accidental...) or about the meet itself (a grouping override, closing it unfinished, its
+    date), each with its game, group, player and official (one query per page)."""
+    return m.Ruling.objects.filter(Q(meet=meet) | Q(game__group__meet=meet)).select_related(
         "game__group", "player", "official"
     )

@@ -276,12 +276,14 @@ def record_ruling(
     affected: Iterable[int] = (),
     player: m.Player | None = None,
     game: m.Game | None = None,
+    meet: m.Meet | None = None,
 ) -> m.Ruling:
     """Record an LO decision: who, when, why, and whether he was involved (R1.1-a, A55).
 
     affected: the ids of the players of the group the decision touches. The ruling stands
     either way (A55 "allow and flag"); an official who plays in that group is flagged.
     player, game: the player and the game the ruling is about, when it is about one.
+    meet: the meet it is about (by default its game's meet), so the meet's rulings list it.
     """
     officials = dict(
         m.LeagueOfficial.objects.filter(league=league, player__isnull=False).values_list(
@@ -305,7 +307,14 @@ def record_ruling(
         official_involved=involved,
         player=player,
         game=game,
+        meet_id=meet.pk if meet is not None else _meet_of(game),
     )
+
+
+def _meet_of(game: m.Game | None) -> int | None:
+    if game is None:
+        return None
+    return m.Group.objects.filter(pk=game.group_id).values_list("meet_id", flat=True).first()
 
 
 def group_player_ids(group: m.Group) -> list[int]:

@@ -53,6 +53,7 @@ class _Ruling:
     affected: tuple[int, ...]
     player: m.Player | None
     game: m.Game | None
+    meet: m.Meet | None = None
 
 
 @dataclass
@@ -95,10 +96,11 @@ class Write:
         affected: Iterable[int] = (),
         player: m.Player | None = None,
         game: m.Game | None = None,
+        meet: m.Meet | None = None,
     ) -> None:
-        """Record the official's decision (R1.1-a, A55) when the write finishes; `player` and
-        `game` name whom and which game it is about, when it is about one."""
-        self.rulings.append(_Ruling(kind, subject, reason, tuple(affected), player, game))
+        """Record the official's decision (R1.1-a, A55) when the write finishes; `player`,
+        `game` and `meet` name whom, which game and which meet it is about, when it is."""
+        self.rulings.append(_Ruling(kind, subject, reason, tuple(affected), player, game, meet))
 
     def event(self, action: str, obj: models.Model, data: dict[str, Any]) -> None:
         """Record an audit event about `obj` when the write finishes."""
@@ -172,6 +174,7 @@ class Write:
                 affected=ruling.affected,
                 player=ruling.player,
                 game=ruling.game,
+                meet=ruling.meet,
             )
             self.recorded.append(row)
         self.rulings.clear()

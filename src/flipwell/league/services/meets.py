@@ -143,6 +143,7 @@ def reschedule_meet(
                 :200
             ],
             reason=why,
+            meet=meet,
         )
         record_event(
             action="meet.rescheduled",
@@ -511,7 +512,7 @@ def start_meet(
         stored_groups, first_games = _store_groups(meet, groups, draw.machines)
         if reason:
             subject = f"{season}, meet {number}: groups"
-            write.ruling(kind="grouping_override", subject=subject, reason=reason)
+            write.ruling(kind="grouping_override", subject=subject, reason=reason, meet=meet)
         write.event("meet.started", meet, _started_data(meet, groups, draw, warnings, dated))
         write.refold()  # the stored groups must fold (R4.1-d needs the reason stored)
         queue_meet_started(meet)
@@ -711,7 +712,7 @@ def close_meet(*, meet: m.Meet, actor: User, override_reason: str | None = None)
         reason = _close_override(meet, problems, override_reason)
         if reason:
             subject = f"{meet.season}, meet {meet.number}"[:200]
-            write.ruling(kind="meet_closed_unfinished", subject=subject, reason=reason)
+            write.ruling(kind="meet_closed_unfinished", subject=subject, reason=reason, meet=meet)
         meet.status = m.Meet.Status.CLOSED
         meet.save(update_fields=["status"])
         result = write.refold()
@@ -828,6 +829,7 @@ def _checked_date(
         kind="meet_date",
         subject=f"{meet.season}, meet {meet.number}: {on.isoformat()}"[:200],
         reason=why,
+        meet=meet if meet.pk else None,
     )
     return [p.check for p in problems], why
 
