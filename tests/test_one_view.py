@@ -54,6 +54,9 @@ SHEET_READING_FUNCTIONS = {
     ("flipwell.api.schemas.sheets", "SubmissionOut"): "every version of a sheet as entered: "
     "the facts, beside the result (GameOut.result)",
     ("flipwell.api.queries", "game_sheets"): "loads those versions for SubmissionOut",
+    ("flipwell.api.schemas.playoff_corrections", "PlayoffCorrectionOut"): "a playoff "
+    "correction's claimed scores: the facts the players answer, not a result (the playoff "
+    "sheets' scores no rule adjusts)",
 }
 """One function (or class) of a module, and why it may read stored sheet lines."""
 

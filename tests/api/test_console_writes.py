@@ -558,7 +558,7 @@ def test_remove_meet_photos(client, night):
     assert m.ScorePhoto.objects.get().removed_at is not None
 
 
-def test_remove_photos_of_an_open_meet_is_422(client, night):
+def test_remove_photos_of_an_open_meet_is_409(client, night):
     meet = start(night)
 
     response = _send(
@@ -566,7 +566,7 @@ def test_remove_photos_of_an_open_meet_is_422(client, night):
         token(night.official),
     )  # fmt: skip
 
-    assert response.status_code == 422
+    assert response.status_code == 409  # the meet's state forbids it now
 
 
 def test_playoff_correction_applied_when_every_other_player_agrees_r3_d(client, db):

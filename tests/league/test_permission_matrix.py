@@ -50,6 +50,10 @@ PLAYER_ACTS = {
     "respond_to_correction": "a group member's answer to a correction (sheet token)",
     "choose_next_machine": "a group's own pick of its next machine (sheet token)",
     "attach_photo": "a group's own photo of its score (sheet token; a token's scope, API)",
+    "request_playoff_correction": "a playoff match's own correction (match sheet; a token's "
+    "scope, API: the actor is only recorded)",
+    "answer_playoff_correction": "a playoff match player's answer to it (match sheet; a "
+    "token's scope, API)",
 }
 
 

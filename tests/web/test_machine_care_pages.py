@@ -55,6 +55,7 @@ def test_report_form_limits_one_address_with_429_r7_3_u(client, machine):
 
     assert response.status_code == 429
     assert "Too many reports from here" in response.content.decode()
+    assert 1 <= int(response["Retry-After"]) <= 3600
 
 
 def test_machine_page_shows_open_problem_and_reliability_r7_3_u(client, machine):

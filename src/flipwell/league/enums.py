@@ -74,6 +74,43 @@ __all__ = [
 
 # --- the league's own sets (no rule decides them) --------------------------------------------
 
+RulingKindValue = Literal[
+    # about one player's turn (flipwell.league.turn_rulings.KINDS)
+    "slow_play_warning",
+    "distraction_ruling",
+    # about a game
+    "malfunction_major",
+    "malfunction_catastrophic",
+    "malfunction_positive",
+    "malfunction_not_serious",
+    "compensatory_subtraction",
+    "positive_malfunction_replay",
+    "forfeit_not_countable",
+    "late_join_forfeits_countable",
+    "violation_not_serious",
+    "late_correction",
+    "replacement_machine_designated",
+    "interference_charge",
+    "restart_charge",
+    # about a meet
+    "grouping_override",
+    "meet_closed_unfinished",
+    "meet_rescheduled",
+    "meet_date",
+    "meet_cancelled",
+    "photos_removed",
+    # about the league, its season or its machines
+    "playoff_cut_override",
+    "ifpa_figure",
+    "ruleset_setting",
+    "machine_report_closed",
+    "machine_status",
+    "special_ruling.added",
+    "special_ruling.amended",
+    "special_ruling.copied",
+]
+"""Every kind of `Ruling` a service records (tests/league/test_ruling_kinds.py holds it to the
+services' calls)."""
 MeetStatusValue = Literal["planned", "open", "closed"]
 MachineStatusValue = Literal["playable", "unplayable"]
 DeclarationKindValue = Literal["unplayable", "repaired"]

@@ -90,7 +90,7 @@ def list_officials(
 def remove_official(request: HttpRequest, slug: Slug, official_id: OfficialId) -> Any:
     """Take away an official's role in the league (scope: manage); his account and rulings
     stay, the API tokens he issued for the league are revoked. Answers the role removed;
-    422 when he is the league's last league official."""
+    409 when he is the league's last league official."""
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
     official = league_official(league, official_id)
@@ -109,8 +109,8 @@ def change_official_role(
     request: HttpRequest, slug: Slug, official_id: OfficialId, payload: RoleIn
 ) -> Any:
     """Give an official of the league another role (scope: manage): he holds one there
-    already, so he is asked nothing (a new official is invited). 422 for the role he has, or
-    for demoting the league's last league official."""
+    already, so he is asked nothing (a new official is invited). 409 for the role he has
+    already, or for demoting the league's last league official."""
     league = queries.league(slug)
     actor = acting_official(request, league=league, scope="manage")
     official = league_official(league, official_id)

@@ -356,7 +356,7 @@ class RulingRecordOut(Schema):
     """Read from a stored `Ruling` about the meet or one of its games."""
 
     id: int = Field(..., description="The ruling's id.")
-    kind: str = Field(
+    kind: enums.RulingKindValue = Field(
         ...,
         description="What was ruled: a turn ruling's kind (slow_play_warning, ...), or the "
         "kind of another decision about the game (malfunction, forfeit_not_countable, "

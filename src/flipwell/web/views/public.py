@@ -216,9 +216,11 @@ def report_problem(request: HttpRequest, slug: str, machine_id: int) -> HttpResp
             services.report_machine_problem(
                 machine=machine, **form.cleaned_data, address_hash=address_hash(request)
             )
-        except services.ConflictError as error:
+        except services.RateLimitedError as error:
             show_service_errors(form, error)
-            return _report_page(request, league, machine, form, status=429)
+            limited = _report_page(request, league, machine, form, status=429)
+            limited["Retry-After"] = str(error.retry_after)
+            return limited
         except ValidationError as error:
             show_service_errors(form, error)
         else:
