@@ -190,7 +190,7 @@ def _beside(
 
 def _workers_memory_mb(server: LiveServer) -> float:
     """The resident memory of gunicorn's master and workers, summed, in MB."""
-    master = server._process.pid if server._process else None
+    master = server.pid
     if master is None:
         return 0.0
     pids = [master, *_children(master)]

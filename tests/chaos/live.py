@@ -188,6 +188,11 @@ class LiveServer:
             time.sleep(0.2)
         raise AssertionError(f"gunicorn did not answer in {STARTUP_SECONDS} s:\n{self.log}")
 
+    @property
+    def pid(self) -> int | None:
+        """The gunicorn master's process id while it runs."""
+        return self._process.pid if self._process is not None else None
+
     def kill(self) -> None:
         """SIGKILL the master and its workers at once (no shutdown, no cleanup)."""
         if self._process is None:

@@ -3,9 +3,7 @@
 forfeit no game (R2.4-b), a merged person rated as one."""
 
 import datetime
-import json
 import math
-from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -16,12 +14,10 @@ from flipwell.league.adapters import player_key
 from flipwell.league.selectors import ratings
 from flipwell.league.selectors.people import person
 from flipwell.league.services import merge_players
-from flipwell.league.services.season_files import import_season_file
 from tests import factories as f
+from tests.golden import FIRST_MEET, import_golden
 
 pytestmark = pytest.mark.django_db
-
-GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text())
 
 
 @pytest.fixture(autouse=True)
@@ -36,10 +32,8 @@ def official():
     return f.LeagueOfficialFactory(league__slug="tuesday", league__name="Tuesday Flippers")
 
 
-def _import(official, name, first_meet=datetime.date(2026, 1, 7)):
-    return import_season_file(
-        league=official.league, name=name, data=GOLDEN, first_meet=first_meet, actor=official.user
-    )
+def _import(official, name, first_meet=FIRST_MEET):
+    return import_golden(official, name, first_meet)
 
 
 def _meets_held(season):

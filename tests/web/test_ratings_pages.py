@@ -2,33 +2,21 @@
 player page. Not an FWPL rule: the pages say that the standings alone decide the playoffs (§6,
 R6.1-d)."""
 
-import datetime
-import json
 import re
-from pathlib import Path
 
 import pytest
 
 from flipwell.league.selectors import ratings
-from flipwell.league.services.season_files import import_season_file
 from tests import factories as f
+from tests.golden import tuesday_season
 
 pytestmark = pytest.mark.django_db
-
-GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text())
 
 
 @pytest.fixture
 def season():
     ratings.forget()
-    official = f.LeagueOfficialFactory(league__slug="tuesday", league__name="Tuesday Flippers")
-    return import_season_file(
-        league=official.league,
-        name="Winter 2026",
-        data=GOLDEN,
-        first_meet=datetime.date(2026, 1, 7),
-        actor=official.user,
-    )
+    return tuesday_season()
 
 
 def _cells(html, css_class):

@@ -1,0 +1,28 @@
+"""The golden season file (tests/data/golden_season.json) imported into a league, for tests
+that need a whole played season."""
+
+import datetime
+import json
+from pathlib import Path
+
+from flipwell.league import models as m
+from flipwell.league.services.season_files import import_season_file
+from tests import factories as f
+
+GOLDEN = json.loads((Path(__file__).parent / "data" / "golden_season.json").read_text())
+FIRST_MEET = datetime.date(2026, 1, 7)
+
+
+def import_golden(
+    official: m.LeagueOfficial, name: str, first_meet: datetime.date = FIRST_MEET
+) -> m.Season:
+    """The golden season imported into `official`'s league as `name`."""
+    return import_season_file(
+        league=official.league, name=name, data=GOLDEN, first_meet=first_meet, actor=official.user
+    )
+
+
+def tuesday_season() -> m.Season:
+    """The golden season as "Winter 2026" of a new league "Tuesday Flippers" (slug tuesday)."""
+    official = f.LeagueOfficialFactory(league__slug="tuesday", league__name="Tuesday Flippers")
+    return import_golden(official, "Winter 2026")
