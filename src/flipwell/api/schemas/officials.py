@@ -84,9 +84,10 @@ def _status(obj: m.Invitation) -> str:
     return "expired" if obj.expires_at <= datetime.datetime.now(datetime.UTC) else "pending"
 
 
-class InvitationOut(Schema):
+class _InvitationFields(Schema):
+    """What both sides of an invitation see of it."""
+
     id: int = Field(..., description="The invitation's id.")
-    invited_as: str = Field(..., description="The user name or e-mail address typed.")
     role: Role = Field(..., description="The role offered.")
     invited_by: str = Field(..., description="The user name of the official who invited.")
     created_at: datetime.datetime = Field(..., description="When it was sent.")
@@ -110,6 +111,12 @@ class InvitationOut(Schema):
         return _status(obj)
 
 
+class InvitationOut(_InvitationFields):
+    """An invitation as its league's officials see it: what was typed, never the account."""
+
+    invited_as: str = Field(..., description="The user name or e-mail address typed.")
+
+
 class InvitationPage(Schema):
     results: list[InvitationOut] = Field(
         ..., description="The league's pending invitations, newest first."
@@ -117,19 +124,11 @@ class InvitationPage(Schema):
     next: str | None = Field(..., description="URL of the next page; null on the last page.")
 
 
-class MyInvitationOut(Schema):
-    id: int = Field(..., description="The invitation's id.")
+class MyInvitationOut(_InvitationFields):
+    """An invitation as the invited account sees it: which league invites."""
+
     league: str = Field(..., description="The slug of the league that invites.")
     league_name: str = Field(..., description="Its name.")
-    role: Role = Field(..., description="The role offered.")
-    invited_by: str = Field(..., description="The user name of the official who invited.")
-    created_at: datetime.datetime = Field(..., description="When it was sent.")
-    expires_at: datetime.datetime = Field(..., description="Until when it may be accepted.")
-    status: Status = Field(..., description="pending, accepted, declined, withdrawn, expired.")
-
-    @staticmethod
-    def resolve_id(obj: m.Invitation) -> int:
-        return obj.pk
 
     @staticmethod
     def resolve_league(obj: m.Invitation) -> str:
@@ -138,14 +137,6 @@ class MyInvitationOut(Schema):
     @staticmethod
     def resolve_league_name(obj: m.Invitation) -> str:
         return obj.league.name
-
-    @staticmethod
-    def resolve_invited_by(obj: m.Invitation) -> str:
-        return obj.invited_by.get_username()
-
-    @staticmethod
-    def resolve_status(obj: m.Invitation) -> str:
-        return _status(obj)
 
 
 class MyInvitationPage(Schema):
