@@ -14,5 +14,7 @@ def test_api_docs_page_shows_the_operations_without_errors(new_page: NewContext)
 
     visit(page, "/api/v1/docs")
 
-    expect(page.locator(".swagger-ui .opblock").first).to_be_visible()
+    # The server's first schema reads every endpoint's services for its refusal codes (a few
+    # seconds on a busy machine) before Swagger can draw the operations.
+    expect(page.locator(".swagger-ui .opblock").first).to_be_visible(timeout=30_000)
     expect(page.locator(".swagger-ui .title")).to_contain_text("flipwell API")

@@ -18,23 +18,8 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 
-CONTENT_SECURITY_POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        # blob: a photo of the score shown on the phone before (or without) sending it.
-        "img-src 'self' blob:",
-        "font-src 'self'",
-        "connect-src 'self'",
-        "manifest-src 'self'",
-        "worker-src 'self'",
-        "object-src 'none'",
-        "base-uri 'self'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ]
-)
+from flipwell.content_policy import CONTENT_SECURITY_POLICY
+
 PERMISSIONS_POLICY = ", ".join(
     f"{feature}=()"
     for feature in (
