@@ -14,7 +14,8 @@ older export, a league's own file) is read under the league's readings as they a
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
@@ -29,6 +30,7 @@ from flipwell.rules import (
     MeetFacts,
     RuleError,
     SeasonFacts,
+    ViolationFacts,
     fold_season,
     ruleset_from_overrides,
 )
@@ -162,6 +164,8 @@ def _meet(
     machines: Mapping[str, m.Machine],
     actor: User,
 ) -> None:
+    """One meet of a season file as its rows, a handful of bulk inserts per kind of row (a
+    season is a few thousand rows: one insert each would make the import slow)."""
     meet = m.Meet.objects.create(
         season=season,
         number=facts.number,
@@ -173,124 +177,142 @@ def _meet(
         m.AnnouncedAbsence(meet=meet, player=players[p], recorded_by=actor)
         for p in sorted(facts.announced_absences)
     )
-    games_by_player: dict[str, list[m.Game]] = {}
-    for number, match in enumerate(facts.groups, start=1):
-        games = _group(meet, number, match, players, machines, actor)
-        for player in match.players:
-            games_by_player[player] = games
-    for violation in facts.violations:
-        games = games_by_player.get(violation.player, [])
-        current = violation.current_game
-        m.Violation.objects.create(
-            meet=meet,
-            game=games[current - 1] if current is not None else None,
-            player=players[violation.player],
-            kind=violation.violation.kind,
-            serious=not violation.violation.lo_marked_not_serious,
-            games_completed=violation.games_completed,
-            target_game=violation.target_game,
-            last_allowable_ball=violation.violation.last_allowable_ball,
-            slam_tilted=violation.violation.slam_tilted,
-            official=actor,
-            reason="imported from a season file",
-        )
+    played = _ImportedGames(meet=meet, players=players, actor=actor)
+    played.create(facts.groups, machines)
+    m.Violation.objects.bulk_create(
+        _violation(meet, played.games_of(violation.player), violation, players, actor)
+        for violation in facts.violations
+    )
 
 
-def _group(
+def _violation(
     meet: m.Meet,
-    number: int,
-    match: MatchFacts,
+    games: list[m.Game],
+    violation: ViolationFacts,
     players: Mapping[str, m.Player],
-    machines: Mapping[str, m.Machine],
     actor: User,
-) -> list[m.Game]:
-    group = m.Group.objects.create(meet=meet, number=number)
-    m.GroupMember.objects.bulk_create(
-        m.GroupMember(group=group, player=players[p], position=i)
-        for i, p in enumerate(match.players, start=1)
+) -> m.Violation:
+    current = violation.current_game
+    return m.Violation(
+        meet=meet,
+        game=games[current - 1] if current is not None else None,
+        player=players[violation.player],
+        kind=violation.violation.kind,
+        serious=not violation.violation.lo_marked_not_serious,
+        games_completed=violation.games_completed,
+        target_game=violation.target_game,
+        last_allowable_ball=violation.violation.last_allowable_ball,
+        slam_tilted=violation.violation.slam_tilted,
+        official=actor,
+        reason="imported from a season file",
     )
-    return [
-        _game(group, game_number, game, match, players, machines, actor)
-        for game_number, game in enumerate(match.games, start=1)
-    ]
 
 
-def _game(
-    group: m.Group,
-    number: int,
-    facts: GameFacts,
-    match: MatchFacts,
-    players: Mapping[str, m.Player],
-    machines: Mapping[str, m.Machine],
-    actor: User,
-) -> m.Game:
-    """One game of a season file as the rows a played game has: its confirmed sheet, its
-    forfeits, tie orders, compensatory games and score adjustments."""
-    game = m.Game.objects.create(group=group, number=number, machine=machines[facts.machine])
-    _sheet(game, facts, match, players, actor)
-    m.Forfeit.objects.bulk_create(
-        m.Forfeit(
-            game=game,
-            player=players[p],
-            countable=p not in facts.non_countable,
-            reason=m.Forfeit.Reason.ABSENT,
-            recorded_by=actor,
+@dataclass
+class _ImportedGames:
+    """The groups and games of one imported meet, with the rows a played game has: its
+    confirmed sheet, its forfeits, tie orders, compensatory games and score adjustments.
+    Rows are created in the order the meet was played (group by group, game by game)."""
+
+    meet: m.Meet
+    players: Mapping[str, m.Player]
+    actor: User
+    played: list[tuple[m.Game, GameFacts, MatchFacts]] = field(default_factory=list)
+
+    def games_of(self, player: str) -> list[m.Game]:
+        """`player`'s games of the meet, in order (none when absent from every group)."""
+        return [game for game, _, match in self.played if player in match.players]
+
+    def create(self, matches: Sequence[MatchFacts], machines: Mapping[str, m.Machine]) -> None:
+        groups = m.Group.objects.bulk_create(
+            m.Group(meet=self.meet, number=number) for number in range(1, len(matches) + 1)
         )
-        for p, score in facts.scores.items()
-        if score is None
-    )
-    for order in facts.tie_order:
-        tie = m.TieOrder.objects.create(game=game, recorded_by=actor)
+        m.GroupMember.objects.bulk_create(
+            m.GroupMember(group=group, player=self.players[p], position=i)
+            for group, match in zip(groups, matches, strict=True)
+            for i, p in enumerate(match.players, start=1)
+        )
+        self.played = [
+            (m.Game(group=group, number=n, machine=machines[game.machine]), game, match)
+            for group, match in zip(groups, matches, strict=True)
+            for n, game in enumerate(match.games, start=1)
+        ]
+        m.Game.objects.bulk_create(game for game, _, _ in self.played)
+        self._sheets()
+        self._forfeits_and_compensations()
+        self._tie_orders()
+        m.Violation.objects.bulk_create(
+            adjustment
+            for game, facts, _ in self.played
+            for adjustment in _adjustments(game, facts, self.players, self.actor)
+        )
+
+    def _sheets(self) -> None:
+        """Each game's confirmed score sheet, entered and confirmed by the group's first two."""
+        now = datetime.datetime.now(tz=datetime.UTC)
+        submissions = m.ScoreSubmission.objects.bulk_create(
+            m.ScoreSubmission(
+                game=game,
+                version=1,
+                entered_by=self.players[match.players[0]],
+                confirmed_by=self.players[match.players[1]],
+                confirmed_at=now,
+                recorded_by=self.actor,
+                idempotency_key=f"import:{self.meet.pk}:{game.group.number}:{game.number}",
+            )
+            for game, _, match in self.played
+        )
+        m.ScoreLine.objects.bulk_create(
+            m.ScoreLine(submission=submission, player=self.players[p], machine_score=score)
+            for submission, (_, facts, _) in zip(submissions, self.played, strict=True)
+            for p, score in facts.scores.items()
+        )
+
+    def _forfeits_and_compensations(self) -> None:
+        m.Forfeit.objects.bulk_create(
+            m.Forfeit(
+                game=game,
+                player=self.players[p],
+                countable=p not in facts.non_countable,
+                reason=m.Forfeit.Reason.ABSENT,
+                recorded_by=self.actor,
+            )
+            for game, facts, _ in self.played
+            for p, score in facts.scores.items()
+            if score is None
+        )
+        m.CompensatoryGame.objects.bulk_create(
+            m.CompensatoryGame(
+                game=game,
+                player=self.players[p],
+                new_score=c.new,
+                leading_subtracted=c.leading_subtracted,
+                state_subtracted=c.state_subtracted,
+                official=self.actor,
+            )
+            for game, facts, _ in self.played
+            for p, c in facts.compensatory.items()
+        )
+
+    def _tie_orders(self) -> None:
+        orders = [(game, order) for game, facts, _ in self.played for order in facts.tie_order]
+        ties = m.TieOrder.objects.bulk_create(
+            m.TieOrder(game=game, recorded_by=self.actor) for game, _ in orders
+        )
         m.TieOrderPlace.objects.bulk_create(
-            m.TieOrderPlace(tie_order=tie, player=players[p], position=i)
+            m.TieOrderPlace(tie_order=tie, player=self.players[p], position=i)
+            for tie, (_, order) in zip(ties, orders, strict=True)
             for i, p in enumerate(order, start=1)
         )
-    m.CompensatoryGame.objects.bulk_create(
-        m.CompensatoryGame(
-            game=game,
-            player=players[p],
-            new_score=c.new,
-            leading_subtracted=c.leading_subtracted,
-            state_subtracted=c.state_subtracted,
-            official=actor,
-        )
-        for p, c in facts.compensatory.items()
-    )
-    _adjustments(game, facts, players, actor)
-    return game
-
-
-def _sheet(
-    game: m.Game,
-    facts: GameFacts,
-    match: MatchFacts,
-    players: Mapping[str, m.Player],
-    actor: User,
-) -> None:
-    """The game's confirmed score sheet, entered and confirmed by the group's first two."""
-    entered, confirmed = (players[p] for p in match.players[:2])
-    submission = m.ScoreSubmission.objects.create(
-        game=game,
-        version=1,
-        entered_by=entered,
-        confirmed_by=confirmed,
-        confirmed_at=datetime.datetime.now(tz=datetime.UTC),
-        recorded_by=actor,
-        idempotency_key=f"import:{game.group.meet_id}:{game.group.number}:{game.number}",
-    )
-    m.ScoreLine.objects.bulk_create(
-        m.ScoreLine(submission=submission, player=players[p], machine_score=score)
-        for p, score in facts.scores.items()
-    )
 
 
 def _adjustments(
     game: m.Game, facts: GameFacts, players: Mapping[str, m.Player], actor: User
-) -> None:
+) -> list[m.Violation]:
     """The game's reduced and zeroed scores as the violations that made them."""
     adjustments = [(p, "own_unallowable_extra_ball", True) for p in sorted(facts.reduced)]
     adjustments += [(p, ZERO_REASON_KINDS[why], False) for p, why in facts.zeroed.items()]
-    m.Violation.objects.bulk_create(
+    return [
         m.Violation(
             meet=game.group.meet,
             game=game,
@@ -303,4 +325,4 @@ def _adjustments(
             reason="imported from a season file",
         )
         for p, kind, last_ball in adjustments
-    )
+    ]
