@@ -22,7 +22,6 @@ from flipwell.league.services._edge import (
     group_player_ids,
     locked_game,
     open_meet,
-    record_ruling,
     require_member,
     require_official,
     require_reason,
@@ -375,15 +374,15 @@ def designate_late_join_forfeits(
             check_late_join_designation(countable, ruleset=ruleset)
         entry.late_join_forfeits_countable = countable
         entry.save(update_fields=["late_join_forfeits_countable"])
-        ruling = record_ruling(  # now: its id names the notice
-            league=league,
-            official=actor,
+        write.ruling(
             kind="late_join_forfeits_countable"
             if countable
             else "late_join_forfeits_not_countable",
             subject=f"{player}, {season.name}: forfeits before meet {entry.joined_at_meet}",
             reason=why,
         )
+        write.refold()  # records the ruling now: its id names the notice
+        ruling = write.recorded[-1]
         write.event(
             "season.late_join_forfeits_designated",
             entry,

@@ -44,7 +44,6 @@ from flipwell.league.services._edge import (
     hold_meet,
     locked_game,
     open_meet,
-    require_official,
     require_reason,
     rules_edge,
     season_changed,
@@ -351,9 +350,12 @@ def announce_machine_problem(
     PermissionDenied unless `actor` is a league official; ValidationError for a closed meet or
     an empty problem.
     """
-    with transaction.atomic():
-        league = meet.season.league
-        require_official(actor=actor, league=league, action="announce a machine problem")
+    with official_write(
+        league=meet.season.league,
+        actor=actor,
+        action="announce a machine problem",
+        season=meet.season,
+    ) as write:
         _check_machine_at(meet, machine)
         text = problem.strip()
         if not text:
@@ -361,14 +363,8 @@ def announce_machine_problem(
         row = m.AnnouncedProblem.objects.create(
             meet=meet, machine=machine, problem=text, official=actor
         )
-        record_event(
-            action="machine.problem_announced",
-            obj=row,
-            league=league,
-            actor=actor,
-            data={"meet": meet.pk, "machine": machine.pk, "problem": text},
-        )
-        season_changed(meet.season)
+        data = {"meet": meet.pk, "machine": machine.pk, "problem": text}
+        write.event("machine.problem_announced", row, data)
     return row
 
 
@@ -669,10 +665,13 @@ def declare_machine_state(
 def _declaration(
     meet: m.Meet, machine: m.Machine, kind: str, reason: str, actor: User
 ) -> m.MachineDeclaration:
-    with transaction.atomic():
+    with official_write(
+        league=meet.season.league,
+        actor=actor,
+        action="declare a machine's state",
+        season=meet.season,
+    ):
         meet = m.Meet.objects.select_for_update().select_related("season__league").get(pk=meet.pk)
-        league = meet.season.league
-        require_official(actor=actor, league=league, action="declare a machine's state")
         _check_machine_at(meet, machine)
         why = require_reason(reason, field="reason", what="A machine declaration (R7.3-q)")
         if not declare_machine_state(meet, machine, kind, actor, why):
@@ -681,7 +680,6 @@ def _declaration(
                 {"machine": f"{machine} is already {state} at this meet."},
                 code="machine_already_declared",
             )
-        season_changed(meet.season)
     return m.MachineDeclaration.objects.filter(meet=meet, machine=machine).latest(
         "created_at", "id"
     )

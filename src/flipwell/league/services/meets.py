@@ -17,6 +17,7 @@ these services only load facts, call the rules, store the new facts and write th
 
 from __future__ import annotations
 
+import copy
 import datetime
 import secrets
 from collections.abc import Mapping, Sequence
@@ -41,14 +42,12 @@ from flipwell.league.selectors.meet_board import (
 from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.services._edge import (
     fold,
-    record_ruling,
-    require_official,
     require_reason,
     rules_edge,
     season_changed,
 )
 from flipwell.league.services._meet_warnings import start_warnings
-from flipwell.league.services._protocol import official_write
+from flipwell.league.services._protocol import Write, official_write
 from flipwell.rules import (
     AnnouncedTardiness,
     FirstMachineDraw,
@@ -90,23 +89,21 @@ def schedule_meet(
     the season's meets or a date that needs a reason without one; ConflictError
     (``meet_already_scheduled``, naming the meet and its date) for one already scheduled.
     """
-    with transaction.atomic():
-        require_official(actor=actor, league=season.league, action="schedule a meet")
+    with official_write(
+        league=season.league, actor=actor, action="schedule a meet", season=season
+    ) as write:
         _check_number(season, number)
         _check_not_scheduled(season, number)
         meet = m.Meet(season=season, number=number, date=date)
         meet.full_clean()
-        checks, reason = _checked_date(meet, date, date_reason, actor=actor)
+        checks, reason = _checked_date(write, meet, date, date_reason)
         meet.save()
-        record_event(
-            action="meet.scheduled",
-            obj=meet,
-            league=season.league,
-            actor=actor,
-            data={"number": number, "date": date.isoformat()}
+        write.event(
+            "meet.scheduled",
+            meet,
+            {"number": number, "date": date.isoformat()}
             | ({"date_checks": checks, "date_reason": reason} if checks else {}),
         )
-        season_changed(season)
     return meet
 
 
@@ -122,10 +119,10 @@ def reschedule_meet(
     Raises PermissionDenied unless `actor` is a league official; ValidationError for a meet that
     has started, the same date again, or no reason.
     """
-    with transaction.atomic():
-        meet = m.Meet.objects.select_for_update().select_related("season__league").get(pk=meet.pk)
-        league = meet.season.league
-        require_official(actor=actor, league=league, action="reschedule a meet")
+    with official_write(
+        league=meet.season.league, actor=actor, action="reschedule a meet", season=meet.season
+    ) as write:
+        meet = _locked(meet)
         _check_planned(meet, doing="rescheduled")
         why = require_reason(reason, field="reason", what=f"Moving meet {meet.number}")
         if date == meet.date:
@@ -135,22 +132,13 @@ def reschedule_meet(
         old = meet.date
         meet.date = date
         meet.save(update_fields=["date"])
-        record_ruling(
-            league=league,
-            official=actor,
-            kind="meet_rescheduled",
-            subject=f"{meet.season}, meet {meet.number}: {old.isoformat()} to {date.isoformat()}"[
-                :200
-            ],
-            reason=why,
-            meet=meet,
-        )
-        record_event(
-            action="meet.rescheduled",
-            obj=meet,
-            league=league,
-            actor=actor,
-            data={
+        moved = f"{old.isoformat()} to {date.isoformat()}"
+        subject = f"{meet.season}, meet {meet.number}: {moved}"[:200]
+        write.ruling(kind="meet_rescheduled", subject=subject, reason=why, meet=meet)
+        write.event(
+            "meet.rescheduled",
+            meet,
+            {
                 "number": meet.number,
                 "from": old.isoformat(),
                 "to": date.isoformat(),
@@ -158,8 +146,12 @@ def reschedule_meet(
                 "reason": why,
             },
         )
-        season_changed(meet.season)
     return meet
+
+
+def _locked(meet: m.Meet) -> m.Meet:
+    """`meet` re-read and locked for the write, with its season and league."""
+    return m.Meet.objects.select_for_update().select_related("season__league").get(pk=meet.pk)
 
 
 @dataclass(frozen=True)
@@ -185,46 +177,41 @@ def cancel_meet(*, meet: m.Meet, reason: str | None, actor: User) -> CancelledMe
     notices removed, renumbering). Raises PermissionDenied unless `actor` is a league
     official; ValidationError for a meet that has started or no reason.
     """
-    with transaction.atomic():
-        meet = m.Meet.objects.select_for_update().select_related("season__league").get(pk=meet.pk)
-        season, league = meet.season, meet.season.league
-        require_official(actor=actor, league=league, action="cancel a meet")
+    with official_write(
+        league=meet.season.league, actor=actor, action="cancel a meet", season=meet.season
+    ) as write:
+        meet = _locked(meet)
+        season = meet.season
         _check_planned(meet, doing="cancelled")
         why = require_reason(reason, field="reason", what=f"Cancelling meet {meet.number}")
-        absences = list(meet.announced_absences.values_list("player_id", flat=True))
-        lateness = list(meet.lateness_notices.values_list("player_id", flat=True))
         later = list(
             season.meets.select_for_update().filter(number__gt=meet.number).order_by("number")
         )
         renumbered = tuple((x.number, x.number - 1) for x in later)
-        record_ruling(
-            league=league,
-            official=actor,
-            kind="meet_cancelled",
-            subject=f"{season}, meet {meet.number} ({meet.date.isoformat()})"[:200],
-            reason=why,
-        )
-        record_event(
-            action="meet.cancelled",
-            obj=meet,
-            league=league,
-            actor=actor,
-            data={
-                "number": meet.number,
-                "date": meet.date.isoformat(),
-                "reason": why,
-                "absences_removed": absences,
-                "lateness_notices_removed": lateness,
-                "renumbered": [list(pair) for pair in renumbered],
-            },
-        )
+        subject = f"{season}, meet {meet.number} ({meet.date.isoformat()})"[:200]
+        write.ruling(kind="meet_cancelled", subject=subject, reason=why)
+        write.event("meet.cancelled", copy.copy(meet), _cancelled_data(meet, renumbered, why))
         number, date = meet.number, meet.date
-        meet.delete()
+        meet.delete()  # the event's copy keeps the meet's id, which delete() clears
         for moved in later:  # in order, so each number is free when taken
             moved.number -= 1
             moved.save(update_fields=["number"])
-        season_changed(season)
     return CancelledMeet(number=number, date=date, renumbered=renumbered)
+
+
+def _cancelled_data(
+    meet: m.Meet, renumbered: tuple[tuple[int, int], ...], why: str
+) -> dict[str, Any]:
+    """The audit data of a cancelled meet: what it was, the notices it takes with it, and the
+    later meets renumbered."""
+    return {
+        "number": meet.number,
+        "date": meet.date.isoformat(),
+        "reason": why,
+        "absences_removed": list(meet.announced_absences.values_list("player_id", flat=True)),
+        "lateness_notices_removed": list(meet.lateness_notices.values_list("player_id", flat=True)),
+        "renumbered": [list(pair) for pair in renumbered],
+    }
 
 
 def announce_absence(*, meet: m.Meet, player: m.Player, actor: User) -> m.AnnouncedAbsence:
@@ -237,10 +224,13 @@ def announce_absence(*, meet: m.Meet, player: m.Player, actor: User) -> m.Announ
     ValidationError when the meet has started, the player is not entered for this meet, or
     his absence is already recorded.
     """
-    with transaction.atomic():
+    with official_write(
+        league=meet.season.league, actor=actor, action="record an absence", season=meet.season
+    ) as write:
         meet = m.Meet.objects.select_for_update().get(pk=meet.pk)
-        require_official(actor=actor, league=meet.season.league, action="record an absence")
-        return _record_absence(meet=meet, player=player, actor=actor)
+        absence, data = _absence(meet=meet, player=player, actor=actor)
+        write.event("meet.absence_announced", absence, data)
+    return absence
 
 
 def _record_absence(
@@ -251,10 +241,34 @@ def _record_absence(
     link: m.PlayerLink | None = None,
     received_at: datetime.datetime | None = None,
 ) -> m.AnnouncedAbsence:
-    """The shared part of `announce_absence`, for a caller that already locked `meet` and
-    checked who may tell it: the LO (`actor`) or the player through their personal link
-    (`link`, `flipwell.league.services.player_links`). Same checks, fact and audit event."""
-    league = meet.season.league
+    """`announce_absence` for a caller that already locked `meet`, checked who may tell it
+    and writes its own transaction: the player through their personal link (`link`,
+    `flipwell.league.services.player_links`). Same checks, fact and audit event."""
+    absence, data = _absence(
+        meet=meet, player=player, actor=actor, link=link, received_at=received_at
+    )
+    record_event(
+        action="meet.absence_announced",
+        obj=absence,
+        league=meet.season.league,
+        actor=actor,
+        data=data,
+    )
+    season_changed(meet.season)
+    return absence
+
+
+def _absence(
+    *,
+    meet: m.Meet,
+    player: m.Player,
+    actor: User | None,
+    link: m.PlayerLink | None = None,
+    received_at: datetime.datetime | None = None,
+) -> tuple[m.AnnouncedAbsence, dict[str, Any]]:
+    """The announced absence of `player` from locked `meet`, stored, and its audit data;
+    refused once the meet has started (R3.1-d, R3.1-e), for a player not entered or a
+    repeat."""
     if meet.status != m.Meet.Status.PLANNED:
         raise ConflictError(
             {
@@ -277,16 +291,13 @@ def _record_absence(
         recorded_by=actor,
         player_link=link,
     )
-    record_event(
-        action="meet.absence_announced",
-        obj=absence,
-        league=league,
-        actor=actor,
-        data={"meet": meet.pk, "player": player.pk}
-        | ({"player_link": link.pk} if link is not None else {}),
-    )
-    season_changed(meet.season)
-    return absence
+    data = {"meet": meet.pk, "player": player.pk} | _link_data(link)
+    return absence, data
+
+
+def _link_data(link: m.PlayerLink | None) -> dict[str, Any]:
+    """The audit data naming the player's link a notice came through, if it did."""
+    return {"player_link": link.pk} if link is not None else {}
 
 
 @dataclass(frozen=True)
@@ -320,15 +331,21 @@ def announce_lateness(
     """
     now = timezone.now()
     told = at or now
-    with transaction.atomic():
+    with official_write(
+        league=meet.season.league,
+        actor=actor,
+        action="record a lateness notice",
+        season=meet.season,
+    ) as write:
         meet = m.Meet.objects.select_for_update().get(pk=meet.pk)
-        require_official(actor=actor, league=meet.season.league, action="record a lateness notice")
         if told > now:
             raise Refusal(
                 {"at": "A notice is recorded once it came: the time it came is in the future."},
                 code="notice_in_future",
             )
-        return _record_lateness(meet=meet, player=player, told=told, actor=actor)
+        lateness, data = _lateness(meet=meet, player=player, told=told, actor=actor)
+        write.event("meet.lateness_announced", lateness.notice, data)
+    return lateness
 
 
 def _record_lateness(
@@ -339,10 +356,32 @@ def _record_lateness(
     actor: User | None,
     link: m.PlayerLink | None = None,
 ) -> AnnouncedLateness:
-    """The shared part of `announce_lateness`, for a caller that already locked `meet` and
-    checked who may tell it: the LO (`actor`) or the player through their personal link
-    (`link`, `flipwell.league.services.player_links`). Same checks, fact and audit event."""
-    league = meet.season.league
+    """`announce_lateness` for a caller that already locked `meet`, checked who may tell it
+    and writes its own transaction: the player through their personal link (`link`,
+    `flipwell.league.services.player_links`). Same checks, fact and audit event."""
+    lateness, data = _lateness(meet=meet, player=player, told=told, actor=actor, link=link)
+    record_event(
+        action="meet.lateness_announced",
+        obj=lateness.notice,
+        league=meet.season.league,
+        actor=actor,
+        data=data,
+    )
+    season_changed(meet.season)
+    return lateness
+
+
+def _lateness(
+    *,
+    meet: m.Meet,
+    player: m.Player,
+    told: datetime.datetime,
+    actor: User | None,
+    link: m.PlayerLink | None = None,
+) -> tuple[AnnouncedLateness, dict[str, Any]]:
+    """The lateness notice of `player` for locked `meet`, told at `told`, stored with the
+    rules' tardiness, and its audit data; refused once the meet is closed, for a player not
+    entered or a repeat."""
     if meet.status == m.Meet.Status.CLOSED:
         raise ConflictError(
             {"meet": f"Meet {meet.number} is closed: a lateness notice cannot be added."},
@@ -362,22 +401,15 @@ def _record_lateness(
     notice = m.LatenessNotice.objects.create(
         meet=meet, player=player, recorded_at=told, recorded_by=actor, player_link=link
     )
-    record_event(
-        action="meet.lateness_announced",
-        obj=notice,
-        league=league,
-        actor=actor,
-        data={
-            "meet": meet.pk,
-            "player": player.pk,
-            "at": told.isoformat(),
-            "announced": tardiness.announced,
-            "wait_until": tardiness.wait_until.isoformat() if tardiness.wait_until else None,
-        }
-        | ({"player_link": link.pk} if link is not None else {}),
-    )
-    season_changed(meet.season)
-    return AnnouncedLateness(notice=notice, tardiness=tardiness)
+    wait_until = tardiness.wait_until.isoformat() if tardiness.wait_until else None
+    data = {
+        "meet": meet.pk,
+        "player": player.pk,
+        "at": told.isoformat(),
+        "announced": tardiness.announced,
+        "wait_until": wait_until,
+    } | _link_data(link)
+    return AnnouncedLateness(notice=notice, tardiness=tardiness), data
 
 
 ANNOUNCEMENTS = ("absence", "lateness")
@@ -397,10 +429,17 @@ def withdraw_announcement(
     told and through which link). Raises PermissionDenied unless `actor` is a league official;
     ValidationError for an unknown kind, a started meet or nothing announced.
     """
-    with transaction.atomic():
-        meet = m.Meet.objects.select_for_update().select_related("season__league").get(pk=meet.pk)
-        require_official(actor=actor, league=meet.season.league, action="withdraw an announcement")
-        return _withdraw(meet=meet, player=player, kind=kind, actor=actor)
+    with official_write(
+        league=meet.season.league,
+        actor=actor,
+        action="withdraw an announcement",
+        season=meet.season,
+    ) as write:
+        meet = _locked(meet)
+        row, data = _withdrawn(meet=meet, player=player, kind=kind)
+        write.event(f"meet.{kind}_withdrawn", copy.copy(row), data)
+        row.delete()  # the event's copy keeps the row's id, which delete() clears
+    return row
 
 
 def _withdraw(
@@ -411,8 +450,26 @@ def _withdraw(
     actor: User | None,
     link: m.PlayerLink | None = None,
 ) -> m.AnnouncedAbsence | m.LatenessNotice:
-    """The shared part of `withdraw_announcement`, for a caller that locked `meet` and checked
-    who withdraws: the LO (`actor`) or the player through their link (`link`)."""
+    """`withdraw_announcement` for a caller that locked `meet`, checked who withdraws and
+    writes its own transaction: the player through their link (`link`)."""
+    row, data = _withdrawn(meet=meet, player=player, kind=kind, link=link)
+    record_event(
+        action=f"meet.{kind}_withdrawn",
+        obj=row,
+        league=meet.season.league,
+        actor=actor,
+        data=data,
+    )
+    row.delete()
+    season_changed(meet.season)
+    return row
+
+
+def _withdrawn(
+    *, meet: m.Meet, player: m.Player, kind: str, link: m.PlayerLink | None = None
+) -> tuple[m.AnnouncedAbsence | m.LatenessNotice, dict[str, Any]]:
+    """`player`'s announcement of `kind` for locked `meet`, to withdraw, and the audit data of
+    its withdrawal; refused for an unknown kind, a started meet or nothing announced."""
     if kind not in ANNOUNCEMENTS:
         raise Refusal(
             {"kind": "Withdraw an absence or a lateness notice."}, code="unknown_notice_kind"
@@ -435,22 +492,13 @@ def _withdraw(
             {"player": f"{player} has no {what} for meet {meet.number} to withdraw."},
             code="nothing_announced",
         )
-    record_event(
-        action=f"meet.{kind}_withdrawn",
-        obj=row,
-        league=meet.season.league,
-        actor=actor,
-        data={
-            "meet": meet.pk,
-            "player": player.pk,
-            "told_at": row.recorded_at.isoformat(),
-            "told_through_link": row.player_link_id,
-        }
-        | ({"player_link": link.pk} if link is not None else {}),
-    )
-    row.delete()
-    season_changed(meet.season)
-    return row
+    data = {
+        "meet": meet.pk,
+        "player": player.pk,
+        "told_at": row.recorded_at.isoformat(),
+        "told_through_link": row.player_link_id,
+    } | _link_data(link)
+    return row, data
 
 
 @dataclass(frozen=True)
@@ -503,7 +551,7 @@ def start_meet(
         league=season.league, actor=actor, action="start a meet", season=season
     ) as write:
         meet, moved = _meet_to_start(season, number, date)
-        dated = _checked_date(meet, meet.date, date_reason, actor=actor) if moved else ([], "")
+        dated = _checked_date(write, meet, meet.date, date_reason) if moved else ([], "")
         _refuse_before_its_day(meet, given=date is not None)
         result, ruleset = fold(season)
         groups, reason = _groups_to_play(meet, result, ruleset, override_groups, override_reason)
@@ -807,11 +855,12 @@ def _date_problems(meet: m.Meet, on: datetime.date) -> tuple[MeetDateProblem, ..
 
 
 def _checked_date(
-    meet: m.Meet, on: datetime.date, reason: str | None, *, actor: User
+    write: Write, meet: m.Meet, on: datetime.date, reason: str | None
 ) -> tuple[list[str], str]:
     """The checks `on` fails for `meet` and the official's reason for them: a date that fails
-    one needs `reason` (field ``date_reason``), recorded as a Ruling ``meet_date``. Returns
-    ([], "") for a plain date (a reason given then is not needed, and is not recorded)."""
+    one needs `reason` (field ``date_reason``), recorded as a Ruling ``meet_date`` by `write`.
+    Returns ([], "") for a plain date (a reason given then is not needed, and is not
+    recorded)."""
     problems = _date_problems(meet, on)
     if not problems:
         return [], ""
@@ -823,13 +872,11 @@ def _checked_date(
             "date, or choose another."
         )
         raise Refusal({"date_reason": asked}, code="date_needs_reason")
-    record_ruling(
-        league=meet.season.league,
-        official=actor,
+    write.ruling(
         kind="meet_date",
         subject=f"{meet.season}, meet {meet.number}: {on.isoformat()}"[:200],
         reason=why,
-        meet=meet if meet.pk else None,
+        meet=meet if meet.pk else None,  # a meet scheduled now is not stored yet
     )
     return [p.check for p in problems], why
 
