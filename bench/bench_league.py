@@ -34,7 +34,7 @@ def main() -> None:
 
     from flipwell.league import models as m
     from flipwell.league.selectors.standings import standings
-    from flipwell.league.services.meets import close_meet
+    from flipwell.league.services.meets.close import close_meet
     from flipwell.league.services.players import import_players_csv
     from flipwell.league.services.season_files import import_season_file
 

@@ -2,7 +2,7 @@
 permission matrix: a check whose deletion no test notices (a survivor) is a check nobody
 tests (issue 26 §6).
 
-A permission check is a statement of ``src/flipwell/league/services/*.py``,
+A permission check is a statement of ``src/flipwell/league/services/**/*.py``,
 ``src/flipwell/web/auth.py`` or ``src/flipwell/web/views/manage/*.py`` that
 
 - calls ``require_official``, ``require_scorekeeping``, ``require_role`` or a helper whose name
@@ -37,7 +37,7 @@ SERVICES = ROOT / "src" / "flipwell" / "league" / "services"
 WEB = ROOT / "src" / "flipwell" / "web"
 # Where the permission checks are: the services, and the console's own gate (console_page,
 # signed_in) and views.
-SOURCES = [*sorted(SERVICES.glob("*.py")), WEB / "auth.py", *sorted(WEB.glob("views/manage/*.py"))]
+SOURCES = [*sorted(SERVICES.rglob("*.py")), WEB / "auth.py", *sorted(WEB.glob("views/manage/*.py"))]
 CHECKS = {"require_official", "require_scorekeeping", "require_role"}
 # Checks whose deletion changes nothing a person can do (equivalent mutants), with the reason.
 EQUIVALENT = {

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from flipwell.league import models as m
-from flipwell.league.services.meet_machines import declare_machine_unplayable
+from flipwell.league.services.meet_machines.declarations import declare_machine_unplayable
 from tests import factories as f
 from tests.api.conftest import bearer, post, token
 from tests.league.league_night import game, next_game, play, start

@@ -9,8 +9,9 @@ import pytest
 
 from flipwell.league import models as m
 from flipwell.league.selectors.meet_board import meet_board
-from flipwell.league.services.meet_machines import choose_next_machine
-from flipwell.league.services.meets import close_meet, schedule_meet
+from flipwell.league.services.meet_machines.next_machine import choose_next_machine
+from flipwell.league.services.meets.close import close_meet
+from flipwell.league.services.meets.schedule import schedule_meet
 from tests.api.conftest import post, token
 from tests.league.league_night import free_machine, game, play, start
 

@@ -22,7 +22,8 @@ import pytest
 from flipwell.league import models as m
 from flipwell.league.services.forfeits import record_forfeit
 from flipwell.league.services.match_absences import record_match_absence
-from flipwell.league.services.meets import announce_absence, announce_lateness, schedule_meet
+from flipwell.league.services.meets.announcements import announce_absence, announce_lateness
+from flipwell.league.services.meets.schedule import schedule_meet
 from flipwell.league.services.player_links import issue_player_link
 from flipwell.league.services.playoff_sheets import (
     confirm_playoff_scores,

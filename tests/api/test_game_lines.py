@@ -4,12 +4,12 @@ score entered and each adjustment beside it, the place and the points, on the me
 
 import pytest
 
-from flipwell.league.services.malfunctions import (
+from flipwell.league.services.malfunctions.compensatory import (
     record_compensatory_game,
-    report_malfunction,
     request_compensatory_game,
 )
-from flipwell.league.services.violations import record_violation
+from flipwell.league.services.malfunctions.report import report_malfunction
+from flipwell.league.services.violations.penalties import record_violation
 from tests.league.league_night import build_night, game, next_game, play, start
 
 pytestmark = pytest.mark.django_db
@@ -93,11 +93,11 @@ def test_meet_read_gives_a_zeroed_score_as_zero(client, night):
 def test_meet_read_keeps_each_game_its_own_lines_past_a_discarded_score(client, night):
     """R7.4-c, A58: game 2's discarded score gives it no result until the replay; game 3,
     played meanwhile, shows its own scores, not game 2's."""
-    from flipwell.league.services.malfunctions import (
+    from flipwell.league.services.malfunctions.discarded_scores import (
         record_positive_malfunction_replay,
         record_replay_scores,
     )
-    from flipwell.league.services.meet_machines import official_chooses_next_machine
+    from flipwell.league.services.meet_machines.next_machine import official_chooses_next_machine
 
     a, b, c, d = night.members
     second = next_game(night.meet, 1, d)

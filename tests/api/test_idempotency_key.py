@@ -24,7 +24,7 @@ from flipwell.league.services.invitations import invite_official
 from flipwell.league.services.ledger import record_ledger_entry
 from flipwell.league.services.machine_care import report_machine_problem
 from flipwell.league.services.player_links import issue_player_link
-from flipwell.league.services.violations import record_violation
+from flipwell.league.services.violations.penalties import record_violation
 from tests import factories as f
 from tests.api.conftest import bearer, token
 from tests.league.league_night import Night, build_night, free_machine, game, play, start

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.player_link_tokens import token_for
-from flipwell.league.services.meets import schedule_meet
+from flipwell.league.services.meets.schedule import schedule_meet
 from flipwell.league.services.player_links import issue_player_link, revoke_player_link
 from tests.league.league_night import DATE, build_night
 from tests.league.league_night import start as start_night

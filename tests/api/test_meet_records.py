@@ -12,7 +12,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from flipwell.league import models as m
-from flipwell.league.services.malfunctions import report_malfunction, request_compensatory_game
+from flipwell.league.services.malfunctions.compensatory import request_compensatory_game
+from flipwell.league.services.malfunctions.report import report_malfunction
 from tests import factories as f
 from tests.api.conftest import bearer, post, token
 from tests.league.league_night import build_night, game, play, start

@@ -22,7 +22,8 @@ from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.refusals import CODES
 from flipwell.league.selectors.meet_board import meet_board
-from flipwell.league.services.malfunctions import report_malfunction, request_compensatory_game
+from flipwell.league.services.malfunctions.compensatory import request_compensatory_game
+from flipwell.league.services.malfunctions.report import report_malfunction
 from tests.api.conftest import post, token
 from tests.league.league_night import game, play, start
 
@@ -71,7 +72,7 @@ def test_every_service_refusal_is_a_refusal_with_a_code():
         f'{path.name}:{call.lineno} ({function}): raise Refusal(..., code="<the_check>") '
         '(422, the request is wrong) or ConflictError(..., code="<the_check>") (409, the '
         "league's state forbids it now) instead of ValidationError"
-        for path in sorted(SERVICES.glob("*.py"))
+        for path in sorted(SERVICES.rglob("*.py"))
         for call, function in _calls(path)
         if _name(call) == "ValidationError"
     ]

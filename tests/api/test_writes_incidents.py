@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from flipwell.league import models as m
-from flipwell.league.services.malfunctions import (
+from flipwell.league.services.malfunctions.compensatory import request_compensatory_game
+from flipwell.league.services.malfunctions.discarded_scores import (
     record_positive_malfunction_replay,
-    report_malfunction,
-    request_compensatory_game,
 )
-from flipwell.league.services.meet_machines import declare_machine_unplayable
-from flipwell.league.services.violations import record_violation
+from flipwell.league.services.malfunctions.report import report_malfunction
+from flipwell.league.services.meet_machines.declarations import declare_machine_unplayable
+from flipwell.league.services.violations.penalties import record_violation
 from tests import factories as f
 from tests.api.conftest import post, token
 from tests.league.league_night import game, play, start

@@ -11,7 +11,7 @@ import datetime
 
 from playwright.sync_api import Locator, Page, expect
 
-from flipwell.league.services.meets import start_meet
+from flipwell.league.services.meets.start import start_meet
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import audit, screenshot, sheet_path, visit
 from tests.browser.night import board_group, build_league, shows

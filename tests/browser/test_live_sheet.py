@@ -15,7 +15,7 @@ from playwright.sync_api import Page, Response, expect
 
 from flipwell.league import models as m
 from flipwell.league.selectors.meet_board import BoardGroup
-from flipwell.league.services.meets import start_meet
+from flipwell.league.services.meets.start import start_meet
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import screenshot, sheet_path, visit
 from tests.browser.night import board_group, build_league, confirm_scores, enter_scores, shows

@@ -14,7 +14,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from flipwell.league import models as m
-from flipwell.league.services.meets import start_meet
+from flipwell.league.services.meets.start import start_meet
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import screenshot, sheet_path, visit
 from tests.browser.night import (

@@ -18,7 +18,7 @@ from flipwell.league import models as m
 from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague, create_demo_league
 from flipwell.league.player_link_tokens import token_for
 from flipwell.league.services.machine_care import report_machine_problem
-from flipwell.league.services.meets import start_meet
+from flipwell.league.services.meets.start import start_meet
 from flipwell.league.services.player_links import issue_player_link
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import (

@@ -10,7 +10,7 @@ import re
 from playwright.sync_api import expect
 
 from flipwell.league import models as m
-from flipwell.league.services.meets import start_meet
+from flipwell.league.services.meets.start import start_meet
 from tests import photo_files as pf
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import DESKTOP, log_in, screenshot, sheet_path, visit

@@ -45,7 +45,7 @@ def main(argv: list[str]) -> dict[str, Any]:
 
 def _night(players: int) -> dict[str, Any]:
     from flipwell.league import models as m
-    from flipwell.league.services.meets import start_meet
+    from flipwell.league.services.meets.start import start_meet
     from flipwell.league.services.tokens import issue_api_token
     from tests import factories as f
 

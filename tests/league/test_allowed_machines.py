@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from flipwell.league import models as m
 from flipwell.league.selectors.allowed_machines import AllowedMachines, allowed_machines
-from flipwell.league.services.meet_machines import (
+from flipwell.league.services.meet_machines.declarations import declare_machine_unplayable
+from flipwell.league.services.meet_machines.next_machine import (
     choose_next_machine,
-    declare_machine_unplayable,
     official_chooses_next_machine,
 )
 from tests.league.league_night import build_night, game, group, play, start

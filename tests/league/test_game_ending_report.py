@@ -6,7 +6,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
-from flipwell.league.services.malfunctions import preview_game_ending, report_malfunction
+from flipwell.league.services.malfunctions.game_ending import preview_game_ending
+from flipwell.league.services.malfunctions.report import report_malfunction
 from tests.league.league_night import build_night, game
 from tests.league.league_night import start as start_night
 

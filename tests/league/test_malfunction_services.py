@@ -9,16 +9,18 @@ from flipwell.league.adapters import season_facts
 from flipwell.league.selectors.machine_history import machine_histories
 from flipwell.league.services.corrections import request_correction
 from flipwell.league.services.forfeits import record_forfeit
-from flipwell.league.services.malfunctions import (
-    preview_game_ending,
+from flipwell.league.services.malfunctions.compensatory import (
     record_compensatory_game,
-    record_positive_malfunction_replay,
-    record_replay_scores,
-    report_malfunction,
     request_compensatory_game,
 )
-from flipwell.league.services.meet_machines import announce_machine_problem
-from flipwell.league.services.meets import close_meet
+from flipwell.league.services.malfunctions.discarded_scores import (
+    record_positive_malfunction_replay,
+    record_replay_scores,
+)
+from flipwell.league.services.malfunctions.game_ending import preview_game_ending
+from flipwell.league.services.malfunctions.report import report_malfunction
+from flipwell.league.services.meet_machines.declarations import announce_machine_problem
+from flipwell.league.services.meets.close import close_meet
 from flipwell.rules.season import fold_season
 from tests.league.league_night import build_night, game
 from tests.league.league_night import play as play_game

@@ -12,7 +12,7 @@ from flipwell.league.selectors.standings import standings
 from flipwell.league.services import ConflictError
 from flipwell.league.services.forfeits import designate_forfeit_non_countable
 from flipwell.league.services.match_absences import record_match_absence, withdraw_match_absence
-from flipwell.league.services.meet_machines import choose_next_machine
+from flipwell.league.services.meet_machines.next_machine import choose_next_machine
 from flipwell.league.services.scores import confirm_scores, submit_scores
 from tests.league.league_night import build_night, free_machine, game, group, next_game, play, start
 

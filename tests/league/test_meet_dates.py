@@ -11,14 +11,10 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.selectors.standings import standings
-from flipwell.league.services.meets import (
-    announce_absence,
-    cancel_meet,
-    close_meet,
-    reschedule_meet,
-    schedule_meet,
-    start_meet,
-)
+from flipwell.league.services.meets.announcements import announce_absence
+from flipwell.league.services.meets.close import close_meet
+from flipwell.league.services.meets.schedule import cancel_meet, reschedule_meet, schedule_meet
+from flipwell.league.services.meets.start import start_meet
 from flipwell.rules import written_day
 from tests import factories as f
 from tests.league.league_night import DATE, build_night

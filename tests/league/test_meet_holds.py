@@ -30,7 +30,7 @@ from flipwell.league.services._edge import (
     hold_meet,
     locked_game,
 )
-from flipwell.league.services.meet_machines import choose_next_machine
+from flipwell.league.services.meet_machines.next_machine import choose_next_machine
 from flipwell.league.services.scores import confirm_scores, submit_scores
 from tests.league import league_night as night_
 

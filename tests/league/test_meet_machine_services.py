@@ -6,12 +6,12 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
-from flipwell.league.services.meet_machines import (
-    choose_next_machine,
+from flipwell.league.services.meet_machines.declarations import (
     declare_machine_repaired,
     declare_machine_unplayable,
-    replace_machine,
 )
+from flipwell.league.services.meet_machines.next_machine import choose_next_machine
+from flipwell.league.services.meet_machines.replacement import replace_machine
 from tests.league.league_night import build_night, free_machine, game, group, next_game
 from tests.league.league_night import play as play_game
 from tests.league.league_night import start as start_night

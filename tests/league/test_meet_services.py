@@ -13,19 +13,17 @@ from django.utils import timezone
 from flipwell.league import models as m
 from flipwell.league.adapters import season_facts
 from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.services.corrections import request_correction, respond_to_correction
 from flipwell.league.services.forfeits import record_forfeit, record_late_join
-from flipwell.league.services.malfunctions import record_compensatory_game, report_malfunction
-from flipwell.league.services.meet_machines import declare_machine_unplayable
-from flipwell.league.services.meets import (
-    announce_absence,
-    announce_lateness,
-    close_meet,
-    schedule_meet,
-    scheduled_start,
-    start_meet,
-)
-from flipwell.league.services.violations import record_violation
+from flipwell.league.services.malfunctions.compensatory import record_compensatory_game
+from flipwell.league.services.malfunctions.report import report_malfunction
+from flipwell.league.services.meet_machines.declarations import declare_machine_unplayable
+from flipwell.league.services.meets.announcements import announce_absence, announce_lateness
+from flipwell.league.services.meets.close import close_meet
+from flipwell.league.services.meets.schedule import schedule_meet
+from flipwell.league.services.meets.start import start_meet
+from flipwell.league.services.violations.penalties import record_violation
 from flipwell.rules.season import fold_season
 from flipwell.rules.selection import draw_first_machines
 from tests import factories as f

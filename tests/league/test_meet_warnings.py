@@ -6,7 +6,8 @@ import datetime
 
 import pytest
 
-from flipwell.league.services.meets import close_meet, start_meet
+from flipwell.league.services.meets.close import close_meet
+from flipwell.league.services.meets.start import start_meet
 from tests.league.league_night import DATE, build_night
 from tests.league.league_night import start as start_night
 

@@ -8,11 +8,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from flipwell.league import models as m
 from flipwell.league.selectors.standings import standings
 from flipwell.league.services.match_absences import record_match_absence
-from flipwell.league.services.meet_machines import (
+from flipwell.league.services.meet_machines.next_machine import (
     choose_next_machine,
     official_chooses_next_machine,
 )
-from flipwell.league.services.meets import close_meet
+from flipwell.league.services.meets.close import close_meet
 from tests import factories as f
 from tests.league.league_night import (
     build_night,

@@ -34,11 +34,14 @@ from flipwell.league.notices import (
 from flipwell.league.player_link_tokens import token_for
 from flipwell.league.services._edge import fold
 from flipwell.league.services.forfeits import designate_late_join_forfeits
-from flipwell.league.services.malfunctions import report_malfunction
-from flipwell.league.services.meets import announce_absence, close_meet, schedule_meet
+from flipwell.league.services.malfunctions.report import report_malfunction
+from flipwell.league.services.meets.announcements import announce_absence
+from flipwell.league.services.meets.close import close_meet
+from flipwell.league.services.meets.schedule import schedule_meet
 from flipwell.league.services.notices import set_notice_preferences
 from flipwell.league.services.player_links import issue_player_link
-from flipwell.league.services.violations import record_game_restart, record_violation
+from flipwell.league.services.violations.penalties import record_violation
+from flipwell.league.services.violations.restarts import record_game_restart
 from tests import factories as f
 from tests.league.league_night import DATE, build_night, game, play, start
 

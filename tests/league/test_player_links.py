@@ -11,7 +11,7 @@ from flipwell.league import models as m
 from flipwell.league.player_link_tokens import DeadLinkError, token_for
 from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.selectors.player_links import player_link_page
-from flipwell.league.services.meets import schedule_meet
+from flipwell.league.services.meets.schedule import schedule_meet
 from flipwell.league.services.player_links import (
     announce_absence_by_link,
     announce_lateness_by_link,

@@ -14,7 +14,8 @@ from django.core.exceptions import ValidationError
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, season_facts
 from flipwell.league.services._edge import rules_edge
-from flipwell.league.services.malfunctions import report_malfunction, request_compensatory_game
+from flipwell.league.services.malfunctions.compensatory import request_compensatory_game
+from flipwell.league.services.malfunctions.report import report_malfunction
 from flipwell.rules import RuleError
 from flipwell.rules.scoring import game_points, match_bonus_points
 from flipwell.rules.season import fold_season, next_groups

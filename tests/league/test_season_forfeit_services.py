@@ -9,7 +9,9 @@ from django.core.exceptions import ValidationError
 from flipwell.league import models as m
 from flipwell.league.selectors.standings import standings
 from flipwell.league.services.forfeits import record_forfeit
-from flipwell.league.services.meets import announce_absence, schedule_meet, start_meet
+from flipwell.league.services.meets.announcements import announce_absence
+from flipwell.league.services.meets.schedule import schedule_meet
+from flipwell.league.services.meets.start import start_meet
 from flipwell.league.services.scores import confirm_scores, submit_scores
 from flipwell.league.services.season_files import import_season_file
 from flipwell.rules.season import fold_season

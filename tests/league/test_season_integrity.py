@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 
 from flipwell.league import models as m
-from flipwell.league.services.meets import close_meet
+from flipwell.league.services.meets.close import close_meet
 from flipwell.league.services.players import import_players_csv, register_player
 from flipwell.league.services.tokens import issue_api_token
 from tests import factories as f

@@ -6,12 +6,12 @@ from django.core.exceptions import ValidationError
 from flipwell.league import models as m
 from flipwell.league.adapters import season_facts
 from flipwell.league.services.forfeits import record_forfeit
-from flipwell.league.services.malfunctions import record_positive_malfunction_replay
-from flipwell.league.services.violations import (
-    record_game_restart,
-    record_victim_remedy,
-    record_violation,
+from flipwell.league.services.malfunctions.discarded_scores import (
+    record_positive_malfunction_replay,
 )
+from flipwell.league.services.violations.penalties import record_violation
+from flipwell.league.services.violations.remedies import record_victim_remedy
+from flipwell.league.services.violations.restarts import record_game_restart
 from flipwell.rules.season import fold_season
 from tests.league.league_night import build_night, game, next_game
 from tests.league.league_night import play as play_game

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from flipwell.league.services.violations import record_violation
+from flipwell.league.services.violations.penalties import record_violation
 from flipwell.web.scoresheet_tokens import scoresheet_path
 from tests.league.league_night import build_night, game, play, start
 

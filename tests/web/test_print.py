@@ -8,7 +8,7 @@ import time
 import pytest
 
 from flipwell.league import models as m
-from flipwell.league.services.meets import close_meet
+from flipwell.league.services.meets.close import close_meet
 from flipwell.web.charts import qr_code
 from flipwell.web.scoresheet_tokens import make_token
 from tests import factories as f

@@ -8,11 +8,11 @@ import re
 import pytest
 
 from flipwell.league.selectors.meet_board import meet_board
-from flipwell.league.services.malfunctions import (
+from flipwell.league.services.malfunctions.compensatory import (
     record_compensatory_game,
-    report_malfunction,
     request_compensatory_game,
 )
+from flipwell.league.services.malfunctions.report import report_malfunction
 from flipwell.web.scoresheet_tokens import scoresheet_path
 from tests.league.league_night import build_night, game, play, start
 

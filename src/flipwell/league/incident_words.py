@@ -2,7 +2,8 @@
 game-ending event owes a player.
 
 Words: *label* is the malfunction's reason as a person reads it ("Stuck ball"); *owed* is
-what a game-ending event gives one player (`flipwell.league.services.malfunctions.Owed`).
+what a game-ending event gives one player
+(`flipwell.league.services.malfunctions.game_ending.Owed`).
 Plain values in, text out: no query, no decision (the rules decided).
 """
 

@@ -27,7 +27,8 @@ from flipwell.league import enums, limits
 from flipwell.league.turn_rulings import KINDS
 
 if TYPE_CHECKING:
-    from flipwell.league.services.malfunctions import Owed, ReportedMalfunction
+    from flipwell.league.services.malfunctions.game_ending import Owed
+    from flipwell.league.services.malfunctions.report import ReportedMalfunction
 
 
 class ForfeitIn(InputSchema):

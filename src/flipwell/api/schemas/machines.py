@@ -12,7 +12,7 @@ from flipwell.api.schemas.common import InputSchema, bounded, id_field, text_fie
 from flipwell.league import enums, limits
 
 if TYPE_CHECKING:
-    from flipwell.league.services.meet_machines import ReplacedMachine
+    from flipwell.league.services.meet_machines.replacement import ReplacedMachine
 
 
 class SheetLineOut(Schema):

@@ -25,7 +25,7 @@ from flipwell.league import enums, limits
 if TYPE_CHECKING:
     from flipwell.league.selectors.meet_board import BoardGame, BoardGroup, MeetBoard, RankingLine
     from flipwell.league.services.match_absences import RecordedAbsence
-    from flipwell.league.services.meet_machines import NextGame
+    from flipwell.league.services.meet_machines.next_machine import NextGame
 
 
 class MeetOut(Schema):

@@ -10,11 +10,9 @@ from flipwell.api.schemas.common import MAX_CENTS, InputSchema, bounded, id_fiel
 from flipwell.league import enums, limits
 
 if TYPE_CHECKING:
-    from flipwell.league.services.violations import (
-        RecordedRemedy,
-        RecordedRestart,
-        RecordedViolation,
-    )
+    from flipwell.league.services.violations.penalties import RecordedViolation
+    from flipwell.league.services.violations.remedies import RecordedRemedy
+    from flipwell.league.services.violations.restarts import RecordedRestart
 
 ViolationKind = enums.ViolationKindValue
 

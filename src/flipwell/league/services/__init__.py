@@ -16,11 +16,12 @@ leagues, seasons       create_league, change_ruleset_setting, change_ifpa_figure
                        refresh_ifpa_ranks, import_season_file
 players                register_player, import_players_csv, edit_player
 identity               check_merge_players, merge_players, undo_player_merge
-meets                  schedule_meet, reschedule_meet, cancel_meet, announce_absence,
-                       announce_lateness, withdraw_announcement, start_meet, close_meet
-meet_machines          choose_next_machine, official_chooses_next_machine,
-                       announce_machine_problem,
-                       declare_machine_unplayable, declare_machine_repaired, replace_machine
+meets/                 schedule: schedule_meet, reschedule_meet, cancel_meet;
+                       announcements: announce_absence, announce_lateness,
+                       withdraw_announcement; start: start_meet; close: close_meet
+meet_machines/         next_machine: choose_next_machine, official_chooses_next_machine;
+                       declarations: announce_machine_problem, declare_machine_unplayable,
+                       declare_machine_repaired; replacement: replace_machine
 machine_care           report_machine_problem (public), close_machine_problem_report,
                        record_machine_repair
 match_absences         record_match_absence, withdraw_match_absence
@@ -29,11 +30,13 @@ corrections            request_correction, respond_to_correction
 photos                 attach_photo, remove_meet_photos
 forfeits               record_forfeit, designate_forfeit_non_countable, record_late_join,
                        designate_late_join_forfeits
-malfunctions           report_malfunction (preview_game_ending first for a reason that
-                       ends the game), request_compensatory_game,
-                       record_compensatory_game, record_positive_malfunction_replay,
+malfunctions/          report: report_malfunction (game_ending: preview_game_ending
+                       first for a reason that ends the game); compensatory:
+                       request_compensatory_game, record_compensatory_game;
+                       discarded_scores: record_positive_malfunction_replay,
                        record_replay_scores
-violations             record_violation, record_victim_remedy, record_game_restart
+violations/            penalties: record_violation; remedies: record_victim_remedy;
+                       restarts: record_game_restart
 turn_rulings           record_turn_ruling (a slow-play warning, ...: the kinds are
                        flipwell.league.turn_rulings.KINDS)
 playoffs               qualify_for_playoffs, record_seed_playoff, record_withdrawal,
@@ -91,36 +94,38 @@ from flipwell.league.services.machine_care import (
     record_machine_repair,
     report_machine_problem,
 )
-from flipwell.league.services.malfunctions import (
-    preview_game_ending,
+from flipwell.league.services.malfunctions.compensatory import (
     record_compensatory_game,
-    record_positive_malfunction_replay,
-    record_replay_scores,
-    report_malfunction,
     request_compensatory_game,
 )
+from flipwell.league.services.malfunctions.discarded_scores import (
+    record_positive_malfunction_replay,
+    record_replay_scores,
+)
+from flipwell.league.services.malfunctions.game_ending import preview_game_ending
+from flipwell.league.services.malfunctions.report import report_malfunction
 from flipwell.league.services.match_absences import (
     record_match_absence,
     withdraw_match_absence,
 )
-from flipwell.league.services.meet_machines import (
+from flipwell.league.services.meet_machines.declarations import (
     announce_machine_problem,
-    choose_next_machine,
     declare_machine_repaired,
     declare_machine_unplayable,
-    official_chooses_next_machine,
-    replace_machine,
 )
-from flipwell.league.services.meets import (
+from flipwell.league.services.meet_machines.next_machine import (
+    choose_next_machine,
+    official_chooses_next_machine,
+)
+from flipwell.league.services.meet_machines.replacement import replace_machine
+from flipwell.league.services.meets.announcements import (
     announce_absence,
     announce_lateness,
-    cancel_meet,
-    close_meet,
-    reschedule_meet,
-    schedule_meet,
-    start_meet,
     withdraw_announcement,
 )
+from flipwell.league.services.meets.close import close_meet
+from flipwell.league.services.meets.schedule import cancel_meet, reschedule_meet, schedule_meet
+from flipwell.league.services.meets.start import start_meet
 from flipwell.league.services.notices import (
     choose_notices_by_link,
     set_notice_preferences,
@@ -196,11 +201,9 @@ from flipwell.league.services.tokens import (
     revoke_api_token,
 )
 from flipwell.league.services.turn_rulings import record_turn_ruling
-from flipwell.league.services.violations import (
-    record_game_restart,
-    record_victim_remedy,
-    record_violation,
-)
+from flipwell.league.services.violations.penalties import record_violation
+from flipwell.league.services.violations.remedies import record_victim_remedy
+from flipwell.league.services.violations.restarts import record_game_restart
 
 __all__ = [
     "ConflictError",

@@ -22,7 +22,6 @@ from flipwell.league.services._edge import (
     group_player_ids,
     locked_game,
     open_meet,
-    record_ruling,
     require_member,
     require_official,
     require_reason,
@@ -31,6 +30,7 @@ from flipwell.league.services._edge import (
 )
 from flipwell.league.services._protocol import Write, official_write
 from flipwell.league.services._season_forfeit import refuse_if_season_forfeited
+from flipwell.rules import Ruleset
 from flipwell.rules.attendance import JoinDecision, join_game_in_progress
 from flipwell.rules.forfeits import check_late_join_designation, check_recorded_forfeit_reason
 
@@ -369,40 +369,43 @@ def designate_late_join_forfeits(
             reason, field="reason", what="A late-join forfeit designation (R2.4-g)"
         )
         entry = _late_entry(season, player)
-        with rules_edge(code="season_facts_refused"):
-            ruleset = season_ruleset(season)
-        with rules_edge("countable", code="designation_refused"):
-            check_late_join_designation(countable, ruleset=ruleset)
+        ruleset = _checked_designation(season, countable=countable)
         entry.late_join_forfeits_countable = countable
         entry.save(update_fields=["late_join_forfeits_countable"])
-        ruling = record_ruling(  # now: its id names the notice
-            league=league,
-            official=actor,
+        write.ruling(
             kind="late_join_forfeits_countable"
             if countable
             else "late_join_forfeits_not_countable",
             subject=f"{player}, {season.name}: forfeits before meet {entry.joined_at_meet}",
             reason=why,
         )
+        write.refold()  # records the ruling now: its id names the notice
         write.event(
             "season.late_join_forfeits_designated",
             entry,
             {"season": season.pk, "player": player.pk, "countable": countable, "reason": why},
         )
+        detail = late_join_forfeits_detail(
+            entry.joined_at_meet, countable=countable, limit=ruleset.season_forfeit_limit
+        )
         write.notice(
             player=player,
-            key=f"late_join:{ruling.pk}",
+            key=f"late_join:{write.recorded[-1].pk}",
             what=f"your forfeits before you joined {season.name}",
-            details=[
-                late_join_forfeits_detail(
-                    entry.joined_at_meet,
-                    countable=countable,
-                    limit=ruleset.season_forfeit_limit,
-                )
-            ],
+            details=[detail],
             reason=why,
         )
     return entry
+
+
+def _checked_designation(season: m.Season, *, countable: bool) -> Ruleset:
+    """The league's ruleset, refusing countable late-join forfeits where it makes every one
+    non-countable (the rules cannot count one player's then)."""
+    with rules_edge(code="season_facts_refused"):
+        ruleset = season_ruleset(season)
+    with rules_edge("countable", code="designation_refused"):
+        check_late_join_designation(countable, ruleset=ruleset)
+    return ruleset
 
 
 def _late_entry(season: m.Season, player: m.Player) -> m.SeasonEntry:

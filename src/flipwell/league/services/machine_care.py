@@ -33,7 +33,7 @@ from flipwell.league.services._edge import (
     require_reason,
 )
 from flipwell.league.services._protocol import official_write
-from flipwell.league.services.meet_machines import declare_machine_state
+from flipwell.league.services.meet_machines.declarations import declare_machine_state
 from flipwell.league.services.setup import change_machine_status
 
 if TYPE_CHECKING:

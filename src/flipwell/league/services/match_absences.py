@@ -36,8 +36,8 @@ from flipwell.league.services._edge import (
     rules_edge,
 )
 from flipwell.league.services._protocol import official_write
-from flipwell.league.services.meet_machines import locked_group, seed_or_fresh
-from flipwell.league.services.meets import SEED_LIMIT
+from flipwell.league.services.meet_machines.next_machine import locked_group, seed_or_fresh
+from flipwell.league.services.meets.start import SEED_LIMIT
 from flipwell.rules import Ruleset
 from flipwell.rules.selection import draw_machine, selectable_machines
 

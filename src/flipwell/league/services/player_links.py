@@ -31,7 +31,7 @@ from flipwell.league.player_link_tokens import DeadLinkError, key_of
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.services._edge import require_official
-from flipwell.league.services.meets import (
+from flipwell.league.services.meets.announcements import (
     AnnouncedLateness,
     _record_absence,
     _record_lateness,
@@ -225,7 +225,8 @@ def announce_absence_by_link(
 ) -> m.AnnouncedAbsence:
     """The player tells, through their link, that they will miss `meet` (R2-b, R3.1-d).
 
-    The same fact as when the LO records it (`flipwell.league.services.meets.announce_absence`),
+    The same fact as when the LO records it (`announce_absence`, in
+    `flipwell.league.services.meets.announcements`),
     received at `received_at` (default now; tests pass it) and naming the link instead of an
     official. Only for a meet of the link's season, before its scheduled start and before it
     starts. Side effects: an AnnouncedAbsence and an audit event ``meet.absence_announced``.
@@ -248,7 +249,8 @@ def announce_lateness_by_link(
     """The player tells, through their link, that they will be late to `meet` (R2.2-a): told
     before the start time, their group waits up to 15 minutes (A59).
 
-    The same fact as when the LO records it (`flipwell.league.services.meets.announce_lateness`),
+    The same fact as when the LO records it (`announce_lateness`, in
+    `flipwell.league.services.meets.announcements`),
     told at `received_at` (default now; tests pass it). Only for a meet of the link's season,
     before its scheduled start. Side effects: a LatenessNotice and an audit event
     ``meet.lateness_announced``. Raises ValidationError for a revoked link, a meet of another
@@ -273,7 +275,8 @@ def withdraw_announcement_by_link(
     (`kind`): they will be there on time after all (R3.1-d, R2.2-a).
 
     Only for a meet of the link's season, before its scheduled start and before it starts.
-    The same withdrawal as the LO's (`flipwell.league.services.meets.withdraw_announcement`).
+    The same withdrawal as the LO's (`withdraw_announcement`, in
+    `flipwell.league.services.meets.announcements`).
     Side effects: deletes the announcement, an audit event ``meet.absence_withdrawn`` or
     ``meet.lateness_withdrawn`` naming the link. Raises ValidationError for a revoked link, a
     meet of another season, after the start, or nothing announced.

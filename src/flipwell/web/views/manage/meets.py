@@ -42,8 +42,9 @@ from flipwell.league.selectors.meet_board import MeetBoard, meet_board
 from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.selectors.photos import PhotoRef, game_photos, meet_photos, meet_removal
 from flipwell.league.selectors.standings import start_proposal
-from flipwell.league.services.malfunctions import GameEnding, ReportedMalfunction
-from flipwell.league.services.meets import AnnouncedLateness
+from flipwell.league.services.malfunctions.game_ending import GameEnding
+from flipwell.league.services.malfunctions.report import ReportedMalfunction
+from flipwell.league.services.meets.announcements import AnnouncedLateness
 from flipwell.league.turn_rulings import KINDS
 from flipwell.rules import ends_the_game
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page
