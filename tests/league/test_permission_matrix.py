@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.apps import apps
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied, ValidationError
 
@@ -33,6 +32,7 @@ from flipwell.league import models as m
 from flipwell.league import services
 from tests import factories as f
 from tests.league.league_night import DATE, Night, build_night, game, start
+from tests.rows import row_counts
 
 pytestmark = pytest.mark.django_db
 
@@ -410,11 +410,6 @@ def actor_services() -> set[str]:
         and inspect.isfunction(fn)
         and "actor" in inspect.signature(fn).parameters
     }
-
-
-def row_counts() -> dict[str, int]:
-    """How many rows each model holds (the audit log and the users included)."""
-    return {model._meta.label: model._default_manager.count() for model in apps.get_models()}
 
 
 @pytest.fixture

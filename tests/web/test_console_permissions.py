@@ -20,7 +20,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from django.apps import apps
 from django.urls import URLPattern, resolve
 
 from flipwell.league import models as m
@@ -29,6 +28,7 @@ from flipwell.web import urls_manage
 from tests import factories as f
 from tests import photo_files as pf
 from tests.league.league_night import DATE, build_night, game, start
+from tests.rows import row_counts
 
 pytestmark = pytest.mark.django_db
 
@@ -157,11 +157,6 @@ def night() -> dict[str, Any]:
             "key": [photo.key],
         },
     }
-
-
-def row_counts() -> dict[str, int]:
-    """How many rows each model holds (the audit log and the users included)."""
-    return {model._meta.label: model._default_manager.count() for model in apps.get_models()}
 
 
 def urls_of(pattern: URLPattern, ids: dict[str, list[int | str]]) -> list[str]:

@@ -22,7 +22,8 @@ from flipwell.league import models as m
 from flipwell.web.once import NOT_ISSUED, NOT_SENT_AGAIN, issue_form_key
 from tests import factories as f
 from tests.form_keys import issued_key
-from tests.web.test_console_permissions import PAGES, forms_of, night, row_counts, urls_of
+from tests.rows import row_counts
+from tests.web.test_console_permissions import PAGES, forms_of, night, urls_of
 
 pytestmark = pytest.mark.django_db
 __all__ = ["night"]  # the league night fixture of the console matrix
