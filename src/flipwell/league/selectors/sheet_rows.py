@@ -1,14 +1,15 @@
-"""The rows a form posted from a group's score sheet names (`flipwell.web.views.scoresheet`),
-each looked up as that group's: a game, a sheet version, a correction request, a machine of
-its league, a player.
+"""The rows a form posted from a score sheet names, each looked up as that sheet's: a game, a
+sheet version, a correction request of a group (`flipwell.web.views.scoresheet`) or of a
+playoff match (`flipwell.web.views.playoff_sheet`), a machine of the league, a player.
 
-Words: a row *of the group* is one the group's sheet may name; another group's (a form from a
-stale or forged page) is None, and the sheet says to reload. One query each.
+Words: a row *of the group* (or *of the match*) is one its sheet may name; another's (a form
+from a stale or forged page) is None, and the sheet says to reload. One query each.
 """
 
 from __future__ import annotations
 
 from flipwell.league import models as m
+from flipwell.league.selectors.playoffs import match_round
 
 
 def group_game(group: m.Group, game_id: int) -> m.Game | None:
@@ -26,9 +27,24 @@ def group_correction(group: m.Group, request_id: int) -> m.CorrectionRequest | N
     return m.CorrectionRequest.objects.filter(pk=request_id, game__group=group).first()
 
 
-def league_machine(group: m.Group, machine_id: int) -> m.Machine | None:
-    """The machine with id `machine_id` if it is one of the league of `group`'s meet."""
-    return m.Machine.objects.filter(pk=machine_id, league=group.meet.season.league).first()
+def league_machine(league: m.League, machine_id: int) -> m.Machine | None:
+    """The machine with id `machine_id` if it is one of `league`'s."""
+    return m.Machine.objects.filter(pk=machine_id, league=league).first()
+
+
+def match_sheet_row(
+    night: m.PlayoffNight, division: str, match: str, sheet_id: int
+) -> m.PlayoffSheet | None:
+    """The playoff sheet (a version of a game's scores, or a correction) with id `sheet_id`
+    if it is of match `match` (a rules match id, ``QF1``) of `division` at `night`."""
+    round_, number = match_round(match)
+    return m.PlayoffSheet.objects.filter(
+        pk=sheet_id,
+        match__playoff_night=night,
+        match__division=division,
+        match__round=round_,
+        match__number=number,
+    ).first()
 
 
 def sheet_player(player_id: int) -> m.Player:

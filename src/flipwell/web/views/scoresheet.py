@@ -145,10 +145,6 @@ def sheet_digest(sheet: ScoreSheet) -> str:
     return hashlib.blake2b(repr(canonical).encode(), digest_size=12).hexdigest()
 
 
-def _is_stale(error: ValidationError) -> bool:
-    return getattr(error, "code", None) in STALE_CODES
-
-
 def _refused_as_stale(
     request: HttpRequest, token: str, group: m.Group, error: ValidationError
 ) -> HttpResponse:
@@ -236,23 +232,27 @@ def state(request: HttpRequest, token: str, group_id: int) -> HttpResponse:
     return render(request, "scoresheet/_sheet.html", context)
 
 
-class _Stale(Exception):  # noqa: N818 (a signal to `_posted`, not a failure)
-    """A stale entry or confirmation the service refused (see the module docstring)."""
+class StaleWrite(Exception):  # noqa: N818 (a signal to the view's decorator, not a failure)
+    """A write the service refused as made on a stale page (see the module docstring)."""
 
     def __init__(self, error: ValidationError) -> None:
         super().__init__(error)
         self.error = error
 
 
-def _write(form: forms.Form, write: Callable[[], T], *, stale: bool = False) -> T | None:
-    """`write()`, the view's one service call; its refusal goes on `form` and None is
-    returned, but a stale entry or confirmation (`stale`) raises `_Stale`, which `_posted`
-    answers with the sheet as it is now (409)."""
+def write_or_show(
+    form: forms.Form, write: Callable[[], T], *, stale: frozenset[str] = frozenset()
+) -> T | None:
+    """`write()`, a sheet view's one service call (one that returns what it wrote, never None);
+    its refusal goes on `form` and None is returned, but one whose code is in `stale` (made on
+    a stale page) raises `StaleWrite`, which the view's decorator answers with the sheet as it
+    is now (409). Every sheet's POST (the league night's and the playoff match's) writes
+    through it."""
     try:
         return write()
     except ValidationError as error:
-        if stale and _is_stale(error):
-            raise _Stale(error) from error
+        if getattr(error, "code", None) in stale:
+            raise StaleWrite(error) from error
         show_service_errors(form, error)
         return None
 
@@ -268,7 +268,7 @@ def _posted(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         group = group_for_token(token)
         try:
             return view(request, token, group, **kwargs)
-        except _Stale as stale:
+        except StaleWrite as stale:
             return _refused_as_stale(request, token, group, stale.error)
 
     return posted
@@ -295,7 +295,7 @@ def enter(request: HttpRequest, token: str, group: m.Group) -> HttpResponse:
         if game is None:
             form.add_error(None, "That game is not this group's: reload the sheet.")
         else:
-            result = _write(
+            result = write_or_show(
                 form,
                 lambda: services.submit_scores(
                     game=game,
@@ -307,7 +307,7 @@ def enter(request: HttpRequest, token: str, group: m.Group) -> HttpResponse:
                     submitter=f"sheet:{group.pk}",
                     actor=_user(request),
                 ),
-                stale=True,
+                stale=STALE_CODES,
             )
             if result is not None:
                 points = {str(p): v for p, v in result.points.items()}
@@ -339,14 +339,14 @@ def confirm(request: HttpRequest, token: str, group: m.Group) -> HttpResponse:
         if submission is None:
             form.add_error(None, "That score sheet is not this group's: reload the page.")
         else:
-            done = _write(
+            done = write_or_show(
                 form,
                 lambda: services.confirm_scores(
                     submission=submission,
                     confirmed_by=sheet_player(form.cleaned_data["confirmed_by"]),
                     actor=_user(request),
                 ),
-                stale=True,
+                stale=STALE_CODES,
             )
             if done is not None:
                 messages.success(request, f"Game {submission.game.number} confirmed.")
@@ -359,12 +359,12 @@ def choose(request: HttpRequest, token: str, group: m.Group) -> HttpResponse:
     """The picker chooses the next game's machine (choose_next_machine)."""
     form = NextMachineForm(request.POST, machines=scoresheet(group).selectable)
     if form.is_valid():
-        machine = league_machine(group, form.cleaned_data["machine"])
+        machine = league_machine(group.meet.season.league, form.cleaned_data["machine"])
         chooser = chosen_player(form.cleaned_data["chosen_by"])
         if machine is None or chooser is None:
             form.add_error(None, "Reload the page: that choice is no longer offered.")
         else:
-            next_game = _write(
+            next_game = write_or_show(
                 form,
                 lambda: services.choose_next_machine(
                     group=group, machine=machine, chosen_by=chooser, actor=_user(request)
@@ -391,7 +391,7 @@ def correct(request: HttpRequest, token: str, group: m.Group) -> HttpResponse:
         if game is None:  # the form offered only the group's games: a race with a reload
             form.add_error(None, "That game is not this group's: reload the sheet.")
         else:
-            done = _write(
+            done = write_or_show(
                 form,
                 lambda: services.request_correction(
                     game=game,
@@ -416,7 +416,7 @@ def answer(request: HttpRequest, token: str, group: m.Group, request_id: int) ->
         form.is_valid()
         form.add_error(None, "That correction is not this group's.")
     elif form.is_valid():
-        answered = _write(
+        answered = write_or_show(
             form,
             lambda: services.respond_to_correction(
                 request=correction,
@@ -444,7 +444,7 @@ def attach_photo(request: HttpRequest, token: str, group: m.Group) -> HttpRespon
         if game is None:
             form.add_error(None, "That game is not this group's: reload the sheet.")
         else:
-            photo = _write(
+            photo = write_or_show(
                 form,
                 lambda: services.attach_photo(
                     game=game,
