@@ -16,6 +16,10 @@ Words:
   ``render_to_string``, ``get_template``, ``select_template``) and anything of
   ``django.shortcuts``. No import shows the web layer there, so the import rules alone would
   miss it: it is checked on its own, in every module of the league.
+- *ORM access* in a view: a model's manager (``Model.objects``, ``_default_manager``). A view
+  of the web (`flipwell.web.views`) parses, calls one service or selector and renders
+  (STYLE.md §7): the rows it reads come from a selector (`flipwell.league.selectors`, e.g.
+  ``lookups``, ``sheet_rows``).
 
 Every import counts, at any depth of a module (inside a function or ``if TYPE_CHECKING``),
 relative ones resolved against the module's package.
@@ -131,6 +135,22 @@ def screen_code(module: str, source: str, *, is_package: bool = False) -> list[s
     return found
 
 
+VIEWS = "flipwell.web.views"
+MANAGERS = frozenset({"objects", "_default_manager"})
+
+
+def orm_access(module: str, source: str) -> list[str]:
+    """Each place in `source` (the text of `module`) that asks a model's manager for rows, as
+    ``"module:line uses X.objects"``, when `module` is a view of the web; empty otherwise."""
+    if not _within(module, VIEWS):
+        return []
+    return [
+        f"{module}:{node.lineno} uses {ast.unparse(node)}"
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Attribute) and node.attr in MANAGERS
+    ]
+
+
 def _modules() -> list[tuple[str, Path]]:
     found = []
     for path in sorted(SRC.rglob("*.py")):
@@ -226,6 +246,36 @@ def test_screen_code_checker_finds_a_url_or_a_template(module, source, expected)
 )
 def test_screen_code_checker_allows_the_rest(module, source):
     assert screen_code(module, source) == []
+
+
+def test_views_read_rows_through_selectors():
+    found = [
+        place
+        for module, path in _modules()
+        for place in orm_access(module.removesuffix(".__init__"), path.read_text())
+    ]
+    assert found == [], "a view reads rows through a selector (flipwell.league.selectors)"
+
+
+@pytest.mark.parametrize(
+    ("module", "source", "expected"),
+    [
+        (
+            "flipwell.web.views.scoresheet",
+            "game = m.Game.objects.filter(pk=1).first()",
+            ["flipwell.web.views.scoresheet:1 uses m.Game.objects"],
+        ),
+        (
+            "flipwell.web.views.manage._common",
+            "def f():\n    return Season._default_manager.get(pk=1)",
+            ["flipwell.web.views.manage._common:2 uses Season._default_manager"],
+        ),
+        ("flipwell.web.forms.meets", "m.Meet.objects.all()", []),
+        ("flipwell.league.selectors.lookups", "m.Meet.objects.all()", []),
+    ],
+)
+def test_orm_access_checker_finds_a_manager_in_a_view(module, source, expected):
+    assert orm_access(module, source) == expected
 
 
 def test_layers_checker_reads_every_layer():
