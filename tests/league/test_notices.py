@@ -36,8 +36,7 @@ from flipwell.league.services.meets import announce_absence, close_meet, schedul
 from flipwell.league.services.notices import set_notice_preferences
 from flipwell.league.services.player_links import issue_player_link
 from flipwell.league.services.violations import record_game_restart, record_violation
-from flipwell.web.emails import count_of, preferences_url
-from flipwell.web.templatetags.flipwell_numbers import ordinal
+from flipwell.web.emails import preferences_url
 from tests import factories as f
 from tests.league.league_night import DATE, build_night, game, play, start
 
@@ -437,20 +436,6 @@ def test_official_sets_notices_without_an_address_refused():
     assert caught.value.message_dict == {
         "email": [f"Give {night.players[0]}'s e-mail address to send them notices."]
     }
-
-
-@pytest.mark.parametrize(
-    ("number", "word", "text"),
-    [(1, "point", "1 point"), (2, "point", "2 points"), (0, "forfeit", "0 forfeits")],
-)
-def test_count_of_is_plural_correct(number, word, text):
-    assert count_of(number, word) == text
-
-
-def test_ordinal_suffixes():
-    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)] == [
-        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st",
-    ]  # fmt: skip
 
 
 def test_violation_is_sent_to_its_violator_with_the_penalty(mailoutbox):
