@@ -10,6 +10,17 @@ Words:
   the front ends, anything of the rules but their top level (``flipwell.rules``
   itself and the names in its ``__all__``): the rules' submodules are internals.
 
+- *screen code*: what makes a page or an e-mail, which the league never does (STYLE.md §17):
+  reversing a URL (``reverse``, ``reverse_lazy``, ``resolve_url`` of ``django.urls`` or
+  ``django.shortcuts``), rendering a template (``django.template.loader``, its
+  ``render_to_string``, ``get_template``, ``select_template``) and anything of
+  ``django.shortcuts``. No import shows the web layer there, so the import rules alone would
+  miss it: it is checked on its own, in every module of the league.
+- *ORM access* in a view: a model's manager (``Model.objects``, ``_default_manager``). A view
+  of the web (`flipwell.web.views`) parses, calls one service or selector and renders
+  (STYLE.md §7): the rows it reads come from a selector (`flipwell.league.selectors`, e.g.
+  ``lookups``, ``sheet_rows``).
+
 Every import counts, at any depth of a module (inside a function or ``if TYPE_CHECKING``),
 relative ones resolved against the module's package.
 """
@@ -35,6 +46,20 @@ WITHIN_LEAGUE: dict[str, tuple[str, ...]] = {
     "flipwell.league.selectors": ("flipwell.league.services",),
 }
 """Parts of a layer that must not import another part of it (reads never import writes)."""
+SCREEN_MODULES = ("django.shortcuts", "django.template.loader")
+"""Modules the league imports nothing of."""
+SCREEN_NAMES: dict[str, frozenset[str]] = {
+    "django.urls": frozenset({"reverse", "reverse_lazy", "resolve_url"}),
+    "django.template": frozenset({"loader", "render_to_string", "get_template", "select_template"}),
+}
+"""Names the league takes from nothing, by the module that offers them."""
+SCREEN_CALLS = frozenset().union(*SCREEN_NAMES.values()) - {"loader"}
+"""Functions the league calls on no module (``django.urls.reverse(...)``)."""
+SCREEN_CODE_BELONGS = (
+    "league/ renders nothing a person sees (STYLE.md §17): URLs, templates and e-mails "
+    "belong in flipwell.web (a notice's words: flipwell.web.emails); the league hands the web "
+    "layer plain facts (flipwell.league.notices.NoticeFacts)"
+)
 RULES_TOP = "flipwell.rules"
 FRONT_ENDS = ("web", "api")
 
@@ -87,6 +112,45 @@ def forbidden_imports(module: str, source: str, *, is_package: bool = False) -> 
     return broken
 
 
+def screen_code(module: str, source: str, *, is_package: bool = False) -> list[str]:
+    """Each place in `source` (the text of `module`, a module of the league) that reverses a
+    URL or renders a template, as ``"module:line uses target"``; empty for any other layer."""
+    if _layer(module) != "league":
+        return []
+    tree = ast.parse(source)
+    found: list[str] = []
+    for line, imported, name in _imported(module, is_package, tree):
+        shown = f"{imported}.{name}" if name else imported
+        taken = f"{imported}.{name}" if name else ""
+        whole = [imported, taken] if taken else [imported]
+        if any(_within(t, p) for t in whole for p in SCREEN_MODULES) or (
+            name in SCREEN_NAMES.get(imported, ())
+        ):
+            found.append(f"{module}:{line} uses {shown}")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in SCREEN_CALLS:
+            owner = ast.unparse(node.value)
+            if owner.rpartition(".")[2] in ("urls", "shortcuts", "loader", "template"):
+                found.append(f"{module}:{node.lineno} uses {owner}.{node.attr}")
+    return found
+
+
+VIEWS = "flipwell.web.views"
+MANAGERS = frozenset({"objects", "_default_manager"})
+
+
+def orm_access(module: str, source: str) -> list[str]:
+    """Each place in `source` (the text of `module`) that asks a model's manager for rows, as
+    ``"module:line uses X.objects"``, when `module` is a view of the web; empty otherwise."""
+    if not _within(module, VIEWS):
+        return []
+    return [
+        f"{module}:{node.lineno} uses {ast.unparse(node)}"
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Attribute) and node.attr in MANAGERS
+    ]
+
+
 def _modules() -> list[tuple[str, Path]]:
     found = []
     for path in sorted(SRC.rglob("*.py")):
@@ -106,6 +170,112 @@ def test_layers_hold_in_every_module():
         )
     ]
     assert broken == []
+
+
+def test_league_has_no_screen_code():
+    found = [
+        place
+        for module, path in _modules()
+        for place in screen_code(
+            module.removesuffix(".__init__"),
+            path.read_text(),
+            is_package=path.name == "__init__.py",
+        )
+    ]
+    assert found == [], SCREEN_CODE_BELONGS
+
+
+@pytest.mark.parametrize(
+    ("module", "source", "expected"),
+    [
+        (
+            "flipwell.league.notices",
+            "from django.urls import reverse",
+            ["flipwell.league.notices:1 uses django.urls.reverse"],
+        ),
+        (
+            "flipwell.league.selectors.setup",
+            "def f():\n    from django.urls import reverse_lazy, resolve_url",
+            [
+                "flipwell.league.selectors.setup:2 uses django.urls.reverse_lazy",
+                "flipwell.league.selectors.setup:2 uses django.urls.resolve_url",
+            ],
+        ),
+        (
+            "flipwell.league.notices",
+            "from django.template.loader import render_to_string",
+            ["flipwell.league.notices:1 uses django.template.loader.render_to_string"],
+        ),
+        (
+            "flipwell.league.notices",
+            "from django.template import loader",
+            ["flipwell.league.notices:1 uses django.template.loader"],
+        ),
+        (
+            "flipwell.league.services.meets",
+            "from django.shortcuts import get_object_or_404",
+            ["flipwell.league.services.meets:1 uses django.shortcuts.get_object_or_404"],
+        ),
+        (
+            "flipwell.league.notices",
+            "import django.urls\nx = django.urls.reverse('web:me')",
+            ["flipwell.league.notices:2 uses django.urls.reverse"],
+        ),
+        (
+            "flipwell.league.notices",
+            "from django.template import loader\nloader.get_template('x.txt')",
+            [
+                "flipwell.league.notices:1 uses django.template.loader",
+                "flipwell.league.notices:2 uses loader.get_template",
+            ],
+        ),
+    ],
+)
+def test_screen_code_checker_finds_a_url_or_a_template(module, source, expected):
+    assert screen_code(module, source) == expected
+
+
+@pytest.mark.parametrize(
+    ("module", "source"),
+    [
+        ("flipwell.league.validators", "from django.urls import get_resolver"),
+        ("flipwell.league.selectors.treasury", "rows.sort(reverse=True)\nnames.reverse()"),
+        ("flipwell.web.emails", "from django.urls import reverse"),
+        ("flipwell.web.views.me", "from django.shortcuts import render"),
+    ],
+)
+def test_screen_code_checker_allows_the_rest(module, source):
+    assert screen_code(module, source) == []
+
+
+def test_views_read_rows_through_selectors():
+    found = [
+        place
+        for module, path in _modules()
+        for place in orm_access(module.removesuffix(".__init__"), path.read_text())
+    ]
+    assert found == [], "a view reads rows through a selector (flipwell.league.selectors)"
+
+
+@pytest.mark.parametrize(
+    ("module", "source", "expected"),
+    [
+        (
+            "flipwell.web.views.scoresheet",
+            "game = m.Game.objects.filter(pk=1).first()",
+            ["flipwell.web.views.scoresheet:1 uses m.Game.objects"],
+        ),
+        (
+            "flipwell.web.views.manage._common",
+            "def f():\n    return Season._default_manager.get(pk=1)",
+            ["flipwell.web.views.manage._common:2 uses Season._default_manager"],
+        ),
+        ("flipwell.web.forms.meets", "m.Meet.objects.all()", []),
+        ("flipwell.league.selectors.lookups", "m.Meet.objects.all()", []),
+    ],
+)
+def test_orm_access_checker_finds_a_manager_in_a_view(module, source, expected):
+    assert orm_access(module, source) == expected
 
 
 def test_layers_checker_reads_every_layer():

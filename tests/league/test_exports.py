@@ -18,10 +18,10 @@ from flipwell.league.exchange.exports import (
     SCORES_COLUMNS,
     STANDINGS_COLUMNS,
     decimal_points,
-    fold,
     scores_csv,
     season_export,
 )
+from flipwell.league.selectors.season_folds import fold
 from flipwell.league.services.season_files import import_season_file
 from flipwell.rules.season import fold_season
 from flipwell.seasonfile import load_season

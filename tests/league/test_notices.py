@@ -23,11 +23,8 @@ from flipwell.cli import main
 from flipwell.league import models as m
 from flipwell.league.notice_worker import backoff, claim, queue_due_reminders, work_once
 from flipwell.league.notices import (
-    absence_links,
-    count_of,
-    ordinal,
+    absence_tokens,
     preferences_for_token,
-    preferences_url,
     queue_meet_closed,
     queue_meet_started,
 )
@@ -42,6 +39,7 @@ from flipwell.league.services.notices import set_notice_preferences
 from flipwell.league.services.player_links import issue_player_link
 from flipwell.league.services.violations.penalties import record_violation
 from flipwell.league.services.violations.restarts import record_game_restart
+from flipwell.web.emails import preferences_url
 from tests import factories as f
 from tests.league.league_night import DATE, build_night, game, play, start
 
@@ -321,7 +319,7 @@ def test_reminder_carries_the_one_tap_absence_link_of_a_player_with_a_personal_l
     expected = f"https://league.example.org/me/{token_for(link)}/#meet-1"
     by_address = {mail.to[0]: mail.body for mail in mailoutbox}
     assert expected in by_address[f"{ann.first_name.lower()}.{ann.pk}@example.org"]
-    assert absence_links(meet) == {ann.pk: expected}  # Ben has no link: he is told to ask
+    assert absence_tokens(meet) == {ann.pk: token_for(link)}  # Ben has none: he is told to ask
     assert (
         "Tell the league official" in by_address[f"{ben.first_name.lower()}.{ben.pk}@example.org"]
     )
@@ -441,20 +439,6 @@ def test_official_sets_notices_without_an_address_refused():
     assert caught.value.message_dict == {
         "email": [f"Give {night.players[0]}'s e-mail address to send them notices."]
     }
-
-
-@pytest.mark.parametrize(
-    ("number", "word", "text"),
-    [(1, "point", "1 point"), (2, "point", "2 points"), (0, "forfeit", "0 forfeits")],
-)
-def test_count_of_is_plural_correct(number, word, text):
-    assert count_of(number, word) == text
-
-
-def test_ordinal_suffixes():
-    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)] == [
-        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st",
-    ]  # fmt: skip
 
 
 def test_violation_is_sent_to_its_violator_with_the_penalty(mailoutbox):

@@ -56,7 +56,7 @@ pytestmark = pytest.mark.django_db
 
 DOWNLOADS = (".csv", ".json", ".zip", ".ics", ".png", ".jpg", ".webp")
 WHY_LINE = re.compile(r"^Why: .*$", re.M)
-"""The one line of a plain-text notice that may cite rules (`flipwell.league.notices`)."""
+"""The one line of a plain-text notice that may cite rules (`flipwell.web.emails`)."""
 SITE_LINK = re.compile(r"^https://league\.example\.org(/\S*)$", re.M)
 """A link of a notice (the night's ``SITE_URL``): its path, for the crawl to open."""
 
@@ -340,7 +340,7 @@ def test_rules_cited_gathers_the_rules_of_every_line_once():
 
 def test_ruling_notice_says_its_rules_on_one_why_line_at_the_end():
     """A plain-text notice has no fold: its sentences are plain, and the rules they rest on
-    are one line at the end, before the footer (`flipwell.league.notices`)."""
+    are one line at the end, before the footer (`flipwell.web.emails`)."""
     body = render_to_string(
         "email/notice_ruling.txt",
         {

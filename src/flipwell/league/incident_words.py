@@ -1,5 +1,6 @@
-"""What a malfunction says in words (§7.3): the notices to the players it touches, and what a
-game-ending event owes a player.
+"""What an incident says in words, in the sentences of a ruling's notice that the services
+write: a malfunction's (§7.3), to the players it touches, and what a game-ending event owes a
+player; a late entrant's forfeits designated (R2.4-g).
 
 Words: *label* is the malfunction's reason as a person reads it ("Stuck ball"); *owed* is
 what a game-ending event gives one player
@@ -71,3 +72,13 @@ def game_ended_notice(malfunction: m.Malfunction, *, owed: str) -> tuple[str, li
 
 def _label(malfunction: m.Malfunction) -> str:
     return str(m.Malfunction.ReasonCode(malfunction.reason_code).label)
+
+
+def late_join_forfeits_detail(joined_at_meet: int, *, countable: bool, limit: int) -> str:
+    """The notice's sentence for an official's designation of a late entrant's forfeits before
+    meet `joined_at_meet` (R2.4-g, R2.5-a); `limit` is the season's forfeit limit."""
+    return (
+        f"Your forfeits before meet {joined_at_meet} "
+        + ("count" if countable else "do not count")
+        + f" toward the {limit} that forfeit a season (R2.4-g, R2.5-a)."
+    )

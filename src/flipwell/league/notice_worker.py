@@ -36,13 +36,14 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.notices import (
-    Draft,
-    absence_links,
+    NoticeFacts,
+    ReminderFacts,
+    absence_tokens,
+    draft,
     enabled,
-    preferences_url,
-    render_notice,
     store_notices,
     subscriptions,
+    writer,
 )
 from flipwell.league.selectors.meet_times import scheduled_start
 
@@ -183,7 +184,7 @@ def _stale_reminders(notices: list[m.Notice]) -> set[int]:
 
 
 def _message(notice: m.Notice, address: str, mail: object) -> EmailMessage:
-    url = preferences_url(notice.league_id, notice.player_id)
+    url = writer().preferences_url(notice.league_id, notice.player_id)
     return EmailMessage(
         subject=notice.subject,
         body=notice.body,
@@ -259,26 +260,19 @@ def _queue_reminders(meet: m.Meet) -> int:
             league_id=season.league_id,
         )
         start = scheduled_start(meet)
-        day = f"{start:%A} {start.day} {start:%B}"
-        links = absence_links(meet)
-        drafts = []
-        for player_id, subscription in wanted.items():
-            context = {
-                "player": subscription.player,
-                "league": season.league,
-                "season": season,
-                "meet": meet,
-                "when": f"{day} at {start:%H:%M}",
-                "absence_link": links.get(player_id),
-            }
-            drafts.append(
-                Draft(
-                    player=player_id,
-                    key=f"reminder:meet:{meet.pk}:player:{player_id}",
-                    subject=f"{season.league}: meet {meet.number} on {day}",
-                    body=render_notice(
-                        "reminder", context, league_id=season.league_id, player_id=player_id
-                    ),
-                )
+        tokens = absence_tokens(meet)
+        drafts = [
+            draft(
+                NoticeFacts(
+                    kind="reminder",
+                    player=subscription.player,
+                    league=season.league,
+                    season=season,
+                    meet=meet,
+                    about=ReminderFacts(start=start, absence_token=tokens.get(player_id)),
+                ),
+                key=f"reminder:meet:{meet.pk}",
             )
+            for player_id, subscription in wanted.items()
+        ]
         return store_notices(league_id=season.league_id, kind="reminder", meet=meet, drafts=drafts)

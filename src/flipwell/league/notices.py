@@ -15,26 +15,27 @@ Words (see also `flipwell.league.models.notices`):
   none can be guessed; every notice carries it, and it is the unsubscribe link of that
   league's notices (a subscription is a league's own, `flipwell.league.models.notices`).
 - *absence link*: the one-tap link in a reminder with which a player announces their absence
-  (R3.1-d). `absence_links` is the single place it comes from.
+  (R3.1-d): their personal link's page at that meet. `absence_tokens` says whose it is; the
+  web layer makes the address.
 - *reminder*: queued by ``flipwell work`` (`flipwell.league.notice_worker.queue_due_reminders`)
   ``NOTICE_REMINDER_HOURS`` before each planned meet's scheduled start, not by a service.
+- *facts* of a notice (`NoticeFacts`): what it tells one player, as plain data (numbers, names,
+  a date, the ruling's sentences a service wrote): no word of the e-mail is chosen here.
+- *writer*: what turns facts into an e-mail (subject, body, addresses): the web layer's
+  (`flipwell.web.emails`), which its app registers at start-up (`register_writer`), so this
+  layer neither reverses a URL nor renders a template (STYLE.md §17) and imports nothing of
+  the web.
 
-- *why line*: a notice is plain text, so it has no fold for the rules its sentences rest on
-  (as the pages' "why", templates/public/_why.html): each sentence is written without its
-  bracketed rule ids (the ``plain`` filter), and the rules they cite go on one line of their
-  own at the end, before the footer: ``Why: rules R7.3-h, R7.3-k.`` No other line of a notice
-  names a rule. The services' sentences (a ruling's `details`) keep citing their rules in
-  brackets; the templates take them apart.
-
-The notices are rendered when queued (templates ``email/*.txt``), from facts the service has at
-hand (the stored groups, the fold it just stored), so the worker needs no fold. Each queue
-function costs no query when notices are off, one when nobody chose that kind, and a fixed
-number otherwise, whatever the number of players.
+A notice is written when queued, from facts the service has at hand (the stored groups, the
+fold it just stored), so the worker needs no fold; the row keeps its subject and body. Each
+queue function costs no query when notices are off, one when nobody chose that kind, and a
+fixed number otherwise, whatever the number of players.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import datetime
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -42,14 +43,11 @@ from typing import Any
 from django.conf import settings
 from django.core import signing
 from django.db import connection
-from django.template.loader import render_to_string
-from django.urls import reverse
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key
 from flipwell.league.player_link_tokens import token_for
-from flipwell.rules import SeasonResult
-from flipwell.rules.checks import fmt
+from flipwell.rules import Night, SeasonResult
 
 TOKEN_SALT = "flipwell.notices.preferences"
 KINDS: tuple[str, ...] = tuple(m.NoticeKind.values)
@@ -80,22 +78,17 @@ def missing_site_address() -> str:
 # --- links -----------------------------------------------------------------------------------
 
 
-def absence_links(meet: m.Meet) -> dict[int, str]:
-    """The one-tap link with which each player announces their absence from `meet` (R3.1-d),
-    by player id: their personal link's page at that meet (`flipwell.league.services.
-    player_links`), absolute (``settings.SITE_URL`` + path). One query. Only players whose
-    official issued them a link have one; the others' reminder asks them to tell the league
-    official. The link only opens the page: the tap on "I'll be absent" records the notice, so
-    a mail scanner that follows links announces nothing.
+def absence_tokens(meet: m.Meet) -> dict[int, str]:
+    """The token of each player's personal link (`flipwell.league.services.player_links`), by
+    player id, for the one-tap absence link of their reminder of `meet` (R3.1-d). One query.
+    Only players whose official issued them a link have one; the others' reminder asks them to
+    tell the league official. The link only opens the page: the tap on "I'll be absent"
+    records the notice, so a mail scanner that follows links announces nothing.
     """
     # Imported here: the services import this module to queue their notices.
     from flipwell.league.selectors.player_links import season_links
 
-    return {
-        player_id: f"{settings.SITE_URL}{reverse('web:me', args=[token_for(link)])}"
-        f"#meet-{meet.number}"
-        for player_id, link in season_links(meet.season).items()
-    }
+    return {player_id: token_for(link) for player_id, link in season_links(meet.season).items()}
 
 
 def preferences_token(league_id: int, player_id: int) -> str:
@@ -133,32 +126,105 @@ def preferences_for_token(token: str) -> PreferencesLink | None:
     return None
 
 
-def preferences_url(league_id: int, player_id: int) -> str:
-    """The absolute address of a player's preferences (and unsubscribe) page for the notices
-    of one league."""
-    path = reverse("web:notice_preferences", args=[preferences_token(league_id, player_id)])
-    return f"{settings.SITE_URL}{path}"
+# --- facts and their writer --------------------------------------------------------------------
 
 
-# --- wording ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GroupFacts:
+    """A ``groups`` notice: the player's group at a meet just started (§4, R5-a)."""
+
+    group: int
+    position: int
+    players: tuple[str, ...]
+    """The group's players by name, in play order."""
+    machine: str
+    """The group's first machine ("" when none is chosen yet)."""
 
 
-def count_of(number: int | Fraction, word: str, plural: str | None = None) -> str:
-    """``1 point``, ``2 points``, ``19.75 points``: the number and its word, plural-correct."""
-    return f"{fmt(number)} {word if number == 1 else plural or word + 's'}"
+@dataclass(frozen=True)
+class NightFacts:
+    """A ``results`` notice: the player's night at a meet just closed, from the fold (§3.3,
+    §2.4)."""
+
+    night: Night
+    place: int
+    """The player's place in the standings after the meet (1 is first)."""
+    of: int
+    """How many players the standings hold."""
+    season_points: Fraction
+    """The player's league points in the season so far."""
 
 
-def ordinal(number: int) -> str:
-    """1st, 2nd, 3rd, 4th, 11th, 21st."""
-    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10)
-    return f"{number}{suffix or 'th'}"
+@dataclass(frozen=True)
+class ReminderFacts:
+    """A ``reminder`` notice: a planned meet starts soon (R2-a, R3.1-d)."""
+
+    start: datetime.datetime
+    """The meet's scheduled start, in the league's time zone."""
+    absence_token: str | None
+    """The token of the player's personal link (`absence_tokens`), None without one."""
 
 
-def names_list(names: Sequence[str]) -> str:
-    """``Ann``, ``Ann and Ben``, ``Ann, Ben and Cat``."""
-    if len(names) <= 1:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
+@dataclass(frozen=True)
+class RulingFacts:
+    """A ``ruling`` notice: an official's ruling that affects the player (`queue_ruling`)."""
+
+    what: str
+    details: tuple[str, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class NoticeFacts:
+    """What one notice tells one player, as facts; the writer puts them in words."""
+
+    kind: str
+    """A `NoticeKind` value."""
+    player: m.Player
+    league: m.League
+    season: m.Season | None
+    meet: m.Meet | None
+    about: GroupFacts | NightFacts | ReminderFacts | RulingFacts
+
+
+@dataclass(frozen=True)
+class Written:
+    """A notice in words: its e-mail's subject and body."""
+
+    subject: str
+    body: str
+
+
+@dataclass(frozen=True)
+class NoticeWriter:
+    """What turns notices into e-mails, given by the web layer (see the module docstring).
+
+    write: a notice's subject and body, its body ending with the link to the player's
+    preferences. preferences_url: the absolute address of a player's preferences (and
+    unsubscribe) page for the notices of one league, by league id and player id (the worker
+    names it in each e-mail's ``List-Unsubscribe``)."""
+
+    write: Callable[[NoticeFacts], Written]
+    preferences_url: Callable[[int, int], str]
+
+
+_writers: list[NoticeWriter] = []
+
+
+def register_writer(writer: NoticeWriter) -> None:
+    """Make `writer` the one that writes every notice from now on (the web app's
+    ``ready``)."""
+    _writers[:] = [writer]
+
+
+def writer() -> NoticeWriter:
+    """The registered writer; without one (the web app is not installed), a loud error."""
+    if not _writers:
+        raise RuntimeError(
+            "No notice writer is registered: the web app (flipwell.web, in INSTALLED_APPS) "
+            "registers it when Django starts."
+        )
+    return _writers[0]
 
 
 # --- queueing --------------------------------------------------------------------------------
@@ -174,6 +240,18 @@ class Draft:
     body: str
 
 
+def draft(facts: NoticeFacts, *, key: str) -> Draft:
+    """The notice `facts` tell, written by the registered writer, with its dedupe key
+    (``<kind>:<what it is about>``, ``:player:<id>`` added)."""
+    written = writer().write(facts)
+    return Draft(
+        player=facts.player.pk,
+        key=f"{key}:player:{facts.player.pk}",
+        subject=written.subject,
+        body=written.body,
+    )
+
+
 def subscriptions(kind: str, players: Any, *, league_id: int) -> dict[int, m.NoticeSubscription]:
     """Player id -> subscription, for the players (a query of ids) who chose `kind` now from
     the league with id `league_id` (its own subscriptions: another league's address is never
@@ -182,13 +260,6 @@ def subscriptions(kind: str, players: Any, *, league_id: int) -> dict[int, m.Not
         league_id=league_id, player_id__in=players, unsubscribed_at__isnull=True, **{kind: True}
     ).select_related("player")
     return {row.player_id: row for row in rows}
-
-
-def render_notice(kind: str, context: dict[str, Any], *, league_id: int, player_id: int) -> str:
-    """The body of a notice of `kind` (template ``email/notice_<kind>.txt``), with the link to
-    the player's preferences for the league's notices."""
-    context = {**context, "preferences_url": preferences_url(league_id, player_id)}
-    return render_to_string(f"email/notice_{kind}.txt", context).strip() + "\n"
 
 
 def store_notices(
@@ -241,41 +312,27 @@ def queue_meet_started(meet: m.Meet) -> int:
     groups: dict[int, list[str]] = {}
     for member in members:
         groups.setdefault(member.group.number, []).append(str(member.player))
-    drafts = []
-    for member in members:
-        if member.player_id not in wanted:
-            continue
-        number = member.group.number
-        others = [name for name in groups[number] if name != str(member.player)]
-        context = {
-            "player": member.player,
-            "league": season.league,
-            "season": season,
-            "meet": meet,
-            "group": number,
-            "position": member.position,
-            "players": groups[number],
-            "others": names_list(others),
-            "machine": machines.get(number, ""),
-        }
-        drafts.append(
-            Draft(
-                player=member.player_id,
-                key=f"groups:meet:{meet.pk}:player:{member.player_id}",
-                subject=f"{season.league}: your group at meet {meet.number}",
-                body=render_notice(
-                    "groups", context, league_id=season.league_id, player_id=member.player_id
+    drafts = [
+        draft(
+            NoticeFacts(
+                kind="groups",
+                player=member.player,
+                league=season.league,
+                season=season,
+                meet=meet,
+                about=GroupFacts(
+                    group=member.group.number,
+                    position=member.position,
+                    players=tuple(groups[member.group.number]),
+                    machine=machines.get(member.group.number, ""),
                 ),
-            )
+            ),
+            key=f"groups:meet:{meet.pk}",
         )
+        for member in members
+        if member.player_id in wanted
+    ]
     return store_notices(league_id=season.league_id, kind="groups", meet=meet, drafts=drafts)
-
-
-NIGHT_WORDS = {
-    "absent_announced": "You were absent (announced), so your group was drawn without you.",
-    "absent_unannounced": "You were absent without announcing it: your games were forfeits.",
-    "in_progress": "Your night was still in progress when the meet closed.",
-}
 
 
 def queue_meet_closed(meet: m.Meet, result: SeasonResult) -> int:
@@ -298,34 +355,21 @@ def queue_meet_closed(meet: m.Meet, result: SeasonResult) -> int:
         )
         if standing is None or night is None or night.status in ("not_joined", "out_of_league"):
             continue
-        games = ", ".join(str(p) for p in night.game_points)
-        context = {
-            "player": subscription.player,
-            "league": season.league,
-            "season": season,
-            "meet": meet,
-            "game_points": count_of(sum(night.game_points), "game point"),
-            "games": games,
-            "match_bonus": count_of(night.match_bonus, "match bonus point"),
-            "credit": count_of(night.credit, "point") if night.credit else "",
-            "league_points": count_of(night.league_points, "league point"),
-            "absent": NIGHT_WORDS.get(night.status, ""),
-            "forfeits": count_of(night.forfeits, "forfeit") if night.forfeits else "",
-            "place": ordinal(order.index(standing.player) + 1),
-            "of": len(order),
-            "meets": count_of(meet.number, "meet"),
-            "season_points": count_of(standing.league_points, "league point"),
-        }
-        drafts.append(
-            Draft(
-                player=player_id,
-                key=f"results:meet:{meet.pk}:player:{player_id}",
-                subject=f"{season.league}: your night at meet {meet.number}",
-                body=render_notice(
-                    "results", context, league_id=season.league_id, player_id=player_id
-                ),
-            )
+        about = NightFacts(
+            night=night,
+            place=order.index(standing.player) + 1,
+            of=len(order),
+            season_points=standing.league_points,
         )
+        facts = NoticeFacts(
+            kind="results",
+            player=subscription.player,
+            league=season.league,
+            season=season,
+            meet=meet,
+            about=about,
+        )
+        drafts.append(draft(facts, key=f"results:meet:{meet.pk}"))
     return store_notices(league_id=season.league_id, kind="results", meet=meet, drafts=drafts)
 
 
@@ -349,28 +393,13 @@ def queue_ruling(
     wanted = subscriptions("ruling", [player.pk], league_id=league.pk)
     if not wanted:
         return 0
-    context = {
-        "player": player,
-        "league": league,
-        "meet": meet,
-        "what": what,
-        "details": [d for d in details if d],
-        "reason": reason,
-    }
-    draft = Draft(
-        player=player.pk,
-        key=f"ruling:{key}:player:{player.pk}",
-        subject=f"{league}: {what}",
-        body=render_notice("ruling", context, league_id=league.pk, player_id=player.pk),
+    facts = NoticeFacts(
+        kind="ruling",
+        player=player,
+        league=league,
+        season=None,
+        meet=meet,
+        about=RulingFacts(what=what, details=tuple(d for d in details if d), reason=reason),
     )
-    return store_notices(league_id=league.pk, kind="ruling", meet=meet, drafts=[draft])
-
-
-def late_join_forfeits_detail(joined_at_meet: int, *, countable: bool, limit: int) -> str:
-    """The notice's sentence for an official's designation of a late entrant's forfeits before
-    meet `joined_at_meet` (R2.4-g, R2.5-a); `limit` is the season's forfeit limit."""
-    return (
-        f"Your forfeits before meet {joined_at_meet} "
-        + ("count" if countable else "do not count")
-        + f" toward the {limit} that forfeit a season (R2.4-g, R2.5-a)."
-    )
+    drafts = [draft(facts, key=f"ruling:{key}")]
+    return store_notices(league_id=league.pk, kind="ruling", meet=meet, drafts=drafts)

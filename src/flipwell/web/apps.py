@@ -17,6 +17,12 @@ class WebConfig(AppConfig):
 
         register_converter(IdConverter, "id")
 
+        # The league queues its notices' facts; the web writes them in words (STYLE.md §17).
+        from flipwell.league.notices import register_writer
+        from flipwell.web.emails import WRITER
+
+        register_writer(WRITER)
+
 
 class StaticFilesConfig(DjangoStaticFilesConfig):
     """Django's staticfiles, leaving out what flipwell never serves: django-ninja's ReDoc

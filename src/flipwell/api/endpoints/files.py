@@ -11,7 +11,7 @@ from flipwell.api import queries
 from flipwell.api.endpoints.params import SeasonId
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.schemas import IfpaComplianceOut, IfpaParametersIn, IfpaPreviewOut
-from flipwell.league.exchange.exports import fold, scores_csv, season_export, standings_csv
+from flipwell.league.exchange.exports import scores_csv, season_export, standings_csv
 from flipwell.league.exchange.for_other_programs import ifpa_results, meets_calendar
 from flipwell.league.refusals import Refusal
 from flipwell.league.selectors.ifpa import (
@@ -20,6 +20,7 @@ from flipwell.league.selectors.ifpa import (
     ifpa_submission,
     season_ifpa_compliance,
 )
+from flipwell.league.selectors.season_folds import fold
 from flipwell.rules import IfpaResults, RuleError
 
 router = Router(tags=["exchange"])

@@ -89,7 +89,7 @@ from flipwell.league import models as m
 from flipwell.league.caches import forget
 from flipwell.league.exchange.files import write_atomically
 from flipwell.league.exchange.progress import Progress, Stream
-from flipwell.league.services._edge import check_facts_fold
+from flipwell.league.selectors.season_folds import check_facts_fold
 from flipwell.league.validators import control_character
 from flipwell.rules.special_rulings import title_key
 

@@ -26,26 +26,20 @@ Everything here is read-only and derived on the fly; nothing is stored.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from typing import Any
 
 from flipwell.league import models as m
-from flipwell.league.adapters import season_facts, season_ruleset
 from flipwell.league.csv_cells import csv_text
 from flipwell.league.players_csv import COLUMNS as ROSTER_COLUMNS
+from flipwell.league.selectors.season_folds import FoldedSeason
 from flipwell.rules import (
-    FWPL_V1,
     GameFacts,
     MeetFacts,
-    Ruleset,
-    SeasonFacts,
-    SeasonResult,
     Standing,
     Violation,
-    fold_season,
 )
 from flipwell.rules.game_lines import match_game_lines
 
@@ -79,34 +73,6 @@ SCORES_COLUMNS = (
     "forfeit",
 )
 ROUNDED_PLACES = Decimal("0.000001")
-
-
-@dataclass(frozen=True)
-class FoldedSeason:
-    """A season's stored facts and what the rules make of them, loaded once for an export."""
-
-    season: m.Season
-    facts: SeasonFacts
-    result: SeasonResult
-    meets: Mapping[int, m.Meet]
-    """Meet number -> the played (open or closed) meet."""
-    names: Mapping[str, tuple[str, str]]
-    """Player key -> first and last name."""
-    ruleset: Ruleset = FWPL_V1
-    """The readings the season is folded under."""
-
-
-def fold(season: m.Season) -> FoldedSeason:
-    """Load a season's facts (a fixed number of queries) and fold them with its readings."""
-    facts = season_facts(season)
-    ruleset = season_ruleset(season)
-    result = fold_season(facts, ruleset=ruleset)
-    numbers = [meet.number for meet in facts.meets]
-    meets = {meet.number: meet for meet in season.meets.filter(number__in=numbers)}
-    names = {e.player: (e.first_name, e.last_name) for e in facts.entrants}
-    return FoldedSeason(
-        season=season, facts=facts, result=result, meets=meets, names=names, ruleset=ruleset
-    )
 
 
 def export_name(season: m.Season) -> str:

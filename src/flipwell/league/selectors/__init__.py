@@ -11,4 +11,8 @@ Selectors never write. Each runs a fixed number of SQL queries whatever the leag
 - `playoffs`: ``playoff_bracket`` (§6).
 - `notices`: ``notice_subscription`` (a league's own), ``link_subscriptions``, ``player_notices``,
   ``notice_queue`` (e-mail notices).
+- `season_folds`: a season folded fresh from its stored facts (``fold``, ``FoldedSeason``) for an
+  export or a report, and ``check_facts_fold`` for a restore.
+- `lookups`, `sheet_rows`: one row by the id a URL or a form names, as the league's, meet's,
+  group's or playoff match's (the views ask the ORM nothing themselves).
 """

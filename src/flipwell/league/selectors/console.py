@@ -2,7 +2,8 @@
 
 Words: a *console list* is the stored facts of one kind for one league, season or meet, loaded
 in one query each (rows joined to their player and machine names), newest last unless said.
-Nothing here computes a rule; points and penalties come from the other selectors.
+Nothing here computes a rule (a rule the console asks about is asked of `flipwell.rules`);
+points and penalties come from the other selectors.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from flipwell.league import models as m
 from flipwell.league import turn_rulings
 from flipwell.league.adapters import absent_at, league_ifpa_parameters, season_ruleset
 from flipwell.league.selectors.seasons import being_prepared, current_of, seasons_newest_first
-from flipwell.rules import IfpaParameters, ifpa_schedule_warnings, next_meet_date
+from flipwell.rules import IfpaParameters, ends_the_game, ifpa_schedule_warnings, next_meet_date
 from flipwell.rules import meet_date_warnings as rules_date_warnings
 from flipwell.rules.special_rulings import title_key
 
@@ -405,6 +406,13 @@ def meet_group_players(
     for number, pid, first, last in rows:
         found.setdefault(number, []).append((pid, f"{first} {last}"))
     return found
+
+
+def malfunction_ends_the_game(reason_code: str) -> bool:
+    """Whether a malfunction reported with `reason_code` ends the game for every player on
+    the machine (R7.3-h, R8.4-c), as the rules say: the console then shows the official what
+    each player is owed before it is recorded."""
+    return ends_the_game(reason_code)
 
 
 def league_machines(league: m.League) -> list[m.Machine]:

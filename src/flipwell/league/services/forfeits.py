@@ -15,7 +15,7 @@ from django.db import transaction
 
 from flipwell.league import models as m
 from flipwell.league.adapters import forfeited_in, season_ruleset
-from flipwell.league.notices import late_join_forfeits_detail
+from flipwell.league.incident_words import late_join_forfeits_detail
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services._edge import (
     game_subject,

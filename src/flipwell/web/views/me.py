@@ -23,6 +23,7 @@ from django.views.decorators.http import require_http_methods
 from flipwell.league import limits, notices, services
 from flipwell.league import models as m
 from flipwell.league.player_link_tokens import DeadLinkError
+from flipwell.league.selectors.lookups import season_meet
 from flipwell.league.selectors.notices import notice_subscription
 from flipwell.league.selectors.player_links import player_link_page
 from flipwell.league.services.player_links import live_link
@@ -103,7 +104,7 @@ def _notices(link: m.PlayerLink) -> str:
 def _meet(link: m.PlayerLink, raw: str) -> m.Meet:
     """The meet of the link's season numbered `raw`; ValidationError for any other."""
     number = parse_number(raw, limits.MEET_NUMBER) or 0
-    meet = m.Meet.objects.filter(season_id=link.season_id, number=number).first()
+    meet = season_meet(link.season_id, number)
     if meet is None:
         raise ValidationError(f"There is no scheduled meet {raw[:10]!r} in {link.season.name}.")
     return meet

@@ -1,5 +1,5 @@
 """A player's notice preferences, reached by the signed link in every notice
-(`flipwell.league.notices.preferences_url`): choose the notices, or stop them all.
+(`flipwell.web.emails.preferences_url`): choose the notices, or stop them all.
 
 The link's token is the league's and the player's ids signed with the installation's key, so
 it is the only credential, and it reaches that league's notices only (an older token, the

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
+from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
@@ -28,7 +29,7 @@ from flipwell.http_cache import View, conditional_on_revision
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.playoff_sheet import MatchSheet, match_sheet
-from flipwell.league.selectors.playoffs import match_round
+from flipwell.league.selectors.sheet_rows import league_machine, match_sheet_row, sheet_player
 from flipwell.rules import RuleError
 from flipwell.web.forms import (
     ConfirmForm,
@@ -36,7 +37,6 @@ from flipwell.web.forms import (
     CorrectionRequestForm,
     PlayoffEntryForm,
     PlayoffStartForm,
-    show_service_errors,
 )
 from flipwell.web.scoresheet_tokens import (
     DeadToken,
@@ -44,7 +44,13 @@ from flipwell.web.scoresheet_tokens import (
     match_for_token,
     night_id_for_token,
 )
-from flipwell.web.views.scoresheet import ANSWER_MESSAGES, STALE_CODES, closed_sheet
+from flipwell.web.views.scoresheet import (
+    ANSWER_MESSAGES,
+    STALE_CODES,
+    StaleWrite,
+    closed_sheet,
+    write_or_show,
+)
 
 FORM_NAMES = {
     "start": "start_form",
@@ -145,12 +151,20 @@ def _stale(request: HttpRequest, token: str, error: ValidationError) -> HttpResp
     return _page(request, token, status=409)
 
 
-def _is_stale(error: ValidationError) -> bool:
-    return getattr(error, "code", None) in STALE_CODES
+def _posted(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A POST of the match's sheet: never cached, and a write refused as stale
+    (`write_or_show`) answered with the sheet as it is now (`_stale`, 409)."""
 
+    @never_cache
+    @require_POST
+    @wraps(view)
+    def posted(request: HttpRequest, token: str, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, token, **kwargs)
+        except StaleWrite as stale:
+            return _stale(request, token, stale.error)
 
-def _player(pk: int) -> m.Player:
-    return m.Player.objects.get(pk=pk)
+    return posted
 
 
 @never_cache
@@ -203,8 +217,7 @@ def state(request: HttpRequest, token: str, night_id: str) -> HttpResponse:
     return render(request, "scoresheet/_playoff_sheet.html", context)
 
 
-@never_cache
-@require_POST
+@_posted
 def start(request: HttpRequest, token: str) -> HttpResponse:
     """A player starts the next game: game 1 drawn, later games picked by the loser."""
     night, division, match, sheet_now = _load(token)
@@ -212,31 +225,26 @@ def start(request: HttpRequest, token: str) -> HttpResponse:
     form = PlayoffStartForm(request.POST, players=sheet_now.players, machines=sheet_now.selectable)
     if form.is_valid():
         machine_id = form.cleaned_data.get("machine")
-        machine = (
-            m.Machine.objects.filter(pk=machine_id, league=night.season.league).first()
-            if machine_id is not None
-            else None
-        )
-        try:
-            game = services.start_playoff_game_on_sheet(
+        league = night.season.league
+        machine = league_machine(league, machine_id) if machine_id is not None else None
+        game = write_or_show(
+            form,
+            lambda: services.start_playoff_game_on_sheet(
                 season=night.season,
                 division=division,
                 match=match,
-                started_by=_player(form.cleaned_data["started_by"]),
+                started_by=sheet_player(form.cleaned_data["started_by"]),
                 machine=machine,
-            )
-        except ValidationError as error:
-            if getattr(error, "code", None) == "game_in_progress":
-                return _stale(request, token, error)
-            show_service_errors(form, error)
-        else:
+            ),
+            stale=frozenset({"game_in_progress"}),
+        )
+        if game is not None:
             messages.success(request, f"Game {game.number} is on {game.machine.title}.")
             return _back(token)
     return _page(request, token, form=form, which="start")
 
 
-@never_cache
-@require_POST
+@_posted
 def enter(request: HttpRequest, token: str) -> HttpResponse:
     """A player enters the scores of the game the page shows (a resent key stores nothing)."""
     night, division, match, sheet_now = _load(token)
@@ -244,24 +252,24 @@ def enter(request: HttpRequest, token: str) -> HttpResponse:
     players = current.play_order if current is not None else sheet_now.players
     form = PlayoffEntryForm(request.POST, players=players)
     if form.is_valid():
-        try:
-            services.submit_playoff_scores(
+        d = form.cleaned_data
+        entered = write_or_show(
+            form,
+            lambda: services.submit_playoff_scores(
                 season=night.season,
                 division=division,
                 match=match,
-                number=form.cleaned_data["game"],
+                number=d["game"],
                 scores=form.machine_scores(),
                 tie_order=form.tie_order(),
-                entered_by=_player(form.cleaned_data["entered_by"]),
-                idempotency_key=form.cleaned_data["idempotency_key"],
-                seen_version=form.cleaned_data["seen_version"],
+                entered_by=sheet_player(d["entered_by"]),
+                idempotency_key=d["idempotency_key"],
+                seen_version=d["seen_version"],
                 submitter=f"playoff-sheet:{night.pk}:{division}:{match}",
-            )
-        except ValidationError as error:
-            if _is_stale(error):
-                return _stale(request, token, error)
-            show_service_errors(form, error)
-        else:
+            ),
+            stale=STALE_CODES,
+        )
+        if entered is not None:
             if _wants_json(request):
                 return JsonResponse({"ok": True})
             messages.success(
@@ -273,41 +281,31 @@ def enter(request: HttpRequest, token: str) -> HttpResponse:
     return _page(request, token, form=form, which="enter")
 
 
-@never_cache
-@require_POST
+@_posted
 def confirm(request: HttpRequest, token: str) -> HttpResponse:
     """Another player confirms the version the page shows (stale: refused)."""
     night, division, match, sheet_now = _load(token)
     form = ConfirmForm(request.POST, players=sheet_now.players)
     if form.is_valid():
-        round_, number = match_round(match)
-        entry = m.PlayoffSheet.objects.filter(
-            pk=form.cleaned_data["submission"],
-            match__playoff_night=night,
-            match__division=division,
-            match__round=round_,
-            match__number=number,
-        ).first()
+        entry = match_sheet_row(night, division, match, form.cleaned_data["submission"])
         if entry is None:
             form.add_error(None, "Those scores are not this match's: reload the page.")
         else:
-            try:
-                services.confirm_playoff_scores(
-                    sheet=entry, confirmed_by=_player(form.cleaned_data["confirmed_by"])
-                )
-            except ValidationError as error:
-                if _is_stale(error):
-                    return _stale(request, token, error)
-                show_service_errors(form, error)
-            else:
+            confirmed = write_or_show(
+                form,
+                lambda: services.confirm_playoff_scores(
+                    sheet=entry, confirmed_by=sheet_player(form.cleaned_data["confirmed_by"])
+                ),
+                stale=STALE_CODES,
+            )
+            if confirmed is not None:
                 label = "The tiebreaker game" if entry.number == 4 else f"Game {entry.number}"
                 messages.success(request, f"{label} confirmed.")
                 return _back(token)
     return _page(request, token, form=form, which="confirm")
 
 
-@never_cache
-@require_POST
+@_posted
 def correct(request: HttpRequest, token: str) -> HttpResponse:
     """A player reports a wrong score in a confirmed game (the others then answer)."""
     night, division, match, sheet_now = _load(token)
@@ -317,19 +315,20 @@ def correct(request: HttpRequest, token: str) -> HttpResponse:
         games=[(g.number, f"Game {g.number}") for g in sheet_now.correctable],
     )
     if form.is_valid():
-        try:
-            services.request_playoff_correction(
+        d = form.cleaned_data
+        asked = write_or_show(
+            form,
+            lambda: services.request_playoff_correction(
                 season=night.season,
                 division=division,
                 match=match,
-                number=form.cleaned_data["game"],
+                number=d["game"],
                 scores=form.scores(),
-                requested_by=_player(form.cleaned_data["requested_by"]),
-                reason=form.cleaned_data["reason"],
-            )
-        except ValidationError as error:
-            show_service_errors(form, error)
-        else:
+                requested_by=sheet_player(d["requested_by"]),
+                reason=d["reason"],
+            ),
+        )
+        if asked is not None:
             messages.success(
                 request, "Correction asked: each other player now agrees or disagrees below."
             )
@@ -337,33 +336,25 @@ def correct(request: HttpRequest, token: str) -> HttpResponse:
     return _page(request, token, form=form, which="correct")
 
 
-@never_cache
-@require_POST
+@_posted
 def answer(request: HttpRequest, token: str, request_id: int) -> HttpResponse:
     """A player agrees or disagrees with a correction."""
     night, division, match, sheet_now = _load(token)
     form = CorrectionAnswerForm(request.POST, players=sheet_now.players)
-    round_, number = match_round(match)
-    correction = m.PlayoffSheet.objects.filter(
-        pk=request_id,
-        match__playoff_night=night,
-        match__division=division,
-        match__round=round_,
-        match__number=number,
-    ).first()
+    correction = match_sheet_row(night, division, match, request_id)
     if correction is None:
         form.is_valid()
         form.add_error(None, "That correction is not this match's.")
     elif form.is_valid():
-        try:
-            answered = services.answer_playoff_correction(
+        answered = write_or_show(
+            form,
+            lambda: services.answer_playoff_correction(
                 sheet=correction,
-                player=_player(form.cleaned_data["player"]),
+                player=sheet_player(form.cleaned_data["player"]),
                 agrees=form.cleaned_data["agrees"],
-            )
-        except ValidationError as error:
-            show_service_errors(form, error)
-        else:
+            ),
+        )
+        if answered is not None:
             messages.success(request, ANSWER_MESSAGES.get(answered.status, "Answer recorded."))
             return _back(token)
     return _page(request, token, form=form, which="answer")

@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from flipwell.league import models as m
 from flipwell.league.selectors import public_pages as pages
+from flipwell.league.selectors.lookups import league_season, playoff_night_of
 from flipwell.league.selectors.player_links import link_sheet
 from flipwell.league.selectors.playoff_sheet import printed_matches
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page
@@ -130,8 +131,7 @@ def playoff_sheets(
     request: HttpRequest, league: m.League, role: str, season_id: int
 ) -> HttpResponse:
     """One page per playoff match of the season's playoff night, with its sheet's QR code."""
-    season = m.Season.objects.filter(league=league, pk=season_id).first()
-    night = m.PlayoffNight.objects.filter(season=season).first() if season else None
+    night = playoff_night_of(league_season(league, season_id))
     if night is None:
         raise Http404("This season has no playoff night yet.")
     live = night.status != m.PlayoffNight.Status.CLOSED

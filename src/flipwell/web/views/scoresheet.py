@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import uuid
+from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, TypeVar
 
+from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
@@ -40,6 +41,14 @@ from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.photos import kept_photo
 from flipwell.league.selectors.scoresheet import ScoreSheet, scoresheet
+from flipwell.league.selectors.sheet_rows import (
+    chosen_player,
+    group_correction,
+    group_game,
+    group_submission,
+    league_machine,
+    sheet_player,
+)
 from flipwell.web.forms import (
     ConfirmForm,
     CorrectionAnswerForm,
@@ -49,6 +58,7 @@ from flipwell.web.forms import (
     ScoreEntryForm,
     show_service_errors,
 )
+from flipwell.web.forms.sheet_page import absent_now, entry_players, sheet_forms
 from flipwell.web.htmx import asked_by_htmx
 from flipwell.web.photos import photo_response
 from flipwell.web.scoresheet_tokens import (
@@ -59,9 +69,13 @@ from flipwell.web.scoresheet_tokens import (
     scoresheet_path,
 )
 
+T = TypeVar("T")
+
 STALE_CODES = frozenset({"game_already_confirmed", "stale_version"})
 """The services' error codes for an entry or confirmation made on a stale page."""
 
+ENTERED = "Scores entered. Another player of the group now checks and confirms them."
+CORRECTION_REQUESTED = "Correction requested: each player asked now agrees or disagrees below."
 ANSWER_MESSAGES = {
     "pending": "Answer recorded. The correction waits for the other players asked.",
     "applied": "Every player asked agreed: the correction is applied.",
@@ -71,71 +85,6 @@ ANSWER_MESSAGES = {
 
 def _user(request: HttpRequest) -> Any:
     return request.user if request.user.is_authenticated else None
-
-
-def _forms(sheet: ScoreSheet) -> dict[str, Any]:
-    """The page's forms, unbound."""
-    players = sheet.players
-
-    entry_initial: dict[str, Any] = {
-        "idempotency_key": uuid.uuid4().hex,
-        "game": sheet.current.id if sheet.current is not None else None,
-        "seen_version": sheet.pending.version if sheet.pending is not None else 0,
-    }
-    if sheet.pending is not None:
-        for line in sheet.pending.lines:
-            if line.machine_score is None:
-                entry_initial[f"forfeit_{line.player_id}"] = True
-            else:
-                entry_initial[f"score_{line.player_id}"] = f"{line.machine_score:,}"
-    for pid in sheet.forfeits:
-        entry_initial[f"forfeit_{pid}"] = True
-    return {
-        "entry_form": ScoreEntryForm(
-            players=_entry_players(sheet),
-            forfeits=sheet.forfeits,
-            enterers=sheet.enterers,
-            absent=_absent_now(sheet),
-            initial=entry_initial,
-        ),
-        "confirm_form": ConfirmForm(
-            # Who may confirm is the rules' (R3-a): never the enterer, a player who played.
-            players=sheet.pending.confirmers if sheet.pending is not None else (),
-            initial={"submission": sheet.pending.submission_id if sheet.pending else None},
-        ),
-        "next_form": NextMachineForm(
-            machines=sheet.selectable,
-            initial={"chosen_by": sheet.next_picker[0] if sheet.next_picker else None},
-        ),
-        "correction_form": CorrectionRequestForm(
-            players=players,
-            games=[(g.id, f"Game {g.number}: {g.machine}") for g in sheet.correctable],
-        ),
-        "answer_form": CorrectionAnswerForm(players=players),
-        "photo_form": PhotoForm(players=players, initial={"game": _photo_game(sheet)}),
-    }
-
-
-def _entry_players(sheet: ScoreSheet) -> list[tuple[int, str]]:
-    """The entry form's rows: the play order, then the players who have no turn in it (absent
-    for the rest of the match, R2.4-a), whose line says so and takes no score."""
-    order = list(sheet.play_order or sheet.players)
-    listed = {pid for pid, _ in order}
-    return order + [(pid, name) for pid, name in sheet.players if pid not in listed]
-
-
-def _absent_now(sheet: ScoreSheet) -> frozenset[int]:
-    """The players absent for the rest of the match at the game in play (R2.4-a)."""
-    if sheet.current is None:
-        return frozenset()
-    return frozenset(pid for pid, _, first in sheet.gone if first <= sheet.current.number)
-
-
-def _photo_game(sheet: ScoreSheet) -> int | None:
-    """The game a photo goes with: the current one, else the last one played."""
-    if sheet.current is not None:
-        return sheet.current.id
-    return sheet.games[-1].id if sheet.games else None
 
 
 FORM_NAMES = {
@@ -184,8 +133,8 @@ def _context(token: str, sheet: ScoreSheet) -> dict[str, Any]:
         "sheet": sheet,
         "sheet_digest": sheet_digest(sheet),
         "token": token,
-        "absent_ids": _absent_now(sheet),
-        **_forms(sheet),
+        "absent_ids": absent_now(sheet),
+        **sheet_forms(sheet),
     }
 
 
@@ -194,10 +143,6 @@ def sheet_digest(sheet: ScoreSheet) -> str:
     server process: the one set in a sheet is written sorted)."""
     canonical = (dataclasses.replace(sheet, forfeits=frozenset()), sorted(sheet.forfeits))
     return hashlib.blake2b(repr(canonical).encode(), digest_size=12).hexdigest()
-
-
-def _is_stale(error: ValidationError) -> bool:
-    return getattr(error, "code", None) in STALE_CODES
 
 
 def _refused_as_stale(
@@ -287,51 +232,88 @@ def state(request: HttpRequest, token: str, group_id: int) -> HttpResponse:
     return render(request, "scoresheet/_sheet.html", context)
 
 
-@never_cache
-@require_POST
-def enter(request: HttpRequest, token: str) -> HttpResponse:
+class StaleWrite(Exception):  # noqa: N818 (a signal to the view's decorator, not a failure)
+    """A write the service refused as made on a stale page (see the module docstring)."""
+
+    def __init__(self, error: ValidationError) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+def write_or_show(
+    form: forms.Form, write: Callable[[], T], *, stale: frozenset[str] = frozenset()
+) -> T | None:
+    """`write()`, a sheet view's one service call (one that returns what it wrote, never None);
+    its refusal goes on `form` and None is returned, but one whose code is in `stale` (made on
+    a stale page) raises `StaleWrite`, which the view's decorator answers with the sheet as it
+    is now (409). Every sheet's POST (the league night's and the playoff match's) writes
+    through it."""
+    try:
+        return write()
+    except ValidationError as error:
+        if getattr(error, "code", None) in stale:
+            raise StaleWrite(error) from error
+        show_service_errors(form, error)
+        return None
+
+
+def _posted(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A POST of the sheet: never cached; `view` is given the group the token names (a dead
+    token is a 404), and a stale write is answered by `_refused_as_stale`."""
+
+    @never_cache
+    @require_POST
+    @wraps(view)
+    def posted(request: HttpRequest, token: str, **kwargs: Any) -> HttpResponse:
+        group = group_for_token(token)
+        try:
+            return view(request, token, group, **kwargs)
+        except StaleWrite as stale:
+            return _refused_as_stale(request, token, group, stale.error)
+
+    return posted
+
+
+@_posted
+def enter(request: HttpRequest, token: str, group: m.Group) -> HttpResponse:
     """A member enters the sheet of the game his page shows, as of the version it showed
     (submit_scores; a resent key stores nothing, a stale entry is refused)."""
-    group = group_for_token(token)
     sheet_now = scoresheet(group)
     current = sheet_now.current
     # A recorded forfeit empties that player's score on the current game's sheet only.
     on_current = current is not None and request.POST.get("game") == str(current.id)
     form = ScoreEntryForm(
         request.POST,
-        players=_entry_players(sheet_now),
+        players=entry_players(sheet_now),
         forfeits=sheet_now.forfeits if on_current else frozenset(),
         enterers=sheet_now.enterers if on_current else None,
-        absent=_absent_now(sheet_now) if on_current else frozenset(),
+        absent=absent_now(sheet_now) if on_current else frozenset(),
     )
     if form.is_valid():
-        game = m.Game.objects.filter(pk=form.cleaned_data["game"], group=group).first()
+        d = form.cleaned_data
+        game = group_game(group, d["game"])
         if game is None:
             form.add_error(None, "That game is not this group's: reload the sheet.")
         else:
-            try:
-                result = services.submit_scores(
+            result = write_or_show(
+                form,
+                lambda: services.submit_scores(
                     game=game,
                     scores=form.scores(),
                     tie_order=form.tie_order(),
-                    entered_by=m.Player.objects.get(pk=form.cleaned_data["entered_by"]),
-                    idempotency_key=form.cleaned_data["idempotency_key"],
-                    seen_version=form.cleaned_data["seen_version"],
+                    entered_by=sheet_player(d["entered_by"]),
+                    idempotency_key=d["idempotency_key"],
+                    seen_version=d["seen_version"],
                     submitter=f"sheet:{group.pk}",
                     actor=_user(request),
-                )
-            except ValidationError as error:
-                if _is_stale(error):
-                    return _refused_as_stale(request, token, group, error)
-                show_service_errors(form, error)
-            else:
+                ),
+                stale=STALE_CODES,
+            )
+            if result is not None:
                 points = {str(p): v for p, v in result.points.items()}
                 if _wants_json(request):
                     return _entered(points, replayed=result.replayed)
-                messages.success(
-                    request,
-                    "Scores entered. Another player of the group now checks and confirms them.",
-                )
+                messages.success(request, ENTERED)
                 return _back(token, group)
     if _wants_json(request):
         return JsonResponse({"ok": False, "errors": form.errors.get_json_data()}, status=400)
@@ -347,69 +329,56 @@ def _entered(points: dict[str, int], *, replayed: bool) -> JsonResponse:
     return answer
 
 
-@never_cache
-@require_POST
-def confirm(request: HttpRequest, token: str) -> HttpResponse:
+@_posted
+def confirm(request: HttpRequest, token: str, group: m.Group) -> HttpResponse:
     """Another member confirms the version of the sheet his page shows (confirm_scores; a
     version replaced or confirmed meanwhile is refused as stale)."""
-    group = group_for_token(token)
-    sheet_now = scoresheet(group)
-    form = ConfirmForm(request.POST, players=sheet_now.players)
+    form = ConfirmForm(request.POST, players=scoresheet(group).players)
     if form.is_valid():
-        submission = m.ScoreSubmission.objects.filter(
-            pk=form.cleaned_data["submission"], game__group=group
-        ).first()
+        submission = group_submission(group, form.cleaned_data["submission"])
         if submission is None:
             form.add_error(None, "That score sheet is not this group's: reload the page.")
         else:
-            try:
-                services.confirm_scores(
+            done = write_or_show(
+                form,
+                lambda: services.confirm_scores(
                     submission=submission,
-                    confirmed_by=m.Player.objects.get(pk=form.cleaned_data["confirmed_by"]),
+                    confirmed_by=sheet_player(form.cleaned_data["confirmed_by"]),
                     actor=_user(request),
-                )
-            except ValidationError as error:
-                if _is_stale(error):
-                    return _refused_as_stale(request, token, group, error)
-                show_service_errors(form, error)
-            else:
+                ),
+                stale=STALE_CODES,
+            )
+            if done is not None:
                 messages.success(request, f"Game {submission.game.number} confirmed.")
                 return _back(token, group)
     return _page(request, token, group, form=form, which="confirm")
 
 
-@never_cache
-@require_POST
-def choose(request: HttpRequest, token: str) -> HttpResponse:
+@_posted
+def choose(request: HttpRequest, token: str, group: m.Group) -> HttpResponse:
     """The picker chooses the next game's machine (choose_next_machine)."""
-    group = group_for_token(token)
-    sheet_now = scoresheet(group)
-    form = NextMachineForm(request.POST, machines=sheet_now.selectable)
+    form = NextMachineForm(request.POST, machines=scoresheet(group).selectable)
     if form.is_valid():
-        machine = m.Machine.objects.filter(
-            pk=form.cleaned_data["machine"], league=group.meet.season.league
-        ).first()
-        chooser = m.Player.objects.filter(pk=form.cleaned_data["chosen_by"]).first()
+        machine = league_machine(group.meet.season.league, form.cleaned_data["machine"])
+        chooser = chosen_player(form.cleaned_data["chosen_by"])
         if machine is None or chooser is None:
             form.add_error(None, "Reload the page: that choice is no longer offered.")
         else:
-            try:
-                next_game = services.choose_next_machine(
+            next_game = write_or_show(
+                form,
+                lambda: services.choose_next_machine(
                     group=group, machine=machine, chosen_by=chooser, actor=_user(request)
-                )
-            except ValidationError as error:
-                show_service_errors(form, error)
-            else:
+                ),
+            )
+            if next_game is not None:
                 messages.success(request, f"Game {next_game.game.number} is on {machine.title}.")
                 return _back(token, group)
     return _page(request, token, group, form=form, which="next")
 
 
-@never_cache
-@require_POST
-def correct(request: HttpRequest, token: str) -> HttpResponse:
+@_posted
+def correct(request: HttpRequest, token: str, group: m.Group) -> HttpResponse:
     """A member reports a scoring error in a confirmed game (request_correction)."""
-    group = group_for_token(token)
     sheet_now = scoresheet(group)
     form = CorrectionRequestForm(
         request.POST,
@@ -417,87 +386,83 @@ def correct(request: HttpRequest, token: str) -> HttpResponse:
         games=[(g.id, f"Game {g.number}") for g in sheet_now.correctable],
     )
     if form.is_valid():
-        game = m.Game.objects.get(pk=form.cleaned_data["game"], group=group)
-        try:
-            services.request_correction(
-                game=game,
-                scores=form.scores(),
-                requested_by=m.Player.objects.get(pk=form.cleaned_data["requested_by"]),
-                reason=form.cleaned_data["reason"],
-                actor=_user(request),
-            )
-        except ValidationError as error:
-            show_service_errors(form, error)
+        d = form.cleaned_data
+        game = group_game(group, d["game"])
+        if game is None:  # the form offered only the group's games: a race with a reload
+            form.add_error(None, "That game is not this group's: reload the sheet.")
         else:
-            messages.success(
-                request,
-                "Correction requested: each player asked now agrees or disagrees below.",
+            done = write_or_show(
+                form,
+                lambda: services.request_correction(
+                    game=game,
+                    scores=form.scores(),
+                    requested_by=sheet_player(d["requested_by"]),
+                    reason=d["reason"],
+                    actor=_user(request),
+                ),
             )
-            return _back(token, group)
+            if done is not None:
+                messages.success(request, CORRECTION_REQUESTED)
+                return _back(token, group)
     return _page(request, token, group, form=form, which="correct")
 
 
-@never_cache
-@require_POST
-def answer(request: HttpRequest, token: str, request_id: int) -> HttpResponse:
+@_posted
+def answer(request: HttpRequest, token: str, group: m.Group, request_id: int) -> HttpResponse:
     """A player asked agrees or disagrees with a correction (respond_to_correction)."""
-    group = group_for_token(token)
-    sheet_now = scoresheet(group)
-    form = CorrectionAnswerForm(request.POST, players=sheet_now.players)
-    correction = m.CorrectionRequest.objects.filter(pk=request_id, game__group=group).first()
+    form = CorrectionAnswerForm(request.POST, players=scoresheet(group).players)
+    correction = group_correction(group, request_id)
     if correction is None:
         form.is_valid()
         form.add_error(None, "That correction is not this group's.")
     elif form.is_valid():
-        try:
-            answered = services.respond_to_correction(
+        answered = write_or_show(
+            form,
+            lambda: services.respond_to_correction(
                 request=correction,
-                player=m.Player.objects.get(pk=form.cleaned_data["player"]),
+                player=sheet_player(form.cleaned_data["player"]),
                 agrees=form.cleaned_data["agrees"],
                 actor=_user(request),
-            )
-        except ValidationError as error:
-            show_service_errors(form, error)
-        else:
+            ),
+        )
+        if answered is not None:
             status = answered.outcome.status
             messages.success(request, ANSWER_MESSAGES.get(status, "Answer recorded."))
             return _back(token, group)
     return _page(request, token, group, form=form, which="answer")
 
 
-@never_cache
-@require_POST
-def attach_photo(request: HttpRequest, token: str) -> HttpResponse:
+@_posted
+def attach_photo(request: HttpRequest, token: str, group: m.Group) -> HttpResponse:
     """A member attaches a photo of the machine's display to one of the group's games
     (attach_photo); the phone's script sends it on its own, so typed scores never wait on it
     (JSON for the script, a redirect for a page without it)."""
-    group = group_for_token(token)
     form = PhotoForm(request.POST, request.FILES, players=scoresheet(group).players)
     if form.is_valid():
-        game = m.Game.objects.filter(pk=form.cleaned_data["game"], group=group).first()
+        d = form.cleaned_data
+        game = group_game(group, d["game"])
         if game is None:
             form.add_error(None, "That game is not this group's: reload the sheet.")
         else:
-            upload = form.cleaned_data["photo"]
-            taker = form.cleaned_data["uploaded_by"]
-            try:
-                photo = services.attach_photo(
+            photo = write_or_show(
+                form,
+                lambda: services.attach_photo(
                     game=game,
-                    photo=upload,
-                    size=upload.size,
-                    uploaded_by=m.Player.objects.get(pk=taker) if taker else None,
+                    photo=d["photo"],
+                    size=d["photo"].size,
+                    uploaded_by=sheet_player(d["uploaded_by"]) if d["uploaded_by"] else None,
                     actor=_user(request),
-                    idempotency_key=form.cleaned_data["idempotency_key"],
+                    idempotency_key=d["idempotency_key"],
                     submitter=f"sheet:{group.pk}",
-                )
-            except ValidationError as error:
-                show_service_errors(form, error)
-            else:
+                ),
+            )
+            if photo is not None:
                 url = reverse("web:scoresheet_photo", args=[token, photo.key])
                 if _wants_json(request):
                     digest = sheet_digest(scoresheet(group))
-                    answer = {"ok": True, "game": game.number, "url": url, "digest": digest}
-                    return JsonResponse(answer)
+                    return JsonResponse(
+                        {"ok": True, "game": game.number, "url": url, "digest": digest}
+                    )
                 messages.success(request, f"Photo added to game {game.number}.")
                 return _back(token, group)
     if _wants_json(request):

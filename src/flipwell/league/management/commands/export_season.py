@@ -8,9 +8,10 @@ from typing import Any, TextIO
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from flipwell.league.exchange.exports import fold, scores_csv, season_export, standings_csv
+from flipwell.league.exchange.exports import scores_csv, season_export, standings_csv
 from flipwell.league.exchange.files import write_atomically
 from flipwell.league.management.commands._common import require_migrated, season_by_id
+from flipwell.league.selectors.season_folds import fold
 
 
 class Command(BaseCommand):

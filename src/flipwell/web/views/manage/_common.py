@@ -17,13 +17,15 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
 
 from flipwell.league import models as m
+from flipwell.league.selectors.lookups import league_meet, league_season, meet_game
 from flipwell.web.forms import show_service_errors
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 def run(form: forms.Form, service: Callable[..., T], /, **extra: Any) -> T | None:
@@ -66,18 +68,23 @@ def action(request: HttpRequest) -> str:
     return request.POST.get("action", "") if request.method == "POST" else ""
 
 
+def found(row: R | None, what: str) -> R:
+    """`row`, or a 404 when there is none (another league's id, or a guessed one)."""
+    if row is None:
+        raise Http404(f"No such {what}.")
+    return row
+
+
 def season_of(league: m.League, season_id: int) -> m.Season:
-    return get_object_or_404(m.Season.objects.select_related("league"), pk=season_id, league=league)
+    return found(league_season(league, season_id), "season")
 
 
 def meet_of(league: m.League, meet_id: int) -> m.Meet:
-    return get_object_or_404(
-        m.Meet.objects.select_related("season__league"), pk=meet_id, season__league=league
-    )
+    return found(league_meet(league, meet_id), "meet")
 
 
 def game_of(meet: m.Meet, pk: int) -> m.Game:
-    return get_object_or_404(m.Game.objects.select_related("group"), pk=pk, group__meet=meet)
+    return found(meet_game(meet, pk), "game")
 
 
 def official(request: HttpRequest) -> User:

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 
 from flipwell.league import models as m
@@ -29,6 +29,7 @@ from flipwell.league.selectors.ifpa import (
     league_ifpa_figures,
     season_ifpa_compliance,
 )
+from flipwell.league.selectors.lookups import season_entry
 from flipwell.league.selectors.people import league_merges, merge_candidates
 from flipwell.league.selectors.player_links import season_links
 from flipwell.league.selectors.seasons import current_season, first_started_meet
@@ -49,7 +50,7 @@ from flipwell.web.forms import (
 )
 from flipwell.web.ids import parse_id
 from flipwell.web.player_links import player_link_url
-from flipwell.web.views.manage._common import action, done, official, page, run, season_of
+from flipwell.web.views.manage._common import action, done, found, official, page, run, season_of
 from flipwell.web.views.manage.invitations import home_page
 from flipwell.web.words import counted
 
@@ -339,9 +340,7 @@ def player_notices(
     """A roster player's e-mail address and notices (set_notice_preferences), and their latest
     notices from this league with each one's state."""
     season = season_of(league, season_id)
-    entry = get_object_or_404(
-        m.SeasonEntry.objects.select_related("player"), season=season, player_id=player_id
-    )
+    entry = found(season_entry(season, player_id), "player in this season")
     player = entry.player
     subscription = notice_reads.notice_subscription(player, league=league)
     posted = request.method == "POST"

@@ -26,6 +26,7 @@ from flipwell.league import services
 from flipwell.league.selectors.allowed_machines import AllowedMachines, meet_allowed_machines
 from flipwell.league.selectors.console import (
     before_start_warning,
+    malfunction_ends_the_game,
     match_absences_at,
     meet_date_warnings,
     meet_facts,
@@ -46,7 +47,6 @@ from flipwell.league.services.malfunctions.game_ending import GameEnding
 from flipwell.league.services.malfunctions.report import ReportedMalfunction
 from flipwell.league.services.meets.announcements import AnnouncedLateness
 from flipwell.league.turn_rulings import KINDS
-from flipwell.rules import ends_the_game
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page
 from flipwell.web.forms import (
     AnswerForm,
@@ -642,7 +642,7 @@ def _game_ending_review(
     show them (each player's malfunctions and compensatory game, who slam tilted on purpose,
     each player's next ball and extra balls to adjust); once confirmed, the balls set. None
     for any other report."""
-    if not report.is_valid() or not ends_the_game(report.cleaned_data["reason_code"]):
+    if not report.is_valid() or not malfunction_ends_the_game(report.cleaned_data["reason_code"]):
         return None
     reviewed = "confirm" in request.POST  # posted from the review page
     d = report.cleaned_data

@@ -15,9 +15,10 @@ from django.views.decorators.http import require_safe
 
 from flipwell.league import models as m
 from flipwell.league import services
-from flipwell.league.exchange.exports import fold, roster_csv, standings_csv
+from flipwell.league.exchange.exports import roster_csv, standings_csv
 from flipwell.league.players_csv import PlayersCsvError
 from flipwell.league.selectors.console import season_roster
+from flipwell.league.selectors.season_folds import fold
 from flipwell.league.selectors.seasons import current_season, publication
 from flipwell.web.auth import LO_ONLY, console_page
 from flipwell.web.forms import NextSeasonForm, PlayersCsvForm, show_service_errors

@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.console import league_machines, season_players
+from flipwell.league.selectors.lookups import playoff_night_id
 from flipwell.league.selectors.playoffs import PlayoffBracket, playoff_bracket
 from flipwell.web.auth import LO_ONLY, console_page
 from flipwell.web.forms import (
@@ -155,7 +156,7 @@ def _divisions(
     match action's form posted (None: no match action, or a match the bracket no longer has)."""
     post = request.POST
     posted_match = (post.get("division", ""), post.get("match", ""))
-    night_id = m.PlayoffNight.objects.filter(season=season).values_list("pk", flat=True).first()
+    night_id = playoff_night_id(season)
     divisions, posted = [], None
     for division in bracket.divisions:
         matches = []

@@ -23,6 +23,7 @@ from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.console import league_players
 from flipwell.league.selectors.invitations import league_invitation, league_invitations
+from flipwell.league.selectors.lookups import league_api_token
 from flipwell.league.selectors.setup import (
     league_api_tokens,
     league_machine,
@@ -256,7 +257,7 @@ def api_tokens(request: HttpRequest, league: m.League, role: str) -> HttpRespons
         if issued is not None:
             issue = IssueTokenForm()
     elif which == "revoke" and revoke.is_valid():
-        token = m.ApiToken.objects.filter(league=league, pk=revoke.cleaned_data["token"]).first()
+        token = league_api_token(league, revoke.cleaned_data["token"])
         if token is None:
             raise Http404("No such API token in this league.")
         # Another league's token is a 404, as its page would be: looked up here, not on the form.
