@@ -71,7 +71,7 @@ def test_every_service_refusal_is_a_refusal_with_a_code():
         f'{path.name}:{call.lineno} ({function}): raise Refusal(..., code="<the_check>") '
         '(422, the request is wrong) or ConflictError(..., code="<the_check>") (409, the '
         "league's state forbids it now) instead of ValidationError"
-        for path in sorted(SERVICES.glob("*.py"))
+        for path in sorted(SERVICES.rglob("*.py"))
         for call, function in _calls(path)
         if _name(call) == "ValidationError"
     ]
