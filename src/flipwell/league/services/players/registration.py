@@ -74,8 +74,8 @@ def _register(
         raise already_entered(player, season)
     joined_at_meet = joining_meet(season, joined_at_meet, who=str(player))
     if created:
-        named = {"first_name": first_name, "last_name": last_name, "ifpa_number": ifpa_number}
-        write.event("player.created", player, named)
+        new = {"first_name": first_name, "last_name": last_name, "ifpa_number": ifpa_number}
+        write.event("player.created", player, new)
     entry = SeasonEntry(
         season=season, player=player, ifpa_rank_at_start=ifpa_rank, joined_at_meet=joined_at_meet
     )
