@@ -66,19 +66,17 @@ def edit_player(
             setattr(locked, field, value)
         locked.full_clean()
         locked.save(update_fields=list(wanted))
-        # Each league whose pages show the change logs it: by hand, as `Write.event` records
-        # in the write's league only.
-        for shown in leagues:
-            record_event(
-                action="player.edited",
-                obj=locked,
-                league=shown,
-                actor=actor,
-                data={"season": season.pk, "from": before, "to": wanted},
-            )
+        _log_in_each(leagues, locked, actor, {"season": season.pk, "from": before, "to": wanted})
         player_changed(locked)  # the other seasons that show their name
         write.season = season  # refolded when the write finishes (nothing when unchanged)
     return locked
+
+
+def _log_in_each(leagues: list[League], player: Player, actor: User, data: dict[str, Any]) -> None:
+    """The audit event ``player.edited`` in each league whose pages show the change: by hand,
+    as `Write.event` records in the write's league only."""
+    for shown in leagues:
+        record_event(action="player.edited", obj=player, league=shown, actor=actor, data=data)
 
 
 def _check_entered(season: Season, player: Player) -> None:
