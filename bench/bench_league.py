@@ -35,7 +35,7 @@ def main() -> None:
     from flipwell.league import models as m
     from flipwell.league.selectors.standings import standings
     from flipwell.league.services.meets.close import close_meet
-    from flipwell.league.services.players import import_players_csv
+    from flipwell.league.services.players.roster_import import import_players_csv
     from flipwell.league.services.season_files import import_season_file
 
     sys.path.insert(0, str(Path(__file__).parent))

@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 
 from flipwell.api.tokens import token_for_secret
 from flipwell.league import models as m
-from flipwell.league.services.setup import create_league_opener
+from flipwell.league.services.setup.league_openers import create_league_opener
 from flipwell.league.services.tokens import issue_api_token, revoke_api_token
 from tests import factories as f
 

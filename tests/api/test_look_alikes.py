@@ -9,7 +9,7 @@ import pytest
 
 from flipwell.league import models as m
 from flipwell.league import services
-from flipwell.league.services.setup import create_league_opener
+from flipwell.league.services.setup.league_openers import create_league_opener
 from flipwell.league.services.tokens import issue_api_token
 from tests.api.conftest import post, token
 

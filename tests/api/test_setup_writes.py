@@ -10,7 +10,7 @@ import datetime
 import pytest
 
 from flipwell.league import models as m
-from flipwell.league.services.setup import create_league_opener
+from flipwell.league.services.setup.league_openers import create_league_opener
 from flipwell.league.services.tokens import issue_api_token
 from tests import factories as f
 from tests.api.conftest import bearer, post, token

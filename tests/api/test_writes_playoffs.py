@@ -9,13 +9,9 @@ import pytest
 
 from flipwell.league import models as m
 from flipwell.league.selectors.playoffs import playoff_bracket
-from flipwell.league.services.playoff_matches import (
-    playoff_start,
-    record_no_show,
-    record_playoff_game,
-    record_playoff_tiebreaker,
-    start_playoff_game,
-)
+from flipwell.league.services.playoff_matches.games import record_playoff_game, start_playoff_game
+from flipwell.league.services.playoff_matches.missing_players import playoff_start, record_no_show
+from flipwell.league.services.playoff_matches.tiebreakers import record_playoff_tiebreaker
 from flipwell.league.services.playoffs import (
     qualify_for_playoffs,
     record_seed_playoff,

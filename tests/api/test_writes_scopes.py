@@ -14,7 +14,7 @@ from flipwell.league.models import ApiToken
 from flipwell.league.services.corrections import request_correction
 from flipwell.league.services.ledger import record_ledger_entry
 from flipwell.league.services.meets.close import close_meet
-from flipwell.league.services.setup import remove_official
+from flipwell.league.services.setup.officials import remove_official
 from flipwell.league.services.violations.penalties import record_violation
 from tests import factories as f
 from tests.api.conftest import bearer, post, token

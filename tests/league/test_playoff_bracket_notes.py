@@ -6,7 +6,7 @@ import pytest
 
 from flipwell.league import models as m
 from flipwell.league.selectors.playoffs import playoff_bracket
-from flipwell.league.services.playoff_matches import record_playoff_game, start_playoff_game
+from flipwell.league.services.playoff_matches.games import record_playoff_game, start_playoff_game
 from flipwell.league.services.playoffs import record_withdrawal
 from tests.league.test_playoff_services import official, player, qualified, season  # noqa: F401
 

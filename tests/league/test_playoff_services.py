@@ -11,14 +11,13 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from flipwell.league import models as m
 from flipwell.league.models.playoffs import PlayoffNoShow
 from flipwell.league.selectors.playoffs import playoff_bracket
-from flipwell.league.services.playoff_matches import (
+from flipwell.league.services.playoff_matches.games import record_playoff_game, start_playoff_game
+from flipwell.league.services.playoff_matches.missing_players import (
     playoff_start,
     record_no_show,
-    record_playoff_game,
     record_playoff_lateness_notice,
-    record_playoff_tiebreaker,
-    start_playoff_game,
 )
+from flipwell.league.services.playoff_matches.tiebreakers import record_playoff_tiebreaker
 from flipwell.league.services.playoffs import (
     close_playoff_night,
     qualify_for_playoffs,

@@ -15,7 +15,7 @@ from flipwell.league import caches, results
 from flipwell.league import models as m
 from flipwell.league.selectors.meet_board import meet_board
 from flipwell.league.selectors.standings import standings
-from flipwell.league.services.setup import create_machine
+from flipwell.league.services.setup.machine_pool import create_machine
 from tests import factories as f
 from tests.league import league_night as night_
 
@@ -215,7 +215,7 @@ def test_an_admin_repair_gives_every_league_and_season_a_new_revision(admin_user
 
 
 def test_editing_a_player_gives_every_season_they_play_in_a_new_revision():
-    from flipwell.league.services.players import edit_player
+    from flipwell.league.services.players.editing import edit_player
 
     night = night_.build_night(players=4)
     other = f.SeasonFactory()

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from flipwell.league import models as m
 from flipwell.league.players_csv import PlayersCsvError
-from flipwell.league.services.players import import_players_csv
+from flipwell.league.services.players.roster_import import import_players_csv
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,8 @@ from django.test import Client
 
 from flipwell.league import models as m
 from flipwell.league.services.meets.close import close_meet
-from flipwell.league.services.players import import_players_csv, register_player
+from flipwell.league.services.players.registration import register_player
+from flipwell.league.services.players.roster_import import import_players_csv
 from flipwell.league.services.tokens import issue_api_token
 from tests import factories as f
 from tests.league.league_night import Night, build_night, game, next_game, play, start

@@ -31,7 +31,8 @@ from flipwell.rules import MatchStatus
 if TYPE_CHECKING:
     from flipwell.league import models as m
     from flipwell.league.selectors.playoffs import DivisionView, MatchView
-    from flipwell.league.services.playoff_matches import PlayoffLateness, RecordedTiebreaker
+    from flipwell.league.services.playoff_matches.missing_players import PlayoffLateness
+    from flipwell.league.services.playoff_matches.tiebreakers import RecordedTiebreaker
     from flipwell.rules import PlayoffQualification, PlayoffSeeding, SeedTie
 
 

@@ -1,6 +1,7 @@
 """Read-only views of a league's setup: its machine pool, its officials, its API tokens.
 
-Words: see `flipwell.league.services.setup` (machine pool, official, involved official).
+Words: see `flipwell.league.services.setup.machine_pool` (machine pool) and
+`flipwell.league.services.setup.officials` (official, involved official).
 Each function runs a fixed number of queries, whatever the league's size.
 """
 

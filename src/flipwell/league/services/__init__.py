@@ -141,19 +141,18 @@ from flipwell.league.services.player_links import (
     set_player_link_email,
     withdraw_announcement_by_link,
 )
-from flipwell.league.services.players import (
-    ImportResult,
-    edit_player,
-    import_players_csv,
-    register_player,
-)
-from flipwell.league.services.playoff_matches import (
-    record_no_show,
+from flipwell.league.services.players.editing import edit_player
+from flipwell.league.services.players.registration import register_player
+from flipwell.league.services.players.roster_import import ImportResult, import_players_csv
+from flipwell.league.services.playoff_matches.games import (
     record_playoff_game,
-    record_playoff_lateness_notice,
-    record_playoff_tiebreaker,
     start_playoff_game,
 )
+from flipwell.league.services.playoff_matches.missing_players import (
+    record_no_show,
+    record_playoff_lateness_notice,
+)
+from flipwell.league.services.playoff_matches.tiebreakers import record_playoff_tiebreaker
 from flipwell.league.services.playoff_sheets import (
     answer_playoff_correction,
     confirm_playoff_scores,
@@ -177,18 +176,22 @@ from flipwell.league.services.seasons import (
     refresh_ifpa_ranks,
     start_next_season,
 )
-from flipwell.league.services.setup import (
-    change_official_role,
+from flipwell.league.services.setup.league_openers import (
     create_league_opener,
-    create_machine,
-    create_machines,
     league_openers,
-    link_official_player,
     may_create_league,
     open_league,
-    remove_official,
+)
+from flipwell.league.services.setup.machine_pool import (
+    create_machine,
+    create_machines,
     set_machine_status,
     update_machine,
+)
+from flipwell.league.services.setup.officials import (
+    change_official_role,
+    link_official_player,
+    remove_official,
 )
 from flipwell.league.services.special_rulings import (
     add_special_ruling,

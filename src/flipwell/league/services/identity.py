@@ -11,7 +11,7 @@ league never rewrites another league's pages. An undo is allowed to the same
 people. The audit event of a merge or undo is filed under every league it changes, so each
 league's officials see it in their own log.
 
-The same holds for a rename (`flipwell.league.services.players.edit_player`):
+The same holds for a rename (`flipwell.league.services.players.editing.edit_player`):
 `require_official_everywhere` is the one check, with a message that names the other leagues.
 
 What is refused: a row merged into itself; a row that is already merged, or a kept row that

@@ -25,7 +25,7 @@ from flipwell.league.limits import INVITEE_LENGTH
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services._edge import league_changed
 from flipwell.league.services._protocol import official_write
-from flipwell.league.services.setup import _change_role, _role
+from flipwell.league.services.setup.officials import change_role, role_named
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -61,7 +61,7 @@ def invite_official(*, league: m.League, who: str, role: str, actor: User) -> m.
             {"who": f"A user name or e-mail address has at most {INVITEE_LENGTH} characters."},
             code="invitee_too_long",
         )
-    wanted = _role(role)
+    wanted = role_named(role)
     with official_write(league=league, actor=actor, action="invite officials") as write:
         now = timezone.now()
         invitation = m.Invitation.objects.create(
@@ -131,7 +131,7 @@ def accept_invitation(*, invitation: m.Invitation, user: User) -> m.LeagueOffici
 def _give_role(invitation: m.Invitation, user: User) -> m.LeagueOfficial:
     """`user` holds the invitation's role in its league: a new official, or a new role."""
     league = invitation.league
-    wanted = _role(invitation.role)
+    wanted = role_named(invitation.role)
     official = (
         m.LeagueOfficial.objects.select_for_update()
         .select_related("user", "league")
@@ -143,7 +143,10 @@ def _give_role(invitation: m.Invitation, user: User) -> m.LeagueOfficial:
         data = {"username": user.get_username(), "role": wanted.value, "invitation": invitation.pk}
         record_event(action="official.added", obj=official, league=league, actor=user, data=data)
     elif official.role != wanted:
-        official = _change_role(official, wanted, actor=user)
+        data = change_role(official, wanted)
+        record_event(
+            action="official.role_changed", obj=official, league=league, actor=user, data=data
+        )
     return official
 
 

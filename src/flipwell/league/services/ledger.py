@@ -13,17 +13,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 from zoneinfo import ZoneInfo
 
-from django.db import transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key
-from flipwell.league.audit import record_event
 from flipwell.league.enums import AccountValue, LedgerReasonValue
 from flipwell.league.refusals import Refusal
 from flipwell.league.selectors.treasury import KIND_LABELS, STORED_KIND, to_rules_ledger
 from flipwell.league.services._edge import (
-    require_official,
     rules_edge,
 )
 from flipwell.league.services._protocol import official_write
@@ -77,16 +74,7 @@ def record_ledger_entry(
         new_id = _next_id(ledger)
         said = _new_entry_message(new_id)
         with rules_edge(_field, code="invalid_ledger_entry", message=said):
-            entry = LedgerEntry(
-                entry_id=new_id,
-                on=timezone.localdate(timezone=ZoneInfo(league.time_zone)),
-                kind=kind,
-                account=account,  # untyped input (a form, JSON): the rules refuse an unknown one
-                amount=amount_cents,
-                player=player_key(player.pk) if player is not None else None,
-                reason=reason or None,
-                note=note.strip(),
-            )
+            entry = _new_entry(new_id, league, kind, account, amount_cents, player, reason, note)
         with rules_edge("amount_cents", code="overdraft", conflict=True, message=said):
             append_entry(ledger, entry)
         stored_kind, sign = STORED_KIND[kind]
@@ -103,6 +91,30 @@ def record_ledger_entry(
         )
         write.event("ledger.entry_recorded", row, {**_entry_data(row), "kind": kind})
     return row
+
+
+def _new_entry(
+    entry_id: int,
+    league: m.League,
+    kind: EntryKind,
+    account: AccountValue,
+    amount_cents: int,
+    player: m.Player | None,
+    reason: LedgerReasonValue | Literal[""],
+    note: str,
+) -> LedgerEntry:
+    """The entry `record_ledger_entry` appends, as the rules read it (dated today where the
+    league is)."""
+    return LedgerEntry(
+        entry_id=entry_id,
+        on=timezone.localdate(timezone=ZoneInfo(league.time_zone)),
+        kind=kind,
+        account=account,  # untyped input (a form, JSON): the rules refuse an unknown one
+        amount=amount_cents,
+        player=player_key(player.pk) if player is not None else None,
+        reason=reason or None,
+        note=note.strip(),
+    )
 
 
 def _entry_data(row: m.LedgerEntry) -> dict[str, object]:
@@ -145,8 +157,7 @@ def reverse_ledger_entry(*, entry: m.LedgerEntry, reason: str, actor: User) -> m
     already reversed, or when the reversal would overdraw an account (the rules' message).
     """
     league = entry.league
-    with transaction.atomic():
-        require_official(actor=actor, league=league, action="reverse ledger entries")
+    with official_write(league=league, actor=actor, action="reverse ledger entries") as write:
         m.League.objects.select_for_update().filter(pk=league.pk).first()
         if not reason.strip():
             raise Refusal(
@@ -174,13 +185,8 @@ def reverse_ledger_entry(*, entry: m.LedgerEntry, reason: str, actor: User) -> m
             reverses=entry,
             created_by=actor,
         )
-        record_event(
-            action="ledger.entry_reversed",
-            obj=row,
-            league=league,
-            actor=actor,
-            data={"reverses": entry.pk, "amount_cents": row.amount_cents, "reason": row.note},
-        )
+        data = {"reverses": entry.pk, "amount_cents": row.amount_cents, "reason": row.note}
+        write.event("ledger.entry_reversed", row, data)
     return row
 
 

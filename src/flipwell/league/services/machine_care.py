@@ -34,7 +34,7 @@ from flipwell.league.services._edge import (
 )
 from flipwell.league.services._protocol import official_write
 from flipwell.league.services.meet_machines.declarations import declare_machine_state
-from flipwell.league.services.setup import change_machine_status
+from flipwell.league.services.setup.machine_pool import change_machine_status
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -183,7 +183,7 @@ def record_machine_repair(*, machine: m.Machine, note: str, actor: User) -> m.Ma
         back = machine.status == m.Machine.Status.UNPLAYABLE
         if back:
             change_machine_status(
-                machine, m.Machine.Status.PLAYABLE, reason=f"Repaired: {what}", actor=actor
+                write, machine, m.Machine.Status.PLAYABLE, reason=f"Repaired: {what}"
             )
         declared = meet is not None and declare_machine_state(
             meet, machine, m.MachineDeclaration.Kind.REPAIRED, actor, f"Repaired: {what}"

@@ -37,11 +37,11 @@ from flipwell.league.services._edge import (
     rules_edge,
 )
 from flipwell.league.services._playoff_night import drawn_machine
-from flipwell.league.services.playoff_matches import (
-    _check_record,
-    _match_facts,
-    _match_row,
-    start_game,
+from flipwell.league.services.playoff_matches.games import start_game
+from flipwell.league.services.playoff_matches.match_facts import (
+    check_record,
+    match_facts,
+    match_row,
 )
 from flipwell.rules import (
     CorrectionRequest,
@@ -80,7 +80,7 @@ def start_playoff_game_on_sheet(
     """
     with transaction.atomic():
         league_changed(season.league_id)
-        _, facts, _, state = _match_facts(season, division, match)
+        _, facts, _, state = match_facts(season, division, match)
         _present(state, facts, started_by, field="chosen_by")
         with rules_edge("chosen_by", code="not_the_picker"):
             check_machine_picker(state, player_key(started_by.pk))
@@ -114,17 +114,17 @@ def submit_playoff_scores(
     ties = [[ref_id(p) for p in order] for order in tie_order]
     with transaction.atomic():
         league_changed(season.league_id)
-        night, facts, div, state = _match_facts(season, division, match)
+        night, facts, div, state = match_facts(season, division, match)
         scope = f"{season.league_id}:{submitter}"
         replayed = _replay(scope, key, number, sheet, entered_by)
         if replayed is not None:
             return replayed
         machine_key = _in_play(facts, div, state, night, division, number)
         _present(state, facts, entered_by, field="entered_by")
-        row = _match_row(night, division, match)
+        row = match_row(night, division, match)
         latest = _check_seen(row, number, seen_version)
         game = _rules_game(machine_key, sheet, ties)
-        _check_record(season, div, match, _added(number, game))
+        check_record(season, div, match, _added(number, game))
         created = m.PlayoffSheet.objects.create(
             match=row,
             number=number,
@@ -169,7 +169,7 @@ def confirm_playoff_scores(*, sheet: m.PlayoffSheet, confirmed_by: m.Player) -> 
             )
         lines = _lines(sheet)
         game = _rules_game(machine_key, *lines)
-        _check_record(season, div, match, _added(sheet.number, game))
+        check_record(season, div, match, _added(sheet.number, game))
         _store_result(sheet, div, match, lines, game)
         sheet.status, sheet.confirmed_by = m.PlayoffSheet.Status.CONFIRMED, confirmed_by
         try:
@@ -218,15 +218,15 @@ def request_playoff_correction(
         )
     with transaction.atomic():
         league_changed(season.league_id)
-        night, facts, div, state = _match_facts(season, division, match)
+        night, facts, div, state = match_facts(season, division, match)
         _present(state, facts, requested_by, field="requested_by")
-        row = _match_row(night, division, match)
+        row = match_row(night, division, match)
         base, machine = _confirmed_scores(row, number, match)
         proposed = {**base, **{ref_id(p): s for p, s in scores.items()}}
         ties = [[ref_id(p) for p in o] for o in tie_order] or _carried_ties(row, number, proposed)
         _claims(base, proposed, match, number, requested_by, _present_keys(state))
         game = _rules_game(machine, proposed, ties)
-        _check_record(season, div, match, _replaced(number, game))
+        check_record(season, div, match, _replaced(number, game))
         created = _pending_correction(row, number, match, requested_by, why, season.league_id)
         _store_lines(created, proposed, ties)
         record_event(
@@ -303,7 +303,7 @@ def _locked(
     season = row.playoff_night.season
     league_changed(season.league_id)
     match = match_id(row.round, row.number)
-    return season, row.division, match, _match_facts(season, row.division, match)
+    return season, row.division, match, match_facts(season, row.division, match)
 
 
 def _required_key(idempotency_key: str) -> str:
@@ -558,7 +558,7 @@ def _answer(
         sheet.status = m.PlayoffSheet.Status.REFUSED
     elif all(o == "applied" for o in outcomes):
         corrected = _rules_game(machine, proposed, ties)
-        _check_record(season, div, match, _replaced(sheet.number, corrected))
+        check_record(season, div, match, _replaced(sheet.number, corrected))
         places = {p: i for order in ties for i, p in enumerate(order, 1)}
         results = list(m.PlayoffResult.objects.filter(game__match=row, game__number=sheet.number))
         for result in results:

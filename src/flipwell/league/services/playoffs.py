@@ -1,6 +1,6 @@
 """Use cases of the playoff night before and after its matches (§6.1, §6.2, §6.6): qualify,
 settle seed ties, withdrawals, close the night. The matches are played in
-`flipwell.league.services.playoff_matches`.
+`flipwell.league.services.playoff_matches` (a package).
 
 Words: see `flipwell.league.selectors.playoffs` (facts, match ids, machine keys) and
 `flipwell.rules.playoff_seeding` / `playoff_matches` / `playoff_bracket`.
@@ -22,11 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.db import transaction
-
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, season_ruleset
-from flipwell.league.audit import record_event
 from flipwell.league.models.playoffs import PlayoffNoShow
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.playoffs import (
@@ -37,7 +34,6 @@ from flipwell.league.selectors.playoffs import (
 )
 from flipwell.league.services._edge import (
     league_changed,
-    require_official,
     rules_edge,
 )
 from flipwell.league.services._playoff_night import (
@@ -45,9 +41,7 @@ from flipwell.league.services._playoff_night import (
     locked_night,
 )
 from flipwell.league.services._protocol import official_write
-from flipwell.rules import (
-    PlayoffQualification,
-)
+from flipwell.rules import PlayoffQualification, SeedTie
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -158,21 +152,12 @@ def record_seed_playoff(
     PermissionDenied unless `actor` is a league official, and ValidationError (nothing
     written) when no such tie is open, once play has started, or when the rules refuse it.
     """
-    with transaction.atomic():
+    with official_write(league=season.league, actor=actor, action="run the playoffs") as write:
         league_changed(season.league_id)
-        require_official(actor=actor, league=season.league, action="run the playoffs")
         night = locked_night(season)
         _check_not_started(night)
         keys = [player_key(p.pk) for p in order]
-        open_ties = playoff_qualification_now(season, night).ties
-        tie = next((t for t in open_ties if sorted(t.players) == sorted(keys)), None)
-        if tie is None:
-            names = player_names(p for t in open_ties for p in t.players)
-            listed = "; ".join(t.render(names) for t in open_ties) or "none"
-            raise Refusal(
-                {"order": f"These players are not one open tie. Open ties: {listed}"},
-                code="no_such_tie",
-            )
+        tie = _open_tie(season, night, keys)
         drawn = machine or drawn_machine(night, f"seed:{':'.join(keys)}", tiebreaker=True)
         tiebreaker = m.Tiebreaker.objects.create(
             playoff_night=night,
@@ -187,14 +172,24 @@ def record_seed_playoff(
             for i, p in enumerate(order, 1)
         )
         qualified = _write_qualifiers(night, field="order")
-        record_event(
-            action="playoffs.seed_playoff_recorded",
-            obj=tiebreaker,
-            league=season.league,
-            actor=actor,
-            data={"order": [p.pk for p in order], "line": tie.line, "machine": drawn.pk},
-        )
+        data = {"order": [p.pk for p in order], "line": tie.line, "machine": drawn.pk}
+        write.event("playoffs.seed_playoff_recorded", tiebreaker, data)
     return RecordedSeedPlayoff(tiebreaker=tiebreaker, places=places, qualified=qualified)
+
+
+def _open_tie(season: m.Season, night: m.PlayoffNight, keys: list[str]) -> SeedTie:
+    """The open tie (R6.1-e) of exactly the players `keys`; refused, listing the open ties,
+    when there is none."""
+    open_ties = playoff_qualification_now(season, night).ties
+    tie = next((t for t in open_ties if sorted(t.players) == sorted(keys)), None)
+    if tie is None:
+        names = player_names(p for t in open_ties for p in t.players)
+        listed = "; ".join(t.render(names) for t in open_ties) or "none"
+        raise Refusal(
+            {"order": f"These players are not one open tie. Open ties: {listed}"},
+            code="no_such_tie",
+        )
+    return tie
 
 
 def record_withdrawal(
@@ -209,9 +204,8 @@ def record_withdrawal(
     `actor` is a league official, and ValidationError (nothing written) once the night's
     play has started (use `record_no_show` then), or for a player not in the standings.
     """
-    with transaction.atomic():
+    with official_write(league=season.league, actor=actor, action="run the playoffs") as write:
         league_changed(season.league_id)
-        require_official(actor=actor, league=season.league, action="run the playoffs")
         night = locked_night(season)
         _check_not_started(night)
         if night.withdrawals.filter(player=player).exists():
@@ -222,13 +216,8 @@ def record_withdrawal(
             playoff_night=night, player=player, recorded_by=actor
         )
         qualified = _write_qualifiers(night, field="player")
-        record_event(
-            action="playoffs.withdrawal_recorded",
-            obj=withdrawal,
-            league=season.league,
-            actor=actor,
-            data={"player": player.pk, "note": note.strip()},
-        )
+        data = {"player": player.pk, "note": note.strip()}
+        write.event("playoffs.withdrawal_recorded", withdrawal, data)
     return RecordedWithdrawal(withdrawal=withdrawal, qualified=qualified)
 
 
@@ -239,9 +228,8 @@ def close_playoff_night(*, season: m.Season, actor: User) -> m.PlayoffNight:
     Raises ValidationError (nothing written) while a division still needs a game, and
     ConflictError once it is closed.
     """
-    with transaction.atomic():
+    with official_write(league=season.league, actor=actor, action="run the playoffs") as write:
         league_changed(season.league_id)
-        require_official(actor=actor, league=season.league, action="run the playoffs")
         night = locked_night(season)
         _check_not_closed(night)
         facts = load_playoff_facts(night)
@@ -258,7 +246,7 @@ def close_playoff_night(*, season: m.Season, actor: User) -> m.PlayoffNight:
             )
         night.status = m.PlayoffNight.Status.CLOSED
         night.save(update_fields=["status"])
-        record_event(action="playoffs.closed", obj=night, league=season.league, actor=actor)
+        write.event("playoffs.closed", night, {})
     return night
 
 

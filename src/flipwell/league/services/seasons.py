@@ -18,19 +18,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.db import transaction
 from django.utils import timezone
 
 from flipwell.league.adapters import PLAYED
-from flipwell.league.audit import record_event
 from flipwell.league.models import League, Meet, Player, Season, SeasonEntry
 from flipwell.league.players_csv import PlayerRow, parse_players_csv
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.seasons import being_prepared, current_of, seasons_newest_first
 from flipwell.league.services._edge import (
     league_changed,
-    require_official,
-    season_changed,
 )
 from flipwell.league.services._protocol import official_write
 
@@ -57,9 +53,8 @@ def create_season(
     (nothing written) for a name already used in the league, a weekday outside 0..6, fewer
     than one meet or negative dues.
     """
-    with transaction.atomic():
+    with official_write(league=league, actor=actor, action="create a season") as write:
         league_changed(league)
-        require_official(actor=actor, league=league, action="create a season")
         # Locked: a reading changed meanwhile (`change_ruleset_setting`) is this season's too.
         readings = League.objects.select_for_update().get(pk=league.pk).ruleset_overrides
         season = Season(
@@ -71,22 +66,13 @@ def create_season(
             number_of_meets=number_of_meets,
             dues_cents=dues_cents,
         )
-        if Season.objects.filter(league=league, name=season.name).exists():
-            raise Refusal(
-                {
-                    "name": f"{league.name} already has a season called “{season.name}”: "
-                    "choose another name."
-                },
-                code="season_name_taken",
-            )
+        _check_name_free(league, season.name)
         season.full_clean()
         season.save()
-        record_event(
-            action="season.created",
-            obj=season,
-            league=league,
-            actor=actor,
-            data={
+        write.event(
+            "season.created",
+            season,
+            {
                 "name": season.name,
                 "weekday": season.weekday,
                 "start_time": season.start_time.isoformat(),
@@ -96,6 +82,15 @@ def create_season(
             },
         )
     return season
+
+
+def _check_name_free(league: League, name: str) -> None:
+    """Refused when `league` has a season called `name` already."""
+    if Season.objects.filter(league=league, name=name).exists():
+        raise Refusal(
+            {"name": f"{league.name} already has a season called “{name}”: choose another name."},
+            code="season_name_taken",
+        )
 
 
 def change_season_schedule(
@@ -235,8 +230,7 @@ def publish_season(*, season: Season, actor: User) -> Season:
     meet of the season shown is open (``meet_open``: tonight's TV and board would leave it);
     ValidationError for a season older than the one shown.
     """
-    with transaction.atomic():
-        require_official(actor=actor, league=season.league, action="publish a season")
+    with official_write(league=season.league, actor=actor, action="publish a season") as write:
         list(Season.objects.select_for_update().filter(league=season.league).values_list("pk"))
         seasons = list(seasons_newest_first(season.league))
         shown = current_of(seasons)
@@ -252,13 +246,7 @@ def publish_season(*, season: Season, actor: User) -> Season:
         season.published_at, season.published_by = timezone.now(), actor
         season.save(update_fields=["published_at", "published_by"])
         league_changed(season.league)
-        record_event(
-            action="season.published",
-            obj=season,
-            league=season.league,
-            actor=actor,
-            data={"shown_before": shown.pk},
-        )
+        write.event("season.published", season, {"shown_before": shown.pk})
     return season
 
 
@@ -303,8 +291,9 @@ def refresh_ifpa_ranks(*, season: Season, csv_text: str, actor: User) -> RankRef
     ConflictError (``season_started``) once a meet of `season` has started.
     """
     rows = parse_players_csv(csv_text)
-    with transaction.atomic():
-        require_official(actor=actor, league=season.league, action="refresh IFPA ranks")
+    with official_write(
+        league=season.league, actor=actor, action="refresh IFPA ranks", season=season
+    ) as write:
         Season.objects.select_for_update().get(pk=season.pk)
         _refuse_started(
             season,
@@ -322,14 +311,8 @@ def refresh_ifpa_ranks(*, season: Season, csv_text: str, actor: User) -> RankRef
         for entry in changed:
             entry.ifpa_rank_at_start = ranks[entry.pk]
         SeasonEntry.objects.bulk_update(changed, ["ifpa_rank_at_start"])
-        record_event(
-            action="season.ifpa_ranks_refreshed",
-            obj=season,
-            league=season.league,
-            actor=actor,
-            data={"changed": {str(p.pk): [old, new] for p, old, new in refresh.changed}},
-        )
-        season_changed(season)
+        data = {"changed": {str(p.pk): [old, new] for p, old, new in refresh.changed}}
+        write.event("season.ifpa_ranks_refreshed", season, data)
     return refresh
 
 

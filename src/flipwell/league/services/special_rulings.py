@@ -14,10 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 
 from flipwell.league import models as m
-from flipwell.league.audit import record_event
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.machines import (
     CAUSE_MARK,
@@ -28,9 +26,9 @@ from flipwell.league.selectors.machines import (
 from flipwell.league.services._edge import (
     league_changed,
     record_ruling,
-    require_official,
     rules_edge,
 )
+from flipwell.league.services._protocol import Write, official_write
 from flipwell.rules import (
     APPENDIX_A,
     SpecialRuling,
@@ -56,8 +54,7 @@ def load_appendix_a(*, league: m.League, actor: User) -> list[m.SpecialRuling]:
     `league` and a new revision of `league`. Returns the inserted rows. Raises
     PermissionDenied unless `actor` is a league official of `league`.
     """
-    with transaction.atomic():
-        require_official(actor=actor, league=league, action="change the special rulings")
+    with official_write(league=league, actor=actor, action="change the special rulings") as write:
         stored = list(
             m.SpecialRuling.objects.filter(league=league).values_list("machine_title", "number")
         )
@@ -81,15 +78,10 @@ def load_appendix_a(*, league: m.League, actor: User) -> list[m.SpecialRuling]:
             row.full_clean()
             row.save()
             created.append(row)
+        ids = [r.pk for r in created]
         if created:
             league_changed(league)
-            record_event(
-                action="special_rulings.appendix_a_loaded",
-                obj=created[0],
-                league=league,
-                actor=actor,
-                data={"rulings": [r.pk for r in created]},
-            )
+            write.event("special_rulings.appendix_a_loaded", created[0], {"rulings": ids})
     return created
 
 
@@ -114,14 +106,9 @@ def add_special_ruling(
     ValidationError (nothing written) when the rules refuse it: not reproducible, no
     reproduction notes, no cause and effect, an unknown kind, an empty title or text.
     """
-    with transaction.atomic():
-        require_official(actor=actor, league=league, action="change the special rulings")
+    with official_write(league=league, actor=actor, action="change the special rulings") as write:
         league_changed(league)
-        existing = [
-            r for r in stored_special_rulings(league) if same_title(r.machine, machine_title)
-        ]
-        title = existing[0].machine if existing else machine_title.strip()
-        number = 1 + max((_number(r) for r in existing), default=0)
+        title, number = _next_number(league, machine_title, new=machine_title.strip())
         ruling = _rules_ruling(
             title=title,
             number=number,
@@ -134,8 +121,7 @@ def add_special_ruling(
         )
         row = _store(ruling, league=league, number=number, actor=actor)
         _log(
-            league=league,
-            actor=actor,
+            write,
             row=row,
             action="special_ruling.added",
             reason=f"{reproduction.strip()} / {cause_and_effect.strip()}",
@@ -165,8 +151,7 @@ def amend_special_ruling(
     one of `league`'s, and ValidationError (nothing written) without a reason
     or when the rules refuse the new version (RA-e).
     """
-    with transaction.atomic():
-        require_official(actor=actor, league=league, action="change the special rulings")
+    with official_write(league=league, actor=actor, action="change the special rulings") as write:
         if ruling.league_id != league.pk:
             raise PermissionDenied("That special ruling is another league's.")
         league_changed(league)
@@ -175,14 +160,10 @@ def amend_special_ruling(
                 {"reason": "Say why the ruling is amended; an amendment needs a reason."},
                 code="reason_required",
             )
-        versions = m.SpecialRuling.objects.filter(
-            league=league, machine_title=ruling.machine_title, number=ruling.number
-        )
-        latest = max(v.version for v in versions)
         amended = _rules_ruling(
             title=ruling.machine_title,
             number=ruling.number,
-            version=latest + 1,
+            version=_latest_version(ruling).version + 1,
             kind=kind,
             text=text,
             reproducible=reproducible,
@@ -192,13 +173,7 @@ def amend_special_ruling(
         with rules_edge(code="invalid_special_ruling", message=str):
             amend_rulings(stored_special_rulings(league), amended)
         row = _store(amended, league=league, number=ruling.number, actor=actor)
-        _log(
-            league=league,
-            actor=actor,
-            row=row,
-            action="special_ruling.amended",
-            reason=reason.strip(),
-        )
+        _log(write, row=row, action="special_ruling.amended", reason=reason.strip())
     return row
 
 
@@ -217,29 +192,16 @@ def copy_special_ruling(
     `actor` is a league official of `league`, and ValidationError when `source` is already
     `league`'s own.
     """
-    with transaction.atomic():
-        require_official(actor=actor, league=league, action="change the special rulings")
+    with official_write(league=league, actor=actor, action="change the special rulings") as write:
         if source.league_id == league.pk:
             raise ConflictError(
                 {"ruling": "That ruling is already one of this league's."},
                 code="ruling_already_own",
             )
-        latest = (
-            m.SpecialRuling.objects.filter(
-                league_id=source.league_id, machine_title=source.machine_title,
-                number=source.number,
-            )
-            .order_by("-version")
-            .first()
-        )  # fmt: skip
-        assert latest is not None  # `source` itself is one of them
+        latest = _latest_version(source)
         copied = to_rules_ruling(latest)
         league_changed(league)
-        existing = [
-            r for r in stored_special_rulings(league) if same_title(r.machine, copied.machine)
-        ]
-        title = existing[0].machine if existing else copied.machine
-        number = 1 + max((_number(r) for r in existing), default=0)
+        title, number = _next_number(league, copied.machine, new=copied.machine)
         ruling = _rules_ruling(
             title=title,
             number=number,
@@ -252,8 +214,7 @@ def copy_special_ruling(
         )
         row = _store(ruling, league=league, number=number, actor=actor)
         _log(
-            league=league,
-            actor=actor,
+            write,
             row=row,
             action="special_ruling.copied",
             reason=f"Copied from {latest.league.name}: {latest.machine_title} #{latest.number}"
@@ -261,6 +222,27 @@ def copy_special_ruling(
             source=latest.pk,
         )
     return row
+
+
+def _next_number(league: m.League, title: str, *, new: str) -> tuple[str, int]:
+    """The title as `league` spells it (`new` when it has no ruling on it yet) and the
+    league's next number for it (titles compared by `same_title`)."""
+    existing = [r for r in stored_special_rulings(league) if same_title(r.machine, title)]
+    spelt = existing[0].machine if existing else new
+    return spelt, 1 + max((_number(r) for r in existing), default=0)
+
+
+def _latest_version(ruling: m.SpecialRuling) -> m.SpecialRuling:
+    """The latest stored version of `ruling` (its league's, same title and number)."""
+    latest = (
+        m.SpecialRuling.objects.filter(
+            league_id=ruling.league_id, machine_title=ruling.machine_title, number=ruling.number
+        )
+        .order_by("-version")
+        .first()
+    )
+    assert latest is not None  # `ruling` itself is one of them
+    return latest
 
 
 def _rules_ruling(
@@ -316,35 +298,30 @@ def _store(ruling: SpecialRuling, *, league: m.League, number: int, actor: User)
 
 
 def _log(
+    write: Write,
     *,
-    league: m.League,
-    actor: User,
     row: m.SpecialRuling,
     action: str,
     reason: str,
     source: int | None = None,
 ) -> None:
+    # Recorded now, not through `write.ruling`: the event names it, and a write without a
+    # season (this one changes no score) cannot `refold` to record it early.
     official = record_ruling(
-        league=league,
-        official=actor,
+        league=write.league,
+        official=write.actor,
         kind=action,
         subject=f"{row.machine_title} special ruling {row.number} v{row.version}"[:200],
         reason=reason,
     )
-    record_event(
-        action=action,
-        obj=row,
-        league=league,
-        actor=actor,
-        data={
-            "machine_title": row.machine_title,
-            "number": row.number,
-            "version": row.version,
-            "kind": row.kind,
-            "ruling": official.pk,
-            **({} if source is None else {"copied_from": source}),
-        },
-    )
+    data = {
+        "machine_title": row.machine_title,
+        "number": row.number,
+        "version": row.version,
+        "kind": row.kind,
+        "ruling": official.pk,
+    }
+    write.event(action, row, {**data, **({} if source is None else {"copied_from": source})})
 
 
 def _number(ruling: SpecialRuling) -> int:

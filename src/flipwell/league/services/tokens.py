@@ -25,7 +25,7 @@ from flipwell.league.audit import record_event
 from flipwell.league.models import ApiToken, League, LeagueOfficial
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services.permissions import require_role
-from flipwell.league.services.setup import may_create_league
+from flipwell.league.services.setup.league_openers import may_create_league
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
