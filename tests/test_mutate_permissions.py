@@ -33,8 +33,9 @@ def test_mutate_permissions_finds_the_checks_the_issue_names():
         ("discarded_scores.py", "record_replay_scores"),
         ("auth.py", "wrapper"),
     } <= found
-    # Fewer with each service moved to the write protocol: its check is the protocol's one.
-    assert len(found) >= 30
+    # Fewer with each service moved to the write protocol (its check is the protocol's one),
+    # but never so few that the services' and the console's own checks went unread.
+    assert len(found) >= 15
 
 
 def test_mutant_deletes_the_check_and_still_parses():
