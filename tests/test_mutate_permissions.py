@@ -24,13 +24,14 @@ _spec.loader.exec_module(mutate)
 
 def test_mutate_permissions_finds_the_checks_the_issue_names():
     """issue 26 §6: schedule_meet's check is a mutant, and so are the write protocol's (the
-    check of close_meet, record_violation and every service through `official_write`) and
+    check of close_meet, record_violation and every service through `league_write`: its
+    `check_actor`) and
     the console's own gate."""
     found = {(m.path.name, m.function) for path in mutate.SOURCES for m in mutate.mutants(path)}
 
     assert {
         ("meets.py", "schedule_meet"),
-        ("_protocol.py", "official_write"),
+        ("_protocol.py", "check_actor"),
         ("auth.py", "wrapper"),
     } <= found
     assert len(found) >= 50

@@ -47,7 +47,7 @@ ledger                 record_ledger_entry, reverse_ledger_entry
 special rulings        load_appendix_a, add_special_ruling, amend_special_ruling,
                        copy_special_ruling
 notices                set_notice_preferences, choose_notices_by_link, unsubscribe_by_link
-setup                  may_create_league, league_openers, create_league_opener,
+setup                  create_league_opener, (may_create_league, league_openers: selectors.setup)
                        open_league, create_machine, create_machines, update_machine,
                        set_machine_status, change_official_role, remove_official,
                        link_official_player
@@ -177,9 +177,7 @@ from flipwell.league.services.setup import (
     create_league_opener,
     create_machine,
     create_machines,
-    league_openers,
     link_official_player,
-    may_create_league,
     open_league,
     remove_official,
     set_machine_status,
@@ -249,10 +247,8 @@ __all__ = [
     "issue_api_token",
     "issue_player_link",
     "issue_player_links",
-    "league_openers",
     "link_official_player",
     "load_appendix_a",
-    "may_create_league",
     "merge_players",
     "official_chooses_next_machine",
     "open_league",

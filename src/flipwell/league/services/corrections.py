@@ -29,6 +29,7 @@ from flipwell.league import models as m
 from flipwell.league.adapters import counted_tie_orders, player_key, season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.refusals import ConflictError, Refusal
+from flipwell.league.selectors.scoresheet import game_points_of, latest_version
 from flipwell.league.services._edge import (
     PlayerRef,
     group_player_ids,
@@ -41,8 +42,6 @@ from flipwell.league.services._edge import (
 )
 from flipwell.league.services._protocol import Write, official_write
 from flipwell.league.services.scores import (
-    game_points_of,
-    latest_version,
     store_sheet,
 )
 from flipwell.rules import (

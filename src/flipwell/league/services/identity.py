@@ -42,6 +42,7 @@ from flipwell.league.models import (
 )
 from flipwell.league.models.results import new_revision
 from flipwell.league.refusals import ConflictError, Refusal
+from flipwell.league.selectors.people import leagues_showing, may_merge_in
 from flipwell.league.services._edge import require_reason
 
 if TYPE_CHECKING:
@@ -129,35 +130,6 @@ def check_merge_players(*, league: League, kept: Player, merged: Player, actor: 
     (keyed by field) for a pair that cannot be one person."""
     _require_merger(actor=actor, league=league, players=(kept, merged))
     _check_pair(kept, merged)
-
-
-def may_merge_in(*, actor: User, league: League) -> bool:
-    """Whether `actor` may merge players from `league`'s console at all (an LO or superuser)."""
-    if not actor.is_authenticated:
-        return False
-    return (
-        actor.is_superuser
-        or LeagueOfficial.objects.filter(
-            user=actor, league=league, role=LeagueOfficial.Role.LEAGUE_OFFICIAL
-        ).exists()
-    )
-
-
-def leagues_showing(players: Sequence[Player]) -> dict[League, list[Player]]:
-    """The leagues whose pages show these rows, by name, each with those of `players` it
-    shows: where a row, or a row merged into it, is entered in a season (one query)."""
-    given = {p.pk: p for p in players}
-    entries = (
-        SeasonEntry.objects.filter(Q(player__in=given) | Q(player__merged_into__in=given))
-        .values_list("season__league_id", "player_id", "player__merged_into_id")
-        .distinct()
-    )
-    shown: dict[int, set[int]] = {}
-    for league_id, player_id, kept_id in entries:
-        row = kept_id if player_id not in given and kept_id is not None else player_id
-        shown.setdefault(league_id, set()).add(row)
-    leagues = League.objects.filter(pk__in=shown).order_by("name", "pk")
-    return {league: [p for p in players if p.pk in shown[league.pk]] for league in leagues}
 
 
 def require_official_everywhere(

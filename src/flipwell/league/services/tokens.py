@@ -11,7 +11,6 @@ account that may open leagues (`may_create_league`).
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -24,8 +23,8 @@ from django.utils import timezone
 from flipwell.league.audit import record_event
 from flipwell.league.models import ApiToken, League, LeagueOfficial
 from flipwell.league.refusals import ConflictError, Refusal
+from flipwell.league.selectors.setup import may_create_league, token_hash
 from flipwell.league.services.permissions import require_role
-from flipwell.league.services.setup import may_create_league
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -47,11 +46,6 @@ class IssuedToken:
 
     token: ApiToken
     secret: str
-
-
-def token_hash(secret: str) -> str:
-    """The stored form of a token: its SHA-256, hex."""
-    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
 def issue_api_token(
