@@ -34,7 +34,9 @@ def test_mutate_permissions_finds_the_checks_the_issue_names():
         ("_protocol.py", "check_actor"),
         ("auth.py", "wrapper"),
     } <= found
-    assert len(found) >= 50
+    # The write protocol checks an official's and a scorekeeper's write once (`check_actor`,
+    # issue 35), so the services hold fewer checks of their own than the 50 of issue 26.
+    assert len(found) >= 45
 
 
 def test_mutant_deletes_the_check_and_still_parses():

@@ -32,13 +32,6 @@ from typing import Any, NamedTuple
 from django.core.exceptions import ValidationError
 
 
-def sentence(text: str) -> str:
-    """`text` as a sentence: capital first letter, final stop (a rule's message shown)."""
-    text = text.strip()
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith(".") else f"{text}."
-
-
 class Refusal(ValidationError):  # noqa: N818 (a refusal is an answer, not a failure)
     """The request itself is wrong (422): its `code` names the check that refused it.
 

@@ -23,7 +23,7 @@ from flipwell.league.adapters import player_key
 from flipwell.league.results import season_folds
 from flipwell.league.selectors.seasons import with_state
 from flipwell.league.selectors.standings import PlayerRef
-from flipwell.rules import FoldedSeason, RuleError, high_scores, person_stats
+from flipwell.rules import FoldedSeason, high_scores, person_stats
 from flipwell.rules.stats import best_and_worst
 
 if TYPE_CHECKING:
@@ -384,12 +384,3 @@ def leagues_showing(players: Sequence[m.Player]) -> dict[m.League, list[m.Player
         shown.setdefault(league_id, set()).add(row)
     leagues = m.League.objects.filter(pk__in=shown).order_by("name", "pk")
     return {league: [p for p in players if p.pk in shown[league.pk]] for league in leagues}
-
-
-def with_names(error: RuleError) -> str:
-    """The error's message with the players it names by name, not by player key (one query)."""
-    ids = [int(key) for key in error.players.values() if key.isdigit()]
-    if not ids:
-        return str(error)
-    rows = m.Player.objects.filter(pk__in=ids).values_list("pk", "first_name", "last_name")
-    return error.render({player_key(pk): f"{first} {last}" for pk, first, last in rows})

@@ -26,11 +26,7 @@ from flipwell.league.adapters import (
     match_absences,
     pending_game_facts,
     player_key,
-    season_ruleset,
-    sheet_facts,
-    tie_order_facts,
 )
-from flipwell.league.refusals import Refusal, sentence
 from flipwell.league.results import SeasonFold
 from flipwell.league.selectors.allowed_machines import AllowedMachines, meet_allowed_machines
 from flipwell.league.selectors.meet_board import (
@@ -43,14 +39,12 @@ from flipwell.league.selectors.meet_board import (
     board_fold,
     meet_board,
 )
-from flipwell.league.selectors.people import with_names
 from flipwell.league.selectors.photos import PhotoRef, game_photos
 from flipwell.rules import (
     GameLine,
     RuleError,
     Ruleset,
     pending_game_lines,
-    score_game,
     who_may_confirm,
     who_may_enter,
 )
@@ -443,22 +437,3 @@ def latest_version(game: m.Game) -> int:
     """The highest version of the game's score sheets (it has at least one)."""
     # No ordering: a submission's own orders by its game's, which joins up to the league.
     return max(game.submissions.order_by().values_list("version", flat=True))
-
-
-def game_points_of(
-    game: m.Game, sheet: Mapping[int, int | None], ties: Sequence[Sequence[int]]
-) -> dict[int, int]:
-    """The game points a sheet gives (R3.2), via `score_game`; a sheet the rules refuse is a
-    `Refusal` (``scores_refused``) on ``tie_order`` when it has tie orders, else ``scores``,
-    its players written by name."""
-    try:
-        result = score_game(
-            sheet_facts(sheet),
-            tie_order=tie_order_facts(ties),
-            ruleset=season_ruleset(game.group.meet.season),
-        )
-    except RuleError as error:
-        field = "tie_order" if ties else "scores"
-        text = sentence(with_names(error))
-        raise Refusal({field: text}, code="scores_refused") from error
-    return {int(p): points for p, points in result.points.items()}

@@ -20,8 +20,7 @@ from flipwell.league import models as m
 from flipwell.league import results
 from flipwell.league.adapters import player_key
 from flipwell.league.models.results import new_revision
-from flipwell.league.refusals import ConflictError, Refusal, sentence
-from flipwell.league.selectors.people import with_names
+from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services.permissions import require_role
 from flipwell.rules import RuleError, Ruleset, SeasonResult
 from flipwell.rules.officials import ruling_warnings
@@ -35,13 +34,19 @@ OFFICIAL = (m.LeagueOfficial.Role.LEAGUE_OFFICIAL,)
 SCOREKEEPING = (m.LeagueOfficial.Role.LEAGUE_OFFICIAL, m.LeagueOfficial.Role.SCOREKEEPER)
 
 
+def _sentence(text: str) -> str:
+    text = text.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith(".") else f"{text}."
+
+
 @contextmanager
 def rules_edge(
     field: str | Callable[[str], str] | None = None,
     *,
     code: str,
     conflict: bool = False,
-    message: Callable[[str], str] = sentence,
+    message: Callable[[str], str] = _sentence,
 ) -> Iterator[None]:
     """Turn a `RuleError` raised inside the block into a `Refusal` (on `field`), or a
     `ConflictError` when `conflict` (the league's state refuses it: `flipwell.league.refusals`).
@@ -59,6 +64,15 @@ def rules_edge(
         key = field(str(error)) if callable(field) else field
         refusal = ConflictError if conflict else Refusal
         raise refusal({key: text} if key else text, code=code) from error
+
+
+def with_names(error: RuleError) -> str:
+    """The error's message with the players it names by name, not by player key (one query)."""
+    ids = [int(key) for key in error.players.values() if key.isdigit()]
+    if not ids:
+        return str(error)
+    rows = m.Player.objects.filter(pk__in=ids).values_list("pk", "first_name", "last_name")
+    return error.render({player_key(pk): f"{first} {last}" for pk, first, last in rows})
 
 
 class MeetHold(Enum):
@@ -196,12 +210,11 @@ def _fold_now(season: m.Season) -> results.SeasonFold:
 def season_changed(season: m.Season) -> tuple[SeasonResult, Ruleset]:
     """Fold the season's facts inside the caller's transaction; the fold is the judge.
 
-    Every service that changes a season's facts (players, meets, scores, corrections,
-    incidents, season files) calls this once, at the end of its ``transaction.atomic``,
-    after its last write: a fact the fold rejects raises ValidationError, so the whole write
-    rolls back and no page of the season can fail on it. The single place a write tells the
-    season it changed. Returns the fold, for a service that reports from it. Outside a
-    transaction it is a programming error and fails loudly.
+    The write protocol (``_protocol``) calls this once per write that can change a number
+    (the write names its season), after its last fact: a fact the fold rejects raises
+    ValidationError, so the whole write rolls back and no page of the season can fail on it.
+    The single place a write tells the season it changed. Returns the fold, for a service
+    that reports from it. Outside a transaction it is a programming error and fails loudly.
     """
     if not connection.in_atomic_block:
         raise RuntimeError("season_changed() must run inside the service's transaction")

@@ -28,7 +28,7 @@ from django.utils import timezone
 from flipwell.league import models as m
 from flipwell.league.adapters import counted_tie_orders, player_key, season_ruleset
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.selectors.scoresheet import game_points_of, latest_version
+from flipwell.league.selectors.scoresheet import latest_version
 from flipwell.league.services._edge import (
     PlayerRef,
     group_player_ids,
@@ -46,6 +46,7 @@ from flipwell.league.services._protocol import (
     savepoint,
 )
 from flipwell.league.services.scores import (
+    game_points_of,
     store_sheet,
 )
 from flipwell.rules import (

@@ -42,7 +42,7 @@ from flipwell.league.incident_words import (
 )
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.meet_board import game_play_order
-from flipwell.league.selectors.scoresheet import game_points_of, latest_version
+from flipwell.league.selectors.scoresheet import latest_version
 from flipwell.league.services._edge import (
     PlayerRef,
     game_subject,
@@ -61,6 +61,7 @@ from flipwell.league.services.corrections import carried_tie_orders
 from flipwell.league.services.meet_machines import declare_machine_state
 from flipwell.league.services.scores import (
     SubmittedScores,
+    game_points_of,
     store_sheet,
 )
 from flipwell.rules.malfunctions import (

@@ -81,12 +81,7 @@ def attach_photo(
         _count_refusal(game)
         raise
     with league_write(league=None, actor=Actor.player(actor), action="attach a photo") as write:
-        hold_meet(MeetHold.SCORES, game=game.pk)
-        game = (
-            m.Game.objects.select_for_update(of=("self",))
-            .select_related("group__meet__season__league")
-            .get(pk=game.pk)
-        )
+        game = _held_game(game.pk)
         write.league = game.group.meet.season.league
         scope = f"{game.group.meet.season.league_id}:{submitter}"
         if idempotency_key:
@@ -106,6 +101,17 @@ def attach_photo(
             idempotency_key=idempotency_key, idempotency_scope=scope if idempotency_key else "",
         )  # fmt: skip
         return _store(write, row, clean)
+
+
+def _held_game(game_id: int) -> m.Game:
+    """The game locked for a photo, its meet held shared (`MeetHold.SCORES`: photos and
+    score sheets of a meet are written side by side)."""
+    hold_meet(MeetHold.SCORES, game=game_id)
+    return (
+        m.Game.objects.select_for_update(of=("self",))
+        .select_related("group__meet__season__league")
+        .get(pk=game_id)
+    )
 
 
 REFUSALS_WINDOW = 3600

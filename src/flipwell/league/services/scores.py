@@ -29,11 +29,13 @@ from flipwell.league.adapters import (
     absent_at,
     match_absences,
     player_key,
+    season_ruleset,
     sheet_facts,
+    tie_order_facts,
 )
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.results import season_fold
-from flipwell.league.selectors.scoresheet import game_points_of, lines_once_confirmed
+from flipwell.league.selectors.scoresheet import lines_once_confirmed
 from flipwell.league.services._edge import (
     MeetHold,
     PlayerRef,
@@ -42,12 +44,14 @@ from flipwell.league.services._edge import (
     open_meet,
     ref_id,
     require_member,
+    rules_edge,
 )
 from flipwell.league.services._protocol import Actor, Write, league_write, savepoint
 from flipwell.league.services._season_forfeit import (
     refuse_if_season_forfeited,
 )
 from flipwell.rules import (
+    score_game,
     who_may_confirm,
 )
 
@@ -116,7 +120,7 @@ def submit_scores(
         if replay is not None:
             return replay
         latest = _check_entry(entry, seen_version)
-        game_points_of(game, sheet, ties)  # the sheet must score (R3.2-i)
+        _points(game, sheet, ties)  # the sheet must score (R3.2-i)
         version = (latest.version if latest is not None else 0) + 1
         submission = m.ScoreSubmission(
             game=game, version=version, entered_by=entered_by, recorded_by=actor,
@@ -382,7 +386,27 @@ def points_once_confirmed(
         folded=season_fold(game.group.meet.season),
         meet=game.group.meet.number,
     )
-    return {p: line.points for p, line in lines.items()} or game_points_of(game, sheet, ties)
+    return {p: line.points for p, line in lines.items()} or _points(game, sheet, ties)
+
+
+def game_points_of(
+    game: m.Game, sheet: Mapping[int, int | None], ties: Sequence[Sequence[int]]
+) -> dict[int, int]:
+    """The game points a sheet gives (R3.2), via `score_game`; a RuleError is refused."""
+    return _points(game, sheet, ties)
+
+
+def _points(
+    game: m.Game, sheet: Mapping[int, int | None], ties: Sequence[Sequence[int]]
+) -> dict[int, int]:
+    field = "tie_order" if ties else "scores"
+    with rules_edge(field, code="scores_refused"):
+        result = score_game(
+            sheet_facts(sheet),
+            tie_order=tie_order_facts(ties),
+            ruleset=season_ruleset(game.group.meet.season),
+        )
+    return {int(p): points for p, points in result.points.items()}
 
 
 def _scored(sheet: Mapping[int, int | None]) -> list[int]:
