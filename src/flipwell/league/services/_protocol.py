@@ -187,7 +187,7 @@ class Write:
         who: Actor | None = None,
         outer: Write | None = None,
     ) -> None:
-        self.league = league
+        self._league = league
         self.who = who if who is not None else Actor(ActorKind.OFFICIAL, actor)
         self.season = season
         self.outer = outer
@@ -197,6 +197,18 @@ class Write:
         self.recorded: list[m.Ruling] = []
         """The rulings recorded so far (by `refold`, `record_rulings`, or at the end)."""
         self._after: SeasonResult | None = None
+
+    @property
+    def league(self) -> m.League:
+        """The league written: known before the write, or set by the service once it has
+        locked its rows (a write of no league yet, as opening one, has none until then)."""
+        if self._league is None:
+            raise RuntimeError(f"this {self.who.kind} write has no league yet")
+        return self._league
+
+    @league.setter
+    def league(self, league: m.League) -> None:
+        self._league = league
 
     @property
     def actor(self) -> User:
@@ -230,7 +242,7 @@ class Write:
     ) -> None:
         """Record an audit event about `obj` when the write finishes (in the write's league,
         unless `league` names another one or None)."""
-        self.events.append(_Event(action, obj, data, self.league if league is ... else league))
+        self.events.append(_Event(action, obj, data, self._league if league is ... else league))
 
     def notice(
         self,
@@ -277,8 +289,6 @@ class Write:
                 data=event.data,
             )
         for notice in self.notices:
-            if self.league is None:
-                raise RuntimeError("a notice needs the write's league")
             queue_ruling(
                 league=self.league,
                 player=notice.player,
@@ -306,7 +316,7 @@ class Write:
         notice names one; nothing is folded."""
         for ruling in self.rulings:
             row = record_ruling(
-                league=self._league(),
+                league=self.league,
                 official=self.actor,
                 kind=ruling.kind,
                 subject=ruling.subject,
@@ -318,11 +328,6 @@ class Write:
             )
             self.recorded.append(row)
         self.rulings.clear()
-
-    def _league(self) -> m.League:
-        if self.league is None:
-            raise RuntimeError("a ruling needs the write's league")
-        return self.league
 
 
 @contextmanager
