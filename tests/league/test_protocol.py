@@ -11,8 +11,12 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from flipwell.league import models as m
 from flipwell.league.services import _edge
 from flipwell.league.services._protocol import Actor, league_write, official_write
+from flipwell.league.services.violations import record_violation
 from flipwell.rules import RuleError
 from tests import factories as f
+from tests.league.league_night import build_night, game
+from tests.league.league_night import play as play_game
+from tests.league.league_night import start as start_night
 
 pytestmark = pytest.mark.django_db
 
@@ -167,3 +171,20 @@ def test_a_nested_write_after_the_outer_folded_folds_its_own_facts(official, mon
             pass
 
     assert len(folds) == 2
+
+
+def test_a_violation_folds_its_season_once(monkeypatch):
+    """Issue 35: a write that can change a number folds once, a violation included (its
+    penalty reads the fold before it, which every earlier write stored)."""
+    night = build_night(players=8)
+    meet = start_night(night)
+    a = night.players
+    play_game(game(meet, 1, 1), {a[0]: 100, a[1]: 50, a[2]: 30, a[3]: 10})
+    folds = _count_folds(monkeypatch)
+
+    record_violation(
+        meet=meet, player=a[0], kind="interference", game=game(meet, 1, 1),
+        reason="Bumped the machine on A2's ball", actor=night.user,
+    )  # fmt: skip
+
+    assert folds == [night.season.pk]
