@@ -3,34 +3,39 @@
 Words:
 - *actor*: who writes and how the protocol checks them (`Actor`, one of `ActorKind`):
 
-  ==============  ================================================================
-  ``official``    a league official (LO) of the league: checked here (`require_official`)
-  ``scorekeeper`` an LO or a scorekeeper of the league: checked here (`require_scorekeeping`)
-  ``player``      a player through a group's score sheet, a playoff sheet or a personal
-                  link; the service checks the sheet's group or the link after its locks
-  ``account``     a signed-in account acting for itself (accepting an invitation, creating
-                  a league, issuing a token, merging players across leagues); the service
-                  checks what the account may do (a ``_require_...`` helper)
-  ``token``       an API token (a league's or the installation's): its scopes are checked by
-                  the API before the service; the token's account is the audit's actor
-  ==============  ================================================================
+  ===============  ===============================================================
+  ``official``     a league official (LO) of the league: checked here (`require_official`)
+  ``scorekeeper``  an LO or a scorekeeper of the league: checked here
+                   (`require_scorekeeping`)
+  ``player``       a player through a group's score sheet, a playoff sheet or a personal
+                   link; the service checks the sheet's group or the link after its locks
+  ``account``      a signed-in account acting for itself (accepting an invitation, opening
+                   a league, issuing a token, merging players across leagues); the service
+                   checks what the account may do (a ``_require_...`` helper)
+  ``token``        an API token (a league's or the installation's): its scopes are checked
+                   by the API before the service; the token's account is the audit's actor
+  ===============  ===============================================================
 
 - *write*: one use case's change of the league's facts, in one transaction (`league_write`,
   `official_write` for an official's).
 
 A write is, in this order:
 
-1. **lock**: the transaction opens; the service locks the rows it changes first (the meet,
-   the game, the link), so concurrent writes wait for each other in one order;
-2. **check**: the actor (by its kind, here; the service's own checks after its locks), then
-   the rules: a `RuleError` inside the write becomes a `Refusal` on the write's field;
+1. **lock**: the transaction opens (an official's or a scorekeeper's role is checked as it
+   opens, before any row is locked: a refused actor waits for nobody); the service then locks
+   the rows it changes, the meet first (`MeetHold`), so concurrent writes wait for each other
+   in one order;
+2. **check**: under its locks, the service checks what the actor's kind leaves to it (the
+   sheet's group, the link, the invitation's account) and asks the rules: a `RuleError`
+   inside the write becomes a `Refusal` on the write's field;
 3. **facts**: the service stores its facts (the body of the ``with`` block);
 4. **rulings**: an official's decisions (who, when, why: R1.1-a, A55), `Write.ruling`;
 5. **refold**: only a write that can change a number names its season; it gets a new
    revision and is folded once (`season_changed`): at the end, or earlier when the service
    reads the new fold (`Write.refold`). A write that cannot change a number (a turn ruling, a
    photo, a problem report, a notice preference, an invitation) names no season and never
-   folds; it calls `league_changed` when a page shows what it changed. A write nested in
+   folds (a ruling its event names is recorded by `Write.record_rulings`, not `refold`); it
+   calls `league_changed` when a page shows what it changed. A write nested in
    another of the same season leaves its final refold to the outer one: the season folds
    once;
 6. **audit**: the events (`Write.event`);
