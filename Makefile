@@ -49,7 +49,7 @@ define RUN_SETUP
 	  echo "The database already had a league: no demo league was made."; \
 	fi
 	@if ! $(1) $(BIN)/python manage.py shell --no-imports -c "import sys; \
-	    from flipwell.league.services import league_openers; \
+	    from flipwell.league.selectors.setup import league_openers; \
 	    sys.exit(0 if league_openers(besides='demo') else 1)"; then \
 	  echo; \
 	  echo "To run your own league, create its official (asks for a password), then sign in"; \

@@ -23,13 +23,14 @@ _spec.loader.exec_module(mutate)
 
 
 def test_mutate_permissions_finds_the_checks_the_issue_names():
-    """issue 26 §6: schedule_meet's check is a mutant: the write protocol's (the check of
-    schedule_meet, close_meet, record_violation and every service through `official_write`),
-    and so is the console's own gate; the services' packages are read too."""
+    """issue 26 §6: the write protocol's check is a mutant (`check_actor`: the check of
+    schedule_meet, close_meet, record_violation and every service through `league_write`),
+    and so are the services' own checks and the console's gate; the services' packages are
+    read too."""
     found = {(m.path.name, m.function) for path in mutate.SOURCES for m in mutate.mutants(path)}
 
     assert {
-        ("_protocol.py", "official_write"),
+        ("_protocol.py", "check_actor"),
         ("discarded_scores.py", "record_replay_scores"),
         ("auth.py", "wrapper"),
     } <= found

@@ -28,8 +28,6 @@ NOT_IN_API: dict[str, str] = {
     "issue_api_token": "a token is issued by a signed-in official in the console, or on the "
     "command line (an installation token): a token never issues another token",
     "revoke_api_token": "revoked in the console or on the command line, as it is issued",
-    "may_create_league": "a question, not a write: the console hides the form; the API's "
-    "POST /leagues answers a 403 to an account that may not",
     "check_merge_players": "the console's confirmation step before a merge (nothing written): "
     "the API's merge runs the same checks and refuses with them",
     "preview_game_ending": "the console's review of a game-ending malfunction before it is "

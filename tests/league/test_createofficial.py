@@ -6,6 +6,7 @@ from django.contrib.auth.models import User
 from flipwell.cli import main
 from flipwell.league import services
 from flipwell.league.exchange.demo import create_demo_league
+from flipwell.league.selectors.setup import league_openers, may_create_league
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +24,7 @@ def test_createofficial_reads_the_password_from_the_environment(monkeypatch, cap
     user = User.objects.get(username="ada")
     assert status == 0
     assert user.check_password(PASSWORD)
-    assert services.may_create_league(user) is True
+    assert may_create_league(user) is True
     assert capsys.readouterr().out.splitlines() == [
         "Created the league official “ada”: this account may open leagues.",
         "Next: sign in at http://127.0.0.1:8000/manage/ and press “Open a new league”.",
@@ -81,9 +82,9 @@ def test_createofficial_refuses_a_taken_name_and_a_weak_password(monkeypatch, ca
 def test_league_openers_leaves_out_the_named_account():
     create_demo_league()
 
-    before = services.league_openers(besides="demo")
+    before = league_openers(besides="demo")
     services.create_league_opener(username="ada", password=PASSWORD)
-    after = services.league_openers(besides="demo")
+    after = league_openers(besides="demo")
 
     assert (before, after) == (False, True)
 
@@ -91,7 +92,7 @@ def test_league_openers_leaves_out_the_named_account():
 def test_demo_official_may_open_a_league_of_his_own():
     demo = create_demo_league()
 
-    assert services.may_create_league(demo.official) is True
+    assert may_create_league(demo.official) is True
 
 
 def test_createofficial_names_the_site_address_it_was_given(monkeypatch, capsys, settings):

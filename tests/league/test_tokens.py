@@ -6,7 +6,8 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from flipwell.league import models as m
-from flipwell.league.services.tokens import issue_api_token, revoke_api_token, token_hash
+from flipwell.league.selectors.setup import token_hash
+from flipwell.league.services.tokens import issue_api_token, revoke_api_token
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,8 @@ from django.utils.http import urlsafe_base64_encode
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.models import ApiToken
-from flipwell.league.services.tokens import issue_api_token, token_hash
+from flipwell.league.selectors.setup import token_hash
+from flipwell.league.services.tokens import issue_api_token
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db

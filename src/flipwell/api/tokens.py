@@ -10,7 +10,8 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 
 from flipwell.league.models import ApiToken, League, LeagueOfficial
-from flipwell.league.services.tokens import OPEN_LEAGUES, TOKEN_PREFIX, Scope, token_hash
+from flipwell.league.selectors.setup import token_hash
+from flipwell.league.services.tokens import OPEN_LEAGUES, TOKEN_PREFIX, Scope
 
 _LO = LeagueOfficial.Role.LEAGUE_OFFICIAL
 SCOPE_ROLES: dict[Scope, tuple[str, ...]] = {

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from django.db.models import Q, QuerySet
 
@@ -24,6 +25,9 @@ from flipwell.league.selectors.seasons import with_state
 from flipwell.league.selectors.standings import PlayerRef
 from flipwell.rules import FoldedSeason, high_scores, person_stats
 from flipwell.rules.stats import best_and_worst
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 
 class PersonNotFoundError(LookupError):
@@ -351,3 +355,32 @@ def league_merges(league: m.League) -> tuple[MergeLine, ...]:
     return tuple(
         MergeLine(row, str(row.kept), str(row.merged), row.undone_at is None) for row in rows
     )
+
+
+def may_merge_in(*, actor: User | AnonymousUser, league: m.League) -> bool:
+    """Whether `actor` may merge players from `league`'s console at all (an LO or superuser)."""
+    if not actor.is_authenticated:
+        return False
+    return (
+        actor.is_superuser
+        or m.LeagueOfficial.objects.filter(
+            user=actor, league=league, role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL
+        ).exists()
+    )
+
+
+def leagues_showing(players: Sequence[m.Player]) -> dict[m.League, list[m.Player]]:
+    """The leagues whose pages show these rows, by name, each with those of `players` it
+    shows: where a row, or a row merged into it, is entered in a season (one query)."""
+    given = {p.pk: p for p in players}
+    entries = (
+        m.SeasonEntry.objects.filter(Q(player__in=given) | Q(player__merged_into__in=given))
+        .values_list("season__league_id", "player_id", "player__merged_into_id")
+        .distinct()
+    )
+    shown: dict[int, set[int]] = {}
+    for league_id, player_id, kept_id in entries:
+        row = kept_id if player_id not in given and kept_id is not None else player_id
+        shown.setdefault(league_id, set()).add(row)
+    leagues = m.League.objects.filter(pk__in=shown).order_by("name", "pk")
+    return {league: [p for p in players if p.pk in shown[league.pk]] for league in leagues}

@@ -431,3 +431,9 @@ def _open_corrections(
             )
         )
     return tuple(found)
+
+
+def latest_version(game: m.Game) -> int:
+    """The highest version of the game's score sheets (it has at least one)."""
+    # No ordering: a submission's own orders by its game's, which joins up to the league.
+    return max(game.submissions.order_by().values_list("version", flat=True))

@@ -1,14 +1,18 @@
 """Services: one use case per function, the only code that writes league data.
 
-Each service takes keyword-only, typed arguments, does its work inside one
-``transaction.atomic`` and writes the audit log. A user's mistake raises a `Refusal` (the
+Each service takes keyword-only, typed arguments and writes through the one write protocol
+(``_protocol``: `league_write`, `official_write` for an official), whoever acts (an official,
+a scorekeeper, a player through a sheet or a link, an account, an API token): one
+transaction, in the order lock, check, facts, rulings, refold, audit, notices (a test fails on
+a service that opens its own ``transaction.atomic``). A user's mistake raises a `Refusal` (the
 request is wrong) or a `ConflictError` (the league's state forbids it now), both Django
 ``ValidationError``s, naming the field and what is allowed, with a stable ``code=`` naming the
 check, listed in `flipwell.league.refusals.CODES` (see that module; a test walks every
 refusal here); nothing is then written. Every number they show is computed by
-`flipwell.rules` from the stored facts. A service that changes a season's facts ends its
-transaction with `season_changed` (``_edge``): the season is folded there, so a write whose
-facts the rules reject rolls back instead of breaking the season's pages.
+`flipwell.rules` from the stored facts. A write that can change a number names its season:
+the protocol folds it once at the end (`season_changed` in ``_edge``), so a write whose facts
+the rules reject rolls back instead of breaking the season's pages; a write that cannot change
+a number names none and folds nothing. Read helpers live in `flipwell.league.selectors`.
 
 =====================  ===========================================================
 leagues, seasons       create_league, change_ruleset_setting, change_ifpa_figure, create_season,
@@ -50,7 +54,7 @@ ledger                 record_ledger_entry, reverse_ledger_entry
 special rulings        load_appendix_a, add_special_ruling, amend_special_ruling,
                        copy_special_ruling
 notices                set_notice_preferences, choose_notices_by_link, unsubscribe_by_link
-setup                  may_create_league, league_openers, create_league_opener,
+setup                  create_league_opener, (may_create_league, league_openers: selectors.setup)
                        open_league, create_machine, create_machines, update_machine,
                        set_machine_status, change_official_role, remove_official,
                        link_official_player
@@ -178,8 +182,6 @@ from flipwell.league.services.seasons import (
 )
 from flipwell.league.services.setup.league_openers import (
     create_league_opener,
-    league_openers,
-    may_create_league,
     open_league,
 )
 from flipwell.league.services.setup.machine_pool import (
@@ -255,10 +257,8 @@ __all__ = [
     "issue_api_token",
     "issue_player_link",
     "issue_player_links",
-    "league_openers",
     "link_official_player",
     "load_appendix_a",
-    "may_create_league",
     "merge_players",
     "official_chooses_next_machine",
     "open_league",

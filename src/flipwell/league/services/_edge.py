@@ -210,12 +210,11 @@ def _fold_now(season: m.Season) -> results.SeasonFold:
 def season_changed(season: m.Season) -> tuple[SeasonResult, Ruleset]:
     """Fold the season's facts inside the caller's transaction; the fold is the judge.
 
-    Every service that changes a season's facts (players, meets, scores, corrections,
-    incidents, season files) calls this once, at the end of its ``transaction.atomic``,
-    after its last write: a fact the fold rejects raises ValidationError, so the whole write
-    rolls back and no page of the season can fail on it. The single place a write tells the
-    season it changed. Returns the fold, for a service that reports from it. Outside a
-    transaction it is a programming error and fails loudly.
+    The write protocol (``_protocol``) calls this once per write that can change a number
+    (the write names its season), after its last fact: a fact the fold rejects raises
+    ValidationError, so the whole write rolls back and no page of the season can fail on it.
+    The single place a write tells the season it changed. Returns the fold, for a service
+    that reports from it. Outside a transaction it is a programming error and fails loudly.
     """
     if not connection.in_atomic_block:
         raise RuntimeError("season_changed() must run inside the service's transaction")

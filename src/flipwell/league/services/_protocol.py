@@ -1,30 +1,68 @@
-"""The order every official's write follows, written once.
+"""The one order every write follows, whoever acts, written once.
 
-A write by an official is: check the actor -> lock what it changes -> ask the rules (a
-`RuleError` becomes a field error) -> create the facts -> record the official's ruling (who,
-when, why) -> give the season a new revision and fold it (`season_changed`) -> record the
-audit event -> queue the notices. `official_write` runs the first steps and the last ones;
-the service between them parses its input, builds the facts (`flipwell.league.adapters`),
-asks the rules and persists, telling the `Write` what to record:
+Words:
+- *actor*: who writes and how the protocol checks them (`Actor`, one of `ActorKind`):
 
-    with official_write(league=league, actor=actor, action="record a violation",
-                        season=meet.season, field="kind") as write:
-        ...  # rules and rows
+  ===============  ===============================================================
+  ``official``     a league official (LO) of the league: checked here (`require_official`)
+  ``scorekeeper``  an LO or a scorekeeper of the league: checked here
+                   (`require_scorekeeping`)
+  ``player``       a player through a group's score sheet, a playoff sheet or a personal
+                   link; the service checks the sheet's group or the link after its locks
+  ``account``      a signed-in account acting for itself (accepting an invitation, opening
+                   a league, issuing a token, merging players across leagues); the service
+                   checks what the account may do (a ``_require_...`` helper)
+  ``token``        an API token (a league's or the installation's): its scopes are checked
+                   by the API before the service; the token's account is the audit's actor
+  ===============  ===============================================================
+
+- *write*: one use case's change of the league's facts, in one transaction (`league_write`,
+  `official_write` for an official's).
+
+A write is, in this order:
+
+1. **lock**: the transaction opens (an official's or a scorekeeper's role is checked as it
+   opens, before any row is locked: a refused actor waits for nobody); the service then locks
+   the rows it changes, the meet first (`MeetHold`), so concurrent writes wait for each other
+   in one order;
+2. **check**: under its locks, the service checks what the actor's kind leaves to it (the
+   sheet's group, the link, the invitation's account) and asks the rules: a `RuleError`
+   inside the write becomes a `Refusal` on the write's field;
+3. **facts**: the service stores its facts (the body of the ``with`` block);
+4. **rulings**: an official's decisions (who, when, why: R1.1-a, A55), `Write.ruling`;
+5. **refold**: only a write that can change a number names its season; it gets a new
+   revision and is folded once (`season_changed`): at the end, or earlier when the service
+   reads the new fold (`Write.refold`). A write that cannot change a number (a turn ruling, a
+   photo, a problem report, a notice preference, an invitation) names no season and never
+   folds (a ruling its event names is recorded by `Write.record_rulings`, not `refold`); it
+   calls `league_changed` when a page shows what it changed. A write nested in
+   another of the same season leaves its final refold to the outer one: the season folds
+   once;
+6. **audit**: the events (`Write.event`);
+7. **notices**: the notices to players (`Write.notice`).
+
+An error anywhere rolls every part back. The service between the check and the end parses its
+input, builds the facts (`flipwell.league.adapters`), asks the rules and persists:
+
+    with league_write(league=league, actor=Actor.official(user), action="record a violation",
+                      season=meet.season, field="kind") as write:
+        ...  # locks, rules and rows
         write.ruling(kind="violation_not_serious", subject=..., reason=why, affected=[...])
         after = write.refold()  # only when the event or the answer needs the new fold
         write.event("violation.recorded", row, {...})
         write.notice(player=player, meet=meet, key=..., what=..., details=[...], reason=why)
 
-When the block ends without an error, `Write.finish` records the rulings, refolds the season
-(unless the service already did), then records the events and queues the notices, all in the
-write's transaction: an error anywhere rolls every one of them back.
+`savepoint` is the only other transaction a service opens: a part of a write that may hit a
+database constraint (a concurrent duplicate) and is retried or explained inside the write.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from contextvars import ContextVar
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from django.db import models, transaction
@@ -36,6 +74,7 @@ from flipwell.league.services._edge import (
     open_meet,
     record_ruling,
     require_official,
+    require_scorekeeping,
     rules_edge,
     season_changed,
 )
@@ -43,6 +82,63 @@ from flipwell.rules import SeasonResult
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
+
+
+class ActorKind(StrEnum):
+    """Who acts, which says how the write checks them (the module's table)."""
+
+    OFFICIAL = "official"
+    SCOREKEEPER = "scorekeeper"
+    PLAYER = "player"
+    ACCOUNT = "account"
+    TOKEN = "token"
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who writes: the kind (how they are checked) and the account the audit names (None: a
+    player through a sheet or a link, without an account)."""
+
+    kind: ActorKind
+    user: User | None = None
+
+    @classmethod
+    def official(cls, user: User) -> Actor:
+        """A league official of the write's league."""
+        return cls(ActorKind.OFFICIAL, user)
+
+    @classmethod
+    def scorekeeper(cls, user: User) -> Actor:
+        """A league official or a scorekeeper of the write's league."""
+        return cls(ActorKind.SCOREKEEPER, user)
+
+    @classmethod
+    def player(cls, user: User | None = None) -> Actor:
+        """A player through a sheet or a personal link (or whoever records for them: `user`)."""
+        return cls(ActorKind.PLAYER, user)
+
+    @classmethod
+    def account(cls, user: User) -> Actor:
+        """A signed-in account acting for itself; the service checks what it may do."""
+        return cls(ActorKind.ACCOUNT, user)
+
+    @classmethod
+    def token(cls, user: User | None) -> Actor:
+        """An API token, its scopes checked by the API; `user`: the token's account."""
+        return cls(ActorKind.TOKEN, user)
+
+
+def check_actor(actor: Actor, *, league: m.League | None, action: str) -> None:
+    """PermissionDenied unless `actor` may `action` in `league` by its kind: an official or a
+    scorekeeper is checked here; the other kinds by the service (the module's table)."""
+    if actor.kind not in (ActorKind.OFFICIAL, ActorKind.SCOREKEEPER):
+        return
+    if league is None or actor.user is None:
+        raise RuntimeError(f"an {actor.kind} write needs its league and account ({action})")
+    if actor.kind is ActorKind.OFFICIAL:
+        require_official(actor=actor.user, league=league, action=action)
+    else:
+        require_scorekeeping(actor=actor.user, league=league, action=action)
 
 
 @dataclass
@@ -61,6 +157,7 @@ class _Event:
     action: str
     obj: models.Model
     data: dict[str, Any]
+    league: m.League | None
 
 
 @dataclass
@@ -73,19 +170,62 @@ class _Notice:
     meet: m.Meet | None
 
 
-@dataclass
-class Write:
-    """One official's write in progress, inside its transaction (`official_write`)."""
+_WRITING: ContextVar[Write | None] = ContextVar("flipwell_write", default=None)
+"""The write in progress in this thread, so a write nested in it joins its refold."""
 
-    league: m.League
-    actor: User
-    season: m.Season | None = None
-    rulings: list[_Ruling] = field(default_factory=list)
-    events: list[_Event] = field(default_factory=list)
-    notices: list[_Notice] = field(default_factory=list)
-    recorded: list[m.Ruling] = field(default_factory=list)
-    """The rulings recorded so far (by `refold`, or at the end), in the order given."""
-    _after: SeasonResult | None = None
+
+class Write:
+    """One write in progress, inside its transaction (`league_write`).
+
+    league: the league written (set by the service when it learns it after its locks, as a
+    new league's write does); season: the season whose numbers the write may change (None:
+    none, so nothing is refolded), settable until the write ends; who: the actor (an
+    official, by default, with the account `actor`); outer: the write this one runs inside.
+    """
+
+    def __init__(
+        self,
+        *,
+        league: m.League | None,
+        actor: User | None = None,
+        season: m.Season | None = None,
+        who: Actor | None = None,
+        outer: Write | None = None,
+    ) -> None:
+        self._league = league
+        self.who = who if who is not None else Actor(ActorKind.OFFICIAL, actor)
+        self.season = season
+        self.outer = outer
+        self.rulings: list[_Ruling] = []
+        self.events: list[_Event] = []
+        self.notices: list[_Notice] = []
+        self.recorded: list[m.Ruling] = []
+        """The rulings recorded so far (by `refold`, `record_rulings`, or at the end)."""
+        self._after: SeasonResult | None = None
+
+    @property
+    def league(self) -> m.League:
+        """The league written: known before the write, or set by the service once it has
+        locked its rows (a write of no league yet, as opening one, has none until then)."""
+        if self._league is None:
+            raise RuntimeError(f"this {self.who.kind} write has no league yet")
+        return self._league
+
+    @league.setter
+    def league(self, league: m.League) -> None:
+        self._league = league
+
+    @property
+    def actor(self) -> User:
+        """The acting account: an official's or a scorekeeper's write always has one."""
+        if self.who.user is None:
+            raise RuntimeError(f"a {self.who.kind} write without an account has no official")
+        return self.who.user
+
+    @property
+    def user(self) -> User | None:
+        """The account the audit events name (None: a player without one)."""
+        return self.who.user
 
     def ruling(
         self,
@@ -102,9 +242,12 @@ class Write:
         `game` and `meet` name whom, which game and which meet it is about, when it is."""
         self.rulings.append(_Ruling(kind, subject, reason, tuple(affected), player, game, meet))
 
-    def event(self, action: str, obj: models.Model, data: dict[str, Any]) -> None:
-        """Record an audit event about `obj` when the write finishes."""
-        self.events.append(_Event(action, obj, data))
+    def event(
+        self, action: str, obj: models.Model, data: dict[str, Any], *, league: Any = ...
+    ) -> None:
+        """Record an audit event about `obj` when the write finishes (in the write's league,
+        unless `league` names another one or None)."""
+        self.events.append(_Event(action, obj, data, self._league if league is ... else league))
 
     def notice(
         self,
@@ -131,23 +274,23 @@ class Write:
         (`season_changed`), for a service whose event or answer reads the new fold or a
         recorded ruling; once per write."""
         if self.season is None:
-            raise RuntimeError("refold() needs the write's season")
+            raise RuntimeError("refold() needs the write's season: this write changes no number")
         if self._after is None:
-            self._record_rulings()
+            self.record_rulings()
             self._after, _ = season_changed(self.season)
         return self._after
 
     def finish(self) -> None:
         """Rulings, the season's refold, audit events, notices: in that order."""
-        self._record_rulings()
-        if self.season is not None and self._after is None:
+        self.record_rulings()
+        if self.season is not None and self._after is None and not self._left_to_outer():
             self.refold()
         for event in self.events:
             record_event(
                 action=event.action,
                 obj=event.obj,
-                league=self.league,
-                actor=self.actor,
+                league=event.league,
+                actor=self.user,
                 data=event.data,
             )
         for notice in self.notices:
@@ -163,7 +306,19 @@ class Write:
         self.events.clear()
         self.notices.clear()
 
-    def _record_rulings(self) -> None:
+    def _left_to_outer(self) -> bool:
+        """Whether a write this one runs inside will fold the same season after it (it has not
+        folded yet): then this write's facts fold there, once."""
+        outer = self.outer
+        while outer is not None and self.season is not None:
+            if outer.season is not None and outer.season.pk == self.season.pk:
+                return outer._after is None
+            outer = outer.outer
+        return False
+
+    def record_rulings(self) -> None:
+        """Record the rulings given so far now (`recorded`), for a service whose event or
+        notice names one; nothing is folded."""
         for ruling in self.rulings:
             row = record_ruling(
                 league=self.league,
@@ -181,6 +336,31 @@ class Write:
 
 
 @contextmanager
+def league_write(
+    *,
+    league: m.League | None,
+    actor: Actor,
+    action: str,
+    season: m.Season | None = None,
+    field: str | None = None,
+) -> Iterator[Write]:
+    """Run a write (see the module) in one transaction: `actor` checked by its kind ("cannot
+    `action`"); a `RuleError` inside becomes a ValidationError on `field`; `season` (None: the
+    write changes no number) refolded once at the end; then the audit events and notices."""
+    with transaction.atomic():
+        check_actor(actor, league=league, action=action)
+        outer = _WRITING.get()
+        write = Write(league=league, who=actor, season=season, outer=outer)
+        token = _WRITING.set(write)
+        try:
+            with rules_edge(field, code="rules_refused"):
+                yield write
+            write.finish()
+        finally:
+            _WRITING.reset(token)
+
+
+@contextmanager
 def official_write(
     *,
     league: m.League,
@@ -189,12 +369,17 @@ def official_write(
     season: m.Season | None = None,
     field: str | None = None,
 ) -> Iterator[Write]:
-    """Run an official's write (see the module): in one transaction, refused unless `actor`
-    is an official of `league` ("cannot `action`"); a `RuleError` inside becomes a
-    ValidationError on `field`; the season (if any) refolded once at the end."""
+    """An official's write (`league_write` with `Actor.official`): refused unless `actor` is
+    an official of `league`."""
+    with league_write(
+        league=league, actor=Actor.official(actor), action=action, season=season, field=field
+    ) as write:
+        yield write
+
+
+@contextmanager
+def savepoint() -> Iterator[None]:
+    """A part of a write that may fail on a database constraint (an IntegrityError, a
+    concurrent duplicate): rolled back alone, so the write can explain or replay it."""
     with transaction.atomic():
-        require_official(actor=actor, league=league, action=action)
-        write = Write(league=league, actor=actor, season=season)
-        with rules_edge(field, code="rules_refused"):
-            yield write
-        write.finish()
+        yield

@@ -22,13 +22,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError
 from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.adapters import counted_tie_orders, player_key, season_ruleset
-from flipwell.league.audit import record_event
 from flipwell.league.refusals import ConflictError, Refusal
+from flipwell.league.selectors.scoresheet import latest_version
 from flipwell.league.services._edge import (
     PlayerRef,
     group_player_ids,
@@ -37,12 +37,16 @@ from flipwell.league.services._edge import (
     require_member,
     require_reason,
     rules_edge,
-    season_changed,
 )
-from flipwell.league.services._protocol import Write, official_write
+from flipwell.league.services._protocol import (
+    Actor,
+    Write,
+    league_write,
+    official_write,
+    savepoint,
+)
 from flipwell.league.services.scores import (
     game_points_of,
-    latest_version,
     store_sheet,
 )
 from flipwell.rules import (
@@ -89,16 +93,18 @@ def request_correction(
     """
     sheet_changes = {ref_id(p): s for p, s in scores.items()}
     ties = [[ref_id(p) for p in order] for order in tie_order]
-    with transaction.atomic():
+    with league_write(
+        league=None, actor=Actor.player(actor), action="ask for a correction"
+    ) as write:
         game = locked_game(game)
+        write.league = game.group.meet.season.league
         why = require_reason(reason, field="reason", what="A correction request")
         members = _check_requester(game, requested_by)
         asked = _Asked(game, requested_by, why, sheet_changes, ties, members)
         meet = game.group.meet
         if meet.status != m.Meet.Status.CLOSED:
-            request = _correction(asked, actor=actor)
-            season_changed(meet.season)
-            return request
+            write.season = meet.season  # the proposed sheet must score with the rest
+            return _correction(write, asked, actor=actor)
         if actor is None:
             raise Refusal(
                 {"override_reason": _closed_message(meet)}, code="override_reason_required"
@@ -156,7 +162,7 @@ def _late_correction(
         override = require_reason(
             override_reason, field="override_reason", what=_closed_message(meet)
         )
-        request = _correction(asked, actor=actor, override=override, write=write)
+        request = _correction(write, asked, actor=actor, override=override)
         write.ruling(
             kind="late_correction",
             subject=f"meet {meet.number} group {game.group.number} game {game.number}",
@@ -168,10 +174,10 @@ def _late_correction(
 
 
 def _correction(
-    asked: _Asked, *, actor: User | None, override: str = "", write: Write | None = None
+    write: Write, asked: _Asked, *, actor: User | None, override: str = ""
 ) -> m.CorrectionRequest:
     """Store the request and its proposed sheet, its event ``correction.requested`` and the
-    requester's agreement when they are asked (through `write` for an official's override)."""
+    requester's agreement when they are asked."""
     lo = LoOverride(str(actor), override) if override else None
     proposal = _propose(asked, lo=lo)
     request = _save_request(asked, proposal, actor=actor, override=override)
@@ -183,10 +189,9 @@ def _correction(
         "requested_by": asked.requested_by.pk,
         "override_reason": override,
     }
-    league = asked.game.group.meet.season.league
-    _event(write, league, request, "correction.requested", data, actor=actor)
+    write.event("correction.requested", request, data)
     if player_key(asked.requested_by.pk) in proposal.quorum:
-        _answer(request, asked.requested_by, agrees=True, actor=actor, write=write)
+        _answer(write, request, asked.requested_by, agrees=True, actor=actor)
     return request
 
 
@@ -262,7 +267,7 @@ def _save_request(
         recorded_by=actor,
     )
     try:
-        with transaction.atomic():
+        with savepoint():
             request.save()
     except IntegrityError as error:
         raise ConflictError(
@@ -302,16 +307,18 @@ def respond_to_correction(
     ``correction.applied`` or ``correction.refused``. Raises ValidationError (nothing
     written) for a decided request, a player outside the quorum, or a second answer.
     """
-    with transaction.atomic():
+    answering = Actor.player(actor)
+    with league_write(league=None, actor=answering, action="answer a correction") as write:
         request = m.CorrectionRequest.objects.select_for_update().get(pk=request.pk)
         locked_game(request.game)
+        write.league = request.game.group.meet.season.league
         if request.status != m.CorrectionRequest.Status.PENDING:
             raise ConflictError(
                 f"This correction is already decided: {request.get_status_display().lower()}.",
                 code="correction_already_decided",
             )
-        response, outcome = _answer(request, player, agrees=agrees, actor=actor)
-        season_changed(request.game.group.meet.season)  # an applied sheet must score (R3-e)
+        response, outcome = _answer(write, request, player, agrees=agrees, actor=actor)
+        write.season = request.game.group.meet.season  # an applied sheet must score (R3-e)
     return AnsweredCorrection(response=response, request=request, outcome=outcome)
 
 
@@ -319,15 +326,14 @@ def respond_to_correction(
 
 
 def _answer(
+    write: Write,
     request: m.CorrectionRequest,
     player: m.Player,
     *,
     agrees: bool,
     actor: User | None,
-    write: Write | None = None,
 ) -> tuple[m.CorrectionResponse, CorrectionOutcome]:
     game = request.game
-    league = game.group.meet.season.league
     base_sheet = dict(request.base.lines.values_list("player_id", "machine_score"))
     quorum = _quorum(group_player_ids(game.group), base_sheet, game.group.meet.season)
     if player_key(player.pk) not in quorum:
@@ -346,7 +352,7 @@ def _answer(
         request=request, player=player, agrees=agrees, recorded_by=actor
     )
     answered = {"request": request.pk, "player": player.pk, "agrees": agrees}
-    _event(write, league, response, "correction.answered", answered, actor=actor)
+    write.event("correction.answered", response, answered)
     outcome = _decide(request, base_sheet, quorum)
     if outcome.status == "pending":
         return response, outcome
@@ -356,25 +362,8 @@ def _answer(
     if outcome.status == "applied":
         _apply(request, quorum)
     decided = {"reason": outcome.reason, "rule": outcome.rule}
-    _event(write, league, request, f"correction.{outcome.status}", decided, actor=actor)
+    write.event(f"correction.{outcome.status}", request, decided)
     return response, outcome
-
-
-def _event(
-    write: Write | None,
-    league: m.League,
-    obj: models.Model,
-    action: str,
-    data: Mapping[str, object],
-    *,
-    actor: User | None,
-) -> None:
-    """Record an audit event about `obj`: through the official's `write` when there is one (so
-    its events keep their order), else now."""
-    if write is not None:
-        write.event(action, obj, dict(data))
-        return
-    record_event(action=action, obj=obj, league=league, actor=actor, data=dict(data))
 
 
 def _decide(

@@ -27,11 +27,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from flipwell.league.audit import record_event
 from flipwell.league.models import (
     League,
     LeagueOfficial,
@@ -42,7 +40,9 @@ from flipwell.league.models import (
 )
 from flipwell.league.models.results import new_revision
 from flipwell.league.refusals import ConflictError, Refusal
+from flipwell.league.selectors.people import leagues_showing, may_merge_in
 from flipwell.league.services._edge import require_reason
+from flipwell.league.services._protocol import Actor, league_write
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -60,7 +60,8 @@ def merge_players(
     and ValidationError (nothing written) for a refused pair or a missing reason.
     """
     why = require_reason(reason, field="reason", what="A merge")
-    with transaction.atomic():
+    # An account: an official of every league either row plays in (`_require_merger`).
+    with league_write(league=league, actor=Actor.account(actor), action="merge players") as write:
         rows = {
             p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[kept.pk, merged.pk])
         }
@@ -72,14 +73,9 @@ def merge_players(
         merge = PlayerMerge.objects.create(
             kept=kept_row, merged=merged_row, reason=why, merged_by=actor
         )
+        data = {"kept": kept_row.pk, "merged": merged_row.pk, "reason": why}
         for shown in changed:  # each league whose pages change logs it
-            record_event(
-                action="player.merged",
-                obj=merge,
-                league=shown,
-                actor=actor,
-                data={"kept": kept_row.pk, "merged": merged_row.pk, "reason": why},
-            )
+            write.event("player.merged", merge, data, league=shown)
         _leagues_changed((kept_row, merged_row))
     return merge
 
@@ -96,7 +92,8 @@ def undo_player_merge(
     does, and ValidationError for a merge already undone or a missing reason.
     """
     why = require_reason(reason, field="reason", what="Undoing a merge")
-    with transaction.atomic():
+    undoer = Actor.account(actor)
+    with league_write(league=league, actor=undoer, action="undo a merge") as write:
         locked = PlayerMerge.objects.select_for_update().get(pk=merge.pk)
         kept = Player.objects.get(pk=locked.kept_id)
         merged = Player.objects.get(pk=locked.merged_id)
@@ -111,14 +108,9 @@ def undo_player_merge(
         locked.undone_by = actor
         locked.undo_reason = why
         locked.save(update_fields=["undone_at", "undone_by", "undo_reason"])
+        data = {"kept": kept.pk, "merged": merged.pk, "reason": why}
         for shown in changed:
-            record_event(
-                action="player.merge_undone",
-                obj=locked,
-                league=shown,
-                actor=actor,
-                data={"kept": kept.pk, "merged": merged.pk, "reason": why},
-            )
+            write.event("player.merge_undone", locked, data, league=shown)
         _leagues_changed((kept, merged))
     return locked
 
@@ -129,35 +121,6 @@ def check_merge_players(*, league: League, kept: Player, merged: Player, actor: 
     (keyed by field) for a pair that cannot be one person."""
     _require_merger(actor=actor, league=league, players=(kept, merged))
     _check_pair(kept, merged)
-
-
-def may_merge_in(*, actor: User, league: League) -> bool:
-    """Whether `actor` may merge players from `league`'s console at all (an LO or superuser)."""
-    if not actor.is_authenticated:
-        return False
-    return (
-        actor.is_superuser
-        or LeagueOfficial.objects.filter(
-            user=actor, league=league, role=LeagueOfficial.Role.LEAGUE_OFFICIAL
-        ).exists()
-    )
-
-
-def leagues_showing(players: Sequence[Player]) -> dict[League, list[Player]]:
-    """The leagues whose pages show these rows, by name, each with those of `players` it
-    shows: where a row, or a row merged into it, is entered in a season (one query)."""
-    given = {p.pk: p for p in players}
-    entries = (
-        SeasonEntry.objects.filter(Q(player__in=given) | Q(player__merged_into__in=given))
-        .values_list("season__league_id", "player_id", "player__merged_into_id")
-        .distinct()
-    )
-    shown: dict[int, set[int]] = {}
-    for league_id, player_id, kept_id in entries:
-        row = kept_id if player_id not in given and kept_id is not None else player_id
-        shown.setdefault(league_id, set()).add(row)
-    leagues = League.objects.filter(pk__in=shown).order_by("name", "pk")
-    return {league: [p for p in players if p.pk in shown[league.pk]] for league in leagues}
 
 
 def require_official_everywhere(

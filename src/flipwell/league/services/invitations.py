@@ -11,20 +11,19 @@ decision is in the league's audit log: who, when.
 from __future__ import annotations
 
 import datetime
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.audit import record_event
 from flipwell.league.limits import INVITEE_LENGTH
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services._edge import league_changed
-from flipwell.league.services._protocol import official_write
+from flipwell.league.services._protocol import Actor, Write, league_write, official_write
 from flipwell.league.services.setup.officials import change_role, role_named
 
 if TYPE_CHECKING:
@@ -119,16 +118,25 @@ def accept_invitation(*, invitation: m.Invitation, user: User) -> m.LeagueOffici
     ``invitation_expired``) once it is no longer pending; ValidationError when the role
     change would leave the league without a league official.
     """
-    with transaction.atomic():
+    with _account_write(invitation, user, action="accept an invitation") as write:
         locked = _pending(invitation, user=user)
         league_changed(locked.league)
-        official = _give_role(locked, user)
+        official = _give_role(write, locked, user)
         _decide(locked, Decision.ACCEPTED, by=user)
-        _record(locked, "invitation.accepted")
+        _record(write, locked, "invitation.accepted")
     return official
 
 
-def _give_role(invitation: m.Invitation, user: User) -> m.LeagueOfficial:
+def _account_write(
+    invitation: m.Invitation, user: User, *, action: str
+) -> AbstractContextManager[Write]:
+    """The invited account's write (`Actor.account`): `_pending` checks the invitation is
+    his, after its lock. A role changes no number: nothing is refolded."""
+    league = m.League.objects.get(invitations=invitation.pk)
+    return league_write(league=league, actor=Actor.account(user), action=action)
+
+
+def _give_role(write: Write, invitation: m.Invitation, user: User) -> m.LeagueOfficial:
     """`user` holds the invitation's role in its league: a new official, or a new role."""
     league = invitation.league
     wanted = role_named(invitation.role)
@@ -141,12 +149,9 @@ def _give_role(invitation: m.Invitation, user: User) -> m.LeagueOfficial:
     if official is None:
         official = m.LeagueOfficial.objects.create(user=user, league=league, role=wanted)
         data = {"username": user.get_username(), "role": wanted.value, "invitation": invitation.pk}
-        record_event(action="official.added", obj=official, league=league, actor=user, data=data)
+        write.event("official.added", official, data)
     elif official.role != wanted:
-        data = change_role(official, wanted)
-        record_event(
-            action="official.role_changed", obj=official, league=league, actor=user, data=data
-        )
+        write.event("official.role_changed", official, change_role(official, wanted))
     return official
 
 
@@ -158,10 +163,10 @@ def decline_invitation(*, invitation: m.Invitation, user: User) -> m.Invitation:
     ConflictError (``invitation_decided``, ``invitation_expired``) once it is no longer
     pending.
     """
-    with transaction.atomic():
+    with _account_write(invitation, user, action="decline an invitation") as write:
         locked = _pending(invitation, user=user)
         _decide(locked, Decision.DECLINED, by=user)
-        _record(locked, "invitation.declined")
+        _record(write, locked, "invitation.declined")
     return locked
 
 
@@ -194,13 +199,7 @@ def _decide(invitation: m.Invitation, decision: str, *, by: User) -> None:
     invitation.save(update_fields=["decision", "decided_at", "decided_by"])
 
 
-def _record(invitation: m.Invitation, action: str) -> None:
+def _record(write: Write, invitation: m.Invitation, action: str) -> None:
     """The invited account's decision, in its league's audit log."""
     data = {"role": invitation.role, "invited_by": invitation.invited_by.get_username()}
-    record_event(
-        action=action,
-        obj=invitation,
-        league=invitation.league,
-        actor=invitation.decided_by,
-        data=data,
-    )
+    write.event(action, invitation, data)

@@ -7,21 +7,16 @@ from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 
-from flipwell.league.audit import record_event
 from flipwell.league.models import League, LeagueOfficial
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.seasons import seasons_newest_first
 from flipwell.league.services._edge import (
     league_changed,
-    record_ruling,
-    require_official,
     require_reason,
     rules_edge,
-    season_changed,
 )
-from flipwell.league.services._protocol import official_write
+from flipwell.league.services._protocol import Actor, league_write, official_write
 from flipwell.league.validators import clean_lines, clean_slug, validate_ruleset_overrides
 from flipwell.rules import (
     FWPL_V1,
@@ -67,7 +62,10 @@ def create_league(
         raise Refusal({"ruleset_overrides": error.messages}, code="invalid_ruleset") from error
     typed = clean_lines(name=name, venue=venue)
     slug = clean_slug(slug)
-    with transaction.atomic():
+    # An account that may open leagues (the caller checks `may_create_league`).
+    with league_write(
+        league=None, actor=Actor.account(created_by), action="open a league"
+    ) as write:
         require_slug_free(slug)
         league = League(
             slug=slug, time_zone=time_zone.strip(), ruleset_overrides=overrides, **typed
@@ -77,12 +75,11 @@ def create_league(
         LeagueOfficial.objects.create(
             user=created_by, league=league, role=LeagueOfficial.Role.LEAGUE_OFFICIAL
         )
-        record_event(
-            action="league.created",
-            obj=league,
-            league=league,
-            actor=created_by,
-            data={
+        write.league = league
+        write.event(
+            "league.created",
+            league,
+            {
                 "name": league.name,
                 "slug": league.slug,
                 "venue": league.venue,
@@ -118,11 +115,11 @@ def change_ruleset_setting(
     (`season_changed`).
     PermissionDenied unless `actor` is a league official of `league`.
     """
-    require_official(actor=actor, league=league, action="change the league's readings")
-    if setting not in READINGS:
-        raise Refusal({"setting": f"No reading is called {setting!r}."}, code="unknown_setting")
-    why = require_reason(reason, field="reason", what="Changing a reading")
-    with transaction.atomic():
+    doing = "change the league's readings"
+    with official_write(league=league, actor=actor, action=doing) as write:
+        if setting not in READINGS:
+            raise Refusal({"setting": f"No reading is called {setting!r}."}, code="unknown_setting")
+        why = require_reason(reason, field="reason", what="Changing a reading")
         league = League.objects.select_for_update().get(pk=league.pk)
         newest = seasons_newest_first(league).select_for_update(of=("self",)).first()
         _require_not_begun(newest)
@@ -134,15 +131,13 @@ def change_ruleset_setting(
                 )
         league.save(update_fields=["ruleset_overrides"])
         change = f"{setting}: {setting_text(old)} -> {setting_text(new)}"
-        ruling = record_ruling(
-            league=league, official=actor, kind="ruleset_setting", subject=change, reason=why
-        )
-        record_event(
-            action="league.ruleset_changed",
-            obj=league,
-            league=league,
-            actor=actor,
-            data={
+        write.ruling(kind="ruleset_setting", subject=change, reason=why)
+        write.record_rulings()  # the event names it
+        ruling = write.recorded[-1]
+        write.event(
+            "league.ruleset_changed",
+            league,
+            {
                 "setting": setting,
                 "from": setting_text(old),
                 "to": setting_text(new),
@@ -155,7 +150,7 @@ def change_ruleset_setting(
         if newest is not None:
             newest.save(update_fields=["ruleset_overrides"])
             if was != new:
-                season_changed(newest)
+                write.season = newest  # its numbers may change: refolded at the end
     return league
 
 

@@ -17,13 +17,11 @@ from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.audit import record_event
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.services._protocol import official_write
+from flipwell.league.services._protocol import Actor, league_write, official_write
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -129,18 +127,12 @@ def offer_notices(*, league: m.League, player: m.Player, email: str) -> m.Notice
     address = email.strip()
     if not address:
         return None
-    with transaction.atomic():
+    with league_write(league=league, actor=Actor.player(), action="give an address") as write:
         row, created = m.NoticeSubscription.objects.get_or_create(
             league=league, player=player, defaults={"email": address}
         )
         if created:
-            record_event(
-                action="notices.offered",
-                obj=player,
-                league=league,
-                actor=None,
-                data={"player": player.pk},
-            )
+            write.event("notices.offered", player, {"player": player.pk})
     return row
 
 
@@ -166,7 +158,7 @@ def choose_notices_by_link(
     in its league. Returns the (first) row. Raises ValidationError for a player without an
     address there (the link is only sent to players who have one) or an unknown kind."""
     chosen = _kinds(kinds)
-    with transaction.atomic():
+    with league_write(league=league, actor=Actor.player(), action="choose notices") as write:
         rows = _link_rows(player, league)
         if not rows:
             raise ConflictError(
@@ -180,13 +172,8 @@ def choose_notices_by_link(
             row.unsubscribed_at = None if chosen else now
             row.updated_at = now
             row.save()
-            record_event(
-                action="notices.chosen_by_player",
-                obj=player,
-                league=row.league,
-                actor=None,
-                data={"player": player.pk, "kinds": sorted(chosen)},
-            )
+            data = {"player": player.pk, "kinds": sorted(chosen)}
+            write.event("notices.chosen_by_player", player, data, league=row.league)
     return rows[0]
 
 
@@ -198,17 +185,13 @@ def unsubscribe_by_link(
     queued for them from there is sent from then on. Side effects: `unsubscribed_at` set (kept
     when already set), an audit event ``notices.unsubscribed`` in its league. Returns the
     (first) row, or None for a player without an address there (nothing to stop)."""
-    with transaction.atomic():
+    with league_write(league=league, actor=Actor.player(), action="stop notices") as write:
         rows = _link_rows(player, league)
         for row in rows:
             if row.unsubscribed_at is None:
                 row.unsubscribed_at = row.updated_at = timezone.now()
                 row.save(update_fields=["unsubscribed_at", "updated_at"])
-                record_event(
-                    action="notices.unsubscribed",
-                    obj=player,
-                    league=row.league,
-                    actor=None,
-                    data={"player": player.pk},
+                write.event(
+                    "notices.unsubscribed", player, {"player": player.pk}, league=row.league
                 )
     return rows[0] if rows else None

@@ -20,7 +20,6 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.audit import record_event
 from flipwell.league.photos import (
     PHOTOS_PER_GAME,
     CleanPhoto,
@@ -38,7 +37,7 @@ from flipwell.league.services._edge import (
     open_meet,
     require_member,
 )
-from flipwell.league.services._protocol import official_write
+from flipwell.league.services._protocol import Actor, Write, league_write, official_write
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -81,13 +80,9 @@ def attach_photo(
     except ValidationError:
         _count_refusal(game)
         raise
-    with transaction.atomic():
-        hold_meet(MeetHold.SCORES, game=game.pk)
-        game = (
-            m.Game.objects.select_for_update(of=("self",))
-            .select_related("group__meet__season__league")
-            .get(pk=game.pk)
-        )
+    with league_write(league=None, actor=Actor.player(actor), action="attach a photo") as write:
+        game = _held_game(game.pk)
+        write.league = game.group.meet.season.league
         scope = f"{game.group.meet.season.league_id}:{submitter}"
         if idempotency_key:
             kept = m.ScorePhoto.objects.filter(
@@ -105,7 +100,18 @@ def attach_photo(
             width=clean.width, height=clean.height, bytes=len(clean.content),
             idempotency_key=idempotency_key, idempotency_scope=scope if idempotency_key else "",
         )  # fmt: skip
-        return _store(row, clean)
+        return _store(write, row, clean)
+
+
+def _held_game(game_id: int) -> m.Game:
+    """The game locked for a photo, its meet held shared (`MeetHold.SCORES`: photos and
+    score sheets of a meet are written side by side)."""
+    hold_meet(MeetHold.SCORES, game=game_id)
+    return (
+        m.Game.objects.select_for_update(of=("self",))
+        .select_related("group__meet__season__league")
+        .get(pk=game_id)
+    )
 
 
 REFUSALS_WINDOW = 3600
@@ -148,9 +154,10 @@ def _check_room(game: m.Game, clean: CleanPhoto) -> None:
         )
 
 
-def _store(row: m.ScorePhoto, clean: CleanPhoto) -> m.ScorePhoto:
-    """The clean photo's file and `row`, its audit event and the league's new revision; the
-    file is deleted again when the row cannot be written."""
+def _store(write: Write, row: m.ScorePhoto, clean: CleanPhoto) -> m.ScorePhoto:
+    """The clean photo's file and `row`, its audit event and the league's new revision (a
+    photo changes no number: nothing is refolded); the file is deleted again when the row
+    cannot be written."""
     game = row.game
     name = default_storage.save(row.storage_name, ContentFile(clean.content))
     try:
@@ -158,12 +165,10 @@ def _store(row: m.ScorePhoto, clean: CleanPhoto) -> m.ScorePhoto:
             raise RuntimeError(f"the storage renamed a new photo: {name}")
         row.save()
         league = game.group.meet.season.league
-        record_event(
-            action="photo.attached",
-            obj=row,
-            league=league,
-            actor=row.recorded_by,
-            data={
+        write.event(
+            "photo.attached",
+            row,
+            {
                 "game": game.pk,
                 "uploaded_by": row.uploaded_by_id,
                 "bytes": row.bytes,

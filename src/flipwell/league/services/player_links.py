@@ -18,19 +18,18 @@ from __future__ import annotations
 
 import datetime
 import secrets
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.audit import record_event
 from flipwell.league.player_link_tokens import DeadLinkError, key_of
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.meet_times import scheduled_start
-from flipwell.league.services._edge import require_official
+from flipwell.league.services._protocol import Actor, Write, league_write, official_write
 from flipwell.league.services.meets.announcements import (
     AnnouncedLateness,
     _record_absence,
@@ -74,9 +73,8 @@ def issue_player_link(*, season: m.Season, player: m.Player, actor: User) -> m.P
     `actor` is a league official of the season's league; ValidationError when the player is
     not entered in the season.
     """
-    with transaction.atomic():
-        league = season.league
-        require_official(actor=actor, league=league, action="issue personal links")
+    league = season.league
+    with official_write(league=league, actor=actor, action="issue personal links") as write:
         if not m.SeasonEntry.objects.filter(season=season, player=player).exists():
             raise Refusal(
                 {"player": f"{player} is not entered in {season.name}."}, code="not_entered"
@@ -89,7 +87,7 @@ def issue_player_link(*, season: m.Season, player: m.Player, actor: User) -> m.P
         email = ""
         if old is not None:
             email = old.email
-            _revoke(old, actor=actor, league=league, reason="reissued")
+            _revoke(write, old, reason="reissued")
         link = m.PlayerLink.objects.create(
             season=season,
             player=player,
@@ -97,12 +95,10 @@ def issue_player_link(*, season: m.Season, player: m.Player, actor: User) -> m.P
             email=email,
             created_by=actor,
         )
-        record_event(
-            action="player_link.issued",
-            obj=link,
-            league=league,
-            actor=actor,
-            data={"season": season.pk, "player": player.pk, "replaces": old.pk if old else None},
+        write.event(
+            "player_link.issued",
+            link,
+            {"season": season.pk, "player": player.pk, "replaces": old.pk if old else None},
         )
     return link
 
@@ -115,9 +111,8 @@ def issue_player_links(*, season: m.Season, actor: User) -> list[m.PlayerLink]:
     each. Returns the links issued (none when every player has one). Raises
     PermissionDenied unless `actor` is a league official of the season's league.
     """
-    with transaction.atomic():
-        league = season.league
-        require_official(actor=actor, league=league, action="issue personal links")
+    league = season.league
+    with official_write(league=league, actor=actor, action="issue personal links") as write:
         has_one = m.PlayerLink.objects.select_for_update().filter(
             season=season, revoked_at__isnull=True
         )
@@ -139,12 +134,10 @@ def issue_player_links(*, season: m.Season, actor: User) -> list[m.PlayerLink]:
             ]
         )
         for link in issued:
-            record_event(
-                action="player_link.issued",
-                obj=link,
-                league=league,
-                actor=actor,
-                data={"season": season.pk, "player": link.player_id, "replaces": None},
+            write.event(
+                "player_link.issued",
+                link,
+                {"season": season.pk, "player": link.player_id, "replaces": None},
             )
     return issued
 
@@ -156,32 +149,29 @@ def revoke_player_link(*, link: m.PlayerLink, actor: User) -> m.PlayerLink:
     Raises PermissionDenied unless `actor` is a league official of the link's league;
     ValidationError when it is already revoked.
     """
-    with transaction.atomic():
+    league = m.League.objects.get(seasons=link.season_id)
+    with official_write(league=league, actor=actor, action="revoke personal links") as write:
         link = (
             m.PlayerLink.objects.select_for_update()
             .select_related("player", "season__league")
             .get(pk=link.pk)
         )
-        league = link.season.league
-        require_official(actor=actor, league=league, action="revoke personal links")
         if link.revoked_at is not None:
             raise ConflictError(
                 f"{link.player}'s link was already revoked.", code="link_already_revoked"
             )
-        _revoke(link, actor=actor, league=league, reason="revoked")
+        _revoke(write, link, reason="revoked")
     return link
 
 
-def _revoke(link: m.PlayerLink, *, actor: User, league: m.League, reason: str) -> None:
+def _revoke(write: Write, link: m.PlayerLink, *, reason: str) -> None:
     link.revoked_at = timezone.now()
-    link.revoked_by = actor
+    link.revoked_by = write.actor
     link.save(update_fields=["revoked_at", "revoked_by"])
-    record_event(
-        action="player_link.revoked",
-        obj=link,
-        league=league,
-        actor=actor,
-        data={"season": link.season_id, "player": link.player_id, "why": reason},
+    write.event(
+        "player_link.revoked",
+        link,
+        {"season": link.season_id, "player": link.player_id, "why": reason},
     )
 
 
@@ -205,16 +195,12 @@ def set_player_link_email(*, link: m.PlayerLink, email: str) -> m.PlayerLink:
             ) from error
         if len(address) > EMAIL_MAX_LENGTH:
             raise Refusal({"email": "This email address is too long."}, code="email_too_long")
-    with transaction.atomic():
+    with _link_write(link, action="give an email address") as write:
         link = _locked_live(link)
         link.email = address
         link.save(update_fields=["email"])
-        record_event(
-            action="player_link.email_set",
-            obj=link,
-            league=link.season.league,
-            actor=None,
-            data={"player": link.player_id, "has_email": bool(address)},
+        write.event(
+            "player_link.email_set", link, {"player": link.player_id, "has_email": bool(address)}
         )
         offer_notices(league=link.season.league, player=link.player, email=address)
     return link
@@ -234,7 +220,7 @@ def announce_absence_by_link(
     start time, or an absence already recorded.
     """
     now = received_at or timezone.now()
-    with transaction.atomic():
+    with _link_write(link, action="announce an absence"):
         link = _locked_live(link)
         meet = _own_meet(link, meet)
         _before_start(meet, now, what="an absence")
@@ -257,7 +243,7 @@ def announce_lateness_by_link(
     season, a notice after the start time, or a notice already recorded.
     """
     now = received_at or timezone.now()
-    with transaction.atomic():
+    with _link_write(link, action="announce a lateness"):
         link = _locked_live(link)
         meet = _own_meet(link, meet)
         _before_start(meet, now, what="a lateness notice")
@@ -282,11 +268,19 @@ def withdraw_announcement_by_link(
     meet of another season, after the start, or nothing announced.
     """
     now = received_at or timezone.now()
-    with transaction.atomic():
+    with _link_write(link, action="withdraw an announcement"):
         link = _locked_live(link)
         meet = _own_meet(link, meet)
         _before_start(meet, now, what="a withdrawal")
         return _withdraw(meet=meet, player=link.player, kind=kind, actor=None, link=link)
+
+
+def _link_write(link: m.PlayerLink, *, action: str) -> AbstractContextManager[Write]:
+    """The write of the player through their personal link (`Actor.player`, no account):
+    the link itself is checked after its lock (`_locked_live`); the season's facts, when the
+    write changes any, are refolded by the meet's own services it calls."""
+    league = m.League.objects.get(seasons=link.season_id)
+    return league_write(league=league, actor=Actor.player(), action=action)
 
 
 def _locked_live(link: m.PlayerLink) -> m.PlayerLink:

@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, playoff_game
-from flipwell.league.audit import record_event
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.playoffs import DivisionFacts, PlayoffFacts, match_id
 from flipwell.league.services._edge import (
@@ -37,6 +37,7 @@ from flipwell.league.services._edge import (
     rules_edge,
 )
 from flipwell.league.services._playoff_night import drawn_machine
+from flipwell.league.services._protocol import Actor, Write, league_write, savepoint
 from flipwell.league.services.playoff_matches.games import start_game
 from flipwell.league.services.playoff_matches.match_facts import (
     check_record,
@@ -78,7 +79,7 @@ def start_playoff_game_on_sheet(
     machines the §5 constraints allow (R6.4-a, A44); anyone else is refused
     (``not_the_picker``). Side effects as `start_playoff_game` (no actor: the sheet's link).
     """
-    with transaction.atomic():
+    with _sheet_write(season.league, None, action="start a playoff game"):
         league_changed(season.league_id)
         _, facts, _, state = match_facts(season, division, match)
         _present(state, facts, started_by, field="chosen_by")
@@ -112,7 +113,7 @@ def submit_playoff_scores(
     key = _required_key(idempotency_key)
     sheet = {ref_id(p): s for p, s in scores.items()}
     ties = [[ref_id(p) for p in order] for order in tie_order]
-    with transaction.atomic():
+    with _sheet_write(season.league, None, action="enter playoff scores") as write:
         league_changed(season.league_id)
         night, facts, div, state = match_facts(season, division, match)
         scope = f"{season.league_id}:{submitter}"
@@ -135,12 +136,10 @@ def submit_playoff_scores(
             idempotency_scope=scope,
         )
         _store_lines(created, sheet, ties)
-        record_event(
-            action="playoffs.sheet_entered",
-            obj=created,
-            league=season.league,
-            actor=None,
-            data={"match": match, "number": number, "version": created.version,
+        write.event(
+            "playoffs.sheet_entered",
+            created,
+            {"match": match, "number": number, "version": created.version,
                   "entered_by": entered_by.pk, "scores": {str(p): s for p, s in sheet.items()}},
         )  # fmt: skip
     return created
@@ -155,8 +154,9 @@ def confirm_playoff_scores(*, sheet: m.PlayoffSheet, confirmed_by: m.Player) -> 
     or a game recorded meanwhile (stale); ValidationError when `confirmed_by` entered it or is
     not a present player of the match (``own_entry``).
     """
-    with transaction.atomic():
+    with _sheet_write(None, None, action="confirm playoff scores") as write:
         season, division, match, (night, facts, div, state) = _locked(sheet)
+        write.league = season.league
         sheet = m.PlayoffSheet.objects.select_related("match").get(pk=sheet.pk)
         _check_latest_entry(sheet)
         machine_key = _in_play(facts, div, state, night, division, sheet.number)
@@ -173,19 +173,17 @@ def confirm_playoff_scores(*, sheet: m.PlayoffSheet, confirmed_by: m.Player) -> 
         _store_result(sheet, div, match, lines, game)
         sheet.status, sheet.confirmed_by = m.PlayoffSheet.Status.CONFIRMED, confirmed_by
         try:
-            with transaction.atomic():
+            with savepoint():
                 sheet.save(update_fields=["status", "confirmed_by"])
         except IntegrityError as error:
             raise ConflictError(
                 f"Game {sheet.number} of {match} is already confirmed.",
                 code="game_already_confirmed",
             ) from error
-        record_event(
-            action="playoffs.sheet_confirmed",
-            obj=sheet,
-            league=season.league,
-            actor=None,
-            data={"match": match, "number": sheet.number, "version": sheet.version,
+        write.event(
+            "playoffs.sheet_confirmed",
+            sheet,
+            {"match": match, "number": sheet.number, "version": sheet.version,
                   "confirmed_by": confirmed_by.pk},
         )  # fmt: skip
     return sheet
@@ -216,7 +214,7 @@ def request_playoff_correction(
         raise Refusal(
             {"reason": "Say what went wrong, for the other players."}, code="reason_required"
         )
-    with transaction.atomic():
+    with _sheet_write(season.league, actor, action="request a playoff correction") as write:
         league_changed(season.league_id)
         night, facts, div, state = match_facts(season, division, match)
         _present(state, facts, requested_by, field="requested_by")
@@ -229,16 +227,14 @@ def request_playoff_correction(
         check_record(season, div, match, _replaced(number, game))
         created = _pending_correction(row, number, match, requested_by, why, season.league_id)
         _store_lines(created, proposed, ties)
-        record_event(
-            action="playoffs.correction_requested",
-            obj=created,
-            league=season.league,
-            actor=actor,
-            data={"match": match, "number": number, "reason": why,
+        write.event(
+            "playoffs.correction_requested",
+            created,
+            {"match": match, "number": number, "reason": why,
                   "scores": {str(p): s for p, s in proposed.items()}},
         )  # fmt: skip
         facts_now = (season, division, match, div, state)
-        _answer(created, requested_by, agrees=True, facts=facts_now, actor=actor)
+        _answer(write, created, requested_by, agrees=True, facts=facts_now)
     return created
 
 
@@ -248,7 +244,7 @@ def _pending_correction(
     """The pending correction's sheet; ConflictError when the game already has one waiting
     (the database allows one per game)."""
     try:
-        with transaction.atomic():
+        with savepoint():
             return m.PlayoffSheet.objects.create(
                 match=row, number=number, version=_check_seen(row, number, None) + 1,
                 status=m.PlayoffSheet.Status.PENDING, entered_by=requested_by, reason=why,
@@ -272,8 +268,9 @@ def answer_playoff_correction(
     PlayoffResult rows, audit event ``playoffs.correction_answered``. Raises ConflictError
     when the correction was decided or the player answered already.
     """
-    with transaction.atomic():
+    with _sheet_write(None, actor, action="answer a playoff correction") as write:
         season, division, match, (_night, facts, div, state) = _locked(sheet)
+        write.league = season.league
         sheet = m.PlayoffSheet.objects.select_related("match").get(pk=sheet.pk)
         if sheet.status != m.PlayoffSheet.Status.PENDING:
             raise ConflictError(
@@ -282,11 +279,20 @@ def answer_playoff_correction(
             )
         _present(state, facts, player, field="player")
         facts_now = (season, division, match, div, state)
-        _answer(sheet, player, agrees=agrees, facts=facts_now, actor=actor)
+        _answer(write, sheet, player, agrees=agrees, facts=facts_now)
     return sheet
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
+
+def _sheet_write(
+    league: m.League | None, actor: User | None, *, action: str
+) -> AbstractContextManager[Write]:
+    """A player's write through the match's sheet (`Actor.player`; `actor`: an account
+    recording for them): the service checks the player is present in the match. Playoff
+    results are no season's facts: nothing is refolded; the league gets a new revision."""
+    return league_write(league=league, actor=Actor.player(actor), action=action)
 
 
 def _locked(
@@ -534,12 +540,12 @@ _Facts = tuple[m.Season, str, str, DivisionFacts, PlayoffMatchState]
 
 
 def _answer(
-    sheet: m.PlayoffSheet, player: m.Player, *, agrees: bool, facts: _Facts, actor: User | None
+    write: Write, sheet: m.PlayoffSheet, player: m.Player, *, agrees: bool, facts: _Facts
 ) -> None:
     """Store one answer, decide the correction (R3-d) and apply it when everyone agreed."""
     season, _division, match, div, state = facts
     try:
-        with transaction.atomic():
+        with savepoint():
             m.PlayoffSheetAnswer.objects.create(sheet=sheet, player=player, agrees=agrees)
     except IntegrityError as error:
         raise ConflictError(f"{player} answered already.", code="already_answered") from error
@@ -567,11 +573,9 @@ def _answer(
         m.PlayoffResult.objects.bulk_update(results, ["machine_score", "tie_place"])
         sheet.status = m.PlayoffSheet.Status.APPLIED
     sheet.save(update_fields=["status"])
-    record_event(
-        action="playoffs.correction_answered",
-        obj=sheet,
-        league=season.league,
-        actor=actor,
-        data={"match": match, "number": sheet.number, "player": player.pk, "agrees": agrees,
+    write.event(
+        "playoffs.correction_answered",
+        sheet,
+        {"match": match, "number": sheet.number, "player": player.pk, "agrees": agrees,
               "status": sheet.status},
     )  # fmt: skip

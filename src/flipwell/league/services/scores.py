@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NoReturn
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils import timezone
 
 from flipwell.league import models as m
@@ -33,7 +33,6 @@ from flipwell.league.adapters import (
     sheet_facts,
     tie_order_facts,
 )
-from flipwell.league.audit import record_event
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.results import season_fold
 from flipwell.league.selectors.scoresheet import lines_once_confirmed
@@ -46,8 +45,8 @@ from flipwell.league.services._edge import (
     ref_id,
     require_member,
     rules_edge,
-    season_changed,
 )
+from flipwell.league.services._protocol import Actor, Write, league_write, savepoint
 from flipwell.league.services._season_forfeit import (
     refuse_if_season_forfeited,
 )
@@ -112,8 +111,9 @@ def submit_scores(
         )
     sheet = {ref_id(p): s for p, s in scores.items()}
     ties = [[ref_id(p) for p in order] for order in tie_order]
-    with transaction.atomic():
+    with league_write(league=None, actor=Actor.player(actor), action="enter scores") as write:
         game = _game_held_for_scores(game.pk)
+        write.league = game.group.meet.season.league
         scope = f"{game.group.meet.season.league_id}:{submitter}"
         entry = _Entry(key, scope, game, sheet, ties, entered_by)
         replay = _replay(entry)
@@ -129,8 +129,8 @@ def submit_scores(
         replay = _saved_or_replay(submission, entry)
         if replay is not None:
             return replay
-        _store_entry(submission, entry, replaces=latest, actor=actor)
-        _season_changed(game, sheet)
+        _store_entry(write, submission, entry, replaces=latest)
+        _season_changed(write, game, sheet)
         points = points_once_confirmed(game, sheet, ties)
     return SubmittedScores(submission=submission, points=points)
 
@@ -194,7 +194,7 @@ def _saved_or_replay(submission: m.ScoreSubmission, entry: _Entry) -> SubmittedS
     """Save the new version; None, or the stored entry when a concurrent request stored the
     same key meanwhile (for another game: then it is refused as reused)."""
     try:
-        with transaction.atomic():
+        with savepoint():
             submission.save()
     except IntegrityError:
         replay = _replay(entry)
@@ -205,11 +205,11 @@ def _saved_or_replay(submission: m.ScoreSubmission, entry: _Entry) -> SubmittedS
 
 
 def _store_entry(
+    write: Write,
     submission: m.ScoreSubmission,
     entry: _Entry,
     *,
     replaces: m.ScoreSubmission | None,
-    actor: User | None,
 ) -> None:
     """The saved version's lines and tie orders, and its audit event ``scores.submitted``."""
     if replaces is not None:
@@ -218,13 +218,11 @@ def _store_entry(
         m.TieOrder.objects.filter(game=entry.game, submission__isnull=False).exclude(
             submission=submission
         ).delete()
-    store_sheet(submission, entry.sheet, entry.ties, actor=actor)
-    record_event(
-        action="scores.submitted",
-        obj=submission,
-        league=entry.game.group.meet.season.league,
-        actor=actor,
-        data={
+    store_sheet(submission, entry.sheet, entry.ties, actor=write.user)
+    write.event(
+        "scores.submitted",
+        submission,
+        {
             "game": entry.game.pk,
             "version": submission.version,
             "entered_by": entry.entered_by.pk,
@@ -234,10 +232,11 @@ def _store_entry(
     )
 
 
-def _season_changed(game: m.Game, sheet: Mapping[int, int | None]) -> None:
-    """Fold the season with the game's new sheet (`season_changed`); a sheet scoring a player
+def _season_changed(write: Write, game: m.Game, sheet: Mapping[int, int | None]) -> None:
+    """Fold the season with the game's new sheet (`Write.refold`); a sheet scoring a player
     who forfeited the season before this game is refused, rolling the write back (A65)."""
-    folded, _ = season_changed(game.group.meet.season)
+    write.season = game.group.meet.season
+    folded = write.refold()
     refuse_if_season_forfeited(
         game=game, players=_scored(sheet), field="scores", refused="their score", result=folded
     )
@@ -258,8 +257,9 @@ def confirm_scores(
     open, the sheet was replaced by a later version, `confirmed_by` entered it himself or
     is not in the group, or it scores a player who forfeited the season meanwhile (A65).
     """
-    with transaction.atomic():
+    with league_write(league=None, actor=Actor.player(actor), action="confirm scores") as write:
         game = _game_held_for_scores(submission.game_id)
+        write.league = game.group.meet.season.league
         versions = _versions(game)
         submission = _version(versions, submission.pk)
         open_meet(game.group.meet, doing="confirm scores")
@@ -269,19 +269,17 @@ def confirm_scores(
         submission.confirmed_by = confirmed_by
         submission.confirmed_at = timezone.now()
         try:
-            with transaction.atomic():
+            with savepoint():
                 submission.save(update_fields=["confirmed_by", "confirmed_at"])
         except IntegrityError:
             _check_not_confirmed(game, _versions(game))  # names the winner
             raise
-        record_event(
-            action="scores.confirmed",
-            obj=submission,
-            league=game.group.meet.season.league,
-            actor=actor,
-            data={"game": game.pk, "version": submission.version, "confirmed_by": confirmed_by.pk},
+        write.event(
+            "scores.confirmed",
+            submission,
+            {"game": game.pk, "version": submission.version, "confirmed_by": confirmed_by.pk},
         )
-        _season_changed(game, sheet)  # the sheet must score with the rest
+        _season_changed(write, game, sheet)  # the sheet must score with the rest
     return submission
 
 
@@ -350,12 +348,6 @@ def _check_confirmer(
 
 
 # --- shared with corrections -----------------------------------------------------------------
-
-
-def latest_version(game: m.Game) -> int:
-    """The highest version of the game's score sheets (it has at least one)."""
-    # No ordering: a submission's own orders by its game's, which joins up to the league.
-    return max(game.submissions.order_by().values_list("version", flat=True))
 
 
 def store_sheet(

@@ -11,21 +11,19 @@ account that may open leagues (`may_create_league`).
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.utils import timezone
 
-from flipwell.league.audit import record_event
 from flipwell.league.models import ApiToken, League, LeagueOfficial
 from flipwell.league.refusals import ConflictError, Refusal
+from flipwell.league.selectors.setup import may_create_league, token_hash
+from flipwell.league.services._protocol import Actor, league_write
 from flipwell.league.services.permissions import require_role
-from flipwell.league.services.setup.league_openers import may_create_league
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -49,11 +47,6 @@ class IssuedToken:
     secret: str
 
 
-def token_hash(secret: str) -> str:
-    """The stored form of a token: its SHA-256, hex."""
-    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
-
-
 def issue_api_token(
     *, league: League | None, name: str, scopes: Collection[str], actor: User
 ) -> IssuedToken:
@@ -70,7 +63,10 @@ def issue_api_token(
     label = name.strip()
     if not label:
         raise Refusal({"name": "Name the token (who or what will use it)."}, code="name_required")
-    with transaction.atomic():
+    # An account: an official of `league`, or one that may open leagues (checked here).
+    with league_write(
+        league=league, actor=Actor.account(actor), action="issue API tokens"
+    ) as write:
         _require_issuer(actor, league)
         secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
         token = ApiToken(
@@ -86,13 +82,8 @@ def issue_api_token(
         )
         token.full_clean()
         token.save()
-        record_event(
-            action="api_token.issued",
-            obj=token,
-            league=league,
-            actor=actor,
-            data={"name": label, "prefix": token.prefix, "scopes": sorted(wanted)},
-        )
+        data = {"name": label, "prefix": token.prefix, "scopes": sorted(wanted)}
+        write.event("api_token.issued", token, data)
     return IssuedToken(token=token, secret=secret)
 
 
@@ -144,7 +135,7 @@ def revoke_api_token(*, token: ApiToken, actor: User) -> ApiToken:
     installation token: its issuer, staff or a superuser); ValidationError when it is already
     revoked.
     """
-    with transaction.atomic():
+    with league_write(league=None, actor=Actor.account(actor), action="revoke API tokens") as write:
         # Only the token's row: its league may be none (an outer join, which PostgreSQL
         # cannot lock on that side).
         token = (
@@ -171,11 +162,5 @@ def revoke_api_token(*, token: ApiToken, actor: User) -> ApiToken:
         token.revoked_at = timezone.now()
         token.revoked_by = actor
         token.save(update_fields=["revoked_at", "revoked_by"])
-        record_event(
-            action="api_token.revoked",
-            obj=token,
-            league=token.league,
-            actor=actor,
-            data={"prefix": token.prefix},
-        )
+        write.event("api_token.revoked", token, {"prefix": token.prefix}, league=token.league)
     return token

@@ -21,6 +21,7 @@ from flipwell.league import models as m
 from flipwell.league.adapters import counted_tie_orders
 from flipwell.league.audit import record_event
 from flipwell.league.refusals import ConflictError, Refusal
+from flipwell.league.selectors.scoresheet import latest_version
 from flipwell.league.services._edge import (
     PlayerRef,
     group_player_ids,
@@ -37,7 +38,6 @@ from flipwell.league.services.corrections import carried_tie_orders
 from flipwell.league.services.scores import (
     SubmittedScores,
     game_points_of,
-    latest_version,
     store_sheet,
 )
 

@@ -13,57 +13,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Q
 
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
 from flipwell.league.refusals import Refusal
+from flipwell.league.selectors.setup import may_create_league, open_league_permission
 from flipwell.league.services.leagues import create_league, require_slug_free
 from flipwell.league.validators import clean_lines, clean_slug
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser, User
-
-
-OPEN_LEAGUE_PERMISSION = "league.add_league"
-"""Django's own permission on the League model: an account holding it may open leagues
-(granted by ``flipwell createofficial`` and to the demo official)."""
-
-
-def may_create_league(user: User | AnonymousUser) -> bool:
-    """Whether `user` may open a new league: staff, superusers and holders of the
-    `OPEN_LEAGUE_PERMISSION` always; anybody signed in while no league exists yet (the first
-    user of a fresh install sets his league up)."""
-    if not user.is_authenticated:
-        return False
-    if user.is_staff or user.is_superuser or user.has_perm(OPEN_LEAGUE_PERMISSION):
-        return True
-    return not m.League.objects.exists()
-
-
-def league_openers(*, besides: str = "") -> bool:
-    """Whether an account other than `besides` (a username) may open a league: staff, a
-    superuser or a holder of `OPEN_LEAGUE_PERMISSION`. `make run` asks it to tell a fresh
-    installation how to make its first official (``flipwell createofficial``)."""
-    permission = open_league_permission()
-    granted = (
-        Q(is_staff=True)
-        | Q(is_superuser=True)
-        | Q(user_permissions=permission)
-        | Q(groups__permissions=permission)
-    )
-    users = get_user_model()._default_manager.filter(granted, is_active=True)
-    return users.exclude(username=besides).exists()
-
-
-def open_league_permission() -> Permission:
-    """The `OPEN_LEAGUE_PERMISSION` row (Django creates it with the League model's table)."""
-    app, codename = OPEN_LEAGUE_PERMISSION.split(".")
-    return Permission.objects.get(content_type__app_label=app, codename=codename)
+    from django.contrib.auth.models import User
 
 
 def create_league_opener(*, username: str, password: str) -> User:

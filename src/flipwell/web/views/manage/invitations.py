@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from flipwell.league import services
 from flipwell.league.selectors.console import official_leagues
 from flipwell.league.selectors.invitations import account_invitation, account_invitations
+from flipwell.league.selectors.setup import may_create_league
 from flipwell.league.services import ConflictError
 from flipwell.web.auth import signed_in
 from flipwell.web.views.manage._common import official
@@ -31,7 +32,7 @@ def home_page(
         "leagues": official_leagues(request.user),
         "invitations": account_invitations(request.user),
         "invitation_errors": list(errors),
-        "may_create_league": services.may_create_league(request.user),
+        "may_create_league": may_create_league(request.user),
     }
     return render(request, "manage/home.html", context, status=status)
 

@@ -30,6 +30,7 @@ from flipwell.league.selectors.setup import (
     league_official,
     league_officials,
     machine_pool,
+    may_create_league,
 )
 from flipwell.league.services.tokens import issue_api_token, revoke_api_token
 from flipwell.web.auth import LO_ONLY, console_page, signed_in
@@ -55,7 +56,7 @@ from flipwell.web.views.manage._common import action, attempt, done, official, p
 def new_league(request: HttpRequest) -> HttpResponse:
     """Open a league (staff, or anybody signed in while no league exists); its creator becomes
     its league official and lands on its console page."""
-    if not services.may_create_league(request.user):
+    if not may_create_league(request.user):
         # A page that says what to do, not Django's bare 403.
         return render(request, "manage/new_league.html", {"refused": True}, status=403)
     form = NewLeagueForm(request.POST or None)
