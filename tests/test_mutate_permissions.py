@@ -31,7 +31,7 @@ def test_mutate_permissions_finds_the_checks_the_issue_names():
 
     assert {
         ("_protocol.py", "check_actor"),
-        ("discarded_scores.py", "record_replay_scores"),
+        ("_edge.py", "require_scorekeeping"),
         ("auth.py", "wrapper"),
     } <= found
     # Fewer with each service moved to the write protocol (its check is the protocol's one),
@@ -43,7 +43,11 @@ def test_mutant_deletes_the_check_and_still_parses():
     """issue 26 §6: the mutated module is valid Python without its permission check."""
     path = ROOT / "src" / "flipwell" / "league" / "services" / "_protocol.py"
     original = path.read_text()
-    (mutant,) = [m for m in mutate.mutants(path) if m.function == "official_write"]
+    (mutant,) = [
+        m
+        for m in mutate.mutants(path)
+        if m.function == "check_actor" and m.what.startswith("require_official")
+    ]
 
     mutated = mutate.apply(mutant, original)
 

@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from flipwell.league import models as m
 from flipwell.league.services import _edge
 from flipwell.league.services._protocol import Actor, league_write, official_write
-from flipwell.league.services.violations import record_violation
+from flipwell.league.services.violations.penalties import record_violation
 from flipwell.rules import RuleError
 from tests import factories as f
 from tests.league.league_night import build_night, game

@@ -14,6 +14,8 @@ Words:
                    checks what the account may do (a ``_require_...`` helper)
   ``token``        an API token (a league's or the installation's): its scopes are checked
                    by the API before the service; the token's account is the audit's actor
+  ``installation`` the installation's own command line (``flipwell createofficial``), run by
+                   whoever runs the server: nothing to check, no actor in the audit
   ===============  ===============================================================
 
 - *write*: one use case's change of the league's facts, in one transaction (`league_write`,
@@ -92,6 +94,7 @@ class ActorKind(StrEnum):
     PLAYER = "player"
     ACCOUNT = "account"
     TOKEN = "token"
+    INSTALLATION = "installation"
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,11 @@ class Actor:
     def token(cls, user: User | None) -> Actor:
         """An API token, its scopes checked by the API; `user`: the token's account."""
         return cls(ActorKind.TOKEN, user)
+
+    @classmethod
+    def installation(cls) -> Actor:
+        """The installation's own command line: whoever runs the server."""
+        return cls(ActorKind.INSTALLATION)
 
 
 def check_actor(actor: Actor, *, league: m.League | None, action: str) -> None:

@@ -8,10 +8,10 @@ Every forfeit counts toward the §2.5 season forfeit unless a league official de
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-
-from django.db import transaction
 
 from flipwell.league import models as m
 from flipwell.league.adapters import forfeited_in, season_ruleset
@@ -25,10 +25,9 @@ from flipwell.league.services._edge import (
     require_member,
     require_official,
     require_reason,
-    require_scorekeeping,
     rules_edge,
 )
-from flipwell.league.services._protocol import Write, official_write
+from flipwell.league.services._protocol import Actor, Write, league_write, official_write
 from flipwell.league.services._season_forfeit import refuse_if_season_forfeited
 from flipwell.rules import Ruleset
 from flipwell.rules.attendance import JoinDecision, join_game_in_progress
@@ -63,9 +62,10 @@ def record_forfeit(
     (those follow from a recorded violation, §8.5), or a player who forfeited the season
     before this game (R2.5-b, A65).
     """
-    with transaction.atomic():
-        game = locked_game(game)
-        write = _scorekeeping_write(game, player, actor=actor, action="record a forfeit")
+    with _scorekeeping_write(game, player, actor=actor, action="record a forfeit") as (
+        game,
+        write,
+    ):
         with rules_edge("reason", code="invalid_forfeit_reason"):
             check_recorded_forfeit_reason(reason)
         why = _forfeit_note(write, countable=countable, note=note)
@@ -92,19 +92,24 @@ def record_forfeit(
             refused="a forfeit",
             result=write.refold(),
         )
-        write.finish()
     return forfeit
 
 
-def _scorekeeping_write(game: m.Game, player: m.Player, *, actor: User, action: str) -> Write:
-    """The write of an official or scorekeeper about `player` in locked `game`: refused unless
-    `actor` may keep the league's scores, the meet is open and `player` is in the group. The
-    caller finishes it (`Write.finish`) inside its transaction."""
-    meet = game.group.meet
-    require_scorekeeping(actor=actor, league=meet.season.league, action=action)
-    open_meet(meet, doing=action)
-    require_member(player, group_player_ids(game.group), field="player", group=game.group)
-    return Write(league=meet.season.league, actor=actor, season=meet.season)
+@contextmanager
+def _scorekeeping_write(
+    game: m.Game, player: m.Player, *, actor: User, action: str
+) -> Iterator[tuple[m.Game, Write]]:
+    """The write of an official or scorekeeper about `player` in `game` (locked, and given
+    back): refused unless `actor` may keep the league's scores, the meet is open and `player`
+    is in the group."""
+    season = game.group.meet.season
+    with league_write(
+        league=season.league, actor=Actor.scorekeeper(actor), action=action, season=season
+    ) as write:
+        locked = locked_game(game)
+        open_meet(locked.group.meet, doing=action)
+        require_member(player, group_player_ids(locked.group), field="player", group=locked.group)
+        yield locked, write
 
 
 def _forfeit_note(write: Write, *, countable: bool, note: str) -> str:
@@ -258,9 +263,10 @@ def record_late_join(
     open, a confirmed game, a player outside the group, one who already played a game tonight,
     one recorded absent for the rest of the match, or a repeat.
     """
-    with transaction.atomic():
-        game = locked_game(game)
-        write = _scorekeeping_write(game, player, actor=actor, action="record a late arrival")
+    with _scorekeeping_write(game, player, actor=actor, action="record a late arrival") as (
+        game,
+        write,
+    ):
         _check_late_arrival(game, player)
         with rules_edge(code="join_refused"):
             decision = join_game_in_progress(
@@ -279,7 +285,6 @@ def record_late_join(
                 "last_player_not_past_ball_1": last_player_not_past_ball_1,
             },
         )
-        write.finish()
     return RecordedLateArrival(row=row, decision=decision)
 
 

@@ -21,18 +21,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.audit import record_event
 from flipwell.league.rate_limits import count, seconds_left
 from flipwell.league.refusals import ConflictError, RateLimitedError, Refusal
 from flipwell.league.services._edge import (
     league_changed,
     require_reason,
 )
-from flipwell.league.services._protocol import official_write
+from flipwell.league.services._protocol import Actor, league_write, official_write
 from flipwell.league.services.meet_machines.declarations import declare_machine_state
 from flipwell.league.services.setup.machine_pool import change_machine_status
 
@@ -69,7 +67,10 @@ def report_machine_problem(
         raise Refusal(
             {"reported_by": f"A name has at most {NAME_LENGTH} characters."}, code="name_too_long"
         )
-    with transaction.atomic():
+    # A player or the venue's staff, without an account: nothing to check but the limit.
+    with league_write(
+        league=machine.league, actor=Actor.player(), action="report a machine problem"
+    ) as write:
         machine = m.Machine.objects.select_for_update().select_related("league").get(pk=machine.pk)
         sent = _sent_again(machine, words, name, address_hash)
         if sent is not None:
@@ -78,12 +79,10 @@ def report_machine_problem(
         row = m.MachineProblemReport.objects.create(
             machine=machine, text=words, reported_by=name, address_hash=address_hash
         )
-        record_event(
-            action="machine.problem_reported",
-            obj=row,
-            league=machine.league,
-            actor=None,
-            data={"machine": machine.pk, "text": words, "reported_by": name},
+        write.event(
+            "machine.problem_reported",
+            row,
+            {"machine": machine.pk, "text": words, "reported_by": name},
         )
         league_changed(machine.league_id)
     return row

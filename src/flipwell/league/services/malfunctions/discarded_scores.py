@@ -14,12 +14,10 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from django.db import transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.adapters import counted_tie_orders
-from flipwell.league.audit import record_event
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.scoresheet import latest_version
 from flipwell.league.services._edge import (
@@ -30,10 +28,8 @@ from flipwell.league.services._edge import (
     ref_id,
     require_member,
     require_reason,
-    require_scorekeeping,
-    season_changed,
 )
-from flipwell.league.services._protocol import official_write
+from flipwell.league.services._protocol import Actor, league_write, official_write
 from flipwell.league.services.corrections import carried_tie_orders
 from flipwell.league.services.scores import (
     SubmittedScores,
@@ -156,12 +152,16 @@ def record_replay_scores(
     """
     sheet_changes = {ref_id(p): s for p, s in scores.items()}
     ties = [[ref_id(p) for p in order] for order in tie_order]
+    season = game.group.meet.season
     # A scorekeeper may record it too, so this write is not `official_write`'s.
-    with transaction.atomic():
+    with league_write(
+        league=season.league,
+        actor=Actor.scorekeeper(actor),
+        action="record a replay",
+        season=season,
+    ) as write:
         game = locked_game(game)
         group = game.group
-        league = group.meet.season.league
-        require_scorekeeping(actor=actor, league=league, action="record a replay")
         open_meet(group.meet, doing="record a replay")
         _check_replayers(group, entered_by, confirmed_by)
         counted = _counted_submission(game)
@@ -170,12 +170,10 @@ def record_replay_scores(
         points = game_points_of(game, sheet, carried)
         submission = _replay_sheet(game, entered_by, confirmed_by, actor)
         store_sheet(submission, sheet, carried, actor=actor)
-        record_event(
-            action="scores.replay_recorded",
-            obj=submission,
-            league=league,
-            actor=actor,
-            data={
+        write.event(
+            "scores.replay_recorded",
+            submission,
+            {
                 "game": game.pk,
                 "version": submission.version,
                 "replaced_version": counted.version,
@@ -183,7 +181,6 @@ def record_replay_scores(
                 "tie_order": carried,
             },
         )
-        season_changed(group.meet.season)
     return SubmittedScores(submission=submission, points=points)
 
 

@@ -15,8 +15,6 @@ import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.db import transaction
-
 from flipwell.league import models as m
 from flipwell.league.adapters import (
     absent_at,
@@ -25,7 +23,6 @@ from flipwell.league.adapters import (
     match_absences,
     player_key,
 )
-from flipwell.league.audit import record_event
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.meet_board import (
     GAMES_PER_MATCH,
@@ -42,9 +39,8 @@ from flipwell.league.services._edge import (
     hold_meet,
     open_meet,
     rules_edge,
-    season_changed,
 )
-from flipwell.league.services._protocol import official_write
+from flipwell.league.services._protocol import Actor, league_write, official_write
 from flipwell.league.services.meets.start import SEED_LIMIT
 from flipwell.rules import Ruleset
 from flipwell.rules.malfunctions import OpenGame, check_next_game_may_start
@@ -96,17 +92,16 @@ def choose_next_machine(
     `allowed_machines` lists it, and the allowed ones);
     ConflictError (code ``official_chooses``) when nobody played the previous game (A66).
     """
-    with transaction.atomic():
+    season = group.meet.season
+    # The picker chooses through the sheet (`actor`: whoever records it for him, if anyone):
+    # `_next_game` checks that `chosen_by` may pick.
+    with league_write(
+        league=season.league, actor=Actor.player(actor), action="choose the next machine",
+        season=season,
+    ) as write:  # fmt: skip
         group = locked_group(group)
         chosen, data = _next_game(group=group, machine=machine, chosen_by=chosen_by)
-        record_event(
-            action="game.machine_chosen",
-            obj=chosen.game,
-            league=group.meet.season.league,
-            actor=actor,
-            data=data,
-        )
-        season_changed(group.meet.season)
+        write.event("game.machine_chosen", chosen.game, data)
     return chosen
 
 

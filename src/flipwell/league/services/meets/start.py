@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils import timezone
 
 from flipwell.league import models as m
@@ -26,7 +26,7 @@ from flipwell.league.selectors.machine_history import unplayable_reasons
 from flipwell.league.selectors.meet_board import machine_states
 from flipwell.league.services._edge import fold, require_reason, rules_edge
 from flipwell.league.services._meet_warnings import start_warnings
-from flipwell.league.services._protocol import official_write
+from flipwell.league.services._protocol import official_write, savepoint
 from flipwell.league.services.meets.dates import check_number, checked_date, refuse_before_its_day
 from flipwell.rules import (
     FirstMachineDraw,
@@ -260,7 +260,7 @@ def _open(meet: m.Meet, *, draw_seed: int, override_reason: str) -> None:
     meet.first_machine_draw_seed = draw_seed
     meet.group_override_reason = override_reason
     try:
-        with transaction.atomic():
+        with savepoint():
             meet.save()
     except IntegrityError as error:
         raise ConflictError(

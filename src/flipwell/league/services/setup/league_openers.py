@@ -15,12 +15,11 @@ from typing import TYPE_CHECKING
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
 
 from flipwell.league import models as m
-from flipwell.league.audit import record_event
 from flipwell.league.refusals import Refusal
 from flipwell.league.selectors.setup import may_create_league, open_league_permission
+from flipwell.league.services._protocol import Actor, league_write
 from flipwell.league.services.leagues import create_league, require_slug_free
 from flipwell.league.validators import clean_lines, clean_slug
 
@@ -49,7 +48,9 @@ def create_league_opener(*, username: str, password: str) -> User:
         validate_password(password, user)
     except ValidationError as error:
         raise Refusal({"password": error.messages}, code="invalid_password") from error
-    with transaction.atomic():
+    with league_write(
+        league=None, actor=Actor.installation(), action="create a league opener"
+    ) as write:
         if user_model._default_manager.filter(username=name).exists():
             raise Refusal(
                 {"username": f"An account named “{name}” already exists."}, code="username_taken"
@@ -57,13 +58,7 @@ def create_league_opener(*, username: str, password: str) -> User:
         user.set_password(password)
         user.save()
         user.user_permissions.add(open_league_permission())
-        record_event(
-            action="official.created",
-            obj=user,
-            league=None,
-            actor=None,
-            data={"username": name, "may_open_leagues": True},
-        )
+        write.event("official.created", user, {"username": name, "may_open_leagues": True})
     return user
 
 
@@ -76,7 +71,7 @@ def open_league(
     allows `actor`; ValidationError (keyed by field, nothing written) for a blank name, a taken
     or malformed slug or an unknown time zone.
     """
-    with transaction.atomic():
+    with league_write(league=None, actor=Actor.account(actor), action="open a league"):
         if not may_create_league(actor):
             raise PermissionDenied(
                 "Only a staff member may open a new league: ask your flipwell administrator."
