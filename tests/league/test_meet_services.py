@@ -26,8 +26,8 @@ from flipwell.league.services.meets import (
     start_meet,
 )
 from flipwell.league.services.violations import record_violation
+from flipwell.rules.machine_draws import draw_first_machines
 from flipwell.rules.season import fold_season
-from flipwell.rules.selection import draw_first_machines
 from tests import factories as f
 from tests.league.league_night import DATE, build_night, game, next_game
 from tests.league.league_night import play as play_game

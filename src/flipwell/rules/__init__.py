@@ -121,6 +121,17 @@ from flipwell.rules.ifpa_compliance import (
     planned_ifpa_facts,
     tgp_percent,
 )
+from flipwell.rules.machine_choices import (
+    MachineChoices,
+    MachineState,
+    RefusalCode,
+    RefusedMachine,
+    SelectableMachines,
+    check_machine_choice,
+    machine_choices,
+    selectable_machines,
+)
+from flipwell.rules.machine_draws import FirstMachineDraw, draw_first_machines, draw_machine
 from flipwell.rules.malfunctions import (
     AnnouncedProblem,
     Malfunction,
@@ -148,6 +159,7 @@ from flipwell.rules.match import (
     score_match,
     violation_score_changes,
 )
+from flipwell.rules.play_order import play_order
 from flipwell.rules.playoff_bracket import PlayoffBracketState, playoff_bracket_state
 from flipwell.rules.playoff_matches import (
     MatchStatus,
@@ -231,24 +243,12 @@ from flipwell.rules.season_values import (
 )
 from flipwell.rules.selection import (
     THE_LO,
-    FirstMachineDraw,
-    MachineChoices,
-    MachineState,
     NextPick,
     NoPickCode,
     Official,
     PlayedGame,
-    RefusalCode,
-    RefusedMachine,
-    SelectableMachines,
-    check_machine_choice,
-    draw_first_machines,
-    draw_machine,
-    machine_choices,
     machine_picker,
     next_pick,
-    play_order,
-    selectable_machines,
 )
 from flipwell.rules.sheet_roles import who_may_confirm, who_may_enter
 from flipwell.rules.special_rulings import (

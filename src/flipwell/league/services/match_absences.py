@@ -39,7 +39,8 @@ from flipwell.league.services._protocol import official_write
 from flipwell.league.services.meet_machines import locked_group, seed_or_fresh
 from flipwell.league.services.meets import SEED_LIMIT
 from flipwell.rules import Ruleset
-from flipwell.rules.selection import draw_machine, selectable_machines
+from flipwell.rules.machine_choices import selectable_machines
+from flipwell.rules.machine_draws import draw_machine
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

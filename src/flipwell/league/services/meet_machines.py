@@ -2,8 +2,9 @@
 unplayable or repaired, announcing a machine problem before play, and replacing a game's
 machine that became unplayable.
 
-The picker and the play order come from `flipwell.rules.selection`; these services only load
-facts, call the rules, store the new facts and write the audit log.
+The picker and the play order come from `flipwell.rules.selection` and
+`flipwell.rules.play_order`; these services only load facts, call the rules, store the new
+facts and write the audit log.
 
 A declaration holds for the rest of the meet until the next one (R7.3-q, R7.3-r); the meet board
 reads the latest declaration of each machine.
@@ -52,19 +53,12 @@ from flipwell.league.services._edge import (
 from flipwell.league.services._protocol import official_write
 from flipwell.league.services.meets import SEED_LIMIT
 from flipwell.rules import Ruleset
+from flipwell.rules.machine_choices import MachineState, check_machine_choice, selectable_machines
+from flipwell.rules.machine_draws import draw_machine
+from flipwell.rules.machine_replacement import Replacement, replacement_machine
 from flipwell.rules.malfunctions import OpenGame, check_next_game_may_start
-from flipwell.rules.selection import (
-    MachineState,
-    PlayedGame,
-    Replacement,
-    check_machine_choice,
-    draw_machine,
-    machine_picker,
-    pick_verdict,
-    play_order,
-    replacement_machine,
-    selectable_machines,
-)
+from flipwell.rules.play_order import play_order
+from flipwell.rules.selection import PlayedGame, machine_picker, pick_verdict
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -397,7 +391,7 @@ def replace_machine(
     """A game's machine became unplayable during it: the game moves to a replacement machine
     (R5.1-a, R7.3-r, R7.3-s, A23) and the old machine is unplayable for the rest of the meet.
 
-    Who decides (`flipwell.rules.selection.replacement_machine`): the player who selected the
+    Who decides (`flipwell.rules.replacement_machine`): the player who selected the
     machine chooses under the §5 constraints (`chosen_by` him, `machine` his choice); a machine
     that was drawn at random (game 1) is drawn again from `seed` (a fresh random one when None),
     which is recorded: leave `machine` and `chosen_by` None. Instead, the league official may
