@@ -17,7 +17,8 @@ from flipwell.league.services._edge import rules_edge
 from flipwell.league.services.malfunctions import report_malfunction, request_compensatory_game
 from flipwell.rules import RuleError
 from flipwell.rules.scoring import game_points, match_bonus_points
-from flipwell.rules.season import fold_season, next_groups
+from flipwell.rules.season import fold_season
+from flipwell.rules.season_ladder import next_groups
 from flipwell.rules.season_values import SeasonFacts
 from flipwell.rules.values import Finish
 from tests.league.league_night import build_night, game

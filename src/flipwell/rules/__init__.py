@@ -225,12 +225,8 @@ from flipwell.rules.scoring import (
     match_bonus_points,
     score_game,
 )
-from flipwell.rules.season import (
-    fold_season,
-    may_play_game,
-    next_groups,
-    scores_adjusted_at,
-)
+from flipwell.rules.season import fold_season, may_play_game, scores_adjusted_at
+from flipwell.rules.season_ladder import next_groups
 from flipwell.rules.season_values import (
     MeetFacts,
     MeetResult,
