@@ -41,9 +41,7 @@ from flipwell.rules import (
     ruleset_from_overrides,
 )
 from flipwell.rules.malfunctions import AnnouncedProblem, Malfunction
-from flipwell.rules.match import (
-    violation_score_changes,
-)
+from flipwell.rules.match_scoring import violation_score_changes
 from flipwell.rules.violations import (
     VIOLATION_KINDS,
 )

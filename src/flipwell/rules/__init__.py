@@ -154,6 +154,8 @@ from flipwell.rules.match import (
     MatchFacts,
     MatchResult,
     PlayerMatch,
+)
+from flipwell.rules.match_scoring import (
     match_as_played,
     night_places,
     score_match,

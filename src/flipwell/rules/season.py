@@ -22,11 +22,8 @@ from dataclasses import replace
 
 from flipwell.rules.checks import check_count, check_unique
 from flipwell.rules.errors import RuleError
-from flipwell.rules.match import (
-    GAMES_PER_MATCH,
-    match_as_played,
-    score_checked_match,
-)
+from flipwell.rules.match import GAMES_PER_MATCH
+from flipwell.rules.match_scoring import match_as_played, score_checked_match
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.season_ladder import (
     active_ladder,

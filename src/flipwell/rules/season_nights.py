@@ -20,10 +20,7 @@ from flipwell.rules.forfeits import (
     night_forfeit_credit,
     season_forfeited,
 )
-from flipwell.rules.match import (
-    GAMES_PER_MATCH,
-    PlayerMatch,
-)
+from flipwell.rules.match import GAMES_PER_MATCH, PlayerMatch
 from flipwell.rules.ruleset import Ruleset
 from flipwell.rules.season_values import (
     MeetFacts,

@@ -18,12 +18,8 @@ from flipwell.rules.errors import RuleError
 from flipwell.rules.forfeits import (
     match_forfeits,
 )
-from flipwell.rules.match import (
-    GAMES_PER_MATCH,
-    GameFacts,
-    MatchFacts,
-    score_checked_match,
-)
+from flipwell.rules.match import GAMES_PER_MATCH, GameFacts, MatchFacts
+from flipwell.rules.match_scoring import score_checked_match
 from flipwell.rules.ruleset import Ruleset
 from flipwell.rules.season_nights import Tally, wipe
 from flipwell.rules.season_values import (
