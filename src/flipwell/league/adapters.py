@@ -42,9 +42,7 @@ from flipwell.rules import (
 )
 from flipwell.rules.malfunctions import AnnouncedProblem, Malfunction
 from flipwell.rules.match_scoring import violation_score_changes
-from flipwell.rules.violations import (
-    VIOLATION_KINDS,
-)
+from flipwell.rules.violations import VIOLATION_KINDS
 
 PLAYED = (m.Meet.Status.OPEN, m.Meet.Status.CLOSED)
 Score = TypeVar("Score", int, int | None)

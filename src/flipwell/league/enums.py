@@ -27,7 +27,7 @@ from flipwell.rules.special_rulings import SpecialRulingKind as SpecialRulingKin
 from flipwell.rules.treasury import Account as AccountValue
 from flipwell.rules.treasury import EntryKind
 from flipwell.rules.treasury import Reason as LedgerReasonValue
-from flipwell.rules.violations import PenaltyEffect, PenaltyTarget
+from flipwell.rules.violation_penalties import PenaltyEffect, PenaltyTarget
 from flipwell.rules.violations import ViolationKind as ViolationKindValue
 
 __all__ = [

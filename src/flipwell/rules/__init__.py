@@ -99,27 +99,31 @@ from flipwell.rules.ifpa import (
     ifpa_selection,
 )
 from flipwell.rules.ifpa_compliance import (
+    IfpaCheck,
+    IfpaCompliance,
+    ifpa_compliance,
+    ifpa_schedule_warnings,
+    tgp_percent,
+)
+from flipwell.rules.ifpa_parameters import (
     IFPA_DEFAULTS,
     PARAMETER_BOUNDS,
     IfpaBounds,
-    IfpaCheck,
     IfpaCheckName,
-    IfpaCompliance,
-    IfpaGames,
     IfpaParameters,
-    IfpaSeasonFacts,
     IfpaSource,
-    held_meets,
-    ifpa_compliance,
     ifpa_figure_value,
+    ifpa_overrides,
+    ifpa_parameters,
+)
+from flipwell.rules.ifpa_season_facts import (
+    IfpaGames,
+    IfpaSeasonFacts,
+    held_meets,
     ifpa_finalists,
     ifpa_finals_games,
     ifpa_meet_games,
-    ifpa_overrides,
-    ifpa_parameters,
-    ifpa_schedule_warnings,
     planned_ifpa_facts,
-    tgp_percent,
 )
 from flipwell.rules.machine_choices import (
     MachineChoices,
@@ -288,15 +292,17 @@ from flipwell.rules.values import (
     PlayoffDivision,
     PointLine,
 )
-from flipwell.rules.violations import (
+from flipwell.rules.violation_penalties import (
     PenaltyDecision,
     PenaltyEffect,
     PenaltyTarget,
+    penalty_decision,
+    penalty_game,
+)
+from flipwell.rules.violations import (
     Violation,
     ViolationEffect,
     ViolationKind,
-    penalty_decision,
-    penalty_game,
     reduced_score,
     violation_effect,
 )

@@ -28,7 +28,7 @@ from flipwell.rules.season_values import (
     ViolationFacts,
 )
 from flipwell.rules.values import PlayerId
-from flipwell.rules.violations import PenaltyDecision, penalty_decision
+from flipwell.rules.violation_penalties import PenaltyDecision, penalty_decision
 
 
 def penalty_decisions(

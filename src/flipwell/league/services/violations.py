@@ -32,21 +32,18 @@ from flipwell.league.services._edge import (
 )
 from flipwell.league.services._protocol import Write, official_write
 from flipwell.league.services.ledger import record_ledger_entry
+from flipwell.rules.game_counts import check_restart_needed, restart_charge
 from flipwell.rules.ruleset import Ruleset
 from flipwell.rules.season_values import SeasonResult
-from flipwell.rules.violations import (
+from flipwell.rules.violation_penalties import (
     PenaltyDecision,
-    Violation,
     check_game_confirmed,
-    check_restart_needed,
     check_ruled_seriousness,
     penalty_decision,
-    restart_charge,
-    ruled_accidental,
-    victim_remedy,
-    violator_charge,
 )
-from flipwell.rules.violations import VictimRemedy as RulesRemedy
+from flipwell.rules.violation_remedies import VictimRemedy as RulesRemedy
+from flipwell.rules.violation_remedies import victim_remedy, violator_charge
+from flipwell.rules.violations import Violation, ruled_accidental
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
