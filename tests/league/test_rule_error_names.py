@@ -16,7 +16,8 @@ from flipwell.league.adapters import player_key, season_facts
 from flipwell.league.services._edge import rules_edge
 from flipwell.league.services.malfunctions import report_malfunction, request_compensatory_game
 from flipwell.rules import RuleError
-from flipwell.rules.scoring import game_points, match_bonus_points
+from flipwell.rules.match_bonus import match_bonus_points
+from flipwell.rules.scoring import game_points
 from flipwell.rules.season import fold_season
 from flipwell.rules.season_ladder import next_groups
 from flipwell.rules.season_values import SeasonFacts

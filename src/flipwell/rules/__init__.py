@@ -49,6 +49,11 @@ from flipwell.rules.attendance import (
     written_day,
 )
 from flipwell.rules.checks import fmt
+from flipwell.rules.compensatory_games import (
+    compensatory_balls,
+    compensatory_entitled,
+    compensatory_score,
+)
 from flipwell.rules.corrections import (
     AppliedCorrection,
     CorrectionOutcome,
@@ -75,6 +80,7 @@ from flipwell.rules.forfeits import (
     night_forfeit_credit,
     season_forfeit_game,
 )
+from flipwell.rules.game_ending_malfunctions import ends_the_game
 from flipwell.rules.game_lines import (
     GameLine,
     ScoreAdjustment,
@@ -145,10 +151,6 @@ from flipwell.rules.malfunctions import (
     MalfunctionRuling,
     MalfunctionRulingKind,
     automatically_unplayable,
-    compensatory_balls,
-    compensatory_entitled,
-    compensatory_score,
-    ends_the_game,
     rule_malfunction,
 )
 from flipwell.rules.match import (
@@ -159,6 +161,7 @@ from flipwell.rules.match import (
     MatchResult,
     PlayerMatch,
 )
+from flipwell.rules.match_bonus import MatchBonusResult, match_bonus_points
 from flipwell.rules.match_scoring import (
     match_as_played,
     night_places,
@@ -224,13 +227,7 @@ from flipwell.rules.ruleset import (
     setting_choices,
     setting_text,
 )
-from flipwell.rules.scoring import (
-    GameResult,
-    MatchBonusResult,
-    game_points,
-    match_bonus_points,
-    score_game,
-)
+from flipwell.rules.scoring import GameResult, game_points, score_game
 from flipwell.rules.season import fold_season, may_play_game, scores_adjusted_at
 from flipwell.rules.season_ladder import next_groups
 from flipwell.rules.season_values import (

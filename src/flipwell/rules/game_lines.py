@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from flipwell.rules.checks import fmt
-from flipwell.rules.malfunctions import compensatory_score
+from flipwell.rules.compensatory_games import compensatory_score
 from flipwell.rules.match import ZERO_SCORE_RULES, GameFacts, GameOutcome, MatchFacts, MatchResult
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.season import fold_season

@@ -25,10 +25,8 @@ from dataclasses import dataclass, field
 from flipwell.rules.checks import check_score, check_unique
 from flipwell.rules.corrections import AppliedCorrection
 from flipwell.rules.errors import RuleError, about_player, about_players, listed
-from flipwell.rules.scoring import (
-    GameResult,
-    MatchBonusResult,
-)
+from flipwell.rules.match_bonus import MatchBonusResult
+from flipwell.rules.scoring import GameResult
 from flipwell.rules.values import PlayerId, PointLine
 
 GAMES_PER_MATCH = 4

@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from flipwell.rules.checks import fmt
+from flipwell.rules.compensatory_games import compensatory_score
 from flipwell.rules.corrections import correction_line
 from flipwell.rules.errors import RuleError
-from flipwell.rules.malfunctions import compensatory_score
 from flipwell.rules.match import (
     ZERO_SCORE_RULES,
     Compensatory,
@@ -31,13 +31,9 @@ from flipwell.rules.match import (
     MatchResult,
     PlayerMatch,
 )
+from flipwell.rules.match_bonus import MatchBonusResult, fifth_game
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
-from flipwell.rules.scoring import (
-    GameResult,
-    MatchBonusResult,
-    fifth_game,
-    scored_game,
-)
+from flipwell.rules.scoring import GameResult, scored_game
 from flipwell.rules.values import PlayerId, PointLine
 from flipwell.rules.violations import Violation, reduced_score, violation_effect
 

@@ -64,21 +64,22 @@ from flipwell.league.services.scores import (
     latest_version,
     store_sheet,
 )
+from flipwell.rules.compensatory_games import compensatory_balls, compensatory_entitled
+from flipwell.rules.compensatory_games import request_compensatory_game as grant_compensatory_game
+from flipwell.rules.game_ending_malfunctions import (
+    catastrophic_event,
+    ends_the_game,
+    last_ball,
+    next_turns,
+)
 from flipwell.rules.malfunctions import (
     Malfunction,
     MalfunctionReport,
     MalfunctionRuling,
     automatically_unplayable,
-    catastrophic_event,
     check_recordable,
-    compensatory_balls,
-    compensatory_entitled,
-    ends_the_game,
-    last_ball,
-    next_turns,
     rule_malfunction,
 )
-from flipwell.rules.malfunctions import request_compensatory_game as grant_compensatory_game
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -53,10 +53,10 @@ from flipwell.league.services._edge import (
 from flipwell.league.services._protocol import official_write
 from flipwell.league.services.meets import SEED_LIMIT
 from flipwell.rules import Ruleset
+from flipwell.rules.compensatory_games import OpenGame, check_next_game_may_start
 from flipwell.rules.machine_choices import MachineState, check_machine_choice, selectable_machines
 from flipwell.rules.machine_draws import draw_machine
 from flipwell.rules.machine_replacement import Replacement, replacement_machine
-from flipwell.rules.malfunctions import OpenGame, check_next_game_may_start
 from flipwell.rules.play_order import play_order
 from flipwell.rules.selection import PlayedGame, machine_picker, pick_verdict
 
