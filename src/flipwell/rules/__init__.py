@@ -213,7 +213,8 @@ from flipwell.rules.race import (
     race_of,
     season_race,
 )
-from flipwell.rules.readings import READINGS, Reading
+from flipwell.rules.reading import Reading
+from flipwell.rules.readings import READINGS
 from flipwell.rules.ruleset import (
     FWPL_V1,
     NUMBER_BOUNDS,
