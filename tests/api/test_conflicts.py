@@ -8,7 +8,7 @@ import datetime
 import pytest
 
 from flipwell.league import models as m
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.services.meet_machines import choose_next_machine
 from flipwell.league.services.meets import close_meet, schedule_meet
 from tests.api.conftest import post, token

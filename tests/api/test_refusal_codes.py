@@ -21,7 +21,7 @@ from flipwell.api.refusal_codes import API_CODES, REFUSING, TRANSPORT, WRITE_COD
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.refusals import CODES
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.services.malfunctions import report_malfunction, request_compensatory_game
 from tests.api.conftest import post, token
 from tests.league.league_night import game, play, start

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.adapters import season_facts
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.services.corrections import request_correction, respond_to_correction
 from flipwell.league.services.forfeits import record_forfeit, record_late_join
 from flipwell.league.services.malfunctions import record_compensatory_game, report_malfunction

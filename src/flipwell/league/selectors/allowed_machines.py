@@ -31,14 +31,9 @@ from flipwell.league.adapters import (
     player_key,
     season_ruleset,
 )
-from flipwell.league.selectors.meet_board import (
-    GAMES_PER_MATCH,
-    BoardGroup,
-    MeetBoard,
-    machine_states,
-    meet_board,
-    played_games,
-)
+from flipwell.league.selectors.meet_board.board import meet_board
+from flipwell.league.selectors.meet_board.next_games import machine_states, played_games
+from flipwell.league.selectors.meet_board.values import GAMES_PER_MATCH, BoardGroup, MeetBoard
 from flipwell.rules import (
     THE_LO,
     MachineState,

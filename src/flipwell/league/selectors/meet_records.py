@@ -25,7 +25,7 @@ from flipwell.league import models as m
 from flipwell.league.adapters import player_key
 from flipwell.league.results import season_fold
 from flipwell.league.selectors.console import MeetForfeit, meet_forfeits
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.rules.violation_penalties import PenaltyDecision
 
 ForfeitSource = Literal["recorded", "score_sheet", "match_absence"]

@@ -33,14 +33,14 @@ from flipwell.league.selectors.machine_history import (
 )
 from flipwell.league.selectors.machines import maintenance_sheet
 from flipwell.league.selectors.machines import stored_special_rulings as _stored_rulings
-from flipwell.league.selectors.meet_board import (
+from flipwell.league.selectors.meet_board.board import meet_board
+from flipwell.league.selectors.meet_board.values import (
     Adjustment,
     BoardGame,
     BoardGroup,
     CompensatoryParts,
     MeetBoard,
     NightLine,
-    meet_board,
 )
 from flipwell.league.selectors.playoffs import PlayoffBracket, playoff_bracket
 from flipwell.league.selectors.seasons import being_prepared, current_of, seasons_newest_first

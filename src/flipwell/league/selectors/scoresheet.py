@@ -29,15 +29,14 @@ from flipwell.league.adapters import (
 )
 from flipwell.league.results import SeasonFold
 from flipwell.league.selectors.allowed_machines import AllowedMachines, meet_allowed_machines
-from flipwell.league.selectors.meet_board import (
+from flipwell.league.selectors.meet_board.board import board_fold, meet_board
+from flipwell.league.selectors.meet_board.values import (
     GAMES_PER_MATCH,
     Adjustment,
     BoardGroup,
     CompensatoryParts,
     NightLine,
     RankingLine,
-    board_fold,
-    meet_board,
 )
 from flipwell.league.selectors.photos import PhotoRef, game_photos
 from flipwell.rules import (

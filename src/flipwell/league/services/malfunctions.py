@@ -41,7 +41,7 @@ from flipwell.league.incident_words import (
     owed_words,
 )
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.selectors.meet_board import game_play_order
+from flipwell.league.selectors.meet_board.board import game_play_order
 from flipwell.league.services._edge import (
     PlayerRef,
     game_subject,

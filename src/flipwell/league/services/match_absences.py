@@ -26,7 +26,8 @@ from flipwell.league import models as m
 from flipwell.league.adapters import machine_id_of, machines_played, season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.selectors.meet_board import GAMES_PER_MATCH, machine_states
+from flipwell.league.selectors.meet_board.next_games import machine_states
+from flipwell.league.selectors.meet_board.values import GAMES_PER_MATCH
 from flipwell.league.services._edge import (
     group_player_ids,
     hold_machine_choices,

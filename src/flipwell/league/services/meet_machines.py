@@ -30,13 +30,13 @@ from flipwell.league.adapters import (
 )
 from flipwell.league.audit import record_event
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.selectors.meet_board import (
-    GAMES_PER_MATCH,
-    group_games,
+from flipwell.league.selectors.meet_board.board import group_games
+from flipwell.league.selectors.meet_board.next_games import (
     late_players_and_open_compensatory,
     machine_states,
     played_games,
 )
+from flipwell.league.selectors.meet_board.values import GAMES_PER_MATCH
 from flipwell.league.services._edge import (
     MeetHold,
     fold,

@@ -33,11 +33,8 @@ from flipwell.league.audit import record_event
 from flipwell.league.notices import queue_meet_closed, queue_meet_started
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.machine_history import unplayable_reasons
-from flipwell.league.selectors.meet_board import (
-    GAMES_PER_MATCH,
-    machine_states,
-    open_compensatory,
-)
+from flipwell.league.selectors.meet_board.next_games import machine_states, open_compensatory
+from flipwell.league.selectors.meet_board.values import GAMES_PER_MATCH
 from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.services._edge import (
     fold,

@@ -38,7 +38,8 @@ from flipwell.league.selectors.console import (
     season_players,
 )
 from flipwell.league.selectors.machine_history import open_problem_machines
-from flipwell.league.selectors.meet_board import MeetBoard, meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
+from flipwell.league.selectors.meet_board.values import MeetBoard
 from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.selectors.photos import PhotoRef, game_photos, meet_photos, meet_removal
 from flipwell.league.selectors.standings import start_proposal
