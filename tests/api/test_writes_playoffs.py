@@ -8,7 +8,7 @@ import re
 import pytest
 
 from flipwell.league import models as m
-from flipwell.league.selectors.playoffs import playoff_bracket
+from flipwell.league.selectors.playoffs.bracket import playoff_bracket
 from flipwell.league.services.playoff_matches import (
     playoff_start,
     record_no_show,

@@ -26,7 +26,7 @@ import segno
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from flipwell.league.selectors.playoffs import DivisionView, MatchView
+from flipwell.league.selectors.playoffs.bracket import DivisionView, MatchView
 from flipwell.league.selectors.standings import PlayerRef
 from flipwell.rules import BRACKET_MATCHES
 from flipwell.web.formatting import number

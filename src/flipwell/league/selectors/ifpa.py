@@ -21,7 +21,7 @@ from flipwell.league import models as m
 from flipwell.league.adapters import player_key, season_ruleset
 from flipwell.league.exchange.exports import fold
 from flipwell.league.refusals import ConflictError
-from flipwell.league.selectors.playoffs import PlayoffBracket, playoff_bracket
+from flipwell.league.selectors.playoffs.bracket import PlayoffBracket, playoff_bracket
 from flipwell.league.selectors.standings import PlayerRef
 from flipwell.rules import (
     IFPA_DEFAULTS,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, season_ruleset
-from flipwell.league.selectors.playoffs import (
+from flipwell.league.selectors.playoffs.facts import (
     DivisionFacts,
     PlayoffFacts,
     bracket_state,

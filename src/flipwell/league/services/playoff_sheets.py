@@ -29,7 +29,7 @@ from flipwell.league import models as m
 from flipwell.league.adapters import player_key, playoff_game
 from flipwell.league.audit import record_event
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.selectors.playoffs import DivisionFacts, PlayoffFacts, match_id
+from flipwell.league.selectors.playoffs.facts import DivisionFacts, PlayoffFacts, match_id
 from flipwell.league.services._edge import (
     PlayerRef,
     league_changed,

@@ -29,7 +29,7 @@ from flipwell.league.adapters import player_key, season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.models.playoffs import PlayoffNoShow
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.selectors.playoffs import (
+from flipwell.league.selectors.playoffs.facts import (
     bracket_state,
     load_playoff_facts,
     player_names,

@@ -28,7 +28,7 @@ from flipwell.http_cache import View, conditional_on_revision
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.playoff_sheet import MatchSheet, match_sheet
-from flipwell.league.selectors.playoffs import match_round
+from flipwell.league.selectors.playoffs.facts import match_round
 from flipwell.rules import RuleError
 from flipwell.web.forms import (
     ConfirmForm,

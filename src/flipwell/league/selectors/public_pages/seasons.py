@@ -16,7 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from flipwell.league import models as m
 from flipwell.league.selectors import people
-from flipwell.league.selectors.playoffs import PlayoffBracket, playoff_bracket
+from flipwell.league.selectors.playoffs.bracket import PlayoffBracket, playoff_bracket
 from flipwell.league.selectors.seasons import being_prepared, current_of, seasons_newest_first
 from flipwell.league.selectors.standings import (
     PlayerHistory,

@@ -14,7 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from flipwell.league import models as m
 from flipwell.league.selectors.meet_board.board import meet_board
-from flipwell.league.selectors.playoffs import PlayoffBracket, playoff_bracket
+from flipwell.league.selectors.playoffs.bracket import PlayoffBracket, playoff_bracket
 from flipwell.league.selectors.public_pages.meets import MeetPage, board_page
 from flipwell.league.selectors.public_pages.seasons import (
     SeasonRef,
