@@ -14,7 +14,7 @@ from django.db.migrations.recorder import MigrationRecorder
 
 from flipwell.cli import main
 from flipwell.league import models as m
-from flipwell.league.adapters import season_facts
+from flipwell.league.adapters.season_facts import season_facts
 from flipwell.league.exchange.backup import (
     FORMAT_VERSION,
     USER_FIELDS,

@@ -5,7 +5,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from flipwell.league import models as m
-from flipwell.league.adapters import season_facts
+from flipwell.league.adapters.season_facts import season_facts
 from flipwell.league.services.forfeits import (
     designate_forfeit_non_countable,
     designate_late_join_forfeits,

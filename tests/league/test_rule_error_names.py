@@ -12,7 +12,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, season_facts
+from flipwell.league.adapters.keys import player_key
+from flipwell.league.adapters.season_facts import season_facts
 from flipwell.league.services._edge import rules_edge
 from flipwell.league.services.malfunctions import report_malfunction, request_compensatory_game
 from flipwell.rules import RuleError

@@ -46,7 +46,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key
+from flipwell.league.adapters.keys import player_key
 from flipwell.league.player_link_tokens import token_for
 from flipwell.rules import SeasonResult
 from flipwell.rules.checks import fmt

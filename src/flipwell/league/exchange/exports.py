@@ -33,7 +33,8 @@ from fractions import Fraction
 from typing import Any
 
 from flipwell.league import models as m
-from flipwell.league.adapters import season_facts, season_ruleset
+from flipwell.league.adapters.rulesets import season_ruleset
+from flipwell.league.adapters.season_facts import season_facts
 from flipwell.league.csv_cells import csv_text
 from flipwell.league.players_csv import COLUMNS as ROSTER_COLUMNS
 from flipwell.rules import (

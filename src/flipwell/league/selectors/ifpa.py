@@ -18,7 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, season_ruleset
+from flipwell.league.adapters.keys import player_key
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.exchange.exports import fold
 from flipwell.league.refusals import ConflictError
 from flipwell.league.selectors.playoffs.bracket import PlayoffBracket, playoff_bracket

@@ -21,12 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.league.adapters import (
-    absent_at,
-    match_absences,
-    pending_game_facts,
-    player_key,
-)
+from flipwell.league.adapters.game_facts import absent_at, match_absences, pending_game_facts
+from flipwell.league.adapters.keys import player_key
 from flipwell.league.results import SeasonFold
 from flipwell.league.selectors.allowed_machines import AllowedMachines, meet_allowed_machines
 from flipwell.league.selectors.meet_board.board import board_fold, meet_board

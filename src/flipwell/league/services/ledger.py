@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key
+from flipwell.league.adapters.keys import player_key
 from flipwell.league.audit import record_event
 from flipwell.league.enums import AccountValue, LedgerReasonValue
 from flipwell.league.refusals import Refusal

@@ -17,16 +17,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import (
+from flipwell.league.adapters.game_facts import (
     announced_problems,
-    counted_tie_orders,
     forfeited_in,
-    machine_key,
-    player_key,
     players_playing,
-    season_ruleset,
     serious_malfunctions,
 )
+from flipwell.league.adapters.keys import machine_key, player_key
+from flipwell.league.adapters.rulesets import season_ruleset
+from flipwell.league.adapters.season_facts import counted_tie_orders
 from flipwell.league.audit import record_event
 from flipwell.league.enums import (
     MALFUNCTION_KINDS,

@@ -23,7 +23,8 @@ from django.db.models import Max
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import machine_id_of, machines_played, season_ruleset
+from flipwell.league.adapters.keys import machine_id_of, machines_played
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.meet_board.next_games import machine_states

@@ -19,15 +19,9 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 
 from flipwell.league import models as m
-from flipwell.league.adapters import (
-    absent_at,
-    machine_id_of,
-    machine_key,
-    machines_played,
-    match_absences,
-    player_key,
-    season_ruleset,
-)
+from flipwell.league.adapters.game_facts import absent_at, match_absences
+from flipwell.league.adapters.keys import machine_id_of, machine_key, machines_played, player_key
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.meet_board.board import group_games

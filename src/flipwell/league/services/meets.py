@@ -28,7 +28,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import machine_id_of, player_key, season_ruleset
+from flipwell.league.adapters.keys import machine_id_of, player_key
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.notices import queue_meet_closed, queue_meet_started
 from flipwell.league.refusals import ConflictError, Refusal

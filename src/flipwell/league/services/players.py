@@ -27,7 +27,7 @@ from django.db import transaction
 from django.db.models import Field, Max, Q
 from django.db.models.functions import Coalesce
 
-from flipwell.league.adapters import PLAYED
+from flipwell.league.adapters.keys import PLAYED
 from flipwell.league.audit import record_event
 from flipwell.league.models import League, Player, Season, SeasonEntry
 from flipwell.league.players_csv import COLUMNS, PlayerRow, PlayersCsvError, parse_players_csv

@@ -22,7 +22,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, playoff_game, season_ruleset
+from flipwell.league.adapters.game_facts import playoff_game
+from flipwell.league.adapters.keys import player_key
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.models.playoffs import PlayoffNoShow
 from flipwell.league.refusals import ConflictError, Refusal

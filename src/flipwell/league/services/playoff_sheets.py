@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING
 from django.db import IntegrityError, transaction
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, playoff_game
+from flipwell.league.adapters.game_facts import playoff_game
+from flipwell.league.adapters.keys import player_key
 from flipwell.league.audit import record_event
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.playoffs.facts import DivisionFacts, PlayoffFacts, match_id

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, season_ruleset
+from flipwell.league.adapters.keys import player_key
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.models.playoffs import PlayoffNoShow
 from flipwell.league.refusals import ConflictError, Refusal

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from flipwell.league import models as m
-from flipwell.league.adapters import forfeited_in, player_key, season_ruleset
+from flipwell.league.adapters.game_facts import forfeited_in
+from flipwell.league.adapters.keys import player_key
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.enums import (
     REMEDY_CHOICES,
     VIOLATION_KINDS,

@@ -14,9 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.league.adapters import (
-    COMPENSATORY_COLUMNS,
-)
+from flipwell.league.adapters.season_queries import COMPENSATORY_COLUMNS
 from flipwell.league.compiled import CompiledQuery
 from flipwell.rules import (
     MatchResult,

@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, season_ruleset
+from flipwell.league.adapters.keys import player_key
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.results import season_fold
 from flipwell.league.selectors.playoffs.facts import (
     DivisionFacts,

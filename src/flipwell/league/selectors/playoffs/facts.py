@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key
+from flipwell.league.adapters.keys import player_key
 from flipwell.league.models.playoffs import PlayoffNoShow  # exported by models later
 from flipwell.league.results import season_fold
 from flipwell.league.selectors.standings import PlayerRef, playoff_candidates
