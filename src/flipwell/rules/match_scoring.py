@@ -225,21 +225,7 @@ def _score_match_game(
     Order of adjustments: compensatory addition (R7.3-m, R7.3-n, R7.3-o), 25% reduction
     (R8.1-b, A33), zero score (R8.2-a, R8.7-a), then a §8.5 penalty (R8.5-c, A26).
     """
-    lines: list[PointLine] | None = [] if explain else None
-    if lines is not None and game.corrections:
-        lines.extend(correction_line(c) for c in game.corrections)  # R3-d
-    if lines is not None and absent:
-        lines.extend(
-            PointLine(
-                p,
-                0,
-                "R2.4-a",
-                "{player} is absent for the rest of the match: forfeits this game",
-                {"player": p},
-            )
-            for p in players
-            if p in absent
-        )
+    lines = _opening_lines(game, players, absent) if explain else None
     final: dict[PlayerId, int | None] = {}
     present: dict[PlayerId, int] = {}
     forfeits: dict[PlayerId, bool] = {}
@@ -279,6 +265,26 @@ def _score_match_game(
     )
 
 
+def _opening_lines(
+    game: GameFacts, players: Sequence[PlayerId], absent: frozenset[PlayerId]
+) -> list[PointLine]:
+    """A game's explanation before its scores: the corrections that led to its counted sheet
+    (R3-d), and the players absent for the rest of the match (R2.4-a)."""
+    lines = [correction_line(c) for c in game.corrections]
+    lines.extend(
+        PointLine(
+            p,
+            0,
+            "R2.4-a",
+            "{player} is absent for the rest of the match: forfeits this game",
+            {"player": p},
+        )
+        for p in players
+        if p in absent
+    )
+    return lines
+
+
 def _final_machine_score(
     game: GameFacts, player: PlayerId, shown: int, lines: list[PointLine] | None, ruleset: Ruleset
 ) -> int:
@@ -286,30 +292,7 @@ def _final_machine_score(
     score = shown
     comp = game.compensatory.get(player)
     if comp is not None:
-        total = compensatory_score(
-            score,
-            comp.new,
-            leading_subtracted=comp.leading_subtracted,
-            state_subtracted=comp.state_subtracted,
-            ruleset=ruleset,
-        )
-        if lines is not None:
-            lines.append(
-                PointLine(
-                    player,
-                    0,
-                    "R7.3-m",
-                    "{player}'s compensatory game: {score} + {new}{subtractions} = {total}",
-                    {"player": player},
-                    {
-                        "score": fmt(score),
-                        "new": fmt(comp.new),
-                        "subtractions": _subtractions(comp),
-                        "total": fmt(total),
-                    },
-                )
-            )
-        score = total
+        score = _with_compensatory(player, score, comp, lines, ruleset)
     if player in game.reduced:
         reduced = reduced_score(score, ruleset=ruleset)
         if lines is not None:
@@ -340,6 +323,41 @@ def _final_machine_score(
             )
         score = 0
     return score
+
+
+def _with_compensatory(
+    player: PlayerId,
+    score: int,
+    comp: Compensatory,
+    lines: list[PointLine] | None,
+    ruleset: Ruleset,
+) -> int:
+    """His score plus his compensatory game's, less the LO's subtractions (R7.3-m..o, A33);
+    explained into `lines` if given."""
+    total = compensatory_score(
+        score,
+        comp.new,
+        leading_subtracted=comp.leading_subtracted,
+        state_subtracted=comp.state_subtracted,
+        ruleset=ruleset,
+    )
+    if lines is not None:
+        lines.append(
+            PointLine(
+                player,
+                0,
+                "R7.3-m",
+                "{player}'s compensatory game: {score} + {new}{subtractions} = {total}",
+                {"player": player},
+                {
+                    "score": fmt(score),
+                    "new": fmt(comp.new),
+                    "subtractions": _subtractions(comp),
+                    "total": fmt(total),
+                },
+            )
+        )
+    return total
 
 
 def _subtractions(comp: Compensatory) -> str:

@@ -20,7 +20,7 @@ from flipwell.rules.checks import check_count, check_score
 from flipwell.rules.errors import RuleError
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.values import PlayerId
-from flipwell.rules.violations import Violation, violation_effect
+from flipwell.rules.violations import Violation, ViolationEffect, violation_effect
 
 PenaltyEffect = Literal["none", "game_forfeit", "season_forfeit"]
 
@@ -121,9 +121,29 @@ def penalty_decision(
             rules=rules,
             reason=f"offense {offense}: forfeit of season, scores wiped, suspended",
         )
-    game = penalty_game(points_by_game, current_game=current_game)
+    return _game_forfeit(
+        player,
+        offense,
+        effect,
+        game=penalty_game(points_by_game, current_game=current_game),
+        in_progress=current_game is not None,
+        ruleset=ruleset,
+    )
+
+
+def _game_forfeit(
+    player: PlayerId,
+    offense: int,
+    effect: ViolationEffect,
+    *,
+    game: int | None,
+    in_progress: bool,
+    ruleset: Ruleset,
+) -> PenaltyDecision:
+    """A 1st or 2nd offense: the forfeit of the penalty game, or of the game the ruleset names
+    before his first game (R8.5-c, R8.5-d, A26, A27)."""
     target: PenaltyTarget
-    if current_game is not None:
+    if in_progress:
         target = "current_game"
     elif game is not None:
         target = "best_completed_game"

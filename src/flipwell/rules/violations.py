@@ -138,22 +138,33 @@ def violation_effect(violation: Violation, *, ruleset: Ruleset = FWPL_V1) -> Vio
             reason="an intentional slam tilt is interference and a catastrophic malfunction",
         )
     if kind == "deathsave_or_bangback":
-        if violation.slam_tilted:
-            return _effect(
-                zero=True,
-                plunge_rest=True,
-                catastrophic=True,
-                serious=True,
-                rules=("R8.7-a", "R8.4-a", "R8.4-c"),
-                reason="an attempted deathsave or bangback that slam-tilts is interference",
-            )
+        return _deathsave_effect(violation)
+    return _conduct_effect(kind, ruleset)
+
+
+def _deathsave_effect(violation: Violation) -> ViolationEffect:
+    """R8.7-a, R8.7-c: a deathsave or bangback; serious only when it slam-tilts (R8.4)."""
+    if violation.slam_tilted:
         return _effect(
             zero=True,
             plunge_rest=True,
-            rules=("R8.7-a", "R8.7-c"),
-            reason="deathsave or bangback: machine score zero, remaining balls plunged; "
-            "not a serious violation",
+            catastrophic=True,
+            serious=True,
+            rules=("R8.7-a", "R8.4-a", "R8.4-c"),
+            reason="an attempted deathsave or bangback that slam-tilts is interference",
         )
+    return _effect(
+        zero=True,
+        plunge_rest=True,
+        rules=("R8.7-a", "R8.7-c"),
+        reason="deathsave or bangback: machine score zero, remaining balls plunged; "
+        "not a serious violation",
+    )
+
+
+def _conduct_effect(kind: ViolationKind | str, ruleset: Ruleset) -> ViolationEffect:
+    """Cheating (R8.8-a, A38), violence or vandalism (R8.5-f), or conduct the LO found
+    exceptionally detrimental (R8.5-a): serious, and some an automatic third offense."""
     if kind == "cheating":
         return _effect(
             serious=True,
