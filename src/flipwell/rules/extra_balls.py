@@ -89,13 +89,7 @@ def extra_ball_ruling(
     already = collected_before + (collected_in_original_game if counts_original else 0)
     rule = "R7.2-b" if source in ("replay", "special") else "R7.1-a"
     if allowance == 0:
-        return ExtraBallRuling(
-            is_extra_ball=True,
-            allowable=False,
-            one_handed=True,
-            rule="A50",
-            reason=f"a {balls_per_game}-ball machine allows no extra ball: play it one-handed",
-        )
+        return _one_handed("A50", f"a {balls_per_game}-ball machine allows no extra ball")
     if already < allowance:
         return ExtraBallRuling(
             is_extra_ball=True,
@@ -107,12 +101,17 @@ def extra_ball_ruling(
     scope = (
         " (original game included, A62)" if counts_original and collected_in_original_game else ""
     )
+    return _one_handed(rule, f"the allowable extra ball was already collected{scope}")
+
+
+def _one_handed(rule: str, why: str) -> ExtraBallRuling:
+    """An extra ball beyond the allowance: played one-handed (R7.1-a, A50)."""
     return ExtraBallRuling(
         is_extra_ball=True,
         allowable=False,
         one_handed=True,
         rule=rule,
-        reason=f"the allowable extra ball was already collected{scope}: play it one-handed",
+        reason=f"{why}: play it one-handed",
     )
 
 
