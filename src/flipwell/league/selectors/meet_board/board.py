@@ -85,11 +85,9 @@ def _nights(
 
 def meet_board(meet: m.Meet) -> MeetBoard:
     """The board of `meet` (a fixed number of queries; no writes)."""
-    result: SeasonResult | None = None
     folded = board_fold(meet)
     ruleset = folded.ruleset
-    if meet.status != m.Meet.Status.PLANNED:
-        result = folded.result
+    matches, lines, facts = _folded_meet(folded, meet)
     rows = rows_together(BOARD_QUERIES, meet.pk)
     members = members_from(rows["members"])
     games = games_from(rows["games"], rows["lines"])
@@ -98,17 +96,6 @@ def meet_board(meet: m.Meet) -> MeetBoard:
     absent = absent_from(rows)
     waiting = open_compensatory_from(rows)
     compensatory = _compensatory_from(rows["compensatory"])
-    matches = meet_matches(result, meet.number) if result is not None else {}
-    lines = (
-        meet_game_lines(folded.facts, result, meet.number, ruleset=ruleset)
-        if result is not None
-        else {}
-    )
-    facts = (
-        {frozenset(x.players): x for x in folded.facts.meets[meet.number - 1].groups}
-        if result is not None and meet.number <= len(folded.facts.meets)
-        else {}
-    )
     board_groups = []
     for group_id, group_number in rows["groups"]:
         players = tuple(pid for pid, _ in members.get(group_id, ()))
@@ -152,6 +139,28 @@ def meet_board(meet: m.Meet) -> MeetBoard:
         },
         unplayable=frozenset(machine_id_of(s.machine) for s, _ in states if s.unplayable),
     )
+
+
+def _folded_meet(
+    folded: SeasonFold, meet: m.Meet
+) -> tuple[
+    dict[frozenset[str], MatchResult],
+    dict[frozenset[str], tuple[tuple[GameLine, ...], ...]],
+    dict[frozenset[str], MatchFacts],
+]:
+    """What the fold says of `meet`'s matches, by their players' keys: each match's result,
+    its games' lines and its facts; nothing for a planned meet (not folded yet)."""
+    if meet.status == m.Meet.Status.PLANNED:
+        return {}, {}, {}
+    result = folded.result
+    matches = meet_matches(result, meet.number)
+    lines = meet_game_lines(folded.facts, result, meet.number, ruleset=folded.ruleset)
+    facts = (
+        {frozenset(x.players): x for x in folded.facts.meets[meet.number - 1].groups}
+        if meet.number <= len(folded.facts.meets)
+        else {}
+    )
+    return matches, lines, facts
 
 
 def board_game(game: m.Game) -> BoardGame | None:

@@ -163,6 +163,19 @@ def load_playoff_facts(night: m.PlayoffNight) -> PlayoffFacts:
             "id", "division", "round", "number"
         )
     }
+    records, in_progress, started = _match_records(night)
+    divisions = {
+        name: _division_facts(name, seeding, matches, records, in_progress, started)
+        for name, seeding in seedings_of(night.cut, qualifiers).items()
+    }
+    return PlayoffFacts(night, divisions, machines, names)
+
+
+def _match_records(
+    night: m.PlayoffNight,
+) -> tuple[dict[int, PlayoffMatchRecord], dict[int, GameInProgress], set[int]]:
+    """Match id -> its record (no-shows, recorded games, tiebreakers) for each match with one;
+    match id -> its game in progress; the ids of the matches with a game started."""
     games = list(
         m.PlayoffGame.objects.filter(match__playoff_night=night)
         .order_by("match_id", "number")
@@ -178,17 +191,7 @@ def load_playoff_facts(night: m.PlayoffNight) -> PlayoffFacts:
         "match_id", "player_id"
     ):
         absent[match_pk].append(player_key(player))
-    tiebreakers: dict[int, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
-    tiebreaker_machine: dict[int, str] = {}
-    for match_pk, tb, machine, player in (
-        m.TiebreakerPlace.objects.filter(
-            tiebreaker__playoff_night=night, tiebreaker__purpose=m.Tiebreaker.Purpose.MATCH
-        )
-        .order_by("tiebreaker_id", "place")
-        .values_list("tiebreaker__match_id", "tiebreaker_id", "tiebreaker__machine_id", "player_id")
-    ):
-        tiebreakers[match_pk][tb].append(player_key(player))
-        tiebreaker_machine[tb] = str(machine) if machine else "drawn machine"
+    tiebreakers = _tiebreaker_games(night)
     by_match_games: dict[int, list[PlayoffGame]] = defaultdict(list)
     in_progress: dict[int, GameInProgress] = {}
     started: set[int] = set()
@@ -199,31 +202,61 @@ def load_playoff_facts(night: m.PlayoffNight) -> PlayoffFacts:
             in_progress[match_pk] = GameInProgress(game_id, number, machine_id, title)
             continue
         by_match_games[match_pk].append(_rules_game(str(machine_id), lines))
-    seedings = seedings_of(night.cut, qualifiers)
-    divisions: dict[str, DivisionFacts] = {}
-    for name, seeding in seedings.items():
-        records: dict[str, PlayoffMatchRecord] = {}
-        progress: dict[str, GameInProgress] = {}
-        started_ids: set[str] = set()
-        for pk, (division, mid) in matches.items():
-            if division != name:
-                continue
-            if pk in in_progress:
-                progress[mid] = in_progress[pk]
-            if pk in started:
-                started_ids.add(mid)
-            record = PlayoffMatchRecord(
-                absent=tuple(absent.get(pk, ())),
-                games=tuple(by_match_games.get(pk, ())),
-                tiebreakers=tuple(
-                    PlayoffGame(machine=tiebreaker_machine[tb], order=tuple(order))
-                    for tb, order in tiebreakers.get(pk, {}).items()
-                ),
-            )
-            if record.absent or record.games or record.tiebreakers:
-                records[mid] = record
-        divisions[name] = DivisionFacts(seeding, records, progress, frozenset(started_ids))
-    return PlayoffFacts(night, divisions, machines, names)
+    records = {
+        pk: PlayoffMatchRecord(
+            absent=tuple(absent.get(pk, ())),
+            games=tuple(by_match_games.get(pk, ())),
+            tiebreakers=tuple(tiebreakers.get(pk, ())),
+        )
+        for pk in {*absent, *by_match_games, *tiebreakers}
+    }
+    return records, in_progress, started
+
+
+def _tiebreaker_games(night: m.PlayoffNight) -> dict[int, list[PlayoffGame]]:
+    """Match id -> its recorded tiebreaker games (R6.5-a), each as its machine and order."""
+    orders: dict[int, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
+    machine_of: dict[int, str] = {}
+    for match_pk, tb, machine, player in (
+        m.TiebreakerPlace.objects.filter(
+            tiebreaker__playoff_night=night, tiebreaker__purpose=m.Tiebreaker.Purpose.MATCH
+        )
+        .order_by("tiebreaker_id", "place")
+        .values_list("tiebreaker__match_id", "tiebreaker_id", "tiebreaker__machine_id", "player_id")
+    ):
+        orders[match_pk][tb].append(player_key(player))
+        machine_of[tb] = str(machine) if machine else "drawn machine"
+    return {
+        match_pk: [
+            PlayoffGame(machine=machine_of[tb], order=tuple(order)) for tb, order in by_tb.items()
+        ]
+        for match_pk, by_tb in orders.items()
+    }
+
+
+def _division_facts(
+    name: str,
+    seeding: PlayoffSeeding,
+    matches: Mapping[int, tuple[str, str]],
+    records: Mapping[int, PlayoffMatchRecord],
+    in_progress: Mapping[int, GameInProgress],
+    started: set[int],
+) -> DivisionFacts:
+    """Division `name`'s facts: its matches' records, games in progress and started matches,
+    by the rules' match id."""
+    division_records: dict[str, PlayoffMatchRecord] = {}
+    progress: dict[str, GameInProgress] = {}
+    started_ids: set[str] = set()
+    for pk, (division, mid) in matches.items():
+        if division != name:
+            continue
+        if pk in in_progress:
+            progress[mid] = in_progress[pk]
+        if pk in started:
+            started_ids.add(mid)
+        if pk in records:
+            division_records[mid] = records[pk]
+    return DivisionFacts(seeding, division_records, progress, frozenset(started_ids))
 
 
 def seedings_of(cut: int, qualifiers: list[m.Qualifier]) -> dict[str, PlayoffSeeding]:
