@@ -35,25 +35,13 @@ from enum import StrEnum
 from flipwell.rules.errors import RuleError
 
 DEFINITIONS_URL = "https://www.ifpapinball.com/definitions/"
-
-
 TGP_GUIDE_URL = "https://www.ifpapinball.com/tgpguide/"
-
-
 TGP_BASICS_URL = "https://www.ifpapinball.com/td101-tgp-and-tiebreakers/"
-
-
 TGP_FINALS_URL = "http://tiltforums.com/t/wppr-v5-8-sneak-peek/7650/628"
-
-
 FEE_URL = "https://www.ifpapinball.com/payment/"
-
-
 GLOBAL_FEE_URL = (
     "https://www.ifpapinball.com/ifpa-wppr-system-global-endorsement-fee-to-start-in-2023/"
 )
-
-
 SMALL_LEAGUE_URL = (
     "http://tiltforums.com/t/ifpa-league-and-tournament-definitions-proposed-rules/7362"
 )
@@ -109,36 +97,26 @@ SESSIONS = IfpaSource(
     "toward a player's standing",
     DEFINITIONS_URL,
 )
-
-
 ATTENDANCE = IfpaSource(
     "League members must compete in at least 50% of the sessions held in a season to be "
     "included in the results submitted to the IFPA",
     DEFINITIONS_URL,
 )
-
-
 DIRECT_PLAY = IfpaSource(
     "Leagues of 50 or more members must contain direct-play formats for the regular season "
     "and finals",
     DEFINITIONS_URL,
 )
-
-
 FINALS = IfpaSource(
     "A finals part must include at least 10% of the participants (for an indirect-play "
     "league's finals, and for the finals' games to add to the TGP)",
     SMALL_LEAGUE_URL,
 )
-
-
 TGP = IfpaSource(
     "25 meaningful games grade an event at 100% (4% a game); a 4-player game counts twice, a "
     "3-player game 1.5 times; with a separate finals part the ceiling is 200%",
     TGP_GUIDE_URL,
 )
-
-
 FEE = IfpaSource("An endorsement fee per player per event (USD 1 in North America)", FEE_URL)
 
 
@@ -189,7 +167,6 @@ PARAMETER_BOUNDS: dict[str, IfpaBounds] = {
     "fee_cents_per_player": IfpaBounds(0, 100_000, IfpaSource(FEE.rule, GLOBAL_FEE_URL)),
 }
 """The bounds of every number of `IfpaParameters` (the currency is a 3-letter code)."""
-
 
 IFPA_DEFAULTS = IfpaParameters()
 """The IFPA's figures as its pages give them."""

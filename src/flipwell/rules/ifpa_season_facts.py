@@ -83,8 +83,6 @@ class IfpaSeasonFacts:
 
 GAMES_PER_MATCH = 4
 """R3.3-b: a group's match is four games."""
-
-
 PLAYOFF_GAMES = 3
 """R6.3-c: every playoff match is three games."""
 

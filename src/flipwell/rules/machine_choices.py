@@ -197,7 +197,6 @@ tonight and a playable machine it has not played remains (R5-e, R4-b, A22, A53);
 another group is already waiting for it (R5-g); in_use: another group is playing it and is not
 on its final ball (R5-d)."""
 
-
 REFUSAL_RULES: dict[RefusalCode, tuple[str, ...]] = {
     "unplayable": ("R7.3-r",),
     "already_played": ("R5-e", "R4-b"),

@@ -33,13 +33,8 @@ from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.values import PlayerId
 
 MalfunctionKind = Literal["major", "catastrophic"]
-
-
 MalfunctionRulingKind = Literal["major", "catastrophic", "positive", "not_serious"]
-
-
 MALFUNCTION_RULING_KINDS: tuple[MalfunctionRulingKind, ...] = get_args(MalfunctionRulingKind)
-
 
 MalfunctionReason = Literal[
     "forced_tilt_stuck_ball",
@@ -63,10 +58,7 @@ MalfunctionReason = Literal[
     "unfair_advantage_avoidable",
     "other",
 ]
-
-
 MALFUNCTION_REASONS: tuple[MalfunctionReason, ...] = get_args(MalfunctionReason)
-
 
 REASON_RULINGS: Mapping[str, tuple[MalfunctionRulingKind, str, str]] = {
     # R7.3-e: the rulebook's examples of major malfunctions.
@@ -133,7 +125,6 @@ REASON_RULINGS: Mapping[str, tuple[MalfunctionRulingKind, str, str]] = {
 }
 """Each listed reason code's kind, rule ID and explanation; "other" is the LO's call."""
 
-
 GAME_ENDING_REASONS: frozenset[MalfunctionReason] = frozenset(
     {"slam_tilt", "machine_failure", "power_loss", "fire"}
 )
@@ -142,10 +133,7 @@ power, fire (R7.3-h) and any slam tilt (R8.4-c). Each player's balls never launc
 catastrophic malfunctions and the current ball a major (R7.3-i, A32): `catastrophic_event`.
 Reason "other" is never among them: the LO rules each player's ball himself (R7.3-j)."""
 
-
 SERIOUS: tuple[MalfunctionRulingKind, ...] = ("major", "catastrophic")
-
-
 COMPENSATORY_MAJORS = 2
 """R7.3-k: this many major malfunctions to one player in one game give a compensatory game."""
 

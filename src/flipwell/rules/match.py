@@ -32,7 +32,6 @@ from flipwell.rules.values import PlayerId, PointLine
 GAMES_PER_MATCH = 4
 """§4: a match is four games."""
 
-
 ZERO_SCORE_RULES = {"opponents_ball": "R8.2-a", "deathsave": "R8.7-a", "penalty": "R8.5-c"}
 """Why a present player's machine score can be set to zero, and the rule that says so."""
 

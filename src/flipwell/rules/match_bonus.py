@@ -19,13 +19,15 @@ from flipwell.rules.checks import check_player, check_score, check_unique, point
 from flipwell.rules.errors import RuleError, about_player, about_players
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.scoring import (
-    MATCH_FORFEIT_EXCLUSION,
     ORDINALS,
     PLACE_POINTS,
     versus_sum,
     versus_triple,
 )
 from flipwell.rules.values import Finish, PlayerId, PointLine
+
+MATCH_FORFEIT_EXCLUSION = 3
+"""R3.3-g: a player who forfeits this many games of a match or more gets no match bonus."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,13 +25,7 @@ PLACE_POINTS: Mapping[int, tuple[int, ...]] = {
     3: (7, 4, 1),  # R3.2-c
     2: (7, 1),  # R3.2-a
 }
-
-
 PLACE_RULES = {4: "R3.2-e", 3: "R3.2-c", 2: "R3.2-a", 1: "A11"}
-
-
-MATCH_FORFEIT_EXCLUSION = 3
-"""R3.3-g: a player who forfeits this many games of a match or more gets no match bonus."""
 
 
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}

@@ -192,7 +192,6 @@ NoPickCode = Literal[
 """Why nobody may pick a group's next machine now (`NextPick.reason`): stable names a client may
 rely on."""
 
-
 _NO_PICK: dict[NoPickCode, tuple[str, tuple[str, ...]]] = {
     "meet_not_open": ("the meet is not under way: machines are picked only during it", ()),
     "first_game_drawn": ("game 1's machine is drawn at random when the meet starts", ("R5-a",)),

@@ -23,8 +23,6 @@ from flipwell.rules.values import PlayerId
 from flipwell.rules.violations import Violation, ViolationEffect, violation_effect
 
 PenaltyEffect = Literal["none", "game_forfeit", "season_forfeit"]
-
-
 PenaltyTarget = Literal["current_game", "best_completed_game", "next_game", "lo_decision", "none"]
 
 

@@ -25,7 +25,6 @@ OPPONENTS_BALL_CHOICES: tuple[InterferenceChoice, ...] = (
 """R8.2-c: a victim whose ball an opponent played may continue, drain and take one more ball,
 or replay the whole game."""
 
-
 INTERFERENCE_CHOICES: tuple[InterferenceChoice, ...] = ("continue_plus_one_ball", "replay_game")
 """R8.3-b: a victim of other interference may replay, or continue with one additional ball."""
 

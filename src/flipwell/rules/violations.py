@@ -33,8 +33,6 @@ ViolationKind = Literal[
     "vandalism",
     "detrimental_conduct",
 ]
-
-
 VIOLATION_KINDS: tuple[ViolationKind, ...] = get_args(ViolationKind)
 
 

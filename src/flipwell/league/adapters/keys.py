@@ -14,8 +14,6 @@ from typing import TypeVar
 from flipwell.league import models as m
 
 PLAYED = (m.Meet.Status.OPEN, m.Meet.Status.CLOSED)
-
-
 Score = TypeVar("Score", int, int | None)
 
 

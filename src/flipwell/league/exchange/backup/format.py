@@ -23,49 +23,23 @@ from django.utils.crypto import salted_hmac
 from flipwell.league import enums
 
 FORMAT = "flipwell-backup"
-
-
 FORMAT_VERSION = 1
-
-
 APP_LABEL = "league"
-
-
 USER_FIELDS = ("username", "first_name", "last_name", "email", "password")
-
-
 BATCH_SIZE = 500
-
-
 CHECKSUM_PREFIX = "sha256:"
-
-
 SIGNATURE_PREFIX = "hmac-sha256:"
-
-
 SIGNATURE_SALT = "flipwell.league.exchange.backup"
 """The HMAC's salt: a key derived for backups only, never one that signs cookies or links."""
-
-
 MAX_DEPTH = 64
 """The deepest nesting of JSON a backup file may have (see *depth*)."""
-
-
 JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-
-
 JSON_BRACKET = re.compile(r"[\[\]{}]")
-
-
 ROW_KEYS = frozenset({"pk", "fields"})
-
-
 NOT_BACKED_UP: frozenset[str] = frozenset(
     {"league.apitoken", "league.derivedresult", "league.idempotencykey", "league.notice"}
 )
 """League models whose rows a backup leaves out (see the module docstring)."""
-
-
 LEGACY_VALUES: Mapping[tuple[str, str], Mapping[str, str]] = {
     ("league.specialruling", "kind"): enums.LEGACY_SPECIAL_RULING_KINDS,
 }

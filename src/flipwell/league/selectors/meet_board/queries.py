@@ -99,11 +99,7 @@ def meet_matches(result: SeasonResult, number: int) -> dict[frozenset[str], Matc
 
 
 _MEMBER_COLUMNS = ("group_id", "player_id", "player__first_name", "player__last_name")
-
-
 _GAME_COLUMNS = ("id", "group_id", "number", "machine_id", "machine__title", "chosen_by_id")
-
-
 _LINE_COLUMNS = (
     "submission__game_id",
     "submission__version",
