@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine
 
 from flipwell.league import models as m
-from flipwell.league.selectors.meet_board import BoardGroup, MeetBoard
+from flipwell.league.selectors.meet_board.values import BoardGroup, MeetBoard
 from tests import factories as f
 
 REFUSED = (ValidationError, PermissionDenied)

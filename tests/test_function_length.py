@@ -1,10 +1,13 @@
-"""Short functions where the writes and the front ends are: none over `LIMIT` lines.
+"""Short functions: none over `LIMIT` lines anywhere in flipwell (issue 35).
 
 Words:
 - *length*: a function's lines from its ``def`` line to its last line, docstring and blank
   lines included (decorators not). Nested functions and methods are measured too.
-- *checked folders*: `FOLDERS`, under ``src/flipwell``: the services (each a few named steps:
-  parse, build facts, ask the rules, persist, finish) and the front ends' entry points.
+- *checked modules*: every module under ``src/flipwell`` but the exempt ones (`EXEMPT_FOLDERS`,
+  `EXEMPT`): the migrations (Django writes them) and the demo league's data. A long function
+  is a few named steps (parse, build facts, ask the rules, persist, finish) written as one.
+- *split by another change*: `SPLIT_BY_ANOTHER_CHANGE`, functions over the limit today that a
+  change made in parallel splits; each entry goes once that change is merged.
 """
 
 from __future__ import annotations
@@ -17,12 +20,25 @@ import flipwell
 
 SRC = Path(flipwell.__file__).parent
 LIMIT = 60
+EXEMPT_FOLDERS = ("migrations",)
+"""Folders (at any depth under src/flipwell) whose functions are not measured."""
+EXEMPT = ("league/exchange/demo.py",)
+"""Modules (under src/flipwell) whose functions are not measured: data, not code."""
 FOLDERS = (
     "league/services",
     "web/views",
     "api/endpoints",
 )
-"""The folders (under src/flipwell) whose every function is at most `LIMIT` lines."""
+"""Folders that must hold functions (a renamed folder would silently check nothing)."""
+
+# Over the limit today and split by a change made in parallel with this one (issue 35: the
+# API). The merger empties this list; an entry no longer over the limit fails
+# `test_split_by_another_change_is_still_over_the_limit`.
+SPLIT_BY_ANOTHER_CHANGE: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("api/errors.py", "install_error_handlers"),
+    }
+)
 
 
 def long_functions(source: str, *, limit: int = LIMIT) -> list[tuple[str, int]]:
@@ -36,16 +52,45 @@ def long_functions(source: str, *, limit: int = LIMIT) -> list[tuple[str, int]]:
 
 
 def _checked_files() -> list[Path]:
-    return sorted(path for folder in FOLDERS for path in (SRC / folder).rglob("*.py"))
+    """Every module under src/flipwell but the exempt ones."""
+    return sorted(
+        path
+        for path in SRC.rglob("*.py")
+        if not any(part in EXEMPT_FOLDERS for part in path.relative_to(SRC).parts)
+        and path.relative_to(SRC).as_posix() not in EXEMPT
+    )
 
 
-def test_no_function_over_60_lines_in_services_views_and_endpoints() -> None:
-    too_long = [
-        f"{path.relative_to(SRC.parents[1])}: {name} has {length} lines"
+def _long_functions_by_module() -> list[tuple[str, str, int]]:
+    """(module under src/flipwell, function, length) of every function over `LIMIT` lines."""
+    return [
+        (path.relative_to(SRC).as_posix(), name, length)
         for path in _checked_files()
         for name, length in long_functions(path.read_text(encoding="utf-8"))
     ]
+
+
+def test_no_function_over_60_lines() -> None:
+    too_long = [
+        f"src/flipwell/{module}: {name} has {length} lines"
+        for module, name, length in _long_functions_by_module()
+        if (module, name) not in SPLIT_BY_ANOTHER_CHANGE
+    ]
     assert too_long == [], f"functions over {LIMIT} lines (split them into steps): {too_long}"
+
+
+def test_split_by_another_change_is_still_over_the_limit() -> None:
+    still = {(module, name) for module, name, _ in _long_functions_by_module()}
+    stale = sorted(SPLIT_BY_ANOTHER_CHANGE - still)
+    assert stale == [], f"split already: remove from SPLIT_BY_ANOTHER_CHANGE: {stale}"
+
+
+def test_the_exempt_modules_exist_and_are_left_out() -> None:
+    checked = {path.relative_to(SRC).as_posix() for path in _checked_files()}
+    assert [name for name in EXEMPT if not (SRC / name).exists()] == []
+    assert not checked & set(EXEMPT)
+    assert not any("/migrations/" in name for name in checked)
+    assert {"rules/season.py", "league/selectors/standings.py", "web/charts.py"} <= checked
 
 
 def test_every_checked_folder_exists_and_has_functions() -> None:

@@ -8,7 +8,7 @@ import datetime
 import pytest
 
 from flipwell.league import models as m
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.services.meet_machines.next_machine import choose_next_machine
 from flipwell.league.services.meets.close import close_meet
 from flipwell.league.services.meets.schedule import schedule_meet

@@ -13,7 +13,7 @@ from django.core.management import call_command
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.players_csv import COLUMNS
-from flipwell.league.selectors.playoffs import playoff_bracket
+from flipwell.league.selectors.playoffs.bracket import playoff_bracket
 from tests import factories as f
 from tests.api.conftest import GOLDEN, bearer, token
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 from flipwell.api.api import api
 from flipwell.league import models as m
 from flipwell.league.player_link_tokens import token_for
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.services.corrections import request_correction
 from flipwell.league.services.identity import merge_players
 from flipwell.league.services.invitations import invite_official

@@ -21,7 +21,7 @@ from flipwell.api.refusal_codes import API_CODES, REFUSING, TRANSPORT, WRITE_COD
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.refusals import CODES
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.services.malfunctions.compensatory import request_compensatory_game
 from flipwell.league.services.malfunctions.report import report_malfunction
 from tests.api.conftest import post, token

@@ -7,7 +7,7 @@ import datetime
 import pytest
 
 from flipwell.league import models as m
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.services.corrections import request_correction
 from tests import factories as f
 from tests.api.conftest import post, token

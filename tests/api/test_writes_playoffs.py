@@ -8,7 +8,7 @@ import re
 import pytest
 
 from flipwell.league import models as m
-from flipwell.league.selectors.playoffs import playoff_bracket
+from flipwell.league.selectors.playoffs.bracket import playoff_bracket
 from flipwell.league.services.playoff_matches.games import record_playoff_game, start_playoff_game
 from flipwell.league.services.playoff_matches.missing_players import playoff_start, record_no_show
 from flipwell.league.services.playoff_matches.tiebreakers import record_playoff_tiebreaker

@@ -19,7 +19,8 @@ from django.utils import timezone
 from playwright.sync_api import Locator, Page, expect
 
 from flipwell.league import models as m
-from flipwell.league.selectors.meet_board import BoardGroup, meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
+from flipwell.league.selectors.meet_board.values import BoardGroup
 from tests import factories as f
 
 PASSWORD = "correct horse battery staple"  # UserFactory's

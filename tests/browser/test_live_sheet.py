@@ -14,7 +14,7 @@ import re
 from playwright.sync_api import Page, Response, expect
 
 from flipwell.league import models as m
-from flipwell.league.selectors.meet_board import BoardGroup
+from flipwell.league.selectors.meet_board.values import BoardGroup
 from flipwell.league.services.meets.start import start_meet
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import screenshot, sheet_path, visit

@@ -25,7 +25,8 @@ from django.core.management import call_command
 from playwright.sync_api import Locator, Page, expect
 
 from flipwell.league import models as m
-from flipwell.league.selectors.meet_board import BoardGroup, meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
+from flipwell.league.selectors.meet_board.values import BoardGroup
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import log_in, screenshot, visit
 from tests.browser.night import choose_machine, confirm_scores, enter_scores, shows

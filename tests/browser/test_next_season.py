@@ -19,7 +19,7 @@ from playwright.sync_api import Page, expect
 
 from flipwell.league import models as m
 from flipwell.league import services
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import DESKTOP, PHONE, log_in, screenshot, visit
 from tests.browser.night import (

@@ -17,7 +17,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from flipwell.league import models as m
-from flipwell.league.selectors.playoffs import MatchView, playoff_bracket
+from flipwell.league.selectors.playoffs.bracket import MatchView, playoff_bracket
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import DESKTOP, PHONE, PRINT, log_in, screenshot, visit
 from tests.browser.night import OFFICIAL, PASSWORD, SLUG, shows

@@ -22,7 +22,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from flipwell.league import models as m
 from flipwell.league.exchange.demo import FINISHED_SEASON_FILE, MACHINES, demo_season_file
-from flipwell.league.selectors.playoffs import DivisionView, MatchView, playoff_bracket
+from flipwell.league.selectors.playoffs.bracket import DivisionView, MatchView, playoff_bracket
 from flipwell.league.services.leagues import create_league
 from flipwell.league.services.season_files import import_season_file
 from tests import factories as f

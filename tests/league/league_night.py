@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.services.meet_machines.next_machine import choose_next_machine
 from flipwell.league.services.meets.start import start_meet
 from flipwell.league.services.scores import confirm_scores, submit_scores

@@ -29,9 +29,9 @@ from typing import Any
 from django.test import Client
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key
+from flipwell.league.adapters.keys import player_key
 from flipwell.league.results import season_fold
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.selectors.scoresheet import scoresheet
 from flipwell.league.selectors.standings import PlayerHistory, player_history
 

@@ -14,20 +14,19 @@ from django.db.migrations.recorder import MigrationRecorder
 
 from flipwell.cli import main
 from flipwell.league import models as m
-from flipwell.league.adapters import season_facts
-from flipwell.league.exchange.backup import (
+from flipwell.league.adapters.season_facts import season_facts
+from flipwell.league.exchange.backup.format import (
     FORMAT_VERSION,
     USER_FIELDS,
     BackupError,
     backup_checksum,
-    backup_contents,
     backup_models,
     backup_signature,
-    json_depth,
-    restore_backup,
     seal,
-    write_backup,
 )
+from flipwell.league.exchange.backup.reading import backup_contents, json_depth
+from flipwell.league.exchange.backup.restoring import restore_backup
+from flipwell.league.exchange.backup.writing import write_backup
 from flipwell.league.exchange.demo import create_demo_league
 from flipwell.league.selectors.standings import standings
 from flipwell.league.services.season_files import import_season_file

@@ -9,7 +9,8 @@ from django.test import Client
 
 from flipwell.league import caches, results
 from flipwell.league import models as m
-from flipwell.league.adapters import ruleset_for, season_facts
+from flipwell.league.adapters.rulesets import ruleset_for
+from flipwell.league.adapters.season_facts import season_facts
 from flipwell.rules import fold_season
 from tests.league import league_night as night_
 

@@ -14,7 +14,8 @@ import pytest
 from django.db import DatabaseError
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, season_facts
+from flipwell.league.adapters.keys import player_key
+from flipwell.league.adapters.season_facts import season_facts
 from flipwell.league.compiled import CompiledQuery, flag, rows_together
 from flipwell.league.selectors import revisions
 from tests import factories as f

@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from flipwell.league import models as m
-from flipwell.league.adapters import season_facts
+from flipwell.league.adapters.season_facts import season_facts
 from flipwell.league.services.corrections import request_correction, respond_to_correction
 from flipwell.league.services.meets.close import close_meet
 from flipwell.rules.season import fold_season

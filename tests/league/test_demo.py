@@ -8,9 +8,10 @@ from django.contrib.auth.models import User
 
 from flipwell.cli import main
 from flipwell.league import models as m
-from flipwell.league.adapters import ruleset_for, season_facts
+from flipwell.league.adapters.rulesets import ruleset_for
+from flipwell.league.adapters.season_facts import season_facts
 from flipwell.league.exchange.demo import DEMO_LEAGUE_NAME, MACHINES, create_demo_league
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.rules.season import fold_season
 from tests import factories as f
 

@@ -13,8 +13,8 @@ from flipwell.league import enums
 from flipwell.league import models as m
 from flipwell.league.enums import LITERALS, literal_values
 from flipwell.rules import Ruleset
+from flipwell.rules.machine_replacement import Replacement
 from flipwell.rules.playoffs import ROUND_NAMES
-from flipwell.rules.selection import Replacement
 from flipwell.rules.treasury import EntryKind
 from flipwell.web import forms as f
 from flipwell.web.forms.fields import plain_choices

@@ -13,7 +13,7 @@ from django.core.management import call_command
 
 from flipwell.cli import main
 from flipwell.league import models as m
-from flipwell.league.adapters import season_facts
+from flipwell.league.adapters.season_facts import season_facts
 from flipwell.league.exchange.exports import (
     SCORES_COLUMNS,
     STANDINGS_COLUMNS,

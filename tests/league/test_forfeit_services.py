@@ -5,7 +5,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from flipwell.league import models as m
-from flipwell.league.adapters import season_facts
+from flipwell.league.adapters.season_facts import season_facts
 from flipwell.league.services.forfeits import (
     designate_forfeit_non_countable,
     designate_late_join_forfeits,
@@ -99,7 +99,7 @@ def test_record_late_join_that_cannot_join_is_a_late_forfeit(night, meet):
 
 def test_record_late_join_joins_and_plays_last(night, meet):
     """R2.3-a, R5.2-c: the late joiner plays last in the game he joins."""
-    from flipwell.league.selectors.meet_board import meet_board
+    from flipwell.league.selectors.meet_board.board import meet_board
 
     arrival = record_late_join(
         game=game(meet, 1, 1), player=night.players[0], machine_allows_joining=True,

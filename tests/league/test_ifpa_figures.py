@@ -1,5 +1,5 @@
 """change_ifpa_figure: a league's own IFPA figures, with who, when and why (IFPA league
-definitions, endorsement fee; `flipwell.rules.ifpa_compliance`)."""
+definitions, endorsement fee; `flipwell.rules.ifpa_parameters`)."""
 
 from __future__ import annotations
 

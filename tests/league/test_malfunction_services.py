@@ -5,7 +5,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
-from flipwell.league.adapters import season_facts
+from flipwell.league.adapters.season_facts import season_facts
 from flipwell.league.selectors.machine_history import machine_histories
 from flipwell.league.services.corrections import request_correction
 from flipwell.league.services.forfeits import record_forfeit

@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
 from flipwell.league.selectors.console import meet_forfeits
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.selectors.standings import standings
 from flipwell.league.services import ConflictError
 from flipwell.league.services.forfeits import designate_forfeit_non_countable

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.adapters import season_facts
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.services.corrections import request_correction, respond_to_correction
 from flipwell.league.services.forfeits import record_forfeit, record_late_join
@@ -24,8 +24,8 @@ from flipwell.league.services.meets.close import close_meet
 from flipwell.league.services.meets.schedule import schedule_meet
 from flipwell.league.services.meets.start import start_meet
 from flipwell.league.services.violations.penalties import record_violation
+from flipwell.rules.machine_draws import draw_first_machines
 from flipwell.rules.season import fold_season
-from flipwell.rules.selection import draw_first_machines
 from tests import factories as f
 from tests.league.league_night import DATE, build_night, game, next_game
 from tests.league.league_night import play as play_game

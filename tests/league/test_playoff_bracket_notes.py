@@ -5,7 +5,7 @@ points with the running total (R6.3-a, R6.3-c)."""
 import pytest
 
 from flipwell.league import models as m
-from flipwell.league.selectors.playoffs import playoff_bracket
+from flipwell.league.selectors.playoffs.bracket import playoff_bracket
 from flipwell.league.services.playoff_matches.games import record_playoff_game, start_playoff_game
 from flipwell.league.services.playoffs import record_withdrawal
 from tests.league.test_playoff_services import official, player, qualified, season  # noqa: F401

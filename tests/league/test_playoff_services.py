@@ -10,7 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from flipwell.league import models as m
 from flipwell.league.models.playoffs import PlayoffNoShow
-from flipwell.league.selectors.playoffs import playoff_bracket
+from flipwell.league.selectors.playoffs.bracket import playoff_bracket
 from flipwell.league.services.playoff_matches.games import record_playoff_game, start_playoff_game
 from flipwell.league.services.playoff_matches.missing_players import (
     playoff_start,

@@ -15,12 +15,9 @@ from django.core.management import call_command
 
 from flipwell.cli import main
 from flipwell.league import models as m
-from flipwell.league.exchange.backup import (
-    BackupError,
-    backup_checksum,
-    restore_backup,
-    write_backup,
-)
+from flipwell.league.exchange.backup.format import BackupError, backup_checksum
+from flipwell.league.exchange.backup.restoring import restore_backup
+from flipwell.league.exchange.backup.writing import write_backup
 from tests import factories as f
 
 

@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from flipwell.league import caches, results
 from flipwell.league import models as m
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.selectors.standings import standings
 from flipwell.league.services.setup.machine_pool import create_machine
 from tests import factories as f

@@ -12,13 +12,16 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, season_facts
+from flipwell.league.adapters.keys import player_key
+from flipwell.league.adapters.season_facts import season_facts
 from flipwell.league.services._edge import rules_edge
 from flipwell.league.services.malfunctions.compensatory import request_compensatory_game
 from flipwell.league.services.malfunctions.report import report_malfunction
 from flipwell.rules import RuleError
-from flipwell.rules.scoring import game_points, match_bonus_points
-from flipwell.rules.season import fold_season, next_groups
+from flipwell.rules.match_bonus import match_bonus_points
+from flipwell.rules.scoring import game_points
+from flipwell.rules.season import fold_season
+from flipwell.rules.season_ladder import next_groups
 from flipwell.rules.season_values import SeasonFacts
 from flipwell.rules.values import Finish
 from tests.league.league_night import build_night, game

@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from flipwell.league import models as m
-from flipwell.league.adapters import season_facts
+from flipwell.league.adapters.season_facts import season_facts
 from flipwell.league.services.forfeits import record_forfeit
 from flipwell.league.services.malfunctions.discarded_scores import (
     record_positive_malfunction_replay,

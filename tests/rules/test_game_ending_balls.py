@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from flipwell.rules.malfunctions import catastrophic_event, last_ball, next_turns
+from flipwell.rules.game_ending_malfunctions import catastrophic_event, last_ball, next_turns
 
 
 def test_last_ball_r7_1_a_one_allowable_extra_ball_on_a_3_ball_game() -> None:

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from flipwell.rules import Finish, game_points, match_bonus_points, reduced_score
-from flipwell.rules.season import fold_season, next_groups
+from flipwell.rules.season import fold_season
+from flipwell.rules.season_ladder import next_groups
 from flipwell.seasonfile import load_season
 
 GOLDEN = Path(__file__).parents[1] / "data" / "golden_season.json"

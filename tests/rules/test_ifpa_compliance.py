@@ -1,5 +1,5 @@
 """The IFPA's league requirements against hand-computed seasons (IFPA league definitions,
-TGP guide, endorsement fee; `flipwell.rules.ifpa_compliance` cites each page)."""
+TGP guide, endorsement fee; `flipwell.rules.ifpa_parameters` cites each page)."""
 
 from fractions import Fraction
 

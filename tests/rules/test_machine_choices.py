@@ -9,16 +9,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flipwell.rules import FWPL_V1, THE_LO, RuleError, Ruleset
-from flipwell.rules.selection import (
+from flipwell.rules.machine_choices import (
     REFUSAL_RULES,
     MachineState,
-    NextPick,
-    PlayedGame,
     check_machine_choice,
     machine_choices,
-    next_pick,
     selectable_machines,
 )
+from flipwell.rules.selection import NextPick, PlayedGame, next_pick
 
 
 def free(machine: str, balls: int = 3) -> MachineState:

@@ -4,28 +4,28 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from flipwell.rules.compensatory_games import (
+    CompensatoryGame,
+    OpenGame,
+    check_next_game_may_start,
+    compensatory_balls,
+    compensatory_entitled,
+    compensatory_score,
+    major_count,
+    request_compensatory_game,
+)
 from flipwell.rules.errors import RuleError
+from flipwell.rules.game_ending_malfunctions import catastrophic_event, ends_the_game, next_turns
 from flipwell.rules.malfunctions import (
     GAME_ENDING_REASONS,
     REASON_RULINGS,
     REFUSED_SERIOUS,
     AnnouncedProblem,
-    CompensatoryGame,
     Malfunction,
     MalfunctionReport,
     MalfunctionRuling,
-    OpenGame,
     automatically_unplayable,
-    catastrophic_event,
-    check_next_game_may_start,
     check_recordable,
-    compensatory_balls,
-    compensatory_entitled,
-    compensatory_score,
-    ends_the_game,
-    major_count,
-    next_turns,
-    request_compensatory_game,
     rule_malfunction,
 )
 from flipwell.rules.ruleset import Ruleset

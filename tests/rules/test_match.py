@@ -8,11 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flipwell.rules import FWPL_V1, AppliedCorrection, RuleError, Ruleset
-from flipwell.rules.match import (
-    Compensatory,
-    GameFacts,
-    MatchFacts,
-    MatchResult,
+from flipwell.rules.match import Compensatory, GameFacts, MatchFacts, MatchResult
+from flipwell.rules.match_scoring import (
     night_places,
     score_checked_match,
     score_match,

@@ -7,7 +7,8 @@ import pytest
 
 from flipwell.rules import Entrant, RuleError
 from flipwell.rules.game_lines import pending_game_lines
-from flipwell.rules.match import GameFacts, MatchFacts, match_as_played, score_match
+from flipwell.rules.match import GameFacts, MatchFacts
+from flipwell.rules.match_scoring import match_as_played, score_match
 from flipwell.rules.season import fold_season
 from flipwell.rules.season_values import MeetFacts, SeasonFacts
 from flipwell.rules.selection import THE_LO, PlayedGame, machine_picker

@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flipwell.rules import Finish, RuleError, Ruleset, match_bonus_points
-from flipwell.rules.scoring import score_game, score_match_bonus
+from flipwell.rules.match_bonus import score_match_bonus
+from flipwell.rules.scoring import score_game
 
 
 def fin(points, place):

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from flipwell.rules.errors import RuleError
 from flipwell.rules.forfeits import night_forfeit_credit
+from flipwell.rules.match_bonus import match_bonus_points
 from flipwell.rules.playoffs import playoff_qualifier_count
 from flipwell.rules.race import (
     MAX_MEET_POINTS,
@@ -16,7 +17,7 @@ from flipwell.rules.race import (
     playoff_race,
 )
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
-from flipwell.rules.scoring import game_points, match_bonus_points
+from flipwell.rules.scoring import game_points
 from flipwell.rules.values import Finish
 from flipwell.rules.values import PlayoffCandidate as C
 

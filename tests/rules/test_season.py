@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from flipwell.rules import FWPL_V1, Entrant, RuleError, Ruleset
 from flipwell.rules.match import GameFacts, MatchFacts
-from flipwell.rules.season import fold_season, may_play_game, next_groups
+from flipwell.rules.season import fold_season, may_play_game
+from flipwell.rules.season_ladder import next_groups
 from flipwell.rules.season_values import MeetFacts, SeasonFacts, ViolationFacts
 from flipwell.rules.violations import Violation
 

@@ -9,21 +9,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flipwell.rules import FWPL_V1, RuleError, Ruleset
-from flipwell.rules.selection import (
-    THE_LO,
+from flipwell.rules.machine_choices import (
     MachineState,
-    PlayedGame,
-    Replacement,
     SelectableMachines,
     check_machine_choice,
-    draw_first_machines,
-    draw_machine,
-    machine_picker,
     on_final_ball,
-    play_order,
-    replacement_machine,
     selectable_machines,
 )
+from flipwell.rules.machine_draws import draw_first_machines, draw_machine
+from flipwell.rules.machine_replacement import Replacement, replacement_machine
+from flipwell.rules.play_order import play_order
+from flipwell.rules.selection import THE_LO, PlayedGame, machine_picker
 
 MACHINES = ["Attack from Mars", "Funhouse", "Medieval Madness", "Monster Bash", "Twilight Zone"]
 

@@ -5,26 +5,23 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flipwell.rules.errors import RuleError
+from flipwell.rules.game_counts import check_restart_needed, game_count_outcome, restart_charge
 from flipwell.rules.ruleset import InterferenceDefaults, Ruleset
-from flipwell.rules.violations import (
+from flipwell.rules.violation_penalties import (
     PenaltyDecision,
-    VictimRemedy,
-    Violation,
     check_game_confirmed,
-    check_restart_needed,
     check_ruled_seriousness,
-    game_count_outcome,
-    interference_remedy,
-    opponents_ball_remedy,
     penalty_decision,
     penalty_game,
-    reduced_score,
-    restart_charge,
-    ruled_accidental,
+)
+from flipwell.rules.violation_remedies import (
+    VictimRemedy,
+    interference_remedy,
+    opponents_ball_remedy,
     victim_remedy,
-    violation_effect,
     violator_charge,
 )
+from flipwell.rules.violations import Violation, reduced_score, ruled_accidental, violation_effect
 
 # --- §8.1 own unallowable extra ball ---
 

@@ -4,7 +4,7 @@ import itertools
 import re
 from fractions import Fraction
 
-from flipwell.league.selectors.playoffs import DivisionView, MatchView
+from flipwell.league.selectors.playoffs.bracket import DivisionView, MatchView
 from flipwell.league.selectors.standings import PlayerRef
 from flipwell.web.charts import (
     LABEL_GAP,

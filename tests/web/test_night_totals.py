@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from flipwell.league import models as m
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.web.scoresheet_tokens import scoresheet_path
 from tests.league.league_night import build_night, game, next_game, play, start
 

@@ -43,8 +43,8 @@ from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.exchange.demo import create_demo_league
 from flipwell.league.notice_worker import queue_due_reminders
-from flipwell.league.selectors.meet_board import meet_board
-from flipwell.league.selectors.playoffs import playoff_bracket
+from flipwell.league.selectors.meet_board.board import meet_board
+from flipwell.league.selectors.playoffs.bracket import playoff_bracket
 from flipwell.web.player_links import player_link_path
 from flipwell.web.scoresheet_tokens import match_sheet_path, scoresheet_path
 from flipwell.web.templatetags.flipwell_words import plain, rules_cited

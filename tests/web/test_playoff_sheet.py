@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from flipwell.league import models as m
-from flipwell.league.selectors.playoffs import playoff_bracket
+from flipwell.league.selectors.playoffs.bracket import playoff_bracket
 from flipwell.web.scoresheet_tokens import match_sheet_path
 from tests import factories as f
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.services.malfunctions.compensatory import (
     record_compensatory_game,
     request_compensatory_game,

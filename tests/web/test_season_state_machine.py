@@ -62,8 +62,8 @@ from hypothesis.stateful import (
 from flipwell.league import models as m
 from flipwell.league import results
 from flipwell.league import services as s
-from flipwell.league.adapters import counted_tie_orders
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.adapters.season_facts import counted_tie_orders
+from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.web.scoresheet_tokens import scoresheet_path
 from tests import night_steps as steps

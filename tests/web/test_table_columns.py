@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from flipwell.league.selectors.meet_board import meet_board
+from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.selectors.standings import player_history, standings
 from flipwell.league.services.season_files import import_season_file
 from flipwell.web.templatetags.flipwell_numbers import num

@@ -19,7 +19,8 @@ from django.http import Http404
 from flipwell.league import models as m
 from flipwell.league.refusals import Refusal
 from flipwell.league.selectors import people
-from flipwell.league.selectors.meet_board import BoardGame, board_game
+from flipwell.league.selectors.meet_board.board import board_game
+from flipwell.league.selectors.meet_board.values import BoardGame
 from flipwell.league.selectors.people import Person
 from flipwell.league.selectors.seasons import current_season_id_subquery, with_state
 

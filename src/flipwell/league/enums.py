@@ -27,7 +27,7 @@ from flipwell.rules.special_rulings import SpecialRulingKind as SpecialRulingKin
 from flipwell.rules.treasury import Account as AccountValue
 from flipwell.rules.treasury import EntryKind
 from flipwell.rules.treasury import Reason as LedgerReasonValue
-from flipwell.rules.violations import PenaltyEffect, PenaltyTarget
+from flipwell.rules.violation_penalties import PenaltyEffect, PenaltyTarget
 from flipwell.rules.violations import ViolationKind as ViolationKindValue
 
 __all__ = [
@@ -120,7 +120,7 @@ RecordedForfeitReason = Literal["absent", "late", "other"]
 PlayoffRoundValue = Literal["quarterfinal", "semifinal", "final"]
 """`flipwell.rules.playoffs.ROUND_NAMES`' values, as a type."""
 ReplacementByValue = Literal["selector", "random", "lo"]
-"""`flipwell.rules.selection.Replacement.by`."""
+"""`flipwell.rules.machine_replacement.Replacement.by`."""
 NewEntryKind = Literal[
     "dues_paid",
     "kitty_in",
@@ -191,7 +191,7 @@ class DeclarationKind(models.TextChoices):
 
 
 class ReplacementBy(models.TextChoices):
-    """`flipwell.rules.selection.Replacement.by` (§5.1, A23)."""
+    """`flipwell.rules.machine_replacement.Replacement.by` (§5.1, A23)."""
 
     SELECTOR = "selector", "The player who selected the machine"
     RANDOM = "random", "Drawn at random again"

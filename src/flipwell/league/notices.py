@@ -45,7 +45,7 @@ from django.core import signing
 from django.db import connection
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key
+from flipwell.league.adapters.keys import player_key
 from flipwell.league.player_link_tokens import token_for
 from flipwell.rules import Night, SeasonResult
 

@@ -24,7 +24,8 @@ from django.db import IntegrityError, transaction
 
 from flipwell.league import caches
 from flipwell.league import models as m
-from flipwell.league.adapters import season_facts, season_ruleset
+from flipwell.league.adapters.rulesets import season_ruleset
+from flipwell.league.adapters.season_facts import season_facts
 from flipwell.rules import Ruleset, SeasonFacts, SeasonResult, fold_season
 
 

@@ -128,23 +128,7 @@ def meet_date_checks(
     day = _check_weekday(league_day)
     meets = check_count(number_of_meets, what="the season's number of meets", minimum=1)
     check_count(number, what="the meet's number", minimum=1)
-    found = []
-    span = timedelta(weeks=SEASON_SPAN_WEEKS_PER_MEET * meets)
-    if first_meet is not None and number != 1:
-        earliest, last = first_meet, first_meet + span - timedelta(days=1)
-        since = f"meet 1, {_day(first_meet)}"
-    else:
-        earliest, last = set_up - span, set_up + span
-        since = f"either side of the day the season was set up, {_day(set_up)}"
-    if not earliest <= on <= last:
-        found.append(
-            MeetDateProblem(
-                "outside_season",
-                f"{_day(on)} is outside the season: {meets} weekly meet"
-                f"{'s' if meets != 1 else ''} and as many weeks again for nights moved run from "
-                f"{_day(earliest)} to {_day(last)} ({since}; R2-a)",
-            )
-        )
+    found = _outside_season(number, on, meets, set_up=set_up, first_meet=first_meet)
     if previous is not None and on < previous:
         found.append(
             MeetDateProblem(
@@ -170,6 +154,31 @@ def meet_date_checks(
             )
         )
     return tuple(found)
+
+
+def _outside_season(
+    number: int, on: date, meets: int, *, set_up: date, first_meet: date | None
+) -> list[MeetDateProblem]:
+    """The outside_season problem of meet `number` `on` a date, if it has it (R2-a): the
+    season's weekly meets and as many weeks again, from meet 1 (or either side of the day the
+    season was set up)."""
+    span = timedelta(weeks=SEASON_SPAN_WEEKS_PER_MEET * meets)
+    if first_meet is not None and number != 1:
+        earliest, last = first_meet, first_meet + span - timedelta(days=1)
+        since = f"meet 1, {_day(first_meet)}"
+    else:
+        earliest, last = set_up - span, set_up + span
+        since = f"either side of the day the season was set up, {_day(set_up)}"
+    if earliest <= on <= last:
+        return []
+    return [
+        MeetDateProblem(
+            "outside_season",
+            f"{_day(on)} is outside the season: {meets} weekly meet"
+            f"{'s' if meets != 1 else ''} and as many weeks again for nights moved run from "
+            f"{_day(earliest)} to {_day(last)} ({since}; R2-a)",
+        )
+    ]
 
 
 def written_day(on: date) -> str:

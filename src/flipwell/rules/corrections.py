@@ -157,21 +157,10 @@ def decide_correction(
     considered only with an LO override that gives a reason.
     """
     _check_request(request)
-    members = check_unique(quorum, what="the correction quorum")
-    if not members:
-        raise RuleError("a correction needs at least one player to agree (R3-c)")
-    if request.player not in members:
-        raise about_player(
-            "{player} is not among the players asked about this game", request.player
-        )
+    members = _checked_quorum(request, quorum)
     if meet_closed and ruleset.corrections_until == "meet_closed":
         _check_override(override)
-    answered = check_unique((r.player for r in responses), what="the responses")
-    for response in responses:
-        if response.player not in members:
-            raise about_player("{player} is not among the players asked (A45)", response.player)
-        if not isinstance(response.agrees, bool):
-            raise about_player("{player}'s response must be agree or disagree", response.player)
+    answered = _checked_responses(responses, members)
     disagreeing = tuple(r.player for r in responses if not r.agrees)
     awaiting = tuple(p for p in members if p not in answered)
     change = f"{request.player}'s score {fmt(request.recorded)} → {fmt(request.corrected)}"
@@ -204,6 +193,31 @@ def decide_correction(
         "R3-d",
         f"every player agreed: {change}",
     )
+
+
+def _checked_quorum(request: CorrectionRequest, quorum: Sequence[PlayerId]) -> list[PlayerId]:
+    """The quorum's players, the requester among them (R3-c); RuleError otherwise."""
+    members = check_unique(quorum, what="the correction quorum")
+    if not members:
+        raise RuleError("a correction needs at least one player to agree (R3-c)")
+    if request.player not in members:
+        raise about_player(
+            "{player} is not among the players asked about this game", request.player
+        )
+    return members
+
+
+def _checked_responses(
+    responses: Sequence[CorrectionResponse], members: Sequence[PlayerId]
+) -> list[PlayerId]:
+    """The players who answered: one response each, from the quorum only (R3-b, A45)."""
+    answered = check_unique((r.player for r in responses), what="the responses")
+    for response in responses:
+        if response.player not in members:
+            raise about_player("{player} is not among the players asked (A45)", response.player)
+        if not isinstance(response.agrees, bool):
+            raise about_player("{player}'s response must be agree or disagree", response.player)
+    return answered
 
 
 def _check_request(request: CorrectionRequest) -> None:

@@ -76,6 +76,53 @@ def extra_ball_ruling(
     and leaves the allowance untouched.
     """
     allowance = allowable_extra_balls(balls_per_game)
+    _check_ruling_facts(
+        source=source,
+        collected_before=collected_before,
+        compensatory_game=compensatory_game,
+        collected_in_original_game=collected_in_original_game,
+    )
+    played_normally = _played_normally(source, interference_compensation)
+    if played_normally is not None:
+        return played_normally
+    counts_original = compensatory_game and ruleset.eb_allowance_scope == "original_game"
+    already = collected_before + (collected_in_original_game if counts_original else 0)
+    rule = "R7.2-b" if source in ("replay", "special") else "R7.1-a"
+    if allowance == 0:
+        return _one_handed("A50", f"a {balls_per_game}-ball machine allows no extra ball")
+    if already < allowance:
+        return ExtraBallRuling(
+            is_extra_ball=True,
+            allowable=True,
+            one_handed=False,
+            rule=rule,
+            reason="the player's one allowable extra ball for this game",
+        )
+    scope = (
+        " (original game included, A62)" if counts_original and collected_in_original_game else ""
+    )
+    return _one_handed(rule, f"the allowable extra ball was already collected{scope}")
+
+
+def _one_handed(rule: str, why: str) -> ExtraBallRuling:
+    """An extra ball beyond the allowance: played one-handed (R7.1-a, A50)."""
+    return ExtraBallRuling(
+        is_extra_ball=True,
+        allowable=False,
+        one_handed=True,
+        rule=rule,
+        reason=f"{why}: play it one-handed",
+    )
+
+
+def _check_ruling_facts(
+    *,
+    source: ExtraBallSource,
+    collected_before: int,
+    compensatory_game: bool,
+    collected_in_original_game: int,
+) -> None:
+    """`extra_ball_ruling`'s facts as the rules allow them (A62); RuleError otherwise."""
     check_count(collected_before, what="extra balls collected before")
     check_count(collected_in_original_game, what="extra balls collected in the original game")
     if source not in EXTRA_BALL_SOURCES:
@@ -85,6 +132,14 @@ def extra_ball_ruling(
         raise RuleError(
             "extra balls collected in the original game only matter in a compensatory game (A62)"
         )
+
+
+def _played_normally(
+    source: ExtraBallSource, interference_compensation: bool
+) -> ExtraBallRuling | None:
+    """The ruling for a ball that is no extra ball (an interference victim's additional ball,
+    R8.3-b, A30; an insurance ball, RA.3-a), None for an extra ball; a buy-in for an extra ball
+    is refused (R7.1-e)."""
     if interference_compensation:
         if source not in ("earned", "replay", "special", "buy_in"):
             raise RuleError(f"an {source} ball cannot be an interference compensation ball")
@@ -108,35 +163,7 @@ def extra_ball_ruling(
             rule="RA.3-a",
             reason="an insurance ball works as a ball save and is not an extra ball",
         )
-    counts_original = compensatory_game and ruleset.eb_allowance_scope == "original_game"
-    already = collected_before + (collected_in_original_game if counts_original else 0)
-    rule = "R7.2-b" if source in ("replay", "special") else "R7.1-a"
-    if allowance == 0:
-        return ExtraBallRuling(
-            is_extra_ball=True,
-            allowable=False,
-            one_handed=True,
-            rule="A50",
-            reason=f"a {balls_per_game}-ball machine allows no extra ball: play it one-handed",
-        )
-    if already < allowance:
-        return ExtraBallRuling(
-            is_extra_ball=True,
-            allowable=True,
-            one_handed=False,
-            rule=rule,
-            reason="the player's one allowable extra ball for this game",
-        )
-    scope = (
-        " (original game included, A62)" if counts_original and collected_in_original_game else ""
-    )
-    return ExtraBallRuling(
-        is_extra_ball=True,
-        allowable=False,
-        one_handed=True,
-        rule=rule,
-        reason=f"the allowable extra ball was already collected{scope}: play it one-handed",
-    )
+    return None
 
 
 def allowable_extra_balls_collected(*, balls_per_game: int, collected: int) -> int:

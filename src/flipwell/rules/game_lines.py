@@ -26,8 +26,15 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from flipwell.rules.checks import fmt
-from flipwell.rules.malfunctions import compensatory_score
-from flipwell.rules.match import ZERO_SCORE_RULES, GameFacts, GameOutcome, MatchFacts, MatchResult
+from flipwell.rules.compensatory_games import compensatory_score
+from flipwell.rules.match import (
+    ZERO_SCORE_RULES,
+    Compensatory,
+    GameFacts,
+    GameOutcome,
+    MatchFacts,
+    MatchResult,
+)
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.season import fold_season
 from flipwell.rules.season_values import SeasonFacts, SeasonResult
@@ -254,35 +261,7 @@ def _score_steps(
     score = entered
     comp = game.compensatory.get(player)
     if comp is not None:
-        total = compensatory_score(
-            score,
-            comp.new,
-            leading_subtracted=comp.leading_subtracted,
-            state_subtracted=comp.state_subtracted,
-            ruleset=ruleset,
-        )
-        found.append(
-            ScoreAdjustment(
-                "compensatory",
-                comp.new,
-                "R7.3-m",
-                "{player}'s compensatory game: {new} added",
-                {"new": fmt(comp.new)},
-            )
-        )
-        taken = score + comp.new - total
-        if taken:
-            found.append(
-                ScoreAdjustment(
-                    "subtracted",
-                    -taken,
-                    "R7.3-n" if comp.leading_subtracted else "R7.3-o",
-                    "{taken} subtracted from {player}'s compensatory game "
-                    "(points of plunged balls or of setting up the machine)",
-                    {"taken": fmt(taken)},
-                )
-            )
-        score = total
+        score = _compensatory_steps(comp, score, found, ruleset)
     if player in game.reduced:
         reduced = reduced_score(score, ruleset=ruleset)
         found.append(
@@ -308,3 +287,39 @@ def _score_steps(
         )
         score = 0
     return found, score
+
+
+def _compensatory_steps(
+    comp: Compensatory, score: int, found: list[ScoreAdjustment], ruleset: Ruleset
+) -> int:
+    """Add to `found` a compensatory game's addition (R7.3-m) and the LO's subtractions
+    (R7.3-n, R7.3-o); the score once they apply."""
+    total = compensatory_score(
+        score,
+        comp.new,
+        leading_subtracted=comp.leading_subtracted,
+        state_subtracted=comp.state_subtracted,
+        ruleset=ruleset,
+    )
+    found.append(
+        ScoreAdjustment(
+            "compensatory",
+            comp.new,
+            "R7.3-m",
+            "{player}'s compensatory game: {new} added",
+            {"new": fmt(comp.new)},
+        )
+    )
+    taken = score + comp.new - total
+    if taken:
+        found.append(
+            ScoreAdjustment(
+                "subtracted",
+                -taken,
+                "R7.3-n" if comp.leading_subtracted else "R7.3-o",
+                "{taken} subtracted from {player}'s compensatory game "
+                "(points of plunged balls or of setting up the machine)",
+                {"taken": fmt(taken)},
+            )
+        )
+    return total

@@ -5,24 +5,8 @@ each check naming the page it comes from (`IfpaSource`). Every number is a field
 `IfpaParameters` with the IFPA's figure as its default, so a league can follow the IFPA when
 it changes a number without a new release.
 
-Sources (the pages each default was read from):
-
-- League definitions: https://www.ifpapinball.com/definitions/ ("IFPA Leagues, Sanctioning
-  Requirements": at least 6 sessions a season, at least 4 of them counted towards a player's
-  standing; a member must compete in at least 50% of the sessions held to be listed; leagues of
-  50 or more members must use direct play for the regular season and the finals), as quoted
-  on http://tiltforums.com/t/how-many-meetings-can-you-drop-in-an-8-week-league-per-ifpa/7960
-  and http://tiltforums.com/t/ifpa-league-and-tournament-definitions-proposed-rules/7362
-  (where the IFPA's president adds that a league of fewer than 50 may play indirectly in the
-  regular season if its finals are direct play with at least 10% of the season's players).
-- TGP (Tournament Grading Percentage): https://www.ifpapinball.com/tgpguide/ and
-  https://www.ifpapinball.com/td101-tgp-and-tiebreakers/ (25 meaningful games grade an event
-  at 100%, i.e. 4% a game; a game counts players / 2 times: a 4-player game twice, a
-  3-player game 1.5 times); the 200% ceiling for a qualifying part plus a finals part with at
-  least 10% of the players: http://tiltforums.com/t/wppr-v5-8-sneak-peek/7650/628.
-- Endorsement fee: https://www.ifpapinball.com/payment/ (USD 1 per player per event in North
-  America) and https://www.ifpapinball.com/ifpa-wppr-system-global-endorsement-fee-to-start-in-2023/
-  (a fee everywhere since 2023, in local currencies).
+The figures and their sources are `ifpa_parameters`'; the facts the checks read
+(`IfpaSeasonFacts`) are `ifpa_season_facts`'.
 
 Words:
 - *session*: one meet of the regular season (the playoffs night is not counted as one: the
@@ -41,246 +25,26 @@ Words:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
-from enum import StrEnum
+from dataclasses import dataclass
 from fractions import Fraction
 
-from flipwell.rules.checks import check_count, fmt
-from flipwell.rules.errors import RuleError
+from flipwell.rules.checks import fmt
 from flipwell.rules.final_positions import attendance_threshold
-from flipwell.rules.playoffs import MIN_PLAYERS, divisions_for_qualifiers, playoff_qualifier_count
+from flipwell.rules.ifpa_parameters import (
+    ATTENDANCE,
+    DIRECT_PLAY,
+    FEE,
+    FINALS,
+    IFPA_DEFAULTS,
+    SESSIONS,
+    TGP,
+    IfpaCheckName,
+    IfpaParameters,
+    IfpaSource,
+)
+from flipwell.rules.ifpa_season_facts import IfpaGames, IfpaSeasonFacts, planned_ifpa_facts
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
-from flipwell.rules.season_values import MeetFacts
 from flipwell.rules.treasury import money
-
-DEFINITIONS_URL = "https://www.ifpapinball.com/definitions/"
-TGP_GUIDE_URL = "https://www.ifpapinball.com/tgpguide/"
-TGP_BASICS_URL = "https://www.ifpapinball.com/td101-tgp-and-tiebreakers/"
-TGP_FINALS_URL = "http://tiltforums.com/t/wppr-v5-8-sneak-peek/7650/628"
-FEE_URL = "https://www.ifpapinball.com/payment/"
-GLOBAL_FEE_URL = (
-    "https://www.ifpapinball.com/ifpa-wppr-system-global-endorsement-fee-to-start-in-2023/"
-)
-SMALL_LEAGUE_URL = (
-    "http://tiltforums.com/t/ifpa-league-and-tournament-definitions-proposed-rules/7362"
-)
-
-
-@dataclass(frozen=True)
-class IfpaSource:
-    """The IFPA rule a check comes from: its words (short) and the page they are on."""
-
-    rule: str
-    url: str
-
-
-@dataclass(frozen=True)
-class IfpaBounds:
-    """The whole numbers a parameter may take, and its source."""
-
-    low: int
-    high: int
-    source: IfpaSource
-
-
-class IfpaCheckName(StrEnum):
-    """The checks, in the order they are shown."""
-
-    SESSIONS_HELD = "sessions_held"
-    SESSIONS_COUNTED = "sessions_counted"
-    ATTENDANCE = "attendance"
-    DIRECT_PLAY = "direct_play"
-    FINALS_SHARE = "finals_share"
-    TGP = "tgp"
-    FEE = "fee"
-
-    @property
-    def words(self) -> str:
-        """The check's name in words."""
-        return _TITLES[self]
-
-
-_TITLES = {
-    IfpaCheckName.SESSIONS_HELD: "Meets in the season",
-    IfpaCheckName.SESSIONS_COUNTED: "Meets that count",
-    IfpaCheckName.ATTENDANCE: "Players attending half the meets",
-    IfpaCheckName.DIRECT_PLAY: "Direct play",
-    IfpaCheckName.FINALS_SHARE: "Players in the finals",
-    IfpaCheckName.TGP: "TGP (estimate)",
-    IfpaCheckName.FEE: "Endorsement fee (estimate)",
-}
-
-
-SESSIONS = IfpaSource(
-    "Leagues must have a minimum of 6 sessions per season, of which at least 4 must count "
-    "toward a player's standing",
-    DEFINITIONS_URL,
-)
-ATTENDANCE = IfpaSource(
-    "League members must compete in at least 50% of the sessions held in a season to be "
-    "included in the results submitted to the IFPA",
-    DEFINITIONS_URL,
-)
-DIRECT_PLAY = IfpaSource(
-    "Leagues of 50 or more members must contain direct-play formats for the regular season "
-    "and finals",
-    DEFINITIONS_URL,
-)
-FINALS = IfpaSource(
-    "A finals part must include at least 10% of the participants (for an indirect-play "
-    "league's finals, and for the finals' games to add to the TGP)",
-    SMALL_LEAGUE_URL,
-)
-TGP = IfpaSource(
-    "25 meaningful games grade an event at 100% (4% a game); a 4-player game counts twice, a "
-    "3-player game 1.5 times; with a separate finals part the ceiling is 200%",
-    TGP_GUIDE_URL,
-)
-FEE = IfpaSource("An endorsement fee per player per event (USD 1 in North America)", FEE_URL)
-
-
-@dataclass(frozen=True)
-class IfpaParameters:
-    """The IFPA's numbers for leagues; each default is the figure on the page its bound names.
-
-    A league whose IFPA region or year uses another figure passes its own (the fee outside
-    North America is set in local currency on the IFPA's global fee page; the 200% finals
-    ceiling was announced for WPPR v5.8 and is not confirmed for later versions). The 50%
-    attendance is not one of them: it is the IFPA file's own filter (`attendance_threshold`,
-    `ifpa_selection`), so the check and the file never disagree.
-    """
-
-    min_sessions: int = 6
-    min_counted_sessions: int = 4
-    direct_play_members: int = 50
-    finals_percent: int = 10
-    tgp_percent_per_game: int = 4
-    tgp_ceiling_percent: int = 100
-    tgp_ceiling_with_finals_percent: int = 200
-    fee_cents_per_player: int = 100
-    fee_currency: str = "USD"
-
-    def __post_init__(self) -> None:
-        for name, bounds in PARAMETER_BOUNDS.items():
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise RuleError(f"IFPA parameter {name} is a whole number, not {value!r}")
-            if not bounds.low <= value <= bounds.high:
-                raise RuleError(
-                    f"IFPA parameter {name} cannot be {value}; allowed: a whole number from "
-                    f"{bounds.low} to {bounds.high}"
-                )
-        code = self.fee_currency
-        if not (len(code) == 3 and code.isascii() and code.isalpha() and code.isupper()):
-            raise RuleError(f"IFPA fee currency is a 3-letter code like USD, not {code!r}")
-
-
-PARAMETER_BOUNDS: dict[str, IfpaBounds] = {
-    "min_sessions": IfpaBounds(1, 100, SESSIONS),
-    "min_counted_sessions": IfpaBounds(1, 100, SESSIONS),
-    "direct_play_members": IfpaBounds(1, 10_000, DIRECT_PLAY),
-    "finals_percent": IfpaBounds(0, 100, FINALS),
-    "tgp_percent_per_game": IfpaBounds(1, 100, TGP),
-    "tgp_ceiling_percent": IfpaBounds(1, 1000, TGP),
-    "tgp_ceiling_with_finals_percent": IfpaBounds(1, 1000, IfpaSource(TGP.rule, TGP_FINALS_URL)),
-    "fee_cents_per_player": IfpaBounds(0, 100_000, IfpaSource(FEE.rule, GLOBAL_FEE_URL)),
-}
-"""The bounds of every number of `IfpaParameters` (the currency is a 3-letter code)."""
-
-IFPA_DEFAULTS = IfpaParameters()
-"""The IFPA's figures as its pages give them."""
-
-
-def ifpa_parameters(overrides: dict[str, int | str]) -> IfpaParameters:
-    """`IfpaParameters` with some figures replaced; RuleError for an unknown name."""
-    known = {f.name for f in fields(IfpaParameters)}
-    unknown = sorted(set(overrides) - known)
-    if unknown:
-        raise RuleError(f"unknown IFPA parameter {', '.join(unknown)}")
-    return IfpaParameters(**overrides)  # type: ignore[arg-type]
-
-
-def ifpa_figure_value(name: str, text: str) -> int | str:
-    """An IFPA figure as an official typed it: a whole number, or the fee's 3-letter currency
-    (upper-cased). RuleError with a plain message for an unknown figure, a value that is not
-    a whole number, or one outside its bounds (`PARAMETER_BOUNDS`)."""
-    typed = text.strip()
-    if name == "fee_currency":
-        value: int | str = typed.upper()
-    elif name in PARAMETER_BOUNDS:
-        if not typed.isdigit():
-            raise RuleError(f"{name} is a whole number, not {typed!r}")
-        value = int(typed)
-    else:
-        raise RuleError(f"no IFPA figure is called {name!r}")
-    IfpaParameters(**{name: value})  # type: ignore[arg-type]
-    return value
-
-
-def ifpa_overrides(parameters: IfpaParameters) -> dict[str, int | str]:
-    """The figures of `parameters` that differ from the IFPA's, as stored (JSON)."""
-    return {
-        f.name: getattr(parameters, f.name)
-        for f in fields(IfpaParameters)
-        if getattr(parameters, f.name) != getattr(IFPA_DEFAULTS, f.name)
-    }
-
-
-@dataclass(frozen=True)
-class IfpaGames:
-    """Games a player plays in one meet or one playoff round, and how many play each game."""
-
-    games: int
-    players: int
-
-    def __post_init__(self) -> None:
-        check_count(self.games, what="games")
-        check_count(self.players, what="players in a game", minimum=1)
-
-    @property
-    def meaningful(self) -> Fraction:
-        """The TGP guide's meaningful games: each game counts players / 2 (a 4-player game
-        twice, a 3-player game 1.5 times, a 2-player game once)."""
-        return Fraction(self.games * self.players, 2)
-
-
-@dataclass(frozen=True)
-class IfpaSeasonFacts:
-    """What the checks read, as plain numbers.
-
-    meets_scheduled: the season's planned meets (R2-a); meets_held: closed so far;
-    meets_counted: held meets whose points count (FWPL: all, R6.1-d). attended: each member's
-    meets attended, for the 50% rule. members: players entered. finalists: players in the
-    playoffs (or the number the rules will qualify). direct_play: the regular season and the
-    finals are played head-to-head in groups (FWPL: always, R4.1-a, R6.3-a). meets: one
-    `IfpaGames` per meet held (or planned) as its winner plays it; finals: the playoff rounds
-    the winner of the top division plays. post_finals: the results submitted are the
-    post-finals ones (so the finals' games count). planned: the checks read the schedule.
-    """
-
-    meets_scheduled: int
-    meets_held: int
-    meets_counted: int
-    attended: tuple[int, ...]
-    members: int
-    finalists: int
-    direct_play: bool
-    meets: tuple[IfpaGames, ...]
-    finals: tuple[IfpaGames, ...] = ()
-    post_finals: bool = False
-    planned: bool = False
-
-    def __post_init__(self) -> None:
-        check_count(self.meets_scheduled, what="meets scheduled")
-        held = check_count(self.meets_held, what="meets held")
-        if check_count(self.meets_counted, what="meets counted") > held:
-            raise RuleError(f"{self.meets_counted} meets counted, more than the {held} held")
-        check_count(self.members, what="members")
-        if check_count(self.finalists, what="finalists") > self.members:
-            raise RuleError(f"{self.finalists} finalists, more than the {self.members} members")
-        for count in self.attended:
-            if check_count(count, what="meets attended") > held:
-                raise RuleError(f"a member attended {count} meets, more than the {held} held")
 
 
 @dataclass(frozen=True)
@@ -511,71 +275,6 @@ def _fee(facts: IfpaSeasonFacts, p: IfpaParameters) -> IfpaCheck:
         "once it approves the results"
         + ("." if facts.planned else " (finalists below the attendance line add to it)."),
         estimate=True,
-    )
-
-
-GAMES_PER_MATCH = 4
-"""R3.3-b: a group's match is four games."""
-PLAYOFF_GAMES = 3
-"""R6.3-c: every playoff match is three games."""
-
-
-def ifpa_finalists(members: int, *, ruleset: Ruleset = FWPL_V1) -> int:
-    """The players the playoffs will take (§6.1; `playoff_qualifier_count`); every player of
-    a league smaller than the rulebook's six, whose format the LO decides (A03)."""
-    check_count(members, what="members")
-    if members < MIN_PLAYERS:
-        return members
-    return playoff_qualifier_count(members, ruleset=ruleset)
-
-
-def ifpa_finals_games(finalists: int, *, bracket: int | None = None) -> tuple[IfpaGames, ...]:
-    """The playoff rounds the top seed plays to win the first division: the final alone in a
-    4-bracket, a semifinal and the final otherwise (seeds 1-4 skip a 12-bracket's
-    quarterfinals, R6.3-i); each round three games of four (R6.3-c). bracket: the first
-    division's, once drawn; else the one `finalists` make (§6.1). () below two finalists."""
-    if bracket is None:
-        if finalists < 2:
-            return ()
-        bracket = divisions_for_qualifiers(finalists)[0].bracket
-    rounds = 1 if bracket <= 4 else 2
-    return (IfpaGames(PLAYOFF_GAMES, 4),) * rounds
-
-
-def held_meets(meets: Sequence[MeetFacts]) -> tuple[MeetFacts, ...]:
-    """The meets held: the closed ones (R2-a, `flipwell.rules.progress`). The meet being
-    played is not held yet: its attendance and games are still provisional."""
-    return tuple(meet for meet in meets if meet.closed)
-
-
-def ifpa_meet_games(meet: MeetFacts) -> IfpaGames:
-    """The games a meet's winner played, as the TGP counts them: the largest group's games
-    (a match is four games, R3.3-b; most groups are fours, R4.1-a)."""
-    if not meet.groups:
-        return IfpaGames(0, 1)
-    group = max(meet.groups, key=lambda g: (len(g.players), len(g.games)))
-    return IfpaGames(len(group.games), len(group.players))
-
-
-def planned_ifpa_facts(
-    *, number_of_meets: int, members: int, ruleset: Ruleset = FWPL_V1
-) -> IfpaSeasonFacts:
-    """The facts of a season not yet begun, read from its schedule (R2-a): every meet played
-    in groups of four (R4.1-a; threes below four players) and counted (R6.1-d), the finalists
-    the rules will qualify (§6.1)."""
-    check_count(number_of_meets, what="number of meets")
-    finalists = ifpa_finalists(members, ruleset=ruleset)
-    return IfpaSeasonFacts(
-        meets_scheduled=number_of_meets,
-        meets_held=0,
-        meets_counted=0,
-        attended=(0,) * members,
-        members=members,
-        finalists=finalists,
-        direct_play=True,
-        meets=(IfpaGames(GAMES_PER_MATCH, min(4, max(members, 1))),) * number_of_meets,
-        finals=ifpa_finals_games(finalists),
-        planned=True,
     )
 
 

@@ -16,9 +16,9 @@ Words:
 - *announced problem*: a machine problem the LO announced before play; it is never a serious
   malfunction (R7.3-g).
 - *compensatory game*: a new game on the same machine for the affected balls, whose displayed
-  score is added to the original (R7.3-k..o). A *replay* replaces the whole game instead.
-- *open game*: a compensatory game or victim's replay the rest of the group must wait for
-  (R7.3-p, R8.2-f).
+  score is added to the original (R7.3-k..o): `compensatory_games`.
+
+A malfunction that ends the game for everyone on the machine is `game_ending_malfunctions`'.
 """
 
 from __future__ import annotations
@@ -27,9 +27,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from flipwell.rules.checks import check_count, check_player, check_score, check_unique
+from flipwell.rules.checks import check_count, check_player, check_unique
 from flipwell.rules.errors import RuleError, about_player
-from flipwell.rules.extra_balls import allowable_extra_balls_collected
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.values import PlayerId
 
@@ -138,8 +137,6 @@ SERIOUS: tuple[MalfunctionRulingKind, ...] = ("major", "catastrophic")
 COMPENSATORY_MAJORS = 2
 """R7.3-k: this many major malfunctions to one player in one game give a compensatory game."""
 
-OpenGameKind = Literal["compensatory", "replay"]
-
 
 @dataclass(frozen=True)
 class MalfunctionReport:
@@ -186,51 +183,6 @@ class MalfunctionRuling:
     rule: str
     reason: str
     malfunction: Malfunction | None
-
-
-@dataclass(frozen=True)
-class CompensatoryGame:
-    """A granted compensatory game: the player and how many balls he plays (R7.3-k, R7.3-l)."""
-
-    player: PlayerId
-    balls: int
-
-
-@dataclass(frozen=True)
-class OpenGame:
-    """A compensatory game or a victim's replay still being played (R7.3-p, R8.2-f)."""
-
-    player: PlayerId
-    kind: OpenGameKind
-
-
-def compensatory_score(
-    original: int,
-    new: int,
-    *,
-    leading_subtracted: int = 0,
-    state_subtracted: int = 0,
-    ruleset: Ruleset = FWPL_V1,
-) -> int:
-    """The final machine score after a compensatory game (§7.3, R7.3-m, R7.3-n, R7.3-o, A33).
-
-    final = original + new − score of the plunged leading balls − incidental state-setting
-    points, never below 0 (`ruleset.compensatory_clamp_at_zero`; without the clamp, a
-    subtraction beyond the total is refused).
-    """
-    parts = (
-        check_score(original, what="original score"),
-        check_score(new, what="compensatory game score"),
-        check_score(leading_subtracted, what="leading balls' score"),
-        check_score(state_subtracted, what="state-setting points"),
-    )
-    final = parts[0] + parts[1] - parts[2] - parts[3]
-    if final < 0 and not ruleset.compensatory_clamp_at_zero:
-        raise RuleError(
-            f"the subtracted points ({parts[2] + parts[3]:,}) exceed the original and new "
-            f"scores together ({parts[0] + parts[1]:,}) (R7.3-n, R7.3-o)"
-        )
-    return max(0, final)
 
 
 def rule_malfunction(
@@ -339,204 +291,6 @@ def _serious_refusal(
 
 def _same(a: str, b: str) -> bool:
     return " ".join(a.casefold().split()) == " ".join(b.casefold().split())
-
-
-def catastrophic_event(
-    *,
-    current_player: PlayerId,
-    ball_in_play: bool,
-    next_turn: Mapping[PlayerId, int],
-    balls_per_game: int,
-    extra_balls_collected: Mapping[PlayerId, int] | None = None,
-    slammer: PlayerId | None = None,
-    ruleset: Ruleset = FWPL_V1,
-) -> tuple[Malfunction, ...]:
-    """The malfunctions a catastrophic event that ends a game gives each of its players.
-
-    next_turn: for every player in the game, the turn he would play next; for the current
-    player, the turn he is on. extra_balls_collected: extra balls each collected in the game;
-    only the allowable ones are owed (R7.3-l).
-    R7.3-h: every playable turn never launched is a catastrophic malfunction.
-    R7.3-i: the current player's ball already in play is a major instead; A32: his later balls
-    are catastrophic by default (`ruleset.current_player_remaining_balls`).
-    R8.4-a, A32: an intentional slammer gets nothing (he takes the §8.5 penalty instead).
-    """
-    check_player(current_player)
-    if not isinstance(ball_in_play, bool):
-        raise RuleError(f"ball_in_play must be True or False, got {ball_in_play!r}")
-    if current_player not in next_turn:
-        raise about_player(
-            "the current player {player} is not among the game's players", current_player
-        )
-    if slammer is not None:
-        check_player(slammer)
-    collected = dict(extra_balls_collected or {})
-    for player in collected:
-        if player not in next_turn:
-            raise about_player(
-                "{player} collected extra balls but is not among the game's players", player
-            )
-    malfunctions: list[Malfunction] = []
-    for player, turn in next_turn.items():
-        check_player(player)
-        owed = balls_per_game + allowable_extra_balls_collected(
-            balls_per_game=balls_per_game, collected=collected.get(player, 0)
-        )
-        check_count(turn, what="{player}'s next turn", player=player, minimum=1)
-        if turn > owed + 1:
-            raise about_player(
-                "{player}'s next turn {turn} is beyond their {owed} balls",
-                player,
-                turn=str(turn),
-                owed=str(owed),
-            )
-        if player == slammer:
-            continue
-        denied = range(turn, owed + 1)
-        if player == current_player and ball_in_play and turn <= owed:
-            malfunctions.append(Malfunction(player, turn, "major"))
-            if ruleset.current_player_remaining_balls == "no_compensation":
-                continue
-            denied = range(turn + 1, owed + 1)
-        malfunctions.extend(Malfunction(player, t, "catastrophic") for t in denied)
-    return tuple(malfunctions)
-
-
-def ends_the_game(reason: str) -> bool:
-    """Whether a malfunction of this reason ends the game for every player on the machine:
-    total failure or reset, power loss, fire (R7.3-h) or a slam tilt (R8.4-c)."""
-    return reason in GAME_ENDING_REASONS
-
-
-def next_turns(
-    play_order: Sequence[PlayerId],
-    *,
-    current_player: PlayerId,
-    turn: int,
-    balls_per_game: int | None = None,
-    extra_balls_collected: Mapping[PlayerId, int] | None = None,
-) -> dict[PlayerId, int]:
-    """Each player's next turn when a game stops on `current_player`'s `turn` (R7.3-h, R7.3-i).
-
-    Players before him in the play order have played that turn and are next on turn + 1; he
-    and the players after him are on `turn`. With `balls_per_game`, no other player's next
-    turn is past their last ball + 1 (`last_ball`: he had played them all), as when the game
-    stops on an extra ball. Which ball an extra ball was is not foreseen: the LO adjusts a
-    player's turn himself. This is `catastrophic_event`'s `next_turn` by default.
-    """
-    order = check_unique(play_order, what="the play order")
-    check_player(current_player)
-    check_count(turn, what="turn", minimum=1)
-    if current_player not in order:
-        raise about_player(
-            "the current player {player} is not in the game's play order", current_player
-        )
-    at = order.index(current_player)
-    turns = {p: turn + 1 if i < at else turn for i, p in enumerate(order)}
-    if balls_per_game is None:
-        return turns
-    collected = extra_balls_collected or {}
-    return {
-        p: n
-        if p == current_player
-        else min(n, last_ball(balls_per_game, extra_balls_collected=collected.get(p, 0)) + 1)
-        for p, n in turns.items()
-    }
-
-
-def last_ball(balls_per_game: int, *, extra_balls_collected: int = 0) -> int:
-    """A player's last turn of a game: its balls and the allowable extra balls they collected
-    (R7.1-a, R7.3-l); an unallowable (one-handed) extra ball is not a turn owed."""
-    check_count(balls_per_game, what="balls per game", minimum=1)
-    return balls_per_game + allowable_extra_balls_collected(
-        balls_per_game=balls_per_game, collected=extra_balls_collected
-    )
-
-
-def major_count(malfunctions: Sequence[Malfunction], *, player: PlayerId) -> int:
-    """Major malfunctions to one player in one game, a turn counted once (R7.3-c, A51)."""
-    check_player(player)
-    return len({m.turn for m in malfunctions if m.player == player and m.kind == "major"})
-
-
-def compensatory_entitled(malfunctions: Sequence[Malfunction], *, player: PlayerId) -> bool:
-    """Whether a player may have a compensatory game (R7.3-k, A51).
-
-    Two or more majors, or one catastrophic malfunction, to that player in the game; another
-    player's malfunctions never count toward his.
-    """
-    catastrophic = any(m.player == player and m.kind == "catastrophic" for m in malfunctions)
-    return catastrophic or major_count(malfunctions, player=player) >= COMPENSATORY_MAJORS
-
-
-def compensatory_balls(malfunctions: Sequence[Malfunction], *, player: PlayerId) -> int:
-    """Balls a compensatory game holds: the player's affected turns (R7.3-l).
-
-    Turns ended early by a major, and turns never launched (recorded as catastrophic, which
-    covers collected allowable extra balls but not uncollected or one-handed ones), each once.
-    """
-    check_player(player)
-    return len({m.turn for m in malfunctions if m.player == player})
-
-
-def request_compensatory_game(
-    malfunctions: Sequence[Malfunction],
-    *,
-    player: PlayerId,
-    play_continued: bool,
-    next_game_started: bool = False,
-    ruleset: Ruleset = FWPL_V1,
-) -> CompensatoryGame:
-    """Grant a player's request for a compensatory game, or refuse it (R7.3-k, R7.3-l, RA-b).
-
-    play_continued: play went on after the triggering malfunction (the second major or the
-    catastrophic one) before the request. RA-b, A31: by default the request must come at the
-    trigger, before play continues (`ruleset.compensatory_request_deadline`); the alternative
-    accepts it until the group's next game starts.
-    """
-    check_player(player)
-    if not compensatory_entitled(malfunctions, player=player):
-        majors = major_count(malfunctions, player=player)
-        raise about_player(
-            "{player} has {majors} major and no catastrophic malfunction in this game; a "
-            "compensatory game needs 2 majors or 1 catastrophic (R7.3-k)",
-            player,
-            majors=str(majors),
-        )
-    late = (
-        play_continued
-        if ruleset.compensatory_request_deadline == "at_trigger"
-        else next_game_started
-    )
-    if late:
-        when = (
-            "at the triggering malfunction, before play continues"
-            if ruleset.compensatory_request_deadline == "at_trigger"
-            else "before the group's next game starts"
-        )
-        raise about_player(
-            "{player}'s compensatory game request is too late: it must be made {when} (RA-b, A31)",
-            player,
-            when=when,
-        )
-    return CompensatoryGame(player, compensatory_balls(malfunctions, player=player))
-
-
-def check_next_game_may_start(open_games: Sequence[OpenGame]) -> None:
-    """Refuse the group's next game while a compensatory game or replay is open (R7.3-p, R8.2-f)."""
-    for game in open_games:
-        check_player(game.player)
-        if game.kind == "compensatory":
-            raise about_player(
-                "the group must wait: {player}'s compensatory game is not finished (R7.3-p)",
-                game.player,
-            )
-        if game.kind == "replay":
-            raise about_player(
-                "the group must wait: {player}'s replayed game is not finished (R8.2-f)",
-                game.player,
-            )
-        raise RuleError(f"unknown open game kind {game.kind!r}; allowed: compensatory, replay")
 
 
 def automatically_unplayable(

@@ -17,7 +17,7 @@ last" (A42.1); several no-shows of one round share their place.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -101,17 +101,7 @@ def playoff_bracket_state(
     seed_of = {p: i for i, p in enumerate(seeding.seeds) if p is not None}
     states: dict[str, PlayoffMatchState] = {}
     for match, slots in layout:
-        players: list[PlayerId] = []
-        waiting_for = []
-        for slot in slots:
-            if isinstance(slot, int):
-                player = seeding.seeds[slot - 1]
-                if player is not None:
-                    players.append(player)
-            elif states[slot].status == "complete":
-                players.extend(states[slot].advancing)
-            else:
-                waiting_for.append(slot)
+        players, waiting_for = _match_players(slots, seeding, states)
         players.sort(key=seed_of.__getitem__)
         if waiting_for:
             if match in records:
@@ -136,6 +126,27 @@ def playoff_bracket_state(
     if any(m.status != "complete" for m in matches):
         return PlayoffBracketState(seeding.division.name, matches)
     return PlayoffBracketState(seeding.division.name, matches, MappingProxyType(_places(matches)))
+
+
+def _match_players(
+    slots: Sequence[int | str],
+    seeding: PlayoffSeeding,
+    states: Mapping[str, PlayoffMatchState],
+) -> tuple[list[PlayerId], list[str]]:
+    """A match's players known so far (its seeds, vacant ones left out, and the top 2 of each
+    complete earlier match) and the earlier matches it still waits for (R6.3-d..j)."""
+    players: list[PlayerId] = []
+    waiting_for = []
+    for slot in slots:
+        if isinstance(slot, int):
+            player = seeding.seeds[slot - 1]
+            if player is not None:
+                players.append(player)
+        elif states[slot].status == "complete":
+            players.extend(states[slot].advancing)
+        else:
+            waiting_for.append(slot)
+    return players, waiting_for
 
 
 def _places(matches: tuple[PlayoffMatchState, ...]) -> dict[PlayerId, int]:

@@ -12,7 +12,7 @@ Words:
 - *chooser*: the player who picks the next game's machine: last place in the previous game (R6.4-c).
 
 Which machines a match may play is decided by the league night's model
-(`flipwell.rules.selection.selectable_machines`, §5) with the match as a group: one model for
+(`flipwell.rules.machine_choices.selectable_machines`, §5) with the match as a group: one model for
 both, as §6.4 says the §5 constraints apply.
 """
 
@@ -24,8 +24,8 @@ from datetime import datetime, timedelta
 
 from flipwell.rules.checks import check_unique
 from flipwell.rules.errors import RuleError, listed
+from flipwell.rules.machine_choices import MachineState, selectable_machines
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
-from flipwell.rules.selection import MachineState, selectable_machines
 from flipwell.rules.values import PlayerId
 
 _THIS_MATCH, _OTHER_MATCH = 1, 2

@@ -134,12 +134,7 @@ def playoff_match_state(
     """
     seeds = check_unique(players, what="the match's players")
     rnd = round_name(match)
-    absent = check_unique(record.absent, what="the no-shows")
-    for player in absent:
-        if player not in seeds:
-            raise about_player("no-show {player} is not a player of {match}", player, match=match)
-    no_shows = tuple(p for p in seeds if p in absent)
-    present = [p for p in seeds if p not in absent]
+    no_shows, present = _no_shows_and_present(seeds, record, match)
     final = match == "F"
     orders = _game_orders(record.games, present, match)
     totals = {p: sum(papa_points(o)[p] for o in orders) for p in present}
@@ -162,18 +157,24 @@ def playoff_match_state(
     if len(orders) < GAMES_PER_MATCH:
         if record.tiebreakers:
             raise RuleError(f"{match} cannot have a tiebreaker before its {GAMES_PER_MATCH} games")
-        number = len(orders) + 1
-        previous = orders[-1] if orders else None
-        return replace(
-            base,
-            status="ready",
-            needed=f"the result of game {number}",
-            next_game=number,
-            play_order=tuple(playoff_play_order(present, previous)),
-            machine_chooser=None if previous is None else playoff_machine_chooser(previous),
-        )
+        return _next_game(base, orders, present)
+    return _after_the_games(base, seeds, present, record, final=final, ruleset=ruleset)
+
+
+def _after_the_games(
+    base: PlayoffMatchState,
+    seeds: Sequence[PlayerId],
+    present: Sequence[PlayerId],
+    record: PlayoffMatchRecord,
+    *,
+    final: bool,
+    ruleset: Ruleset,
+) -> PlayoffMatchState:
+    """A match whose games are all played: the tiebreakers it still needs (R6.5-a, A40), or
+    its standing by totals, tiebreakers, then seed."""
+    totals = base.totals
     ties = _ties_to_break(present, totals, final=final, ruleset=ruleset)
-    broken = _tiebreaker_orders(record.tiebreakers, ties, match)
+    broken = _tiebreaker_orders(record.tiebreakers, ties, base.match)
     open_ties = tuple(t for t in ties if t not in broken)
     if open_ties:
         return replace(
@@ -187,7 +188,37 @@ def playoff_match_state(
     standing = tuple(
         sorted(present, key=lambda p: (-totals[p], rank_in_tiebreaker.get(p, 0), seeds.index(p)))
     )
-    return _complete(base, standing, no_shows, final)
+    return _complete(base, standing, base.absent, final)
+
+
+def _no_shows_and_present(
+    seeds: Sequence[PlayerId], record: PlayoffMatchRecord, match: str
+) -> tuple[tuple[PlayerId, ...], list[PlayerId]]:
+    """The match's no-shows (R6.6-c) and its present players, each by seed; RuleError for a
+    no-show who is not a player of the match."""
+    absent = check_unique(record.absent, what="the no-shows")
+    for player in absent:
+        if player not in seeds:
+            raise about_player("no-show {player} is not a player of {match}", player, match=match)
+    no_shows = tuple(p for p in seeds if p in absent)
+    return no_shows, [p for p in seeds if p not in absent]
+
+
+def _next_game(
+    base: PlayoffMatchState, orders: Sequence[Sequence[PlayerId]], present: Sequence[PlayerId]
+) -> PlayoffMatchState:
+    """A match before its last game: the next game, its play order (R5.3-a, R5.3-b) and who
+    chooses its machine (R6.4-c)."""
+    number = len(orders) + 1
+    previous = orders[-1] if orders else None
+    return replace(
+        base,
+        status="ready",
+        needed=f"the result of game {number}",
+        next_game=number,
+        play_order=tuple(playoff_play_order(present, previous)),
+        machine_chooser=None if previous is None else playoff_machine_chooser(previous),
+    )
 
 
 def _complete(

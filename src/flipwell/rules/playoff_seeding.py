@@ -159,25 +159,9 @@ def playoff_qualification(
     if unknown:
         raise about_player("withdrawn player {player} is not in the season standings", unknown[0])
     size = len(eligible) if ruleset.playoff_league_size == "eligible_players" else len(points)
-    if cut is None:
-        divisions = playoff_divisions(size, ruleset=ruleset)
-        qualifiers = sum(d.size for d in divisions)
-    else:
-        qualifiers = check_playoff_cut(cut, league_size=size)
-        divisions = divisions_for_qualifiers(qualifiers)
+    divisions, qualifiers = _divisions(size, cut, ruleset)
     orders = _settled_positions(settled, points, eligible, out, ruleset)
-
-    def rank_key(player: PlayerId) -> tuple[Fraction, bool, int, int, str]:
-        # A player who withdrew sorts last among his equals: he plays no single-ball playoff.
-        return (
-            -points[player],
-            player in out,
-            orders.get(player, 0),
-            position.get(player, len(position)),
-            player,
-        )
-
-    order = sorted(eligible, key=rank_key)
+    order = _ranked(eligible, points=points, out=out, orders=orders, position=position)
     original = tuple(
         PlayoffSeeding(d, _padded(order[d.first_rank - 1 : d.last_rank], d.bracket))
         for d in divisions
@@ -197,6 +181,40 @@ def playoff_qualification(
         withdrew=tuple(p for s in original for p in s.players if p in out),
         stepped_in=() if ties else tuple(p for p in reserves if p in seeded),
     )
+
+
+def _ranked(
+    eligible: Collection[PlayerId],
+    *,
+    points: Mapping[PlayerId, Fraction],
+    out: Collection[PlayerId],
+    orders: Mapping[PlayerId, int],
+    position: Mapping[PlayerId, int],
+) -> list[PlayerId]:
+    """The eligible players by league points (R6.1-d), equals by their single-ball playoff
+    (R6.1-e) and then the previous ladder (A39); a player who withdrew sorts last among his
+    equals: he plays no single-ball playoff."""
+
+    def rank_key(player: PlayerId) -> tuple[Fraction, bool, int, int, str]:
+        return (
+            -points[player],
+            player in out,
+            orders.get(player, 0),
+            position.get(player, len(position)),
+            player,
+        )
+
+    return sorted(eligible, key=rank_key)
+
+
+def _divisions(size: int, cut: int | None, ruleset: Ruleset) -> tuple[list[PlayoffDivision], int]:
+    """The playoff divisions of a league of `size` and how many qualify: the rules' cut
+    (R6.1-b, R6.2-a, A01-A05), or the LO's, checked against R6.2-b (A06)."""
+    if cut is None:
+        divisions = playoff_divisions(size, ruleset=ruleset)
+        return list(divisions), sum(d.size for d in divisions)
+    qualifiers = check_playoff_cut(cut, league_size=size)
+    return list(divisions_for_qualifiers(qualifiers)), qualifiers
 
 
 def apply_withdrawals(

@@ -23,7 +23,8 @@ from typing import Literal
 
 from flipwell.rules.match import MatchFacts, MatchResult
 from flipwell.rules.values import Entrant, PlayerId
-from flipwell.rules.violations import PenaltyDecision, Violation
+from flipwell.rules.violation_penalties import PenaltyDecision
+from flipwell.rules.violations import Violation
 
 NightStatus = Literal[
     "played",

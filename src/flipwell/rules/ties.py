@@ -49,19 +49,7 @@ def tie_positions(
                 what=what,
                 quantity=quantity,
             )
-        for player in players:
-            if player not in values:
-                raise RuleError.about(
-                    "{what} names {player}, {unknown}",
-                    players={"player": player},
-                    values={"what": what, "unknown": unknown},
-                )
-            if player in positions:
-                raise RuleError.about(
-                    "{player} appears in two {what}s",
-                    players={"player": player},
-                    values={"what": what},
-                )
+        _check_listed(players, values, positions, what=what, unknown=unknown)
         tied_values = {values[p] for p in players}
         if len(tied_values) != 1:
             raise about_players(
@@ -77,6 +65,30 @@ def tie_positions(
             raise _incomplete(players, tied, what=what, tied_at=f"{fmt(value)}{unit}")
         positions.update({p: i for i, p in enumerate(players)})
     return positions
+
+
+def _check_listed(
+    players: Sequence[PlayerId],
+    values: Mapping[PlayerId, int | Fraction],
+    positions: Mapping[PlayerId, int],
+    *,
+    what: str,
+    unknown: str,
+) -> None:
+    """Every player of a tie order may take part (`values`) and is in no earlier order."""
+    for player in players:
+        if player not in values:
+            raise RuleError.about(
+                "{what} names {player}, {unknown}",
+                players={"player": player},
+                values={"what": what, "unknown": unknown},
+            )
+        if player in positions:
+            raise RuleError.about(
+                "{player} appears in two {what}s",
+                players={"player": player},
+                values={"what": what},
+            )
 
 
 def _incomplete(

@@ -26,7 +26,7 @@ import segno
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from flipwell.league.selectors.playoffs import DivisionView, MatchView
+from flipwell.league.selectors.playoffs.bracket import DivisionView, MatchView
 from flipwell.league.selectors.standings import PlayerRef
 from flipwell.rules import BRACKET_MATCHES
 from flipwell.web.formatting import number
@@ -110,11 +110,7 @@ def points_chart(
             f'text-anchor="end">{number(int(tick))}</text>'
         )
         tick += step
-    for meet in range(count + 1):
-        parts.append(
-            f'<text class="axis meet-tick" x="{x(meet):.1f}" y="{height - bottom + 18:g}" '
-            f'text-anchor="middle">{meet}</text>'
-        )
+    parts.extend(_meet_axis([x(meet) for meet in range(count + 1)], height, bottom=bottom))
     parts.append(
         f'<text class="axis-title" x="{left + plot_w / 2:g}" y="{height - 4:g}" '
         'text-anchor="middle">meet</text>'
@@ -129,21 +125,40 @@ def points_chart(
             f"<title>{escape(name)}: {last}</title></polyline>"
         )
         ends.append((coords[-1][1], index, name))
-    ends.sort()
+    parts.extend(_end_labels(ends, plot_right=left + plot_w, top=top, plot_h=plot_h))
+    parts.append("</svg>")
+    return mark_safe("".join(parts))  # safe: every text above is escaped
+
+
+def _meet_axis(xs: list[float], height: float, *, bottom: float) -> list[str]:
+    """The meets' numbers under the plot, meet 0 first, at their `xs`."""
+    return [
+        f'<text class="axis meet-tick" x="{at:.1f}" y="{height - bottom + 18:g}" '
+        f'text-anchor="middle">{meet}</text>'
+        for meet, at in enumerate(xs)
+    ]
+
+
+def _end_labels(
+    ends: list[tuple[float, int, str]], *, plot_right: float, top: float, plot_h: float
+) -> list[str]:
+    """Each line's name at its end (`ends`: the end's height, the line's index, its name),
+    spread so that no two overlap, each joined to its line's end by a thin leader line."""
+    ends = sorted(ends)
     heights = spread_labels(
         [end_y for end_y, _, _ in ends], gap=LABEL_GAP, low=top, high=top + plot_h
     )
-    label_x = left + plot_w + 14
+    label_x = plot_right + 14
+    labels = []
     for (end_y, index, name), label_y in zip(ends, heights, strict=True):
         colour = f"s{index % PALETTE_SIZE}"
-        parts.append(
-            f'<line class="leader {colour}" x1="{left + plot_w:g}" y1="{end_y:.1f}" '
+        labels.append(
+            f'<line class="leader {colour}" x1="{plot_right:g}" y1="{end_y:.1f}" '
             f'x2="{label_x - 3:g}" y2="{label_y:.1f}"/>'
             f'<text class="label {colour}" x="{label_x:g}" y="{label_y + 4:.1f}">'
             f"{escape(name)}</text>"
         )
-    parts.append("</svg>")
-    return mark_safe("".join(parts))  # safe: every text above is escaped
+    return labels
 
 
 def sparkline(points: Sequence[Fraction], *, scale: Fraction | int, label: str) -> SafeString:

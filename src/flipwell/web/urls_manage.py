@@ -8,6 +8,11 @@ from flipwell.web.views.manage import (
     leagues,
     ledger,
     machines,
+    meet_forfeits,
+    meet_groups,
+    meet_malfunctions,
+    meet_rulings,
+    meet_start,
     meets,
     next_season,
     photos,
@@ -70,15 +75,15 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<slug:slug>/meets/<id:meet_id>/", meets.meet, name="manage_meet"),
     path(
         "<slug:slug>/meets/<id:meet_id>/groups/<id:number>/",
-        meets.group,
+        meet_groups.group,
         name="manage_meet_group",
     ),
     path(
         "<slug:slug>/meets/<id:meet_id>/attendance/",
-        meets.attendance,
+        meet_start.attendance,
         name="manage_attendance",
     ),
-    path("<slug:slug>/meets/<id:meet_id>/start/", meets.start, name="manage_start"),
+    path("<slug:slug>/meets/<id:meet_id>/start/", meet_start.start, name="manage_start"),
     path(
         "<slug:slug>/meets/<id:meet_id>/reschedule/",
         meets.reschedule,
@@ -91,20 +96,22 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="manage_remove_photos",
     ),
     path("<slug:slug>/photos/<str:key>/", photos.photo, name="manage_photo"),
-    path("<slug:slug>/meets/<id:meet_id>/forfeits/", meets.forfeits, name="manage_forfeits"),
+    path(
+        "<slug:slug>/meets/<id:meet_id>/forfeits/", meet_forfeits.forfeits, name="manage_forfeits"
+    ),
     path(
         "<slug:slug>/meets/<id:meet_id>/malfunctions/",
-        meets.malfunctions,
+        meet_malfunctions.malfunctions,
         name="manage_malfunctions",
     ),
     path(
         "<slug:slug>/meets/<id:meet_id>/violations/",
-        meets.violations,
+        meet_rulings.violations,
         name="manage_violations",
     ),
     path(
         "<slug:slug>/meets/<id:meet_id>/corrections/",
-        meets.corrections,
+        meet_rulings.corrections,
         name="manage_corrections",
     ),
     path("<slug:slug>/machines/", machines.machines, name="manage_machines"),

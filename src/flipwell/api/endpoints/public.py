@@ -53,8 +53,8 @@ from flipwell.league.selectors.machines import (
     special_rulings_in_force,
     stored_special_rulings,
 )
-from flipwell.league.selectors.meet_board import meet_board
-from flipwell.league.selectors.playoffs import playoff_bracket
+from flipwell.league.selectors.meet_board.board import meet_board
+from flipwell.league.selectors.playoffs.bracket import playoff_bracket
 from flipwell.league.selectors.standings import ladder, player_history, standings
 
 router = Router(tags=["public"])

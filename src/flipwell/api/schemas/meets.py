@@ -23,7 +23,12 @@ from flipwell.api.schemas.sheets import GameLineOut
 from flipwell.league import enums, limits
 
 if TYPE_CHECKING:
-    from flipwell.league.selectors.meet_board import BoardGame, BoardGroup, MeetBoard, RankingLine
+    from flipwell.league.selectors.meet_board.values import (
+        BoardGame,
+        BoardGroup,
+        MeetBoard,
+        RankingLine,
+    )
     from flipwell.league.services.match_absences import RecordedAbsence
     from flipwell.league.services.meet_machines.next_machine import NextGame
 

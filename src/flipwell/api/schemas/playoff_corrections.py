@@ -15,7 +15,7 @@ from pydantic import AfterValidator
 
 from flipwell.api.schemas.common import Id, InputSchema, each_player_once, id_field, text_field
 from flipwell.api.schemas.playoffs import PlayoffScoreIn
-from flipwell.league.selectors.playoffs import match_id
+from flipwell.league.selectors.playoffs.facts import match_id
 
 if TYPE_CHECKING:
     from flipwell.league import models as m

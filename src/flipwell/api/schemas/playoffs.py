@@ -25,12 +25,12 @@ from flipwell.api.schemas.common import (
     text_field,
 )
 from flipwell.league import enums, limits
-from flipwell.league.selectors.playoffs import player_names
+from flipwell.league.selectors.playoffs.facts import player_names
 from flipwell.rules import MatchStatus
 
 if TYPE_CHECKING:
     from flipwell.league import models as m
-    from flipwell.league.selectors.playoffs import DivisionView, MatchView
+    from flipwell.league.selectors.playoffs.bracket import DivisionView, MatchView
     from flipwell.league.services.playoff_matches.missing_players import PlayoffLateness
     from flipwell.league.services.playoff_matches.tiebreakers import RecordedTiebreaker
     from flipwell.rules import PlayoffQualification, PlayoffSeeding, SeedTie

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from flipwell.api.queries import GameRead
     from flipwell.league import models as m
-    from flipwell.league.selectors.meet_board import RankingLine
+    from flipwell.league.selectors.meet_board.values import RankingLine
     from flipwell.league.services.scores import SubmittedScores
 
 

@@ -36,7 +36,7 @@ from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.audit import record_event
 from flipwell.league.exchange.progress import Progress, Stream
-from flipwell.league.selectors.playoffs import playoff_bracket
+from flipwell.league.selectors.playoffs.bracket import playoff_bracket
 from flipwell.league.selectors.setup import open_league_permission
 from flipwell.league.services.leagues import create_league
 from flipwell.league.services.season_files import import_season_file

@@ -4,11 +4,15 @@ from them, and return frozen dataclasses ready for a template or the JSON API.
 Selectors never write. Each runs a fixed number of SQL queries whatever the league's size
 (rows are loaded per kind, then put together in Python). Import them from their modules:
 
-- `meet_board`: the open meet's board (another module's docstring says more).
+- `meet_board` (a package): the open meet's board, ``meet_board.board.meet_board`` (its
+  docstring says more); its next games, ``meet_board.next_games``.
 - `standings`: ``standings``, ``ladder``, ``player_history`` (§2-§4, §6.1 race).
 - `machines`: ``maintenance_sheet`` (R7.3-u), ``special_rulings_in_force`` (RA-a).
 - `treasury`: ``treasury`` (§9).
-- `playoffs`: ``playoff_bracket`` (§6).
+- `playoffs` (a package): ``playoffs.bracket.playoff_bracket``, the night's facts
+  ``playoffs.facts.load_playoff_facts`` (§6).
+- `public_pages` (a package): a module per kind of public page (seasons, meets, machines,
+  tv, sheets).
 - `notices`: ``notice_subscription`` (a league's own), ``link_subscriptions``, ``player_notices``,
   ``notice_queue`` (e-mail notices).
 - `season_folds`: a season folded fresh from its stored facts (``fold``, ``FoldedSeason``) for an

@@ -24,21 +24,12 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from flipwell.league import models as m
-from flipwell.league.adapters import (
-    absent_at,
-    machine_id_of,
-    match_absences,
-    player_key,
-    season_ruleset,
-)
-from flipwell.league.selectors.meet_board import (
-    GAMES_PER_MATCH,
-    BoardGroup,
-    MeetBoard,
-    machine_states,
-    meet_board,
-    played_games,
-)
+from flipwell.league.adapters.game_facts import absent_at, match_absences
+from flipwell.league.adapters.keys import machine_id_of, player_key
+from flipwell.league.adapters.rulesets import season_ruleset
+from flipwell.league.selectors.meet_board.board import meet_board
+from flipwell.league.selectors.meet_board.next_games import machine_states, played_games
+from flipwell.league.selectors.meet_board.values import GAMES_PER_MATCH, BoardGroup, MeetBoard
 from flipwell.rules import (
     THE_LO,
     MachineState,

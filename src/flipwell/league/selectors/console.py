@@ -20,7 +20,8 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league import turn_rulings
-from flipwell.league.adapters import absent_at, league_ifpa_parameters, season_ruleset
+from flipwell.league.adapters.game_facts import absent_at
+from flipwell.league.adapters.rulesets import league_ifpa_parameters, season_ruleset
 from flipwell.league.selectors.seasons import being_prepared, current_of, seasons_newest_first
 from flipwell.rules import IfpaParameters, ends_the_game, ifpa_schedule_warnings, next_meet_date
 from flipwell.rules import meet_date_warnings as rules_date_warnings

@@ -18,9 +18,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, season_ruleset
+from flipwell.league.adapters.keys import player_key
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.refusals import ConflictError
-from flipwell.league.selectors.playoffs import PlayoffBracket, playoff_bracket
+from flipwell.league.selectors.playoffs.bracket import PlayoffBracket, playoff_bracket
 from flipwell.league.selectors.season_folds import fold
 from flipwell.league.selectors.standings import PlayerRef
 from flipwell.rules import (
@@ -86,17 +87,7 @@ def ifpa_submission(
     folded = fold(season)
     bracket = playoff_bracket(season)
     complete = bool(bracket.divisions) and all(d.complete for d in bracket.divisions)
-    chosen = results or (IfpaResults.POST_FINALS if complete else IfpaResults.REGULAR_SEASON)
-    if chosen is IfpaResults.POST_FINALS and not complete:
-        raise ConflictError(
-            {
-                "results": [
-                    f"The playoffs of {season.name} are not complete, so there are no "
-                    "post-finals results yet; ask for regular_season results."
-                ]
-            },
-            code="playoffs_not_complete",
-        )
+    chosen = _chosen_results(season, results, playoffs_complete=complete)
     standings = [s.player for s in folded.result.standings()]
     places = _playoff_places(bracket) if chosen is IfpaResults.POST_FINALS else []
     positions = season_final_positions(standings, places)
@@ -139,6 +130,26 @@ def ifpa_submission(
         included=tuple(line(d) for d in selection.included),
         left_out=tuple(line(d) for d in selection.left_out),
     )
+
+
+def _chosen_results(
+    season: m.Season, results: IfpaResults | None, *, playoffs_complete: bool
+) -> IfpaResults:
+    """The results asked for, by default post-finals once the playoffs are complete, else
+    regular season; ConflictError for post-finals results before the playoffs are complete."""
+    default = IfpaResults.POST_FINALS if playoffs_complete else IfpaResults.REGULAR_SEASON
+    chosen = results or default
+    if chosen is IfpaResults.POST_FINALS and not playoffs_complete:
+        raise ConflictError(
+            {
+                "results": [
+                    f"The playoffs of {season.name} are not complete, so there are no "
+                    "post-finals results yet; ask for regular_season results."
+                ]
+            },
+            code="playoffs_not_complete",
+        )
+    return chosen
 
 
 def _playoff_places(bracket: PlayoffBracket) -> list[list[tuple[int, str]]]:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from django.db.models import Q, QuerySet
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key
+from flipwell.league.adapters.keys import player_key
 from flipwell.league.results import season_folds
 from flipwell.league.selectors.seasons import with_state
 from flipwell.league.selectors.standings import PlayerRef

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.selectors.meet_times import absence_open, lateness_open, scheduled_start
-from flipwell.league.selectors.public_pages import PlayerPage, player_page
+from flipwell.league.selectors.public_pages.seasons import PlayerPage, player_page
 
 
 @dataclass(frozen=True)

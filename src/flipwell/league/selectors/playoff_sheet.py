@@ -14,8 +14,9 @@ import zlib
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, season_ruleset
-from flipwell.league.selectors.playoffs import (
+from flipwell.league.adapters.keys import player_key
+from flipwell.league.adapters.rulesets import season_ruleset
+from flipwell.league.selectors.playoffs.facts import (
     DivisionFacts,
     PlayoffFacts,
     bracket_state,

@@ -23,7 +23,7 @@ from datetime import date
 from django.db.models import Count, Max, Q
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key
+from flipwell.league.adapters.keys import player_key
 from flipwell.league.selectors.people import (
     Person,
     SeasonName,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from flipwell.league import models as m
-from flipwell.league.adapters import ruleset_for
+from flipwell.league.adapters.rulesets import ruleset_for
 from flipwell.league.selectors.seasons import seasons_newest_first
 from flipwell.rules import (
     FWPL_V1,

@@ -21,23 +21,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.league.adapters import (
-    absent_at,
-    match_absences,
-    pending_game_facts,
-    player_key,
-)
+from flipwell.league.adapters.game_facts import absent_at, match_absences, pending_game_facts
+from flipwell.league.adapters.keys import player_key
 from flipwell.league.results import SeasonFold
 from flipwell.league.selectors.allowed_machines import AllowedMachines, meet_allowed_machines
-from flipwell.league.selectors.meet_board import (
+from flipwell.league.selectors.meet_board.board import board_fold, meet_board
+from flipwell.league.selectors.meet_board.values import (
     GAMES_PER_MATCH,
     Adjustment,
     BoardGroup,
     CompensatoryParts,
     NightLine,
     RankingLine,
-    board_fold,
-    meet_board,
 )
 from flipwell.league.selectors.photos import PhotoRef, game_photos
 from flipwell.rules import (
@@ -178,34 +173,9 @@ def scoresheet(group: m.Group) -> ScoreSheet:
     folded = board_fold(meet)  # the same fold as its board's
     ruleset = folded.ruleset
     game_ids = [g.id for g in found.games]
-    forfeits: dict[int, set[int]] = defaultdict(set)
-    for game_id, player_id in m.Forfeit.objects.filter(game_id__in=game_ids).values_list(
-        "game_id", "player_id"
-    ):
-        forfeits[game_id].add(player_id)
     absent = match_absences([group.pk]).get(group.pk, {})
-    for game in found.games:  # R2.4-a: every game from the first absent is his forfeit
-        forfeits[game.id] |= absent_at(absent, game.number)
-    photos = game_photos(game_ids)
-    games = []
-    for game in found.games:
-        cells = {cell.player: cell for cell in game.cells}
-        gone = absent_at(absent, game.number)
-        lines = tuple(
-            _line(p, names[p], cells.get(p), p in forfeits[game.id], p in gone)
-            for p in found.players
-        )
-        games.append(
-            SheetGame(
-                id=game.id,
-                number=game.number,
-                machine=game.machine,
-                chosen_by=names.get(game.chosen_by, "") if game.chosen_by else "drawn",
-                confirmed=game.confirmed,
-                lines=lines,
-                photos=photos.get(game.id, ()),
-            )
-        )
+    forfeits = _forfeits(found, absent)
+    games = _sheet_games(found, names, forfeits, absent)
     current = games[-1] if games and not games[-1].confirmed else None
     pending = (
         _pending(current, found, folded, meet.number, absent_at(absent, current.number))
@@ -249,6 +219,49 @@ def scoresheet(group: m.Group) -> ScoreSheet:
         absent_games=tuple(sorted(nobody)),
         gone=tuple((p, names[p], absent[p]) for p in found.players if p in absent),
     )
+
+
+def _forfeits(found: BoardGroup, absent: Mapping[int, int]) -> dict[int, set[int]]:
+    """Game id -> the players who forfeit it: its recorded forfeits, and every game from the
+    first a player is absent for the rest of the match (R2.4-a)."""
+    forfeits: dict[int, set[int]] = defaultdict(set)
+    for game_id, player_id in m.Forfeit.objects.filter(
+        game_id__in=[g.id for g in found.games]
+    ).values_list("game_id", "player_id"):
+        forfeits[game_id].add(player_id)
+    for game in found.games:
+        forfeits[game.id] |= absent_at(absent, game.number)
+    return forfeits
+
+
+def _sheet_games(
+    found: BoardGroup,
+    names: Mapping[int, str],
+    forfeits: Mapping[int, set[int]],
+    absent: Mapping[int, int],
+) -> list[SheetGame]:
+    """The group's games as its sheet shows them: each player's line, and the photos."""
+    photos = game_photos([g.id for g in found.games])
+    games = []
+    for game in found.games:
+        cells = {cell.player: cell for cell in game.cells}
+        gone = absent_at(absent, game.number)
+        lines = tuple(
+            _line(p, names[p], cells.get(p), p in forfeits[game.id], p in gone)
+            for p in found.players
+        )
+        games.append(
+            SheetGame(
+                id=game.id,
+                number=game.number,
+                machine=game.machine,
+                chosen_by=names.get(game.chosen_by, "") if game.chosen_by else "drawn",
+                confirmed=game.confirmed,
+                lines=lines,
+                photos=photos.get(game.id, ()),
+            )
+        )
+    return games
 
 
 def _line(
@@ -314,29 +327,35 @@ def _pending(
         entered_by_id=submission.entered_by_id,
         entered_by=names.get(submission.entered_by_id, ""),
         lines=tuple(
-            SheetLine(
-                player_id=p,
-                name=names[p],
-                machine_score=lines[p].score if p in lines else sheet.get(p),
-                points=lines[p].points if p in lines else None,
-                forfeited=False,
-                entered=sheet.get(p),
-                compensatory=compensatory.get(p),
-                adjustments=tuple(
-                    f"{a.render(names[p])} ({a.rule})"
-                    for a in (lines[p].adjustments if p in lines else ())
-                    if a.kind != "forfeited"
-                ),
-                changes=tuple(
-                    Adjustment(a.kind, a.amount, a.render(names[p]), a.rule)
-                    for a in (lines[p].adjustments if p in lines else ())
-                    if a.kind != "forfeited"
-                ),
-            )
+            _pending_line(p, names[p], lines.get(p), sheet.get(p), compensatory.get(p))
             for p in group.players
         ),
         tie_order=tuple(tuple(names[p] for p in order) for order in orders.values()),
         confirmers=tuple((int(p), names[int(p)]) for p in confirmers),
+    )
+
+
+def _pending_line(
+    player: int,
+    name: str,
+    line: GameLine | None,
+    entered: int | None,
+    compensatory: CompensatoryParts | None,
+) -> SheetLine:
+    """A player's line of a sheet waiting for confirmation, as the fold will have it once
+    confirmed (`line`; None: no line yet, the score as entered)."""
+    found = line.adjustments if line is not None else ()
+    adjustments = [a for a in found if a.kind != "forfeited"]
+    return SheetLine(
+        player_id=player,
+        name=name,
+        machine_score=line.score if line is not None else entered,
+        points=line.points if line is not None else None,
+        forfeited=False,
+        entered=entered,
+        compensatory=compensatory,
+        adjustments=tuple(f"{a.render(name)} ({a.rule})" for a in adjustments),
+        changes=tuple(Adjustment(a.kind, a.amount, a.render(name), a.rule) for a in adjustments),
     )
 
 

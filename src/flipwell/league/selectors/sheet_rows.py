@@ -9,7 +9,7 @@ from a stale or forged page) is None, and the sheet says to reload. One query ea
 from __future__ import annotations
 
 from flipwell.league import models as m
-from flipwell.league.selectors.playoffs import match_round
+from flipwell.league.selectors.playoffs.facts import match_round
 
 
 def group_game(group: m.Group, game_id: int) -> m.Game | None:

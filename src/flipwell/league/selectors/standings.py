@@ -30,8 +30,8 @@ from fractions import Fraction
 
 from flipwell.league import models as m
 from flipwell.league import turn_rulings
-from flipwell.league.adapters import player_key
-from flipwell.league.results import season_fold
+from flipwell.league.adapters.keys import player_key
+from flipwell.league.results import SeasonFold, season_fold
 from flipwell.rules import (
     MatchResult,
     PlayoffCandidate,
@@ -334,11 +334,7 @@ def player_history(season: m.Season, player: m.Player) -> PlayerHistory:
     key = player_key(player.pk)
     if key not in result.players:
         raise RuleError(f"{player} is not entered in {season.name}")
-    violations: dict[int, list[str]] = {}
-    for number, kind in m.Violation.objects.filter(meet__season=season, player=player).values_list(
-        "meet__number", "kind"
-    ):
-        violations.setdefault(number, []).append(m.Violation.Kind(kind).label)
+    violations = _violations(season, player)
     turns = _turn_rulings(season, player)
     standing = result.players[key]
     totals = _running_totals(standing)
@@ -346,13 +342,7 @@ def player_history(season: m.Season, player: m.Player) -> PlayerHistory:
         meet.number: next((x for x in meet.matches if key in x.players), None)
         for meet in result.meets
     }
-    lines = {  # each of his matches' game lines: the scores that count (rules.game_lines)
-        number: meet_game_lines(facts, result, number, ruleset=folded.ruleset).get(
-            frozenset(match.players), ()
-        )
-        for number, match in matches.items()
-        if match is not None
-    }
+    lines = _game_lines_of(folded, matches)
     meets = []
     for index, night in enumerate(standing.nights):
         match = matches.get(night.meet)
@@ -386,6 +376,30 @@ def player_history(season: m.Season, player: m.Player) -> PlayerHistory:
         open_meet=progress.open_meet,
         provisional_points=provisional_points(standing, progress),
     )
+
+
+def _game_lines_of(
+    folded: SeasonFold, matches: Mapping[int, MatchResult | None]
+) -> dict[int, tuple[tuple[RulesGameLine, ...], ...]]:
+    """Meet number -> the game lines of his match there: the scores that count
+    (`flipwell.rules.game_lines`)."""
+    return {
+        number: meet_game_lines(folded.facts, folded.result, number, ruleset=folded.ruleset).get(
+            frozenset(match.players), ()
+        )
+        for number, match in matches.items()
+        if match is not None
+    }
+
+
+def _violations(season: m.Season, player: m.Player) -> dict[int, list[str]]:
+    """Meet number -> the kinds (in words) of the violations `player` committed there (§8)."""
+    violations: dict[int, list[str]] = {}
+    for number, kind in m.Violation.objects.filter(meet__season=season, player=player).values_list(
+        "meet__number", "kind"
+    ):
+        violations.setdefault(number, []).append(m.Violation.Kind(kind).label)
+    return violations
 
 
 def _turn_rulings(season: m.Season, player: m.Player) -> dict[int, list[TurnRulingLine]]:

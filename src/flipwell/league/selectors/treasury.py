@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key
+from flipwell.league.adapters.keys import player_key
 from flipwell.league.enums import (
     ACCOUNTS,
     LEDGER_REASONS,

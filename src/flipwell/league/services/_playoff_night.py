@@ -9,7 +9,7 @@ import zlib
 
 from flipwell.league import models as m
 from flipwell.league.refusals import ConflictError
-from flipwell.league.selectors.playoffs import PlayoffFacts
+from flipwell.league.selectors.playoffs.facts import PlayoffFacts
 from flipwell.league.services._edge import rules_edge
 from flipwell.rules.playoff_machines import draw_tiebreaker_machine
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, season_ruleset
+from flipwell.league.adapters.keys import player_key
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.refusals import Refusal
 from flipwell.league.services._edge import fold
 from flipwell.rules.season import may_play_game

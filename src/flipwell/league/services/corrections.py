@@ -11,7 +11,7 @@ reason (A45.2).
 
 The proposed sheet carries its own tie orders (R3.2-i): those given with the request, and the
 counted sheet's orders among players still tied on the proposed sheet. The standings use the
-orders of the counted version only (`flipwell.league.adapters.counted_tie_orders`), so a
+orders of the counted version only (`league.adapters.season_facts.counted_tie_orders`), so a
 correction that breaks, keeps or creates a tie is scored with the right orders.
 """
 
@@ -26,7 +26,9 @@ from django.db import IntegrityError
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import counted_tie_orders, player_key, season_ruleset
+from flipwell.league.adapters.keys import player_key
+from flipwell.league.adapters.rulesets import season_ruleset
+from flipwell.league.adapters.season_facts import counted_tie_orders
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.scoresheet import latest_version
 from flipwell.league.services._edge import (

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from flipwell.league import models as m
-from flipwell.league.adapters import forfeited_in, season_ruleset
+from flipwell.league.adapters.game_facts import forfeited_in
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.incident_words import late_join_forfeits_detail
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services._edge import (

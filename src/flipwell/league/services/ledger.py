@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key
+from flipwell.league.adapters.keys import player_key
 from flipwell.league.enums import AccountValue, LedgerReasonValue
 from flipwell.league.refusals import Refusal
 from flipwell.league.selectors.treasury import KIND_LABELS, STORED_KIND, to_rules_ledger

@@ -23,10 +23,12 @@ from django.db.models import Max
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import machine_id_of, machines_played, season_ruleset
+from flipwell.league.adapters.keys import machine_id_of, machines_played
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.selectors.meet_board import GAMES_PER_MATCH, machine_states
+from flipwell.league.selectors.meet_board.next_games import machine_states
+from flipwell.league.selectors.meet_board.values import GAMES_PER_MATCH
 from flipwell.league.services._edge import (
     group_player_ids,
     hold_machine_choices,
@@ -39,7 +41,8 @@ from flipwell.league.services._protocol import official_write
 from flipwell.league.services.meet_machines.next_machine import locked_group, seed_or_fresh
 from flipwell.league.services.meets.start import SEED_LIMIT
 from flipwell.rules import Ruleset
-from flipwell.rules.selection import draw_machine, selectable_machines
+from flipwell.rules.machine_choices import selectable_machines
+from flipwell.rules.machine_draws import draw_machine
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -27,9 +27,10 @@ from typing import TYPE_CHECKING
 from django.db import IntegrityError
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, playoff_game
+from flipwell.league.adapters.game_facts import playoff_game
+from flipwell.league.adapters.keys import player_key
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.selectors.playoffs import DivisionFacts, PlayoffFacts, match_id
+from flipwell.league.selectors.playoffs.facts import DivisionFacts, PlayoffFacts, match_id
 from flipwell.league.services._edge import (
     PlayerRef,
     league_changed,

@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, season_ruleset
+from flipwell.league.adapters.keys import player_key
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.models.playoffs import PlayoffNoShow
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.selectors.playoffs import (
+from flipwell.league.selectors.playoffs.facts import (
     bracket_state,
     load_playoff_facts,
     player_names,

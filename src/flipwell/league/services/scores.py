@@ -25,14 +25,14 @@ from django.db import IntegrityError
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import (
+from flipwell.league.adapters.game_facts import (
     absent_at,
     match_absences,
-    player_key,
-    season_ruleset,
     sheet_facts,
     tie_order_facts,
 )
+from flipwell.league.adapters.keys import player_key
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.results import season_fold
 from flipwell.league.selectors.scoresheet import lines_once_confirmed

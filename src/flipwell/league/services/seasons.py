@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
-from flipwell.league.adapters import PLAYED
+from flipwell.league.adapters.keys import PLAYED
 from flipwell.league.models import League, Meet, Player, Season, SeasonEntry
 from flipwell.league.players_csv import PlayerRow, parse_players_csv
 from flipwell.league.refusals import ConflictError, Refusal

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from flipwell.league import models as m
-from flipwell.league.adapters import forfeited_in, player_key
+from flipwell.league.adapters.game_facts import forfeited_in
+from flipwell.league.adapters.keys import player_key
 from flipwell.league.refusals import Refusal
 from flipwell.league.services._edge import PlayerRef, ref_id, require_reason
 from flipwell.league.services._protocol import official_write

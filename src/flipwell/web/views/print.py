@@ -15,10 +15,13 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
 from flipwell.league import models as m
-from flipwell.league.selectors import public_pages as pages
 from flipwell.league.selectors.lookups import league_season, playoff_night_of
 from flipwell.league.selectors.player_links import link_sheet
 from flipwell.league.selectors.playoff_sheet import printed_matches
+from flipwell.league.selectors.public_pages import machines as machine_pages
+from flipwell.league.selectors.public_pages import meets as meet_pages
+from flipwell.league.selectors.public_pages import seasons as season_pages
+from flipwell.league.selectors.public_pages import sheets as sheet_pages
 from flipwell.web.auth import ANY_ROLE, LO_ONLY, console_page
 from flipwell.web.charts import bracket_diagram, qr_code
 from flipwell.web.player_links import player_link_url
@@ -32,7 +35,7 @@ def score_sheets(request: HttpRequest, league: m.League, role: str, meet_id: int
     """One page per group of the meet: players in play order, a box per game, the QR code
     while the meet is open; a confirmed game's box filled with its scores, places and
     points."""
-    page = pages.sheets_page(league, meet_id)
+    page = sheet_pages.sheets_page(league, meet_id)
     live = page.meet.status == m.Meet.Status.OPEN
     sheets = [
         (
@@ -76,15 +79,15 @@ def player_links(request: HttpRequest, league: m.League, role: str, season_id: i
 def results(request: HttpRequest, slug: str, meet_id: int) -> HttpResponse:
     """A meet's results: each group's night totals by place and its games' scores, places
     and points (the meet board's, on paper)."""
-    page = pages.meet_page(pages.league_by_slug(slug), meet_id)
+    page = meet_pages.meet_page(season_pages.league_by_slug(slug), meet_id)
     return render(request, "print/results.html", {"league": page.league, "page": page})
 
 
 @not_found_as_404
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The current season's standings (or ?season=ID's) on one page."""
-    league = pages.league_by_slug(slug)
-    page = pages.season_page(league, optional_id(request, "season"))
+    league = season_pages.league_by_slug(slug)
+    page = season_pages.season_page(league, optional_id(request, "season"))
     above = page.standings.above_line() if page else ()
     return render(
         request,
@@ -102,7 +105,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 def maintenance(request: HttpRequest, slug: str) -> HttpResponse:
     """The maintenance sheet on paper, machines with open problems first, each with the QR
     code of its problem report page."""
-    page = pages.maintenance_page(pages.league_by_slug(slug))
+    page = machine_pages.maintenance_page(season_pages.league_by_slug(slug))
     qr_codes = [
         (
             sheet.machine_id,
@@ -165,7 +168,9 @@ def playoff_sheets(
 def playoffs(request: HttpRequest, slug: str) -> HttpResponse:
     """The newest playoff night's bracket (or ?season=ID's) on A4/Letter portrait: each
     division's diagram, every match's points per game and why ties went as they did."""
-    page = pages.playoffs_page(pages.league_by_slug(slug), optional_id(request, "season"))
+    page = season_pages.playoffs_page(
+        season_pages.league_by_slug(slug), optional_id(request, "season")
+    )
     diagrams = [(d, bracket_diagram(d)) for d in page.bracket.divisions] if page.bracket else []
     return render(
         request,

@@ -19,7 +19,9 @@ from flipwell.http_cache import conditional_on_revision
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors import people, ratings
-from flipwell.league.selectors import public_pages as pages
+from flipwell.league.selectors.public_pages import machines as machine_pages
+from flipwell.league.selectors.public_pages import meets as meet_pages
+from flipwell.league.selectors.public_pages import seasons as season_pages
 from flipwell.web.charts import bracket_diagram, points_chart, rating_chart, sparkline
 from flipwell.web.client_address import address_hash
 from flipwell.web.forms import ProblemReportForm
@@ -37,7 +39,7 @@ def not_found_as_404(view: View) -> View:
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             return view(request, *args, **kwargs)
-        except pages.NotFoundError as error:
+        except season_pages.NotFoundError as error:
             raise Http404(str(error)) from error
 
     return wrapper
@@ -56,7 +58,7 @@ def optional_id(request: HttpRequest, name: str) -> int | None:
 
 def league_list(request: HttpRequest) -> HttpResponse:
     """Every league hosted here, with its venue."""
-    return render(request, "public/league_list.html", {"leagues": pages.league_list()})
+    return render(request, "public/league_list.html", {"leagues": season_pages.league_list()})
 
 
 @conditional_on_revision("slug")
@@ -74,8 +76,8 @@ def season(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
 
 
 def _season(request: HttpRequest, slug: str, season_id: int | None) -> HttpResponse:
-    league = pages.league_by_slug(slug)
-    page = pages.season_page(league, season_id)
+    league = season_pages.league_by_slug(slug)
+    page = season_pages.season_page(league, season_id)
     context: dict[str, Any] = {"league": league, "page": page, "section": "standings"}
     if page is not None:
         lines = page.standings.lines
@@ -111,7 +113,7 @@ def _season(request: HttpRequest, slug: str, season_id: int | None) -> HttpRespo
 @not_found_as_404
 def meet(request: HttpRequest, slug: str, meet_id: int) -> HttpResponse:
     """A meet's board; an htmx request gets only the board (polled every 10 s)."""
-    page = pages.meet_page(pages.league_by_slug(slug), meet_id)
+    page = meet_pages.meet_page(season_pages.league_by_slug(slug), meet_id)
     template = "public/_meet_board.html" if asked_by_htmx(request) else "public/meet.html"
     return render(request, template, {"league": page.league, "page": page, "section": "meet"})
 
@@ -121,9 +123,9 @@ def meet(request: HttpRequest, slug: str, meet_id: int) -> HttpResponse:
 def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     """One person's season, every point explained (?season=ID for another season), and their
     statistics; a row merged into another redirects to the person's own page."""
-    league = pages.league_by_slug(slug)
+    league = season_pages.league_by_slug(slug)
     try:
-        page = pages.player_page(league, player_id, optional_id(request, "season"))
+        page = season_pages.player_page(league, player_id, optional_id(request, "season"))
     except people.MergedPlayerError as merged:
         target = reverse("web:player", args=[slug, merged.kept])
         query = request.GET.urlencode()
@@ -132,7 +134,7 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     return render(request, "public/player.html", context | _rating_context(page))
 
 
-def _rating_context(page: pages.PlayerPage) -> dict[str, Any]:
+def _rating_context(page: season_pages.PlayerPage) -> dict[str, Any]:
     """The person's rating in `page`'s league, its chart, and his best and worst machines."""
     rating = ratings.player_rating(people.person(page.person.id), league=page.league)
     steps = [(f"{s.season.name}, meet {s.meet}", s.rating, s.low, s.high) for s in rating.history]
@@ -149,7 +151,7 @@ def _rating_context(page: pages.PlayerPage) -> dict[str, Any]:
 @not_found_as_404
 def ratings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The league's players by rating (with enough games), beside the standings."""
-    league = pages.league_by_slug(slug)
+    league = season_pages.league_by_slug(slug)
     context = {
         "league": league,
         "lines": ratings.league_ratings(league),
@@ -163,7 +165,9 @@ def ratings_page(request: HttpRequest, slug: str) -> HttpResponse:
 @not_found_as_404
 def playoffs(request: HttpRequest, slug: str) -> HttpResponse:
     """The newest playoff night: divisions, bracket diagrams, places (?season=ID)."""
-    page = pages.playoffs_page(pages.league_by_slug(slug), optional_id(request, "season"))
+    page = season_pages.playoffs_page(
+        season_pages.league_by_slug(slug), optional_id(request, "season")
+    )
     # Each division drawn wide, and narrow for a phone (one match under another).
     diagrams = (
         [
@@ -184,7 +188,7 @@ def playoffs(request: HttpRequest, slug: str) -> HttpResponse:
 @not_found_as_404
 def machines(request: HttpRequest, slug: str) -> HttpResponse:
     """The league's machines and the special rulings in force on them."""
-    page = pages.machines_page(pages.league_by_slug(slug))
+    page = machine_pages.machines_page(season_pages.league_by_slug(slug))
     return render(
         request,
         "public/machines.html",
@@ -196,7 +200,7 @@ def machines(request: HttpRequest, slug: str) -> HttpResponse:
 def machine(request: HttpRequest, slug: str, machine_id: int) -> HttpResponse:
     """One machine: its open problems, history and reliability this season (R7.3-u). Not
     cached by revision: its days out of service grow with the calendar."""
-    page = pages.machine_page(pages.league_by_slug(slug), machine_id)
+    page = machine_pages.machine_page(season_pages.league_by_slug(slug), machine_id)
     return render(
         request,
         "public/machine.html",
@@ -208,8 +212,8 @@ def machine(request: HttpRequest, slug: str, machine_id: int) -> HttpResponse:
 def report_problem(request: HttpRequest, slug: str, machine_id: int) -> HttpResponse:
     """Report a problem on a machine (from its QR code): it reaches the league official as
     reported, not yet ruled. One address may send a few an hour (429 beyond)."""
-    league = pages.league_by_slug(slug)
-    machine = pages.league_machine(league, machine_id)
+    league = season_pages.league_by_slug(slug)
+    machine = machine_pages.league_machine(league, machine_id)
     form = ProblemReportForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -246,7 +250,7 @@ def _report_page(
 @not_found_as_404
 def high_scores(request: HttpRequest, slug: str) -> HttpResponse:
     """Each machine's best scores in the league, every season."""
-    page = pages.high_scores_page(pages.league_by_slug(slug))
+    page = season_pages.high_scores_page(season_pages.league_by_slug(slug))
     return render(
         request,
         "public/high_scores.html",
@@ -258,7 +262,7 @@ def high_scores(request: HttpRequest, slug: str) -> HttpResponse:
 @not_found_as_404
 def maintenance(request: HttpRequest, slug: str) -> HttpResponse:
     """The maintenance sheet: every machine's malfunctions, declarations and notes."""
-    page = pages.maintenance_page(pages.league_by_slug(slug))
+    page = machine_pages.maintenance_page(season_pages.league_by_slug(slug))
     return render(
         request,
         "public/maintenance.html",

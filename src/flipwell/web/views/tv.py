@@ -14,7 +14,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from flipwell.http_cache import conditional_on_revision
-from flipwell.league.selectors import public_pages as pages
+from flipwell.league.selectors.public_pages import seasons as season_pages
+from flipwell.league.selectors.public_pages import tv as tv_pages
 from flipwell.web.charts import bracket_diagram, qr_code
 from flipwell.web.htmx import asked_by_htmx
 from flipwell.web.scoresheet_tokens import scoresheet_url
@@ -42,8 +43,8 @@ def even_chunks(items: tuple[Any, ...], most: int) -> list[tuple[Any, ...]]:
 @not_found_as_404
 def tv(request: HttpRequest, slug: str) -> HttpResponse:
     """The TV page; an htmx request gets only its panels (the refresh)."""
-    league = pages.league_by_slug(slug)
-    page = pages.tv_page(league, request.user)
+    league = season_pages.league_by_slug(slug)
+    page = tv_pages.tv_page(league, request.user)
     codes = {
         group.pk: qr_code(
             scoresheet_url(request, group), label=f"Score sheet of group {group.number}"

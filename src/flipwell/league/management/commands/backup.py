@@ -8,7 +8,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from flipwell.league.exchange.backup import BackupError, write_backup
+from flipwell.league.exchange.backup.format import BackupError
+from flipwell.league.exchange.backup.writing import write_backup
 from flipwell.league.management.commands._common import ProgressStream, require_migrated
 from flipwell.league.models import ScorePhoto
 

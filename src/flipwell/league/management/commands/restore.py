@@ -8,7 +8,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from flipwell.league.exchange.backup import BackupError, restore_backup
+from flipwell.league.exchange.backup.format import BackupError
+from flipwell.league.exchange.backup.restoring import restore_backup
 from flipwell.league.management.commands._common import ProgressStream, require_migrated
 
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, season_ruleset, serious_malfunctions
+from flipwell.league.adapters.game_facts import serious_malfunctions
+from flipwell.league.adapters.keys import player_key
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services._edge import (
     game_subject,
@@ -24,8 +26,8 @@ from flipwell.league.services._edge import (
     rules_edge,
 )
 from flipwell.league.services._protocol import Write, official_write
+from flipwell.rules.compensatory_games import request_compensatory_game as grant_compensatory_game
 from flipwell.rules.malfunctions import Malfunction
-from flipwell.rules.malfunctions import request_compensatory_game as grant_compensatory_game
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import counted_tie_orders
+from flipwell.league.adapters.season_facts import counted_tie_orders
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.scoresheet import latest_version
 from flipwell.league.services._edge import (

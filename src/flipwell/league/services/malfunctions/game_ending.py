@@ -15,19 +15,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.league.adapters import forfeited_in, player_key, season_ruleset
+from flipwell.league.adapters.game_facts import forfeited_in
+from flipwell.league.adapters.keys import player_key
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.incident_words import owed_words
 from flipwell.league.refusals import Refusal
-from flipwell.league.selectors.meet_board import game_play_order
+from flipwell.league.selectors.meet_board.board import game_play_order
 from flipwell.league.services._edge import group_player_ids, ref_id, require_member, rules_edge
-from flipwell.rules.malfunctions import (
-    Malfunction,
-    catastrophic_event,
-    compensatory_balls,
-    compensatory_entitled,
-    last_ball,
-    next_turns,
-)
+from flipwell.rules.compensatory_games import compensatory_balls, compensatory_entitled
+from flipwell.rules.game_ending_malfunctions import catastrophic_event, last_ball, next_turns
+from flipwell.rules.malfunctions import Malfunction
 
 
 @dataclass(frozen=True)

@@ -15,14 +15,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from flipwell.league import models as m
-from flipwell.league.adapters import (
+from flipwell.league.adapters.game_facts import (
     announced_problems,
-    machine_key,
-    player_key,
     players_playing,
-    season_ruleset,
     serious_malfunctions,
 )
+from flipwell.league.adapters.keys import machine_key, player_key
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.enums import (
     MALFUNCTION_KINDS,
     MALFUNCTION_REASONS,
@@ -50,14 +49,14 @@ from flipwell.league.services.malfunctions.game_ending import (
     owed_by_ending,
 )
 from flipwell.league.services.meet_machines.declarations import declare_machine_state
+from flipwell.rules.compensatory_games import compensatory_entitled
+from flipwell.rules.game_ending_malfunctions import ends_the_game
 from flipwell.rules.malfunctions import (
     Malfunction,
     MalfunctionReport,
     MalfunctionRuling,
     automatically_unplayable,
     check_recordable,
-    compensatory_entitled,
-    ends_the_game,
     rule_malfunction,
 )
 

@@ -16,21 +16,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from flipwell.league import models as m
-from flipwell.league.adapters import (
-    absent_at,
-    machine_id_of,
-    machine_key,
-    match_absences,
-    player_key,
-)
+from flipwell.league.adapters.game_facts import absent_at, match_absences
+from flipwell.league.adapters.keys import machine_id_of, machine_key, player_key
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.selectors.meet_board import (
-    GAMES_PER_MATCH,
-    group_games,
+from flipwell.league.selectors.meet_board.board import group_games
+from flipwell.league.selectors.meet_board.next_games import (
     late_players_and_open_compensatory,
     machine_states,
     played_games,
 )
+from flipwell.league.selectors.meet_board.values import GAMES_PER_MATCH
 from flipwell.league.services._edge import (
     MeetHold,
     fold,
@@ -43,16 +38,11 @@ from flipwell.league.services._edge import (
 from flipwell.league.services._protocol import Actor, league_write, official_write
 from flipwell.league.services.meets.start import SEED_LIMIT
 from flipwell.rules import Ruleset
-from flipwell.rules.malfunctions import OpenGame, check_next_game_may_start
-from flipwell.rules.selection import (
-    PlayedGame,
-    check_machine_choice,
-    draw_machine,
-    machine_picker,
-    pick_verdict,
-    play_order,
-    selectable_machines,
-)
+from flipwell.rules.compensatory_games import OpenGame, check_next_game_may_start
+from flipwell.rules.machine_choices import check_machine_choice, selectable_machines
+from flipwell.rules.machine_draws import draw_machine
+from flipwell.rules.play_order import play_order
+from flipwell.rules.selection import PlayedGame, machine_picker, pick_verdict
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

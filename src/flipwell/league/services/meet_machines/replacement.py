@@ -15,15 +15,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from flipwell.league import models as m
-from flipwell.league.adapters import (
-    machine_id_of,
-    machine_key,
-    machines_played,
-    player_key,
-    season_ruleset,
-)
+from flipwell.league.adapters.keys import machine_id_of, machine_key, machines_played, player_key
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.selectors.meet_board import machine_states
+from flipwell.league.selectors.meet_board.next_games import machine_states
 from flipwell.league.services._edge import (
     group_player_ids,
     locked_game,
@@ -34,7 +29,8 @@ from flipwell.league.services._edge import (
 from flipwell.league.services._protocol import official_write
 from flipwell.league.services.meet_machines.declarations import declare_machine_state
 from flipwell.league.services.meets.start import SEED_LIMIT
-from flipwell.rules.selection import MachineState, Replacement, replacement_machine
+from flipwell.rules.machine_choices import MachineState
+from flipwell.rules.machine_replacement import Replacement, replacement_machine
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import season_ruleset
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.meet_times import scheduled_start

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 from flipwell.league import models as m
 from flipwell.league.notices import queue_meet_closed
 from flipwell.league.refusals import ConflictError
-from flipwell.league.selectors.meet_board import GAMES_PER_MATCH, open_compensatory
+from flipwell.league.selectors.meet_board.next_games import open_compensatory
+from flipwell.league.selectors.meet_board.values import GAMES_PER_MATCH
 from flipwell.league.services._protocol import official_write
 from flipwell.rules import MeetResult, Night, SeasonResult
 

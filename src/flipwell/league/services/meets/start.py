@@ -19,11 +19,11 @@ from django.db import IntegrityError
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import machine_id_of, player_key
+from flipwell.league.adapters.keys import machine_id_of, player_key
 from flipwell.league.notices import queue_meet_started
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.machine_history import unplayable_reasons
-from flipwell.league.selectors.meet_board import machine_states
+from flipwell.league.selectors.meet_board.next_games import machine_states
 from flipwell.league.services._edge import fold, require_reason, rules_edge
 from flipwell.league.services._meet_warnings import start_warnings
 from flipwell.league.services._protocol import official_write, savepoint

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db.models import Max
 
-from flipwell.league.adapters import PLAYED
+from flipwell.league.adapters.keys import PLAYED
 from flipwell.league.models import Season
 from flipwell.league.refusals import ConflictError, Refusal
 

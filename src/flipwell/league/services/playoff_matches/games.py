@@ -14,10 +14,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from flipwell.league import models as m
-from flipwell.league.adapters import playoff_game, season_ruleset
+from flipwell.league.adapters.game_facts import playoff_game
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.selectors.playoffs import DivisionFacts, GameInProgress, PlayoffFacts
+from flipwell.league.selectors.playoffs.facts import DivisionFacts, GameInProgress, PlayoffFacts
 from flipwell.league.services._edge import league_changed, rules_edge
 from flipwell.league.services._playoff_night import (
     begin_night,

@@ -15,9 +15,10 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, season_ruleset
+from flipwell.league.adapters.keys import player_key
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.selectors.playoffs import (
+from flipwell.league.selectors.playoffs.facts import (
     DivisionFacts,
     PlayoffFacts,
     bracket_state,

@@ -19,10 +19,10 @@ from zoneinfo import ZoneInfo
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import season_ruleset
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.models.playoffs import PlayoffNoShow
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.selectors.playoffs import DivisionFacts, match_round
+from flipwell.league.selectors.playoffs.facts import DivisionFacts, match_round
 from flipwell.league.services._edge import league_changed, rules_edge
 from flipwell.league.services._playoff_night import begin_night
 from flipwell.league.services._protocol import official_write

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key
+from flipwell.league.adapters.keys import player_key
 from flipwell.league.refusals import ConflictError
 from flipwell.league.services._edge import league_changed
 from flipwell.league.services._playoff_night import drawn_machine

@@ -16,21 +16,20 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key
+from flipwell.league.adapters.keys import player_key
 from flipwell.league.enums import VIOLATION_KINDS, ViolationKindValue, one_of
 from flipwell.league.refusals import Refusal
 from flipwell.league.services._edge import fold, group_player_ids, require_reason, rules_edge
 from flipwell.league.services._protocol import Write, official_write
 from flipwell.rules.ruleset import Ruleset
 from flipwell.rules.season_values import SeasonResult
-from flipwell.rules.violations import (
+from flipwell.rules.violation_penalties import (
     PenaltyDecision,
-    Violation,
     check_game_confirmed,
     check_ruled_seriousness,
     penalty_decision,
-    ruled_accidental,
 )
+from flipwell.rules.violations import Violation, ruled_accidental
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from flipwell.league import models as m
-from flipwell.league.adapters import season_ruleset
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.enums import REMEDY_CHOICES, RemedyChoiceValue, one_of
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services._edge import open_meet, rules_edge
 from flipwell.league.services._protocol import official_write
 from flipwell.league.services.ledger import record_ledger_entry
-from flipwell.rules.violations import VictimRemedy as RulesRemedy
-from flipwell.rules.violations import victim_remedy, violator_charge
+from flipwell.rules.violation_remedies import VictimRemedy as RulesRemedy
+from flipwell.rules.violation_remedies import victim_remedy, violator_charge
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from flipwell.league import models as m
-from flipwell.league.adapters import forfeited_in
+from flipwell.league.adapters.game_facts import forfeited_in
 from flipwell.league.refusals import ConflictError
 from flipwell.league.services._edge import (
     group_player_ids,
@@ -24,7 +24,7 @@ from flipwell.league.services._edge import (
 )
 from flipwell.league.services._protocol import Write, official_write
 from flipwell.league.services.ledger import record_ledger_entry
-from flipwell.rules.violations import check_restart_needed, restart_charge
+from flipwell.rules.game_counts import check_restart_needed, restart_charge
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -17,7 +17,7 @@ from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.console import league_machines, season_players
 from flipwell.league.selectors.lookups import playoff_night_id
-from flipwell.league.selectors.playoffs import PlayoffBracket, playoff_bracket
+from flipwell.league.selectors.playoffs.bracket import PlayoffBracket, playoff_bracket
 from flipwell.web.auth import LO_ONLY, console_page
 from flipwell.web.forms import (
     NoShowForm,

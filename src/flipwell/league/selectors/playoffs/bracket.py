@@ -1,115 +1,43 @@
-"""The playoff night as read from its facts (§6): qualification, every match, final places.
+"""The playoff bracket as its pages show it: each division's matches with their tables, what each
+match still needs, the notes on why it went as it did, and the final places (§6.3-§6.6).
 
-Words:
-- *playoff facts*: what was recorded for the night: the qualifiers (division and seed, the
-  bracket the night is played with), the no-shows of each match, each game's machine and
-  results, and each match's tiebreakers. `load_playoff_facts` turns them into the rules'
-  `PlayoffSeeding` and `PlayoffMatchRecord` values per division.
-- *game in progress*: a playoff game started on a machine (its row exists) whose results are
-  not recorded yet; the rules see only recorded games.
-- *machine key*: a machine's database id as a string, how the rules name a machine here.
-- *match table*: a match's players (best first once it is complete) with each game's PAPA
-  points and the running total, as the games are recorded (R6.3-a, R6.3-c).
-- *notes*: the rules' plain sentences on why the bracket went as it did where totals were
-  equal or a player was missing (`flipwell.rules.match_notes`, `seed_playoff_notes`,
-  `withdrawal_notes`); each ends with its rule id in brackets, for the page's "why".
-- *final places*: from `flipwell.rules.playoff_bracket` once a division's final is complete:
-  the final's order, then the eliminated of each earlier round sharing a place. They are
-  derived, never stored (see `flipwell.league.models.playoffs`).
-
-Qualification before the bracket is drawn comes from `playoff_qualification` (the season's
-final standings, the recorded single-ball playoffs and the withdrawals).
+The package's words (`flipwell.league.selectors.playoffs`) apply: *match table*, *notes*,
+*final places*; the facts read are `facts`'.
 """
 
 from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from flipwell.league import models as m
-from flipwell.league.adapters import player_key, season_ruleset
-from flipwell.league.models.playoffs import PlayoffNoShow  # exported by models later
+from flipwell.league.adapters.keys import player_key
+from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.results import season_fold
+from flipwell.league.selectors.playoffs.facts import (
+    DivisionFacts,
+    GameInProgress,
+    PlayedGame,
+    PlayoffFacts,
+    bracket_state,
+    load_playoff_facts,
+    player_names,
+    playoff_qualification_now,
+)
 from flipwell.league.selectors.standings import PlayerRef, playoff_candidates
 from flipwell.rules import (
     PlayoffBracketState,
-    PlayoffGame,
-    PlayoffMatchRecord,
     PlayoffMatchState,
-    PlayoffQualification,
-    PlayoffSeeding,
     RuleError,
     Ruleset,
     match_notes,
     papa_points,
-    playoff_bracket_state,
-    playoff_qualification,
     seed_playoff_notes,
     withdrawal_notes,
 )
 from flipwell.rules.playoff_matches import EMPTY_RECORD, tiebreakers_needed
-from flipwell.rules.playoffs import divisions_for_qualifiers
-
-ROUND_PREFIX = {"quarterfinal": "QF", "semifinal": "SF", "final": "F"}
-
-
-def match_id(round_: str, number: int) -> str:
-    """The rules' id of a stored match: QF1, QF2, SF1, SF2 or F."""
-    prefix = ROUND_PREFIX[round_]
-    return prefix if prefix == "F" else f"{prefix}{number}"
-
-
-def match_round(match: str) -> tuple[str, int]:
-    """The stored round and number of a rules match id (inverse of `match_id`)."""
-    for round_, prefix in ROUND_PREFIX.items():
-        if match == prefix or (match.startswith(prefix) and match[len(prefix) :].isdigit()):
-            number = int(match[len(prefix) :] or 1)
-            if match_id(round_, number) == match:
-                return round_, number
-    raise RuleError(f"unknown playoff match {match!r}; allowed: QF1, QF2, SF1, SF2, F")
-
-
-@dataclass(frozen=True)
-class GameInProgress:
-    """A started playoff game whose results are not recorded yet."""
-
-    game_id: int
-    number: int
-    machine_id: int
-    machine: str
-
-
-@dataclass(frozen=True)
-class DivisionFacts:
-    """One division's recorded facts, as the rules take them."""
-
-    seeding: PlayoffSeeding
-    records: Mapping[str, PlayoffMatchRecord]
-    in_progress: Mapping[str, GameInProgress]
-    started: frozenset[str]
-    """Matches with at least one game started (no-shows are then too late, R6.6-c)."""
-
-
-@dataclass(frozen=True)
-class PlayoffFacts:
-    """The night's facts per division, with machine titles and player names for display."""
-
-    night: m.PlayoffNight
-    divisions: Mapping[str, DivisionFacts]
-    machines: Mapping[str, str]
-    """Machine key -> title."""
-    names: Mapping[str, PlayerRef]
-
-
-@dataclass(frozen=True)
-class PlayedGame:
-    """A recorded game of a match: number, machine and finishing order."""
-
-    number: int
-    machine: str
-    order: tuple[PlayerRef, ...]
 
 
 @dataclass(frozen=True)
@@ -270,170 +198,6 @@ def _seed_notes(
             return notes  # the standings changed since the draw: the seeds say the rest
         notes += withdrawal_notes(qualification, names=names, ruleset=ruleset)
     return notes
-
-
-def player_names(keys: Iterable[str]) -> dict[str, str]:
-    """Player key -> "First Last" for the players `keys` name (one query)."""
-    rows = m.Player.objects.filter(pk__in={int(k) for k in keys}).values_list(
-        "pk", "first_name", "last_name"
-    )
-    return {player_key(pk): f"{first} {last}" for pk, first, last in rows}
-
-
-def bracket_state(division: DivisionFacts, ruleset: Ruleset) -> PlayoffBracketState:
-    """The rules' state of one division from its recorded facts."""
-    return playoff_bracket_state(division.seeding, results=division.records, ruleset=ruleset)
-
-
-def playoff_qualification_now(
-    season: m.Season, night: m.PlayoffNight | None = None
-) -> PlayoffQualification:
-    """Qualification from the final standings, recorded seed playoffs and withdrawals (§6.1,
-    §6.2, R6.6-b): the rules' `playoff_qualification` on the season's facts."""
-    folded = season_fold(season)
-    result, ruleset = folded.result, folded.ruleset
-    settled: list[list[str]] = []
-    withdrawn: list[str] = []
-    cut = None
-    if night is not None:
-        places = (
-            m.TiebreakerPlace.objects.filter(
-                tiebreaker__playoff_night=night,
-                tiebreaker__purpose__in=[m.Tiebreaker.Purpose.ENTRY, m.Tiebreaker.Purpose.SEEDING],
-            )
-            .order_by("tiebreaker_id", "place")
-            .values_list("tiebreaker_id", "player_id")
-        )
-        orders: dict[int, list[str]] = defaultdict(list)
-        for tiebreaker, player in places:
-            orders[tiebreaker].append(player_key(player))
-        settled = list(orders.values())
-        withdrawn = [player_key(p) for p in night.withdrawals.values_list("player_id", flat=True)]
-        cut = night.cut_override
-    return playoff_qualification(
-        playoff_candidates(result),
-        previous_ladder=result.ladder,
-        settled=settled,
-        withdrawn=withdrawn,
-        cut=cut,
-        ruleset=ruleset,
-    )
-
-
-def load_playoff_facts(night: m.PlayoffNight) -> PlayoffFacts:
-    """The night's recorded facts per division (a fixed number of queries)."""
-    qualifiers = list(night.qualifiers.select_related("player").order_by("division", "seed"))
-    names = {
-        player_key(q.player_id): PlayerRef(
-            q.player_id, f"{q.player.first_name} {q.player.last_name}"
-        )
-        for q in qualifiers
-    }
-    machines = {
-        str(pk): title
-        for pk, title in m.Machine.objects.filter(league_id=night.season.league_id).values_list(
-            "id", "title"
-        )
-    }
-    if not qualifiers or night.cut is None:
-        return PlayoffFacts(night, {}, machines, names)
-    matches = {
-        pk: (division, match_id(round_, number))
-        for pk, division, round_, number in night.matches.values_list(
-            "id", "division", "round", "number"
-        )
-    }
-    games = list(
-        m.PlayoffGame.objects.filter(match__playoff_night=night)
-        .order_by("match_id", "number")
-        .values_list("id", "match_id", "number", "machine_id", "machine__title")
-    )
-    results: dict[int, list[tuple[str, int | None, int | None, int | None]]] = defaultdict(list)
-    for game_id, player, score, place, tie_place in m.PlayoffResult.objects.filter(
-        game__match__playoff_night=night
-    ).values_list("game_id", "player_id", "machine_score", "place", "tie_place"):
-        results[game_id].append((player_key(player), score, place, tie_place))
-    absent: dict[int, list[str]] = defaultdict(list)
-    for match_pk, player in PlayoffNoShow.objects.filter(match__playoff_night=night).values_list(
-        "match_id", "player_id"
-    ):
-        absent[match_pk].append(player_key(player))
-    tiebreakers: dict[int, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
-    tiebreaker_machine: dict[int, str] = {}
-    for match_pk, tb, machine, player in (
-        m.TiebreakerPlace.objects.filter(
-            tiebreaker__playoff_night=night, tiebreaker__purpose=m.Tiebreaker.Purpose.MATCH
-        )
-        .order_by("tiebreaker_id", "place")
-        .values_list("tiebreaker__match_id", "tiebreaker_id", "tiebreaker__machine_id", "player_id")
-    ):
-        tiebreakers[match_pk][tb].append(player_key(player))
-        tiebreaker_machine[tb] = str(machine) if machine else "drawn machine"
-    by_match_games: dict[int, list[PlayoffGame]] = defaultdict(list)
-    in_progress: dict[int, GameInProgress] = {}
-    started: set[int] = set()
-    for game_id, match_pk, number, machine_id, title in games:
-        started.add(match_pk)
-        lines = results.get(game_id)
-        if not lines:
-            in_progress[match_pk] = GameInProgress(game_id, number, machine_id, title)
-            continue
-        by_match_games[match_pk].append(_rules_game(str(machine_id), lines))
-    seedings = _seedings(night.cut, qualifiers)
-    divisions: dict[str, DivisionFacts] = {}
-    for name, seeding in seedings.items():
-        records: dict[str, PlayoffMatchRecord] = {}
-        progress: dict[str, GameInProgress] = {}
-        started_ids: set[str] = set()
-        for pk, (division, mid) in matches.items():
-            if division != name:
-                continue
-            if pk in in_progress:
-                progress[mid] = in_progress[pk]
-            if pk in started:
-                started_ids.add(mid)
-            record = PlayoffMatchRecord(
-                absent=tuple(absent.get(pk, ())),
-                games=tuple(by_match_games.get(pk, ())),
-                tiebreakers=tuple(
-                    PlayoffGame(machine=tiebreaker_machine[tb], order=tuple(order))
-                    for tb, order in tiebreakers.get(pk, {}).items()
-                ),
-            )
-            if record.absent or record.games or record.tiebreakers:
-                records[mid] = record
-        divisions[name] = DivisionFacts(seeding, records, progress, frozenset(started_ids))
-    return PlayoffFacts(night, divisions, machines, names)
-
-
-def _seedings(cut: int, qualifiers: list[m.Qualifier]) -> dict[str, PlayoffSeeding]:
-    seedings = {}
-    for division in divisions_for_qualifiers(cut):
-        seeds: list[str | None] = [None] * division.bracket
-        for q in qualifiers:
-            if q.division == division.name and q.seed <= division.bracket:
-                seeds[q.seed - 1] = player_key(q.player_id)
-        seedings[division.name] = PlayoffSeeding(division, tuple(seeds))
-    return seedings
-
-
-def _rules_game(
-    machine: str, lines: list[tuple[str, int | None, int | None, int | None]]
-) -> PlayoffGame:
-    """A recorded game: a finishing order (places), or machine scores with tie orders."""
-    if all(score is None for _, score, _, _ in lines):
-        return PlayoffGame(machine=machine, order=tuple(p for p, *_ in sorted(lines, key=_place)))
-    scores = {p: score for p, score, _, _ in lines if score is not None}
-    tied: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for player, score, _, tie_place in lines:
-        if tie_place is not None and score is not None:
-            tied[score].append((tie_place, player))
-    tie_order = tuple(tuple(p for _, p in sorted(group)) for group in tied.values())
-    return PlayoffGame(machine=machine, scores=scores, tie_order=tie_order)
-
-
-def _place(line: tuple[str, int | None, int | None, int | None]) -> int:
-    return line[2] or 0
 
 
 def _division_view(
