@@ -30,16 +30,8 @@ SPLIT_BY_ANOTHER_CHANGE: frozenset[str] = frozenset(
         "api/endpoints/meet_writes.py",
         "api/schemas/__init__.py",
         "league/services/corrections.py",
-        "league/services/malfunctions.py",
-        "league/services/meet_machines.py",
-        "league/services/meets.py",
-        "league/services/players.py",
-        "league/services/playoff_matches.py",
         "league/services/playoff_sheets.py",
         "league/services/scores.py",
-        "league/services/setup.py",
-        "league/services/violations.py",
-        "web/views/scoresheet.py",
     }
 )
 

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters import season_facts
+from flipwell.league.adapters.season_facts import season_facts
 from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.league.services.corrections import request_correction, respond_to_correction
