@@ -1,7 +1,7 @@
 """league/enums: each set of values is the rules' Literal, and the models, the web forms and the
 API schemas all use that one definition (no database)."""
 
-from typing import get_type_hints
+from typing import Literal, get_type_hints
 
 import pytest
 from django import forms
@@ -25,6 +25,26 @@ def test_enum_values_equal_their_literal(enum: type[models.TextChoices]):
     literal = literal_values(LITERALS[enum])
 
     assert (len(enum.values), set(enum.values)) == (len(literal), set(literal))
+
+
+def test_labelled_choices_take_the_literals_values_with_their_labels():
+    class Light(enums.LabelledChoices, values=Literal["green", "amber"]):
+        GREEN = "Go"
+        AMBER = "Slow down"
+
+    assert Light.choices == [("green", "Go"), ("amber", "Slow down")]
+    assert (Light.GREEN == "green", Light.AMBER.label, LITERALS[Light]) == (
+        True,
+        "Slow down",
+        Literal["green", "amber"],
+    )
+
+
+def test_labelled_choices_without_a_label_for_each_value_fail_at_import():
+    with pytest.raises(TypeError, match="Light labels green; its Literal holds"):
+
+        class Light(enums.LabelledChoices, values=Literal["green", "amber"]):
+            GREEN = "Go"
 
 
 def test_league_literals_equal_the_rules_values():
