@@ -18,7 +18,9 @@ from pydantic import BaseModel
 
 import flipwell.api.endpoints as endpoints_package
 from flipwell.api.arguments import PLAYER, by_player, resolved
-from flipwell.api.schemas import DiscardIn, LedgerIn, MalfunctionIn, MergeIn
+from flipwell.api.schemas.incidents import DiscardIn, MalfunctionIn
+from flipwell.api.schemas.ledger import LedgerIn
+from flipwell.api.schemas.people import MergeIn
 from flipwell.api.writing import write
 from tests import factories as f
 from tests.api.conftest import post, token

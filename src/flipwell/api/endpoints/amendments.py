@@ -17,8 +17,7 @@ from flipwell.api.endpoints.params import GameId, GroupId, MeetId
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
-from flipwell.api.schemas import (
-    ForfeitOut,
+from flipwell.api.schemas.amendments import (
     MatchAbsenceWithdrawalIn,
     MatchAbsenceWithdrawalOut,
     NonCountableIn,
@@ -27,6 +26,7 @@ from flipwell.api.schemas import (
     PhotoRemovalIn,
     PhotoRemovalOut,
 )
+from flipwell.api.schemas.incidents import ForfeitOut
 from flipwell.api.writing import official, write
 from flipwell.league import services
 

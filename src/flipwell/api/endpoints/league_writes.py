@@ -17,14 +17,12 @@ from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.idempotency import key_required
-from flipwell.api.schemas import (
+from flipwell.api.schemas.leagues import SeasonOut
+from flipwell.api.schemas.ledger import LedgerEntryOut, ReversalIn
+from flipwell.api.schemas.players import LateJoinForfeitsIn, LateJoinForfeitsOut
+from flipwell.api.schemas.rulings import (
     AmendRulingIn,
     CopyRulingIn,
-    LateJoinForfeitsIn,
-    LateJoinForfeitsOut,
-    LedgerEntryOut,
-    ReversalIn,
-    SeasonOut,
     SpecialRulingIn,
     SpecialRulingOut,
 )

@@ -14,7 +14,7 @@ from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.idempotency import key_required
-from flipwell.api.schemas import (
+from flipwell.api.schemas.machines import (
     CloseReportIn,
     MachineHistoryOut,
     ProblemReportIn,

@@ -27,16 +27,18 @@ from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.idempotency import key_required
-from flipwell.api.schemas import (
+from flipwell.api.schemas.corrections import (
+    CorrectionAnswerIn,
+    CorrectionIn,
+    CorrectionOut,
+    CorrectionOutcomeOut,
+)
+from flipwell.api.schemas.meets import (
     AbsenceIn,
     AbsenceOut,
     CancelledMeetOut,
     CancelMeetIn,
     ChooseMachineIn,
-    CorrectionAnswerIn,
-    CorrectionIn,
-    CorrectionOut,
-    CorrectionOutcomeOut,
     LatenessIn,
     LatenessOut,
     MatchAbsenceIn,

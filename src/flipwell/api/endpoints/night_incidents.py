@@ -21,32 +21,36 @@ from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.idempotency import key_required
-from flipwell.api.schemas import (
+from flipwell.api.schemas.incidents import (
     CompensatoryGameIn,
     CompensatoryGameOut,
     CompensatoryRequestIn,
     CompensatoryRequestOut,
-    DeclarationIn,
-    DeclarationOut,
     DiscardedOut,
     DiscardIn,
     JoinDecisionOut,
     LateJoinIn,
-    MachineProblemIn,
-    MachineProblemOut,
     MalfunctionIn,
     MalfunctionOut,
+    ReplayScoresIn,
+    TurnRulingIn,
+    TurnRulingOut,
+)
+from flipwell.api.schemas.machines import (
+    DeclarationIn,
+    DeclarationOut,
+    MachineProblemIn,
+    MachineProblemOut,
+    ReplacedOut,
+    ReplaceMachineIn,
+)
+from flipwell.api.schemas.sheets import SubmittedOut
+from flipwell.api.schemas.violations import (
     PenaltyOut,
     RemedyIn,
     RemedyOut,
-    ReplacedOut,
-    ReplaceMachineIn,
-    ReplayScoresIn,
     RestartIn,
     RestartOut,
-    SubmittedOut,
-    TurnRulingIn,
-    TurnRulingOut,
     ViolationIn,
 )
 from flipwell.api.writing import after_check, official, write

@@ -14,7 +14,7 @@ from flipwell.api.endpoints.params import PlayerId, Slug
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
-from flipwell.api.schemas import NoticePreferencesIn, NoticePreferencesOut, NoticeQueueOut
+from flipwell.api.schemas.notices import NoticePreferencesIn, NoticePreferencesOut, NoticeQueueOut
 from flipwell.api.writing import after_check, official, write
 from flipwell.league import models as m
 from flipwell.league import services

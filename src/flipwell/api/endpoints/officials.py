@@ -27,8 +27,8 @@ from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.idempotency import key_required
 from flipwell.api.paging import page_of_sequence
-from flipwell.api.schemas import (
-    MAX_ID,
+from flipwell.api.schemas.common import MAX_ID
+from flipwell.api.schemas.officials import (
     AcceptedOut,
     InvitationIn,
     InvitationOut,

@@ -17,8 +17,8 @@ from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.paging import page_of_sequence
-from flipwell.api.schemas import (
-    MAX_ID,
+from flipwell.api.schemas.common import MAX_ID
+from flipwell.api.schemas.people import (
     MachineHighScoresPage,
     MergeIn,
     PlayerMergeOut,

@@ -25,7 +25,7 @@ from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.idempotency import HEADER, key_required
 from flipwell.api.paging import page_of_sequence
-from flipwell.api.schemas import PhotoIn, PhotoOut, PhotoPage
+from flipwell.api.schemas.photos import PhotoIn, PhotoOut, PhotoPage
 from flipwell.api.writing import official, write
 from flipwell.league import services
 from flipwell.league.models import Game

@@ -25,12 +25,14 @@ from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.idempotency import key_required
-from flipwell.api.schemas import (
-    NoShowIn,
-    NoShowOut,
+from flipwell.api.schemas.playoff_corrections import (
     PlayoffCorrectionAnswerIn,
     PlayoffCorrectionIn,
     PlayoffCorrectionOut,
+)
+from flipwell.api.schemas.playoffs import (
+    NoShowIn,
+    NoShowOut,
     PlayoffGameOut,
     PlayoffLatenessIn,
     PlayoffLatenessOut,

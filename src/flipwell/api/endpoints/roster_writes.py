@@ -20,7 +20,8 @@ from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.idempotency import key_required
 from flipwell.api.paging import page_of_queryset
-from flipwell.api.schemas import (
+from flipwell.api.schemas.leagues import SeasonOut
+from flipwell.api.schemas.roster import (
     EditPlayerIn,
     IssuedLinksOut,
     NextSeasonIn,
@@ -29,7 +30,6 @@ from flipwell.api.schemas import (
     PlayerOut,
     RankRefreshIn,
     RankRefreshOut,
-    SeasonOut,
 )
 from flipwell.api.writing import after_check, official, write
 from flipwell.league import services

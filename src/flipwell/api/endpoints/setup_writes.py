@@ -23,10 +23,9 @@ from flipwell.api.endpoints.params import MachineId, SeasonId, Slug
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
-from flipwell.api.schemas import (
-    IfpaFigureChangeIn,
-    IfpaFiguresOut,
-    LeagueOut,
+from flipwell.api.schemas.ifpa import IfpaFigureChangeIn, IfpaFiguresOut
+from flipwell.api.schemas.leagues import LeagueOut, SeasonOut
+from flipwell.api.schemas.setup import (
     MachineChangeIn,
     MachineDetailOut,
     MachineIn,
@@ -36,7 +35,6 @@ from flipwell.api.schemas import (
     RulesetChangeIn,
     RulesetOut,
     SeasonIn,
-    SeasonOut,
     SeasonScheduleIn,
 )
 from flipwell.api.writing import after_check, official, write

@@ -19,25 +19,11 @@ from flipwell.api.endpoints.params import GameId, MeetId, SeasonId, Slug, Submis
 from flipwell.api.endpoints.public import router
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.idempotency import key_in_body, key_required, mark_replayed
-from flipwell.api.schemas import (
-    ClosedOut,
-    CloseMeetIn,
-    ConfirmIn,
-    EntryOut,
-    ForfeitIn,
-    ForfeitOut,
-    ImportedOut,
-    ImportIn,
-    LedgerEntryOut,
-    LedgerIn,
-    RegisterIn,
-    StartedOut,
-    StartMeetIn,
-    SubmissionOut,
-    SubmitScoresIn,
-    SubmittedOut,
-    TreasuryOut,
-)
+from flipwell.api.schemas.incidents import ForfeitIn, ForfeitOut
+from flipwell.api.schemas.ledger import LedgerEntryOut, LedgerIn, TreasuryOut
+from flipwell.api.schemas.meets import ClosedOut, CloseMeetIn, StartedOut, StartMeetIn
+from flipwell.api.schemas.players import EntryOut, ImportedOut, ImportIn, RegisterIn
+from flipwell.api.schemas.sheets import ConfirmIn, SubmissionOut, SubmitScoresIn, SubmittedOut
 from flipwell.api.writing import official, write
 from flipwell.league import services
 from flipwell.league.exchange.for_other_programs import import_roster
