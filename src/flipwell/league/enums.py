@@ -14,10 +14,9 @@ values).
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeVar, get_args
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, get_args
 
 from django.db import models
-from django.db.models.enums import ChoicesType
 
 from flipwell.league.refusals import Refusal
 from flipwell.rules import MalfunctionKind as SeriousMalfunctionKind
@@ -172,6 +171,12 @@ LITERALS: dict[type[models.TextChoices], object] = {}
 """Each `LabelledChoices` and the `Literal` its values are (filled as each is declared)."""
 
 
+if TYPE_CHECKING:  # the stubs' TextChoices has a metaclass of its own, for its properties' types
+    from django.db.models.enums import _TextChoicesType as ChoicesType
+else:
+    from django.db.models.enums import ChoicesType
+
+
 class _LabelledType(ChoicesType):
     """Makes a `LabelledChoices`: each member's value is its name in lower case, and the
     members' values must be exactly the `values` Literal's (a TypeError at import
@@ -196,7 +201,7 @@ class _LabelledType(ChoicesType):
                 dict.__setitem__(classdict, name, (name.lower(), classdict[name]))
         cls = super().__new__(metacls, classname, bases, classdict, **kwds)
         if values is not None:
-            LITERALS[cls] = values
+            LITERALS[cls] = values  # type: ignore[index]  # cls is a TextChoices class
         return cls
 
 
