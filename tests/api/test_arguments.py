@@ -1,7 +1,7 @@
 """One contract per use case (issue 22 §4): a write's body passes to its service once, each
-field under the service's keyword (`flipwell.api.arguments.resolved`); the wire keeps its
-names through aliases. A field and a keyword that do not match fail here, before any
-request does."""
+field under the service's keyword (`flipwell.api.arguments.resolved`, through
+`flipwell.api.writing.write`); the wire keeps its names through aliases. A field and a
+keyword that do not match fail here, before any request does."""
 
 from __future__ import annotations
 
@@ -18,7 +18,10 @@ from pydantic import BaseModel
 
 import flipwell.api.endpoints as endpoints_package
 from flipwell.api.arguments import PLAYER, by_player, resolved
-from flipwell.api.schemas import DiscardIn, LedgerIn, MalfunctionIn, MergeIn
+from flipwell.api.schemas.incidents import DiscardIn, MalfunctionIn
+from flipwell.api.schemas.ledger import LedgerIn
+from flipwell.api.schemas.people import MergeIn
+from flipwell.api.writing import write
 from tests import factories as f
 from tests.api.conftest import post, token
 from tests.league.league_night import game, start
@@ -69,9 +72,13 @@ def _passings(module: ModuleType, function: ast.FunctionDef) -> list[Passing | s
         annotation = annotation.slice
     assert isinstance(annotation, ast.Name)
     schema = getattr(module, annotation.id)
+    writing = [node for node in ast.walk(function) if _is_write(node)]
     resolving = [node for node in ast.walk(function) if _is_resolved(node)]
-    if len(resolving) != 1:
-        return [f"{function.name} passes its body through resolved() {len(resolving)} times"]
+    if len(writing) + len(resolving) != 1:
+        count = len(writing) + len(resolving)
+        return [f"{function.name} passes its body through write() or resolved() {count} times"]
+    if writing:
+        return [_written(module, function, schema, writing[0])]
     call = resolving[0]
     assert isinstance(call, ast.Call)
     lookups = frozenset(k.arg for k in call.keywords if k.arg)
@@ -104,6 +111,73 @@ def _passings(module: ModuleType, function: ast.FunctionDef) -> list[Passing | s
     if len(found) != 1:
         return [f"{function.name} spreads resolved(payload) into {len(found)} calls"]
     return found
+
+
+WRITE_OPTIONS = frozenset(
+    name for name, p in inspect.signature(write).parameters.items() if p.kind is p.KEYWORD_ONLY
+)
+"""`write`'s own keywords; its others are the service's (targets)."""
+
+
+def _is_write(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "write"
+    )
+
+
+def _written(
+    module: ModuleType, function: ast.FunctionDef, schema: type[BaseModel], call: ast.Call
+) -> Passing | str:
+    """``write(request, service, payload, lookups={...}, arguments=..., **targets)``: the body
+    passes to `service` with the targets and the actor; an ``arguments`` hook pops fields
+    and names keywords of its own (its returned dict's keys)."""
+    if len(call.args) != 3 or not isinstance(call.args[2], ast.Name):
+        return f"{function.name} gives write() no payload"
+    options = {k.arg: k.value for k in call.keywords if k.arg in WRITE_OPTIONS}
+    lookups = options.get("lookups")
+    if lookups is not None and not isinstance(lookups, ast.Dict):
+        return f"{function.name} gives write() lookups that are not a dict written out"
+    keys = lookups.keys if isinstance(lookups, ast.Dict) else []
+    actor_as = options.get("actor_as")
+    actor = actor_as.value if isinstance(actor_as, ast.Constant) else "actor"
+    explicit = {k.arg for k in call.keywords if k.arg and k.arg not in WRITE_OPTIONS}
+    explicit |= {actor} if actor else set()
+    popped: set[str] = set()
+    hook = options.get("arguments")
+    for node in ast.walk(function) if hook is not None else ():
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr == "pop" and isinstance(node.args[0], ast.Constant):
+                popped.add(node.args[0].value)
+        elif isinstance(node, ast.Return) and isinstance(node.value, ast.Dict):
+            explicit |= {k.value for k in node.value.keys if isinstance(k, ast.Constant)}
+    service = _value(module, call.args[1])
+    service, explicit = _through_wrapper(module, service, explicit)
+    return Passing(
+        function.name,
+        schema,
+        service,
+        frozenset(k.value for k in keys if isinstance(k, ast.Constant)),
+        frozenset(popped),
+        frozenset(explicit),
+    )
+
+
+def _through_wrapper(module: ModuleType, service: Any, explicit: set[str]) -> tuple[Any, set[str]]:
+    """The service a wrapper of the endpoint's module passes its ``**keywords`` on to, and
+    the keywords it gives that service: `service` itself when it is no such wrapper."""
+    parameters = inspect.signature(service).parameters.values()
+    spread = next((p.name for p in parameters if p.kind is p.VAR_KEYWORD), None)
+    if spread is None or service.__module__ != module.__name__:
+        return service, explicit
+    tree = ast.parse(inspect.getsource(service).lstrip())
+    (call,) = (
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and any(k.arg is None and getattr(k.value, "id", "") == spread for k in node.keywords)
+    )
+    given = {k.arg for k in call.keywords if k.arg}
+    return _value(module, call.func), given | (explicit - {p.name for p in parameters})
 
 
 def _all_passings() -> list[Passing | str]:

@@ -8,7 +8,7 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from flipwell.api.schemas import LadderLineOut
+from flipwell.api.schemas.standings import LadderLineOut
 from flipwell.league.selectors.standings import LadderLine, PlayerRef
 
 ANN = PlayerRef(id=1, name="Ann Lee")

@@ -1,14 +1,21 @@
 """league/enums: each set of values is the rules' Literal, and the models, the web forms and the
 API schemas all use that one definition (no database)."""
 
-from typing import get_type_hints
+from typing import Literal, get_type_hints
 
 import pytest
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from flipwell.api import schemas as s
+from flipwell.api.schemas.corrections import CorrectionOut, CorrectionOutcomeOut
+from flipwell.api.schemas.incidents import ForfeitIn, MalfunctionIn, RulingOut
+from flipwell.api.schemas.ledger import LedgerIn, LedgerLineOut
+from flipwell.api.schemas.machines import DeclarationOut, MachineOut
+from flipwell.api.schemas.meets import MeetBoardOut, MeetOut
+from flipwell.api.schemas.playoffs import PlayoffGameOut, PlayoffNightOut
+from flipwell.api.schemas.rulings import SpecialRulingIn
+from flipwell.api.schemas.violations import RemedyIn, RemedyOut, ViolationIn
 from flipwell.league import enums
 from flipwell.league import models as m
 from flipwell.league.enums import LITERALS, literal_values
@@ -25,6 +32,26 @@ def test_enum_values_equal_their_literal(enum: type[models.TextChoices]):
     literal = literal_values(LITERALS[enum])
 
     assert (len(enum.values), set(enum.values)) == (len(literal), set(literal))
+
+
+def test_labelled_choices_take_the_literals_values_with_their_labels():
+    class Light(enums.LabelledChoices, values=Literal["green", "amber"]):
+        GREEN = "Go"
+        AMBER = "Slow down"
+
+    assert Light.choices == [("green", "Go"), ("amber", "Slow down")]
+    assert (Light.GREEN == "green", Light.AMBER.label, LITERALS[Light]) == (
+        True,
+        "Slow down",
+        Literal["green", "amber"],
+    )
+
+
+def test_labelled_choices_without_a_label_for_each_value_fail_at_import():
+    with pytest.raises(TypeError, match="Light labels green; its Literal holds"):
+
+        class Light(enums.LabelledChoices, values=Literal["green", "amber"]):
+            GREEN = "Go"
 
 
 def test_league_literals_equal_the_rules_values():
@@ -94,26 +121,26 @@ def test_form_field_choices_are_the_enum(form, name, enum, within):
 
 
 SCHEMA_FIELDS = [
-    (s.MeetOut, "status", enums.MeetStatus),
-    (s.MeetBoardOut, "status", enums.MeetStatus),
-    (s.PlayoffNightOut, "status", enums.MeetStatus),
-    (s.ForfeitIn, "reason", enums.RecordedForfeitReason),
-    (s.CorrectionOut, "status", enums.CorrectionStatus),
-    (s.CorrectionOutcomeOut, "status", enums.CorrectionStatus),
-    (s.MachineOut, "status", enums.MachineStatus),
-    (s.DeclarationOut, "kind", enums.DeclarationKind),
-    (s.SpecialRulingIn, "kind", enums.SpecialRulingKind),
-    (s.MalfunctionIn, "reason_code", enums.MalfunctionReason),
-    (s.MalfunctionIn, "kind", enums.MalfunctionKind),
-    (s.RulingOut, "kind", enums.MalfunctionKind),
-    (s.ViolationIn, "kind", enums.ViolationKind),
-    (s.RemedyIn, "announced", enums.RemedyChoice),
-    (s.RemedyOut, "choice", enums.RemedyChoice),
-    (s.LedgerIn, "kind", enums.NewLedgerEntryKind),
-    (s.LedgerIn, "account", enums.LedgerAccount),
-    (s.LedgerIn, "reason", enums.LedgerReason),
-    (s.LedgerLineOut, "account", enums.LedgerAccount),
-    (s.PlayoffGameOut, "round", enums.PlayoffRound),
+    (MeetOut, "status", enums.MeetStatus),
+    (MeetBoardOut, "status", enums.MeetStatus),
+    (PlayoffNightOut, "status", enums.MeetStatus),
+    (ForfeitIn, "reason", enums.RecordedForfeitReason),
+    (CorrectionOut, "status", enums.CorrectionStatus),
+    (CorrectionOutcomeOut, "status", enums.CorrectionStatus),
+    (MachineOut, "status", enums.MachineStatus),
+    (DeclarationOut, "kind", enums.DeclarationKind),
+    (SpecialRulingIn, "kind", enums.SpecialRulingKind),
+    (MalfunctionIn, "reason_code", enums.MalfunctionReason),
+    (MalfunctionIn, "kind", enums.MalfunctionKind),
+    (RulingOut, "kind", enums.MalfunctionKind),
+    (ViolationIn, "kind", enums.ViolationKind),
+    (RemedyIn, "announced", enums.RemedyChoice),
+    (RemedyOut, "choice", enums.RemedyChoice),
+    (LedgerIn, "kind", enums.NewLedgerEntryKind),
+    (LedgerIn, "account", enums.LedgerAccount),
+    (LedgerIn, "reason", enums.LedgerReason),
+    (LedgerLineOut, "account", enums.LedgerAccount),
+    (PlayoffGameOut, "round", enums.PlayoffRound),
 ]
 
 

@@ -9,7 +9,18 @@ from django import forms
 from django.core.exceptions import ValidationError
 from pydantic import BaseModel
 
-from flipwell.api import schemas as s
+from flipwell.api.schemas.corrections import CorrectedScoreIn, CorrectionIn
+from flipwell.api.schemas.incidents import CompensatoryGameIn, ForfeitIn, MalfunctionIn
+from flipwell.api.schemas.ledger import LedgerIn, ReversalIn
+from flipwell.api.schemas.machines import DeclarationIn, MachineProblemIn
+from flipwell.api.schemas.meets import CloseMeetIn, ScheduleMeetIn, StartMeetIn
+from flipwell.api.schemas.officials import InvitationIn
+from flipwell.api.schemas.players import ImportIn, RegisterIn
+from flipwell.api.schemas.playoffs import NoShowIn, PlayoffScoreIn, QualifyIn, WithdrawalIn
+from flipwell.api.schemas.rulings import AmendRulingIn, SpecialRulingIn
+from flipwell.api.schemas.setup import MachineIn, SeasonIn, SeasonScheduleIn
+from flipwell.api.schemas.sheets import ScoreIn, SubmitScoresIn
+from flipwell.api.schemas.violations import ViolationIn
 from flipwell.league import limits, players_csv
 from flipwell.rules.match import GAMES_PER_MATCH
 from flipwell.web import forms as f
@@ -44,71 +55,71 @@ def _bounds(limit: limits.Bound | int) -> tuple[int, int]:
 
 PAIRS = [
     # (limit, web form, its field, API schema, its field)
-    (limits.BALL, f.MalfunctionForm, "ball", s.MalfunctionIn, "ball"),
-    (limits.GAMES_COMPLETED, f.ViolationForm, "games_completed", s.ViolationIn, "games_completed"),
-    (limits.TARGET_GAME, f.ViolationForm, "target_game", s.ViolationIn, "target_game"),
-    (limits.MEET_NUMBER, f.ScheduleMeetForm, "number", s.ScheduleMeetIn, "number"),
-    (limits.MEET_NUMBER, f.ScheduleMeetForm, "number", s.StartMeetIn, "number"),
-    (limits.MEET_NUMBER, f.RegisterPlayerForm, "joined_at_meet", s.RegisterIn, "joined_at_meet"),
-    (limits.IFPA, f.RegisterPlayerForm, "ifpa_number", s.RegisterIn, "ifpa_number"),
-    (limits.IFPA, f.RegisterPlayerForm, "ifpa_rank", s.RegisterIn, "ifpa_rank"),
-    (limits.SEED, f.StartMeetForm, "seed", s.StartMeetIn, "seed"),
-    (limits.QUALIFIERS, f.QualifyForm, "cut", s.QualifyIn, "cut"),
-    (limits.AMOUNT_CENTS, f.LedgerEntryForm, "amount_cents", s.LedgerIn, "amount_cents"),
-    (limits.NUMBER_OF_MEETS, f.SeasonForm, "number_of_meets", s.SeasonIn, "number_of_meets"),
+    (limits.BALL, f.MalfunctionForm, "ball", MalfunctionIn, "ball"),
+    (limits.GAMES_COMPLETED, f.ViolationForm, "games_completed", ViolationIn, "games_completed"),
+    (limits.TARGET_GAME, f.ViolationForm, "target_game", ViolationIn, "target_game"),
+    (limits.MEET_NUMBER, f.ScheduleMeetForm, "number", ScheduleMeetIn, "number"),
+    (limits.MEET_NUMBER, f.ScheduleMeetForm, "number", StartMeetIn, "number"),
+    (limits.MEET_NUMBER, f.RegisterPlayerForm, "joined_at_meet", RegisterIn, "joined_at_meet"),
+    (limits.IFPA, f.RegisterPlayerForm, "ifpa_number", RegisterIn, "ifpa_number"),
+    (limits.IFPA, f.RegisterPlayerForm, "ifpa_rank", RegisterIn, "ifpa_rank"),
+    (limits.SEED, f.StartMeetForm, "seed", StartMeetIn, "seed"),
+    (limits.QUALIFIERS, f.QualifyForm, "cut", QualifyIn, "cut"),
+    (limits.AMOUNT_CENTS, f.LedgerEntryForm, "amount_cents", LedgerIn, "amount_cents"),
+    (limits.NUMBER_OF_MEETS, f.SeasonForm, "number_of_meets", SeasonIn, "number_of_meets"),
     (
         limits.NUMBER_OF_MEETS,
         f.SeasonForm,
         "number_of_meets",
-        s.SeasonScheduleIn,
+        SeasonScheduleIn,
         "number_of_meets",
     ),
-    (limits.TITLE_LENGTH, f.MachineForm, "title", s.MachineIn, "title"),
-    (limits.NAME_LENGTH, f.RegisterPlayerForm, "first_name", s.RegisterIn, "first_name"),
-    (limits.NAME_LENGTH, f.RegisterPlayerForm, "last_name", s.RegisterIn, "last_name"),
-    (limits.TITLE_LENGTH, f.SpecialRulingForm, "machine_title", s.SpecialRulingIn, "machine_title"),
-    (limits.PROBLEM_LENGTH, f.MachineProblemForm, "problem", s.MachineProblemIn, "problem"),
-    (limits.PROBLEM_LENGTH, f.MalfunctionForm, "problem", s.MalfunctionIn, "problem"),
-    (limits.TEXT_LENGTH, f.MalfunctionForm, "note", s.MalfunctionIn, "note"),
-    (limits.TEXT_LENGTH, f.ForfeitForm, "note", s.ForfeitIn, "note"),
-    (limits.TEXT_LENGTH, f.ViolationForm, "reason", s.ViolationIn, "reason"),
-    (limits.TEXT_LENGTH, f.CloseMeetForm, "override_reason", s.CloseMeetIn, "override_reason"),
-    (limits.TEXT_LENGTH, f.CorrectionRequestForm, "reason", s.CorrectionIn, "reason"),
-    (limits.TEXT_LENGTH, f.ConsoleCorrectionForm, "reason", s.CorrectionIn, "reason"),
+    (limits.TITLE_LENGTH, f.MachineForm, "title", MachineIn, "title"),
+    (limits.NAME_LENGTH, f.RegisterPlayerForm, "first_name", RegisterIn, "first_name"),
+    (limits.NAME_LENGTH, f.RegisterPlayerForm, "last_name", RegisterIn, "last_name"),
+    (limits.TITLE_LENGTH, f.SpecialRulingForm, "machine_title", SpecialRulingIn, "machine_title"),
+    (limits.PROBLEM_LENGTH, f.MachineProblemForm, "problem", MachineProblemIn, "problem"),
+    (limits.PROBLEM_LENGTH, f.MalfunctionForm, "problem", MalfunctionIn, "problem"),
+    (limits.TEXT_LENGTH, f.MalfunctionForm, "note", MalfunctionIn, "note"),
+    (limits.TEXT_LENGTH, f.ForfeitForm, "note", ForfeitIn, "note"),
+    (limits.TEXT_LENGTH, f.ViolationForm, "reason", ViolationIn, "reason"),
+    (limits.TEXT_LENGTH, f.CloseMeetForm, "override_reason", CloseMeetIn, "override_reason"),
+    (limits.TEXT_LENGTH, f.CorrectionRequestForm, "reason", CorrectionIn, "reason"),
+    (limits.TEXT_LENGTH, f.ConsoleCorrectionForm, "reason", CorrectionIn, "reason"),
     (
         limits.TEXT_LENGTH,
         f.ConsoleCorrectionForm,
         "override_reason",
-        s.CorrectionIn,
+        CorrectionIn,
         "override_reason",
     ),
-    (limits.TEXT_LENGTH, f.CompensatoryGameForm, "reason", s.CompensatoryGameIn, "reason"),
-    (limits.TEXT_LENGTH, f.MachineDeclarationForm, "reason", s.DeclarationIn, "reason"),
-    (limits.TEXT_LENGTH, f.LedgerEntryForm, "note", s.LedgerIn, "note"),
-    (limits.TEXT_LENGTH, f.ReverseEntryForm, "reason", s.ReversalIn, "reason"),
-    (limits.TEXT_LENGTH, f.AmendSpecialRulingForm, "reason", s.AmendRulingIn, "reason"),
-    (limits.TEXT_LENGTH, f.QualifyForm, "cut_reason", s.QualifyIn, "cut_reason"),
-    (limits.TEXT_LENGTH, f.NoShowForm, "note", s.NoShowIn, "note"),
-    (limits.TEXT_LENGTH, f.WithdrawalForm, "note", s.WithdrawalIn, "note"),
-    (limits.RULING_TEXT_LENGTH, f.SpecialRulingForm, "text", s.SpecialRulingIn, "text"),
+    (limits.TEXT_LENGTH, f.CompensatoryGameForm, "reason", CompensatoryGameIn, "reason"),
+    (limits.TEXT_LENGTH, f.MachineDeclarationForm, "reason", DeclarationIn, "reason"),
+    (limits.TEXT_LENGTH, f.LedgerEntryForm, "note", LedgerIn, "note"),
+    (limits.TEXT_LENGTH, f.ReverseEntryForm, "reason", ReversalIn, "reason"),
+    (limits.TEXT_LENGTH, f.AmendSpecialRulingForm, "reason", AmendRulingIn, "reason"),
+    (limits.TEXT_LENGTH, f.QualifyForm, "cut_reason", QualifyIn, "cut_reason"),
+    (limits.TEXT_LENGTH, f.NoShowForm, "note", NoShowIn, "note"),
+    (limits.TEXT_LENGTH, f.WithdrawalForm, "note", WithdrawalIn, "note"),
+    (limits.RULING_TEXT_LENGTH, f.SpecialRulingForm, "text", SpecialRulingIn, "text"),
     (
         limits.RULING_TEXT_LENGTH,
         f.SpecialRulingForm,
         "reproduction",
-        s.SpecialRulingIn,
+        SpecialRulingIn,
         "reproduction",
     ),
     (
         limits.RULING_TEXT_LENGTH,
         f.SpecialRulingForm,
         "cause_and_effect",
-        s.SpecialRulingIn,
+        SpecialRulingIn,
         "cause_and_effect",
     ),
-    (limits.KEY_LENGTH, f.ScoreEntryForm, "idempotency_key", s.SubmitScoresIn, "idempotency_key"),
+    (limits.KEY_LENGTH, f.ScoreEntryForm, "idempotency_key", SubmitScoresIn, "idempotency_key"),
     # issue 26 §5: the console's roster upload had no limit; the API's was 1 MB.
-    (limits.ROSTER_CSV_LENGTH, f.PlayersCsvForm, "csv_text", s.ImportIn, "csv_text"),
-    (limits.INVITEE_LENGTH, f.InviteOfficialForm, "who", s.InvitationIn, "who"),
+    (limits.ROSTER_CSV_LENGTH, f.PlayersCsvForm, "csv_text", ImportIn, "csv_text"),
+    (limits.INVITEE_LENGTH, f.InviteOfficialForm, "who", InvitationIn, "who"),
 ]
 
 
@@ -125,12 +136,12 @@ def test_web_and_api_field_bounds_are_the_limit(limit, form, form_field, schema,
 
 
 SCORE_FIELDS = [
-    (s.ScoreIn, "machine_score"),
-    (s.CorrectedScoreIn, "machine_score"),
-    (s.PlayoffScoreIn, "machine_score"),
-    (s.CompensatoryGameIn, "new_score"),
-    (s.CompensatoryGameIn, "leading_subtracted"),
-    (s.CompensatoryGameIn, "state_subtracted"),
+    (ScoreIn, "machine_score"),
+    (CorrectedScoreIn, "machine_score"),
+    (PlayoffScoreIn, "machine_score"),
+    (CompensatoryGameIn, "new_score"),
+    (CompensatoryGameIn, "leading_subtracted"),
+    (CompensatoryGameIn, "state_subtracted"),
 ]
 
 
@@ -152,8 +163,8 @@ def test_tie_place_bounds_same_on_web_and_api():
 
     assert _form_bounds(sheet.fields["tie_1"]) == _bounds(limits.TIE_PLACE)
     assert _form_bounds(playoff.fields["tie_1"]) == _bounds(limits.TIE_PLACE)
-    assert _schema_bounds(s.SubmitScoresIn, "tie_order") == (0, limits.MAX_GROUP_SIZE)
-    assert _schema_bounds(s.CorrectionIn, "tie_order") == (0, limits.MAX_GROUP_SIZE)
+    assert _schema_bounds(SubmitScoresIn, "tie_order") == (0, limits.MAX_GROUP_SIZE)
+    assert _schema_bounds(CorrectionIn, "tie_order") == (0, limits.MAX_GROUP_SIZE)
 
 
 def test_limits_derived_from_the_rules():

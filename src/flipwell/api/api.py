@@ -8,6 +8,7 @@ works at a venue without internet.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.openapi.docs import Swagger
 from ninja.openapi.schema import OpenAPISchema
+from ninja.operation import Operation
 
 from flipwell.api.contract import JSON, answer_rate_limits, mark_operations
 from flipwell.api.endpoints import (
@@ -26,6 +28,7 @@ from flipwell.api.endpoints import (
     me,
     meet_records,
     meet_writes,
+    night_incidents,
     notices,
     officials,
     people,
@@ -65,6 +68,14 @@ class FlipwellApi(NinjaAPI):
         schema["servers"] = [installation()]
         document_refusals(schema, self.views(), ERROR_REF)
         return schema
+
+    def get_openapi_operation_id(self, operation: Operation) -> str:
+        """ninja's operationId (the view's module and name), but from the module a view's
+        module names in ``OPERATION_MODULE`` when its endpoints moved there from it: an
+        operationId is a client's method name, kept when the code is split."""
+        view = operation.view_func
+        module = getattr(sys.modules[view.__module__], "OPERATION_MODULE", view.__module__)
+        return f"{module}_{view.__name__}".replace(".", "_")
 
     def get_content_type(self) -> str:
         return JSON  # exactly, as every JSON answer under /api/ (flipwell.api.contract)
@@ -166,6 +177,7 @@ ROUTE_MODULES = (
     writes,
     machine_care,
     meet_writes,
+    night_incidents,
     meet_records,
     league_writes,
     playoff_writes,

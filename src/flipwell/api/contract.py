@@ -55,7 +55,7 @@ from flipwell.api.errors import (
     error_response,
     not_authenticated,
 )
-from flipwell.api.schemas import ErrorOut
+from flipwell.api.schemas.common import ErrorOut
 from flipwell.api.tokens import token_for_secret
 from flipwell.league.refusals import RateLimitedError
 

@@ -57,7 +57,7 @@ from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 
 from flipwell.api.parsing import UnsupportedMediaTypeError
-from flipwell.api.schemas import ErrorOut
+from flipwell.api.schemas.common import ErrorOut
 from flipwell.league.players_csv import PlayersCsvError
 from flipwell.league.refusals import Refusal
 

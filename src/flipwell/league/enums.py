@@ -4,14 +4,17 @@ forms and the API schemas.
 Words: an *enum* here is a Django `TextChoices` (the stored value and the label a page shows);
 its values are the rules' `Literal` of the same name where the rules decide the set
 (`flipwell.rules`), and a `Literal` defined here where only the league stores it (a meet's
-status, a machine's). `tests/league/test_enums.py` keeps each enum's values equal to its
-`Literal`. Models use the enum as their field's ``choices``, forms as a select's choices, API
-schemas use the `Literal` as a field's type (so OpenAPI lists the values).
+status, a machine's). Each enum is a `LabelledChoices` built from its `Literal`: the class
+names the Literal and gives each value its label, nothing more, and refuses at import a set
+of labels that is not exactly the Literal's values, so a new value is added once (to the
+Literal) and then needs its label. Models use the enum as their field's ``choices``, forms as
+a select's choices, API schemas use the `Literal` as a field's type (so OpenAPI lists the
+values).
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeVar, get_args
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, get_args
 
 from django.db import models
 
@@ -40,6 +43,7 @@ __all__ = [
     "ForfeitReason",
     "ForfeitReasonValue",
     "GamePenalty",
+    "LabelledChoices",
     "LedgerAccount",
     "LedgerReason",
     "LedgerReasonValue",
@@ -53,6 +57,9 @@ __all__ = [
     "MeetStatusValue",
     "NewEntryKind",
     "NewLedgerEntryKind",
+    "NoticeKindValue",
+    "NoticeStateValue",
+    "OfficialRoleValue",
     "PenaltyEffect",
     "PenaltyTarget",
     "PlayoffRound",
@@ -131,6 +138,12 @@ NewEntryKind = Literal[
     "restart_charge",
 ]
 """The rules' `EntryKind` an official records; a "reversal" is made by reversing an entry."""
+NoticeKindValue = Literal["groups", "results", "reminder", "ruling"]
+"""What a notice e-mail is about (`flipwell.league.models.NoticeKind`)."""
+NoticeStateValue = Literal["pending", "sent", "failed", "skipped"]
+"""Where a queued notice stands (`flipwell.league.models.Notice.State`)."""
+OfficialRoleValue = Literal["league_official", "scorekeeper"]
+"""An official's role in a league (`flipwell.league.models.LeagueOfficial.Role`)."""
 GamePenalty = Literal["forfeit", "zero_score", "zero_points_others_unchanged"]
 """`flipwell.rules.Ruleset.serious_violation_penalty` (A26): how a penalised game counts."""
 
@@ -145,68 +158,126 @@ def choices_of(
     return [*head, *[(v, label) for v, label in enum.choices if allowed is None or v in allowed]]
 
 
+def literal_values(literal: object) -> tuple[Any, ...]:
+    """The values of a `Literal`, or of a union of `Literal`s, in order (typed by the caller:
+    ``REASONS: tuple[LedgerReasonValue, ...] = literal_values(LedgerReasonValue)``)."""
+    values: list[Any] = []
+    for arg in get_args(literal):
+        values.extend(literal_values(arg) if get_args(arg) else [arg])
+    return tuple(values)
+
+
+LITERALS: dict[type[models.TextChoices], object] = {}
+"""Each `LabelledChoices` and the `Literal` its values are (filled as each is declared)."""
+
+
+if TYPE_CHECKING:  # the stubs' TextChoices has a metaclass of its own, for its properties' types
+    from django.db.models.enums import _TextChoicesType as ChoicesType
+else:
+    from django.db.models.enums import ChoicesType
+
+
+class _LabelledType(ChoicesType):
+    """Makes a `LabelledChoices`: each member's value is its name in lower case, and the
+    members' values must be exactly the `values` Literal's (a TypeError at import
+    otherwise: a value added to the Literal needs its label here)."""
+
+    def __new__(
+        metacls,
+        classname: str,
+        bases: tuple[type, ...],
+        classdict: Any,
+        *,
+        values: object = None,
+        **kwds: Any,
+    ) -> Any:
+        names = list(classdict._member_names)
+        if values is not None:
+            wanted = literal_values(values)
+            if sorted(name.lower() for name in names) != sorted(wanted):
+                given = ", ".join(name.lower() for name in names)
+                raise TypeError(f"{classname} labels {given}; its Literal holds {wanted}")
+            for name in names:  # dict's own: enum's classdict refuses a key set twice
+                dict.__setitem__(classdict, name, (name.lower(), classdict[name]))
+        cls = super().__new__(metacls, classname, bases, classdict, **kwds)
+        if values is not None:
+            LITERALS[cls] = values  # type: ignore[index]  # cls is a TextChoices class
+        return cls
+
+
+class LabelledChoices(models.TextChoices, metaclass=_LabelledType):
+    """A Django `TextChoices` whose values are a `Literal`'s, declared once: the class names
+    the Literal (``class MeetStatus(LabelledChoices, values=MeetStatusValue)``) and gives
+    each value its label as a member named by the value in upper case (``OPEN = "Open"`` is
+    the member ``"open"`` labelled "Open")."""
+
+    def __init_subclass__(cls, *, values: object = None, **kwargs: Any) -> None:
+        # `values` is the metaclass's; declared here too, so type checkers accept it.
+        super().__init_subclass__(**kwargs)
+
+
 # --- meets and games -------------------------------------------------------------------------
 
 
-class MeetStatus(models.TextChoices):
+class MeetStatus(LabelledChoices, values=MeetStatusValue):
     """A meet's, or a playoff night's, status."""
 
-    PLANNED = "planned", "Planned"
-    OPEN = "open", "Open"
-    CLOSED = "closed", "Closed"
+    PLANNED = "Planned"
+    OPEN = "Open"
+    CLOSED = "Closed"
 
 
-class ForfeitReason(models.TextChoices):
+class ForfeitReason(LabelledChoices, values=ForfeitReasonValue):
     """Why a player forfeited a game (§2.4)."""
 
-    ABSENT = "absent", "Absent"
-    LATE = "late", "Late, could not join"
-    PENALTY = "penalty", "Penalty for a serious violation"
-    OTHER = "other", "Other"
+    ABSENT = "Absent"
+    LATE = "Late, could not join"
+    PENALTY = "Penalty for a serious violation"
+    OTHER = "Other"
 
 
-class CorrectionStatus(models.TextChoices):
+class CorrectionStatus(LabelledChoices, values=CorrectionStatusValue):
     """`flipwell.rules.corrections.CorrectionStatus` (A45)."""
 
-    PENDING = "pending", "Waiting for the players' answers"
-    APPLIED = "applied", "Applied: every player agreed"
-    REFUSED = "refused", "Refused: the score sheet stands"
+    PENDING = "Waiting for the players' answers"
+    APPLIED = "Applied: every player agreed"
+    REFUSED = "Refused: the score sheet stands"
 
 
 # --- machines ---------------------------------------------------------------------------------
 
 
-class MachineStatus(models.TextChoices):
+class MachineStatus(LabelledChoices, values=MachineStatusValue):
     """A machine's standing status in the league's pool."""
 
-    PLAYABLE = "playable", "Playable"
-    UNPLAYABLE = "unplayable", "Unplayable"
+    PLAYABLE = "Playable"
+    UNPLAYABLE = "Unplayable"
 
 
-class DeclarationKind(models.TextChoices):
+class DeclarationKind(LabelledChoices, values=DeclarationKindValue):
     """What an official declares a machine at a meet (R7.3-q, R7.3-r)."""
 
-    UNPLAYABLE = "unplayable", "Unplayable"
-    REPAIRED = "repaired", "Repaired"
+    UNPLAYABLE = "Unplayable"
+    REPAIRED = "Repaired"
 
 
-class ReplacementBy(models.TextChoices):
+class ReplacementBy(LabelledChoices, values=ReplacementByValue):
     """`flipwell.rules.machine_replacement.Replacement.by` (§5.1, A23)."""
 
-    SELECTOR = "selector", "The player who selected the machine"
-    RANDOM = "random", "Drawn at random again"
-    LO = "lo", "Designated by the league official"
+    SELECTOR = "The player who selected the machine"
+    RANDOM = "Drawn at random again"
+    LO = "Designated by the league official"
 
 
-class SpecialRulingKind(models.TextChoices):
+class SpecialRulingKind(LabelledChoices, values=SpecialRulingKindValue):
     """`flipwell.rules.special_rulings.SpecialRulingKind` (RA-a): what a special ruling says a
     glitch is, as stored (`SpecialRuling.kind`), entered and given by the API. (Before
     migration 0013 the model stored short codes of its own: see `LEGACY_SPECIAL_RULING_KINDS`.)"""
 
-    NOT_A_MALFUNCTION = "not_a_malfunction", "Not a malfunction"
-    MAJOR_MALFUNCTION = "major_malfunction", "Major malfunction"
-    POSITIVE_MALFUNCTION = "positive_malfunction", "Positive malfunction"
-    NOT_AN_EXTRA_BALL = "not_an_extra_ball", "Not an extra ball"
+    NOT_A_MALFUNCTION = "Not a malfunction"
+    MAJOR_MALFUNCTION = "Major malfunction"
+    POSITIVE_MALFUNCTION = "Positive malfunction"
+    NOT_AN_EXTRA_BALL = "Not an extra ball"
 
 
 LEGACY_SPECIAL_RULING_KINDS: dict[str, SpecialRulingKindValue] = {
@@ -222,158 +293,114 @@ restore of an older backup maps them)."""
 # --- malfunctions (§7) -----------------------------------------------------------------------
 
 
-class MalfunctionKind(models.TextChoices):
+class MalfunctionKind(LabelledChoices, values=MalfunctionKindValue):
     """`flipwell.rules.malfunctions.MalfunctionRulingKind`: "not serious" is still recorded,
     for the maintenance sheet (R7.3-a, R7.3-u), but never compensated."""
 
-    MAJOR = "major", "Major"
-    CATASTROPHIC = "catastrophic", "Catastrophic"
-    POSITIVE = "positive", "Positive"
-    NOT_SERIOUS = "not_serious", "Not serious"
+    MAJOR = "Major"
+    CATASTROPHIC = "Catastrophic"
+    POSITIVE = "Positive"
+    NOT_SERIOUS = "Not serious"
 
 
-class MalfunctionReason(models.TextChoices):
+class MalfunctionReason(LabelledChoices, values=MalfunctionReasonValue):
     """`flipwell.rules.malfunctions.MalfunctionReason`: the cases the rulebook names (R7.3-e,
     R7.3-f, R7.3-h, R7.4, R7.7, R7.8); "other" leaves the kind to the official (R7.3-d, j)."""
 
-    FORCED_TILT_STUCK_BALL = "forced_tilt_stuck_ball", "Forced tilt to free a stuck ball"
-    TURN_ENDED_WITH_BALLS_IN_PLAY = (
-        "turn_ended_with_balls_in_play",
-        "Turn ended with balls in play",
-    )
-    LAUNCHED_WITHOUT_PLAYER = "launched_without_player", "Ball launched without the player"
-    SLAM_TILT = "slam_tilt", "Slam tilt"
-    MACHINE_FAILURE = "machine_failure", "Total failure or reset"
-    POWER_LOSS = "power_loss", "Power loss"
-    FIRE = "fire", "Fire"
-    UNNECESSARY_TILT_STUCK_BALL = (
-        "unnecessary_tilt_stuck_ball",
-        "Stuck ball tilted away needlessly",
-    )
-    MULTIBALL_ENDED_EARLY = "multiball_ended_early", "Multiball ended early"
-    AIRBALL_DRAIN = "airball_drain", "Airball drain"
-    KICKBACK_FAILED = "kickback_failed", "Kickback failed"
-    BALL_SAVER_FAILED = "ball_saver_failed", "Ball saver failed"
-    TILTED_BY_ANOTHER_PLAYER = "tilted_by_another_player", "Tilted by another player"
-    ONE_BALL_MULTIBALL = "one_ball_multiball", "One-ball multiball"
-    STUCK_BALL_DURING_MULTIBALL = (
-        "stuck_ball_during_multiball",
-        "Stuck ball during multiball",
-    )
-    DISTRACTION = "distraction", "Distraction"
-    NON_LEAGUE_PLAYER = "non_league_player", "Non-league player"
-    UNFAIR_ADVANTAGE_UNAVOIDABLE = (
-        "unfair_advantage_unavoidable",
-        "Unavoidable unfair advantage",
-    )
-    UNFAIR_ADVANTAGE_AVOIDABLE = "unfair_advantage_avoidable", "Avoidable unfair advantage"
-    OTHER = "other", "Other"
+    FORCED_TILT_STUCK_BALL = "Forced tilt to free a stuck ball"
+    TURN_ENDED_WITH_BALLS_IN_PLAY = "Turn ended with balls in play"
+    LAUNCHED_WITHOUT_PLAYER = "Ball launched without the player"
+    SLAM_TILT = "Slam tilt"
+    MACHINE_FAILURE = "Total failure or reset"
+    POWER_LOSS = "Power loss"
+    FIRE = "Fire"
+    UNNECESSARY_TILT_STUCK_BALL = "Stuck ball tilted away needlessly"
+    MULTIBALL_ENDED_EARLY = "Multiball ended early"
+    AIRBALL_DRAIN = "Airball drain"
+    KICKBACK_FAILED = "Kickback failed"
+    BALL_SAVER_FAILED = "Ball saver failed"
+    TILTED_BY_ANOTHER_PLAYER = "Tilted by another player"
+    ONE_BALL_MULTIBALL = "One-ball multiball"
+    STUCK_BALL_DURING_MULTIBALL = "Stuck ball during multiball"
+    DISTRACTION = "Distraction"
+    NON_LEAGUE_PLAYER = "Non-league player"
+    UNFAIR_ADVANTAGE_UNAVOIDABLE = "Unavoidable unfair advantage"
+    UNFAIR_ADVANTAGE_AVOIDABLE = "Avoidable unfair advantage"
+    OTHER = "Other"
 
 
 # --- violations (§8) -------------------------------------------------------------------------
 
 
-class ViolationKind(models.TextChoices):
+class ViolationKind(LabelledChoices, values=ViolationKindValue):
     """`flipwell.rules.violations.ViolationKind`."""
 
-    OWN_UNALLOWABLE_EXTRA_BALL = (
-        "own_unallowable_extra_ball",
-        "Two hands on their own one-handed extra ball (§8.1)",
-    )
-    OPPONENTS_BALL = "opponents_ball", "Played an opponent's ball (§8.2)"
-    INTERFERENCE = "interference", "Interference (§8.3)"
-    INTENTIONAL_SLAM_TILT = "intentional_slam_tilt", "Intentional slam tilt (§8.4)"
-    DEATHSAVE_OR_BANGBACK = "deathsave_or_bangback", "Deathsave or bangback (§8.7)"
-    CHEATING = "cheating", "Cheating (§8.8)"
-    VIOLENCE = "violence", "Violence (§8.5)"
-    VANDALISM = "vandalism", "Vandalism (§8.5)"
-    DETRIMENTAL_CONDUCT = "detrimental_conduct", "Exceptionally detrimental conduct (§8.5)"
+    OWN_UNALLOWABLE_EXTRA_BALL = "Two hands on their own one-handed extra ball (§8.1)"
+    OPPONENTS_BALL = "Played an opponent's ball (§8.2)"
+    INTERFERENCE = "Interference (§8.3)"
+    INTENTIONAL_SLAM_TILT = "Intentional slam tilt (§8.4)"
+    DEATHSAVE_OR_BANGBACK = "Deathsave or bangback (§8.7)"
+    CHEATING = "Cheating (§8.8)"
+    VIOLENCE = "Violence (§8.5)"
+    VANDALISM = "Vandalism (§8.5)"
+    DETRIMENTAL_CONDUCT = "Exceptionally detrimental conduct (§8.5)"
 
 
-class RemedyChoice(models.TextChoices):
+class RemedyChoice(LabelledChoices, values=RemedyChoiceValue):
     """`flipwell.rules.ruleset.InterferenceChoice`: the victim's compensation (§8.2, §8.3)."""
 
-    CONTINUE_NO_EXTRA = "continue_no_extra", "Continue, no other compensation"
-    CONTINUE_PLUS_ONE_BALL = "continue_plus_one_ball", "Continue with one additional ball"
-    DRAIN_AND_EXTRA_BALL = "drain_and_extra_ball", "Drain and play one additional ball"
-    REPLAY_GAME = "replay_game", "Replay the whole game"
+    CONTINUE_NO_EXTRA = "Continue, no other compensation"
+    CONTINUE_PLUS_ONE_BALL = "Continue with one additional ball"
+    DRAIN_AND_EXTRA_BALL = "Drain and play one additional ball"
+    REPLAY_GAME = "Replay the whole game"
 
 
 # --- money (§9) ------------------------------------------------------------------------------
 
 
-class LedgerAccount(models.TextChoices):
+class LedgerAccount(LabelledChoices, values=AccountValue):
     """`flipwell.rules.treasury.Account`."""
 
-    DUES = "dues", "Dues"
-    KITTY = "kitty", "Kitty"
-    TREASURY = "treasury", "Treasury"
+    DUES = "Dues"
+    KITTY = "Kitty"
+    TREASURY = "Treasury"
 
 
-class NewLedgerEntryKind(models.TextChoices):
+class NewLedgerEntryKind(LabelledChoices, values=NewEntryKind):
     """`NewEntryKind`: the kinds of movement an official records (§9, R8.3-d, R8.6-d)."""
 
-    DUES_PAID = "dues_paid", "Dues paid"
-    KITTY_IN = "kitty_in", "Money into the kitty"
-    KITTY_SPEND = "kitty_spend", "Kitty spent"
-    TRANSFER_TO_TREASURY = "transfer_to_treasury", "Transfer to the treasury"
-    TREASURY_EXPENSE = "treasury_expense", "Treasury expense"
-    INTERFERENCE_CHARGE = "interference_charge", "Interference charge (§8.3)"
-    RESTART_CHARGE = "restart_charge", "Restart charge (§8.6)"
+    DUES_PAID = "Dues paid"
+    KITTY_IN = "Money into the kitty"
+    KITTY_SPEND = "Kitty spent"
+    TRANSFER_TO_TREASURY = "Transfer to the treasury"
+    TREASURY_EXPENSE = "Treasury expense"
+    INTERFERENCE_CHARGE = "Interference charge (§8.3)"
+    RESTART_CHARGE = "Restart charge (§8.6)"
 
 
-class LedgerReason(models.TextChoices):
+class LedgerReason(LabelledChoices, values=LedgerReasonValue):
     """`flipwell.rules.treasury.Reason`: the reason codes (R9-d, R9-f, R8.3-d)."""
 
-    COIN_MECH_FAILURE = "coin_mech_failure", "Coin mech failed to credit (R9-d)"
-    BONUS_CREDITS = "bonus_credits", "Pricing gives bonus credits (R9-d)"
-    PLAYOFF_GAMES = "playoff_games", "Playoff games (R9-f)"
-    TROPHIES = "trophies", "Trophies (R9-f)"
-    PARTIES = "parties", "Parties (R9-f)"
-    PRIZES = "prizes", "Prizes (R9-f)"
-    OTHER = "other", "Other league expense (R9-f)"
-    REPLAYED_GAME = "replayed_game", "Victim's replayed game (R8.3-d)"
-    BUY_IN_BALL = "buy_in_ball", "Victim's buy-in ball (R8.3-d)"
+    COIN_MECH_FAILURE = "Coin mech failed to credit (R9-d)"
+    BONUS_CREDITS = "Pricing gives bonus credits (R9-d)"
+    PLAYOFF_GAMES = "Playoff games (R9-f)"
+    TROPHIES = "Trophies (R9-f)"
+    PARTIES = "Parties (R9-f)"
+    PRIZES = "Prizes (R9-f)"
+    OTHER = "Other league expense (R9-f)"
+    REPLAYED_GAME = "Victim's replayed game (R8.3-d)"
+    BUY_IN_BALL = "Victim's buy-in ball (R8.3-d)"
 
 
 # --- playoffs (§6) ---------------------------------------------------------------------------
 
 
-class PlayoffRound(models.TextChoices):
+class PlayoffRound(LabelledChoices, values=PlayoffRoundValue):
     """A playoff match's round: `flipwell.rules.playoffs.ROUND_NAMES`' values (R6.3)."""
 
-    QUARTERFINAL = "quarterfinal", "Quarterfinal"
-    SEMIFINAL = "semifinal", "Semifinal"
-    FINAL = "final", "Final"
-
-
-LITERALS: dict[type[models.TextChoices], object] = {
-    MeetStatus: MeetStatusValue,
-    ForfeitReason: ForfeitReasonValue,
-    CorrectionStatus: CorrectionStatusValue,
-    MachineStatus: MachineStatusValue,
-    DeclarationKind: DeclarationKindValue,
-    ReplacementBy: ReplacementByValue,
-    SpecialRulingKind: SpecialRulingKindValue,
-    MalfunctionKind: MalfunctionKindValue,
-    MalfunctionReason: MalfunctionReasonValue,
-    ViolationKind: ViolationKindValue,
-    RemedyChoice: RemedyChoiceValue,
-    LedgerAccount: AccountValue,
-    NewLedgerEntryKind: NewEntryKind,
-    LedgerReason: LedgerReasonValue,
-    PlayoffRound: PlayoffRoundValue,
-}
-"""Each enum and the `Literal` its values must equal (a test checks it)."""
-
-
-def literal_values(literal: object) -> tuple[Any, ...]:
-    """The values of a `Literal`, or of a union of `Literal`s, in order (typed by the caller:
-    ``REASONS: tuple[LedgerReasonValue, ...] = literal_values(LedgerReasonValue)``)."""
-    values: list[Any] = []
-    for arg in get_args(literal):
-        values.extend(literal_values(arg) if get_args(arg) else [arg])
-    return tuple(values)
+    QUARTERFINAL = "Quarterfinal"
+    SEMIFINAL = "Semifinal"
+    FINAL = "Final"
 
 
 # --- the typed edge: a stored or entered string as one of a Literal's values ------------------

@@ -12,15 +12,12 @@ from typing import Any
 from django.http import HttpRequest
 
 from flipwell.api import queries
-from flipwell.api.arguments import PLAYER, resolved
-from flipwell.api.auth import acting_official
-from flipwell.api.contract import created
+from flipwell.api.arguments import PLAYER
 from flipwell.api.endpoints.params import GameId, GroupId, MeetId
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
-from flipwell.api.schemas import (
-    ForfeitOut,
+from flipwell.api.schemas.amendments import (
     MatchAbsenceWithdrawalIn,
     MatchAbsenceWithdrawalOut,
     NonCountableIn,
@@ -29,6 +26,8 @@ from flipwell.api.schemas import (
     PhotoRemovalIn,
     PhotoRemovalOut,
 )
+from flipwell.api.schemas.incidents import ForfeitOut
+from flipwell.api.writing import official, write
 from flipwell.league import services
 
 
@@ -45,9 +44,13 @@ def withdraw_announcement(
     ``meet_already_started`` once the groups are drawn; 422 on ``player`` when he announced
     nothing of the kind."""
     meet = queries.meet(meet_id)
-    actor = acting_official(request, league=meet.season.league, scope="manage")
-    return services.withdraw_announcement(
-        **resolved(payload, player=PLAYER), meet=meet, actor=actor
+    return write(
+        request,
+        services.withdraw_announcement,
+        payload,
+        by=official(meet.season.league, "manage"),
+        lookups={"player": PLAYER},
+        meet=meet,
     )
 
 
@@ -63,9 +66,13 @@ def withdraw_match_absence(
     from the one in play on are his again; confirmed games keep their sheets (R2.4-a; scope:
     manage). 422 on ``player`` when he is not recorded absent, or his whole group is."""
     group = queries.group(group_id)
-    actor = acting_official(request, league=group.meet.season.league, scope="manage")
-    return services.withdraw_match_absence(
-        **resolved(payload, player=PLAYER), group=group, actor=actor
+    return write(
+        request,
+        services.withdraw_match_absence,
+        payload,
+        by=official(group.meet.season.league, "manage"),
+        lookups={"player": PLAYER},
+        group=group,
     )
 
 
@@ -82,11 +89,15 @@ def designate_forfeit_non_countable(
     may have been recorded or entered on the sheet; a ruling records the designation. 422 on
     ``player`` when he did not forfeit the game or it is already non-countable."""
     game = queries.game(game_id)
-    actor = acting_official(request, league=game.group.meet.season.league, scope="manage")
-    forfeit = services.designate_forfeit_non_countable(
-        **resolved(payload, player=PLAYER), game=game, actor=actor
+    return write(
+        request,
+        services.designate_forfeit_non_countable,
+        payload,
+        by=official(game.group.meet.season.league, "manage"),
+        lookups={"player": PLAYER},
+        location=f"/api/v1/games/{game.pk}",
+        game=game,
     )
-    return created(request, forfeit, f"/api/v1/games/{game.pk}")
 
 
 @router.post(
@@ -99,6 +110,11 @@ def remove_meet_photos(request: HttpRequest, meet_id: MeetId, payload: PhotoRemo
     deleted, a ruling records who, when and why. 422 while the meet is not closed (its
     photos may still settle a score)."""
     meet = queries.meet(meet_id)
-    actor = acting_official(request, league=meet.season.league, scope="manage")
-    removed = services.remove_meet_photos(**resolved(payload), meet=meet, actor=actor)
-    return {"meet_id": meet.pk, "removed": removed}
+    return write(
+        request,
+        services.remove_meet_photos,
+        payload,
+        by=official(meet.season.league, "manage"),
+        answer=lambda removed: {"meet_id": meet.pk, "removed": removed},
+        meet=meet,
+    )

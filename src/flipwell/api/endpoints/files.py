@@ -10,7 +10,7 @@ from ninja import Query, Router
 from flipwell.api import queries
 from flipwell.api.endpoints.params import SeasonId
 from flipwell.api.errors import ERROR_RESPONSES
-from flipwell.api.schemas import IfpaComplianceOut, IfpaParametersIn, IfpaPreviewOut
+from flipwell.api.schemas.ifpa import IfpaComplianceOut, IfpaParametersIn, IfpaPreviewOut
 from flipwell.league.exchange.exports import scores_csv, season_export, standings_csv
 from flipwell.league.exchange.for_other_programs import ifpa_results, meets_calendar
 from flipwell.league.refusals import Refusal

@@ -5,39 +5,42 @@ the token, calls one service and renders its answer."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
 from django.http import HttpRequest
 
 from flipwell.api import queries
-from flipwell.api.arguments import resolved
-from flipwell.api.auth import acting_official
-from flipwell.api.contract import created
 from flipwell.api.endpoints.params import EntryId, PlayerId, SeasonId, Slug
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.idempotency import key_required
-from flipwell.api.schemas import (
+from flipwell.api.schemas.leagues import SeasonOut
+from flipwell.api.schemas.ledger import LedgerEntryOut, ReversalIn
+from flipwell.api.schemas.players import LateJoinForfeitsIn, LateJoinForfeitsOut
+from flipwell.api.schemas.rulings import (
     AmendRulingIn,
     CopyRulingIn,
-    LateJoinForfeitsIn,
-    LateJoinForfeitsOut,
-    LedgerEntryOut,
-    ReversalIn,
-    SeasonOut,
     SpecialRulingIn,
     SpecialRulingOut,
 )
+from flipwell.api.writing import Fields, after_check, official, write
 from flipwell.league import services
+from flipwell.league.models import League, SpecialRuling
 from flipwell.league.selectors.machines import to_rules_ruling
 
 
-def _rulings(slug: str, machine_title: str) -> str:
-    """The league's special rulings in force on a title (where a new or amended one is read)."""
-    query = urlencode({"machine_title": machine_title})
-    return f"/api/v1/leagues/{slug}/special-rulings?{query}"
+def _rulings(league: League) -> Callable[[SpecialRuling], str]:
+    """The league's special rulings in force on a ruling's title (where a new or amended one
+    is read)."""
+
+    def at(row: SpecialRuling) -> str:
+        query = urlencode({"machine_title": row.machine_title})
+        return f"/api/v1/leagues/{league.slug}/special-rulings?{query}"
+
+    return at
 
 
 @router.post(
@@ -51,9 +54,13 @@ def designate_late_join_forfeits(
     """Designate whether a late entrant's forfeits before he joined count toward §2.5
     (R2.4-g, R2.4-h, A46; scope: manage)."""
     season = queries.season(season_id)
-    actor = acting_official(request, league=season.league, scope="manage")
-    return services.designate_late_join_forfeits(
-        **resolved(payload), season=season, player=queries.player(player_id), actor=actor
+    return write(
+        request,
+        services.designate_late_join_forfeits,
+        payload,
+        by=official(season.league, "manage"),
+        season=season,
+        player=after_check(queries.player, player_id),
     )
 
 
@@ -68,11 +75,14 @@ def reverse_ledger_entry(
 ) -> Any:
     """Correct a ledger entry by appending its exact reversal (§9; scope: manage)."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    reversal = services.reverse_ledger_entry(
-        **resolved(payload), entry=queries.ledger_entry(league, entry_id), actor=actor
+    return write(
+        request,
+        services.reverse_ledger_entry,
+        payload,
+        by=official(league, "manage"),
+        location=f"/api/v1/leagues/{slug}/treasury",
+        entry=after_check(queries.ledger_entry, league, entry_id),
     )
-    return created(request, reversal, f"/api/v1/leagues/{slug}/treasury")
 
 
 @router.post(
@@ -84,9 +94,13 @@ def load_appendix_a(request: HttpRequest, slug: Slug) -> Any:
     """Store the rulebook's own special rulings (RA.1-a..RA.4-a) that are missing; answers
     the ones inserted (none on a repeat; scope: manage)."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    inserted = services.load_appendix_a(league=league, actor=actor)
-    return [to_rules_ruling(row) for row in inserted]
+    return write(
+        request,
+        services.load_appendix_a,
+        by=official(league, "manage"),
+        answer=lambda inserted: [to_rules_ruling(row) for row in inserted],
+        league=league,
+    )
 
 
 @router.post(
@@ -99,9 +113,15 @@ def add_special_ruling(request: HttpRequest, slug: Slug, payload: SpecialRulingI
     """Add a special ruling on a machine title, if the glitch qualifies (RA-a, RA-e; scope:
     manage). It takes the title's next number."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    row = services.add_special_ruling(**resolved(payload), league=league, actor=actor)
-    return created(request, to_rules_ruling(row), _rulings(league.slug, row.machine_title))
+    return write(
+        request,
+        services.add_special_ruling,
+        payload,
+        by=official(league, "manage"),
+        answer=to_rules_ruling,
+        location=_rulings(league),
+        league=league,
+    )
 
 
 @router.post(
@@ -114,11 +134,21 @@ def amend_special_ruling(request: HttpRequest, slug: Slug, payload: AmendRulingI
     """Amend the special ruling 'machine_title #number': a new version, never an edit (RA-a;
     scope: manage)."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    arguments = resolved(payload)  # the title and its number name the ruling amended
-    ruling = queries.special_ruling(league, arguments.pop("machine_title"), arguments.pop("number"))
-    row = services.amend_special_ruling(**arguments, ruling=ruling, league=league, actor=actor)
-    return created(request, to_rules_ruling(row), _rulings(league.slug, row.machine_title))
+
+    def named(fields: Fields) -> Fields:  # the title and its number name the ruling amended
+        title, number = fields.pop("machine_title"), fields.pop("number")
+        return {**fields, "ruling": queries.special_ruling(league, title, number)}
+
+    return write(
+        request,
+        services.amend_special_ruling,
+        payload,
+        by=official(league, "manage"),
+        arguments=named,
+        answer=to_rules_ruling,
+        location=_rulings(league),
+        league=league,
+    )
 
 
 @router.post(
@@ -132,15 +162,22 @@ def copy_special_ruling(request: HttpRequest, slug: Slug, payload: CopyRulingIn)
     this league's list as this league's own ruling, with this league's next number (scope:
     manage). Later amendments of either change only its own league's."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    arguments = resolved(payload)
-    source = queries.special_ruling(
-        queries.league(arguments.pop("league")),
-        arguments.pop("machine_title"),
-        arguments.pop("number"),
+
+    def named(fields: Fields) -> Fields:  # another league's slug, title and number
+        other = queries.league(fields.pop("league"))
+        title, number = fields.pop("machine_title"), fields.pop("number")
+        return {**fields, "source": queries.special_ruling(other, title, number)}
+
+    return write(
+        request,
+        services.copy_special_ruling,
+        payload,
+        by=official(league, "manage"),
+        arguments=named,
+        answer=to_rules_ruling,
+        location=_rulings(league),
+        league=league,
     )
-    row = services.copy_special_ruling(**arguments, league=league, source=source, actor=actor)
-    return created(request, to_rules_ruling(row), _rulings(league.slug, row.machine_title))
 
 
 @router.post(
@@ -153,6 +190,10 @@ def publish_season(request: HttpRequest, season_id: SeasonId) -> Any:
     the league's current season (scope: manage). 409 ``season_already_public``
     for a season already shown, ``meet_open`` while a meet of the season shown is open."""
     season = queries.season(season_id)
-    actor = acting_official(request, league=season.league, scope="manage")
-    services.publish_season(season=season, actor=actor)
-    return queries.season_with_state(season_id)
+    return write(
+        request,
+        services.publish_season,
+        by=official(season.league, "manage"),
+        answer=lambda _: queries.season_with_state(season_id),
+        season=season,
+    )

@@ -9,15 +9,12 @@ from typing import Any
 from django.http import HttpRequest
 
 from flipwell.api import queries
-from flipwell.api.arguments import resolved
-from flipwell.api.auth import acting_official
-from flipwell.api.contract import created
 from flipwell.api.endpoints.params import MachineId, ReportId, Slug
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.idempotency import key_required
-from flipwell.api.schemas import (
+from flipwell.api.schemas.machines import (
     CloseReportIn,
     MachineHistoryOut,
     ProblemReportIn,
@@ -25,6 +22,7 @@ from flipwell.api.schemas import (
     RepairIn,
     RepairOut,
 )
+from flipwell.api.writing import after_check, official, write
 from flipwell.league import services
 from flipwell.league.selectors.machine_history import machine_histories
 
@@ -55,10 +53,15 @@ def report_machine_problem(
     """Report a problem on a machine (scope: scores): it lands in the official's console as
     reported, not yet ruled; never a ruling."""
     league = queries.league(slug)
-    acting_official(request, league=league, scope="scores")
-    machine = queries.machine(league, machine_id)
-    report = services.report_machine_problem(machine=machine, **resolved(payload))
-    return created(request, report, f"/api/v1/leagues/{slug}/machines/{machine_id}/history")
+    return write(
+        request,
+        services.report_machine_problem,
+        payload,
+        by=official(league, "scores"),
+        actor_as=None,  # a report names no actor (its audit event has none)
+        location=f"/api/v1/leagues/{slug}/machines/{machine_id}/history",
+        machine=after_check(queries.machine, league, machine_id),
+    )
 
 
 @router.post(
@@ -72,9 +75,13 @@ def close_machine_problem_report(
     """Close a problem report that needs nothing more, saying why (scope: manage); 409
     ``report_already_closed`` when it is."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    report = queries.problem_report(league, report_id)
-    return services.close_machine_problem_report(report=report, **resolved(payload), actor=actor)
+    return write(
+        request,
+        services.close_machine_problem_report,
+        payload,
+        by=official(league, "manage"),
+        report=after_check(queries.problem_report, league, report_id),
+    )
 
 
 @router.post(
@@ -90,7 +97,11 @@ def record_machine_repair(
     reported before is repaired, a machine out of the pool comes back, one declared
     unplayable at the open meet is declared repaired (R7.3-r)."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    machine = queries.machine(league, machine_id)
-    repair = services.record_machine_repair(machine=machine, **resolved(payload), actor=actor)
-    return created(request, repair, f"/api/v1/leagues/{slug}/machines/{machine_id}/history")
+    return write(
+        request,
+        services.record_machine_repair,
+        payload,
+        by=official(league, "manage"),
+        location=f"/api/v1/leagues/{slug}/machines/{machine_id}/history",
+        machine=after_check(queries.machine, league, machine_id),
+    )

@@ -17,8 +17,8 @@ from flipwell.api.arguments import resolved
 from flipwell.api.contract import created, private
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.idempotency import key_required
-from flipwell.api.schemas import LatenessOut
 from flipwell.api.schemas.me import MeAbsenceOut, MeEmailIn, MeEmailOut, MeOut
+from flipwell.api.schemas.meets import LatenessOut
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.player_link_tokens import DeadLinkError

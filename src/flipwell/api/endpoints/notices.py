@@ -9,13 +9,13 @@ from typing import Any
 from django.http import HttpRequest
 
 from flipwell.api import queries
-from flipwell.api.arguments import resolved
 from flipwell.api.auth import acting_official
 from flipwell.api.endpoints.params import PlayerId, Slug
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
-from flipwell.api.schemas import NoticePreferencesIn, NoticePreferencesOut, NoticeQueueOut
+from flipwell.api.schemas.notices import NoticePreferencesIn, NoticePreferencesOut, NoticeQueueOut
+from flipwell.api.writing import after_check, official, write
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.notices import enabled
@@ -53,11 +53,19 @@ def set_notice_preferences(
     consent (scope: manage); another league's are left alone. A player who stopped every
     notice through their link stays stopped."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    player = queries.league_player(league, player_id)
-    row = services.set_notice_preferences(
-        **resolved(payload), league=league, player=player, actor=actor
+    return write(
+        request,
+        _set_preferences,
+        payload,
+        by=official(league, "manage"),
+        league=league,
+        player=after_check(queries.league_player, league, player_id),
     )
+
+
+def _set_preferences(*, player: m.Player, **arguments: Any) -> dict[str, Any]:
+    """`services.set_notice_preferences`, answered with the player's preferences."""
+    row = services.set_notice_preferences(player=player, **arguments)
     return _preferences(player, row)
 
 

@@ -12,13 +12,13 @@ one; only an accepted invitation gives the role. Another account's invitation is
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from django.http import Http404, HttpRequest
 from ninja import Path
 
 from flipwell.api import queries
-from flipwell.api.arguments import PLAYER, resolved
+from flipwell.api.arguments import PLAYER
 from flipwell.api.auth import acting_account, acting_official
 from flipwell.api.contract import created
 from flipwell.api.endpoints.params import Cursor, Limit, Slug
@@ -27,8 +27,8 @@ from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.idempotency import key_required
 from flipwell.api.paging import page_of_sequence
-from flipwell.api.schemas import (
-    MAX_ID,
+from flipwell.api.schemas.common import MAX_ID
+from flipwell.api.schemas.officials import (
     AcceptedOut,
     InvitationIn,
     InvitationOut,
@@ -40,6 +40,7 @@ from flipwell.api.schemas import (
     OfficialPlayerIn,
     RoleIn,
 )
+from flipwell.api.writing import after_check, official, write
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.invitations import (
@@ -50,9 +51,19 @@ from flipwell.league.selectors.invitations import (
 )
 from flipwell.league.selectors.setup import league_official, league_officials
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 InvitationId = Annotated[int, Path(ge=1, le=MAX_ID, description="The invitation's id.")]
 OfficialId = Annotated[int, Path(ge=1, le=MAX_ID, description="The official's id.")]
 MINE = "/me/invitations"
+
+
+def _official(league: m.League, official_id: int) -> m.LeagueOfficial:
+    found = league_official(league, official_id)
+    if found is None:
+        raise Http404(f"No official {official_id} in {league}.")
+    return found
 
 
 def _invitation(league: m.League, invitation_id: int) -> m.Invitation:
@@ -92,10 +103,16 @@ def remove_official(request: HttpRequest, slug: Slug, official_id: OfficialId) -
     stay, the API tokens he issued for the league are revoked. Answers the role removed;
     409 when he is the league's last league official."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    official = league_official(league, official_id)
-    if official is None:
-        raise Http404(f"No official {official_id} in {league}.")
+    return write(
+        request,
+        _removed,
+        by=official(league, "manage"),
+        official=after_check(_official, league, official_id),
+    )
+
+
+def _removed(*, official: m.LeagueOfficial, actor: User) -> m.LeagueOfficial:
+    """`services.remove_official`, answered with the role removed."""
     services.remove_official(official=official, actor=actor)
     return official
 
@@ -112,11 +129,13 @@ def change_official_role(
     already, so he is asked nothing (a new official is invited). 409 for the role he has
     already, or for demoting the league's last league official."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    official = league_official(league, official_id)
-    if official is None:
-        raise Http404(f"No official {official_id} in {league}.")
-    return services.change_official_role(**resolved(payload), official=official, actor=actor)
+    return write(
+        request,
+        services.change_official_role,
+        payload,
+        by=official(league, "manage"),
+        official=after_check(_official, league, official_id),
+    )
 
 
 @router.put(
@@ -131,12 +150,13 @@ def link_official_player(
     that his rulings on a group he plays in are flagged as an involved official's (R1.1-a).
     422 on ``player_id`` for a player with no season in the league or linked to another."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    official = league_official(league, official_id)
-    if official is None:
-        raise Http404(f"No official {official_id} in {league}.")
-    return services.link_official_player(
-        **resolved(payload, player=PLAYER), official=official, actor=actor
+    return write(
+        request,
+        services.link_official_player,
+        payload,
+        by=official(league, "manage"),
+        lookups={"player": PLAYER},
+        official=after_check(_official, league, official_id),
     )
 
 
@@ -164,9 +184,14 @@ def invite_official(request: HttpRequest, slug: Slug, payload: InvitationIn) -> 
     (scope: manage). The same 201 whether or not an account has it; the account holds the
     role once it accepts, before the invitation expires."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    invitation = services.invite_official(league=league, **resolved(payload), actor=actor)
-    return created(request, invitation, f"/api/v1/leagues/{slug}/invitations/{invitation.pk}")
+    return write(
+        request,
+        services.invite_official,
+        payload,
+        by=official(league, "manage"),
+        location=lambda invitation: f"/api/v1/leagues/{slug}/invitations/{invitation.pk}",
+        league=league,
+    )
 
 
 @router.get(
@@ -190,9 +215,12 @@ def withdraw_invitation(request: HttpRequest, slug: Slug, invitation_id: Invitat
     """Withdraw a pending invitation (scope: manage). 409 ``invitation_decided`` once it was
     accepted, declined or withdrawn, ``invitation_expired`` once expired."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    invitation = _invitation(league, invitation_id)
-    return services.withdraw_invitation(invitation=invitation, actor=actor)
+    return write(
+        request,
+        services.withdraw_invitation,
+        by=official(league, "manage"),
+        invitation=after_check(_invitation, league, invitation_id),
+    )
 
 
 @router.get(MINE, response={200: MyInvitationPage, **ERROR_RESPONSES}, **WRITE)

@@ -7,7 +7,7 @@ from typing import Annotated
 from ninja import Path, Query
 
 from flipwell.api.paging import DEFAULT_LIMIT, MAX_LIMIT
-from flipwell.api.schemas import MAX_ID
+from flipwell.api.schemas.common import MAX_ID
 
 SeasonId = Annotated[int, Path(ge=1, le=MAX_ID, description="The season's id.")]
 MeetId = Annotated[int, Path(ge=1, le=MAX_ID, description="The meet's id.")]

@@ -11,22 +11,21 @@ from ninja import Path
 from ninja.decorators import decorate_view
 
 from flipwell.api import queries
-from flipwell.api.arguments import PLAYER, resolved
-from flipwell.api.auth import acting_official
-from flipwell.api.contract import created
+from flipwell.api.arguments import PLAYER
 from flipwell.api.endpoints.params import Cursor, Limit, PlayerId, Slug
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.paging import page_of_sequence
-from flipwell.api.schemas import (
-    MAX_ID,
+from flipwell.api.schemas.common import MAX_ID
+from flipwell.api.schemas.people import (
     MachineHighScoresPage,
     MergeIn,
     PlayerMergeOut,
     PlayerStatsOut,
     UndoMergeIn,
 )
+from flipwell.api.writing import after_check, official, write
 from flipwell.http_cache import conditional_on_revision
 from flipwell.league import services
 from flipwell.league.selectors import people
@@ -84,11 +83,15 @@ def merge_players(request: HttpRequest, slug: Slug, payload: MergeIn) -> Any:
     league both rows played in may merge them, and only when they are an official of every
     other league either row plays in too (403 naming those leagues)."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    merge = services.merge_players(
-        **resolved(payload, kept=PLAYER, merged=PLAYER), league=league, actor=actor
+    return write(
+        request,
+        services.merge_players,
+        payload,
+        by=official(league, "manage"),
+        lookups={"kept": PLAYER, "merged": PLAYER},
+        location=lambda merge: f"/api/v1/leagues/{slug}/players/{merge.kept_id}/stats",
+        league=league,
     )
-    return created(request, merge, f"/api/v1/leagues/{slug}/players/{merge.kept_id}/stats")
 
 
 @router.post(
@@ -102,7 +105,11 @@ def undo_player_merge(
     """Undo a merge: the merged row is a person of its own again (scope: manage); as for a
     merge, only an official of every league either row plays in (403 otherwise)."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    return services.undo_player_merge(
-        **resolved(payload), league=league, merge=queries.player_merge(merge_id), actor=actor
+    return write(
+        request,
+        services.undo_player_merge,
+        payload,
+        by=official(league, "manage"),
+        league=league,
+        merge=after_check(queries.player_merge, merge_id),
     )

@@ -16,17 +16,19 @@ from ninja import File, Form
 from ninja.files import UploadedFile
 
 from flipwell.api import queries
-from flipwell.api.arguments import PLAYER, resolved
+from flipwell.api.arguments import PLAYER
 from flipwell.api.auth import acting_official
-from flipwell.api.contract import RATE_LIMITED, created
+from flipwell.api.contract import RATE_LIMITED
 from flipwell.api.endpoints.params import Cursor, GameId, Limit, PhotoKey
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.idempotency import HEADER, key_required
 from flipwell.api.paging import page_of_sequence
-from flipwell.api.schemas import PhotoIn, PhotoOut, PhotoPage
+from flipwell.api.schemas.photos import PhotoIn, PhotoOut, PhotoPage
+from flipwell.api.writing import official, write
 from flipwell.league import services
+from flipwell.league.models import Game
 from flipwell.league.selectors.photos import PhotoRef, game_photos, kept_photo
 
 JPEG = {
@@ -55,26 +57,29 @@ def attach_photo(
     scores). 201 when kept; 200 for the same Idempotency-Key sent again (the photo kept); 429
     ``too_many_photos`` once the game refused ``PHOTO_REFUSALS_PER_GAME`` photos this hour."""
     game = queries.game(game_id)
-    actor = acting_official(request, league=game.group.meet.season.league, scope="scores")
-    key = request.headers.get(HEADER, "")
-    existing = {p.key for p in game_photos([game.pk]).get(game.pk, ())}
-    row = services.attach_photo(
-        **resolved(payload, uploaded_by=PLAYER),
+    return write(
+        request,
+        _attach,
+        payload,
+        by=official(game.group.meet.season.league, "scores"),
+        lookups={"uploaded_by": PLAYER},
+        answer=lambda attached: attached[0],
+        location=lambda attached: f"/api/v1/photos/{attached[0].key}" if attached[1] else None,
         game=game,
         photo=photo,
         size=photo.size or 0,
-        actor=actor,
-        idempotency_key=key,
+        idempotency_key=request.headers.get(HEADER, ""),
         submitter=f"token:{request.auth.pk}",  # type: ignore[attr-defined]
     )
-    ref = _ref(game.pk, row.key)
-    if row.key in existing:
-        return ref
-    return created(request, ref, f"/api/v1/photos/{row.key}")
 
 
-def _ref(game_id: int, key: str) -> PhotoRef:
-    return next(p for p in game_photos([game_id])[game_id] if p.key == key)
+def _attach(*, game: Game, **arguments: Any) -> tuple[PhotoRef, bool]:
+    """`services.attach_photo`, and whether the photo is new (one sent again is kept once,
+    answered 200)."""
+    existing = {p.key for p in game_photos([game.pk]).get(game.pk, ())}
+    row = services.attach_photo(game=game, **arguments)
+    ref = next(p for p in game_photos([game.pk])[game.pk] if p.key == row.key)
+    return ref, row.key not in existing
 
 
 @router.get("/games/{game_id}/photos", response={200: PhotoPage, **ERROR_RESPONSES}, **WRITE)

@@ -18,22 +18,21 @@ from flipwell.api.arguments import (
     by_player,
     each,
     machine_of,
-    resolved,
     scores_of_players,
 )
-from flipwell.api.auth import acting_official
-from flipwell.api.contract import created
 from flipwell.api.endpoints.params import CorrectionId, Division, MatchName, SeasonId
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.idempotency import key_required
-from flipwell.api.schemas import (
-    NoShowIn,
-    NoShowOut,
+from flipwell.api.schemas.playoff_corrections import (
     PlayoffCorrectionAnswerIn,
     PlayoffCorrectionIn,
     PlayoffCorrectionOut,
+)
+from flipwell.api.schemas.playoffs import (
+    NoShowIn,
+    NoShowOut,
     PlayoffGameOut,
     PlayoffLatenessIn,
     PlayoffLatenessOut,
@@ -47,6 +46,7 @@ from flipwell.api.schemas import (
     TiebreakerOut,
     WithdrawalIn,
 )
+from flipwell.api.writing import official, write
 from flipwell.league import services
 
 MATCH = "/seasons/{season_id}/playoffs/{division}/{match}"
@@ -61,9 +61,14 @@ def qualify_for_playoffs(request: HttpRequest, season_id: SeasonId, payload: Qua
     """Plan the playoff night and draw its bracket from the final standings (§6.1, §6.2;
     scope: manage). Ties in the answer are settled with seed playoffs."""
     season = queries.season(season_id)
-    actor = acting_official(request, league=season.league, scope="manage")
-    qualified = services.qualify_for_playoffs(**resolved(payload), season=season, actor=actor)
-    return qualified.qualification
+    return write(
+        request,
+        services.qualify_for_playoffs,
+        payload,
+        by=official(season.league, "manage"),
+        answer=lambda qualified: qualified.qualification,
+        season=season,
+    )
 
 
 @router.post(
@@ -75,13 +80,15 @@ def record_seed_playoff(request: HttpRequest, season_id: SeasonId, payload: Seed
     """Record the order a single-ball playoff gave players tied on season points (R6.1-e,
     A39; scope: manage)."""
     season = queries.season(season_id)
-    actor = acting_official(request, league=season.league, scope="manage")
-    recorded = services.record_seed_playoff(
-        **resolved(payload, order=PLAYERS, machine=machine_of(season.league)),
+    return write(
+        request,
+        services.record_seed_playoff,
+        payload,
+        by=official(season.league, "manage"),
+        lookups={"order": PLAYERS, "machine": machine_of(season.league)},
+        answer=_qualification,
         season=season,
-        actor=actor,
     )
-    return recorded.qualified.qualification
 
 
 @router.post(
@@ -93,10 +100,18 @@ def record_withdrawal(request: HttpRequest, season_id: SeasonId, payload: Withdr
     """A qualifier announces before the playoffs that he cannot attend; those below move up
     (R6.6-b, A41; scope: manage)."""
     season = queries.season(season_id)
-    actor = acting_official(request, league=season.league, scope="manage")
-    recorded = services.record_withdrawal(
-        **resolved(payload, player=PLAYER), season=season, actor=actor
+    return write(
+        request,
+        services.record_withdrawal,
+        payload,
+        by=official(season.league, "manage"),
+        lookups={"player": PLAYER},
+        answer=_qualification,
+        season=season,
     )
+
+
+def _qualification(recorded: Any) -> Any:
     return recorded.qualified.qualification
 
 
@@ -112,15 +127,17 @@ def start_playoff_game(
     """Start a match's next game (§6.4; scope: manage): game 1's machine is drawn, games 2
     and 3 take the chooser's machine."""
     season = queries.season(season_id)
-    actor = acting_official(request, league=season.league, scope="manage")
-    game = services.start_playoff_game(
-        **resolved(payload, machine=machine_of(season.league)),
+    return write(
+        request,
+        services.start_playoff_game,
+        payload,
+        by=official(season.league, "manage"),
+        lookups={"machine": machine_of(season.league)},
+        location=f"/api/v1/seasons/{season_id}/playoffs",
         season=season,
         division=division,
         match=match,
-        actor=actor,
     )
-    return created(request, game, f"/api/v1/seasons/{season_id}/playoffs")
 
 
 @router.post(
@@ -136,13 +153,15 @@ def record_playoff_game(
     """Record the result of the match's game in progress: a finishing order, or scores with
     tie orders (R6.3-a..c, A54, R3.2-i; scope: manage)."""
     season = queries.season(season_id)
-    actor = acting_official(request, league=season.league, scope="manage")
-    return services.record_playoff_game(
-        **resolved(payload, order=PLAYERS, scores=scores_of_players, tie_orders=each(PLAYERS)),
+    return write(
+        request,
+        services.record_playoff_game,
+        payload,
+        by=official(season.league, "manage"),
+        lookups={"order": PLAYERS, "scores": scores_of_players, "tie_orders": each(PLAYERS)},
         season=season,
         division=division,
         match=match,
-        actor=actor,
     )
 
 
@@ -158,15 +177,17 @@ def record_playoff_tiebreaker(
     """Record a tiebreaker game's order for a match's tied players (R6.5-a, A40; scope:
     manage)."""
     season = queries.season(season_id)
-    actor = acting_official(request, league=season.league, scope="manage")
-    recorded = services.record_playoff_tiebreaker(
-        **resolved(payload, order=PLAYERS, machine=machine_of(season.league)),
+    return write(
+        request,
+        services.record_playoff_tiebreaker,
+        payload,
+        by=official(season.league, "manage"),
+        lookups={"order": PLAYERS, "machine": machine_of(season.league)},
+        location=f"/api/v1/seasons/{season_id}/playoffs",
         season=season,
         division=division,
         match=match,
-        actor=actor,
     )
-    return created(request, recorded, f"/api/v1/seasons/{season_id}/playoffs")
 
 
 @router.post(f"{MATCH}/no-shows", response={201: NoShowOut, **ERROR_RESPONSES}, **WRITE)
@@ -181,15 +202,17 @@ def record_no_show(
     """A player was not present at his match's start: disqualified from it (R6.6-c, R6.6-d;
     scope: manage)."""
     season = queries.season(season_id)
-    actor = acting_official(request, league=season.league, scope="manage")
-    no_show = services.record_no_show(
-        **resolved(payload, player=PLAYER),
+    return write(
+        request,
+        services.record_no_show,
+        payload,
+        by=official(season.league, "manage"),
+        lookups={"player": PLAYER},
+        location=f"/api/v1/seasons/{season_id}/playoffs",
         season=season,
         division=division,
         match=match,
-        actor=actor,
     )
-    return created(request, no_show, f"/api/v1/seasons/{season_id}/playoffs")
 
 
 @router.post(
@@ -206,15 +229,17 @@ def record_playoff_lateness_notice(
     """Record that the LO was told a player will be late for his match: it waits up to 15
     minutes (R6.6-a, A59; scope: manage). Only before the match start."""
     season = queries.season(season_id)
-    actor = acting_official(request, league=season.league, scope="manage")
-    lateness = services.record_playoff_lateness_notice(
-        **resolved(payload, player=PLAYER),
+    return write(
+        request,
+        services.record_playoff_lateness_notice,
+        payload,
+        by=official(season.league, "manage"),
+        lookups={"player": PLAYER},
+        location=f"/api/v1/seasons/{season_id}/playoffs",
         season=season,
         division=division,
         match=match,
-        actor=actor,
     )
-    return created(request, lateness, f"/api/v1/seasons/{season_id}/playoffs")
 
 
 @router.post(
@@ -226,8 +251,8 @@ def close_playoff_night(request: HttpRequest, season_id: SeasonId) -> Any:
     """Close the playoff night once every division's final is complete (R6.1-a; scope:
     manage)."""
     season = queries.season(season_id)
-    actor = acting_official(request, league=season.league, scope="manage")
-    return services.close_playoff_night(season=season, actor=actor)
+    by = official(season.league, "manage")
+    return write(request, services.close_playoff_night, by=by, season=season)
 
 
 @router.post(
@@ -246,15 +271,17 @@ def request_playoff_correction(
     (R3-c); applied at once when nobody else is asked. 409 ``correction_pending`` while a
     correction of the game waits; 422 for nothing changed or scores the rules refuse."""
     season = queries.season(season_id)
-    actor = acting_official(request, league=season.league, scope="scores")
-    correction = services.request_playoff_correction(
-        **resolved(payload, requested_by=PLAYER, scores=by_player("machine_score")),
+    return write(
+        request,
+        services.request_playoff_correction,
+        payload,
+        by=official(season.league, "scores"),
+        lookups={"requested_by": PLAYER, "scores": by_player("machine_score")},
+        location=f"/api/v1/seasons/{season_id}/playoffs",
         season=season,
         division=division,
         match=match,
-        actor=actor,
     )
-    return created(request, correction, f"/api/v1/seasons/{season_id}/playoffs")
 
 
 @router.post(
@@ -269,8 +296,11 @@ def answer_playoff_correction(
     scores): applied when all agreed, refused at the first disagreement (R3-d). 409
     ``already_answered`` for a second answer; 409 once it is decided."""
     sheet = queries.playoff_correction(correction_id)
-    league = sheet.match.playoff_night.season.league
-    actor = acting_official(request, league=league, scope="scores")
-    return services.answer_playoff_correction(
-        **resolved(payload, player=PLAYER), sheet=sheet, actor=actor
+    return write(
+        request,
+        services.answer_playoff_correction,
+        payload,
+        by=official(sheet.match.playoff_night.season.league, "scores"),
+        lookups={"player": PLAYER},
+        sheet=sheet,
     )

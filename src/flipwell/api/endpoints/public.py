@@ -28,23 +28,15 @@ from flipwell.api.endpoints.params import (
 )
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.paging import page_of_queryset, page_of_sequence
-from flipwell.api.schemas import (
-    AllowedMachinesOut,
-    EntryPage,
-    GameOut,
-    LadderOut,
-    LeagueOut,
-    LeaguePage,
-    MachinePage,
-    MeetBoardOut,
-    MeetPage,
-    PlayerHistoryOut,
-    PlayoffsOut,
-    SeasonOut,
-    SeasonPage,
-    SpecialRulingPage,
-    StandingsOut,
-)
+from flipwell.api.schemas.choices import AllowedMachinesOut
+from flipwell.api.schemas.leagues import LeagueOut, LeaguePage, SeasonOut, SeasonPage
+from flipwell.api.schemas.machines import MachinePage
+from flipwell.api.schemas.meets import MeetBoardOut, MeetPage
+from flipwell.api.schemas.players import EntryPage
+from flipwell.api.schemas.playoffs import PlayoffsOut
+from flipwell.api.schemas.rulings import SpecialRulingPage
+from flipwell.api.schemas.sheets import GameOut
+from flipwell.api.schemas.standings import LadderOut, PlayerHistoryOut, StandingsOut
 from flipwell.http_cache import conditional_on_revision
 from flipwell.league import models as m
 from flipwell.league.selectors.allowed_machines import allowed_machines

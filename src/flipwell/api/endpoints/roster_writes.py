@@ -12,16 +12,16 @@ from typing import Any
 from django.http import HttpRequest
 
 from flipwell.api import queries
-from flipwell.api.arguments import PLAYERS, resolved
+from flipwell.api.arguments import PLAYERS
 from flipwell.api.auth import acting_official
-from flipwell.api.contract import created
 from flipwell.api.endpoints.params import Cursor, Limit, PlayerId, SeasonId
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.idempotency import key_required
 from flipwell.api.paging import page_of_queryset
-from flipwell.api.schemas import (
+from flipwell.api.schemas.leagues import SeasonOut
+from flipwell.api.schemas.roster import (
     EditPlayerIn,
     IssuedLinksOut,
     NextSeasonIn,
@@ -30,8 +30,8 @@ from flipwell.api.schemas import (
     PlayerOut,
     RankRefreshIn,
     RankRefreshOut,
-    SeasonOut,
 )
+from flipwell.api.writing import after_check, official, write
 from flipwell.league import services
 
 LINKS = "/seasons/{season_id}/player-links"
@@ -50,12 +50,13 @@ def edit_player(
     Every league he plays in shows the change, so the token's official must be an official
     of each (403 otherwise); 422 on ``ifpa_number`` for another player's number."""
     season = queries.season(season_id)
-    actor = acting_official(request, league=season.league, scope="manage")
-    return services.edit_player(
-        **resolved(payload),
+    return write(
+        request,
+        services.edit_player,
+        payload,
+        by=official(season.league, "manage"),
         season=season,
-        player=queries.season_player(season, player_id),
-        actor=actor,
+        player=after_check(queries.season_player, season, player_id),
     )
 
 
@@ -77,9 +78,14 @@ def issue_player_links(request: HttpRequest, season_id: SeasonId) -> Any:
     """Issue a personal link to every player of the roster who has none (scope: manage); a
     link already live keeps working. Answers the links issued (none on a repeat)."""
     season = queries.season(season_id)
-    actor = acting_official(request, league=season.league, scope="manage")
-    issued = services.issue_player_links(season=season, actor=actor)
-    return created(request, {"issued": issued}, f"/api/v1/seasons/{season_id}/player-links")
+    return write(
+        request,
+        services.issue_player_links,
+        by=official(season.league, "manage"),
+        answer=lambda issued: {"issued": issued},
+        location=f"/api/v1/seasons/{season_id}/player-links",
+        season=season,
+    )
 
 
 @router.post(LINK, response={201: PlayerLinkOut, **ERROR_RESPONSES}, **WRITE)
@@ -88,11 +94,14 @@ def issue_player_link(request: HttpRequest, season_id: SeasonId, player_id: Play
     """Issue a player's personal link for the season, revoking the one he had (a reissue
     keeps the email address he gave; scope: manage)."""
     season = queries.season(season_id)
-    actor = acting_official(request, league=season.league, scope="manage")
-    link = services.issue_player_link(
-        season=season, player=queries.season_player(season, player_id), actor=actor
+    return write(
+        request,
+        services.issue_player_link,
+        by=official(season.league, "manage"),
+        location=f"/api/v1/seasons/{season_id}/player-links",
+        season=season,
+        player=after_check(queries.season_player, season, player_id),
     )
-    return created(request, link, f"/api/v1/seasons/{season_id}/player-links")
 
 
 @router.delete(LINK, response={200: PlayerLinkOut, **ERROR_RESPONSES}, **WRITE)
@@ -100,9 +109,12 @@ def revoke_player_link(request: HttpRequest, season_id: SeasonId, player_id: Pla
     """Revoke a player's live personal link: it no longer works (scope: manage). 404 when he
     has none."""
     season = queries.season(season_id)
-    actor = acting_official(request, league=season.league, scope="manage")
-    link = queries.live_player_link(season, player_id)
-    return services.revoke_player_link(link=link, actor=actor)
+    return write(
+        request,
+        services.revoke_player_link,
+        by=official(season.league, "manage"),
+        link=after_check(queries.live_player_link, season, player_id),
+    )
 
 
 @router.post(
@@ -114,8 +126,8 @@ def refresh_ifpa_ranks(request: HttpRequest, season_id: SeasonId, payload: RankR
     one naming nobody of the season, is a 422 (fields 'line N, column'); 409
     ``season_started`` once a meet has started."""
     season = queries.season(season_id)
-    actor = acting_official(request, league=season.league, scope="manage")
-    return services.refresh_ifpa_ranks(**resolved(payload), season=season, actor=actor)
+    by = official(season.league, "manage")
+    return write(request, services.refresh_ifpa_ranks, payload, by=by, season=season)
 
 
 @router.post(
@@ -126,8 +138,13 @@ def start_next_season(request: HttpRequest, season_id: SeasonId, payload: NextSe
     player entered again (but those left out) with his IFPA rank at this season's start, all
     joining at meet 1 (R3.1-b). 422 on ``name`` for a name the league has used."""
     season = queries.season(season_id)
-    actor = acting_official(request, league=season.league, scope="manage")
-    new = services.start_next_season(
-        **resolved(payload, leave_out=PLAYERS), season=season, actor=actor
+    return write(
+        request,
+        services.start_next_season,
+        payload,
+        by=official(season.league, "manage"),
+        lookups={"leave_out": PLAYERS},
+        answer=lambda new: queries.season_with_state(new.pk),
+        location=lambda new: f"/api/v1/seasons/{new.pk}",
+        season=season,
     )
-    return created(request, queries.season_with_state(new.pk), f"/api/v1/seasons/{new.pk}")

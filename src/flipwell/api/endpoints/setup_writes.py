@@ -18,17 +18,14 @@ from django.http import HttpRequest
 from ninja.decorators import decorate_view
 
 from flipwell.api import queries
-from flipwell.api.arguments import resolved
-from flipwell.api.auth import acting_official, acting_opener
-from flipwell.api.contract import created
+from flipwell.api.auth import acting_opener
 from flipwell.api.endpoints.params import MachineId, SeasonId, Slug
 from flipwell.api.endpoints.public import router
 from flipwell.api.endpoints.writes import WRITE
 from flipwell.api.errors import ERROR_RESPONSES
-from flipwell.api.schemas import (
-    IfpaFigureChangeIn,
-    IfpaFiguresOut,
-    LeagueOut,
+from flipwell.api.schemas.ifpa import IfpaFigureChangeIn, IfpaFiguresOut
+from flipwell.api.schemas.leagues import LeagueOut, SeasonOut
+from flipwell.api.schemas.setup import (
     MachineChangeIn,
     MachineDetailOut,
     MachineIn,
@@ -38,9 +35,9 @@ from flipwell.api.schemas import (
     RulesetChangeIn,
     RulesetOut,
     SeasonIn,
-    SeasonOut,
     SeasonScheduleIn,
 )
+from flipwell.api.writing import after_check, official, write
 from flipwell.http_cache import conditional_on_revision
 from flipwell.league import services
 from flipwell.league.selectors.ifpa import league_ifpa_figures
@@ -52,8 +49,13 @@ def open_league(request: HttpRequest, payload: OpenLeagueIn) -> Any:
     """Open a new league; the token's issuer becomes its league official (an installation
     token with the scope leagues, issued to an account that may open leagues). 422 on
     ``slug`` for an address another league has, on ``time_zone`` for an unknown zone."""
-    league = services.open_league(**resolved(payload), actor=acting_opener(request))
-    return created(request, league, f"/api/v1/leagues/{league.slug}")
+    return write(
+        request,
+        services.open_league,
+        payload,
+        by=acting_opener,
+        location=lambda league: f"/api/v1/leagues/{league.slug}",
+    )
 
 
 @router.post("/leagues/{slug}/seasons", response={201: SeasonOut, **ERROR_RESPONSES}, **WRITE)
@@ -62,9 +64,15 @@ def create_season(request: HttpRequest, slug: Slug, payload: SeasonIn) -> Any:
     of the rules as they are now, and is being prepared (not shown to the public) while
     another season is current. 422 on ``name`` for a name the league has used."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    season = services.create_season(league=league, **resolved(payload), actor=actor)
-    return created(request, queries.season_with_state(season.pk), f"/api/v1/seasons/{season.pk}")
+    return write(
+        request,
+        services.create_season,
+        payload,
+        by=official(league, "manage"),
+        answer=lambda season: queries.season_with_state(season.pk),
+        location=lambda season: f"/api/v1/seasons/{season.pk}",
+        league=league,
+    )
 
 
 @router.patch("/seasons/{season_id}", response={200: SeasonOut, **ERROR_RESPONSES}, **WRITE)
@@ -76,9 +84,14 @@ def change_season_schedule(
     ``season_started`` once a meet has started; 422 on ``number_of_meets`` for fewer meets
     than the last one scheduled."""
     season = queries.season(season_id)
-    actor = acting_official(request, league=season.league, scope="manage")
-    services.change_season_schedule(season=season, **resolved(payload), actor=actor)
-    return queries.season_with_state(season_id)
+    return write(
+        request,
+        services.change_season_schedule,
+        payload,
+        by=official(season.league, "manage"),
+        answer=lambda _: queries.season_with_state(season_id),
+        season=season,
+    )
 
 
 @router.post(
@@ -89,9 +102,14 @@ def add_machine(request: HttpRequest, slug: Slug, payload: MachineIn) -> Any:
     the league has that title at that location already (give a location to tell them
     apart)."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    machine = services.create_machine(league=league, **resolved(payload), actor=actor)
-    return created(request, machine, f"/api/v1/leagues/{slug}/machines/{machine.pk}")
+    return write(
+        request,
+        services.create_machine,
+        payload,
+        by=official(league, "manage"),
+        location=lambda machine: f"/api/v1/leagues/{slug}/machines/{machine.pk}",
+        league=league,
+    )
 
 
 @router.get(
@@ -115,9 +133,13 @@ def change_machine(
     """Change a machine's location or balls per game (scope: manage); a field left out or
     null is kept. 422 on ``location`` when another of its title stands there."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    machine = queries.machine(league, machine_id)
-    return services.update_machine(machine=machine, **resolved(payload), actor=actor)
+    return write(
+        request,
+        services.update_machine,
+        payload,
+        by=official(league, "manage"),
+        machine=after_check(queries.machine, league, machine_id),
+    )
 
 
 @router.post(
@@ -132,11 +154,18 @@ def set_machine_status(
     back (playable), saying why (R1.1-b; scope: manage); a Ruling records it, and the games
     played on it keep it. 422 on ``status`` for the status it has."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    machine = queries.machine(league, machine_id)
-    ruling = services.set_machine_status(machine=machine, **resolved(payload), actor=actor)
-    body = {"ruling_id": ruling.pk, "machine": queries.machine(league, machine_id)}
-    return created(request, body, f"/api/v1/leagues/{slug}/machines/{machine_id}")
+    return write(
+        request,
+        services.set_machine_status,
+        payload,
+        by=official(league, "manage"),
+        answer=lambda ruling: {
+            "ruling_id": ruling.pk,
+            "machine": queries.machine(league, machine_id),
+        },
+        location=f"/api/v1/leagues/{slug}/machines/{machine_id}",
+        machine=after_check(queries.machine, league, machine_id),
+    )
 
 
 @router.get("/leagues/{slug}/ruleset", response={200: RulesetOut, **ERROR_RESPONSES})
@@ -155,9 +184,14 @@ def change_ruleset_setting(request: HttpRequest, slug: Slug, payload: RulesetCha
     newest season's first meet has started, with the rules' reason; 422 on ``setting`` for
     an unknown name, on ``value`` for a value the setting does not allow."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    changed = services.change_ruleset_setting(league=league, **resolved(payload), actor=actor)
-    return league_readings(changed)
+    return write(
+        request,
+        services.change_ruleset_setting,
+        payload,
+        by=official(league, "manage"),
+        answer=league_readings,
+        league=league,
+    )
 
 
 @router.get("/leagues/{slug}/ifpa-figures", response={200: IfpaFiguresOut, **ERROR_RESPONSES})
@@ -176,6 +210,11 @@ def change_ifpa_figure(request: HttpRequest, slug: Slug, payload: IfpaFigureChan
     IFPA changed), or return it to the IFPA's with an empty value (scope: manage); a Ruling
     records who, when and why. 422 on ``value`` for a value outside its bounds."""
     league = queries.league(slug)
-    actor = acting_official(request, league=league, scope="manage")
-    changed = services.change_ifpa_figure(league=league, **resolved(payload), actor=actor)
-    return {"figures": league_ifpa_figures(changed)}
+    return write(
+        request,
+        services.change_ifpa_figure,
+        payload,
+        by=official(league, "manage"),
+        answer=lambda changed: {"figures": league_ifpa_figures(changed)},
+        league=league,
+    )

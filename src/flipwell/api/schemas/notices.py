@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import datetime
-from typing import Literal
 
 from ninja import Field, Schema
 
 from flipwell.api.schemas.common import InputSchema
-
-NoticeKindValue = Literal["groups", "results", "reminder", "ruling"]
-NoticeStateValue = Literal["pending", "sent", "failed", "skipped"]
+from flipwell.league.enums import NoticeKindValue, NoticeStateValue
 
 
 class NoticePreferencesIn(InputSchema):

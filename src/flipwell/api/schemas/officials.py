@@ -14,11 +14,11 @@ from ninja import Field, Schema
 
 from flipwell.api.schemas.common import MAX_ID, InputSchema, text_field
 from flipwell.league import limits
+from flipwell.league.enums import OfficialRoleValue as Role
 
 if TYPE_CHECKING:
     from flipwell.league import models as m
 
-Role = Literal["league_official", "scorekeeper"]
 Status = Literal["pending", "accepted", "declined", "withdrawn", "expired"]
 
 

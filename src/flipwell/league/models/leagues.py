@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from flipwell.league.enums import LabelledChoices, OfficialRoleValue
 from flipwell.league.models.results import new_revision
 from flipwell.league.validators import (
     validate_clean_line,
@@ -51,9 +52,9 @@ class League(models.Model):
 class LeagueOfficial(models.Model):
     """A user's role in one league (at most one role per user and league)."""
 
-    class Role(models.TextChoices):
-        LEAGUE_OFFICIAL = "league_official", "League official"
-        SCOREKEEPER = "scorekeeper", "Scorekeeper"
+    class Role(LabelledChoices, values=OfficialRoleValue):
+        LEAGUE_OFFICIAL = "League official"
+        SCOREKEEPER = "Scorekeeper"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="league_roles"

@@ -25,16 +25,19 @@ from __future__ import annotations
 from django.db import models
 from django.utils import timezone
 
+from flipwell.league.enums import LabelledChoices, NoticeKindValue, NoticeStateValue
 from flipwell.league.models.leagues import League
 from flipwell.league.models.meets import Meet
 from flipwell.league.models.players import Player
 
 
-class NoticeKind(models.TextChoices):
-    GROUPS = "groups", "Groups when a meet starts"
-    RESULTS = "results", "The night's results when a meet closes"
-    REMINDER = "reminder", "A reminder before each meet"
-    RULING = "ruling", "An official's ruling that affects them"
+class NoticeKind(LabelledChoices, values=NoticeKindValue):
+    """What a notice e-mail is about."""
+
+    GROUPS = "Groups when a meet starts"
+    RESULTS = "The night's results when a meet closes"
+    REMINDER = "A reminder before each meet"
+    RULING = "An official's ruling that affects them"
 
 
 class NoticeSubscription(models.Model):
@@ -76,11 +79,11 @@ class Notice(models.Model):
 
     Kind = NoticeKind
 
-    class State(models.TextChoices):
-        PENDING = "pending", "Waiting"
-        SENT = "sent", "Sent"
-        FAILED = "failed", "Failed"
-        SKIPPED = "skipped", "Skipped"
+    class State(LabelledChoices, values=NoticeStateValue):
+        PENDING = "Waiting"
+        SENT = "Sent"
+        FAILED = "Failed"
+        SKIPPED = "Skipped"
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="notices")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="notices")
