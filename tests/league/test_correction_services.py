@@ -9,16 +9,11 @@ from flipwell.league.services.corrections import request_correction, respond_to_
 from flipwell.league.services.meets import close_meet
 from flipwell.rules.season import fold_season
 from tests import factories as f
-from tests.league.league_night import build_night, game
+from tests.league.league_night import game
 from tests.league.league_night import play as play_game
 from tests.league.league_night import start as start_night
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def night():
-    return build_night(players=8)
 
 
 @pytest.fixture

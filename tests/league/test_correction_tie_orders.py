@@ -11,33 +11,16 @@ from flipwell.league.adapters import counted_tie_orders, season_facts
 from flipwell.league.services.corrections import request_correction, respond_to_correction
 from flipwell.league.services.season_files import import_season_file
 from flipwell.rules.season import fold_season
-from tests import factories as f
-from tests.league.league_night import build_night, game
+from tests.league.league_night import game
 from tests.league.league_night import play as play_game
-from tests.league.league_night import start as start_night
 
 pytestmark = pytest.mark.django_db
 
 GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text())
 
 
-@pytest.fixture
-def night():
-    return build_night(players=8)
-
-
-@pytest.fixture
-def meet(night):
-    return start_night(night)
-
-
 def _points(night, player):
     return fold_season(season_facts(night.season)).players[str(player.pk)].nights[-1].game_points
-
-
-@pytest.fixture
-def official():
-    return f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
 
 
 # --- tie orders of the counted sheet (R3.2-i, R3-e, A15) -------------------------------------

@@ -15,21 +15,10 @@ from flipwell.league.services.forfeits import (
 from flipwell.league.services.scores import submit_scores
 from flipwell.rules.season import fold_season
 from tests import factories as f
-from tests.league.league_night import build_night, game
+from tests.league.league_night import game
 from tests.league.league_night import play as play_game
-from tests.league.league_night import start as start_night
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def night():
-    return build_night(players=8)
-
-
-@pytest.fixture
-def meet(night):
-    return start_night(night)
 
 
 # --- forfeits and late joins -----------------------------------------------------------------

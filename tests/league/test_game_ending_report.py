@@ -8,7 +8,6 @@ from django.core.exceptions import ValidationError
 from flipwell.league import models as m
 from flipwell.league.services.malfunctions import preview_game_ending, report_malfunction
 from tests.league.league_night import build_night, game
-from tests.league.league_night import start as start_night
 
 pytestmark = pytest.mark.django_db
 
@@ -16,11 +15,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def night():
     return build_night(players=4)
-
-
-@pytest.fixture
-def meet(night):
-    return start_night(night)
 
 
 def _owed(ending):

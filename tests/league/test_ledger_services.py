@@ -13,11 +13,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def official():
-    return f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
-
-
-@pytest.fixture
 def season(official):
     return f.SeasonFactory(league=official.league, dues_cents=2000)
 

@@ -10,15 +10,10 @@ from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.machine_history import machine_histories, sheets_open_first
 from tests import factories as f
-from tests.league.league_night import DATE, build_night, game
+from tests.league.league_night import DATE, game
 from tests.league.league_night import start as start_night
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def night():
-    return build_night(players=8)
 
 
 def history(machine):

@@ -20,21 +20,10 @@ from flipwell.league.services.malfunctions import (
 from flipwell.league.services.meet_machines import announce_machine_problem
 from flipwell.league.services.meets import close_meet
 from flipwell.rules.season import fold_season
-from tests.league.league_night import build_night, game
+from tests.league.league_night import game
 from tests.league.league_night import play as play_game
-from tests.league.league_night import start as start_night
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def night():
-    return build_night(players=8)
-
-
-@pytest.fixture
-def meet(night):
-    return start_night(night)
 
 
 def _points(night, player):

@@ -19,16 +19,6 @@ from tests.league.league_night import start as start_night
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def night():
-    return build_night(players=8)
-
-
-@pytest.fixture
-def meet(night):
-    return start_night(night)
-
-
 def _declared_unplayable(meet, machine):
     return m.MachineDeclaration.objects.filter(
         meet=meet, machine=machine, kind=m.MachineDeclaration.Kind.UNPLAYABLE

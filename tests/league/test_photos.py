@@ -14,18 +14,11 @@ from PIL import Image, ImageFile, JpegImagePlugin
 from flipwell.league import models as m
 from flipwell.league import photos
 from flipwell.league.photos import PHOTOS_PER_GAME, clean_photo
-from flipwell.league.rate_limits import shared_cache
 from flipwell.league.services import attach_photo, close_meet, remove_meet_photos
 from tests import photo_files as pf
 from tests.league.league_night import build_night, game, start
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _media(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
-    shared_cache().clear()  # each game's refused photos are counted there
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("media_root")]
 
 
 def _sent(content: bytes):

@@ -8,7 +8,7 @@ from flipwell.league import models as m
 from flipwell.league.selectors.playoffs import playoff_bracket
 from flipwell.league.services.playoff_matches import record_playoff_game, start_playoff_game
 from flipwell.league.services.playoffs import record_withdrawal
-from tests.league.test_playoff_services import official, player, qualified, season  # noqa: F401
+from tests.playoff_night import player, qualify_and_settle_seeds
 
 pytestmark = pytest.mark.django_db
 
@@ -18,11 +18,11 @@ def full(first_name):
     return f"{p.first_name} {p.last_name}"
 
 
-def test_bracket_notes_explain_the_seed_playoffs_r6_1_e(season, official):  # noqa: F811
+def test_bracket_notes_explain_the_seed_playoffs_r6_1_e(golden, official):
     """R6.1-e: each single-ball playoff says who won it and the seeds it gave."""
-    qualified(season, official)
+    qualify_and_settle_seeds(golden, official)
 
-    notes = playoff_bracket(season).notes
+    notes = playoff_bracket(golden).notes
 
     assert len(notes) == 2
     assert notes[0].startswith(f"{full('Dee')} and {full('Bea')} tied on ")
@@ -30,12 +30,12 @@ def test_bracket_notes_explain_the_seed_playoffs_r6_1_e(season, official):  # no
     assert notes[0].endswith("[R6.1-e]")
 
 
-def test_bracket_notes_explain_a_withdrawal_r6_6_b(season, official):  # noqa: F811
+def test_bracket_notes_explain_a_withdrawal_r6_6_b(golden, official):
     """R6.6-b: Ned withdraws; everyone below moves up and Kim qualifies."""
-    qualified(season, official)
-    record_withdrawal(season=season, player=player("Ned"), actor=official.user)
+    qualify_and_settle_seeds(golden, official)
+    record_withdrawal(season=golden, player=player("Ned"), actor=official.user)
 
-    notes = playoff_bracket(season).notes
+    notes = playoff_bracket(golden).notes
 
     assert notes[-1] == (
         f"{full('Ned')} said before the playoffs that they could not come; everyone seeded "
@@ -43,29 +43,29 @@ def test_bracket_notes_explain_a_withdrawal_r6_6_b(season, official):  # noqa: F
     )
 
 
-def test_match_rows_show_points_per_game_as_they_accrue_r6_3_a(season, official):  # noqa: F811
+def test_match_rows_show_points_per_game_as_they_accrue_r6_3_a(golden, official):
     """R6.3-a, R6.3-c: after game 1 of QF1 the table holds its 4-2-1-0 and the totals; game 2,
     started, is a column whose points are not known yet."""
-    qualified(season, official)
-    start_playoff_game(season=season, division="A", match="QF1", actor=official.user)
-    (division,) = playoff_bracket(season).divisions
+    qualify_and_settle_seeds(golden, official)
+    start_playoff_game(season=golden, division="A", match="QF1", actor=official.user)
+    (division,) = playoff_bracket(golden).divisions
     qf1 = next(x for x in division.matches if x.match == "QF1")
     order = [m.Player.objects.get(pk=ref.id) for ref in qf1.players]
     record_playoff_game(
-        season=season,
+        season=golden,
         division="A",
         match="QF1",
         scores={p: 4_000_000 - 1_000_000 * i for i, p in enumerate(order)},
         actor=official.user,
     )
-    machine = m.Machine.objects.filter(league=season.league).exclude(
+    machine = m.Machine.objects.filter(league=golden.league).exclude(
         pk=m.PlayoffGame.objects.get().machine_id
     )[0]
     start_playoff_game(
-        season=season, division="A", match="QF1", machine=machine, actor=official.user
+        season=golden, division="A", match="QF1", machine=machine, actor=official.user
     )
 
-    (division,) = playoff_bracket(season).divisions
+    (division,) = playoff_bracket(golden).divisions
     qf1 = next(x for x in division.matches if x.match == "QF1")
 
     assert [c.playing for c in qf1.columns] == [False, True]

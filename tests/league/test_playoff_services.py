@@ -2,8 +2,6 @@
 lateness notices and no-shows."""
 
 import datetime
-import json
-from pathlib import Path
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -27,95 +25,33 @@ from flipwell.league.services.playoffs import (
 )
 from flipwell.league.services.season_files import import_season_file
 from tests import factories as f
+from tests.golden import GOLDEN
+from tests.playoff_night import NIGHT, play, player, players, qualify_and_settle_seeds
 
 pytestmark = pytest.mark.django_db
-
-GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text())
-NIGHT = datetime.date(2026, 3, 25)
-
-
-@pytest.fixture
-def official():
-    return f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
-
-
-@pytest.fixture
-def season(official):
-    return import_season_file(
-        league=official.league,
-        name="Winter 2026",
-        data=GOLDEN,
-        first_meet=datetime.date(2026, 1, 7),
-        actor=official.user,
-    )
-
-
-def player(first_name):
-    return m.Player.objects.get(first_name=first_name)
-
-
-def players(*first_names):
-    return [player(name) for name in first_names]
 
 
 def names(refs):
     return [ref.name.split()[0] for ref in refs]
 
 
-def play(season, official, match, *orders, division="A"):
-    """Play a match's games with these finishing orders (first names, winner first).
-
-    Game 1's machine is drawn; later games take the first machine (by title) the chooser may
-    pick, so the test does not depend on the draw.
-    """
-    for order in orders:
-        bracket = playoff_bracket(season)
-        view = next(x for x in bracket.divisions[0].matches if x.match == match)
-        machine = None
-        if view.machine_chooser is not None:
-            used = {g.machine for g in view.games}
-            machine = (
-                m.Machine.objects.filter(league=season.league)
-                .exclude(title__in=used)
-                .order_by("title")
-                .first()
-            )
-        start_playoff_game(
-            season=season, division=division, match=match, machine=machine, actor=official.user
-        )
-        record_playoff_game(
-            season=season,
-            division=division,
-            match=match,
-            order=players(*order),
-            actor=official.user,
-        )
-
-
-def qualified(season, official):
-    """Qualify the golden season and settle its two seeding ties (R6.1-e, A39)."""
-    qualify_for_playoffs(season=season, date=NIGHT, actor=official.user)
-    record_seed_playoff(season=season, order=players("Dee", "Bea"), actor=official.user)
-    return record_seed_playoff(season=season, order=players("Pia", "Hal"), actor=official.user)
-
-
-def seeds(season):
+def seeds(golden):
     return [
         (q.seed, q.player.first_name)
-        for q in m.Qualifier.objects.filter(playoff_night__season=season)
+        for q in m.Qualifier.objects.filter(playoff_night__season=golden)
         .select_related("player")
         .order_by("seed")
     ]
 
 
-def test_qualify_golden_season_returns_the_seeding_ties(season, official):
+def test_qualify_golden_season_returns_the_seeding_ties(golden, official):
     """21 eligible players (Gus forfeited the season, A05, A37): 12 qualify in one division
     (A01); Bea and Dee tie at 195, Pia and Hal at 184 (R6.1-e, A39)."""
-    qualified = qualify_for_playoffs(season=season, date=NIGHT, actor=official.user)
+    qualified = qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user)
     qualification = qualified.qualification
 
     assert (qualification.league_size, qualification.cut) == (21, 12)
-    assert (qualified.night, qualified.qualifiers) == (season.playoff_night, [])
+    assert (qualified.night, qualified.qualifiers) == (golden.playoff_night, [])
     assert [sorted(names_of(t.players)) for t in qualification.ties] == [
         ["Bea", "Dee"],
         ["Hal", "Pia"],
@@ -123,34 +59,34 @@ def test_qualify_golden_season_returns_the_seeding_ties(season, official):
     assert [t.line for t in qualification.ties] == ["seeding", "seeding"]
     assert m.Qualifier.objects.count() == 0
     full = {str(p.pk): f"{p.first_name} {p.last_name}" for p in m.Player.objects.all()}
-    assert playoff_bracket(season).ties == tuple(t.render(full) for t in qualification.ties)
-    assert all(p not in " ".join(playoff_bracket(season).ties).split() for p in full)
+    assert playoff_bracket(golden).ties == tuple(t.render(full) for t in qualification.ties)
+    assert all(p not in " ".join(playoff_bracket(golden).ties).split() for p in full)
 
 
 def names_of(keys):
     return [m.Player.objects.get(pk=int(k)).first_name for k in keys]
 
 
-def test_seed_playoffs_settle_the_seeds(season, official):
-    recorded = qualified(season, official)
+def test_seed_playoffs_settle_the_seeds(golden, official):
+    recorded = qualify_and_settle_seeds(golden, official)
 
     assert recorded.qualified.qualification.complete
     assert [p.player.first_name for p in recorded.places] == ["Pia", "Hal"]
     assert recorded.qualified.qualifiers == list(
-        m.Qualifier.objects.filter(playoff_night__season=season).order_by("seed")
+        m.Qualifier.objects.filter(playoff_night__season=golden).order_by("seed")
     )
-    assert seeds(season) == [
+    assert seeds(golden) == [
         (1, "Cal"), (2, "Fay"), (3, "Dee"), (4, "Bea"), (5, "Ivy"), (6, "Jon"),
         (7, "Omar"), (8, "Pia"), (9, "Hal"), (10, "Eli"), (11, "Ned"), (12, "Rae"),
     ]  # fmt: skip
     assert m.Tiebreaker.objects.filter(purpose=m.Tiebreaker.Purpose.SEEDING).count() == 2
 
 
-def test_seed_playoff_for_players_not_tied_refused(season, official):
-    qualify_for_playoffs(season=season, date=NIGHT, actor=official.user)
+def test_seed_playoff_for_players_not_tied_refused(golden, official):
+    qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user)
 
     with pytest.raises(ValidationError, match="not one open tie") as caught:
-        record_seed_playoff(season=season, order=players("Cal", "Fay"), actor=official.user)
+        record_seed_playoff(season=golden, order=players("Cal", "Fay"), actor=official.user)
     assert m.Tiebreaker.objects.count() == 0
     (message,) = caught.value.message_dict["order"]
     bea, dee = (f"{p.first_name} {p.last_name}" for p in players("Bea", "Dee"))
@@ -172,32 +108,32 @@ def test_qualify_before_the_last_meet_is_closed_refused(official):
     assert m.PlayoffNight.objects.count() == 0
 
 
-def test_qualify_by_a_scorekeeper_refused(season):
+def test_qualify_by_a_scorekeeper_refused(golden):
     scorekeeper = f.LeagueOfficialFactory(
-        league=season.league, role=m.LeagueOfficial.Role.SCOREKEEPER
+        league=golden.league, role=m.LeagueOfficial.Role.SCOREKEEPER
     )
 
     with pytest.raises(PermissionDenied):
-        qualify_for_playoffs(season=season, date=NIGHT, actor=scorekeeper.user)
+        qualify_for_playoffs(season=golden, date=NIGHT, actor=scorekeeper.user)
 
 
-def test_cut_override_without_reason_refused(season, official):
+def test_cut_override_without_reason_refused(golden, official):
     with pytest.raises(ValidationError, match="needs a reason"):
-        qualify_for_playoffs(season=season, date=NIGHT, actor=official.user, cut=16)
+        qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user, cut=16)
 
 
-def test_cut_override_below_half_refused(season, official):
+def test_cut_override_below_half_refused(golden, official):
     """R6.2-b, A06: at least half of the 21 eligible players must qualify."""
     with pytest.raises(ValidationError, match="at least 11 must qualify"):
         qualify_for_playoffs(
-            season=season, date=NIGHT, actor=official.user, cut=8, cut_reason="short night"
+            season=golden, date=NIGHT, actor=official.user, cut=8, cut_reason="short night"
         )
     assert m.Ruling.objects.count() == 0
 
 
-def test_cut_override_is_logged_as_a_ruling(season, official):
+def test_cut_override_is_logged_as_a_ruling(golden, official):
     qualification = qualify_for_playoffs(
-        season=season, date=NIGHT, actor=official.user, cut=16, cut_reason="two divisions"
+        season=golden, date=NIGHT, actor=official.user, cut=16, cut_reason="two divisions"
     ).qualification
 
     ruling = m.Ruling.objects.get(kind="playoff_cut_override")
@@ -208,53 +144,53 @@ def test_cut_override_is_logged_as_a_ruling(season, official):
     )
 
 
-def test_withdrawal_moves_everyone_below_up(season, official):
+def test_withdrawal_moves_everyone_below_up(golden, official):
     """R6.6-b: seeds below Ned move up one, and Kim, the best non-qualifier, enters (A41)."""
-    qualified(season, official)
+    qualify_and_settle_seeds(golden, official)
 
-    recorded = record_withdrawal(season=season, player=player("Ned"), actor=official.user)
+    recorded = record_withdrawal(season=golden, player=player("Ned"), actor=official.user)
 
-    assert seeds(season)[-2:] == [(11, "Rae"), (12, "Kim")]
+    assert seeds(golden)[-2:] == [(11, "Rae"), (12, "Kim")]
     assert recorded.withdrawal == m.Withdrawal.objects.get()
     assert recorded.withdrawal.recorded_by == official.user
     assert "Kim" in names_of(recorded.qualified.qualification.seedings[0].seeds)
 
 
-def test_withdrawal_after_play_started_refused(season, official):
-    qualified(season, official)
-    start_playoff_game(season=season, division="A", match="QF1", actor=official.user)
+def test_withdrawal_after_play_started_refused(golden, official):
+    qualify_and_settle_seeds(golden, official)
+    start_playoff_game(season=golden, division="A", match="QF1", actor=official.user)
 
     with pytest.raises(ValidationError, match="bracket is fixed"):
-        record_withdrawal(season=season, player=player("Ned"), actor=official.user)
+        record_withdrawal(season=golden, player=player("Ned"), actor=official.user)
     assert m.Withdrawal.objects.count() == 0
 
 
-def test_game_one_machine_chosen_by_hand_refused(season, official):
+def test_game_one_machine_chosen_by_hand_refused(golden, official):
     """R6.4-b: the first machine of each playoff match is random."""
-    qualified(season, official)
-    machine = m.Machine.objects.filter(league=season.league).first()
+    qualify_and_settle_seeds(golden, official)
+    machine = m.Machine.objects.filter(league=golden.league).first()
 
     with pytest.raises(ValidationError, match="drawn at random"):
         start_playoff_game(
-            season=season, division="A", match="QF1", machine=machine, actor=official.user
+            season=golden, division="A", match="QF1", machine=machine, actor=official.user
         )
     assert m.PlayoffGame.objects.count() == 0
 
 
-def test_semifinal_cannot_start_before_its_quarterfinal(season, official):
+def test_semifinal_cannot_start_before_its_quarterfinal(golden, official):
     """R6.3-j: SF1 waits for the top 2 of QF1."""
-    qualified(season, official)
+    qualify_and_settle_seeds(golden, official)
 
     with pytest.raises(ValidationError, match="top 2 of QF1"):
-        start_playoff_game(season=season, division="A", match="SF1", actor=official.user)
+        start_playoff_game(season=golden, division="A", match="SF1", actor=official.user)
 
 
-def test_machine_repeated_in_a_match_refused(season, official):
+def test_machine_repeated_in_a_match_refused(golden, official):
     """A44: no machine repeats within one playoff match."""
-    qualified(season, official)
-    first = start_playoff_game(season=season, division="A", match="QF1", actor=official.user)
+    qualify_and_settle_seeds(golden, official)
+    first = start_playoff_game(season=golden, division="A", match="QF1", actor=official.user)
     record_playoff_game(
-        season=season,
+        season=golden,
         division="A",
         match="QF1",
         order=players("Ivy", "Pia", "Hal", "Rae"),
@@ -263,17 +199,17 @@ def test_machine_repeated_in_a_match_refused(season, official):
 
     with pytest.raises(ValidationError, match="already played in this match"):
         start_playoff_game(
-            season=season, division="A", match="QF1", machine=first.machine, actor=official.user
+            season=golden, division="A", match="QF1", machine=first.machine, actor=official.user
         )
 
 
-def test_game_result_missing_a_player_refused(season, official):
-    qualified(season, official)
-    start_playoff_game(season=season, division="A", match="QF1", actor=official.user)
+def test_game_result_missing_a_player_refused(golden, official):
+    qualify_and_settle_seeds(golden, official)
+    start_playoff_game(season=golden, division="A", match="QF1", actor=official.user)
 
     with pytest.raises(ValidationError) as caught:
         record_playoff_game(
-            season=season,
+            season=golden,
             division="A",
             match="QF1",
             order=players("Ivy", "Pia", "Hal"),
@@ -286,13 +222,13 @@ def test_game_result_missing_a_player_refused(season, official):
     ]
 
 
-def test_game_recorded_as_scores_with_a_tie_order(season, official):
+def test_game_recorded_as_scores_with_a_tie_order(golden, official):
     """A54, R3.2-i: equal machine scores are ordered by the one-ball playoff recorded."""
-    qualified(season, official)
-    start_playoff_game(season=season, division="A", match="QF1", actor=official.user)
+    qualify_and_settle_seeds(golden, official)
+    start_playoff_game(season=golden, division="A", match="QF1", actor=official.user)
 
     record_playoff_game(
-        season=season,
+        season=golden,
         division="A",
         match="QF1",
         scores={
@@ -305,20 +241,20 @@ def test_game_recorded_as_scores_with_a_tie_order(season, official):
         actor=official.user,
     )
 
-    view = playoff_bracket(season).divisions[0].matches[0]
+    view = playoff_bracket(golden).divisions[0].matches[0]
     assert names(view.games[0].order) == ["Ivy", "Hal", "Pia", "Rae"]
     assert {r.name.split()[0]: t for r, t in view.totals} == {
         "Ivy": 4, "Hal": 2, "Pia": 1, "Rae": 0,
     }  # fmt: skip
 
 
-def test_tied_scores_without_an_order_refused(season, official):
-    qualified(season, official)
-    start_playoff_game(season=season, division="A", match="QF1", actor=official.user)
+def test_tied_scores_without_an_order_refused(golden, official):
+    qualify_and_settle_seeds(golden, official)
+    start_playoff_game(season=golden, division="A", match="QF1", actor=official.user)
 
     with pytest.raises(ValidationError) as caught:
         record_playoff_game(
-            season=season,
+            season=golden,
             division="A",
             match="QF1",
             scores={player("Ivy"): 9, player("Pia"): 5, player("Hal"): 5, player("Rae"): 1},
@@ -331,58 +267,58 @@ def test_tied_scores_without_an_order_refused(season, official):
     assert not any(str(p.pk) in message.split() for p in players("Pia", "Hal"))
 
 
-def test_no_show_after_the_match_started_refused(season, official):
+def test_no_show_after_the_match_started_refused(golden, official):
     """R6.6-c: a no-show is a player not present at his match's start."""
-    qualified(season, official)
-    start_playoff_game(season=season, division="A", match="QF1", actor=official.user)
+    qualify_and_settle_seeds(golden, official)
+    start_playoff_game(season=golden, division="A", match="QF1", actor=official.user)
 
     with pytest.raises(ValidationError, match="has started"):
         record_no_show(
-            season=season, division="A", match="QF1", player=player("Pia"), actor=official.user
+            season=golden, division="A", match="QF1", player=player("Pia"), actor=official.user
         )
 
 
-def test_no_show_of_a_player_not_in_the_match_refused(season, official):
-    qualified(season, official)
+def test_no_show_of_a_player_not_in_the_match_refused(golden, official):
+    qualify_and_settle_seeds(golden, official)
 
     with pytest.raises(ValidationError, match="does not play in QF1"):
         record_no_show(
-            season=season, division="A", match="QF1", player=player("Cal"), actor=official.user
+            season=golden, division="A", match="QF1", player=player("Cal"), actor=official.user
         )
 
 
-def test_whole_playoff_night_of_the_golden_season(season, official):
+def test_whole_playoff_night_of_the_golden_season(golden, official):
     """§6 end to end: 12 qualifiers in one division (R6.1-g, A01), a withdrawal (R6.6-b), QF1
     with a tiebreaker for the last advancing place (R6.5-a, A40), QF2 with a no-show played
     as a 3-player 4-2-1 round (R6.6-c, R6.6-d), semifinals of seeds 1 and 4 and 2 and 3 with
     the quarterfinals' top two (R6.3-j), a final whose totals place 1st-4th (R6.3-e)."""
-    qualified(season, official)
-    record_withdrawal(season=season, player=player("Ned"), actor=official.user)
+    qualify_and_settle_seeds(golden, official)
+    record_withdrawal(season=golden, player=player("Ned"), actor=official.user)
 
     # QF1: seeds 5, 8, 9, 12 (R6.3-i).
     play(
-        season,
+        golden,
         official,
         "QF1",
         ("Ivy", "Pia", "Hal", "Kim"),
         ("Hal", "Pia", "Ivy", "Kim"),
         ("Ivy", "Kim", "Pia", "Hal"),
     )
-    qf1 = _match(season, "QF1")
+    qf1 = _match(golden, "QF1")
     assert (qf1.status, names(qf1.tied[0])) == ("tiebreaker_needed", ["Pia", "Hal"])
     pia, hal = (f"{p.first_name} {p.last_name}" for p in players("Pia", "Hal"))
     assert qf1.needed == f"tiebreaker needed between {pia} and {hal}"
     recorded = record_playoff_tiebreaker(
-        season=season, division="A", match="QF1", order=players("Hal", "Pia"), actor=official.user
+        season=golden, division="A", match="QF1", order=players("Hal", "Pia"), actor=official.user
     )
     assert [p.player for p in recorded.places] == players("Hal", "Pia")
 
     # QF2: seeds 6, 7, 10, 11; Eli does not show (R6.6-c).
     record_no_show(
-        season=season, division="A", match="QF2", player=player("Eli"), actor=official.user
+        season=golden, division="A", match="QF2", player=player("Eli"), actor=official.user
     )
     play(
-        season,
+        golden,
         official,
         "QF2",
         ("Jon", "Rae", "Omar"),
@@ -390,7 +326,7 @@ def test_whole_playoff_night_of_the_golden_season(season, official):
         ("Jon", "Rae", "Omar"),
     )
     play(
-        season,
+        golden,
         official,
         "SF1",
         ("Cal", "Ivy", "Bea", "Hal"),
@@ -398,7 +334,7 @@ def test_whole_playoff_night_of_the_golden_season(season, official):
         ("Cal", "Hal", "Ivy", "Bea"),
     )
     play(
-        season,
+        golden,
         official,
         "SF2",
         ("Fay", "Dee", "Jon", "Omar"),
@@ -406,18 +342,18 @@ def test_whole_playoff_night_of_the_golden_season(season, official):
         ("Jon", "Fay", "Dee", "Omar"),
     )
     play(
-        season,
+        golden,
         official,
         "F",
         ("Fay", "Cal", "Bea", "Dee"),
         ("Cal", "Dee", "Fay", "Bea"),
         ("Cal", "Fay", "Dee", "Bea"),
     )
-    close_playoff_night(season=season, actor=official.user)
+    close_playoff_night(season=golden, actor=official.user)
 
-    bracket = playoff_bracket(season)
+    bracket = playoff_bracket(golden)
     division = bracket.divisions[0]
-    qf1, qf2 = _match(season, "QF1"), _match(season, "QF2")
+    qf1, qf2 = _match(golden, "QF1"), _match(golden, "QF2")
     assert [(x.name.split()[0], t) for x, t in qf1.totals] == [
         ("Ivy", 9), ("Pia", 5), ("Hal", 5), ("Kim", 2),
     ]  # fmt: skip
@@ -426,9 +362,9 @@ def test_whole_playoff_night_of_the_golden_season(season, official):
         ("Jon", 10), ("Omar", 6), ("Rae", 5),
     ]  # fmt: skip
     assert (names(qf2.advancing), names(qf2.eliminated)) == (["Jon", "Omar"], ["Rae", "Eli"])
-    assert names(_match(season, "SF1").players) == ["Cal", "Bea", "Ivy", "Hal"]
-    assert names(_match(season, "SF2").players) == ["Fay", "Dee", "Jon", "Omar"]
-    assert names(_match(season, "F").placing) == ["Cal", "Fay", "Dee", "Bea"]
+    assert names(_match(golden, "SF1").players) == ["Cal", "Bea", "Ivy", "Hal"]
+    assert names(_match(golden, "SF2").players) == ["Fay", "Dee", "Jon", "Omar"]
+    assert names(_match(golden, "F").placing) == ["Cal", "Fay", "Dee", "Bea"]
     assert division.complete
     assert [(place, ref.name.split()[0]) for place, ref in division.places] == [
         (1, "Cal"), (2, "Fay"), (3, "Dee"), (4, "Bea"),
@@ -442,8 +378,8 @@ def test_whole_playoff_night_of_the_golden_season(season, official):
     assert m.AuditEvent.objects.filter(action="playoffs.game_recorded").count() == 15
 
 
-def _match(season, match):
-    return next(x for x in playoff_bracket(season).divisions[0].matches if x.match == match)
+def _match(golden, match):
+    return next(x for x in playoff_bracket(golden).divisions[0].matches if x.match == match)
 
 
 # --- playoff tardiness (R6.6-a, R6.6-c, A59) -------------------------------------------------
@@ -535,20 +471,20 @@ def test_playoff_no_show_after_the_delayed_start_recorded(official):
 
 
 @pytest.mark.parametrize("service", ["qualify", "seed", "withdraw", "close"])
-def test_a_closed_playoff_night_refuses_its_night_services_r6_1_a(season, official, service):
+def test_a_closed_playoff_night_refuses_its_night_services_r6_1_a(golden, official, service):
     """issue 33 §3: a closed night's bracket and places are final; closing it again, or
     qualifying, seeding or withdrawing, is refused in words (nothing written)."""
-    qualify_for_playoffs(season=season, date=NIGHT, actor=official.user)
-    m.PlayoffNight.objects.filter(season=season).update(status=m.PlayoffNight.Status.CLOSED)
+    qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user)
+    m.PlayoffNight.objects.filter(season=golden).update(status=m.PlayoffNight.Status.CLOSED)
     calls = {
-        "qualify": lambda: qualify_for_playoffs(season=season, date=NIGHT, actor=official.user),
+        "qualify": lambda: qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user),
         "seed": lambda: record_seed_playoff(
-            season=season, order=players("Dee", "Bea"), actor=official.user
+            season=golden, order=players("Dee", "Bea"), actor=official.user
         ),
         "withdraw": lambda: record_withdrawal(
-            season=season, player=player("Ned"), actor=official.user
+            season=golden, player=player("Ned"), actor=official.user
         ),
-        "close": lambda: close_playoff_night(season=season, actor=official.user),
+        "close": lambda: close_playoff_night(season=golden, actor=official.user),
     }
 
     with pytest.raises(ValidationError) as refused:

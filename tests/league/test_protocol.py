@@ -15,11 +15,6 @@ from tests import factories as f
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def official() -> m.LeagueOfficial:
-    return f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
-
-
 def _season(official: m.LeagueOfficial) -> m.Season:
     return f.SeasonFactory(league=official.league, created_at=f.SET_UP_2026)
 

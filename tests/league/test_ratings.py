@@ -27,21 +27,16 @@ def _fresh_memo():
     ratings.forget()
 
 
-@pytest.fixture
-def official():
-    return f.LeagueOfficialFactory(league__slug="tuesday", league__name="Tuesday Flippers")
-
-
-def _import(official, name, first_meet=FIRST_MEET):
-    return import_golden(official, name, first_meet)
+def _import(tuesday_official, name, first_meet=FIRST_MEET):
+    return import_golden(tuesday_official, name, first_meet)
 
 
 def _meets_held(season):
     return season.meets.filter(status="closed").count()
 
 
-def test_every_player_has_a_rating_after_each_meet_held(official):
-    season = _import(official, "Winter 2026")
+def test_every_player_has_a_rating_after_each_meet_held(tuesday_official):
+    season = _import(tuesday_official, "Winter 2026")
     bea = season.entries.get(player__last_name="Adams").player
 
     mine = ratings.player_rating(person(bea.pk))
@@ -54,11 +49,11 @@ def test_every_player_has_a_rating_after_each_meet_held(official):
     assert sum(r.games for r in mine.rivals) == mine.current.games
 
 
-def test_league_ratings_best_first_and_only_with_enough_games(official):
-    _import(official, "Winter 2026")
+def test_league_ratings_best_first_and_only_with_enough_games(tuesday_official):
+    _import(tuesday_official, "Winter 2026")
 
-    listed = ratings.league_ratings(official.league)
-    everyone = ratings.league_ratings(official.league, min_games=0)
+    listed = ratings.league_ratings(tuesday_official.league)
+    everyone = ratings.league_ratings(tuesday_official.league, min_games=0)
 
     assert [line.rating for line in listed] == sorted(
         (line.rating for line in listed), reverse=True
@@ -68,8 +63,8 @@ def test_league_ratings_best_first_and_only_with_enough_games(official):
     assert not ratings.league_ratings(f.LeagueFactory())  # another league: nobody
 
 
-def test_expected_and_actual_wins_against_rivals_add_up(official):
-    season = _import(official, "Winter 2026")
+def test_expected_and_actual_wins_against_rivals_add_up(tuesday_official):
+    season = _import(tuesday_official, "Winter 2026")
     bea = season.entries.get(player__last_name="Adams").player
 
     rivals = ratings.player_rating(person(bea.pk)).rivals
@@ -80,14 +75,18 @@ def test_expected_and_actual_wins_against_rivals_add_up(official):
         assert 0 < rival.expected < rival.games
 
 
-def test_a_merged_person_is_rated_as_one_across_seasons(official):
-    first = _import(official, "Winter 2026")
+def test_a_merged_person_is_rated_as_one_across_seasons(tuesday_official):
+    first = _import(tuesday_official, "Winter 2026")
     bea = first.entries.get(player__last_name="Adams").player
     m.Player.objects.filter(pk=bea.pk).update(first_name="Beatrice")
-    second = _import(official, "Spring 2026", first_meet=datetime.date(2026, 6, 3))
+    second = _import(tuesday_official, "Spring 2026", first_meet=datetime.date(2026, 6, 3))
     new_bea = second.entries.get(player__first_name="Bea").player
     merge_players(
-        league=official.league, kept=bea, merged=new_bea, reason="same person", actor=official.user
+        league=tuesday_official.league,
+        kept=bea,
+        merged=new_bea,
+        reason="same person",
+        actor=tuesday_official.user,
     )
 
     mine = ratings.player_rating(person(bea.pk))
@@ -97,8 +96,8 @@ def test_a_merged_person_is_rated_as_one_across_seasons(official):
     assert player_key(new_bea.pk) not in {player_key(r.rival.id) for r in mine.rivals}
 
 
-def test_win_chances_add_up_to_one(official):
-    season = _import(official, "Winter 2026")
+def test_win_chances_add_up_to_one(tuesday_official):
+    season = _import(tuesday_official, "Winter 2026")
     ids = list(season.entries.values_list("player_id", flat=True)[:4])
 
     chances = ratings.win_chances_of(ids)
@@ -107,9 +106,9 @@ def test_win_chances_add_up_to_one(official):
     assert math.isclose(sum(chances.values()), 1.0)
 
 
-def test_reading_ratings_runs_a_fixed_number_of_queries(official):
-    season = _import(official, "Winter 2026")
-    _import(official, "Spring 2026", first_meet=datetime.date(2026, 6, 3))
+def test_reading_ratings_runs_a_fixed_number_of_queries(tuesday_official):
+    season = _import(tuesday_official, "Winter 2026")
+    _import(tuesday_official, "Spring 2026", first_meet=datetime.date(2026, 6, 3))
     bea = season.entries.get(player__last_name="Adams").player
     who = person(bea.pk)
     ratings.player_rating(who)  # rated and remembered
@@ -123,10 +122,10 @@ def test_reading_ratings_runs_a_fixed_number_of_queries(official):
     assert len(rated) <= 8
 
 
-def test_a_leagues_page_shows_only_its_own_seasons_and_rivalries(official):
+def test_a_leagues_page_shows_only_its_own_seasons_and_rivalries(tuesday_official):
     """The rating counts every league's games; what a league shows of it (history steps,
     rivals) is its own seasons' only: nothing of another league crosses."""
-    season = _import(official, "Winter 2026")
+    season = _import(tuesday_official, "Winter 2026")
     other = f.LeagueOfficialFactory(league__slug="wednesday")
     elsewhere = _import(other, "Wednesday Winter", first_meet=datetime.date(2026, 1, 8))
     bea = season.entries.get(player__last_name="Adams").player
@@ -135,7 +134,7 @@ def test_a_leagues_page_shows_only_its_own_seasons_and_rivalries(official):
     who = person(bea.pk)
 
     everywhere = ratings.player_rating(who)
-    here = ratings.player_rating(who, league=official.league)
+    here = ratings.player_rating(who, league=tuesday_official.league)
 
     assert {step.season.name for step in here.history} == {"Winter 2026"}
     assert len(everywhere.history) == 2 * len(here.history)

@@ -15,16 +15,6 @@ from tests.league.league_night import start as start_night
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def night():
-    return build_night(players=8)
-
-
-@pytest.fixture
-def meet(night):
-    return start_night(night)
-
-
 def _sheet(night, *scores):
     return dict(zip(night.players[:4], scores, strict=True))
 

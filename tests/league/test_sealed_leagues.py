@@ -27,7 +27,6 @@ from tests import factories as f
 from tests.league.two_leagues import (
     TUESDAY_ADDRESS,
     WEDNESDAY_ADDRESS,
-    build_two_leagues,
     official_of_both,
 )
 
@@ -43,26 +42,21 @@ MERGE_REFUSED = (
 )
 
 
-@pytest.fixture
-def two():
-    return build_two_leagues()
-
-
-def _wednesday_sets_notices(two, email=WEDNESDAY_ADDRESS):
+def _wednesday_sets_notices(two_leagues, email=WEDNESDAY_ADDRESS):
     return set_notice_preferences(
-        league=two.wednesday,
-        player=two.dee,
+        league=two_leagues.wednesday,
+        player=two_leagues.dee,
         email=email,
         kinds=["ruling"],
-        actor=two.wednesday_official.user,
+        actor=two_leagues.wednesday_official.user,
     )
 
 
-def test_set_notice_preferences_of_a_shared_player_leaves_the_other_leagues_address(two):
+def test_set_notice_preferences_of_a_shared_player_leaves_the_other_leagues_address(two_leagues):
     """issue 26 §1: Wednesday's official setting Dee's address overwrote Tuesday's."""
-    _wednesday_sets_notices(two)
+    _wednesday_sets_notices(two_leagues)
 
-    rows = m.NoticeSubscription.objects.filter(player=two.dee)
+    rows = m.NoticeSubscription.objects.filter(player=two_leagues.dee)
     assert sorted(row.email for row in rows) == [TUESDAY_ADDRESS, WEDNESDAY_ADDRESS]
     assert sorted((row.league.name, row.email) for row in rows) == [
         ("Tuesday Flippers", TUESDAY_ADDRESS),
@@ -70,30 +64,30 @@ def test_set_notice_preferences_of_a_shared_player_leaves_the_other_leagues_addr
     ]
 
 
-def test_set_notice_preferences_removal_by_another_league_keeps_the_first_leagues(two):
+def test_set_notice_preferences_removal_by_another_league_keeps_the_first_leagues(two_leagues):
     """issue 26 §1: an empty address from Wednesday deleted Tuesday's subscription."""
     set_notice_preferences(
-        league=two.wednesday,
-        player=two.dee,
+        league=two_leagues.wednesday,
+        player=two_leagues.dee,
         email="",
         kinds=[],
-        actor=two.wednesday_official.user,
+        actor=two_leagues.wednesday_official.user,
     )
 
-    row = m.NoticeSubscription.objects.get(player=two.dee)
-    assert (row.league, row.email) == (two.tuesday, TUESDAY_ADDRESS)
+    row = m.NoticeSubscription.objects.get(player=two_leagues.dee)
+    assert (row.league, row.email) == (two_leagues.tuesday, TUESDAY_ADDRESS)
 
 
-def test_notices_of_each_league_go_to_that_leagues_address_only(two, settings, mailoutbox):
+def test_notices_of_each_league_go_to_that_leagues_address_only(two_leagues, settings, mailoutbox):
     """issue 26 §1: after Wednesday set an address, Tuesday's notices went to it."""
     settings.NOTICES_EMAIL = True
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    _wednesday_sets_notices(two)
+    _wednesday_sets_notices(two_leagues)
     with transaction.atomic():
-        for league in (two.tuesday, two.wednesday):
+        for league in (two_leagues.tuesday, two_leagues.wednesday):
             queue_ruling(
                 league=league,
-                player=two.dee,
+                player=two_leagues.dee,
                 key=f"test:{league.slug}",
                 what="A ruling",
                 details=["It affects you."],
@@ -108,14 +102,14 @@ def test_notices_of_each_league_go_to_that_leagues_address_only(two, settings, m
 
 
 def test_notice_of_a_league_without_the_players_address_is_not_sent_to_anothers(
-    two, settings, mailoutbox
+    two_leagues, settings, mailoutbox
 ):
     """issue 26 §1: a notice is sent to its own league's address or not at all."""
     settings.NOTICES_EMAIL = True
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     m.Notice.objects.create(
-        league=two.wednesday,
-        player=two.dee,
+        league=two_leagues.wednesday,
+        player=two_leagues.dee,
         kind="ruling",
         dedupe_key="test:wednesday",
         subject="Wednesday Wizards: A ruling",
@@ -127,16 +121,18 @@ def test_notice_of_a_league_without_the_players_address_is_not_sent_to_anothers(
     assert (result.sent, result.skipped, mailoutbox) == (0, 1, [])
 
 
-def test_player_link_email_becomes_the_notices_address_of_its_league_only(two):
+def test_player_link_email_becomes_the_notices_address_of_its_league_only(two_leagues):
     """issue 26 §1: the address Dee left on her Wednesday link did not become Wednesday's
     notices address (Tuesday's row was hers everywhere); now it is Wednesday's alone."""
     link = issue_player_link(
-        season=two.wednesday_season, player=two.dee, actor=two.wednesday_official.user
+        season=two_leagues.wednesday_season,
+        player=two_leagues.dee,
+        actor=two_leagues.wednesday_official.user,
     )
 
     set_player_link_email(link=link, email="dee@personal.example.org")
 
-    rows = m.NoticeSubscription.objects.filter(player=two.dee)
+    rows = m.NoticeSubscription.objects.filter(player=two_leagues.dee)
     assert sorted(row.email for row in rows) == ["dee@personal.example.org", TUESDAY_ADDRESS]
     assert sorted((row.league.name, row.email) for row in rows) == [
         ("Tuesday Flippers", TUESDAY_ADDRESS),
@@ -144,31 +140,31 @@ def test_player_link_email_becomes_the_notices_address_of_its_league_only(two):
     ]
 
 
-def test_edit_player_rename_of_a_player_of_another_league_is_refused_naming_it(two):
+def test_edit_player_rename_of_a_player_of_another_league_is_refused_naming_it(two_leagues):
     """issue 26 §1: Wednesday's official renamed Dee on Tuesday's pages too."""
     with pytest.raises(PermissionDenied) as refused:
         edit_player(
-            season=two.wednesday_season,
-            player=two.dee,
+            season=two_leagues.wednesday_season,
+            player=two_leagues.dee,
             first_name="Deedee",
             last_name="Cruz",
             ifpa_number=4321,
-            actor=two.wednesday_official.user,
+            actor=two_leagues.wednesday_official.user,
         )
 
     assert str(refused.value) == RENAME_REFUSED
-    two.dee.refresh_from_db()
-    assert str(two.dee) == "Dee Cruz"
+    two_leagues.dee.refresh_from_db()
+    assert str(two_leagues.dee) == "Dee Cruz"
     assert not m.AuditEvent.objects.filter(action="player.edited").exists()
 
 
-def test_edit_player_by_an_official_of_every_league_is_in_each_leagues_log(two):
+def test_edit_player_by_an_official_of_every_league_is_in_each_leagues_log(two_leagues):
     """issue 26 §1: the rename's audit event was only in the league it was made from."""
-    both = official_of_both(two)
+    both = official_of_both(two_leagues)
 
     edit_player(
-        season=two.wednesday_season,
-        player=two.dee,
+        season=two_leagues.wednesday_season,
+        player=two_leagues.dee,
         first_name="Deedee",
         last_name="Cruz",
         ifpa_number=4321,
@@ -177,67 +173,73 @@ def test_edit_player_by_an_official_of_every_league_is_in_each_leagues_log(two):
 
     events = m.AuditEvent.objects.filter(action="player.edited").order_by("league__name")
     assert [event.league.name for event in events] == ["Tuesday Flippers", "Wednesday Wizards"]
-    two.dee.refresh_from_db()
-    assert str(two.dee) == "Deedee Cruz"
+    two_leagues.dee.refresh_from_db()
+    assert str(two_leagues.dee) == "Deedee Cruz"
 
 
-def test_edit_player_by_a_superuser_of_a_player_of_two_leagues(two):
+def test_edit_player_by_a_superuser_of_a_player_of_two_leagues(two_leagues):
     admin = f.UserFactory(is_superuser=True)
 
     edit_player(
-        season=two.wednesday_season,
-        player=two.dee,
+        season=two_leagues.wednesday_season,
+        player=two_leagues.dee,
         first_name="Deedee",
         last_name="Cruz",
         ifpa_number=4321,
         actor=admin,
     )
 
-    two.dee.refresh_from_db()
-    assert str(two.dee) == "Deedee Cruz"
+    two_leagues.dee.refresh_from_db()
+    assert str(two_leagues.dee) == "Deedee Cruz"
 
 
-def test_edit_player_of_a_player_of_one_league_needs_only_its_official(two):
+def test_edit_player_of_a_player_of_one_league_needs_only_its_official(two_leagues):
     edit_player(
-        season=two.wednesday_spring,
-        player=two.kruz,
+        season=two_leagues.wednesday_spring,
+        player=two_leagues.kruz,
         first_name="Dee",
         last_name="Kruse",
         ifpa_number=None,
-        actor=two.wednesday_official.user,
+        actor=two_leagues.wednesday_official.user,
     )
 
-    two.kruz.refresh_from_db()
-    assert str(two.kruz) == "Dee Kruse"
+    two_leagues.kruz.refresh_from_db()
+    assert str(two_leagues.kruz) == "Dee Kruse"
     assert list(
         m.AuditEvent.objects.filter(action="player.edited").values_list("league", flat=True)
-    ) == [two.wednesday.pk]
+    ) == [two_leagues.wednesday.pk]
 
 
-def test_merge_players_of_a_player_of_another_league_is_refused_naming_it(two):
+def test_merge_players_of_a_player_of_another_league_is_refused_naming_it(two_leagues):
     """issue 26 §1: Wednesday's official merged Tuesday's Dee into Wednesday's Dee Kruz."""
     with pytest.raises(PermissionDenied) as refused:
         merge_players(
-            league=two.wednesday,
-            kept=two.kruz,
-            merged=two.dee,
+            league=two_leagues.wednesday,
+            kept=two_leagues.kruz,
+            merged=two_leagues.dee,
             reason="Same person.",
-            actor=two.wednesday_official.user,
+            actor=two_leagues.wednesday_official.user,
         )
 
     assert str(refused.value) == MERGE_REFUSED
-    two.dee.refresh_from_db()
-    assert (two.dee.merged_into_id, m.PlayerMerge.objects.count()) == (None, 0)
+    two_leagues.dee.refresh_from_db()
+    assert (two_leagues.dee.merged_into_id, m.PlayerMerge.objects.count()) == (None, 0)
 
 
-def test_merge_players_by_an_official_of_every_league_is_in_each_leagues_log(two):
+def test_merge_players_by_an_official_of_every_league_is_in_each_leagues_log(two_leagues):
     """issue 26 §1: the merge's audit event was only in the league it was made from."""
-    both = official_of_both(two)
+    both = official_of_both(two_leagues)
 
     merge = merge_players(
-        league=two.wednesday, kept=two.kruz, merged=two.dee, reason="Same.", actor=both.user
+        league=two_leagues.wednesday,
+        kept=two_leagues.kruz,
+        merged=two_leagues.dee,
+        reason="Same.",
+        actor=both.user,
     )
-    undo_player_merge(league=two.wednesday, merge=merge, reason="Not the same.", actor=both.user)
+    undo_player_merge(
+        league=two_leagues.wednesday, merge=merge, reason="Not the same.", actor=both.user
+    )
 
     logged = m.AuditEvent.objects.filter(action__startswith="player.merge").order_by(
         "action", "league__name"
@@ -250,19 +252,23 @@ def test_merge_players_by_an_official_of_every_league_is_in_each_leagues_log(two
     ]
 
 
-def test_undo_player_merge_by_an_official_of_one_league_of_two_is_refused(two):
+def test_undo_player_merge_by_an_official_of_one_league_of_two_is_refused(two_leagues):
     """issue 26 §1: an undo changes both leagues' pages again."""
-    both = official_of_both(two)
+    both = official_of_both(two_leagues)
     merge = merge_players(
-        league=two.wednesday, kept=two.kruz, merged=two.dee, reason="Same.", actor=both.user
+        league=two_leagues.wednesday,
+        kept=two_leagues.kruz,
+        merged=two_leagues.dee,
+        reason="Same.",
+        actor=both.user,
     )
 
     with pytest.raises(PermissionDenied) as refused:
         undo_player_merge(
-            league=two.wednesday,
+            league=two_leagues.wednesday,
             merge=merge,
             reason="Not the same.",
-            actor=two.wednesday_official.user,
+            actor=two_leagues.wednesday_official.user,
         )
 
     assert str(refused.value) == (
@@ -273,36 +279,36 @@ def test_undo_player_merge_by_an_official_of_one_league_of_two_is_refused(two):
     assert merge.undone_at is None
 
 
-def test_register_player_by_name_never_matches_another_leagues_player(two):
+def test_register_player_by_name_never_matches_another_leagues_player(two_leagues):
     """issue 26 §1: a name typed in Wednesday's roster reached Tuesday's player."""
     tuesday_only = f.SeasonEntryFactory(
-        season=two.tuesday_season, player__first_name="Eve", player__last_name="Ames"
+        season=two_leagues.tuesday_season, player__first_name="Eve", player__last_name="Ames"
     ).player
 
     entry = register_player(
-        season=two.wednesday_season,
+        season=two_leagues.wednesday_season,
         first_name="Eve",
         last_name="Ames",
-        actor=two.wednesday_official.user,
+        actor=two_leagues.wednesday_official.user,
     )
 
     assert entry.player != tuesday_only
     assert m.Player.objects.filter(first_name="Eve", last_name="Ames").count() == 2
 
 
-def test_register_player_by_name_matches_the_leagues_own_player(two):
+def test_register_player_by_name_matches_the_leagues_own_player(two_leagues):
     entry = register_player(
-        season=f.SeasonFactory(league=two.wednesday, name="Wednesday Summer"),
+        season=f.SeasonFactory(league=two_leagues.wednesday, name="Wednesday Summer"),
         first_name="dee",
         last_name="KRUZ",
-        actor=two.wednesday_official.user,
+        actor=two_leagues.wednesday_official.user,
     )
 
-    assert entry.player == two.kruz
+    assert entry.player == two_leagues.kruz
 
 
 def test_register_player_by_ifpa_number_links_the_person_but_not_the_other_leagues_notices(
-    two,
+    two_leagues,
 ):
     """The IFPA number, a public identity, links one person across leagues; what Tuesday
     collected about her stays Tuesday's."""
@@ -317,23 +323,23 @@ def test_register_player_by_ifpa_number_links_the_person_but_not_the_other_leagu
         actor=other.user,
     )
 
-    assert entry.player == two.dee
+    assert entry.player == two_leagues.dee
     assert list(m.NoticeSubscription.objects.filter(league=other.league)) == []
 
 
-def test_import_players_csv_by_name_never_matches_another_leagues_player(two):
+def test_import_players_csv_by_name_never_matches_another_leagues_player(two_leagues):
     """issue 26 §1: a roster CSV of Wednesday reached Tuesday's players by name."""
     tuesday_only = f.SeasonEntryFactory(
-        season=two.tuesday_season, player__first_name="Eve", player__last_name="Ames"
+        season=two_leagues.tuesday_season, player__first_name="Eve", player__last_name="Ames"
     ).player
-    season = f.SeasonFactory(league=two.wednesday, name="Wednesday Summer")
+    season = f.SeasonFactory(league=two_leagues.wednesday, name="Wednesday Summer")
 
     result = import_players_csv(
         season=season,
         csv_text="first_name,last_name,ifpa_number,ifpa_rank\nEve,Ames,,\nDee,Kruz,,\n",
-        actor=two.wednesday_official.user,
+        actor=two_leagues.wednesday_official.user,
     )
 
     assert [entry.player == tuesday_only for entry in result.entries] == [False, False]
-    assert result.entries[1].player == two.kruz
+    assert result.entries[1].player == two_leagues.kruz
     assert [str(p) for p in result.created_players] == ["Eve Ames"]

@@ -31,11 +31,6 @@ pytestmark = pytest.mark.django_db
 GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text())
 
 
-@pytest.fixture
-def official():
-    return f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
-
-
 def _import(official, data, name="Winter 2026"):
     return import_season_file(
         league=official.league,

@@ -23,11 +23,6 @@ HEADER = "first_name,last_name,ifpa_number,ifpa_rank\n"
 
 
 @pytest.fixture
-def official():
-    return f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
-
-
-@pytest.fixture
 def season(official):
     return f.SeasonFactory(league=official.league, name="Spring 2026", number_of_meets=8)
 

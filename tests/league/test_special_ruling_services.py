@@ -15,11 +15,6 @@ from tests import factories as f
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def official():
-    return f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
-
-
 def test_load_appendix_a_seeds_the_rulebook_rulings(official):
     """RA.1-a..RA.4-a: eight rulings, numbered within their title."""
     created = load_appendix_a(league=official.league, actor=official.user)

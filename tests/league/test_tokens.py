@@ -12,11 +12,6 @@ from tests import factories as f
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def official():
-    return f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
-
-
 def test_issue_stores_only_the_hash(official):
     issued = issue_api_token(
         league=official.league, name="scoreboard", scopes=["scores"], actor=official.user

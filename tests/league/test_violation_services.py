@@ -13,21 +13,10 @@ from flipwell.league.services.violations import (
     record_violation,
 )
 from flipwell.rules.season import fold_season
-from tests.league.league_night import build_night, game, next_game
+from tests.league.league_night import game, next_game
 from tests.league.league_night import play as play_game
-from tests.league.league_night import start as start_night
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def night():
-    return build_night(players=8)
-
-
-@pytest.fixture
-def meet(night):
-    return start_night(night)
 
 
 def _night_points(night, player):

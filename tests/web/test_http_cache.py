@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 
 import pytest
 from django.core.cache import caches
@@ -17,13 +16,9 @@ from flipwell.league import caches as league_caches
 from flipwell.league import models as m
 from flipwell.league.selectors import revisions
 from tests.league import league_night as night_
+from tests.waiting import inside, until
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _empty_memo():
-    http_cache.forget_pages()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("empty_page_memo")]
 
 
 @pytest.fixture
@@ -195,13 +190,15 @@ def test_the_revision_lookups_name_their_league_with_one_query(night, django_ass
 def test_viewers_asking_at_once_for_a_changed_page_share_one_render():
     # After a change, every viewer's poll misses the memo at the same moment; one thread
     # renders, the others wait for that page instead of rendering it again.
+    # The render lasts until the five others wait for its lock (`one_render`), no longer.
     renders = []
     started = threading.Event()
+    others: list[threading.Thread] = []
 
     def slow_view(request):
         renders.append(request.path)
         started.set()
-        time.sleep(0.2)
+        assert until(lambda: len(others) == 5 and all(inside(t, "one_render") for t in others))
         return HttpResponse(b"the board", content_type="text/html")
 
     def poll(answers):
@@ -211,8 +208,8 @@ def test_viewers_asking_at_once_for_a_changed_page_share_one_render():
     answers: list[HttpResponse] = []
     first = threading.Thread(target=poll, args=(answers,))
     first.start()
-    started.wait(5)
-    others = [threading.Thread(target=poll, args=(answers,)) for _ in range(5)]
+    assert started.wait(5)
+    others += [threading.Thread(target=poll, args=(answers,)) for _ in range(5)]
     for thread in [*others]:
         thread.start()
     for thread in [first, *others]:
@@ -296,8 +293,10 @@ def test_a_page_another_worker_claimed_is_waited_for_not_rendered(shared_pages):
     _claimed_by_another_worker()
     shared = league_caches.Page(200, b"rendered elsewhere", "text/html")
 
-    def other_worker_shares() -> None:
-        time.sleep(0.1)
+    here = threading.current_thread()
+
+    def other_worker_shares() -> None:  # once this worker waits for it, not before
+        assert until(lambda: inside(here, "rendered_elsewhere"))
         caches["default"].set(league_caches.shared_key('W/"tag2"'), shared)
         caches["default"].delete(league_caches.claim_key('W/"tag2"'))
 

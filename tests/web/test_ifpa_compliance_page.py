@@ -11,7 +11,7 @@ from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.services.season_files import import_season_file
 from tests import factories as f
-from tests.api.conftest import GOLDEN
+from tests.golden import GOLDEN
 from tests.league import league_night
 
 pytestmark = pytest.mark.django_db

@@ -10,6 +10,7 @@ from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.console import meet_forfeits
 from tests import factories as f
+from tests.league.league_night import all_late_for_game
 
 pytestmark = pytest.mark.django_db
 
@@ -38,18 +39,10 @@ def night(client):
     return started.meet, started.first_games[0], players, machines
 
 
-def _late_for_game_1(game, players):
-    a = players
-    sheet = services.submit_scores(
-        game=game, scores=dict.fromkeys(a), entered_by=a[0], idempotency_key="sheet-1"
-    )
-    services.confirm_scores(submission=sheet.submission, confirmed_by=a[1])
-
-
 def test_meet_page_offers_the_official_the_next_machine_when_nobody_played(client, night):
     """issue 27 §3, A66: the page said only that nobody could pick; now it offers the choice."""
     meet, game, players, _ = night
-    _late_for_game_1(game, players)
+    all_late_for_game(game, players)
 
     response = client.get(f"/manage/tuesday/meets/{meet.pk}/")
 
@@ -61,7 +54,7 @@ def test_meet_page_offers_the_official_the_next_machine_when_nobody_played(clien
 def test_meet_page_chooses_the_next_machine_for_the_official(client, night):
     """issue 27 §3, R5-c, A66: the official's choice makes game 2 on that machine."""
     meet, game, players, machines = night
-    _late_for_game_1(game, players)
+    all_late_for_game(game, players)
     wanted = next(mc for mc in machines if mc != game.machine)
 
     response = client.post(
@@ -76,7 +69,7 @@ def test_meet_page_chooses_the_next_machine_for_the_official(client, night):
 def test_meet_page_draws_the_next_machine(client, night):
     """issue 27 §3, A66: drawn at random, never the machine of game 1 (R5-e)."""
     meet, game, players, _ = night
-    _late_for_game_1(game, players)
+    all_late_for_game(game, players)
 
     response = client.post(f"/manage/tuesday/meets/{meet.pk}/groups/1/", {"action": "draw"})
 
@@ -119,7 +112,7 @@ def test_meet_page_records_a_whole_groups_absence_for_every_game(client, night):
 
 def test_meet_group_action_by_a_scorekeeper_refused(client, night):
     meet, game, players, _ = night
-    _late_for_game_1(game, players)
+    all_late_for_game(game, players)
     keeper = f.LeagueOfficialFactory(league=meet.season.league, role="scorekeeper")
     client.force_login(keeper.user)
 

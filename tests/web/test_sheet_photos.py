@@ -11,18 +11,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from flipwell.league import models as m
 from flipwell.league import services
-from flipwell.league.rate_limits import shared_cache
 from flipwell.web.scoresheet_tokens import scoresheet_path
 from tests import factories as f
 from tests import photo_files as pf
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _media(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
-    shared_cache().clear()  # each game's refused photos are counted there
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("media_root")]
 
 
 @pytest.fixture
