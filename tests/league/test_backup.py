@@ -4,7 +4,6 @@ import datetime
 import json
 import os
 import stat
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -35,9 +34,10 @@ from flipwell.league.services.special_rulings import add_special_ruling
 from flipwell.league.services.tokens import issue_api_token
 from flipwell.rules.season import fold_season
 from tests import factories as f
+from tests.golden import golden_data
 from tests.league.two_leagues import TUESDAY_ADDRESS, build_two_leagues
 
-GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text())
+GOLDEN = golden_data()
 
 
 def _golden_season():

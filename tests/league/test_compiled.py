@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from django.db import DatabaseError
 
+import tests
 from flipwell.league import models as m
 from flipwell.league.adapters import player_key, season_facts
 from flipwell.league.compiled import CompiledQuery, flag, rows_together
@@ -20,7 +21,7 @@ from flipwell.league.selectors import revisions
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(tests.__file__).resolve().parents[1]  # the checkout, wherever this module is
 
 
 def test_a_compiled_query_gives_the_orm_rows_for_each_value():

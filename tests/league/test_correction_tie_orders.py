@@ -1,8 +1,6 @@
 """The tie orders of a corrected sheet (§3, R3.2-i, R3-e, A15): only the counted sheet's count."""
 
 import datetime
-import json
-from pathlib import Path
 
 import pytest
 
@@ -11,12 +9,13 @@ from flipwell.league.adapters import counted_tie_orders, season_facts
 from flipwell.league.services.corrections import request_correction, respond_to_correction
 from flipwell.league.services.season_files import import_season_file
 from flipwell.rules.season import fold_season
+from tests.golden import golden_data
 from tests.league.league_night import game
 from tests.league.league_night import play as play_game
 
 pytestmark = pytest.mark.django_db
 
-GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text())
+GOLDEN = golden_data()
 
 
 def _points(night, player):

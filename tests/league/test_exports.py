@@ -3,9 +3,7 @@
 import csv
 import datetime
 import io
-import json
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -26,10 +24,11 @@ from flipwell.league.services.season_files import import_season_file
 from flipwell.rules.season import fold_season
 from flipwell.seasonfile import load_season
 from tests import factories as f
+from tests.golden import golden_data
 
 pytestmark = pytest.mark.django_db
 
-GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text())
+GOLDEN = golden_data()
 
 
 @pytest.fixture

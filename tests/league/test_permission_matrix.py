@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import datetime
 import inspect
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,13 +29,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from flipwell.league import models as m
 from flipwell.league import services
 from tests import factories as f
+from tests.golden import golden_data
 from tests.league.league_night import DATE, Night, build_night, game, start
 
 pytestmark = pytest.mark.django_db
 
 KEEPER, OTHER, ANON = "scorekeeper", "other league's official", "signed out"
 ROLES = (KEEPER, OTHER, ANON)
-GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text())
+GOLDEN = golden_data()
 
 # Services a player does through his own score sheet or personal link: their `actor` is
 # optional and only says which official helped; the sheet's or link's token is the permission,

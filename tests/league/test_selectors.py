@@ -1,10 +1,8 @@
 """Selectors: standings and race, next ladder, a player's history, the maintenance sheet."""
 
 import datetime
-import json
 import random
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -24,11 +22,12 @@ from flipwell.rules.grouping import split_into_groups
 from flipwell.rules.season import fold_season
 from flipwell.seasonfile import season_from_dict
 from tests import factories as f
+from tests.golden import golden_data
 from tests.league import league_night as night_
 
 pytestmark = pytest.mark.django_db
 
-GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text())
+GOLDEN = golden_data()
 
 
 def _import(official, data, name="Winter 2026"):
