@@ -7,6 +7,8 @@ Words:
   modules* (``factories.py``, ``golden.py``, ``league/league_night.py``...) and
   ``conftest.py`` files.
 - *fixture*: a function decorated with ``pytest.fixture`` (with or without arguments).
+- *shadowing fixture*: a test module's fixture named as one of a conftest.py it sees: two
+  things under one name, the module's silently winning.
 - *copied fixture*: a fixture whose name, decorator and body (docstring left out) are the same
   as another module's: it belongs in a conftest.py.
 - *shadowed name*: a ``noqa`` comment for ruff's F811 ("redefinition of an unused name"): the
@@ -131,6 +133,21 @@ def test_no_fixture_is_copied_into_two_modules():
     copied = {name: where for (name, _), where in places.items() if len(where) > 1}
 
     assert copied == {}, "share each of these once, in the nearest common conftest.py"
+
+
+def test_no_test_module_shadows_a_conftest_fixture():
+    conftests = {
+        path.parent: set(_fixtures(path)) for path in MODULES if path.name == "conftest.py"
+    }
+    shadowing = {}
+    for path in MODULES:
+        if not path.name.startswith("test_"):
+            continue
+        seen = set().union(*(names for d, names in conftests.items() if path.is_relative_to(d)))
+        if mine := sorted(set(_fixtures(path)) & seen):
+            shadowing[str(path.relative_to(ROOT))] = mine
+
+    assert shadowing == {}, "name the module's own fixture for what it builds"
 
 
 def test_layout_guard_sees_the_tests():

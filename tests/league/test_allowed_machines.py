@@ -29,18 +29,20 @@ class _UndoError(Exception):
 
 
 @pytest.fixture
-def night():
+def six_machine_night():
     built = build_night(players=8, machines=6)
     return built, start(built)
 
 
-def _accepted(row: m.Group, answer: AllowedMachines, machine: m.Machine, night) -> bool:
+def _accepted(row: m.Group, answer: AllowedMachines, machine: m.Machine, six_machine_night) -> bool:
     """Whether the service accepts `machine` for the group's next game (nothing kept)."""
     members = list(m.Player.objects.filter(group_memberships__group=row).order_by("pk"))
     try:
         with transaction.atomic():
             if answer.picker.kind == "official":
-                official_chooses_next_machine(group=row, machine=machine, actor=night.user)
+                official_chooses_next_machine(
+                    group=row, machine=machine, actor=six_machine_night.user
+                )
             else:
                 picker = answer.picker.player_id or members[0].pk
                 choose_next_machine(
@@ -84,10 +86,10 @@ def _play_group_1(built, meet, games: int, nobody: bool) -> None:
     group_2_done=st.booleans(),
 )
 def test_services_accept_exactly_the_machines_the_selector_allows(
-    night, down, games, nobody, group_2_done
+    six_machine_night, down, games, nobody, group_2_done
 ):
     # R5-c..g, R4-b, R7.3-r, A22, A53, A66: for each group and each machine of the league.
-    built, meet = night
+    built, meet = six_machine_night
     with transaction.atomic():
         _play_group_1(built, meet, games, nobody)
         if group_2_done:
@@ -108,8 +110,8 @@ def test_services_accept_exactly_the_machines_the_selector_allows(
         transaction.set_rollback(True)
 
 
-def test_allowed_machines_runs_a_fixed_number_of_queries(night):
-    built, meet = night
+def test_allowed_machines_runs_a_fixed_number_of_queries(six_machine_night):
+    built, meet = six_machine_night
     a = built.players[:4]
     play(game(meet, 1, 1), {a[0]: 400, a[1]: 300, a[2]: 200, a[3]: 100})
     with CaptureQueriesContext(connection) as one:

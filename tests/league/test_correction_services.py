@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def meet(night):
+def meet_with_game_1(night):
     meet = start_night(night)
     a = night.players
     play_game(game(meet, 1, 1), {a[0]: 100, a[1]: 50, a[2]: None, a[3]: 10})
@@ -28,17 +28,17 @@ def _points(night, player):
     return fold_season(season_facts(night.season)).players[str(player.pk)].nights[-1].game_points
 
 
-def _request(night, meet, **kwargs):
+def _request(night, meet_with_game_1, **kwargs):
     a = night.players
     values = {"scores": {a[3]: 60}, "requested_by": a[3], "reason": "Misread the display"}
     values.update(kwargs)
-    return request_correction(game=game(meet, 1, 1), **values)
+    return request_correction(game=game(meet_with_game_1, 1, 1), **values)
 
 
-def test_correction_applied_when_every_player_who_played_agrees(night, meet):
+def test_correction_applied_when_every_player_who_played_agrees(night, meet_with_game_1):
     """R3-c, R3-d, A45.1: the three who played agree (the forfeiter is not asked); R3-e."""
     a = night.players
-    request = _request(night, meet)
+    request = _request(night, meet_with_game_1)
 
     first = respond_to_correction(request=request, player=a[0], agrees=True)
     last = respond_to_correction(request=request, player=a[1], agrees=True)
@@ -52,10 +52,10 @@ def test_correction_applied_when_every_player_who_played_agrees(night, meet):
     assert request.proposed.confirmed_by is not None
 
 
-def test_correction_refused_when_one_player_disagrees(night, meet):
+def test_correction_refused_when_one_player_disagrees(night, meet_with_game_1):
     """R3-d: "if not all players of the group concur ... the scores as written shall stand"."""
     a = night.players
-    request = _request(night, meet)
+    request = _request(night, meet_with_game_1)
 
     outcome = respond_to_correction(request=request, player=a[0], agrees=False).outcome
 
@@ -67,9 +67,9 @@ def test_correction_refused_when_one_player_disagrees(night, meet):
                                      "sheet stands."]  # fmt: skip
 
 
-def test_correction_answer_from_a_player_who_did_not_play_refused(night, meet):
+def test_correction_answer_from_a_player_who_did_not_play_refused(night, meet_with_game_1):
     """A45.1: a player who forfeited the game has nothing to recall."""
-    request = _request(night, meet)
+    request = _request(night, meet_with_game_1)
 
     with pytest.raises(ValidationError) as caught:
         respond_to_correction(request=request, player=night.players[2], agrees=True)
@@ -80,8 +80,8 @@ def test_correction_answer_from_a_player_who_did_not_play_refused(night, meet):
     ]
 
 
-def test_correction_second_answer_refused(night, meet):
-    request = _request(night, meet)
+def test_correction_second_answer_refused(night, meet_with_game_1):
+    request = _request(night, meet_with_game_1)
 
     with pytest.raises(ValidationError) as caught:
         respond_to_correction(request=request, player=night.players[3], agrees=False)
@@ -91,35 +91,35 @@ def test_correction_second_answer_refused(night, meet):
     ]
 
 
-def test_correction_of_a_forfeit_refused(night, meet):
+def test_correction_of_a_forfeit_refused(night, meet_with_game_1):
     with pytest.raises(ValidationError) as caught:
-        _request(night, meet, scores={night.players[2]: 40})
+        _request(night, meet_with_game_1, scores={night.players[2]: 40})
 
     assert "did not play this game (a forfeit)" in caught.value.message_dict["scores"][0]
 
 
-def test_correction_to_the_recorded_score_refused(night, meet):
+def test_correction_to_the_recorded_score_refused(night, meet_with_game_1):
     with pytest.raises(ValidationError) as caught:
-        _request(night, meet, scores={night.players[3]: 10})
+        _request(night, meet_with_game_1, scores={night.players[3]: 10})
 
     assert caught.value.message_dict["scores"] == [
         "These are the scores already recorded: there is nothing to correct."
     ]
 
 
-def test_correction_without_reason_refused(night, meet):
+def test_correction_without_reason_refused(night, meet_with_game_1):
     with pytest.raises(ValidationError) as caught:
-        _request(night, meet, reason="")
+        _request(night, meet_with_game_1, reason="")
 
     assert "needs a reason" in caught.value.message_dict["reason"][0]
     assert m.ScoreSubmission.objects.count() == 1
 
 
-def test_correction_while_another_is_pending_refused(night, meet):
-    _request(night, meet)
+def test_correction_while_another_is_pending_refused(night, meet_with_game_1):
+    _request(night, meet_with_game_1)
 
     with pytest.raises(ValidationError) as caught:
-        _request(night, meet, scores={night.players[0]: 120})
+        _request(night, meet_with_game_1, scores={night.players[0]: 120})
 
     assert caught.value.messages == [
         "Game 1 of group 1 already has a correction waiting for the players' answers: settle "
@@ -127,10 +127,12 @@ def test_correction_while_another_is_pending_refused(night, meet):
     ]
 
 
-def test_correction_of_an_unconfirmed_game_refused(night, meet):
+def test_correction_of_an_unconfirmed_game_refused(night, meet_with_game_1):
     with pytest.raises(ValidationError) as caught:
         request_correction(
-            game=game(meet, 2, 1), scores={night.players[4]: 1}, requested_by=night.players[4],
+            game=game(meet_with_game_1, 2, 1),
+            scores={night.players[4]: 1},
+            requested_by=night.players[4],
             reason="Wrong",
         )  # fmt: skip
 
@@ -139,17 +141,19 @@ def test_correction_of_an_unconfirmed_game_refused(night, meet):
     ]
 
 
-def test_correction_after_the_meet_closed_needs_an_override(night, meet):
+def test_correction_after_the_meet_closed_needs_an_override(night, meet_with_game_1):
     """A45.2: after the close, only with a league official's override and reason."""
-    close_meet(meet=meet, actor=night.user, override_reason="Testing a short night")
+    close_meet(meet=meet_with_game_1, actor=night.user, override_reason="Testing a short night")
 
     with pytest.raises(ValidationError) as caught:
-        _request(night, meet)
+        _request(night, meet_with_game_1)
     assert caught.value.message_dict["override_reason"][0].startswith("Meet 1 is closed")
     with pytest.raises(PermissionDenied):
-        _request(night, meet, actor=f.UserFactory(), override_reason="Late")
+        _request(night, meet_with_game_1, actor=f.UserFactory(), override_reason="Late")
 
-    request = _request(night, meet, actor=night.user, override_reason="Photo of the display")
+    request = _request(
+        night, meet_with_game_1, actor=night.user, override_reason="Photo of the display"
+    )
     for player in night.players[:2]:
         outcome = respond_to_correction(request=request, player=player, agrees=True).outcome
 
@@ -158,26 +162,26 @@ def test_correction_after_the_meet_closed_needs_an_override(night, meet):
     assert _points(night, night.players[3]) == (4,)
 
 
-def test_correction_creating_a_tie_needs_the_playoff_order(night, meet):
+def test_correction_creating_a_tie_needs_the_playoff_order(night, meet_with_game_1):
     """R3.2-i: the corrected sheet must still score."""
     a = night.players
 
     with pytest.raises(ValidationError) as caught:
-        _request(night, meet, scores={a[3]: 50})
+        _request(night, meet_with_game_1, scores={a[3]: 50})
 
     assert "Unresolved tie" in caught.value.message_dict["scores"][0]
 
-    _request(night, meet, scores={a[3]: 50}, tie_order=[[a[3], a[1]]])
+    _request(night, meet_with_game_1, scores={a[3]: 50}, tie_order=[[a[3], a[1]]])
     for player in a[:2]:
         outcome = respond_to_correction(
-            request=request_for(meet), player=player, agrees=True
+            request=request_for(meet_with_game_1), player=player, agrees=True
         ).outcome
     assert outcome.status == "applied"
     assert _points(night, a[3]) == (4,)
 
 
-def request_for(meet):
-    return m.CorrectionRequest.objects.get(game__group__meet=meet, status="pending")
+def request_for(meet_with_game_1):
+    return m.CorrectionRequest.objects.get(game__group__meet=meet_with_game_1, status="pending")
 
 
 def test_correction_that_breaks_a_recorded_tie_applies(night):

@@ -32,19 +32,19 @@ GOLDEN = golden_data()
 
 
 @pytest.fixture
-def official():
+def flip_well_official():
     return f.LeagueOfficialFactory(
         role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL, league__name="Flip Well"
     )
 
 
-def _import(official, data=GOLDEN, name="Winter 2026", **kwargs):
+def _import(flip_well_official, data=GOLDEN, name="Winter 2026", **kwargs):
     return import_season_file(
-        league=official.league,
+        league=flip_well_official.league,
         name=name,
         data=data,
         first_meet=datetime.date(2026, 1, 7),
-        actor=official.user,
+        actor=flip_well_official.user,
         **kwargs,
     )
 
@@ -66,8 +66,8 @@ def _line(standing):
     )
 
 
-def test_json_export_read_back_gives_the_same_standings(official, tmp_path):
-    season = _import(official)
+def test_json_export_read_back_gives_the_same_standings(flip_well_official, tmp_path):
+    season = _import(flip_well_official)
     path = tmp_path / "export.json"
 
     call_command("export_season", season=season.pk, format="json", output=path)
@@ -78,8 +78,8 @@ def test_json_export_read_back_gives_the_same_standings(official, tmp_path):
     assert (name, from_file) == ("Flip Well: Winter 2026", from_database)
 
 
-def test_flipwell_standings_prints_an_export(official, tmp_path, capsys):
-    season = _import(official)
+def test_flipwell_standings_prints_an_export(flip_well_official, tmp_path, capsys):
+    season = _import(flip_well_official)
     path = tmp_path / "export.json"
     assert main(["export-season", "--season", str(season.pk), "--format", "json", "-o"]) == 2
     capsys.readouterr()
@@ -94,8 +94,8 @@ def test_flipwell_standings_prints_an_export(official, tmp_path, capsys):
     assert lines[4].split()[:4] == ["1", "Cal", "Brooks", "214"]
 
 
-def test_json_export_holds_standings_with_exact_points(official):
-    season = _import(official)
+def test_json_export_holds_standings_with_exact_points(flip_well_official):
+    season = _import(flip_well_official)
 
     export = season_export(fold(season))
 
@@ -116,47 +116,47 @@ def test_json_export_holds_standings_with_exact_points(official):
     }
 
 
-def test_json_export_imports_as_a_season_with_the_same_standings(official):
-    season = _import(official)
+def test_json_export_imports_as_a_season_with_the_same_standings(flip_well_official):
+    season = _import(flip_well_official)
     export = season_export(fold(season))
 
-    copy = _import(official, data=export, name="Copy")
+    copy = _import(flip_well_official, data=export, name="Copy")
 
     assert [_line(s) for s in fold_season(season_facts(copy)).standings()] == [
         _line(s) for s in fold_season(season_facts(season)).standings()
     ]
 
 
-def test_json_export_carries_the_season_readings_and_an_import_keeps_them_r2_a(official):
+def test_json_export_carries_the_season_readings_and_an_import_keeps_them_r2_a(flip_well_official):
     """A season file holds the readings its season is folded under; imported into a league
     that reads otherwise now, the season keeps the file's (R2-a, R2.5-a)."""
-    official.league.ruleset_overrides = {"season_forfeit_limit": 9}
-    official.league.save()
-    season = _import(official)
+    flip_well_official.league.ruleset_overrides = {"season_forfeit_limit": 9}
+    flip_well_official.league.save()
+    season = _import(flip_well_official)
     export = season_export(fold(season))
-    official.league.ruleset_overrides = {}
-    official.league.save()
+    flip_well_official.league.ruleset_overrides = {}
+    flip_well_official.league.save()
 
-    copy = _import(official, data=export, name="Copy")
+    copy = _import(flip_well_official, data=export, name="Copy")
 
     assert export["readings"] == {"season_forfeit_limit": 9}
     assert copy.ruleset_overrides == {"season_forfeit_limit": 9}
 
 
-def test_season_file_without_readings_imports_under_the_league_readings(official):
+def test_season_file_without_readings_imports_under_the_league_readings(flip_well_official):
     """A file without readings (an older export, a league's own file) takes the league's."""
-    official.league.ruleset_overrides = {"dues_period": "meet"}
-    official.league.save()
+    flip_well_official.league.ruleset_overrides = {"dues_period": "meet"}
+    flip_well_official.league.save()
 
-    season = _import(official)
+    season = _import(flip_well_official)
 
     assert "readings" not in GOLDEN
     assert season.ruleset_overrides == {"dues_period": "meet"}
 
 
-def test_season_file_with_a_reading_not_allowed_refused(official):
+def test_season_file_with_a_reading_not_allowed_refused(flip_well_official):
     with pytest.raises(ValidationError) as caught:
-        _import(official, data={**GOLDEN, "readings": {"season_forfeit_limit": 0}})
+        _import(flip_well_official, data={**GOLDEN, "readings": {"season_forfeit_limit": 0}})
 
     assert caught.value.messages == [
         "not a valid season file: Ruleset setting season_forfeit_limit cannot be 0; allowed: a "
@@ -166,8 +166,10 @@ def test_season_file_with_a_reading_not_allowed_refused(official):
     assert m.Season.objects.count() == 0
 
 
-def test_json_export_marks_the_open_meet(official):
-    season = _import(official, {**GOLDEN, "meets": GOLDEN["meets"][:2]}, open_last_meet=True)
+def test_json_export_marks_the_open_meet(flip_well_official):
+    season = _import(
+        flip_well_official, {**GOLDEN, "meets": GOLDEN["meets"][:2]}, open_last_meet=True
+    )
 
     export = season_export(fold(season))
 
@@ -177,8 +179,8 @@ def test_json_export_marks_the_open_meet(official):
     ]
 
 
-def test_standings_csv_header_and_rows(official, capsys):
-    season = _import(official)
+def test_standings_csv_header_and_rows(flip_well_official, capsys):
+    season = _import(flip_well_official)
 
     assert main(["export-season", "--season", str(season.pk), "--format", "csv"]) == 0
 
@@ -220,8 +222,8 @@ def test_standings_csv_header_and_rows(official, capsys):
     assert len(rows) == 1 + 22
 
 
-def test_scores_csv_header_and_first_row(official, tmp_path):
-    season = _import(official)
+def test_scores_csv_header_and_first_row(flip_well_official, tmp_path):
+    season = _import(flip_well_official)
     standings, scores = tmp_path / "standings.csv", tmp_path / "scores.csv"
 
     call_command("export_season", season=season.pk, format="csv", output=standings, scores=scores)
@@ -252,8 +254,8 @@ def test_scores_csv_header_and_first_row(official, tmp_path):
     assert standings.read_text().startswith("rank,player_id,")
 
 
-def test_scores_csv_marks_forfeits(official):
-    season = _import(official)
+def test_scores_csv_marks_forfeits(flip_well_official):
+    season = _import(flip_well_official)
 
     rows = list(csv.DictReader(io.StringIO(scores_csv(fold(season)))))
 
@@ -265,8 +267,8 @@ def test_scores_csv_marks_forfeits(official):
     ] == [("", "", "0", "countable")] * 4
 
 
-def test_scores_with_json_is_refused(official, capsys):
-    season = _import(official, {**GOLDEN, "meets": GOLDEN["meets"][:1]})
+def test_scores_with_json_is_refused(flip_well_official, capsys):
+    season = _import(flip_well_official, {**GOLDEN, "meets": GOLDEN["meets"][:1]})
 
     status = main(
         ["export-season", "--season", str(season.pk), "--format", "json", "--scores", "x.csv"]
@@ -279,8 +281,8 @@ def test_scores_with_json_is_refused(official, capsys):
     )
 
 
-def test_export_of_unknown_season_lists_the_seasons(official, capsys):
-    season = _import(official, {**GOLDEN, "meets": GOLDEN["meets"][:1]})
+def test_export_of_unknown_season_lists_the_seasons(flip_well_official, capsys):
+    season = _import(flip_well_official, {**GOLDEN, "meets": GOLDEN["meets"][:1]})
 
     assert main(["export-season", "--season", "999", "--format", "csv"]) == 1
 

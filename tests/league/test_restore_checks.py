@@ -25,7 +25,7 @@ from tests import factories as f
 
 
 @pytest.fixture
-def two_leagues(transactional_db, tmp_path):
+def backed_up_two_leagues(transactional_db, tmp_path):
     """League A (a season, Bea entered in it) and league B (its official, a 20.00 payment),
     backed up as a document; the database then emptied."""
     a = f.SeasonEntryFactory(season__league__slug="league-a")
@@ -61,39 +61,42 @@ def _nothing_restored():
 
 
 def test_restore_refuses_a_ledger_entry_of_league_b_on_league_as_season_and_player(
-    two_leagues, tmp_path
+    backed_up_two_leagues, tmp_path
 ):
-    (entry,) = _rows(two_leagues, "league.ledgerentry")
-    entry["fields"]["season"] = two_leagues["ids"]["season_a"]
-    entry["fields"]["player"] = two_leagues["ids"]["player_a"]
+    (entry,) = _rows(backed_up_two_leagues, "league.ledgerentry")
+    entry["fields"]["season"] = backed_up_two_leagues["ids"]["season_a"]
+    entry["fields"]["player"] = backed_up_two_leagues["ids"]["player_a"]
 
     with pytest.raises(
         BackupError,
         match=rf"league\.ledgerentry row 1 \(pk {entry['pk']}\) crosses leagues \(league in "
-        rf"league {two_leagues['ids']['league_b']}, season in league \d+\)",
+        rf"league {backed_up_two_leagues['ids']['league_b']}, season in league \d+\)",
     ):
-        _restore_trusted(tmp_path, two_leagues)
+        _restore_trusted(tmp_path, backed_up_two_leagues)
 
     assert _nothing_restored()
 
 
-def test_restore_refuses_a_ledger_entry_naming_another_leagues_player(two_leagues, tmp_path):
-    (entry,) = _rows(two_leagues, "league.ledgerentry")
-    entry["fields"]["player"] = two_leagues["ids"]["player_a"]
+def test_restore_refuses_a_ledger_entry_naming_another_leagues_player(
+    backed_up_two_leagues, tmp_path
+):
+    (entry,) = _rows(backed_up_two_leagues, "league.ledgerentry")
+    entry["fields"]["player"] = backed_up_two_leagues["ids"]["player_a"]
 
     with pytest.raises(
         BackupError,
         match=rf"league\.ledgerentry row 1 \(pk {entry['pk']}\) of league "
-        rf"{two_leagues['ids']['league_b']} names player {two_leagues['ids']['player_a']}, who "
+        rf"{backed_up_two_leagues['ids']['league_b']} names player "
+        rf"{backed_up_two_leagues['ids']['player_a']}, who "
         "is not a player of that league",
     ):
-        _restore_trusted(tmp_path, two_leagues)
+        _restore_trusted(tmp_path, backed_up_two_leagues)
 
     assert _nothing_restored()
 
 
-def test_restore_of_the_untouched_file_restores_both_leagues(two_leagues, tmp_path):
-    summary = _restore_trusted(tmp_path, two_leagues)
+def test_restore_of_the_untouched_file_restores_both_leagues(backed_up_two_leagues, tmp_path):
+    summary = _restore_trusted(tmp_path, backed_up_two_leagues)
 
     assert summary.rows["league.league"] == 2
     assert m.LedgerEntry.objects.count() == 1
@@ -112,13 +115,13 @@ def test_restore_of_the_untouched_file_restores_both_leagues(two_leagues, tmp_pa
     ],
 )
 def test_restore_refuses_a_value_no_write_stores_naming_its_row(
-    two_leagues, tmp_path, label, field, value, problem
+    backed_up_two_leagues, tmp_path, label, field, value, problem
 ):
-    row = _rows(two_leagues, label)[0]
+    row = _rows(backed_up_two_leagues, label)[0]
     row["fields"][field] = value
 
     with pytest.raises(BackupError) as refused:
-        _restore_trusted(tmp_path, two_leagues)
+        _restore_trusted(tmp_path, backed_up_two_leagues)
 
     said = str(refused.value)
     assert f"{label} row pk {row['pk']}, field '{field}': " in said
@@ -126,10 +129,12 @@ def test_restore_refuses_a_value_no_write_stores_naming_its_row(
     assert _nothing_restored()
 
 
-def test_restore_command_prints_the_refusal_naming_the_row(two_leagues, tmp_path, capsys):
-    (entry,) = _rows(two_leagues, "league.ledgerentry")
-    entry["fields"]["season"] = two_leagues["ids"]["season_a"]
-    document = {k: v for k, v in two_leagues.items() if k not in ("ids", "signature", "checksum")}
+def test_restore_command_prints_the_refusal_naming_the_row(backed_up_two_leagues, tmp_path, capsys):
+    (entry,) = _rows(backed_up_two_leagues, "league.ledgerentry")
+    entry["fields"]["season"] = backed_up_two_leagues["ids"]["season_a"]
+    document = {
+        k: v for k, v in backed_up_two_leagues.items() if k not in ("ids", "signature", "checksum")
+    }
     path = tmp_path / "crafted.json"
     path.write_text(json.dumps({**document, "checksum": backup_checksum(document)}))
 

@@ -21,14 +21,14 @@ HEADER = "first_name,last_name,ifpa_number,ifpa_rank\n"
 
 
 @pytest.fixture
-def official() -> m.LeagueOfficial:
+def flip_well_lo() -> m.LeagueOfficial:
     return f.LeagueOfficialFactory(
         role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL, user__username="lo", league__name="Flip Well"
     )
 
 
-def _season(official: m.LeagueOfficial, name: str = "Winter 2026") -> m.Season:
-    return f.SeasonFactory(league=official.league, name=name, number_of_meets=10)
+def _season(flip_well_lo: m.LeagueOfficial, name: str = "Winter 2026") -> m.Season:
+    return f.SeasonFactory(league=flip_well_lo.league, name=name, number_of_meets=10)
 
 
 def _roster(rows: int, *, first: int = 1) -> str:
@@ -40,20 +40,20 @@ def _roster(rows: int, *, first: int = 1) -> str:
     return HEADER + "\n".join(lines) + "\n"
 
 
-def _queries(official: m.LeagueOfficial, name: str, text: str) -> int:
-    season = _season(official, name)
+def _queries(flip_well_lo: m.LeagueOfficial, name: str, text: str) -> int:
+    season = _season(flip_well_lo, name)
     with CaptureQueriesContext(connection) as captured:
-        import_players_csv(season=season, csv_text=text, actor=official.user)
+        import_players_csv(season=season, csv_text=text, actor=flip_well_lo.user)
     return len(captured)
 
 
-def test_import_players_csv_ten_thousand_rows_enters_everyone(official):
-    season = _season(official)
+def test_import_players_csv_ten_thousand_rows_enters_everyone(flip_well_lo):
+    season = _season(flip_well_lo)
     known = f.PlayerFactory(first_name="Pat1", last_name="Roster1", ifpa_number=100_001)
     namesake = f.PlayerFactory(first_name="pat2", last_name="ROSTER2", ifpa_number=None)
-    f.SeasonEntryFactory(season=_season(official, "Autumn 2025"), player=namesake)
+    f.SeasonEntryFactory(season=_season(flip_well_lo, "Autumn 2025"), player=namesake)
 
-    result = import_players_csv(season=season, csv_text=_roster(10_000), actor=official.user)
+    result = import_players_csv(season=season, csv_text=_roster(10_000), actor=flip_well_lo.user)
 
     assert (len(result.entries), len(result.created_players)) == (10_000, 9_998)
     assert season.entries.count() == 10_000
@@ -73,21 +73,21 @@ def test_import_players_csv_ten_thousand_rows_enters_everyone(official):
     assert set(season.entries.values_list("joined_at_meet", flat=True)) == {1}
 
 
-def test_import_players_csv_queries_do_not_grow_with_the_rows(official):
+def test_import_players_csv_queries_do_not_grow_with_the_rows(flip_well_lo):
     # 160 rows fill one SQLite insert batch (999 parameters); PostgreSQL has no such limit.
-    few = _queries(official, "Few", _roster(10))
-    many = _queries(official, "Many", _roster(160, first=1_000))
+    few = _queries(flip_well_lo, "Few", _roster(10))
+    many = _queries(flip_well_lo, "Many", _roster(160, first=1_000))
 
     assert many == few
 
 
-def test_import_players_csv_same_unnumbered_name_twice_refused_at_second_line(official):
-    season = _season(official)
+def test_import_players_csv_same_unnumbered_name_twice_refused_at_second_line(flip_well_lo):
+    season = _season(flip_well_lo)
 
     with pytest.raises(PlayersCsvError) as caught:
         import_players_csv(
             season=season, csv_text=HEADER + "Cy,Cole,,\nAda,Archer,,\ncy,COLE,,\n",
-            actor=official.user,
+            actor=flip_well_lo.user,
         )  # fmt: skip
 
     assert (
@@ -96,27 +96,27 @@ def test_import_players_csv_same_unnumbered_name_twice_refused_at_second_line(of
     assert (m.Player.objects.count(), m.SeasonEntry.objects.count()) == (0, 0)
 
 
-def test_import_players_csv_ambiguous_name_refused_naming_line(official):
-    season = _season(official)
-    earlier = _season(official, "Autumn 2025")
+def test_import_players_csv_ambiguous_name_refused_naming_line(flip_well_lo):
+    season = _season(flip_well_lo)
+    earlier = _season(flip_well_lo, "Autumn 2025")
     for _ in range(2):
         f.SeasonEntryFactory(season=earlier, player__first_name="Cy", player__last_name="Cole")
 
     with pytest.raises(PlayersCsvError) as caught:
-        import_players_csv(season=season, csv_text=HEADER + "Cy,Cole,,\n", actor=official.user)
+        import_players_csv(season=season, csv_text=HEADER + "Cy,Cole,,\n", actor=flip_well_lo.user)
 
     assert (caught.value.line, caught.value.column) == (2, "last_name")
     assert caught.value.message.startswith("Several players named Cy Cole have no IFPA number")
 
 
-def test_import_players_csv_too_long_name_refused_naming_column(official):
-    season = _season(official)
+def test_import_players_csv_too_long_name_refused_naming_column(flip_well_lo):
+    season = _season(flip_well_lo)
     long_name = "X" * 81
 
     with pytest.raises(PlayersCsvError) as caught:
         import_players_csv(
             season=season, csv_text=HEADER + f"Ada,Archer,,\n{long_name},Bell,,\n",
-            actor=official.user,
+            actor=flip_well_lo.user,
         )  # fmt: skip
 
     assert str(caught.value) == (
@@ -130,8 +130,8 @@ class FakeTerminal(io.StringIO):
         return True
 
 
-def test_import_players_command_draws_progress_by_rows(official, tmp_path):
-    season = _season(official)
+def test_import_players_command_draws_progress_by_rows(flip_well_lo, tmp_path):
+    season = _season(flip_well_lo)
     path = tmp_path / "roster.csv"
     path.write_text(_roster(1_500))
     terminal = FakeTerminal()

@@ -16,6 +16,7 @@ from flipwell.league import services
 from flipwell.web.scoresheet_tokens import scoresheet_path
 from tests import factories as f
 from tests import photo_files as pf
+from tests.golden import tuesday_season
 from tests.league import league_night as night_
 from tests.league.league_night import DATE, build_night, game, start
 from tests.web.console_forms import KEEPER, OTHER
@@ -175,3 +176,9 @@ def started_night():
     """Eight players and eight machines; meet 1 started (the night and its meet)."""
     night = night_.build_night(players=8, machines=8)
     return night, night_.start(night)
+
+
+@pytest.fixture
+def tuesday_golden() -> m.Season:
+    """League "tuesday" (Tuesday Flippers) with the golden season imported (ten closed meets)."""
+    return tuesday_season()

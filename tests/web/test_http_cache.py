@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("empty_page_memo")]
 
 
 @pytest.fixture
-def night() -> night_.Night:
+def played_night() -> night_.Night:
     built = night_.build_night(players=8)
     meet = night_.start(built)
     _play(meet, 1)
@@ -35,25 +35,27 @@ def _play(meet: m.Meet, group_number: int) -> None:
     night_.play(game, {p: 1000 * (i + 1) for i, p in enumerate(members)})
 
 
-def _urls(night: night_.Night) -> list[str]:
-    slug, meet = night.league.slug, night.season.meets.get(number=1)
-    player = night.players[0]
+def _urls(played_night: night_.Night) -> list[str]:
+    slug, meet = played_night.league.slug, played_night.season.meets.get(number=1)
+    player = played_night.players[0]
     return [
         f"/leagues/{slug}/",
-        f"/leagues/{slug}/seasons/{night.season.pk}/",
+        f"/leagues/{slug}/seasons/{played_night.season.pk}/",
         f"/leagues/{slug}/meets/{meet.pk}/",
         f"/leagues/{slug}/players/{player.pk}/",
         f"/leagues/{slug}/machines/",
         f"/tv/{slug}/",
-        f"/api/v1/seasons/{night.season.pk}/standings",
+        f"/api/v1/seasons/{played_night.season.pk}/standings",
         f"/api/v1/meets/{meet.pk}",
         f"/api/v1/leagues/{slug}",
     ]
 
 
-def test_every_public_read_answers_304_to_its_etag_with_one_query(night, django_assert_num_queries):
+def test_every_public_read_answers_304_to_its_etag_with_one_query(
+    played_night, django_assert_num_queries
+):
     client = Client()
-    for url in _urls(night):
+    for url in _urls(played_night):
         first = client.get(url)
         assert (url, first.status_code, first["ETag"].startswith('W/"')) == (url, 200, True)
 
@@ -69,9 +71,9 @@ def test_every_public_read_answers_304_to_its_etag_with_one_query(night, django_
 
 
 def test_an_unchanged_anonymous_page_is_served_from_memory_with_one_query(
-    night, django_assert_num_queries
+    played_night, django_assert_num_queries
 ):
-    url = f"/leagues/{night.league.slug}/"
+    url = f"/leagues/{played_night.league.slug}/"
     first = Client().get(url)
 
     with django_assert_num_queries(1):
@@ -84,10 +86,10 @@ def test_an_unchanged_anonymous_page_is_served_from_memory_with_one_query(
     )
 
 
-def test_a_score_gives_the_board_a_new_etag_and_shows_it(night):
+def test_a_score_gives_the_board_a_new_etag_and_shows_it(played_night):
     client = Client()
-    meet = night.season.meets.get(number=1)
-    url = f"/leagues/{night.league.slug}/meets/{meet.pk}/"
+    meet = played_night.season.meets.get(number=1)
+    url = f"/leagues/{played_night.league.slug}/meets/{meet.pk}/"
     before = client.get(url)
 
     _play(meet, 2)
@@ -104,10 +106,10 @@ def test_a_score_gives_the_board_a_new_etag_and_shows_it(night):
     )
 
 
-def test_a_fragment_and_its_page_have_different_etags_and_vary_on_hx_request(night):
+def test_a_fragment_and_its_page_have_different_etags_and_vary_on_hx_request(played_night):
     client = Client()
-    meet = night.season.meets.get(number=1)
-    url = f"/leagues/{night.league.slug}/meets/{meet.pk}/"
+    meet = played_night.season.meets.get(number=1)
+    url = f"/leagues/{played_night.league.slug}/meets/{meet.pk}/"
 
     page = client.get(url)
     fragment = client.get(url, headers={"HX-Request": "true"})
@@ -117,22 +119,22 @@ def test_a_fragment_and_its_page_have_different_etags_and_vary_on_hx_request(nig
     assert fragment["Cache-Control"] == "no-cache"
 
 
-def test_a_signed_in_user_gets_his_own_private_etag(night):
-    url = f"/leagues/{night.league.slug}/"
+def test_a_signed_in_user_gets_his_own_private_etag(played_night):
+    url = f"/leagues/{played_night.league.slug}/"
     anonymous = Client().get(url)
     official = Client()
-    official.force_login(night.user)
+    official.force_login(played_night.user)
 
     own = official.get(url)
 
     assert (own["ETag"] != anonymous["ETag"], own["Cache-Control"]) == (True, "private, no-cache")
 
 
-def test_an_anonymous_etag_does_not_match_a_signed_in_page(night):
-    url = f"/leagues/{night.league.slug}/"
+def test_an_anonymous_etag_does_not_match_a_signed_in_page(played_night):
+    url = f"/leagues/{played_night.league.slug}/"
     anonymous = Client().get(url)
     official = Client()
-    official.force_login(night.user)
+    official.force_login(played_night.user)
 
     answer = official.get(url, headers={"If-None-Match": anonymous["ETag"]})
 
@@ -149,8 +151,8 @@ def test_an_api_read_with_a_malformed_id_is_refused_by_the_api_not_the_cache():
     assert answer.status_code in (404, 422)
 
 
-def test_a_post_is_never_answered_from_memory_or_with_304(night):
-    url = f"/leagues/{night.league.slug}/"
+def test_a_post_is_never_answered_from_memory_or_with_304(played_night):
+    url = f"/leagues/{played_night.league.slug}/"
     tag = Client().get(url)["ETag"]
 
     answer = Client().post(url, headers={"If-None-Match": tag})
@@ -158,10 +160,12 @@ def test_a_post_is_never_answered_from_memory_or_with_304(night):
     assert (answer.status_code, answer.has_header("ETag")) == (200, False)
 
 
-def test_a_page_gets_a_new_etag_each_quarter_hour_so_tonight_follows_the_clock(night, monkeypatch):
+def test_a_page_gets_a_new_etag_each_quarter_hour_so_tonight_follows_the_clock(
+    played_night, monkeypatch
+):
     # A league's "tonight" turns at its own midnight; every zone's offset is whole quarter
     # hours, so a tag that changes each quarter hour (UTC) never outlives the page's date.
-    url = f"/leagues/{night.league.slug}/"
+    url = f"/leagues/{played_night.league.slug}/"
     monkeypatch.setattr(http_cache.time, "time", lambda: 900.0 * 1000 + 899)
     before = Client().get(url)["ETag"]
     monkeypatch.setattr(http_cache.time, "time", lambda: 900.0 * 1001)
@@ -170,14 +174,16 @@ def test_a_page_gets_a_new_etag_each_quarter_hour_so_tonight_follows_the_clock(n
     assert before != after
 
 
-def test_the_revision_lookups_name_their_league_with_one_query(night, django_assert_num_queries):
-    meet = night.season.meets.get(number=1)
+def test_the_revision_lookups_name_their_league_with_one_query(
+    played_night, django_assert_num_queries
+):
+    meet = played_night.season.meets.get(number=1)
     game = night_.game(meet, 1, 1)
-    expected = m.League.objects.get(pk=night.league.pk).revision
+    expected = m.League.objects.get(pk=played_night.league.pk).revision
     with django_assert_num_queries(5):
         found = [
-            revisions.by_slug(night.league.slug),
-            revisions.by_season(night.season.pk),
+            revisions.by_slug(played_night.league.slug),
+            revisions.by_season(played_night.season.pk),
             revisions.by_meet(meet.pk),
             revisions.by_game(game.pk),
             revisions.by_group(game.group_id),
