@@ -32,7 +32,8 @@ ACCOUNT = {
     "manage_answer_invitation",
 }  # fmt: skip
 # The forms a scorekeeper may post (page, the submit button's `action`): his night's work.
-# A non-countable forfeit is an LO's (tests below, and tests/league/test_permission_matrix.py).
+# A non-countable forfeit is an LO's (tests/web/test_console_permissions.py, and
+# tests/league/services/test_permission_matrix.py).
 KEEPER_MAY = {("manage_forfeits", "forfeit"), ("manage_forfeits", "late")}
 # A text field the page leaves empty gets a value of its kind.
 EMPTY = {"number": "1", "date": "2026-01-20", "time": "19:00", "email": "dee@example.org"}
