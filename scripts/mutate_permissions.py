@@ -47,7 +47,7 @@ EQUIVALENT = {
 # (a mutant runs in seconds, not a minute).
 PYTEST = ["-x", "-q", "-p", "no:cacheprovider", "--no-migrations"]
 TESTS = [
-    "tests/league/test_permission_matrix.py",
+    "tests/league/services/test_permission_matrix.py",
     "tests/web/test_console_permissions.py",
 ]
 # The whole suite, as `make unit`'s first pass runs it (migrations included): every test but

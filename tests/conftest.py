@@ -1,4 +1,21 @@
-"""Shared test configuration: Hypothesis profiles (issue 34 §4).
+"""Shared test configuration: Hypothesis profiles (issue 34 §4), and the fixtures tests in
+more than one directory share (one place each, STYLE.md convention 18):
+
+- ``official``: a league official of a new league;
+- ``night``: a league of 8 players ranked IFPA 1..8 and 8 machines, no meet started yet
+  (`tests.league.league_night.Night`);
+- ``meet``: the night's meet 1 started (two groups of four);
+- ``golden``: the golden season (22 players, 10 closed meets) in the official's league;
+- ``seeded``: the golden season qualified for its playoff night, both seeding ties settled;
+- ``qualified``: seeded, and Ned withdrew (R6.6-b);
+- ``tuesday_official``: the official of league "tuesday" (Tuesday Flippers);
+- ``rated_tuesday_season``: the golden season in league "tuesday", no rating kept from before;
+- ``two_leagues``: two leagues side by side (`tests.league.two_leagues`);
+- ``media_root``: uploads in a directory of the test's own (a module asks for it with
+  ``pytest.mark.usefixtures``).
+
+A fixture one module alone uses stays in that module; fixtures one directory's modules share
+are in that directory's conftest.py.
 
 `make test` (and any plain pytest run) loads the profile ``test``: derandomized, so every run
 of one commit draws the same examples (each test's seed is fixed, derived from the test
@@ -12,7 +29,20 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
+from flipwell.league import models as m
+from flipwell.league.rate_limits import shared_cache
+from flipwell.league.selectors import ratings
+from flipwell.league.services.playoffs import (
+    qualify_for_playoffs,
+    record_seed_playoff,
+    record_withdrawal,
+)
+from tests import factories as f
 from tests.form_keys import KeyedClient
+from tests.golden import import_golden, tuesday_season
+from tests.league.league_night import Night, build_night, start
+from tests.league.two_leagues import build_two_leagues
+from tests.playoff_night import NIGHT, player
 
 CHAOS = os.environ.get("FLIPWELL_CHAOS", "").strip().lower() == "long"
 
@@ -51,3 +81,69 @@ def client() -> KeyedClient:
     """Django's test client, posting the console's forms with a form key the server issued
     (`tests.form_keys`), as a browser does."""
     return KeyedClient()
+
+
+@pytest.fixture
+def official(db) -> m.LeagueOfficial:
+    """A league official of a new league."""
+    return f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
+
+
+@pytest.fixture
+def night(db) -> Night:
+    """A league with 8 ranked players and 8 machines, no meet started yet."""
+    return build_night()
+
+
+@pytest.fixture
+def meet(night: Night) -> m.Meet:
+    """The night's meet 1, started: two groups of four on their first games."""
+    return start(night)
+
+
+@pytest.fixture
+def golden(official: m.LeagueOfficial) -> m.Season:
+    """The golden season (22 players, 10 closed meets) stored in the official's league."""
+    return import_golden(official, "Winter 2026")
+
+
+@pytest.fixture
+def seeded(golden: m.Season, official: m.LeagueOfficial) -> m.Season:
+    """Qualified, both seeding ties settled (R6.1-e, A39)."""
+    qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user)
+    record_seed_playoff(season=golden, order=[player("Dee"), player("Bea")], actor=official.user)
+    record_seed_playoff(season=golden, order=[player("Pia"), player("Hal")], actor=official.user)
+    return golden
+
+
+@pytest.fixture
+def qualified(seeded: m.Season, official: m.LeagueOfficial) -> m.Season:
+    """Seeded, and Ned withdrew (R6.6-b): QF1 is Ivy, Pia, Hal, Kim; QF2 Jon, Omar, Eli, Rae."""
+    record_withdrawal(season=seeded, player=player("Ned"), actor=official.user)
+    return seeded
+
+
+@pytest.fixture
+def rated_tuesday_season() -> m.Season:
+    """The golden season as "Winter 2026" of league "tuesday", no rating kept from before."""
+    ratings.forget()
+    return tuesday_season()
+
+
+@pytest.fixture
+def two_leagues():
+    """Two leagues (tests/league/two_leagues.py)."""
+    return build_two_leagues()
+
+
+@pytest.fixture
+def tuesday_official():
+    """The official of league "tuesday" (Tuesday Flippers)."""
+    return f.LeagueOfficialFactory(league__slug="tuesday", league__name="Tuesday Flippers")
+
+
+@pytest.fixture
+def media_root(settings, tmp_path):
+    """Uploaded files in a directory of the test's own, the shared cache emptied."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    shared_cache().clear()  # each game's refused photos are counted there

@@ -9,7 +9,16 @@ from flipwell.league import models as m
 from flipwell.league.services.season_files import import_season_file
 from tests import factories as f
 
-GOLDEN = json.loads((Path(__file__).parent / "data" / "golden_season.json").read_text())
+FILE = Path(__file__).parent / "data" / "golden_season.json"
+GOLDEN = json.loads(FILE.read_text())
+
+
+def golden_data() -> dict[str, object]:
+    """A fresh copy of the golden season file's data, for a module that changes its own."""
+    data: dict[str, object] = json.loads(FILE.read_text())
+    return data
+
+
 FIRST_MEET = datetime.date(2026, 1, 7)
 
 

@@ -62,12 +62,3 @@ def test_make_test_runs_hypothesis_derandomized():
     assert settings.default.derandomize
     assert settings.default.database is None
     assert not settings.get_profile("chaos").derandomize
-
-
-def test_make_test_runs_the_api_schema_derandomized(db):
-    """issue 34 §4: the schemathesis run in `make test` sends the same requests every run."""
-    from tests.api.test_schema import test_api_matches_its_schema
-
-    used = test_api_matches_its_schema.__wrapped__._hypothesis_internal_use_settings
-    assert used.derandomize
-    assert used.database is None

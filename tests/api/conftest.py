@@ -1,45 +1,16 @@
-"""Fixtures of the API tests: the golden season stored, a league night, tokens, a client."""
+"""Fixtures and helpers of the API tests: tokens, a client, JSON posts. The league night, the
+official and the golden season the API tests share with the others are in tests/conftest.py."""
 
 from __future__ import annotations
 
-import datetime
-import json
 import uuid
-from pathlib import Path
 
 import pytest
 from django.test import Client
 
 from flipwell.league import models as m
-from flipwell.league.services.season_files import import_season_file
 from flipwell.league.services.tokens import issue_api_token
-from tests import factories as f
-from tests.league.league_night import Night, build_night
-
-GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text())
-
-
-@pytest.fixture
-def official(db):
-    return f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
-
-
-@pytest.fixture
-def golden(official) -> m.Season:
-    """The golden season (22 players, 10 closed meets) stored in the official's league."""
-    return import_season_file(
-        league=official.league,
-        name="Winter 2026",
-        data=GOLDEN,
-        first_meet=datetime.date(2026, 1, 7),
-        actor=official.user,
-    )
-
-
-@pytest.fixture
-def night(db) -> Night:
-    """A league with 8 ranked players and 8 machines, no meet started yet."""
-    return build_night()
+from tests.league.league_night import game
 
 
 def bearer(secret: str) -> dict[str, str]:
@@ -71,3 +42,21 @@ def client() -> Client:
 def post(client: Client, url: str, body: object, secret: str):
     """POST a JSON body with the token and a new Idempotency-Key."""
     return client.post(url, body, content_type="application/json", **keyed(secret))
+
+
+@pytest.fixture
+def first_game(meet):
+    """Group 1's game 1 of the started meet."""
+    return game(meet, 1, 1)
+
+
+@pytest.fixture
+def night_secret(night):
+    """A token's secret of the night's league, every scope."""
+    return token(night.official)
+
+
+@pytest.fixture
+def manage_secret(night):
+    """A token's secret of the night's league, scope manage."""
+    return token(night.official, "manage")

@@ -11,14 +11,9 @@ from flipwell.league import models as m
 from flipwell.league.services.meet_machines.declarations import declare_machine_unplayable
 from tests import factories as f
 from tests.api.conftest import bearer, post, token
-from tests.league.league_night import game, next_game, play, start
+from tests.league.league_night import game, next_game, play
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def meet(night):
-    return start(night)
 
 
 @pytest.fixture

@@ -15,7 +15,8 @@ from flipwell.league import services
 from flipwell.league.players_csv import COLUMNS
 from flipwell.league.selectors.playoffs.bracket import playoff_bracket
 from tests import factories as f
-from tests.api.conftest import GOLDEN, bearer, token
+from tests.api.conftest import bearer, token
+from tests.golden import GOLDEN
 
 pytestmark = pytest.mark.django_db
 

@@ -7,14 +7,9 @@ import pytest
 from flipwell.league import models as m
 from tests import factories as f
 from tests.api.conftest import bearer, post, token
-from tests.league.league_night import build_night, game, start
+from tests.league.league_night import game, start
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def night():
-    return build_night()
 
 
 def _url(night, machine, rest=""):

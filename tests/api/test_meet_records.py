@@ -23,29 +23,14 @@ pytestmark = pytest.mark.django_db
 KINDS = ("forfeits", "malfunctions", "compensatory-games", "violations", "rulings")
 
 
-@pytest.fixture
-def meet(night):
-    return start(night)
+def _read(client, meet, kind, night_secret, **query):
+    return client.get(f"/api/v1/meets/{meet.pk}/{kind}", query, **bearer(night_secret))
 
 
-@pytest.fixture
-def first(meet):
-    return game(meet, 1, 1)
-
-
-@pytest.fixture
-def secret(night):
-    return token(night.official)
-
-
-def _read(client, meet, kind, secret, **query):
-    return client.get(f"/api/v1/meets/{meet.pk}/{kind}", query, **bearer(secret))
-
-
-def _catastrophic(night, first):
+def _catastrophic(night, first_game):
     """A catastrophic malfunction on players[3]'s first ball: a compensatory game is owed."""
     report_malfunction(
-        game=first,
+        game=first_game,
         player=night.players[3],
         ball=1,
         reason_code="power_loss",
@@ -54,22 +39,22 @@ def _catastrophic(night, first):
     )
 
 
-def test_forfeit_written_through_the_api_reads_back(client, night, meet, first, secret):
+def test_forfeit_written_through_the_api_reads_back(client, night, meet, first_game, night_secret):
     """§2.4, R2.4-g: the recorded forfeit, with its author, reason, note and countability."""
     written = post(
         client,
-        f"/api/v1/games/{first.pk}/forfeits",
+        f"/api/v1/games/{first_game.pk}/forfeits",
         {"player": night.players[2].pk, "reason": "late", "countable": False, "note": "Bus."},
-        secret,
+        night_secret,
     )
 
-    response = _read(client, meet, "forfeits", secret)
+    response = _read(client, meet, "forfeits", night_secret)
 
     assert (written.status_code, response.status_code) == (201, 200)
     (item,) = response.json()["results"]
     assert item["id"] == written.json()["id"]
     assert item["source"] == "recorded"
-    assert item["game"] == {"id": first.pk, "group": 1, "number": 1}
+    assert item["game"] == {"id": first_game.pk, "group": 1, "number": 1}
     assert item["player"] == {"id": night.players[2].pk, "name": str(night.players[2])}
     assert (item["reason"], item["countable"], item["note"]) == ("late", False, "Bus.")
     assert item["recorded_by"] == night.user.username
@@ -77,32 +62,36 @@ def test_forfeit_written_through_the_api_reads_back(client, night, meet, first, 
     assert response.json()["next"] is None
 
 
-def test_forfeit_of_a_score_sheet_reads_back_as_the_sheets(client, night, meet, first, secret):
+def test_forfeit_of_a_score_sheet_reads_back_as_the_sheets(
+    client, night, meet, first_game, night_secret
+):
     """R2.4-a: a player with no score on the counted sheet forfeits the game."""
     a = night.players
-    play(first, {a[0]: 900, a[1]: 50, a[2]: 30, a[3]: None})
+    play(first_game, {a[0]: 900, a[1]: 50, a[2]: 30, a[3]: None})
 
-    (item,) = _read(client, meet, "forfeits", secret).json()["results"]
+    (item,) = _read(client, meet, "forfeits", night_secret).json()["results"]
 
     assert (item["id"], item["source"], item["player"]["id"]) == (None, "score_sheet", a[3].pk)
     assert (item["reason"], item["recorded_by"], item["countable"]) == (None, None, True)
 
 
-def test_malfunction_written_through_the_api_reads_back(client, night, meet, first, secret):
+def test_malfunction_written_through_the_api_reads_back(
+    client, night, meet, first_game, night_secret
+):
     """§7.3: a forced tilt by a stuck ball is a major malfunction (R7.3-e)."""
     written = post(
         client,
-        f"/api/v1/games/{first.pk}/malfunctions",
+        f"/api/v1/games/{first_game.pk}/malfunctions",
         {
             "player": night.players[0].pk,
             "ball": 2,
             "reason_code": "forced_tilt_stuck_ball",
             "problem": "Ball stuck in the pop bumpers",
         },
-        secret,
+        night_secret,
     )
 
-    (item,) = _read(client, meet, "malfunctions", secret).json()["results"]
+    (item,) = _read(client, meet, "malfunctions", night_secret).json()["results"]
 
     assert item["id"] == written.json()["id"]
     assert (item["kind"], item["reason_code"], item["ball"]) == (
@@ -110,30 +99,33 @@ def test_malfunction_written_through_the_api_reads_back(client, night, meet, fir
         "forced_tilt_stuck_ball",
         2,
     )
-    assert (item["machine_id"], item["machine"]) == (first.machine_id, first.machine.title)
+    assert (item["machine_id"], item["machine"]) == (
+        first_game.machine_id,
+        first_game.machine.title,
+    )
     assert item["problem"] == "Ball stuck in the pop bumpers"
     assert item["recorded_by"] == night.user.username
-    assert item["game"]["id"] == first.pk
+    assert item["game"]["id"] == first_game.pk
 
 
 def test_compensatory_game_reads_back_with_the_score_the_fold_counts(
-    client, night, meet, first, secret
+    client, night, meet, first_game, night_secret
 ):
     """R7.3-m: the final score is the original plus the compensatory game's, less what the
     official subtracted (R7.3-n): read from the fold once the game's scores are confirmed."""
     a = night.players
-    _catastrophic(night, first)
-    request_compensatory_game(game=first, player=a[3], actor=night.user)
+    _catastrophic(night, first_game)
+    request_compensatory_game(game=first_game, player=a[3], actor=night.user)
     written = post(
         client,
-        f"/api/v1/games/{first.pk}/compensatory-games",
+        f"/api/v1/games/{first_game.pk}/compensatory-games",
         {"player": a[3].pk, "new_score": 90, "leading_subtracted": 5, "reason": "Lit jackpot"},
-        secret,
+        night_secret,
     )
-    before = _read(client, meet, "compensatory-games", secret).json()["results"]
-    play(first, {a[0]: 900, a[1]: 50, a[2]: 30, a[3]: 10})
+    before = _read(client, meet, "compensatory-games", night_secret).json()["results"]
+    play(first_game, {a[0]: 900, a[1]: 50, a[2]: 30, a[3]: 10})
 
-    (item,) = _read(client, meet, "compensatory-games", secret).json()["results"]
+    (item,) = _read(client, meet, "compensatory-games", night_secret).json()["results"]
 
     assert written.status_code == 201
     assert (before[0]["id"], before[0]["score"], before[0]["entered"]) == (
@@ -153,41 +145,43 @@ def test_compensatory_game_reads_back_with_the_score_the_fold_counts(
 
 
 def test_compensatory_game_granted_and_not_played_reads_back_waiting(
-    client, night, meet, first, secret
+    client, night, meet, first_game, night_secret
 ):
     """R7.3-p: a granted request is open until its score is recorded."""
-    _catastrophic(night, first)
+    _catastrophic(night, first_game)
     granted = post(
         client,
-        f"/api/v1/games/{first.pk}/compensatory-requests",
+        f"/api/v1/games/{first_game.pk}/compensatory-requests",
         {"player": night.players[3].pk},
-        secret,
+        night_secret,
     )
 
-    (item,) = _read(client, meet, "compensatory-games", secret).json()["results"]
+    (item,) = _read(client, meet, "compensatory-games", night_secret).json()["results"]
 
     assert (item["request_id"], item["balls"]) == (granted.json()["id"], granted.json()["balls"])
     assert (item["id"], item["new_score"], item["score"]) == (None, None, None)
 
 
-def test_violation_reads_back_with_the_penalty_the_fold_decides(client, night, meet, first, secret):
+def test_violation_reads_back_with_the_penalty_the_fold_decides(
+    client, night, meet, first_game, night_secret
+):
     """§8.5, R8.5-a, R8.5-b: detrimental conduct is serious: offense 1, a game forfeited; the
     read gives the fold's decision, the same as the write's answer."""
     a = night.players
-    play(first, {a[0]: 900, a[1]: 50, a[2]: 30, a[3]: 10})
+    play(first_game, {a[0]: 900, a[1]: 50, a[2]: 30, a[3]: 10})
     written = post(
         client,
         f"/api/v1/meets/{meet.pk}/violations",
         {
             "player": a[1].pk,
             "kind": "detrimental_conduct",
-            "game": first.pk,
+            "game": first_game.pk,
             "reason": "Seen by the LO",
         },
-        secret,
+        night_secret,
     ).json()
 
-    (item,) = _read(client, meet, "violations", secret).json()["results"]
+    (item,) = _read(client, meet, "violations", night_secret).json()["results"]
 
     assert item["id"] == written["violation_id"]
     assert (item["kind"], item["serious"], item["reason"]) == (
@@ -195,7 +189,7 @@ def test_violation_reads_back_with_the_penalty_the_fold_decides(client, night, m
         True,
         "Seen by the LO",
     )
-    assert item["game"] == {"id": first.pk, "group": 1, "number": 1}
+    assert item["game"] == {"id": first_game.pk, "group": 1, "number": 1}
     assert item["recorded_by"] == night.user.username
     penalty = item["penalty"]
     assert (penalty["offense"], penalty["effect"], penalty["game"]) == (
@@ -207,66 +201,70 @@ def test_violation_reads_back_with_the_penalty_the_fold_decides(client, night, m
     assert penalty["rules"] == written["rules"]
 
 
-def test_turn_ruling_written_through_the_api_reads_back(client, night, meet, first, secret):
+def test_turn_ruling_written_through_the_api_reads_back(
+    client, night, meet, first_game, night_secret
+):
     """R7.5-a: a slow-play warning, with the official's reason."""
     written = post(
         client,
-        f"/api/v1/games/{first.pk}/slow-play-warnings",
+        f"/api/v1/games/{first_game.pk}/slow-play-warnings",
         {"player": night.players[0].pk, "reason": "Took two minutes to plunge."},
-        secret,
+        night_secret,
     )
 
-    (item,) = _read(client, meet, "rulings", secret).json()["results"]
+    (item,) = _read(client, meet, "rulings", night_secret).json()["results"]
 
     assert written.status_code == 201
     assert (item["id"], item["kind"]) == (written.json()["id"], "slow_play_warning")
     assert item["reason"] == "Took two minutes to plunge."
     assert item["player"]["id"] == night.players[0].pk
-    assert item["game"]["id"] == first.pk
+    assert item["game"]["id"] == first_game.pk
     assert item["recorded_by"] == night.user.username
 
 
-def test_rulings_list_an_officials_ruling_about_a_game(client, night, meet, first, secret):
+def test_rulings_list_an_officials_ruling_about_a_game(
+    client, night, meet, first_game, night_secret
+):
     """R2.4-g: a forfeit designated not countable is an official's ruling about the game."""
     post(
         client,
-        f"/api/v1/games/{first.pk}/forfeits",
+        f"/api/v1/games/{first_game.pk}/forfeits",
         {"player": night.players[2].pk, "countable": False, "note": "Ill."},
-        secret,
+        night_secret,
     )
 
-    (item,) = _read(client, meet, "rulings", secret).json()["results"]
+    (item,) = _read(client, meet, "rulings", night_secret).json()["results"]
 
     assert (item["kind"], item["reason"]) == ("forfeit_not_countable", "Ill.")
-    assert (item["game"]["id"], item["player"]["id"]) == (first.pk, night.players[2].pk)
+    assert (item["game"]["id"], item["player"]["id"]) == (first_game.pk, night.players[2].pk)
 
 
-def test_meet_records_are_pages_with_a_next_link(client, night, meet, first, secret):
+def test_meet_records_are_pages_with_a_next_link(client, night, meet, first_game, night_secret):
     """Every list is a page: three forfeits, two a page."""
     for player in night.players[:3]:
-        post(client, f"/api/v1/games/{first.pk}/forfeits", {"player": player.pk}, secret)
+        post(client, f"/api/v1/games/{first_game.pk}/forfeits", {"player": player.pk}, night_secret)
 
-    first_page = _read(client, meet, "forfeits", secret, limit=2).json()
-    second_page = client.get(first_page["next"], **bearer(secret)).json()
+    first_page = _read(client, meet, "forfeits", night_secret, limit=2).json()
+    second_page = client.get(first_page["next"], **bearer(night_secret)).json()
 
     read = [i["player"]["id"] for i in first_page["results"] + second_page["results"]]
     assert (len(first_page["results"]), second_page["next"]) == (2, None)
     assert sorted(read) == sorted(p.pk for p in night.players[:3])
 
 
-def test_meet_records_of_table_rows_are_pages_by_id(client, night, meet, first, secret):
+def test_meet_records_of_table_rows_are_pages_by_id(client, night, meet, first_game, night_secret):
     """The malfunctions' pages follow their ids: the second starts after the first's last."""
     for ball in (1, 2, 3):
         report_malfunction(
-            game=first,
+            game=first_game,
             player=night.players[0],
             ball=ball,
             reason_code="forced_tilt_stuck_ball",
             actor=night.user,
         )
 
-    first_page = _read(client, meet, "malfunctions", secret, limit=2).json()
-    second_page = client.get(first_page["next"], **bearer(secret)).json()
+    first_page = _read(client, meet, "malfunctions", night_secret, limit=2).json()
+    second_page = client.get(first_page["next"], **bearer(night_secret)).json()
 
     assert [i["ball"] for i in first_page["results"] + second_page["results"]] == [1, 2, 3]
     assert second_page["next"] is None
@@ -292,8 +290,8 @@ def test_meet_records_with_another_leagues_token_are_refused(client, meet, kind)
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_meet_records_of_no_meet_are_404(client, secret, kind):
-    response = client.get(f"/api/v1/meets/999999/{kind}", **bearer(secret))
+def test_meet_records_of_no_meet_are_404(client, night_secret, kind):
+    response = client.get(f"/api/v1/meets/999999/{kind}", **bearer(night_secret))
 
     assert response.status_code == 404
 
@@ -316,14 +314,14 @@ def test_meet_records_scopes(client, night, meet, kind, status):
     assert _read(client, meet, kind, scores_only).status_code == status
 
 
-def _queries(client, meet, kind, secret) -> int:
+def _queries(client, meet, kind, night_secret) -> int:
     with CaptureQueriesContext(connection) as captured:
-        response = _read(client, meet, kind, secret)
+        response = _read(client, meet, kind, night_secret)
     assert response.status_code == 200
     return len(captured.captured_queries)
 
 
-def _record_everything(client, night, meet, secret, many):
+def _record_everything(client, night, meet, night_secret, many):
     """Each kind of record `many` times: forfeits and violations in group 2, malfunctions,
     turn rulings and compensatory games in group 1."""
     ones, twos = (
@@ -352,7 +350,7 @@ def _record_everything(client, night, meet, secret, many):
     )
     writes += [(f"/games/{first.pk}/compensatory-requests", {"player": p.pk}) for p in ones[:many]]
     for path, body in writes:
-        assert post(client, f"/api/v1{path}", body, secret).status_code == 201, (path, body)
+        assert post(client, f"/api/v1{path}", body, night_secret).status_code == 201, (path, body)
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -371,14 +369,19 @@ def test_meet_records_run_a_fixed_number_of_queries(client, kind):
     assert counts[0] == counts[1]
 
 
-def test_rulings_list_a_ruling_about_the_meet_as_a_whole(client, night, meet, first, secret):
+def test_rulings_list_a_ruling_about_the_meet_as_a_whole(
+    client, night, meet, first_game, night_secret
+):
     """A52: closing a meet with unfinished business is the official's ruling about the meet;
     it reads back with no game."""
     closed = post(
-        client, f"/api/v1/meets/{meet.pk}/close", {"override_reason": "Venue closing."}, secret
+        client,
+        f"/api/v1/meets/{meet.pk}/close",
+        {"override_reason": "Venue closing."},
+        night_secret,
     )
 
-    items = _read(client, meet, "rulings", secret).json()["results"]
+    items = _read(client, meet, "rulings", night_secret).json()["results"]
 
     assert closed.status_code == 200, closed.content
     (item,) = [i for i in items if i["kind"] == "meet_closed_unfinished"]

@@ -12,20 +12,13 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
 from flipwell.league import models as m
-from flipwell.league.rate_limits import shared_cache
 from flipwell.league.services.tokens import revoke_api_token
 from tests import factories as f
 from tests import photo_files as pf
 from tests.api.conftest import bearer, token
 from tests.league.league_night import game, start
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _media(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
-    shared_cache().clear()  # each game's refused photos are counted there
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("media_root")]
 
 
 def send(client, game_id: int, secret: str, content: bytes, key: str = "", **fields):

@@ -12,7 +12,7 @@ import pytest
 from flipwell.league import models as m
 from flipwell.league.services.season_files import import_season_file
 from tests import factories as f
-from tests.api.conftest import GOLDEN
+from tests.golden import GOLDEN
 
 BARE_KEY = re.compile(r"^\d|(?:bonus to|and|between) \d|\d's\b")
 """A player id where an explanation puts a player: the rules' keys are the database ids."""

@@ -24,7 +24,7 @@ from flipwell.league.refusals import CODES
 from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.services.malfunctions.compensatory import request_compensatory_game
 from flipwell.league.services.malfunctions.report import report_malfunction
-from tests.api.conftest import post, token
+from tests.api.conftest import post
 from tests.league.league_night import game, play, start
 
 SERVICES = Path(services.__file__).parent
@@ -185,33 +185,30 @@ def _next_game(schema_codes):
 # --- over HTTP -------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def secret(night):
-    return token(night.official)
-
-
 def _error(response):
     body = response.json()["error"]
     return response.status_code, body["code"], sorted(body["fields"])
 
 
 @pytest.mark.django_db
-def test_starting_a_meet_before_its_day_is_409_about_the_request(client, night, secret):
+def test_starting_a_meet_before_its_day_is_409_about_the_request(client, night, night_secret):
     """issue 34 §1: it was a 422 `invalid` on a `date` field the request never sent."""
     ahead = datetime.date.today() + datetime.timedelta(days=14)
     m.Meet.objects.create(season=night.season, number=1, date=ahead)
 
-    response = post(client, f"/api/v1/seasons/{night.season.pk}/meets/start", {"number": 1}, secret)
+    response = post(
+        client, f"/api/v1/seasons/{night.season.pk}/meets/start", {"number": 1}, night_secret
+    )
 
     assert _error(response) == (409, "meet_not_today", [WHOLE_REQUEST])
     assert "it can start on that day, not before" in response.json()["error"]["message"]
 
 
 @pytest.mark.django_db
-def test_closing_an_unfinished_meet_is_409_meet_unfinished(client, night, secret):
+def test_closing_an_unfinished_meet_is_409_meet_unfinished(client, night, night_secret):
     meet = start(night)
 
-    response = post(client, f"/api/v1/meets/{meet.pk}/close", {}, secret)
+    response = post(client, f"/api/v1/meets/{meet.pk}/close", {}, night_secret)
 
     assert _error(response)[:2] == (409, "meet_unfinished")
     assert m.Meet.objects.get(pk=meet.pk).status == m.Meet.Status.OPEN
@@ -229,7 +226,7 @@ def _catastrophic(night, first):
 
 
 @pytest.mark.django_db
-def test_a_repeated_compensatory_game_is_409_like_a_repeated_forfeit(client, night, secret):
+def test_a_repeated_compensatory_game_is_409_like_a_repeated_forfeit(client, night, night_secret):
     """issue 34 §1: a repeated forfeit was a 409, a repeated compensatory game a 422."""
     first = game(start(night), 1, 1)
     _catastrophic(night, first)
@@ -237,11 +234,13 @@ def test_a_repeated_compensatory_game_is_409_like_a_repeated_forfeit(client, nig
     url = f"/api/v1/games/{first.pk}"
     body = {"player": night.players[3].pk, "new_score": 90}
 
-    again = post(client, f"{url}/compensatory-requests", {"player": night.players[3].pk}, secret)
-    recorded = post(client, f"{url}/compensatory-games", body, secret)
-    twice = post(client, f"{url}/compensatory-games", body, secret)
-    post(client, f"{url}/forfeits", {"player": night.players[2].pk}, secret)
-    forfeit = post(client, f"{url}/forfeits", {"player": night.players[2].pk}, secret)
+    again = post(
+        client, f"{url}/compensatory-requests", {"player": night.players[3].pk}, night_secret
+    )
+    recorded = post(client, f"{url}/compensatory-games", body, night_secret)
+    twice = post(client, f"{url}/compensatory-games", body, night_secret)
+    post(client, f"{url}/forfeits", {"player": night.players[2].pk}, night_secret)
+    forfeit = post(client, f"{url}/forfeits", {"player": night.players[2].pk}, night_secret)
 
     assert _error(again) == (409, "compensatory_already_granted", ["player"])
     assert recorded.status_code == 201
@@ -250,7 +249,7 @@ def test_a_repeated_compensatory_game_is_409_like_a_repeated_forfeit(client, nig
 
 
 @pytest.mark.django_db
-def test_a_machine_the_rules_forbid_is_422_machine_not_allowed(client, night, secret):
+def test_a_machine_the_rules_forbid_is_422_machine_not_allowed(client, night, night_secret):
     """R5-d: a group does not play a machine twice in a match."""
     meet = start(night)
     a = night.players
@@ -262,14 +261,14 @@ def test_a_machine_the_rules_forbid_is_422_machine_not_allowed(client, night, se
         client,
         f"/api/v1/groups/{played.group_id}/next-game",
         {"machine": played.machine_id, "chosen_by": picker},
-        secret,
+        night_secret,
     )
 
     assert _error(response) == (422, "machine_not_allowed", ["machine"])
 
 
 @pytest.mark.django_db
-def test_a_player_not_in_the_group_is_named_on_scores_n_player(client, night, secret):
+def test_a_player_not_in_the_group_is_named_on_scores_n_player(client, night, night_secret):
     """issue 34 §1: an unknown or non-member player inside scores[] was reported on
     `scores`, not on `scores.N.player` as the README says."""
     first = game(start(night), 1, 1)
@@ -282,13 +281,13 @@ def test_a_player_not_in_the_group_is_named_on_scores_n_player(client, night, se
         client,
         f"/api/v1/games/{first.pk}/scores",
         {**sheet, "scores": [*lines, {"player": stranger.pk, "machine_score": 1}]},
-        secret,
+        night_secret,
     )
     unknown = post(
         client,
         f"/api/v1/games/{first.pk}/scores",
         {**sheet, "scores": [*lines, {"player": 10**9, "machine_score": 1}]},
-        secret,
+        night_secret,
     )
 
     assert _error(strange) == (422, "not_in_group", ["scores.3.player"])
@@ -296,7 +295,7 @@ def test_a_player_not_in_the_group_is_named_on_scores_n_player(client, night, se
 
 
 @pytest.mark.django_db
-def test_a_body_level_schema_error_is_under_request(client, night, secret):
+def test_a_body_level_schema_error_is_under_request(client, night, night_secret):
     """issue 34 §1: body-level errors were keyed `__all__`, a name no document gave."""
     first = game(start(night), 1, 1)
     member = first.group.members.order_by("position").first().player_id
@@ -309,7 +308,7 @@ def test_a_body_level_schema_error_is_under_request(client, night, secret):
             "idempotency_key": "k",
             "scores": [{"player": member, "machine_score": 1}] * 2,
         },
-        secret,
+        night_secret,
     )
 
     assert response.status_code == 422

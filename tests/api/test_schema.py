@@ -91,3 +91,10 @@ def _headers_made_wrong(case) -> bool:
     out among them): adding ours would make a request it counts as invalid a valid one."""
     info = (case.meta.components if case.meta else {}).get(ParameterLocation.HEADER)
     return info is not None and info.mode.is_negative
+
+
+def test_make_test_runs_the_api_schema_derandomized(db):
+    """issue 34 §4: the schemathesis run in `make test` sends the same requests every run."""
+    used = test_api_matches_its_schema.__wrapped__._hypothesis_internal_use_settings
+    assert used.derandomize
+    assert used.database is None

@@ -14,7 +14,6 @@ from tests.api.conftest import bearer, post, token
 from tests.league.two_leagues import (
     TUESDAY_ADDRESS,
     WEDNESDAY_ADDRESS,
-    build_two_leagues,
     official_of_both,
 )
 
@@ -27,21 +26,16 @@ MERGE_REFUSED = (
 
 
 @pytest.fixture
-def two():
-    return build_two_leagues()
-
-
-@pytest.fixture
-def secret(two):
-    return token(two.wednesday_official, "read_private", "manage")
+def secret(two_leagues):
+    return token(two_leagues.wednesday_official, "read_private", "manage")
 
 
 def test_notices_endpoint_of_a_shared_player_reads_and_sets_only_the_leagues_own(
-    client, two, secret
+    client, two_leagues, secret
 ):
     """issue 26 §1: GET /leagues/wednesday/players/<Dee>/notices answered Tuesday's address,
     and PUT overwrote it."""
-    url = f"/api/v1/leagues/wednesday/players/{two.dee.pk}/notices"
+    url = f"/api/v1/leagues/wednesday/players/{two_leagues.dee.pk}/notices"
 
     read = client.get(url, **bearer(secret))
     written = client.put(
@@ -51,8 +45,8 @@ def test_notices_endpoint_of_a_shared_player_reads_and_sets_only_the_leagues_own
         **bearer(secret),
     )
     tuesday = client.get(
-        f"/api/v1/leagues/tuesday/players/{two.dee.pk}/notices",
-        **bearer(token(two.tuesday_official, "read_private")),
+        f"/api/v1/leagues/tuesday/players/{two_leagues.dee.pk}/notices",
+        **bearer(token(two_leagues.tuesday_official, "read_private")),
     )
 
     assert (read.status_code, read.json()["email"], read.json()["kinds"]) == (200, "", [])
@@ -63,33 +57,39 @@ def test_notices_endpoint_of_a_shared_player_reads_and_sets_only_the_leagues_own
     )
 
 
-def test_register_player_endpoint_by_name_never_matches_another_leagues_player(client, two, secret):
+def test_register_player_endpoint_by_name_never_matches_another_leagues_player(
+    client, two_leagues, secret
+):
     """issue 26 §1: a name posted to Wednesday's season reached Tuesday's player."""
     eve = f.SeasonEntryFactory(
-        season=two.tuesday_season, player__first_name="Eve", player__last_name="Ames"
+        season=two_leagues.tuesday_season, player__first_name="Eve", player__last_name="Ames"
     ).player
 
     response = post(
         client,
-        f"/api/v1/seasons/{two.wednesday_season.pk}/players",
+        f"/api/v1/seasons/{two_leagues.wednesday_season.pk}/players",
         {"first_name": "Eve", "last_name": "Ames"},
         secret,
     )
 
     assert response.status_code == 201
-    entered = m.SeasonEntry.objects.get(season=two.wednesday_season, player__last_name="Ames")
+    entered = m.SeasonEntry.objects.get(
+        season=two_leagues.wednesday_season, player__last_name="Ames"
+    )
     assert entered.player != eve
 
 
-def test_import_players_endpoint_by_name_never_matches_another_leagues_player(client, two, secret):
+def test_import_players_endpoint_by_name_never_matches_another_leagues_player(
+    client, two_leagues, secret
+):
     """issue 26 §1: a roster CSV posted to Wednesday's season reached Tuesday's players."""
     eve = f.SeasonEntryFactory(
-        season=two.tuesday_season, player__first_name="Eve", player__last_name="Ames"
+        season=two_leagues.tuesday_season, player__first_name="Eve", player__last_name="Ames"
     ).player
 
     response = post(
         client,
-        f"/api/v1/seasons/{two.wednesday_season.pk}/players/import",
+        f"/api/v1/seasons/{two_leagues.wednesday_season.pk}/players/import",
         {"csv": "first_name,last_name,ifpa_number,ifpa_rank\nEve,Ames,,\n"},
         secret,
     )
@@ -99,26 +99,38 @@ def test_import_players_endpoint_by_name_never_matches_another_leagues_player(cl
     assert len(response.json()["created_players"]) == 1
 
 
-def test_merge_players_endpoint_of_a_player_of_another_league_is_403_naming_it(client, two, secret):
+def test_merge_players_endpoint_of_a_player_of_another_league_is_403_naming_it(
+    client, two_leagues, secret
+):
     """issue 26 §1: Wednesday's token merged Tuesday's Dee into Wednesday's Dee Kruz."""
     response = post(
         client,
         "/api/v1/leagues/wednesday/player-merges",
-        {"kept_player_id": two.kruz.pk, "merged_player_id": two.dee.pk, "reason": "Same."},
+        {
+            "kept_player_id": two_leagues.kruz.pk,
+            "merged_player_id": two_leagues.dee.pk,
+            "reason": "Same.",
+        },
         secret,
     )
 
     assert response.status_code == 403
     assert response.json()["error"]["message"] == MERGE_REFUSED
     assert m.PlayerMerge.objects.count() == 0
-    assert client.get(f"/leagues/tuesday/players/{two.dee.pk}/").status_code == 200
+    assert client.get(f"/leagues/tuesday/players/{two_leagues.dee.pk}/").status_code == 200
 
 
-def test_undo_player_merge_endpoint_of_a_player_of_another_league_is_403(client, two, secret):
+def test_undo_player_merge_endpoint_of_a_player_of_another_league_is_403(
+    client, two_leagues, secret
+):
     """issue 26 §1: an undo changes Tuesday's pages too."""
-    both = official_of_both(two)
+    both = official_of_both(two_leagues)
     merge = merge_players(
-        league=two.wednesday, kept=two.kruz, merged=two.dee, reason="Same.", actor=both.user
+        league=two_leagues.wednesday,
+        kept=two_leagues.kruz,
+        merged=two_leagues.dee,
+        reason="Same.",
+        actor=both.user,
     )
 
     response = post(

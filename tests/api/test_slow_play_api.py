@@ -8,56 +8,49 @@ import pytest
 
 from flipwell.api.api import api
 from flipwell.league import models as m
-from tests.api.conftest import bearer, post, token
-from tests.league.league_night import game, start
+from tests.api.conftest import bearer, post
 
 pytestmark = pytest.mark.django_db
 
 PATH = "/api/v1/games/{game_id}/slow-play-warnings"
 
 
-@pytest.fixture
-def first(night):
-    return game(start(night), 1, 1)
+def _url(first_game) -> str:
+    return PATH.format(game_id=first_game.pk)
 
 
-@pytest.fixture
-def secret(night):
-    return token(night.official, "manage")
+def _member(first_game, position: int = 2) -> m.Player:
+    return first_game.group.members.get(position=position).player
 
 
-def _url(first) -> str:
-    return PATH.format(game_id=first.pk)
+def test_slow_play_warning_is_201_with_the_ruling(client, night, first_game, manage_secret):
+    player = _member(first_game)
 
-
-def _member(first, position: int = 2) -> m.Player:
-    return first.group.members.get(position=position).player
-
-
-def test_slow_play_warning_is_201_with_the_ruling(client, night, first, secret):
-    player = _member(first)
-
-    response = post(client, _url(first), {"player": player.pk, "reason": "Slow"}, secret)
+    response = post(
+        client, _url(first_game), {"player": player.pk, "reason": "Slow"}, manage_secret
+    )
 
     assert response.status_code == 201, response.content
     ruling = m.Ruling.objects.get(kind="slow_play_warning")
     body = response.json()
     assert {k: body[k] for k in ("id", "game_id", "player_id", "reason", "official_involved")} == {
         "id": ruling.pk,
-        "game_id": first.pk,
+        "game_id": first_game.pk,
         "player_id": player.pk,
         "reason": "Slow",
         "official_involved": False,
     }
-    assert response["Location"].endswith(f"/api/v1/games/{first.pk}")
+    assert response["Location"].endswith(f"/api/v1/games/{first_game.pk}")
 
 
 def test_slow_play_warning_of_a_player_outside_the_group_is_422_on_player(
-    client, night, first, secret
+    client, night, first_game, manage_secret
 ):
     outsider = night.players[7]
 
-    response = post(client, _url(first), {"player": outsider.pk, "reason": "Slow"}, secret)
+    response = post(
+        client, _url(first_game), {"player": outsider.pk, "reason": "Slow"}, manage_secret
+    )
 
     assert response.status_code == 422
     assert list(response.json()["error"]["fields"]) == ["player"]
@@ -73,22 +66,22 @@ def test_slow_play_warning_of_a_player_outside_the_group_is_422_on_player(
     ],
 )
 def test_slow_play_warning_without_a_field_is_422_naming_it(
-    client, night, first, secret, body, field
+    client, night, first_game, manage_secret, body, field
 ):
-    response = post(client, _url(first), body, secret)
+    response = post(client, _url(first_game), body, manage_secret)
 
     assert response.status_code == 422
     assert field in response.json()["error"]["fields"]
 
 
 def test_slow_play_warning_retried_with_its_key_is_replayed_and_recorded_once(
-    client, night, first, secret
+    client, night, first_game, manage_secret
 ):
-    body = {"player": _member(first).pk, "reason": "Slow"}
-    headers = {**bearer(secret), "HTTP_IDEMPOTENCY_KEY": "slow-1"}
+    body = {"player": _member(first_game).pk, "reason": "Slow"}
+    headers = {**bearer(manage_secret), "HTTP_IDEMPOTENCY_KEY": "slow-1"}
 
-    sent = client.post(_url(first), body, content_type="application/json", **headers)
-    again = client.post(_url(first), body, content_type="application/json", **headers)
+    sent = client.post(_url(first_game), body, content_type="application/json", **headers)
+    again = client.post(_url(first_game), body, content_type="application/json", **headers)
 
     assert (sent.status_code, again.status_code) == (201, 201)
     assert again.content == sent.content

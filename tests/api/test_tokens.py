@@ -1,6 +1,6 @@
 """API tokens: a revoked one no longer authenticates, the commands issue and revoke them.
 
-The services themselves are tested in tests/league/test_tokens.py.
+The services themselves are tested in tests/league/services/test_tokens.py.
 """
 
 from __future__ import annotations

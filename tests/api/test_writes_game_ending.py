@@ -6,20 +6,9 @@ from __future__ import annotations
 import pytest
 
 from flipwell.league import models as m
-from tests.api.conftest import post, token
-from tests.league.league_night import game, start
+from tests.api.conftest import post
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def first(night):
-    return game(start(night), 1, 1)
-
-
-@pytest.fixture
-def secret(night):
-    return token(night.official, "manage")
 
 
 def _owed(response):
@@ -29,14 +18,14 @@ def _owed(response):
     ]
 
 
-def test_report_slam_tilt_r8_4_a_slammer_owed_nothing(client, night, first, secret):
+def test_report_slam_tilt_r8_4_a_slammer_owed_nothing(client, night, first_game, manage_secret):
     a = night.players
 
     response = post(
         client,
-        f"/api/v1/games/{first.pk}/malfunctions",
+        f"/api/v1/games/{first_game.pk}/malfunctions",
         {"player": a[1].pk, "ball": 2, "reason_code": "slam_tilt", "slammer": a[2].pk},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 201, response.json()
@@ -49,45 +38,45 @@ def test_report_slam_tilt_r8_4_a_slammer_owed_nothing(client, night, first, secr
     assert not m.Malfunction.objects.filter(player=a[2]).exists()
 
 
-def test_report_power_loss_r7_3_l_extra_balls_collected(client, night, first, secret):
+def test_report_power_loss_r7_3_l_extra_balls_collected(client, night, first_game, manage_secret):
     a = night.players
 
     response = post(
         client,
-        f"/api/v1/games/{first.pk}/malfunctions",
+        f"/api/v1/games/{first_game.pk}/malfunctions",
         {"player": a[1].pk, "ball": 2, "reason_code": "power_loss",
          "extra_balls": [{"player": a[3].pk, "collected": 1}]},
-        secret,
+        manage_secret,
     )  # fmt: skip
 
     assert response.status_code == 201, response.json()
     assert _owed(response)[3] == (a[3].pk, [2, 3, 4], 3, 1, False)
 
 
-def test_report_extra_balls_of_a_player_twice_refused(client, night, first, secret):
+def test_report_extra_balls_of_a_player_twice_refused(client, night, first_game, manage_secret):
     a = night.players
 
     response = post(
         client,
-        f"/api/v1/games/{first.pk}/malfunctions",
+        f"/api/v1/games/{first_game.pk}/malfunctions",
         {"player": a[1].pk, "ball": 2, "reason_code": "power_loss",
          "extra_balls": [{"player": a[3].pk, "collected": 1},
                          {"player": a[3].pk, "collected": 0}]},
-        secret,
+        manage_secret,
     )  # fmt: skip
 
     assert response.status_code == 422
     assert m.Malfunction.objects.count() == 0
 
 
-def test_report_slammer_of_a_fire_refused_r8_4_a(client, night, first, secret):
+def test_report_slammer_of_a_fire_refused_r8_4_a(client, night, first_game, manage_secret):
     a = night.players
 
     response = post(
         client,
-        f"/api/v1/games/{first.pk}/malfunctions",
+        f"/api/v1/games/{first_game.pk}/malfunctions",
         {"player": a[1].pk, "ball": 2, "reason_code": "fire", "slammer": a[1].pk},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 422

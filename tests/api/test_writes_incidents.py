@@ -14,72 +14,57 @@ from flipwell.league.services.malfunctions.report import report_malfunction
 from flipwell.league.services.meet_machines.declarations import declare_machine_unplayable
 from flipwell.league.services.violations.penalties import record_violation
 from tests import factories as f
-from tests.api.conftest import post, token
-from tests.league.league_night import game, play, start
+from tests.api.conftest import post
+from tests.league.league_night import play
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def meet(night):
-    return start(night)
-
-
-@pytest.fixture
-def first(meet):
-    return game(meet, 1, 1)
-
-
-@pytest.fixture
-def played(night, first):
+def played(night, first_game):
     a = night.players
-    play(first, {a[0]: 900, a[1]: 50, a[2]: 30, a[3]: 10})
-    return first
+    play(first_game, {a[0]: 900, a[1]: 50, a[2]: 30, a[3]: 10})
+    return first_game
 
 
-@pytest.fixture
-def secret(night):
-    return token(night.official, "manage")
-
-
-def test_record_late_join(client, night, first, secret):
+def test_record_late_join(client, night, first_game, manage_secret):
     response = post(
         client,
-        f"/api/v1/games/{first.pk}/late-joins",
+        f"/api/v1/games/{first_game.pk}/late-joins",
         {
             "player": night.players[3].pk,
             "machine_allows_joining": True,
             "last_player_not_past_ball_1": True,
         },
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 201
     assert (response.json()["may_join"], response.json()["forfeit"]) == (True, False)
 
 
-def test_record_late_join_outside_the_group_refused(client, night, first, secret):
+def test_record_late_join_outside_the_group_refused(client, night, first_game, manage_secret):
     response = post(
         client,
-        f"/api/v1/games/{first.pk}/late-joins",
+        f"/api/v1/games/{first_game.pk}/late-joins",
         {
             "player": night.players[7].pk,
             "machine_allows_joining": True,
             "last_player_not_past_ball_1": True,
         },
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 422
     assert m.LateJoin.objects.count() == 0
 
 
-def test_report_malfunction(client, night, first, secret):
+def test_report_malfunction(client, night, first_game, manage_secret):
     response = post(
         client,
-        f"/api/v1/games/{first.pk}/malfunctions",
+        f"/api/v1/games/{first_game.pk}/malfunctions",
         {"player": night.players[0].pk, "ball": 1, "reason_code": "forced_tilt_stuck_ball"},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 201
@@ -91,33 +76,33 @@ def test_report_malfunction(client, night, first, secret):
     )
 
 
-def test_report_malfunction_other_without_note_refused(client, night, first, secret):
+def test_report_malfunction_other_without_note_refused(client, night, first_game, manage_secret):
     response = post(
         client,
-        f"/api/v1/games/{first.pk}/malfunctions",
+        f"/api/v1/games/{first_game.pk}/malfunctions",
         {"player": night.players[0].pk, "ball": 1, "reason_code": "other", "kind": "major"},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 422
     assert list(response.json()["error"]["fields"]) == ["note"]
 
 
-def test_report_malfunction_unknown_reason_is_422(client, night, first, secret):
+def test_report_malfunction_unknown_reason_is_422(client, night, first_game, manage_secret):
     response = post(
         client,
-        f"/api/v1/games/{first.pk}/malfunctions",
+        f"/api/v1/games/{first_game.pk}/malfunctions",
         {"player": night.players[0].pk, "ball": 1, "reason_code": "gremlins"},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 422
     assert list(response.json()["error"]["fields"]) == ["reason_code"]
 
 
-def _catastrophic(night, first):
+def _catastrophic(night, first_game):
     report_malfunction(
-        game=first,
+        game=first_game,
         player=night.players[3],
         ball=1,
         reason_code="power_loss",
@@ -126,14 +111,14 @@ def _catastrophic(night, first):
     )
 
 
-def test_request_compensatory_game(client, night, first, secret):
-    _catastrophic(night, first)
+def test_request_compensatory_game(client, night, first_game, manage_secret):
+    _catastrophic(night, first_game)
 
     response = post(
         client,
-        f"/api/v1/games/{first.pk}/compensatory-requests",
+        f"/api/v1/games/{first_game.pk}/compensatory-requests",
         {"player": night.players[3].pk},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 201
@@ -141,84 +126,88 @@ def test_request_compensatory_game(client, night, first, secret):
     assert response.json()["balls"] >= 1
 
 
-def test_request_compensatory_game_without_entitlement_refused(client, night, first, secret):
+def test_request_compensatory_game_without_entitlement_refused(
+    client, night, first_game, manage_secret
+):
     response = post(
         client,
-        f"/api/v1/games/{first.pk}/compensatory-requests",
+        f"/api/v1/games/{first_game.pk}/compensatory-requests",
         {"player": night.players[0].pk},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 422
     assert list(response.json()["error"]["fields"]) == ["player"]
 
 
-def test_record_compensatory_game(client, night, first, secret):
-    _catastrophic(night, first)
-    request_compensatory_game(game=first, player=night.players[3], actor=night.user)
+def test_record_compensatory_game(client, night, first_game, manage_secret):
+    _catastrophic(night, first_game)
+    request_compensatory_game(game=first_game, player=night.players[3], actor=night.user)
 
     response = post(
         client,
-        f"/api/v1/games/{first.pk}/compensatory-games",
+        f"/api/v1/games/{first_game.pk}/compensatory-games",
         {"player": night.players[3].pk, "new_score": 90},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 201
     assert (response.json()["new_score"], response.json()["leading_subtracted"]) == (90, 0)
 
 
-def test_record_compensatory_game_without_a_request_refused(client, night, first, secret):
+def test_record_compensatory_game_without_a_request_refused(
+    client, night, first_game, manage_secret
+):
     response = post(
         client,
-        f"/api/v1/games/{first.pk}/compensatory-games",
+        f"/api/v1/games/{first_game.pk}/compensatory-games",
         {"player": night.players[0].pk, "new_score": 90},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 422
     assert m.CompensatoryGame.objects.count() == 0
 
 
-def test_announce_machine_problem(client, night, meet, secret):
+def test_announce_machine_problem(client, night, meet, manage_secret):
     response = post(
         client,
         f"/api/v1/meets/{meet.pk}/machine-problems",
         {"machine": night.machines[0].pk, "problem": "Left flipper weak"},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 201
     assert response.json()["problem"] == "Left flipper weak"
 
 
-def test_announce_machine_problem_blank_refused(client, night, meet, secret):
+def test_announce_machine_problem_blank_refused(client, night, meet, manage_secret):
     response = post(
         client,
         f"/api/v1/meets/{meet.pk}/machine-problems",
         {"machine": night.machines[0].pk, "problem": "   "},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 422
     assert m.AnnouncedProblem.objects.count() == 0
 
 
-def test_declare_machine_unplayable(client, night, meet, secret):
+def test_declare_machine_unplayable(client, night, meet, manage_secret):
     machine = night.machines[7]
 
     response = post(
         client,
         f"/api/v1/meets/{meet.pk}/machines/{machine.pk}/unplayable",
         {"reason": "Flipper coil burnt"},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 201
     assert (response.json()["kind"], response.json()["machine_id"]) == ("unplayable", machine.pk)
 
 
-def test_declare_machine_unplayable_twice_refused(client, night, meet, secret):
+def test_declare_machine_unplayable_twice_refused(client, night, meet, manage_secret):
     machine = night.machines[7]
     declare_machine_unplayable(meet=meet, machine=machine, reason="Coil", actor=night.user)
 
@@ -226,7 +215,7 @@ def test_declare_machine_unplayable_twice_refused(client, night, meet, secret):
         client,
         f"/api/v1/meets/{meet.pk}/machines/{machine.pk}/unplayable",
         {"reason": "Coil again"},
-        secret,
+        manage_secret,
     )
 
     # issue 26 §2: a state, not a mistake: 409 naming it
@@ -237,7 +226,7 @@ def test_declare_machine_unplayable_twice_refused(client, night, meet, secret):
     assert m.MachineDeclaration.objects.count() == 1
 
 
-def test_declare_machine_repaired(client, night, meet, secret):
+def test_declare_machine_repaired(client, night, meet, manage_secret):
     machine = night.machines[7]
     declare_machine_unplayable(meet=meet, machine=machine, reason="Coil", actor=night.user)
 
@@ -245,19 +234,19 @@ def test_declare_machine_repaired(client, night, meet, secret):
         client,
         f"/api/v1/meets/{meet.pk}/machines/{machine.pk}/repaired",
         {"reason": "Coil replaced"},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 201
     assert response.json()["kind"] == "repaired"
 
 
-def test_declare_playable_machine_repaired_refused(client, night, meet, secret):
+def test_declare_playable_machine_repaired_refused(client, night, meet, manage_secret):
     response = post(
         client,
         f"/api/v1/meets/{meet.pk}/machines/{night.machines[7].pk}/repaired",
         {"reason": "Nothing"},
-        secret,
+        manage_secret,
     )
 
     assert (response.status_code, response.json()["error"]["code"]) == (
@@ -266,14 +255,14 @@ def test_declare_playable_machine_repaired_refused(client, night, meet, secret):
     )
 
 
-def test_replace_machine_redraws_game_one(client, night, first, secret):
-    old = first.machine_id
+def test_replace_machine_redraws_game_one(client, night, first_game, manage_secret):
+    old = first_game.machine_id
 
     response = post(
         client,
-        f"/api/v1/games/{first.pk}/replace-machine",
+        f"/api/v1/games/{first_game.pk}/replace-machine",
         {"reason": "Display dead", "seed": 3},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 200
@@ -282,12 +271,12 @@ def test_replace_machine_redraws_game_one(client, night, first, secret):
     assert body["machine_id"] in body["options"]
 
 
-def test_replace_machine_of_a_confirmed_game_refused(client, night, played, secret):
+def test_replace_machine_of_a_confirmed_game_refused(client, night, played, manage_secret):
     response = post(
         client,
         f"/api/v1/games/{played.pk}/replace-machine",
         {"reason": "Broken", "seed": 1},
-        secret,
+        manage_secret,
     )
 
     assert (response.status_code, response.json()["error"]["code"]) == (
@@ -297,7 +286,7 @@ def test_replace_machine_of_a_confirmed_game_refused(client, night, played, secr
     assert m.MachineReplacement.objects.count() == 0
 
 
-def test_record_violation_answers_the_penalty(client, night, meet, played, secret):
+def test_record_violation_answers_the_penalty(client, night, meet, played, manage_secret):
     response = post(
         client,
         f"/api/v1/meets/{meet.pk}/violations",
@@ -307,7 +296,7 @@ def test_record_violation_answers_the_penalty(client, night, meet, played, secre
             "game": played.pk,
             "reason": "Seen by the LO",
         },
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 201
@@ -317,14 +306,14 @@ def test_record_violation_answers_the_penalty(client, night, meet, played, secre
     assert body["effect"] in {"none", "game_forfeit", "season_forfeit"}
 
 
-def test_record_violation_of_a_player_not_grouped_refused(client, night, meet, secret):
+def test_record_violation_of_a_player_not_grouped_refused(client, night, meet, manage_secret):
     stranger = f.PlayerFactory()
 
     response = post(
         client,
         f"/api/v1/meets/{meet.pk}/violations",
         {"player": stranger.pk, "kind": "cheating", "reason": "Seen"},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 422
@@ -343,14 +332,14 @@ def _violation(night, meet, played):
     return m.Violation.objects.get()
 
 
-def test_record_victim_remedy_with_charge(client, night, meet, played, secret):
+def test_record_victim_remedy_with_charge(client, night, meet, played, manage_secret):
     violation = _violation(night, meet, played)
 
     response = post(
         client,
         f"/api/v1/violations/{violation.pk}/remedies",
         {"victim": night.players[0].pk, "announced": "replay_game", "game_price_cents": 75},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 201
@@ -359,26 +348,26 @@ def test_record_victim_remedy_with_charge(client, night, meet, played, secret):
     assert body["charge"]["amount_cents"] == m.LedgerEntry.objects.get().amount_cents
 
 
-def test_record_victim_remedy_without_price_refused(client, night, meet, played, secret):
+def test_record_victim_remedy_without_price_refused(client, night, meet, played, manage_secret):
     violation = _violation(night, meet, played)
 
     response = post(
         client,
         f"/api/v1/violations/{violation.pk}/remedies",
         {"victim": night.players[0].pk, "announced": "replay_game"},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 422
     assert list(response.json()["error"]["fields"]) == ["game_price_cents"]
 
 
-def test_record_game_restart(client, night, first, secret):
+def test_record_game_restart(client, night, first_game, manage_secret):
     response = post(
         client,
-        f"/api/v1/games/{first.pk}/restarts",
+        f"/api/v1/games/{first_game.pk}/restarts",
         {"responsible": night.players[2].pk, "games_started": 3, "game_price_cents": 50},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 201
@@ -386,43 +375,45 @@ def test_record_game_restart(client, night, first, secret):
     assert (body["players"], body["charge"]["amount_cents"]) == (4, 200)
 
 
-def test_record_game_restart_too_many_games_refused(client, night, first, secret):
+def test_record_game_restart_too_many_games_refused(client, night, first_game, manage_secret):
     response = post(
         client,
-        f"/api/v1/games/{first.pk}/restarts",
+        f"/api/v1/games/{first_game.pk}/restarts",
         {"responsible": night.players[0].pk, "games_started": 5, "game_price_cents": 50},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 422
     assert list(response.json()["error"]["fields"]) == ["games_started"]
 
 
-def test_record_positive_malfunction_replay(client, night, played, secret):
+def test_record_positive_malfunction_replay(client, night, played, manage_secret):
     response = post(
         client,
         f"/api/v1/games/{played.pk}/discarded-scores",
         {"players": [night.players[0].pk], "reason": "Bear Kick switch failed"},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 201
     assert response.json()["players"] == [night.players[0].pk]
 
 
-def test_record_positive_malfunction_replay_unconfirmed_refused(client, night, first, secret):
+def test_record_positive_malfunction_replay_unconfirmed_refused(
+    client, night, first_game, manage_secret
+):
     response = post(
         client,
-        f"/api/v1/games/{first.pk}/discarded-scores",
+        f"/api/v1/games/{first_game.pk}/discarded-scores",
         {"players": [night.players[0].pk], "reason": "Unfair"},
-        secret,
+        manage_secret,
     )
 
     assert (response.status_code, response.json()["error"]["code"]) == (409, "game_not_confirmed")
     assert m.DiscardedScore.objects.count() == 0
 
 
-def test_record_replay_scores(client, night, played, secret):
+def test_record_replay_scores(client, night, played, manage_secret):
     a = night.players
     record_positive_malfunction_replay(
         game=played, discard_scores_of=[a[0]], reason="Unfair", actor=night.user
@@ -436,7 +427,7 @@ def test_record_replay_scores(client, night, played, secret):
             "entered_by": a[0].pk,
             "confirmed_by": a[1].pk,
         },
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 201
@@ -445,7 +436,7 @@ def test_record_replay_scores(client, night, played, secret):
     assert body["points"] == {str(a[0].pk): 5, str(a[1].pk): 7, str(a[2].pk): 4, str(a[3].pk): 2}
 
 
-def test_record_replay_scores_without_a_discard_refused(client, night, played, secret):
+def test_record_replay_scores_without_a_discard_refused(client, night, played, manage_secret):
     a = night.players
 
     response = post(
@@ -456,14 +447,16 @@ def test_record_replay_scores_without_a_discard_refused(client, night, played, s
             "entered_by": a[0].pk,
             "confirmed_by": a[1].pk,
         },
-        secret,
+        manage_secret,
     )
 
     assert (response.status_code, response.json()["error"]["code"]) == (409, "no_discarded_score")
     assert m.ScoreSubmission.objects.filter(game=played).count() == 1
 
 
-def test_report_malfunction_power_loss_answers_who_is_owed_what(client, night, first, secret):
+def test_report_malfunction_power_loss_answers_who_is_owed_what(
+    client, night, first_game, manage_secret
+):
     """issue 27 §3, R7.3-h, R7.3-i, A32: a power loss on the second player's ball 2, the ball
     in play, records every player's balls; each may then have his compensatory game (R7.3-k).
     Today's API recorded one major and refused his compensatory game."""
@@ -471,10 +464,10 @@ def test_report_malfunction_power_loss_answers_who_is_owed_what(client, night, f
 
     response = post(
         client,
-        f"/api/v1/games/{first.pk}/malfunctions",
+        f"/api/v1/games/{first_game.pk}/malfunctions",
         {"player": a[1].pk, "ball": 2, "reason_code": "power_loss",
          "next_balls": [{"player": a[3].pk, "ball": 4}]},
-        secret,
+        manage_secret,
     )  # fmt: skip
 
     assert response.status_code == 201
@@ -489,6 +482,9 @@ def test_report_malfunction_power_loss_answers_who_is_owed_what(client, night, f
         (a[3].pk, [], [], 0),
     ]
     granted = post(
-        client, f"/api/v1/games/{first.pk}/compensatory-requests", {"player": a[1].pk}, secret
+        client,
+        f"/api/v1/games/{first_game.pk}/compensatory-requests",
+        {"player": a[1].pk},
+        manage_secret,
     )
     assert (granted.status_code, granted.json()["balls"]) == (201, 2)

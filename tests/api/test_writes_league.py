@@ -9,7 +9,7 @@ from flipwell.league import models as m
 from flipwell.league.services.ledger import record_ledger_entry, reverse_ledger_entry
 from flipwell.league.services.special_rulings import add_special_ruling
 from tests import factories as f
-from tests.api.conftest import post, token
+from tests.api.conftest import post
 
 pytestmark = pytest.mark.django_db
 
@@ -23,19 +23,14 @@ RULING = {
 }
 
 
-@pytest.fixture
-def secret(night):
-    return token(night.official, "manage")
-
-
-def test_designate_late_join_forfeits(client, night, secret):
+def test_designate_late_join_forfeits(client, night, manage_secret):
     late = f.SeasonEntryFactory(season=night.season, joined_at_meet=3).player
 
     response = post(
         client,
         f"/api/v1/seasons/{night.season.pk}/players/{late.pk}/late-join-forfeits",
         {"countable": False, "reason": "Joined after a move"},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 200
@@ -46,12 +41,12 @@ def test_designate_late_join_forfeits(client, night, secret):
     }
 
 
-def test_designate_late_join_forfeits_of_a_first_meet_player_refused(client, night, secret):
+def test_designate_late_join_forfeits_of_a_first_meet_player_refused(client, night, manage_secret):
     response = post(
         client,
         f"/api/v1/seasons/{night.season.pk}/players/{night.players[0].pk}/late-join-forfeits",
         {"countable": False, "reason": "No"},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 422
@@ -63,14 +58,14 @@ def _kitty_in(night):
     )
 
 
-def test_reverse_ledger_entry(client, night, secret):
+def test_reverse_ledger_entry(client, night, manage_secret):
     entry = _kitty_in(night)
 
     response = post(
         client,
         f"/api/v1/leagues/{night.league.slug}/ledger/{entry.pk}/reversal",
         {"reason": "Entered twice"},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 201
@@ -78,7 +73,7 @@ def test_reverse_ledger_entry(client, night, secret):
     assert m.LedgerEntry.objects.get(pk=response.json()["id"]).reverses == entry
 
 
-def test_reverse_ledger_entry_twice_refused(client, night, secret):
+def test_reverse_ledger_entry_twice_refused(client, night, manage_secret):
     entry = _kitty_in(night)
     reverse_ledger_entry(entry=entry, reason="Twice", actor=night.user)
 
@@ -86,14 +81,14 @@ def test_reverse_ledger_entry_twice_refused(client, night, secret):
         client,
         f"/api/v1/leagues/{night.league.slug}/ledger/{entry.pk}/reversal",
         {"reason": "Again"},
-        secret,
+        manage_secret,
     )
 
     assert (response.status_code, response.json()["error"]["code"]) == (409, "reversal_refused")
     assert m.LedgerEntry.objects.count() == 2
 
 
-def test_reverse_ledger_entry_of_another_league_is_404(client, night, secret):
+def test_reverse_ledger_entry_of_another_league_is_404(client, night, manage_secret):
     other = f.LeagueOfficialFactory()
     entry = record_ledger_entry(
         league=other.league, kind="kitty_in", account="kitty", amount_cents=500, actor=other.user
@@ -103,26 +98,28 @@ def test_reverse_ledger_entry_of_another_league_is_404(client, night, secret):
         client,
         f"/api/v1/leagues/{night.league.slug}/ledger/{entry.pk}/reversal",
         {"reason": "Not ours"},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 404
     assert m.LedgerEntry.objects.count() == 1
 
 
-def test_load_appendix_a_then_again_inserts_nothing(client, night, secret):
+def test_load_appendix_a_then_again_inserts_nothing(client, night, manage_secret):
     url = f"/api/v1/leagues/{night.league.slug}/special-rulings/appendix-a"
 
-    first = post(client, url, {}, secret)
-    again = post(client, url, {}, secret)
+    first = post(client, url, {}, manage_secret)
+    again = post(client, url, {}, manage_secret)
 
     assert first.status_code == 200
     assert len(first.json()) == m.SpecialRuling.objects.count() > 0
     assert (again.status_code, again.json()) == (200, [])
 
 
-def test_add_special_ruling(client, night, secret):
-    response = post(client, f"/api/v1/leagues/{night.league.slug}/special-rulings", RULING, secret)
+def test_add_special_ruling(client, night, manage_secret):
+    response = post(
+        client, f"/api/v1/leagues/{night.league.slug}/special-rulings", RULING, manage_secret
+    )
 
     assert response.status_code == 201
     body = response.json()
@@ -133,38 +130,38 @@ def test_add_special_ruling(client, night, secret):
     )
 
 
-def test_add_special_ruling_not_reproducible_refused(client, night, secret):
+def test_add_special_ruling_not_reproducible_refused(client, night, manage_secret):
     response = post(
         client,
         f"/api/v1/leagues/{night.league.slug}/special-rulings",
         {**RULING, "reproducible": False},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 422
     assert m.SpecialRuling.objects.count() == 0
 
 
-def test_amend_special_ruling(client, night, secret):
+def test_amend_special_ruling(client, night, manage_secret):
     add_special_ruling(league=night.league, actor=night.user, **RULING)
 
     response = post(
         client,
         f"/api/v1/leagues/{night.league.slug}/special-rulings/amendments",
         {**RULING, "number": 1, "kind": "major_malfunction", "reason": "Reconsidered"},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 201
     assert (response.json()["version"], response.json()["kind"]) == (2, "major_malfunction")
 
 
-def test_amend_unknown_special_ruling_is_404(client, night, secret):
+def test_amend_unknown_special_ruling_is_404(client, night, manage_secret):
     response = post(
         client,
         f"/api/v1/leagues/{night.league.slug}/special-rulings/amendments",
         {**RULING, "number": 7, "reason": "Reconsidered"},
-        secret,
+        manage_secret,
     )
 
     assert response.status_code == 404

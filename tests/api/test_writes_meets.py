@@ -11,14 +11,9 @@ from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.services.corrections import request_correction
 from tests import factories as f
 from tests.api.conftest import post, token
-from tests.league.league_night import DATE, free_machine, game, play, start
+from tests.league.league_night import DATE, free_machine, game, play
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def meet(night):
-    return start(night)
 
 
 @pytest.fixture

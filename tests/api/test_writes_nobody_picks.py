@@ -8,14 +8,9 @@ import pytest
 
 from flipwell.league import models as m
 from tests.api.conftest import post, token
-from tests.league.league_night import free_machine, game, next_game, play, start
+from tests.league.league_night import free_machine, game, next_game, play
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def meet(night):
-    return start(night)
 
 
 @pytest.fixture

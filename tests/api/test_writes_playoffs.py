@@ -8,24 +8,16 @@ import re
 import pytest
 
 from flipwell.league import models as m
-from flipwell.league.selectors.playoffs.bracket import playoff_bracket
-from flipwell.league.services.playoff_matches.games import record_playoff_game, start_playoff_game
+from flipwell.league.services.playoff_matches.games import start_playoff_game
 from flipwell.league.services.playoff_matches.missing_players import playoff_start, record_no_show
 from flipwell.league.services.playoff_matches.tiebreakers import record_playoff_tiebreaker
 from flipwell.league.services.playoffs import (
     qualify_for_playoffs,
-    record_seed_playoff,
-    record_withdrawal,
 )
 from tests.api.conftest import post, token
+from tests.playoff_night import NIGHT, play, player, tie_qf1
 
 pytestmark = pytest.mark.django_db
-
-NIGHT = datetime.date(2026, 3, 25)
-
-
-def player(first_name):
-    return m.Player.objects.get(first_name=first_name)
 
 
 def ids(*first_names):
@@ -37,49 +29,8 @@ def secret(official):
     return token(official, "manage")
 
 
-@pytest.fixture
-def seeded(golden, official):
-    """Qualified, both seeding ties settled (R6.1-e, A39)."""
-    qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user)
-    record_seed_playoff(season=golden, order=[player("Dee"), player("Bea")], actor=official.user)
-    record_seed_playoff(season=golden, order=[player("Pia"), player("Hal")], actor=official.user)
-    return golden
-
-
-@pytest.fixture
-def qualified(seeded, official):
-    """Seeded, and Ned withdrew (R6.6-b): QF1 is Ivy, Pia, Hal, Kim; QF2 Jon, Omar, Eli, Rae."""
-    record_withdrawal(season=seeded, player=player("Ned"), actor=official.user)
-    return seeded
-
-
 def url(season, tail):
     return f"/api/v1/seasons/{season.pk}/playoffs/{tail}"
-
-
-def play(season, official, match, *orders):
-    """Play a match's games through the services (later games: the first machine allowed)."""
-    for order in orders:
-        view = next(x for x in playoff_bracket(season).divisions[0].matches if x.match == match)
-        machine = None
-        if view.machine_chooser is not None:
-            used = {g.machine for g in view.games}
-            machine = (
-                m.Machine.objects.filter(league=season.league)
-                .exclude(title__in=used)
-                .order_by("title")
-                .first()
-            )
-        start_playoff_game(
-            season=season, division="A", match=match, machine=machine, actor=official.user
-        )
-        record_playoff_game(
-            season=season,
-            division="A",
-            match=match,
-            order=[player(n) for n in order],
-            actor=official.user,
-        )
 
 
 def test_qualify_for_playoffs_answers_the_ties(client, golden, secret):
@@ -260,19 +211,8 @@ def test_record_playoff_game_unknown_player_is_422_on_its_place(
     assert m.PlayoffResult.objects.count() == 0
 
 
-def _tied_qf1(season, official):
-    play(
-        season,
-        official,
-        "QF1",
-        ("Ivy", "Pia", "Hal", "Kim"),
-        ("Hal", "Pia", "Ivy", "Kim"),
-        ("Ivy", "Kim", "Pia", "Hal"),
-    )
-
-
 def test_record_playoff_tiebreaker(client, qualified, official, secret):
-    _tied_qf1(qualified, official)
+    tie_qf1(qualified, official)
 
     response = post(
         client, url(qualified, "A/QF1/tiebreakers"), {"order": ids("Hal", "Pia")}, secret
@@ -340,7 +280,7 @@ def test_record_playoff_lateness_notice_at_the_start_refused(client, qualified, 
 
 def test_close_playoff_night(client, qualified, official, secret):
     """The golden season's whole night through the services, then closed with the API."""
-    _tied_qf1(qualified, official)
+    tie_qf1(qualified, official)
     record_playoff_tiebreaker(
         season=qualified,
         division="A",

@@ -49,9 +49,20 @@ from playwright.sync_api import (
 )
 
 from flipwell.league import models as m
-from flipwell.league.exchange.demo import DemoLeague, create_demo_league
+from flipwell.league.exchange.demo import (
+    FINISHED_SEASON_FILE,
+    MACHINES,
+    DemoLeague,
+    create_demo_league,
+    demo_season_file,
+)
 from flipwell.league.models.results import new_revision
+from flipwell.league.services.leagues import create_league
+from flipwell.league.services.season_files import import_season_file
+from tests import factories as f
 from tests.browser.helpers import PHONE, SCREENSHOTS, TIMEOUT_MS, screenshot
+from tests.browser.night import OFFICIAL, SLUG, create
+from tests.browser.playoff_night import FIRST_MEET, LEAGUE
 
 BILLIONS = 1_234_567_000_000
 """Added to every machine score of the `billions` league: 13-digit scores."""
@@ -279,3 +290,28 @@ def billions(live_server: object) -> DemoLeague:
     for season in (demo.current_season, demo.finished_season):  # a write gives a new revision
         m.Season.objects.filter(pk=season.pk).update(revision=new_revision())
     return demo
+
+
+@pytest.fixture
+def finished_season(live_server: object) -> m.Season:
+    """The finished season, all ten meets closed, with no playoff night yet."""
+    official = create(f.UserFactory, username=OFFICIAL)
+    league = create_league(name=LEAGUE, slug=SLUG, created_by=official)
+    m.Machine.objects.bulk_create(
+        m.Machine(league=league, title=title, balls_per_game=balls, location=location)
+        for title, balls, location in MACHINES
+    )
+    return import_season_file(
+        league=league,
+        name="Winter 2026",
+        data=demo_season_file(FINISHED_SEASON_FILE),
+        first_meet=FIRST_MEET,
+        actor=official,
+    )
+
+
+@pytest.fixture
+def demo_league(live_server: object) -> DemoLeague:
+    """The demo league as of 10 March 2026: a finished season with its playoffs, a season in
+    progress with an open meet."""
+    return create_demo_league(today=datetime.date(2026, 3, 10))

@@ -19,6 +19,9 @@ from playwright.sync_api import Error, Page, ViewportSize
 
 from flipwell.league import models as m
 from flipwell.league.exchange.demo import DemoLeague
+from flipwell.league.player_link_tokens import token_for
+from flipwell.league.services.machine_care import report_machine_problem
+from flipwell.league.services.player_links import issue_player_link
 
 PHONE = ViewportSize(width=390, height=844)
 DESKTOP = ViewportSize(width=1280, height=800)
@@ -229,3 +232,55 @@ def _named_urls(
         elif isinstance(entry, URLPattern) and entry.name and here.startswith(prefix):
             converters = getattr(entry.pattern, "converters", {})
             yield entry.name, tuple(converters)
+
+
+def overflows(page: Page, pages: dict[str, str], size: str) -> list[str]:
+    """Each overflow of each of `pages` at the page's window width, photographed."""
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    problems = []
+    for name, url in pages.items():
+        response = page.goto(url, wait_until="load")
+        assert response is not None, f"no answer for {url}"
+        assert response.status == 200, f"{url}: {page.inner_text('main')[:300]}"
+        screenshot(page, f"fit-{name}-{size}")
+        document = page.evaluate("document.scrollingElement.scrollWidth")
+        if document > width:
+            problems.append(f"{name} at {width} px: the page is {document} px wide")
+        problems += [f"{name} at {width} px: {what}" for what in page.evaluate(OVERFLOWS, width)]
+    return problems
+
+
+def overflows_here(page: Page, name: str, size: str) -> list[str]:
+    """`overflows` of the page as it is now (its folds opened), photographed."""
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    screenshot(page, f"fit-{name}-{size}")
+    problems = []
+    document = page.evaluate("document.scrollingElement.scrollWidth")
+    if document > width:
+        problems.append(f"{name} at {width} px: the page is {document} px wide")
+    return problems + [f"{name} at {width} px: {w}" for w in page.evaluate(OVERFLOWS, width)]
+
+
+def public_pages(demo: DemoLeague) -> dict[str, str]:
+    slug = demo.league.slug
+    meet = demo.current_season.meets.get(status=m.Meet.Status.OPEN)
+    player = m.Player.objects.filter(season_entries__season=demo.current_season).first()
+    assert player is not None
+    link = issue_player_link(season=demo.current_season, player=player, actor=demo.official)
+    machine = demo.league.machines.order_by("title").first()
+    assert machine is not None
+    report_machine_problem(machine=machine, text="Left flipper weak", reported_by="Sam")
+    return {
+        "leagues": "/",
+        "standings": f"/leagues/{slug}/",
+        "season-finished": f"/leagues/{slug}/seasons/{demo.finished_season.pk}/",
+        "meet": f"/leagues/{slug}/meets/{meet.pk}/",
+        "player": f"/leagues/{slug}/players/{player.pk}/",
+        "playoffs": f"/leagues/{slug}/playoffs/",
+        "machines": f"/leagues/{slug}/machines/",
+        "high-scores": f"/leagues/{slug}/high-scores/",
+        "maintenance": f"/leagues/{slug}/maintenance/",
+        "machine": f"/leagues/{slug}/machines/{machine.pk}/",
+        "report-problem": f"/leagues/{slug}/machines/{machine.pk}/report/",
+        "me": f"/me/{token_for(link)}/",  # a player's personal link
+    }

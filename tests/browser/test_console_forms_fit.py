@@ -20,8 +20,15 @@ from flipwell.league.services import qualify_for_playoffs
 from flipwell.league.services.season_files import import_season_file
 from tests import factories as f
 from tests.browser.conftest import ErrorGuard, NewContext
-from tests.browser.helpers import DESKTOP, PHONE, audit, log_in, sheet_path
-from tests.browser.test_screens_fit import overflows, overflows_here
+from tests.browser.helpers import (
+    DESKTOP,
+    PHONE,
+    audit,
+    log_in,
+    overflows,
+    overflows_here,
+    sheet_path,
+)
 
 GOLDEN = Path(__file__).parents[1] / "data" / "golden_season.json"
 PASSWORD = "correct horse battery staple"  # the factories' password

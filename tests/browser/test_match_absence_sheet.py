@@ -13,7 +13,7 @@ from tests.league.league_night import build_night, game, next_game, play, start
 
 
 @pytest.fixture
-def night(live_server: object):
+def left_after_game_one_night(live_server: object):
     """Meet 1, one group of four: the 4th of game 1 left after it; game 2 is in play."""
     night = build_night(players=4)
     night.meet = start(night)
@@ -27,9 +27,9 @@ def night(live_server: object):
 
 
 def test_absent_player_line_on_the_sheet_at_phone_and_desktop_widths(
-    night, new_page: NewContext
+    left_after_game_one_night, new_page: NewContext
 ) -> None:
-    url = sheet_path(night.group)
+    url = sheet_path(left_after_game_one_night.group)
 
     failures = visit_all_sizes(new_page, {"sheet-absent": url}, prefix="absence")
 
@@ -38,7 +38,9 @@ def test_absent_player_line_on_the_sheet_at_phone_and_desktop_widths(
         page = new_page(f"absent line, {size}", viewport=viewport)
         page.goto(url, wait_until="load")
         line = page.locator("fieldset.absent-row")
-        expect(line).to_contain_text(f"{night.gone}’s forfeit, so there is no score to enter")
+        expect(line).to_contain_text(
+            f"{left_after_game_one_night.gone}’s forfeit, so there is no score to enter"
+        )
         expect(line.locator("input")).to_have_count(0)
         if viewport == PHONE:
             assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]

@@ -11,15 +11,11 @@ from __future__ import annotations
 
 import datetime
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from flipwell.league import models as m
-from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague, create_demo_league
-from flipwell.league.player_link_tokens import token_for
-from flipwell.league.services.machine_care import report_machine_problem
+from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague
 from flipwell.league.services.meets.start import start_meet
-from flipwell.league.services.player_links import issue_player_link
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import (
     DESKTOP,
@@ -28,6 +24,7 @@ from tests.browser.helpers import (
     audit,
     console_pages,
     log_in,
+    public_pages,
     screenshot,
     sheet_path,
     visit,
@@ -53,48 +50,18 @@ def visible_heading(page: Page) -> str:
     return page.locator("main h1:visible").first.inner_text()
 
 
-@pytest.fixture
-def demo(live_server: object) -> DemoLeague:
-    return create_demo_league(today=TODAY)
-
-
-def public_pages(demo: DemoLeague) -> dict[str, str]:
-    slug = demo.league.slug
-    meet = demo.current_season.meets.get(status=m.Meet.Status.OPEN)
-    player = m.Player.objects.filter(season_entries__season=demo.current_season).first()
-    assert player is not None
-    link = issue_player_link(season=demo.current_season, player=player, actor=demo.official)
-    machine = demo.league.machines.order_by("title").first()
-    assert machine is not None
-    report_machine_problem(machine=machine, text="Left flipper weak", reported_by="Sam")
-    return {
-        "leagues": "/",
-        "standings": f"/leagues/{slug}/",
-        "season-finished": f"/leagues/{slug}/seasons/{demo.finished_season.pk}/",
-        "meet": f"/leagues/{slug}/meets/{meet.pk}/",
-        "player": f"/leagues/{slug}/players/{player.pk}/",
-        "playoffs": f"/leagues/{slug}/playoffs/",
-        "machines": f"/leagues/{slug}/machines/",
-        "high-scores": f"/leagues/{slug}/high-scores/",
-        "maintenance": f"/leagues/{slug}/maintenance/",
-        "machine": f"/leagues/{slug}/machines/{machine.pk}/",
-        "report-problem": f"/leagues/{slug}/machines/{machine.pk}/report/",
-        "me": f"/me/{token_for(link)}/",  # a player's personal link
-    }
-
-
 def test_public_pages_log_no_javascript_error(
-    demo: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
+    demo_league: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
 ) -> None:
-    failures = visit_all_sizes(new_page, public_pages(demo), prefix="public")
+    failures = visit_all_sizes(new_page, public_pages(demo_league), prefix="public")
 
     assert not failures, "\n".join(failures)
 
 
 def test_tv_page_rotates_and_refreshes_with_no_javascript_error(
-    demo: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
+    demo_league: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
 ) -> None:
-    tv_url = f"/tv/{demo.league.slug}/"
+    tv_url = f"/tv/{demo_league.league.slug}/"
     failures = visit_all_sizes(new_page, {"page": tv_url}, prefix="tv")
     tv = new_page("tv", viewport=TV)
     tv.clock.install()  # the rotation and the refresh run on timers: fast-forward them
@@ -115,11 +82,11 @@ def test_tv_page_rotates_and_refreshes_with_no_javascript_error(
 
 
 def test_print_pages_log_no_javascript_error(
-    demo: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
+    demo_league: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
 ) -> None:
-    slug = demo.league.slug
-    meet = demo.current_season.meets.get(status=m.Meet.Status.OPEN)
-    closed = demo.current_season.meets.filter(status=m.Meet.Status.CLOSED).first()
+    slug = demo_league.league.slug
+    meet = demo_league.current_season.meets.get(status=m.Meet.Status.OPEN)
+    closed = demo_league.current_season.meets.filter(status=m.Meet.Status.CLOSED).first()
     assert closed is not None
     pages = {
         "sheets": f"/print/{slug}/meets/{meet.pk}/sheets/",
@@ -138,9 +105,9 @@ def test_print_pages_log_no_javascript_error(
 
 
 def test_score_sheet_logs_no_javascript_error(
-    demo: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
+    demo_league: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
 ) -> None:
-    meet = demo.current_season.meets.get(status=m.Meet.Status.OPEN)
+    meet = demo_league.current_season.meets.get(status=m.Meet.Status.OPEN)
     group = meet.groups.order_by("number").first()
     assert group is not None
     failures = visit_all_sizes(new_page, {"sheet": sheet_path(group)}, prefix="scoresheet")
@@ -204,15 +171,15 @@ def test_score_sheet_and_board_update_in_place_with_no_csp_violation(
 
 
 def test_console_pages_log_no_javascript_error(
-    demo: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
+    demo_league: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
 ) -> None:
-    pages = console_pages(demo)
+    pages = console_pages(demo_league)
 
     failures = visit_all_sizes(
         new_page,
         pages,
         prefix="manage",
-        before=lambda page: log_in(page, DEMO_USERNAME, demo.password),
+        before=lambda page: log_in(page, DEMO_USERNAME, demo_league.password),
     )
 
     assert len(pages) > 1, f"no console pages found: {pages}"

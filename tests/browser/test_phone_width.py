@@ -6,24 +6,17 @@ from __future__ import annotations
 
 import datetime
 
-import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from flipwell.league import models as m
-from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague, create_demo_league
+from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague
 from flipwell.league.notices import preferences_token
 from flipwell.league.services.player_links import issue_player_link
 from tests.browser.conftest import ErrorGuard, NewContext
-from tests.browser.helpers import PHONE, console_pages, log_in, screenshot, sheet_path
-from tests.browser.test_pages import public_pages
+from tests.browser.helpers import PHONE, console_pages, log_in, public_pages, screenshot, sheet_path
 
 TODAY = datetime.date(2026, 3, 10)
-
-
-@pytest.fixture
-def demo(live_server: object) -> DemoLeague:
-    return create_demo_league(today=TODAY)
 
 
 def too_wide(page: Page, pages: dict[str, str]) -> list[str]:
@@ -40,10 +33,10 @@ def too_wide(page: Page, pages: dict[str, str]) -> list[str]:
 
 
 def test_phone_width_no_page_scrolls_sideways(
-    demo: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
+    demo_league: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
 ) -> None:
-    meet = demo.current_season.meets.get(status=m.Meet.Status.OPEN)
-    slug = demo.league.slug
+    meet = demo_league.current_season.meets.get(status=m.Meet.Status.OPEN)
+    slug = demo_league.league.slug
     group = meet.groups.order_by("number").first()
     assert group is not None
     others = {
@@ -53,27 +46,27 @@ def test_phone_width_no_page_scrolls_sideways(
         "print-standings": f"/print/{slug}/standings/",
         "print-maintenance": f"/print/{slug}/maintenance/",
         "tv": f"/tv/{slug}/",
-        "notice-preferences": _notice_preferences(demo),
+        "notice-preferences": _notice_preferences(demo_league),
     }
     visitor = new_page("visitor, phone")
     official = new_page("official, phone")
-    log_in(official, DEMO_USERNAME, demo.password)
+    log_in(official, DEMO_USERNAME, demo_league.password)
 
-    wide = too_wide(visitor, {**public_pages(demo), **others})
-    wide += too_wide(official, console_pages(demo))
+    wide = too_wide(visitor, {**public_pages(demo_league), **others})
+    wide += too_wide(official, console_pages(demo_league))
     player = meet.groups.order_by("number").first().members.order_by("position").first().player
-    roster = f"/manage/{slug}/seasons/{demo.current_season.pk}/roster/"
-    issue_player_link(season=demo.current_season, player=player, actor=demo.official)
+    roster = f"/manage/{slug}/seasons/{demo_league.current_season.pk}/roster/"
+    issue_player_link(season=demo_league.current_season, player=player, actor=demo_league.official)
     wide += too_wide(official, {"roster-link": f"{roster}?link={player.pk}"})
 
     assert not wide, "pages wider than a 390 px phone:\n" + "\n".join(wide)
 
 
-def _notice_preferences(demo: DemoLeague) -> str:
+def _notice_preferences(demo_league: DemoLeague) -> str:
     """A player's notice preferences page (the link in their e-mails), their notices set."""
-    player = m.Player.objects.filter(season_entries__season=demo.current_season).first()
+    player = m.Player.objects.filter(season_entries__season=demo_league.current_season).first()
     assert player is not None
-    league = demo.league
+    league = demo_league.league
     m.NoticeSubscription.objects.create(
         league=league, player=player, email="player@example.org", groups=True
     )
@@ -81,9 +74,9 @@ def _notice_preferences(demo: DemoLeague) -> str:
 
 
 def test_phone_width_sheet_score_table_shows_the_fourth_player(
-    demo: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
+    demo_league: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
 ) -> None:
-    meet = demo.current_season.meets.get(status=m.Meet.Status.OPEN)
+    meet = demo_league.current_season.meets.get(status=m.Meet.Status.OPEN)
     group = meet.groups.order_by("number").first()
     assert group is not None
     phone = new_page("sheet, phone")
@@ -104,13 +97,13 @@ def test_phone_width_sheet_score_table_shows_the_fourth_player(
 
 
 def test_phone_width_player_page_why_opens_with_a_visible_marker(
-    demo: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
+    demo_league: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
 ) -> None:
     """Issue #11, item 6: each game's explanation has a visible marker and opens on a tap."""
-    player = m.Player.objects.filter(season_entries__season=demo.finished_season).first()
+    player = m.Player.objects.filter(season_entries__season=demo_league.finished_season).first()
     assert player is not None
     phone = new_page("player, phone")
-    phone.goto(f"/leagues/{demo.league.slug}/players/{player.pk}/", wait_until="load")
+    phone.goto(f"/leagues/{demo_league.league.slug}/players/{player.pk}/", wait_until="load")
     game = phone.locator("details.game").first
     summary = game.locator(":scope > summary")  # not the rules' "Why" folded inside it
     marker = summary.locator(":scope > span").first.evaluate(
@@ -164,12 +157,12 @@ def tables_cut(page: Page) -> list[str]:
 
 
 def test_phone_width_group_tables_fit_and_wrap_names_at_spaces(
-    demo: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
+    demo_league: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
 ) -> None:
     """Issue #11, item 4: at 390 px the console's meet page, the public board and the score
     sheet show each group's four players without sideways scrolling, and a long name wraps
     between its words, never inside one."""
-    meet = demo.current_season.meets.get(status=m.Meet.Status.OPEN)
+    meet = demo_league.current_season.meets.get(status=m.Meet.Status.OPEN)
     group = meet.groups.order_by("number").first()
     assert group is not None
     member = group.members.order_by("position").first()
@@ -178,12 +171,12 @@ def test_phone_width_group_tables_fit_and_wrap_names_at_spaces(
         first_name=LONG_NAME[0], last_name=LONG_NAME[1]
     )
     official = new_page("official, phone")
-    log_in(official, DEMO_USERNAME, demo.password)
-    official.goto(f"/manage/{demo.league.slug}/meets/{meet.pk}/", wait_until="load")
+    log_in(official, DEMO_USERNAME, demo_league.password)
+    official.goto(f"/manage/{demo_league.league.slug}/meets/{meet.pk}/", wait_until="load")
     sheet = new_page("sheet, phone")
     sheet.goto(sheet_path(group), wait_until="load")
     board = new_page("board, phone")
-    board.goto(f"/leagues/{demo.league.slug}/meets/{meet.pk}/", wait_until="load")
+    board.goto(f"/leagues/{demo_league.league.slug}/meets/{meet.pk}/", wait_until="load")
 
     problems = [problem for page in (official, sheet, board) for problem in tables_cut(page)]
 
@@ -195,19 +188,19 @@ def test_phone_width_group_tables_fit_and_wrap_names_at_spaces(
 
 
 def test_phone_width_merge_players_confirmation_fits(
-    demo: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
+    demo_league: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
 ) -> None:
     """Issue #13 part 5: the console's merge review shows both players' seasons on a phone."""
-    kept = m.Player.objects.filter(season_entries__season=demo.finished_season).first()
+    kept = m.Player.objects.filter(season_entries__season=demo_league.finished_season).first()
     assert kept is not None
     summer = m.Season.objects.create(
-        league=demo.league, name="Summer", weekday=1, start_time="19:00", number_of_meets=8
+        league=demo_league.league, name="Summer", weekday=1, start_time="19:00", number_of_meets=8
     )
     twin = m.Player.objects.create(first_name=kept.first_name, last_name=f"{kept.last_name}-X")
     m.SeasonEntry.objects.create(season=summer, player=twin)
     phone = new_page("merge, phone")
-    log_in(phone, DEMO_USERNAME, demo.password)
-    phone.goto(f"/manage/{demo.league.slug}/players/merge/", wait_until="load")
+    log_in(phone, DEMO_USERNAME, demo_league.password)
+    phone.goto(f"/manage/{demo_league.league.slug}/players/merge/", wait_until="load")
     phone.locator("#id_kept").select_option(value=str(kept.pk))
     phone.locator("#id_merged").select_option(value=str(twin.pk))
     phone.locator("#id_reason").fill("Entered twice.")

@@ -16,7 +16,7 @@ from flipwell.league import models as m
 from flipwell.league.exchange.demo import DemoLeague, create_demo_league
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import DESKTOP, PHONE, PRINT, TV, screenshot, visit
-from tests.web.test_playoff_bracket import reopen_final
+from tests.playoff_night import reopen_final
 
 SMALL_TV = ViewportSize(width=1280, height=720)
 PDF_PAGE = re.compile(rb"/Type\s*/Page[^s]")

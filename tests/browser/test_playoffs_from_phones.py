@@ -21,9 +21,7 @@ from flipwell.league.selectors.playoffs.bracket import MatchView, playoff_bracke
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import DESKTOP, PHONE, PRINT, log_in, screenshot, visit
 from tests.browser.night import OFFICIAL, PASSWORD, SLUG, shows
-from tests.browser.test_playoffs_night import qualify, season, settle_seed_ties
-
-__all__ = ["season"]  # the fixture, shared with the console's playoff night
+from tests.browser.playoff_night import qualify, settle_seed_ties
 
 MAX_STEPS = 5 * 4  # five matches of three games, a tiebreaker each at most
 
@@ -101,7 +99,7 @@ def play_step(season: m.Season, name: str, url: str, phones: tuple[Page, Page], 
 
 
 def test_playoff_night_from_phones(
-    season: m.Season, new_page: NewContext, error_guard: ErrorGuard
+    finished_season: m.Season, new_page: NewContext, error_guard: ErrorGuard
 ) -> None:
     official = new_page("official", viewport=DESKTOP)
     log_in(official, OFFICIAL, PASSWORD)
@@ -119,19 +117,19 @@ def test_playoff_night_from_phones(
     phones = (new_page("phone of the enterer"), new_page("phone of another player"))
     played: list[str] = []
     for step in range(MAX_STEPS * 5):
-        (division,) = playoff_bracket(season).divisions
+        (division,) = playoff_bracket(finished_season).divisions
         if division.complete:
             break
         ready = [x for x in division.matches if x.status in ("ready", "tiebreaker_needed")]
         assert ready, f"nothing to play: {[(x.match, x.status) for x in division.matches]}"
         name = ready[0].match
         played.append(name)
-        play_step(season, name, links[name], phones, f"playoffs-phone-{name}-{step:02d}")
+        play_step(finished_season, name, links[name], phones, f"playoffs-phone-{name}-{step:02d}")
     else:
         raise AssertionError("the bracket is not complete")
 
-    (division,) = playoff_bracket(season).divisions
-    final = match_view(season, "F")
+    (division,) = playoff_bracket(finished_season).divisions
+    final = match_view(finished_season, "F")
     assert final.status == "complete"
     assert sum(points for _, points in final.totals) == 21  # 4-2-1-0 three times (R6.3-c)
     assert m.Tiebreaker.objects.filter(purpose=m.Tiebreaker.Purpose.MATCH).exists()

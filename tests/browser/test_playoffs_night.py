@@ -14,49 +14,23 @@ ties for seeds, so the seed playoff is played through the console too.
 
 from __future__ import annotations
 
-import datetime
 import re
 
-import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from flipwell.league import models as m
-from flipwell.league.exchange.demo import FINISHED_SEASON_FILE, MACHINES, demo_season_file
+from flipwell.league.exchange.demo import MACHINES
 from flipwell.league.selectors.playoffs.bracket import DivisionView, MatchView, playoff_bracket
-from flipwell.league.services.leagues import create_league
-from flipwell.league.services.season_files import import_season_file
-from tests import factories as f
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import DESKTOP, PHONE, TV, log_in, screenshot, visit
-from tests.browser.night import OFFICIAL, PASSWORD, SLUG, create, shows
+from tests.browser.night import OFFICIAL, PASSWORD, SLUG, shows
+from tests.browser.playoff_night import qualify, settle_seed_ties
 
-LEAGUE = "Tuesday Flippers"
-FIRST_MEET = datetime.date(2026, 1, 6)
-NIGHT = datetime.date(2026, 3, 24)
 MATCH = "QF1"
 MAX_GAMES = 6  # a match is three games (R6.3-c), with room for a tiebreaker (R6.5-a)
 MAX_MATCHES = 8  # a bracket of 12 plays 4 quarterfinals, 2 semifinals and the final
 TV_PANELS = 4  # two of standings, the bracket, and one to spare
 TV_TURN_MS = 12_500  # the TV shows its next panel every 12 s
-TIED = re.compile(r"^(?P<names>.+) are tied at")
-
-
-@pytest.fixture
-def season(live_server: object) -> m.Season:
-    """The finished season, all ten meets closed, with no playoff night yet."""
-    official = create(f.UserFactory, username=OFFICIAL)
-    league = create_league(name=LEAGUE, slug=SLUG, created_by=official)
-    m.Machine.objects.bulk_create(
-        m.Machine(league=league, title=title, balls_per_game=balls, location=location)
-        for title, balls, location in MACHINES
-    )
-    return import_season_file(
-        league=league,
-        name="Winter 2026",
-        data=demo_season_file(FINISHED_SEASON_FILE),
-        first_meet=FIRST_MEET,
-        actor=official,
-    )
 
 
 def match_view(season: m.Season, name: str) -> MatchView:
@@ -81,39 +55,6 @@ def match_form(card: Locator, submit: str) -> Locator:
     the fields are found by name within the form rather than by label.
     """
     return card.locator("form").filter(has=card.page.get_by_role("button", name=submit))
-
-
-def qualify(official: Page) -> None:
-    """Qualify the players for the night (R6.1) from the console's playoffs page."""
-    official.goto("/manage/")
-    official.get_by_role("link", name=LEAGUE).first.click()
-    official.get_by_role("link", name="Playoffs", exact=True).first.click()
-    expect(official.get_by_role("heading", name="Playoffs of Winter 2026")).to_be_visible()
-    screenshot(official, "playoffs-console-before-qualification")
-    official.get_by_label("Playoff night").fill(NIGHT.isoformat())
-    official.get_by_role("button", name="Qualify").click()
-    shows(official, "Qualification done.")
-
-
-def settle_seed_ties(official: Page) -> list[list[str]]:
-    """Record a single-ball seed playoff (R6.1-e) for each tie the console lists, the player
-    listed last winning it; the tied names, in the order the console listed them."""
-    settled: list[list[str]] = []
-    ties = official.locator("section.panel").filter(
-        has=official.get_by_role("heading", name="Ties to settle")
-    )
-    while ties.count():
-        tie = ties.locator("article.seed-tie").first  # one form per tie, its players only
-        found = TIED.match(tie.get_by_role("heading").inner_text())
-        assert found, f"a tie the test cannot read: {tie.inner_text()!r}"
-        names = re.split(r", | and ", found["names"])
-        for place, name in enumerate(reversed(names), start=1):
-            tie.get_by_label(f"Place {place}").select_option(label=name)
-        screenshot(official, f"playoffs-console-seed-playoff-{len(settled) + 1}")
-        tie.get_by_role("button", name="Record this seed playoff").click()
-        shows(official, "Seed playoff recorded.")
-        settled.append(names)
-    return settled
 
 
 def withdraw_last_seed(official: Page, season: m.Season) -> str:
@@ -197,19 +138,19 @@ def play_bracket(official: Page, season: m.Season) -> DivisionView:
 
 
 def test_playoff_night_through_the_console(
-    season: m.Season, new_page: NewContext, error_guard: ErrorGuard
+    finished_season: m.Season, new_page: NewContext, error_guard: ErrorGuard
 ) -> None:
     official = new_page("official", viewport=DESKTOP)
     log_in(official, OFFICIAL, PASSWORD)
 
     qualify(official)
     settled = settle_seed_ties(official)
-    withdrawn = withdraw_last_seed(official, season)
+    withdrawn = withdraw_last_seed(official, finished_season)
     settled += settle_seed_ties(official)  # the player moving up may tie another
-    match = play_match(official, season, MATCH)
+    match = play_match(official, finished_season, MATCH)
 
     assert len(settled) >= 2, f"the season's two seed ties were not both settled: {settled}"
-    (division,) = playoff_bracket(season).divisions
+    (division,) = playoff_bracket(finished_season).divisions
     seeded = [ref.name for _, ref in division.seeds if ref is not None]
     for names in settled:  # the seed playoff's winner (listed last) takes the higher seed
         assert seeded.index(names[-1]) < seeded.index(names[0]), f"{names} after {seeded}"
@@ -220,7 +161,7 @@ def test_playoff_night_through_the_console(
     leaders = sorted(match.totals, key=lambda total: -total[1])[:2]
     advancing = [ref.name for ref in match.advancing]
     assert set(advancing) == {ref.name for ref, _ in leaders}, f"{MATCH} sends {advancing}"
-    semifinal = match_view(season, "SF1")
+    semifinal = match_view(finished_season, "SF1")
     assert set(advancing) <= {ref.name for ref in semifinal.players}
     shows(official, re.compile(rf"{MATCH}\s+complete"))
     for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
@@ -242,7 +183,7 @@ def test_playoff_night_through_the_console(
     tv.clock.install()  # the TV turns its panels on a timer: fast-forward it
     visit(tv, f"/tv/{SLUG}/")
     panel = tv.get_by_role("region", name="Playoff bracket", include_hidden=True)
-    expect(panel).to_contain_text(f"Playoffs · {season.name} · division A")
+    expect(panel).to_contain_text(f"Playoffs · {finished_season.name} · division A")
     for name in advancing:
         expect(panel).to_contain_text(name)
     for _ in range(TV_PANELS):  # the standings come first
@@ -254,7 +195,7 @@ def test_playoff_night_through_the_console(
 
     # The rest of the night: every match to the final, then the night is closed.
     official.reload()
-    division = play_bracket(official, season)
+    division = play_bracket(official, finished_season)
     (final,) = [match for match in division.matches if match.round == division.matches[-1].round]
     place, champion = division.places[0]
     assert (place, champion in final.players) == (1, True), f"places: {division.places}"
@@ -268,7 +209,7 @@ def test_playoff_night_through_the_console(
     official.get_by_role("button", name="Close the playoff night").click()
     shows(official, "The playoff night is closed.")
     screenshot(official, "playoffs-console-night-closed")
-    assert m.PlayoffNight.objects.get(season=season).status == "closed"
+    assert m.PlayoffNight.objects.get(season=finished_season).status == "closed"
     for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
         public = new_page(f"public playoffs after the final, {size}", viewport=viewport)
         visit(public, f"/leagues/{SLUG}/playoffs/")

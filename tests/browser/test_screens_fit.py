@@ -13,31 +13,23 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from playwright.sync_api import Page
 
 from flipwell.league import models as m
 from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague, create_demo_league
 from tests import factories as f
 from tests.browser.conftest import ErrorGuard, NewContext
-from tests.browser.helpers import DESKTOP, OVERFLOWS, PHONE, TV, log_in, screenshot, sheet_path
+from tests.browser.helpers import (
+    DESKTOP,
+    PHONE,
+    TV,
+    log_in,
+    overflows,
+    overflows_here,
+    screenshot,
+    sheet_path,
+)
 
 TODAY = datetime.date(2026, 3, 10)
-
-
-def overflows(page: Page, pages: dict[str, str], size: str) -> list[str]:
-    """Each overflow of each of `pages` at the page's window width, photographed."""
-    width = page.viewport_size["width"] if page.viewport_size else 0
-    problems = []
-    for name, url in pages.items():
-        response = page.goto(url, wait_until="load")
-        assert response is not None, f"no answer for {url}"
-        assert response.status == 200, f"{url}: {page.inner_text('main')[:300]}"
-        screenshot(page, f"fit-{name}-{size}")
-        document = page.evaluate("document.scrollingElement.scrollWidth")
-        if document > width:
-            problems.append(f"{name} at {width} px: the page is {document} px wide")
-        problems += [f"{name} at {width} px: {what}" for what in page.evaluate(OVERFLOWS, width)]
-    return problems
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
@@ -242,14 +234,3 @@ def test_screens_fit_the_ifpa_requirements_and_the_seasons_warning(
 
     assert not problems, "\n".join(problems)
     assert "IFPA 5 meets scheduled; the IFPA asks for at least 6" in page.inner_text("main")
-
-
-def overflows_here(page: Page, name: str, size: str) -> list[str]:
-    """`overflows` of the page as it is now (its folds opened), photographed."""
-    width = page.viewport_size["width"] if page.viewport_size else 0
-    screenshot(page, f"fit-{name}-{size}")
-    problems = []
-    document = page.evaluate("document.scrollingElement.scrollWidth")
-    if document > width:
-        problems.append(f"{name} at {width} px: the page is {document} px wide")
-    return problems + [f"{name} at {width} px: {w}" for w in page.evaluate(OVERFLOWS, width)]

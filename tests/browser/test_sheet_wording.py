@@ -12,7 +12,7 @@ from tests.league.league_night import build_night, game, play, start
 
 
 @pytest.fixture
-def night(live_server: object):
+def game_two_night(live_server: object):
     """Meet 1 with one group of four whose game 1 is confirmed: game 2's machine is next."""
     night = build_night(players=4)
     night.meet = start(night)
@@ -24,10 +24,10 @@ def night(live_server: object):
 
 
 def test_sheet_wording_no_stale_success_after_a_failed_entry(
-    night, new_page: NewContext, error_guard: ErrorGuard
+    game_two_night, new_page: NewContext, error_guard: ErrorGuard
 ) -> None:
     phone = new_page("sheet, phone")
-    phone.goto(sheet_path(night.group), wait_until="load")
+    phone.goto(sheet_path(game_two_night.group), wait_until="load")
     phone.get_by_label("Next machine").select_option(index=1)
     phone.get_by_role("button", name="Start game 2").click()
     success = phone.locator(".messages .message.success")

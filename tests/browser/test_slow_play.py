@@ -9,8 +9,7 @@ import pytest
 from flipwell.league import models as m
 from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague
 from tests.browser.conftest import ErrorGuard, NewContext
-from tests.browser.helpers import DESKTOP, PHONE, log_in, screenshot
-from tests.browser.test_screens_fit import overflows
+from tests.browser.helpers import DESKTOP, PHONE, log_in, overflows, screenshot
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])

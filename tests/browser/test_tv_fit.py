@@ -10,12 +10,10 @@ Words:
 
 from __future__ import annotations
 
-import datetime
-
 import pytest
 from playwright.sync_api import Page, ViewportSize
 
-from flipwell.league.exchange.demo import DemoLeague, create_demo_league
+from flipwell.league.exchange.demo import DemoLeague
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import TV, screenshot
 from tests.league import league_night as night_
@@ -28,11 +26,6 @@ SHOWN_LABEL = """() => {
   const shown = [...document.querySelectorAll('[data-tv-panel]')].find((p) => !p.hidden);
   return shown ? shown.getAttribute('aria-label') : null;
 }"""
-
-
-@pytest.fixture
-def demo(live_server: object) -> DemoLeague:
-    return create_demo_league(today=datetime.date(2026, 3, 10))
 
 
 @pytest.fixture
@@ -100,13 +93,13 @@ def test_tv_fit_twenty_standings_lines_on_one_slide(
 
 @pytest.mark.parametrize("size", list(SCREENS))
 def test_tv_fit_the_demo_standings_share_two_slides_evenly(
-    demo: DemoLeague, new_page: NewContext, error_guard: ErrorGuard, size: str
+    demo_league: DemoLeague, new_page: NewContext, error_guard: ErrorGuard, size: str
 ) -> None:
     """The demo's standings (more than twenty lines) on two slides of even length, in larger
     type than twenty lines get, each line on screen, still so after an htmx refresh (the
     rotation keeps its slide and fits it again)."""
-    lines = demo.current_season.entries.count()
-    tv = open_tv(new_page, demo.league.slug, size)
+    lines = demo_league.current_season.entries.count()
+    tv = open_tv(new_page, demo_league.league.slug, size)
     step_to(tv, "Standings")
     count, type_px = standings_fit(tv, size)
     # What the 15 s refresh does (hx-get on #tv-panels), awaited.

@@ -100,3 +100,13 @@ def next_game(meet: m.Meet, group_number: int, picker: m.Player) -> m.Game:
         machine=free_machine(meet, group_number),
         chosen_by=picker,
     ).game
+
+
+def all_late_for_game(game_: m.Game, players: Sequence[m.Player]) -> None:
+    """The group's sheet of `game_` with every score empty (all four late, R2.3), entered by
+    the first player and confirmed by the second."""
+    submitted = submit_scores(
+        game=game_, scores=dict.fromkeys(players), entered_by=players[0],
+        idempotency_key="sheet-1",
+    )  # fmt: skip
+    confirm_scores(submission=submitted.submission, confirmed_by=players[1])

@@ -1,8 +1,6 @@
 """Adapters: stored facts -> flipwell.rules values; the golden season survives the round trip."""
 
 import datetime
-import json
-from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -18,16 +16,12 @@ from flipwell.rules import FWPL_V1, AppliedCorrection, RuleError, ruleset_from_o
 from flipwell.rules.ruleset import InterferenceDefaults
 from flipwell.rules.season import fold_season
 from tests import factories as f
+from tests.golden import golden_data
 from tests.league import league_night as night_
 
 pytestmark = pytest.mark.django_db
 
-GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text())
-
-
-@pytest.fixture
-def official():
-    return f.LeagueOfficialFactory(role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL)
+GOLDEN = golden_data()
 
 
 def _import(official, data, name="Winter 2026", **kwargs):

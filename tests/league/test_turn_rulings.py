@@ -27,7 +27,7 @@ EVERY_KIND = pytest.mark.parametrize("entry", list(KINDS.values()), ids=list(KIN
 
 
 @pytest.fixture
-def night(client):
+def turn_night(client):
     """Meet 1 of league "tuesday" open, one group of four; its LO signed in."""
     official = f.LeagueOfficialFactory(league__slug="tuesday")
     client.force_login(official.user)
@@ -48,9 +48,9 @@ def night(client):
 
 @EVERY_KIND
 def test_service_records_the_kind_with_its_event_and_notice(
-    night, entry: TurnRulingKind, settings, mailoutbox
+    turn_night, entry: TurnRulingKind, settings, mailoutbox
 ):
-    official, _meet, game, group = night
+    official, _meet, game, group = turn_night
     settings.NOTICES_EMAIL = True
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     set_notice_preferences(
@@ -73,8 +73,8 @@ def test_service_records_the_kind_with_its_event_and_notice(
     assert entry.told in " ".join(mail.body.split())
 
 
-def test_service_refuses_a_kind_the_registry_does_not_know(night):
-    official, _meet, game, group = night
+def test_service_refuses_a_kind_the_registry_does_not_know(turn_night):
+    official, _meet, game, group = turn_night
 
     with pytest.raises(ValidationError) as refused:
         services.record_turn_ruling(
@@ -86,8 +86,8 @@ def test_service_refuses_a_kind_the_registry_does_not_know(night):
 
 
 @EVERY_KIND
-def test_console_form_offers_and_records_the_kind(client, night, entry: TurnRulingKind):
-    _official, meet, game, group = night
+def test_console_form_offers_and_records_the_kind(client, turn_night, entry: TurnRulingKind):
+    _official, meet, game, group = turn_night
     url = f"/manage/tuesday/meets/{meet.pk}/violations/"
     page = html.unescape(client.get(url).text)
     assert f'<option value="{entry.kind}">{entry.name}</option>' in page
@@ -104,8 +104,8 @@ def test_console_form_offers_and_records_the_kind(client, night, entry: TurnRuli
 
 
 @EVERY_KIND
-def test_api_write_of_the_kind_is_201_and_documented(client, night, entry: TurnRulingKind):
-    official, _meet, game, group = night
+def test_api_write_of_the_kind_is_201_and_documented(client, turn_night, entry: TurnRulingKind):
+    official, _meet, game, group = turn_night
     path = f"/api/v1/games/{game.pk}/{entry.path}"
 
     response = post(
@@ -119,8 +119,8 @@ def test_api_write_of_the_kind_is_201_and_documented(client, night, entry: TurnR
 
 
 @EVERY_KIND
-def test_player_page_says_the_kind_in_words(client, night, entry: TurnRulingKind):
-    official, _meet, game, group = night
+def test_player_page_says_the_kind_in_words(client, turn_night, entry: TurnRulingKind):
+    official, _meet, game, group = turn_night
     services.record_turn_ruling(
         kind=entry.kind, game=game, player=group[3], reason="Private words", actor=official.user
     )

@@ -9,14 +9,17 @@ from flipwell.league.validators import (
     validate_ruleset_overrides,
     validate_time_zone,
 )
+from tests.refusals import refusal
 
 
 def test_validate_ruleset_overrides_known_names_accepted():
-    validate_ruleset_overrides({"playoff_16_players_qualify": 12, "dues_period": "meet"})
+    overrides = {"playoff_16_players_qualify": 12, "dues_period": "meet"}
+
+    assert refusal(lambda: validate_ruleset_overrides(overrides), ValidationError) is None
 
 
 def test_validate_ruleset_overrides_empty_accepted():
-    validate_ruleset_overrides({})
+    assert refusal(lambda: validate_ruleset_overrides({}), ValidationError) is None
 
 
 def test_validate_ruleset_overrides_unknown_name_refused_with_suggestion():
@@ -72,7 +75,7 @@ def test_validate_time_zone_unknown_refused(value):
 
 
 def test_validate_machine_score_largest_storable_accepted():
-    validate_machine_score(MAX_MACHINE_SCORE)
+    assert refusal(lambda: validate_machine_score(MAX_MACHINE_SCORE), ValidationError) is None
 
 
 def test_validate_machine_score_above_64_bits_refused_with_limit():

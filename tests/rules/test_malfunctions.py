@@ -29,6 +29,7 @@ from flipwell.rules.malfunctions import (
     rule_malfunction,
 )
 from flipwell.rules.ruleset import Ruleset
+from tests.refusals import refusal
 
 MM = "Medieval Madness"
 
@@ -491,7 +492,9 @@ def test_check_recordable_refuses_an_announced_problem_r7_3_g():
 
 
 def test_check_recordable_accepts_a_not_serious_ruling_of_the_official_r7_3_d():
-    check_recordable(rule_malfunction(report("other", one_handed_ball=True), lo_kind="not_serious"))
+    ruling = rule_malfunction(report("other", one_handed_ball=True), lo_kind="not_serious")
+
+    assert refusal(lambda: check_recordable(ruling), RuleError) is None
 
 
 def test_check_recordable_accepts_a_serious_malfunction_r7_3_e():

@@ -28,6 +28,7 @@ from flipwell.rules.rating import (
     rating_range,
     win_chances,
 )
+from tests.rules.two_seasons import PERSON_OF, two_seasons
 
 PAPER_PLAYER = Rating(1500, 200, 0.06)
 PAPER_RESULTS = [
@@ -176,10 +177,8 @@ def test_history_an_absent_roster_player_idles():
 
 def test_rated_meets_read_places_from_the_fold_by_person():
     """Each game's places come from its finishing order (§3.2); a forfeit is no game (R2.4-b);
-    a merged row is rated as its person (the seasons of tests/rules/test_stats.py)."""
-    from tests.rules.test_stats import PERSON_OF, _seasons
-
-    meets = rated_meets(_seasons(), person_of=PERSON_OF)
+    a merged row is rated as its person (the seasons of tests/rules/two_seasons.py)."""
+    meets = rated_meets(two_seasons(), person_of=PERSON_OF)
 
     assert [m.meet for m in meets] == [(1, 1), (2, 1), (2, 2)]
     first = meets[0].games

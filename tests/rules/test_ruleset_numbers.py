@@ -22,6 +22,7 @@ from flipwell.rules import (
 )
 from flipwell.rules.forfeits import match_forfeits, season_forfeit_game, season_forfeited
 from flipwell.rules.ruleset import InterferenceDefaults
+from tests.refusals import refusal
 
 
 def test_ruleset_defaults_are_the_rulebook_numbers_r2_5_a_r2_4_d():
@@ -192,8 +193,12 @@ def _with(name, value):
 
 
 def test_check_ruleset_change_allowed_before_the_season_begins_r2_a():
-    check_ruleset_change(season=None, begun=False)
-    check_ruleset_change(season="Spring", begun=False)
+    refusals = [
+        refusal(lambda s=season: check_ruleset_change(season=s, begun=False), RuleError)
+        for season in (None, "Spring")
+    ]
+
+    assert refusals == [None, None]
 
 
 def test_check_ruleset_change_refused_once_the_season_has_begun_r2_a():

@@ -22,6 +22,7 @@ from flipwell.rules.violation_remedies import (
     violator_charge,
 )
 from flipwell.rules.violations import Violation, reduced_score, ruled_accidental, violation_effect
+from tests.refusals import refusal
 
 # --- §8.1 own unallowable extra ball ---
 
@@ -477,10 +478,12 @@ def _ruled(kind: str, ruled: bool | None) -> None:
 
 
 def test_a28_an_official_may_rule_a_wrong_ball_play_accidental_or_confirm_the_rules():
-    _ruled("opponents_ball", False)
-    _ruled("opponents_ball", True)
-    _ruled("interference", True)
-    _ruled("interference", None)
+    rulings = [("opponents_ball", False), ("opponents_ball", True), ("interference", True),
+               ("interference", None)]  # fmt: skip
+
+    refusals = [refusal(lambda k=k, r=r: _ruled(k, r), RuleError) for k, r in rulings]
+
+    assert refusals == [None] * 4
 
 
 def test_a28_an_official_cannot_rule_otherwise_than_the_rules_for_other_violations():

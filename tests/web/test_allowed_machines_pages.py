@@ -73,7 +73,7 @@ def read(html: str) -> Machines:
 
 
 @pytest.fixture
-def night(client):
+def stuck_flipper_night(client):
     """Meet 1 open with two groups of four; Flipper Stuck declared on one machine."""
     official = f.LeagueOfficialFactory(league__slug="tuesday")
     client.force_login(official.user)
@@ -109,10 +109,10 @@ def pages(client, started):
     return read(console), read(sheet), api
 
 
-def test_console_and_sheet_list_the_same_machines_when_a_player_picks(client, night):
+def test_console_and_sheet_list_the_same_machines_when_a_player_picks(client, stuck_flipper_night):
     # R5-c: the last of game 1 picks; R5-e: game 1's machine, R5-d: group 2's machine in play,
     # R7.3-r: the machine out of service are refused, with the same words on both pages.
-    started, players, _ = night
+    started, players, _ = stuck_flipper_night
     a = players[:4]
     confirm(started.first_games[0], {a[0]: 400, a[1]: 300, a[2]: 200, a[3]: 100})
 
@@ -128,8 +128,10 @@ def test_console_and_sheet_list_the_same_machines_when_a_player_picks(client, ni
     assert console.words == sheet.words
 
 
-def test_refused_machines_read_in_plain_words_with_the_rules_behind_a_why(client, night):
-    started, players, _ = night
+def test_refused_machines_read_in_plain_words_with_the_rules_behind_a_why(
+    client, stuck_flipper_night
+):
+    started, players, _ = stuck_flipper_night
     a = players[:4]
     confirm(started.first_games[0], {a[0]: 400, a[1]: 300, a[2]: 200, a[3]: 100})
     in_use = started.first_games[1].machine
@@ -143,10 +145,12 @@ def test_refused_machines_read_in_plain_words_with_the_rules_behind_a_why(client
     assert "<summary>Why</summary><p>The rulebook: R5-d.</p>" in html
 
 
-def test_console_form_and_sheet_list_the_same_machines_when_the_official_picks(client, night):
+def test_console_form_and_sheet_list_the_same_machines_when_the_official_picks(
+    client, stuck_flipper_night
+):
     # A66: nobody played game 1, so the official chooses among the same machines the sheet
     # lists as allowed.
-    started, players, _ = night
+    started, players, _ = stuck_flipper_night
     confirm(started.first_games[0], dict.fromkeys(players[:4]))
 
     console, sheet, api = pages(client, started)
@@ -159,9 +163,11 @@ def test_console_form_and_sheet_list_the_same_machines_when_the_official_picks(c
     assert console.refused == sheet.refused == {x["id"]: x["code"] for x in api["refused"]}
 
 
-def test_console_official_choice_of_a_refused_machine_is_refused_with_its_reason(client, night):
+def test_console_official_choice_of_a_refused_machine_is_refused_with_its_reason(
+    client, stuck_flipper_night
+):
     # R7.3-r: the machine out of service, posted anyway, is refused with the listed reason.
-    started, players, _ = night
+    started, players, _ = stuck_flipper_night
     confirm(started.first_games[0], dict.fromkeys(players[:4]))
     broken = m.Machine.objects.get(declarations__meet=started.meet)
 

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def night(client):
+def meet_next_week(client):
     """Meet 1 of Spring a week from now, at 19:00; Ana has a personal link."""
     official = f.LeagueOfficialFactory(league__slug="tuesday")
     season = f.SeasonFactory(league=official.league, name="Spring", number_of_meets=3)
@@ -35,9 +35,9 @@ def night(client):
     return official, meet, ana, f"/me/{token_for(link)}/"
 
 
-def test_player_link_page_withdraws_an_absence(client, night):
+def test_player_link_page_withdraws_an_absence(client, meet_next_week):
     """issue 27 §3: the page offered no way back from "I'll be absent"."""
-    url = night[3]
+    url = meet_next_week[3]
     client.post(url, {"action": "absence", "meet": "1"})
     page = client.get(url)
 
@@ -71,9 +71,9 @@ def test_player_link_page_offers_no_lateness_for_a_meet_started_early(client):
     assert "The meet has started" in response.text
 
 
-def test_attendance_page_withdraws_a_lateness_notice(client, night):
+def test_attendance_page_withdraws_a_lateness_notice(client, meet_next_week):
     """issue 27 §3: the console could record a notice but not withdraw it."""
-    official, meet, ana, _ = night
+    official, meet, ana, _ = meet_next_week
     services.announce_lateness(meet=meet, player=ana, actor=official.user)
     client.force_login(official.user)
     page = client.get(f"/manage/tuesday/meets/{meet.pk}/attendance/")
@@ -90,9 +90,9 @@ def test_attendance_page_withdraws_a_lateness_notice(client, night):
     assert m.AuditEvent.objects.filter(action="meet.lateness_withdrawn").count() == 1
 
 
-def test_start_page_warns_before_the_start_time(client, night):
+def test_start_page_warns_before_the_start_time(client, meet_next_week):
     """issue 27 §3: starting before the start time came with no warning."""
-    official, meet, _, _ = night
+    official, meet, _, _ = meet_next_week
     client.force_login(official.user)
 
     response = client.get(f"/manage/tuesday/meets/{meet.pk}/start/")
@@ -100,9 +100,9 @@ def test_start_page_warns_before_the_start_time(client, night):
     assert "You are about to start it before its start time" in response.text
 
 
-def test_close_page_warns_before_the_start_time(client, night):
+def test_close_page_warns_before_the_start_time(client, meet_next_week):
     """issue 27 §3: closing before the start time came with no warning."""
-    official, meet, _, _ = night
+    official, meet, _, _ = meet_next_week
     m.Meet.objects.filter(pk=meet.pk).update(status=m.Meet.Status.OPEN)
     client.force_login(official.user)
 
@@ -111,8 +111,8 @@ def test_close_page_warns_before_the_start_time(client, night):
     assert "You are about to close it before its start time" in response.text
 
 
-def test_close_page_after_the_start_time_has_no_warning(client, night):
-    official, meet, _, _ = night
+def test_close_page_after_the_start_time_has_no_warning(client, meet_next_week):
+    official, meet, _, _ = meet_next_week
     m.Meet.objects.filter(pk=meet.pk).update(
         status=m.Meet.Status.OPEN, date=timezone.localdate() - datetime.timedelta(days=2)
     )

@@ -11,22 +11,23 @@ from flipwell.league import models as m
 from flipwell.league import services
 from tests import factories as f
 from tests.league.league_night import build_night, game, play, start
-from tests.web.test_manage import lo, night  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
 
 
-def test_malfunctions_page_records_a_compensatory_game_r7_3_m(client, night):  # noqa: F811
-    victim = night.players[0]
+def test_malfunctions_page_records_a_compensatory_game_r7_3_m(client, spring_night):
+    victim = spring_night.players[0]
     services.report_malfunction(
-        game=night.game, player=victim, ball=1, reason_code="power_loss", ball_in_play=False,
-        actor=night.user,
+        game=spring_night.game, player=victim, ball=1, reason_code="power_loss", ball_in_play=False,
+        actor=spring_night.user,
     )  # fmt: skip
-    services.request_compensatory_game(game=night.game, player=victim, actor=night.user)
+    services.request_compensatory_game(
+        game=spring_night.game, player=victim, actor=spring_night.user
+    )
 
     response = client.post(
-        night.meet_url + "malfunctions/",
-        {"action": "compensatory", "game": night.game.pk, "player": victim.pk,
+        spring_night.meet_url + "malfunctions/",
+        {"action": "compensatory", "game": spring_night.game.pk, "player": victim.pk,
          "new_score": "700,000", "leading_subtracted": "", "state_subtracted": ""},
     )  # fmt: skip
 
@@ -39,8 +40,8 @@ def test_malfunctions_page_records_a_compensatory_game_r7_3_m(client, night):  #
     )
 
 
-def test_machines_page_announces_a_problem_r7_3_g(client, night):  # noqa: F811
-    machine = night.league.machines.first()
+def test_machines_page_announces_a_problem_r7_3_g(client, spring_night):
+    machine = spring_night.league.machines.first()
 
     response = client.post(
         "/manage/tuesday/machines/",
@@ -51,10 +52,13 @@ def test_machines_page_announces_a_problem_r7_3_g(client, night):  # noqa: F811
     assert m.AnnouncedProblem.objects.get().machine == machine
 
 
-def test_machines_page_declares_a_machine_repaired(client, night):  # noqa: F811
-    machine = night.league.machines.first()
+def test_machines_page_declares_a_machine_repaired(client, spring_night):
+    machine = spring_night.league.machines.first()
     services.declare_machine_unplayable(
-        meet=night.meet, machine=machine, reason="Left flipper dead.", actor=night.user
+        meet=spring_night.meet,
+        machine=machine,
+        reason="Left flipper dead.",
+        actor=spring_night.user,
     )
 
     response = client.post(
@@ -66,7 +70,7 @@ def test_machines_page_declares_a_machine_repaired(client, night):  # noqa: F811
     assert m.MachineDeclaration.objects.order_by("-pk").first().kind == "repaired"
 
 
-def test_special_rulings_page_adds_and_amends_a_ruling_ra_a(client, lo):  # noqa: F811
+def test_special_rulings_page_adds_and_amends_a_ruling_ra_a(client, spring_lo):
     url = "/manage/tuesday/special-rulings/"
     ruling = {"kind": "not_a_malfunction", "text": "A ball stuck in the pops is play on.",
               "reproducible": "on", "reproduction": "Trap up on the left flipper, nudge.",
@@ -85,31 +89,35 @@ def test_special_rulings_page_adds_and_amends_a_ruling_ra_a(client, lo):  # noqa
 
 
 @pytest.fixture
-def correction(night):  # noqa: F811
+def correction(spring_night):
     """Game 1 confirmed (400, 300, 200, 100), then a correction of the fourth score asked."""
-    p = night.players
+    p = spring_night.players
     sheet = services.submit_scores(
-        game=night.game, scores={p[0]: 400, p[1]: 300, p[2]: 200, p[3]: 100},
+        game=spring_night.game, scores={p[0]: 400, p[1]: 300, p[2]: 200, p[3]: 100},
         entered_by=p[0], idempotency_key="k1",
     )  # fmt: skip
     services.confirm_scores(submission=sheet.submission, confirmed_by=p[1])
     return services.request_correction(
-        game=night.game, scores={p[3]: 150}, requested_by=p[0], reason="Misread.", actor=night.user
+        game=spring_night.game,
+        scores={p[3]: 150},
+        requested_by=p[0],
+        reason="Misread.",
+        actor=spring_night.user,
     )
 
 
-def test_corrections_page_records_an_answer(client, night, correction):  # noqa: F811
+def test_corrections_page_records_an_answer(client, spring_night, correction):
     response = client.post(
-        night.meet_url + "corrections/",
-        {"action": "answer", "request": correction.pk, "player": night.players[1].pk,
+        spring_night.meet_url + "corrections/",
+        {"action": "answer", "request": correction.pk, "player": spring_night.players[1].pk,
          "agrees": "yes"},
     )  # fmt: skip
 
     assert response.status_code == 302
-    assert m.CorrectionResponse.objects.get(player=night.players[1]).agrees is True
+    assert m.CorrectionResponse.objects.get(player=spring_night.players[1]).agrees is True
 
 
-def test_corrections_page_refuses_an_answer_to_another_meets_correction(client, night):  # noqa: F811
+def test_corrections_page_refuses_an_answer_to_another_meets_correction(client, spring_night):
     elsewhere = build_night(players=4)
     played = game(start(elsewhere), 1, 1)
     members = [row.player for row in played.group.members.order_by("position")]
@@ -120,7 +128,7 @@ def test_corrections_page_refuses_an_answer_to_another_meets_correction(client, 
     )  # fmt: skip
 
     response = client.post(
-        night.meet_url + "corrections/",
+        spring_night.meet_url + "corrections/",
         {"action": "answer", "request": theirs.pk, "player": members[1].pk, "agrees": "yes"},
     )
 
@@ -129,12 +137,12 @@ def test_corrections_page_refuses_an_answer_to_another_meets_correction(client, 
     assert not m.CorrectionResponse.objects.filter(player=members[1]).exists()
 
 
-def test_forfeits_page_refuses_another_leagues_game(client, night):  # noqa: F811
+def test_forfeits_page_refuses_another_leagues_game(client, spring_night):
     other = game(start(build_night()), 1, 1)
 
     response = client.post(
-        night.meet_url + "forfeits/",
-        {"action": "forfeit", "game": other.pk, "player": night.players[3].pk,
+        spring_night.meet_url + "forfeits/",
+        {"action": "forfeit", "game": other.pk, "player": spring_night.players[3].pk,
          "reason": "absent", "countable": "on"},
     )  # fmt: skip
 
@@ -143,14 +151,14 @@ def test_forfeits_page_refuses_another_leagues_game(client, night):  # noqa: F81
     assert not m.Forfeit.objects.exists()
 
 
-def test_forfeits_page_refuses_to_designate_another_meets_forfeit(client, night):  # noqa: F811
+def test_forfeits_page_refuses_to_designate_another_meets_forfeit(client, spring_night):
     elsewhere = build_night()
     other = game(start(elsewhere), 1, 1)
     member = other.group.members.first().player
     services.record_forfeit(game=other, player=member, actor=elsewhere.user)
 
     response = client.post(
-        night.meet_url + "forfeits/",
+        spring_night.meet_url + "forfeits/",
         {"action": "non_countable", "game": other.pk, "player": member.pk, "reason": "Ill"},
     )
 
@@ -159,7 +167,7 @@ def test_forfeits_page_refuses_to_designate_another_meets_forfeit(client, night)
     assert m.Forfeit.objects.get().countable is True
 
 
-def test_ledger_page_refuses_to_reverse_another_leagues_entry(client, lo):  # noqa: F811
+def test_ledger_page_refuses_to_reverse_another_leagues_entry(client, spring_lo):
     theirs = f.LedgerEntryFactory(amount_cents=2000)
 
     response = client.post(
@@ -171,7 +179,7 @@ def test_ledger_page_refuses_to_reverse_another_leagues_entry(client, lo):  # no
     assert m.LedgerEntry.objects.count() == 1
 
 
-def test_ledger_page_refuses_another_leagues_season(client, lo):  # noqa: F811
+def test_ledger_page_refuses_another_leagues_season(client, spring_lo):
     theirs = f.SeasonFactory(name="Elsewhere")
 
     response = client.post(

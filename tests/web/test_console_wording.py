@@ -17,10 +17,9 @@ import pytest
 from django.template.loader import render_to_string
 
 from flipwell.web.words import RULE_ID, split_rules
-from tests.web.test_console_permissions import PAGES, night, urls_of
+from tests.web.console_forms import PAGES, urls_of
 
 pytestmark = pytest.mark.django_db
-__all__ = ["night"]  # the league night fixture of the console matrix
 
 
 class VisibleText(HTMLParser):
@@ -98,14 +97,14 @@ def test_console_field_error_shows_its_rules_folded():
     assert "The rulebook: R2.4-f." in html
 
 
-def test_console_pages_show_rule_ids_only_in_the_why(client, night: dict[str, Any]):
+def test_console_pages_show_rule_ids_only_in_the_why(client, console_night: dict[str, Any]):
     """Issue 27 §5: no console page of a league night (meet open, next meet planned) shows a
     rule id outside its folded "why"."""
-    client.force_login(night["lo"])
+    client.force_login(console_night["lo"])
     found = []
     opened = 0
     for pattern in PAGES:
-        for url in urls_of(pattern, night["ids"]):
+        for url in urls_of(pattern, console_night["ids"]):
             response = client.get(url)
             if response.status_code != 200 or "html" not in response["Content-Type"]:
                 continue

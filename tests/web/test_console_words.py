@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def night(client):
+def signed_in_four_night(client):
     night = build_night(players=4, machines=4)
     night.slug = night.season.league.slug
     client.force_login(night.user)
@@ -27,22 +27,26 @@ def test_counted_says_one_thing_in_the_singular():
     assert counted(2, "match", "matches") == "2 matches"
 
 
-def test_next_season_button_says_it_prepares_the_season(client, night):
-    page = client.get(f"/manage/{night.slug}/seasons/{night.season.pk}/next/").text
+def test_next_season_button_says_it_prepares_the_season(client, signed_in_four_night):
+    page = client.get(
+        f"/manage/{signed_in_four_night.slug}/seasons/{signed_in_four_night.season.pk}/next/"
+    ).text
 
     assert "Prepare the next season" in page
     assert "Start the next season" not in page
 
 
-def test_roster_import_is_named_the_roster_csv(client, night):
-    page = client.get(f"/manage/{night.slug}/seasons/{night.season.pk}/roster/").text
+def test_roster_import_is_named_the_roster_csv(client, signed_in_four_night):
+    page = client.get(
+        f"/manage/{signed_in_four_night.slug}/seasons/{signed_in_four_night.season.pk}/roster/"
+    ).text
 
     assert "Import the roster CSV" in page
     assert "IFPA CSV" not in page
 
 
-def test_league_console_names_the_pool_and_the_problems_apart(client, night):
-    page = client.get(f"/manage/{night.slug}/").text
+def test_league_console_names_the_pool_and_the_problems_apart(client, signed_in_four_night):
+    page = client.get(f"/manage/{signed_in_four_night.slug}/").text
 
     links = re.findall(r'<li><a href="[^"]+">([^<]+)</a></li>', page)
     assert "Machine pool" in links
@@ -50,17 +54,19 @@ def test_league_console_names_the_pool_and_the_problems_apart(client, night):
     assert "Machines" not in links
 
 
-def test_match_absence_message_counts_its_forfeits_in_the_right_number(client, night):
+def test_match_absence_message_counts_its_forfeits_in_the_right_number(
+    client, signed_in_four_night
+):
     """issue 33 §3: "1 forfeits recorded"; the absence's games in the right number (one game
     from game 4, games 1 to 4 from game 1)."""
-    meet = start(night)
+    meet = start(signed_in_four_night)
     first, second = (
         m.GroupMember.objects.get(group__meet=meet, group__number=1, position=p).player
         for p in (1, 2)
     )
     for player, from_game in ((first, ""), (second, "4")):
         response = client.post(
-            f"/manage/{night.slug}/meets/{meet.pk}/groups/1/",
+            f"/manage/{signed_in_four_night.slug}/meets/{meet.pk}/groups/1/",
             {"action": "absence", "players": [player.pk], "note": "Went home",
              "from_game": from_game},
         )  # fmt: skip

@@ -4,7 +4,7 @@ made up, another official's, another session's or an expired one, it is refused 
 plain sentence, nothing is written, and what was typed comes back in a form to send again.
 
 The crawl reads every form off the console's pages (the permission matrix's pages and reader,
-`tests.web.test_console_permissions`), so a form added tomorrow is in it the day it is added.
+`tests.web.console_forms`), so a form added tomorrow is in it the day it is added.
 """
 
 from __future__ import annotations
@@ -23,22 +23,21 @@ from flipwell.web.once import NOT_ISSUED, NOT_SENT_AGAIN, issue_form_key
 from tests import factories as f
 from tests.form_keys import issued_key
 from tests.rows import row_counts
-from tests.web.test_console_permissions import PAGES, forms_of, night, urls_of
+from tests.web.console_forms import PAGES, FormReader, forms_of, urls_of
 
 pytestmark = pytest.mark.django_db
-__all__ = ["night"]  # the league night fixture of the console matrix
 
 REFUSED = html.escape(NOT_ISSUED)
 KEY = re.compile(r'name="form_key" value="([^"]+)"')
 
 
-def _bad_keys(client: Any, lo: Any) -> dict[str, str | None]:
+def _bad_keys(client: Any, tuesday_lo: Any) -> dict[str, str | None]:
     """Keys the server did not issue to `client`'s session: none, made up, one issued to
     another session of the same official (another official's: `test_once`)."""
     return {
         "none": None,
         "made up": "tap-1",
-        "another session's": issue_form_key(user_pk=lo.pk, session_key="another-session"),
+        "another session's": issue_form_key(user_pk=tuesday_lo.pk, session_key="another-session"),
     }
 
 
@@ -54,13 +53,15 @@ def _post(client: Any, path: str, data: dict[str, list[str]], key: str | None) -
 
 
 @pytest.mark.parametrize("pattern", PAGES, ids=[pattern.name for pattern in PAGES])
-def test_console_form_without_an_issued_key_is_refused_and_writes_nothing(client, night, pattern):
-    forms = forms_of(client, night["lo"], urls_of(pattern, night["ids"]))
-    client.force_login(night["lo"])
+def test_console_form_without_an_issued_key_is_refused_and_writes_nothing(
+    client, console_night, pattern
+):
+    forms = forms_of(client, console_night["lo"], urls_of(pattern, console_night["ids"]))
+    client.force_login(console_night["lo"])
 
     for form in forms:
         path = urlsplit(form.url).path
-        for why, key in _bad_keys(client, night["lo"]).items():
+        for why, key in _bad_keys(client, console_night["lo"]).items():
             before = row_counts()
 
             response = _post(client, path, form.data, key)
@@ -74,12 +75,12 @@ def test_console_form_without_an_issued_key_is_refused_and_writes_nothing(client
 
 
 @pytest.mark.parametrize("pattern", PAGES, ids=[pattern.name for pattern in PAGES])
-def test_console_form_with_the_pages_key_is_not_refused(client, night, pattern):
+def test_console_form_with_the_pages_key_is_not_refused(client, console_night, pattern):
     """The normal flow: the key the page was drawn with is accepted (the form then runs, and
     is recorded or refused on its own merits)."""
-    client.force_login(night["lo"])
+    client.force_login(console_night["lo"])
 
-    for url in urls_of(pattern, night["ids"]):
+    for url in urls_of(pattern, console_night["ids"]):
         page = client.get(url)
         shown = page.status_code == 200 and page["Content-Type"].startswith("text/html")
         keys = KEY.findall(page.text) if shown else []
@@ -90,8 +91,6 @@ def test_console_form_with_the_pages_key_is_not_refused(client, night, pattern):
 
 
 def forms_of_page(page: str, url: str) -> list[Any]:
-    from tests.web.test_console_permissions import FormReader
-
     reader = FormReader(url)
     reader.feed(page)
     return [form for form in reader.forms if form.url.startswith("/manage/")]
@@ -100,14 +99,9 @@ def forms_of_page(page: str, url: str) -> list[Any]:
 LEDGER = {"action": "entry", "kind": "kitty_in", "account": "kitty", "amount_cents": "12.50"}
 
 
-@pytest.fixture
-def lo(client):
-    official = f.LeagueOfficialFactory(league__slug="tuesday")
-    client.force_login(official.user)
-    return official
-
-
-def test_ledger_entry_with_a_made_up_key_is_refused_every_time_and_keeps_what_was_typed(client, lo):
+def test_ledger_entry_with_a_made_up_key_is_refused_every_time_and_keeps_what_was_typed(
+    client, tuesday_lo
+):
     """Before: each post of a made-up (or no) key booked a new entry."""
     for key in ("tap-1", "tap-1", None, None, "", "abc:1kZ:xyz"):
         response = _post(
@@ -121,7 +115,7 @@ def test_ledger_entry_with_a_made_up_key_is_refused_every_time_and_keeps_what_wa
     assert m.LedgerEntry.objects.count() == 0
 
 
-def test_refused_form_sent_again_from_its_page_is_recorded_once(client, lo):
+def test_refused_form_sent_again_from_its_page_is_recorded_once(client, tuesday_lo):
     refused = _post(client, "/manage/tuesday/ledger/", {k: [v] for k, v in LEDGER.items()}, None)
     key = KEY.findall(refused.text)[-1]  # the form that carries what was typed
 
@@ -132,7 +126,7 @@ def test_refused_form_sent_again_from_its_page_is_recorded_once(client, lo):
     assert m.LedgerEntry.objects.count() == 1
 
 
-def test_ledger_entry_with_the_pages_key_is_recorded_once(client, lo):
+def test_ledger_entry_with_the_pages_key_is_recorded_once(client, tuesday_lo):
     page = client.get("/manage/tuesday/ledger/").text
     key = KEY.findall(page)[0]
 
@@ -143,10 +137,10 @@ def test_ledger_entry_with_the_pages_key_is_recorded_once(client, lo):
     assert m.LedgerEntry.objects.count() == 1
 
 
-def test_a_key_from_before_signing_in_again_is_refused(client, lo):
+def test_a_key_from_before_signing_in_again_is_refused(client, tuesday_lo):
     key = issued_key(client)
     client.logout()
-    client.force_login(lo.user)  # a new session
+    client.force_login(tuesday_lo.user)  # a new session
 
     response = client.post("/manage/tuesday/ledger/", {**LEDGER, "form_key": key})
 
@@ -154,7 +148,7 @@ def test_a_key_from_before_signing_in_again_is_refused(client, lo):
     assert m.LedgerEntry.objects.count() == 0
 
 
-def test_a_key_older_than_its_lifetime_is_refused(client, lo, settings, monkeypatch):
+def test_a_key_older_than_its_lifetime_is_refused(client, tuesday_lo, settings, monkeypatch):
     key = issued_key(client)
     later = datetime.datetime.now().timestamp() + 25 * 3600
     monkeypatch.setattr("time.time", lambda: later)

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def night():
+def opponents_ball_night():
     """Meet 1, group 1, game 1 confirmed; then its second player is found to have played an
     opponent's ball (ruled accidental, A28): his 20,000,000 counts as zero."""
     night = build_night(players=4)
@@ -37,31 +37,45 @@ def text(response) -> str:
 ZEROED = "0 4th 20,000,000 entered, counts as zero"
 
 
-def test_public_board_shows_the_zeroed_score_named(client, night):
-    shown = text(client.get(f"/leagues/{night.league.slug}/meets/{night.meet.pk}/"))
+def test_public_board_shows_the_zeroed_score_named(client, opponents_ball_night):
+    shown = text(
+        client.get(
+            f"/leagues/{opponents_ball_night.league.slug}/meets/{opponents_ball_night.meet.pk}/"
+        )
+    )
 
     assert ZEROED in shown
-    assert f"{night.rival}'s score counts as zero: played an opponent's ball" in shown
+    assert (
+        f"{opponents_ball_night.rival}'s score counts as zero: played an opponent's ball" in shown
+    )
     assert "R8.2-a" not in shown
 
 
-def test_console_meet_shows_the_zeroed_score_named(client, night):
-    client.force_login(night.user)
+def test_console_meet_shows_the_zeroed_score_named(client, opponents_ball_night):
+    client.force_login(opponents_ball_night.user)
 
-    shown = text(client.get(f"/manage/{night.league.slug}/meets/{night.meet.pk}/"))
-
-    assert "0 20,000,000 entered, counts as zero" in shown
-
-
-def test_sheet_shows_the_zeroed_score_named(client, night):
-    shown = text(client.get(scoresheet_path(night.game.group)))
+    shown = text(
+        client.get(
+            f"/manage/{opponents_ball_night.league.slug}/meets/{opponents_ball_night.meet.pk}/"
+        )
+    )
 
     assert "0 20,000,000 entered, counts as zero" in shown
 
 
-def test_printed_results_show_the_zeroed_score_named(client, night):
-    client.force_login(night.user)
+def test_sheet_shows_the_zeroed_score_named(client, opponents_ball_night):
+    shown = text(client.get(scoresheet_path(opponents_ball_night.game.group)))
 
-    shown = text(client.get(f"/print/{night.league.slug}/meets/{night.meet.pk}/results/"))
+    assert "0 20,000,000 entered, counts as zero" in shown
+
+
+def test_printed_results_show_the_zeroed_score_named(client, opponents_ball_night):
+    client.force_login(opponents_ball_night.user)
+
+    shown = text(
+        client.get(
+            f"/print/{opponents_ball_night.league.slug}/meets/{opponents_ball_night.meet.pk}/results/"
+        )
+    )
 
     assert "0 20,000,000 entered, counts as zero" in shown

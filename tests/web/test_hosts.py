@@ -16,12 +16,7 @@ from flipwell.league import notices
 from flipwell.web.hosts import port_allowed
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _empty_memo():
-    http_cache.forget_pages()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("empty_page_memo")]
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 
 import pytest
 from django.core.cache import caches
@@ -17,17 +16,13 @@ from flipwell.league import caches as league_caches
 from flipwell.league import models as m
 from flipwell.league.selectors import revisions
 from tests.league import league_night as night_
+from tests.waiting import inside, until
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _empty_memo():
-    http_cache.forget_pages()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("empty_page_memo")]
 
 
 @pytest.fixture
-def night() -> night_.Night:
+def played_night() -> night_.Night:
     built = night_.build_night(players=8)
     meet = night_.start(built)
     _play(meet, 1)
@@ -40,25 +35,27 @@ def _play(meet: m.Meet, group_number: int) -> None:
     night_.play(game, {p: 1000 * (i + 1) for i, p in enumerate(members)})
 
 
-def _urls(night: night_.Night) -> list[str]:
-    slug, meet = night.league.slug, night.season.meets.get(number=1)
-    player = night.players[0]
+def _urls(played_night: night_.Night) -> list[str]:
+    slug, meet = played_night.league.slug, played_night.season.meets.get(number=1)
+    player = played_night.players[0]
     return [
         f"/leagues/{slug}/",
-        f"/leagues/{slug}/seasons/{night.season.pk}/",
+        f"/leagues/{slug}/seasons/{played_night.season.pk}/",
         f"/leagues/{slug}/meets/{meet.pk}/",
         f"/leagues/{slug}/players/{player.pk}/",
         f"/leagues/{slug}/machines/",
         f"/tv/{slug}/",
-        f"/api/v1/seasons/{night.season.pk}/standings",
+        f"/api/v1/seasons/{played_night.season.pk}/standings",
         f"/api/v1/meets/{meet.pk}",
         f"/api/v1/leagues/{slug}",
     ]
 
 
-def test_every_public_read_answers_304_to_its_etag_with_one_query(night, django_assert_num_queries):
+def test_every_public_read_answers_304_to_its_etag_with_one_query(
+    played_night, django_assert_num_queries
+):
     client = Client()
-    for url in _urls(night):
+    for url in _urls(played_night):
         first = client.get(url)
         assert (url, first.status_code, first["ETag"].startswith('W/"')) == (url, 200, True)
 
@@ -74,9 +71,9 @@ def test_every_public_read_answers_304_to_its_etag_with_one_query(night, django_
 
 
 def test_an_unchanged_anonymous_page_is_served_from_memory_with_one_query(
-    night, django_assert_num_queries
+    played_night, django_assert_num_queries
 ):
-    url = f"/leagues/{night.league.slug}/"
+    url = f"/leagues/{played_night.league.slug}/"
     first = Client().get(url)
 
     with django_assert_num_queries(1):
@@ -89,10 +86,10 @@ def test_an_unchanged_anonymous_page_is_served_from_memory_with_one_query(
     )
 
 
-def test_a_score_gives_the_board_a_new_etag_and_shows_it(night):
+def test_a_score_gives_the_board_a_new_etag_and_shows_it(played_night):
     client = Client()
-    meet = night.season.meets.get(number=1)
-    url = f"/leagues/{night.league.slug}/meets/{meet.pk}/"
+    meet = played_night.season.meets.get(number=1)
+    url = f"/leagues/{played_night.league.slug}/meets/{meet.pk}/"
     before = client.get(url)
 
     _play(meet, 2)
@@ -109,10 +106,10 @@ def test_a_score_gives_the_board_a_new_etag_and_shows_it(night):
     )
 
 
-def test_a_fragment_and_its_page_have_different_etags_and_vary_on_hx_request(night):
+def test_a_fragment_and_its_page_have_different_etags_and_vary_on_hx_request(played_night):
     client = Client()
-    meet = night.season.meets.get(number=1)
-    url = f"/leagues/{night.league.slug}/meets/{meet.pk}/"
+    meet = played_night.season.meets.get(number=1)
+    url = f"/leagues/{played_night.league.slug}/meets/{meet.pk}/"
 
     page = client.get(url)
     fragment = client.get(url, headers={"HX-Request": "true"})
@@ -122,22 +119,22 @@ def test_a_fragment_and_its_page_have_different_etags_and_vary_on_hx_request(nig
     assert fragment["Cache-Control"] == "no-cache"
 
 
-def test_a_signed_in_user_gets_his_own_private_etag(night):
-    url = f"/leagues/{night.league.slug}/"
+def test_a_signed_in_user_gets_his_own_private_etag(played_night):
+    url = f"/leagues/{played_night.league.slug}/"
     anonymous = Client().get(url)
     official = Client()
-    official.force_login(night.user)
+    official.force_login(played_night.user)
 
     own = official.get(url)
 
     assert (own["ETag"] != anonymous["ETag"], own["Cache-Control"]) == (True, "private, no-cache")
 
 
-def test_an_anonymous_etag_does_not_match_a_signed_in_page(night):
-    url = f"/leagues/{night.league.slug}/"
+def test_an_anonymous_etag_does_not_match_a_signed_in_page(played_night):
+    url = f"/leagues/{played_night.league.slug}/"
     anonymous = Client().get(url)
     official = Client()
-    official.force_login(night.user)
+    official.force_login(played_night.user)
 
     answer = official.get(url, headers={"If-None-Match": anonymous["ETag"]})
 
@@ -154,8 +151,8 @@ def test_an_api_read_with_a_malformed_id_is_refused_by_the_api_not_the_cache():
     assert answer.status_code in (404, 422)
 
 
-def test_a_post_is_never_answered_from_memory_or_with_304(night):
-    url = f"/leagues/{night.league.slug}/"
+def test_a_post_is_never_answered_from_memory_or_with_304(played_night):
+    url = f"/leagues/{played_night.league.slug}/"
     tag = Client().get(url)["ETag"]
 
     answer = Client().post(url, headers={"If-None-Match": tag})
@@ -163,10 +160,12 @@ def test_a_post_is_never_answered_from_memory_or_with_304(night):
     assert (answer.status_code, answer.has_header("ETag")) == (200, False)
 
 
-def test_a_page_gets_a_new_etag_each_quarter_hour_so_tonight_follows_the_clock(night, monkeypatch):
+def test_a_page_gets_a_new_etag_each_quarter_hour_so_tonight_follows_the_clock(
+    played_night, monkeypatch
+):
     # A league's "tonight" turns at its own midnight; every zone's offset is whole quarter
     # hours, so a tag that changes each quarter hour (UTC) never outlives the page's date.
-    url = f"/leagues/{night.league.slug}/"
+    url = f"/leagues/{played_night.league.slug}/"
     monkeypatch.setattr(http_cache.time, "time", lambda: 900.0 * 1000 + 899)
     before = Client().get(url)["ETag"]
     monkeypatch.setattr(http_cache.time, "time", lambda: 900.0 * 1001)
@@ -175,14 +174,16 @@ def test_a_page_gets_a_new_etag_each_quarter_hour_so_tonight_follows_the_clock(n
     assert before != after
 
 
-def test_the_revision_lookups_name_their_league_with_one_query(night, django_assert_num_queries):
-    meet = night.season.meets.get(number=1)
+def test_the_revision_lookups_name_their_league_with_one_query(
+    played_night, django_assert_num_queries
+):
+    meet = played_night.season.meets.get(number=1)
     game = night_.game(meet, 1, 1)
-    expected = m.League.objects.get(pk=night.league.pk).revision
+    expected = m.League.objects.get(pk=played_night.league.pk).revision
     with django_assert_num_queries(5):
         found = [
-            revisions.by_slug(night.league.slug),
-            revisions.by_season(night.season.pk),
+            revisions.by_slug(played_night.league.slug),
+            revisions.by_season(played_night.season.pk),
             revisions.by_meet(meet.pk),
             revisions.by_game(game.pk),
             revisions.by_group(game.group_id),
@@ -195,13 +196,15 @@ def test_the_revision_lookups_name_their_league_with_one_query(night, django_ass
 def test_viewers_asking_at_once_for_a_changed_page_share_one_render():
     # After a change, every viewer's poll misses the memo at the same moment; one thread
     # renders, the others wait for that page instead of rendering it again.
+    # The render lasts until the five others wait for its lock (`one_render`), no longer.
     renders = []
     started = threading.Event()
+    others: list[threading.Thread] = []
 
     def slow_view(request):
         renders.append(request.path)
         started.set()
-        time.sleep(0.2)
+        assert until(lambda: len(others) == 5 and all(inside(t, "one_render") for t in others))
         return HttpResponse(b"the board", content_type="text/html")
 
     def poll(answers):
@@ -211,8 +214,8 @@ def test_viewers_asking_at_once_for_a_changed_page_share_one_render():
     answers: list[HttpResponse] = []
     first = threading.Thread(target=poll, args=(answers,))
     first.start()
-    started.wait(5)
-    others = [threading.Thread(target=poll, args=(answers,)) for _ in range(5)]
+    assert started.wait(5)
+    others += [threading.Thread(target=poll, args=(answers,)) for _ in range(5)]
     for thread in [*others]:
         thread.start()
     for thread in [first, *others]:
@@ -296,8 +299,10 @@ def test_a_page_another_worker_claimed_is_waited_for_not_rendered(shared_pages):
     _claimed_by_another_worker()
     shared = league_caches.Page(200, b"rendered elsewhere", "text/html")
 
-    def other_worker_shares() -> None:
-        time.sleep(0.1)
+    here = threading.current_thread()
+
+    def other_worker_shares() -> None:  # once this worker waits for it, not before
+        assert until(lambda: inside(here, "rendered_elsewhere"))
         caches["default"].set(league_caches.shared_key('W/"tag2"'), shared)
         caches["default"].delete(league_caches.claim_key('W/"tag2"'))
 

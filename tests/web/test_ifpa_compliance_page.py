@@ -11,14 +11,14 @@ from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.services.season_files import import_season_file
 from tests import factories as f
-from tests.api.conftest import GOLDEN
+from tests.golden import GOLDEN
 from tests.league import league_night
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def official(client) -> m.LeagueOfficial:
+def winter_official(client) -> m.LeagueOfficial:
     official = f.LeagueOfficialFactory(
         role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL, league__slug="winter"
     )
@@ -26,13 +26,13 @@ def official(client) -> m.LeagueOfficial:
     return official
 
 
-def test_ifpa_page_shows_every_requirement_met_for_the_golden_season(client, official):
+def test_ifpa_page_shows_every_requirement_met_for_the_golden_season(client, winter_official):
     season = import_season_file(
-        league=official.league,
+        league=winter_official.league,
         name="Winter 2026",
         data=GOLDEN,
         first_meet=datetime.date(2026, 1, 7),
-        actor=official.user,
+        actor=winter_official.user,
     )
 
     html = client.get(f"/manage/winter/seasons/{season.pk}/ifpa/").content.decode()
@@ -43,8 +43,8 @@ def test_ifpa_page_shows_every_requirement_met_for_the_golden_season(client, off
     assert "https://www.ifpapinball.com/tgpguide/" in html
 
 
-def test_ifpa_page_warns_before_a_five_meet_season(client, official):
-    season = f.SeasonFactory(league=official.league, number_of_meets=5)
+def test_ifpa_page_warns_before_a_five_meet_season(client, winter_official):
+    season = f.SeasonFactory(league=winter_official.league, number_of_meets=5)
 
     html = client.get(f"/manage/winter/seasons/{season.pk}/ifpa/").content.decode()
 
@@ -52,8 +52,8 @@ def test_ifpa_page_warns_before_a_five_meet_season(client, official):
     assert "5 meets scheduled; the IFPA asks for at least 6 a season: 1 short." in html
 
 
-def test_ifpa_page_sets_the_leagues_own_figure_with_a_reason(client, official):
-    season = f.SeasonFactory(league=official.league, number_of_meets=5)
+def test_ifpa_page_sets_the_leagues_own_figure_with_a_reason(client, winter_official):
+    season = f.SeasonFactory(league=winter_official.league, number_of_meets=5)
     url = f"/manage/winter/seasons/{season.pk}/ifpa/"
 
     response = client.post(
@@ -62,17 +62,17 @@ def test_ifpa_page_sets_the_leagues_own_figure_with_a_reason(client, official):
 
     assert response.status_code == 302
     assert response["Location"] == f"{url}#ifpa-figures"
-    official.league.refresh_from_db()
-    assert official.league.ifpa_figures == {"min_sessions": 5}
-    ruling = m.Ruling.objects.get(league=official.league)
+    winter_official.league.refresh_from_db()
+    assert winter_official.league.ifpa_figures == {"min_sessions": 5}
+    ruling = m.Ruling.objects.get(league=winter_official.league)
     assert (ruling.kind, ruling.reason) == ("ifpa_figure", "The IFPA lowered it")
     html = client.get(url).content.decode()
     assert "Meets a season must hold: now 5." in html
     assert "5 meets scheduled; the IFPA asks for at least 5 a season: enough." in html
 
 
-def test_ifpa_page_refuses_a_figure_outside_its_bounds(client, official):
-    season = f.SeasonFactory(league=official.league)
+def test_ifpa_page_refuses_a_figure_outside_its_bounds(client, winter_official):
+    season = f.SeasonFactory(league=winter_official.league)
 
     response = client.post(
         f"/manage/winter/seasons/{season.pk}/ifpa/",
@@ -83,13 +83,13 @@ def test_ifpa_page_refuses_a_figure_outside_its_bounds(client, official):
     assert "min_sessions cannot be 0; allowed: a whole number from 1 to 100" in (
         response.content.decode()
     )
-    official.league.refresh_from_db()
-    assert official.league.ifpa_figures == {}
+    winter_official.league.refresh_from_db()
+    assert winter_official.league.ifpa_figures == {}
 
 
-def test_seasons_page_warns_of_a_schedule_the_ifpa_would_not_endorse(client, official):
-    f.SeasonFactory(league=official.league, name="Short", number_of_meets=5)
-    f.SeasonFactory(league=official.league, name="Long", number_of_meets=6)
+def test_seasons_page_warns_of_a_schedule_the_ifpa_would_not_endorse(client, winter_official):
+    f.SeasonFactory(league=winter_official.league, name="Short", number_of_meets=5)
+    f.SeasonFactory(league=winter_official.league, name="Long", number_of_meets=6)
 
     html = client.get("/manage/winter/seasons/").content.decode()
 
@@ -97,10 +97,10 @@ def test_seasons_page_warns_of_a_schedule_the_ifpa_would_not_endorse(client, off
     assert html.count("the IFPA asks for at least") == 1
 
 
-def test_seasons_page_warns_with_the_leagues_own_figures(client, official):
-    official.league.ifpa_figures = {"min_sessions": 8}
-    official.league.save()
-    f.SeasonFactory(league=official.league, name="Short", number_of_meets=6)
+def test_seasons_page_warns_with_the_leagues_own_figures(client, winter_official):
+    winter_official.league.ifpa_figures = {"min_sessions": 8}
+    winter_official.league.save()
+    f.SeasonFactory(league=winter_official.league, name="Short", number_of_meets=6)
 
     html = client.get("/manage/winter/seasons/").content.decode()
 

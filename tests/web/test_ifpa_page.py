@@ -9,13 +9,13 @@ import pytest
 from flipwell.league import models as m
 from flipwell.league.services.season_files import import_season_file
 from tests import factories as f
-from tests.api.conftest import GOLDEN
+from tests.golden import GOLDEN
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def golden(client) -> m.Season:
+def winter_golden(client) -> m.Season:
     """The golden season (22 players, 10 meets) in a league whose official is signed in."""
     official = f.LeagueOfficialFactory(
         role=m.LeagueOfficial.Role.LEAGUE_OFFICIAL, league__slug="winter"
@@ -30,36 +30,36 @@ def golden(client) -> m.Season:
     )
 
 
-def test_ifpa_page_lists_who_is_left_out_and_why_by_name(client, golden):
-    preview = client.get(f"/api/v1/seasons/{golden.pk}/ifpa/preview?threshold=10").json()
+def test_ifpa_page_lists_who_is_left_out_and_why_by_name(client, winter_golden):
+    preview = client.get(f"/api/v1/seasons/{winter_golden.pk}/ifpa/preview?threshold=10").json()
     out = preview["left_out"][0]
 
-    response = client.get(f"/manage/winter/seasons/{golden.pk}/ifpa/?threshold=10")
+    response = client.get(f"/manage/winter/seasons/{winter_golden.pk}/ifpa/?threshold=10")
     html = response.content.decode()
 
     assert response.status_code == 200
     assert f"Left out ({len(preview['left_out'])})" in html
     assert f"<td>{out['player']['name']}</td><td>{out['why']}</td>" in html
     assert (
-        f'href="/api/v1/seasons/{golden.pk}/ifpa.csv?results=regular_season&amp;threshold=10"'
+        f'href="/api/v1/seasons/{winter_golden.pk}/ifpa.csv?results=regular_season&amp;threshold=10"'
         in html
     )
 
 
-def test_ifpa_page_refuses_post_finals_before_the_playoffs(client, golden):
-    response = client.get(f"/manage/winter/seasons/{golden.pk}/ifpa/?results=post_finals")
+def test_ifpa_page_refuses_post_finals_before_the_playoffs(client, winter_golden):
+    response = client.get(f"/manage/winter/seasons/{winter_golden.pk}/ifpa/?results=post_finals")
 
     assert response.status_code == 400
     assert "The playoffs of Winter 2026 are not complete" in response.content.decode()
 
 
-def test_seasons_page_links_to_the_ifpa_submission(client, golden):
+def test_seasons_page_links_to_the_ifpa_submission(client, winter_golden):
     html = client.get("/manage/winter/seasons/").content.decode()
 
-    assert f'href="/manage/winter/seasons/{golden.pk}/ifpa/"' in html
+    assert f'href="/manage/winter/seasons/{winter_golden.pk}/ifpa/"' in html
 
 
-def test_ifpa_page_defaults_to_regular_season_before_the_playoffs(client, golden):
-    html = client.get(f"/manage/winter/seasons/{golden.pk}/ifpa/").content.decode()
+def test_ifpa_page_defaults_to_regular_season_before_the_playoffs(client, winter_golden):
+    html = client.get(f"/manage/winter/seasons/{winter_golden.pk}/ifpa/").content.decode()
 
     assert "10 meets played · 5 needed · regular-season results" in html

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def night(client):
+def open_meet_night(client):
     """Meet 1 open with two groups of four."""
     night = build_night(players=8, machines=8)
     night.meet = start(night)
@@ -34,8 +34,8 @@ def _groups(html, field_id):
     }
 
 
-def _members(night, number):
-    members = m.GroupMember.objects.filter(group__meet=night.meet, group__number=number)
+def _members(open_meet_night, number):
+    members = m.GroupMember.objects.filter(group__meet=open_meet_night.meet, group__number=number)
     return [str(row.player) for row in members.order_by("position").select_related("player")]
 
 
@@ -49,19 +49,21 @@ def _members(night, number):
         ("malfunctions/", "id_grant_player"),
     ],
 )
-def test_incident_form_offers_each_groups_players_together(client, night, page, field_id):
-    html = client.get(night.url + page).text
+def test_incident_form_offers_each_groups_players_together(client, open_meet_night, page, field_id):
+    html = client.get(open_meet_night.url + page).text
 
     assert _groups(html, field_id) == {
-        "Group 1": _members(night, 1),
-        "Group 2": _members(night, 2),
+        "Group 1": _members(open_meet_night, 1),
+        "Group 2": _members(open_meet_night, 2),
     }
 
 
-def _stranger_message(night):
-    first = game(night.meet, 1, 1)
-    stranger = m.GroupMember.objects.get(group__meet=night.meet, group__number=2, position=1)
-    names = _members(night, 1)
+def _stranger_message(open_meet_night):
+    first = game(open_meet_night.meet, 1, 1)
+    stranger = m.GroupMember.objects.get(
+        group__meet=open_meet_night.meet, group__number=2, position=1
+    )
+    names = _members(open_meet_night, 1)
     said = (
         f"{stranger.player} does not play game 1 of group 1: its players are "
         f"{', '.join(names[:-1])} and {names[-1]}."
@@ -69,11 +71,13 @@ def _stranger_message(night):
     return first, stranger.player, said
 
 
-def test_forfeit_form_refuses_a_player_of_another_group_naming_the_games_players(client, night):
-    first, stranger, said = _stranger_message(night)
+def test_forfeit_form_refuses_a_player_of_another_group_naming_the_games_players(
+    client, open_meet_night
+):
+    first, stranger, said = _stranger_message(open_meet_night)
 
     response = client.post(
-        night.url + "forfeits/",
+        open_meet_night.url + "forfeits/",
         {"action": "forfeit", "game": first.pk, "player": stranger.pk, "reason": "absent",
          "countable": "on"},
     )  # fmt: skip
@@ -83,11 +87,13 @@ def test_forfeit_form_refuses_a_player_of_another_group_naming_the_games_players
     assert not m.Forfeit.objects.exists()
 
 
-def test_malfunction_form_refuses_a_player_of_another_group_naming_the_games_players(client, night):
-    first, stranger, said = _stranger_message(night)
+def test_malfunction_form_refuses_a_player_of_another_group_naming_the_games_players(
+    client, open_meet_night
+):
+    first, stranger, said = _stranger_message(open_meet_night)
 
     response = client.post(
-        night.url + "malfunctions/",
+        open_meet_night.url + "malfunctions/",
         {"action": "malfunction", "game": first.pk, "player": stranger.pk, "ball": "1",
          "reason_code": "forced_tilt_stuck_ball", "ball_in_play": "on"},
     )  # fmt: skip
@@ -97,10 +103,12 @@ def test_malfunction_form_refuses_a_player_of_another_group_naming_the_games_pla
     assert not m.Malfunction.objects.exists()
 
 
-def test_incident_form_of_one_group_offers_only_its_players(client, night):
-    html = client.get(night.url + "malfunctions/?group=2").text
+def test_incident_form_of_one_group_offers_only_its_players(client, open_meet_night):
+    html = client.get(open_meet_night.url + "malfunctions/?group=2").text
 
     select = re.search(
         r'<select name="player"[^>]*id="id_malfunction_player"[^>]*>(.*?)</select>', html, re.S
     )
-    assert re.findall(r'<option value="\d+"[^>]*>([^<]*)<', select[1]) == _members(night, 2)
+    assert re.findall(r'<option value="\d+"[^>]*>([^<]*)<', select[1]) == _members(
+        open_meet_night, 2
+    )

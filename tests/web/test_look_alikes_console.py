@@ -19,7 +19,7 @@ ZWSP, RLO, PDF, ZWJ, BOM = "\u200b", "\u202e", "\u202c", "\u200d", "\ufeff"
 
 
 @pytest.fixture
-def night(client):
+def look_alike_night(client):
     night = build_night(players=4, machines=2)
     client.force_login(night.user)
     night.slug = night.league.slug
@@ -43,8 +43,10 @@ def test_reserved_slugs_are_the_urlconfs_first_segments():
     assert {"tv", "me", "print", "live", "forgot-password", "set-password"} <= reserved
 
 
-def test_console_registering_a_second_bea_adams_with_a_zero_width_space_is_refused(client, night):
-    url = f"/manage/{night.slug}/seasons/{night.season.pk}/roster/"
+def test_console_registering_a_second_bea_adams_with_a_zero_width_space_is_refused(
+    client, look_alike_night
+):
+    url = f"/manage/{look_alike_night.slug}/seasons/{look_alike_night.season.pk}/roster/"
 
     response = client.post(
         url, {"action": "register", "first_name": f"Bea{ZWSP}", "last_name": f"A{ZWSP}dams"}
@@ -55,9 +57,9 @@ def test_console_registering_a_second_bea_adams_with_a_zero_width_space_is_refus
     assert m.Player.objects.filter(first_name__startswith="Bea").count() == 1
 
 
-def test_console_renaming_keeps_no_invisible_character(client, night):
+def test_console_renaming_keeps_no_invisible_character(client, look_alike_night):
     bea = m.Player.objects.get(first_name="Bea")
-    url = f"/manage/{night.slug}/seasons/{night.season.pk}/roster/"
+    url = f"/manage/{look_alike_night.slug}/seasons/{look_alike_night.season.pk}/roster/"
 
     client.post(
         url,
@@ -68,9 +70,11 @@ def test_console_renaming_keeps_no_invisible_character(client, night):
     assert bea.first_name == "Bea"
 
 
-def test_console_machine_with_a_right_to_left_override_is_the_machine_the_league_has(client, night):
-    url = f"/manage/{night.slug}/machines/pool/"
-    title = night.machines[0].title
+def test_console_machine_with_a_right_to_left_override_is_the_machine_the_league_has(
+    client, look_alike_night
+):
+    url = f"/manage/{look_alike_night.slug}/machines/pool/"
+    title = look_alike_night.machines[0].title
 
     one = client.post(url, {"action": "add", "title": f"{RLO}{title}{PDF}", "balls_per_game": 3})
     many = client.post(
@@ -79,7 +83,7 @@ def test_console_machine_with_a_right_to_left_override_is_the_machine_the_league
     )
 
     assert (one.status_code, many.status_code) == (400, 400)
-    assert m.Machine.objects.filter(league=night.league).count() == 2
+    assert m.Machine.objects.filter(league=look_alike_night.league).count() == 2
 
 
 @pytest.fixture
@@ -125,12 +129,15 @@ def test_console_a_league_with_a_plain_slug_opens(client, staff):
     assert m.League.objects.get(slug="league-c").name == "League C"
 
 
-def test_console_renaming_a_player_to_a_look_alike_of_another_is_refused(client, night):
+def test_console_renaming_a_player_to_a_look_alike_of_another_is_refused(client, look_alike_night):
     services.register_player(
-        season=night.season, first_name="Cy", last_name="Dane", actor=night.user
+        season=look_alike_night.season,
+        first_name="Cy",
+        last_name="Dane",
+        actor=look_alike_night.user,
     )
     cy = m.Player.objects.get(first_name="Cy")
-    url = f"/manage/{night.slug}/seasons/{night.season.pk}/roster/"
+    url = f"/manage/{look_alike_night.slug}/seasons/{look_alike_night.season.pk}/roster/"
 
     response = client.post(
         url, {"action": "edit", "player": cy.pk, "first_name": "BEA", "last_name": f"Ad{ZWSP}ams"}

@@ -10,7 +10,7 @@ from django.conf import settings as django_settings
 from flipwell.league import models as m
 from flipwell.league import services
 from tests import factories as f
-from tests.web.test_manage_nobody_picks import _late_for_game_1
+from tests.league.league_night import all_late_for_game
 
 pytestmark = pytest.mark.django_db
 
@@ -90,7 +90,7 @@ def test_console_machine_choice_warns_of_an_open_problem_r7_3_u(client):
     started = services.start_meet(
         season=season, number=1, date=datetime.date(2026, 1, 6), actor=official.user, seed=5
     )
-    _late_for_game_1(started.first_games[0], players)
+    all_late_for_game(started.first_games[0], players)
     broken = next(x for x in machines if x.pk != started.first_games[0].machine_id)
     services.report_machine_problem(machine=broken, text="Left flipper weak")
 

@@ -10,52 +10,54 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def night():
+def one_group_night():
     night = build_night(players=4, machines=4)
     night.meet = start(night)
     night.game = game(night.meet, 1, 1)
     return night
 
 
-def _page(client, night, machine):
-    return client.get(f"/leagues/{night.season.league.slug}/machines/{machine.pk}/").text
+def _page(client, one_group_night, machine):
+    return client.get(f"/leagues/{one_group_night.season.league.slug}/machines/{machine.pk}/").text
 
 
-def test_machine_history_lists_a_malfunction_once_r7_3_u(client, night):
+def test_machine_history_lists_a_malfunction_once_r7_3_u(client, one_group_night):
     """issue 33 §3: the history listed each malfunction twice, as "malfunction" and as
     "note: major malfunction"."""
     services.report_malfunction(
-        game=night.game, player=night.players[0], ball=2, reason_code="forced_tilt_stuck_ball",
-        actor=night.user,
+        game=one_group_night.game, player=one_group_night.players[0], ball=2,
+        reason_code="forced_tilt_stuck_ball", actor=one_group_night.user,
     )  # fmt: skip
 
-    page = _page(client, night, night.game.machine)
+    page = _page(client, one_group_night, one_group_night.game.machine)
 
     assert page.count('class="badge kind-malfunction"') == 1
     assert page.count('class="badge kind-note"') == 0
 
 
-def test_machine_history_leaves_out_the_copy_an_older_version_wrote_r7_3_u(client, night):
+def test_machine_history_leaves_out_the_copy_an_older_version_wrote_r7_3_u(client, one_group_night):
     services.report_malfunction(
-        game=night.game, player=night.players[0], ball=2, reason_code="forced_tilt_stuck_ball",
-        actor=night.user,
+        game=one_group_night.game, player=one_group_night.players[0], ball=2,
+        reason_code="forced_tilt_stuck_ball", actor=one_group_night.user,
     )  # fmt: skip
     f.MaintenanceNoteFactory(
-        machine=night.game.machine, meet=night.meet, created_by=night.user,
+        machine=one_group_night.game.machine,
+        meet=one_group_night.meet,
+        created_by=one_group_night.user,
         text="major malfunction: Stuck ball, ball 2, group 1 game 1 (R7.3-i)",
     )  # fmt: skip
-    f.MaintenanceNoteFactory(machine=night.game.machine, text="New flipper rubbers")
+    f.MaintenanceNoteFactory(machine=one_group_night.game.machine, text="New flipper rubbers")
 
-    page = _page(client, night, night.game.machine)
+    page = _page(client, one_group_night, one_group_night.game.machine)
 
     assert page.count('class="badge kind-malfunction"') == 1
     assert page.count('class="badge kind-note"') == 1
     assert "New flipper rubbers" in page
 
 
-def test_machine_reliability_says_days_out_of_service_in_a_sentence_r7_3_u(client, night):
+def test_machine_reliability_says_days_out_of_service_in_a_sentence_r7_3_u(client, one_group_night):
     """issue 33 §3: "Days out of service 0 of 1" read as a puzzle."""
-    page = _page(client, night, night.game.machine)
+    page = _page(client, one_group_night, one_group_night.game.machine)
 
     assert "In service every day since the season's first meet." in page
     assert "Days out of service" not in page

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def night(client):
+def forfeit_night(client):
     """Meet 1 open, one group of four; game 1's sheet confirmed with Dan's forfeit box ticked."""
     official = f.LeagueOfficialFactory(league__slug="tuesday")
     client.force_login(official.user)
@@ -46,9 +46,9 @@ def _countable(season, player):
     return next(line for line in standings(season).lines if line.player.id == player.pk)
 
 
-def test_forfeits_page_lists_a_forfeit_entered_on_the_sheet(client, night):
+def test_forfeits_page_lists_a_forfeit_entered_on_the_sheet(client, forfeit_night):
     """issue 27 §3: the page said "Forfeits: None" for a forfeit ticked on the score sheet."""
-    meet = night[1]
+    meet = forfeit_night[1]
 
     response = client.get(f"/manage/tuesday/meets/{meet.pk}/forfeits/")
 
@@ -57,10 +57,12 @@ def test_forfeits_page_lists_a_forfeit_entered_on_the_sheet(client, night):
     assert "It should not count…" in text
 
 
-def test_forfeits_page_designates_a_sheet_forfeit_non_countable_and_standings_follow(client, night):
+def test_forfeits_page_designates_a_sheet_forfeit_non_countable_and_standings_follow(
+    client, forfeit_night
+):
     """issue 27 §3, R2.4-g, R2.4-h: the official says why; the forfeit stops counting toward
     the season's forfeits; a ruling and an audit event record it."""
-    season, meet, game, a = night
+    season, meet, game, a = forfeit_night
     assert _countable(season, a[3]).countable_forfeits == 1
 
     response = client.post(
@@ -78,9 +80,9 @@ def test_forfeits_page_designates_a_sheet_forfeit_non_countable_and_standings_fo
     assert 'Dan X · group 1 game 1 · Other <span class="tag">not countable</span>' in page
 
 
-def test_forfeits_page_designation_without_a_reason_refused(client, night):
+def test_forfeits_page_designation_without_a_reason_refused(client, forfeit_night):
     """issue 27 §3, R2.4-g: a non-countable forfeit needs the official's reason."""
-    season, meet, game, a = night
+    season, meet, game, a = forfeit_night
 
     response = client.post(
         f"/manage/tuesday/meets/{meet.pk}/forfeits/",

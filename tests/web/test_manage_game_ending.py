@@ -1,62 +1,22 @@
 """The console's malfunction report for a reason that ends the game: every player's
 malfunctions shown in plain words before the official confirms, then recorded (issue 27 §3)."""
 
-import datetime
-from types import SimpleNamespace
-
 import pytest
 
 from flipwell.league import models as m
-from flipwell.league import services
-from tests import factories as f
 from tests.form_keys import issued_key
+from tests.web.pages import page_text
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def night(client):
-    """Meet 1 open with one group of four (Ann, Ben, Cleo, Dan in play order) on game 1."""
-    official = f.LeagueOfficialFactory(league__slug="tuesday")
-    client.force_login(official.user)
-    season = f.SeasonFactory(
-        league=official.league, name="Spring", number_of_meets=3, created_at=f.SET_UP_2026
-    )
-    players = [
-        f.SeasonEntryFactory(
-            season=season, ifpa_rank_at_start=rank, player__first_name=first, player__last_name="X"
-        ).player
-        for rank, first in enumerate(("Ann", "Ben", "Cleo", "Dan"), start=1)
-    ]
-    for title in ("Addams Family", "Medieval Madness", "Twilight Zone"):
-        f.MachineFactory(league=official.league, title=title, balls_per_game=3)
-    started = services.start_meet(
-        season=season, number=1, date=datetime.date(2026, 1, 6), actor=official.user, seed=5
-    )
-    game = started.first_games[0]
-    return SimpleNamespace(
-        user=official.user,
-        players=players,
-        game=game,
-        url=f"/manage/tuesday/meets/{started.meet.pk}/malfunctions/",
-        report={
-            "action": "malfunction", "game": game.pk, "player": players[1].pk, "ball": "2",
-            "reason_code": "power_loss", "ball_in_play": "on",
-        },
-    )  # fmt: skip
-
-
-def _text(response):
-    return response.content.decode().replace("&#x27;", "'").replace("&gt;", ">")
-
-
-def test_malfunctions_power_loss_shows_who_is_owed_what_before_recording(client, night):
+def test_malfunctions_power_loss_shows_who_is_owed_what_before_recording(client, game_ending_night):
     """issue 27 §3, R7.3-h, R7.3-i, A32: the official sees each player's malfunctions and
     compensatory game in names and plain words, rule ids only under "Why"; nothing is recorded
     yet."""
-    response = client.post(night.url, night.report)
+    response = client.post(game_ending_night.url, game_ending_night.report)
 
-    text = _text(response)
+    text = page_text(response)
     assert response.status_code == 200
     assert [line for line in text.splitlines() if "<li><strong>" in line] == [
         '  <ul class="owed"><li><strong>Ann X</strong>: catastrophic on ball 3 → a '
@@ -71,17 +31,17 @@ def test_malfunctions_power_loss_shows_who_is_owed_what_before_recording(client,
 
 
 def test_malfunctions_power_loss_confirmed_records_every_ball_and_compensatory_follows(
-    client, night
+    client, game_ending_night
 ):
     """issue 27 §3, R7.3-h, R7.3-i, A32, R7.3-k: once confirmed, one row per ball per player;
     each player owed may have his compensatory game. Today's console recorded one major and
     refused Ben's compensatory game."""
-    a = night.players
+    a = game_ending_night.players
 
-    response = client.post(night.url, {**night.report, "confirm": "yes"})
+    response = client.post(game_ending_night.url, {**game_ending_night.report, "confirm": "yes"})
 
     assert response.status_code == 302
-    rows = m.Malfunction.objects.filter(game=night.game).order_by("player__pk", "ball")
+    rows = m.Malfunction.objects.filter(game=game_ending_night.game).order_by("player__pk", "ball")
     assert [(r.player_id, r.ball, r.kind) for r in rows] == [
         (a[0].pk, 3, "catastrophic"),
         (a[1].pk, 2, "major"),
@@ -91,51 +51,56 @@ def test_malfunctions_power_loss_confirmed_records_every_ball_and_compensatory_f
         (a[3].pk, 2, "catastrophic"),
         (a[3].pk, 3, "catastrophic"),
     ]
-    granted = client.post(night.url, {"action": "grant", "game": night.game.pk, "player": a[1].pk})
+    granted = client.post(
+        game_ending_night.url,
+        {"action": "grant", "game": game_ending_night.game.pk, "player": a[1].pk},
+    )
     assert granted.status_code == 302
     assert m.CompensatoryRequest.objects.get(player=a[1]).balls == 2
 
 
-def test_malfunctions_game_ending_next_ball_adjusted_then_recorded(client, night):
+def test_malfunctions_game_ending_next_ball_adjusted_then_recorded(client, game_ending_night):
     """issue 27 §3: the official changes Dan's next ball to 4 (he had played his 3 balls): the
     review shows it, and the confirmed record follows it (R7.3-h)."""
-    a = night.players
+    a = game_ending_night.players
     adjusted = {
-        **night.report,
+        **game_ending_night.report,
         f"next_ball_{a[0].pk}": "3",
         f"next_ball_{a[2].pk}": "2",
         f"next_ball_{a[3].pk}": "4",
     }
 
-    again = client.post(night.url, {**adjusted, "confirm": "again"})
-    recorded = client.post(night.url, {**adjusted, "confirm": "yes"})
+    again = client.post(game_ending_night.url, {**adjusted, "confirm": "again"})
+    recorded = client.post(game_ending_night.url, {**adjusted, "confirm": "yes"})
 
-    assert "<strong>Dan X</strong>: nothing: every ball of theirs was played" in _text(again)
+    assert "<strong>Dan X</strong>: nothing: every ball of theirs was played" in page_text(again)
     assert recorded.status_code == 302
     assert not m.Malfunction.objects.filter(player=a[3]).exists()
-    assert m.Malfunction.objects.filter(game=night.game).count() == 5
+    assert m.Malfunction.objects.filter(game=game_ending_night.game).count() == 5
 
 
-def test_malfunctions_ordinary_major_needs_no_review(client, night):
+def test_malfunctions_ordinary_major_needs_no_review(client, game_ending_night):
     """issue 27 §3: a reason that does not end the game is recorded at once, as before."""
-    response = client.post(night.url, {**night.report, "reason_code": "forced_tilt_stuck_ball"})
+    response = client.post(
+        game_ending_night.url, {**game_ending_night.report, "reason_code": "forced_tilt_stuck_ball"}
+    )
 
     assert response.status_code == 302
     assert m.Malfunction.objects.get().kind == "major"
 
 
 def test_malfunctions_review_posted_twice_shows_the_review_again_not_already_recorded(
-    client, night
+    client, game_ending_night
 ):
     """issue 26 §2 with issue 27 §3: the review step records nothing, so its form key stays
     free; a double tap on "Record" shows the review again, and the confirmation still records
     every player's malfunctions."""
-    report = {**night.report, "form_key": issued_key(client)}
+    report = {**game_ending_night.report, "form_key": issued_key(client)}
 
-    first = client.post(night.url, report)
-    again = client.post(night.url, report)
+    first = client.post(game_ending_night.url, report)
+    again = client.post(game_ending_night.url, report)
 
     assert (first.status_code, again.status_code) == (200, 200)
-    assert "Already recorded" not in _text(again)
-    assert "record every player" in _text(again)
+    assert "Already recorded" not in page_text(again)
+    assert "record every player" in page_text(again)
     assert m.Malfunction.objects.count() == 0

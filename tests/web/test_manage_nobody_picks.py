@@ -10,12 +10,13 @@ from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.console import meet_forfeits
 from tests import factories as f
+from tests.league.league_night import all_late_for_game
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def night(client):
+def all_late_night(client):
     """Meet 1 open, one group of four who were all late for game 1 (every score empty)."""
     official = f.LeagueOfficialFactory(league__slug="tuesday")
     client.force_login(official.user)
@@ -38,18 +39,10 @@ def night(client):
     return started.meet, started.first_games[0], players, machines
 
 
-def _late_for_game_1(game, players):
-    a = players
-    sheet = services.submit_scores(
-        game=game, scores=dict.fromkeys(a), entered_by=a[0], idempotency_key="sheet-1"
-    )
-    services.confirm_scores(submission=sheet.submission, confirmed_by=a[1])
-
-
-def test_meet_page_offers_the_official_the_next_machine_when_nobody_played(client, night):
+def test_meet_page_offers_the_official_the_next_machine_when_nobody_played(client, all_late_night):
     """issue 27 §3, A66: the page said only that nobody could pick; now it offers the choice."""
-    meet, game, players, _ = night
-    _late_for_game_1(game, players)
+    meet, game, players, _ = all_late_night
+    all_late_for_game(game, players)
 
     response = client.get(f"/manage/tuesday/meets/{meet.pk}/")
 
@@ -58,10 +51,10 @@ def test_meet_page_offers_the_official_the_next_machine_when_nobody_played(clien
     assert "Draw one at random" in text
 
 
-def test_meet_page_chooses_the_next_machine_for_the_official(client, night):
+def test_meet_page_chooses_the_next_machine_for_the_official(client, all_late_night):
     """issue 27 §3, R5-c, A66: the official's choice makes game 2 on that machine."""
-    meet, game, players, machines = night
-    _late_for_game_1(game, players)
+    meet, game, players, machines = all_late_night
+    all_late_for_game(game, players)
     wanted = next(mc for mc in machines if mc != game.machine)
 
     response = client.post(
@@ -73,10 +66,10 @@ def test_meet_page_chooses_the_next_machine_for_the_official(client, night):
     assert m.Game.objects.get(group__meet=meet, number=2).machine == wanted
 
 
-def test_meet_page_draws_the_next_machine(client, night):
+def test_meet_page_draws_the_next_machine(client, all_late_night):
     """issue 27 §3, A66: drawn at random, never the machine of game 1 (R5-e)."""
-    meet, game, players, _ = night
-    _late_for_game_1(game, players)
+    meet, game, players, _ = all_late_night
+    all_late_for_game(game, players)
 
     response = client.post(f"/manage/tuesday/meets/{meet.pk}/groups/1/", {"action": "draw"})
 
@@ -85,9 +78,9 @@ def test_meet_page_draws_the_next_machine(client, night):
     assert (drawn.chosen_by, drawn.machine == game.machine) == (None, False)
 
 
-def test_meet_page_choose_while_a_player_picks_refused(client, night):
+def test_meet_page_choose_while_a_player_picks_refused(client, all_late_night):
     """A66: while a player played the last game, that player picks (R5-c)."""
-    meet, game, players, _ = night
+    meet, game, players, _ = all_late_night
     a = players
     sheet = services.submit_scores(
         game=game, scores={a[0]: 40, a[1]: 30, a[2]: 20, a[3]: 10}, entered_by=a[0],
@@ -102,9 +95,9 @@ def test_meet_page_choose_while_a_player_picks_refused(client, night):
     assert not m.Game.objects.filter(group__meet=meet, number=2).exists()
 
 
-def test_meet_page_records_a_whole_groups_absence_for_every_game(client, night):
+def test_meet_page_records_a_whole_groups_absence_for_every_game(client, all_late_night):
     """issue 27 §3, R2.4-a, §2.5: 4 countable forfeits each, from one form."""
-    meet, _, players, _ = night
+    meet, _, players, _ = all_late_night
 
     response = client.post(
         f"/manage/tuesday/meets/{meet.pk}/groups/1/",
@@ -117,9 +110,9 @@ def test_meet_page_records_a_whole_groups_absence_for_every_game(client, night):
     assert m.Game.objects.filter(group__meet=meet).count() == 4
 
 
-def test_meet_group_action_by_a_scorekeeper_refused(client, night):
-    meet, game, players, _ = night
-    _late_for_game_1(game, players)
+def test_meet_group_action_by_a_scorekeeper_refused(client, all_late_night):
+    meet, game, players, _ = all_late_night
+    all_late_for_game(game, players)
     keeper = f.LeagueOfficialFactory(league=meet.season.league, role="scorekeeper")
     client.force_login(keeper.user)
 

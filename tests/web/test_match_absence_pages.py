@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def night(client):
+def named_group_night(client):
     """Meet 1 open, one group of four (Ann, Ben, Cleo, Dan); the official is logged in."""
     official = f.LeagueOfficialFactory(league__slug="tuesday")
     client.force_login(official.user)
@@ -52,10 +52,10 @@ def _next(group, picker):
     return services.choose_next_machine(group=group, machine=machine, chosen_by=picker).game
 
 
-def _dan_absent_after_game_1(client, night):
+def _dan_absent_after_game_1(client, named_group_night):
     """Dan leaves during game 1: the official records it on the meet page; game 1 is played
     without him and Cleo starts game 2."""
-    meet, group, game, a = night
+    meet, group, game, a = named_group_night
     recorded = client.post(
         f"/manage/tuesday/meets/{meet.pk}/groups/1/",
         {"action": "absence", "players": [a[3].pk], "note": "Went home"},
@@ -65,11 +65,11 @@ def _dan_absent_after_game_1(client, night):
     return _next(group, a[2])
 
 
-def test_sheet_line_of_an_absent_player_says_so_and_offers_no_score_box(client, night):
+def test_sheet_line_of_an_absent_player_says_so_and_offers_no_score_box(client, named_group_night):
     """R2.4-a: game 2's sheet says Dan is absent for the rest of the match; his line has no
     score box and he is not offered as the enterer (R3-a)."""
-    _meet, group, _, a = night
-    _dan_absent_after_game_1(client, night)
+    _meet, group, _, a = named_group_night
+    _dan_absent_after_game_1(client, named_group_night)
 
     page = client.get(scoresheet_path(group)).text
 
@@ -82,11 +82,11 @@ def test_sheet_line_of_an_absent_player_says_so_and_offers_no_score_box(client, 
     assert re.findall(r'<option value="(\d+)"', enterers[1]) == [str(p.pk) for p in a[:3]]
 
 
-def test_sheet_refuses_a_score_for_an_absent_player(client, night):
+def test_sheet_refuses_a_score_for_an_absent_player(client, named_group_night):
     """R2.4-a: a score posted for Dan on game 2 is refused in plain words, nothing stored
     (today the sheet took it and he earned points from games 2-4)."""
-    _meet, group, _, a = night
-    game_2 = _dan_absent_after_game_1(client, night)
+    _meet, group, _, a = named_group_night
+    game_2 = _dan_absent_after_game_1(client, named_group_night)
     data = {
         "idempotency_key": "k-2",
         "entered_by": str(a[0].pk),
@@ -105,11 +105,11 @@ def test_sheet_refuses_a_score_for_an_absent_player(client, night):
     assert not m.ScoreSubmission.objects.filter(game=game_2).exists()
 
 
-def test_forfeits_page_lists_each_game_of_an_absent_player(client, night):
+def test_forfeits_page_lists_each_game_of_an_absent_player(client, named_group_night):
     """R2.4-a, §2.5: after the night the Forfeits page lists Dan's forfeit of each of the
     four games, each countable (today: game 1 only)."""
-    meet, group, _, a = night
-    game_2 = _dan_absent_after_game_1(client, night)
+    meet, group, _, a = named_group_night
+    game_2 = _dan_absent_after_game_1(client, named_group_night)
     scores = {a[0]: 400, a[1]: 300, a[2]: 200, a[3]: None}
     _play(game_2, scores, a[0], a[1])
     for _ in range(2):
@@ -122,11 +122,11 @@ def test_forfeits_page_lists_each_game_of_an_absent_player(client, night):
     assert page.count("It should not count…") == 4
 
 
-def test_meet_page_lists_an_absence_and_withdraws_it(client, night):
+def test_meet_page_lists_an_absence_and_withdraws_it(client, named_group_night):
     """R2.4-a: the meet page says who is absent from which game; recorded by mistake, the
     official withdraws it with a reason and game 2's sheet offers the player's score again."""
-    meet, group, _, a = night
-    _dan_absent_after_game_1(client, night)
+    meet, group, _, a = named_group_night
+    _dan_absent_after_game_1(client, named_group_night)
     page = client.get(f"/manage/tuesday/meets/{meet.pk}/").content.decode()
 
     response = client.post(
@@ -140,10 +140,10 @@ def test_meet_page_lists_an_absence_and_withdraws_it(client, night):
     assert f'id="id_score_{a[3].pk}"' in client.get(scoresheet_path(group)).text
 
 
-def test_meet_page_offers_no_withdrawal_of_a_whole_groups_absence(client, night):
+def test_meet_page_offers_no_withdrawal_of_a_whole_groups_absence(client, named_group_night):
     """R2.4-a, A66: its games were stored as played by nobody: nothing to withdraw one by
     one."""
-    meet, _, _, a = night
+    meet, _, _, a = named_group_night
     client.post(
         f"/manage/tuesday/meets/{meet.pk}/groups/1/",
         {"action": "absence", "players": [p.pk for p in a], "note": "No-show"},

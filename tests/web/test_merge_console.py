@@ -9,16 +9,9 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def lo(client):
-    official = f.LeagueOfficialFactory(league__slug="tuesday")
-    client.force_login(official.user)
-    return official
-
-
-@pytest.fixture
-def rows(lo):
-    first = f.SeasonFactory(league=lo.league, name="Winter")
-    second = f.SeasonFactory(league=lo.league, name="Spring")
+def rows(tuesday_lo):
+    first = f.SeasonFactory(league=tuesday_lo.league, name="Winter")
+    second = f.SeasonFactory(league=tuesday_lo.league, name="Spring")
     old = f.SeasonEntryFactory(season=first, player__first_name="Bea", player__last_name="Adams")
     new = f.SeasonEntryFactory(season=second, player__first_name="Bee", player__last_name="Adams")
     return old.player, new.player

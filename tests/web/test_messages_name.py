@@ -29,7 +29,7 @@ ERROR = re.compile(
 
 
 @pytest.fixture
-def night(client):
+def stranger_night(client):
     """Meet 1 open with two groups of four; one more player is registered but not playing."""
     official = f.LeagueOfficialFactory(league__slug="tuesday")
     client.force_login(official.user)
@@ -81,71 +81,74 @@ def assert_named(response, *ids: int) -> list[str]:
     return shown
 
 
-def test_sheet_entry_by_a_player_not_in_the_group_is_named(client, night):
-    data = {"idempotency_key": "k", "game": night.game.pk, "seen_version": 0,
-            "entered_by": night.stranger.pk}  # fmt: skip
-    for pid in night.members:
+def test_sheet_entry_by_a_player_not_in_the_group_is_named(client, stranger_night):
+    data = {"idempotency_key": "k", "game": stranger_night.game.pk, "seen_version": 0,
+            "entered_by": stranger_night.stranger.pk}  # fmt: skip
+    for pid in stranger_night.members:
         data[f"score_{pid}"] = "1000"
 
-    response = client.post(night.sheet + "enter/", data)
+    response = client.post(stranger_night.sheet + "enter/", data)
 
-    shown = assert_named(response, night.stranger.pk)
+    shown = assert_named(response, stranger_night.stranger.pk)
     assert "Entered by (you): that player is not one of the players offered" in " ".join(shown)
 
 
-def enter_game_1(night):
+def enter_game_1(stranger_night):
     """Game 1's sheet entered by the group's first player."""
     return services.submit_scores(
-        game=night.game,
-        scores={pid: 1000 * (n + 1) for n, pid in enumerate(night.members)},
-        entered_by=m.Player.objects.get(pk=night.members[0]),
+        game=stranger_night.game,
+        scores={pid: 1000 * (n + 1) for n, pid in enumerate(stranger_night.members)},
+        entered_by=m.Player.objects.get(pk=stranger_night.members[0]),
         idempotency_key="k",
     )
 
 
-def play_game_1(night):
+def play_game_1(stranger_night):
     """Game 1 entered and confirmed: the picker chooses game 2's machine now."""
     services.confirm_scores(
-        submission=enter_game_1(night).submission,
-        confirmed_by=m.Player.objects.get(pk=night.members[1]),
+        submission=enter_game_1(stranger_night).submission,
+        confirmed_by=m.Player.objects.get(pk=stranger_night.members[1]),
     )
 
 
-def test_sheet_confirmation_by_a_stranger_is_named(client, night):
-    entered = enter_game_1(night)
+def test_sheet_confirmation_by_a_stranger_is_named(client, stranger_night):
+    entered = enter_game_1(stranger_night)
 
     response = client.post(
-        night.sheet + "confirm/",
-        {"submission": entered.submission.pk, "confirmed_by": night.stranger.pk},
+        stranger_night.sheet + "confirm/",
+        {"submission": entered.submission.pk, "confirmed_by": stranger_night.stranger.pk},
     )
 
-    assert_named(response, night.stranger.pk)
+    assert_named(response, stranger_night.stranger.pk)
 
 
-def test_sheet_unknown_machine_is_named(client, night):
-    play_game_1(night)
-    response = client.post(night.sheet + "next/", {"chosen_by": night.members[0], "machine": 13})
+def test_sheet_unknown_machine_is_named(client, stranger_night):
+    play_game_1(stranger_night)
+    response = client.post(
+        stranger_night.sheet + "next/", {"chosen_by": stranger_night.members[0], "machine": 13}
+    )
 
     shown = assert_named(response, 13)
     assert "Next machine: that machine is not one of the machines offered" in " ".join(shown)
 
 
-def test_sheet_correction_of_an_unknown_game_is_named(client, night):
-    play_game_1(night)
+def test_sheet_correction_of_an_unknown_game_is_named(client, stranger_night):
+    play_game_1(stranger_night)
     response = client.post(
-        night.sheet + "correction/",
-        {"game": UNKNOWN, "requested_by": night.stranger.pk, "reason": "typo"},
+        stranger_night.sheet + "correction/",
+        {"game": UNKNOWN, "requested_by": stranger_night.stranger.pk, "reason": "typo"},
     )
 
-    assert_named(response, UNKNOWN, night.stranger.pk)
+    assert_named(response, UNKNOWN, stranger_night.stranger.pk)
 
 
-def test_sheet_answer_by_a_stranger_is_named(client, night):
+def test_sheet_answer_by_a_stranger_is_named(client, stranger_night):
     response = client.post(
-        night.sheet + "correction/1/answer/", {"player": night.stranger.pk, "agrees": "yes"}
+        stranger_night.sheet + "correction/1/answer/",
+        {"player": stranger_night.stranger.pk, "agrees": "yes"},
     )
 
-    assert_named(response, night.stranger.pk)
+    assert_named(response, stranger_night.stranger.pk)
 
 
 @pytest.mark.parametrize(
@@ -159,47 +162,49 @@ def test_sheet_answer_by_a_stranger_is_named(client, night):
     ],
 )
 def test_console_game_player_forms_name_a_stranger_and_an_unknown_game(
-    client, night, page, action, extra
+    client, stranger_night, page, action, extra
 ):
     response = client.post(
-        night.console + page,
-        {"action": action, "game": UNKNOWN, "player": night.stranger.pk, **extra},
+        stranger_night.console + page,
+        {"action": action, "game": UNKNOWN, "player": stranger_night.stranger.pk, **extra},
     )
 
-    shown = assert_named(response, UNKNOWN, night.stranger.pk)
+    shown = assert_named(response, UNKNOWN, stranger_night.stranger.pk)
     assert any("that game is not one of the games offered" in e for e in shown)
     assert any("that player is not one of the players offered" in e for e in shown)
 
 
-def test_console_forfeit_of_a_player_of_another_group_names_him(client, night):
-    outsider = next(p for p in night.players if p.pk not in night.members)
+def test_console_forfeit_of_a_player_of_another_group_names_him(client, stranger_night):
+    outsider = next(p for p in stranger_night.players if p.pk not in stranger_night.members)
 
     response = client.post(
-        night.console + "forfeits/",
-        {"action": "forfeit", "game": night.game.pk, "player": outsider.pk,
+        stranger_night.console + "forfeits/",
+        {"action": "forfeit", "game": stranger_night.game.pk, "player": outsider.pk,
          "reason": "absent", "countable": "on"},
     )  # fmt: skip
 
     assert_named(response, outsider.pk)
 
 
-def test_console_violation_by_a_stranger_is_named(client, night):
+def test_console_violation_by_a_stranger_is_named(client, stranger_night):
     response = client.post(
-        night.console + "violations/",
-        {"player": night.stranger.pk, "kind": "other", "reason": "x", "games_completed": "0",
-         "game": UNKNOWN},
+        stranger_night.console + "violations/",
+        {"player": stranger_night.stranger.pk, "kind": "other", "reason": "x",
+         "games_completed": "0", "game": UNKNOWN},
     )  # fmt: skip
 
-    assert_named(response, night.stranger.pk, UNKNOWN)
+    assert_named(response, stranger_night.stranger.pk, UNKNOWN)
 
 
-def test_console_attendance_of_an_unknown_player_is_named(client, night):
-    response = client.post(night.console + "attendance/", {"action": "absence", "player": UNKNOWN})
+def test_console_attendance_of_an_unknown_player_is_named(client, stranger_night):
+    response = client.post(
+        stranger_night.console + "attendance/", {"action": "absence", "player": UNKNOWN}
+    )
 
     assert_named(response, UNKNOWN)
 
 
-def test_console_machine_declaration_of_an_unknown_machine_is_named(client, night):
+def test_console_machine_declaration_of_an_unknown_machine_is_named(client, stranger_night):
     response = client.post(
         "/manage/tuesday/machines/",
         {"action": "declare", "machine": 13, "kind": "unplayable", "reason": "broken"},
@@ -209,7 +214,7 @@ def test_console_machine_declaration_of_an_unknown_machine_is_named(client, nigh
     assert any("that machine is not one of the machines offered" in e for e in shown)
 
 
-def test_console_ledger_entry_of_an_unknown_player_and_season_is_named(client, night):
+def test_console_ledger_entry_of_an_unknown_player_and_season_is_named(client, stranger_night):
     response = client.post(
         "/manage/tuesday/ledger/",
         {"action": "entry", "kind": "dues_paid", "account": "treasury", "amount_cents": "5",
@@ -219,31 +224,31 @@ def test_console_ledger_entry_of_an_unknown_player_and_season_is_named(client, n
     assert_named(response, UNKNOWN, UNKNOWN + 1)
 
 
-def test_console_correction_by_a_stranger_is_named(client, night):
+def test_console_correction_by_a_stranger_is_named(client, stranger_night):
     response = client.post(
-        night.console + "corrections/",
-        {"action": "request", "game": night.game.pk, "requested_by": night.stranger.pk,
-         "reason": "typo"},
+        stranger_night.console + "corrections/",
+        {"action": "request", "game": stranger_night.game.pk,
+         "requested_by": stranger_night.stranger.pk, "reason": "typo"},
     )  # fmt: skip
 
-    assert_named(response, night.stranger.pk)
+    assert_named(response, stranger_night.stranger.pk)
 
 
-def test_no_game_is_named_by_id_in_a_choice_label(client, night):
+def test_no_game_is_named_by_id_in_a_choice_label(client, stranger_night):
     """The console's game choices read "Group 1 · game 1 · <machine>", never a bare id."""
-    response = client.get(night.console + "forfeits/")
+    response = client.get(stranger_night.console + "forfeits/")
 
-    assert f">{night.game.pk}<" not in response.text
-    assert m.Game.objects.filter(group__meet=night.meet).count() == 2
+    assert f">{stranger_night.game.pk}<" not in response.text
+    assert m.Game.objects.filter(group__meet=stranger_night.meet).count() == 2
 
 
-def test_console_ledger_refusal_names_the_kind_in_words_not_a_code_or_an_id(client, night):
+def test_console_ledger_refusal_names_the_kind_in_words_not_a_code_or_an_id(client, stranger_night):
     """The rules speak of "entry 1: a dues_paid entry": the new entry has no id yet, and an
     official reads kinds in words."""
     response = client.post(
         "/manage/tuesday/ledger/",
         {"action": "entry", "kind": "dues_paid", "account": "dues", "amount_cents": "20",
-         "season": night.season.pk},
+         "season": stranger_night.season.pk},
     )  # fmt: skip
 
     shown = assert_named(response, 1)

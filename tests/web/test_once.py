@@ -23,7 +23,7 @@ TEMPLATES = Path(__file__).parents[2] / "src" / "flipwell" / "web" / "templates"
 
 
 @pytest.fixture
-def night(client):
+def tuesday_night(client):
     """Meet 1 of league "tuesday" open, one group of four playing game 1; its LO signed in."""
     official = f.LeagueOfficialFactory(league__slug="tuesday")
     client.force_login(official.user)
@@ -59,10 +59,10 @@ def _audit(action: str) -> int:
     return m.AuditEvent.objects.filter(action=action).count()
 
 
-def test_violation_form_posted_twice_is_one_violation_and_one_event(client, night):
-    url = night.meet_url + "violations/"
+def test_violation_form_posted_twice_is_one_violation_and_one_event(client, tuesday_night):
+    url = tuesday_night.meet_url + "violations/"
     form = {
-        "player": night.players[0].pk,
+        "player": tuesday_night.players[0].pk,
         "kind": "interference",
         "reason": "Shoved the machine during an opponent's ball.",
         "games_completed": "0",
@@ -77,7 +77,7 @@ def test_violation_form_posted_twice_is_one_violation_and_one_event(client, nigh
     assert _audit("violation.recorded") == 1
 
 
-def test_ledger_entry_form_posted_twice_books_once(client, night):
+def test_ledger_entry_form_posted_twice_books_once(client, tuesday_night):
     url = "/manage/tuesday/ledger/"
     form = {"action": "entry", "kind": "kitty_in", "account": "kitty", "amount_cents": "12.50"}
 
@@ -90,41 +90,41 @@ def test_ledger_entry_form_posted_twice_books_once(client, night):
     assert _audit("ledger.entry_recorded") == 1
 
 
-def test_forfeit_form_posted_twice_records_once(client, night):
+def test_forfeit_form_posted_twice_records_once(client, tuesday_night):
     form = {
         "action": "forfeit",
-        "game": night.game.pk,
-        "player": night.players[3].pk,
+        "game": tuesday_night.game.pk,
+        "player": tuesday_night.players[3].pk,
         "reason": "absent",
         "countable": "on",
     }
 
-    first, second = _twice(client, night.meet_url + "forfeits/", form)
+    first, second = _twice(client, tuesday_night.meet_url + "forfeits/", form)
 
     assert (first.status_code, second.status_code) == (302, 302)
     assert second["Location"] == first["Location"]
     assert m.Forfeit.objects.count() == 1
 
 
-def test_malfunction_form_posted_twice_records_once(client, night):
+def test_malfunction_form_posted_twice_records_once(client, tuesday_night):
     form = {
         "action": "malfunction",
-        "game": night.game.pk,
-        "player": night.players[0].pk,
+        "game": tuesday_night.game.pk,
+        "player": tuesday_night.players[0].pk,
         "ball": "1",
         "reason_code": "forced_tilt_stuck_ball",
         "ball_in_play": "on",
     }
 
-    first, second = _twice(client, night.meet_url + "malfunctions/", form)
+    first, second = _twice(client, tuesday_night.meet_url + "malfunctions/", form)
 
     assert (first.status_code, second.status_code) == (302, 302)
     assert m.Malfunction.objects.count() == 1
 
 
-def test_refused_form_keeps_no_key_so_its_correction_records(client, night):
-    url = night.meet_url + "violations/"
-    form = {"player": night.players[0].pk, "kind": "interference", "games_completed": "0"}
+def test_refused_form_keeps_no_key_so_its_correction_records(client, tuesday_night):
+    url = tuesday_night.meet_url + "violations/"
+    form = {"player": tuesday_night.players[0].pk, "kind": "interference", "games_completed": "0"}
 
     key = issued_key(client)
     refused = client.post(url, {**form, "form_key": key})
@@ -135,7 +135,7 @@ def test_refused_form_keeps_no_key_so_its_correction_records(client, night):
     assert m.Violation.objects.count() == 1
 
 
-def test_form_key_is_the_users_own(client, night):
+def test_form_key_is_the_users_own(client, tuesday_night):
     """issue 34 §3: a key issued to one official is refused when another posts it; each
     official's own key is his own write."""
     url = "/manage/tuesday/ledger/"
@@ -152,9 +152,9 @@ def test_form_key_is_the_users_own(client, night):
     assert m.LedgerEntry.objects.count() == 2
 
 
-def test_every_rendered_form_carries_a_new_key(client, night):
-    page = client.get(night.meet_url + "violations/").text
-    again = client.get(night.meet_url + "violations/").text
+def test_every_rendered_form_carries_a_new_key(client, tuesday_night):
+    page = client.get(tuesday_night.meet_url + "violations/").text
+    again = client.get(tuesday_night.meet_url + "violations/").text
 
     keys = re.findall(r'name="form_key" value="([^"]+)"', page)
     assert keys
@@ -175,11 +175,11 @@ def test_every_console_post_form_template_carries_the_key():
     assert [f"{name}: {form[:80]}" for name, form in forms if "{% form_key %}" not in form] == []
 
 
-def test_closing_a_closed_meet_again_shows_the_plain_message(client, night):
+def test_closing_a_closed_meet_again_shows_the_plain_message(client, tuesday_night):
     """issue 26 §2: a conflict is told in words on the console (no code, no id)."""
-    client.post(night.meet_url + "close/", {"override_reason": "Power cut"})
+    client.post(tuesday_night.meet_url + "close/", {"override_reason": "Power cut"})
 
-    again = client.post(night.meet_url + "close/", {"override_reason": "Power cut"})
+    again = client.post(tuesday_night.meet_url + "close/", {"override_reason": "Power cut"})
 
     assert again.status_code == 400
     assert "Meet 1 is closed: there is nothing to close." in again.text

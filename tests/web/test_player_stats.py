@@ -25,34 +25,29 @@ pytestmark = pytest.mark.django_db
 GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").read_text())
 
 
-def _import(official, name):
+def _import(tuesday_official, name):
     return import_season_file(
-        league=official.league,
+        league=tuesday_official.league,
         name=name,
         data=GOLDEN,
         first_meet=datetime.date(2026, 1, 7),
-        actor=official.user,
+        actor=tuesday_official.user,
     )
 
 
 @pytest.fixture
-def official():
-    return f.LeagueOfficialFactory(league__slug="tuesday", league__name="Tuesday Flippers")
+def one_season(tuesday_official):
+    return _import(tuesday_official, "Winter 2026")
 
 
 @pytest.fixture
-def one_season(official):
-    return _import(official, "Winter 2026")
-
-
-@pytest.fixture
-def two_seasons(official):
+def two_seasons(tuesday_official):
     """Two seasons; Bea Adams entered the second as a new row (her first row was renamed in
     between, so the import did not recognise her)."""
-    first = _import(official, "Winter 2026")
+    first = _import(tuesday_official, "Winter 2026")
     bea = first.entries.get(player__first_name="Bea").player
     m.Player.objects.filter(pk=bea.pk).update(first_name="Beatrice")
-    second = _import(official, "Spring 2026")
+    second = _import(tuesday_official, "Spring 2026")
     return first, second, bea, second.entries.get(player__first_name="Bea").player
 
 
@@ -127,10 +122,10 @@ def test_player_page_of_a_merged_row_redirects_to_the_person(client, two_seasons
     assert page.also_as == ("Bea Adams",)
 
 
-def test_player_page_query_count_does_not_grow_with_seasons(client, official):
+def test_player_page_query_count_does_not_grow_with_seasons(client, tuesday_official):
     """Two seasons against three (each page has seasons its standings did not fold)."""
-    _import(official, "Winter 2026")
-    _import(official, "Spring 2026")
+    _import(tuesday_official, "Winter 2026")
+    _import(tuesday_official, "Spring 2026")
     other = f.LeagueOfficialFactory(league__slug="other")
     for name in ("Winter 2026", "Spring 2026", "Summer 2026"):
         import_season_file(
@@ -168,8 +163,8 @@ def test_high_scores_page_lists_each_machines_best_scores(client, one_season):
     assert 'aria-current="page">High scores' in response.text
 
 
-def test_high_scores_page_query_count_does_not_grow_with_seasons(client, official):
-    _import(official, "Winter 2026")
+def test_high_scores_page_query_count_does_not_grow_with_seasons(client, tuesday_official):
+    _import(tuesday_official, "Winter 2026")
     forget_memo()
     forget_pages()
     client.get("/leagues/tuesday/high-scores/")
@@ -177,7 +172,7 @@ def test_high_scores_page_query_count_does_not_grow_with_seasons(client, officia
     forget_pages()
     with CaptureQueriesContext(connection) as one:
         client.get("/leagues/tuesday/high-scores/")
-    _import(official, "Spring 2026")
+    _import(tuesday_official, "Spring 2026")
     client.get("/leagues/tuesday/high-scores/")
     forget_memo()
     forget_pages()

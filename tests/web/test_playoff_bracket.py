@@ -9,6 +9,7 @@ import pytest
 from flipwell.league import models as m
 from flipwell.league.exchange.demo import create_demo_league
 from tests import factories as f
+from tests.playoff_night import reopen_final
 
 pytestmark = pytest.mark.django_db
 
@@ -22,17 +23,6 @@ SIX_SIX = re.compile(
 @pytest.fixture
 def demo():
     return create_demo_league()
-
-
-def reopen_final(demo):
-    """The demo's playoff night back in the middle of the final: game 1 recorded, game 2
-    started on its machine and not recorded, game 3 not started."""
-    night = demo.finished_season.playoff_night
-    final = night.matches.get(round="final")
-    m.PlayoffGame.objects.filter(match=final, number=3).delete()
-    m.PlayoffResult.objects.filter(game__match=final, game__number=2).delete()
-    m.PlayoffNight.objects.filter(pk=night.pk).update(status=m.PlayoffNight.Status.OPEN)
-    return final
 
 
 def test_playoffs_page_explains_the_semifinal_tie_r6_5_a(client, demo):

@@ -12,20 +12,17 @@ import pytest
 from flipwell.league import models as m
 from flipwell.league.services import (
     qualify_for_playoffs,
-    record_seed_playoff,
-    record_withdrawal,
     start_playoff_game,
 )
 from tests import factories as f
-from tests.api.conftest import golden, official  # noqa: F401 (fixtures)
-from tests.api.test_writes_playoffs import NIGHT, _tied_qf1, player
 from tests.form_keys import KeyedClient
+from tests.playoff_night import NIGHT, player, tie_qf1
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def console(official):  # noqa: F811
+def console(official):
     client = KeyedClient()
     client.force_login(official.user)
     return client
@@ -40,29 +37,14 @@ def _url(season):
     return f"/manage/{league.slug}/seasons/{season.pk}/playoffs/"
 
 
-@pytest.fixture
-def seeded(golden, official):  # noqa: F811
-    qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user)
-    record_seed_playoff(season=golden, order=[player("Dee"), player("Bea")], actor=official.user)
-    record_seed_playoff(season=golden, order=[player("Pia"), player("Hal")], actor=official.user)
-    return golden
-
-
-@pytest.fixture
-def qualified(seeded, official):  # noqa: F811
-    """QF1 is Ivy, Pia, Hal, Kim; QF2 Jon, Omar, Eli, Rae (Ned withdrew)."""
-    record_withdrawal(season=seeded, player=player("Ned"), actor=official.user)
-    return seeded
-
-
-def test_playoffs_page_qualifies(console, golden):  # noqa: F811
+def test_playoffs_page_qualifies(console, golden):
     response = console.post(_url(golden), {"action": "qualify", "date": NIGHT.isoformat()})
 
     assert response.status_code == 302
     assert m.PlayoffNight.objects.get(season=golden).date == NIGHT
 
 
-def test_playoffs_page_records_a_seed_playoff_r6_1_e(console, golden, official):  # noqa: F811
+def test_playoffs_page_records_a_seed_playoff_r6_1_e(console, golden, official):
     qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user)
 
     response = console.post(
@@ -74,7 +56,7 @@ def test_playoffs_page_records_a_seed_playoff_r6_1_e(console, golden, official):
     assert _order(m.Tiebreaker.objects.get()) == [player("Dee").pk, player("Bea").pk]
 
 
-def test_playoffs_page_refuses_a_player_listed_twice(console, golden, official):  # noqa: F811
+def test_playoffs_page_refuses_a_player_listed_twice(console, golden, official):
     qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user)
 
     response = console.post(
@@ -121,8 +103,8 @@ def test_playoffs_page_starts_and_records_a_game_with_tie_places(console, qualif
     ]
 
 
-def test_playoffs_page_records_a_tiebreaker_r6_5_a(console, qualified, official):  # noqa: F811
-    _tied_qf1(qualified, official)
+def test_playoffs_page_records_a_tiebreaker_r6_5_a(console, qualified, official):
+    tie_qf1(qualified, official)
 
     response = console.post(
         _url(qualified),
@@ -145,7 +127,7 @@ def test_playoffs_page_records_a_no_show_r6_6_c(console, qualified):
     assert m.PlayoffNoShow.objects.get().player == player("Eli")
 
 
-def test_playoffs_page_refuses_another_leagues_machine(console, qualified, official):  # noqa: F811
+def test_playoffs_page_refuses_another_leagues_machine(console, qualified, official):
     start_playoff_game(season=qualified, division="A", match="QF1", actor=official.user)
     elsewhere = f.MachineFactory(title="Cyclone")  # a machine of another league
 
@@ -211,7 +193,7 @@ def _options(html, field_id):
     return [n for v, n in re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)<', select[1]) if v]
 
 
-def test_playoffs_page_offers_one_seed_form_per_tie_r6_1_e(console, golden, official):  # noqa: F811
+def test_playoffs_page_offers_one_seed_form_per_tie_r6_1_e(console, golden, official):
     """issue 33 §3: the seed-tie form offered every player of the season in each place."""
     qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user)
 
@@ -230,7 +212,7 @@ def test_playoffs_page_offers_one_seed_form_per_tie_r6_1_e(console, golden, offi
     assert 'id="id_tie1_place_3"' not in page
 
 
-def test_playoffs_page_refuses_a_player_of_another_tie_r6_1_e(console, golden, official):  # noqa: F811
+def test_playoffs_page_refuses_a_player_of_another_tie_r6_1_e(console, golden, official):
     qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user)
     page = console.get(_url(golden)).text
     number = 1 if str(player("Dee")) in _options(page, "id_tie1_place_1") else 2

@@ -11,13 +11,12 @@ from django.test import Client
 
 from flipwell.league import models as m
 from flipwell.league.services import qualify_for_playoffs, record_seed_playoff
-from tests.api.conftest import golden, official  # noqa: F401 (fixtures)
-from tests.api.test_writes_playoffs import NIGHT, player
+from tests.playoff_night import NIGHT, player
 
 pytestmark = pytest.mark.django_db
 
 
-def test_playoffs_console_page_has_no_id_twice(golden, official):  # noqa: F811
+def test_playoffs_console_page_has_no_id_twice(golden, official):
     qualify_for_playoffs(season=golden, date=NIGHT, actor=official.user)
     record_seed_playoff(season=golden, order=[player("Dee"), player("Bea")], actor=official.user)
     record_seed_playoff(season=golden, order=[player("Pia"), player("Hal")], actor=official.user)

@@ -17,18 +17,12 @@ from tests.league import league_night as night_
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def open_night():
-    night = night_.build_night(players=8, machines=8)
-    return night, night_.start(night)
-
-
 def sheets_url(night, meet):
     return f"/print/{night.league.slug}/meets/{meet.pk}/sheets/"
 
 
-def test_score_sheets_one_page_per_group_with_players_boxes_and_qr(client, open_night):
-    night, meet = open_night
+def test_score_sheets_one_page_per_group_with_players_boxes_and_qr(client, started_night):
+    night, meet = started_night
     client.force_login(night.user)
 
     response = client.get(sheets_url(night, meet))
@@ -44,8 +38,8 @@ def test_score_sheets_one_page_per_group_with_players_boxes_and_qr(client, open_
     assert response.context["sheets"][0][0].group == group1
 
 
-def test_score_sheet_qr_encodes_the_groups_token(client, open_night, monkeypatch):
-    night, meet = open_night
+def test_score_sheet_qr_encodes_the_groups_token(client, started_night, monkeypatch):
+    night, meet = started_night
     client.force_login(night.user)
     now = time.time()
     monkeypatch.setattr(time, "time", lambda: now)  # a token carries its second of signing
@@ -57,9 +51,9 @@ def test_score_sheet_qr_encodes_the_groups_token(client, open_night, monkeypatch
         assert qr_code(url, label=f"Score sheet of group {group.number}") in response.text
 
 
-def test_score_sheet_prints_its_address_beside_the_qr_code(client, open_night, monkeypatch):
+def test_score_sheet_prints_its_address_beside_the_qr_code(client, started_night, monkeypatch):
     """issue 33 §3: a phone that cannot scan had no way to the sheet."""
-    night, meet = open_night
+    night, meet = started_night
     client.force_login(night.user)
     now = time.time()
     monkeypatch.setattr(time, "time", lambda: now)
@@ -72,8 +66,8 @@ def test_score_sheet_prints_its_address_beside_the_qr_code(client, open_night, m
     ]
 
 
-def test_score_sheets_for_a_closed_meet_carry_no_qr(client, open_night):
-    night, meet = open_night
+def test_score_sheets_for_a_closed_meet_carry_no_qr(client, started_night):
+    night, meet = started_night
     m.Meet.objects.filter(pk=meet.pk).update(status=m.Meet.Status.CLOSED)
     client.force_login(night.user)
 
@@ -94,8 +88,8 @@ def test_score_sheets_for_a_closed_meet_carry_no_qr(client, open_night):
         ("superuser", 200),
     ],
 )
-def test_score_sheets_permission(client, open_night, who, expected):
-    night, meet = open_night
+def test_score_sheets_permission(client, started_night, who, expected):
+    night, meet = started_night
     users = {
         "other_league_official": lambda: f.LeagueOfficialFactory().user,
         "scorekeeper": lambda: (
@@ -114,8 +108,8 @@ def test_score_sheets_permission(client, open_night, who, expected):
     assert response.status_code == expected
 
 
-def test_score_sheets_of_another_leagues_meet_is_404(client, open_night):
-    _night, meet = open_night
+def test_score_sheets_of_another_leagues_meet_is_404(client, started_night):
+    _night, meet = started_night
     other = f.LeagueOfficialFactory()
     client.force_login(other.user)
 
@@ -124,8 +118,8 @@ def test_score_sheets_of_another_leagues_meet_is_404(client, open_night):
     assert response.status_code == 404
 
 
-def test_print_standings_is_one_public_page(client, open_night):
-    night, _meet = open_night
+def test_print_standings_is_one_public_page(client, started_night):
+    night, _meet = started_night
 
     response = client.get(f"/print/{night.league.slug}/standings/")
 
@@ -145,10 +139,10 @@ def test_print_maintenance_is_one_public_page(client):
     assert "Coil replaced." in response.text
 
 
-def test_score_sheets_print_game_1s_drawn_machine(client, open_night):
+def test_score_sheets_print_game_1s_drawn_machine(client, started_night):
     """R5-a: game 1's machine is drawn at the start, so its sheet names it; later games'
     machines are picked during the night, so their line is left blank."""
-    night, meet = open_night
+    night, meet = started_night
     client.force_login(night.user)
 
     response = client.get(sheets_url(night, meet))
@@ -161,8 +155,10 @@ def test_score_sheets_print_game_1s_drawn_machine(client, open_night):
     assert response.text.count('<div class="machine-line">Machine: </div>') == 6
 
 
-def test_console_meet_page_and_public_board_show_how_players_reach_their_sheet(client, open_night):
-    night, meet = open_night
+def test_console_meet_page_and_public_board_show_how_players_reach_their_sheet(
+    client, started_night
+):
+    night, meet = started_night
     client.force_login(night.user)
     print_link = f'href="/print/{night.league.slug}/meets/{meet.pk}/sheets/"'
 
@@ -176,8 +172,8 @@ def test_console_meet_page_and_public_board_show_how_players_reach_their_sheet(c
     assert print_link in board.text
 
 
-def test_tv_tells_players_how_to_reach_their_sheet(client, open_night):
-    night, _meet = open_night
+def test_tv_tells_players_how_to_reach_their_sheet(client, started_night):
+    night, _meet = started_night
 
     public = client.get(f"/tv/{night.league.slug}/")
     client.force_login(night.user)
@@ -262,8 +258,8 @@ def test_results_of_a_closed_meet_are_one_public_page(client, closed_night):
     assert response.text.count('<span class="score">') == 16
 
 
-def test_results_of_an_open_meet_say_they_are_provisional(client, open_night):
-    night, meet = open_night
+def test_results_of_an_open_meet_say_they_are_provisional(client, started_night):
+    night, meet = started_night
 
     shown = text(client.get(f"/print/{night.league.slug}/meets/{meet.pk}/results/"))
 
@@ -281,7 +277,7 @@ def test_results_of_another_leagues_meet_is_404(client, closed_night):
 
 
 def test_closed_meet_links_its_printed_results_from_the_console_and_the_board(
-    client, closed_night, open_night
+    client, closed_night, started_night
 ):
     night, meet, _members = closed_night
     link = f'href="/print/{night.league.slug}/meets/{meet.pk}/results/"'
@@ -290,7 +286,7 @@ def test_closed_meet_links_its_printed_results_from_the_console_and_the_board(
     console = client.get(f"/manage/{night.league.slug}/meets/{meet.pk}/")
     client.logout()
     board = client.get(f"/leagues/{night.league.slug}/meets/{meet.pk}/")
-    still_open = client.get(f"/leagues/{open_night[0].league.slug}/meets/{open_night[1].pk}/")
+    still_open = client.get(f"/leagues/{started_night[0].league.slug}/meets/{started_night[1].pk}/")
 
     assert f'<a class="button primary" {link}>Print the night\'s results</a>' in console.text
     assert f"<a {link}>Print the night's results</a>" in board.text

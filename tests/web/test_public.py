@@ -22,19 +22,6 @@ GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "golden_season.json").
 
 
 @pytest.fixture
-def golden():
-    """A league with the golden season imported (ten closed meets)."""
-    official = f.LeagueOfficialFactory(league__slug="tuesday", league__name="Tuesday Flippers")
-    return import_season_file(
-        league=official.league,
-        name="Winter 2026",
-        data=GOLDEN,
-        first_meet=datetime.date(2026, 1, 7),
-        actor=official.user,
-    )
-
-
-@pytest.fixture
 def open_night():
     """A started meet of 8 players: two groups, game 1 of group 1 confirmed."""
     night = night_.build_night(players=8, machines=8)
@@ -75,12 +62,12 @@ def test_vendored_htmx_is_served_by_the_app(client):
 # --- standings ---
 
 
-def test_league_home_shows_standings_playoff_line_and_chart(client, golden):
+def test_league_home_shows_standings_playoff_line_and_chart(client, tuesday_golden):
     response = client.get("/leagues/tuesday/")
 
     assert response.status_code == 200
     page = response.context["page"]
-    assert page.season.id == golden.pk
+    assert page.season.id == tuesday_golden.pk
     assert len(page.standings.lines) == len(GOLDEN["expected_standings"])
     assert response.text.count('class="in') == page.standings.playoff_qualifiers
     assert response.text.count('in cut"') == 1
@@ -89,7 +76,7 @@ def test_league_home_shows_standings_playoff_line_and_chart(client, golden):
     assert response.text.count('<svg class="spark"') == len(page.standings.lines)
 
 
-def test_league_home_shows_league_points_as_exact_decimals(client, golden):
+def test_league_home_shows_league_points_as_exact_decimals(client, tuesday_golden):
     response = client.get("/leagues/tuesday/")
 
     fractional = [
@@ -112,20 +99,20 @@ def test_league_home_of_unknown_league_is_404(client):
     assert client.get("/leagues/nope/").status_code == 404
 
 
-def test_season_page_shows_that_season(client, golden):
-    response = client.get(f"/leagues/tuesday/seasons/{golden.pk}/")
+def test_season_page_shows_that_season(client, tuesday_golden):
+    response = client.get(f"/leagues/tuesday/seasons/{tuesday_golden.pk}/")
 
     assert response.status_code == 200
     assert response.context["page"].season.name == "Winter 2026"
 
 
-def test_season_page_of_another_league_is_404(client, golden):
+def test_season_page_of_another_league_is_404(client, tuesday_golden):
     f.LeagueFactory(slug="other")
 
-    assert client.get(f"/leagues/other/seasons/{golden.pk}/").status_code == 404
+    assert client.get(f"/leagues/other/seasons/{tuesday_golden.pk}/").status_code == 404
 
 
-def test_standings_page_query_count_does_not_grow_with_the_season(client, golden):
+def test_standings_page_query_count_does_not_grow_with_the_season(client, tuesday_golden):
     with CaptureQueriesContext(connection) as queries:
         client.get("/leagues/tuesday/")
 
@@ -168,8 +155,8 @@ def test_meet_page_of_another_league_is_404(client, open_night):
     assert client.get(f"/leagues/other/meets/{meet.pk}/").status_code == 404
 
 
-def test_closed_meet_page_does_not_poll(client, golden):
-    meet = golden.meets.get(number=1)
+def test_closed_meet_page_does_not_poll(client, tuesday_golden):
+    meet = tuesday_golden.meets.get(number=1)
 
     response = client.get(f"/leagues/tuesday/meets/{meet.pk}/")
 
@@ -180,8 +167,8 @@ def test_closed_meet_page_does_not_poll(client, golden):
 # --- a player ---
 
 
-def test_player_page_explains_every_point_with_names(client, golden):
-    entry = golden.entries.select_related("player").order_by("pk").first()
+def test_player_page_explains_every_point_with_names(client, tuesday_golden):
+    entry = tuesday_golden.entries.select_related("player").order_by("pk").first()
 
     response = client.get(f"/leagues/tuesday/players/{entry.player_id}/")
 
@@ -197,14 +184,14 @@ def test_player_page_explains_every_point_with_names(client, golden):
     assert f"{entry.player.first_name} {entry.player.last_name}" in response.text
 
 
-def test_player_page_of_a_player_not_in_the_league_is_404(client, golden):
+def test_player_page_of_a_player_not_in_the_league_is_404(client, tuesday_golden):
     stranger = f.PlayerFactory()
 
     assert client.get(f"/leagues/tuesday/players/{stranger.pk}/").status_code == 404
 
 
-def test_player_page_with_a_bad_season_parameter_is_404(client, golden):
-    entry = golden.entries.first()
+def test_player_page_with_a_bad_season_parameter_is_404(client, tuesday_golden):
+    entry = tuesday_golden.entries.first()
 
     response = client.get(f"/leagues/tuesday/players/{entry.player_id}/?season=x")
 
@@ -214,7 +201,7 @@ def test_player_page_with_a_bad_season_parameter_is_404(client, golden):
 # --- playoffs ---
 
 
-def test_playoffs_page_without_a_playoff_night_says_so(client, golden):
+def test_playoffs_page_without_a_playoff_night_says_so(client, tuesday_golden):
     response = client.get("/leagues/tuesday/playoffs/")
 
     assert response.status_code == 200
@@ -281,8 +268,8 @@ def test_maintenance_page_shows_notes_but_not_who_wrote_them(client):
 # --- nothing private ---
 
 
-def test_public_pages_show_no_ledger_entry(client, golden):
-    f.LedgerEntryFactory(league=golden.league, note="Paid in cash to Bob")
+def test_public_pages_show_no_ledger_entry(client, tuesday_golden):
+    f.LedgerEntryFactory(league=tuesday_golden.league, note="Paid in cash to Bob")
 
     for url in ("/leagues/tuesday/", "/leagues/tuesday/machines/", "/leagues/tuesday/playoffs/"):
         assert "Paid in cash" not in client.get(url).text
@@ -355,7 +342,7 @@ def test_player_page_during_open_meet_marks_the_provisional_points(client, live_
     assert '<span class="badge status-open">provisional</span>' in response.text
 
 
-def test_standings_explain_the_bracketed_forfeits_in_words(client, golden):
+def test_standings_explain_the_bracketed_forfeits_in_words(client, tuesday_golden):
     """Issue #11, item 11: the "(4)" of the Forfeits column is explained on the page itself,
     not only in a hover title a phone never shows."""
     response = client.get("/leagues/tuesday/")

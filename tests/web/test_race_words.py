@@ -12,7 +12,7 @@ import pytest
 from flipwell.league import models as m
 from flipwell.league.services.season_files import import_season_file
 from tests import factories as f
-from tests.api.conftest import GOLDEN
+from tests.golden import GOLDEN
 from tests.league import league_night as night_
 
 pytestmark = pytest.mark.django_db

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def night():
+def compensatory_night():
     """Meet 1, group 1's game 1 confirmed: its first player had a power loss on ball 1 and a
     compensatory game of 700,000 on top of the 150,000 entered; the second scored 800,000."""
     night = build_night(players=4)
@@ -45,36 +45,43 @@ def text(response) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
-def test_board_gives_the_ranking_score_and_its_parts(night):
-    board_game = meet_board(night.meet).groups[0].games[0]
+def test_board_gives_the_ranking_score_and_its_parts(compensatory_night):
+    board_game = meet_board(compensatory_night.meet).groups[0].games[0]
 
-    victim = next(c for c in board_game.cells if c.player == night.victim.pk)
+    victim = next(c for c in board_game.cells if c.player == compensatory_night.victim.pk)
     assert (victim.entered, victim.score) == (150_000, 850_000)
     assert (victim.compensatory.new_score, victim.compensatory.subtracted) == (700_000, 0)
     assert victim.adjustments == (
-        f"{night.victim}'s compensatory game: 150,000 + 700,000 = 850,000 (R7.3-m)",
+        f"{compensatory_night.victim}'s compensatory game: 150,000 + 700,000 = 850,000 (R7.3-m)",
     )
-    assert board_game.ranking_scores[night.rival.pk] == 800_000
-    assert board_game.finishing_order[:2] == (night.victim.pk, night.rival.pk)
+    assert board_game.ranking_scores[compensatory_night.rival.pk] == 800_000
+    assert board_game.finishing_order[:2] == (
+        compensatory_night.victim.pk,
+        compensatory_night.rival.pk,
+    )
 
 
-def test_sheet_shows_850000_with_its_parts(client, night):
-    shown = text(client.get(scoresheet_path(night.game.group)))
+def test_sheet_shows_850000_with_its_parts(client, compensatory_night):
+    shown = text(client.get(scoresheet_path(compensatory_night.game.group)))
 
     assert "850,000 150,000 + 700,000 compensatory game" in shown
     assert "150,000 1" not in shown
 
 
-def test_public_board_shows_850000_first_with_its_parts(client, night):
-    shown = text(client.get(f"/leagues/{night.league.slug}/meets/{night.meet.pk}/"))
+def test_public_board_shows_850000_first_with_its_parts(client, compensatory_night):
+    shown = text(
+        client.get(f"/leagues/{compensatory_night.league.slug}/meets/{compensatory_night.meet.pk}/")
+    )
 
     assert "850,000 1st 150,000 + 700,000 compensatory game" in shown
     assert "800,000 2nd" in shown
 
 
-def test_console_meet_shows_850000_with_its_parts(client, night):
-    client.force_login(night.user)
+def test_console_meet_shows_850000_with_its_parts(client, compensatory_night):
+    client.force_login(compensatory_night.user)
 
-    shown = text(client.get(f"/manage/{night.league.slug}/meets/{night.meet.pk}/"))
+    shown = text(
+        client.get(f"/manage/{compensatory_night.league.slug}/meets/{compensatory_night.meet.pk}/")
+    )
 
     assert "850,000 150,000 + 700,000 compensatory game" in shown

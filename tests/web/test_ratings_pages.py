@@ -8,15 +8,8 @@ import pytest
 
 from flipwell.league.selectors import ratings
 from tests import factories as f
-from tests.golden import tuesday_season
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def season():
-    ratings.forget()
-    return tuesday_season()
 
 
 def _cells(html, css_class):
@@ -24,21 +17,23 @@ def _cells(html, css_class):
     return re.findall(rf'<td class="{css_class}">([^<]+)</td>', body)
 
 
-def test_ratings_page_lists_players_best_first_and_says_the_standings_decide(client, season):
+def test_ratings_page_lists_players_best_first_and_says_the_standings_decide(
+    client, rated_tuesday_season
+):
     response = client.get("/leagues/tuesday/ratings/")
 
     assert response.status_code == 200
     page = response.content.decode()
     assert "The standings alone decide who goes to the playoffs" in page
     shown = [int(n.replace(",", "")) for n in _cells(page, "num")[1::3]]
-    lines = ratings.league_ratings(season.league)
+    lines = ratings.league_ratings(rated_tuesday_season.league)
     assert shown == [line.rating for line in lines]
     assert shown == sorted(shown, reverse=True)
     assert 'aria-current="page">Ratings</a>' in page
 
 
-def test_player_page_shows_rating_range_chart_and_rivals(client, season):
-    bea = season.entries.get(player__last_name="Adams").player
+def test_player_page_shows_rating_range_chart_and_rivals(client, rated_tuesday_season):
+    bea = rated_tuesday_season.entries.get(player__last_name="Adams").player
 
     page = client.get(f"/leagues/tuesday/players/{bea.pk}/").content.decode()
 
@@ -53,7 +48,7 @@ def test_player_page_shows_rating_range_chart_and_rivals(client, season):
     assert "R6" not in section  # plain words: no rule codes outside a why fold
 
 
-def test_another_leagues_ratings_page_lists_none_of_these_players(client, season):
+def test_another_leagues_ratings_page_lists_none_of_these_players(client, rated_tuesday_season):
     f.LeagueFactory(slug="wednesday", name="Wednesday")
 
     page = client.get("/leagues/wednesday/ratings/").content.decode()

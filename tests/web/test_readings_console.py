@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import fields
-from types import SimpleNamespace
 
 import pytest
 
@@ -21,14 +20,7 @@ pytestmark = pytest.mark.django_db
 URL = "/manage/tuesday/readings/"
 
 
-@pytest.fixture
-def lo(client):
-    official = f.LeagueOfficialFactory(league__slug="tuesday", user__username="lo")
-    client.force_login(official.user)
-    return SimpleNamespace(official=official, user=official.user, league=official.league)
-
-
-def test_readings_page_shows_every_setting_with_its_passage(client, lo):
+def test_readings_page_shows_every_setting_with_its_passage(client, lo_account):
     page = client.get(URL)
 
     text = page.content.decode()
@@ -39,7 +31,7 @@ def test_readings_page_shows_every_setting_with_its_passage(client, lo):
     assert f'href="{URL}"' in client.get("/manage/tuesday/").content.decode()
 
 
-def test_readings_page_changes_a_setting_with_a_reason_r2_5_a(client, lo):
+def test_readings_page_changes_a_setting_with_a_reason_r2_5_a(client, lo_account):
     form = client.get(URL, {"setting": "season_forfeit_limit"})
     response = client.post(
         URL, {"setting": "season_forfeit_limit", "value": "10", "reason": "A shorter season"}
@@ -48,15 +40,15 @@ def test_readings_page_changes_a_setting_with_a_reason_r2_5_a(client, lo):
     assert 'name="value"' in form.content.decode()
     assert response.status_code == 302
     assert response["Location"] == f"{URL}#season_forfeit_limit"
-    lo.league.refresh_from_db()
-    assert lo.league.ruleset_overrides == {"season_forfeit_limit": 10}
+    lo_account.league.refresh_from_db()
+    assert lo_account.league.ruleset_overrides == {"season_forfeit_limit": 10}
     shown = client.get(URL).content.decode()
     assert "How many countable forfeits forfeit the season: now 10." in shown
     assert "(the rulebook's default: 12)" in shown
 
 
-def test_readings_page_says_the_change_is_for_the_season_not_begun_r2_a(client, lo):
-    season = f.SeasonFactory(league=lo.league, name="Spring 2027")
+def test_readings_page_says_the_change_is_for_the_season_not_begun_r2_a(client, lo_account):
+    season = f.SeasonFactory(league=lo_account.league, name="Spring 2027")
 
     form = client.get(URL, {"setting": "season_forfeit_limit"}).content.decode()
     client.post(
@@ -85,22 +77,22 @@ def test_readings_page_says_a_begun_season_keeps_its_readings_r2_a(client):
     ) in page
 
 
-def test_readings_page_offers_the_choices_of_a_setting(client, lo):
+def test_readings_page_offers_the_choices_of_a_setting(client, lo_account):
     form = client.get(URL, {"setting": "dues_period"}).content.decode()
 
     assert '<option value="season" selected>season</option>' in form
     assert '<option value="meet">meet</option>' in form
 
 
-def test_readings_page_refuses_a_value_out_of_bounds_on_the_form_r2_5_a(client, lo):
+def test_readings_page_refuses_a_value_out_of_bounds_on_the_form_r2_5_a(client, lo_account):
     response = client.post(
         URL, {"setting": "season_forfeit_limit", "value": "0", "reason": "None at all"}
     )
 
     assert response.status_code == 400
     assert "at 0 every player would be out before the first game" in response.content.decode()
-    lo.league.refresh_from_db()
-    assert lo.league.ruleset_overrides == {}
+    lo_account.league.refresh_from_db()
+    assert lo_account.league.ruleset_overrides == {}
 
 
 def test_readings_page_says_why_nothing_may_change_once_the_season_has_begun_r2_a(client):
@@ -135,7 +127,7 @@ def test_standings_legend_reads_the_season_limit_r2_5_a(client):
     assert "(9 forfeit it)." in printed
 
 
-def test_readings_page_names_settings_in_words_their_code_under_why_only(client, lo):
+def test_readings_page_names_settings_in_words_their_code_under_why_only(client, lo_account):
     """A person reads the readings in words: a setting's code (a `Ruleset` field name) is
     shown only in the reference line under "Why", never in the reading's text."""
     page = client.get(URL).content.decode()
@@ -151,7 +143,7 @@ def test_readings_page_names_settings_in_words_their_code_under_why_only(client,
     assert 'Setting playoff_cut_rule = "table_round_up"' not in page
 
 
-def test_readings_page_says_a_changed_choice_in_words(client, lo):
+def test_readings_page_says_a_changed_choice_in_words(client, lo_account):
     response = client.post(
         URL,
         {"setting": "playoff_cut_rule", "value": "sentence_round_down", "reason": "Our way"},

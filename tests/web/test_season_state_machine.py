@@ -94,6 +94,8 @@ class SeasonMachine(ServiceMachine):
     SHEET_SCORES = scores
     MEMBER_ORDER = "pk"
     SORTED_TIES = False
+    pages_read = 0
+    """How many pages every machine of a run read (each answered 200, or the run failed)."""
 
     late_players = Bundle("late_players")
     """Players registered after the season opened."""
@@ -654,6 +656,7 @@ class SeasonMachine(ServiceMachine):
             with _request_context(url):
                 response = client.get(url)
             assert response.status_code == 200, f"GET {url} answered {response.status_code}"
+            SeasonMachine.pages_read += 1
 
     def _core_pages(self) -> Iterator[tuple[Client, str]]:
         """The season's standings (league home) and the newest meet's board: between them
@@ -720,6 +723,8 @@ def _request_context(url: str) -> Iterator[None]:
 def test_season_services_never_break_a_page() -> None:
     """Any sequence of accepted services leaves every page answering 200 (issue 8; R2.3-a,
     A14.5: a player registered late joins at the next unplayed meet)."""
+    SeasonMachine.pages_read = 0
+
     run_state_machine_as_test(
         SeasonMachine,
         settings=settings(
@@ -729,3 +734,5 @@ def test_season_services_never_break_a_page() -> None:
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
         ),
     )
+
+    assert SeasonMachine.pages_read > 0  # each step's pages, then every page, answered 200

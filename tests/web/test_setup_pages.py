@@ -3,7 +3,6 @@ one-time set-password link. Invitations: tests/web/test_invitation_pages.py."""
 
 import datetime
 import re
-from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth.models import User
@@ -21,13 +20,6 @@ from tests import factories as f
 pytestmark = pytest.mark.django_db
 
 SECRET = re.compile(r'id="new-token" value="(fw_[^"]+)"')
-
-
-@pytest.fixture
-def lo(client):
-    official = f.LeagueOfficialFactory(league__slug="tuesday", user__username="lo")
-    client.force_login(official.user)
-    return SimpleNamespace(official=official, user=official.user, league=official.league)
 
 
 # --- a new league ----------------------------------------------------------------------------
@@ -49,7 +41,7 @@ def test_new_league_page_opens_the_first_league_for_any_user(client):
     assert m.League.objects.get(slug="tuesday").time_zone == "America/Chicago"
 
 
-def test_new_league_page_is_403_for_a_non_staff_user_once_a_league_exists(client, lo):
+def test_new_league_page_is_403_for_a_non_staff_user_once_a_league_exists(client, lo_account):
     client.force_login(f.UserFactory())
 
     response = client.get("/manage/leagues/new/")
@@ -62,7 +54,7 @@ def test_new_league_page_is_403_for_a_non_staff_user_once_a_league_exists(client
     assert not m.League.objects.filter(slug="mine").exists()
 
 
-def test_new_league_page_opens_a_league_for_an_account_from_createofficial(client, lo):
+def test_new_league_page_opens_a_league_for_an_account_from_createofficial(client, lo_account):
     opener = services.create_league_opener(username="ada", password="a long passphrase 42")
     client.force_login(opener)
 
@@ -76,7 +68,7 @@ def test_new_league_page_opens_a_league_for_an_account_from_createofficial(clien
     assert response["Location"] == "/manage/ada/"
 
 
-def test_console_home_hides_the_new_league_button_from_an_account_that_may_not(client, lo):
+def test_console_home_hides_the_new_league_button_from_an_account_that_may_not(client, lo_account):
     client.force_login(f.UserFactory())
 
     home = client.get("/manage/")
@@ -84,7 +76,7 @@ def test_console_home_hides_the_new_league_button_from_an_account_that_may_not(c
     assert "Open a new league" not in home.text
 
 
-def test_new_league_page_shows_a_taken_address_next_to_the_field(client, lo):
+def test_new_league_page_shows_a_taken_address_next_to_the_field(client, lo_account):
     client.force_login(f.UserFactory(is_staff=True))
 
     response = client.post(
@@ -98,8 +90,8 @@ def test_new_league_page_shows_a_taken_address_next_to_the_field(client, lo):
 # --- machines --------------------------------------------------------------------------------
 
 
-def test_machine_pool_lists_and_adds_machines(client, lo):
-    f.MachineFactory(league=lo.league, title="Elvira")
+def test_machine_pool_lists_and_adds_machines(client, lo_account):
+    f.MachineFactory(league=lo_account.league, title="Elvira")
 
     page = client.get("/manage/tuesday/machines/pool/")
     response = client.post(
@@ -113,15 +105,15 @@ def test_machine_pool_lists_and_adds_machines(client, lo):
     assert m.Machine.objects.get(title="Medieval Madness").balls_per_game == 5
 
 
-def test_machine_pool_shows_balls_out_of_range_next_to_the_field(client, lo):
+def test_machine_pool_shows_balls_out_of_range_next_to_the_field(client, lo_account):
     response = client.post("/manage/tuesday/machines/pool/", {"title": "X", "balls_per_game": "12"})
 
     assert response.status_code == 400
     assert "Ensure this value is less than or equal to 10." in response.text
 
 
-def test_machine_page_edits_location(client, lo):
-    machine = f.MachineFactory(league=lo.league)
+def test_machine_page_edits_location(client, lo_account):
+    machine = f.MachineFactory(league=lo_account.league)
 
     response = client.post(
         f"/manage/tuesday/machines/{machine.pk}/",
@@ -133,8 +125,8 @@ def test_machine_page_edits_location(client, lo):
     assert machine.location == "by the door"
 
 
-def test_machine_page_takes_it_out_of_the_pool_asking_why(client, lo):
-    machine = f.MachineFactory(league=lo.league)
+def test_machine_page_takes_it_out_of_the_pool_asking_why(client, lo_account):
+    machine = f.MachineFactory(league=lo_account.league)
 
     refused = client.post(
         f"/manage/tuesday/machines/{machine.pk}/", {"action": "status", "status": "unplayable"}
@@ -148,10 +140,10 @@ def test_machine_page_takes_it_out_of_the_pool_asking_why(client, lo):
     assert response.status_code == 302
     machine.refresh_from_db()
     assert machine.status == m.Machine.Status.UNPLAYABLE
-    assert m.Ruling.objects.get(league=lo.league).reason == "Away for a new playfield"
+    assert m.Ruling.objects.get(league=lo_account.league).reason == "Away for a new playfield"
 
 
-def test_machine_page_of_another_leagues_machine_is_404(client, lo):
+def test_machine_page_of_another_leagues_machine_is_404(client, lo_account):
     machine = f.MachineFactory()
 
     response = client.get(f"/manage/tuesday/machines/{machine.pk}/")
@@ -170,7 +162,7 @@ def test_set_password_page_with_a_forged_link_is_400(client):
     assert response.status_code == 400
 
 
-def test_set_password_page_shows_mismatched_passwords(client, lo):
+def test_set_password_page_shows_mismatched_passwords(client, lo_account):
     user = f.UserFactory(username="newbie")
     uid = urlsafe_base64_encode(force_bytes(user.pk))
 
@@ -183,28 +175,33 @@ def test_set_password_page_shows_mismatched_passwords(client, lo):
     assert "The two password fields didn’t match." in response.text
 
 
-def test_official_page_links_a_player(client, lo):
-    player = f.SeasonEntryFactory(season=f.SeasonFactory(league=lo.league)).player
+def test_official_page_links_a_player(client, lo_account):
+    player = f.SeasonEntryFactory(season=f.SeasonFactory(league=lo_account.league)).player
 
     response = client.post(
-        f"/manage/tuesday/officials/{lo.official.pk}/", {"action": "link", "player": player.pk}
+        f"/manage/tuesday/officials/{lo_account.official.pk}/",
+        {"action": "link", "player": player.pk},
     )
 
     assert response.status_code == 302
-    lo.official.refresh_from_db()
-    assert lo.official.player == player
+    lo_account.official.refresh_from_db()
+    assert lo_account.official.player == player
 
 
-def test_official_page_refuses_to_remove_the_last_league_official(client, lo):
-    response = client.post(f"/manage/tuesday/officials/{lo.official.pk}/", {"action": "remove"})
+def test_official_page_refuses_to_remove_the_last_league_official(client, lo_account):
+    response = client.post(
+        f"/manage/tuesday/officials/{lo_account.official.pk}/", {"action": "remove"}
+    )
 
     assert response.status_code == 400
     assert "is the last league official of" in response.text
-    assert m.LeagueOfficial.objects.filter(pk=lo.official.pk).exists()
+    assert m.LeagueOfficial.objects.filter(pk=lo_account.official.pk).exists()
 
 
-def test_official_page_removes_a_scorekeeper(client, lo):
-    keeper = f.LeagueOfficialFactory(league=lo.league, role=m.LeagueOfficial.Role.SCOREKEEPER)
+def test_official_page_removes_a_scorekeeper(client, lo_account):
+    keeper = f.LeagueOfficialFactory(
+        league=lo_account.league, role=m.LeagueOfficial.Role.SCOREKEEPER
+    )
 
     response = client.post(f"/manage/tuesday/officials/{keeper.pk}/", {"action": "remove"})
 
@@ -213,8 +210,10 @@ def test_official_page_removes_a_scorekeeper(client, lo):
     assert not m.LeagueOfficial.objects.filter(pk=keeper.pk).exists()
 
 
-def test_official_page_changes_a_role(client, lo):
-    keeper = f.LeagueOfficialFactory(league=lo.league, role=m.LeagueOfficial.Role.SCOREKEEPER)
+def test_official_page_changes_a_role(client, lo_account):
+    keeper = f.LeagueOfficialFactory(
+        league=lo_account.league, role=m.LeagueOfficial.Role.SCOREKEEPER
+    )
 
     response = client.post(
         f"/manage/tuesday/officials/{keeper.pk}/", {"action": "role", "role": "league_official"}
@@ -225,7 +224,7 @@ def test_official_page_changes_a_role(client, lo):
     assert keeper.role == m.LeagueOfficial.Role.LEAGUE_OFFICIAL
 
 
-def test_official_page_of_another_leagues_official_is_404(client, lo):
+def test_official_page_of_another_leagues_official_is_404(client, lo_account):
     stranger = f.LeagueOfficialFactory()
 
     response = client.get(f"/manage/tuesday/officials/{stranger.pk}/")
@@ -236,7 +235,7 @@ def test_official_page_of_another_leagues_official_is_404(client, lo):
 # --- API tokens ------------------------------------------------------------------------------
 
 
-def test_api_tokens_page_issues_a_token_shown_once(client, lo):
+def test_api_tokens_page_issues_a_token_shown_once(client, lo_account):
     response = client.post(
         "/manage/tuesday/api-tokens/",
         {"action": "issue", "name": "bar TV", "scopes": ["read_private", "scores"]},
@@ -256,7 +255,7 @@ def test_api_tokens_page_issues_a_token_shown_once(client, lo):
     assert token.prefix in again.text
 
 
-def test_api_tokens_page_asks_for_a_scope(client, lo):
+def test_api_tokens_page_asks_for_a_scope(client, lo_account):
     response = client.post("/manage/tuesday/api-tokens/", {"action": "issue", "name": "bar TV"})
 
     assert response.status_code == 400
@@ -264,18 +263,20 @@ def test_api_tokens_page_asks_for_a_scope(client, lo):
     assert ApiToken.objects.count() == 0
 
 
-def test_api_tokens_page_revokes_a_token(client, lo):
-    issued = issue_api_token(league=lo.league, name="old", scopes=["scores"], actor=lo.user)
+def test_api_tokens_page_revokes_a_token(client, lo_account):
+    issued = issue_api_token(
+        league=lo_account.league, name="old", scopes=["scores"], actor=lo_account.user
+    )
 
     response = client.post(
         "/manage/tuesday/api-tokens/", {"action": "revoke", "token": issued.token.pk}
     )
 
     assert response.status_code == 302
-    assert ApiToken.objects.get(pk=issued.token.pk).revoked_by == lo.user
+    assert ApiToken.objects.get(pk=issued.token.pk).revoked_by == lo_account.user
 
 
-def test_api_tokens_page_cannot_revoke_another_leagues_token(client, lo):
+def test_api_tokens_page_cannot_revoke_another_leagues_token(client, lo_account):
     other = f.LeagueOfficialFactory()
     issued = issue_api_token(league=other.league, name="x", scopes=["scores"], actor=other.user)
 
@@ -290,13 +291,13 @@ def test_api_tokens_page_cannot_revoke_another_leagues_token(client, lo):
 # --- starting a meet -------------------------------------------------------------------------
 
 
-def test_start_meet_lands_on_the_night_page(client, lo):
-    season = f.SeasonFactory(league=lo.league, number_of_meets=3, created_at=f.SET_UP_2026)
+def test_start_meet_lands_on_the_night_page(client, lo_account):
+    season = f.SeasonFactory(league=lo_account.league, number_of_meets=3, created_at=f.SET_UP_2026)
     for r in (1, 2, 3, 4):
         f.SeasonEntryFactory(season=season, ifpa_rank_at_start=r)
-    f.MachineFactory(league=lo.league)
+    f.MachineFactory(league=lo_account.league)
     meet = services.schedule_meet(
-        season=season, number=1, date=datetime.date(2026, 1, 6), actor=lo.user
+        season=season, number=1, date=datetime.date(2026, 1, 6), actor=lo_account.user
     )
     form = client.get(f"/manage/tuesday/meets/{meet.pk}/start/").context["form"]
     data = {n: str(x.initial) for n, x in form.fields.items() if n.startswith("group_")}
@@ -307,7 +308,7 @@ def test_start_meet_lands_on_the_night_page(client, lo):
     assert "Meet 1 started." in response.text
 
 
-def test_other_leagues_official_cannot_add_an_official_here(client, lo):
+def test_other_leagues_official_cannot_add_an_official_here(client, lo_account):
     client.force_login(f.LeagueOfficialFactory().user)
 
     response = client.post(
@@ -339,7 +340,7 @@ def test_console_home_offers_a_new_league_only_to_who_may_open_one(client):
     assert "Open a new league" in client.get("/manage/").text
 
 
-def test_pages_show_no_template_comment(client, lo):
+def test_pages_show_no_template_comment(client, lo_account):
     """Django's {# #} comments are one line long: a longer one shows on the page."""
     response = client.get("/manage/")
 
@@ -431,7 +432,7 @@ def test_new_league_form_refuses_an_address_that_is_not_one(client):
 # --- several machines at once (issue 27 §5) --------------------------------------------------
 
 
-def test_machine_pool_adds_several_machines_one_title_a_line(client, lo):
+def test_machine_pool_adds_several_machines_one_title_a_line(client, lo_account):
     """Issue 27 §5: a title a line, empty lines passed over, one audit event per machine."""
     response = client.post(
         "/manage/tuesday/machines/pool/",
@@ -441,15 +442,17 @@ def test_machine_pool_adds_several_machines_one_title_a_line(client, lo):
     after = client.get("/manage/tuesday/machines/pool/")
 
     assert response.status_code == 302
-    assert sorted(m.Machine.objects.filter(league=lo.league).values_list("title", flat=True)) == [
-        "Attack from Mars", "Elvira", "Godzilla"]  # fmt: skip
-    assert m.AuditEvent.objects.filter(action="machine.created", league=lo.league).count() == 3
+    titles = m.Machine.objects.filter(league=lo_account.league).values_list("title", flat=True)
+    assert sorted(titles) == ["Attack from Mars", "Elvira", "Godzilla"]
+    assert (
+        m.AuditEvent.objects.filter(action="machine.created", league=lo_account.league).count() == 3
+    )
     assert "3 machines added to the pool: Attack from Mars, Godzilla, Elvira." in after.text
 
 
-def test_machine_pool_refuses_several_machines_saying_which_line(client, lo):
+def test_machine_pool_refuses_several_machines_saying_which_line(client, lo_account):
     """Issue 27 §5: each refused line is named (its number and title) and nothing is added."""
-    f.MachineFactory(league=lo.league, title="Elvira", location="back room")
+    f.MachineFactory(league=lo_account.league, title="Elvira", location="back room")
 
     response = client.post(
         "/manage/tuesday/machines/pool/",
@@ -467,18 +470,20 @@ def test_machine_pool_refuses_several_machines_saying_which_line(client, lo):
     assert "a title has at most 120 characters." in response.text
     assert "Line 1" not in response.text
     assert 'name="many-titles"' in response.text
-    assert m.Machine.objects.filter(league=lo.league).count() == 1
+    assert m.Machine.objects.filter(league=lo_account.league).count() == 1
 
 
 # --- every personal link at once, printed as QR codes (issue 27 §5) --------------------------
 
 
-def test_roster_issues_every_missing_personal_link_at_once(client, lo):
+def test_roster_issues_every_missing_personal_link_at_once(client, lo_account):
     """Issue 27 §5: one press gives a link to every player without one; a live link is kept
     (its player's card still works); one audit event per link issued."""
-    season = f.SeasonFactory(league=lo.league)
+    season = f.SeasonFactory(league=lo_account.league)
     entries = [f.SeasonEntryFactory(season=season) for _ in range(3)]
-    kept = services.issue_player_link(season=season, player=entries[0].player, actor=lo.user)
+    kept = services.issue_player_link(
+        season=season, player=entries[0].player, actor=lo_account.user
+    )
     url = f"/manage/tuesday/seasons/{season.pk}/roster/"
 
     before = client.get(url)
@@ -499,16 +504,16 @@ def test_roster_issues_every_missing_personal_link_at_once(client, lo):
     assert live.count() == 3
 
 
-def test_personal_links_sheet_prints_a_qr_code_per_live_link(client, lo):
+def test_personal_links_sheet_prints_a_qr_code_per_live_link(client, lo_account):
     """Issue 27 §5: the sheet has a card per player with a live link (name and QR code of the
     link's address), by name; a revoked link is not printed."""
-    season = f.SeasonFactory(league=lo.league)
+    season = f.SeasonFactory(league=lo_account.league)
     ann = f.SeasonEntryFactory(season=season, player__first_name="Ann", player__last_name="Zed")
     bob = f.SeasonEntryFactory(season=season, player__first_name="Bob", player__last_name="Ash")
     gone = f.SeasonEntryFactory(season=season, player__first_name="Cy", player__last_name="Bo")
-    services.issue_player_links(season=season, actor=lo.user)
+    services.issue_player_links(season=season, actor=lo_account.user)
     services.revoke_player_link(
-        link=m.PlayerLink.objects.get(season=season, player=gone.player), actor=lo.user
+        link=m.PlayerLink.objects.get(season=season, player=gone.player), actor=lo_account.user
     )
 
     sheet = client.get(f"/print/tuesday/seasons/{season.pk}/links/")
@@ -521,13 +526,15 @@ def test_personal_links_sheet_prints_a_qr_code_per_live_link(client, lo):
     assert "2 personal links of" in sheet.text
 
 
-def test_personal_links_sheet_is_the_league_officials_only(client, lo):
+def test_personal_links_sheet_is_the_league_officials_only(client, lo_account):
     """The cards are keys to the players' pages: a scorekeeper, another league's official and
     nobody signed in get none."""
-    season = f.SeasonFactory(league=lo.league)
+    season = f.SeasonFactory(league=lo_account.league)
     f.SeasonEntryFactory(season=season)
-    services.issue_player_links(season=season, actor=lo.user)
-    keeper = f.LeagueOfficialFactory(league=lo.league, role=m.LeagueOfficial.Role.SCOREKEEPER)
+    services.issue_player_links(season=season, actor=lo_account.user)
+    keeper = f.LeagueOfficialFactory(
+        league=lo_account.league, role=m.LeagueOfficial.Role.SCOREKEEPER
+    )
     url = f"/print/tuesday/seasons/{season.pk}/links/"
 
     client.force_login(keeper.user)

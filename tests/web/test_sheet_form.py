@@ -9,7 +9,7 @@ import pytest
 
 from flipwell.league import models as m
 from flipwell.league import services
-from tests.web.test_scoresheet import enter, entry_data, night  # noqa: F401 (the fixture)
+from tests.web.sheet_posts import enter, entry_data
 
 pytestmark = pytest.mark.django_db
 
@@ -28,18 +28,20 @@ def chosen(page: str, name: str) -> str | None:
     return found[1] if found else None
 
 
-def test_sheet_refused_entry_keeps_the_entered_by_choice(client, night):  # noqa: F811
-    response = enter(client, night, ["400", "", "200", "100"], entered_by=night.players[2])
+def test_sheet_refused_entry_keeps_the_entered_by_choice(client, sheet_night):
+    response = enter(
+        client, sheet_night, ["400", "", "200", "100"], entered_by=sheet_night.players[2]
+    )
 
     assert response.status_code == 400
-    assert chosen(response.text, "entered_by") == str(night.players[2].pk)
+    assert chosen(response.text, "entered_by") == str(sheet_night.players[2].pk)
 
 
-def test_sheet_score_next_to_a_ticked_forfeit_refused_without_a_script(client, night):  # noqa: F811
-    player = night.players[3]
-    data = {**entry_data(night, ["400", "300", "200", "100"]), f"forfeit_{player.pk}": "on"}
+def test_sheet_score_next_to_a_ticked_forfeit_refused_without_a_script(client, sheet_night):
+    player = sheet_night.players[3]
+    data = {**entry_data(sheet_night, ["400", "300", "200", "100"]), f"forfeit_{player.pk}": "on"}
 
-    response = client.post(night.url + "enter/", data)
+    response = client.post(sheet_night.url + "enter/", data)
 
     assert response.status_code == 400
     assert f"{player} is marked as not playing (a forfeit)" in response.text
@@ -48,49 +50,53 @@ def test_sheet_score_next_to_a_ticked_forfeit_refused_without_a_script(client, n
 
 def test_sheet_confirmer_is_neither_the_enterer_nor_a_player_who_did_not_play_r3_a(
     client,
-    night,  # noqa: F811
+    sheet_night,
 ):
-    enter(client, night, ["400", "300", "200", None])
+    enter(client, sheet_night, ["400", "300", "200", None])
 
-    page = client.get(night.url).text
+    page = client.get(sheet_night.url).text
 
-    assert offered(page, "confirmed_by") == [str(p.pk) for p in night.players[1:3]]
+    assert offered(page, "confirmed_by") == [str(p.pk) for p in sheet_night.players[1:3]]
 
 
-def test_sheet_confirmation_by_a_player_who_did_not_play_refused_r3_a(client, night):  # noqa: F811
-    enter(client, night, ["400", "300", "200", None])
+def test_sheet_confirmation_by_a_player_who_did_not_play_refused_r3_a(client, sheet_night):
+    enter(client, sheet_night, ["400", "300", "200", None])
     submission = m.ScoreSubmission.objects.get()
 
     response = client.post(
-        night.url + "confirm/",
-        {"submission": submission.pk, "confirmed_by": night.players[3].pk},
+        sheet_night.url + "confirm/",
+        {"submission": submission.pk, "confirmed_by": sheet_night.players[3].pk},
     )
 
     assert response.status_code == 400
-    assert f"{night.players[3]} did not play game 1" in response.text
+    assert f"{sheet_night.players[3]} did not play game 1" in response.text
     submission.refresh_from_db()
     assert submission.confirmed_by is None
 
 
 def test_sheet_enterer_is_never_a_player_whose_forfeit_is_recorded_r2_4_a(
     client,
-    night,  # noqa: F811
+    sheet_night,
 ):
-    services.record_forfeit(game=night.game, player=night.players[3], actor=night.official)
+    services.record_forfeit(
+        game=sheet_night.game, player=sheet_night.players[3], actor=sheet_night.official
+    )
 
-    page = client.get(night.url).text
+    page = client.get(sheet_night.url).text
 
-    assert offered(page, "entered_by") == [str(p.pk) for p in night.players[:3]]
-    refused = enter(client, night, ["400", "300", "200", None], entered_by=night.players[3])
+    assert offered(page, "entered_by") == [str(p.pk) for p in sheet_night.players[:3]]
+    refused = enter(
+        client, sheet_night, ["400", "300", "200", None], entered_by=sheet_night.players[3]
+    )
     assert refused.status_code == 400
     assert not m.ScoreSubmission.objects.exists()
 
 
-def test_sheet_of_a_game_every_player_forfeits_offers_no_entry_r2_4_a(client, night):  # noqa: F811
-    for player in night.players:
-        services.record_forfeit(game=night.game, player=player, actor=night.official)
+def test_sheet_of_a_game_every_player_forfeits_offers_no_entry_r2_4_a(client, sheet_night):
+    for player in sheet_night.players:
+        services.record_forfeit(game=sheet_night.game, player=player, actor=sheet_night.official)
 
-    page = client.get(night.url).text
+    page = client.get(sheet_night.url).text
 
     assert "Every player of the group forfeits this game" in page
     assert 'name="entered_by"' not in page
@@ -98,13 +104,13 @@ def test_sheet_of_a_game_every_player_forfeits_offers_no_entry_r2_4_a(client, ni
 
 def test_sheet_of_a_group_recorded_absent_says_so_and_offers_nothing_r2_4_a(
     client,
-    night,  # noqa: F811
+    sheet_night,
 ):
     services.record_match_absence(
-        group=night.group, players=night.players, actor=night.official, seed=3
+        group=sheet_night.group, players=sheet_night.players, actor=sheet_night.official, seed=3
     )
 
-    page = client.get(night.url).text
+    page = client.get(sheet_night.url).text
 
     assert "Group 1 is recorded absent" in page
     assert "each of them forfeits all four games" in page
@@ -118,19 +124,19 @@ def test_sheet_of_a_group_recorded_absent_says_so_and_offers_nothing_r2_4_a(
 
 def test_sheet_of_a_group_absent_after_game_1_names_the_games_nobody_played(
     client,
-    night,  # noqa: F811
+    sheet_night,
 ):
-    enter(client, night, ["400", "300", "200", "100"])
+    enter(client, sheet_night, ["400", "300", "200", "100"])
     submission = m.ScoreSubmission.objects.get()
-    services.confirm_scores(submission=submission, confirmed_by=night.players[1])
+    services.confirm_scores(submission=submission, confirmed_by=sheet_night.players[1])
     services.record_match_absence(
-        group=night.group, players=night.players, actor=night.official, seed=3
+        group=sheet_night.group, players=sheet_night.players, actor=sheet_night.official, seed=3
     )
 
-    page = client.get(night.url).text
+    page = client.get(sheet_night.url).text
 
     assert "Nobody of the group played games 2, 3, 4" in page
     assert "Group 1 is recorded absent" not in page
     correctable = re.search(r'<select name="game"[^>]*>(.*?)</select>', page, re.S)
     assert correctable is not None
-    assert re.findall(r'<option value="(\d+)"', correctable[1]) == [str(night.game.pk)]
+    assert re.findall(r'<option value="(\d+)"', correctable[1]) == [str(sheet_night.game.pk)]

@@ -11,22 +11,15 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from flipwell.league import models as m
 from flipwell.league import services
-from flipwell.league.rate_limits import shared_cache
 from flipwell.web.scoresheet_tokens import scoresheet_path
 from tests import factories as f
 from tests import photo_files as pf
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _media(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
-    shared_cache().clear()  # each game's refused photos are counted there
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("media_root")]
 
 
 @pytest.fixture
-def night():
+def photo_night():
     """An open meet 1 with two groups of four playing their first games."""
     official = f.LeagueOfficialFactory()
     league = official.league
@@ -54,33 +47,37 @@ def _photo(content: bytes, name: str = "score.jpg") -> SimpleUploadedFile:
     return SimpleUploadedFile(name, content, content_type="image/jpeg")
 
 
-def attach(client, night, content: bytes, **extra):
-    data = {"game": str(night.game.pk), "photo": _photo(content), **extra}
-    return client.post(night.url + "photos/", data, **extra.pop("headers", {}))
+def attach(client, photo_night, content: bytes, **extra):
+    data = {"game": str(photo_night.game.pk), "photo": _photo(content), **extra}
+    return client.post(photo_night.url + "photos/", data, **extra.pop("headers", {}))
 
 
-def test_sheet_offers_a_camera_photo_button(client, night):
-    page = client.get(night.url).content.decode()
+def test_sheet_offers_a_camera_photo_button(client, photo_night):
+    page = client.get(photo_night.url).content.decode()
 
     assert "Add a photo of the score" in page
     assert 'accept="image/*"' in page
     assert 'capture="environment"' in page
 
 
-def test_attach_photo_from_the_sheet_shows_it(client, night):
-    response = attach(client, night, pf.jpeg_with_location())
+def test_attach_photo_from_the_sheet_shows_it(client, photo_night):
+    response = attach(client, photo_night, pf.jpeg_with_location())
 
     assert response.status_code == 302
     photo = m.ScorePhoto.objects.get()
-    assert (photo.game, photo.uploaded_by) == (night.game, None)
-    page = client.get(night.url).content.decode()
-    assert f'src="{night.url}photos/{photo.key}/"' in page
+    assert (photo.game, photo.uploaded_by) == (photo_night.game, None)
+    page = client.get(photo_night.url).content.decode()
+    assert f'src="{photo_night.url}photos/{photo.key}/"' in page
 
 
-def test_attach_photo_as_json_names_the_game_and_its_address(client, night):
+def test_attach_photo_as_json_names_the_game_and_its_address(client, photo_night):
     response = client.post(
-        night.url + "photos/",
-        {"game": str(night.game.pk), "photo": _photo(pf.png()), "uploaded_by": night.players[1].pk},
+        photo_night.url + "photos/",
+        {
+            "game": str(photo_night.game.pk),
+            "photo": _photo(pf.png()),
+            "uploaded_by": photo_night.players[1].pk,
+        },
         headers={"Accept": "application/json"},
     )
 
@@ -89,24 +86,24 @@ def test_attach_photo_as_json_names_the_game_and_its_address(client, night):
     assert (response.status_code, body["game"], body["url"]) == (
         200,
         1,
-        f"{night.url}photos/{photo.key}/",
+        f"{photo_night.url}photos/{photo.key}/",
     )
-    assert photo.uploaded_by == night.players[1]
+    assert photo.uploaded_by == photo_night.players[1]
 
 
-def test_attach_text_file_named_jpg_refused_on_the_sheet(client, night):
-    response = attach(client, night, b"hello, I am text\n" * 10)
+def test_attach_text_file_named_jpg_refused_on_the_sheet(client, photo_night):
+    response = attach(client, photo_night, b"hello, I am text\n" * 10)
 
     assert response.status_code == 400
     assert "This file is not a photo flipwell can read" in response.content.decode()
     assert m.ScorePhoto.objects.count() == 0
 
 
-def test_attach_oversized_photo_refused_with_the_limit(client, night, settings):
+def test_attach_oversized_photo_refused_with_the_limit(client, photo_night, settings):
     settings.PHOTO_MAX_MB = 1
     response = client.post(
-        night.url + "photos/",
-        {"game": str(night.game.pk), "photo": _photo(b"\xff" * 2_000_000)},
+        photo_night.url + "photos/",
+        {"game": str(photo_night.game.pk), "photo": _photo(b"\xff" * 2_000_000)},
         headers={"Accept": "application/json"},
     )
 
@@ -116,16 +113,16 @@ def test_attach_oversized_photo_refused_with_the_limit(client, night, settings):
     )
 
 
-def test_confirmer_sees_the_photo_beside_the_numbers(client, night):
-    attach(client, night, pf.png())
+def test_confirmer_sees_the_photo_beside_the_numbers(client, photo_night):
+    attach(client, photo_night, pf.png())
     services.submit_scores(
-        game=night.game,
-        scores={p: 1000 * (i + 1) for i, p in enumerate(night.players)},
-        entered_by=night.players[0],
+        game=photo_night.game,
+        scores={p: 1000 * (i + 1) for i, p in enumerate(photo_night.players)},
+        entered_by=photo_night.players[0],
         idempotency_key="k1",
     )
 
-    page = client.get(night.url).content.decode()
+    page = client.get(photo_night.url).content.decode()
 
     beside = page.split('class="with-photos"', 1)[1].split("</div>", 1)[0]
     key = m.ScorePhoto.objects.get().key
@@ -133,69 +130,71 @@ def test_confirmer_sees_the_photo_beside_the_numbers(client, night):
     assert f"photos/{key}/" in beside
 
 
-def test_photo_served_as_jpeg_kept_by_the_phone_only(client, night):
-    attach(client, night, pf.jpeg_with_location())
+def test_photo_served_as_jpeg_kept_by_the_phone_only(client, photo_night):
+    attach(client, photo_night, pf.jpeg_with_location())
     key = m.ScorePhoto.objects.get().key
 
-    response = client.get(f"{night.url}photos/{key}/")
+    response = client.get(f"{photo_night.url}photos/{key}/")
 
     assert (response.status_code, response["Content-Type"]) == (200, "image/jpeg")
     assert response["Cache-Control"] == "private, max-age=86400"
     assert response.content[:2] == b"\xff\xd8"
 
 
-def test_photo_through_another_groups_link_not_found(client, night):
-    attach(client, night, pf.png())
+def test_photo_through_another_groups_link_not_found(client, photo_night):
+    attach(client, photo_night, pf.png())
     key = m.ScorePhoto.objects.get().key
 
-    response = client.get(f"{night.other_url}photos/{key}/")
+    response = client.get(f"{photo_night.other_url}photos/{key}/")
 
     assert response.status_code == 404
 
 
-def test_photo_attached_to_another_groups_game_refused(client, night):
-    other_game = m.Game.objects.exclude(group=night.group).first()
+def test_photo_attached_to_another_groups_game_refused(client, photo_night):
+    other_game = m.Game.objects.exclude(group=photo_night.group).first()
 
     response = client.post(
-        night.url + "photos/", {"game": str(other_game.pk), "photo": _photo(pf.png())}
+        photo_night.url + "photos/", {"game": str(other_game.pk), "photo": _photo(pf.png())}
     )
 
     assert response.status_code == 400
     assert m.ScorePhoto.objects.count() == 0
 
 
-def test_photo_through_a_dead_link_not_found(client, night):
-    attach(client, night, pf.png())
+def test_photo_through_a_dead_link_not_found(client, photo_night):
+    attach(client, photo_night, pf.png())
     key = m.ScorePhoto.objects.get().key
-    services.close_meet(meet=night.meet, actor=night.official, override_reason="Power cut")
-
-    response = client.get(f"{night.url}photos/{key}/")
-
-    assert response.status_code == 404
-
-
-def test_removed_photo_not_found(client, night):
-    attach(client, night, pf.png())
-    photo = m.ScorePhoto.objects.get()
-    m.ScorePhoto.objects.filter(pk=photo.pk).update(
-        removed_at=photo.created_at, removed_by=night.official
+    services.close_meet(
+        meet=photo_night.meet, actor=photo_night.official, override_reason="Power cut"
     )
 
-    response = client.get(f"{night.url}photos/{photo.key}/")
+    response = client.get(f"{photo_night.url}photos/{key}/")
 
     assert response.status_code == 404
 
 
-def test_unknown_photo_key_not_found(client, night):
-    response = client.get(f"{night.url}photos/{'x' * 48}/")
+def test_removed_photo_not_found(client, photo_night):
+    attach(client, photo_night, pf.png())
+    photo = m.ScorePhoto.objects.get()
+    m.ScorePhoto.objects.filter(pk=photo.pk).update(
+        removed_at=photo.created_at, removed_by=photo_night.official
+    )
+
+    response = client.get(f"{photo_night.url}photos/{photo.key}/")
 
     assert response.status_code == 404
 
 
-def test_photo_sent_again_with_its_key_kept_once(client, night):
-    data = {"game": str(night.game.pk), "idempotency_key": "photo-1"}
-    first = client.post(night.url + "photos/", {**data, "photo": _photo(pf.png())})
-    again = client.post(night.url + "photos/", {**data, "photo": _photo(pf.png())})
+def test_unknown_photo_key_not_found(client, photo_night):
+    response = client.get(f"{photo_night.url}photos/{'x' * 48}/")
+
+    assert response.status_code == 404
+
+
+def test_photo_sent_again_with_its_key_kept_once(client, photo_night):
+    data = {"game": str(photo_night.game.pk), "idempotency_key": "photo-1"}
+    first = client.post(photo_night.url + "photos/", {**data, "photo": _photo(pf.png())})
+    again = client.post(photo_night.url + "photos/", {**data, "photo": _photo(pf.png())})
 
     assert (first.status_code, again.status_code) == (302, 302)
     assert m.ScorePhoto.objects.count() == 1

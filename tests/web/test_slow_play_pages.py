@@ -28,7 +28,7 @@ SENTENCE = (
 
 
 @pytest.fixture
-def night(client):
+def slow_play_night(client):
     """Meet 1 of league "tuesday" open, one group of four playing game 1; its LO signed in."""
     official = f.LeagueOfficialFactory(league__slug="tuesday")
     client.force_login(official.user)
@@ -52,37 +52,37 @@ def night(client):
     )
 
 
-def _form(night, **fields) -> dict[str, object]:
+def _form(slow_play_night, **fields) -> dict[str, object]:
     return {
         "action": "turn_ruling",
         "kind": "slow_play_warning",
-        "game": night.game.pk,
-        "player": night.players[1].pk,
+        "game": slow_play_night.game.pk,
+        "player": slow_play_night.players[1].pk,
         "reason": "Two minutes at the bar before plunging.",
         **fields,
     }
 
 
-def test_console_slow_play_form_records_the_warning_and_lists_it(client, night):
-    response = client.post(night.url, _form(night))
+def test_console_slow_play_form_records_the_warning_and_lists_it(client, slow_play_night):
+    response = client.post(slow_play_night.url, _form(slow_play_night))
 
     assert response.status_code == 302
     ruling = m.Ruling.objects.get(kind="slow_play_warning")
     assert (ruling.player, ruling.game, ruling.official) == (
-        night.players[1],
-        night.game,
-        night.user,
+        slow_play_night.players[1],
+        slow_play_night.game,
+        slow_play_night.user,
     )
     messages = [str(x) for x in get_messages(response.wsgi_request)]
-    subject = f"Slow-play warning: {night.players[1]}, meet 1 group 1 game 1"
+    subject = f"Slow-play warning: {slow_play_night.players[1]}, meet 1 group 1 game 1"
     assert messages == [f"Recorded: {subject}."]
-    page = html.unescape(client.get(night.url).text)
+    page = html.unescape(client.get(slow_play_night.url).text)
     assert f"{subject} · Two minutes at the bar before plunging." in page
 
 
-def test_console_slow_play_form_fields_are_the_services_arguments(client, night):
+def test_console_slow_play_form_fields_are_the_services_arguments(client, slow_play_night):
     """The view passes the form's cleaned data as they are: each field is a keyword."""
-    page = client.get(night.url).text
+    page = client.get(slow_play_night.url).text
     form = page[page.index('value="turn_ruling"') :]
     form = form[: form.index("</form>")]
 
@@ -91,32 +91,36 @@ def test_console_slow_play_form_fields_are_the_services_arguments(client, night)
     assert names == {"kind", "game", "player", "reason"}
 
 
-def test_console_slow_play_of_a_player_outside_the_group_says_so_by_the_field(client, night):
-    outsider = f.SeasonEntryFactory(season=night.season, ifpa_rank_at_start=9).player
+def test_console_slow_play_of_a_player_outside_the_group_says_so_by_the_field(
+    client, slow_play_night
+):
+    outsider = f.SeasonEntryFactory(season=slow_play_night.season, ifpa_rank_at_start=9).player
 
-    response = client.post(night.url, _form(night, player=outsider.pk))
+    response = client.post(slow_play_night.url, _form(slow_play_night, player=outsider.pk))
 
     assert response.status_code == 400
     assert "that player is not one of the players offered here" in response.text
     assert not m.Ruling.objects.exists()
 
 
-def test_console_slow_play_of_a_forfeited_player_shows_the_rules_refusal(client, night):
-    services.record_forfeit(game=night.game, player=night.players[1], actor=night.user)
+def test_console_slow_play_of_a_forfeited_player_shows_the_rules_refusal(client, slow_play_night):
+    services.record_forfeit(
+        game=slow_play_night.game, player=slow_play_night.players[1], actor=slow_play_night.user
+    )
 
-    response = client.post(night.url, _form(night))
+    response = client.post(slow_play_night.url, _form(slow_play_night))
 
     assert response.status_code == 400
     text = html.unescape(response.text)
-    assert f"{night.players[1]} forfeited this game, so has no turn in it." in text
+    assert f"{slow_play_night.players[1]} forfeited this game, so has no turn in it." in text
     assert "The rulebook: R7.5-a." in text
     assert not m.Ruling.objects.exists()
 
 
-def test_console_slow_play_form_posted_twice_records_once(client, night):
-    form = {**_form(night), "form_key": issued_key(client)}
+def test_console_slow_play_form_posted_twice_records_once(client, slow_play_night):
+    form = {**_form(slow_play_night), "form_key": issued_key(client)}
 
-    first, second = client.post(night.url, form), client.post(night.url, form)
+    first, second = client.post(slow_play_night.url, form), client.post(slow_play_night.url, form)
 
     assert (first.status_code, second.status_code) == (302, 302)
     assert ALREADY_RECORDED in [str(x) for x in get_messages(second.wsgi_request)]
@@ -124,10 +128,12 @@ def test_console_slow_play_form_posted_twice_records_once(client, night):
     assert m.AuditEvent.objects.filter(action="ruling.slow_play_warning").count() == 1
 
 
-def test_console_violation_posted_without_an_action_still_records_a_violation(client, night):
+def test_console_violation_posted_without_an_action_still_records_a_violation(
+    client, slow_play_night
+):
     response = client.post(
-        night.url,
-        {"player": night.players[0].pk, "kind": "interference", "reason": "Shoved it.",
+        slow_play_night.url,
+        {"player": slow_play_night.players[0].pk, "kind": "interference", "reason": "Shoved it.",
          "games_completed": "0"},
     )  # fmt: skip
 
@@ -136,15 +142,15 @@ def test_console_violation_posted_without_an_action_still_records_a_violation(cl
     assert not m.Ruling.objects.filter(kind="slow_play_warning").exists()
 
 
-def _warned(night) -> m.Player:
+def _warned(slow_play_night) -> m.Player:
     services.record_turn_ruling(
         kind="slow_play_warning",
-        game=night.game,
-        player=night.players[1],
+        game=slow_play_night.game,
+        player=slow_play_night.players[1],
         reason="Slow to begin",
-        actor=night.user,
+        actor=slow_play_night.user,
     )
-    return night.players[1]
+    return slow_play_night.players[1]
 
 
 def _meet_card(page: str) -> str:
@@ -152,8 +158,8 @@ def _meet_card(page: str) -> str:
     return text[text.index('aria-labelledby="meet-1"') :]
 
 
-def test_player_page_says_the_slow_play_warning_in_plain_words(client, night):
-    warned = _warned(night)
+def test_player_page_says_the_slow_play_warning_in_plain_words(client, slow_play_night):
+    warned = _warned(slow_play_night)
 
     response = client.get(f"/leagues/tuesday/players/{warned.pk}/")
 
@@ -167,17 +173,19 @@ def test_player_page_says_the_slow_play_warning_in_plain_words(client, night):
     assert "Slow to begin" not in response.text  # the official's reason is not public
 
 
-def test_player_page_of_another_player_of_the_group_has_no_warning(client, night):
-    _warned(night)
+def test_player_page_of_another_player_of_the_group_has_no_warning(client, slow_play_night):
+    _warned(slow_play_night)
 
-    response = client.get(f"/leagues/tuesday/players/{night.players[0].pk}/")
+    response = client.get(f"/leagues/tuesday/players/{slow_play_night.players[0].pk}/")
 
     assert "Slow-play warning" not in response.text
 
 
-def test_personal_page_shows_the_players_own_slow_play_warning(client, night):
-    warned = _warned(night)
-    link = services.issue_player_link(season=night.season, player=warned, actor=night.user)
+def test_personal_page_shows_the_players_own_slow_play_warning(client, slow_play_night):
+    warned = _warned(slow_play_night)
+    link = services.issue_player_link(
+        season=slow_play_night.season, player=warned, actor=slow_play_night.user
+    )
     client.logout()
 
     response = client.get(f"/me/{token_for(link)}/")
@@ -186,8 +194,8 @@ def test_personal_page_shows_the_players_own_slow_play_warning(client, night):
     assert SENTENCE in html.unescape(response.text)
 
 
-def test_league_hub_lists_the_warning_among_the_latest_rulings(client, night):
-    warned = _warned(night)
+def test_league_hub_lists_the_warning_among_the_latest_rulings(client, slow_play_night):
+    warned = _warned(slow_play_night)
 
     page = html.unescape(client.get("/manage/tuesday/").text)
 

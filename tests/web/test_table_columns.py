@@ -8,8 +8,6 @@ value for that row: the standings (R3.3, R2.5-a), the meet board's scores and ni
 
 from __future__ import annotations
 
-import datetime
-import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -18,9 +16,7 @@ import pytest
 
 from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.selectors.standings import player_history, standings
-from flipwell.league.services.season_files import import_season_file
 from flipwell.web.templatetags.flipwell_numbers import num
-from tests import factories as f
 
 pytestmark = pytest.mark.django_db
 
@@ -93,22 +89,9 @@ def columns(table: Table, row: list[str]) -> dict[str, str]:
     return dict(zip(table.head, row, strict=True))
 
 
-@pytest.fixture
-def golden():
-    """The golden season (ten closed meets) of league "tuesday"."""
-    official = f.LeagueOfficialFactory(league__slug="tuesday", league__name="Tuesday Flippers")
-    return import_season_file(
-        league=official.league,
-        name="Winter 2026",
-        data=json.loads(GOLDEN),
-        first_meet=datetime.date(2026, 1, 7),
-        actor=official.user,
-    )
-
-
-def test_standings_columns_hold_what_their_headers_name(client, golden):
+def test_standings_columns_hold_what_their_headers_name(client, tuesday_golden):
     """R3.3 (points), R2.5-a (forfeits): the Points, Games and Forfeits columns."""
-    lines = {line.player.name: line for line in standings(golden).lines}
+    lines = {line.player.name: line for line in standings(tuesday_golden).lines}
 
     (table,) = tables(client.get("/leagues/tuesday/").text, "standings")
 
@@ -126,9 +109,9 @@ def test_standings_columns_hold_what_their_headers_name(client, golden):
     assert len({tuple(v) for v in values}) == 3
 
 
-def test_meet_board_columns_hold_each_named_players_scores(client, golden):
+def test_meet_board_columns_hold_each_named_players_scores(client, tuesday_golden):
     """R3.2: each player's column of a group holds his scores, and his night total."""
-    meet = golden.meets.get(number=1)
+    meet = tuesday_golden.meets.get(number=1)
     board = meet_board(meet)
 
     page = tables(client.get(f"/leagues/tuesday/meets/{meet.pk}/").text, "scores")
@@ -149,11 +132,11 @@ def test_meet_board_columns_hold_each_named_players_scores(client, golden):
             assert night_total[name].split(" ")[0] == num(totals[name])
 
 
-def test_player_page_game_tables_hold_each_players_score(client, golden):
+def test_player_page_game_tables_hold_each_players_score(client, tuesday_golden):
     """R3.2: on a player's page, each game's Player column names the player whose score the
     Score column holds."""
-    entry = golden.entries.select_related("player").order_by("pk").first()
-    history = player_history(golden, entry.player)
+    entry = tuesday_golden.entries.select_related("player").order_by("pk").first()
+    history = player_history(tuesday_golden, entry.player)
     expected = [
         {ref.name: score for ref, score in game.scores}
         for meet in history.meets

@@ -12,14 +12,8 @@ from tests.league import league_night as night_
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def open_night():
-    night = night_.build_night(players=8, machines=8)
-    return night, night_.start(night)
-
-
-def test_tv_shows_tonights_groups_and_standings(client, open_night):
-    night, _meet = open_night
+def test_tv_shows_tonights_groups_and_standings(client, started_night):
+    night, _meet = started_night
 
     response = client.get(f"/tv/{night.league.slug}/")
 
@@ -33,8 +27,8 @@ def test_tv_shows_tonights_groups_and_standings(client, open_night):
     assert "Standings" in response.text
 
 
-def test_tv_htmx_refresh_gets_only_the_panels(client, open_night):
-    night, _meet = open_night
+def test_tv_htmx_refresh_gets_only_the_panels(client, started_night):
+    night, _meet = started_night
 
     response = client.get(f"/tv/{night.league.slug}/", headers={"HX-Request": "true"})
 
@@ -43,8 +37,8 @@ def test_tv_htmx_refresh_gets_only_the_panels(client, open_night):
     assert "data-tv-panel" in response.text
 
 
-def test_tv_hides_score_sheet_qr_codes_from_the_public(client, open_night):
-    night, _meet = open_night
+def test_tv_hides_score_sheet_qr_codes_from_the_public(client, started_night):
+    night, _meet = started_night
 
     response = client.get(f"/tv/{night.league.slug}/")
 
@@ -52,8 +46,8 @@ def test_tv_hides_score_sheet_qr_codes_from_the_public(client, open_night):
     assert "/sheet/" not in response.text
 
 
-def test_tv_shows_score_sheet_qr_codes_to_the_leagues_staff(client, open_night):
-    night, _meet = open_night
+def test_tv_shows_score_sheet_qr_codes_to_the_leagues_staff(client, started_night):
+    night, _meet = started_night
     scorekeeper = f.LeagueOfficialFactory(
         league=night.league, role=m.LeagueOfficial.Role.SCOREKEEPER
     )
@@ -64,8 +58,8 @@ def test_tv_shows_score_sheet_qr_codes_to_the_leagues_staff(client, open_night):
     assert response.text.count('class="qr"') == 2
 
 
-def test_tv_hides_qr_codes_from_another_leagues_official(client, open_night):
-    night, _meet = open_night
+def test_tv_hides_qr_codes_from_another_leagues_official(client, started_night):
+    night, _meet = started_night
     client.force_login(f.LeagueOfficialFactory().user)
 
     response = client.get(f"/tv/{night.league.slug}/")
