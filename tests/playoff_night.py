@@ -13,8 +13,8 @@ import datetime
 
 from flipwell.league import models as m
 from flipwell.league.exchange.demo import DemoLeague
-from flipwell.league.selectors.playoffs import playoff_bracket
-from flipwell.league.services.playoff_matches import record_playoff_game, start_playoff_game
+from flipwell.league.selectors.playoffs.bracket import playoff_bracket
+from flipwell.league.services.playoff_matches.games import record_playoff_game, start_playoff_game
 from flipwell.league.services.playoffs import (
     RecordedSeedPlayoff,
     qualify_for_playoffs,
