@@ -8,9 +8,9 @@ since a person may play in several. A rating is not a standing: the standings al
 the playoffs (§6), and nothing here is stored.
 
 The whole installation is rated at once and remembered in this process under a key made of
-every public season's revision and the merges (`_fingerprint`, two queries): any write
-anywhere gives a new key, and the next reader rates again (the folds are stored, so that is
-the rating arithmetic alone). Every selector here runs a fixed number of queries.
+every season's revision and publication and the merges (`_fingerprint`, two small queries):
+any write anywhere gives a new key, and the next reader rates again (the folds are stored, so
+that is the rating arithmetic alone). Every selector here runs a fixed number of queries.
 """
 
 from __future__ import annotations
@@ -204,24 +204,30 @@ def _public_seasons() -> Iterable[m.Season]:
 
 
 def _rated() -> _Rated:
-    seasons = list(_public_seasons())
-    key = _fingerprint(seasons)
+    """The installation's ratings, rated again only when a fact they may read changed: the
+    memo's key is cheap to read (every season's revision and publication, and the merges),
+    the public seasons (an annotated query) are read only when it changed."""
+    key = _fingerprint()
     with _memo_lock:
         found = _memo.get(key)
     if isinstance(found, _Rated):
         return found
-    rated = _rate(seasons)
+    rated = _rate(list(_public_seasons()))
     with _memo_lock:
         _memo.clear()  # one installation, one entry: the newest
         _memo[key] = rated
     return rated
 
 
-def _fingerprint(seasons: Sequence[m.Season]) -> str:
+def _fingerprint() -> str:
+    """What the ratings are computed from, in two small queries: a season's facts (its meets
+    begun included) change its revision; its publication and a new season change its row; a
+    merge or its undoing changes the merges."""
+    seasons = m.Season.objects.order_by("pk").values_list("pk", "revision", "published_at")
     merges = m.PlayerMerge.objects.aggregate(
         count=Count("pk"), last=Max("pk"), undone=Max("undone_at")
     )
-    revisions = ",".join(f"{s.pk}:{s.revision}" for s in seasons)
+    revisions = ",".join(f"{pk}:{revision}:{published}" for pk, revision, published in seasons)
     return f"{revisions}|{merges['count']}:{merges['last']}:{merges['undone']}"
 
 
