@@ -80,8 +80,10 @@ typecheck: $(STAMP)
 
 # Each pass runs on every core (pytest-xdist; each worker has its own test database, its own
 # live server and browser). TEST_WORKERS=0 runs a pass in one process, e.g. to read a failure.
+# Work stealing: a worker that runs out takes tests queued for another, so a few long tests
+# (the stateful nights, the crawls) do not leave one core idle at the end of a pass.
 TEST_WORKERS ?= auto
-PYTEST = $(BIN)/pytest -n $(TEST_WORKERS)
+PYTEST = $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
 
 unit: $(STAMP)
 	$(PYTEST) --ignore=tests/browser
