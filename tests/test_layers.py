@@ -16,6 +16,11 @@ Words:
   ``render_to_string``, ``get_template``, ``select_template``) and anything of
   ``django.shortcuts``. No import shows the web layer there, so the import rules alone would
   miss it: it is checked on its own, in every module of the league.
+- *wording* in the league: what a person reads, which the league keeps none of either
+  (STYLE.md §17): no module of the league is named for words (``incident_words``: they live in
+  `flipwell.web.words`), and a registry of kinds (`WORDING_FREE`, e.g. the turn rulings') holds
+  facts only: no string of a sentence (four words or more) outside its docstrings. A notice
+  goes to the web as facts (`flipwell.league.notices.RulingAbout`), which the web words.
 - *ORM access* in a view: a model's manager (``Model.objects``, ``_default_manager``). A view
   of the web (`flipwell.web.views`) parses, calls one service or selector and renders
   (STYLE.md §7): the rows it reads come from a selector (`flipwell.league.selectors`, e.g.
@@ -59,6 +64,16 @@ SCREEN_CODE_BELONGS = (
     "league/ renders nothing a person sees (STYLE.md §17): URLs, templates and e-mails "
     "belong in flipwell.web (a notice's words: flipwell.web.emails); the league hands the web "
     "layer plain facts (flipwell.league.notices.NoticeFacts)"
+)
+WORDING_FREE = ("flipwell.league.turn_rulings",)
+"""Registries of kinds in the league whose entries hold facts only (code, rules, numbers)."""
+SENTENCE_WORDS = 4
+"""A string of this many words or more is a sentence a person reads (an f-string's values and
+what holds no letter are not words: ``f"{name}: {player}, meet {n}"`` has one)."""
+WORDING_BELONGS = (
+    "league/ keeps no UI wording (STYLE.md §17): a kind's words belong in flipwell.web.words "
+    "(flipwell.web.words.turn_rulings), a notice is queued as facts "
+    "(flipwell.league.notices.RulingAbout) that flipwell.web.emails puts in words"
 )
 RULES_TOP = "flipwell.rules"
 FRONT_ENDS = ("web", "api")
@@ -135,6 +150,47 @@ def screen_code(module: str, source: str, *, is_package: bool = False) -> list[s
     return found
 
 
+def wording(module: str, source: str) -> list[str]:
+    """Each place in `source` (the text of `module`) that holds UI wording in the league (see
+    the module docstring), as ``"module:line says ..."``; empty for any other layer."""
+    if _layer(module) != "league":
+        return []
+    found = []
+    if "words" in module.rpartition(".")[2]:
+        found.append(f"{module}:1 is named for words")
+    if module not in WORDING_FREE:
+        return found
+    tree = ast.parse(source)
+    skipped = {  # docstrings, and the parts of an f-string (read as one text below)
+        id(part)
+        for node in ast.walk(tree)
+        for part in (
+            [node.value]
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+            else node.values
+            if isinstance(node, ast.JoinedStr)
+            else []
+        )
+    }
+    for node in ast.walk(tree):
+        text = _text(node) if id(node) not in skipped else ""
+        words = [w for w in text.split() if "{" not in w and any(c.isalpha() for c in w)]
+        if len(words) >= SENTENCE_WORDS:
+            found.append(f"{module}:{node.lineno} says {text[:40]!r}")
+    return found
+
+
+def _text(node: ast.AST) -> str:
+    """A string literal's text, an f-string's with ``{}`` for each value; "" for the rest."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(
+            _text(part) if isinstance(part, ast.Constant) else "{}" for part in node.values
+        )
+    return ""
+
+
 VIEWS = "flipwell.web.views"
 MANAGERS = frozenset({"objects", "_default_manager"})
 
@@ -183,6 +239,65 @@ def test_league_has_no_screen_code():
         )
     ]
     assert found == [], SCREEN_CODE_BELONGS
+
+
+def test_league_keeps_no_wording():
+    found = [
+        place
+        for module, path in _modules()
+        for place in wording(module.removesuffix(".__init__"), path.read_text())
+    ]
+    assert found == [], WORDING_BELONGS
+
+
+def test_league_registries_are_checked_for_wording():
+    """Each registry `WORDING_FREE` names is a module of the league (a renamed one would pass
+    unread)."""
+    modules = {module for module, _path in _modules()}
+    assert [name for name in WORDING_FREE if name not in modules] == []
+
+
+@pytest.mark.parametrize(
+    ("module", "source", "expected"),
+    [
+        (
+            "flipwell.league.incident_words",
+            "",
+            ["flipwell.league.incident_words:1 is named for words"],
+        ),
+        (
+            "flipwell.league.turn_rulings",
+            'X = Kind(kind="x", when="When a player does not begin play")',
+            ["flipwell.league.turn_rulings:1 says 'When a player does not begin play'"],
+        ),
+        (
+            "flipwell.league.turn_rulings",
+            'def f(g):\n    return f"a warning at meet {g} of the season"',
+            ["flipwell.league.turn_rulings:2 says 'a warning at meet {} of the season'"],
+        ),
+    ],
+)
+def test_wording_checker_finds_words_in_the_league(module, source, expected):
+    assert wording(module, source) == expected
+
+
+@pytest.mark.parametrize(
+    ("module", "source"),
+    [
+        (
+            "flipwell.league.turn_rulings",
+            '"""A docstring of many words."""\nX = Kind(name="Slow-play warning")',
+        ),
+        ("flipwell.league.turn_rulings", 'class K:\n    """Its docstring, long as it may be."""'),
+        (
+            "flipwell.league.services.violations",
+            'raise Refusal({"kind": "There is no such kind of violation."})',
+        ),
+        ("flipwell.web.words.turn_rulings", 'WHEN = "When a player does not begin play"'),
+    ],
+)
+def test_wording_checker_allows_the_rest(module, source):
+    assert wording(module, source) == []
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,7 @@ from flipwell.league import services
 from flipwell.league.notice_worker import work_once
 from flipwell.league.services.notices import set_notice_preferences
 from flipwell.league.turn_rulings import KINDS, TurnRulingKind
+from flipwell.web.words.turn_rulings import WORDS
 from tests import factories as f
 from tests.api.conftest import post, token
 
@@ -70,7 +71,7 @@ def test_service_records_the_kind_with_its_event_and_notice(
     work_once()
     (mail,) = mailoutbox
     assert mail.subject == f"{official.league}: a {entry.name.lower()} at meet 1"
-    assert entry.told in " ".join(mail.body.split())
+    assert WORDS[entry.kind].told in " ".join(mail.body.split())
 
 
 def test_service_refuses_a_kind_the_registry_does_not_know(turn_night):
@@ -91,7 +92,7 @@ def test_console_form_offers_and_records_the_kind(client, turn_night, entry: Tur
     url = f"/manage/tuesday/meets/{meet.pk}/violations/"
     page = html.unescape(client.get(url).text)
     assert f'<option value="{entry.kind}">{entry.name}</option>' in page
-    assert entry.when in page
+    assert WORDS[entry.kind].when in page
 
     response = client.post(
         url,
@@ -129,5 +130,5 @@ def test_player_page_says_the_kind_in_words(client, turn_night, entry: TurnRulin
 
     rules = ", ".join(entry.rules)
     why = f'<details class="why"><summary>Why</summary><p>The rulebook: {rules}.</p>'
-    assert f"{entry.name} in game 1: {entry.ruled}{why}" in page
+    assert f"{entry.name} in game 1: {WORDS[entry.kind].ruled}{why}" in page
     assert "Private words" not in page

@@ -20,7 +20,8 @@ Words (see also `flipwell.league.models.notices`):
 - *reminder*: queued by ``flipwell work`` (`flipwell.league.notice_worker.queue_due_reminders`)
   ``NOTICE_REMINDER_HOURS`` before each planned meet's scheduled start, not by a service.
 - *facts* of a notice (`NoticeFacts`): what it tells one player, as plain data (numbers, names,
-  a date, the ruling's sentences a service wrote): no word of the e-mail is chosen here.
+  a date; a ruling's kind and numbers (`RulingAbout`), or the sentences a service wrote of
+  one that has no facts of its own yet, `RulingFacts`): no word of the e-mail is chosen here.
 - *writer*: what turns facts into an e-mail (subject, body, addresses): the web layer's
   (`flipwell.web.emails`), which its app registers at start-up (`register_writer`), so this
   layer neither reverses a URL nor renders a template (STYLE.md §17) and imports nothing of
@@ -35,7 +36,7 @@ fixed number otherwise, whatever the number of players.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -167,11 +168,76 @@ class ReminderFacts:
 
 @dataclass(frozen=True)
 class RulingFacts:
-    """A ``ruling`` notice: an official's ruling that affects the player (`queue_ruling`)."""
+    """A ``ruling`` notice: an official's ruling that affects the player (`queue_ruling`),
+    in the sentences the service wrote: what (a few words), details (one sentence each)."""
 
     what: str
     details: tuple[str, ...]
     reason: str
+
+
+@dataclass(frozen=True)
+class TurnRulingFacts:
+    """A ``ruling`` notice of a ruling about the player's turn (`flipwell.league.turn_rulings`):
+    its kind (a key of `KINDS` there) and the game's place: meet, group and game numbers and
+    the machine's title."""
+
+    kind: str
+    meet: int
+    group: int
+    game: int
+    machine: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class MalfunctionFacts:
+    """A ``ruling`` notice of the reporting player's malfunction (§7.3): its kind and reason
+    (`Malfunction.Kind`, `Malfunction.ReasonCode` values), the ball, the game's place, the rule
+    it was ruled under, and whether the player may now ask for a compensatory game."""
+
+    kind: str
+    reason_code: str
+    ball: int
+    meet: int
+    group: int
+    game: int
+    rule: str
+    entitled: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class GameEndedFacts:
+    """A ``ruling`` notice to another player owed a compensatory game by a game-ending event
+    (R7.3-h): the event's reason (a `Malfunction.ReasonCode` value), the game's place, and
+    what they are owed (`flipwell.league.services.malfunctions.game_ending.Owed`)."""
+
+    reason_code: str
+    meet: int
+    group: int
+    game: int
+    majors: tuple[int, ...]
+    catastrophic: tuple[int, ...]
+    balls: int
+    slammer: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class LateJoinFacts:
+    """A ``ruling`` notice of the official's designation of a late entrant's forfeits before
+    the meet they joined at (R2.4-g, R2.5-a); `limit` is the season's forfeit limit."""
+
+    season: str
+    joined_at_meet: int
+    countable: bool
+    limit: int
+    reason: str
+
+
+RulingAbout = RulingFacts | TurnRulingFacts | MalfunctionFacts | GameEndedFacts | LateJoinFacts
+"""The facts of a ``ruling`` notice, one kind of them per kind of ruling that has its own."""
 
 
 @dataclass(frozen=True)
@@ -184,7 +250,7 @@ class NoticeFacts:
     league: m.League
     season: m.Season | None
     meet: m.Meet | None
-    about: GroupFacts | NightFacts | ReminderFacts | RulingFacts
+    about: GroupFacts | NightFacts | ReminderFacts | RulingAbout
 
 
 @dataclass(frozen=True)
@@ -378,15 +444,13 @@ def queue_ruling(
     league: m.League,
     player: m.Player,
     key: str,
-    what: str,
-    details: Sequence[str],
-    reason: str = "",
+    about: RulingAbout,
     meet: m.Meet | None = None,
 ) -> int:
     """Queue a notice to `player` of an official's ruling that affects them.
 
-    key: names the ruling (``violation:12``), so it is sent once. what: the ruling in a few
-    words (the subject). details: its consequences, one sentence each. reason: the official's.
+    key: names the ruling (``violation:12``), so it is sent once. about: its facts, with the
+    official's reason.
     """
     if not enabled():
         return 0
@@ -394,12 +458,7 @@ def queue_ruling(
     if not wanted:
         return 0
     facts = NoticeFacts(
-        kind="ruling",
-        player=player,
-        league=league,
-        season=None,
-        meet=meet,
-        about=RulingFacts(what=what, details=tuple(d for d in details if d), reason=reason),
+        kind="ruling", player=player, league=league, season=None, meet=meet, about=about
     )
     drafts = [draft(facts, key=f"ruling:{key}")]
     return store_notices(league_id=league.pk, kind="ruling", meet=meet, drafts=drafts)

@@ -9,6 +9,8 @@ Words (see also `flipwell.league.notices`):
   (`flipwell.league.notices.preferences_token`); also the e-mail's ``List-Unsubscribe``.
 - *absence link*: the one-tap link of a reminder (R3.1-d): the player's personal link's page
   at the meet (`absence_link`).
+- *ruling's words*: a ruling's notice comes as the sentences a service wrote (`RulingFacts`)
+  or as facts of its kind, which `flipwell.web.words` puts in words (`ruling_said`).
 - *why line*: a notice is plain text, so it has no fold for the rules its sentences rest on
   (as the pages' "why", templates/public/_why.html): each sentence is written without its
   bracketed rule ids (the ``plain`` filter), and the rules they cite go on one line of their
@@ -31,17 +33,24 @@ from django.urls import reverse
 
 from flipwell.league import models as m
 from flipwell.league.notices import (
+    GameEndedFacts,
     GroupFacts,
+    LateJoinFacts,
+    MalfunctionFacts,
     NightFacts,
     NoticeFacts,
     NoticeWriter,
     ReminderFacts,
+    RulingAbout,
     RulingFacts,
+    TurnRulingFacts,
     Written,
     preferences_token,
 )
 from flipwell.rules import fmt
 from flipwell.web.templatetags.flipwell_numbers import ordinal
+from flipwell.web.words.incidents import game_ended_notice, late_join_notice, malfunction_notice
+from flipwell.web.words.turn_rulings import turn_ruling_notice
 
 NIGHT_WORDS = {
     "absent_announced": "You were absent (announced), so your group was drawn without you.",
@@ -99,7 +108,13 @@ def _words(facts: NoticeFacts) -> tuple[str, dict[str, Any]]:
             return _night_words(facts, about)
         case ReminderFacts() as about:
             return _reminder_words(facts, about)
-        case RulingFacts() as about:
+        case (
+            RulingFacts()
+            | TurnRulingFacts()
+            | MalfunctionFacts()
+            | GameEndedFacts()
+            | LateJoinFacts()
+        ) as about:
             return _ruling_words(facts, about)
 
 
@@ -147,12 +162,29 @@ def _reminder_words(facts: NoticeFacts, about: ReminderFacts) -> tuple[str, dict
     }
 
 
-def _ruling_words(facts: NoticeFacts, about: RulingFacts) -> tuple[str, dict[str, Any]]:
-    return f"{facts.league}: {about.what}", {
-        "what": about.what,
-        "details": list(about.details),
+def _ruling_words(facts: NoticeFacts, about: RulingAbout) -> tuple[str, dict[str, Any]]:
+    what, details = ruling_said(about)
+    return f"{facts.league}: {what}", {
+        "what": what,
+        "details": [line for line in details if line],
         "reason": about.reason,
     }
+
+
+def ruling_said(about: RulingAbout) -> tuple[str, Sequence[str]]:
+    """A ruling's notice in words: what (a few words, the subject's) and its details (one
+    sentence each; an empty one is left out)."""
+    match about:
+        case RulingFacts():
+            return about.what, about.details
+        case TurnRulingFacts():
+            return turn_ruling_notice(about)
+        case MalfunctionFacts():
+            return malfunction_notice(about)
+        case GameEndedFacts():
+            return game_ended_notice(about)
+        case LateJoinFacts():
+            return late_join_notice(about)
 
 
 WRITER = NoticeWriter(write=write_notice, preferences_url=preferences_url)

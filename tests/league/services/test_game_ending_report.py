@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from flipwell.league import models as m
 from flipwell.league.services.malfunctions.game_ending import preview_game_ending
 from flipwell.league.services.malfunctions.report import report_malfunction
+from flipwell.web.words.incidents import what_owed
 from tests.league.league_night import build_night, game, start
 
 pytestmark = pytest.mark.django_db
@@ -63,7 +64,7 @@ def test_report_slam_tilt_r8_4_a_intentional_slammer_is_owed_nothing(
         (dan.pk, (), (2, 3), 2, False),
     ]
     assert not m.Malfunction.objects.filter(player=cleo).exists()
-    assert "they slam tilted the machine on purpose" in reported.ending.owed[2].words
+    assert "they slam tilted the machine on purpose" in what_owed(reported.ending.owed[2])
     assert not m.MaintenanceNote.objects.exists()  # each row is the sheet's line (R7.3-u)
 
 

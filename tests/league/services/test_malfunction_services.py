@@ -22,6 +22,7 @@ from flipwell.league.services.malfunctions.report import report_malfunction
 from flipwell.league.services.meet_machines.declarations import announce_machine_problem
 from flipwell.league.services.meets.close import close_meet
 from flipwell.rules.season import fold_season
+from flipwell.web.words.incidents import what_owed
 from tests.league.league_night import game
 from tests.league.league_night import play as play_game
 
@@ -352,7 +353,7 @@ def test_preview_game_ending_writes_nothing(night, meet):
 
     ending = preview_game_ending(game=g, player=a[1], ball=2)
 
-    assert [o.words for o in ending.owed][:2] == [
+    assert [what_owed(o) for o in ending.owed][:2] == [
         "catastrophic on ball 3 → a compensatory game of 1 ball",
         "major on ball 2, catastrophic on ball 3 → a compensatory game of 2 balls",
     ]

@@ -12,7 +12,7 @@ from django.db import transaction
 
 from flipwell.league import models as m
 from flipwell.league.notice_worker import work_once
-from flipwell.league.notices import queue_ruling
+from flipwell.league.notices import RulingFacts, queue_ruling
 from flipwell.league.services import (
     edit_player,
     import_players_csv,
@@ -89,8 +89,7 @@ def test_notices_of_each_league_go_to_that_leagues_address_only(two_leagues, set
                 league=league,
                 player=two_leagues.dee,
                 key=f"test:{league.slug}",
-                what="A ruling",
-                details=["It affects you."],
+                about=RulingFacts(what="A ruling", details=("It affects you.",), reason=""),
             )
 
     work_once()

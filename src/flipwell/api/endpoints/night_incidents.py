@@ -183,9 +183,20 @@ def _turn_ruling_endpoint(entry: TurnRulingKind) -> None:
         response={201: TurnRulingOut, **ERROR_RESPONSES},
         operation_id=f"record_{entry.kind}",
         summary=f"Record a {entry.name.lower()}",
-        description=f"{entry.when} The official says why (scope: manage).",
+        description=_turn_ruling_description(entry),
         **WRITE,
     )(key_required(record))
+
+
+def _turn_ruling_description(entry: TurnRulingKind) -> str:
+    """The operation's description, for a client's developer (the console's help to the
+    official is the web's, `flipwell.web.words.turn_rulings`): written here from the kind's
+    facts, so a new kind needs no words in the API."""
+    return (
+        f"Record the official's {entry.name.lower()} about the turn of one player of the "
+        f"game's group (rules {', '.join(entry.rules)}; kind `{entry.kind}`). It changes no "
+        "score. The official says why (scope: manage)."
+    )
 
 
 for _kind in KINDS.values():

@@ -164,11 +164,13 @@ class GameLine:
 
 @dataclass(frozen=True)
 class TurnRulingLine:
-    """An official's ruling about a player's turn, as the player's pages say it."""
+    """An official's ruling about a player's turn, for the player's pages: the game's number,
+    the kind (a key of `flipwell.league.turn_rulings.KINDS`; what it ruled in words:
+    `flipwell.web.words.turn_rulings`), its name and rules."""
 
     game: int
+    kind: str
     name: str
-    ruled: str
     rules: tuple[str, ...]
 
 
@@ -403,14 +405,14 @@ def _violations(season: m.Season, player: m.Player) -> dict[int, list[str]]:
 
 
 def _turn_rulings(season: m.Season, player: m.Player) -> dict[int, list[TurnRulingLine]]:
-    """Meet number -> the player's turn rulings there, in words (1 query)."""
+    """Meet number -> the player's turn rulings there (1 query)."""
     found: dict[int, list[TurnRulingLine]] = {}
     rows = m.Ruling.objects.filter(
         kind__in=list(turn_rulings.KINDS), player=player, game__group__meet__season=season
     ).order_by("game__group__meet__number", "game__number", "pk")
     for meet, game, kind in rows.values_list("game__group__meet__number", "game__number", "kind"):
         entry = turn_rulings.KINDS[kind]
-        line = TurnRulingLine(game=game, name=entry.name, ruled=entry.ruled, rules=entry.rules)
+        line = TurnRulingLine(game=game, kind=kind, name=entry.name, rules=entry.rules)
         found.setdefault(meet, []).append(line)
     return found
 

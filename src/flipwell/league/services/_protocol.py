@@ -41,7 +41,8 @@ A write is, in this order:
    another of the same season leaves its final refold to the outer one: the season folds
    once;
 6. **audit**: the events (`Write.event`);
-7. **notices**: the notices to players (`Write.notice`).
+7. **notices**: the notices to players (`Write.notice`, or `Write.notice_of` with facts the
+   web words).
 
 An error anywhere rolls every part back. The service between the check and the end parses its
 input, builds the facts (`flipwell.league.adapters`), asks the rules and persists:
@@ -71,7 +72,7 @@ from django.db import models, transaction
 
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
-from flipwell.league.notices import queue_ruling
+from flipwell.league.notices import RulingAbout, RulingFacts, queue_ruling
 from flipwell.league.services._edge import (
     open_meet,
     record_ruling,
@@ -172,9 +173,7 @@ class _Event:
 class _Notice:
     player: m.Player
     key: str
-    what: str
-    details: tuple[str, ...]
-    reason: str
+    about: RulingAbout
     meet: m.Meet | None
 
 
@@ -267,8 +266,17 @@ class Write:
         reason: str = "",
         meet: m.Meet | None = None,
     ) -> None:
-        """Queue a ruling's notice to `player` when the write finishes (`queue_ruling`)."""
-        self.notices.append(_Notice(player, key, what, tuple(details), reason, meet))
+        """Queue a ruling's notice to `player` when the write finishes (`queue_ruling`), in
+        the service's sentences: `what` in a few words, `details` one sentence each."""
+        about = RulingFacts(what=what, details=tuple(d for d in details if d), reason=reason)
+        self.notices.append(_Notice(player, key, about, meet))
+
+    def notice_of(
+        self, *, player: m.Player, key: str, about: RulingAbout, meet: m.Meet | None = None
+    ) -> None:
+        """Queue a ruling's notice to `player` when the write finishes, as facts (`about`)
+        that the web puts in words (`flipwell.league.notices.RulingAbout`)."""
+        self.notices.append(_Notice(player, key, about, meet))
 
     def open_meet(self, meet: m.Meet, *, doing: str) -> m.Meet:
         """`meet` locked for this write (its writes wait for each other), refused unless it
@@ -306,9 +314,7 @@ class Write:
                 league=self.league,
                 player=notice.player,
                 key=notice.key,
-                what=notice.what,
-                details=notice.details,
-                reason=notice.reason,
+                about=notice.about,
                 meet=notice.meet,
             )
         self.events.clear()

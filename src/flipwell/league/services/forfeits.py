@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from flipwell.league import models as m
 from flipwell.league.adapters.game_facts import forfeited_in
 from flipwell.league.adapters.rulesets import season_ruleset
-from flipwell.league.incident_words import late_join_forfeits_detail
+from flipwell.league.notices import LateJoinFacts
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services._edge import (
     game_subject,
@@ -391,16 +391,14 @@ def designate_late_join_forfeits(
             entry,
             {"season": season.pk, "player": player.pk, "countable": countable, "reason": why},
         )
-        detail = late_join_forfeits_detail(
-            entry.joined_at_meet, countable=countable, limit=ruleset.season_forfeit_limit
-        )
-        write.notice(
-            player=player,
-            key=f"late_join:{write.recorded[-1].pk}",
-            what=f"your forfeits before you joined {season.name}",
-            details=[detail],
+        about = LateJoinFacts(
+            season=season.name,
+            joined_at_meet=entry.joined_at_meet,
+            countable=countable,
+            limit=ruleset.season_forfeit_limit,
             reason=why,
         )
+        write.notice_of(player=player, key=f"late_join:{write.recorded[-1].pk}", about=about)
     return entry
 
 

@@ -1,8 +1,8 @@
 """An official's ruling about one player's turn in one game (a slow-play warning, ...).
 
-Words: a *turn ruling* is a `Ruling` naming a player and a game; its kinds, their words and
-their rules are `flipwell.league.turn_rulings.KINDS`. It changes no score; the season still
-gets a new revision, because the player's pages show it.
+Words: a *turn ruling* is a `Ruling` naming a player and a game; its kinds and their rules
+are `flipwell.league.turn_rulings.KINDS` (their words: `flipwell.web.words.turn_rulings`). It
+changes no score; the season still gets a new revision, because the player's pages show it.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from flipwell.league import models as m
 from flipwell.league.adapters.game_facts import forfeited_in
 from flipwell.league.adapters.keys import player_key
+from flipwell.league.notices import TurnRulingFacts
 from flipwell.league.refusals import Refusal
 from flipwell.league.services._edge import PlayerRef, ref_id, require_reason
 from flipwell.league.services._protocol import official_write
@@ -57,9 +58,15 @@ def record_turn_ruling(
         ruling = write.recorded[-1]
         data = {"game": game.pk, "player": ruled.pk, "reason": why, "rules": list(decided.rules)}
         write.event(f"ruling.{entry.kind}", ruling, data)
-        what, details = entry.notice(game)
-        key = f"{entry.kind}:{ruling.pk}"
-        write.notice(player=ruled, meet=meet, key=key, what=what, details=details, reason=why)
+        about = TurnRulingFacts(
+            kind=entry.kind,
+            meet=meet.number,
+            group=game.group.number,
+            game=game.number,
+            machine=game.machine.title,
+            reason=why,
+        )
+        write.notice_of(player=ruled, meet=meet, key=f"{entry.kind}:{ruling.pk}", about=about)
     return ruling
 
 

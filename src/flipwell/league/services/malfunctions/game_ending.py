@@ -18,7 +18,6 @@ from flipwell.league import models as m
 from flipwell.league.adapters.game_facts import forfeited_in
 from flipwell.league.adapters.keys import player_key
 from flipwell.league.adapters.rulesets import season_ruleset
-from flipwell.league.incident_words import owed_words
 from flipwell.league.refusals import Refusal
 from flipwell.league.selectors.meet_board.board import game_play_order
 from flipwell.league.services._edge import group_player_ids, ref_id, require_member, rules_edge
@@ -33,7 +32,8 @@ class Owed:
 
     next_ball: the ball he was on (the current player) or would have played next. majors,
     catastrophic: the balls recorded as each kind. balls: the balls of the compensatory game
-    he is owed (R7.3-l); 0 when he is owed none (R7.3-k).
+    he is owed (R7.3-l); 0 when he is owed none (R7.3-k). In words:
+    `flipwell.web.words.incidents.what_owed`.
     """
 
     player_id: int
@@ -46,16 +46,6 @@ class Owed:
     """Extra balls they had collected in the game (the allowable ones are owed, R7.3-l)."""
     slammer: bool = False
     """They slam tilted the machine on purpose: owed nothing (R8.4-a, A32)."""
-
-    @property
-    def words(self) -> str:
-        """What they are owed in plain words (`flipwell.league.incident_words.owed_words`)."""
-        return owed_words(
-            majors=self.majors,
-            catastrophic=self.catastrophic,
-            balls=self.balls,
-            slammer=self.slammer,
-        )
 
 
 def malfunction_balls(owed: Owed) -> list[tuple[int, str]]:

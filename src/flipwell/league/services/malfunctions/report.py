@@ -29,7 +29,7 @@ from flipwell.league.enums import (
     MalfunctionReasonValue,
     one_of,
 )
-from flipwell.league.incident_words import game_ended_notice, malfunction_notice
+from flipwell.league.notices import GameEndedFacts, MalfunctionFacts
 from flipwell.league.refusals import Refusal
 from flipwell.league.services._edge import (
     game_subject,
@@ -342,31 +342,40 @@ def _declare_unplayable(
 
 def _notify(write: Write, report: _Report, malfunction: m.Malfunction, *, entitled: bool) -> None:
     """The reporting player's notice and, for a game-ending event, each other player's owed
-    something (`flipwell.league.incident_words`)."""
-    meet = report.game.group.meet
-    what, details = malfunction_notice(malfunction, rule=report.ruling.rule, entitled=entitled)
-    write.notice(
-        player=report.asked.player,
-        meet=meet,
-        key=f"malfunction:{malfunction.pk}",
-        what=what,
-        details=details,
+    something, as facts (their words: `flipwell.web.words.incidents`)."""
+    game = report.game
+    meet = game.group.meet
+    where = {"meet": meet.number, "group": game.group.number, "game": game.number}
+    about = MalfunctionFacts(
+        kind=malfunction.kind,
+        reason_code=malfunction.reason_code,
+        ball=malfunction.ball,
+        rule=report.ruling.rule,
+        entitled=entitled,
         reason=report.why,
+        **where,
     )
+    key = f"malfunction:{malfunction.pk}"
+    write.notice_of(player=report.asked.player, meet=meet, key=key, about=about)
     if report.ending is None:
         return
-    game = report.game
     others = [o for o in report.ending.owed if o.player_id != report.asked.player.pk and o.balls]
     players = m.Player.objects.in_bulk([o.player_id for o in others])
     for owed in others:
-        what, details = game_ended_notice(malfunction, owed=owed.words)
-        write.notice(
+        ended = GameEndedFacts(
+            reason_code=malfunction.reason_code,
+            majors=owed.majors,
+            catastrophic=owed.catastrophic,
+            balls=owed.balls,
+            slammer=owed.slammer,
+            reason=report.why,
+            **where,
+        )
+        write.notice_of(
             player=players[owed.player_id],
             meet=meet,
             key=f"malfunction:{game.pk}:{owed.player_id}:{owed.next_ball}",
-            what=what,
-            details=details,
-            reason=report.why,
+            about=ended,
         )
 
 

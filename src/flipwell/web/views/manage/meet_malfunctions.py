@@ -50,6 +50,7 @@ from flipwell.web.views.manage._night import (
     group_context,
     night_context,
 )
+from flipwell.web.words.incidents import what_owed
 
 COMPENSATORY_ACTIONS: dict[str, tuple[Callable[..., Any], Callable[[Any], str]]] = {
     "grant": (
@@ -215,7 +216,7 @@ def _game_ending_review(
 def _reported_message(reported: ReportedMalfunction) -> str:
     """What the console says once a malfunction is recorded."""
     if reported.ending is not None:
-        owed = "; ".join(f"{o.name}: {o.words}" for o in reported.ending.owed)
+        owed = "; ".join(f"{o.name}: {what_owed(o)}" for o in reported.ending.owed)
         return f"Recorded: the game ended. {owed}. Grant each compensatory game below."
     extra = []
     if reported.entitled:

@@ -23,7 +23,6 @@ from flipwell.league.selectors.console import (
 )
 from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.selectors.photos import game_photos
-from flipwell.league.turn_rulings import KINDS
 from flipwell.web.auth import LO_ONLY, console_page
 from flipwell.web.forms import (
     AnswerForm,
@@ -47,6 +46,7 @@ from flipwell.web.views.manage._night import (
     group_context,
     night_context,
 )
+from flipwell.web.words.turn_rulings import WORDS
 
 
 @console_page(LO_ONLY)
@@ -78,7 +78,7 @@ def violations(request: HttpRequest, league: m.League, role: str, meet_id: int) 
         "form": ViolationForm(games=games, players=players) if decision is not None else form,
         "decision": decision,
         "turn_form": turn,
-        "turn_kinds": KINDS.values(),
+        "turn_kinds": WORDS.values(),
     }
     return render(
         request,

@@ -5,6 +5,10 @@ official chooses or draws it (R5-c, A66)."). The console shows the sentence with
 the rules in an expandable "why" after it (templates/manage/_why.html). A *rule id* is a rule
 of the catalogue ("R3.2-c", "RA-b"), a reading of flipwell ("A06", "A45.2") or a section of the
 rulebook ("§8.5").
+
+The package's modules put the league's facts in words, where the league keeps none (STYLE.md
+§17): `turn_rulings` (each kind of ruling about a player's turn), `incidents` (a malfunction's
+notices, what a game-ending event owes, a late entrant's forfeits designated).
 """
 
 from __future__ import annotations
