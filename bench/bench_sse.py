@@ -1,4 +1,4 @@
-"""Benchmark: the live streams (Server-Sent Events, `flipwell.live`) under the real server.
+"""Benchmark: the live streams (Server-Sent Events, `flipwell.serving.live`) under the real server.
 
 Starts gunicorn as bench_http does (``WORKERS`` workers of ``THREADS`` threads, production
 settings, flipwell's gunicorn configuration) on a fresh SQLite database holding the demo league

@@ -2,10 +2,12 @@
 
 Words:
 - *layer*: the first package under ``flipwell`` a module belongs to: ``rules`` (the rulebook,
-  pure), ``league`` (the stored facts), ``web`` and ``api`` (the two front ends). The modules
-  directly under ``flipwell`` (settings, urls, the command line) wire the layers together
-  and belong to none.
-- *forbidden import*: rules -> Django, league, web or api; league -> web or api; web <-> api;
+  pure), ``league`` (the stored facts and what is derived from them), ``serving`` (conditional
+  requests, remembered pages, live streams, health: under both front ends, over the league),
+  ``web`` and ``api`` (the two front ends). The modules directly under ``flipwell`` (settings,
+  urls, the command line) wire the layers together and belong to none.
+- *forbidden import*: rules -> Django, league, serving, web or api; league -> serving, web or
+  api; serving -> web or api; web <-> api;
   inside the league, its selectors (reads) -> its services (writes), which call them; and, in
   the front ends, anything of the rules but their top level (``flipwell.rules``
   itself and the names in its ``__all__``): the rules' submodules are internals.
@@ -42,8 +44,9 @@ import flipwell.rules
 
 SRC = Path(flipwell.__file__).parent
 FORBIDDEN: dict[str, tuple[str, ...]] = {
-    "rules": ("django", "flipwell.league", "flipwell.web", "flipwell.api"),
-    "league": ("flipwell.web", "flipwell.api"),
+    "rules": ("django", "flipwell.league", "flipwell.serving", "flipwell.web", "flipwell.api"),
+    "league": ("flipwell.serving", "flipwell.web", "flipwell.api"),
+    "serving": ("flipwell.web", "flipwell.api"),
     "web": ("flipwell.api",),
     "api": ("flipwell.web",),
 }
@@ -398,6 +401,7 @@ def test_layers_checker_reads_every_layer():
         "api",
         "league",
         "rules",
+        "serving",
         "web",
     ]
 
@@ -473,6 +477,16 @@ def test_layers_checker_reads_every_layer():
             "from flipwell.league import services",
             ["flipwell.league.selectors.console:1 imports flipwell.league.services"],
         ),
+        (
+            "flipwell.league.derived.caches",
+            "from flipwell.serving import pages",
+            ["flipwell.league.derived.caches:1 imports flipwell.serving.pages"],
+        ),
+        (
+            "flipwell.serving.http_cache",
+            "from flipwell.web.views import public",
+            ["flipwell.serving.http_cache:1 imports flipwell.web.views.public"],
+        ),
     ],
 )
 def test_layers_checker_refuses_an_import_across_a_layer(module, source, expected):
@@ -490,6 +504,8 @@ def test_layers_checker_refuses_an_import_across_a_layer(module, source, expecte
         ("flipwell.api.auth", "from flipwell.league.models import ApiToken"),
         ("flipwell.api.endpoints.files", "import flipwell.rules\nfrom flipwell.rules import fmt"),
         ("flipwell.urls", "from flipwell.api.api import api\nfrom flipwell.web import urls"),
+        ("flipwell.serving.pages", "from flipwell.league.derived.caches import build"),
+        ("flipwell.web.views.tv", "from flipwell.serving.http_cache import View"),
     ],
 )
 def test_layers_checker_allows_an_import_downwards(module, source):

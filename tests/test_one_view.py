@@ -71,7 +71,7 @@ SCORERS = (
 SCORING_MODULES = (
     "flipwell.rules",
     "flipwell.league.services",  # a write checks a sheet before storing it
-    "flipwell.league.results",  # the season fold
+    "flipwell.league.derived.results",  # the season fold
     "flipwell.league.exchange",  # season files: folded to check them
     "flipwell.league.selectors.meet_board",  # THE view
     "flipwell.cli",  # `flipwell standings FILE`: a season file folded, no database

@@ -80,7 +80,7 @@ AUTHENTICATION_BACKENDS = [
 
 MIDDLEWARE = [
     # First: answers /healthz for any Host, over HTTP, before the host check and HTTPS redirect.
-    "flipwell.web.health.HealthMiddleware",
+    "flipwell.serving.health.HealthMiddleware",
     # Gives every request an id (X-Request-ID or a new one), logged and echoed in the answer.
     "flipwell.web.request_id.RequestIdMiddleware",
     # Refuses (400) a Host whose name or port is not allowed, before anything builds a link.
@@ -175,7 +175,7 @@ WHITENOISE_USE_FINDERS = DEBUG
 
 REDIS_URL = env_str("REDIS_URL", "")
 SHARED_PAGES = bool(REDIS_URL)
-"""Whether `flipwell.http_cache` puts rendered anonymous pages in the default cache too (one
+"""Whether `flipwell.serving.http_cache` puts rendered anonymous pages in the default cache too (one
 worker renders a changed page, the others fetch it): only when that cache is shared."""
 LIMITS_CACHE_TABLE = "flipwell_limits"
 """The database table that holds the rate limits' counts without Redis (`flipwell.league.

@@ -9,7 +9,7 @@ collector's sight: those objects live as long as the process, and scanning them 
 collector's pauses part of every request.
 
 The live streams (``/live/...``) are handed from gunicorn's thread to this process's stream
-hub once their head is answered (`flipwell.live.hand_off`).
+hub once their head is answered (`flipwell.serving.live.hand_off`).
 """
 
 import gc
@@ -20,13 +20,13 @@ from django.urls import get_resolver
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "flipwell.settings")
 
-from flipwell.live import hand_off
+from flipwell.serving.live import hand_off
 
 application = hand_off(get_wsgi_application())
 get_resolver().url_patterns  # noqa: B018  # imports every URL module, view and API schema
 
-from flipwell.league.caches import build  # noqa: E402
-from flipwell.league.compiled import compile_every_query  # noqa: E402  # after django.setup()
+from flipwell.league.derived.caches import build  # noqa: E402
+from flipwell.league.derived.compiled import compile_every_query  # noqa: E402  # after django.setup()
 
 build()
 compile_every_query()

@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from flipwell.league import models as m
-from flipwell.league.caches import forget as forget_memo
+from flipwell.league.derived.caches import forget as forget_memo
 from tests import factories as f
 from tests.api.conftest import post, token
 

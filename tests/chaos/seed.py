@@ -101,7 +101,7 @@ def _fold(season_id: int) -> dict[str, Any]:
     from fractions import Fraction
 
     from flipwell.league import models as m
-    from flipwell.league.results import compute_fold
+    from flipwell.league.derived.results import compute_fold
 
     result = compute_fold(m.Season.objects.get(pk=season_id)).result
     return {

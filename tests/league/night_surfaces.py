@@ -30,7 +30,7 @@ from django.test import Client
 
 from flipwell.league import models as m
 from flipwell.league.adapters.keys import player_key
-from flipwell.league.results import season_fold
+from flipwell.league.derived.results import season_fold
 from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.selectors.scoresheet import scoresheet
 from flipwell.league.selectors.standings import PlayerHistory, player_history

@@ -46,7 +46,7 @@ from hypothesis.stateful import (
 from flipwell.league import models as m
 from flipwell.league import services as s
 from flipwell.league.adapters.keys import player_key
-from flipwell.league.results import season_fold
+from flipwell.league.derived.results import season_fold
 from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.selectors.standings import standings
 from flipwell.rules import RuleError

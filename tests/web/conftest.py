@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from flipwell import http_cache
 from flipwell.league import models as m
 from flipwell.league import services
+from flipwell.serving import http_cache
 from flipwell.web.scoresheet_tokens import scoresheet_path
 from tests import factories as f
 from tests import photo_files as pf

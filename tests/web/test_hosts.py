@@ -11,8 +11,8 @@ from django.core import mail
 from django.core.management import call_command
 from django.test import Client, RequestFactory
 
-from flipwell import http_cache
 from flipwell.league import notices
+from flipwell.serving import http_cache
 from flipwell.web.hosts import port_allowed
 from tests import factories as f
 

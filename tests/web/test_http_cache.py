@@ -11,10 +11,9 @@ from django.core.cache import caches
 from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
-from flipwell import http_cache
-from flipwell.league import caches as league_caches
 from flipwell.league import models as m
 from flipwell.league.selectors import revisions
+from flipwell.serving import http_cache, pages
 from tests.league import league_night as night_
 from tests.waiting import inside, until
 
@@ -222,7 +221,7 @@ def test_viewers_asking_at_once_for_a_changed_page_share_one_render():
         thread.join(5)
 
     assert (len(renders), [a.content for a in answers]) == (1, [b"the board"] * 6)
-    assert league_caches._rendering == {}
+    assert pages._rendering == {}
 
 
 # --- Pages shared by every worker (SHARED_PAGES, with REDIS_URL) -----------------------------
@@ -291,20 +290,20 @@ def test_a_shared_cache_that_fails_only_costs_a_render(shared_pages, monkeypatch
 
 
 def _claimed_by_another_worker(tag: str = 'W/"tag2"') -> None:
-    assert caches["default"].add(league_caches.claim_key(tag), 999, 30)
+    assert caches["default"].add(pages.claim_key(tag), 999, 30)
 
 
 def test_a_page_another_worker_claimed_is_waited_for_not_rendered(shared_pages):
     # After a score, four workers miss the board at once: one renders, the others fetch it.
     _claimed_by_another_worker()
-    shared = league_caches.Page(200, b"rendered elsewhere", "text/html")
+    shared = pages.Page(200, b"rendered elsewhere", "text/html")
 
     here = threading.current_thread()
 
     def other_worker_shares() -> None:  # once this worker waits for it, not before
         assert until(lambda: inside(here, "rendered_elsewhere"))
-        caches["default"].set(league_caches.shared_key('W/"tag2"'), shared)
-        caches["default"].delete(league_caches.claim_key('W/"tag2"'))
+        caches["default"].set(pages.shared_key('W/"tag2"'), shared)
+        caches["default"].delete(pages.claim_key('W/"tag2"'))
 
     sharer = threading.Thread(target=other_worker_shares)
     sharer.start()
@@ -317,9 +316,7 @@ def test_a_page_another_worker_claimed_is_waited_for_not_rendered(shared_pages):
 
 def test_a_claim_released_with_nothing_shared_is_rendered_here(shared_pages):
     _claimed_by_another_worker()
-    threading.Timer(
-        0.05, lambda: caches["default"].delete(league_caches.claim_key('W/"tag2"'))
-    ).start()
+    threading.Timer(0.05, lambda: caches["default"].delete(pages.claim_key('W/"tag2"'))).start()
     renders: list[str] = []
 
     answer = _poll(_counted(renders))
@@ -329,7 +326,7 @@ def test_a_claim_released_with_nothing_shared_is_rendered_here(shared_pages):
 
 def test_a_claim_held_too_long_is_rendered_here(shared_pages, monkeypatch):
     # The claiming worker died while rendering: its claim would only expire in 30 s.
-    monkeypatch.setattr(league_caches, "RENDER_WAIT_SECONDS", 0.05)
+    monkeypatch.setattr(pages, "RENDER_WAIT_SECONDS", 0.05)
     _claimed_by_another_worker()
     renders: list[str] = []
 
@@ -342,11 +339,11 @@ def test_a_render_claims_the_page_and_releases_it_once_shared(shared_pages, monk
     claims: list[object] = []
 
     def view(request):
-        claims.append(caches["default"].get(league_caches.claim_key('W/"tag2"')))
+        claims.append(caches["default"].get(pages.claim_key('W/"tag2"')))
         return HttpResponse(b"the board", content_type="text/html")
 
     _poll(view)
 
     assert claims == [os.getpid()]
-    assert caches["default"].get(league_caches.claim_key('W/"tag2"')) is None
-    assert caches["default"].get(league_caches.shared_key('W/"tag2"')).content == b"the board"
+    assert caches["default"].get(pages.claim_key('W/"tag2"')) is None
+    assert caches["default"].get(pages.shared_key('W/"tag2"')).content == b"the board"

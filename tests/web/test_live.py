@@ -1,4 +1,4 @@
-"""The live stream of a league's revision (flipwell.live): its events, the view's head, the
+"""The live stream of a league's revision (flipwell.serving.live): its events, the view's head, the
 hand-off's hub, and the pages that open it."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from flipwell import live
 from flipwell.league.services._edge import league_changed
+from flipwell.serving import live
 from flipwell.web.scoresheet_tokens import scoresheet_path
 from tests import factories as f
 from tests.league import league_night as night_

@@ -12,12 +12,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from flipwell.http_cache import forget_pages
 from flipwell.league import models as m
-from flipwell.league.caches import forget as forget_memo
+from flipwell.league.derived.caches import forget as forget_memo
 from flipwell.league.selectors.people import person, player_stats
 from flipwell.league.services import merge_players, undo_player_merge
 from flipwell.league.services.season_files import import_season_file
+from flipwell.serving.http_cache import forget_pages
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db

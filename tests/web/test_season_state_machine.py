@@ -60,9 +60,9 @@ from hypothesis.stateful import (
 )
 
 from flipwell.league import models as m
-from flipwell.league import results
 from flipwell.league import services as s
 from flipwell.league.adapters.season_facts import counted_tie_orders
+from flipwell.league.derived import results
 from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.selectors.meet_times import scheduled_start
 from flipwell.web.scoresheet_tokens import scoresheet_path

@@ -1,16 +1,16 @@
-"""Every cache (`flipwell.league.caches`) serves what a fresh fold gives (R3-e: a changed fact
-re-derives the standings): the standings read from this process's memo, from the stored
-fold, and from the page memo equal those folded from the facts now, after every write."""
+"""Every cache (`flipwell.league.derived.caches`) serves what a fresh fold gives (R3-e: a
+changed fact re-derives the standings): the standings read from this process's memo, from the
+stored fold, and from the page memo equal those folded from the facts now, after every write."""
 
 from __future__ import annotations
 
 import pytest
 from django.test import Client
 
-from flipwell.league import caches, results
 from flipwell.league import models as m
 from flipwell.league.adapters.rulesets import ruleset_for
 from flipwell.league.adapters.season_facts import season_facts
+from flipwell.league.derived import caches, results
 from flipwell.rules import fold_season
 from tests.league import league_night as night_
 

@@ -1,6 +1,7 @@
-"""Queries compiled once per process (`flipwell.league.compiled`, issue #10): the same rows as
-the ORM's, each call with its own value, SQLite's booleans read as booleans, and a server
-worker that compiles them all before its first request without touching the database."""
+"""Queries compiled once per process (`flipwell.league.derived.compiled`, issue #10): the same
+rows as the ORM's, each call with its own value, SQLite's booleans read as booleans, and a
+server worker that compiles them all before its first request without touching the
+database."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import tests
 from flipwell.league import models as m
 from flipwell.league.adapters.keys import player_key
 from flipwell.league.adapters.season_facts import season_facts
-from flipwell.league.compiled import CompiledQuery, flag, rows_together
+from flipwell.league.derived.compiled import CompiledQuery, flag, rows_together
 from flipwell.league.selectors import revisions
 from tests import factories as f
 
@@ -120,7 +121,7 @@ def test_a_server_worker_compiles_every_query_before_its_first_request_without_t
     script = (
         "import json, flipwell.wsgi\n"
         "from django.db import connection\n"
-        "from flipwell.league.compiled import _EVERY\n"
+        "from flipwell.league.derived.compiled import _EVERY\n"
         "print(json.dumps({'queries': len(_EVERY),"
         " 'compiled': all(q._compiled for q in _EVERY),"
         " 'connected': connection.connection is not None}))\n"

@@ -11,8 +11,8 @@ from django.db import connection, transaction
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 
-from flipwell.league import caches, results
 from flipwell.league import models as m
+from flipwell.league.derived import caches, results
 from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.selectors.standings import standings
 from flipwell.league.services.setup.machine_pool import create_machine

@@ -26,9 +26,9 @@ from flipwell.api.schemas.people import (
     UndoMergeIn,
 )
 from flipwell.api.writing import after_check, official, write
-from flipwell.http_cache import conditional_on_revision
 from flipwell.league import services
 from flipwell.league.selectors import people
+from flipwell.serving.http_cache import conditional_on_revision
 
 MergeId = Annotated[int, Path(ge=1, le=MAX_ID, description="The merge's id.")]
 

@@ -2,7 +2,7 @@
 playoffs, machines and special rulings. No token is needed.
 
 Each read of one league's data answers with an ETag from the league's revision and 304 to a
-matching If-None-Match (`flipwell.http_cache`): a client polling unchanged standings costs
+matching If-None-Match (`flipwell.serving.http_cache`): a client polling unchanged standings costs
 one indexed query."""
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ from flipwell.api.schemas.playoffs import PlayoffsOut
 from flipwell.api.schemas.rulings import SpecialRulingPage
 from flipwell.api.schemas.sheets import GameOut
 from flipwell.api.schemas.standings import LadderOut, PlayerHistoryOut, StandingsOut
-from flipwell.http_cache import conditional_on_revision
 from flipwell.league import models as m
 from flipwell.league.selectors.allowed_machines import allowed_machines
 from flipwell.league.selectors.machines import (
@@ -48,6 +47,7 @@ from flipwell.league.selectors.machines import (
 from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.selectors.playoffs.bracket import playoff_bracket
 from flipwell.league.selectors.standings import ladder, player_history, standings
+from flipwell.serving.http_cache import conditional_on_revision
 
 router = Router(tags=["public"])
 

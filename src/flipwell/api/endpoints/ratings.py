@@ -18,8 +18,8 @@ from flipwell.api.endpoints.public import router
 from flipwell.api.errors import ERROR_RESPONSES
 from flipwell.api.paging import page_of_sequence
 from flipwell.api.schemas.ratings import PlayerRatingOut, RatingPage
-from flipwell.http_cache import conditional_on_revision
 from flipwell.league.selectors import ratings
+from flipwell.serving.http_cache import conditional_on_revision
 
 
 @router.get("/leagues/{slug}/ratings", response={200: RatingPage, **ERROR_RESPONSES})

@@ -38,10 +38,10 @@ from flipwell.api.schemas.setup import (
     SeasonScheduleIn,
 )
 from flipwell.api.writing import after_check, official, write
-from flipwell.http_cache import conditional_on_revision
 from flipwell.league import services
 from flipwell.league.selectors.ifpa import league_ifpa_figures
 from flipwell.league.selectors.readings import league_readings
+from flipwell.serving.http_cache import conditional_on_revision
 
 
 @router.post("/leagues", response={201: LeagueOut, **ERROR_RESPONSES}, **WRITE)

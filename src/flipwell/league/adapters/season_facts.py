@@ -14,7 +14,7 @@ from typing import Any
 from flipwell.league import models as m
 from flipwell.league.adapters.keys import player_key
 from flipwell.league.adapters.season_queries import SEASON_QUERIES
-from flipwell.league.compiled import Rows, flag, rows_together
+from flipwell.league.derived.compiled import Rows, flag, rows_together
 from flipwell.rules import (
     AppliedCorrection,
     Compensatory,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flipwell.league import models as m
 from flipwell.league.adapters.keys import PLAYED
-from flipwell.league.compiled import CompiledQuery
+from flipwell.league.derived.compiled import CompiledQuery
 
 COMPENSATORY_COLUMNS = (
     "game_id",

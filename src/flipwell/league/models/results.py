@@ -6,7 +6,7 @@ Words:
   that no two states of any season ever share one, across rolled-back writes, restores and
   test databases alike: a (season, revision) pair names one state of its facts for good.
 - *derived result*: something computed from a season's facts at one revision (the fold),
-  stored so every worker reads it instead of computing it again (`flipwell.league.results`).
+  stored so every worker reads it instead of computing it again (`flipwell.league.derived.results`).
   Not a fact: never backed up, never edited; a lost row is simply computed again.
 """
 

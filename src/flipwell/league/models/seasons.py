@@ -58,7 +58,7 @@ class Season(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     # Replaced whenever the season's facts or the ruleset they are folded under change: the
-    # key of its stored fold (`flipwell.league.results`).
+    # key of its stored fold (`flipwell.league.derived.results`).
     revision = models.BigIntegerField(default=new_revision, editable=False)
 
     class Meta:

@@ -23,7 +23,7 @@ from django.db.models import Q, QuerySet
 
 from flipwell.league import models as m
 from flipwell.league.adapters.keys import player_key
-from flipwell.league.results import season_fold
+from flipwell.league.derived.results import season_fold
 from flipwell.league.selectors.console import MeetForfeit, meet_forfeits
 from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.rules.violation_penalties import PenaltyDecision

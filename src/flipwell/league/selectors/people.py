@@ -20,7 +20,7 @@ from django.db.models import Q, QuerySet
 
 from flipwell.league import models as m
 from flipwell.league.adapters.keys import player_key
-from flipwell.league.results import season_folds
+from flipwell.league.derived.results import season_folds
 from flipwell.league.selectors.seasons import with_state
 from flipwell.league.selectors.standings import PlayerRef
 from flipwell.rules import FoldedSeason, high_scores, person_stats

@@ -7,15 +7,15 @@ rated in the order they were played (by date, then season and number), across le
 since a person may play in several. A rating is not a standing: the standings alone decide
 the playoffs (§6), and nothing here is stored.
 
-The whole installation is rated at once and remembered in this process under a key made of
-every season's revision and publication and the merges (`_fingerprint`, two small queries):
-any write anywhere gives a new key, and the next reader rates again (the folds are stored, so
-that is the rating arithmetic alone). Every selector here runs a fixed number of queries.
+The whole installation is rated at once and remembered in this process (the ratings memo of
+`flipwell.league.derived`) under a key made of every season's revision and publication and
+the merges (`_fingerprint`, two small queries): any write anywhere gives a new key, and the
+next reader rates again (the folds are stored, so that is the rating arithmetic alone). Every
+selector here runs a fixed number of queries.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -24,6 +24,7 @@ from django.db.models import Count, Max, Q
 
 from flipwell.league import models as m
 from flipwell.league.adapters.keys import player_key
+from flipwell.league.derived import caches
 from flipwell.league.selectors.people import (
     Person,
     SeasonName,
@@ -48,8 +49,6 @@ from flipwell.rules.rating import (
 MIN_RATED_GAMES = 12
 """Pairwise results a person needs to be listed on a league's ratings page (three 4-player
 games): fewer say little about him."""
-_memo_lock = threading.Lock()
-_memo: dict[str, object] = {}
 
 
 @dataclass(frozen=True)
@@ -208,14 +207,11 @@ def _rated() -> _Rated:
     memo's key is cheap to read (every season's revision and publication, and the merges),
     the public seasons (an annotated query) are read only when it changed."""
     key = _fingerprint()
-    with _memo_lock:
-        found = _memo.get(key)
+    found = caches.remembered_ratings(key)
     if isinstance(found, _Rated):
         return found
     rated = _rate(list(_public_seasons()))
-    with _memo_lock:
-        _memo.clear()  # one installation, one entry: the newest
-        _memo[key] = rated
+    caches.remember_ratings(key, rated)
     return rated
 
 
@@ -271,6 +267,5 @@ def _meet_key(meet: Hashable) -> tuple[int, int]:
 
 
 def forget() -> None:
-    """Empty the process's memo (tests)."""
-    with _memo_lock:
-        _memo.clear()
+    """Empty the process's ratings memo (tests)."""
+    caches.forget_ratings()

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from flipwell.league import models as m
-from flipwell.league.compiled import CompiledQuery
+from flipwell.league.derived.compiled import CompiledQuery
 
 
 def by_slug(slug: str) -> int | None:

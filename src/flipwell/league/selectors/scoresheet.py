@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from flipwell.league import models as m
 from flipwell.league.adapters.game_facts import absent_at, match_absences, pending_game_facts
 from flipwell.league.adapters.keys import player_key
-from flipwell.league.results import SeasonFold
+from flipwell.league.derived.results import SeasonFold
 from flipwell.league.selectors.allowed_machines import AllowedMachines, meet_allowed_machines
 from flipwell.league.selectors.meet_board.board import board_fold, meet_board
 from flipwell.league.selectors.meet_board.values import (

@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from flipwell.league import models as m
-from flipwell.league import results
 from flipwell.league.adapters.keys import player_key
 from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.adapters.season_facts import season_facts
+from flipwell.league.derived import results
 from flipwell.league.refusals import Refusal
 from flipwell.rules import FWPL_V1, RuleError, Ruleset, SeasonFacts, SeasonResult, fold_season
 

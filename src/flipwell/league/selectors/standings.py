@@ -31,7 +31,7 @@ from fractions import Fraction
 from flipwell.league import models as m
 from flipwell.league import turn_rulings
 from flipwell.league.adapters.keys import player_key
-from flipwell.league.results import SeasonFold, season_fold
+from flipwell.league.derived.results import SeasonFold, season_fold
 from flipwell.rules import (
     MatchResult,
     PlayoffCandidate,

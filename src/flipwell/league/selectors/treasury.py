@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league.adapters.keys import player_key
+from flipwell.league.derived.results import season_fold
 from flipwell.league.enums import (
     ACCOUNTS,
     LEDGER_REASONS,
@@ -31,7 +32,6 @@ from flipwell.league.enums import (
     NewLedgerEntryKind,
     one_of,
 )
-from flipwell.league.results import season_fold
 from flipwell.league.selectors.standings import PlayerRef
 from flipwell.rules import (
     Account,

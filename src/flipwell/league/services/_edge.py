@@ -17,8 +17,8 @@ from django.db import connection
 from django.db.models import Q
 
 from flipwell.league import models as m
-from flipwell.league import results
 from flipwell.league.adapters.keys import player_key
+from flipwell.league.derived import results
 from flipwell.league.models.results import new_revision
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services.permissions import require_role

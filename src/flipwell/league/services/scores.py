@@ -33,8 +33,8 @@ from flipwell.league.adapters.game_facts import (
 )
 from flipwell.league.adapters.keys import player_key
 from flipwell.league.adapters.rulesets import season_ruleset
+from flipwell.league.derived.results import season_fold
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.results import season_fold
 from flipwell.league.selectors.scoresheet import lines_once_confirmed
 from flipwell.league.services._edge import (
     MeetHold,

@@ -1,4 +1,4 @@
-"""The live stream of a league's revision (``/live/<slug>/events/``): see `flipwell.live`.
+"""The live stream of a league's revision (``/live/<slug>/events/``): see `flipwell.serving.live`.
 
 Public like the pages it serves (the TV, the meet board, the score sheets): it says only that
 something of the league changed, by its revision, never what or whose.
@@ -9,14 +9,15 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
-from flipwell import live
 from flipwell.league.selectors import revisions
+from flipwell.serving import live
 
 
 @require_GET
 def events(request: HttpRequest, slug: str) -> HttpResponse:
     """The stream's head: the current revision at once when the client is behind (see
-    `flipwell.live.known_revision`); the hub sends the rest when it takes the stream over."""
+    `flipwell.serving.live.known_revision`); the hub sends the rest when it takes the stream
+    over."""
     found = revisions.league_by_slug(slug)
     if found is None:
         raise Http404("No such league.")

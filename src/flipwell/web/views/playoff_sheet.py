@@ -25,12 +25,12 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from flipwell.http_cache import View, conditional_on_revision
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.playoff_sheet import MatchSheet, match_sheet
 from flipwell.league.selectors.sheet_rows import league_machine, match_sheet_row, sheet_player
 from flipwell.rules import RuleError
+from flipwell.serving.http_cache import View, conditional_on_revision
 from flipwell.web.forms import (
     ConfirmForm,
     CorrectionAnswerForm,

@@ -15,13 +15,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from flipwell.http_cache import conditional_on_revision
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors import people, ratings
 from flipwell.league.selectors.public_pages import machines as machine_pages
 from flipwell.league.selectors.public_pages import meets as meet_pages
 from flipwell.league.selectors.public_pages import seasons as season_pages
+from flipwell.serving.http_cache import conditional_on_revision
 from flipwell.web.charts import bracket_diagram, points_chart, rating_chart, sparkline
 from flipwell.web.client_address import address_hash
 from flipwell.web.forms import ProblemReportForm

@@ -13,7 +13,7 @@ shown the sheet as it is now, with why (409; a 200 for htmx, which swaps only 2x
 
 A *live* sheet is the page's ``#sheet`` fragment at ``/sheet/<token>/state/``, which the
 phone's script asks for every few seconds while the page is visible. It answers 304 to a
-phone whose copy is current, after one query (the league's revision, `flipwell.http_cache`):
+phone whose copy is current, after one query (the league's revision, `flipwell.serving.http_cache`):
 an idle sheet costs next to nothing. Its *digest* changes exactly when what the sheet shows
 changes (another group's pick changes the league's revision, not this sheet's digest), so the
 script replaces the page's sheet only when the group's own sheet moved on.
@@ -36,7 +36,6 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from flipwell.http_cache import View, conditional_on_revision
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.selectors.photos import kept_photo
@@ -49,6 +48,7 @@ from flipwell.league.selectors.sheet_rows import (
     league_machine,
     sheet_player,
 )
+from flipwell.serving.http_cache import View, conditional_on_revision
 from flipwell.web.forms import (
     ConfirmForm,
     CorrectionAnswerForm,

@@ -13,9 +13,9 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from flipwell.http_cache import conditional_on_revision
 from flipwell.league.selectors.public_pages import seasons as season_pages
 from flipwell.league.selectors.public_pages import tv as tv_pages
+from flipwell.serving.http_cache import conditional_on_revision
 from flipwell.web.charts import bracket_diagram, qr_code
 from flipwell.web.htmx import asked_by_htmx
 from flipwell.web.scoresheet_tokens import scoresheet_url

@@ -21,7 +21,7 @@ from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, IntegrityError, connection, models, transaction
 
 from flipwell.league import models as m
-from flipwell.league.caches import forget
+from flipwell.league.derived.caches import forget
 from flipwell.league.exchange.backup.format import (
     APP_LABEL,
     BATCH_SIZE,

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from flipwell.league import models as m
 from flipwell.league.adapters.keys import machine_id_of, player_key
 from flipwell.league.adapters.rulesets import season_ruleset
-from flipwell.league.compiled import rows_together
-from flipwell.league.results import SeasonFold, season_fold
+from flipwell.league.derived.compiled import rows_together
+from flipwell.league.derived.results import SeasonFold, season_fold
 from flipwell.league.selectors.meet_board.next_games import (
     absent_at_next,
     absent_from,

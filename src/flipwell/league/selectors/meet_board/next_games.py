@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 
 from flipwell.league import models as m
 from flipwell.league.adapters.keys import machine_key, player_key
-from flipwell.league.compiled import Rows, rows_together
+from flipwell.league.derived.compiled import Rows, rows_together
 from flipwell.league.selectors.meet_board.queries import (
     COMPENSATORY_QUERIES,
     LATE_QUERIES,

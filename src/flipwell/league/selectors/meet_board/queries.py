@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from flipwell.league import models as m
 from flipwell.league.adapters.season_queries import COMPENSATORY_COLUMNS
-from flipwell.league.compiled import CompiledQuery
+from flipwell.league.derived.compiled import CompiledQuery
 from flipwell.rules import (
     MatchResult,
     SeasonResult,

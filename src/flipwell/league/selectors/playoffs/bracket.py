@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from flipwell.league import models as m
 from flipwell.league.adapters.keys import player_key
 from flipwell.league.adapters.rulesets import season_ruleset
-from flipwell.league.results import season_fold
+from flipwell.league.derived.results import season_fold
 from flipwell.league.selectors.playoffs.facts import (
     DivisionFacts,
     GameInProgress,

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from flipwell.league import models as m
 from flipwell.league.adapters.keys import player_key
+from flipwell.league.derived.results import season_fold
 from flipwell.league.models.playoffs import PlayoffNoShow  # exported by models later
-from flipwell.league.results import season_fold
 from flipwell.league.selectors.standings import PlayerRef, playoff_candidates
 from flipwell.rules import (
     PlayoffBracketState,

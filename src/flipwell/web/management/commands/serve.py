@@ -20,7 +20,7 @@ from django.db import connections
 
 from flipwell.gunicorn_conf import default_bind
 from flipwell.league.notices import missing_site_address
-from flipwell.web.health import unapplied_migrations
+from flipwell.serving.health import unapplied_migrations
 
 
 def gunicorn_argv(bind: str | None) -> list[str]:

@@ -1,6 +1,6 @@
 /* flipwell live pages: the league's revision pushed by the server (Server-Sent Events,
- * /live/<slug>/events/, flipwell.live), so the TV, the meet board and the score sheet refresh
- * as soon as something changed instead of on their timer.
+ * /live/<slug>/events/, flipwell.serving.live), so the TV, the meet board and the score
+ * sheet refresh as soon as something changed instead of on their timer.
  * The page names its stream and the revision it was rendered at on an element:
  * [data-live-events] (the stream's URL) and [data-live-revision]. On a new revision, each
  * [data-live-refresh] element gets the htmx event "flipwell:live" (its hx-trigger lists it:

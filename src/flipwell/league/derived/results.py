@@ -11,7 +11,7 @@ Words:
   `season_changed`), so a reader finds it already computed.
 
 Where a fold is kept (this process's memo, the stored rows) and when it is dropped:
-`flipwell.league.caches`. A reader never folds a season whose fold is stored for its
+`flipwell.league.derived.caches`. A reader never folds a season whose fold is stored for its
 revision; a fold stored for an older revision is replaced, never read.
 """
 
@@ -22,10 +22,10 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
-from flipwell.league import caches
 from flipwell.league import models as m
 from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.adapters.season_facts import season_facts
+from flipwell.league.derived import caches
 from flipwell.rules import Ruleset, SeasonFacts, SeasonResult, fold_season
 
 

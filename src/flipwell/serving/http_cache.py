@@ -30,7 +30,7 @@ Words:
   long (a worker that died rendering). After a score, the board's viewers polling four
   workers at once then cost one render, not four, on cores the writes share.
 
-Where pages are kept and when they are dropped: `flipwell.league.caches`.
+Where pages are kept and when they are dropped: the table in `flipwell.serving`.
 
 A GET whose ``If-None-Match`` holds the tag is answered ``304 Not Modified`` after that one
 query. Every answer says ``Cache-Control: no-cache`` (keep it, but ask again each time) and
@@ -56,9 +56,10 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpRespons
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
 
-from flipwell.league import caches
-from flipwell.league.caches import build
+from flipwell.league.derived import caches
+from flipwell.league.derived.caches import build
 from flipwell.league.selectors import revisions
+from flipwell.serving import pages
 
 View = Callable[..., HttpResponseBase]
 LOOKUPS: dict[str, Callable[[Any], int | None]] = {
@@ -71,7 +72,7 @@ LOOKUPS: dict[str, Callable[[Any], int | None]] = {
 }
 MESSAGES_COOKIE = "messages"
 ANONYMOUS = "anon"
-QUARTER_HOUR_SECONDS = caches.SHARED_PAGE_SECONDS
+QUARTER_HOUR_SECONDS = pages.SHARED_PAGE_SECONDS
 SLUG_MAX = 60
 """The longest league slug (League.slug)."""
 
@@ -153,20 +154,20 @@ def _answer(
         return _tagged(HttpResponseNotModified(), tag, anonymous=anonymous)
     if not anonymous:
         return _rendered(request, tag, view, args, kwargs, anonymous=False)
-    page = caches.remembered_page(tag)
+    page = pages.remembered_page(tag)
     if page is None:
-        with caches.one_render(tag):  # the viewers who asked meanwhile wait, then share it
-            page = caches.remembered_page(tag) or caches.shared_page(tag)
-            claimed = page is None and caches.claim_render(tag)
+        with pages.one_render(tag):  # the viewers who asked meanwhile wait, then share it
+            page = pages.remembered_page(tag) or pages.shared_page(tag)
+            claimed = page is None and pages.claim_render(tag)
             if page is None and not claimed:
-                page = caches.rendered_elsewhere(tag)  # another worker renders it: wait
+                page = pages.rendered_elsewhere(tag)  # another worker renders it: wait
             if page is None:
                 try:
                     return _rendered(request, tag, view, args, kwargs, anonymous=True)
                 finally:
                     if claimed:
-                        caches.release_claim(tag)
-            caches.remember_page(tag, page, share=False)
+                        pages.release_claim(tag)
+            pages.remember_page(tag, page, share=False)
     response = HttpResponse(page.content, status=page.status, content_type=page.content_type)
     return _tagged(response, tag, anonymous=True)
 
@@ -185,7 +186,7 @@ def _rendered(
     if response.status_code != 200:
         return response
     if anonymous and isinstance(response, HttpResponse) and _rememberable(request, response):
-        caches.remember_page(tag, caches.Page(200, response.content, response["Content-Type"]))
+        pages.remember_page(tag, pages.Page(200, response.content, response["Content-Type"]))
     return _tagged(response, tag, anonymous=anonymous)
 
 

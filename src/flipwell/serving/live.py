@@ -62,7 +62,7 @@ from typing import Any
 
 from flipwell.env import env_int
 
-logger = logging.getLogger("flipwell.live")
+logger = logging.getLogger("flipwell.serving.live")
 
 POLL_SECONDS = 0.25
 """How often a hub reads its leagues' revisions: a change reaches the pages within this."""
@@ -73,9 +73,9 @@ LONG_RETRY_MS = 2000
 """``retry:`` of a handed-off stream: how long a client waits to reconnect after it ends."""
 SHORT_RETRY_MS = 10000
 """``retry:`` of a head that is the whole answer (no hub): the client's polling interval."""
-STREAM_KEY = "flipwell.live.stream"
+STREAM_KEY = "flipwell.serving.live.stream"
 """The environ key the view sets for `hand_off`: the `Opened` stream of its answer."""
-CAN_HAND_OFF_KEY = "flipwell.live.can_hand_off"
+CAN_HAND_OFF_KEY = "flipwell.serving.live.can_hand_off"
 """The environ key `hand_off` sets for the view when it can take the stream over."""
 MAX_STREAMS = env_int("FLIPWELL_LIVE_STREAMS", 2000, minimum=0)
 """The most streams one process holds; a viewer past it gets a head only (and polls)."""

@@ -1,0 +1,78 @@
+"""Serving: how a request is answered beyond its view, and what is kept to answer the next.
+
+Words:
+- *conditional request* (`http_cache`): a GET answered ``304 Not Modified`` after one query
+  when the page's entity tag (the code's build, the league's revision, the quarter hour, the
+  variant, the site and the path) is the one the client holds; an anonymous page is served
+  again from memory without running its view.
+- *page memo*, *shared pages*, *render claim* (`pages`): where those pages are kept.
+- *live stream* (`live`): a league's revision pushed to its TV, board and score sheets
+  (Server-Sent Events), by one hub thread per process.
+- *health* (`health`): ``/healthz``, whether this server can serve flipwell.
+
+These sit above both front ends (the web views and the API's operations use them), like the
+settings and the URL configuration: they import the league, never a front end.
+
+Every cache the servers keep, with the web's and the API's process constants, is in this
+table (the derived data is in `flipwell.league.derived`'s; tests/test_caches_listed.py holds
+both): what it holds, its key, when an entry is dropped, who reads it. "Once per process" is
+a function's ``functools.cache`` or a module's flag: set on first use, kept until the process
+ends.
+
++-----------------------------+------------------+-----------------+-----------------+-------------+
+| cache                       | holds            | key             | dropped         | read by     |
++=============================+==================+=================+=================+=============+
+| pages._pages (page memo)    | an anonymous     | its entity tag  | least recently  | http_cache  |
+|                             | page as          |                 | used past       |             |
+|                             | rendered, in     |                 | PAGE_MEMO_SIZE; |             |
+|                             | this process     |                 | forget          |             |
++-----------------------------+------------------+-----------------+-----------------+-------------+
+| shared pages (Redis, with   | the same, for    | page:<tag>      | after a quarter | http_cache  |
+| SHARED_PAGES)               | every worker     |                 | hour            |             |
+|                             |                  |                 | (SHARED_PAGE_   |             |
+|                             |                  |                 | SECONDS)        |             |
++-----------------------------+------------------+-----------------+-----------------+-------------+
+| render claims (Redis)       | which worker     | rendering:<tag> | released after  | http_cache  |
+|                             | renders a page   |                 | the render, or  |             |
+|                             | now              |                 | after           |             |
+|                             |                  |                 | RENDER_CLAIM_   |             |
+|                             |                  |                 | SECONDS         |             |
++-----------------------------+------------------+-----------------+-----------------+-------------+
+| pages._rendering            | the lock of each | its entity tag  | when its render | one_render  |
+|                             | page being       |                 | ends and no     |             |
+|                             | rendered in this |                 | thread waits    |             |
+|                             | process          |                 |                 |             |
++-----------------------------+------------------+-----------------+-----------------+-------------+
+| live._hubs                  | this process's   | process id (a   | never           | live.hub    |
+|                             | hub of live      | fork makes its  |                 | (hand_off,  |
+|                             | streams          | own)            |                 | the         |
+|                             |                  |                 |                 | stream's    |
+|                             |                  |                 |                 | view)       |
++-----------------------------+------------------+-----------------+-----------------+-------------+
+| health._migrations_applied  | whether every    | none (once per  | never: new      | health      |
+|                             | migration was    | process)        | migrations come |             |
+|                             | once found       |                 | with new code,  |             |
+|                             | applied          |                 | a new process   |             |
++-----------------------------+------------------+-----------------+-----------------+-------------+
+| service_worker._script      | the score        | none (once per  | never           | its view    |
+|                             | sheet's service  | process)        |                 |             |
+|                             | worker script    |                 |                 |             |
++-----------------------------+------------------+-----------------+-----------------+-------------+
+| time_zones.geographic_zones | this machine's   | none (once per  | never           | the time    |
+|                             | geographic time  | process)        |                 | zone fields |
+|                             | zones            |                 |                 |             |
++-----------------------------+------------------+-----------------+-----------------+-------------+
+| refusal_codes.modules       | the league app's | none (once per  | never           | codes_of    |
+|                             | and the API's    | process)        |                 |             |
+|                             | modules, parsed  |                 |                 |             |
++-----------------------------+------------------+-----------------+-----------------+-------------+
+| refusal_codes.codes_of      | the refusal      | (module,        | never           | the OpenAPI |
+|                             | codes a function | function)       |                 | document    |
+|                             | can answer       |                 |                 |             |
++-----------------------------+------------------+-----------------+-----------------+-------------+
+
+An entry of the page memo or the shared pages is never invalidated: a write gives its league
+a new revision, and so its pages new tags. `flipwell.league.derived.caches.forget` empties the
+page memo (tests; a restore in a running process). The shared cache holds nothing needed for
+correctness: when it fails, the page is rendered.
+"""
