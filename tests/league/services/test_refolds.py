@@ -16,7 +16,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from flipwell.league import models as m
-from flipwell.league.services import attach_photo, record_turn_ruling
+from flipwell.league.services import (
+    attach_photo,
+    declare_machine_unplayable,
+    record_turn_ruling,
+)
 from flipwell.league.services.scores.confirmation import confirm_scores
 from flipwell.league.services.scores.entry import submit_scores
 from tests import photo_files as pf
@@ -75,6 +79,19 @@ def test_a_photo_does_not_refold(night):
 
     assert (_folds(queries), _revision(night)) == (0, before)
     assert m.ScorePhoto.objects.filter(game=night.game).count() == 1
+
+
+def test_a_machine_declared_unplayable_does_not_refold(night):
+    before = _revision(night)
+    league_before = m.League.objects.get(pk=night.season.league_id).revision
+
+    with CaptureQueriesContext(connection) as queries:
+        declare_machine_unplayable(
+            meet=night.meet, machine=night.game.machine, reason="Flipper dead", actor=night.user
+        )
+
+    assert (_folds(queries), _revision(night)) == (0, before)
+    assert m.League.objects.get(pk=night.season.league_id).revision != league_before
 
 
 def test_a_confirmed_score_refolds_once(night):
