@@ -24,7 +24,7 @@ from flipwell.league.services import (
 from flipwell.league.services.scores.confirmation import confirm_scores
 from flipwell.league.services.scores.entry import submit_scores
 from tests import photo_files as pf
-from tests.league.league_night import Night, build_night, game, start
+from tests.league.league_night import Night, game
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("media_root")]
 
@@ -39,27 +39,25 @@ def _folds(queries: CaptureQueriesContext) -> int:
     )
 
 
-@pytest.fixture
-def night() -> Night:
-    night = build_night(players=4, machines=4)
-    night.meet = start(night)
-    night.game = game(night.meet, 1, 1)
-    night.group = [row.player for row in night.game.group.members.order_by("position")]
-    return night
+def _first_game(meet: m.Meet) -> tuple[m.Game, list[m.Player]]:
+    """Group 1's first game at `meet` and its players in group order."""
+    first = game(meet, 1, 1)
+    return first, [row.player for row in first.group.members.order_by("position")]
 
 
 def _revision(night: Night) -> int:
     return m.Season.objects.get(pk=night.season.pk).revision
 
 
-def test_a_turn_ruling_does_not_refold(night):
+def test_a_turn_ruling_does_not_refold(night, meet):
+    first, players = _first_game(meet)
     before = _revision(night)
 
     with CaptureQueriesContext(connection) as queries:
         record_turn_ruling(
             kind="slow_play_warning",
-            game=night.game,
-            player=night.group[1],
+            game=first,
+            player=players[1],
             reason="Waited two minutes at the plunger",
             actor=night.user,
         )
@@ -68,41 +66,42 @@ def test_a_turn_ruling_does_not_refold(night):
     assert m.Ruling.objects.filter(kind="slow_play_warning").count() == 1
 
 
-def test_a_photo_does_not_refold(night):
+def test_a_photo_does_not_refold(night, meet):
+    first, players = _first_game(meet)
     before = _revision(night)
     sent = pf.jpeg_with_location()
 
     with CaptureQueriesContext(connection) as queries:
-        attach_photo(
-            game=night.game, photo=io.BytesIO(sent), size=len(sent), uploaded_by=night.group[0]
-        )
+        attach_photo(game=first, photo=io.BytesIO(sent), size=len(sent), uploaded_by=players[0])
 
     assert (_folds(queries), _revision(night)) == (0, before)
-    assert m.ScorePhoto.objects.filter(game=night.game).count() == 1
+    assert m.ScorePhoto.objects.filter(game=first).count() == 1
 
 
-def test_a_machine_declared_unplayable_does_not_refold(night):
+def test_a_machine_declared_unplayable_does_not_refold(night, meet):
+    first, _ = _first_game(meet)
     before = _revision(night)
     league_before = m.League.objects.get(pk=night.season.league_id).revision
 
     with CaptureQueriesContext(connection) as queries:
         declare_machine_unplayable(
-            meet=night.meet, machine=night.game.machine, reason="Flipper dead", actor=night.user
+            meet=meet, machine=first.machine, reason="Flipper dead", actor=night.user
         )
 
     assert (_folds(queries), _revision(night)) == (0, before)
     assert m.League.objects.get(pk=night.season.league_id).revision != league_before
 
 
-def test_a_confirmed_score_refolds_once(night):
-    scores = {player: 1000 * (i + 1) for i, player in enumerate(night.group)}
+def test_a_confirmed_score_refolds_once(night, meet):
+    first, players = _first_game(meet)
+    scores = {player: 1000 * (i + 1) for i, player in enumerate(players)}
     entered = submit_scores(
-        game=night.game, scores=scores, entered_by=night.group[0], idempotency_key="fold-count"
+        game=first, scores=scores, entered_by=players[0], idempotency_key="fold-count"
     )
     before = _revision(night)
 
     with CaptureQueriesContext(connection) as queries:
-        confirm_scores(submission=entered.submission, confirmed_by=night.group[1])
+        confirm_scores(submission=entered.submission, confirmed_by=players[1])
 
     assert _folds(queries) == 1
     assert _revision(night) != before
