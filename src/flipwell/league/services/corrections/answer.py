@@ -22,23 +22,10 @@ from flipwell.league import models as m
 from flipwell.league.adapters.keys import player_key
 from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.services._edge import (
-    group_player_ids,
-    locked_game,
-    rules_edge,
-)
-from flipwell.league.services._protocol import (
-    Actor,
-    Write,
-    league_write,
-)
+from flipwell.league.services._edge import group_player_ids, locked_game, rules_edge
+from flipwell.league.services._protocol import Actor, Write, league_write
 from flipwell.league.services.corrections.proposal import claims_of, quorum_of
-from flipwell.rules import (
-    CorrectionOutcome,
-    CorrectionResponse,
-    LoOverride,
-    decide_correction,
-)
+from flipwell.rules import CorrectionOutcome, CorrectionResponse, LoOverride, decide_correction
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

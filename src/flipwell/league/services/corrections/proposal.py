@@ -24,22 +24,11 @@ from flipwell.league.adapters.keys import player_key
 from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.adapters.season_facts import counted_tie_orders
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.services._edge import (
-    rules_edge,
-)
-from flipwell.league.services.scores.sheet_points import (
-    game_points_of,
-)
-from flipwell.rules import (
-    CorrectionRequest as ClaimedError,
-)
-from flipwell.rules import (
-    LoOverride,
-    decide_correction,
-)
-from flipwell.rules.corrections import (
-    correction_quorum,
-)
+from flipwell.league.services._edge import rules_edge
+from flipwell.league.services.scores.sheet_points import game_points_of
+from flipwell.rules import CorrectionRequest as ClaimedError
+from flipwell.rules import LoOverride, decide_correction
+from flipwell.rules.corrections import correction_quorum
 
 
 @dataclass(frozen=True)

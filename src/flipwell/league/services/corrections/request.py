@@ -31,21 +31,11 @@ from flipwell.league.services._edge import (
     require_member,
     require_reason,
 )
-from flipwell.league.services._protocol import (
-    Actor,
-    Write,
-    league_write,
-    official_write,
-    savepoint,
-)
+from flipwell.league.services._protocol import Actor, Write, league_write, official_write, savepoint
 from flipwell.league.services.corrections.answer import record_answer
 from flipwell.league.services.corrections.proposal import Asked, Proposal, propose
-from flipwell.league.services.scores.sheet_points import (
-    store_sheet,
-)
-from flipwell.rules import (
-    LoOverride,
-)
+from flipwell.league.services.scores.sheet_points import store_sheet
+from flipwell.rules import LoOverride
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

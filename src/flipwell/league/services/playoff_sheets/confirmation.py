@@ -18,13 +18,9 @@ from flipwell.league import models as m
 from flipwell.league.adapters.keys import player_key
 from flipwell.league.refusals import ConflictError
 from flipwell.league.selectors.playoffs.facts import DivisionFacts
-from flipwell.league.services._edge import (
-    rules_edge,
-)
+from flipwell.league.services._edge import rules_edge
 from flipwell.league.services._protocol import savepoint
-from flipwell.league.services.playoff_matches.match_facts import (
-    check_record,
-)
+from flipwell.league.services.playoff_matches.match_facts import check_record
 from flipwell.league.services.playoff_sheets.match_sheet import (
     TIEBREAKER,
     added,
@@ -37,10 +33,7 @@ from flipwell.league.services.playoff_sheets.match_sheet import (
     sheet_lines,
     sheet_write,
 )
-from flipwell.rules import (
-    PlayoffGame,
-    check_sheet_confirmer,
-)
+from flipwell.rules import PlayoffGame, check_sheet_confirmer
 
 
 def confirm_playoff_scores(*, sheet: m.PlayoffSheet, confirmed_by: m.Player) -> m.PlayoffSheet:

@@ -23,12 +23,7 @@ from flipwell.league import models as m
 from flipwell.league.adapters.keys import player_key
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.playoffs.facts import DivisionFacts
-from flipwell.league.services._edge import (
-    PlayerRef,
-    league_changed,
-    ref_id,
-    rules_edge,
-)
+from flipwell.league.services._edge import PlayerRef, league_changed, ref_id, rules_edge
 from flipwell.league.services._protocol import Write, savepoint
 from flipwell.league.services.playoff_matches.match_facts import (
     check_record,

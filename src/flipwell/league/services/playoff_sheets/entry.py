@@ -18,11 +18,7 @@ from collections.abc import Mapping, Sequence
 
 from flipwell.league import models as m
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.services._edge import (
-    PlayerRef,
-    league_changed,
-    ref_id,
-)
+from flipwell.league.services._edge import PlayerRef, league_changed, ref_id
 from flipwell.league.services.playoff_matches.match_facts import (
     check_record,
     match_facts,

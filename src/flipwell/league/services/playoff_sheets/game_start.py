@@ -9,18 +9,11 @@ from __future__ import annotations
 
 from flipwell.league import models as m
 from flipwell.league.adapters.keys import player_key
-from flipwell.league.services._edge import (
-    league_changed,
-    rules_edge,
-)
+from flipwell.league.services._edge import league_changed, rules_edge
 from flipwell.league.services.playoff_matches.games import start_game
-from flipwell.league.services.playoff_matches.match_facts import (
-    match_facts,
-)
+from flipwell.league.services.playoff_matches.match_facts import match_facts
 from flipwell.league.services.playoff_sheets.match_sheet import require_present, sheet_write
-from flipwell.rules import (
-    check_machine_picker,
-)
+from flipwell.rules import check_machine_picker
 
 
 def start_playoff_game_on_sheet(

@@ -29,19 +29,11 @@ from flipwell.league.adapters.game_facts import playoff_game
 from flipwell.league.adapters.keys import player_key
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.playoffs.facts import DivisionFacts, PlayoffFacts, match_id
-from flipwell.league.services._edge import (
-    league_changed,
-)
+from flipwell.league.services._edge import league_changed
 from flipwell.league.services._playoff_night import drawn_machine
 from flipwell.league.services._protocol import Actor, Write, league_write
-from flipwell.league.services.playoff_matches.match_facts import (
-    match_facts,
-)
-from flipwell.rules import (
-    PlayoffGame,
-    PlayoffMatchRecord,
-    PlayoffMatchState,
-)
+from flipwell.league.services.playoff_matches.match_facts import match_facts
+from flipwell.rules import PlayoffGame, PlayoffMatchRecord, PlayoffMatchState
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -19,18 +19,10 @@ from django.db import IntegrityError
 from django.utils import timezone
 
 from flipwell.league import models as m
-from flipwell.league.adapters.game_facts import (
-    absent_at,
-    match_absences,
-    sheet_facts,
-)
+from flipwell.league.adapters.game_facts import absent_at, match_absences, sheet_facts
 from flipwell.league.adapters.keys import player_key
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.services._edge import (
-    group_player_ids,
-    open_meet,
-    require_member,
-)
+from flipwell.league.services._edge import group_player_ids, open_meet, require_member
 from flipwell.league.services._protocol import Actor, league_write, savepoint
 from flipwell.league.services.scores.sheet_checks import (
     check_forfeits,
@@ -40,9 +32,7 @@ from flipwell.league.services.scores.sheet_checks import (
     version_among,
     versions_of,
 )
-from flipwell.rules import (
-    who_may_confirm,
-)
+from flipwell.rules import who_may_confirm
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -24,10 +24,7 @@ from typing import TYPE_CHECKING
 from django.db import IntegrityError
 
 from flipwell.league import models as m
-from flipwell.league.adapters.game_facts import (
-    absent_at,
-    match_absences,
-)
+from flipwell.league.adapters.game_facts import absent_at, match_absences
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.services._edge import (
     PlayerRef,

@@ -18,19 +18,11 @@ from collections.abc import Mapping, Sequence
 from typing import NoReturn
 
 from flipwell.league import models as m
-from flipwell.league.adapters.game_facts import (
-    absent_at,
-    match_absences,
-)
+from flipwell.league.adapters.game_facts import absent_at, match_absences
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.services._edge import (
-    MeetHold,
-    hold_meet,
-)
+from flipwell.league.services._edge import MeetHold, hold_meet
 from flipwell.league.services._protocol import Write
-from flipwell.league.services._season_forfeit import (
-    refuse_if_season_forfeited,
-)
+from flipwell.league.services._season_forfeit import refuse_if_season_forfeited
 
 
 def game_held_for_scores(game_id: int) -> m.Game:

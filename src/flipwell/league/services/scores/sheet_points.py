@@ -19,20 +19,12 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from flipwell.league import models as m
-from flipwell.league.adapters.game_facts import (
-    sheet_facts,
-    tie_order_facts,
-)
+from flipwell.league.adapters.game_facts import sheet_facts, tie_order_facts
 from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.results import season_fold
 from flipwell.league.selectors.scoresheet import lines_once_confirmed
-from flipwell.league.services._edge import (
-    group_player_ids,
-    rules_edge,
-)
-from flipwell.rules import (
-    score_game,
-)
+from flipwell.league.services._edge import group_player_ids, rules_edge
+from flipwell.rules import score_game
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
