@@ -6,8 +6,6 @@ Words:
 - *checked modules*: every module under ``src/flipwell`` but the exempt ones (`EXEMPT_FOLDERS`,
   `EXEMPT`): the migrations (Django writes them) and the demo league's data. A long function
   is a few named steps (parse, build facts, ask the rules, persist, finish) written as one.
-- *split by another change*: `SPLIT_BY_ANOTHER_CHANGE`, functions over the limit today that a
-  change made in parallel splits; each entry goes once that change is merged.
 """
 
 from __future__ import annotations
@@ -30,15 +28,6 @@ FOLDERS = (
     "api/endpoints",
 )
 """Folders that must hold functions (a renamed folder would silently check nothing)."""
-
-# Over the limit today and split by a change made in parallel with this one (issue 35: the
-# API). The merger empties this list; an entry no longer over the limit fails
-# `test_split_by_another_change_is_still_over_the_limit`.
-SPLIT_BY_ANOTHER_CHANGE: frozenset[tuple[str, str]] = frozenset(
-    {
-        ("api/errors.py", "install_error_handlers"),
-    }
-)
 
 
 def long_functions(source: str, *, limit: int = LIMIT) -> list[tuple[str, int]]:
@@ -74,15 +63,8 @@ def test_no_function_over_60_lines() -> None:
     too_long = [
         f"src/flipwell/{module}: {name} has {length} lines"
         for module, name, length in _long_functions_by_module()
-        if (module, name) not in SPLIT_BY_ANOTHER_CHANGE
     ]
     assert too_long == [], f"functions over {LIMIT} lines (split them into steps): {too_long}"
-
-
-def test_split_by_another_change_is_still_over_the_limit() -> None:
-    still = {(module, name) for module, name, _ in _long_functions_by_module()}
-    stale = sorted(SPLIT_BY_ANOTHER_CHANGE - still)
-    assert stale == [], f"split already: remove from SPLIT_BY_ANOTHER_CHANGE: {stale}"
 
 
 def test_the_exempt_modules_exist_and_are_left_out() -> None:

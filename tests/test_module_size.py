@@ -5,8 +5,6 @@ Words:
   included).
 - *exempt*: `EXEMPT`, what is data rather than code: the migrations (Django writes them) and
   the demo league's data (`flipwell.league.exchange.demo`).
-- *split by another change*: `SPLIT_BY_ANOTHER_CHANGE`, modules over the limit today that a
-  change made in parallel splits; each entry goes once that change is merged.
 """
 
 from __future__ import annotations
@@ -21,17 +19,6 @@ EXEMPT_FOLDERS = ("migrations",)
 """Folders (at any depth under src/flipwell) whose modules are not measured."""
 EXEMPT = ("league/exchange/demo.py",)
 """Modules (under src/flipwell) that are not measured: data, not code."""
-
-# Over the limit today and split by changes made in parallel with this one (issue 35: the
-# services, the API and the phone's score sheet views). The merger empties this list; an entry
-# that is no longer over the limit fails `test_split_by_another_change_is_still_over_the_limit`.
-SPLIT_BY_ANOTHER_CHANGE: frozenset[str] = frozenset(
-    {
-        "league/services/corrections.py",
-        "league/services/playoff_sheets.py",
-        "league/services/scores.py",
-    }
-)
 
 HOW_TO_SPLIT = (
     "split it by use case: a package per concern and a module per use case (as Zulip's "
@@ -65,17 +52,7 @@ def too_long(modules: list[Path], *, limit: int = LIMIT) -> list[str]:
 
 
 def test_no_module_over_500_lines() -> None:
-    modules = [m for m in measured_modules() if m.as_posix() not in SPLIT_BY_ANOTHER_CHANGE]
-    assert too_long(modules) == []
-
-
-def test_split_by_another_change_is_still_over_the_limit() -> None:
-    stale = sorted(
-        name
-        for name in SPLIT_BY_ANOTHER_CHANGE
-        if not (SRC / name).exists() or line_count(SRC / name) <= LIMIT
-    )
-    assert stale == [], f"split already: remove from SPLIT_BY_ANOTHER_CHANGE: {stale}"
+    assert too_long(measured_modules()) == []
 
 
 def test_the_exempt_modules_exist() -> None:

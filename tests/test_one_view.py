@@ -248,4 +248,4 @@ def test_checker_lets_the_view_and_the_services_read_sheets():
     source = "def f(game):\n    return m.ScoreLine.objects.filter(game=game)\n"
 
     assert sheet_readers("flipwell.league.selectors.meet_board", _parsed(source)) == []
-    assert sheet_readers("flipwell.league.services.scores", _parsed(source)) == []
+    assert sheet_readers("flipwell.league.services.scores.entry", _parsed(source)) == []

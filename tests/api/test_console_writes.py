@@ -25,12 +25,10 @@ from flipwell.league.services.match_absences import record_match_absence
 from flipwell.league.services.meets.announcements import announce_absence, announce_lateness
 from flipwell.league.services.meets.schedule import schedule_meet
 from flipwell.league.services.player_links import issue_player_link
-from flipwell.league.services.playoff_sheets import (
-    confirm_playoff_scores,
-    request_playoff_correction,
-    start_playoff_game_on_sheet,
-    submit_playoff_scores,
-)
+from flipwell.league.services.playoff_sheets.confirmation import confirm_playoff_scores
+from flipwell.league.services.playoff_sheets.corrections import request_playoff_correction
+from flipwell.league.services.playoff_sheets.entry import submit_playoff_scores
+from flipwell.league.services.playoff_sheets.game_start import start_playoff_game_on_sheet
 from tests import factories as f
 from tests.api.conftest import bearer, token
 from tests.league.league_night import Night, game, group, start

@@ -18,7 +18,7 @@ from flipwell.api.api import api
 from flipwell.league import models as m
 from flipwell.league.player_link_tokens import token_for
 from flipwell.league.selectors.meet_board.board import meet_board
-from flipwell.league.services.corrections import request_correction
+from flipwell.league.services.corrections.request import request_correction
 from flipwell.league.services.identity import merge_players
 from flipwell.league.services.invitations import invite_official
 from flipwell.league.services.ledger import record_ledger_entry

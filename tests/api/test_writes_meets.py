@@ -8,7 +8,7 @@ import pytest
 
 from flipwell.league import models as m
 from flipwell.league.selectors.meet_board.board import meet_board
-from flipwell.league.services.corrections import request_correction
+from flipwell.league.services.corrections.request import request_correction
 from tests import factories as f
 from tests.api.conftest import post, token
 from tests.league.league_night import DATE, free_machine, game, play

@@ -11,7 +11,7 @@ import pytest
 
 from flipwell.league import models as m
 from flipwell.league.models import ApiToken
-from flipwell.league.services.corrections import request_correction
+from flipwell.league.services.corrections.request import request_correction
 from flipwell.league.services.ledger import record_ledger_entry
 from flipwell.league.services.meets.close import close_meet
 from flipwell.league.services.setup.officials import remove_official

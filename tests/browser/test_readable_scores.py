@@ -23,7 +23,7 @@ from flipwell.league import models as m
 from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague
 from flipwell.league.models.results import new_revision
 from flipwell.league.selectors.playoffs.bracket import playoff_bracket
-from flipwell.league.services.corrections import request_correction
+from flipwell.league.services.corrections.request import request_correction
 from flipwell.web.scoresheet_tokens import match_sheet_path
 from tests.browser.conftest import BILLIONS, ErrorGuard, NewContext
 from tests.browser.helpers import DESKTOP, OVERFLOWS, PHONE, log_in, screenshot, sheet_path

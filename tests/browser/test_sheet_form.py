@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from flipwell.league import models as m
-from flipwell.league.services.corrections import request_correction
+from flipwell.league.services.corrections.request import request_correction
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import screenshot, sheet_path, visit
 from tests.browser.night import ENTER

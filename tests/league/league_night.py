@@ -12,7 +12,8 @@ from flipwell.league import models as m
 from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.services.meet_machines.next_machine import choose_next_machine
 from flipwell.league.services.meets.start import start_meet
-from flipwell.league.services.scores import confirm_scores, submit_scores
+from flipwell.league.services.scores.confirmation import confirm_scores
+from flipwell.league.services.scores.entry import submit_scores
 from tests import factories as f
 
 DATE = datetime.date(2026, 1, 6)

@@ -10,7 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from flipwell.league import models as m
 from flipwell.league.adapters.rulesets import ruleset_for
 from flipwell.league.adapters.season_facts import season_facts
-from flipwell.league.services.corrections import request_correction, respond_to_correction
+from flipwell.league.services.corrections.answer import respond_to_correction
+from flipwell.league.services.corrections.request import request_correction
 from flipwell.league.services.season_files import import_season_file
 from flipwell.rules import FWPL_V1, AppliedCorrection, RuleError, ruleset_from_overrides
 from flipwell.rules.ruleset import InterferenceDefaults

@@ -14,7 +14,8 @@ from flipwell.league.services.malfunctions.compensatory import (
     request_compensatory_game,
 )
 from flipwell.league.services.malfunctions.report import report_malfunction
-from flipwell.league.services.scores import confirm_scores, submit_scores
+from flipwell.league.services.scores.confirmation import confirm_scores
+from flipwell.league.services.scores.entry import submit_scores
 from flipwell.web.scoresheet_tokens import scoresheet_path
 from tests.league.league_night import build_night, game, start
 

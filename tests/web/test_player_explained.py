@@ -6,7 +6,8 @@ import html
 
 import pytest
 
-from flipwell.league.services.corrections import request_correction, respond_to_correction
+from flipwell.league.services.corrections.answer import respond_to_correction
+from flipwell.league.services.corrections.request import request_correction
 from tests.league import league_night as night_
 
 pytestmark = pytest.mark.django_db

@@ -46,6 +46,7 @@ import json
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -116,94 +117,123 @@ def not_authenticated() -> JsonResponse:
 
 
 def install_error_handlers(api: NinjaAPI) -> None:
-    """Answer every refusal in the error shape (see the module docstring)."""
-
-    def respond(request: HttpRequest, status: int, body: dict[str, Any]) -> HttpResponse:
-        return api.create_response(request, body, status=status)
-
-    def on_refusal(request: HttpRequest, exc: Refusal) -> HttpResponse:
-        return respond(request, exc.status, _from_django(exc, code=exc.refusal, request=request))
-
-    def on_invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
-        return respond(request, 422, _from_django(exc, code="invalid", request=request))
-
-    def on_csv(request: HttpRequest, exc: PlayersCsvError) -> HttpResponse:
-        where = f"line {exc.line}" if exc.column is None else f"line {exc.line}, {exc.column}"
-        body = error_body(
-            "invalid_csv",
-            f"The file has a bad row; nothing was imported: {exc}.",
-            {where: [exc.message]},
-        )
-        return respond(request, 422, body)
-
-    def on_forbidden(request: HttpRequest, exc: PermissionDenied) -> HttpResponse:
-        message = str(exc) or "You may not do this."
-        return respond(request, 403, error_body("forbidden", message))
-
-    def on_not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
-        message = str(exc) or "Not found."
-        return respond(request, 404, error_body("not_found", message))
-
-    def on_schema(request: HttpRequest, exc: NinjaValidationError) -> HttpResponse:
-        fields: dict[str, list[str]] = {}
-        allowed: dict[str, list[str]] = {}  # a union of literals: one message for the field
-        body = _sent_body(request)
-        for problem in exc.errors:
-            field = _field_name(problem.get("loc", ()), body)
-            expected = (problem.get("ctx") or {}).get("expected")
-            if problem.get("type") == "literal_error" and expected:
-                allowed.setdefault(field, []).append(str(expected))
-            else:
-                fields.setdefault(field, []).append(_schema_message(problem))
-        for field, choices in allowed.items():
-            fields.setdefault(field, []).append(f"must be {' or '.join(choices)}")
-        if any(problem.get("type") == "json_invalid" for problem in exc.errors):
-            return respond(request, 400, error_body("malformed", "The body is not JSON.", fields))
-        return respond(
-            request, 422, error_body("invalid_input", "Some input is not valid.", fields)
-        )
-
-    def on_http(request: HttpRequest, exc: HttpError) -> HttpResponse:
-        if isinstance(exc.__cause__, UnsupportedMediaTypeError):  # ninja wraps the parser's error
-            body = error_body("unsupported_media_type", str(exc.__cause__))
-            return respond(request, 415, body)
-        if isinstance(exc, AuthenticationError) or exc.status_code == 401:
-            answer = respond(request, 401, error_body("not_authenticated", NOT_AUTHENTICATED))
-            answer["WWW-Authenticate"] = BEARER_CHALLENGE
-            return answer
-        status = exc.status_code if exc.status_code in ERROR_STATUSES else 400
-        return respond(request, status, error_body(_CODES.get(status, "malformed"), str(exc)))
-
-    def on_too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        message = f"The request body is too large: at most {limit} bytes."
-        return respond(request, 413, error_body("too_large", message))
-
-    def on_crash(request: HttpRequest, exc: Exception) -> HttpResponse:
-        logger.error(
-            "Internal Server Error: %s",
-            request.path,
-            exc_info=exc,
-            extra={"status_code": 500, "request": request},
-        )
-        message = "flipwell failed on this request; the error is logged for its administrator."
-        return respond(request, 500, error_body("server_error", message))
-
-    _register(api, Refusal, on_refusal)
-    _register(api, ValidationError, on_invalid)
-    _register(api, PlayersCsvError, on_csv)
-    _register(api, PermissionDenied, on_forbidden)
-    _register(api, Http404, on_not_found)
-    _register(api, NinjaValidationError, on_schema)
-    _register(api, HttpError, on_http)
-    _register(api, RequestDataTooBig, on_too_big)
-    _register(api, Exception, on_crash)
+    """Answer every refusal in the error shape (see the module docstring): one handler per
+    kind of error (`_HANDLERS`), each a named step below."""
+    for error, handler in _HANDLERS:
+        _register(api, error, partial(handler, api))
 
 
 def _register(
     api: NinjaAPI, error: type[Exception], handler: Callable[[HttpRequest, Any], HttpResponse]
 ) -> None:
     api.add_exception_handler(error, handler)
+
+
+def _respond(
+    api: NinjaAPI, request: HttpRequest, status: int, body: dict[str, Any]
+) -> HttpResponse:
+    return api.create_response(request, body, status=status)
+
+
+def _on_refusal(api: NinjaAPI, request: HttpRequest, exc: Refusal) -> HttpResponse:
+    """A service's refusal: its code and status (422, or 409 for a `ConflictError`)."""
+    body = _from_django(exc, code=exc.refusal, request=request)
+    return _respond(api, request, exc.status, body)
+
+
+def _on_invalid(api: NinjaAPI, request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    """A value a model's validators refuse: 422 ``invalid``."""
+    return _respond(api, request, 422, _from_django(exc, code="invalid", request=request))
+
+
+def _on_csv(api: NinjaAPI, request: HttpRequest, exc: PlayersCsvError) -> HttpResponse:
+    """A bad row of an uploaded CSV: 422 ``invalid_csv``, naming its line (and column)."""
+    where = f"line {exc.line}" if exc.column is None else f"line {exc.line}, {exc.column}"
+    body = error_body(
+        "invalid_csv",
+        f"The file has a bad row; nothing was imported: {exc}.",
+        {where: [exc.message]},
+    )
+    return _respond(api, request, 422, body)
+
+
+def _on_forbidden(api: NinjaAPI, request: HttpRequest, exc: PermissionDenied) -> HttpResponse:
+    message = str(exc) or "You may not do this."
+    return _respond(api, request, 403, error_body("forbidden", message))
+
+
+def _on_not_found(api: NinjaAPI, request: HttpRequest, exc: Http404) -> HttpResponse:
+    message = str(exc) or "Not found."
+    return _respond(api, request, 404, error_body("not_found", message))
+
+
+def _on_schema(api: NinjaAPI, request: HttpRequest, exc: NinjaValidationError) -> HttpResponse:
+    """Input that does not fit the schema: 422 ``invalid_input`` with a message per field
+    sent (a union of literals: one message naming the choices), 400 for a body not JSON."""
+    fields: dict[str, list[str]] = {}
+    allowed: dict[str, list[str]] = {}  # a union of literals: one message for the field
+    body = _sent_body(request)
+    for problem in exc.errors:
+        field = _field_name(problem.get("loc", ()), body)
+        expected = (problem.get("ctx") or {}).get("expected")
+        if problem.get("type") == "literal_error" and expected:
+            allowed.setdefault(field, []).append(str(expected))
+        else:
+            fields.setdefault(field, []).append(_schema_message(problem))
+    for field, choices in allowed.items():
+        fields.setdefault(field, []).append(f"must be {' or '.join(choices)}")
+    if any(problem.get("type") == "json_invalid" for problem in exc.errors):
+        return _respond(api, request, 400, error_body("malformed", "The body is not JSON.", fields))
+    return _respond(
+        api, request, 422, error_body("invalid_input", "Some input is not valid.", fields)
+    )
+
+
+def _on_http(api: NinjaAPI, request: HttpRequest, exc: HttpError) -> HttpResponse:
+    """ninja's own errors: a body not sent as JSON (415), no valid token (401, with its
+    challenge), or another status it raises."""
+    if isinstance(exc.__cause__, UnsupportedMediaTypeError):  # ninja wraps the parser's error
+        body = error_body("unsupported_media_type", str(exc.__cause__))
+        return _respond(api, request, 415, body)
+    if isinstance(exc, AuthenticationError) or exc.status_code == 401:
+        answer = _respond(api, request, 401, error_body("not_authenticated", NOT_AUTHENTICATED))
+        answer["WWW-Authenticate"] = BEARER_CHALLENGE
+        return answer
+    status = exc.status_code if exc.status_code in ERROR_STATUSES else 400
+    return _respond(api, request, status, error_body(_CODES.get(status, "malformed"), str(exc)))
+
+
+def _on_too_big(api: NinjaAPI, request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    message = f"The request body is too large: at most {limit} bytes."
+    return _respond(api, request, 413, error_body("too_large", message))
+
+
+def _on_crash(api: NinjaAPI, request: HttpRequest, exc: Exception) -> HttpResponse:
+    """Any other exception: logged on ``django.request``, answered 500 with no detail."""
+    logger.error(
+        "Internal Server Error: %s",
+        request.path,
+        exc_info=exc,
+        extra={"status_code": 500, "request": request},
+    )
+    message = "flipwell failed on this request; the error is logged for its administrator."
+    return _respond(api, request, 500, error_body("server_error", message))
+
+
+_HANDLERS: tuple[tuple[type[Exception], Callable[..., HttpResponse]], ...] = (
+    (Refusal, _on_refusal),
+    (ValidationError, _on_invalid),
+    (PlayersCsvError, _on_csv),
+    (PermissionDenied, _on_forbidden),
+    (Http404, _on_not_found),
+    (NinjaValidationError, _on_schema),
+    (HttpError, _on_http),
+    (RequestDataTooBig, _on_too_big),
+    (Exception, _on_crash),
+)
+"""The error kinds answered in the error shape and the step that answers each, in the order
+they are registered."""
 
 
 _CODES = {

@@ -5,7 +5,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from flipwell.league import models as m
 from flipwell.league.adapters.season_facts import season_facts
-from flipwell.league.services.corrections import request_correction, respond_to_correction
+from flipwell.league.services.corrections.answer import respond_to_correction
+from flipwell.league.services.corrections.request import request_correction
 from flipwell.league.services.meets.close import close_meet
 from flipwell.rules.season import fold_season
 from tests import factories as f

@@ -6,7 +6,8 @@ import pytest
 
 from flipwell.league import models as m
 from flipwell.league.adapters.season_facts import counted_tie_orders, season_facts
-from flipwell.league.services.corrections import request_correction, respond_to_correction
+from flipwell.league.services.corrections.answer import respond_to_correction
+from flipwell.league.services.corrections.request import request_correction
 from flipwell.league.services.season_files import import_season_file
 from flipwell.rules.season import fold_season
 from tests.golden import golden_data

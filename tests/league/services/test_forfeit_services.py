@@ -12,7 +12,7 @@ from flipwell.league.services.forfeits import (
     record_forfeit,
     record_late_join,
 )
-from flipwell.league.services.scores import submit_scores
+from flipwell.league.services.scores.entry import submit_scores
 from flipwell.rules.season import fold_season
 from tests import factories as f
 from tests.league.league_night import game

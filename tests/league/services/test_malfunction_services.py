@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from flipwell.league import models as m
 from flipwell.league.adapters.season_facts import season_facts
 from flipwell.league.selectors.machine_history import machine_histories
-from flipwell.league.services.corrections import request_correction
+from flipwell.league.services.corrections.request import request_correction
 from flipwell.league.services.forfeits import record_forfeit
 from flipwell.league.services.malfunctions.compensatory import (
     record_compensatory_game,

@@ -13,7 +13,8 @@ from flipwell.league.services import ConflictError
 from flipwell.league.services.forfeits import designate_forfeit_non_countable
 from flipwell.league.services.match_absences import record_match_absence, withdraw_match_absence
 from flipwell.league.services.meet_machines.next_machine import choose_next_machine
-from flipwell.league.services.scores import confirm_scores, submit_scores
+from flipwell.league.services.scores.confirmation import confirm_scores
+from flipwell.league.services.scores.entry import submit_scores
 from tests.league.league_night import build_night, free_machine, game, group, next_game, play, start
 
 pytestmark = pytest.mark.django_db

@@ -31,7 +31,8 @@ from flipwell.league.services._edge import (
     locked_game,
 )
 from flipwell.league.services.meet_machines.next_machine import choose_next_machine
-from flipwell.league.services.scores import confirm_scores, submit_scores
+from flipwell.league.services.scores.confirmation import confirm_scores
+from flipwell.league.services.scores.entry import submit_scores
 from tests.league import league_night as night_
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -14,7 +14,8 @@ from flipwell.league import models as m
 from flipwell.league.adapters.season_facts import season_facts
 from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.selectors.meet_times import scheduled_start
-from flipwell.league.services.corrections import request_correction, respond_to_correction
+from flipwell.league.services.corrections.answer import respond_to_correction
+from flipwell.league.services.corrections.request import request_correction
 from flipwell.league.services.forfeits import record_forfeit, record_late_join
 from flipwell.league.services.malfunctions.compensatory import record_compensatory_game
 from flipwell.league.services.malfunctions.report import report_malfunction

@@ -8,7 +8,9 @@ from django.core.exceptions import ValidationError
 from django.db import connection, connections
 
 from flipwell.league import models as m
-from flipwell.league.services.scores import ConflictError, confirm_scores, submit_scores
+from flipwell.league.refusals import ConflictError
+from flipwell.league.services.scores.confirmation import confirm_scores
+from flipwell.league.services.scores.entry import submit_scores
 from tests.league.league_night import build_night, game
 from tests.league.league_night import start as start_night
 

@@ -12,7 +12,8 @@ from flipwell.league.services.forfeits import record_forfeit
 from flipwell.league.services.meets.announcements import announce_absence
 from flipwell.league.services.meets.schedule import schedule_meet
 from flipwell.league.services.meets.start import start_meet
-from flipwell.league.services.scores import confirm_scores, submit_scores
+from flipwell.league.services.scores.confirmation import confirm_scores
+from flipwell.league.services.scores.entry import submit_scores
 from flipwell.league.services.season_files import import_season_file
 from flipwell.rules.season import fold_season
 from flipwell.seasonfile import season_from_dict

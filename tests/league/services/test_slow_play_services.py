@@ -33,6 +33,7 @@ def _written() -> tuple[int, int, int]:
 
 def test_slow_play_warning_records_who_when_and_why_about_the_player_in_the_game(first_game_night):
     season_revision = first_game_night.season.revision
+    league_revision = first_game_night.league.revision
     player = first_game_night.group[1]
 
     ruling = record_turn_ruling(
@@ -69,7 +70,9 @@ def test_slow_play_warning_records_who_when_and_why_about_the_player_in_the_game
         "rules": ["R7.5-a"],
     }
     first_game_night.season.refresh_from_db()
-    assert first_game_night.season.revision != season_revision  # the player's pages show it
+    first_game_night.league.refresh_from_db()
+    assert first_game_night.league.revision != league_revision  # the player's pages show it
+    assert first_game_night.season.revision == season_revision  # no number changed: no refold
 
 
 def test_slow_play_warning_takes_the_players_id_as_the_console_and_api_send_it(first_game_night):

@@ -2,7 +2,7 @@
 match claims other machine scores, every other present player agrees or disagrees.
 
 Each input schema's attribute names are the keyword names of the service it is passed to
-(`flipwell.league.services.playoff_sheets`), so an endpoint hands it over whole.
+(`flipwell.league.services.playoff_sheets.corrections`), so an endpoint hands it over whole.
 """
 
 from __future__ import annotations

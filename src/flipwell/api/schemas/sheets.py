@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from flipwell.api.queries import GameRead
     from flipwell.league import models as m
     from flipwell.league.selectors.meet_board.values import RankingLine
-    from flipwell.league.services.scores import SubmittedScores
+    from flipwell.league.services.scores.entry import SubmittedScores
 
 
 class ScoreOut(Schema):

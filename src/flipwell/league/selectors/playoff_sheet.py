@@ -1,8 +1,8 @@
 """A playoff match's score sheet as its players see it on their phones (§6.3-§6.5).
 
-Words (see `flipwell.league.services.playoff_sheets`): the *current* game is the game in play
-(or the tiebreaker game, once the match needs one); its *pending* entry is the latest version
-entered and not yet confirmed. *Running totals* are the PAPA points after each game
+Words (see `flipwell.league.services.playoff_sheets.match_sheet`): the *current* game is the
+game in play (or the tiebreaker game, once the match needs one); its *pending* entry is the
+latest version entered and not yet confirmed. *Running totals* are the PAPA points after each game
 (`flipwell.rules.playoff_sheet.running_totals`).
 """
 

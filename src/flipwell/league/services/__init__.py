@@ -29,8 +29,10 @@ meet_machines/         next_machine: choose_next_machine, official_chooses_next_
 machine_care           report_machine_problem (public), close_machine_problem_report,
                        record_machine_repair
 match_absences         record_match_absence, withdraw_match_absence
-scores                 submit_scores, confirm_scores
-corrections            request_correction, respond_to_correction
+scores/                entry: submit_scores; confirmation: confirm_scores;
+                       (sheet_checks, sheet_points: what they share)
+corrections/           request: request_correction; answer: respond_to_correction;
+                       (proposal: the proposed sheet and its claims)
 photos                 attach_photo, remove_meet_photos
 forfeits               record_forfeit, designate_forfeit_non_countable, record_late_join,
                        designate_late_join_forfeits
@@ -47,9 +49,10 @@ playoffs               qualify_for_playoffs, record_seed_playoff, record_withdra
                        close_playoff_night
 playoff_matches        start_playoff_game, record_playoff_game, record_playoff_tiebreaker,
                        record_playoff_lateness_notice, record_no_show
-playoff_sheets         start_playoff_game_on_sheet, submit_playoff_scores,
-                       confirm_playoff_scores, request_playoff_correction,
-                       answer_playoff_correction (a match's sheet: no actor, its link)
+playoff_sheets/        game_start: start_playoff_game_on_sheet; entry:
+                       submit_playoff_scores; confirmation: confirm_playoff_scores;
+                       corrections: request_playoff_correction, answer_playoff_correction
+                       (a match's sheet: no actor, its link; match_sheet: what they share)
 ledger                 record_ledger_entry, reverse_ledger_entry
 special rulings        load_appendix_a, add_special_ruling, amend_special_ruling,
                        copy_special_ruling
@@ -69,7 +72,8 @@ player_links           issue_player_link, issue_player_links, revoke_player_link
 """
 
 from flipwell.league.refusals import ConflictError, RateLimitedError, Refusal
-from flipwell.league.services.corrections import request_correction, respond_to_correction
+from flipwell.league.services.corrections.answer import respond_to_correction
+from flipwell.league.services.corrections.request import request_correction
 from flipwell.league.services.forfeits import (
     designate_forfeit_non_countable,
     designate_late_join_forfeits,
@@ -157,20 +161,21 @@ from flipwell.league.services.playoff_matches.missing_players import (
     record_playoff_lateness_notice,
 )
 from flipwell.league.services.playoff_matches.tiebreakers import record_playoff_tiebreaker
-from flipwell.league.services.playoff_sheets import (
+from flipwell.league.services.playoff_sheets.confirmation import confirm_playoff_scores
+from flipwell.league.services.playoff_sheets.corrections import (
     answer_playoff_correction,
-    confirm_playoff_scores,
     request_playoff_correction,
-    start_playoff_game_on_sheet,
-    submit_playoff_scores,
 )
+from flipwell.league.services.playoff_sheets.entry import submit_playoff_scores
+from flipwell.league.services.playoff_sheets.game_start import start_playoff_game_on_sheet
 from flipwell.league.services.playoffs import (
     close_playoff_night,
     qualify_for_playoffs,
     record_seed_playoff,
     record_withdrawal,
 )
-from flipwell.league.services.scores import confirm_scores, submit_scores
+from flipwell.league.services.scores.confirmation import confirm_scores
+from flipwell.league.services.scores.entry import submit_scores
 from flipwell.league.services.season_files import import_season_file
 from flipwell.league.services.seasons import (
     RankRefresh,

@@ -165,8 +165,9 @@ def record_machine_repair(*, machine: m.Machine, note: str, actor: User) -> m.Ma
     open meet is declared repaired there (R7.3-r).
 
     Side effects: a MachineRepair, those changes, an audit event ``machine.repaired``, a new
-    league revision (and the open meet's season refolded). Raises PermissionDenied unless
-    `actor` is an LO of the machine's league; ValidationError without a note.
+    league revision (no season is refolded: a repair is no fact of its fold). Raises
+    PermissionDenied unless `actor` is an LO of the machine's league; ValidationError without
+    a note.
     """
     league = machine.league
     meet = m.Meet.objects.filter(season__league=league, status=m.Meet.Status.OPEN).first()
@@ -174,7 +175,6 @@ def record_machine_repair(*, machine: m.Machine, note: str, actor: User) -> m.Ma
         league=league,
         actor=actor,
         action="record a repair",
-        season=meet.season if meet is not None else None,
     ) as write:
         machine = m.Machine.objects.select_for_update().select_related("league").get(pk=machine.pk)
         what = require_reason(note, field="note", what="A repair")

@@ -1,8 +1,10 @@
 """An official's ruling about one player's turn in one game (a slow-play warning, ...).
 
 Words: a *turn ruling* is a `Ruling` naming a player and a game; its kinds and their rules
-are `flipwell.league.turn_rulings.KINDS` (their words: `flipwell.web.words.turn_rulings`). It
-changes no score; the season still gets a new revision, because the player's pages show it.
+are `flipwell.league.turn_rulings.KINDS` (their words: `flipwell.web.words.turn_rulings`). No
+kind changes a number (a slow-play warning plunges a ball, R7.5-a; a distraction ruling makes
+no allowance, R7.7-a, R7.8-a): the write names no season and folds nothing; the league gets a
+new revision, because the player's pages show the ruling (read from the rulings, not the fold).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from flipwell.league.adapters.game_facts import forfeited_in
 from flipwell.league.adapters.keys import player_key
 from flipwell.league.notices import TurnRulingFacts
 from flipwell.league.refusals import Refusal
-from flipwell.league.services._edge import PlayerRef, ref_id, require_reason
+from flipwell.league.services._edge import PlayerRef, league_changed, ref_id, require_reason
 from flipwell.league.services._protocol import official_write
 from flipwell.league.turn_rulings import KINDS, TurnRulingKind
 from flipwell.rules import Turn
@@ -39,7 +41,7 @@ def record_turn_ruling(
     meet = game.group.meet
     doing = f"record a {entry.name.lower()}"
     with official_write(
-        league=meet.season.league, actor=actor, action=doing, season=meet.season, field="player"
+        league=meet.season.league, actor=actor, action=doing, field="player"
     ) as write:
         meet = write.open_meet(meet, doing=doing)
         why = require_reason(reason, field="reason", what=f"A {entry.name.lower()}")
@@ -54,7 +56,8 @@ def record_turn_ruling(
             player=ruled,
             game=game,
         )
-        write.refold()  # records the ruling: the event and the notice name it
+        write.record_rulings()  # the event and the notice name the ruling
+        league_changed(meet.season.league_id)  # the player's pages show it
         ruling = write.recorded[-1]
         data = {"game": game.pk, "player": ruled.pk, "reason": why, "rules": list(decided.rules)}
         write.event(f"ruling.{entry.kind}", ruling, data)

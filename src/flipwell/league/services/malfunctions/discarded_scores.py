@@ -30,12 +30,9 @@ from flipwell.league.services._edge import (
     require_reason,
 )
 from flipwell.league.services._protocol import Actor, league_write, official_write
-from flipwell.league.services.corrections import carried_tie_orders
-from flipwell.league.services.scores import (
-    SubmittedScores,
-    game_points_of,
-    store_sheet,
-)
+from flipwell.league.services.corrections.proposal import carried_tie_orders
+from flipwell.league.services.scores.entry import SubmittedScores
+from flipwell.league.services.scores.sheet_points import game_points_of, store_sheet
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

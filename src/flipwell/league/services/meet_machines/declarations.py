@@ -6,6 +6,10 @@ Words:
   the meet until the next one; the meet board reads the latest declaration of each machine.
 - an *announced problem* is one the LO told the players of before play: a malfunction matching
   it is never a major one (R7.3-g).
+
+Neither is a fact of the season's fold (`flipwell.league.adapters.season_queries`): these
+writes change no number, name no season and fold nothing; the league gets a new revision for
+the pages that show them (the meet board, the console).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import TYPE_CHECKING
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.services._edge import require_reason
+from flipwell.league.services._edge import league_changed, require_reason
 from flipwell.league.services._protocol import official_write
 
 if TYPE_CHECKING:
@@ -57,7 +61,6 @@ def announce_machine_problem(
         league=meet.season.league,
         actor=actor,
         action="announce a machine problem",
-        season=meet.season,
     ) as write:
         _check_machine_at(meet, machine)
         text = problem.strip()
@@ -68,6 +71,7 @@ def announce_machine_problem(
         )
         data = {"meet": meet.pk, "machine": machine.pk, "problem": text}
         write.event("machine.problem_announced", row, data)
+        league_changed(meet.season.league_id)
     return row
 
 
@@ -116,7 +120,6 @@ def _declaration(
         league=meet.season.league,
         actor=actor,
         action="declare a machine's state",
-        season=meet.season,
     ):
         meet = m.Meet.objects.select_for_update().select_related("season__league").get(pk=meet.pk)
         _check_machine_at(meet, machine)
@@ -127,6 +130,7 @@ def _declaration(
                 {"machine": f"{machine} is already {state} at this meet."},
                 code="machine_already_declared",
             )
+        league_changed(meet.season.league_id)
     return m.MachineDeclaration.objects.filter(meet=meet, machine=machine).latest(
         "created_at", "id"
     )
