@@ -30,7 +30,7 @@ from pydantic import BaseModel
 from flipwell.api.arguments import Lookup, resolved
 from flipwell.api.auth import acting_official
 from flipwell.api.contract import created
-from flipwell.league.models import League
+from flipwell.league.models import Game, League, Meet
 from flipwell.league.services.tokens import Scope
 
 if TYPE_CHECKING:
@@ -39,6 +39,16 @@ if TYPE_CHECKING:
 Acting = Callable[[HttpRequest], "User"]
 """Who the request acts for (PermissionDenied, a 403, when it may not)."""
 Fields = dict[str, Any]
+
+
+def meet_league(meet: Meet) -> League:
+    """The league a write about `meet` acts in (its token is checked against it)."""
+    return meet.season.league
+
+
+def game_league(game: Game) -> League:
+    """The league a write about `game` acts in."""
+    return game.group.meet.season.league
 
 
 def official(league: League, scope: Scope, *, doing: str | None = None) -> Acting:

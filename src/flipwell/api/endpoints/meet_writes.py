@@ -49,19 +49,10 @@ from flipwell.api.schemas.meets import (
     RescheduleMeetIn,
     ScheduleMeetIn,
 )
-from flipwell.api.writing import official, write
+from flipwell.api.writing import game_league, meet_league, official, write
 from flipwell.league import services
-from flipwell.league.models import Game, League, Meet
 
 OVERRIDE = "override a closed meet (override_reason is a league official's decision, A45.2)"
-
-
-def _meet_league(meet: Meet) -> League:
-    return meet.season.league
-
-
-def _game_league(game: Game) -> League:
-    return game.group.meet.season.league
 
 
 # --- meets ----------------------------------------------------------------------------------
@@ -86,7 +77,7 @@ def schedule_meet(request: HttpRequest, season_id: SeasonId, payload: ScheduleMe
 def reschedule_meet(request: HttpRequest, meet_id: MeetId, payload: RescheduleMeetIn) -> Any:
     """Move a meet not yet started to another date, saying why (R2-a; scope: manage)."""
     meet = queries.meet(meet_id)
-    by = official(_meet_league(meet), "manage")
+    by = official(meet_league(meet), "manage")
     return write(request, services.reschedule_meet, payload, by=by, meet=meet)
 
 
@@ -97,7 +88,7 @@ def cancel_meet(request: HttpRequest, meet_id: MeetId, payload: CancelMeetIn) ->
     """Cancel a meet not yet started, saying why: it is not played, the later planned meets
     move down one number (scope: manage)."""
     meet = queries.meet(meet_id)
-    by = official(_meet_league(meet), "manage")
+    by = official(meet_league(meet), "manage")
     return write(request, services.cancel_meet, payload, by=by, meet=meet)
 
 
@@ -111,7 +102,7 @@ def announce_absence(request: HttpRequest, meet_id: MeetId, payload: AbsenceIn) 
         request,
         services.announce_absence,
         payload,
-        by=official(_meet_league(meet), "manage"),
+        by=official(meet_league(meet), "manage"),
         lookups={"player": PLAYER},
         location=f"/api/v1/meets/{meet.pk}",
         meet=meet,
@@ -131,7 +122,7 @@ def announce_lateness(request: HttpRequest, meet_id: MeetId, payload: LatenessIn
         request,
         services.announce_lateness,
         payload,
-        by=official(_meet_league(meet), "manage"),
+        by=official(meet_league(meet), "manage"),
         lookups={"player": PLAYER},
         answer=lambda announced: announced.tardiness,
         location=f"/api/v1/meets/{meet.pk}",
@@ -224,9 +215,9 @@ def request_correction(request: HttpRequest, game_id: GameId, payload: Correctio
     official's override: scope manage, from a token of a league official."""
     game = queries.game(game_id)
     if (payload.override_reason or "").strip():
-        by = official(_game_league(game), "manage", doing=OVERRIDE)
+        by = official(game_league(game), "manage", doing=OVERRIDE)
     else:
-        by = official(_game_league(game), "scores")
+        by = official(game_league(game), "scores")
     return write(
         request,
         services.request_correction,
@@ -253,7 +244,7 @@ def respond_to_correction(
         request,
         services.respond_to_correction,
         payload,
-        by=official(_game_league(correction.game), "scores"),
+        by=official(game_league(correction.game), "scores"),
         lookups={"player": PLAYER},
         answer=lambda answered: answered.outcome,
         request=correction,

@@ -53,21 +53,12 @@ from flipwell.api.schemas.violations import (
     RestartOut,
     ViolationIn,
 )
-from flipwell.api.writing import after_check, official, write
+from flipwell.api.writing import after_check, game_league, meet_league, official, write
 from flipwell.league import services
-from flipwell.league.models import Game, League, Meet
 from flipwell.league.turn_rulings import KINDS, TurnRulingKind
 
 OPERATION_MODULE = "flipwell.api.endpoints.meet_writes"
 """The module these endpoints' operationIds name (`flipwell.api.api.FlipwellApi`)."""
-
-
-def _meet_league(meet: Meet) -> League:
-    return meet.season.league
-
-
-def _game_league(game: Game) -> League:
-    return game.group.meet.season.league
 
 
 @router.post(
@@ -82,7 +73,7 @@ def record_late_join(request: HttpRequest, game_id: GameId, payload: LateJoinIn)
         request,
         services.record_late_join,
         payload,
-        by=official(_game_league(game), "manage"),
+        by=official(game_league(game), "manage"),
         lookups={"player": PLAYER},
         answer=lambda arrival: arrival.decision,
         location=f"/api/v1/games/{game.pk}",
@@ -105,7 +96,7 @@ def report_malfunction(request: HttpRequest, game_id: GameId, payload: Malfuncti
         request,
         services.report_malfunction,
         payload,
-        by=official(_game_league(game), "manage"),
+        by=official(game_league(game), "manage"),
         lookups={
             "player": PLAYER,
             "slammer": PLAYER,
@@ -132,7 +123,7 @@ def request_compensatory_game(
         request,
         services.request_compensatory_game,
         payload,
-        by=official(_game_league(game), "manage"),
+        by=official(game_league(game), "manage"),
         lookups={"player": PLAYER},
         location=f"/api/v1/games/{game.pk}",
         game=game,
@@ -154,7 +145,7 @@ def record_compensatory_game(
         request,
         services.record_compensatory_game,
         payload,
-        by=official(_game_league(game), "manage"),
+        by=official(game_league(game), "manage"),
         lookups={"player": PLAYER},
         location=f"/api/v1/games/{game.pk}",
         game=game,
@@ -171,7 +162,7 @@ def _turn_ruling_endpoint(entry: TurnRulingKind) -> None:
             request,
             services.record_turn_ruling,
             payload,
-            by=official(_game_league(game), "manage"),
+            by=official(game_league(game), "manage"),
             lookups={"player": PLAYER},
             location=f"/api/v1/games/{game.pk}",
             kind=entry.kind,
@@ -215,7 +206,7 @@ def announce_machine_problem(
     """Announce a machine problem before play: it is never a major malfunction (R7.3-g;
     scope: manage)."""
     meet = queries.meet(meet_id)
-    league = _meet_league(meet)
+    league = meet_league(meet)
     return write(
         request,
         services.announce_machine_problem,
@@ -239,7 +230,7 @@ def declare_machine_unplayable(
     """Declare a machine unplayable for the meet, until repaired (R7.3-q, R7.3-r; scope:
     manage)."""
     meet = queries.meet(meet_id)
-    league = _meet_league(meet)
+    league = meet_league(meet)
     return write(
         request,
         services.declare_machine_unplayable,
@@ -262,7 +253,7 @@ def declare_machine_repaired(
 ) -> Any:
     """Declare an unplayable machine repaired: playable again (R7.3-r; scope: manage)."""
     meet = queries.meet(meet_id)
-    league = _meet_league(meet)
+    league = meet_league(meet)
     return write(
         request,
         services.declare_machine_repaired,
@@ -281,7 +272,7 @@ def replace_machine(request: HttpRequest, game_id: GameId, payload: ReplaceMachi
     """Move a game whose machine became unplayable to a replacement (R5.1-a, R7.3-r, R7.3-s,
     A23; scope: manage): the original selector's choice, a redraw, or the LO's designation."""
     game = queries.game(game_id)
-    league = _game_league(game)
+    league = game_league(game)
     return write(
         request,
         services.replace_machine,
@@ -301,7 +292,7 @@ def record_violation(request: HttpRequest, meet_id: MeetId, payload: ViolationIn
         request,
         services.record_violation,
         payload,
-        by=official(_meet_league(meet), "manage"),
+        by=official(meet_league(meet), "manage"),
         lookups={"player": PLAYER, "game": GAME},
         location=f"/api/v1/meets/{meet.pk}",
         meet=meet,
@@ -320,7 +311,7 @@ def record_victim_remedy(request: HttpRequest, violation_id: ViolationId, payloa
         request,
         services.record_victim_remedy,
         payload,
-        by=official(_meet_league(violation.meet), "manage"),
+        by=official(meet_league(violation.meet), "manage"),
         lookups={"victim": PLAYER},
         location=f"/api/v1/meets/{violation.meet_id}",
         violation=violation,
@@ -337,7 +328,7 @@ def record_game_restart(request: HttpRequest, game_id: GameId, payload: RestartI
         request,
         services.record_game_restart,
         payload,
-        by=official(_game_league(game), "manage"),
+        by=official(game_league(game), "manage"),
         lookups={"responsible": PLAYER},
         location=f"/api/v1/games/{game.pk}",
         game=game,
@@ -358,7 +349,7 @@ def record_positive_malfunction_replay(
         request,
         services.record_positive_malfunction_replay,
         payload,
-        by=official(_game_league(game), "manage"),
+        by=official(game_league(game), "manage"),
         lookups={"discard_scores_of": PLAYERS},
         answer=lambda discarded: {"game_id": game.pk, "players": [d.player_id for d in discarded]},
         location=f"/api/v1/games/{game.pk}",
@@ -378,7 +369,7 @@ def record_replay_scores(request: HttpRequest, game_id: GameId, payload: ReplayS
         request,
         services.record_replay_scores,
         payload,
-        by=official(_game_league(game), "manage"),
+        by=official(game_league(game), "manage"),
         lookups={
             "scores": by_player("machine_score"),
             "entered_by": PLAYER,
