@@ -86,9 +86,11 @@ def choose_next_machine(
     # The picker chooses through the sheet (`actor`: whoever records it for him, if anyone):
     # `_next_game` checks that `chosen_by` may pick.
     with league_write(
-        league=season.league, actor=Actor.player(actor), action="choose the next machine",
+        league=season.league,
+        actor=Actor.player(actor),
+        action="choose the next machine",
         season=season,
-    ) as write:  # fmt: skip
+    ) as write:
         group = locked_group(group)
         chosen, data = _next_game(group=group, machine=machine, chosen_by=chosen_by)
         write.event("game.machine_chosen", chosen.game, data)
