@@ -159,7 +159,7 @@ MUTMUT_ARGS ?=
 mutate: $(STAMP)
 	$(BIN)/python scripts/mutate.py $(MUTMUT_ARGS)
 
-# `make bench`: benchmarks that print numbers, ratios and their goals (issue 10); they never
+# `make bench`: benchmarks that print numbers, ratios and their goals; they never
 # fail on a missed goal and are not part of `make test`. bench_http loads the pages with wrk
 # (installed by scripts/install-wrk.sh when missing); bench_sse opens 500 live streams, times a
 # confirmed score's delivery to them and loads the pages beside them; bench_night needs
@@ -171,6 +171,7 @@ BENCH_POSTGRES = $(dir $(POSTGRES_TEST_URL))
 BENCH_SKIPPED = echo "SKIPPED $(1): PostgreSQL not reachable at $(POSTGRES_TEST_URL)"
 bench: $(STAMP)
 	$(BIN)/python bench/bench_rules.py
+	$(BIN)/python bench/bench_ratings.py
 	$(BIN)/python bench/bench_league.py
 	sh scripts/install-wrk.sh
 	$(BIN)/python bench/bench_http.py

@@ -186,14 +186,17 @@ def rate_meet(
 
 def win_chances(ratings: Sequence[Rating]) -> list[float]:
     """Each player's chance to win a game against the others (the best place), from the
-    ratings: his expected scores against every other player multiplied, then scaled so the
-    chances add up to 1 (an approximation: Glicko-2 rates pairs, not whole games)."""
+    ratings: Luce's choice model on the Glicko-2 scale, each player's strength
+    ``exp(g(phi) * mu)``, `phi` the players' combined deviation (Glicko's two-player
+    expectation, ``g(sqrt(phi_a^2 + phi_b^2))``, with the field's mean deviation). Two players
+    get the pairwise expectation; in a bigger game it stays calibrated, where multiplying the
+    pairwise expectations made the favourite far too sure (bench/bench_ratings.py measures it).
+    """
     if len(ratings) < 2:
         return [1.0] * len(ratings)
-    strengths = [
-        math.prod(expected_score(p, o) for j, o in enumerate(ratings) if j != i)
-        for i, p in enumerate(ratings)
-    ]
+    spread = _g(math.sqrt(2 * sum(p.phi**2 for p in ratings) / len(ratings)))
+    top = max(p.mu for p in ratings)
+    strengths = [math.exp(spread * (p.mu - top)) for p in ratings]
     total = sum(strengths)
     return [s / total for s in strengths]
 
