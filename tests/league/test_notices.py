@@ -558,7 +558,7 @@ class SlowOutbox(locmem.EmailBackend):
     sending at once overlap."""
 
     def send_messages(self, messages):  # type: ignore[no-untyped-def]
-        time.sleep(0.01)
+        time.sleep(0.02)
         return super().send_messages(messages)
 
 
