@@ -645,9 +645,13 @@ def test_worker_whose_lease_ran_out_records_nothing_over_the_next_workers_send(
     night = build_night()
     subscribe(night, night.players[0], "ruling")
     m.Notice.objects.create(
-        league=night.league, player=night.players[0], kind="ruling", dedupe_key="ruling:x",
-        subject="A ruling", body="An official's ruling.",
-    )  # fmt: skip
+        league=night.league,
+        player=night.players[0],
+        kind="ruling",
+        dedupe_key="ruling:x",
+        subject="A ruling",
+        body="An official's ruling.",
+    )
     now = timezone.now()
     TakenOverOutbox.later = now + LEASE + datetime.timedelta(minutes=1)
     TakenOverOutbox.taken = False
@@ -655,9 +659,8 @@ def test_worker_whose_lease_ran_out_records_nothing_over_the_next_workers_send(
     first = work_once(now=now)
 
     row = m.Notice.objects.get()
-    assert (row.state, row.attempts, row.sent_at, row.last_error) == (
-        "sent", 2, TakenOverOutbox.later, ""
-    )  # fmt: skip
+    kept = (row.state, row.attempts, row.sent_at, row.last_error)
+    assert kept == ("sent", 2, TakenOverOutbox.later, "")
     assert (first.failed, first.retried, len(first.errors), len(mailoutbox)) == (0, 0, 1, 1)
 
 
