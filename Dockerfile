@@ -19,7 +19,7 @@ WORKDIR /srv/flipwell
 COPY pyproject.toml requirements-dev.lock README.md LICENSE ./
 COPY src ./src
 # The lock file pins every version; as constraints it installs only what flipwell needs.
-RUN pip install --constraint requirements-dev.lock ".[sentry]"
+RUN pip install --constraint requirements-dev.lock ".[sentry,s3]"
 
 # Static files are collected (hashed, gzip and brotli) once, into the image, owned by root: the
 # server only reads them. Settings need a key to load; this one exists only during this step.

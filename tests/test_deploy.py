@@ -15,6 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 import yaml
@@ -58,20 +59,73 @@ def test_dockerfile_settings_are_flipwell_settings():
     names = re.findall(r"([A-Z_]+)=", env)
 
     assert {n for n in names if n.startswith(("FLIPWELL_", "PORT"))} <= set(
-        re.findall(r"``([A-Z_]+)``", DOCUMENTED)
+        re.findall(r"``([A-Z][A-Z0-9_]*)``", DOCUMENTED)
     )
 
 
 def test_compose_services_use_documented_settings_and_migrate_before_serving():
     compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
     web = compose["services"]["web"]
-    documented = set(re.findall(r"``([A-Z_]+)``", DOCUMENTED))
+    documented = set(re.findall(r"``([A-Z][A-Z0-9_]*)``", DOCUMENTED))
 
     assert set(web["environment"]) - documented == set()
     assert compose["services"]["migrate"]["command"] == ["flipwell", "migrate"]
     assert web["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
-    assert set(compose["services"]) == {"db", "redis", "migrate", "web", "work"}
+    assert set(compose["services"]) == {"db", "redis", "migrate", "web", "proxy", "work"}
     assert compose["services"]["work"]["command"] == ["flipwell", "work"]
+
+
+def _compose() -> dict[str, Any]:
+    return yaml.safe_load((ROOT / "compose.yaml").read_text())
+
+
+def test_compose_runs_two_app_servers_that_only_the_proxy_exposes():
+    """issue 36 §3: two app replicas behind one reverse proxy, on PostgreSQL and Redis."""
+    services = _compose()["services"]
+    web, proxy = services["web"], services["proxy"]
+    (port,) = [v for v in _dockerfile_instructions("ENV")[0].split() if v.startswith("PORT=")]
+
+    assert web["deploy"]["replicas"] == 2
+    assert ("ports" not in web, web["expose"]) == (True, [port.removeprefix("PORT=")])
+    assert "container_name" not in web  # a fixed name cannot be scaled
+    assert set(web["depends_on"]) == {"migrate", "redis"}
+    assert services["migrate"]["depends_on"] == {"db": {"condition": "service_healthy"}}
+    assert web["environment"]["DATABASE_URL"].startswith("postgres://")
+    assert web["environment"]["REDIS_URL"].startswith("redis://redis:")
+    assert web["environment"]["BEHIND_PROXY"] == "${BEHIND_PROXY:-yes}"
+    assert proxy["image"].startswith("caddy:")
+    assert proxy["depends_on"] == {"web": {"condition": "service_started"}}
+    assert [p.rsplit(":", 1)[1] for p in proxy["ports"]] == ["80", "443"]
+
+
+def test_compose_proxy_spreads_requests_over_every_web_replica():
+    services = _compose()["services"]
+    mounted = {
+        volume.split(":")[1]: volume.split(":")[0]
+        for volume in services["proxy"]["volumes"]
+        if volume.startswith("./")
+    }
+    caddyfile = (ROOT / mounted["/etc/caddy/Caddyfile"]).read_text()
+    dynamic = re.search(r"dynamic a \{(.*?)\}", caddyfile, re.S)
+
+    assert dynamic is not None, "the proxy looks the web replicas up by name"
+    options = dict(line.split(None, 1) for line in dynamic.group(1).strip().splitlines())
+    assert (options["name"], options["port"]) == ("web", services["web"]["expose"][0])
+    assert "lb_try_duration" in caddyfile  # a replica that restarts is skipped
+    assert "{$SITE_ADDRESS::80}" in caddyfile
+    assert services["proxy"]["environment"]["SITE_ADDRESS"] == "${SITE_ADDRESS:-:80}"
+
+
+def test_compose_runs_two_notice_workers_and_docs_say_how_to_add_an_app_server():
+    services = _compose()["services"]
+    deploy = (ROOT / "docs" / "deploy.md").read_text()
+
+    assert services["work"]["deploy"]["replicas"] == 2
+    assert services["work"]["depends_on"] == {
+        "migrate": {"condition": "service_completed_successfully"}
+    }
+    assert "docker compose up -d --scale web=3" in deploy
+    assert all(f"`{name}`" in deploy for name in services)
 
 
 def test_systemd_unit_runs_flipwell_serve():

@@ -353,11 +353,13 @@ def debug_hosts(lan: str | None) -> list[str]:
 
 def photo_storage(media_root: Path, *, environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
     """The storage of score photos (``STORAGES["default"]``): files under `media_root`, or,
-    with ``FLIPWELL_PHOTO_STORAGE=s3``, a private S3-compatible bucket through django-storages
-    (``pip install flipwell[s3]``; boto3 reads the credentials from ``AWS_ACCESS_KEY_ID`` and
-    ``AWS_SECRET_ACCESS_KEY``). Never served from a public URL: flipwell serves each photo
-    itself to those who may see its sheet."""
-    kind = env_str("FLIPWELL_PHOTO_STORAGE", "files", environ=environ).lower()
+    when ``FLIPWELL_S3_BUCKET`` names a bucket (or with ``FLIPWELL_PHOTO_STORAGE=s3``), a
+    private S3-compatible bucket through django-storages (``pip install flipwell[s3]``; boto3
+    reads the credentials from ``AWS_ACCESS_KEY_ID`` and ``AWS_SECRET_ACCESS_KEY``).
+    ``FLIPWELL_PHOTO_STORAGE=files`` keeps the files despite a bucket. Never served from a
+    public URL: flipwell serves each photo itself to those who may see its sheet."""
+    bucket = env_str("FLIPWELL_S3_BUCKET", "", environ=environ)
+    kind = env_str("FLIPWELL_PHOTO_STORAGE", "s3" if bucket else "files", environ=environ).lower()
     if kind == "files":
         return {
             "BACKEND": "django.core.files.storage.FileSystemStorage",
@@ -368,7 +370,6 @@ def photo_storage(media_root: Path, *, environ: Mapping[str, str] = os.environ) 
             f"FLIPWELL_PHOTO_STORAGE={environ['FLIPWELL_PHOTO_STORAGE']!r} is not a photo "
             "storage; use files (the default) or s3"
         )
-    bucket = env_str("FLIPWELL_S3_BUCKET", "", environ=environ)
     if not bucket:
         raise ImproperlyConfigured("FLIPWELL_PHOTO_STORAGE=s3 needs FLIPWELL_S3_BUCKET")
     options: dict[str, Any] = {

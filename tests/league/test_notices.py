@@ -9,10 +9,12 @@ import datetime
 import re
 import smtplib
 import threading
+import time
 from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.core.mail.backends import locmem
 from django.core.mail.backends.base import BaseEmailBackend
 from django.db import connection, connections, transaction
 from django.test import Client
@@ -21,7 +23,7 @@ from django.utils import timezone
 
 from flipwell.cli import main
 from flipwell.league import models as m
-from flipwell.league.notice_worker import backoff, claim, queue_due_reminders, work_once
+from flipwell.league.notice_worker import LEASE, backoff, claim, queue_due_reminders, work_once
 from flipwell.league.notices import (
     absence_tokens,
     preferences_for_token,
@@ -549,6 +551,117 @@ def test_second_worker_skips_the_notices_another_worker_holds():
         thread.join()
 
     assert (claimed, m.Notice.objects.get().attempts) == ([], 0)
+
+
+class SlowOutbox(locmem.EmailBackend):
+    """Django's outbox behind a mail server that takes a moment per message, so two workers
+    sending at once overlap."""
+
+    def send_messages(self, messages):  # type: ignore[no-untyped-def]
+        time.sleep(0.02)
+        return super().send_messages(messages)
+
+
+def _queue_of_rulings(night, per_player: int) -> list[int]:
+    """`per_player` ruling notices queued to each of the night's players (all subscribed)."""
+    for player in night.players:
+        subscribe(night, player, "ruling")
+    m.Notice.objects.bulk_create(
+        m.Notice(
+            league=night.league,
+            player=player,
+            kind="ruling",
+            dedupe_key=f"ruling:test:{n}:player:{player.pk}",
+            subject=f"Ruling {n} for {player.pk}",
+            body="An official's ruling.",
+        )
+        for player in night.players
+        for n in range(per_player)
+    )
+    return list(m.Notice.objects.values_list("pk", flat=True))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_sending_at_once_send_each_notice_exactly_once(settings, mailoutbox):
+    """Two `flipwell work` passes on one queue, in two threads (two connections) at once on
+    PostgreSQL, each claiming two notices at a time: every notice is sent once, by one of
+    them. On SQLite (one writer at a time) the second pass runs after the first."""
+    settings.EMAIL_BACKEND = "tests.league.test_notices.SlowOutbox"
+    night = build_night()
+    queued = _queue_of_rulings(night, per_player=3)  # 24 notices
+    together = connection.features.has_select_for_update_skip_locked
+    barrier = threading.Barrier(2 if together else 1)
+    results = []
+
+    def worker() -> None:
+        try:
+            barrier.wait(10)
+            results.append(work_once(batch=2))
+        finally:
+            if together:
+                connections.close_all()
+
+    if together:
+        threads = [threading.Thread(target=worker) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+    else:
+        worker()
+        worker()
+
+    subjects = sorted(mail.subject for mail in mailoutbox)
+    assert (len(subjects), len(set(subjects))) == (len(queued), len(queued))
+    assert sum(r.sent for r in results) == len(queued)
+    assert set(m.Notice.objects.values_list("state", "attempts")) == {("sent", 1)}
+    if together:
+        assert min(r.sent for r in results) > 0  # both took part
+
+
+class TakenOverOutbox(locmem.EmailBackend):
+    """A mail server so slow that the sending worker's lease runs out: during its first
+    message another worker, whose clock is past the lease, takes the notice and sends it;
+    then the first message is refused."""
+
+    later: datetime.datetime
+    taken = False
+
+    def send_messages(self, messages):  # type: ignore[no-untyped-def]
+        if TakenOverOutbox.taken:
+            return super().send_messages(messages)
+        TakenOverOutbox.taken = True
+        work_once(now=TakenOverOutbox.later)  # the other worker's pass, on the same rows
+        raise smtplib.SMTPRecipientsRefused({"x@example.org": (550, b"No such user")})
+
+
+def test_worker_whose_lease_ran_out_records_nothing_over_the_next_workers_send(
+    settings, mailoutbox
+):
+    """The worker that took the notice over sent it; the first worker's late refusal neither
+    marks it failed nor schedules it again."""
+    settings.NOTICE_MAX_ATTEMPTS = 1
+    settings.EMAIL_BACKEND = "tests.league.test_notices.TakenOverOutbox"
+    night = build_night()
+    subscribe(night, night.players[0], "ruling")
+    m.Notice.objects.create(
+        league=night.league,
+        player=night.players[0],
+        kind="ruling",
+        dedupe_key="ruling:x",
+        subject="A ruling",
+        body="An official's ruling.",
+    )
+    now = timezone.now()
+    TakenOverOutbox.later = now + LEASE + datetime.timedelta(minutes=1)
+    TakenOverOutbox.taken = False
+
+    first = work_once(now=now)
+
+    row = m.Notice.objects.get()
+    kept = (row.state, row.attempts, row.sent_at, row.last_error)
+    assert kept == ("sent", 2, TakenOverOutbox.later, "")
+    assert (first.failed, first.retried, len(first.errors), len(mailoutbox)) == (0, 0, 1, 1)
 
 
 def test_reminder_is_skipped_once_the_player_announces_their_absence(mailoutbox):

@@ -17,6 +17,7 @@ from flipwell.env import (
     env_list,
     env_time_zone,
     parse_database_url,
+    photo_storage,
     secret_key,
     site_url,
 )
@@ -463,3 +464,41 @@ def test_cross_origin_opener_policy_only_over_https(tmp_path):
         return done.stdout.strip()
 
     assert (policy("no"), policy("yes")) == ("None", "same-origin")
+
+
+# --- Score photos' storage ---
+
+
+def test_photo_storage_is_the_folder_without_a_bucket(tmp_path):
+    storage = photo_storage(tmp_path, environ={})
+
+    assert storage == {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": str(tmp_path), "base_url": None},
+    }
+
+
+def test_photo_storage_is_a_private_s3_bucket_when_one_is_named(tmp_path):
+    environ = {"FLIPWELL_S3_BUCKET": "photos", "FLIPWELL_S3_ENDPOINT_URL": "http://s3.test:9000"}
+
+    storage = photo_storage(tmp_path, environ=environ)
+
+    assert storage["BACKEND"] == "storages.backends.s3.S3Storage"
+    assert storage["OPTIONS"] == {
+        "bucket_name": "photos",
+        "default_acl": "private",
+        "file_overwrite": False,
+        "querystring_auth": True,
+        "endpoint_url": "http://s3.test:9000",
+    }
+
+
+def test_photo_storage_files_chosen_despite_a_bucket(tmp_path):
+    environ = {"FLIPWELL_S3_BUCKET": "photos", "FLIPWELL_PHOTO_STORAGE": "files"}
+
+    assert photo_storage(tmp_path, environ=environ)["OPTIONS"]["location"] == str(tmp_path)
+
+
+def test_photo_storage_s3_without_a_bucket_refused(tmp_path):
+    with pytest.raises(ImproperlyConfigured, match="needs FLIPWELL_S3_BUCKET"):
+        photo_storage(tmp_path, environ={"FLIPWELL_PHOTO_STORAGE": "s3"})

@@ -1,5 +1,6 @@
 """Photos of the score on the group's sheet: attached from the phone, shown beside the
-numbers, served only behind the group's live sheet link."""
+numbers, served only behind the group's live sheet link; kept in a folder, or in a private
+bucket of an S3-compatible storage (moto's server, started by the test)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from types import SimpleNamespace
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from flipwell.env import photo_storage
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.web.scoresheet_tokens import scoresheet_path
@@ -198,3 +200,71 @@ def test_photo_sent_again_with_its_key_kept_once(client, photo_night):
 
     assert (first.status_code, again.status_code) == (302, 302)
     assert m.ScorePhoto.objects.count() == 1
+
+
+@pytest.fixture(scope="module")
+def s3_server():
+    """A local S3-compatible server (moto's, in a thread) on a free port, for the module."""
+    from moto.server import ThreadedMotoServer
+
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    yield f"http://{host}:{port}"
+    server.stop()
+
+
+@pytest.fixture
+def photo_bucket(s3_server, settings, monkeypatch):
+    """A new private bucket on the local server, and the photos kept there as an operator
+    sets it up: its name, the server's address and boto3's credentials in the environment.
+    Returns an S3 client of the server and the bucket's name."""
+    import boto3
+
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "flipwell-test")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "flipwell-test-secret")
+    bucket = "flipwell-photos"
+    environ = {"FLIPWELL_S3_BUCKET": bucket, "FLIPWELL_S3_ENDPOINT_URL": s3_server}
+    s3 = boto3.client("s3", endpoint_url=s3_server, region_name="us-east-1")
+    s3.create_bucket(Bucket=bucket)
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "default": photo_storage(settings.MEDIA_ROOT, environ=environ),
+    }
+    yield s3, bucket
+    for kept in s3.list_objects_v2(Bucket=bucket).get("Contents", []):
+        s3.delete_object(Bucket=bucket, Key=kept["Key"])
+    s3.delete_bucket(Bucket=bucket)
+
+
+def test_photo_in_an_s3_bucket_served_behind_the_sheet_link_then_removed(
+    client, photo_night, photo_bucket, settings, django_capture_on_commit_callbacks
+):
+    """issue 36 §3: a bucket named, the phone's photo goes to it, privately; flipwell reads it
+    back for the group's link only, and an official's removal deletes it there."""
+    s3, bucket = photo_bucket
+
+    attach(client, photo_night, pf.jpeg_with_location())
+    photo = m.ScorePhoto.objects.get()
+    served = client.get(f"{photo_night.url}photos/{photo.key}/")
+    elsewhere = client.get(f"{photo_night.other_url}photos/{photo.key}/")
+
+    kept = s3.get_object(Bucket=bucket, Key=photo.storage_name)["Body"].read()
+    grants = s3.get_object_acl(Bucket=bucket, Key=photo.storage_name)["Grants"]
+    assert (served.status_code, served["Content-Type"], served.content) == (200, "image/jpeg", kept)
+    assert served["Cache-Control"] == "private, max-age=86400"
+    assert elsewhere.status_code == 404
+    assert [grant["Grantee"]["Type"] for grant in grants] == ["CanonicalUser"]  # no public read
+    assert not (settings.MEDIA_ROOT / "score-photos").exists()
+
+    official = photo_night.official
+    console = f"/manage/{photo_night.meet.season.league.slug}/photos/{photo.key}/"
+    services.close_meet(meet=photo_night.meet, actor=official, override_reason="Venue closed")
+    client.force_login(official)
+    before = client.get(console)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.remove_meet_photos(meet=photo_night.meet, reason="Season over", actor=official)
+
+    assert (before.status_code, before.content) == (200, kept)
+    assert s3.list_objects_v2(Bucket=bucket)["KeyCount"] == 0
+    assert client.get(console).status_code == 404

@@ -6,11 +6,17 @@ Words (see also `flipwell.league.notices`):
   (pending, `next_attempt_at` reached), in batches, oldest first.
 - *claim*: in one short transaction the worker locks a batch of due rows (``FOR UPDATE SKIP
   LOCKED`` on PostgreSQL: two workers never take the same row, and neither waits for the
-  other), counts the attempt and moves `next_attempt_at` a *lease* ahead; then it commits and
-  sends outside any transaction, so no lock (and on SQLite no write lock) is held while a mail
-  server answers. A worker killed while sending leaves its rows to be taken again when the
-  lease ends: a notice is sent at least once, and twice only if the worker died between the
-  server's acceptance and the row's update.
+  other; SQLite's transactions take its one write lock first, ``transaction_mode``
+  IMMEDIATE, so claims there run one after the other), counts the attempt and moves
+  `next_attempt_at` a *lease* ahead of the clock at that moment; then it commits and sends
+  outside any transaction, so no lock (and on SQLite no write lock) is held while a mail
+  server answers. Any number of workers may run at once (``flipwell work`` on every host).
+  A worker killed while sending leaves its rows to be taken again when the lease ends: a
+  notice is sent at least once, and twice only if the worker died between the server's
+  acceptance and the row's update.
+- *held*: a claimed row is the claiming worker's while its attempt count is the one the
+  claim set: the worker records the outcome only on such a row, so a worker whose lease ran
+  out (and whose rows another worker took) changes nothing the other records.
 - *backoff*: after the n-th failed attempt the next waits 2^(n-1) minutes (1, 2, 4, ...);
   after ``NOTICE_MAX_ATTEMPTS`` attempts the notice is *failed*, with the last error kept.
 - *skipped*: the player stopped that kind of notice (or every notice) after it was queued; or
@@ -31,7 +37,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from flipwell.league import models as m
@@ -88,14 +94,16 @@ def backoff(attempts: int) -> datetime.timedelta:
 
 def work_once(*, now: datetime.datetime | None = None, batch: int = BATCH) -> PassResult:
     """One pass (see the module docstring); returns what it did. Never raises for a mail
-    server's refusal: that is a failed attempt, retried later."""
-    now = now or timezone.now()
-    result = PassResult(reminders=queue_due_reminders(now))
+    server's refusal: that is a failed attempt, retried later. `now`: the pass's clock,
+    fixed (tests); by default each batch reads the time when it is claimed, so a long pass's
+    last batch gets a whole lease too."""
+    result = PassResult(reminders=queue_due_reminders(now or timezone.now()))
     while True:
-        ids = claim(now=now, batch=batch)
+        moment = now or timezone.now()
+        ids = claim(now=moment, batch=batch)
         if not ids:
             return result
-        _deliver(ids, now=now, result=result)
+        _deliver(ids, now=moment, result=result)
         if len(ids) < batch:
             return result
 
@@ -199,8 +207,15 @@ def _message(notice: m.Notice, address: str, mail: object) -> EmailMessage:
     )
 
 
+def _held(notice: m.Notice) -> QuerySet[m.Notice]:
+    """The notice's row while this worker holds it (see *held*)."""
+    return m.Notice.objects.filter(
+        pk=notice.pk, state=m.Notice.State.PENDING, attempts=notice.attempts
+    )
+
+
 def _finish(notice: m.Notice, *, state: str, now: datetime.datetime) -> None:
-    m.Notice.objects.filter(pk=notice.pk).update(
+    _held(notice).update(
         state=state, sent_at=now if state == m.Notice.State.SENT else None, last_error=""
     )
 
@@ -211,17 +226,16 @@ def _failed(
     text = f"{type(error).__name__}: {error}"[:1000]
     result.errors.append(f"notice {notice.pk}: {text}")
     if notice.attempts >= settings.NOTICE_MAX_ATTEMPTS:
-        m.Notice.objects.filter(pk=notice.pk).update(state=m.Notice.State.FAILED, last_error=text)
-        result.failed += 1
-        logger.warning(
-            "notice %s failed for good after %s attempts: %s", notice.pk, notice.attempts, text
+        if _held(notice).update(state=m.Notice.State.FAILED, last_error=text):
+            result.failed += 1
+            logger.warning(
+                "notice %s failed for good after %s attempts: %s", notice.pk, notice.attempts, text
+            )
+    elif _held(notice).update(last_error=text, next_attempt_at=now + backoff(notice.attempts)):
+        result.retried += 1
+        logger.info(
+            "notice %s attempt %s failed, retried later: %s", notice.pk, notice.attempts, text
         )
-        return
-    m.Notice.objects.filter(pk=notice.pk).update(
-        last_error=text, next_attempt_at=now + backoff(notice.attempts)
-    )
-    result.retried += 1
-    logger.info("notice %s attempt %s failed, retried later: %s", notice.pk, notice.attempts, text)
 
 
 def queue_due_reminders(now: datetime.datetime | None = None) -> int:

@@ -3,7 +3,8 @@
 ``flipwell work`` runs until stopped (SIGTERM or Ctrl+C end it after the pass in progress),
 one pass every ``--interval`` seconds; ``flipwell work --once`` runs one pass and exits (for
 cron and tests). Without ``NOTICES_EMAIL`` or ``FLIPWELL_SITE_URL`` it queues nothing, and
-sends what is already queued.
+sends what is already queued. Any number may run at once, on one host or several: each claims
+its own batch of the queue, so no notice is sent by two (*claim* in the worker's module).
 """
 
 from __future__ import annotations
