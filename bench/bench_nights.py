@@ -384,7 +384,7 @@ def _report(night: Round) -> None:
     heard = [d for d in night.delays if d is not None]
     print(
         f"  live streams: {night.streams} opened for {night.leagues * VIEWERS} viewers "
-        f"({night.reconnections} reconnections after a stream's end); score-to-screen, "
+        f"({night.reconnections} reopened: ended by the server or dropped); score-to-screen, "
         f"{len(night.delays)} (confirmation, stream) pairs: p50 "
         f"{percentile(heard, 0.5) * 1e3:.0f} ms, p99 {_delivery_p99(night.delays) * 1e3:.0f} ms, "
         f"missed {len(night.delays) - len(heard)}"

@@ -7,7 +7,7 @@ Words:
 - *phones*: each group's players' phones, as in bench_night: after each game one enters the
   score sheet, another confirms it (R3-a), the picker chooses the next machine (R5-c). In the
   first group of each league, before game 2's sheet, the LO records a power loss on the last
-  player's ball 1 (R7.3-i), grants him the compensatory game (R7.3-k) and records its score
+  player's ball 1 (R7.3-i), grants them the compensatory game (R7.3-k) and records its score
   (R7.3-m). In the second group, after game 1 is confirmed, its first player asks to correct
   the second player's score (R3-b) and the other players agree, one answer each (R3-c, R3-d).
 - *viewer*: a browser with the meet board open (and the standings beside it): its live
@@ -315,7 +315,7 @@ class Night:
             game_id = chosen["game_id"]
 
     async def _malfunction(self, league: League, group: Group, game_id: int) -> bool:
-        """A power loss on the last player's ball 1, his compensatory game granted and scored."""
+        """A power loss on the last player's ball 1, their compensatory game granted and scored."""
         player = group.players[-1]
         game = f"/api/v1/games/{game_id}"
         steps = (
