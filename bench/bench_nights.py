@@ -230,7 +230,7 @@ def _play(server: ProductionServer, leagues: list[nights_client.League], redis_u
     monitor = Monitor(server, redis_url)
     started = time.monotonic()
     go.set()
-    outcomes = []
+    outcomes: list[nights_client.Outcome] = []
     while len(outcomes) < len(clients):
         try:
             outcomes.append(answers.get(timeout=1))

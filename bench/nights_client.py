@@ -159,7 +159,8 @@ class Night:
         for start in range(0, len(wanted), OPEN_AT_ONCE):
             batch = []
             for index in wanted[start : start + OPEN_AT_ONCE]:
-                change, heard, opened = asyncio.Event(), [], asyncio.Event()
+                change, opened = asyncio.Event(), asyncio.Event()
+                heard: list[tuple[float, int]] = []
                 changes[change] = index
                 self.heard.append((index, heard))
                 batch.append(opened.wait())
