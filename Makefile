@@ -164,7 +164,10 @@ mutate: $(STAMP)
 # (installed by scripts/install-wrk.sh when missing); bench_sse opens 500 live streams, times a
 # confirmed score's delivery to them and loads the pages beside them; bench_night needs
 # PostgreSQL (the server of $(POSTGRES_TEST_URL); its database flipwell_bench_night is reset
-# on every run).
+# on every run). bench_nights plays 20 league nights at once on `flipwell serve` with 2,000
+# live streams, then searches for the most this machine holds within the goals (about half an
+# hour; BENCH_NIGHTS_ROUNDS=1 plays one night, BENCH_NIGHTS_SECONDS shortens each); it needs
+# PostgreSQL too (its database flipwell_bench_nights is reset on every run).
 # `make bench-scale`: one league among 200 against a database of one; its two databases
 # (flipwell_bench_one, flipwell_bench_scale) are generated once, in minutes, and kept.
 BENCH_POSTGRES = $(dir $(POSTGRES_TEST_URL))
@@ -181,6 +184,11 @@ bench: $(STAMP)
 	  BENCH_NIGHT_URL="$(BENCH_POSTGRES)flipwell_bench_night" $(BIN)/python bench/bench_night.py; \
 	else \
 	  $(call BENCH_SKIPPED,bench_night); \
+	fi
+	@if $(POSTGRES_UP); then \
+	  BENCH_NIGHTS_URL="$(BENCH_POSTGRES)flipwell_bench_nights" $(BIN)/python bench/bench_nights.py; \
+	else \
+	  $(call BENCH_SKIPPED,bench_nights); \
 	fi
 
 bench-scale: $(STAMP)

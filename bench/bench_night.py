@@ -35,7 +35,6 @@ import tempfile
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -43,7 +42,30 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.chaos.live import Database, LiveServer, postgres_execute  # noqa: E402
+sys.path.insert(0, str(ROOT / "bench"))
+
+from tests.chaos.live import Database, LiveServer  # noqa: E402
+
+from nightplay import (  # noqa: E402
+    GAMES_PER_MATCH,
+    GOAL_WRITE_P99_MS,
+    OK_READS,
+    OK_WRITES,
+    Group,
+    Reply,
+    Timings,
+    confirmer,
+    groups_of,
+    json_object,
+    met,
+    percentile,
+    picker,
+    postgres_up,
+    redis_up,
+    reset_postgres,
+    safe,
+    sheet,
+)
 
 DATABASE_URL = os.environ.get(
     "BENCH_NIGHT_URL", "postgres://postgres@127.0.0.1:5432/flipwell_bench_night"
@@ -53,45 +75,8 @@ REDIS_URL = os.environ.get("BENCH_NIGHT_REDIS", "redis://127.0.0.1:6379/14")
 WORKERS = int(os.environ.get("BENCH_NIGHT_WORKERS", "4"))
 THREADS = int(os.environ.get("BENCH_NIGHT_THREADS", "4"))
 PLAYERS = 48
-GAMES_PER_MATCH = 4
 VIEWERS = 200
 POLL_SECONDS = 10.0
-GOAL_WRITE_P99_MS = 150.0
-OK_WRITES = frozenset({200, 201})
-OK_READS = frozenset({200, 304})
-SLOWEST_SHOWN = 3
-
-
-@dataclass
-class Timings:
-    """Every request's latency and status of one kind (writes or reads), from many threads."""
-
-    latencies_ms: list[float] = field(default_factory=list)
-    slowest: list[tuple[float, str]] = field(default_factory=list)
-    """The slowest requests, slowest first, with what each was (`SLOWEST_SHOWN` of them)."""
-    statuses: dict[int, int] = field(default_factory=dict)
-    errors: list[str] = field(default_factory=list)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def add(self, reply: Reply, milliseconds: float, what: str, ok: frozenset[int]) -> bool:
-        """Record one request; whether its status is one of `ok`."""
-        with self._lock:
-            self.latencies_ms.append(milliseconds)
-            self.slowest = sorted([*self.slowest, (milliseconds, what)], reverse=True)
-            del self.slowest[SLOWEST_SHOWN:]
-            self.statuses[reply.status] = self.statuses.get(reply.status, 0) + 1
-            if reply.status in ok:
-                return True
-            shown = json.dumps(reply.body)[:300] if reply.body else ""
-            self.errors.append(f"{what}: {reply.status or 'no answer'} {shown}")
-            return False
-
-
-@dataclass(frozen=True)
-class Reply:
-    status: int
-    body: dict[str, Any]
-    etag: str | None
 
 
 class Client:
@@ -119,7 +104,7 @@ class Client:
             connection.request(method, path, body=data, headers=sent)
             response = connection.getresponse()
             raw = response.read()
-            reply = Reply(response.status, _json(raw), response.getheader("ETag"))
+            reply = Reply(response.status, json_object(raw), response.getheader("ETag"))
         except (OSError, http.client.HTTPException):
             reply = Reply(0, {}, None)
         finally:
@@ -127,38 +112,17 @@ class Client:
         return reply, (time.perf_counter() - started) * 1e3
 
 
-def _json(raw: bytes) -> dict[str, Any]:
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-@dataclass(frozen=True)
-class Group:
-    """One group of the started meet, as the public meet board shows it."""
-
-    id: int
-    number: int
-    players: tuple[int, ...]
-    first_game: int
-    machines: tuple[int, ...]  # the machines it picks for games 2-4, its own
-
-
 def main() -> None:
-    if not _postgres_up():
-        print(f"bench_night: SKIPPED, PostgreSQL not reachable at {_safe(DATABASE_URL)}")
+    if not postgres_up(DATABASE_URL):
+        print(f"bench_night: SKIPPED, PostgreSQL not reachable at {safe(DATABASE_URL)}")
         return
     data_dir = Path(tempfile.mkdtemp(prefix="flipwell-bench-night-"))
     database = Database(url=DATABASE_URL, data_dir=data_dir)
-    name = urlsplit(DATABASE_URL).path.lstrip("/")
-    postgres_execute(DATABASE_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    postgres_execute(DATABASE_URL, f'CREATE DATABASE "{name}"')
+    reset_postgres(DATABASE_URL)
     database.run("migrate")
     night = database.run("night", str(PLAYERS))
     database.collect_static()  # the viewers poll the meet board, a page
-    shared = _redis_up()
+    shared = redis_up(REDIS_URL)
     if shared:
         os.environ["REDIS_URL"] = REDIS_URL  # the server's environment is this one's
     cache = "Redis shared cache" if shared else "no shared cache"
@@ -184,34 +148,6 @@ def main() -> None:
     _report(writes, reads)
 
 
-def _postgres_up() -> bool:
-    try:
-        postgres_execute(DATABASE_URL, "SELECT 1")
-    except Exception:  # any failure to connect means: no PostgreSQL to measure
-        return False
-    return True
-
-
-def _redis_up() -> bool:
-    """Whether Redis answers at REDIS_URL (its database there is emptied: pages of an earlier
-    run are never asked for again, but a clean start measures the same night each time)."""
-    if not REDIS_URL:
-        return False
-    import redis
-
-    try:
-        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
-        client.flushdb()
-    except redis.RedisError:
-        return False
-    return True
-
-
-def _safe(url: str) -> str:
-    parts = urlsplit(url)
-    return url.replace(f":{parts.password}@", ":***@") if parts.password else url
-
-
 def _board(client: Client, game_id: int) -> tuple[str, list[Group]]:
     """The meet board's page path and the groups, each given three machines of its own that
     no group played game 1 on (so no pick is ever refused as in use, R5-c)."""
@@ -220,19 +156,7 @@ def _board(client: Client, game_id: int) -> tuple[str, list[Group]]:
     meet, _ = client.request("GET", f"/api/v1/meets/{meet_id}")
     leagues, _ = client.request("GET", "/api/v1/leagues")
     slug = leagues.body["results"][0]["slug"]
-    drawn = {g["games"][0]["machine_id"] for g in meet.body["groups"]}
-    spare = [m["id"] for m in meet.body["machines"] if m["id"] not in drawn and not m["unplayable"]]
-    picks = GAMES_PER_MATCH - 1
-    groups = [
-        Group(
-            id=g["id"],
-            number=g["number"],
-            players=tuple(p["id"] for p in g["players"]),
-            first_game=g["games"][0]["id"],
-            machines=tuple(spare[i * picks : (i + 1) * picks]),
-        )
-        for i, g in enumerate(meet.body["groups"])
-    ]
+    groups = groups_of(meet.body)
     return f"/leagues/{slug}/meets/{meet_id}/", groups
 
 
@@ -279,23 +203,14 @@ def _match(client: Client, group: Group, writes: Timings) -> None:
     rng = random.Random(group.id)
     game_seconds = NIGHT_SECONDS / GAMES_PER_MATCH
     game_id = group.first_game
-    players = group.players
     for number in range(1, GAMES_PER_MATCH + 1):
         time.sleep(game_seconds * rng.uniform(0.6, 0.95))  # the game is played
-        enterer, confirmer = players[(number - 1) % 4], players[number % 4]
-        scores = rng.sample(range(1_000, 5_000_000), len(players))  # distinct: no ties
-        sheet = {
-            "entered_by": enterer,
-            "scores": [
-                {"player": p, "machine_score": s * 10} for p, s in zip(players, scores, strict=True)
-            ],
-            "idempotency_key": f"bench-night-{group.id}-{number}",
-        }
+        body = sheet(group, number, rng, f"bench-night-{group.id}-{number}")
         entered = _write(
             client,
             writes,
             f"group {group.number} game {number} scores",
-            sheet,
+            body,
             f"/api/v1/games/{game_id}/scores",
         )
         if entered is None:
@@ -305,19 +220,17 @@ def _match(client: Client, group: Group, writes: Timings) -> None:
             client,
             writes,
             f"group {group.number} game {number} confirm",
-            {"confirmed_by": confirmer},
+            {"confirmed_by": confirmer(group, number)},
             f"/api/v1/submissions/{entered['submission']['id']}/confirm",
         )
         if confirmed is None or number == GAMES_PER_MATCH:
             return
-        points: dict[str, int] = entered["points"]
-        picker = int(min(points, key=lambda player: points[player]))  # last place picks, R5-c
         time.sleep(rng.uniform(1.0, 3.0))
         chosen = _write(
             client,
             writes,
             f"group {group.number} game {number + 1} machine",
-            {"machine": group.machines[number - 1], "chosen_by": picker},
+            {"machine": group.machines[number - 1], "chosen_by": picker(entered["points"])},
             f"/api/v1/groups/{group.id}/next-game",
         )
         if chosen is None:
@@ -330,14 +243,6 @@ def _write(
 ) -> dict[str, Any] | None:
     reply, ms = client.request("POST", path, body)
     return reply.body if writes.add(reply, ms, what, OK_WRITES) else None
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    """The nearest-rank percentile of `values` (0 when there are none)."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
 
 
 def _report(writes: Timings, reads: Timings) -> None:
@@ -354,16 +259,12 @@ def _report(writes: Timings, reads: Timings) -> None:
     errors = writes.errors + reads.errors
     for error in errors[:5]:
         print(f"  error: {error}")
-    print(f"goal: no errors: {_met(not errors)} ({len(errors)} errors)")
+    print(f"goal: no errors: {met(not errors)} ({len(errors)} errors)")
     write_p99 = percentile(writes.latencies_ms, 0.99)
     print(
         f"goal: write p99 < {GOAL_WRITE_P99_MS:.0f} ms: "
-        f"{_met(write_p99 < GOAL_WRITE_P99_MS)} ({write_p99:.0f} ms)"
+        f"{met(write_p99 < GOAL_WRITE_P99_MS)} ({write_p99:.0f} ms)"
     )
-
-
-def _met(ok: bool) -> str:
-    return "met" if ok else "NOT MET"
 
 
 if __name__ == "__main__":

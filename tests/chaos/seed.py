@@ -8,7 +8,10 @@ Commands (each prints one JSON object on stdout):
 - ``migrate``: apply every migration (an empty database becomes a template for the tests).
 - ``night PLAYERS``: a league with PLAYERS players and as many machines, meet 1 started (one
   game waiting for scores in every group of four) and an API token with every scope:
-  ``{"token": secret, "games": [{"id": game id, "players": [player ids]}]}``.
+  ``{"token": secret, "league": slug, "season": id, "meet": id, "games": [{"id": game id,
+  "players": [player ids]}]}``.
+- ``nights COUNT PLAYERS``: COUNT such leagues, each with its night started:
+  ``{"nights": [night, ...]}``.
 - ``stored``: every stored score submission, oldest first, ``{"submissions": [[id, key,
   game id, version, confirmed_by or null]]}``.
 - ``fold SEASON``: the season folded now from its stored facts under its own readings (not
@@ -36,6 +39,8 @@ def main(argv: list[str]) -> dict[str, Any]:
         return {"migrated": True}
     if command == "night":
         return _night(int(args[0]))
+    if command == "nights":
+        return {"nights": [_night(int(args[1])) for _ in range(int(args[0]))]}
     if command == "stored":
         return _stored()
     if command == "fold":
@@ -65,7 +70,9 @@ def _night(players: int) -> dict[str, Any]:
         f.SeasonEntryFactory(season=season, ifpa_rank_at_start=rank)
     for _ in range(players):
         f.MachineFactory(league=official.league)
-    start_meet(season=season, number=1, date=datetime.date(2026, 1, 6), actor=official.user, seed=7)
+    started = start_meet(
+        season=season, number=1, date=datetime.date(2026, 1, 6), actor=official.user, seed=7
+    )
     issued = issue_api_token(
         league=official.league,
         name="chaos",
@@ -80,6 +87,8 @@ def _night(players: int) -> dict[str, Any]:
     return {
         "token": issued.secret,
         "league": official.league.slug,
+        "season": season.pk,
+        "meet": started.meet.pk,
         "games": [{"id": g.pk, "players": by_group[g.group_id]} for g in games],
     }
 

@@ -1,0 +1,418 @@
+"""bench_nights' client: one process playing some leagues' nights and watching them, on one
+asyncio loop (thousands of streams and their viewers' fetches without a thread each).
+
+Words:
+- *league* (`League`): what a client needs to play one league's night: its slug, API token,
+  season, meet and groups.
+- *phones*: each group's players' phones, as in bench_night: after each game one enters the
+  score sheet, another confirms it (R3-a), the picker chooses the next machine (R5-c). In the
+  first group of each league, before game 2's sheet, the LO records a power loss on the last
+  player's ball 1 (R7.3-i), grants them the compensatory game (R7.3-k) and records its score
+  (R7.3-m). In the second group, after game 1 is confirmed, its first player asks to correct
+  the second player's score (R3-b) and the other players agree, one answer each (R3-c, R3-d).
+- *viewer*: a browser with the meet board open (and the standings beside it): its live
+  stream (``/live/<slug>/events/``) and, on each new revision the stream brings, one fetch of
+  the board's fragment (``HX-Request``) and one of the standings page, each with the ETag it
+  was last given in ``If-None-Match``, as htmx and a browser would. A stream that ends (the
+  server ends each after a few minutes) is opened again after its ``retry:`` with its
+  ``Last-Event-ID``, as EventSource does.
+- *score-to-screen delay*: from the moment a confirmation is sent to the moment a stream of
+  its league reads a revision other than the one it had then (bench_sse's measure), for
+  every (confirmation, stream) pair; a stream that hears nothing within `DELIVERY_WAIT`
+  counts as missed. Another write of the same league in between can only make an event come
+  sooner.
+
+Every request opens its own connection (a phone or a page a few seconds apart finds its
+keep-alive connection closed anyway) and says ``Connection: close``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import json
+import random
+import resource
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from nightplay import (
+    GAMES_PER_MATCH,
+    OK_READS,
+    OK_WRITES,
+    Group,
+    Reply,
+    Timings,
+    confirmer,
+    json_object,
+    picker,
+    sheet,
+)
+
+WRITE_KINDS = (
+    "score entry",
+    "confirmation",
+    "next machine",
+    "malfunction",
+    "compensatory grant",
+    "compensatory score",
+    "correction request",
+    "correction answer",
+)
+PAGE_KINDS = ("meet board", "standings")
+STREAM_KIND = "stream opened"
+KINDS = (*WRITE_KINDS, *PAGE_KINDS, STREAM_KIND)
+DELIVERY_WAIT = 5.0
+OPEN_AT_ONCE = 50
+RETRY_SECONDS = 2.0
+REQUEST_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class League:
+    slug: str
+    token: str
+    season: int
+    meet: int
+    groups: tuple[Group, ...]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one client process does: the server, its leagues, viewers per league, the night's
+    length (four games per group)."""
+
+    host: str
+    port: int
+    leagues: tuple[League, ...]
+    viewers: int
+    night_seconds: float
+
+
+@dataclass
+class Outcome:
+    """What one client process measured."""
+
+    timings: dict[str, Timings] = field(default_factory=lambda: {k: Timings() for k in KINDS})
+    delays: list[float | None] = field(default_factory=list)
+    streams: int = 0
+    reconnections: int = 0
+    cpu_seconds: float = 0.0
+    peak_rss_mb: float = 0.0
+
+
+def run(plan: Plan, ready: Any, go: Any, answers: Any) -> None:
+    """A client process's body: open the streams, say `ready`, wait for `go`, play the
+    nights; put the `Outcome` on `answers`."""
+    outcome = asyncio.run(Night(plan).play(ready, go))
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    outcome.cpu_seconds = usage.ru_utime + usage.ru_stime
+    outcome.peak_rss_mb = usage.ru_maxrss / 1024
+    answers.put(outcome)
+
+
+class Night:
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        self.outcome = Outcome()
+        self.over = False
+        self.heard: list[tuple[int, list[tuple[float, int]]]] = []  # (league, its events)
+        self.confirmed: list[tuple[int, float]] = []  # (league, when the confirmation was sent)
+        self.writers: set[asyncio.StreamWriter] = set()
+        self.tasks: list[asyncio.Task[None]] = []  # the streams' readers
+
+    async def play(self, ready: Any, go: Any) -> Outcome:
+        changes = await self._open_streams()
+        ready.set()
+        await asyncio.get_running_loop().run_in_executor(None, go.wait)
+        for change in changes:
+            change.clear()
+        viewers = [
+            asyncio.create_task(self._viewer(self.plan.leagues[index], change))
+            for change, index in changes.items()
+        ]
+        phones = [
+            self._match(index, league, group)
+            for index, league in enumerate(self.plan.leagues)
+            for group in league.groups
+        ]
+        await asyncio.gather(*phones)
+        await asyncio.sleep(DELIVERY_WAIT)
+        end = time.monotonic() - DELIVERY_WAIT
+        self.over = True
+        for writer in list(self.writers):
+            writer.close()
+        for task in viewers:
+            task.cancel()
+        self.outcome.delays = self._delays(end)
+        return self.outcome
+
+    # --- the viewers ------------------------------------------------------------------------
+
+    async def _open_streams(self) -> dict[asyncio.Event, int]:
+        """Every viewer's stream open (and read by a task of its own); each viewer's change
+        event with its league's index."""
+        changes: dict[asyncio.Event, int] = {}
+        wanted = [i for i in range(len(self.plan.leagues)) for _ in range(self.plan.viewers)]
+        for start in range(0, len(wanted), OPEN_AT_ONCE):
+            batch = []
+            for index in wanted[start : start + OPEN_AT_ONCE]:
+                change, opened = asyncio.Event(), asyncio.Event()
+                heard: list[tuple[float, int]] = []
+                changes[change] = index
+                self.heard.append((index, heard))
+                batch.append(opened.wait())
+                self.tasks.append(asyncio.create_task(self._stream(index, heard, change, opened)))
+            await asyncio.gather(*batch)
+        return changes
+
+    async def _stream(
+        self,
+        index: int,
+        heard: list[tuple[float, int]],
+        change: asyncio.Event,
+        opened: asyncio.Event,
+    ) -> None:
+        """One viewer's stream, opened again whenever it ends, until the night is over."""
+        slug = self.plan.leagues[index].slug
+        timings = self.outcome.timings[STREAM_KIND]
+        while not self.over:
+            headers = {"Accept": "text/event-stream"}
+            if heard:
+                headers["Last-Event-ID"] = str(heard[-1][1])
+            started = time.perf_counter()
+            try:
+                reader, writer = await asyncio.open_connection(self.plan.host, self.plan.port)
+            except OSError as error:
+                timings.add(Reply(0, {"error": str(error)}, None), 0.0, "stream", OK_READS)
+                opened.set()
+                await asyncio.sleep(RETRY_SECONDS)
+                continue
+            self.writers.add(writer)
+            try:
+                await self._listen(slug, reader, writer, headers, started, heard, change, opened)
+            except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+                pass
+            finally:
+                self.writers.discard(writer)
+                writer.close()
+            opened.set()
+            if not self.over:
+                self.outcome.reconnections += 1
+                await asyncio.sleep(RETRY_SECONDS)
+
+    async def _listen(
+        self,
+        slug: str,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        headers: dict[str, str],
+        started: float,
+        heard: list[tuple[float, int]],
+        change: asyncio.Event,
+        opened: asyncio.Event,
+    ) -> None:
+        writer.write(self._head("GET", f"/live/{slug}/events/", headers, b""))
+        await writer.drain()
+        status = (await reader.readline()).decode("latin-1")
+        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").lower()
+        code = int(status.split()[1]) if len(status.split()) > 1 else 0
+        ok = code == 200 and "content-type: text/event-stream" in head
+        reply = Reply(code if ok or code != 200 else 0, {}, None)
+        ms = (time.perf_counter() - started) * 1e3
+        self.outcome.timings[STREAM_KIND].add(reply, ms, f"stream of {slug}", OK_READS)
+        if not ok:
+            return
+        self.outcome.streams += 1
+        opened.set()
+        while line := await reader.readline():
+            if line.startswith(b"id: "):
+                revision = int(line[4:])
+                if heard and heard[-1][1] != revision:
+                    change.set()
+                heard.append((time.monotonic(), revision))
+
+    async def _viewer(self, league: League, change: asyncio.Event) -> None:
+        """On each new revision, the board's fragment and the standings, with their ETags."""
+        board = f"/leagues/{league.slug}/meets/{league.meet}/"
+        standings = f"/leagues/{league.slug}/seasons/{league.season}/"
+        tags: dict[str, str] = {}
+        while True:
+            await change.wait()
+            change.clear()
+            await asyncio.gather(
+                self._page("meet board", board, {"HX-Request": "true"}, tags),
+                self._page("standings", standings, {}, tags),
+            )
+
+    async def _page(
+        self, kind: str, path: str, headers: dict[str, str], tags: dict[str, str]
+    ) -> None:
+        if path in tags:
+            headers = {**headers, "If-None-Match": tags[path]}
+        reply, ms = await self.request("GET", path, headers)
+        self.outcome.timings[kind].add(reply, ms, path, OK_READS)
+        if reply.etag:
+            tags[path] = reply.etag
+
+    def _delays(self, end: float) -> list[float | None]:
+        by_league: dict[int, list[float]] = {}
+        for index, sent in self.confirmed:
+            if sent <= end:
+                by_league.setdefault(index, []).append(sent)
+        delays: list[float | None] = []
+        for index, heard in self.heard:
+            times = [t for t, _ in heard]
+            for sent in by_league.get(index, []):
+                first = bisect.bisect_left(times, sent)
+                before = heard[first - 1][1] if first else None
+                later = (t - sent for t, rev in heard[first:] if rev != before)
+                delays.append(next(later, None))
+        return delays
+
+    # --- the phones -------------------------------------------------------------------------
+
+    async def _match(self, index: int, league: League, group: Group) -> None:
+        """A group's four games, as its phones play them (see the module's words)."""
+        rng = random.Random(group.id)
+        game_seconds = self.plan.night_seconds / GAMES_PER_MATCH
+        game_id = group.first_game
+        malfunctions = group == league.groups[0]
+        corrects = len(league.groups) > 1 and group == league.groups[1]
+        for number in range(1, GAMES_PER_MATCH + 1):
+            await asyncio.sleep(game_seconds * rng.uniform(0.6, 0.95))  # the game is played
+            if number == 2 and malfunctions and not await self._malfunction(league, group, game_id):
+                return
+            body = sheet(group, number, rng, f"bench-nights-{group.id}-{number}")
+            entered = await self._write(
+                league, "score entry", f"/api/v1/games/{game_id}/scores", body
+            )
+            if entered is None:
+                return
+            await asyncio.sleep(rng.uniform(1.0, 4.0))  # another player reads the sheet
+            self.confirmed.append((index, time.monotonic()))
+            confirmation = {"confirmed_by": confirmer(group, number)}
+            submission = entered["submission"]["id"]
+            path = f"/api/v1/submissions/{submission}/confirm"
+            if await self._write(league, "confirmation", path, confirmation) is None:
+                return
+            if (
+                number == 1
+                and corrects
+                and not await self._correction(league, group, game_id, body)
+            ):
+                return
+            if number == GAMES_PER_MATCH:
+                return
+            await asyncio.sleep(rng.uniform(1.0, 3.0))
+            choice = {"machine": group.machines[number - 1], "chosen_by": picker(entered["points"])}
+            chosen = await self._write(
+                league, "next machine", f"/api/v1/groups/{group.id}/next-game", choice
+            )
+            if chosen is None:
+                return
+            game_id = chosen["game_id"]
+
+    async def _malfunction(self, league: League, group: Group, game_id: int) -> bool:
+        """A power loss on the last player's ball 1, their compensatory game granted and scored."""
+        player = group.players[-1]
+        game = f"/api/v1/games/{game_id}"
+        steps = (
+            (
+                "malfunction",
+                "malfunctions",
+                {"player": player, "ball": 1, "reason_code": "power_loss", "ball_in_play": False},
+            ),
+            ("compensatory grant", "compensatory-requests", {"player": player}),
+            ("compensatory score", "compensatory-games", {"player": player, "new_score": 123_450}),
+        )
+        for kind, path, body in steps:
+            if await self._write(league, kind, f"{game}/{path}", body) is None:
+                return False
+            await asyncio.sleep(1.0)
+        return True
+
+    async def _correction(
+        self, league: League, group: Group, game_id: int, entered: dict[str, Any]
+    ) -> bool:
+        """The first player asks to correct the second's score; the others agree in turn."""
+        requester, corrected = group.players[0], group.players[1]
+        score = next(s["machine_score"] for s in entered["scores"] if s["player"] == corrected)
+        asked = await self._write(
+            league,
+            "correction request",
+            f"/api/v1/games/{game_id}/corrections",
+            {
+                "requested_by": requester,
+                "scores": [{"player": corrected, "machine_score": score + 5}],
+                "reason": "The last digit was misread",
+            },
+        )
+        if asked is None:
+            return False
+        for player in group.players[1:]:
+            await asyncio.sleep(1.0)
+            path = f"/api/v1/corrections/{asked['id']}/answers"
+            answer = await self._write(
+                league, "correction answer", path, {"player": player, "agrees": True}
+            )
+            if answer is None:
+                return False
+            if answer.get("status") != "pending":
+                return True
+        return True
+
+    async def _write(
+        self, league: League, kind: str, path: str, body: object
+    ) -> dict[str, Any] | None:
+        headers = {
+            "Authorization": f"Bearer {league.token}",
+            "Idempotency-Key": uuid.uuid4().hex,  # as a careful client: every write its own key
+        }
+        reply, ms = await self.request("POST", path, headers, body)
+        ok = self.outcome.timings[kind].add(reply, ms, f"{league.slug} {path}", OK_WRITES)
+        return reply.body if ok else None
+
+    # --- HTTP -------------------------------------------------------------------------------
+
+    def _head(self, method: str, path: str, headers: dict[str, str], data: bytes) -> bytes:
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.plan.host}:{self.plan.port}"]
+        lines += [f"{name}: {value}" for name, value in headers.items()]
+        if data:
+            lines += ["Content-Type: application/json", f"Content-Length: {len(data)}"]
+        return ("\r\n".join(lines) + "\r\n\r\n").encode() + data
+
+    async def request(
+        self, method: str, path: str, headers: dict[str, str], body: object = None
+    ) -> tuple[Reply, float]:
+        """The reply and its latency in milliseconds; status 0 when the connection failed."""
+        data = json.dumps(body).encode() if body is not None else b""
+        started = time.perf_counter()
+        try:
+            raw = await asyncio.wait_for(
+                self._exchange(self._head(method, path, {**headers, "Connection": "close"}, data)),
+                REQUEST_SECONDS,
+            )
+        except (OSError, TimeoutError, asyncio.IncompleteReadError):
+            return Reply(0, {}, None), (time.perf_counter() - started) * 1e3
+        ms = (time.perf_counter() - started) * 1e3
+        head, _, content = raw.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        parts = lines[0].split()
+        status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+        fields = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
+        found = {name.lower(): value for name, value in fields.items()}
+        json_reply = found.get("content-type", "").startswith("application/json")
+        parsed = json_object(content) if json_reply else {}
+        return Reply(status, parsed, found.get("etag")), ms
+
+    async def _exchange(self, request: bytes) -> bytes:
+        reader, writer = await asyncio.open_connection(self.plan.host, self.plan.port)
+        try:
+            writer.write(request)
+            await writer.drain()
+            return await reader.read()
+        finally:
+            writer.close()
