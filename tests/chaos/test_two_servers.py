@@ -3,7 +3,7 @@ own gunicorn master, on its own port) on one database and one Redis behave as on
 confirmed on server A reaches a live stream opened on server B within a second
 (through Redis pub/sub: the hubs read the revisions themselves only every few seconds), an API
 write sent again with its Idempotency-Key to B is answered with A's answer, and a console form
-key is used once whichever server it is posted to.
+key is used once whichever server it is posted to; a rate limit counts the requests of both.
 
 Words:
 - *the servers*: A and B, one worker process each, started once for the module on a fresh
@@ -56,6 +56,8 @@ REDIS_URL = os.environ.get("FLIPWELL_TEST_REDIS_URL", "redis://127.0.0.1:6379/13
 PASSWORD = "correct horse battery staple"  # tests.factories.UserFactory's
 STARTUP_SECONDS = 60
 SCORE_TO_SCREEN_SECONDS = 1.0
+LINKS_PER_ACCOUNT = 2
+"""The servers' forgot-password limit per e-mail address (an hour's window)."""
 FORM_KEY = re.compile(r'name="form_key" value="([^"]+)"')
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
@@ -74,6 +76,7 @@ def _serve(database: Database, prefix: str, name: str) -> tuple[subprocess.Popen
         **database.env(),
         "REDIS_URL": REDIS_URL,
         "REDIS_KEY_PREFIX": prefix,
+        "FORGOT_PASSWORD_PER_ACCOUNT": str(LINKS_PER_ACCOUNT),
         "WEB_CONCURRENCY": "1",  # a hub per process: one process per server shows it
         "GRACEFUL_TIMEOUT": "2",
     }
@@ -277,3 +280,17 @@ def test_a_console_form_key_is_used_once_whichever_server_it_is_posted_to(two):
     assert "Already recorded" in told[2]
     notes = [row[2] for row in two.database.ledger() if row[1] == two.night["league"]]
     assert sorted(n for n in notes if n.startswith("key-")) == ["key-for-b", "key-of-a"]
+
+
+def test_a_rate_limit_counts_the_requests_of_both_servers(two):
+    browser = Browser()
+    asked = f"nobody-{uuid.uuid4().hex[:8]}@example.org"
+
+    def ask_for_a_link(server: LiveServer) -> int:
+        _status, _where, page = browser.ask(server.url + "/manage/forgot-password/")
+        fields = {"csrfmiddlewaretoken": _csrf(page), "email": asked}
+        return browser.ask(server.url + "/manage/forgot-password/", fields)[0]
+
+    answers = [ask_for_a_link(server) for server in (two.a, two.b, two.b)]
+
+    assert answers == [302] * LINKS_PER_ACCOUNT + [429]
