@@ -174,6 +174,11 @@ WHITENOISE_USE_FINDERS = DEBUG
 # --- Cache (docs/configuration.md) ---
 
 REDIS_URL = env_str("REDIS_URL", "")
+REDIS_KEY_PREFIX = env_str("REDIS_KEY_PREFIX", "")
+"""Put before every key and channel name flipwell uses in Redis: installations (or test runs)
+sharing one Redis keep apart (a pub/sub channel is seen from every database number)."""
+LIVE_CHANNEL = f"{REDIS_KEY_PREFIX}flipwell:live"
+"""The Redis channel of the live events (`flipwell.serving.live_events`), with ``REDIS_URL``."""
 SHARED_PAGES = bool(REDIS_URL)
 """Whether `flipwell.serving.http_cache` puts rendered anonymous pages in the default cache too (one
 worker renders a changed page, the others fetch it): only when that cache is shared."""
@@ -182,7 +187,11 @@ LIMITS_CACHE_TABLE = "flipwell_limits"
 rate_limits`); ``migrate`` (and so ``flipwell serve``, ``make run``) creates it."""
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": REDIS_KEY_PREFIX,
+        }
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     ),
@@ -192,7 +201,7 @@ CACHES = {
         {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "flipwell-limits",
+            "KEY_PREFIX": f"{REDIS_KEY_PREFIX}flipwell-limits",
         }
         if REDIS_URL
         else {

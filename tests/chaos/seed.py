@@ -8,8 +8,8 @@ Commands (each prints one JSON object on stdout):
 - ``migrate``: apply every migration (an empty database becomes a template for the tests).
 - ``night PLAYERS``: a league with PLAYERS players and as many machines, meet 1 started (one
   game waiting for scores in every group of four) and an API token with every scope:
-  ``{"token": secret, "league": slug, "season": id, "meet": id, "games": [{"id": game id,
-  "players": [player ids]}]}``.
+  ``{"token": secret, "league": slug, "official": the official's username, "season": id,
+  "meet": id, "games": [{"id": game id, "players": [player ids]}]}``.
 - ``nights COUNT PLAYERS``: COUNT such leagues, each with its night started:
   ``{"nights": [night, ...]}``.
 - ``stored``: every stored score submission, oldest first, ``{"submissions": [[id, key,
@@ -87,6 +87,7 @@ def _night(players: int) -> dict[str, Any]:
     return {
         "token": issued.secret,
         "league": official.league.slug,
+        "official": official.user.username,  # password: the factories' (tests.factories)
         "season": season.pk,
         "meet": started.meet.pk,
         "games": [{"id": g.pk, "players": by_group[g.group_id]} for g in games],

@@ -4,55 +4,17 @@ off to each worker's hub, they hold no thread, and a score entered reaches every
 from __future__ import annotations
 
 import json
-import socket
 import time
-from collections.abc import Callable
 
 import pytest
 
 from tests.chaos.conftest import NewDatabase, NewServer
+from tests.chaos.live import last_id, open_stream, read_until
 
 pytestmark = pytest.mark.django_db
 
 STREAMS = 40
 """More than the server's threads (2 workers x 8): held by threads, most would never open."""
-
-
-def open_stream(base: str, slug: str, last_event_id: str = "") -> tuple[socket.socket, bytes]:
-    """A stream opened by hand: its socket and its head (up to its first event, if any)."""
-    host = base.removeprefix("http://")
-    address, port = host.split(":")
-    sock = socket.create_connection((address, int(port)), timeout=10)
-    extra = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id else ""
-    sock.sendall(
-        f"GET /live/{slug}/events/ HTTP/1.1\r\nHost: {host}\r\n{extra}"
-        "Accept: text/event-stream\r\n\r\n".encode()
-    )
-    wanted = 1 if last_event_id else 2  # the retry block, then the event
-    return sock, read_until(
-        sock, lambda got: got.partition(b"\r\n\r\n")[2].count(b"\n\n") >= wanted
-    )
-
-
-def read_until(sock: socket.socket, done: Callable[[bytes], bool], seconds: float = 10.0) -> bytes:
-    """What `sock` sends until `done` says so (or `seconds` pass, or it closes)."""
-    got = b""
-    deadline = time.monotonic() + seconds
-    while not done(got) and time.monotonic() < deadline:
-        sock.settimeout(max(0.01, deadline - time.monotonic()))
-        try:
-            chunk = sock.recv(4096)
-        except TimeoutError:
-            break
-        if not chunk:
-            break
-        got += chunk
-    return got
-
-
-def last_id(data: bytes) -> str:
-    ids = [line[4:] for line in data.decode("latin-1").splitlines() if line.startswith("id: ")]
-    return ids[-1] if ids else ""
 
 
 def test_streams_hold_no_thread_and_hear_a_score_at_once(

@@ -4,14 +4,16 @@ hand-off's hub, and the pages that open it."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import socket
 import time
+import uuid
 
 import pytest
 
 from flipwell.league.services._edge import league_changed
-from flipwell.serving import live
+from flipwell.serving import live, live_events
 from flipwell.web.scoresheet_tokens import scoresheet_path
 from tests import factories as f
 from tests.league import league_night as night_
@@ -212,3 +214,100 @@ def test_the_hub_ends_the_streams_of_a_league_that_is_gone(hub):
 
     assert read_until(client, b"never", seconds=2) == b""
     assert made.count == 0
+
+
+# --- a hub told of each change (live events through Redis) -----------------------------------
+
+
+@pytest.fixture
+def told():
+    """A hub that reads the revisions only once a minute: what reaches its streams sooner was
+    told (`Hub.notify`)."""
+    revisions = Revisions(league1=10, league2=20)
+    made = live.Hub(revisions, poll_seconds=60, heartbeat_seconds=60, lifetime_seconds=60)
+    yield made, revisions
+    made.stop()
+
+
+def test_a_hub_told_of_a_revision_sends_it_at_once_without_reading(told):
+    made, revisions = told
+    ones = [stream(made, 1, 10) for _ in range(2)]
+    two = stream(made, 2, 20)
+    assert until(lambda: revisions.reads == 1)  # its first read, when it starts
+    assert events_of(read_until(ones[0], b"\n\n", seconds=0.2)) == []
+
+    made.notify(1, 11)
+
+    for client in ones:
+        assert events_of(read_until(client, b"\n\n")) == [{"id": "11", "data": {"revision": 11}}]
+    assert events_of(read_until(two, b"\n\n", seconds=0.2)) == []
+    assert revisions.reads == 1
+
+
+def test_a_stream_that_came_after_the_news_is_checked_against_the_database(told):
+    made, revisions = told
+    early, _two = stream(made, 1, 10), stream(made, 2, 20)
+    assert until(lambda: revisions.reads == 1)
+    revisions.now[1] = 11
+    made.notify(1, 11)
+    assert events_of(read_until(early, b"\n\n")) == [{"id": "11", "data": {"revision": 11}}]
+
+    late = stream(made, 1, 10)  # its page read the revision before the news
+
+    assert events_of(read_until(late, b"\n\n")) == [{"id": "11", "data": {"revision": 11}}]
+    assert (revisions.reads, revisions.asked[-1]) == (2, {1})  # that league only
+
+
+def test_news_of_several_leagues_has_the_hub_read_every_league(told):
+    made, revisions = told
+    one, two = stream(made, 1, 10), stream(made, 2, 20)
+    assert until(lambda: revisions.reads == 1)
+    revisions.now[2] = 21
+
+    made.notify(None, None)
+
+    assert events_of(read_until(two, b"\n\n")) == [{"id": "21", "data": {"revision": 21}}]
+    assert events_of(read_until(one, b"\n\n", seconds=0.2)) == []
+    assert revisions.asked[-1] == {1, 2}
+
+
+def test_a_live_event_message_is_a_league_and_its_revision_or_every_league():
+    assert live_events.message(3, 12) == "3 12"
+    assert live_events.message(None, None) == "*"
+    assert live_events.parsed(b"3 12") == (3, 12)
+    assert live_events.parsed("*") == (None, None)
+    assert [live_events.parsed(m) for m in (b"3", b"x 1", b"1 -2", b"")] == [None] * 4
+
+
+REDIS_URL = os.environ.get("FLIPWELL_TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
+
+
+@pytest.fixture
+def redis_channel(settings):
+    """This test's own channel on the test Redis (skipped without one), for the publisher."""
+    redis = pytest.importorskip("redis")
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+    except redis.RedisError:
+        pytest.skip(f"no Redis server at {REDIS_URL} (FLIPWELL_TEST_REDIS_URL)")
+    settings.REDIS_URL = REDIS_URL
+    settings.LIVE_CHANNEL = f"flipwell-test-{uuid.uuid4().hex}:flipwell:live"
+    live_events._client.cache_clear()
+    yield settings.LIVE_CHANNEL
+    live_events._client.cache_clear()
+
+
+def test_a_revision_published_reaches_a_listening_hub_at_once(told, redis_channel):
+    made, revisions = told
+    client = stream(made, 1, 10)
+    assert until(lambda: revisions.reads == 1)
+    listener = live_events.Listener(made, url=REDIS_URL, channel=redis_channel).start()
+    try:
+        assert listener.subscribed.wait(5)
+        assert until(lambda: revisions.reads == 2)  # subscribed: it reads every league once
+
+        live_events.publish(league_id=1, revision=11)
+
+        assert events_of(read_until(client, b"\n\n")) == [{"id": "11", "data": {"revision": 11}}]
+    finally:
+        listener.stop()

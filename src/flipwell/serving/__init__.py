@@ -7,7 +7,8 @@ Words:
   again from memory without running its view.
 - *page memo*, *shared pages*, *render claim* (`pages`): where those pages are kept.
 - *live stream* (`live`): a league's revision pushed to its TV, board and score sheets
-  (Server-Sent Events), by one hub thread per process.
+  (Server-Sent Events), by one hub thread per process; *live events* (`live_events`): each
+  league's new revision told to every process of every app server through Redis.
 - *health* (`health`): ``/healthz``, whether this server can serve flipwell.
 
 These sit above both front ends (the web views and the API's operations use them), like the
@@ -48,6 +49,15 @@ ends.
 |                             | streams          | own)            |                 | the         |
 |                             |                  |                 |                 | stream's    |
 |                             |                  |                 |                 | view)       |
++-----------------------------+------------------+-----------------+-----------------+-------------+
+| live_events._client         | this process's   | none (once per  | never (redis-py | live_events |
+|                             | Redis client for | process)        | reconnects; a   | .publish    |
+|                             | publishing live  |                 | fork gets new   |             |
+|                             | events           |                 | connections)    |             |
++-----------------------------+------------------+-----------------+-----------------+-------------+
+| live_events._publish_failing| whether the last | none (a flag)   | the next        | live_events |
+|                             | publish failed   |                 | publish that    | .publish    |
+|                             | (logged once)    |                 | works           |             |
 +-----------------------------+------------------+-----------------+-----------------+-------------+
 | health._migrations_applied  | whether every    | none (once per  | never: new      | health      |
 |                             | migration was    | process)        | migrations come |             |

@@ -24,7 +24,9 @@ Words:
 - *hub*: one thread per server process, holding every stream that process handed off. It
   reads the revisions of the leagues it has streams for, with one query, every
   `POLL_SECONDS` (however many viewers: 500 streams cost one query, not 500), writes an event
-  to each stream of a league whose revision changed, repeats the current revision to every
+  to each stream of a league whose revision changed (with Redis, it is told of each change
+  at once instead, by any app server, and reads only every `SAFETY_POLL_SECONDS`:
+  `flipwell.serving.live_events`), repeats the current revision to every
   stream every `HEARTBEAT_SECONDS` (so a client knows its stream still works, and proxies
   keep it open), notices a client that left (its socket reads as closed), drops one that
   does not take its bytes, and ends each stream after about `LIFETIME_SECONDS` (spread, so
@@ -38,9 +40,10 @@ and asgiref's single thread for synchronous views, a change of the whole server 
 a second server for the stream route would need a proxy to route it and a second port at a
 venue. Handing the socket to a thread of the same process keeps one server and one port, lets
 Django's middleware answer the request as for any page, and costs one thread per process. The
-revision is already in the database, so no Redis or notification channel is needed: a process
-polls it, for all its streams at once. (With Redis, a publish on every change could replace
-the poll; at one indexed query per process every quarter second there was no need.)
+revision is already in the database, so a single server needs no Redis or notification
+channel: a process polls it, for all its streams at once (one indexed query per process every
+quarter second). An installation of several app servers has Redis, and there a write tells
+every process of its league's new revision (`flipwell.serving.live_events`).
 
 The client (``static/flipwell/live.js``) opens an EventSource where the browser has one; the
 page's own polling pauses while its stream is heard from, and resumes when it fails.
@@ -66,6 +69,9 @@ logger = logging.getLogger("flipwell.serving.live")
 
 POLL_SECONDS = 0.25
 """How often a hub reads its leagues' revisions: a change reaches the pages within this."""
+SAFETY_POLL_SECONDS = 5.0
+"""How often a hub told of changes through Redis reads them anyway: a message lost (Redis
+restarted, the listener reconnecting) reaches the pages within this."""
 HEARTBEAT_SECONDS = 15.0
 LIFETIME_SECONDS = 300.0
 """A stream ends after this long, give or take a fifth."""
@@ -155,6 +161,9 @@ class Hub:
         self._thread: threading.Thread | None = None
         self._stopping = False
         self._failing = False
+        self._notices: list[tuple[int | None, int | None]] = []  # heard, not yet sent
+        self._heard: dict[int, int] = {}  # league id -> the last revision heard (hub thread)
+        self._check: set[int] = set()  # leagues whose revision to read now (hub thread)
 
     @property
     def count(self) -> int:
@@ -177,6 +186,16 @@ class Hub:
                 self._thread.start()
         self._wake()
 
+    def notify(self, league_id: int | None, revision: int | None) -> None:
+        """The league `league_id` has the revision `revision` now (both None: some leagues
+        changed, read them all): its streams get the event at once; from any thread. Before
+        its first stream the hub keeps nothing: it reads every revision when it starts."""
+        with self._lock:
+            if self._thread is None:
+                return
+            self._notices.append((league_id, revision))
+        self._wake()
+
     def stop(self) -> None:
         """End every stream and the thread (tests)."""
         self._stopping = True
@@ -192,16 +211,23 @@ class Hub:
         next_poll = 0.0
         next_beat = time.monotonic() + self._heartbeat
         while not self._stopping:
-            for key, _mask in self._selector.select(timeout=self._poll):
+            timeout = max(0.0, min(next_poll, next_beat) - time.monotonic())
+            for key, _mask in self._selector.select(timeout=timeout):
                 if key.data is None:
                     self._drain_wake()
                 else:
                     self._on_readable(key.data)
             self._take_incoming()
+            if self._take_notices():
+                next_poll = 0.0
             now = time.monotonic()
             if now >= next_poll:
                 next_poll = now + self._poll
+                self._check.clear()
                 self._send_changes()
+            elif self._check:
+                self._send_changes(self._check)
+                self._check.clear()
             if now >= next_beat:
                 next_beat = now + self._heartbeat
                 self._beat(now)
@@ -222,6 +248,28 @@ class Hub:
         for stream in incoming:
             self._streams.setdefault(stream.league_id, set()).add(stream)
             self._selector.register(stream.sock, selectors.EVENT_READ, stream)
+            heard = self._heard.get(stream.league_id)
+            if heard is not None and heard != stream.revision:
+                # Heard before this stream was here, or its read is newer than what was heard
+                # (a message on its way): the database says which.
+                self._check.add(stream.league_id)
+
+    def _take_notices(self) -> bool:
+        """Send each league's newest revision heard to its streams; whether every league's
+        revision is to be read now (a notice of several leagues)."""
+        with self._lock:
+            notices, self._notices = self._notices, []
+        newest: dict[int, int] = {}
+        read_all = False
+        for league_id, revision in notices:
+            if league_id is None or revision is None:
+                read_all = True
+            else:
+                newest[league_id] = revision
+        self._heard.update(newest)
+        for league_id, revision in newest.items():
+            self._send_revision(league_id, revision)
+        return read_all
 
     def _on_readable(self, stream: Stream) -> None:
         """A client sends nothing after its request: readable means it left (or misbehaves)."""
@@ -234,28 +282,37 @@ class Hub:
         if not data:
             self._close(stream)
 
-    def _send_changes(self) -> None:
-        if not self._streams:
+    def _send_changes(self, league_ids: Iterable[int] | None = None) -> None:
+        """Read the revisions of `league_ids` (default: every league with streams) and send
+        each changed one to its streams."""
+        wanted = list(self._streams if league_ids is None else set(league_ids) & set(self._streams))
+        if not wanted:
             return
         try:
-            current = self._revisions_of(list(self._streams))
+            current = self._revisions_of(wanted)
         except Exception:  # the database is away: keep the streams, say so once
             if not self._failing:
                 logger.warning("live streams cannot read the revisions", exc_info=True)
             self._failing = True
             return
         self._failing = False
-        for league_id, streams in list(self._streams.items()):
+        for league_id in wanted:
             revision = current.get(league_id)
             if revision is None:  # the league is gone
-                for stream in list(streams):
+                for stream in list(self._streams.get(league_id, ())):
                     self._close(stream)
-                continue
-            payload = event(revision)
-            for stream in list(streams):
-                if stream.revision != revision:
-                    stream.revision = revision
-                    self._send(stream, payload)
+            else:
+                if league_id in self._heard:
+                    self._heard[league_id] = revision
+                self._send_revision(league_id, revision)
+
+    def _send_revision(self, league_id: int, revision: int) -> None:
+        """Send `revision` to each stream of the league that has another one."""
+        payload = event(revision)
+        for stream in list(self._streams.get(league_id, ())):
+            if stream.revision != revision:
+                stream.revision = revision
+                self._send(stream, payload)
 
     def _beat(self, now: float) -> None:
         for streams in list(self._streams.values()):
@@ -296,11 +353,20 @@ _hub_lock = threading.Lock()
 
 
 def hub() -> Hub:
-    """This process's hub, made on first use (in the server's worker, after the fork)."""
+    """This process's hub, made on first use (in the server's worker, after the fork): told of
+    every change through Redis when the installation has it (`flipwell.serving.live_events`),
+    reading the revisions only every `SAFETY_POLL_SECONDS` then; else polling them."""
+    from flipwell.serving import live_events
+
     with _hub_lock:
         made = _hubs.get(os.getpid())
         if made is None:
-            made = _hubs[os.getpid()] = Hub(_read_revisions)
+            if live_events.configured():
+                made = Hub(_read_revisions, poll_seconds=SAFETY_POLL_SECONDS)
+                live_events.listen(made)
+            else:
+                made = Hub(_read_revisions)
+            _hubs[os.getpid()] = made
         return made
 
 

@@ -23,6 +23,12 @@ class WebConfig(AppConfig):
 
         register_writer(WRITER)
 
+        # The league announces each league's new revision; with Redis, every app server's live
+        # streams hear of it at once (flipwell.serving.live_events).
+        from flipwell.serving.live_events import connect_publisher
+
+        connect_publisher()
+
 
 class StaticFilesConfig(DjangoStaticFilesConfig):
     """Django's staticfiles, leaving out what flipwell never serves: django-ninja's ReDoc

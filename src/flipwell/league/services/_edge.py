@@ -21,6 +21,7 @@ from flipwell.league.adapters.keys import player_key
 from flipwell.league.derived import results
 from flipwell.league.models.results import new_revision
 from flipwell.league.refusals import ConflictError, Refusal
+from flipwell.league.revisions import announce, announce_many
 from flipwell.league.services.permissions import require_role
 from flipwell.rules import RuleError, Ruleset, SeasonResult
 from flipwell.rules.officials import ruling_warnings
@@ -235,7 +236,9 @@ def league_changed(league: m.League | int) -> None:
     shows outside a season's facts (machines, officials, playoffs, a new season).
     """
     league_id = league if isinstance(league, int) else league.pk
-    m.League.objects.filter(pk=league_id).update(revision=new_revision())
+    revision = new_revision()
+    m.League.objects.filter(pk=league_id).update(revision=revision)
+    announce(league_id, revision)  # the live streams, once the write commits
 
 
 def player_changed(player: m.Player) -> None:
@@ -245,6 +248,7 @@ def player_changed(player: m.Player) -> None:
     rows = m.Player.objects.filter(Q(pk=player.pk) | Q(merged_into=player)).values("pk")
     m.Season.objects.filter(entries__player__in=rows).update(revision=new_revision())
     m.League.objects.filter(seasons__entries__player__in=rows).update(revision=new_revision())
+    announce_many()
 
 
 def every_league_changed() -> None:
@@ -252,6 +256,7 @@ def every_league_changed() -> None:
     ruling on a machine title, a ruleset, a repair in the admin). Two statements."""
     m.League.objects.update(revision=new_revision())
     m.Season.objects.update(revision=new_revision())
+    announce_many()
 
 
 def open_meet(meet: m.Meet, *, doing: str) -> None:
