@@ -103,7 +103,7 @@ SEASON_READINGS: dict[str, Reading] = {
         interpretations=("A68.2",),
         rules=("R2.5-a",),
         sections=("§2.5",),
-        title="A season cut short: the §2.5 forfeit limit",
+        title="A season cut short: the forfeit limit that forfeits the season",
         text=(
             "R2.5-a counts countable forfeits, not a share of the season. Default: a shorter "
             "season keeps the same limit (12): lowering it would forfeit, after the fact, the "
