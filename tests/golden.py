@@ -35,3 +35,17 @@ def tuesday_season() -> m.Season:
     """The golden season as "Winter 2026" of a new league "Tuesday Flippers" (slug tuesday)."""
     official = f.LeagueOfficialFactory(league__slug="tuesday", league__name="Tuesday Flippers")
     return import_golden(official, "Winter 2026")
+
+
+def import_golden_in_progress(
+    official: m.LeagueOfficial, name: str = "Winter 2026", *, played: int = 3
+) -> m.Season:
+    """The golden season's first `played` meets (closed) imported as a season of all ten
+    meets still in progress: the rest are still to play (zoe joins at meet 4, so she has
+    played no game yet)."""
+    data = {**golden_data(), "number_of_meets": len(GOLDEN["meets"])}
+    data["meets"] = GOLDEN["meets"][:played]
+    data.pop("expected_standings", None)
+    return import_season_file(
+        league=official.league, name=name, data=data, first_meet=FIRST_MEET, actor=official.user
+    )

@@ -108,6 +108,7 @@ RulingKindValue = Literal[
     "photos_removed",
     # about the league, its season or its machines
     "playoff_cut_override",
+    "season_cut",
     "ifpa_figure",
     "ruleset_setting",
     "machine_report_closed",

@@ -41,13 +41,16 @@ class SeasonProgress:
         return self.open_meet is not None
 
 
-def season_progress(facts: SeasonFacts, *, number_of_meets: int) -> SeasonProgress:
+def season_progress(facts: SeasonFacts, *, number_of_meets: int | None = None) -> SeasonProgress:
     """The season's progress from its recorded meets (§2, R2-a; see the module's words).
 
-    Meets are played in order, so the closed meets are 1..n and an open meet is meet n + 1,
-    the last recorded; anything else is refused as a RuleError.
+    number_of_meets: the season's (None: the facts', `SeasonFacts.meets_in_season`, lowered
+    when the season was cut short, A68). Meets are played in order, so the closed meets are
+    1..n and an open meet is meet n + 1, the last recorded; anything else is refused as a
+    RuleError.
     """
-    meets = check_count(number_of_meets, what="the season's number of meets", minimum=1)
+    wanted = facts.meets_in_season() if number_of_meets is None else number_of_meets
+    meets = check_count(wanted, what="the season's number of meets", minimum=1)
     closed = [meet.number for meet in facts.meets if meet.closed]
     still_open = [meet.number for meet in facts.meets if not meet.closed]
     if closed != list(range(1, len(closed) + 1)) or still_open not in ([], [len(closed) + 1]):

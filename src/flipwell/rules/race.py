@@ -203,7 +203,11 @@ def playoff_eligible(standing: Standing) -> bool:
 
 
 def season_race(
-    facts: SeasonFacts, result: SeasonResult, *, number_of_meets: int, ruleset: Ruleset = FWPL_V1
+    facts: SeasonFacts,
+    result: SeasonResult,
+    *,
+    number_of_meets: int | None = None,
+    ruleset: Ruleset = FWPL_V1,
 ) -> PlayoffRace:
     """The race of a folded season, certain under its provisional facts (§6.1, §6.2, R3.3-b).
 
@@ -212,8 +216,10 @@ def season_race(
     earn each game left's most and the match bonus (R3.3-b: it comes after game 4), and one
     with no score recorded tonight his §2.4 credit at the close (at most the meet maximum);
     a player with no game played this season who still has one to play (tonight, or at a
-    meet left) may become eligible (A05) or not. Every meet after it gives up to the meet
-    maximum. RuleError when no field the season can end with has six eligible players (§1).
+    meet left, which a late entrant joining after the season's last meet has not, A68) may
+    become eligible (A05) or not. Every meet after it gives up to the meet
+    maximum. number_of_meets: the season's (None: the facts', lowered when the season was cut
+    short, A68). RuleError when no field the season can end with has six eligible players (§1).
     """
     progress = season_progress(facts, number_of_meets=number_of_meets)
     most = max_meet_points(ruleset=ruleset)
@@ -229,7 +235,10 @@ def season_race(
                 still_to_earn=tonight.get(standing.player, Fraction(0)) + after * most,
                 eligible=eligible,
                 may_become_eligible=(
-                    not eligible and standing.active and (after > 0 or standing.player in may_play)
+                    not eligible
+                    and standing.active
+                    and facts.joined_at.get(standing.player, 1) <= progress.meets
+                    and (after > 0 or standing.player in may_play)
                 ),
             )
         )

@@ -83,6 +83,50 @@ SEASON_READINGS: dict[str, Reading] = {
             '"per section 2.2") the same deadline applies to the match start.'
         ),
     ),
+    "season_cut_planned_meets": Reading(
+        interpretations=("A68.1",),
+        rules=("R2-a",),
+        sections=("§2",),
+        title="A season cut short: its meets already started and those planned",
+        text=(
+            "The LO designates the season's length (R2-a) and the rulebook never says it may "
+            "change once play has begun. Default: the LO may end a season early or lower its "
+            "number of meets, with a reason, never below the meets already started: a meet "
+            "whose groups are drawn is played out, or closed unfinished (A52). The planned "
+            "meets beyond the new number are cancelled with the cut, with their announced "
+            "absences and lateness notices. Alternative: the cut is refused while such a meet "
+            "is still scheduled, until the LO cancels it. Setting season_cut_planned_meets = "
+            '"cancelled".'
+        ),
+    ),
+    "season_cut_forfeit_limit": Reading(
+        interpretations=("A68.2",),
+        rules=("R2.5-a",),
+        sections=("§2.5",),
+        title="A season cut short: the forfeit limit that forfeits the season",
+        text=(
+            "R2.5-a counts countable forfeits, not a share of the season. Default: a shorter "
+            "season keeps the same limit (12): lowering it would forfeit, after the fact, the "
+            "season of a player who stayed within the limit the season was played under. "
+            'Setting season_cut_forfeit_limit = "unchanged".'
+        ),
+    ),
+    "season_cut_small_playoffs": Reading(
+        interpretations=("A68.3",),
+        rules=("R6.1-d", "R6.2-a"),
+        sections=("§2", "§6.1"),
+        title="A season cut short: playoff entry",
+        text=(
+            "Entry is decided after the final regular week (R6.1-d): the new last meet. "
+            "Eligibility stays A05's (a game played): the rulebook sets no minimum "
+            "attendance, so none is added, and a player yet to play a first game is not "
+            "eligible once no meet is left. The IFPA's 50% attendance counts the meets held, "
+            "and a season under the IFPA's minimum of meets is warned about before the cut. "
+            "Default: a cut that leaves fewer than six eligible players (no playoff line, §1, "
+            "A03) is allowed, and the LO decides the playoffs. Alternative: such a cut is "
+            'refused. Setting season_cut_small_playoffs = "allowed".'
+        ),
+    ),
     "compensatory_request_deadline": Reading(
         interpretations=("A31",),
         rules=("RA-b",),

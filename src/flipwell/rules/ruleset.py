@@ -112,6 +112,11 @@ class Ruleset:
     dues_period: Literal["season", "meet"] = "season"  # A47
     announced_tardiness_wait_minutes: int = 15  # A59 (§2.2 "up to 15 minutes")
 
+    # --- A season cut short (§2, §2.5, §6.1) ---
+    season_cut_planned_meets: Literal["cancelled", "refused"] = "cancelled"  # A68.1
+    season_cut_forfeit_limit: Literal["unchanged"] = "unchanged"  # A68.2 (flipwell)
+    season_cut_small_playoffs: Literal["allowed", "refused"] = "allowed"  # A68.3
+
     # --- Malfunctions and extra balls (§7) ---
     compensatory_request_deadline: Literal["at_trigger", "before_next_game"] = "at_trigger"  # A31
     current_player_remaining_balls: Literal["catastrophic", "no_compensation"] = (

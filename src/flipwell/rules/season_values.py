@@ -81,6 +81,16 @@ class SeasonFacts:
     joined_at: Mapping[PlayerId, int] = field(default_factory=dict)
     late_join_non_countable: frozenset[PlayerId] = frozenset()
     """Late entrants whose forfeits before joining the LO made non-countable (R2.4-g, A46)."""
+    number_of_meets: int | None = None
+    """The season's number of regular meets as the LO set it (R2-a), lowered when the season
+    is cut short (A68); None: as many as are recorded (`meets_in_season`)."""
+
+    def meets_in_season(self) -> int:
+        """The season's number of meets: the LO's (R2-a, A68), else the meets recorded (at
+        least 1), for facts that do not say (a season file written without it)."""
+        if self.number_of_meets is not None:
+            return self.number_of_meets
+        return max(len(self.meets), 1)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,8 @@ Words (`flipwell.rules.race` and `flipwell.league.selectors.standings` define th
 - *no game yet*: not eligible yet (no game played) but a game still to play: not barred.
 - *season forfeited*: out of the race after his countable forfeits (R2.5-a).
 - *not eligible*: out of the race with no game left to play (A05).
-- an alive eligible player gets no word.
+- an alive eligible player gets no word, except where a place changes (`place_word`: *still
+  in the race*, or *eligible, no playoff line yet*).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flipwell.league.selectors.standings import StandingLine, Standings
+from flipwell.rules import RacePlace
 
 
 @dataclass(frozen=True)
@@ -55,3 +57,21 @@ def race_word(line: StandingLine | None, standings: Standings) -> RaceWord | Non
     if not line.eligible:
         return NO_GAME_YET
     return None
+
+
+ALIVE = RaceWord("still in the race", "muted-badge")
+NO_LINE = RaceWord("eligible, no playoff line yet", "muted-badge")
+
+
+def place_word(place: RacePlace) -> RaceWord:
+    """The word for a player's place in the race as a season cut short changes it (A68):
+    every place has one, an alive eligible player's included, so a change reads both ways."""
+    if place.eligibility == "not_eligible":
+        return NOT_ELIGIBLE
+    if place.eligibility == "may_become_eligible":
+        return NO_GAME_YET
+    if place.status == "clinched":
+        return CLINCHED
+    if place.status == "eliminated":
+        return ELIMINATED
+    return ALIVE if place.status == "alive" else NO_LINE

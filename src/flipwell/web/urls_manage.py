@@ -18,6 +18,7 @@ from flipwell.web.views.manage import (
     photos,
     playoffs,
     readings,
+    season_length,
 )
 from flipwell.web.views.manage import setup as setup_views
 
@@ -45,6 +46,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "<slug:slug>/seasons/<id:season_id>/next/",
         next_season.next_season,
         name="manage_next_season",
+    ),
+    path(
+        "<slug:slug>/seasons/<id:season_id>/length/",
+        season_length.cut_season,
+        name="manage_cut_season",
     ),
     path(
         "<slug:slug>/seasons/<id:season_id>/publish/",

@@ -345,6 +345,8 @@ CALLS = [
         season=w.extra["next"], actor=a), arrange=_next_season),
     Call("change_season_schedule", lambda w, a: services.change_season_schedule(
         season=w.extra["next"], weekday=3, actor=a), arrange=_next_season),
+    Call("cut_season", lambda w, a: services.cut_season(
+        season=w.season, number_of_meets=1, reason="The venue closes", actor=a)),
     Call("refresh_ifpa_ranks", lambda w, a: services.refresh_ifpa_ranks(
         season=w.extra["next"], csv_text=RANKS, actor=a), arrange=_next_season),
     Call("import_season_file", lambda w, a: services.import_season_file(

@@ -1,14 +1,13 @@
 """Setting a league up through the API: open it, create its seasons and change their schedule
-before they begin, build its machine pool, and read and change its readings of the rules
-before its newest season begins, and set the IFPA figures its IFPA checks use. The same
-services as the console's (`flipwell.league.services`):
-each endpoint checks the token, finds the rows the URL names in the league, hands the body to
-the service whole (the input schema's names are the service's) and renders its answer.
+before they begin (or cut one short once it has), build its machine pool, and read and change
+its readings of the rules before its newest season begins, and set the IFPA figures its IFPA
+checks use. The same services as the console's (`flipwell.league.services`): each endpoint
+checks the token, finds the rows the URL names in the league, hands the body to the service
+whole (the input schema's names are the service's) and renders its answer.
 
 Opening a league needs an installation token (no league, scope ``leagues``); everything else
 the scope ``manage`` of a token of the league, or of an installation token whose issuer is a
-league official of it (the one who opened it is).
-"""
+league official of it (the one who opened it is)."""
 
 from __future__ import annotations
 
@@ -34,6 +33,7 @@ from flipwell.api.schemas.setup import (
     OpenLeagueIn,
     RulesetChangeIn,
     RulesetOut,
+    SeasonCutIn,
     SeasonIn,
     SeasonScheduleIn,
 )
@@ -87,6 +87,25 @@ def change_season_schedule(
     return write(
         request,
         services.change_season_schedule,
+        payload,
+        by=official(season.league, "manage"),
+        answer=lambda _: queries.season_with_state(season_id),
+        season=season,
+    )
+
+
+@router.post("/seasons/{season_id}/cut", response={200: SeasonOut, **ERROR_RESPONSES}, **WRITE)
+def cut_season(request: HttpRequest, season_id: SeasonId, payload: SeasonCutIn) -> Any:
+    """End a season early or lower its number of meets once play has begun, saying why (R2-a,
+    A68; scope: manage): never below the meets started; the planned meets after the new last
+    one are cancelled; the reason is kept as a ruling, and the standings' playoff race follows.
+    Safe to retry: a season that has that number of meets already is answered as it is. 422 on
+    ``number_of_meets`` for a number below the meets started or not below the season's; 409
+    ``meets_scheduled`` when the league's reading refuses a cut while such a meet is planned."""
+    season = queries.season(season_id)
+    return write(
+        request,
+        services.cut_season,
         payload,
         by=official(season.league, "manage"),
         answer=lambda _: queries.season_with_state(season_id),

@@ -81,6 +81,17 @@ class SeasonScheduleIn(InputSchema):
     )
 
 
+class SeasonCutIn(InputSchema):
+    number_of_meets: int = bounded(
+        limits.NUMBER_OF_MEETS,
+        "The season's new number of meets: fewer than it has, at least the meets started (to "
+        "end it now, the meets started; A68).",
+    )
+    reason: str = text_field(
+        "Why the season is cut short (required): kept as a ruling.", min_length=1
+    )
+
+
 class MachineIn(InputSchema):
     title: Line = text_field("The machine's title.", min_length=1, max_length=limits.TITLE_LENGTH)
     balls_per_game: int = Field(

@@ -64,6 +64,7 @@ def season_facts(season: m.Season) -> SeasonFacts:
             for player, _, _, _, _, countable in entries
             if flag(countable) is False
         ),
+        number_of_meets=season.number_of_meets,  # R2-a; lowered by a cut (A68)
     )
 
 

@@ -216,11 +216,11 @@ def standings(season: m.Season) -> Standings:
     folded = season_fold(season)
     facts, result, ruleset = folded.facts, folded.result, folded.ruleset
     names = _names(facts)
-    progress = season_progress(facts, number_of_meets=season.number_of_meets)
+    progress = season_progress(facts)  # the facts' number of meets (R2-a, A68)
     meets_left = progress.left
     ordered = result.standings()
     candidates = [_candidate(s) for s in ordered]
-    race = _race(facts, result, season.number_of_meets, ruleset)
+    race = _race(facts, result, ruleset)
     eligible_count = sum(c.eligible for c in candidates)
     try:
         qualifiers: int | None = min(
@@ -370,7 +370,7 @@ def player_history(season: m.Season, player: m.Player) -> PlayerHistory:
                 turn_rulings=tuple(turns.get(night.meet, ())),
             )
         )
-    progress = season_progress(facts, number_of_meets=season.number_of_meets)
+    progress = season_progress(facts)
     return PlayerHistory(
         player=names[key],
         league_points=standing.league_points,
@@ -435,11 +435,9 @@ def _candidate(standing: Standing) -> PlayoffCandidate:
     )
 
 
-def _race(
-    facts: SeasonFacts, result: SeasonResult, number_of_meets: int, ruleset: Ruleset
-) -> PlayoffRace | None:
+def _race(facts: SeasonFacts, result: SeasonResult, ruleset: Ruleset) -> PlayoffRace | None:
     try:
-        return season_race(facts, result, number_of_meets=number_of_meets, ruleset=ruleset)
+        return season_race(facts, result, ruleset=ruleset)
     except RuleError:
         return None  # never 6 eligible players (§1): no playoff line
 

@@ -17,7 +17,8 @@ a number names none and folds nothing. Read helpers live in `flipwell.league.sel
 =====================  ===========================================================
 leagues, seasons       create_league, change_ruleset_setting, change_ifpa_figure, create_season,
                        change_season_schedule, start_next_season, publish_season,
-                       refresh_ifpa_ranks, import_season_file
+                       refresh_ifpa_ranks, import_season_file;
+                       season_length: cut_season (a season cut short, A68)
 players                register_player, import_players_csv, edit_player
 identity               check_merge_players, merge_players, undo_player_merge
 meets/                 schedule: schedule_meet, reschedule_meet, cancel_meet;
@@ -177,6 +178,7 @@ from flipwell.league.services.playoffs import (
 from flipwell.league.services.scores.confirmation import confirm_scores
 from flipwell.league.services.scores.entry import submit_scores
 from flipwell.league.services.season_files import import_season_file
+from flipwell.league.services.season_length import CutSeason, cut_season
 from flipwell.league.services.seasons import (
     RankRefresh,
     change_season_schedule,
@@ -217,6 +219,7 @@ from flipwell.league.services.violations.restarts import record_game_restart
 
 __all__ = [
     "ConflictError",
+    "CutSeason",
     "ImportResult",
     "RankRefresh",
     "RateLimitedError",
@@ -250,6 +253,7 @@ __all__ = [
     "create_machine",
     "create_machines",
     "create_season",
+    "cut_season",
     "declare_machine_repaired",
     "declare_machine_unplayable",
     "decline_invitation",

@@ -61,6 +61,7 @@ from flipwell.web.forms.machines import (
 from flipwell.web.forms.meets import (
     CancelMeetForm,
     CloseMeetForm,
+    CutSeasonForm,
     LatenessForm,
     NextSeasonForm,
     RemovePhotosForm,
@@ -134,6 +135,7 @@ __all__ = [
     "CopySpecialRulingForm",
     "CorrectionAnswerForm",
     "CorrectionRequestForm",
+    "CutSeasonForm",
     "EditMachineForm",
     "EditPlayerForm",
     "ForfeitForm",

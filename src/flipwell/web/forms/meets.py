@@ -1,7 +1,7 @@
-"""Forms of seasons and meets: a new season, the next season from one, schedule, reschedule,
-cancel, start and close a meet, a meet's attendance. Each cleans into its service's keyword
-arguments (players as rows; a reason left empty as None where the service reads None as no
-reason), bar the season or meet and the actor the view adds."""
+"""Forms of seasons and meets: a new season, the next season from one, a season cut short,
+schedule, reschedule, cancel, start and close a meet, a meet's attendance. Each cleans into its
+service's keyword arguments (players as rows; a reason left empty as None where the service
+reads None as no reason), bar the season or meet and the actor the view adds."""
 
 from __future__ import annotations
 
@@ -93,6 +93,18 @@ class CancelMeetForm(forms.Form):
     """Cancel a meet not yet started, saying why: that night is not played."""
 
     reason = reason_field("Why is it cancelled?")
+
+
+class CutSeasonForm(forms.Form):
+    """A season cut short (A68): its new number of meets and why; the same fields carry the
+    preview's confirmation."""
+
+    number_of_meets = forms.IntegerField(
+        label="Number of meets",
+        min_value=limits.NUMBER_OF_MEETS.minimum,
+        max_value=limits.NUMBER_OF_MEETS.maximum,
+    )
+    reason = reason_field("Why is the season cut short?")
 
 
 def player_choice_form(players: PlayerChoices, label: str = "Player") -> type[forms.Form]:
