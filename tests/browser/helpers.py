@@ -10,7 +10,7 @@ Words:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -132,16 +132,19 @@ def visit_all_sizes(
     *,
     prefix: str,
     before: Callable[[Page], None] | None = None,
+    sizes: Iterable[str] = tuple(SIZES),
 ) -> list[str]:
-    """`visit_all` of `pages` at each of `SIZES`, each size in a browser context of its own
-    (a phone context has touch, as a player's phone does), and list the pages that failed.
+    """`visit_all` of `pages` at each of `sizes` (names of `SIZES`, all by default), each size
+    in a browser context of its own (a phone context has touch, as a player's phone does), and
+    list the pages that failed.
 
     `before` runs on each new page first (signing in, for the console). Screenshots are named
-    ``<prefix>-<name>-<size>``, so each page type is photographed at 390x844 and 1280x800.
+    ``<prefix>-<name>-<size>``, so each page type is photographed at 390x844 and 1280x800. A
+    long crawl passes one size per test (parametrized), so the run's workers share its sizes.
     """
     failures = []
-    for size, viewport in SIZES.items():
-        page = new_page(f"{prefix}, {size}", viewport=viewport)
+    for size in sizes:
+        page = new_page(f"{prefix}, {size}", viewport=SIZES[size])
         if before is not None:
             before(page)
         failures += visit_all(page, pages, prefix=prefix, suffix=size)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from flipwell.league import models as m
@@ -20,6 +21,7 @@ from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import (
     DESKTOP,
     PRINT,
+    SIZES,
     TV,
     audit,
     console_pages,
@@ -170,8 +172,9 @@ def test_score_sheet_and_board_update_in_place_with_no_csp_violation(
     assert not failures, "\n".join(failures)
 
 
+@pytest.mark.parametrize("size", list(SIZES))  # one size per worker: the longest crawl
 def test_console_pages_log_no_javascript_error(
-    demo_league: DemoLeague, new_page: NewContext, error_guard: ErrorGuard
+    demo_league: DemoLeague, new_page: NewContext, error_guard: ErrorGuard, size: str
 ) -> None:
     pages = console_pages(demo_league)
 
@@ -180,6 +183,7 @@ def test_console_pages_log_no_javascript_error(
         pages,
         prefix="manage",
         before=lambda page: log_in(page, DEMO_USERNAME, demo_league.password),
+        sizes=[size],
     )
 
     assert len(pages) > 1, f"no console pages found: {pages}"
