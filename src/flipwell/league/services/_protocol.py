@@ -292,9 +292,12 @@ class Write:
         """Say the write changes the facts of `meets` and of no other meet, nor the season's
         own (its entrants, their joinings, its readings): its refold then folds them on the
         stored fold of the closed meets before them (`season_changed`), not the whole
-        season. A write that does not say so is folded whole."""
+        season. A write that does not say so is folded whole. The write's season, unless it
+        named one, becomes theirs (a write of a meet's facts changes its season's numbers)."""
         self._meets.update(meet.number for meet in meets)
         self._only = True
+        if self.season is None and meets:
+            self.season = meets[0].season
 
     @property
     def meets(self) -> set[int] | None:

@@ -98,9 +98,8 @@ def record_match_absence(
     ) as write:
         group = locked_group(group)
         meet, league = group.meet, group.meet.season.league
-        write.season = meet.season
         open_meet(meet, doing="record an absence")
-        write.only_meets(meet)
+        write.only_meets(meet)  # and the write's season: the meet's
         members = group_player_ids(group)
         chosen = _absent_players(players, members, group)
         whole = _whole_group(group, chosen, members)
