@@ -1,4 +1,5 @@
-"""Benchmark: recompute a 48-player, 20-meet season from raw facts.
+"""Benchmark: recompute a 48-player, 20-meet season from raw facts; a write's fold at meet 2
+and at meet 40 of a 64-player season.
 
 Prints the fold's time with numbers only (`fold_season(facts)`) and with every point
 explained (`explain=True`), the time taken just to read the same facts (JSON text ->
@@ -6,6 +7,10 @@ SeasonFacts), and each goal with whether it is met: the numbers-only fold within
 (a write folds the whole season, on one scoring path), and at most `GOAL_RATIO` times the
 read. A benchmark, not a test: timings on shared machines are noisy, so it reports the best
 of several runs and never fails.
+
+A write's fold: tonight's meet (open) folded on the prefix of the closed meets before it
+(`fold_from`), at meet 2 and at meet 40, and their ratio beside its goal (`GOAL_TONIGHT_RATIO`:
+a write costs tonight, not the season), with the whole fold (what a write cost before) beside.
 """
 
 from __future__ import annotations
@@ -14,10 +19,13 @@ import json
 import random
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from flipwell.rules import group_sizes
 from flipwell.rules.grouping import split_into_groups
 from flipwell.rules.season import fold_season
+from flipwell.rules.season_prefix import fold_from, fold_with_prefix
+from flipwell.rules.season_values import SeasonFacts
 from flipwell.seasonfile import season_from_dict
 
 PLAYERS = 48
@@ -25,20 +33,24 @@ MEETS = 20
 GOAL_MS = 20.0
 GOAL_RATIO = 4.0
 RUNS = 30
+TONIGHT_PLAYERS = 64
+TONIGHT_MEETS = (2, 40)
+"""A write's fold at these meets of a 64-player season: tonight's meet on the closed ones'."""
+GOAL_TONIGHT_RATIO = 1.2
 
 
-def build_season_json(seed: int = 48) -> str:
+def build_season_json(seed: int = 48, players: int = PLAYERS, meets_: int = MEETS) -> str:
     """A realistic season file: groups from each meet's ladder, random skill-based scores."""
     rng = random.Random(seed)
     entrants = [
         {"player": f"p{i:02d}", "first_name": f"P{i}", "last_name": "Player", "ifpa_rank": i + 1}
-        for i in range(PLAYERS)
+        for i in range(players)
     ]
     skill = {e["player"]: rng.uniform(1, 10) for e in entrants}
     data: dict[str, object] = {"entrants": entrants, "meets": []}
     meets: list[dict[str, object]] = []
     data["meets"] = meets
-    for number in range(1, MEETS + 1):
+    for number in range(1, meets_ + 1):
         ladder = fold_season(season_from_dict(data)).ladder if meets else _first(entrants)
         absent = [ladder[-1]] if number % 5 == 0 else []  # a few announced absences
         present = [p for p in ladder if p not in absent]
@@ -102,6 +114,38 @@ def main() -> None:
         "fold, numbers only",
         f"{fold * 1e3:8.2f} ms  goal <= {GOAL_MS:g} ms: {_met(fold * 1e3, GOAL_MS)}",
     )
+    tonight()
+
+
+def tonight() -> None:
+    """A write's fold at meet 2 and at meet 40 of a 64-player season: tonight's meet (open)
+    folded on the stored prefix of the closed meets (`fold_from`), and whole as before."""
+    first, last = TONIGHT_MEETS
+    text = build_season_json(seed=64, players=TONIGHT_PLAYERS, meets_=last)
+    facts = season_from_dict(json.loads(text))
+    print(f"a write's fold: {TONIGHT_PLAYERS} players, tonight's meet open")
+    costs = {}
+    for meet in TONIGHT_MEETS:
+        on_prefix, whole = _tonight_at(facts, meet)
+        costs[meet] = on_prefix
+        _row(f"at meet {meet}, on the prefix", f"{on_prefix * 1e3:8.2f} ms")
+        _row(f"at meet {meet}, whole (before)", f"{whole * 1e3:8.2f} ms")
+    ratio = costs[last] / costs[first]
+    _row(
+        f"ratio meet {last} / meet {first}",
+        f"{ratio:8.2f} x   goal <= {GOAL_TONIGHT_RATIO:g} x: {_met(ratio, GOAL_TONIGHT_RATIO)}",
+    )
+
+
+def _tonight_at(facts: SeasonFacts, meet: int) -> tuple[float, float]:
+    """The best CPU time of folding meet `meet` (open) on the prefix of the meets before it,
+    and of folding the season up to it whole."""
+    prefix = fold_with_prefix(replace(facts, meets=facts.meets[: meet - 1])).prefix
+    assert prefix is not None
+    tonight = (replace(facts.meets[meet - 1], closed=False),)
+    on_prefix = best_of(RUNS, lambda: fold_from(prefix, tonight))
+    whole = best_of(RUNS, lambda: fold_season(prefix.facts_with(tonight)))
+    return on_prefix, whole
 
 
 def _row(what: str, value: str) -> None:

@@ -46,7 +46,7 @@ from hypothesis.stateful import (
 from flipwell.league import models as m
 from flipwell.league import services as s
 from flipwell.league.adapters.keys import player_key
-from flipwell.league.derived.results import season_fold
+from flipwell.league.derived.results import compute_fold, season_fold
 from flipwell.league.selectors.meet_board.board import meet_board
 from flipwell.league.selectors.standings import standings
 from flipwell.rules import RuleError
@@ -497,6 +497,15 @@ class Night(ServiceMachine):
             found += CHECKERS[check](self, truth)
         assert not found, "\n".join(found)
 
+    def check_stored_fold(self, truth: surfaces.Truth) -> list[str]:
+        """The fold the last write stored (on the prefix of the closed meets, or whole) is
+        the season's facts folded whole now (R3-e)."""
+        stored = season_fold(self.season)
+        whole = compute_fold(self.season)
+        if (stored.facts, stored.result) == (whole.facts, whole.result):
+            return []
+        return ["the stored fold is not the season's facts folded whole"]
+
     def _played_meets(self) -> list[m.Meet]:
         return list(self.season.meets.exclude(status=m.Meet.Status.PLANNED).order_by("number"))
 
@@ -652,6 +661,7 @@ CHECKERS: dict[str, Callable[[Night, surfaces.Truth], list[str]]] = {
     "confirmer's table": Night.check_confirmer_table,
     "absence for the rest of the match": Night.check_absences,
     "race": Night.check_race,
+    "stored fold": Night.check_stored_fold,
 }
 
 
@@ -814,11 +824,12 @@ COVERING_EXAMPLES = 8
 def test_night_board_sheet_history_and_standings_show_the_fold() -> None:
     """The meet board, every phone sheet, every player's history (page and API) and the
     standings show the fold's score, place and points of every counted game (R3.2, §7.3,
-    §8), after any step of a night; and every kind of step was accepted by its service at
-    least once (a precondition or an argument always refused would show here)."""
+    §8), after any step of a night; the fold each write stored is the whole season's fold;
+    and every kind of step was accepted by its service at least once (a precondition or an
+    argument always refused would show here)."""
     ACCEPTED.clear()
     REFUSALS.clear()
-    _run(["board and sheet", "histories and standings"])
+    _run(["board and sheet", "histories and standings", "stored fold"])
     print("accepted:", dict(ACCEPTED), "refused:", dict(REFUSALS))  # with pytest -s
     if EXAMPLES >= COVERING_EXAMPLES:  # a run shortened by hand need not take every kind
         assert {kind for kind in STEP_KINDS if ACCEPTED[kind] == 0} == set(), dict(ACCEPTED)

@@ -77,8 +77,7 @@ def fold_season(
     """
     players = check_unique((e.player for e in facts.entrants), what="the entrants")
     joined = joined_at(facts, players)
-    meets_in_order = _in_order(facts.meets)  # each match was checked when made (MatchFacts)
-    tallies = {p: Tally() for p in players}
+    meets_in_order = in_order(facts.meets)  # each match was checked when made (MatchFacts)
     suspended = suspensions(facts, ruleset) if ruleset.third_offense_rescore_others else {}
     # A re-scored season still had the ladders it was played with: groups already drawn are
     # never redrawn (A45.3), so take each meet's ladder from the season as played.
@@ -87,20 +86,62 @@ def fold_season(
         if suspended
         else None
     )
-    meets: list[MeetResult] = []
-    previous: list[PlayerId] = []
+    folding = Folding(facts, joined, {p: Tally() for p in players}, suspended, ruleset, explain)
     for index, meet in enumerate(meets_in_order):
+        folding.fold_meet(meet, as_played.meets[index].ladder if as_played is not None else None)
+    return folding.result()
+
+
+class Folding:
+    """A season's fold in progress: the meets folded so far, each player's running totals and
+    the last meet's ladder; `fold_meet` folds the next meet on top (`fold_season`, and
+    `season_prefix.fold_from` from a stored state)."""
+
+    def __init__(
+        self,
+        facts: SeasonFacts,
+        joined: Mapping[PlayerId, int],
+        tallies: dict[PlayerId, Tally],
+        suspended: Mapping[PlayerId, int],
+        ruleset: Ruleset,
+        explain: bool,
+        meets: Sequence[MeetResult] = (),
+        previous: Sequence[PlayerId] = (),
+    ) -> None:
+        self.facts, self.joined, self.tallies = facts, joined, tallies
+        self.suspended, self.ruleset, self.explain = suspended, ruleset, explain
+        self.meets: list[MeetResult] = list(meets)
+        self.previous: list[PlayerId] = list(previous)
+
+    def fold_meet(self, meet: MeetFacts, ladder: Sequence[PlayerId] | None = None) -> None:
+        """Fold the next meet, from `ladder` when given (the season as played), else from the
+        ladder the season so far gives (R3.1-b, R4.3-c)."""
         current = (
-            list(as_played.meets[index].ladder)
-            if as_played is not None
-            else meet_ladder(facts, meet.number, joined, tallies, previous, ruleset)
+            list(ladder)
+            if ladder is not None
+            else meet_ladder(
+                self.facts, meet.number, self.joined, self.tallies, self.previous, self.ruleset
+            )
         )
-        result = _fold_meet(facts, meet, current, joined, tallies, suspended, ruleset, explain)
-        meets.append(result)
-        previous = list(current)
-    next_ladder = active_ladder(tallies, previous, joined, len(meets) + 1, facts, ruleset)
-    standings = {p: standing_from(p, t) for p, t in tallies.items()}
-    return SeasonResult(meets=tuple(meets), players=standings, ladder=tuple(next_ladder))
+        result = _fold_meet(
+            self.facts,
+            meet,
+            current,
+            self.joined,
+            self.tallies,
+            self.suspended,
+            self.ruleset,
+            self.explain,
+        )
+        self.meets.append(result)
+        self.previous = current
+
+    def result(self) -> SeasonResult:
+        """The season folded so far: its meets, standings and the next meet's ladder."""
+        tallies, number, facts = self.tallies, len(self.meets) + 1, self.facts
+        ladder = active_ladder(tallies, self.previous, self.joined, number, facts, self.ruleset)
+        standings = {p: standing_from(p, t) for p, t in tallies.items()}
+        return SeasonResult(meets=tuple(self.meets), players=standings, ladder=tuple(ladder))
 
 
 def may_play_game(standing: Standing, *, meet: int, game: int) -> bool:
@@ -133,7 +174,8 @@ def scores_adjusted_at(facts: SeasonFacts, result: SeasonResult, meet: int) -> b
     )
 
 
-def _in_order(meets: Sequence[MeetFacts]) -> list[MeetFacts]:
+def in_order(meets: Sequence[MeetFacts]) -> list[MeetFacts]:
+    """The meets, checked to be numbered 1, 2, 3... in order."""
     numbers = [check_count(m.number, what="meet number", minimum=1) for m in meets]
     if numbers != list(range(1, len(meets) + 1)):
         raise RuleError(f"meets must be numbered 1, 2, 3... in order; got {numbers}")

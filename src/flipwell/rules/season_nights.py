@@ -40,6 +40,9 @@ class Tally:
     points: Fraction | int = 0
     """Running sum of the nights' league points (kept so each meet's ladder is cheap)."""
     countable_forfeits: int = 0
+    games_played: int = 0
+    forfeits: int = 0
+    """Running sums of the nights' games played and forfeits (kept so a standing is cheap)."""
     offenses: int = 0
     credit_used_at: int | None = None
     season_forfeited_at: int | None = None
@@ -117,6 +120,8 @@ def record_night(tally: Tally, night: Night, ruleset: Ruleset) -> None:
         points = night.league_points
     tally.nights.append(night)
     tally.points += points
+    tally.games_played += night.games_played
+    tally.forfeits += night.forfeits
     tally.countable_forfeits += night.countable_forfeits
     counted = night.countable_forfeits > 0  # only a new countable forfeit can make the 12th
     if (
@@ -169,8 +174,8 @@ def standing_from(player: PlayerId, tally: Tally) -> Standing:
         player=player,
         league_points=Fraction(tally.points),
         nights=tuple(tally.nights),
-        games_played=sum(n.games_played for n in tally.nights),
-        forfeits=sum(n.forfeits for n in tally.nights),
+        games_played=tally.games_played,
+        forfeits=tally.forfeits,
         countable_forfeits=tally.countable_forfeits,
         offenses=tally.offenses,
         credit_used_at=tally.credit_used_at,

@@ -111,7 +111,7 @@ def test_a_players_write_is_checked_by_its_service_and_audited_without_an_accoun
 def test_a_write_without_a_season_changes_no_number_and_never_folds(official, monkeypatch):
     season = _season(official)
     before = m.Season.objects.get(pk=season.pk).revision
-    monkeypatch.setattr(_edge, "_fold_now", _no_fold)
+    monkeypatch.setattr(_edge.results, "write_fold", _no_fold)
 
     with official_write(league=official.league, actor=official.user, action="test") as write:
         write.ruling(kind="test_ruling", subject="a subject", reason="a reason")
@@ -122,7 +122,7 @@ def test_a_write_without_a_season_changes_no_number_and_never_folds(official, mo
     assert m.AuditEvent.objects.get(action="test.event").object_id == str(m.Ruling.objects.get().pk)
 
 
-def _no_fold(season: m.Season) -> None:
+def _no_fold(season: m.Season, **_: object) -> None:
     pytest.fail("a write that changes no number folded its season")
 
 
@@ -142,13 +142,13 @@ def test_a_write_nested_in_one_of_the_same_season_folds_it_once(official, monkey
 
 def _count_folds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     folds: list[int] = []
-    real = _edge._fold_now
+    real = _edge.results.write_fold
 
-    def counted(season: m.Season):  # type: ignore[no-untyped-def]
+    def counted(season: m.Season, **how: object):  # type: ignore[no-untyped-def]
         folds.append(season.pk)
-        return real(season)
+        return real(season, **how)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(_edge, "_fold_now", counted)
+    monkeypatch.setattr(_edge.results, "write_fold", counted)
     return folds
 
 

@@ -35,7 +35,9 @@ def _folds(queries: CaptureQueriesContext) -> int:
     return sum(
         1
         for query in queries.captured_queries
-        if query["sql"].lstrip().upper().startswith("UPDATE") and table in query["sql"]
+        if query["sql"].lstrip().upper().startswith("UPDATE")
+        and table in query["sql"]
+        and "prefix:" not in query["sql"]  # the prefix carried to the new revision
     )
 
 

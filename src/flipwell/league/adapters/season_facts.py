@@ -13,7 +13,7 @@ from typing import Any
 
 from flipwell.league import models as m
 from flipwell.league.adapters.keys import player_key
-from flipwell.league.adapters.season_queries import SEASON_QUERIES
+from flipwell.league.adapters.season_queries import MEET_QUERIES, SEASON_QUERIES
 from flipwell.league.derived.compiled import Rows, flag, rows_together
 from flipwell.rules import (
     AppliedCorrection,
@@ -35,29 +35,14 @@ from flipwell.rules.violations import VIOLATION_KINDS
 def season_facts(season: m.Season) -> SeasonFacts:
     """Every fact of a season that the standings depend on (14 compiled queries, run
     together: `rows_together`)."""
-    rows = rows_together(SEASON_QUERIES, season.pk)
+    rows = rows_together(SEASON_QUERIES, (season.pk, 0))
     entries = rows["entries"]  # tuples: a season may have 10,000 entrants
-    meets = rows["meets"]
-    games = _games_by_group(rows)
-    groups = _groups_by_meet(rows, games)
-    absences = _by(rows["absences"])
-    violations = _violations_by_meet(rows["meet_violations"])
     return SeasonFacts(
         entrants=tuple(
             Entrant(player=player_key(player), first_name=first, last_name=last, ifpa_rank=rank)
             for player, first, last, rank, _, _ in entries
         ),
-        meets=tuple(
-            MeetFacts(
-                number=number,
-                groups=tuple(groups.get(meet_id, ())),
-                announced_absences=frozenset(player_key(p) for p in absences.get(meet_id, ())),
-                violations=tuple(violations.get(meet_id, ())),
-                group_override=override or None,
-                closed=status == m.Meet.Status.CLOSED,
-            )
-            for meet_id, number, override, status in meets
-        ),
+        meets=_meet_facts(rows),
         joined_at={player_key(player): joined for player, _, _, _, joined, _ in entries},
         late_join_non_countable=frozenset(
             player_key(player)
@@ -65,6 +50,31 @@ def season_facts(season: m.Season) -> SeasonFacts:
             if flag(countable) is False
         ),
         number_of_meets=season.number_of_meets,  # R2-a; lowered by a cut (A68)
+    )
+
+
+def meets_after(season: m.Season, number: int) -> tuple[MeetFacts, ...]:
+    """The facts of the season's meets after meet `number`, in order (13 compiled queries, run
+    together): tonight's, folded on a stored prefix of the meets before
+    (`flipwell.league.derived.results`). No fact of an earlier meet is read."""
+    return _meet_facts(rows_together(MEET_QUERIES, (season.pk, number)))
+
+
+def _meet_facts(rows: Rows) -> tuple[MeetFacts, ...]:
+    games = _games_by_group(rows)
+    groups = _groups_by_meet(rows, games)
+    absences = _by(rows["absences"])
+    violations = _violations_by_meet(rows["meet_violations"])
+    return tuple(
+        MeetFacts(
+            number=number,
+            groups=tuple(groups.get(meet_id, ())),
+            announced_absences=frozenset(player_key(p) for p in absences.get(meet_id, ())),
+            violations=tuple(violations.get(meet_id, ())),
+            group_override=override or None,
+            closed=status == m.Meet.Status.CLOSED,
+        )
+        for meet_id, number, override, status in rows["meets"]
     )
 
 

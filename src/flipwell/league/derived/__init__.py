@@ -3,6 +3,10 @@
 Words:
 - *season fold*: the rules' fold of a season's facts under its ruleset (`results`): every
   standing, ladder, board and player page derives from it.
+- *prefix*: the fold's state after the season's leading closed meets
+  (`flipwell.rules.season_prefix`), kept so a write folds only tonight's meet on it
+  (`results.write_fold`); valid while the season's revision is the one it was stored or
+  carried at (each write of tonight's meet carries it to its new revision).
 - *memo*: a map kept in this process's memory (`caches.LeastRecentlyUsed`); *stored*: kept in
   the database, read by every worker.
 - *revision*: see `flipwell.league.models.results`. Every key of derived data holds what it
@@ -35,6 +39,19 @@ function's ``functools.cache``: computed on first use, kept until the process en
 |                            |                   |                | builds' rows at |              |
 |                            |                   |                | this build's    |              |
 |                            |                   |                | first           |              |
++----------------------------+-------------------+----------------+-----------------+--------------+
+| caches._prefixes (prefix   | a season's prefix | (season, its   | least recently  | results.     |
+| memo)                      | (its closed       | stored row,    | used past       | write_fold   |
+|                            | meets folded) in  | when written)  | FOLD_MEMO_SIZE; |              |
+|                            | this process      |                | forget          |              |
++----------------------------+-------------------+----------------+-----------------+--------------+
+| stored prefixes            | the same,         | prefix:        | replaced when a | results.     |
+| (DerivedResult rows)       | pickled, for      | <season>:      | write folds the | write_fold   |
+|                            | every worker      | <build> and    | season whole or |              |
+|                            |                   | the revision   | more meets      |              |
+|                            |                   | of the last    | closed; other   |              |
+|                            |                   | write that     | builds' rows at |              |
+|                            |                   | kept it        | the next store  |              |
 +----------------------------+-------------------+----------------+-----------------+--------------+
 | caches._ratings (ratings   | every person's    | every public   | replaced by the | selectors.   |
 | memo)                      | rating in the     | season's       | next key (one   | ratings      |

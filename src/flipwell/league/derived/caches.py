@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import pickle
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -29,6 +31,7 @@ from django.utils import timezone
 
 import flipwell
 from flipwell.league import models as m
+from flipwell.rules.season_prefix import SeasonPrefix
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -108,32 +111,40 @@ def remember_fold(key: FoldKey, folded: object) -> None:
 
 
 def stored_fold(season: int, revision: int, *, explain: bool) -> object | None:
-    """The fold stored for `season` at `revision` by this build, unpickled; None if none."""
+    """The fold stored for `season` at `revision` by this build, unpickled; None if none (or
+    stored on a prefix since replaced). One query; two when it is stored on a prefix this
+    process does not hold yet."""
     payload = (
         m.DerivedResult.objects.filter(scope=_fold_scope(season, explain), revision=revision)
         .values_list("payload", flat=True)
         .first()
     )
-    return None if payload is None else pickle.loads(bytes(payload))  # written by store only
+    return None if payload is None else _loads([(season, bytes(payload))])[0]
 
 
 def stored_folds(revisions: dict[int, int]) -> dict[int, object]:
-    """The numbers folds stored at these revisions (season id -> revision), in one query."""
+    """The numbers folds stored at these revisions (season id -> revision), in one query (and
+    one for the prefixes they are stored on that this process does not hold yet)."""
     scopes = {_fold_scope(season, False): season for season in revisions}
     rows = m.DerivedResult.objects.filter(scope__in=list(scopes)).values_list(
         "scope", "revision", "payload"
     )
-    return {
-        scopes[scope]: pickle.loads(bytes(payload))  # written by store_fold only
+    current = [
+        (scopes[scope], bytes(payload))
         for scope, revision, payload in rows
         if revision == revisions[scopes[scope]]
-    }
+    ]
+    folds = _loads(current)  # a fold on a prefix: the prefixes in one query at most
+    return {season: f for (season, _), f in zip(current, folds, strict=True) if f is not None}
 
 
-def store_fold(season: int, revision: int, folded: object, *, explain: bool) -> None:
+def store_fold(
+    season: int, revision: int, folded: object, *, explain: bool, on: HeldPrefix | None = None
+) -> None:
     """Store `folded` as the season's fold at `revision`, replacing the one before: one
-    query in the common case. Inside the caller's transaction."""
-    payload = pickle.dumps(folded, protocol=pickle.HIGHEST_PROTOCOL)
+    query in the common case. Inside the caller's transaction. `on`: the season's prefix the
+    fold was folded on, whose parts it holds: stored by their place in it, not again."""
+    payload = _dumps(folded, on)
     scope = _fold_scope(season, explain)
     rows = m.DerivedResult.objects.filter(scope=scope)
     fields = {"revision": revision, "payload": payload, "computed_at": timezone.now()}
@@ -156,6 +167,157 @@ def _fold_prefix(season: int, explain: bool) -> str:
 
 def _fold_scope(season: int, explain: bool) -> str:
     return _fold_prefix(season, explain) + build()
+
+
+# --- Season prefixes ---------------------------------------------------------------------
+
+PrefixKey = tuple[int, int, str]
+"""(season id, its stored row's id, when that row's payload was written): one stored prefix."""
+
+
+@dataclass(frozen=True)
+class HeldPrefix:
+    """A season's stored prefix as this process holds it: the prefix, its key, and the place
+    of each of its shared parts (`SeasonPrefix.shared`) by the part's id."""
+
+    prefix: SeasonPrefix
+    key: PrefixKey
+    parts: tuple[object, ...]
+    places: dict[int, int]
+
+    @classmethod
+    def of(cls, prefix: SeasonPrefix, key: PrefixKey) -> HeldPrefix:
+        parts = prefix.shared()
+        return cls(prefix, key, parts, {id(part): n for n, part in enumerate(parts)})
+
+
+_prefixes: LeastRecentlyUsed[PrefixKey, HeldPrefix] = LeastRecentlyUsed(FOLD_MEMO_SIZE)
+
+
+def stored_prefix(season: int, revision: int) -> HeldPrefix | None:
+    """The prefix this build stored for `season` if it is still the one of `revision` (stored
+    or carried at it, `carry_prefix`): from this process's memo when it holds that payload
+    (one query), else unpickled (two); None if none is."""
+    row = (
+        m.DerivedResult.objects.filter(scope=_prefix_scope(season), revision=revision)
+        .values_list("pk", "computed_at")
+        .first()
+    )
+    return None if row is None else _held_prefixes([(season, row[0], row[1].isoformat())])[0]
+
+
+def _held_prefixes(keys: list[PrefixKey]) -> list[HeldPrefix | None]:
+    """The prefixes stored in these rows (season, row id, when written), from the memo or read
+    in one query; None for a row since written again or gone."""
+    found = {key: _prefixes.get(key) for key in keys}
+    missing = {pk: key for key, held in found.items() if held is None for pk in [key[1]]}
+    if missing:
+        read = m.DerivedResult.objects.filter(pk__in=list(missing))
+        for pk, scope, written, payload in read.values_list(
+            "pk", "scope", "computed_at", "payload"
+        ):
+            key = missing[pk]
+            if (scope, written.isoformat()) == (_prefix_scope(key[0]), key[2]):
+                prefix = pickle.loads(bytes(payload))  # written by store_prefix only
+                if isinstance(prefix, SeasonPrefix):
+                    found[key] = held = HeldPrefix.of(prefix, key)
+                    _prefixes.put(key, held)
+    return [found[key] for key in keys]
+
+
+def carry_prefix(season: int, before: int, after: int) -> bool:
+    """Carry the season's stored prefix from revision `before` to `after` (a write changed no
+    fact it covers); False when it was not the one of `before` (one query)."""
+    rows = m.DerivedResult.objects.filter(scope=_prefix_scope(season), revision=before)
+    return rows.update(revision=after) > 0
+
+
+def store_prefix(season: int, revision: int, prefix: SeasonPrefix | None) -> HeldPrefix | None:
+    """Store `prefix` as the season's at `revision`, replacing the one before (None: drop
+    it); inside the caller's transaction. The prefix as held (remembered at once: its key
+    names the payload written, which no rolled-back write's key names again)."""
+    scope = _prefix_scope(season)
+    rows = m.DerivedResult.objects.filter(scope__startswith=f"prefix:{season}:")
+    if prefix is None:
+        rows.delete()
+        return None
+    payload = pickle.dumps(prefix, protocol=pickle.HIGHEST_PROTOCOL)
+    fields = {"revision": revision, "payload": payload, "computed_at": timezone.now()}
+    if not m.DerivedResult.objects.filter(scope=scope).update(**fields):
+        rows.delete()  # other builds' prefixes are never read again
+        try:
+            with transaction.atomic():  # a savepoint: a writer's transaction survives a clash
+                m.DerivedResult.objects.create(scope=scope, **fields)
+        except IntegrityError:  # stored meanwhile by a write that did not hold the season
+            m.DerivedResult.objects.filter(scope=scope).update(**fields)
+    pk = m.DerivedResult.objects.values_list("pk", flat=True).get(scope=scope)
+    key = (season, pk, fields["computed_at"].isoformat())  # type: ignore[attr-defined]
+    held = HeldPrefix.of(prefix, key)
+    _prefixes.put(key, held)
+    return held
+
+
+def _prefix_scope(season: int) -> str:
+    return f"prefix:{season}:{build()}"
+
+
+# --- A fold stored on a prefix ------------------------------------------------------------
+
+ON_PREFIX = b"fold on prefix\n"
+"""How the payload of a fold stored on its season's prefix begins: then a line with the
+prefix's row id and when it was written, then the fold pickled with each shared part of the
+prefix named by its place (pickle's persistent ids)."""
+
+
+class _OnPrefix(pickle.Pickler):
+    def __init__(self, file: io.BytesIO, places: dict[int, int]) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self._places = places
+
+    def persistent_id(self, obj: object) -> int | None:
+        return self._places.get(id(obj))
+
+
+class _FromPrefix(pickle.Unpickler):
+    def __init__(self, file: io.BytesIO, parts: tuple[object, ...]) -> None:
+        super().__init__(file)
+        self._parts = parts
+
+    def persistent_load(self, pid: Any) -> object:
+        return self._parts[pid]
+
+
+def _dumps(folded: object, on: HeldPrefix | None) -> bytes:
+    """A fold's payload: pickled whole, or on the prefix `on` (its shared parts by place)."""
+    if on is None:
+        return pickle.dumps(folded, protocol=pickle.HIGHEST_PROTOCOL)
+    buffer = io.BytesIO()
+    buffer.write(ON_PREFIX + f"{on.key[1]} {on.key[2]}\n".encode())
+    _OnPrefix(buffer, on.places).dump(folded)
+    return buffer.getvalue()
+
+
+def _loads(payloads: list[tuple[int, bytes]]) -> list[object | None]:
+    """The folds of these (season, payload) pairs (`_dumps`), the prefixes they are stored on
+    read in one query at most; None for one whose prefix was stored again since."""
+    heads: list[PrefixKey | None] = []
+    for season, payload in payloads:
+        if payload.startswith(ON_PREFIX):
+            pk, stamp = payload[len(ON_PREFIX) :].split(b"\n", 1)[0].decode().split(" ")
+            heads.append((season, int(pk), stamp))
+        else:
+            heads.append(None)
+    held = iter(_held_prefixes([h for h in heads if h is not None]))
+    found: list[object | None] = []
+    for (_, payload), head in zip(payloads, heads, strict=True):
+        if head is None:
+            found.append(pickle.loads(payload))  # written by store_fold only
+            continue
+        on = next(held)
+        body = io.BytesIO(payload)
+        body.seek(payload.index(b"\n", len(ON_PREFIX)) + 1)
+        found.append(None if on is None else _FromPrefix(body, on.parts).load())
+    return found
 
 
 # --- Ratings -----------------------------------------------------------------------------

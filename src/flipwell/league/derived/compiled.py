@@ -34,38 +34,58 @@ Rows = Mapping[str, list[Any]]
 
 STAND_IN = -4_170_000_001
 """The parameter a query is compiled with: a value no id has, found again in its SQL's
-parameters (as an int, or as the text a CharField lookup turns it into)."""
+parameters (as an int, or as the text a CharField lookup turns it into). A query of several
+parameters names a stand-in for each (`CompiledQuery`'s `stand_ins`), each within its
+column's range: Django drops a comparison with a value the column cannot hold."""
+
+
+Value = int | str | tuple[int | str, ...]
+"""A query's parameter, or its parameters in order (a tuple) when it has several."""
 
 
 class CompiledQuery:
-    """An ORM query of one parameter, compiled once per database engine and run directly."""
+    """An ORM query of one parameter (or several: one `stand_ins` each), compiled once per
+    database engine and run directly."""
 
-    def __init__(self, build: Callable[[Any], QuerySet[Any, Any]]) -> None:
+    def __init__(
+        self, build: Callable[..., QuerySet[Any, Any]], *, stand_ins: tuple[int, ...] = (STAND_IN,)
+    ) -> None:
         self._build = build
-        self._compiled: dict[str, tuple[str, tuple[Any, ...], tuple[int, ...]]] = {}
+        self._stand_ins = stand_ins
+        self._arity = len(stand_ins)
+        self._compiled: dict[str, tuple[str, tuple[Any, ...], tuple[tuple[int, int], ...]]] = {}
         _EVERY.append(self)
 
-    def rows(self, value: int | str) -> list[tuple[Any, ...]]:
+    def rows(self, value: Value) -> list[tuple[Any, ...]]:
         """Every row of the query for `value`, as tuples of the selected columns."""
         with connection.cursor() as cursor:
             cursor.execute(*self.statement(value))
             rows: list[tuple[Any, ...]] = cursor.fetchall()
         return rows
 
-    def statement(self, value: int | str) -> tuple[str, list[Any]]:
+    def statement(self, value: Value) -> tuple[str, list[Any]]:
         """The query's SQL for this process's database engine, and its parameters for
-        `value`."""
+        `value` (a tuple of values when the query has several)."""
+        given = value if isinstance(value, tuple) else (value,)
+        if len(given) != self._arity:
+            raise TypeError(f"this query takes {self._arity} parameters, not {len(given)}")
         sql, params, slots = self._for(connection.vendor)
         values = list(params)
-        for slot in slots:
-            values[slot] = value
+        for slot, index in slots:
+            values[slot] = given[index]
         return sql, values
 
-    def _for(self, vendor: str) -> tuple[str, tuple[Any, ...], tuple[int, ...]]:
+    def _for(self, vendor: str) -> tuple[str, tuple[Any, ...], tuple[tuple[int, int], ...]]:
         found = self._compiled.get(vendor)
         if found is None:  # two threads may both compile: the same SQL either way
-            sql, params = self._build(STAND_IN).query.sql_with_params()
-            slots = tuple(i for i, p in enumerate(params) if p in (STAND_IN, str(STAND_IN)))
+            stand_ins = self._stand_ins
+            sql, params = self._build(*stand_ins).query.sql_with_params()
+            slots = tuple(
+                (i, index)
+                for i, p in enumerate(params)
+                for index, stand_in in enumerate(stand_ins)
+                if p in (stand_in, str(stand_in))
+            )
             if not slots:
                 raise AssertionError(f"compiled query has no parameter to fill: {sql}")
             found = self._compiled[vendor] = (str(sql), tuple(params), slots)
@@ -75,7 +95,7 @@ class CompiledQuery:
 _EVERY: list[CompiledQuery] = []
 
 
-def rows_together(queries: Mapping[K, CompiledQuery], value: int | str) -> dict[K, list[Any]]:
+def rows_together(queries: Mapping[K, CompiledQuery], value: Value) -> dict[K, list[Any]]:
     """Every query's rows for `value`, by key: on PostgreSQL sent together and answered in
     one round trip (pipeline mode), one after the other elsewhere (SQLite has no server to
     wait for). Django's query log (``connection.queries``, the tests' query counts) lists

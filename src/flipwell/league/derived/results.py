@@ -9,6 +9,10 @@ Words:
 - *revision*: see `flipwell.league.models.results`; a write gives the season a new one and
   stores the fold for it in the same transaction (`store_fold`, called by the services'
   `season_changed`), so a reader finds it already computed.
+- *prefix*: the fold's state after the season's leading closed meets
+  (`flipwell.rules.season_prefix`), stored with the revision of the last write that kept it
+  valid: a write of tonight's meet reads only tonight's facts and folds them on it
+  (`write_fold`); any other write folds the season whole and stores it again.
 
 Where a fold is kept (this process's memo, the stored rows) and when it is dropped:
 `flipwell.league.derived.caches`. A reader never folds a season whose fold is stored for its
@@ -17,16 +21,17 @@ revision; a fold stored for an older revision is replaced, never read.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
 from flipwell.league import models as m
 from flipwell.league.adapters.rulesets import season_ruleset
-from flipwell.league.adapters.season_facts import season_facts
+from flipwell.league.adapters.season_facts import meets_after, season_facts
 from flipwell.league.derived import caches
 from flipwell.rules import Ruleset, SeasonFacts, SeasonResult, fold_season
+from flipwell.rules.season_prefix import fold_from, fold_with_prefix
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,39 @@ def compute_fold(season: m.Season, *, explain: bool = False) -> SeasonFold:
     ruleset = season_ruleset(season)
     result = fold_season(facts, ruleset=ruleset, explain=explain)
     return SeasonFold(facts, result, ruleset)
+
+
+def write_fold(
+    season: m.Season, *, before: int | None, meets: Collection[int] | None
+) -> tuple[SeasonFold, caches.HeldPrefix | None]:
+    """The fold (numbers) a write stores at the season's new revision (`season.revision`),
+    inside its transaction, and the prefix of its closed meets it was folded on (stored, and
+    to store the fold on: `store_fold`).
+
+    meets: the numbers of the only meets whose facts the write changed; before: the season's
+    revision before the write. When the season's stored prefix is still the one of `before`
+    (stored or carried by the write that gave it) and covers none of `meets`, only the facts
+    of the meets after the prefix (tonight's) are read and folded on it, and the prefix is
+    carried to the new revision (or, when more meets closed, stored again). Otherwise every
+    fact is read and folded, and the prefix stored anew: a write of no meet said (a new
+    entrant, a player's name, a ruleset), a correction to a closed meet (A45.2), a reopened
+    meet, a season changed outside a write.
+    """
+    ruleset = season_ruleset(season)
+    held = caches.stored_prefix(season.pk, before) if before is not None and meets else None
+    if held is not None and meets and min(meets) > held.prefix.through:
+        prefix = held.prefix
+        later = meets_after(season, prefix.through)
+        folded = fold_from(prefix, later, ruleset=ruleset)
+        if folded.prefix is prefix:
+            caches.carry_prefix(season.pk, before or 0, season.revision)
+        else:
+            held = caches.store_prefix(season.pk, season.revision, folded.prefix)
+        return SeasonFold(prefix.facts_with(later), folded.result, ruleset), held
+    facts = season_facts(season)
+    whole = fold_with_prefix(facts, ruleset=ruleset)
+    held = caches.store_prefix(season.pk, season.revision, whole.prefix)
+    return SeasonFold(facts, whole.result, ruleset), held
 
 
 def season_fold(season: m.Season, *, explain: bool = False) -> SeasonFold:
@@ -88,11 +126,14 @@ def season_folds(seasons: Sequence[m.Season]) -> list[SeasonFold]:
     return [found[s.pk] for s in seasons]  # type: ignore[misc]
 
 
-def store_fold(season: m.Season, folded: SeasonFold) -> None:
+def store_fold(
+    season: m.Season, folded: SeasonFold, *, on: caches.HeldPrefix | None = None
+) -> None:
     """Store `folded` (the numbers) as the fold of `season` at its (new) revision, inside the
     writer's transaction: a rolled-back write leaves no fold behind. Remembered once
-    committed."""
-    caches.store_fold(season.pk, season.revision, folded, explain=False)
+    committed. `on`: the prefix it was folded on (`write_fold`): its parts are stored once,
+    with the prefix, not again with each fold."""
+    caches.store_fold(season.pk, season.revision, folded, explain=False, on=on)
     key = (season.pk, season.revision, False)
     transaction.on_commit(lambda: caches.remember_fold(key, folded))
 

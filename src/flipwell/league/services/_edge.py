@@ -8,7 +8,7 @@ mistake and becomes a `Refusal` (keyed by the field it concerns, with the code o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -208,7 +208,9 @@ def _fold_now(season: m.Season) -> results.SeasonFold:
         return results.compute_fold(season)
 
 
-def season_changed(season: m.Season) -> tuple[SeasonResult, Ruleset]:
+def season_changed(
+    season: m.Season, *, meets: Collection[int] | None = None
+) -> tuple[SeasonResult, Ruleset]:
     """Fold the season's facts inside the caller's transaction; the fold is the judge.
 
     The write protocol (``_protocol``) calls this once per write that can change a number
@@ -216,17 +218,31 @@ def season_changed(season: m.Season) -> tuple[SeasonResult, Ruleset]:
     ValidationError, so the whole write rolls back and no page of the season can fail on it.
     The single place a write tells the season it changed. Returns the fold, for a service
     that reports from it. Outside a transaction it is a programming error and fails loudly.
+
+    meets: the numbers of the only meets whose facts the write changed (`Write.only_meets`):
+    their facts are then folded on the stored prefix of the closed meets before them, when
+    the season is still as it was when that prefix was stored or carried
+    (`results.write_fold`); None: the season is folded whole.
     """
     if not connection.in_atomic_block:
         raise RuntimeError("season_changed() must run inside the service's transaction")
     # The new revision first: its row lock orders concurrent writers to the season, so each
     # one's fold below sees every write committed before it (PostgreSQL's read committed).
+    before = _locked_revision(season) if meets else None
     season.revision = new_revision()
     m.Season.objects.filter(pk=season.pk).update(revision=season.revision)
     league_changed(season.league_id)
-    folded = _fold_now(season)
-    results.store_fold(season, folded)
+    with rules_edge(code="season_facts_refused"):
+        folded, prefix = results.write_fold(season, before=before, meets=meets)
+    results.store_fold(season, folded, on=prefix)
     return folded.result, folded.ruleset
+
+
+def _locked_revision(season: m.Season) -> int:
+    """The season's revision before the write gives it a new one, its row locked until the
+    transaction ends (the lock the new revision's update takes, taken first)."""
+    rows = m.Season.objects.select_for_update().filter(pk=season.pk)
+    return rows.values_list("revision", flat=True).get()
 
 
 def league_changed(league: m.League | int) -> None:

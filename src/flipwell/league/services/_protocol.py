@@ -208,6 +208,9 @@ class Write:
         self.notices: list[_Notice] = []
         self.recorded: list[m.Ruling] = []
         """The rulings recorded so far (by `refold`, `record_rulings`, or at the end)."""
+        self._meets: set[int] = set()
+        self._only = False  # said by `only_meets`
+        self._whole = False  # a write nested in this one changed any fact
         self._after: SeasonResult | None = None
 
     @property
@@ -285,6 +288,23 @@ class Write:
         open_meet(locked, doing=doing)
         return locked
 
+    def only_meets(self, *meets: m.Meet) -> None:
+        """Say the write changes the facts of `meets` and of no other meet, nor the season's
+        own (its entrants, their joinings, its readings): its refold then folds them on the
+        stored fold of the closed meets before them (`season_changed`), not the whole
+        season. A write that does not say so is folded whole. The write's season, unless it
+        named one, becomes theirs (a write of a meet's facts changes its season's numbers)."""
+        self._meets.update(meet.number for meet in meets)
+        self._only = True
+        if self.season is None and meets:
+            self.season = meets[0].season
+
+    @property
+    def meets(self) -> set[int] | None:
+        """The numbers of the only meets whose facts the write (and every write nested in it)
+        changes, as said by `only_meets`; None: any fact of the season."""
+        return set(self._meets) if self._only and not self._whole else None
+
     def refold(self) -> SeasonResult:
         """Record the rulings so far (`recorded`) and fold the season's new facts now
         (`season_changed`), for a service whose event or answer reads the new fold or a
@@ -293,13 +313,18 @@ class Write:
             raise RuntimeError("refold() needs the write's season: this write changes no number")
         if self._after is None:
             self.record_rulings()
-            self._after, _ = season_changed(self.season)
+            self._after, _ = season_changed(self.season, meets=self.meets)
         return self._after
 
     def finish(self) -> None:
         """Rulings, the season's refold, audit events, notices: in that order."""
         self.record_rulings()
-        if self.season is not None and self._after is None and not self._left_to_outer():
+        outer = self._left_to_outer()
+        if outer is not None:  # its refold folds this write's facts too
+            inner = self.meets
+            outer._whole = outer._whole or inner is None
+            outer._meets.update(inner or ())
+        elif self.season is not None and self._after is None:
             self.refold()
         for event in self.events:
             record_event(
@@ -320,15 +345,15 @@ class Write:
         self.events.clear()
         self.notices.clear()
 
-    def _left_to_outer(self) -> bool:
-        """Whether a write this one runs inside will fold the same season after it (it has not
-        folded yet): then this write's facts fold there, once."""
+    def _left_to_outer(self) -> Write | None:
+        """The write this one runs inside that will fold the same season after it (it has not
+        folded yet), if any: then this write's facts fold there, once (with its meets)."""
         outer = self.outer
         while outer is not None and self.season is not None:
             if outer.season is not None and outer.season.pk == self.season.pk:
-                return outer._after is None
+                return outer if outer._after is None else None
             outer = outer.outer
-        return False
+        return None
 
     def record_rulings(self) -> None:
         """Record the rulings given so far now (`recorded`), for a service whose event or

@@ -109,6 +109,7 @@ def _scorekeeping_write(
     ) as write:
         locked = locked_game(game)
         open_meet(locked.group.meet, doing=action)
+        write.only_meets(locked.group.meet)
         require_member(player, group_player_ids(locked.group), field="player", group=locked.group)
         yield locked, write
 
@@ -166,6 +167,7 @@ def designate_forfeit_non_countable(
         game = locked_game(game)
         write.season = game.group.meet.season
         open_meet(game.group.meet, doing="make a forfeit non-countable")
+        write.only_meets(game.group.meet)
         require_member(player, group_player_ids(game.group), field="player", group=game.group)
         why = require_reason(reason, field="reason", what="A non-countable forfeit (R2.4-g)")
         forfeit = m.Forfeit.objects.select_for_update().filter(game=game, player=player).first()

@@ -98,8 +98,8 @@ def record_match_absence(
     ) as write:
         group = locked_group(group)
         meet, league = group.meet, group.meet.season.league
-        write.season = meet.season
         open_meet(meet, doing="record an absence")
+        write.only_meets(meet)  # and the write's season: the meet's
         members = group_player_ids(group)
         chosen = _absent_players(players, members, group)
         whole = _whole_group(group, chosen, members)
@@ -311,6 +311,7 @@ def withdraw_match_absence(
         group = locked_group(group)
         write.season = group.meet.season
         open_meet(group.meet, doing="withdraw an absence")
+        write.only_meets(group.meet)
         why = require_reason(reason, field="reason", what="Withdrawing an absence")
         members = group_player_ids(group)
         require_member(player, members, field="player", group=group)

@@ -72,6 +72,7 @@ def respond_to_correction(
             )
         response, outcome = record_answer(write, request, player, agrees=agrees, actor=actor)
         write.season = request.game.group.meet.season  # an applied sheet must score (R3-e)
+        write.only_meets(request.game.group.meet)
     return AnsweredCorrection(response=response, request=request, outcome=outcome)
 
 

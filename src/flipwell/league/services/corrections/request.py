@@ -79,6 +79,7 @@ def request_correction(
         meet = game.group.meet
         if meet.status != m.Meet.Status.CLOSED:
             write.season = meet.season  # the proposed sheet must score with the rest
+            write.only_meets(meet)
             return _correction(write, asked, actor=actor)
         if actor is None:
             raise Refusal(

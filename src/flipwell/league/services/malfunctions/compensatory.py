@@ -55,6 +55,7 @@ def request_compensatory_game(
     ) as write:
         game = locked_game(game)
         open_meet(game.group.meet, doing="grant a compensatory game")
+        write.only_meets(game.group.meet)
         require_member(player, group_player_ids(game.group), field="player", group=game.group)
         serious = serious_malfunctions(game)
         return record_grant(write, game, player, serious, play_continued=play_continued)
@@ -90,6 +91,7 @@ def record_compensatory_game(
     ) as write:
         game = locked_game(game)
         open_meet(game.group.meet, doing="record a compensatory game")
+        write.only_meets(game.group.meet)
         _check_compensatory_owed(game, player)
         amounts = _amounts(
             new_score=new_score,

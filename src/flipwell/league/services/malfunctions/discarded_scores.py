@@ -65,6 +65,7 @@ def record_positive_malfunction_replay(
         game = locked_game(game)
         group = game.group
         open_meet(group.meet, doing="discard scores")
+        write.only_meets(group.meet)
         why = require_reason(reason, field="reason", what="Discarding scores (R7.4-c)")
         players = list(dict.fromkeys(discard_scores_of))
         counted = _check_discard(game, players)
@@ -160,6 +161,7 @@ def record_replay_scores(
         game = locked_game(game)
         group = game.group
         open_meet(group.meet, doing="record a replay")
+        write.only_meets(group.meet)
         _check_replayers(group, entered_by, confirmed_by)
         counted = _counted_submission(game)
         _check_replay_scores(game, counted, sheet_changes)

@@ -124,6 +124,7 @@ def report_malfunction(
     ) as write:
         game = locked_game(game)
         open_meet(game.group.meet, doing="record a malfunction")
+        write.only_meets(game.group.meet)
         members = group_player_ids(game.group)
         require_member(player, members, field="player", group=game.group)
         reason_code = one_of(reason_code, MALFUNCTION_REASONS, field="reason_code", what="reason")

@@ -92,6 +92,7 @@ def choose_next_machine(
         season=season,
     ) as write:
         group = locked_group(group)
+        write.only_meets(group.meet)
         chosen, data = _next_game(group=group, machine=machine, chosen_by=chosen_by)
         write.event("game.machine_chosen", chosen.game, data)
     return chosen
@@ -118,6 +119,7 @@ def official_chooses_next_machine(
     ) as write:
         group = locked_group(group)
         write.season = group.meet.season
+        write.only_meets(group.meet)
         chosen, data = _next_game(group=group, machine=machine, chosen_by=None, seed=seed)
         write.event("game.machine_chosen", chosen.game, data)
     return chosen

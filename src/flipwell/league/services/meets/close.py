@@ -58,6 +58,7 @@ def close_meet(*, meet: m.Meet, actor: User, override_reason: str | None = None)
     with official_write(league=meet.season.league, actor=actor, action="close a meet") as write:
         meet = write.open_meet(meet, doing="close it")
         write.season = meet.season
+        write.only_meets(meet)
         problems = _unfinished(meet)
         reason = _close_override(meet, problems, override_reason)
         if reason:

@@ -95,6 +95,7 @@ def start_meet(
         league=season.league, actor=actor, action="start a meet", season=season
     ) as write:
         meet, moved = _meet_to_start(season, number, date)
+        write.only_meets(meet)
         dated = checked_date(write, meet, meet.date, date_reason) if moved else ([], "")
         refuse_before_its_day(meet, given=date is not None)
         result, ruleset = fold(season)

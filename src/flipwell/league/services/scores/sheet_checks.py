@@ -40,6 +40,7 @@ def fold_with_sheet(write: Write, game: m.Game, sheet: Mapping[int, int | None])
     """Fold the season with the game's new sheet (`Write.refold`); a sheet scoring a player
     who forfeited the season before this game is refused, rolling the write back (A65)."""
     write.season = game.group.meet.season
+    write.only_meets(game.group.meet)
     folded = write.refold()
     refuse_if_season_forfeited(
         game=game, players=_scored(sheet), field="scores", refused="their score", result=folded

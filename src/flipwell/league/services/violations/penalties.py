@@ -66,6 +66,7 @@ def record_violation(
         league=meet.season.league, actor=actor, action="record a violation", season=meet.season
     ) as write:
         meet = write.open_meet(meet, doing="record a violation")
+        write.only_meets(meet)
         why = require_reason(reason, field="reason", what="A violation")
         kind = one_of(kind, VIOLATION_KINDS, field="kind", what="violation")
         group = _group_of(meet, player)

@@ -63,6 +63,7 @@ def record_victim_remedy(
         meet = violation.meet
         write.season = meet.season
         open_meet(meet, doing="record a victim's remedy")
+        write.only_meets(meet)
         _check_victim(violation, victim)
         remedy = _rules_remedy(
             violation,

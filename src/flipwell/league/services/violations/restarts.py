@@ -65,6 +65,7 @@ def record_game_restart(
         game = locked_game(game)
         group, meet = game.group, game.group.meet
         open_meet(meet, doing="record a game restart")
+        write.only_meets(meet)
         members = group_player_ids(group)
         require_member(responsible, members, field="responsible", group=group)
         players = _players_present(game, members)
