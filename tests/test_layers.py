@@ -27,10 +27,13 @@ Words:
   queueing, its words), directly, through a name assigned before or through a function of the
   module it calls; what a ``raise`` says (a `Refusal`'s message to the one who acts) is no
   notice.
-- *ORM access* in a view: a model's manager (``Model.objects``, ``_default_manager``). A view
-  of the web (`flipwell.web.views`) parses, calls one service or selector and renders
-  (STYLE.md §7): the rows it reads come from a selector (`flipwell.league.selectors`, e.g.
-  ``lookups``, ``sheet_rows``).
+- *ORM access* in a view, a form or an endpoint: a model's manager (``Model.objects``,
+  ``_default_manager``). A view of the web (`flipwell.web.views`) or an endpoint of the API
+  (`flipwell.api.endpoints`) parses, calls one service or selector and renders (STYLE.md §7),
+  a form (`flipwell.web.forms`) parses, and the API's lookups (`flipwell.api.queries`) say
+  what a missing row means to a client: the rows they read come from a selector
+  (`flipwell.league.selectors`, e.g. ``lookups``, ``listings``, ``sheet_rows``,
+  ``form_rows``).
 
 Every import counts, at any depth of a module (inside a function or ``if TYPE_CHECKING``),
 relative ones resolved against the module's package.
@@ -325,14 +328,22 @@ class _Reading:
         return [found for value in values for found in self.handed(value, scope)]
 
 
-VIEWS = "flipwell.web.views"
+VIEWS = (
+    "flipwell.web.views",
+    "flipwell.web.forms",
+    "flipwell.api.endpoints",
+    "flipwell.api.queries",
+)
+"""The front ends' modules that read rows only through a selector: the web's views and forms,
+the API's endpoints and lookups."""
 MANAGERS = frozenset({"objects", "_default_manager"})
 
 
 def orm_access(module: str, source: str) -> list[str]:
     """Each place in `source` (the text of `module`) that asks a model's manager for rows, as
-    ``"module:line uses X.objects"``, when `module` is a view of the web; empty otherwise."""
-    if not _within(module, VIEWS):
+    ``"module:line uses X.objects"``, when `module` is one of `VIEWS`' (a view or a form of
+    the web, an endpoint or the lookups of the API); empty otherwise."""
+    if not any(_within(module, part) for part in VIEWS):
         return []
     return [
         f"{module}:{node.lineno} uses {ast.unparse(node)}"
@@ -583,13 +594,16 @@ def test_screen_code_checker_allows_the_rest(module, source):
     assert screen_code(module, source) == []
 
 
-def test_views_read_rows_through_selectors():
+def test_views_and_forms_read_rows_through_selectors():
     found = [
         place
         for module, path in _modules()
         for place in orm_access(module.removesuffix(".__init__"), path.read_text())
     ]
-    assert found == [], "a view reads rows through a selector (flipwell.league.selectors)"
+    assert found == [], (
+        "a view or a form reads rows through a selector (flipwell.league.selectors; a form's "
+        "rows: flipwell.league.selectors.form_rows)"
+    )
 
 
 @pytest.mark.parametrize(
@@ -605,11 +619,23 @@ def test_views_read_rows_through_selectors():
             "def f():\n    return Season._default_manager.get(pk=1)",
             ["flipwell.web.views.manage._common:2 uses Season._default_manager"],
         ),
-        ("flipwell.web.forms.meets", "m.Meet.objects.all()", []),
+        (
+            "flipwell.web.forms.meets",
+            "PLAYERS = m.Player.objects.all()",
+            ["flipwell.web.forms.meets:1 uses m.Player.objects"],
+        ),
+        (
+            "flipwell.api.queries",
+            "def league(slug):\n    return m.League.objects.get(slug=slug)",
+            ["flipwell.api.queries:2 uses m.League.objects"],
+        ),
+        ("flipwell.web.formatting", "m.Meet.objects.all()", []),
         ("flipwell.league.selectors.lookups", "m.Meet.objects.all()", []),
     ],
 )
-def test_orm_access_checker_finds_a_manager_in_a_view(module, source, expected):
+def test_orm_access_checker_finds_a_manager_in_a_view_a_form_or_an_endpoint(
+    module, source, expected
+):
     assert orm_access(module, source) == expected
 
 
