@@ -103,6 +103,8 @@ def test_start_page_warns_before_the_start_time(client, meet_next_week):
 def test_close_page_warns_before_the_start_time(client, meet_next_week):
     """issue 27 §3: closing before the start time came with no warning."""
     official, meet, _, _ = meet_next_week
+    # No service opens a meet before its day (start_meet refuses it), which is the state the
+    # warning is for: the meet is opened directly.
     m.Meet.objects.filter(pk=meet.pk).update(status=m.Meet.Status.OPEN)
     client.force_login(official.user)
 
@@ -113,6 +115,7 @@ def test_close_page_warns_before_the_start_time(client, meet_next_week):
 
 def test_close_page_after_the_start_time_has_no_warning(client, meet_next_week):
     official, meet, _, _ = meet_next_week
+    # Opened directly, as above: the page reads only the meet's status and date.
     m.Meet.objects.filter(pk=meet.pk).update(
         status=m.Meet.Status.OPEN, date=timezone.localdate() - datetime.timedelta(days=2)
     )

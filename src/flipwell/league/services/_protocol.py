@@ -35,11 +35,12 @@ A write is, in this order:
 5. **refold**: only a write that can change a number names its season; it gets a new
    revision and is folded once (`season_changed`): at the end, or earlier when the service
    reads the new fold (`Write.refold`). A write that cannot change a number (a turn ruling, a
-   photo, a problem report, a notice preference, an invitation) names no season and never
-   folds (a ruling its event names is recorded by `Write.record_rulings`, not `refold`); it
-   calls `league_changed` when a page shows what it changed. A write nested in
-   another of the same season leaves its final refold to the outer one: the season folds
-   once;
+   photo, a problem report, a notice preference, an invitation, a planned meet scheduled,
+   moved or cancelled, an absence or lateness announced or withdrawn, a season's schedule
+   before it starts) names no season and never folds (a ruling its event names is recorded
+   by `Write.record_rulings`, not `refold`); it calls `league_changed` when a page shows
+   what it changed. A write nested in another of the same season leaves its final refold to
+   the outer one: the season folds once;
 6. **audit**: the events (`Write.event`);
 7. **notices**: the notices to players (`Write.notice_of`), as facts the web words
    (`flipwell.league.notices.RulingAbout`): the league writes no sentence of them.
