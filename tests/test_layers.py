@@ -22,11 +22,18 @@ Words:
   (STYLE.md §17): no module of the league is named for words (``incident_words``: they live in
   `flipwell.web.words`), and a registry of kinds (`WORDING_FREE`, e.g. the turn rulings') holds
   facts only: no string of a sentence (four words or more) outside its docstrings. A notice
-  goes to the web as facts (`flipwell.league.notices.RulingAbout`), which the web words.
-- *ORM access* in a view: a model's manager (``Model.objects``, ``_default_manager``). A view
-  of the web (`flipwell.web.views`) parses, calls one service or selector and renders
-  (STYLE.md §7): the rows it reads come from a selector (`flipwell.league.selectors`, e.g.
-  ``lookups``, ``sheet_rows``).
+  goes to the web as facts (`flipwell.league.notices.RulingAbout`), which the web words: no
+  sentence in the league is handed to a notice call (`notice_wording`: a notice's facts, its
+  queueing, its words), directly, through a name assigned before or through a function of the
+  module it calls; what a ``raise`` says (a `Refusal`'s message to the one who acts) is no
+  notice.
+- *ORM access* in a view, a form or an endpoint: a model's manager (``Model.objects``,
+  ``_default_manager``). A view of the web (`flipwell.web.views`) or an endpoint of the API
+  (`flipwell.api.endpoints`) parses, calls one service or selector and renders (STYLE.md §7),
+  a form (`flipwell.web.forms`) parses, and the API's lookups (`flipwell.api.queries`) say
+  what a missing row means to a client: the rows they read come from a selector
+  (`flipwell.league.selectors`, e.g. ``lookups``, ``listings``, ``sheet_rows``,
+  ``form_rows``).
 
 Every import counts, at any depth of a module (inside a function or ``if TYPE_CHECKING``),
 relative ones resolved against the module's package.
@@ -194,14 +201,149 @@ def _text(node: ast.AST) -> str:
     return ""
 
 
-VIEWS = "flipwell.web.views"
+NOTICE_CALLS = frozenset({"notice", "notice_of", "queue_ruling", "draft", "Draft", "Written"})
+"""What queues a notice or holds its words; every ``...Facts(...)`` (a notice's facts, the
+rules' facts) is read the same way."""
+NOTICE_WORDS_BELONG = (
+    "league/ writes no notice (STYLE.md §17): a service queues its facts (a dataclass of "
+    "flipwell.league.notices, e.g. PenaltyFacts) with Write.notice_of, and flipwell.web.words "
+    "puts them in words (flipwell.web.words.violations)"
+)
+
+
+def notice_wording(module: str, source: str) -> list[str]:
+    """Each sentence (`SENTENCE_WORDS` words or more) in `source` (the text of `module`, a
+    module of the league) that a notice would say, as ``"module:line says ..."``; empty for
+    any other layer. A notice's text is what a notice call (`NOTICE_CALLS`, a ``...Facts``)
+    is handed: the strings in its arguments, in what the names there are assigned in the same
+    function, and in the module's functions they call, at any depth. Not read: what a
+    ``raise`` says (a `Refusal`, a `RuleError`: an answer to the one who acts), docstrings,
+    and what is handed to a function another module defines (its result is what the notice
+    gets, and that module is read on its own: ``require_reason(reason, what="A ruling")``
+    words a refusal, not the reason)."""
+    if _layer(module) != "league":
+        return []
+    tree = ast.parse(source)
+    reading = _Reading(tree)
+    found: dict[tuple[int, str], None] = {}
+    scopes = [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef))]
+    for scope in scopes:
+        for call in _own(scope):
+            if isinstance(call, ast.Call) and _is_notice_call(call):
+                for node in reading.handed(call, scope):
+                    text = _text(node)
+                    words = [
+                        w for w in text.split() if "{" not in w and any(c.isalpha() for c in w)
+                    ]
+                    if len(words) >= SENTENCE_WORDS:
+                        found[(node.lineno, text)] = None
+    return [f"{module}:{line} says {text[:40]!r}" for line, text in sorted(found)]
+
+
+def _own(scope: ast.AST) -> list[ast.AST]:
+    """The nodes of `scope` (a module or a function), but those of the functions and classes
+    defined in it (each a scope of its own)."""
+    nodes: list[ast.AST] = []
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        here = stack.pop()
+        if not isinstance(here, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            nodes.append(here)
+            stack += ast.iter_child_nodes(here)
+    return nodes
+
+
+def _is_notice_call(call: ast.Call) -> bool:
+    name = ast.unparse(call.func).rpartition(".")[2]
+    return name in NOTICE_CALLS or name.endswith("Facts")
+
+
+class _Reading:
+    """What a notice call of one module reaches (see `notice_wording`): `functions`, the
+    module's own, by name; `imported`, the names its imports bind."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.functions = {
+            node.name: node
+            for node in tree.body
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
+        self.imported = {
+            (alias.asname or alias.name).partition(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import | ast.ImportFrom)
+            for alias in node.names
+        }
+        self.seen: set[tuple[str, int]] = set()
+
+    def handed(self, node: ast.AST, scope: ast.AST) -> list[ast.AST]:
+        """The strings `node` holds or reaches, `scope` the function (or module) it is in."""
+        strings: list[ast.AST] = []
+        stack = [node]
+        while stack:
+            here = stack.pop()
+            if isinstance(here, ast.Raise) or (
+                isinstance(here, ast.Expr) and isinstance(here.value, ast.Constant)
+            ):
+                continue
+            if isinstance(here, ast.Call) and self._elsewhere(here):
+                continue
+            if isinstance(here, ast.Constant | ast.JoinedStr):
+                strings.append(here)
+                if isinstance(here, ast.JoinedStr):
+                    stack += [v.value for v in here.values if isinstance(v, ast.FormattedValue)]
+                continue
+            if isinstance(here, ast.Name):
+                strings += self._named(here.id, scope)
+            stack += ast.iter_child_nodes(here)
+        return strings
+
+    def _elsewhere(self, call: ast.Call) -> bool:
+        """Whether `call` calls what another module defines (and queues no notice)."""
+        owner = ast.unparse(call.func).partition(".")[0]
+        return owner in self.imported and not _is_notice_call(call)
+
+    def _named(self, name: str, scope: ast.AST) -> list[ast.AST]:
+        """The strings a name reaches: the module's function of that name, else what it is
+        assigned in `scope`."""
+        function = self.functions.get(name)
+        key = (name, id(scope) if function is None else 0)
+        if key in self.seen:
+            return []
+        self.seen.add(key)
+        if function is not None:
+            return self.handed(function, function)
+        values = [
+            assigned.value
+            for assigned in _own(scope)
+            if isinstance(assigned, ast.Assign | ast.AnnAssign | ast.AugAssign)
+            and assigned.value is not None
+            and any(
+                isinstance(target, ast.Name) and target.id == name
+                for target in (
+                    assigned.targets if isinstance(assigned, ast.Assign) else [assigned.target]
+                )
+            )
+        ]
+        return [found for value in values for found in self.handed(value, scope)]
+
+
+VIEWS = (
+    "flipwell.web.views",
+    "flipwell.web.forms",
+    "flipwell.api.endpoints",
+    "flipwell.api.queries",
+)
+"""The front ends' modules that read rows only through a selector: the web's views and forms,
+the API's endpoints and lookups."""
 MANAGERS = frozenset({"objects", "_default_manager"})
 
 
 def orm_access(module: str, source: str) -> list[str]:
     """Each place in `source` (the text of `module`) that asks a model's manager for rows, as
-    ``"module:line uses X.objects"``, when `module` is a view of the web; empty otherwise."""
-    if not _within(module, VIEWS):
+    ``"module:line uses X.objects"``, when `module` is one of `VIEWS`' (a view or a form of
+    the web, an endpoint or the lookups of the API); empty otherwise."""
+    if not any(_within(module, part) for part in VIEWS):
         return []
     return [
         f"{module}:{node.lineno} uses {ast.unparse(node)}"
@@ -258,6 +400,92 @@ def test_league_registries_are_checked_for_wording():
     unread)."""
     modules = {module for module, _path in _modules()}
     assert [name for name in WORDING_FREE if name not in modules] == []
+
+
+def test_league_writes_no_notice_words():
+    found = [
+        place
+        for module, path in _modules()
+        for place in notice_wording(module.removesuffix(".__init__"), path.read_text())
+    ]
+    assert found == [], NOTICE_WORDS_BELONG
+
+
+NOTIFY_IN_WORDS = """
+def _notify(write, row, group):
+    write.notice(
+        player=row.player,
+        key=f"violation:{row.pk}",
+        what=f"a violation recorded at meet {row.meet.number}",
+        details=_details(row, group),
+    )
+
+
+def _details(row, group):
+    details = [f"{row.get_kind_display()}, in group {group.number}."]
+    if row.serious:
+        details.append("It is a serious violation this season.")
+    return details
+"""
+QUEUE_IN_WORDS = """
+def queue(player, meet):
+    what = f"your group restarted at meet {meet.number}"
+    queue_ruling(player=player, key="k", about=RulingFacts(what=what, details=()))
+"""
+REFUSE_THEN_NOTIFY = """
+def record(write, row, game):
+    _check(game)
+    if row.game_id is None:
+        raise Refusal({"game": f"Game {game.number} is not one of the group's."})
+    message = "Waited two minutes at the plunger"
+    write.notice_of(player=row.player, key=f"violation:{row.pk}", about=_facts(row))
+
+
+def _check(game):
+    raise ConflictError({"game": "That game has confirmed scores already."})
+
+
+def _facts(row):
+    \"\"\"The facts of the violation's notice, which the web words.\"\"\"
+    _check(row.game)
+    return PenaltyFacts(kind=row.kind, meet=row.meet.number, reason=row.reason)
+"""
+
+REASON_THEN_NOTIFY = """
+from flipwell.league.services._edge import require_reason
+
+
+def designate(write, reason, entry):
+    why = require_reason(reason, field="reason", what="A late-join forfeit designation")
+    write.notice_of(player=entry.player, key="k", about=LateJoinFacts(reason=why))
+"""
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (
+            NOTIFY_IN_WORDS,
+            [
+                "flipwell.league.services.violations:6 says 'a violation recorded at meet {}'",
+                "flipwell.league.services.violations:14 says 'It is a serious violation this "
+                "season.'",
+            ],
+        ),
+        (
+            QUEUE_IN_WORDS,
+            ["flipwell.league.services.violations:3 says 'your group restarted at meet {}'"],
+        ),
+        (REFUSE_THEN_NOTIFY, []),
+        (REASON_THEN_NOTIFY, []),
+    ],
+)
+def test_notice_wording_checker_finds_a_notice_written_in_the_league(source, expected):
+    assert notice_wording("flipwell.league.services.violations", source) == expected
+
+
+def test_notice_wording_checker_reads_only_the_league():
+    assert notice_wording("flipwell.web.words.violations", NOTIFY_IN_WORDS) == []
 
 
 @pytest.mark.parametrize(
@@ -366,13 +594,16 @@ def test_screen_code_checker_allows_the_rest(module, source):
     assert screen_code(module, source) == []
 
 
-def test_views_read_rows_through_selectors():
+def test_views_and_forms_read_rows_through_selectors():
     found = [
         place
         for module, path in _modules()
         for place in orm_access(module.removesuffix(".__init__"), path.read_text())
     ]
-    assert found == [], "a view reads rows through a selector (flipwell.league.selectors)"
+    assert found == [], (
+        "a view or a form reads rows through a selector (flipwell.league.selectors; a form's "
+        "rows: flipwell.league.selectors.form_rows)"
+    )
 
 
 @pytest.mark.parametrize(
@@ -388,11 +619,23 @@ def test_views_read_rows_through_selectors():
             "def f():\n    return Season._default_manager.get(pk=1)",
             ["flipwell.web.views.manage._common:2 uses Season._default_manager"],
         ),
-        ("flipwell.web.forms.meets", "m.Meet.objects.all()", []),
+        (
+            "flipwell.web.forms.meets",
+            "PLAYERS = m.Player.objects.all()",
+            ["flipwell.web.forms.meets:1 uses m.Player.objects"],
+        ),
+        (
+            "flipwell.api.queries",
+            "def league(slug):\n    return m.League.objects.get(slug=slug)",
+            ["flipwell.api.queries:2 uses m.League.objects"],
+        ),
+        ("flipwell.web.formatting", "m.Meet.objects.all()", []),
         ("flipwell.league.selectors.lookups", "m.Meet.objects.all()", []),
     ],
 )
-def test_orm_access_checker_finds_a_manager_in_a_view(module, source, expected):
+def test_orm_access_checker_finds_a_manager_in_a_view_a_form_or_an_endpoint(
+    module, source, expected
+):
     assert orm_access(module, source) == expected
 
 

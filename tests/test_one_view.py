@@ -53,7 +53,8 @@ SHEET_READING_FUNCTIONS = {
     "are empty (forfeits entered on a sheet): no number",
     ("flipwell.api.schemas.sheets", "SubmissionOut"): "every version of a sheet as entered: "
     "the facts, beside the result (GameOut.result)",
-    ("flipwell.api.queries", "game_sheets"): "loads those versions for SubmissionOut",
+    ("flipwell.league.selectors.lookups", "game_with_sheets"): "loads those versions for "
+    "SubmissionOut (the API's game_sheets)",
     ("flipwell.api.schemas.playoff_corrections", "PlayoffCorrectionOut"): "a playoff "
     "correction's claimed scores: the facts the players answer, not a result (the playoff "
     "sheets' scores no rule adjusts)",

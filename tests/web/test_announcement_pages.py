@@ -3,6 +3,7 @@ attendance page before the meet starts, not offered once a meet has started, and
 when the official starts or closes a meet before its start time (R2.2-a, R3.1-d)."""
 
 import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.utils import timezone
@@ -100,23 +101,51 @@ def test_start_page_warns_before_the_start_time(client, meet_next_week):
     assert "You are about to start it before its start time" in response.text
 
 
-def test_close_page_warns_before_the_start_time(client, meet_next_week):
-    """issue 27 §3: closing before the start time came with no warning."""
-    official, meet, _, _ = meet_next_week
-    m.Meet.objects.filter(pk=meet.pk).update(status=m.Meet.Status.OPEN)
+@pytest.fixture
+def open_meet(client):
+    """Start meet 1 of Spring on a day (today by default) through `start_meet`: four
+    players, four machines, the meets starting at 23:30 in a time zone where it is not yet
+    23:00 (so today's meet is open before its start time)."""
+    zone = next(
+        name
+        for name in ("UTC", "Pacific/Pago_Pago")
+        if timezone.now().astimezone(ZoneInfo(name)).hour < 23
+    )
+    official = f.LeagueOfficialFactory(league__slug="tuesday", league__time_zone=zone)
+    season = f.SeasonFactory(
+        league=official.league, name="Spring", number_of_meets=3, start_time=datetime.time(23, 30)
+    )
+    for _ in range(4):
+        f.SeasonEntryFactory(season=season)
+        f.MachineFactory(league=official.league)
+    today = timezone.now().astimezone(ZoneInfo(zone)).date()
     client.force_login(official.user)
+
+    def start(days_ago: int = 0) -> m.Meet:
+        started = services.start_meet(
+            season=season,
+            number=1,
+            date=today - datetime.timedelta(days=days_ago),
+            actor=official.user,
+            seed=1,
+            date_reason="The night the bar had free",
+        )
+        return started.meet
+
+    return start
+
+
+def test_close_page_warns_before_the_start_time(client, open_meet):
+    """issue 27 §3: closing before the start time came with no warning."""
+    meet = open_meet()
 
     response = client.get(f"/manage/tuesday/meets/{meet.pk}/close/")
 
     assert "You are about to close it before its start time" in response.text
 
 
-def test_close_page_after_the_start_time_has_no_warning(client, meet_next_week):
-    official, meet, _, _ = meet_next_week
-    m.Meet.objects.filter(pk=meet.pk).update(
-        status=m.Meet.Status.OPEN, date=timezone.localdate() - datetime.timedelta(days=2)
-    )
-    client.force_login(official.user)
+def test_close_page_after_the_start_time_has_no_warning(client, open_meet):
+    meet = open_meet(days_ago=2)
 
     response = client.get(f"/manage/tuesday/meets/{meet.pk}/close/")
 

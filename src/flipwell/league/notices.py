@@ -20,8 +20,7 @@ Words (see also `flipwell.league.models.notices`):
 - *reminder*: queued by ``flipwell work`` (`flipwell.league.notice_worker.queue_due_reminders`)
   ``NOTICE_REMINDER_HOURS`` before each planned meet's scheduled start, not by a service.
 - *facts* of a notice (`NoticeFacts`): what it tells one player, as plain data (numbers, names,
-  a date; a ruling's kind and numbers (`RulingAbout`), or the sentences a service wrote of
-  one that has no facts of its own yet, `RulingFacts`): no word of the e-mail is chosen here.
+  a date; a ruling's kind and numbers, `RulingAbout`): no word of the e-mail is chosen here.
 - *writer*: what turns facts into an e-mail (subject, body, addresses): the web layer's
   (`flipwell.web.emails`), which its app registers at start-up (`register_writer`), so this
   layer neither reverses a URL nor renders a template (STYLE.md §17) and imports nothing of
@@ -167,12 +166,34 @@ class ReminderFacts:
 
 
 @dataclass(frozen=True)
-class RulingFacts:
-    """A ``ruling`` notice: an official's ruling that affects the player (`queue_ruling`),
-    in the sentences the service wrote: what (a few words), details (one sentence each)."""
+class PenaltyFacts:
+    """A ``ruling`` notice to a violator of the violation recorded and its §8.5 penalty: the
+    violation's kind (a `Violation.Kind` value), the meet's and the group's numbers, the
+    offense it counts as (None: not serious), the penalty's effect (a
+    `flipwell.rules.violation_penalties.PenaltyDecision` effect) and the game it forfeits
+    (None: the rules leave it open)."""
 
-    what: str
-    details: tuple[str, ...]
+    kind: str
+    meet: int
+    group: int
+    offense: int | None
+    effect: str
+    game: int | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class RestartFacts:
+    """A ``ruling`` notice to the player responsible for a game voided and restarted for a
+    wrong game count (R8.6-c): the game's place, the games started on the machine for the
+    players present, and the player's charge in cents (0: none, R8.6-d)."""
+
+    meet: int
+    group: int
+    game: int
+    games_started: int
+    players: int
+    charge_cents: int
     reason: str
 
 
@@ -236,7 +257,14 @@ class LateJoinFacts:
     reason: str
 
 
-RulingAbout = RulingFacts | TurnRulingFacts | MalfunctionFacts | GameEndedFacts | LateJoinFacts
+RulingAbout = (
+    TurnRulingFacts
+    | MalfunctionFacts
+    | GameEndedFacts
+    | LateJoinFacts
+    | PenaltyFacts
+    | RestartFacts
+)
 """The facts of a ``ruling`` notice, one kind of them per kind of ruling that has its own."""
 
 

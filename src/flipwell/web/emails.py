@@ -9,13 +9,13 @@ Words (see also `flipwell.league.notices`):
   (`flipwell.league.notices.preferences_token`); also the e-mail's ``List-Unsubscribe``.
 - *absence link*: the one-tap link of a reminder (R3.1-d): the player's personal link's page
   at the meet (`absence_link`).
-- *ruling's words*: a ruling's notice comes as the sentences a service wrote (`RulingFacts`)
-  or as facts of its kind, which `flipwell.web.words` puts in words (`ruling_said`).
+- *ruling's words*: a ruling's notice comes as facts of its kind (`RulingAbout`), which
+  `flipwell.web.words` puts in words (`ruling_said`).
 - *why line*: a notice is plain text, so it has no fold for the rules its sentences rest on
   (as the pages' "why", templates/public/_why.html): each sentence is written without its
   bracketed rule ids (the ``plain`` filter), and the rules they cite go on one line of their
   own at the end, before the footer: ``Why: rules R7.3-h, R7.3-k.`` No other line of a notice
-  names a rule. The services' sentences (a ruling's `details`) keep citing their rules in
+  names a rule. The words' sentences (a ruling's `details`) keep citing their rules in
   brackets; the templates take them apart.
 
 Every address starts with ``settings.SITE_URL``, never with the ``Host`` a request named.
@@ -40,9 +40,10 @@ from flipwell.league.notices import (
     NightFacts,
     NoticeFacts,
     NoticeWriter,
+    PenaltyFacts,
     ReminderFacts,
+    RestartFacts,
     RulingAbout,
-    RulingFacts,
     TurnRulingFacts,
     Written,
     preferences_token,
@@ -51,6 +52,7 @@ from flipwell.rules import fmt
 from flipwell.web.templatetags.flipwell_numbers import ordinal
 from flipwell.web.words.incidents import game_ended_notice, late_join_notice, malfunction_notice
 from flipwell.web.words.turn_rulings import turn_ruling_notice
+from flipwell.web.words.violations import penalty_notice, restart_notice
 
 NIGHT_WORDS = {
     "absent_announced": "You were absent (announced), so your group was drawn without you.",
@@ -109,11 +111,12 @@ def _words(facts: NoticeFacts) -> tuple[str, dict[str, Any]]:
         case ReminderFacts() as about:
             return _reminder_words(facts, about)
         case (
-            RulingFacts()
-            | TurnRulingFacts()
+            TurnRulingFacts()
             | MalfunctionFacts()
             | GameEndedFacts()
             | LateJoinFacts()
+            | PenaltyFacts()
+            | RestartFacts()
         ) as about:
             return _ruling_words(facts, about)
 
@@ -175,8 +178,6 @@ def ruling_said(about: RulingAbout) -> tuple[str, Sequence[str]]:
     """A ruling's notice in words: what (a few words, the subject's) and its details (one
     sentence each; an empty one is left out)."""
     match about:
-        case RulingFacts():
-            return about.what, about.details
         case TurnRulingFacts():
             return turn_ruling_notice(about)
         case MalfunctionFacts():
@@ -185,6 +186,10 @@ def ruling_said(about: RulingAbout) -> tuple[str, Sequence[str]]:
             return game_ended_notice(about)
         case LateJoinFacts():
             return late_join_notice(about)
+        case PenaltyFacts():
+            return penalty_notice(about)
+        case RestartFacts():
+            return restart_notice(about)
 
 
 WRITER = NoticeWriter(write=write_notice, preferences_url=preferences_url)

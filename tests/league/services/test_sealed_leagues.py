@@ -12,7 +12,7 @@ from django.db import transaction
 
 from flipwell.league import models as m
 from flipwell.league.notice_worker import work_once
-from flipwell.league.notices import RulingFacts, queue_ruling
+from flipwell.league.notices import LateJoinFacts, queue_ruling
 from flipwell.league.services import (
     edit_player,
     import_players_csv,
@@ -89,14 +89,16 @@ def test_notices_of_each_league_go_to_that_leagues_address_only(two_leagues, set
                 league=league,
                 player=two_leagues.dee,
                 key=f"test:{league.slug}",
-                about=RulingFacts(what="A ruling", details=("It affects you.",), reason=""),
+                about=LateJoinFacts(
+                    season="Spring", joined_at_meet=2, countable=True, limit=3, reason=""
+                ),
             )
 
     work_once()
 
     assert sorted((mail.subject, mail.to) for mail in mailoutbox) == [
-        ("Tuesday Flippers: A ruling", [TUESDAY_ADDRESS]),
-        ("Wednesday Wizards: A ruling", [WEDNESDAY_ADDRESS]),
+        ("Tuesday Flippers: your forfeits before you joined Spring", [TUESDAY_ADDRESS]),
+        ("Wednesday Wizards: your forfeits before you joined Spring", [WEDNESDAY_ADDRESS]),
     ]
 
 

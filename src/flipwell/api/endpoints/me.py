@@ -22,6 +22,7 @@ from flipwell.api.schemas.meets import LatenessOut
 from flipwell.league import models as m
 from flipwell.league import services
 from flipwell.league.player_link_tokens import DeadLinkError
+from flipwell.league.selectors import lookups
 from flipwell.league.selectors.player_links import player_link_page
 from flipwell.league.services.player_links import live_link
 
@@ -48,7 +49,7 @@ def _link(token: str) -> m.PlayerLink:
 
 
 def _meet(link: m.PlayerLink, number: int) -> m.Meet:
-    meet = m.Meet.objects.filter(season_id=link.season_id, number=number).first()
+    meet = lookups.season_meet(link.season_id, number)
     if meet is None:
         raise Http404(f"No scheduled meet {number} in {link.season.name}.")
     return meet

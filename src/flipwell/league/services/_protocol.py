@@ -35,14 +35,15 @@ A write is, in this order:
 5. **refold**: only a write that can change a number names its season; it gets a new
    revision and is folded once (`season_changed`): at the end, or earlier when the service
    reads the new fold (`Write.refold`). A write that cannot change a number (a turn ruling, a
-   photo, a problem report, a notice preference, an invitation) names no season and never
-   folds (a ruling its event names is recorded by `Write.record_rulings`, not `refold`); it
-   calls `league_changed` when a page shows what it changed. A write nested in
-   another of the same season leaves its final refold to the outer one: the season folds
-   once;
+   photo, a problem report, a notice preference, an invitation, a planned meet scheduled,
+   moved or cancelled, an absence or lateness announced or withdrawn, a season's schedule
+   before it starts) names no season and never folds (a ruling its event names is recorded
+   by `Write.record_rulings`, not `refold`); it calls `league_changed` when a page shows
+   what it changed. A write nested in another of the same season leaves its final refold to
+   the outer one: the season folds once;
 6. **audit**: the events (`Write.event`);
-7. **notices**: the notices to players (`Write.notice`, or `Write.notice_of` with facts the
-   web words).
+7. **notices**: the notices to players (`Write.notice_of`), as facts the web words
+   (`flipwell.league.notices.RulingAbout`): the league writes no sentence of them.
 
 An error anywhere rolls every part back. The service between the check and the end parses its
 input, builds the facts (`flipwell.league.adapters`), asks the rules and persists:
@@ -53,7 +54,7 @@ input, builds the facts (`flipwell.league.adapters`), asks the rules and persist
         write.ruling(kind="violation_not_serious", subject=..., reason=why, affected=[...])
         after = write.refold()  # only when the event or the answer needs the new fold
         write.event("violation.recorded", row, {...})
-        write.notice(player=player, meet=meet, key=..., what=..., details=[...], reason=why)
+        write.notice_of(player=player, meet=meet, key=..., about=PenaltyFacts(...))
 
 `savepoint` is the only other transaction a service opens: a part of a write that may hit a
 database constraint (a concurrent duplicate) and is retried or explained inside the write.
@@ -61,7 +62,7 @@ database constraint (a concurrent duplicate) and is retried or explained inside 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -72,7 +73,7 @@ from django.db import models, transaction
 
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
-from flipwell.league.notices import RulingAbout, RulingFacts, queue_ruling
+from flipwell.league.notices import RulingAbout, queue_ruling
 from flipwell.league.services._edge import (
     open_meet,
     record_ruling,
@@ -258,21 +259,6 @@ class Write:
         """Record an audit event about `obj` when the write finishes (in the write's league,
         unless `league` names another one or None)."""
         self.events.append(_Event(action, obj, data, self._league if league is ... else league))
-
-    def notice(
-        self,
-        *,
-        player: m.Player,
-        key: str,
-        what: str,
-        details: Sequence[str],
-        reason: str = "",
-        meet: m.Meet | None = None,
-    ) -> None:
-        """Queue a ruling's notice to `player` when the write finishes (`queue_ruling`), in
-        the service's sentences: `what` in a few words, `details` one sentence each."""
-        about = RulingFacts(what=what, details=tuple(d for d in details if d), reason=reason)
-        self.notices.append(_Notice(player, key, about, meet))
 
     def notice_of(
         self, *, player: m.Player, key: str, about: RulingAbout, meet: m.Meet | None = None

@@ -106,10 +106,13 @@ def change_season_schedule(
     is played). Meets already scheduled keep their dates.
 
     Side effects: the Season, an audit event ``season.schedule_changed`` with the old and new
-    values, and the season's refold (nothing when nothing changes). Raises PermissionDenied
-    unless `actor` is a league official of its league; ConflictError ``season_started`` once
-    a meet of it has started; ValidationError (keyed by field, nothing written) for a weekday
-    outside 0..6, fewer than one meet, or fewer meets than the last one scheduled.
+    values, and a new revision of the league (nothing when nothing changes). No refold: the
+    fold reads no meet yet (none has started) and none of these values (the number of meets
+    is read with the fold, as the season's progress and race are, by every read). Raises
+    PermissionDenied unless `actor` is a league official of its league; ConflictError
+    ``season_started`` once a meet of it has started; ValidationError (keyed by field, nothing
+    written) for a weekday outside 0..6, fewer than one meet, or fewer meets than the last one
+    scheduled.
     """
     with official_write(
         league=season.league, actor=actor, action="change a season's schedule"
@@ -136,7 +139,7 @@ def change_season_schedule(
                 code="meets_scheduled",
             )
         season.save(update_fields=list(fields))
-        write.season = season  # refolded when the write finishes (its pages show the schedule)
+        league_changed(season.league_id)  # its pages show the schedule
         shown = {"before": _schedule_text(before), "after": _schedule_text(after)}
         write.event("season.schedule_changed", season, shown)
     return season

@@ -9,6 +9,7 @@ from django import forms
 
 from flipwell.league import limits
 from flipwell.league import models as m
+from flipwell.league.selectors import form_rows
 from flipwell.web.forms.fields import (
     HiddenRowField,
     PlayerChoices,
@@ -108,6 +109,6 @@ class AnswerForm(forms.Form):
 
     def __init__(self, *args: Any, meet: m.Meet, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        corrections = m.CorrectionRequest.objects.filter(game__group__meet=meet)
+        corrections = form_rows.meet_corrections(meet)
         self.fields["request"] = HiddenRowField("correction", corrections)
-        self.fields["player"] = HiddenRowField("player", m.Player.objects.all())
+        self.fields["player"] = HiddenRowField("player", form_rows.players())

@@ -19,7 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
 from flipwell.league import limits
-from flipwell.league import models as m
+from flipwell.league.selectors import form_rows
 from flipwell.league.validators import clean_line
 from flipwell.web.words import split_rules
 
@@ -215,7 +215,7 @@ def player_field(players: PlayerChoices, label: str, **kwargs: Any) -> forms.Typ
 def player_row_field(players: PlayerChoices, label: str, **kwargs: Any) -> forms.TypedChoiceField:
     """A select of players (`player_field`) that cleans into the Player: the players offered
     are those the page may act on (a group's, a season's, the league's)."""
-    return row_field("player", players, m.Player.objects.all(), label=label, **kwargs)
+    return row_field("player", players, form_rows.players(), label=label, **kwargs)
 
 
 GroupPlayers = Mapping[int, PlayerChoices]

@@ -11,6 +11,7 @@ from django import forms
 
 from flipwell.league import enums, limits
 from flipwell.league import models as m
+from flipwell.league.selectors import form_rows
 from flipwell.league.turn_rulings import KINDS
 from flipwell.web.forms.fields import (
     GroupPlayers,
@@ -23,8 +24,6 @@ from flipwell.web.forms.fields import (
     reason_field,
     row_field,
 )
-
-GAMES = m.Game.objects.select_related("group")
 
 
 def and_list(names: Sequence[str]) -> str:
@@ -47,7 +46,7 @@ class GamePlayerForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.group_players = players
-        self.fields["game"] = row_field("game", games, GAMES, label="Game")
+        self.fields["game"] = row_field("game", games, form_rows.games(), label="Game")
         self.fields["player"] = grouped_player_field(players, "Player")
         self.order_fields(["game", "player"])
 
@@ -87,8 +86,8 @@ class NonCountableForm(forms.Form):
 
     def __init__(self, *args: Any, meet: m.Meet, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"] = HiddenRowField("game", GAMES.filter(group__meet=meet))
-        self.fields["player"] = HiddenRowField("player", m.Player.objects.all())
+        self.fields["game"] = HiddenRowField("game", form_rows.meet_games(meet))
+        self.fields["player"] = HiddenRowField("player", form_rows.players())
         self.order_fields(["game", "player"])
 
 
@@ -260,7 +259,7 @@ class ViolationForm(forms.Form):
         self.fields["game"] = row_field(
             "game",
             games,
-            GAMES,
+            form_rows.games(),
             label="During game (a confirmed one)",
             blank="Between games",
             required=False,
@@ -298,7 +297,7 @@ class OfficialMachineForm(forms.Form):
     def __init__(self, *args: Any, league: m.League, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["machine"] = HiddenRowField(
-            "machine", m.Machine.objects.filter(league=league), required=False
+            "machine", form_rows.league_machines(league), required=False
         )
 
 
@@ -330,4 +329,4 @@ class MatchAbsenceForm(forms.Form):
         field.choices = list(players)
 
     def clean_players(self) -> list[m.Player]:
-        return list(m.Player.objects.filter(pk__in=self.cleaned_data["players"]).order_by("pk"))
+        return form_rows.players_in_order(self.cleaned_data["players"])

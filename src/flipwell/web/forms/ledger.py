@@ -9,6 +9,7 @@ from django import forms
 
 from flipwell.league import enums, limits
 from flipwell.league import models as m
+from flipwell.league.selectors import form_rows
 from flipwell.web.forms.fields import (
     HiddenRowField,
     MoneyField,
@@ -40,7 +41,7 @@ class LedgerEntryForm(forms.Form):
         self.fields["season"] = row_field(
             "season",
             seasons,
-            m.Season.objects.all(),
+            form_rows.seasons(),
             label="Season",
             blank="—",
             required=False,
@@ -55,5 +56,5 @@ class ReverseEntryForm(forms.Form):
 
     def __init__(self, *args: Any, league: m.League, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["entry"] = HiddenRowField("entry", m.LedgerEntry.objects.filter(league=league))
+        self.fields["entry"] = HiddenRowField("entry", form_rows.league_ledger_entries(league))
         self.order_fields(["entry"])

@@ -7,8 +7,8 @@ from typing import Any
 from django import forms
 
 from flipwell.league import enums, limits
-from flipwell.league import models as m
 from flipwell.league.models.machines import MAX_BALLS_PER_GAME
+from flipwell.league.selectors import form_rows
 from flipwell.web.forms.fields import (
     LineField,
     PlayerChoices,
@@ -20,7 +20,7 @@ from flipwell.web.forms.fields import (
 
 def _machine(machines: PlayerChoices) -> forms.TypedChoiceField:
     """A select of the league's machines (`machines`), cleaned into the Machine."""
-    return row_field("machine", machines, m.Machine.objects.all(), label="Machine")
+    return row_field("machine", machines, form_rows.machines(), label="Machine")
 
 
 class MachineDeclarationForm(forms.Form):
@@ -127,6 +127,6 @@ class CloseReportForm(forms.Form):
     def __init__(self, *args: Any, reports: PlayerChoices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["report"] = row_field(
-            "report", reports, m.MachineProblemReport.objects.all(), label="Report"
+            "report", reports, form_rows.problem_reports(), label="Report"
         )
         self.order_fields(["report"])

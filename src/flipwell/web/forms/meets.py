@@ -14,6 +14,7 @@ from django import forms
 
 from flipwell.league import limits
 from flipwell.league import models as m
+from flipwell.league.selectors import form_rows, lookups
 from flipwell.web.forms.fields import (
     HiddenRowField,
     MoneyField,
@@ -66,7 +67,7 @@ class NextSeasonForm(forms.Form):
         if "carried" in data:
             carried = set(data.pop("carried"))
             left = [pk for pk in self.players if pk not in carried]
-            data["leave_out"] = list(m.Player.objects.filter(pk__in=left).order_by("pk"))
+            data["leave_out"] = form_rows.players_in_order(left)
         return data
 
 
@@ -191,7 +192,7 @@ class StartMeetForm(forms.Form):
         """The official's groups (players in ladder order), or None when unchanged."""
         if chosen == self.ladder_groups:
             return None
-        rows = m.Player.objects.in_bulk([pid for pid, _ in self.players])
+        rows = lookups.players_by_id(pid for pid, _ in self.players)
         groups: dict[int, list[m.Player]] = {}
         for (pid, _), group in zip(self.players, chosen, strict=True):
             groups.setdefault(group, []).append(rows[pid])
@@ -213,4 +214,4 @@ class RemovePhotosForm(forms.Form):
 class WithdrawAnnouncementForm(forms.Form):
     """Withdraw one announcement of the attendance list: whose is hidden."""
 
-    player = HiddenRowField("player", m.Player.objects.all())
+    player = HiddenRowField("player", form_rows.players())

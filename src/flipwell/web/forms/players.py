@@ -9,6 +9,7 @@ from django import forms
 from flipwell.league import limits
 from flipwell.league import models as m
 from flipwell.league.players_csv import PlayersCsvError, roster_problems
+from flipwell.league.selectors import form_rows
 from flipwell.web.forms.fields import HiddenRowField, LineField, player_row_field
 
 
@@ -52,7 +53,7 @@ class EditPlayerForm(forms.Form):
 
     def __init__(self, *args: Any, season: m.Season, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        players = m.Player.objects.filter(season_entries__season=season)
+        players = form_rows.season_players(season)
         self.fields["player"] = HiddenRowField("player", players)
         self.order_fields(["player"])
 
@@ -180,5 +181,5 @@ class UndoMergeForm(forms.Form):
     """Why a merge is undone. The merge (hidden) cleans into its row; the service refuses one
     the official may not undo (a merge of players of another league)."""
 
-    merge = HiddenRowField("merge", m.PlayerMerge.objects.all())
+    merge = HiddenRowField("merge", form_rows.player_merges())
     reason = forms.CharField(max_length=limits.TEXT_LENGTH, label="Why undo it")

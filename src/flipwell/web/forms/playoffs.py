@@ -11,7 +11,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from flipwell.league import limits
-from flipwell.league import models as m
+from flipwell.league.selectors import form_rows, lookups
 from flipwell.web.forms.fields import (
     PlayerChoices,
     ScoreField,
@@ -27,7 +27,7 @@ def _machine_field(machines: PlayerChoices, label: str, blank: str) -> forms.Typ
     return row_field(
         "machine",
         machines,
-        m.Machine.objects.all(),
+        form_rows.machines(),
         label=label,
         blank=blank,
         required=False,
@@ -70,7 +70,7 @@ class OrderForm(forms.Form):
         found = [pk for pk in found if pk]
         if len(set(found)) != len(found):
             raise ValidationError("A player is listed twice.")
-        rows = m.Player.objects.in_bulk(found)
+        rows = lookups.players_by_id(found)
         data["order"] = [rows[pk] for pk in found]
         return data
 
@@ -118,7 +118,7 @@ class PlayoffScoresForm(MatchForm):
         typed = {pid: data.pop(f"score_{pid}", None) for pid, _ in self.players}
         tie_places = {pid: data.pop(f"tie_{pid}", None) for pid, _ in self.players}
         scores = {pid: s for pid, s in typed.items() if s is not None}
-        rows = m.Player.objects.in_bulk(list(scores))
+        rows = lookups.players_by_id(scores)
         data["scores"] = {rows[pid]: s for pid, s in scores.items()}
         data["tie_orders"] = [
             [rows[pid] for pid in order] for order in _tie_orders(scores, tie_places)

@@ -9,6 +9,7 @@ from django import forms
 
 from flipwell.league import enums, limits
 from flipwell.league import models as m
+from flipwell.league.selectors import form_rows
 from flipwell.web.forms.fields import HiddenRowField, reason_field
 
 
@@ -39,7 +40,7 @@ class AmendSpecialRulingForm(SpecialRulingForm):
 
     ruling = HiddenRowField(
         "ruling",
-        m.SpecialRuling.objects.all(),
+        form_rows.special_rulings(),
         stale="That ruling no longer exists: reload the page.",
     )
     reason = reason_field("Why amend it?")
@@ -49,7 +50,7 @@ class AmendSpecialRulingForm(SpecialRulingForm):
         del self.fields["machine_title"]
         ruling = self.fields["ruling"]
         assert isinstance(ruling, HiddenRowField)
-        ruling.queryset = m.SpecialRuling.objects.filter(league=league)
+        ruling.queryset = form_rows.league_special_rulings(league)
 
 
 class CopySpecialRulingForm(forms.Form):
@@ -58,7 +59,7 @@ class CopySpecialRulingForm(forms.Form):
 
     ruling = HiddenRowField(
         "ruling",
-        m.SpecialRuling.objects.none(),
+        form_rows.no_special_rulings(),
         stale="That ruling no longer exists: reload the page.",
     )
 
@@ -66,4 +67,4 @@ class CopySpecialRulingForm(forms.Form):
         super().__init__(*args, **kwargs)
         ruling = self.fields["ruling"]
         assert isinstance(ruling, HiddenRowField)
-        ruling.queryset = m.SpecialRuling.objects.exclude(league=league)
+        ruling.queryset = form_rows.other_leagues_special_rulings(league)

@@ -8,7 +8,8 @@ rulebook ("§8.5").
 
 The package's modules put the league's facts in words, where the league keeps none (STYLE.md
 §17): `turn_rulings` (each kind of ruling about a player's turn), `incidents` (a malfunction's
-notices, what a game-ending event owes, a late entrant's forfeits designated).
+notices, what a game-ending event owes, a late entrant's forfeits designated), `violations` (a
+violation's penalty, a restarted game).
 """
 
 from __future__ import annotations

@@ -1,6 +1,12 @@
 """What the LO is told before a meet: a player's absence (R2-b, R3.1-d) or lateness
 (R2.2-a), and its withdrawal.
 
+None of them changes a number: the fold reads a meet's announced absences only once the meet
+has started (they leave a player out of its groups, R3.1-d: that start folds), and a lateness
+notice never (the group waits, A59). So these writes name no season and never fold
+(`flipwell.league.services._protocol`); the console's attendance and the player's pages show
+them, so the league gets a new revision (`league_changed`).
+
 Words:
 - an *announcement* is an absence or a lateness notice (`ANNOUNCEMENTS`), told by the player
   to the LO or through their personal link (`flipwell.league.services.player_links`: the same
@@ -24,7 +30,7 @@ from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.audit import record_event
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.meet_times import scheduled_start
-from flipwell.league.services._edge import rules_edge, season_changed
+from flipwell.league.services._edge import league_changed, rules_edge
 from flipwell.league.services._protocol import official_write
 from flipwell.rules import AnnouncedTardiness, Ruleset, announced_tardiness
 
@@ -43,11 +49,12 @@ def announce_absence(*, meet: m.Meet, player: m.Player, actor: User) -> m.Announ
     his absence is already recorded.
     """
     with official_write(
-        league=meet.season.league, actor=actor, action="record an absence", season=meet.season
+        league=meet.season.league, actor=actor, action="record an absence"
     ) as write:
         meet = m.Meet.objects.select_for_update().get(pk=meet.pk)
         absence, data = _absence(meet=meet, player=player, actor=actor)
         write.event("meet.absence_announced", absence, data)
+        league_changed(meet.season.league_id)  # the attendance and the player's pages
     return absence
 
 
@@ -72,7 +79,7 @@ def _record_absence(
         actor=actor,
         data=data,
     )
-    season_changed(meet.season)
+    league_changed(meet.season.league_id)
     return absence
 
 
@@ -150,10 +157,7 @@ def announce_lateness(
     now = timezone.now()
     told = at or now
     with official_write(
-        league=meet.season.league,
-        actor=actor,
-        action="record a lateness notice",
-        season=meet.season,
+        league=meet.season.league, actor=actor, action="record a lateness notice"
     ) as write:
         meet = m.Meet.objects.select_for_update().get(pk=meet.pk)
         if told > now:
@@ -163,6 +167,7 @@ def announce_lateness(
             )
         lateness, data = _lateness(meet=meet, player=player, told=told, actor=actor)
         write.event("meet.lateness_announced", lateness.notice, data)
+        league_changed(meet.season.league_id)
     return lateness
 
 
@@ -185,7 +190,7 @@ def _record_lateness(
         actor=actor,
         data=data,
     )
-    season_changed(meet.season)
+    league_changed(meet.season.league_id)
     return lateness
 
 
@@ -248,15 +253,13 @@ def withdraw_announcement(
     ValidationError for an unknown kind, a started meet or nothing announced.
     """
     with official_write(
-        league=meet.season.league,
-        actor=actor,
-        action="withdraw an announcement",
-        season=meet.season,
+        league=meet.season.league, actor=actor, action="withdraw an announcement"
     ) as write:
         meet = m.Meet.objects.select_for_update().select_related("season__league").get(pk=meet.pk)
         row, data = _withdrawn(meet=meet, player=player, kind=kind)
         write.event(f"meet.{kind}_withdrawn", copy.copy(row), data)
         row.delete()  # the event's copy keeps the row's id, which delete() clears
+        league_changed(meet.season.league_id)
     return row
 
 
@@ -279,7 +282,7 @@ def _withdraw(
         data=data,
     )
     row.delete()
-    season_changed(meet.season)
+    league_changed(meet.season.league_id)
     return row
 
 

@@ -5,6 +5,13 @@ Words (see also `flipwell.league.models.meets`):
 - a *planned* meet is scheduled and not yet started; only a planned meet moves or is cancelled.
 - *renumbered*: the later planned meets of a cancelled one, each moved down one number, so
   the season's meet numbers stay the order of play.
+
+None of these changes a number: the fold reads only the meets that have started (their
+groups, games and absences), and a planned meet, its date and its number are none of them (a
+cancelled meet's later meets are planned too: meets start in order). The season's number of
+meets stays. So these writes name no season and never fold
+(`flipwell.league.services._protocol`); the calendar, the console and the player's pages show
+the meets, so the league gets a new revision (`league_changed`).
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from flipwell.league import models as m
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.services._edge import require_reason
+from flipwell.league.services._edge import league_changed, require_reason
 from flipwell.league.services._protocol import official_write
 from flipwell.league.services.meets.dates import check_number, checked_date, date_problems
 from flipwell.rules import written_day as _day
@@ -42,9 +49,7 @@ def schedule_meet(
     the season's meets or a date that needs a reason without one; ConflictError
     (``meet_already_scheduled``, naming the meet and its date) for one already scheduled.
     """
-    with official_write(
-        league=season.league, actor=actor, action="schedule a meet", season=season
-    ) as write:
+    with official_write(league=season.league, actor=actor, action="schedule a meet") as write:
         check_number(season, number)
         _check_not_scheduled(season, number)
         meet = m.Meet(season=season, number=number, date=date)
@@ -57,6 +62,7 @@ def schedule_meet(
             {"number": number, "date": date.isoformat()}
             | ({"date_checks": checks, "date_reason": reason} if checks else {}),
         )
+        league_changed(season.league_id)
     return meet
 
 
@@ -73,7 +79,7 @@ def reschedule_meet(
     has started, the same date again, or no reason.
     """
     with official_write(
-        league=meet.season.league, actor=actor, action="reschedule a meet", season=meet.season
+        league=meet.season.league, actor=actor, action="reschedule a meet"
     ) as write:
         meet = _locked(meet)
         _check_planned(meet, doing="rescheduled")
@@ -99,6 +105,7 @@ def reschedule_meet(
                 "reason": why,
             },
         )
+        league_changed(meet.season.league_id)
     return meet
 
 
@@ -130,9 +137,7 @@ def cancel_meet(*, meet: m.Meet, reason: str | None, actor: User) -> CancelledMe
     notices removed, renumbering). Raises PermissionDenied unless `actor` is a league
     official; ValidationError for a meet that has started or no reason.
     """
-    with official_write(
-        league=meet.season.league, actor=actor, action="cancel a meet", season=meet.season
-    ) as write:
+    with official_write(league=meet.season.league, actor=actor, action="cancel a meet") as write:
         meet = _locked(meet)
         season = meet.season
         _check_planned(meet, doing="cancelled")
@@ -149,6 +154,7 @@ def cancel_meet(*, meet: m.Meet, reason: str | None, actor: User) -> CancelledMe
         for moved in later:  # in order, so each number is free when taken
             moved.number -= 1
             moved.save(update_fields=["number"])
+        league_changed(season.league_id)
     return CancelledMeet(number=number, date=date, renumbered=renumbered)
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from flipwell.league import models as m
 from flipwell.league.adapters.keys import player_key
 from flipwell.league.enums import VIOLATION_KINDS, ViolationKindValue, one_of
+from flipwell.league.notices import PenaltyFacts
 from flipwell.league.refusals import Refusal
 from flipwell.league.services._edge import fold, group_player_ids, require_reason, rules_edge
 from flipwell.league.services._protocol import Write, official_write
@@ -142,15 +143,18 @@ def _decision(
 def _notify_violator(
     write: Write, row: m.Violation, decision: PenaltyDecision, group: m.Group
 ) -> None:
-    """The violator's notice of the violation and its §8.5 penalty."""
-    write.notice(
-        player=row.player,
-        meet=row.meet,
-        key=f"violation:{row.pk}",
-        what=f"a violation recorded at meet {row.meet.number}",
-        details=_violation_details(row, decision, group),
+    """The violator's notice of the violation and its §8.5 penalty, as facts
+    (`flipwell.web.words.violations` words them)."""
+    about = PenaltyFacts(
+        kind=row.kind,
+        meet=row.meet.number,
+        group=group.number,
+        offense=decision.offense,
+        effect=decision.effect,
+        game=decision.game,
         reason=row.reason,
     )
+    write.notice_of(player=row.player, meet=row.meet, key=f"violation:{row.pk}", about=about)
 
 
 def _accidental_ruling(row: m.Violation) -> dict[str, Any]:
@@ -237,19 +241,6 @@ def _violation_data(row: m.Violation, decision: PenaltyDecision) -> dict[str, ob
         "effect": decision.effect,
         "penalty_game": decision.game,
     }
-
-
-def _violation_details(row: m.Violation, decision: PenaltyDecision, group: m.Group) -> list[str]:
-    """A violation's notice to its violator: what, and its §8.5 penalty."""
-    details = [f"{row.get_kind_display()}, in group {group.number}."]
-    if decision.offense is not None:
-        details.append(f"It is a serious violation: your offense {decision.offense} this season.")
-    if decision.effect == "game_forfeit":
-        which = f"game {decision.game}" if decision.game else "a game"
-        details.append(f"Penalty: {which} of your match is forfeited (§8.5).")
-    elif decision.effect == "season_forfeit":
-        details.append("Penalty: your season is forfeited (R8.5-e).")
-    return details
 
 
 def _check_games_completed(

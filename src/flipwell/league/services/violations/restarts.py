@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from flipwell.league import models as m
 from flipwell.league.adapters.game_facts import forfeited_in
+from flipwell.league.notices import RestartFacts
 from flipwell.league.refusals import ConflictError
 from flipwell.league.services._edge import (
     group_player_ids,
@@ -109,17 +110,21 @@ def _charge_restart(
 
 
 def _notify_responsible(write: Write, restart: m.GameRestart, amount: int) -> None:
-    """The responsible player's notice of the restart and its charge (R8.6-c, R8.6-d)."""
+    """The responsible player's notice of the restart and its charge (R8.6-c, R8.6-d), as
+    facts (`flipwell.web.words.violations` words them)."""
     game = restart.game
     meet = game.group.meet
-    write.notice(
-        player=restart.responsible,
-        meet=meet,
-        key=f"restart:{restart.pk}",
-        what=f"game {game.number} of your group restarted at meet {meet.number}",
-        details=_restart_details(restart, amount),
+    about = RestartFacts(
+        meet=meet.number,
+        group=game.group.number,
+        game=game.number,
+        games_started=restart.games_started,
+        players=restart.players,
+        charge_cents=amount,
         reason=restart.note,
     )
+    key = f"restart:{restart.pk}"
+    write.notice_of(player=restart.responsible, meet=meet, key=key, about=about)
 
 
 def _players_present(game: m.Game, members: list[int]) -> int:
@@ -145,16 +150,3 @@ def _restart_data(restart: m.GameRestart, amount: int) -> dict[str, object]:
         "players": restart.players,
         "charge_cents": amount,
     }
-
-
-def _restart_details(restart: m.GameRestart, amount: int) -> list[str]:
-    """The restart's notice to the player responsible (R8.6-c, R8.6-d)."""
-    details = [
-        f"{restart.games_started} games were started for {restart.players} players: the game "
-        "was voided and restarted on the same machine (R8.6-c)."
-    ]
-    if amount:
-        details.append(
-            f"You are charged {amount // 100}.{amount % 100:02d} for every player's game (R8.6-d)."
-        )
-    return details
