@@ -236,6 +236,20 @@ class LateJoinFacts:
     reason: str
 
 
+@dataclass(frozen=True)
+class SeasonCallFacts:
+    """A ``reminder`` notice before a new season: the official asks the players of the last
+    one whether they play in the next (`flipwell.league.models.signups`): its name, league
+    night (Monday = 0), first date and dues, and the token of the player's personal link of
+    the last season, where they answer."""
+
+    name: str
+    weekday: int
+    starts_on: datetime.date
+    dues_cents: int
+    link_token: str
+
+
 RulingAbout = RulingFacts | TurnRulingFacts | MalfunctionFacts | GameEndedFacts | LateJoinFacts
 """The facts of a ``ruling`` notice, one kind of them per kind of ruling that has its own."""
 
@@ -250,7 +264,7 @@ class NoticeFacts:
     league: m.League
     season: m.Season | None
     meet: m.Meet | None
-    about: GroupFacts | NightFacts | ReminderFacts | RulingAbout
+    about: GroupFacts | NightFacts | ReminderFacts | SeasonCallFacts | RulingAbout
 
 
 @dataclass(frozen=True)

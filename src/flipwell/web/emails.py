@@ -43,12 +43,14 @@ from flipwell.league.notices import (
     ReminderFacts,
     RulingAbout,
     RulingFacts,
+    SeasonCallFacts,
     TurnRulingFacts,
     Written,
     preferences_token,
 )
 from flipwell.rules import fmt
 from flipwell.web.templatetags.flipwell_numbers import ordinal
+from flipwell.web.words import signups as signup_words
 from flipwell.web.words.incidents import game_ended_notice, late_join_notice, malfunction_notice
 from flipwell.web.words.turn_rulings import turn_ruling_notice
 
@@ -95,7 +97,9 @@ def write_notice(facts: NoticeFacts) -> Written:
         **words,
         "preferences_url": preferences_url(facts.league.pk, facts.player.pk),
     }
-    body = render_to_string(f"email/notice_{facts.kind}.txt", context).strip() + "\n"
+    # The question before a new season is a reminder of its own: no meet is set yet.
+    template = "season_call" if isinstance(facts.about, SeasonCallFacts) else facts.kind
+    body = render_to_string(f"email/notice_{template}.txt", context).strip() + "\n"
     return Written(subject=subject, body=body)
 
 
@@ -108,6 +112,8 @@ def _words(facts: NoticeFacts) -> tuple[str, dict[str, Any]]:
             return _night_words(facts, about)
         case ReminderFacts() as about:
             return _reminder_words(facts, about)
+        case SeasonCallFacts() as about:
+            return _season_call_words(facts, about)
         case (
             RulingFacts()
             | TurnRulingFacts()
@@ -159,6 +165,17 @@ def _reminder_words(facts: NoticeFacts, about: ReminderFacts) -> tuple[str, dict
     return f"{facts.league}: meet {meet.number} on {day}", {
         "when": f"{day} at {start:%H:%M}",
         "absence_link": absence_link(token, meet.number) if token else None,
+    }
+
+
+def _season_call_words(facts: NoticeFacts, about: SeasonCallFacts) -> tuple[str, dict[str, Any]]:
+    asked = signup_words.question(about.name)
+    return f"{facts.league}: {asked}", {
+        "question": asked,
+        "details": signup_words.details(
+            weekday=about.weekday, starts_on=about.starts_on, dues_cents=about.dues_cents
+        ),
+        "answer_link": f"{settings.SITE_URL}{reverse('web:me', args=[about.link_token])}#next",
     }
 
 
