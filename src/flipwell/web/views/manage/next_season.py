@@ -7,8 +7,6 @@ refreshed before week 1 (refresh_ifpa_ranks), publishing it before its first mee
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -52,16 +50,17 @@ def next_season(request: HttpRequest, league: m.League, role: str, season_id: in
     season = season_of(league, season_id)
     call = season_call(season)
     which = action(request)
-    posted = {
+    refuse = signups.refuse_form(request, which)
+    posted: dict[str, forms.Form] = {
         "ask": signups.ask_form(request, which, season, call),
-        "refuse": signups.refuse_form(request, which),
+        "refuse": refuse,
     }
     if which in signups.ACTIONS:
         answer = _act(request, season, call, which, posted)
         if answer is not None:
             return answer
     roster = season_roster(season)
-    asked = signups.shown(request, call, which, posted["refuse"])
+    asked = signups.shown(request, call, which, refuse)
     form = _next_form(request if which == "next" else None, season, roster, asked["call"])
     if which == "next":
         new = run(form, services.start_next_season, season=season, actor=official(request))
@@ -77,7 +76,7 @@ def _act(
     season: m.Season,
     call: m.SeasonCall | None,
     which: str,
-    posted: dict[str, Any],
+    posted: dict[str, forms.Form],
 ) -> HttpResponse | None:
     """Run the posted action about the question (`signups.ACTIONS`): back to the page with
     what was done (or why not), or None when a form refused it (the page shows it again)."""
