@@ -36,8 +36,8 @@ class AnswerOut(Schema):
 
 class SignUpOut(Schema):
     id: int = Field(..., description="The sign-up's id.")
-    first_name: str
-    last_name: str
+    first_name: str = Field(..., description="The newcomer's first name.")
+    last_name: str = Field(..., description="The newcomer's last name.")
     email: str = Field(..., description="The newcomer's address (private).")
     ifpa_number: int | None = Field(..., description="Their IFPA number; null when none.")
     received_at: datetime.datetime = Field(..., description="When it was sent.")

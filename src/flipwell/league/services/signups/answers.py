@@ -66,7 +66,7 @@ def answer_next_season(
 def _open_call(link: m.PlayerLink) -> m.SeasonCall:
     """The question asked of the link's season, locked, while it is open to answers."""
     call = (
-        m.SeasonCall.objects.select_for_update()
+        m.SeasonCall.objects.select_for_update(of=("self",))
         .select_related("built")
         .filter(season=link.season_id)
         .first()
