@@ -33,7 +33,7 @@ def ask(official: Page, last: Winter) -> str:
     """The official asks the players and opens the sign-up form; the page's path."""
     path = f"/manage/tuesday/seasons/{last.season.pk}/next/"
     visit(official, path)
-    official.get_by_label("Name of the next season").first.fill(NEXT)
+    official.get_by_label("The season you ask about").fill(NEXT)
     official.get_by_label("First meet").fill(first_meet().isoformat())
     official.get_by_label("Dues").fill("30.00")
     official.get_by_role("button", name="Ask the players").click()

@@ -15,8 +15,10 @@ from flipwell.web.forms.fields import MoneyField, date_input, number_input, reas
 class AskNextSeasonForm(forms.Form):
     """The question to the players of the season (ask_next_season)."""
 
-    name = forms.CharField(label="Name of the next season", max_length=120)
-    weekday = forms.TypedChoiceField(label="League night", choices=m.Weekday.choices, coerce=int)
+    name = forms.CharField(label="The season you ask about", max_length=120)
+    weekday = forms.TypedChoiceField(
+        label="Its league night", choices=m.Weekday.choices, coerce=int
+    )
     starts_on = forms.DateField(
         label="First meet", widget=date_input(), help_text="A date on the league night."
     )

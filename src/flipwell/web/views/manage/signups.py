@@ -34,7 +34,9 @@ def ask_form(
             "starts_on": call.starts_on,
             "dues_cents": cents_as_money(call.dues_cents),
         }
-    return AskNextSeasonForm(request.POST if which == "ask" else None, initial=initial)
+    # Ids of its own: the page's other form has a name and a league night too.
+    posted = request.POST if which == "ask" else None
+    return AskNextSeasonForm(posted, initial=initial, auto_id="id_ask_%s")
 
 
 def refuse_form(request: HttpRequest, which: str) -> RefuseSignUpForm:
