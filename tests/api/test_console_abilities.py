@@ -34,6 +34,13 @@ NOT_IN_API: dict[str, str] = {
     "recorded (nothing written): the API's report answers the same outcome",
     "create_machines": "several machines from one pasted list, for the console's one form: "
     "the API adds each with POST /leagues/{slug}/machines",
+    "ask_next_season": "the question about the next season is asked from the console's "
+    "next-season page, where the official reads its answers: no endpoint yet",
+    "set_signups_open": "the public sign-up form is opened and closed on the console's "
+    "next-season page: no endpoint yet",
+    "accept_signup": "a newcomer's sign-up is decided on the console's next-season page, "
+    "beside its e-mail address: no endpoint yet",
+    "refuse_signup": "as accept_signup: no endpoint yet",
 }
 """Console services without an API endpoint, and why not."""
 

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from flipwell.league import models as m
 from flipwell.league.exchange.demo import DEMO_USERNAME, DemoLeague
-from flipwell.league.notices import preferences_token
+from flipwell.league.notice_links import preferences_token
 from flipwell.league.services.player_links import issue_player_link
 from tests.browser.conftest import ErrorGuard, NewContext
 from tests.browser.helpers import PHONE, console_pages, log_in, public_pages, screenshot, sheet_path

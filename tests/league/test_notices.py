@@ -23,10 +23,9 @@ from django.utils import timezone
 
 from flipwell.cli import main
 from flipwell.league import models as m
+from flipwell.league.notice_links import absence_tokens, preferences_for_token
 from flipwell.league.notice_worker import LEASE, backoff, claim, queue_due_reminders, work_once
 from flipwell.league.notices import (
-    absence_tokens,
-    preferences_for_token,
     queue_meet_closed,
     queue_meet_started,
 )

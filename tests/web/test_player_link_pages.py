@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from flipwell.league import models as m
 from flipwell.league import services
-from flipwell.league.notices import preferences_for_token
+from flipwell.league.notice_links import preferences_for_token
 from flipwell.league.player_link_tokens import token_for
 from flipwell.league.services.season_files import import_season_file
 from tests import factories as f

@@ -9,7 +9,7 @@ from django.core import signing
 
 from flipwell.league import models as m
 from flipwell.league import services
-from flipwell.league.notices import TOKEN_SALT, preferences_token
+from flipwell.league.notice_links import TOKEN_SALT, preferences_token
 from flipwell.league.services import set_notice_preferences
 from tests import factories as f
 from tests.league.two_leagues import TUESDAY_ADDRESS, WEDNESDAY_ADDRESS, build_two_leagues

@@ -38,6 +38,7 @@ from flipwell.api.endpoints import (
     ratings,
     roster_writes,
     setup_writes,
+    signups,
     writes,
 )
 from flipwell.api.errors import install_error_handlers
@@ -188,6 +189,7 @@ ROUTE_MODULES = (
     setup_writes,
     roster_writes,
     amendments,
+    signups,
 )
 api.add_router("", public.router)
 api.add_router("", files.router)

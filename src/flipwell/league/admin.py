@@ -57,6 +57,9 @@ SIMPLE_MODELS: list[type[Any]] = [
     m.VictimRemedy,
     m.GameRestart,
     m.PlayoffLatenessNotice,
+    m.SeasonCall,
+    m.SeasonAnswer,
+    m.SignUp,
 ]
 
 

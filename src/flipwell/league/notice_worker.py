@@ -41,10 +41,10 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from flipwell.league import models as m
+from flipwell.league.notice_links import absence_tokens
 from flipwell.league.notices import (
     NoticeFacts,
     ReminderFacts,
-    absence_tokens,
     draft,
     enabled,
     store_notices,

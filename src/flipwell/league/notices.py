@@ -10,13 +10,14 @@ Words (see also `flipwell.league.models.notices`):
   is queued at all: no notice waits for a server that was never configured, and turning it on
   later does not send old news. ``flipwell serve`` and ``flipwell work`` say at start-up
   when the address lacks (`missing_site_address`).
-- *preferences link*: ``/notices/<token>/``, where the token is the league's and the player's
-  ids signed with the installation's key (`django.core.signing`), so no token is stored and
-  none can be guessed; every notice carries it, and it is the unsubscribe link of that
-  league's notices (a subscription is a league's own, `flipwell.league.models.notices`).
+- *preferences link* (`flipwell.league.notice_links`): ``/notices/<token>/``, where the
+  token is the league's and the player's ids signed with the installation's key
+  (`django.core.signing`), so no token is stored and none can be guessed; every notice
+  carries it, and it is the unsubscribe link of that league's notices (a subscription is a
+  league's own, `flipwell.league.models.notices`).
 - *absence link*: the one-tap link in a reminder with which a player announces their absence
-  (R3.1-d): their personal link's page at that meet. `absence_tokens` says whose it is; the
-  web layer makes the address.
+  (R3.1-d): their personal link's page at that meet. `notice_links.absence_tokens` says
+  whose it is; the web layer makes the address.
 - *reminder*: queued by ``flipwell work`` (`flipwell.league.notice_worker.queue_due_reminders`)
   ``NOTICE_REMINDER_HOURS`` before each planned meet's scheduled start, not by a service.
 - *facts* of a notice (`NoticeFacts`): what it tells one player, as plain data (numbers, names,
@@ -41,15 +42,12 @@ from fractions import Fraction
 from typing import Any
 
 from django.conf import settings
-from django.core import signing
 from django.db import connection
 
 from flipwell.league import models as m
 from flipwell.league.adapters.keys import player_key
-from flipwell.league.player_link_tokens import token_for
 from flipwell.rules import Night, SeasonResult
 
-TOKEN_SALT = "flipwell.notices.preferences"
 KINDS: tuple[str, ...] = tuple(m.NoticeKind.values)
 
 
@@ -73,57 +71,6 @@ def missing_site_address() -> str:
         "officials open, e.g. https://league.example.org or http://192.168.1.20:8000 "
         "(make run sets it)."
     )
-
-
-# --- links -----------------------------------------------------------------------------------
-
-
-def absence_tokens(meet: m.Meet) -> dict[int, str]:
-    """The token of each player's personal link (`flipwell.league.services.player_links`), by
-    player id, for the one-tap absence link of their reminder of `meet` (R3.1-d). One query.
-    Only players whose official issued them a link have one; the others' reminder asks them to
-    tell the league official. The link only opens the page: the tap on "I'll be absent"
-    records the notice, so a mail scanner that follows links announces nothing.
-    """
-    # Imported here: the services import this module to queue their notices.
-    from flipwell.league.selectors.player_links import season_links
-
-    return {player_id: token_for(link) for player_id, link in season_links(meet.season).items()}
-
-
-def preferences_token(league_id: int, player_id: int) -> str:
-    """The signed token of a player's preferences link for the notices of one league (see the
-    module docstring)."""
-    return signing.dumps([league_id, player_id], salt=TOKEN_SALT)
-
-
-@dataclass(frozen=True)
-class PreferencesLink:
-    """Whose notices a preferences token names: a player's, from one league (`league` None: a
-    token made before subscriptions belonged to a league, which names every league's)."""
-
-    player: int
-    league: int | None
-
-
-def preferences_for_token(token: str) -> PreferencesLink | None:
-    """Whose notices a preferences token was made for, or None for a token that is not one.
-
-    A token of ``[league id, player id]``; an older one signs the player's id alone
-    and still works, for the notices of every league (the e-mails already sent carry it)."""
-    try:
-        value = signing.loads(token, salt=TOKEN_SALT)
-    except signing.BadSignature:
-        return None
-    if isinstance(value, int) and not isinstance(value, bool):
-        return PreferencesLink(player=value, league=None)
-    if (
-        isinstance(value, list)
-        and len(value) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    ):
-        return PreferencesLink(player=value[1], league=value[0])
-    return None
 
 
 # --- facts and their writer --------------------------------------------------------------------
@@ -257,6 +204,20 @@ class LateJoinFacts:
     reason: str
 
 
+@dataclass(frozen=True)
+class SeasonCallFacts:
+    """A ``reminder`` notice before a new season: the official asks the players of the last
+    one whether they play in the next (`flipwell.league.models.signups`): its name, league
+    night (Monday = 0), first date and dues, and the token of the player's personal link of
+    the last season, where they answer."""
+
+    name: str
+    weekday: int
+    starts_on: datetime.date
+    dues_cents: int
+    link_token: str
+
+
 RulingAbout = (
     TurnRulingFacts
     | MalfunctionFacts
@@ -278,7 +239,7 @@ class NoticeFacts:
     league: m.League
     season: m.Season | None
     meet: m.Meet | None
-    about: GroupFacts | NightFacts | ReminderFacts | RulingAbout
+    about: GroupFacts | NightFacts | ReminderFacts | SeasonCallFacts | RulingAbout
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ Words (see also `flipwell.league.notices`):
 - *body*: the template ``email/notice_<kind>.txt`` rendered with the notice's words, ending
   with the footer's link to the player's preferences for that league's notices.
 - *preferences link*: ``/notices/<token>/`` (`preferences_url`), the token the league signs
-  (`flipwell.league.notices.preferences_token`); also the e-mail's ``List-Unsubscribe``.
+  (`flipwell.league.notice_links.preferences_token`); also the e-mail's ``List-Unsubscribe``.
 - *absence link*: the one-tap link of a reminder (R3.1-d): the player's personal link's page
   at the meet (`absence_link`).
 - *ruling's words*: a ruling's notice comes as facts of its kind (`RulingAbout`), which
@@ -32,6 +32,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from flipwell.league import models as m
+from flipwell.league.notice_links import preferences_token
 from flipwell.league.notices import (
     GameEndedFacts,
     GroupFacts,
@@ -44,12 +45,13 @@ from flipwell.league.notices import (
     ReminderFacts,
     RestartFacts,
     RulingAbout,
+    SeasonCallFacts,
     TurnRulingFacts,
     Written,
-    preferences_token,
 )
 from flipwell.rules import fmt
 from flipwell.web.templatetags.flipwell_numbers import ordinal
+from flipwell.web.words import signups as signup_words
 from flipwell.web.words.incidents import game_ended_notice, late_join_notice, malfunction_notice
 from flipwell.web.words.turn_rulings import turn_ruling_notice
 from flipwell.web.words.violations import penalty_notice, restart_notice
@@ -97,7 +99,9 @@ def write_notice(facts: NoticeFacts) -> Written:
         **words,
         "preferences_url": preferences_url(facts.league.pk, facts.player.pk),
     }
-    body = render_to_string(f"email/notice_{facts.kind}.txt", context).strip() + "\n"
+    # The question before a new season is a reminder of its own: no meet is set yet.
+    template = "season_call" if isinstance(facts.about, SeasonCallFacts) else facts.kind
+    body = render_to_string(f"email/notice_{template}.txt", context).strip() + "\n"
     return Written(subject=subject, body=body)
 
 
@@ -110,6 +114,8 @@ def _words(facts: NoticeFacts) -> tuple[str, dict[str, Any]]:
             return _night_words(facts, about)
         case ReminderFacts() as about:
             return _reminder_words(facts, about)
+        case SeasonCallFacts() as about:
+            return _season_call_words(facts, about)
         case (
             TurnRulingFacts()
             | MalfunctionFacts()
@@ -162,6 +168,17 @@ def _reminder_words(facts: NoticeFacts, about: ReminderFacts) -> tuple[str, dict
     return f"{facts.league}: meet {meet.number} on {day}", {
         "when": f"{day} at {start:%H:%M}",
         "absence_link": absence_link(token, meet.number) if token else None,
+    }
+
+
+def _season_call_words(facts: NoticeFacts, about: SeasonCallFacts) -> tuple[str, dict[str, Any]]:
+    asked = signup_words.question(about.name)
+    return f"{facts.league}: {asked}", {
+        "question": asked,
+        "details": signup_words.details(
+            weekday=about.weekday, starts_on=about.starts_on, dues_cents=about.dues_cents
+        ),
+        "answer_link": f"{settings.SITE_URL}{reverse('web:me', args=[about.link_token])}#next",
     }
 
 

@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from flipwell.web.views import live, notices, public
+from flipwell.web.views import live, notices, public, signups
 from flipwell.web.views import print as print_views
 
 app_name = "web"
@@ -24,6 +24,7 @@ urlpatterns = [
     path("leagues/<slug:slug>/high-scores/", public.high_scores, name="high_scores"),
     path("leagues/<slug:slug>/ratings/", public.ratings_page, name="ratings"),
     path("leagues/<slug:slug>/maintenance/", public.maintenance, name="maintenance"),
+    path("leagues/<slug:slug>/sign-up/", signups.signup, name="signup"),
     path(
         "print/<slug:slug>/meets/<id:meet_id>/sheets/",
         print_views.score_sheets,

@@ -30,6 +30,7 @@ from flipwell.league import services
 from tests import factories as f
 from tests.golden import golden_data
 from tests.league.league_night import DATE, Night, build_night, game, start
+from tests.league.season_calls import first_meet
 from tests.rows import row_counts
 
 pytestmark = pytest.mark.django_db
@@ -147,6 +148,22 @@ def _next_season(world: World) -> None:
     _closed(world)
     world.extra["next"] = services.start_next_season(
         season=world.season, name="Spring", actor=world.lo
+    )
+
+
+def _asked(world: World) -> None:
+    # The players of the season asked about the next one, its sign-up form open.
+    call = services.ask_next_season(
+        season=world.season, name="Next", weekday=world.season.weekday,
+        starts_on=first_meet(world.season.weekday), actor=world.lo,
+    )  # fmt: skip
+    world.extra["call"] = services.set_signups_open(call=call, open_now=True, actor=world.lo)
+
+
+def _signed_up(world: World) -> None:
+    _asked(world)
+    world.extra["signup"] = services.sign_up(
+        league=world.league, first_name="Eve", last_name="Newcomer", email="eve@example.org"
     )
 
 
@@ -343,6 +360,16 @@ CALLS = [
         season=w.season, name="Next", actor=a)),
     Call("publish_season", lambda w, a: services.publish_season(
         season=w.extra["next"], actor=a), arrange=_next_season),
+    # the next season's question and sign-ups
+    Call("ask_next_season", lambda w, a: services.ask_next_season(
+        season=w.season, name="Next", weekday=w.season.weekday,
+        starts_on=first_meet(w.season.weekday), actor=a)),
+    Call("set_signups_open", lambda w, a: services.set_signups_open(
+        call=w.extra["call"], open_now=False, actor=a), arrange=_asked),
+    Call("accept_signup", lambda w, a: services.accept_signup(
+        signup=w.extra["signup"], actor=a), arrange=_signed_up),
+    Call("refuse_signup", lambda w, a: services.refuse_signup(
+        signup=w.extra["signup"], reason="The league is full", actor=a), arrange=_signed_up),
     Call("change_season_schedule", lambda w, a: services.change_season_schedule(
         season=w.extra["next"], weekday=3, actor=a), arrange=_next_season),
     Call("cut_season", lambda w, a: services.cut_season(

@@ -61,6 +61,7 @@ from flipwell.league.models.playoffs import (
 from flipwell.league.models.requests import IdempotencyKey
 from flipwell.league.models.results import DerivedResult
 from flipwell.league.models.seasons import Season, SeasonEntry, Weekday
+from flipwell.league.models.signups import SeasonAnswer, SeasonCall, SignUp
 from flipwell.league.models.tokens import ApiToken
 
 __all__ = [
@@ -118,7 +119,10 @@ __all__ = [
     "ScorePhoto",
     "ScoreSubmission",
     "Season",
+    "SeasonAnswer",
+    "SeasonCall",
     "SeasonEntry",
+    "SignUp",
     "SpecialRuling",
     "TieOrder",
     "TieOrderPlace",

@@ -15,6 +15,8 @@ Selectors never write. Each runs a fixed number of SQL queries whatever the leag
   tv, sheets).
 - `notices`: ``notice_subscription`` (a league's own), ``link_subscriptions``, ``player_notices``,
   ``notice_queue`` (e-mail notices).
+- `signups`: the question about the next season (``season_call``, ``call_page`` for the
+  console, ``link_question`` for a personal link, ``open_signups`` for the public form).
 - `season_folds`: a season folded fresh from its stored facts (``fold``, ``FoldedSeason``) for an
   export or a report, and ``check_facts_fold`` for a restore.
 - `lookups`, `sheet_rows`: one row by the id a URL or a form names, as the league's, meet's,

@@ -95,3 +95,8 @@ def other_leagues_special_rulings(league: m.League) -> QuerySet[m.SpecialRuling]
 def no_special_rulings() -> QuerySet[m.SpecialRuling]:
     """No special ruling: a field's rows before the form knows its league."""
     return m.SpecialRuling.objects.none()
+
+
+def sign_ups_in_order(sign_up_ids: Iterable[int]) -> list[m.SignUp]:
+    """The sign-ups with these ids, by id ascending (one query)."""
+    return list(m.SignUp.objects.filter(pk__in=list(sign_up_ids)).order_by("pk"))

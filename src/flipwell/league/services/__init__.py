@@ -69,6 +69,10 @@ player_links           issue_player_link, issue_player_links, revoke_player_link
                        set_player_link_email,
                        announce_absence_by_link, announce_lateness_by_link,
                        withdraw_announcement_by_link
+signups/               calls: ask_next_season, set_signups_open; answers:
+                       answer_next_season (a player's link); newcomers: sign_up
+                       (public), accept_signup, refuse_signup (entered by
+                       start_next_season)
 =====================  ===========================================================
 """
 
@@ -202,6 +206,9 @@ from flipwell.league.services.setup.officials import (
     link_official_player,
     remove_official,
 )
+from flipwell.league.services.signups.answers import answer_next_season
+from flipwell.league.services.signups.calls import ask_next_season, set_signups_open
+from flipwell.league.services.signups.newcomers import accept_signup, refuse_signup, sign_up
 from flipwell.league.services.special_rulings import (
     add_special_ruling,
     amend_special_ruling,
@@ -225,6 +232,7 @@ __all__ = [
     "RateLimitedError",
     "Refusal",
     "accept_invitation",
+    "accept_signup",
     "add_special_ruling",
     "amend_special_ruling",
     "announce_absence",
@@ -232,7 +240,9 @@ __all__ = [
     "announce_lateness",
     "announce_lateness_by_link",
     "announce_machine_problem",
+    "answer_next_season",
     "answer_playoff_correction",
+    "ask_next_season",
     "attach_photo",
     "cancel_meet",
     "change_ifpa_figure",
@@ -293,6 +303,7 @@ __all__ = [
     "record_violation",
     "record_withdrawal",
     "refresh_ifpa_ranks",
+    "refuse_signup",
     "register_player",
     "remove_meet_photos",
     "remove_official",
@@ -311,6 +322,8 @@ __all__ = [
     "set_machine_status",
     "set_notice_preferences",
     "set_player_link_email",
+    "set_signups_open",
+    "sign_up",
     "start_meet",
     "start_next_season",
     "start_playoff_game",

@@ -21,14 +21,15 @@ from typing import TYPE_CHECKING
 from django.utils import timezone
 
 from flipwell.league.adapters.keys import PLAYED
-from flipwell.league.models import League, Meet, Player, Season, SeasonEntry
+from flipwell.league.models import League, Meet, Player, Season, SeasonCall, SeasonEntry, SignUp
 from flipwell.league.players_csv import PlayerRow, parse_players_csv
 from flipwell.league.refusals import ConflictError, Refusal
 from flipwell.league.selectors.seasons import being_prepared, current_of, seasons_newest_first
 from flipwell.league.services._edge import (
     league_changed,
 )
-from flipwell.league.services._protocol import official_write
+from flipwell.league.services._protocol import Write, official_write
+from flipwell.league.services.signups.newcomers import enter_newcomers
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -168,26 +169,33 @@ def start_next_season(
     name: str,
     weekday: int | None = None,
     leave_out: Iterable[Player] = (),
+    newcomers: Iterable[SignUp] = (),
     actor: User,
 ) -> Season:
     """Create the next season from `season` (see the module's words): named `name`, on
     `weekday` (None: `season`'s), with every player of `season` entered again except those in
     `leave_out`, each with their IFPA rank at the start of `season` until the official
-    refreshes it before week 1 (R3.1-b), all joining at meet 1. Audited ``season.created``
-    (`create_season`) and ``season.started_from`` (who was carried, who was left out).
-    ValidationError for a name already used or a player left out who is not in `season`.
+    refreshes it before week 1 (R3.1-b), all joining at meet 1. When the players of `season`
+    were asked about it (`ask_next_season`), the new season is the one built from the
+    question: its dues are the question's, its sign-ups close, and `newcomers` (accepted
+    sign-ups) are entered too, unranked (`enter_newcomers`). Audited ``season.created``
+    (`create_season`) and ``season.started_from`` (who was carried, who was left out, the
+    question). ValidationError for a name already used, a player left out who is not in
+    `season`, or a newcomer not accepted for its question.
     """
     with official_write(league=season.league, actor=actor, action="start the next season") as write:
         entries = list(season.entries.select_related("player").order_by("pk"))
         left_out = {player.pk: player for player in leave_out}
         _check_left_out(season, entries, left_out)
+        # The question not built from yet: a second season built from `season` is no answer.
+        call = SeasonCall.objects.select_for_update().filter(season=season, built=None).first()
         new = create_season(
             league=season.league,
             name=name,
             weekday=season.weekday if weekday is None else weekday,
             start_time=season.start_time,
             number_of_meets=season.number_of_meets,
-            dues_cents=season.dues_cents,
+            dues_cents=season.dues_cents if call is None else call.dues_cents,
             actor=actor,
         )
         carried = [entry for entry in entries if entry.player_id not in left_out]
@@ -202,7 +210,27 @@ def start_next_season(
         )
         data = {"from_season": season.pk, "carried": [e.player_id for e in carried]}
         write.event("season.started_from", new, {**data, "left_out": sorted(left_out)})
+        _built_from(write, call, new, newcomers)
     return new
+
+
+def _built_from(
+    write: Write, call: SeasonCall | None, new: Season, newcomers: Iterable[SignUp]
+) -> None:
+    """`new` is the season built from `call` (None: no question was asked): its sign-ups
+    close and the accepted `newcomers` are entered."""
+    chosen = list(newcomers)
+    if call is None:
+        if chosen:
+            raise Refusal(
+                {"newcomers": "No question about the next season is open: nobody signed up."},
+                code="signup_not_accepted",
+            )
+        return
+    call.built, call.signups_open = new, False
+    call.save(update_fields=["built", "signups_open"])
+    write.event("season_call.built", call, {"season": new.pk})
+    enter_newcomers(write, call=call, season=new, newcomers=chosen)
 
 
 def _check_left_out(

@@ -6,9 +6,10 @@ the services' call; their `ValidationError` messages are put next to the field t
 
 Modules: `fields` (machine scores, money, player selects), `sheet` (a group's score sheet),
 `corrections`, `players`, `meets` (seasons and meets), `incidents` (forfeits, malfunctions,
-violations), `machines`, `playoffs`, `ifpa` (the IFPA preview), `ledger`, `notices` (a
-player's e-mail notices), `rulings` (special rulings), `setup` (a new league, officials, API
-tokens). Every form is importable from here.
+violations), `machines`, `playoffs`, `ifpa` (the IFPA preview), `signups` (the next
+season's question and sign-ups), `ledger`, `notices` (a player's e-mail notices), `rulings`
+(special rulings), `setup` (a new league, officials, API tokens). Every form is importable
+from here.
 """
 
 from flipwell.web.forms.corrections import (
@@ -116,6 +117,7 @@ from flipwell.web.forms.sheet import (
     PlayoffStartForm,
     ScoreEntryForm,
 )
+from flipwell.web.forms.signups import AskNextSeasonForm, RefuseSignUpForm, SignUpForm
 
 __all__ = [
     "LEDGER_KINDS",
@@ -125,6 +127,7 @@ __all__ = [
     "STALE_PAGE",
     "AmendSpecialRulingForm",
     "AnswerForm",
+    "AskNextSeasonForm",
     "CancelMeetForm",
     "CloseMeetForm",
     "CloseReportForm",
@@ -178,6 +181,7 @@ __all__ = [
     "ProblemReportForm",
     "QualifyForm",
     "ReadingForm",
+    "RefuseSignUpForm",
     "RegisterPlayerForm",
     "RemovePhotosForm",
     "RescheduleMeetForm",
@@ -188,6 +192,7 @@ __all__ = [
     "ScoreEntryForm",
     "ScoreField",
     "SeasonForm",
+    "SignUpForm",
     "SpecialRulingForm",
     "StartMeetForm",
     "StartPlayoffGameForm",

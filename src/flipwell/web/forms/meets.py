@@ -39,9 +39,11 @@ class SeasonForm(forms.Form):
 
 
 class NextSeasonForm(forms.Form):
-    """The next season from this one: its name, its league night, and who is carried (every
-    player ticked at first; untick those who leave). Cleans the ticks into ``leave_out``, the
-    players not carried."""
+    """The next season from this one: its name, its league night, who is carried (every
+    player ticked at first, or those who answered yes when they were asked; untick those who
+    leave) and which accepted sign-ups join (`newcomers`, offered only when there are some).
+    Cleans the ticks into ``leave_out``, the players not carried, and ``newcomers``, the
+    sign-ups ticked."""
 
     name = forms.CharField(label="Name of the next season", max_length=120)
     weekday = forms.TypedChoiceField(label="League night", choices=m.Weekday.choices, coerce=int)
@@ -51,16 +53,38 @@ class NextSeasonForm(forms.Form):
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
+    newcomers = forms.TypedMultipleChoiceField(
+        label="Newcomers whose sign-up you accepted",
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
 
-    def __init__(self, *args: Any, players: PlayerChoices, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        players: PlayerChoices,
+        signups: PlayerChoices = (),
+        carried_label: str = "",
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         carried = self.fields["carried"]
         assert isinstance(carried, forms.TypedMultipleChoiceField)
         carried.choices = list(players)
+        carried.label = carried_label or carried.label
         carried.error_messages["invalid_choice"] = (
             "Only the players of this season can be carried: reload the page and tick again."
         )
         self.players = [pk for pk, _ in players]
+        newcomers = self.fields["newcomers"]
+        assert isinstance(newcomers, forms.TypedMultipleChoiceField)
+        newcomers.choices = list(signups)
+        newcomers.error_messages["invalid_choice"] = (
+            "Only the accepted sign-ups can join: reload the page and tick again."
+        )
+        if not signups:
+            del self.fields["newcomers"]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -68,6 +92,8 @@ class NextSeasonForm(forms.Form):
             carried = set(data.pop("carried"))
             left = [pk for pk in self.players if pk not in carried]
             data["leave_out"] = form_rows.players_in_order(left)
+        if "newcomers" in data:
+            data["newcomers"] = form_rows.sign_ups_in_order(data.pop("newcomers"))
         return data
 
 

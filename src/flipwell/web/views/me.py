@@ -1,9 +1,10 @@
 """A player's personal link (``/me/<token>/``): no login, the token is the key.
 
-The player sees their coming meets with "I'll be absent" and "I'll be late" until each meet's
-start time (R2.2-a, R3.1-d), their group once the meet has started, their season with every
-point explained, and may leave an email address (private). Each POST calls one service and
-redirects back to the page; a refused one shows the page again with why (400).
+The player answers whether they play in the next season when an official asked (until its
+first meet starts), sees their coming meets with "I'll be absent" and "I'll be late" until
+each meet's start time (R2.2-a, R3.1-d), their group once the meet has started, their season
+with every point explained, and may leave an email address (private). Each POST calls one
+service and redirects back to the page; a refused one shows the page again with why (400).
 
 A token that is forged or whose link was revoked is a 404: it opens nothing.
 """
@@ -20,21 +21,24 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from flipwell.league import limits, notices, services
+from flipwell.league import limits, notice_links, notices, services
 from flipwell.league import models as m
 from flipwell.league.player_link_tokens import DeadLinkError
 from flipwell.league.selectors.lookups import season_meet
 from flipwell.league.selectors.notices import notice_subscription
 from flipwell.league.selectors.player_links import player_link_page
+from flipwell.league.selectors.signups import link_question
 from flipwell.league.services.player_links import live_link
 from flipwell.web.ids import parse_number
+from flipwell.web.words import signups as signup_words
 
 
 @never_cache
 @require_http_methods(["GET", "POST"])
 def page(request: HttpRequest, token: str) -> HttpResponse:
     """The player's page; POST ``action`` = absence | late | withdraw_absence | withdraw_late
-    (with ``meet``, its number) | email."""
+    (with ``meet``, its number) | email | answer (with ``answer``: yes, no or maybe, about
+    the next season)."""
     try:
         link = live_link(token)
     except DeadLinkError as error:
@@ -50,6 +54,7 @@ def page(request: HttpRequest, token: str) -> HttpResponse:
             return HttpResponseRedirect(request.path)
     context: dict[str, Any] = {
         "me": player_link_page(link),
+        "next": _next_season(link),
         "errors": errors,
         "email": request.POST.get("email", link.email) if errors else link.email,
         "notices": _notices(link) if notices.enabled() else None,
@@ -62,6 +67,13 @@ def page(request: HttpRequest, token: str) -> HttpResponse:
 def _act(request: HttpRequest, link: m.PlayerLink) -> str:
     """Run the posted action's service; its success message."""
     which = request.POST.get("action", "")
+    if which == "answer":
+        given = services.answer_next_season(link=link, answer=request.POST.get("answer", ""))
+        said = signup_words.ANSWERS[given.answer]
+        return (
+            f"Your answer for {given.call.name} is saved: {said}. You can change it until its "
+            "first meet starts."
+        )
     if which == "email":
         saved = services.set_player_link_email(link=link, email=request.POST.get("email", ""))
         return (
@@ -90,6 +102,21 @@ def _act(request: HttpRequest, link: m.PlayerLink) -> str:
     )
 
 
+def _next_season(link: m.PlayerLink) -> dict[str, Any] | None:
+    """The question about the next season on the player's page, in words (None: none)."""
+    asked = link_question(link)
+    if asked is None:
+        return None
+    return {
+        "asked": asked,
+        "question": signup_words.question(asked.call.name),
+        "details": signup_words.call_details(asked.call),
+        "answer": signup_words.ANSWERS.get(asked.answer or ""),
+        "meaning": signup_words.ANSWERED.get(asked.answer or ""),
+        "choices": list(signup_words.ANSWERS.items()),
+    }
+
+
 def _notices(link: m.PlayerLink) -> str:
     """The player's page for the e-mail notices of the link's league (choose them or stop
     them; the signed link every notice carries, `flipwell.league.notices`), or "" while no
@@ -97,7 +124,7 @@ def _notices(link: m.PlayerLink) -> str:
     league = link.season.league
     if notice_subscription(link.player, league=league) is None:
         return ""
-    token = notices.preferences_token(league.pk, link.player_id)
+    token = notice_links.preferences_token(league.pk, link.player_id)
     return reverse("web:notice_preferences", args=[token])
 
 

@@ -19,7 +19,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
 from flipwell.league import models as m
-from flipwell.league.notices import preferences_for_token
+from flipwell.league.notice_links import preferences_for_token
 from flipwell.league.selectors.notices import link_subscriptions
 from flipwell.league.services.notices import choose_notices_by_link, unsubscribe_by_link
 from flipwell.web.forms import NoticeKindsForm, show_service_errors

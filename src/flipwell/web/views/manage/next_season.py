@@ -1,7 +1,9 @@
-"""A season's end and the next one's start in the console: the next season from this one
-(start_next_season), its IFPA ranks refreshed before week 1 (refresh_ifpa_ranks), publishing it
-before its first meet starts (publish_season), and any season's roster and standings as CSV
-files."""
+"""A season's end and the next one's start in the console: the question to its players about
+the next season and the newcomers' sign-ups (ask_next_season, set_signups_open,
+accept_signup, refuse_signup; the page's parts: `flipwell.web.views.manage.signups`), the
+next season from this one built from the answers (start_next_season), its IFPA ranks
+refreshed before week 1 (refresh_ifpa_ranks), publishing it before its first meet starts
+(publish_season), and any season's roster and standings as CSV files."""
 
 from __future__ import annotations
 
@@ -20,43 +22,169 @@ from flipwell.league.players_csv import PlayersCsvError
 from flipwell.league.selectors.console import season_roster
 from flipwell.league.selectors.season_folds import fold
 from flipwell.league.selectors.seasons import current_season, publication
+from flipwell.league.selectors.signups import CallPage, league_signup, season_call
 from flipwell.web.auth import LO_ONLY, console_page
 from flipwell.web.forms import NextSeasonForm, PlayersCsvForm, show_service_errors
-from flipwell.web.views.manage._common import official, page, run, season_of
+from flipwell.web.ids import parse_id
+from flipwell.web.views.manage import signups
+from flipwell.web.views.manage._common import (
+    action,
+    attempt,
+    done,
+    found,
+    official,
+    page,
+    run,
+    season_of,
+)
 from flipwell.web.words import counted
+from flipwell.web.words import signups as signup_words
 
 
 @console_page(LO_ONLY)
 def next_season(request: HttpRequest, league: m.League, role: str, season_id: int) -> HttpResponse:
-    """The next season from this one: its name and league night, and every player ticked to
-    be carried (start_next_season); on to the new season's roster."""
+    """The next season from this one: the question to its players first, if the official
+    asks it (its actions: `flipwell.web.views.manage.signups`), then its name and league
+    night, every player ticked to be carried (those who answered yes, when asked) and the
+    accepted sign-ups (start_next_season); on to the new season's roster."""
     season = season_of(league, season_id)
+    call = season_call(season)
+    which = action(request)
+    refuse = signups.refuse_form(request, which)
+    posted: dict[str, forms.Form] = {
+        "ask": signups.ask_form(request, which, season, call),
+        "refuse": refuse,
+    }
+    if which in signups.ACTIONS:
+        answer = _act(request, season, call, which, posted)
+        if answer is not None:
+            return answer
     roster = season_roster(season)
-    players = {entry.player_id: entry.player for entry in roster}
-    form = NextSeasonForm(
-        request.POST or None,
-        players=[(entry.player_id, str(entry.player)) for entry in roster],
-        initial={"weekday": season.weekday, "carried": list(players)},
-    )
-    if request.method == "POST":
+    asked = signups.shown(request, call, which, refuse)
+    form = _next_form(request if which == "next" else None, season, roster, asked["call"])
+    if which == "next":
         new = run(form, services.start_next_season, season=season, actor=official(request))
         if new is not None:
-            carried = new.entries.count()
-            shown = current_season(league)
-            meanwhile = (
-                f" It is being prepared: the public pages show {shown.name} until its first "
-                "meet starts or you publish it."
-                if shown is not None and shown != new
-                else ""
-            )
-            messages.success(
-                request,
-                f"{new.name} is prepared from {season.name} with {carried} of its "
-                f"{counted(len(players), 'player')}.{meanwhile}",
-            )
-            return HttpResponseRedirect(reverse("web:manage_roster", args=[league.slug, new.pk]))
-    context = {"league": league, "role": role, "season": season, "form": form}
-    return page(request, "manage/next_season.html", context, failed=form.is_bound)
+            joined = len(form.cleaned_data.get("newcomers", []))
+            return _prepared(request, season, new, len(roster), joined)
+    context = {"league": league, "role": role, "season": season, "form": form, **posted, **asked}
+    return page(request, "manage/next_season.html", context, failed=bool(which))
+
+
+def _act(
+    request: HttpRequest,
+    season: m.Season,
+    call: m.SeasonCall | None,
+    which: str,
+    posted: dict[str, forms.Form],
+) -> HttpResponse | None:
+    """Run the posted action about the question (`signups.ACTIONS`): back to the page with
+    what was done (or why not), or None when a form refused it (the page shows it again)."""
+    if which == "ask":
+        asked = run(posted["ask"], services.ask_next_season, season=season, actor=official(request))
+        if asked is None:
+            return None
+        verb = "changed" if call is not None else "asked"
+        return done(
+            request,
+            f"Question {verb}: {signup_words.question(asked.name)} The players answer on their "
+            "personal link; those who chose the reminders get it by e-mail.",
+        )
+    if call is None:
+        messages.error(request, "Ask the players first.")
+        return HttpResponseRedirect(request.path)
+    if which == "refuse":
+        signup = _posted_signup(request, season)
+        refused = attempt(
+            posted["refuse"],
+            lambda: services.refuse_signup(
+                signup=signup, actor=official(request), **posted["refuse"].cleaned_data
+            ),
+        )
+        return None if refused is None else done(request, f"{_name(signup)}'s sign-up is refused.")
+    try:
+        return done(request, _decide(request, season, call, which))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return HttpResponseRedirect(request.path)
+
+
+def _decide(request: HttpRequest, season: m.Season, call: m.SeasonCall, which: str) -> str:
+    """Open or close the sign-ups, or accept the sign-up posted; what was done."""
+    if which in ("signups_open", "signups_close"):
+        opened = services.set_signups_open(
+            call=call, open_now=which == "signups_open", actor=official(request)
+        )
+        state = "open: share its address" if opened.signups_open else "closed"
+        return f"The sign-up form for {call.name} is {state}."
+    signup = _posted_signup(request, season)
+    services.accept_signup(signup=signup, actor=official(request))
+    return f"{_name(signup)}'s sign-up is accepted."
+
+
+def _posted_signup(request: HttpRequest, season: m.Season) -> m.SignUp:
+    """The sign-up posted, one of the league's (another's, or none: a 404)."""
+    wanted = parse_id(request.POST.get("signup")) or 0
+    return found(league_signup(season.league, wanted), "sign-up")
+
+
+def _name(signup: m.SignUp) -> str:
+    return f"{signup.first_name} {signup.last_name}"
+
+
+def _next_form(
+    request: HttpRequest | None,
+    season: m.Season,
+    roster: list[m.SeasonEntry],
+    asked: CallPage | None,
+) -> NextSeasonForm:
+    """The form that builds the next season: every player ticked, or, once they were asked,
+    those who answered yes and the accepted sign-ups; bound when posted."""
+    players = [(entry.player_id, str(entry.player)) for entry in roster]
+    data = request.POST if request is not None else None
+    if asked is None:
+        initial = {"weekday": season.weekday, "carried": [pk for pk, _ in players]}
+        return NextSeasonForm(data, players=players, initial=initial)
+    said = {row.player.pk: row.answer for row in asked.answers}
+    labels = [(pk, f"{name} ({_said(said.get(pk))})") for pk, name in players]
+    accepted = asked.accepted
+    return NextSeasonForm(
+        data,
+        players=labels,
+        signups=[(s.pk, f"{s.first_name} {s.last_name}") for s in accepted],
+        carried_label="Players carried (those who answered yes are ticked)",
+        initial={
+            "name": asked.call.name,
+            "weekday": asked.call.weekday,
+            "carried": asked.yeses,
+            "newcomers": [s.pk for s in accepted],
+        },
+    )
+
+
+def _said(answer: str | None) -> str:
+    return signup_words.ANSWERS[answer] if answer else "not answered"
+
+
+def _prepared(
+    request: HttpRequest, season: m.Season, new: m.Season, players: int, joined: int
+) -> HttpResponse:
+    """On to the new season's roster, saying what was prepared (`joined`: the newcomers)."""
+    carried = new.entries.count() - joined
+    newcomers = f" and {counted(joined, 'newcomer')}" if joined else ""
+    shown = current_season(season.league)
+    meanwhile = (
+        f" It is being prepared: the public pages show {shown.name} until its first "
+        "meet starts or you publish it."
+        if shown is not None and shown != new
+        else ""
+    )
+    messages.success(
+        request,
+        f"{new.name} is prepared from {season.name} with {carried} of its "
+        f"{counted(players, 'player')}{newcomers}.{meanwhile}",
+    )
+    return HttpResponseRedirect(reverse("web:manage_roster", args=[season.league.slug, new.pk]))
 
 
 @require_safe
