@@ -282,3 +282,40 @@ def test_a_board_of_plain_scores_reads_the_fold_its_write_stored(monkeypatch):
     assert folded == []
     assert not m.DerivedResult.objects.filter(scope__contains=":explained:").exists()
     assert board.groups[0].games[0].cells  # the confirmed game's lines, from the numbers
+
+
+def test_a_reader_that_folded_before_a_write_keeps_the_writes_newer_fold():
+    """A page folded the season at revision R; a write then stored its fold at R + 1. The
+    page's late store must not put the older fold back (the next write would find the
+    stored fold stale, fold inside its transaction and lock the row against the writer
+    ahead of it: the deadlock bench_nights met)."""
+    night, meet = _played_night()
+    season = m.Season.objects.get(pk=night.season.pk)
+    older = results.compute_fold(season)
+    older_revision = season.revision
+    game = night_.game(meet, 2, 1)
+    members = [gm.player for gm in game.group.members.order_by("position")]
+    night_.play(game, {p: 700 * (i + 1) for i, p in enumerate(members)})
+    season.refresh_from_db()
+
+    caches.store_read_fold(season.pk, older_revision, older, explain=False)
+
+    stored = m.DerivedResult.objects.get(scope=f"fold:{season.pk}:numbers:{caches.build()}")
+    assert stored.revision == season.revision != older_revision
+
+
+def test_a_fold_read_inside_a_write_is_not_stored():
+    """A service that reads a season's fold finds it unstored (a new build): it folds, and
+    leaves the storing to its write's end, locking no stored row early in its transaction."""
+    night, _ = _played_night()
+    season = m.Season.objects.get(pk=night.season.pk)
+    m.DerivedResult.objects.filter(scope__startswith="fold:").delete()
+    caches.forget()
+
+    with transaction.atomic(), results.within_write():
+        results.season_fold(season)
+        assert not m.DerivedResult.objects.filter(scope__startswith="fold:").exists()
+
+    caches.forget()  # another process, which has not folded it yet
+    results.season_fold(season)  # a page's read, outside a write, stores it
+    assert m.DerivedResult.objects.filter(scope__startswith="fold:").count() == 1

@@ -161,6 +161,29 @@ def store_fold(
     m.DerivedResult.objects.filter(scope__startswith=prefix).exclude(scope=scope).delete()
 
 
+def store_read_fold(season: int, revision: int, folded: object, *, explain: bool) -> None:
+    """A reader's store of the fold it computed at `revision`, in a transaction of its own:
+    only while `revision` is still the season's, so a reader that folded just before a write
+    committed never replaces the write's newer fold with its older one; a row a writer holds
+    is passed over (``SKIP LOCKED``): the writer stores its own. The first fold of a season
+    (or of a build) is created, and a clash with another reader's is the same fold."""
+    scope = _fold_scope(season, explain)
+    with transaction.atomic():
+        rows = m.DerivedResult.objects.filter(scope=scope)
+        held = rows.select_for_update(skip_locked=True).values_list("pk", flat=True).first()
+        if held is None and rows.exists():
+            return  # a writer holds it, and stores the fold of its own revision
+        current = m.Season.objects.filter(pk=season).values_list("revision", flat=True).first()
+        if current != revision:
+            return  # the season moved on while this reader folded
+        if held is not None:
+            rows.filter(pk=held).update(
+                revision=revision, payload=_dumps(folded, None), computed_at=timezone.now()
+            )
+            return
+    store_fold(season, revision, folded, explain=explain)  # the first; a clash: the same fold
+
+
 def _fold_prefix(season: int, explain: bool) -> str:
     return f"fold:{season}:{'explained' if explain else 'numbers'}:"
 

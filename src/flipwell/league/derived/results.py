@@ -21,10 +21,12 @@ revision; a fold stored for an older revision is replaced, never read.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from flipwell.league import models as m
 from flipwell.league.adapters.rulesets import season_ruleset
@@ -32,6 +34,9 @@ from flipwell.league.adapters.season_facts import meets_after, season_facts
 from flipwell.league.derived import caches
 from flipwell.rules import Ruleset, SeasonFacts, SeasonResult, fold_season
 from flipwell.rules.season_prefix import fold_from, fold_with_prefix
+
+_IN_WRITE: ContextVar[bool] = ContextVar("flipwell_fold_in_write", default=False)
+"""True inside a write's transaction (`within_write`)."""
 
 
 @dataclass(frozen=True)
@@ -150,10 +155,24 @@ def _current_revision(season: m.Season) -> int:
 
 
 def _compute_and_store(season: m.Season, explain: bool) -> SeasonFold:
+    """Fold a season whose fold is not stored at its revision, and store it for the next
+    reader: a reader's store, which never replaces a fold stored at a newer revision and
+    never waits for a writer's lock (`caches.store_read_fold`). Inside a write (a fold read
+    by a service) nothing is stored: the write stores its own fold at its end, and a row
+    locked this early in its transaction would be held to its end, against the writer
+    ahead of it (a deadlock: each waiting for the other's row)."""
     folded = compute_fold(season, explain=explain)
-    try:
-        with transaction.atomic():
-            caches.store_fold(season.pk, season.revision, folded, explain=explain)
-    except IntegrityError:
-        pass  # another reader stored it first: the same fold
+    if not _IN_WRITE.get():
+        caches.store_read_fold(season.pk, season.revision, folded, explain=explain)
     return folded
+
+
+@contextmanager
+def within_write() -> Iterator[None]:
+    """Mark the code inside as a write's (the write protocol's transaction): a fold it reads
+    and finds unstored is computed, not stored (`_compute_and_store`)."""
+    token = _IN_WRITE.set(True)
+    try:
+        yield
+    finally:
+        _IN_WRITE.reset(token)

@@ -73,6 +73,7 @@ from django.db import models, transaction
 
 from flipwell.league import models as m
 from flipwell.league.audit import record_event
+from flipwell.league.derived import results
 from flipwell.league.notices import RulingAbout, queue_ruling
 from flipwell.league.services._edge import (
     open_meet,
@@ -372,7 +373,7 @@ def league_write(
     """Run a write (see the module) in one transaction: `actor` checked by its kind ("cannot
     `action`"); a `RuleError` inside becomes a ValidationError on `field`; `season` (None: the
     write changes no number) refolded once at the end; then the audit events and notices."""
-    with transaction.atomic():
+    with transaction.atomic(), results.within_write():
         check_actor(actor, league=league, action=action)
         outer = _WRITING.get()
         write = Write(league=league, who=actor, season=season, outer=outer)
