@@ -11,11 +11,13 @@ from django.test.utils import CaptureQueriesContext
 
 from flipwell.league import models as m
 from flipwell.league.adapters.keys import player_key
+from flipwell.league.models.results import new_revision
 from flipwell.league.selectors import ratings
 from flipwell.league.selectors.people import person
 from flipwell.league.services import merge_players
 from tests import factories as f
 from tests.golden import FIRST_MEET, import_golden
+from tests.league import league_night as night_
 
 pytestmark = pytest.mark.django_db
 
@@ -140,3 +142,20 @@ def test_a_leagues_page_shows_only_its_own_seasons_and_rivalries(tuesday_officia
     assert len(everywhere.history) == 2 * len(here.history)
     assert sum(r.games for r in here.rivals) * 2 == sum(r.games for r in everywhere.rivals)
     assert here.current == everywhere.current  # one rating, from every league
+
+
+def test_a_score_tonight_does_not_rate_the_installation_again():
+    """The meet being played is not rated (tonight's chances come from the ratings before
+    it), so a write to it keeps the ratings' memo; a season changed outside its closed meets'
+    prefix (here, an admin's repair) is rated again."""
+    night = night_.build_night(players=8)
+    meet = night_.start(night)
+    before = ratings._fingerprint()
+    game = night_.game(meet, 1, 1)
+    members = [gm.player for gm in game.group.members.order_by("position")]
+
+    night_.play(game, {p: 1000 * (i + 1) for i, p in enumerate(members)})
+
+    assert ratings._fingerprint() == before
+    m.Season.objects.filter(pk=night.season.pk).update(revision=new_revision())
+    assert ratings._fingerprint() != before

@@ -255,6 +255,17 @@ def carry_prefix(season: int, before: int, after: int) -> bool:
     return rows.update(revision=after) > 0
 
 
+def prefix_stamps() -> dict[int, tuple[int, str]]:
+    """Each season's stored prefix (this build's), by season id: the revision it holds for
+    (the season's own while it is valid: a write that folds on it carries it) and when it was
+    last written, which changes only when the season's closed meets do (a meet closed, a
+    correction after closing, a full fold), not with tonight's writes. One query."""
+    rows = m.DerivedResult.objects.filter(
+        scope__startswith="prefix:", scope__endswith=f":{build()}"
+    ).values_list("scope", "revision", "computed_at")
+    return {int(scope.split(":")[1]): (rev, when.isoformat()) for scope, rev, when in rows}
+
+
 def store_prefix(season: int, revision: int, prefix: SeasonPrefix | None) -> HeldPrefix | None:
     """Store `prefix` as the season's at `revision`, replacing the one before (None: drop
     it); inside the caller's transaction. The prefix as held (remembered at once: its key

@@ -216,15 +216,28 @@ def _rated() -> _Rated:
 
 
 def _fingerprint() -> str:
-    """What the ratings are computed from, in two small queries: a season's facts (its meets
-    begun included) change its revision; its publication and a new season change its row; a
-    merge or its undoing changes the merges."""
+    """What the ratings are computed from, in three small queries. A season's played meets:
+    its stored prefix (the fold of its closed meets) while valid, stamped when written, so a
+    score entered tonight does not rate the installation again (the meet being played is not
+    rated); else its revision. Its publication and a new season change its row; a merge or
+    its undoing changes the merges."""
     seasons = m.Season.objects.order_by("pk").values_list("pk", "revision", "published_at")
+    prefixes = caches.prefix_stamps()
     merges = m.PlayerMerge.objects.aggregate(
         count=Count("pk"), last=Max("pk"), undone=Max("undone_at")
     )
-    revisions = ",".join(f"{pk}:{revision}:{published}" for pk, revision, published in seasons)
+    revisions = ",".join(
+        f"{pk}:{_played(revision, prefixes.get(pk))}:{published}"
+        for pk, revision, published in seasons
+    )
     return f"{revisions}|{merges['count']}:{merges['last']}:{merges['undone']}"
+
+
+def _played(revision: int, prefix: tuple[int, str] | None) -> str:
+    """A season's closed meets, as a stamp: its valid prefix's, else its revision."""
+    if prefix is not None and prefix[0] == revision:
+        return f"closed@{prefix[1]}"
+    return str(revision)
 
 
 def _rate(seasons: Sequence[m.Season]) -> _Rated:
