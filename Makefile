@@ -81,9 +81,10 @@ typecheck: $(STAMP)
 # Each pass runs on every core (pytest-xdist; each worker has its own test database, its own
 # live server and browser). TEST_WORKERS=0 runs a pass in one process, e.g. to read a failure.
 # Work stealing: a worker that runs out takes tests queued for another, so a few long tests
-# (the stateful nights, the crawls) do not leave one core idle at the end of a pass.
+# (the stateful nights, the crawls) do not leave one core idle at the end of a pass. Each pass
+# ends with its 25 slowest tests, to see where the time goes.
 TEST_WORKERS ?= auto
-PYTEST = $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
+PYTEST = $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal --durations=25
 
 unit: $(STAMP)
 	$(PYTEST) --ignore=tests/browser

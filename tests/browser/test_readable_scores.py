@@ -26,7 +26,15 @@ from flipwell.league.selectors.playoffs.bracket import playoff_bracket
 from flipwell.league.services.corrections.request import request_correction
 from flipwell.web.scoresheet_tokens import match_sheet_path
 from tests.browser.conftest import BILLIONS, ErrorGuard, NewContext
-from tests.browser.helpers import DESKTOP, OVERFLOWS, PHONE, log_in, screenshot, sheet_path
+from tests.browser.helpers import (
+    DESKTOP,
+    OVERFLOWS,
+    PHONE,
+    log_in,
+    screenshot,
+    settle,
+    sheet_path,
+)
 
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
 
@@ -69,7 +77,7 @@ def score_problems(page: Page, name: str, size: str) -> tuple[int, list[str]]:
     """How many scores `page` shows, and each broken score and each overflow (the page wider
     than the window, an element out of its box), the page photographed."""
     width = SIZES[size]["width"]
-    page.wait_for_load_state("networkidle")
+    settle(page)
     screenshot(page, f"readable-{name}-{size}")
     found = page.evaluate(BROKEN_SCORES)
     problems = [f"{name} at {width} px breaks {score!r}" for score in found["broken"]]
