@@ -61,7 +61,7 @@ class Migration(migrations.Migration):
                 max_length=20,
             ),
         ),
-        migrations.RunPython(to_rules_values, to_short_codes),
+        migrations.RunPython(to_rules_values, to_short_codes, elidable=True),
         migrations.AddConstraint(
             model_name="specialruling",
             constraint=models.CheckConstraint(

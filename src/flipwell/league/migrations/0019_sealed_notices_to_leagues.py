@@ -90,4 +90,4 @@ def to_players(apps: Any, schema_editor: Any) -> None:
 class Migration(migrations.Migration):
     dependencies = [("league", "0018_sealed_notice_league")]
 
-    operations = [migrations.RunPython(to_leagues, to_players)]
+    operations = [migrations.RunPython(to_leagues, to_players, elidable=True)]

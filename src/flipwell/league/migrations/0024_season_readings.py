@@ -41,5 +41,5 @@ class Migration(migrations.Migration):
                 validators=[flipwell.league.validators.validate_ruleset_overrides],
             ),
         ),
-        migrations.RunPython(copy_league_readings, migrations.RunPython.noop),
+        migrations.RunPython(copy_league_readings, migrations.RunPython.noop, elidable=True),
     ]

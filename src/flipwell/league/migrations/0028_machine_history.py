@@ -234,5 +234,5 @@ class Migration(migrations.Migration):
                 ],
             },
         ),
-        migrations.RunPython(status_changes_from_audit, migrations.RunPython.noop),
+        migrations.RunPython(status_changes_from_audit, migrations.RunPython.noop, elidable=True),
     ]

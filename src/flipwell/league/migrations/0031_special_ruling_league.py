@@ -109,7 +109,7 @@ class Migration(migrations.Migration):
             model_name="specialruling",
             name="special_ruling_version_once",
         ),
-        migrations.RunPython(give_leagues, share_again),
+        migrations.RunPython(give_leagues, share_again, elidable=True),
         migrations.AlterField(
             model_name="specialruling",
             name="league",

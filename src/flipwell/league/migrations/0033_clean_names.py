@@ -106,5 +106,5 @@ class Migration(migrations.Migration):
                 max_length=80, validators=[flipwell.league.validators.validate_clean_line]
             ),
         ),
-        migrations.RunPython(clean_names, migrations.RunPython.noop),
+        migrations.RunPython(clean_names, migrations.RunPython.noop, elidable=True),
     ]

@@ -33,5 +33,5 @@ class Migration(migrations.Migration):
                 to="league.meet",
             ),
         ),
-        migrations.RunPython(meets_of_games, migrations.RunPython.noop),
+        migrations.RunPython(meets_of_games, migrations.RunPython.noop, elidable=True),
     ]
