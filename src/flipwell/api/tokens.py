@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 
 from flipwell.league.models import ApiToken, League, LeagueOfficial
+from flipwell.league.selectors import access
 from flipwell.league.selectors.setup import token_hash
 from flipwell.league.services.tokens import OPEN_LEAGUES, TOKEN_PREFIX, Scope
 
@@ -27,12 +28,7 @@ def token_for_secret(secret: str) -> ApiToken | None:
     """The live (not revoked) token with this secret, or None."""
     if not secret.startswith(TOKEN_PREFIX):
         return None
-    return (
-        ApiToken.objects.select_related("league", "issued_by")
-        .filter(token_hash=token_hash(secret), revoked_at__isnull=True)
-        .order_by("pk")  # one row (a unique hash): no need for the model's ordering
-        .first()
-    )
+    return access.live_api_token(token_hash(secret))
 
 
 def require_scope(
@@ -56,11 +52,7 @@ def require_issuer_role(token: ApiToken, *, league: League, scope: Scope) -> Non
     issuer = token.issued_by
     if issuer.is_superuser:
         return
-    role = (
-        LeagueOfficial.objects.filter(user_id=issuer.pk, league_id=league.pk)
-        .values_list("role", flat=True)
-        .first()
-    )
+    role = access.role_of(issuer.pk, league.pk)
     if role not in SCOPE_ROLES[scope]:
         if token.league_id is None:
             held = "holds no role" if role is None else "is not a league official"

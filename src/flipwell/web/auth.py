@@ -31,7 +31,6 @@ from functools import wraps
 from typing import Any
 
 from axes.helpers import get_client_username  # type: ignore[import-untyped]
-from axes.models import AccessAttempt  # type: ignore[import-untyped]
 from axes.utils import reset as axes_reset  # type: ignore[import-untyped]
 from django.conf import settings
 from django.contrib import messages
@@ -45,7 +44,6 @@ from django.contrib.auth.views import (
     redirect_to_login,
 )
 from django.core.exceptions import PermissionDenied
-from django.db.models import Max
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse, reverse_lazy
@@ -57,6 +55,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
 from flipwell.league import models as m
+from flipwell.league.selectors import access
 from flipwell.web.reset_limit import limit_password_resets
 
 LO = m.LeagueOfficial.Role.LEAGUE_OFFICIAL
@@ -74,9 +73,7 @@ def locked_out_response(
 ) -> HttpResponse:
     """The lockout page (``AXES_LOCKOUT_CALLABLE``): 429, saying when to try again."""
     username = get_client_username(request, credentials) or ""
-    last = AccessAttempt.objects.filter(
-        username=username, ip_address=getattr(request, "axes_ip_address", None)
-    ).aggregate(last=Max("attempt_time"))["last"]
+    last = access.last_sign_in_attempt(username, getattr(request, "axes_ip_address", None))
     cool_off = datetime.timedelta(minutes=settings.LOGIN_COOLOFF_MINUTES)
     wait = (last or timezone.now()) + cool_off - timezone.now()
     seconds = max(60, math.ceil(wait.total_seconds()))
@@ -132,11 +129,7 @@ def role_in(user: User | AnonymousUser, league: m.League) -> str | None:
         return None
     if user.is_superuser:
         return str(LO)
-    return (
-        m.LeagueOfficial.objects.filter(user_id=user.pk, league=league)
-        .values_list("role", flat=True)
-        .first()
-    )
+    return access.role_of(user.pk, league.pk)
 
 
 def signed_in(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -190,7 +183,7 @@ def _link_user(uidb64: str, token: str) -> User | None:
         pk = int(urlsafe_base64_decode(uidb64).decode())
     except (TypeError, ValueError, OverflowError, UnicodeDecodeError):
         return None
-    user = User.objects.filter(pk=pk, is_active=True).first()
+    user: User | None = access.active_user(pk)
     if user is None or not default_token_generator.check_token(user, token):
         return None
     return user

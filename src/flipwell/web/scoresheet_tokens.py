@@ -19,6 +19,7 @@ from django.http import Http404, HttpRequest
 from django.urls import reverse
 
 from flipwell.league import models as m
+from flipwell.league.selectors import access
 
 SALT = "flipwell.web.scoresheet"
 MAX_AGE = datetime.timedelta(days=3)
@@ -90,11 +91,7 @@ def group_for_token(token: str) -> m.Group:
     that is not in the meet it names, or whose meet is not open.
     """
     group_id, meet_id = ids_for_token(token)
-    group = (
-        m.Group.objects.select_related("meet__season__league")
-        .filter(pk=group_id, meet_id=meet_id)
-        .first()
-    )
+    group = access.sheet_group(group_id, meet_id)
     if group is not None and group.meet.status == m.Meet.Status.CLOSED:
         meet = group.meet
         raise SheetClosed(
@@ -150,12 +147,7 @@ def match_for_token(token: str) -> tuple[m.PlayoffNight, str, str]:
     """(playoff night, division, match) of a live playoff sheet token. Raises `DeadToken` for a
     token that is not ours, older than `MAX_AGE`, or whose night is closed or unknown."""
     night_id, division, match = _match_token_value(token)
-    night = (
-        m.PlayoffNight.objects.select_related("season__league")
-        .filter(pk=night_id, qualifiers__division=division)
-        .distinct()
-        .first()
-    )
+    night = access.sheet_playoff_night(night_id, division)
     if night is not None and night.status == m.PlayoffNight.Status.CLOSED:
         raise SheetClosed(
             "The playoffs are over: their score sheet links no longer work.",

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from flipwell.league.models import League
+from flipwell.league.selectors import access, lookups
 from flipwell.league.services.tokens import INSTALLATION_SCOPES, SCOPES, issue_api_token
 
 
@@ -40,10 +39,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         league = None
         if options["league"] is not None:
-            league = League.objects.filter(slug=options["league"]).first()
+            league = lookups.league_by_slug(options["league"])
             if league is None:
                 raise CommandError(f"no league with the slug {options['league']!r}")
-        user = get_user_model().objects.filter(username=options["username"]).first()
+        user = access.user_named(options["username"])
         if user is None:
             raise CommandError(f"no user named {options['username']!r}")
         try:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from flipwell.league.models import ApiToken
+from flipwell.league.selectors import access
 from flipwell.league.services.tokens import revoke_api_token
 
 
@@ -22,10 +21,10 @@ class Command(BaseCommand):
         parser.add_argument("prefix", help="the token's first 10 characters")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        user = get_user_model().objects.filter(username=options["username"]).first()
+        user = access.user_named(options["username"])
         if user is None:
             raise CommandError(f"no user named {options['username']!r}")
-        tokens = list(ApiToken.objects.filter(prefix=options["prefix"], revoked_at__isnull=True))
+        tokens = access.live_api_tokens(options["prefix"])
         if len(tokens) != 1:
             found = "no live token" if not tokens else "several live tokens"
             raise CommandError(f"{found} with the prefix {options['prefix']!r}")
