@@ -10,7 +10,6 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -25,9 +24,9 @@ from flipwell.serving.http_cache import conditional_on_revision
 from flipwell.web.charts import bracket_diagram, points_chart, rating_chart, sparkline
 from flipwell.web.client_address import address_hash
 from flipwell.web.forms import ProblemReportForm
-from flipwell.web.forms.fields import show_service_errors
 from flipwell.web.htmx import asked_by_htmx
 from flipwell.web.ids import parse_id
+from flipwell.web.views.public_forms import answer_public_form
 
 View = Callable[..., HttpResponse]
 
@@ -215,22 +214,16 @@ def report_problem(request: HttpRequest, slug: str, machine_id: int) -> HttpResp
     league = season_pages.league_by_slug(slug)
     machine = machine_pages.league_machine(league, machine_id)
     form = ProblemReportForm(request.POST if request.method == "POST" else None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.report_machine_problem(
-                machine=machine, **form.cleaned_data, address_hash=address_hash(request)
-            )
-        except services.RateLimitedError as error:
-            show_service_errors(form, error)
-            limited = _report_page(request, league, machine, form, status=429)
-            limited["Retry-After"] = str(error.retry_after)
-            return limited
-        except ValidationError as error:
-            show_service_errors(form, error)
-        else:
-            return _report_page(request, league, machine, ProblemReportForm(), sent=True)
-    status = 400 if request.method == "POST" else 200
-    return _report_page(request, league, machine, form, status=status)
+    return answer_public_form(
+        request,
+        form,
+        lambda: services.report_machine_problem(
+            machine=machine, **form.cleaned_data, address_hash=address_hash(request)
+        ),
+        lambda shown, status, sent: _report_page(
+            request, league, machine, shown, status=status, sent=sent is not None
+        ),
+    )
 
 
 def _report_page(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
@@ -21,7 +20,7 @@ from flipwell.league.selectors.public_pages import seasons as season_pages
 from flipwell.league.selectors.signups import open_signups
 from flipwell.web.client_address import address_hash
 from flipwell.web.forms import SignUpForm
-from flipwell.web.forms.fields import show_service_errors
+from flipwell.web.views.public_forms import answer_public_form
 from flipwell.web.words import signups as words
 
 
@@ -35,22 +34,15 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404(str(error)) from error
     call = open_signups(league)
     form = SignUpForm(request.POST if request.method == "POST" else None)
-    if request.method == "POST" and call is not None and form.is_valid():
-        try:
-            sent = services.sign_up(
-                league=league, **form.cleaned_data, address_hash=address_hash(request)
-            )
-        except services.RateLimitedError as error:
-            show_service_errors(form, error)
-            limited = _page(request, league, call, form, status=429)
-            limited["Retry-After"] = str(error.retry_after)
-            return limited
-        except ValidationError as error:
-            show_service_errors(form, error)
-        else:
-            return _page(request, league, call, SignUpForm(), sent=sent)
-    status = 400 if request.method == "POST" else 200
-    return _page(request, league, call, form, status=status)
+    return answer_public_form(
+        request,
+        form,
+        lambda: services.sign_up(
+            league=league, **form.cleaned_data, address_hash=address_hash(request)
+        ),
+        lambda shown, status, sent: _page(request, league, call, shown, status=status, sent=sent),
+        open_=call is not None,
+    )
 
 
 def _page(
