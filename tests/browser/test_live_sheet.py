@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import time
 
 from playwright.sync_api import Page, Response, expect
 
@@ -89,7 +90,9 @@ def test_idle_sheet_asks_again_with_the_tag_of_the_copy_it_keeps(new_page: NewCo
     phone.on("response", lambda r: answers.append(r) if r.url.endswith("/state/") else None)
     visit(phone, sheet_path(group))
 
-    phone.wait_for_timeout(11_000)
+    deadline = time.monotonic() + 15  # the first load, then a poll every 5 s (scoresheet.js)
+    while len(answers) < 2 and time.monotonic() < deadline:
+        phone.wait_for_timeout(100)  # lets the page's events reach `answers`
 
     asked = [
         (r.request.all_headers().get("if-none-match"), r.all_headers().get("etag")) for r in answers
