@@ -122,11 +122,18 @@ def entity_tag(request: HttpRequest, revision: int) -> str:
         str(quarter_hour()),
         variant(request),
         "fragment" if getattr(request, "htmx", False) else "page",  # django-htmx's reading
-        f"{request.scheme}://{request.get_host()}",
+        f"{request.scheme}://{_host(request)}",
         request.get_full_path(),
     )
     digest = hashlib.blake2b("\n".join(parts).encode(), digest_size=12).hexdigest()
     return f'W/"{digest}"'
+
+
+def _host(request: HttpRequest) -> str:
+    """The request's host, as the host check at its start found it (checking it again is a
+    tenth of a remembered page's time in Django), else as Django finds it."""
+    checked = getattr(request, "checked_host", None)
+    return checked if isinstance(checked, str) else request.get_host()
 
 
 def quarter_hour() -> int:

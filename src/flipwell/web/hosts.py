@@ -29,7 +29,8 @@ def port_allowed(port: str, allowed: list[str]) -> bool:
 
 
 def check_host(request: HttpRequest) -> None:
-    """Raise DisallowedHost unless the request's host has an allowed name and port."""
+    """Raise DisallowedHost unless the request's host has an allowed name and port; keep it
+    as ``request.checked_host`` (what `request.get_host()` gives, without checking again)."""
     host = request.get_host()  # raises DisallowedHost for a name not in ALLOWED_HOSTS
     _domain, port = split_domain_port(host)
     if not port_allowed(port, list(settings.ALLOWED_PORTS)):
@@ -37,6 +38,7 @@ def check_host(request: HttpRequest) -> None:
             f"Invalid HTTP_HOST header: {host!r}. The port {port} is not one this server "
             "answers on; you may need to add it to ALLOWED_PORTS."
         )
+    request.checked_host = host  # type: ignore[attr-defined]
 
 
 class AllowedHostMiddleware:
