@@ -13,8 +13,12 @@ Words:
 - *bare view*: ``/bench/bare/``, a static page of 3.5 KB that reads no database and renders no
   template (`flipwell.web.views.bare`), mounted only because this script sets
   ``FLIPWELL_BENCH_URLS``. It is what the server and Django's middleware alone can do here.
-- *goals* (issue 10): every public page serves at least half the bare view's requests per
-  second, and every page's p99 is under 100 ms at 32 connections.
+- *goals*: every public page and API read serves at least 0.8 of the bare view's requests per
+  second (issue 36 §5; issue 10 asked for half), and every page's p99 is under 100 ms at 32
+  connections (issue 10).
+- *round's ratio*: a page's requests per second in one round over the bare view's in the same
+  round (the rounds are interleaved, so both met the same disturbances); their median is
+  printed beside the best rounds' ratio, as the steadier of the two.
 
 wrk runs on the same machine as the server, so both share its cores: the ratios, measured
 side by side, mean more than the absolute numbers. The machine is shared with other work too,
@@ -33,6 +37,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -57,7 +62,7 @@ WARM_SECONDS = 1
 """Each page is loaded this long, unmeasured, before the rounds: a page is computed once per
 change of the league's facts (issue 10), so the steady state is what a night of polling sees."""
 DEMO_SLUG = "flip-well-demo"
-GOAL_RATIO = 0.5
+GOAL_RATIO = 0.8
 GOAL_P99_MS = 100.0
 _UNITS_MS = {"us": 1e-3, "ms": 1.0, "s": 1e3, "m": 60e3}
 
@@ -196,27 +201,39 @@ def best_round(loads: list[Load]) -> Load:
     return max(loads, key=lambda load: load.requests_per_second)
 
 
+def rounds_ratio(page: list[Load], bare: list[Load]) -> float:
+    """The median of the page's rounds' ratios to the bare view's rounds (see module words)."""
+    return statistics.median(
+        p.requests_per_second / b.requests_per_second
+        for p, b in zip(page, bare, strict=True)
+        if b.requests_per_second
+    )
+
+
 def _report(rounds: dict[str, list[Load]]) -> None:
     loads = {name: best_round(measured) for name, measured in rounds.items()}
     bare = loads["bare view"].requests_per_second
     print(
-        f"{'page':<16} {'req/s':>9} {'x bare':>7} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}"
-        "   every round's req/s"
+        f"{'page':<16} {'req/s':>9} {'x bare':>7} {'median':>7} {'p50 ms':>8} {'p99 ms':>8} "
+        f"{'errors':>7}   every round's req/s"
     )
     for name, load in loads.items():
         every = " / ".join(f"{other.requests_per_second:.0f}" for other in rounds[name])
         errors = sum(other.errors for other in rounds[name])
         print(
             f"{name:<16} {load.requests_per_second:9.1f} {load.requests_per_second / bare:7.1%} "
+            f"{rounds_ratio(rounds[name], rounds['bare view']):7.1%} "
             f"{load.p50_ms:8.1f} {load.p99_ms:8.1f} {errors:7d}   {every}"
         )
     public = {name: load for name, load in loads.items() if name != "bare view"}
     slowest = min(public, key=lambda name: public[name].requests_per_second)
     worst = max(loads, key=lambda name: loads[name].p99_ms)
     ratio = public[slowest].requests_per_second / bare
+    steady = min(rounds_ratio(rounds[name], rounds["bare view"]) for name in public)
     print(
-        f"goal: every public page >= {GOAL_RATIO:.0%} of the bare view: "
-        f"{_met(ratio >= GOAL_RATIO)} (lowest: {slowest}, {ratio:.1%})"
+        f"goal: every public page and API read >= {GOAL_RATIO:.0%} of the bare view: "
+        f"{_met(ratio >= GOAL_RATIO)} (lowest: {slowest}, {ratio:.1%}; lowest median of the "
+        f"rounds' ratios {steady:.1%})"
     )
     print(
         f"goal: p99 < {GOAL_P99_MS:.0f} ms at {CONNECTIONS} connections: "
