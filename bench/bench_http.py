@@ -4,7 +4,7 @@ Starts gunicorn (``WORKERS`` workers of ``THREADS`` threads, production settings
 flipwell's gunicorn configuration) on
 a fresh SQLite database holding the demo league (`flipwell demo`), then loads the pages with
 wrk (``CONNECTIONS`` connections, ``WRK_THREADS`` threads) in ``ROUNDS`` rounds
-(``BENCH_ROUNDS``, 3 by default): each round loads every page in turn, the bare view first,
+(``BENCH_ROUNDS``, 5 by default): each round loads every page in turn, the bare view first,
 for ``BENCH_SECONDS`` seconds each (5 by default). Prints, for each page, its best round's
 requests per second, its ratio to the bare view's best round, and that round's p50/p99
 latency, with every round's requests per second beside them.
@@ -17,8 +17,9 @@ Words:
   second (issue 36 §5; issue 10 asked for half), and every page's p99 is under 100 ms at 32
   connections (issue 10).
 - *round's ratio*: a page's requests per second in one round over the bare view's in the same
-  round (the rounds are interleaved, so both met the same disturbances); their median is
-  printed beside the best rounds' ratio, as the steadier of the two.
+  round (the rounds are interleaved, so both met the same disturbances). The goal is judged
+  on their median: the best rounds' ratio (also printed) divides two maxima that may come from
+  different moments, and one lucky round of the bare view moved it by 8 points between runs.
 
 wrk runs on the same machine as the server, so both share its cores: the ratios, measured
 side by side, mean more than the absolute numbers. The machine is shared with other work too,
@@ -57,7 +58,7 @@ THREADS = 4
 CONNECTIONS = 32
 WRK_THREADS = 2
 SECONDS = int(os.environ.get("BENCH_SECONDS", "5"))
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 WARM_SECONDS = 1
 """Each page is loaded this long, unmeasured, before the rounds: a page is computed once per
 change of the league's facts (issue 10), so the steady state is what a night of polling sees."""
@@ -229,11 +230,13 @@ def _report(rounds: dict[str, list[Load]]) -> None:
     slowest = min(public, key=lambda name: public[name].requests_per_second)
     worst = max(loads, key=lambda name: loads[name].p99_ms)
     ratio = public[slowest].requests_per_second / bare
-    steady = min(rounds_ratio(rounds[name], rounds["bare view"]) for name in public)
+    medians = {name: rounds_ratio(rounds[name], rounds["bare view"]) for name in public}
+    steadiest = min(medians, key=lambda name: medians[name])
     print(
-        f"goal: every public page and API read >= {GOAL_RATIO:.0%} of the bare view: "
-        f"{_met(ratio >= GOAL_RATIO)} (lowest: {slowest}, {ratio:.1%}; lowest median of the "
-        f"rounds' ratios {steady:.1%})"
+        f"goal: every public page and API read >= {GOAL_RATIO:.0%} of the bare view (median "
+        f"of its rounds' ratios): {_met(medians[steadiest] >= GOAL_RATIO)} (lowest: "
+        f"{steadiest}, {medians[steadiest]:.1%}; lowest best rounds' ratio: {slowest}, "
+        f"{ratio:.1%})"
     )
     print(
         f"goal: p99 < {GOAL_P99_MS:.0f} ms at {CONNECTIONS} connections: "
