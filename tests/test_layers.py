@@ -338,6 +338,8 @@ sign-in and score-sheet tokens), the API (endpoints, lookups, tokens, commands) 
 (the conditional pages, the live streams, health). Their migrations are not theirs to
 choose."""
 MANAGERS = frozenset({"objects", "_default_manager"})
+ROW_SHORTCUTS = frozenset({"get_object_or_404", "get_list_or_404"})
+"""Django's shortcuts that read rows of the model they are given."""
 
 
 def orm_access(module: str, source: str) -> list[str]:
@@ -349,8 +351,13 @@ def orm_access(module: str, source: str) -> list[str]:
     return [
         f"{module}:{node.lineno} uses {ast.unparse(node)}"
         for node in ast.walk(ast.parse(source))
-        if isinstance(node, ast.Attribute) and node.attr in MANAGERS
+        if (isinstance(node, ast.Attribute) and node.attr in MANAGERS)
+        or (isinstance(node, ast.Name | ast.Attribute) and _name(node) in ROW_SHORTCUTS)
     ]
+
+
+def _name(node: ast.Name | ast.Attribute) -> str:
+    return node.id if isinstance(node, ast.Name) else node.attr
 
 
 def _modules() -> list[tuple[str, Path]]:
@@ -640,6 +647,16 @@ def test_front_ends_read_rows_through_selectors():
             "flipwell.serving.health",
             "m.League.objects.exists()",
             ["flipwell.serving.health:1 uses m.League.objects"],
+        ),
+        (
+            "flipwell.web.views.print",
+            "s = get_object_or_404(m.Season, pk=1)",
+            ["flipwell.web.views.print:1 uses get_object_or_404"],
+        ),
+        (
+            "flipwell.web.auth",
+            "from django import shortcuts\nshortcuts.get_list_or_404(m.League)",
+            ["flipwell.web.auth:2 uses shortcuts.get_list_or_404"],
         ),
         ("flipwell.api.migrations.0011_x", "ApiToken.objects.all()", []),
         ("flipwell.league.services.meets", "m.Meet.objects.all()", []),

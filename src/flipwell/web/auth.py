@@ -44,8 +44,8 @@ from django.contrib.auth.views import (
     redirect_to_login,
 )
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
 from django.urls import reverse, reverse_lazy
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_decode
@@ -55,7 +55,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
 from flipwell.league import models as m
-from flipwell.league.selectors import access
+from flipwell.league.selectors import access, lookups
 from flipwell.web.reset_limit import limit_password_resets
 
 LO = m.LeagueOfficial.Role.LEAGUE_OFFICIAL
@@ -159,7 +159,9 @@ def console_page(roles: tuple[str, ...]) -> Callable[[ConsoleView], ConsoleView]
         def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path(), reverse("web:login"))
-            league = get_object_or_404(m.League, slug=slug)
+            league = lookups.league_by_slug(slug)
+            if league is None:
+                raise Http404("No such league.")
             role = role_in(request.user, league)
             if role is None or role not in roles:
                 raise PermissionDenied(

@@ -36,6 +36,11 @@ def meet_game(meet: m.Meet, game_id: int) -> m.Game | None:
     return m.Game.objects.select_related("group").filter(pk=game_id, group__meet=meet).first()
 
 
+def meet_group(meet: m.Meet, number: int) -> m.Group | None:
+    """The group numbered `number` of `meet`, None when the meet has none."""
+    return m.Group.objects.filter(meet=meet, number=number).first()
+
+
 def season_meet(season_id: int, number: int) -> m.Meet | None:
     """The meet numbered `number` of the season with id `season_id`, None when not scheduled."""
     return m.Meet.objects.filter(season_id=season_id, number=number).first()

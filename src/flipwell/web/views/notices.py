@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
 from flipwell.league import models as m
 from flipwell.league.notice_links import preferences_for_token
+from flipwell.league.selectors.lookups import player_by_id
 from flipwell.league.selectors.notices import link_subscriptions
 from flipwell.league.services.notices import choose_notices_by_link, unsubscribe_by_link
 from flipwell.web.forms import NoticeKindsForm, show_service_errors
@@ -33,7 +34,9 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
     target = preferences_for_token(token)
     if target is None:
         raise Http404("This link is not a notices link of this league site.")
-    player = get_object_or_404(m.Player, pk=target.player)
+    player = player_by_id(target.player)
+    if player is None:
+        raise Http404("This link's player is no longer on this league site.")
     reached = link_subscriptions(player.pk, league_id=target.league)
     if not reached:
         raise Http404("No notices are set up for this player.")

@@ -11,7 +11,7 @@ the bracket are public like their pages.
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 
 from flipwell.league import models as m
@@ -63,7 +63,9 @@ def score_sheets(request: HttpRequest, league: m.League, role: str, meet_id: int
 def player_links(request: HttpRequest, league: m.League, role: str, season_id: int) -> HttpResponse:
     """Every live personal link of the season's roster as a card to cut out: the player's
     name and their link's QR code (issue_player_links issues the missing ones)."""
-    season = get_object_or_404(m.Season, pk=season_id, league=league)
+    season = league_season(league, season_id)
+    if season is None:
+        raise Http404("No such season.")
     cards = [
         (player, qr_code(player_link_url(request, link), label=f"{player}'s personal link"))
         for player, link in link_sheet(season)

@@ -13,7 +13,7 @@ from django.http import (
     HttpResponseBadRequest,
     HttpResponseRedirect,
 )
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
@@ -22,6 +22,7 @@ from flipwell.league import services
 from flipwell.league.selectors.console import (
     meet_players,
 )
+from flipwell.league.selectors.lookups import meet_group
 from flipwell.web.auth import LO_ONLY, console_page
 from flipwell.web.forms import (
     MatchAbsenceForm,
@@ -30,6 +31,7 @@ from flipwell.web.forms import (
 )
 from flipwell.web.views.manage._common import (
     action,
+    found,
     meet_of,
     official,
     run,
@@ -47,7 +49,7 @@ def group(
     record players absent for the rest of the match (record_match_absence, R2.4-a) or withdraw
     one recorded by mistake (withdraw_match_absence)."""
     the_meet = meet_of(league, meet_id)
-    the_group = get_object_or_404(m.Group, meet=the_meet, number=number)
+    the_group = found(meet_group(the_meet, number), "group")
     which = action(request)
     if which in ("choose", "draw"):
         form, message = _next_machine(request, league, the_group, which)
