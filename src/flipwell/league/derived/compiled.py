@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, TypeVar
 
 import psycopg
@@ -56,9 +58,7 @@ class CompiledQuery:
     ) -> None:
         self._build = build
         self._stand_ins = stand_ins
-        self._arity = len(stand_ins)
-        self._compiled: dict[str, tuple[str, tuple[Any, ...], tuple[tuple[int, int], ...]]] = {}
-        self._sqlite_sql: dict[str, str] = {}
+        self._compiled: dict[str, Compiled] = {}
         _EVERY.append(self)
 
     def rows(self, value: Value) -> list[tuple[Any, ...]]:
@@ -69,7 +69,8 @@ class CompiledQuery:
         error classes; while Django logs queries (``DEBUG``, the tests' query counts) it goes
         through Django's cursor, which logs it."""
         db = connections[DEFAULT_DB_ALIAS]  # once: each use of `connection` looks it up
-        sql, params = self._statement(db.vendor, value)
+        compiled = self._for(db.vendor)
+        sql, params = compiled.sql, compiled.parameters(value)
         if db.queries_logged:
             with db.cursor() as logged:
                 logged.execute(sql, params)
@@ -79,37 +80,18 @@ class CompiledQuery:
         with db.wrap_database_errors:
             cursor = db.connection.cursor()
             try:
-                cursor.execute(self._driver_sql(db.vendor, sql), params)
+                cursor.execute(compiled.driver_sql, params)
                 return list(cursor.fetchall())
             finally:
                 cursor.close()
 
-    def _driver_sql(self, vendor: str, sql: str) -> str:
-        """`sql` as the driver takes it: SQLite's marks are ``?`` (Django's cursor translates
-        its ``%s`` on every call; here once)."""
-        if vendor != "sqlite":
-            return sql
-        found = self._sqlite_sql.get(sql)
-        if found is None:
-            found = self._sqlite_sql[sql] = _QMARK.sub("?", sql).replace("%%", "%")
-        return found
-
     def statement(self, value: Value) -> tuple[str, list[Any]]:
         """The query's SQL for this process's database engine, and its parameters for
         `value` (a tuple of values when the query has several)."""
-        return self._statement(connection.vendor, value)
+        compiled = self._for(connection.vendor)
+        return compiled.sql, compiled.parameters(value)
 
-    def _statement(self, vendor: str, value: Value) -> tuple[str, list[Any]]:
-        given = value if isinstance(value, tuple) else (value,)
-        if len(given) != self._arity:
-            raise TypeError(f"this query takes {self._arity} parameters, not {len(given)}")
-        sql, params, slots = self._for(vendor)
-        values = list(params)
-        for slot, index in slots:
-            values[slot] = given[index]
-        return sql, values
-
-    def _for(self, vendor: str) -> tuple[str, tuple[Any, ...], tuple[tuple[int, int], ...]]:
+    def _for(self, vendor: str) -> Compiled:
         found = self._compiled.get(vendor)
         if found is None:  # two threads may both compile: the same SQL either way
             stand_ins = self._stand_ins
@@ -122,8 +104,41 @@ class CompiledQuery:
             )
             if not slots:
                 raise AssertionError(f"compiled query has no parameter to fill: {sql}")
-            found = self._compiled[vendor] = (str(sql), tuple(params), slots)
+            found = self._compiled[vendor] = Compiled(
+                vendor, str(sql), len(stand_ins), tuple(params), slots
+            )
         return found
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """One query compiled for one engine: its SQL (Django's ``%s`` marks), how many values a
+    call gives, the parameters it was compiled with, and the places (`slots`: parameter
+    index, value index) each call's values go."""
+
+    vendor: str
+    sql: str
+    arity: int
+    stand_in_parameters: tuple[Any, ...]
+    slots: tuple[tuple[int, int], ...]
+
+    @cached_property
+    def driver_sql(self) -> str:
+        """The SQL as the driver takes it: SQLite's marks are ``?`` (Django's cursor
+        translates its ``%s`` on every call; here once)."""
+        if self.vendor != "sqlite":
+            return self.sql
+        return _QMARK.sub("?", self.sql).replace("%%", "%")
+
+    def parameters(self, value: Value) -> list[Any]:
+        """The parameters for `value` (a tuple of values when the query has several)."""
+        given = value if isinstance(value, tuple) else (value,)
+        if len(given) != self.arity:
+            raise TypeError(f"this query takes {self.arity} parameters, not {len(given)}")
+        values = list(self.stand_in_parameters)
+        for slot, index in self.slots:
+            values[slot] = given[index]
+        return values
 
 
 _EVERY: list[CompiledQuery] = []
