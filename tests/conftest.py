@@ -12,7 +12,9 @@ more than one directory share (one place each, STYLE.md convention 18):
 - ``rated_tuesday_season``: the golden season in league "tuesday", no rating kept from before;
 - ``two_leagues``: two leagues side by side (`tests.league.two_leagues`);
 - ``media_root``: uploads in a directory of the test's own (a module asks for it with
-  ``pytest.mark.usefixtures``).
+  ``pytest.mark.usefixtures``);
+- ``module_rows``: one transaction around a module's tests, for rows its module-scoped
+  fixtures build once and every test of the module shares (below).
 
 A fixture one module alone uses stays in that module; fixtures one directory's modules share
 are in that directory's conftest.py.
@@ -25,8 +27,10 @@ times the examples. The profile is printed in the run's header.
 """
 
 import os
+from collections.abc import Iterator
 
 import pytest
+from django.db import transaction
 from hypothesis import HealthCheck, settings
 
 from flipwell.league import models as m
@@ -147,3 +151,22 @@ def media_root(settings, tmp_path):
     """Uploaded files in a directory of the test's own, the shared cache emptied."""
     settings.MEDIA_ROOT = tmp_path / "media"
     shared_cache().clear()  # each game's refused photos are counted there
+
+
+@pytest.fixture(scope="module")
+def module_rows(django_db_setup, django_db_blocker) -> Iterator[None]:
+    """A transaction open around one module's tests, rolled back after its last test.
+
+    A module-scoped fixture that asks for it writes its rows once for the module (a league and
+    its night built once, not once per test: most of a parametrized module's time). Each test
+    still runs in its own savepoint of it (pytest-django's ``db``, as Django's TestCase runs
+    ``setUpTestData``), so what a test writes is gone before the next one. The function-scoped
+    fixture that hands the rows to a test gives it its own copy (`tests.shared_rows.own_copy`):
+    a service that changes an instance it was given changes that test's copy only, and no page
+    a previous test had remembered is served to it.
+    Not for a module with transactional tests (``transactional_db``, a live server): they
+    commit, and there is no commit inside this transaction.
+    """
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)

@@ -38,3 +38,8 @@ ALLOWED_PORTS = ["*"]
 # (tests/web/test_forgot_password_limit.py).
 FORGOT_PASSWORD_PER_ADDRESS = 1_000_000
 FORGOT_PASSWORD_PER_ACCOUNT = 1_000_000
+
+# On PostgreSQL, the test run's backend: Django's, with a flush that truncates only the tables
+# holding rows (tests/postgresql/base.py: about 0.6 s less per transactional test).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+    DATABASES["default"]["ENGINE"] = "tests.postgresql"  # noqa: F405

@@ -28,6 +28,7 @@ from flipwell.league.services.violations.penalties import record_violation
 from tests import factories as f
 from tests.api.conftest import bearer, token
 from tests.league.league_night import Night, build_night, free_machine, game, play, start
+from tests.shared_rows import own_copy
 
 pytestmark = pytest.mark.django_db
 
@@ -67,6 +68,10 @@ def _rows() -> dict[str, int]:
 @pytest.fixture
 def played(night: Night) -> m.Game:
     """Meet 1 started, group 1's game 1 confirmed (100, 50, 30, 10)."""
+    return _play_first_game(night)
+
+
+def _play_first_game(night: Night) -> m.Game:
     a = night.players
     first = game(start(night), 1, 1)
     play(first, {a[0]: 100, a[1]: 50, a[2]: 30, a[3]: 10})
@@ -287,8 +292,20 @@ class Ids:
     secret: str
 
 
+@pytest.fixture(scope="module")
+def shared_ids(module_rows) -> Ids:
+    """A value for every path parameter, their rows built once for the module (tests/conftest.py's
+    ``module_rows``): each test's writes are rolled back before the next."""
+    night = build_night()
+    return _ids(night, _play_first_game(night))
+
+
 @pytest.fixture
-def ids(night: Night, played: m.Game) -> Ids:
+def ids(shared_ids: Ids, db) -> Ids:
+    return own_copy(shared_ids)
+
+
+def _ids(night: Night, played: m.Game) -> Ids:
     a = night.players
     meet = played.group.meet
     correction = request_correction(

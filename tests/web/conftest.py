@@ -12,6 +12,7 @@ import pytest
 
 from flipwell.league import models as m
 from flipwell.league import services
+from flipwell.league.exchange.demo import DemoLeague, create_demo_league
 from flipwell.serving import http_cache
 from flipwell.web.scoresheet_tokens import scoresheet_path
 from tests import factories as f
@@ -19,12 +20,19 @@ from tests import photo_files as pf
 from tests.golden import tuesday_season
 from tests.league import league_night as night_
 from tests.league.league_night import DATE, build_night, game, start
+from tests.shared_rows import own_copy
 from tests.web.console_forms import KEEPER, OTHER
 
 
 @pytest.fixture
-def console_night() -> dict[str, Any]:
+def console_night(shared_console_night: dict[str, Any], db) -> dict[str, Any]:
     """League A's night: meet 1 open, meet 2 scheduled; A's LO, a scorekeeper, B's LO."""
+    return own_copy(shared_console_night)
+
+
+@pytest.fixture(scope="module")
+def shared_console_night(module_rows) -> dict[str, Any]:
+    """`console_night`, built once for a module (tests/conftest.py's ``module_rows``)."""
     night = build_night()
     meet = start(night)
     planned = services.schedule_meet(
@@ -51,6 +59,19 @@ def console_night() -> dict[str, Any]:
             "key": [photo.key],
         },
     }
+
+
+@pytest.fixture
+def demo(shared_demo: DemoLeague, db) -> DemoLeague:
+    """The demo league: a finished season with its playoffs, and a newer season whose meet 1
+    is open."""
+    return own_copy(shared_demo)
+
+
+@pytest.fixture(scope="module")
+def shared_demo(module_rows) -> DemoLeague:
+    """`demo`, built once for a module (tests/conftest.py's ``module_rows``)."""
+    return create_demo_league()
 
 
 @pytest.fixture

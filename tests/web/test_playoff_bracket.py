@@ -7,7 +7,6 @@ import re
 import pytest
 
 from flipwell.league import models as m
-from flipwell.league.exchange.demo import create_demo_league
 from tests import factories as f
 from tests.playoff_night import reopen_final
 
@@ -18,11 +17,6 @@ SIX_SIX = re.compile(
     r"(?P<a>[A-Z]\w+ [A-Z]\w+) and (?P<b>[A-Z]\w+ [A-Z]\w+) tied on 6 points; "
     r"(?:(?P=a)|(?P=b)) won the tiebreaker game on [^.<]+ and goes through\."
 )
-
-
-@pytest.fixture
-def demo():
-    return create_demo_league()
 
 
 def test_playoffs_page_explains_the_semifinal_tie_r6_5_a(client, demo):

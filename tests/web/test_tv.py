@@ -83,14 +83,6 @@ def test_tv_of_unknown_league_is_404(client):
 # --- the playoff bracket: whose, and until when (issue #11, item 9) ---
 
 
-@pytest.fixture
-def demo():
-    """A finished season with its playoffs, and a newer season whose meet 1 is open."""
-    from flipwell.league.exchange.demo import create_demo_league
-
-    return create_demo_league()
-
-
 def test_tv_hides_last_seasons_bracket_once_the_new_season_plays(client, demo):
     response = client.get(f"/tv/{demo.league.slug}/")
 

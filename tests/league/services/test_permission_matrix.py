@@ -32,6 +32,7 @@ from tests.golden import golden_data
 from tests.league.league_night import DATE, Night, build_night, game, start
 from tests.league.season_calls import first_meet
 from tests.rows import row_counts
+from tests.shared_rows import own_copy
 
 pytestmark = pytest.mark.django_db
 
@@ -439,8 +440,10 @@ def actor_services() -> set[str]:
     }
 
 
-@pytest.fixture
-def world() -> World:
+@pytest.fixture(scope="module")
+def shared_world(module_rows) -> World:
+    """The league every test of this module starts from, built once (tests/conftest.py's
+    ``module_rows``): each test gets a copy and its writes are rolled back."""
     night = build_night()
     meet = start(night)
     planned = services.schedule_meet(
@@ -449,6 +452,11 @@ def world() -> World:
     keeper = f.LeagueOfficialFactory(league=night.league, role=m.LeagueOfficial.Role.SCOREKEEPER)
     other = f.LeagueOfficialFactory()  # a league official of another league
     return World(night=night, meet=meet, planned=planned, keeper=keeper.user, other=other.user)
+
+
+@pytest.fixture
+def world(shared_world: World, db) -> World:
+    return own_copy(shared_world)
 
 
 def test_every_service_with_an_actor_is_in_the_matrix():
