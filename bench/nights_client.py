@@ -11,11 +11,13 @@ Words:
   (R7.3-m). In the second group, after game 1 is confirmed, its first player asks to correct
   the second player's score (R3-b) and the other players agree, one answer each (R3-c, R3-d).
 - *viewer*: a browser with the meet board open (and the standings beside it): its live
-  stream (``/live/<slug>/events/``) and, on each new revision the stream brings, one fetch of
-  the board's fragment (``HX-Request``) and one of the standings page, each with the ETag it
-  was last given in ``If-None-Match``, as htmx and a browser would. A stream that ends (the
-  server ends each after a few minutes) is opened again after its ``retry:`` with its
-  ``Last-Event-ID``, as EventSource does.
+  stream (``/live/<slug>/events/``) and, on each new revision the stream brings, after a
+  random part of `SPREAD_SECONDS` (as live.js waits; the revisions heard meanwhile fetched
+  once), one fetch of the board's fragment, and one of the standings when the event's
+  standings part changed (a score confirmed; not a sheet entered or a machine chosen), each
+  as htmx asks (``HX-Request``) with the ETag it was last given in ``If-None-Match``, as a
+  browser would. A stream that ends (the server ends each after a few minutes) is opened
+  again after its ``retry:`` with its ``Last-Event-ID``, as EventSource does.
 - *score-to-screen delay*: from the moment a confirmation is sent to the moment a stream of
   its league reads a revision other than the one it had then (bench_sse's measure), for
   every (confirmation, stream) pair; a stream that hears nothing within `DELIVERY_WAIT`
@@ -62,12 +64,31 @@ WRITE_KINDS = (
     "correction answer",
 )
 PAGE_KINDS = ("meet board", "standings")
+SPREAD_SECONDS = 0.75
+"""How long a viewer may wait after a new revision before it fetches: live.js's SPREAD_MS."""
 STREAM_KIND = "stream opened"
 KINDS = (*WRITE_KINDS, *PAGE_KINDS, STREAM_KIND)
 DELIVERY_WAIT = 5.0
 OPEN_AT_ONCE = 50
 RETRY_SECONDS = 2.0
 REQUEST_SECONDS = 60.0
+
+
+@dataclass(eq=False)
+class Seen:
+    """What one viewer's stream heard: a new revision (`change`), and whether the standings
+    part (``standings``: the last heard) changed since the viewer last fetched them."""
+
+    change: asyncio.Event = field(default_factory=asyncio.Event)
+    standings: int | None = None
+    standings_changed: bool = False
+
+    def changed(self, standings: int) -> None:
+        """A new revision with the standings part `standings` (live.js's `changed`)."""
+        if self.standings is None or standings != self.standings:
+            self.standings_changed = True
+        self.standings = standings
+        self.change.set()
 
 
 @dataclass(frozen=True)
@@ -127,11 +148,11 @@ class Night:
         changes = await self._open_streams()
         ready.set()
         await asyncio.get_running_loop().run_in_executor(None, go.wait)
-        for change in changes:
-            change.clear()
+        for seen in changes:
+            seen.change.clear()
         viewers = [
-            asyncio.create_task(self._viewer(self.plan.leagues[index], change))
-            for change, index in changes.items()
+            asyncio.create_task(self._viewer(self.plan.leagues[index], seen))
+            for seen, index in changes.items()
         ]
         phones = [
             self._match(index, league, group)
@@ -151,20 +172,20 @@ class Night:
 
     # --- the viewers ------------------------------------------------------------------------
 
-    async def _open_streams(self) -> dict[asyncio.Event, int]:
-        """Every viewer's stream open (and read by a task of its own); each viewer's change
-        event with its league's index."""
-        changes: dict[asyncio.Event, int] = {}
+    async def _open_streams(self) -> dict[Seen, int]:
+        """Every viewer's stream open (and read by a task of its own); what each viewer's
+        stream heard, with its league's index."""
+        changes: dict[Seen, int] = {}
         wanted = [i for i in range(len(self.plan.leagues)) for _ in range(self.plan.viewers)]
         for start in range(0, len(wanted), OPEN_AT_ONCE):
             batch = []
             for index in wanted[start : start + OPEN_AT_ONCE]:
-                change, opened = asyncio.Event(), asyncio.Event()
+                seen, opened = Seen(), asyncio.Event()
                 heard: list[tuple[float, int]] = []
-                changes[change] = index
+                changes[seen] = index
                 self.heard.append((index, heard))
                 batch.append(opened.wait())
-                self.tasks.append(asyncio.create_task(self._stream(index, heard, change, opened)))
+                self.tasks.append(asyncio.create_task(self._stream(index, heard, seen, opened)))
             await asyncio.gather(*batch)
         return changes
 
@@ -172,7 +193,7 @@ class Night:
         self,
         index: int,
         heard: list[tuple[float, int]],
-        change: asyncio.Event,
+        seen: Seen,
         opened: asyncio.Event,
     ) -> None:
         """One viewer's stream, opened again whenever it ends, until the night is over."""
@@ -192,7 +213,7 @@ class Night:
                 continue
             self.writers.add(writer)
             try:
-                await self._listen(slug, reader, writer, headers, started, heard, change, opened)
+                await self._listen(slug, reader, writer, headers, started, heard, seen, opened)
             except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
                 pass
             finally:
@@ -211,7 +232,7 @@ class Night:
         headers: dict[str, str],
         started: float,
         heard: list[tuple[float, int]],
-        change: asyncio.Event,
+        seen: Seen,
         opened: asyncio.Event,
     ) -> None:
         writer.write(self._head("GET", f"/live/{slug}/events/", headers, b""))
@@ -228,24 +249,31 @@ class Night:
         self.outcome.streams += 1
         opened.set()
         while line := await reader.readline():
-            if line.startswith(b"id: "):
-                revision = int(line[4:])
+            if line.startswith(b"data: "):
+                data = json.loads(line[6:])
+                revision, standings = int(data["revision"]), int(data["standings"])
                 if heard and heard[-1][1] != revision:
-                    change.set()
+                    seen.changed(standings)
+                elif seen.standings is None:
+                    seen.standings = standings
                 heard.append((time.monotonic(), revision))
 
-    async def _viewer(self, league: League, change: asyncio.Event) -> None:
-        """On each new revision, the board's fragment and the standings, with their ETags."""
+    async def _viewer(self, league: League, seen: Seen) -> None:
+        """On each new revision, the board's fragment, and the standings when their part
+        changed, with their ETags, as htmx asks for them (live.js)."""
         board = f"/leagues/{league.slug}/meets/{league.meet}/"
         standings = f"/leagues/{league.slug}/seasons/{league.season}/"
+        fragment = {"HX-Request": "true"}
         tags: dict[str, str] = {}
         while True:
-            await change.wait()
-            change.clear()
-            await asyncio.gather(
-                self._page("meet board", board, {"HX-Request": "true"}, tags),
-                self._page("standings", standings, {}, tags),
-            )
+            await seen.change.wait()
+            await asyncio.sleep(random.uniform(0, SPREAD_SECONDS))
+            seen.change.clear()
+            pages = [self._page("meet board", board, fragment, tags)]
+            if seen.standings_changed:
+                seen.standings_changed = False
+                pages.append(self._page("standings", standings, fragment, tags))
+            await asyncio.gather(*pages)
 
     async def _page(
         self, kind: str, path: str, headers: dict[str, str], tags: dict[str, str]

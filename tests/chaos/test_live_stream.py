@@ -54,7 +54,8 @@ def test_streams_hold_no_thread_and_hear_a_score_at_once(
     assert entered.status == 201, entered.body
     news = [read_until(sock, lambda got: b"\n\n" in got, seconds=5) for sock, _head in opened]
     assert all(
-        json.loads(n.split(b"data: ", 1)[1].split(b"\n", 1)[0]).keys() == {"revision"} for n in news
+        json.loads(n.split(b"data: ", 1)[1].split(b"\n", 1)[0]).keys() == {"revision", "standings"}
+        for n in news
     )
     latest = {last_id(n) for n in news}
     assert len(latest) == 1

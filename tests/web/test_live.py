@@ -12,6 +12,7 @@ import uuid
 
 import pytest
 
+from flipwell.league.revisions import STANDINGS_BITS, standings_part
 from flipwell.league.services._edge import league_changed
 from flipwell.serving import live, live_events
 from flipwell.web.scoresheet_tokens import scoresheet_path
@@ -32,14 +33,25 @@ def events_of(body: bytes) -> list[dict[str, object]]:
     return found
 
 
-def test_an_event_is_the_revision_as_its_id_and_its_only_data():
-    assert live.event(42) == b'id: 42\ndata: {"revision": 42}\n\n'
-    assert events_of(live.event(7)) == [{"id": "7", "data": {"revision": 7}}]
+def sent(revision: int) -> dict[str, object]:
+    """The event of `revision`, as `events_of` reads it."""
+    return {
+        "id": str(revision),
+        "data": {"revision": revision, "standings": standings_part(revision)},
+    }
+
+
+def test_an_event_is_the_revision_as_its_id_and_its_data_with_its_standings_part():
+    revision = (5 << STANDINGS_BITS) | 42
+    assert live.event(revision) == (
+        f'id: {revision}\ndata: {{"revision": {revision}, "standings": 42}}\n\n'.encode()
+    )
+    assert events_of(live.event(7)) == [sent(7)]
 
 
 def test_the_head_sends_the_revision_only_to_a_client_behind():
-    assert events_of(live.head(5, None, retry_ms=2000)) == [{"id": "5", "data": {"revision": 5}}]
-    assert events_of(live.head(5, 4, retry_ms=2000)) == [{"id": "5", "data": {"revision": 5}}]
+    assert events_of(live.head(5, None, retry_ms=2000)) == [sent(5)]
+    assert events_of(live.head(5, 4, retry_ms=2000)) == [sent(5)]
     assert events_of(live.head(5, 5, retry_ms=2000)) == []
     assert live.head(5, 5, retry_ms=2000).startswith(b"retry: 2000\n")
 
@@ -63,9 +75,7 @@ def test_the_stream_answers_the_current_revision_at_once(client):
     assert "no-store" in response["Cache-Control"]
     league.refresh_from_db()
     other.refresh_from_db()
-    assert events_of(response.content) == [
-        {"id": str(league.revision), "data": {"revision": league.revision}}
-    ]
+    assert events_of(response.content) == [sent(league.revision)]
     assert str(other.revision).encode() not in response.content  # never another league's
     # Without a server to hand the stream to (the test client), the head is the whole answer
     # and the client asks again after a longer wait: polling.
@@ -84,9 +94,7 @@ def test_a_reconnection_is_told_only_of_a_revision_it_missed(client):
     page = client.get(f"{url}?revision={league.revision}")
 
     assert events_of(current.content) == []
-    assert events_of(behind.content) == [
-        {"id": str(league.revision), "data": {"revision": league.revision}}
-    ]
+    assert events_of(behind.content) == [sent(league.revision)]
     assert events_of(page.content) == []
 
 
@@ -171,7 +179,7 @@ def test_the_hub_sends_a_new_revision_to_its_leagues_streams_only(hub):
     revisions.now[1] = 11
 
     for client in ones:
-        assert events_of(read_until(client, b"\n\n")) == [{"id": "11", "data": {"revision": 11}}]
+        assert events_of(read_until(client, b"\n\n")) == [sent(11)]
     two.settimeout(0.1)
     with pytest.raises(TimeoutError):
         two.recv(100)  # nothing for league 2, whose revision did not change
@@ -186,7 +194,7 @@ def test_the_hub_reads_every_league_at_once_and_repeats_the_revision(hub):
 
     beat = read_until(clients[0], b"\n\n", seconds=2)
 
-    assert events_of(beat) == [{"id": "10", "data": {"revision": 10}}]  # the heartbeat
+    assert events_of(beat) == [sent(10)]  # the heartbeat
     assert reads <= polled / 0.02 + 2  # one read per poll for all ten streams, not one each
     assert revisions.asked[-5:] == [{1, 2}] * 5  # each read asks for both leagues at once
 
@@ -239,7 +247,7 @@ def test_a_hub_told_of_a_revision_sends_it_at_once_without_reading(told):
     made.notify(1, 11)
 
     for client in ones:
-        assert events_of(read_until(client, b"\n\n")) == [{"id": "11", "data": {"revision": 11}}]
+        assert events_of(read_until(client, b"\n\n")) == [sent(11)]
     assert events_of(read_until(two, b"\n\n", seconds=0.2)) == []
     assert revisions.reads == 1
 
@@ -250,11 +258,11 @@ def test_a_stream_that_came_after_the_news_is_checked_against_the_database(told)
     assert until(lambda: revisions.reads == 1)
     revisions.now[1] = 11
     made.notify(1, 11)
-    assert events_of(read_until(early, b"\n\n")) == [{"id": "11", "data": {"revision": 11}}]
+    assert events_of(read_until(early, b"\n\n")) == [sent(11)]
 
     late = stream(made, 1, 10)  # its page read the revision before the news
 
-    assert events_of(read_until(late, b"\n\n")) == [{"id": "11", "data": {"revision": 11}}]
+    assert events_of(read_until(late, b"\n\n")) == [sent(11)]
     assert (revisions.reads, revisions.asked[-1]) == (2, {1})  # that league only
 
 
@@ -266,7 +274,7 @@ def test_news_of_several_leagues_has_the_hub_read_every_league(told):
 
     made.notify(None, None)
 
-    assert events_of(read_until(two, b"\n\n")) == [{"id": "21", "data": {"revision": 21}}]
+    assert events_of(read_until(two, b"\n\n")) == [sent(21)]
     assert events_of(read_until(one, b"\n\n", seconds=0.2)) == []
     assert revisions.asked[-1] == {1, 2}
 
@@ -308,6 +316,6 @@ def test_a_revision_published_reaches_a_listening_hub_at_once(told, redis_channe
 
         live_events.publish(league_id=1, revision=11)
 
-        assert events_of(read_until(client, b"\n\n")) == [{"id": "11", "data": {"revision": 11}}]
+        assert events_of(read_until(client, b"\n\n")) == [sent(11)]
     finally:
         listener.stop()

@@ -322,9 +322,38 @@ def test_season_page_during_open_meet_says_live_and_meets_left(client, live_seas
 
     assert (
         "live standings during meet 4 of 10: 3 meets played, 7 still to score (meet 4 "
-        "included). Meet 4's points are provisional until it closes." in response.text
+        "included). Meet 4's points are provisional until it closes; the table updates "
+        "itself as scores are confirmed." in response.text
     )
     assert "Provisional: the points from meet 4, which is being played" in response.text
+
+
+def test_season_page_refreshes_its_standings_on_the_live_stream_during_an_open_meet(
+    client, live_season
+):
+    """issue 36: the standings (table, legend, chart) refresh themselves on the league's live
+    stream while a meet is played, and only when the standings part of its revision changed
+    (live.js's ``data-live-refresh="standings"``); a season with no meet open is not live."""
+    url = f"/leagues/{live_season.league.slug}/seasons/{live_season.pk}/"
+
+    page = client.get(url).text
+
+    live_season.league.refresh_from_db()
+    assert (
+        f'<div id="standings-live" hx-get="{url}" hx-trigger="flipwell:live" '
+        'hx-select="#standings-live" hx-swap="outerHTML" data-live-refresh="standings" '
+        f'data-live-events="/live/{live_season.league.slug}/events/" '
+        f'data-live-revision="{live_season.league.revision}">' in page
+    )
+    assert "flipwell/live.js" in page
+
+
+def test_season_page_without_an_open_meet_is_not_live(client, golden):
+    page = client.get(f"/leagues/{golden.league.slug}/seasons/{golden.pk}/").text
+
+    assert '<div id="standings-live">' in page
+    assert "data-live-refresh" not in page
+    assert "flipwell/live.js" not in page
 
 
 def test_player_page_during_open_meet_marks_the_provisional_points(client, live_season):

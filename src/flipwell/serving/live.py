@@ -3,9 +3,11 @@ Events), so they refresh when something changed instead of polling on a timer.
 
 Words:
 - *stream*: ``GET /live/<slug>/events``, answered ``text/event-stream``. Each event is the
-  league's revision and nothing else (``id: <revision>`` and ``data: {"revision": ...}``): a
-  random number that says only "something changed". A page refreshes its own fragment on a
-  new revision, through its ETag as before (a 304 when its part did not change).
+  league's revision (``id: <revision>`` and ``data: {"revision": ..., "standings": ...}``):
+  a random number that says only "something changed", and its standings part
+  (`flipwell.league.revisions`), which changes only when the standings may have. A page
+  refreshes its own fragment on a new revision, through its ETag as before (a 304 when its
+  part did not change); a part that shows the standings only when the standings part changed.
 - *known revision*: what the client already has: the ``Last-Event-ID`` header an EventSource
   sends when it reconnects, else the page's own revision (``?revision=``). A stream whose
   client is behind starts with the current revision at once: the revisions it missed while
@@ -64,6 +66,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flipwell.env import env_int
+from flipwell.league.revisions import standings_part
 
 logger = logging.getLogger("flipwell.serving.live")
 
@@ -99,8 +102,9 @@ class Opened:
 
 
 def event(revision: int) -> bytes:
-    """One event: the revision as its id and its data (nothing else)."""
-    return f'id: {revision}\ndata: {{"revision": {revision}}}\n\n'.encode()
+    """One event: the revision as its id and its data, with its standings part."""
+    data = f'{{"revision": {revision}, "standings": {standings_part(revision)}}}'
+    return f"id: {revision}\ndata: {data}\n\n".encode()
 
 
 def head(revision: int, known: int | None, *, retry_ms: int) -> bytes:

@@ -14,14 +14,20 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from django.db import connection
-from django.db.models import Q
+from django.db.models import F, Q
 
 from flipwell.league import models as m
 from flipwell.league.adapters.keys import player_key
 from flipwell.league.derived import results
 from flipwell.league.models.results import new_revision
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.revisions import announce, announce_many
+from flipwell.league.revisions import (
+    STANDINGS_MASK,
+    announce,
+    announce_many,
+    league_revision,
+    standings_tag,
+)
 from flipwell.league.services.permissions import require_role
 from flipwell.rules import RuleError, Ruleset, SeasonResult
 from flipwell.rules.officials import ruling_warnings
@@ -231,10 +237,10 @@ def season_changed(
     before = _locked_revision(season) if meets else None
     season.revision = new_revision()
     m.Season.objects.filter(pk=season.pk).update(revision=season.revision)
-    league_changed(season.league_id)
     with rules_edge(code="season_facts_refused"):
         folded, prefix = results.write_fold(season, before=before, meets=meets)
     results.store_fold(season, folded, on=prefix)
+    league_changed(season.league_id, standings=standings_tag(folded.result))
     return folded.result, folded.ruleset
 
 
@@ -245,15 +251,23 @@ def _locked_revision(season: m.Season) -> int:
     return rows.values_list("revision", flat=True).get()
 
 
-def league_changed(league: m.League | int) -> None:
+def league_changed(league: m.League | int, *, standings: int | None = None) -> None:
     """Give the league a new revision: something its pages show changed (their ETags change).
 
-    Called by `season_changed` and by every service that changes what a page of the league
-    shows outside a season's facts (machines, officials, playoffs, a new season).
+    Called by `season_changed` with the tag of the standings it folded, and by every service
+    that changes what a page of the league shows outside a season's facts (machines,
+    officials, playoffs, a new season): such a write changes no number, so the revision keeps
+    its standings part (`flipwell.league.revisions`), read back in a second statement.
     """
     league_id = league if isinstance(league, int) else league.pk
-    revision = new_revision()
-    m.League.objects.filter(pk=league_id).update(revision=revision)
+    rows = m.League.objects.filter(pk=league_id)
+    if standings is None:
+        drawn = league_revision(0)
+        rows.update(revision=F("revision").bitand(STANDINGS_MASK).bitor(drawn))
+        revision = rows.values_list("revision", flat=True).first()
+    else:
+        revision = league_revision(standings)
+        rows.update(revision=revision)
     announce(league_id, revision)  # the live streams, once the write commits
 
 
@@ -263,14 +277,14 @@ def player_changed(player: m.Player) -> None:
     statements."""
     rows = m.Player.objects.filter(Q(pk=player.pk) | Q(merged_into=player)).values("pk")
     m.Season.objects.filter(entries__player__in=rows).update(revision=new_revision())
-    m.League.objects.filter(seasons__entries__player__in=rows).update(revision=new_revision())
+    m.League.objects.filter(seasons__entries__player__in=rows).update(revision=league_revision())
     announce_many()
 
 
 def every_league_changed() -> None:
     """New revisions for every league and season: a change all of them may show (a special
     ruling on a machine title, a ruleset, a repair in the admin). Two statements."""
-    m.League.objects.update(revision=new_revision())
+    m.League.objects.update(revision=league_revision())
     m.Season.objects.update(revision=new_revision())
     announce_many()
 

@@ -38,9 +38,8 @@ from flipwell.league.models import (
     Season,
     SeasonEntry,
 )
-from flipwell.league.models.results import new_revision
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.revisions import announce_many
+from flipwell.league.revisions import announce_many, league_revision
 from flipwell.league.selectors.people import leagues_showing, may_merge_in
 from flipwell.league.services._edge import require_reason
 from flipwell.league.services._protocol import Actor, league_write
@@ -238,5 +237,5 @@ def _leagues_changed(players: tuple[Player, Player]) -> None:
     stand."""
     League.objects.filter(
         Q(seasons__entries__player=players[0]) | Q(seasons__entries__player=players[1])
-    ).update(revision=new_revision())
+    ).update(revision=league_revision())
     announce_many()

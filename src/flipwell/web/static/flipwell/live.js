@@ -5,16 +5,28 @@
  * [data-live-events] (the stream's URL) and [data-live-revision]. On a new revision, each
  * [data-live-refresh] element gets the htmx event "flipwell:live" (its hx-trigger lists it:
  * the same request as its poll, answered 304 when its part did not change), and the document
- * gets "flipwell:live" (the score sheet listens). While the stream is heard from (the server
+ * gets "flipwell:live" (the score sheet listens). An element of [data-live-refresh="standings"]
+ * shows only the standings: it gets the event only when the event's standings part changed
+ * (flipwell.league.revisions: a score entered but not yet confirmed, a machine chosen, leave
+ * the standings as they were), or when this page has not heard the part yet. While the stream is heard from (the server
  * repeats the revision every 15 s), the elements' own polls are skipped; when it fails (no
  * EventSource, a refused or broken stream, 40 s of silence) they run again as before.
  * EventSource reconnects by itself and sends the last revision it saw (Last-Event-ID).
+ * Spread: a new revision reaches every open page of the league in the same instant (a venue's
+ * TV, the boards on the players' phones, the standings at home), so each page waits a random
+ * part of SPREAD_MS before it asks for its parts, and revisions that arrive meanwhile are
+ * fetched by that one refresh: a hundred viewers' requests come over SPREAD_MS instead of at
+ * once, and the server answers each without a queue (bench_nights' viewers do the same).
  * No inline script: the CSP forbids it. */
 (function () {
   "use strict";
   var SILENT_MS = 40000;
+  var SPREAD_MS = 750;
+  var pending = null;
   var source = null;
   var revision = null;
+  var standings = null;  /* the standings part last refreshed for; null: not heard yet */
+  var standingsChanged = false;
   var heard = 0;
 
   function open() {
@@ -22,11 +34,22 @@
   }
   window.flipwellLive = { open: open };
 
-  function changed() {
+  function refresh() {
+    var withStandings = standingsChanged;
+    pending = null;
+    standingsChanged = false;
     document.querySelectorAll("[data-live-refresh]").forEach(function (element) {
+      var part = element.getAttribute("data-live-refresh");
+      if (part === "standings" && !withStandings) { return; }
       if (window.htmx) { window.htmx.trigger(element, "flipwell:live"); }
     });
     document.dispatchEvent(new CustomEvent("flipwell:live"));
+  }
+
+  function changed(part) {
+    if (standings === null || part !== standings) { standingsChanged = true; }
+    standings = part;
+    if (pending === null) { pending = window.setTimeout(refresh, Math.random() * SPREAD_MS); }
   }
 
   function start() {
@@ -38,11 +61,14 @@
     source.addEventListener("open", function () { heard = Date.now(); });
     source.addEventListener("message", function (event) {
       heard = Date.now();
-      var fresh;
-      try { fresh = String(JSON.parse(event.data).revision); } catch (e) { return; }
+      var data;
+      try { data = JSON.parse(event.data); } catch (e) { return; }
+      var fresh = String(event.lastEventId || data.revision);
       if (fresh !== revision) {
         revision = fresh;
-        changed();
+        changed(String(data.standings));
+      } else if (standings === null) {
+        standings = String(data.standings);  /* the page's own revision: nothing to fetch */
       }
     });
   }
