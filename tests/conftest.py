@@ -71,6 +71,46 @@ HYPOTHESIS_PROFILE = "chaos" if CHAOS else "test"
 settings.load_profile(HYPOTHESIS_PROFILE)
 
 
+LONG_MODULES = (
+    # the stateful runs
+    "tests/web/test_season_state_machine.py",
+    "tests/league/test_night_state_machine.py",
+    # real servers and commands
+    "tests/test_make_run.py",
+    "tests/chaos/test_two_servers.py",
+    "tests/chaos/test_serve.py",
+    "tests/chaos/test_api_season.py",
+    "tests/chaos/test_crash.py",
+    "tests/chaos/test_concurrency.py",
+    "tests/league/models/test_migrations.py",
+    "tests/web/test_player_words_crawl.py",
+    # whole nights in the browser
+    "tests/browser/test_playoffs_from_phones.py",
+    "tests/browser/test_new_league.py",
+    "tests/browser/test_playoffs_night.py",
+    "tests/browser/test_make_run.py",
+    "tests/browser/test_pages.py",
+    "tests/browser/test_league_night.py",
+)
+"""The modules whose tests take longest (each pass prints its slowest 25), longest first."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run `LONG_MODULES` first, in their order, the rest as collected.
+
+    A pass runs on every core (pytest-xdist, work stealing: a worker that runs out takes the
+    tests queued last for another). A long test queued last leaves the other cores idle while
+    it runs; queued first, it runs while the others take the short tests, and the pass ends on
+    short ones. A module stays whole, so its module-scoped fixtures are built once."""
+    rank = {module: index for index, module in enumerate(LONG_MODULES)}
+    root = config.rootpath
+
+    def order(item: pytest.Item) -> int:
+        return rank.get(item.path.relative_to(root).as_posix(), len(rank))
+
+    items.sort(key=order)  # stable: each module's tests keep their order
+
+
 def pytest_report_header() -> str:
     if CHAOS:
         return "flipwell: Hypothesis profile 'chaos': random search (seed printed on failure)"

@@ -18,5 +18,10 @@ def own_copy(shared: T) -> T:
     page or fold a previous test had this process remember would be served again without its
     view running (a test reading ``response.context`` would find none), and a test must see
     what a fresh build of the rows would show it."""
-    caches.forget()
+    forget_memos()
     return copy.deepcopy(shared)
+
+
+def forget_memos() -> None:
+    """Empty this process's memos (pages, folds): the next test starts as on fresh rows."""
+    caches.forget()

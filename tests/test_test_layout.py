@@ -156,3 +156,14 @@ def test_layout_guard_sees_the_tests():
 
     assert {"tests.conftest", "tests.web.conftest", "tests.test_test_layout"} <= names
     assert "night" in _fixtures(TESTS / "conftest.py")
+
+
+def test_the_long_modules_run_first_are_test_modules_of_this_suite():
+    """tests/conftest.py's `LONG_MODULES` (the run starts them first) names modules that exist:
+    a module renamed or moved would otherwise fall back to its place in the queue unseen."""
+    from tests.conftest import LONG_MODULES
+
+    missing = [name for name in LONG_MODULES if not (ROOT / name).is_file()]
+
+    assert missing == []
+    assert len(set(LONG_MODULES)) == len(LONG_MODULES)

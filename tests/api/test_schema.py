@@ -30,6 +30,7 @@ from flipwell.wsgi import application
 from tests.api.conftest import bearer, token
 from tests.conftest import CHAOS
 from tests.league.league_night import build_night, start
+from tests.shared_rows import forget_memos
 
 # schemathesis' WSGI client calls itself "localhost"; Django accepts it here and in the tests.
 with override_settings(ALLOWED_HOSTS=["localhost"]):
@@ -54,18 +55,26 @@ CHECKS = [
 ]
 
 
-@pytest.fixture
-def api_token(db, settings) -> Iterator[str]:
-    """A league with an open meet (ids 1.. exist, so some requests find rows) and a token."""
-    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost"]
+@pytest.fixture(scope="module")
+def league_token(module_rows) -> str:
+    """A league with an open meet (ids 1.. exist, so some requests find rows) and a token,
+    built once for the module (tests/conftest.py's ``module_rows``)."""
     night = build_night()
     start(night)
+    return token(night.official)
+
+
+@pytest.fixture
+def api_token(league_token, db, settings) -> Iterator[str]:
+    """`league_token`, each operation's requests in a savepoint of their own."""
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost"]
+    forget_memos()  # no page or fold a previous operation's requests had remembered
     # As Django's test client does: a request's end must not close the test's connection
     # (on PostgreSQL that would end the test's transaction).
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     try:
-        yield token(night.official)
+        yield league_token
     finally:
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)

@@ -24,13 +24,14 @@ from tests import factories as f
 @pytest.fixture
 def backed_up_two_leagues(transactional_db, tmp_path):
     """League A (a season, Bea entered in it) and league B (its official, a 20.00 payment),
-    backed up as a document; the database then emptied."""
+    backed up as a document; the database then emptied (its rows: the restore sets the id
+    sequences itself)."""
     a = f.SeasonEntryFactory(season__league__slug="league-a")
     b = f.LeagueOfficialFactory(league__slug="league-b")
     f.LedgerEntryFactory(league=b.league, created_by=b.user)
     path = tmp_path / "backup.json"
     write_backup(path=path)
-    call_command("flush", interactive=False, verbosity=0)
+    call_command("flush", interactive=False, verbosity=0, reset_sequences=False)
     document = json.loads(path.read_text())
     document["ids"] = {
         "league_b": b.league.pk,
