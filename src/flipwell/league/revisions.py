@@ -74,9 +74,10 @@ def standings_part(revision: int) -> int:
     return revision & STANDINGS_MASK
 
 
-def standings_tag(result: SeasonResult) -> int:
+def standings_tag(result: SeasonResult, *, number_of_meets: int) -> int:
     """The fingerprint of a season's standings: the same in every process for the same
-    standings, so two app servers folding one night agree.
+    standings, so two app servers folding one night agree. `number_of_meets`: the season's,
+    which the playoff race reads (the meets left: clinched, eliminated; a cut changes it).
 
     It reads what a standings table shows of each player (points, games, forfeits, offenses,
     the §2.4 credit, a season forfeit or a suspension), his latest night (tonight's
@@ -89,7 +90,7 @@ def standings_tag(result: SeasonResult) -> int:
          *_latest(s))
         for key, s in sorted(result.players.items())
     ]  # fmt: skip
-    shown = repr((rows, result.ladder, len(result.meets))).encode()
+    shown = repr((rows, result.ladder, len(result.meets), number_of_meets)).encode()
     return int.from_bytes(hashlib.blake2b(shown, digest_size=8).digest(), "big") & STANDINGS_MASK
 
 

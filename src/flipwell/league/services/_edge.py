@@ -240,7 +240,8 @@ def season_changed(
     with rules_edge(code="season_facts_refused"):
         folded, prefix = results.write_fold(season, before=before, meets=meets)
     results.store_fold(season, folded, on=prefix)
-    league_changed(season.league_id, standings=standings_tag(folded.result))
+    tag = standings_tag(folded.result, number_of_meets=season.number_of_meets)
+    league_changed(season.league_id, standings=tag)
     return folded.result, folded.ruleset
 
 
