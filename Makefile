@@ -78,6 +78,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Bytecode is written (to each folder's __pycache__/, git-ignored) even where the environment
+# sets PYTHONDONTWRITEBYTECODE, as these machines do: a test run starts many Python processes
+# (each pass's workers, the servers and commands the tests start), and without it each one
+# compiled the sources and rewrote the tests' asserts again (about 6 s of each worker's start).
+unexport PYTHONDONTWRITEBYTECODE
+
 # Each pass runs on every core (pytest-xdist; each worker has its own test database, its own
 # live server and browser). TEST_WORKERS=0 runs a pass in one process, e.g. to read a failure.
 # Work stealing: a worker that runs out takes tests queued for another, so a few long tests

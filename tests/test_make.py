@@ -62,3 +62,21 @@ def test_make_test_runs_hypothesis_derandomized():
     assert settings.default.derandomize
     assert settings.default.database is None
     assert not settings.get_profile("chaos").derandomize
+
+
+def test_make_writes_bytecode_where_the_environment_says_not_to():
+    """The test passes start many Python processes: every one of them (the targets' recipes)
+    writes and reuses bytecode, whatever PYTHONDONTWRITEBYTECODE the machine sets."""
+    probe = "probe:\n\t@printenv PYTHONDONTWRITEBYTECODE || echo writes-bytecode\n"
+    run = subprocess.run(
+        ["make", "--no-print-directory", "-f", "Makefile", "-f", "-", "probe"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        input=probe,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "writes-bytecode"
