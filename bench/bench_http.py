@@ -51,7 +51,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.chaos.live import Database, LiveServer  # noqa: E402
+from tests.chaos.live import Database, LiveServer, exit_on_sigterm  # noqa: E402
 
 WORKERS = 2
 THREADS = 4
@@ -252,4 +252,5 @@ def _met(ok: bool) -> str:
 
 
 if __name__ == "__main__":
+    exit_on_sigterm()  # a killed run leaves no server behind
     main()

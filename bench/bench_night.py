@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 sys.path.insert(0, str(ROOT / "bench"))
 
-from tests.chaos.live import Database, LiveServer  # noqa: E402
+from tests.chaos.live import Database, LiveServer, exit_on_sigterm  # noqa: E402
 
 from nightplay import (  # noqa: E402
     GAMES_PER_MATCH,
@@ -268,4 +268,5 @@ def _report(writes: Timings, reads: Timings) -> None:
 
 
 if __name__ == "__main__":
+    exit_on_sigterm()  # a killed run leaves no server behind
     main()

@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from tests.chaos.live import Database  # noqa: E402
+from tests.chaos.live import Database, exit_on_sigterm  # noqa: E402
 
 import nights_client  # noqa: E402
 from nightplay import (  # noqa: E402
@@ -456,4 +456,5 @@ def _capacity(tried: dict[int, bool]) -> None:
 
 
 if __name__ == "__main__":
+    exit_on_sigterm()  # a killed run leaves no server behind
     main()

@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from PIL import Image  # noqa: E402
-from tests.chaos.live import Database, LiveServer  # noqa: E402
+from tests.chaos.live import Database, LiveServer, exit_on_sigterm  # noqa: E402
 from tests.photo_files import png_bomb  # noqa: E402
 
 import bench_http  # noqa: E402
@@ -247,4 +247,5 @@ def _report_uploads(name: str, answers: list[Answer], size: int, peak_mb: float)
 
 
 if __name__ == "__main__":
+    exit_on_sigterm()  # a killed run leaves no server behind
     main()

@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from tests.chaos.live import Database, LiveServer  # noqa: E402
+from tests.chaos.live import Database, LiveServer, exit_on_sigterm  # noqa: E402
 
 import bench_http  # noqa: E402
 
@@ -264,4 +264,5 @@ def _met(ok: bool) -> str:
 
 
 if __name__ == "__main__":
+    exit_on_sigterm()  # a killed run leaves no server behind
     main()

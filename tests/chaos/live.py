@@ -44,6 +44,14 @@ STARTUP_SECONDS = 60
 REQUEST_SECONDS = 60
 
 
+def exit_on_sigterm() -> None:
+    """Make SIGTERM end this process as an exception would (SystemExit), so its ``finally:``
+    blocks run: a benchmark stopped with ``kill`` or by a time limit kills the servers it
+    started (`LiveServer.kill`), which live in process groups of their own and would
+    otherwise keep their port, database and cores. Only a script's main thread may call it."""
+    signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
+
+
 @dataclass(frozen=True)
 class Answer:
     status: int
