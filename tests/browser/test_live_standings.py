@@ -1,5 +1,7 @@
 """The season's standings page updates itself while a meet is played (issue 36): a confirmed
-score shows in the table without a reload; a score only entered does not move it.
+score shows in the table without a reload. (A score only entered leaves the revision's
+standings part as it was, so the table is not even asked for: tests/league/test_standings_part.py
+and tests/browser/test_live_spread.py.)
 
 The test's live server cannot hand a stream off (no gunicorn), so the page's EventSource hears
 each revision when it reconnects (every `SHORT_RETRY_MS`, one second here), and a change shows

@@ -8,7 +8,6 @@ SIGKILL reaches every worker); a SIGTERM to the benchmark alone used to end it w
 from __future__ import annotations
 
 import ast
-import os
 import signal
 import subprocess
 import sys
@@ -36,15 +35,15 @@ def test_sigterm_runs_the_finally_that_kills_the_server(tmp_path: Path) -> None:
             open({str(cleaned)!r}, "w").write("server killed")
         """
     )
-    process = subprocess.Popen(
-        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=os.environ
-    )
-    assert process.stdout is not None
-    assert process.stdout.readline().strip() == "ready"
+    with subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True
+    ) as process:
+        assert process.stdout is not None
+        assert process.stdout.readline().strip() == "ready"
 
-    process.send_signal(signal.SIGTERM)
+        process.send_signal(signal.SIGTERM)
 
-    assert process.wait(timeout=30) == 128 + signal.SIGTERM
+        assert process.wait(timeout=30) == 128 + signal.SIGTERM
     assert cleaned.read_text() == "server killed"
 
 

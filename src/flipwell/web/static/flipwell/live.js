@@ -5,10 +5,11 @@
  * [data-live-events] (the stream's URL) and [data-live-revision]. On a new revision, each
  * [data-live-refresh] element gets the htmx event "flipwell:live" (its hx-trigger lists it:
  * the same request as its poll, answered 304 when its part did not change), and the document
- * gets "flipwell:live" (the score sheet listens). An element of [data-live-refresh="standings"]
- * shows only the standings: it gets the event only when the event's standings part changed
- * (flipwell.league.revisions: a score entered but not yet confirmed, a machine chosen, leave
- * the standings as they were), or when this page has not heard the part yet. While the stream is heard from (the server
+ * gets "flipwell:live" (the score sheet listens). An element of
+ * [data-live-refresh="standings"] shows only the standings: it gets the event only when the
+ * event's standings part changed (flipwell.league.revisions: a score entered but not yet
+ * confirmed, a machine chosen, leave the standings as they were), or when this page has not
+ * heard the part yet. While the stream is heard from (the server
  * repeats the revision every 15 s), the elements' own polls are skipped; when it fails (no
  * EventSource, a refused or broken stream, 40 s of silence) they run again as before.
  * EventSource reconnects by itself and sends the last revision it saw (Last-Event-ID).
