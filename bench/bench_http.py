@@ -13,6 +13,10 @@ Words:
 - *bare view*: ``/bench/bare/``, a static page of 3.5 KB that reads no database and renders no
   template (`flipwell.web.views.bare`), mounted only because this script sets
   ``FLIPWELL_BENCH_URLS``. It is what the server and Django's middleware alone can do here.
+- *accepted encodings*: wrk asks as a browser does (``Accept-Encoding: gzip, deflate, br``),
+  so a kept page is served compressed (`flipwell.serving.pages`), as it is to every viewer;
+  the bare view is served as it is. ``BENCH_HTTP_ACCEPT_ENCODING=identity`` measures every
+  page plain.
 - *goals*: every public page and API read serves at least 0.8 of the bare view's requests per
   second (issue 36 §5; issue 10 asked for half), and every page's p99 is under 100 ms at 32
   connections (issue 10).
@@ -58,6 +62,9 @@ THREADS = 4
 CONNECTIONS = 32
 WRK_THREADS = 2
 SECONDS = int(os.environ.get("BENCH_SECONDS", "5"))
+ACCEPT_ENCODING = os.environ.get("BENCH_HTTP_ACCEPT_ENCODING", "gzip, deflate, br")
+"""What wrk says it accepts: a browser's (a kept page is served compressed to it,
+`flipwell.serving.pages`); ``identity`` measures the plain pages."""
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 WARM_SECONDS = 1
 """Each page is loaded this long, unmeasured, before the rounds: a page is computed once per
@@ -97,7 +104,8 @@ def main() -> None:
         pages = _pages(server.url)
         print(
             f"gunicorn: {WORKERS} workers x {THREADS} threads, SQLite, demo league; "
-            f"wrk: {CONNECTIONS} connections, {WRK_THREADS} threads; "
+            f"wrk: {CONNECTIONS} connections, {WRK_THREADS} threads, "
+            f"Accept-Encoding: {ACCEPT_ENCODING}; "
             f"{ROUNDS} rounds of {SECONDS} s per page"
         )
         for path in pages.values():  # each worker renders it once
@@ -166,7 +174,7 @@ def _settle(base: str) -> None:
 def _wrk(wrk: str, url: str, *, seconds: int = SECONDS) -> Load:
     done = subprocess.run(
         [
-            *(wrk, "--latency", "--timeout", "10s"),
+            *(wrk, "--latency", "--timeout", "10s", "-H", f"Accept-Encoding: {ACCEPT_ENCODING}"),
             *("-t", str(WRK_THREADS), "-c", str(CONNECTIONS), "-d", f"{seconds}s", url),
         ],
         capture_output=True,

@@ -15,9 +15,10 @@ Words:
   random part of `SPREAD_SECONDS` (as live.js waits; the revisions heard meanwhile fetched
   once), one fetch of the board's fragment, and one of the standings when the event's
   standings part changed (a score confirmed; not a sheet entered or a machine chosen), each
-  as htmx asks (``HX-Request``) with the ETag it was last given in ``If-None-Match``, as a
-  browser would. A stream that ends (the server ends each after a few minutes) is opened
-  again after its ``retry:`` with its ``Last-Event-ID``, as EventSource does.
+  as htmx asks (``HX-Request``) with the ETag it was last given in ``If-None-Match`` and
+  accepting gzip, as a browser would. A stream that ends (the server ends each after a few
+  minutes) is opened again after its ``retry:`` with its ``Last-Event-ID``, as EventSource
+  does.
 - *score-to-screen delay*: from the moment a confirmation is sent to the moment a stream of
   its league reads a revision other than the one it had then (bench_sse's measure), for
   every (confirmation, stream) pair; a stream that hears nothing within `DELIVERY_WAIT`
@@ -64,6 +65,8 @@ WRITE_KINDS = (
     "correction answer",
 )
 PAGE_KINDS = ("meet board", "standings")
+BROWSER_ENCODINGS = "gzip, deflate, br"
+"""What a viewer's browser accepts: a kept page comes compressed (`flipwell.serving.pages`)."""
 SPREAD_SECONDS = 0.75
 """How long a viewer may wait after a new revision before it fetches: live.js's SPREAD_MS."""
 STREAM_KIND = "stream opened"
@@ -263,7 +266,7 @@ class Night:
         changed, with their ETags, as htmx asks for them (live.js)."""
         board = f"/leagues/{league.slug}/meets/{league.meet}/"
         standings = f"/leagues/{league.slug}/seasons/{league.season}/"
-        fragment = {"HX-Request": "true"}
+        fragment = {"HX-Request": "true", "Accept-Encoding": BROWSER_ENCODINGS}
         tags: dict[str, str] = {}
         while True:
             await seen.change.wait()

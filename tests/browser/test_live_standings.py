@@ -1,5 +1,6 @@
 """The season's standings page updates itself while a meet is played (issue 36): a confirmed
-score shows in the table without a reload. (A score only entered leaves the revision's
+score shows in the table without a reload, the table sent compressed as every kept page is to a
+browser (flipwell.serving.pages). (A score only entered leaves the revision's
 standings part as it was, so the table is not even asked for: tests/league/test_standings_part.py
 and tests/browser/test_live_spread.py.)
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Response, expect
 
 from flipwell.league.services.meets.start import start_meet
 from flipwell.league.services.scores.confirmation import confirm_scores
@@ -61,11 +62,18 @@ def test_the_standings_page_shows_a_confirmed_score_by_itself(
         entered_by=players[board.play_order[0]],
         idempotency_key="live-standings-1",
     )
-    confirm_scores(submission=entered.submission, confirmed_by=players[board.play_order[1]])
+    with page.expect_response(_standings_fragment, timeout=LIVE_TIMEOUT_MS) as refreshed:
+        confirm_scores(submission=entered.submission, confirmed_by=players[board.play_order[1]])
 
     expect(cells.nth(2)).to_have_text("1", timeout=LIVE_TIMEOUT_MS)  # his games played
+    assert refreshed.value.headers.get("content-encoding") == "gzip"  # flipwell.serving.pages
     assert cells.nth(1).inner_text() != points_before
     second_row = page.get_by_role("row", name=second).first.locator("td")
     expect(second_row.nth(2)).to_have_text("1")
     assert page.evaluate("window.__notReloaded")
     screenshot(page, "standings-live-after-a-confirmed-score")
+
+
+def _standings_fragment(response: Response) -> bool:
+    """The table live.js asked for (htmx's request) after the confirmed score."""
+    return "/seasons/" in response.url and response.request.headers.get("hx-request") == "true"

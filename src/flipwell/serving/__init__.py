@@ -25,8 +25,9 @@ ends.
 +=============================+==================+=================+=================+=============+
 | pages._pages (page memo)    | an anonymous     | its entity tag  | least recently  | http_cache  |
 |                             | page as          |                 | used past       |             |
-|                             | rendered, in     |                 | PAGE_MEMO_SIZE; |             |
-|                             | this process     |                 | forget          |             |
+|                             | rendered and     |                 | PAGE_MEMO_SIZE; |             |
+|                             | compressed, in   |                 | forget          |             |
+|                             | this process     |                 |                 |             |
 +-----------------------------+------------------+-----------------+-----------------+-------------+
 | shared pages (Redis, with   | the same, for    | page:<tag>      | after a quarter | http_cache  |
 | SHARED_PAGES)               | every worker     |                 | hour            |             |

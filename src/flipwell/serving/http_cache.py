@@ -34,7 +34,9 @@ Where pages are kept and when they are dropped: the table in `flipwell.serving`.
 
 A GET whose ``If-None-Match`` holds the tag is answered ``304 Not Modified`` after that one
 query. Every answer says ``Cache-Control: no-cache`` (keep it, but ask again each time) and
-``Vary: HX-Request, Cookie`` (a fragment and its page differ, and so do variants). A request
+``Vary: HX-Request, Cookie, Accept-Encoding`` (a fragment and its page differ, and so do
+variants and a kept page's compressed body, `flipwell.serving.pages`; both bodies share the
+weak tag: they are the same page). A request
 carrying flash messages is served by its view unchanged: they must show once, on a page of
 their own.
 
@@ -45,6 +47,7 @@ Both front ends use this (web views directly, API operations through django-ninj
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from collections.abc import Callable
 from functools import wraps
@@ -73,6 +76,8 @@ LOOKUPS: dict[str, Callable[[Any], int | None]] = {
 MESSAGES_COOKIE = "messages"
 ANONYMOUS = "anon"
 QUARTER_HOUR_SECONDS = pages.SHARED_PAGE_SECONDS
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
+"""Django's GZipMiddleware's reading of Accept-Encoding."""
 SLUG_MAX = 60
 """The longest league slug (League.slug)."""
 
@@ -175,7 +180,18 @@ def _answer(
                     if claimed:
                         pages.release_claim(tag)
             pages.remember_page(tag, page, share=False)
-    response = HttpResponse(page.content, status=page.status, content_type=page.content_type)
+    return _served(request, page, tag)
+
+
+def _served(request: HttpRequest, page: pages.Page, tag: str) -> HttpResponseBase:
+    """A kept page's answer: its compressed body to a client that accepts gzip."""
+    if page.gzipped is not None and _ACCEPTS_GZIP.search(
+        request.headers.get("Accept-Encoding", "")
+    ):
+        response = HttpResponse(page.gzipped, status=page.status, content_type=page.content_type)
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(page.content, status=page.status, content_type=page.content_type)
     return _tagged(response, tag, anonymous=True)
 
 
@@ -193,7 +209,9 @@ def _rendered(
     if response.status_code != 200:
         return response
     if anonymous and isinstance(response, HttpResponse) and _rememberable(request, response):
-        pages.remember_page(tag, pages.Page(200, response.content, response["Content-Type"]))
+        page = pages.Page.of(200, response.content, response["Content-Type"])
+        pages.remember_page(tag, page)
+        return _served(request, page, tag)
     return _tagged(response, tag, anonymous=anonymous)
 
 
@@ -214,5 +232,5 @@ def _rememberable(request: HttpRequest, response: HttpResponse) -> bool:
 def _tagged(response: HttpResponseBase, tag: str, *, anonymous: bool) -> HttpResponseBase:
     response["ETag"] = tag
     response["Cache-Control"] = "no-cache" if anonymous else "private, no-cache"
-    patch_vary_headers(response, ("HX-Request", "Cookie"))
+    patch_vary_headers(response, ("HX-Request", "Cookie", "Accept-Encoding"))
     return response
