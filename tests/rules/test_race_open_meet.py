@@ -2,6 +2,7 @@
 certain under the provisional facts, whatever the games still to play give (§6.1 playoff
 eligibility, R6.1-d, R6.1-e, R6.2-a, R3.3-b, A05)."""
 
+import math
 from dataclasses import replace
 from fractions import Fraction
 from random import Random
@@ -20,6 +21,7 @@ from flipwell.rules import (
     fold_season,
     next_groups,
 )
+from flipwell.rules import race as race_module
 from flipwell.rules.match import GameFacts, MatchFacts
 from flipwell.rules.playoffs import playoff_qualifier_count
 from flipwell.rules.race import (
@@ -403,3 +405,77 @@ def test_race_of_pending_player_out_of_reach_is_eliminated():
     assert race.find("late") == race.standing("late")
     assert (race.status("late"), race.standing("late").eligible) == ("eliminated", False)
     assert {s.status for s in race.standings if s.eligible} == {"clinched"}
+
+
+# --- The race's arithmetic against the plain reading it was sped up from ---------------------
+
+
+def plain_standing(him, ranked, lines, pending):
+    """A player's standing as `race._standing` read before it sorted the field once
+    (every rival's best possible summed and sorted again for each player)."""
+    points, best = him.points, him.points + him.still_to_earn
+    joins = 0 if him.eligible else 1
+    sure = [c for c in ranked if c.eligible and c.player != him.player]
+    maybe = [c for c in pending if c.player != him.player]
+    sure_best = sorted((c.points + c.still_to_earn for c in sure), reverse=True)
+    maybe_best = sorted((c.points + c.still_to_earn for c in maybe), reverse=True)
+    above = sum(1 for c in sure if c.points > best)
+    maybe_above = sum(1 for c in maybe if c.points > best)
+    certain, eliminated, most_joined = True, True, {}
+    for joined in range(len(maybe) + 1):
+        q = lines[joins + joined]
+        if q is None:
+            certain = False
+            continue
+        most_joined[q] = joined
+        if above + max(0, joined - (len(maybe) - maybe_above)) < q:
+            eliminated = False
+    clinch_line = max(
+        (race_module._qth(sure_best, maybe_best[:joined], q) for q, joined in most_joined.items()),
+        key=lambda line: Fraction(-1) if line is None else line,
+        default=None,
+    )
+    reached = clinch_line is None or points > clinch_line
+    if certain and him.eligible and reached:
+        return ("clinched", clinch_line, 0)
+    if certain and eliminated:
+        return ("eliminated", clinch_line, None)
+    needed = None if clinch_line is None or reached else math.floor(clinch_line - points) + 1
+    return ("alive", clinch_line, needed)
+
+
+@st.composite
+def fractional_fields(draw):
+    """`fields` with points in halves and thirds (the §2.4 credit, a penalty), ties likely."""
+    chances, ruleset = draw(fields())
+    part = st.sampled_from([Fraction(0), Fraction(1, 2), Fraction(1, 3), Fraction(2, 3)])
+    return [replace(c, points=c.points + draw(part)) if c.eligible else c for c in chances], ruleset
+
+
+@settings(max_examples=300)
+@given(fractional_fields())
+def test_race_of_agrees_with_the_plain_reading_for_every_player(case):
+    """§6.1, R6.1-d, R6.1-e: sorting the field once per race (a third of a 48-player standings
+    page's render before) changes no player's status, clinch line or points to clinch."""
+    chances, ruleset = case
+    try:
+        race = race_of(chances, meets_left=1, ruleset=ruleset)
+    except RuleError:
+        return
+    eligible = [c for c in chances if c.eligible]
+    pending = [c for c in chances if not c.eligible and c.may_become_eligible]
+    lines = []
+    for joined in range(len(pending) + 1):
+        count = len(eligible) + joined
+        size = count if ruleset.playoff_league_size == "eligible_players" else len(chances)
+        try:
+            lines.append(min(playoff_qualifier_count(size, ruleset=ruleset), count))
+        except RuleError:
+            lines.append(None)
+    ranked = sorted([*eligible, *pending], key=lambda c: -c.points)
+    by_player = {c.player: c for c in ranked}
+
+    for standing in race.standings:
+        found = (standing.status, standing.clinch_line, standing.points_to_clinch)
+        plain = plain_standing(by_player[standing.player], ranked, lines, pending)
+        assert (standing.player, found) == (standing.player, plain)

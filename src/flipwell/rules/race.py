@@ -42,6 +42,7 @@ changes the inputs, and the race is then computed again.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import itertools
 import math
@@ -302,8 +303,53 @@ def race_of(
         playoff_qualifier_count(len(eligible) + len(pending), ruleset=ruleset)  # raises
         raise RuleError("no playoff line")  # pragma: no cover (the count above raised)
     ranked = sorted([*eligible, *pending], key=lambda c: -c.points)
-    standings = tuple(_standing(c, ranked, lines, pending) for c in ranked)
+    field = _Field.of(eligible, pending)
+    standings = tuple(_standing(c, field, lines) for c in ranked)
     return PlayoffRace(qualifiers=known[0], meets_left=meets_left, standings=standings)
+
+
+@dataclass(frozen=True)
+class _Field:
+    """The eligible (*sure*) and the pending (*maybe*) players' points and best possible
+    totals, each sorted once: a player's rivals are these lists without him, so the race
+    costs a pass over the field per player, not a sort (48 players: a third of a standings
+    page's render before)."""
+
+    sure_best: list[Fraction]  # best first
+    maybe_best: list[Fraction]  # best first
+    sure_points: list[Fraction]  # lowest first
+    maybe_points: list[Fraction]  # lowest first
+
+    @classmethod
+    def of(cls, eligible: Sequence[RaceChance], pending: Sequence[RaceChance]) -> _Field:
+        return cls(
+            sure_best=sorted((c.points + c.still_to_earn for c in eligible), reverse=True),
+            maybe_best=sorted((c.points + c.still_to_earn for c in pending), reverse=True),
+            sure_points=sorted(c.points for c in eligible),
+            maybe_points=sorted(c.points for c in pending),
+        )
+
+    def rivals_best(self, him: RaceChance) -> tuple[list[Fraction], list[Fraction]]:
+        """The sure and the maybe rivals' best totals, best first: the field's without his."""
+        own = him.points + him.still_to_earn
+        if him.eligible:
+            return _without(self.sure_best, own), self.maybe_best
+        return self.sure_best, _without(self.maybe_best, own)
+
+    def rivals_above(self, him: RaceChance) -> tuple[int, int]:
+        """How many sure and maybe rivals have more points now than his best possible."""
+        best = him.points + him.still_to_earn
+        sure = len(self.sure_points) - bisect.bisect_right(self.sure_points, best)
+        maybe = len(self.maybe_points) - bisect.bisect_right(self.maybe_points, best)
+        himself = int(him.points > best)  # never, while what he may still earn is not negative
+        return (sure - himself, maybe) if him.eligible else (sure, maybe - himself)
+
+
+def _without(values: list[Fraction], value: Fraction) -> list[Fraction]:
+    """`values` with one occurrence of `value` left out (equal values are interchangeable)."""
+    rest = list(values)
+    rest.remove(value)
+    return rest
 
 
 def _qth(first: Sequence[Fraction], second: Sequence[Fraction], q: int) -> Fraction | None:
@@ -332,33 +378,24 @@ def _checked(contenders: Sequence[PlayoffCandidate]) -> list[tuple[PlayoffCandid
     return field
 
 
-def _standing(
-    him: RaceChance,
-    ranked: Sequence[RaceChance],
-    lines: Sequence[int | None],
-    pending: Sequence[RaceChance],
-) -> RaceStanding:
+def _standing(him: RaceChance, field: _Field, lines: Sequence[int | None]) -> RaceStanding:
     """His standing over every field the season can end with (`race_of`): `lines[j]` is q
-    when j of the `pending` players become eligible."""
+    when j of the pending players become eligible."""
     points, best = him.points, him.points + him.still_to_earn
     # He joins the field himself if he is pending: the fields he is eligible in.
     joins = 0 if him.eligible else 1
-    sure = [c for c in ranked if c.eligible and c.player != him.player]
-    maybe = [c for c in pending if c.player != him.player]
-    sure_best = sorted((c.points + c.still_to_earn for c in sure), reverse=True)
-    maybe_best = sorted((c.points + c.still_to_earn for c in maybe), reverse=True)
-    above = sum(1 for c in sure if c.points > best)
-    maybe_above = sum(1 for c in maybe if c.points > best)
+    sure_best, maybe_best = field.rivals_best(him)
+    above, maybe_above = field.rivals_above(him)
     certain, eliminated = True, True
     most_joined: dict[int, int] = {}  # q -> the most pending rivals joining with that q
-    for joined in range(len(maybe) + 1):
+    for joined in range(len(maybe_best) + 1):
         q = lines[joins + joined]
         if q is None:
             certain = False
             continue
         most_joined[q] = joined
         # The fewest rivals above him when `joined` pending players play (the weakest first).
-        if above + max(0, joined - (len(maybe) - maybe_above)) < q:
+        if above + max(0, joined - (len(maybe_best) - maybe_above)) < q:
             eliminated = False
     # The rivals' best totals when the strongest pending players join: for one q, the more
     # join, the higher its line, so each q needs only its largest field.
