@@ -13,7 +13,7 @@ from django.test import Client, RequestFactory
 
 from flipwell.league import models as m
 from flipwell.league.selectors import revisions
-from flipwell.serving import http_cache, pages, warming
+from flipwell.serving import http_cache, pages
 from tests.league import league_night as night_
 from tests.waiting import inside, until
 
@@ -312,19 +312,6 @@ def test_a_page_another_worker_claimed_is_waited_for_not_rendered(shared_pages):
     sharer.join()
 
     assert (renders, answer.content) == ([], b"rendered elsewhere")
-
-
-def test_a_render_ahead_does_not_wait_for_a_page_another_worker_claimed(shared_pages):
-    # flipwell.serving.warming: each worker's hub renders its viewers' pages ahead; the one
-    # that claims a page renders it, the others' hubs go on to send their events.
-    _claimed_by_another_worker()
-    request = RequestFactory().get("/leagues/x/meets/1/")
-    request.META[warming.WARMING_KEY] = True
-    renders: list[str] = []
-
-    answer = http_cache._answer(request, 'W/"tag2"', _counted(renders), (), {})
-
-    assert (answer.status_code, renders, pages.remembered_page('W/"tag2"')) == (204, [], None)
 
 
 def test_a_claim_released_with_nothing_shared_is_rendered_here(shared_pages):

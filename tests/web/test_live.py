@@ -224,53 +224,6 @@ def test_the_hub_ends_the_streams_of_a_league_that_is_gone(hub):
     assert made.count == 0
 
 
-def test_the_hub_renders_the_watched_pages_before_it_sends_the_event():
-    """flipwell.serving.warming: the viewers an event sends find their pages rendered."""
-    warmed: list[tuple[set[int], int, bytes]] = []
-    revisions = Revisions(league1=10, league2=20)
-
-    def warm(earlier, now):
-        warmed.append((set(earlier), now, _pending(watching)))
-
-    made = live.Hub(revisions, poll_seconds=0.02, heartbeat_seconds=60, warm=warm)
-    try:
-        clients = [stream(made, 1, 10), stream(made, 2, 20)]
-        watching = clients[0].dup()  # its own timeout: none
-        assert until(lambda: revisions.reads >= 2)
-
-        revisions.now[1] = 11
-
-        assert events_of(read_until(clients[0], b"\n\n")) == [sent(11)]
-        assert warmed == [({10}, 11, b"")]  # rendered before any stream was told
-        assert events_of(read_until(clients[1], b"\n\n", seconds=0.2)) == []
-    finally:
-        made.stop()
-
-
-def test_a_warming_that_fails_is_logged_and_the_event_goes_out(caplog):
-    def warm(_earlier, _now):
-        raise RuntimeError("the database went away")
-
-    revisions = Revisions(league1=10)
-    made = live.Hub(revisions, poll_seconds=0.02, heartbeat_seconds=60, warm=warm)
-    try:
-        client = stream(made, 1, 10)
-        revisions.now[1] = 11
-
-        assert events_of(read_until(client, b"\n\n")) == [sent(11)]
-        assert "could not be rendered ahead" in caplog.text
-    finally:
-        made.stop()
-
-
-def _pending(sock: socket.socket) -> bytes:
-    """What `sock` has received and not yet read, without waiting."""
-    try:
-        return sock.recv(4096, socket.MSG_DONTWAIT | socket.MSG_PEEK)
-    except (BlockingIOError, TimeoutError):  # nothing there
-        return b""
-
-
 # --- a hub told of each change (live events through Redis) -----------------------------------
 
 

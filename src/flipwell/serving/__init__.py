@@ -6,9 +6,6 @@ Words:
   variant, the site and the path) is the one the client holds; an anonymous page is served
   again from memory without running its view.
 - *page memo*, *shared pages*, *render claim* (`pages`): where those pages are kept.
-- *watched page*, *warming* (`warming`): after a league's change, the pages its viewers
-  watched are rendered before its live event goes out, so the viewers it sends are served
-  kept pages.
 - *live stream* (`live`): a league's revision pushed to its TV, board and score sheets
   (Server-Sent Events), by one hub thread per process; *live events* (`live_events`): each
   league's new revision told to every process of every app server through Redis.
@@ -47,21 +44,6 @@ ends.
 |                             | page being       |                 | ends and no     |             |
 |                             | rendered in this |                 | thread waits    |             |
 |                             | process          |                 |                 |             |
-+-----------------------------+------------------+-----------------+-----------------+-------------+
-| warming._views              | how often each   | the league      | least recently  | warming     |
-|                             | anonymous page   | revision it was | used past       | .warm (the  |
-|                             | was asked for at | asked for at    | REVISIONS_KEPT; | live hub)   |
-|                             | a revision, in   |                 | forget          |             |
-|                             | this process     |                 |                 |             |
-+-----------------------------+------------------+-----------------+-----------------+-------------+
-| warming._standings_views    | the same, by the | the revision's  | least recently  | warming     |
-|                             | revision's       | standings part  | used past       | .warm       |
-|                             | standings part   |                 | REVISIONS_KEPT; |             |
-|                             |                  |                 | forget          |             |
-+-----------------------------+------------------+-----------------+-----------------+-------------+
-| warming._handler            | Django's handler | none (once per  | never           | warming     |
-|                             | for renders      | process)        |                 | .warm       |
-|                             | ahead            |                 |                 |             |
 +-----------------------------+------------------+-----------------+-----------------+-------------+
 | live._hubs                  | this process's   | process id (a   | never           | live.hub    |
 |                             | hub of live      | fork makes its  |                 | (hand_off,  |

@@ -62,7 +62,7 @@ from django.utils.http import parse_etags
 from flipwell.league.derived import caches
 from flipwell.league.derived.caches import build
 from flipwell.league.selectors import revisions
-from flipwell.serving import pages, warming
+from flipwell.serving import pages
 
 View = Callable[..., HttpResponseBase]
 LOOKUPS: dict[str, Callable[[Any], int | None]] = {
@@ -102,8 +102,6 @@ def conditional_on_revision(argument: str) -> Callable[[View], View]:
             revision = _revision(lookup, argument, kwargs.get(argument))
             if revision is None:
                 return view(request, *args, **kwargs)  # its own 404
-            if variant(request) == ANONYMOUS:
-                warming.saw(revision, request)  # a 304 too: its viewer watches the page
             return _answer(request, entity_tag(request, revision), view, args, kwargs)
 
         return wrapper
@@ -174,8 +172,6 @@ def _answer(
             page = pages.remembered_page(tag) or pages.shared_page(tag)
             claimed = page is None and pages.claim_render(tag)
             if page is None and not claimed:
-                if warming.ahead(request):  # the hub does not wait: that worker renders it
-                    return HttpResponse(status=204)
                 page = pages.rendered_elsewhere(tag)  # another worker renders it: wait
             if page is None:
                 try:

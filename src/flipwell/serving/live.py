@@ -25,17 +25,15 @@ Words:
   asks again after ``retry:`` (`SHORT_RETRY_MS`), which is polling by another name.
 - *hub*: one thread per server process, holding every stream that process handed off. It
   reads the revisions of the leagues it has streams for, with one query, every
-  `POLL_SECONDS` (however many viewers: 500 streams cost one query, not 500), and writes an
-  event to each stream of a league whose revision changed. With Redis, it is told of each
-  change at once instead, by any app server, and reads only every `SAFETY_POLL_SECONDS`
-  (`flipwell.serving.live_events`). Before it writes a league's event, it renders the pages
-  that league's viewers watched at their revision, at the new one
-  (`flipwell.serving.warming`): the viewers the event sends are served kept pages. It
-  repeats the current revision to every stream every `HEARTBEAT_SECONDS` (so a client knows
-  its stream still works, and proxies keep it open), notices a client that left (its socket
-  reads as closed), drops one that does not take its bytes, and ends each stream after about
-  `LIFETIME_SECONDS` (spread, so the reconnections are too): the client reconnects with its
-  ``Last-Event-ID``, maybe to another worker.
+  `POLL_SECONDS` (however many viewers: 500 streams cost one query, not 500), writes an event
+  to each stream of a league whose revision changed (with Redis, it is told of each change
+  at once instead, by any app server, and reads only every `SAFETY_POLL_SECONDS`:
+  `flipwell.serving.live_events`), repeats the current revision to every
+  stream every `HEARTBEAT_SECONDS` (so a client knows its stream still works, and proxies
+  keep it open), notices a client that left (its socket reads as closed), drops one that
+  does not take its bytes, and ends each stream after about `LIFETIME_SECONDS` (spread, so
+  the reconnections are too): the client reconnects with its ``Last-Event-ID``, maybe to
+  another worker.
 
 Why this serving model: production is gunicorn with threaded (gthread) workers, which answer
 pages well (bench_http); a stream held by a request thread would take one of its few threads
@@ -93,9 +91,6 @@ MAX_STREAMS = env_int("FLIPWELL_LIVE_STREAMS", 2000, minimum=0)
 CONTENT_TYPE = "text/event-stream"
 
 RevisionsOf = Callable[[Iterable[int]], dict[int, int]]
-Warm = Callable[[Iterable[int], int], object]
-"""Renders at a league's revision the pages watched at its earlier revisions
-(`flipwell.serving.warming`)."""
 
 
 @dataclass(frozen=True)
@@ -153,10 +148,8 @@ class Hub:
         poll_seconds: float = POLL_SECONDS,
         heartbeat_seconds: float = HEARTBEAT_SECONDS,
         lifetime_seconds: float = LIFETIME_SECONDS,
-        warm: Warm | None = None,
     ) -> None:
         self._revisions_of = revisions_of
-        self._warm = warm
         self._poll = poll_seconds
         self._heartbeat = heartbeat_seconds
         self._lifetime = lifetime_seconds
@@ -318,24 +311,12 @@ class Hub:
                 self._send_revision(league_id, revision)
 
     def _send_revision(self, league_id: int, revision: int) -> None:
-        """Send `revision` to each stream of the league that has another one, once the pages
-        its viewers watched at the revisions they had are rendered at this one."""
-        behind = [s for s in self._streams.get(league_id, ()) if s.revision != revision]
-        if not behind:
-            return
-        self._warm_pages({stream.revision for stream in behind}, revision)
+        """Send `revision` to each stream of the league that has another one."""
         payload = event(revision)
-        for stream in behind:
-            stream.revision = revision
-            self._send(stream, payload)
-
-    def _warm_pages(self, earlier: set[int], revision: int) -> None:
-        if self._warm is None:
-            return
-        try:
-            self._warm(earlier, revision)
-        except Exception:  # the event goes out anyway: its viewers render the pages
-            logger.warning("live pages could not be rendered ahead", exc_info=True)
+        for stream in list(self._streams.get(league_id, ())):
+            if stream.revision != revision:
+                stream.revision = revision
+                self._send(stream, payload)
 
     def _beat(self, now: float) -> None:
         for streams in list(self._streams.values()):
@@ -379,16 +360,16 @@ def hub() -> Hub:
     """This process's hub, made on first use (in the server's worker, after the fork): told of
     every change through Redis when the installation has it (`flipwell.serving.live_events`),
     reading the revisions only every `SAFETY_POLL_SECONDS` then; else polling them."""
-    from flipwell.serving import live_events, warming
+    from flipwell.serving import live_events
 
     with _hub_lock:
         made = _hubs.get(os.getpid())
         if made is None:
             if live_events.configured():
-                made = Hub(_read_revisions, poll_seconds=SAFETY_POLL_SECONDS, warm=warming.warm)
+                made = Hub(_read_revisions, poll_seconds=SAFETY_POLL_SECONDS)
                 live_events.listen(made)
             else:
-                made = Hub(_read_revisions, warm=warming.warm)
+                made = Hub(_read_revisions)
             _hubs[os.getpid()] = made
         return made
 
