@@ -1,5 +1,6 @@
 """gunicorn's worker for `flipwell serve`: its threaded worker (gthread), whose own refusals
-are answered in the API's error shape.
+are answered in the API's error shape, and whose main thread never waits for a client to
+close its connection.
 
 Words: a *refusal of gunicorn's own* is an answer gunicorn writes itself, before flipwell
 sees the request: a request it cannot read (400: a control byte in a header, a bad request
@@ -15,15 +16,33 @@ reaches Django whatever the limits, and the limits are what keep a worker's memo
 
 The worker lets gunicorn write its page to a stand-in for the client's socket
 (`_Captured`), reads the status from it, and sends the JSON answer to the client instead;
-gunicorn's logging of the refusal is unchanged. Django is not loaded in gunicorn's master,
-which loads this class: this module imports nothing of flipwell's Django apps.
+gunicorn's logging of the refusal is unchanged.
+
+*Lingering close*: after an answer that ends its connection (every ``Connection: close``:
+a viewer's fetch, a phone's write), gthread closes the connection as RFC 9112 §9.6 asks: it
+half-closes (FIN), then reads until the client closes too, so that bytes the client sent
+after the request never make the kernel reset the connection over the answer's last bytes.
+gthread does that read blocking, for up to 2 s, on the worker's main thread, the one that
+accepts connections and hands them to the threads: every such answer made the worker's next
+connections wait for the last client's close (about 1 ms each on a loaded machine, 2.5% of
+the main threads' time in `bench/bench_nights.py` at 3 leagues, and up to 2 s behind a
+client that keeps its end open). This worker half-closes the same way and reads what is
+there without waiting; a client that has not closed yet waits on the worker's poller
+(`Lingering`), closed when it does or after `LINGER_SECONDS`, as gthread's own limit.
+
+Django is not loaded in gunicorn's master, which loads this class: this module imports
+nothing of flipwell's Django apps.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import selectors
 import socket
+import time
+from collections import deque
 from typing import Any
 
 from gunicorn import util  # type: ignore[import-untyped]
@@ -89,8 +108,93 @@ class _Captured:
         return getattr(self._client, name)
 
 
+LINGER_SECONDS = 2.0
+"""How long a half-closed connection waits for its client's close: gthread's own limit."""
+DRAIN_READS = 16
+"""The most reads of one readable lingering socket at a time (64 KiB each)."""
+
+
+def drained(sock: socket.socket) -> bool:
+    """Read, without waiting, what the client has sent; whether it has closed (or failed)."""
+    try:
+        for _ in range(DRAIN_READS):
+            if not sock.recv(65536):
+                return True
+    except BlockingIOError:
+        return False
+    except OSError:  # reset, or not a connected socket any more
+        return True
+    return False
+
+
+class Lingering:
+    """Connections whose answer is sent and whose client has not closed yet, on the worker's
+    poller: each is closed when its client closes, or `seconds` after it was half-closed."""
+
+    def __init__(self, poller: selectors.BaseSelector, seconds: float = LINGER_SECONDS) -> None:
+        self._poller = poller
+        self._seconds = seconds
+        self._waiting: deque[tuple[float, socket.socket]] = deque()  # by deadline
+
+    def __len__(self) -> int:
+        return sum(1 for _deadline, sock in self._waiting if sock.fileno() != -1)
+
+    def close(self, sock: socket.socket) -> None:
+        """Half-close `sock` (the answer is whole) and close it once its client has."""
+        try:
+            sock.shutdown(socket.SHUT_WR)
+            sock.setblocking(False)
+            done = drained(sock)
+        except OSError:
+            done = True
+        if done:
+            util.close(sock)
+            return
+        self._poller.register(sock, selectors.EVENT_READ, self._readable)
+        self._waiting.append((time.monotonic() + self._seconds, sock))
+
+    def expire(self, *, now: float | None = None, force: bool = False) -> None:
+        """Close the connections whose time is up (every one when `force`)."""
+        now = time.monotonic() if now is None else now
+        while self._waiting and (force or self._waiting[0][0] <= now):
+            _deadline, sock = self._waiting.popleft()
+            self._end(sock)
+
+    def _readable(self, sock: socket.socket) -> None:
+        if drained(sock):
+            self._end(sock)
+
+    def _end(self, sock: socket.socket) -> None:
+        if sock.fileno() == -1:
+            return  # its client closed before its time was up
+        with contextlib.suppress(KeyError, ValueError, OSError):
+            self._poller.unregister(sock)
+        util.close(sock)
+
+
 class JsonErrorsWorker(ThreadWorker):  # type: ignore[misc]
-    """gthread, with its own refusals in the error shape (see the module's words)."""
+    """gthread, with its own refusals in the error shape and a lingering close that does not
+    wait (see the module's words)."""
+
+    _lingering: Lingering | None = None
+
+    def finish_request(self, conn: Any, fs: Any) -> None:
+        """On the main thread: a connection that ends lingers on the poller; anything else
+        (kept alive, deferred, failed) as gthread does."""
+        if fs.cancelled() or fs.exception() is not None or fs.result():
+            super().finish_request(conn, fs)
+            return
+        self.nr_conns -= 1
+        if self._lingering is None:
+            self._lingering = Lingering(self.poller)
+        self._lingering.close(conn.sock)
+
+    def murder_keepalived(self, force: bool = False) -> None:
+        """After each turn of the main loop (and at the end, `force`): close the kept-alive
+        connections whose time is up, as gthread does, and the lingering ones."""
+        super().murder_keepalived(force)
+        if self._lingering is not None:
+            self._lingering.expire(force=force)
 
     def handle_error(self, req: Any, client: socket.socket, addr: Any, exc: BaseException) -> None:
         captured = _Captured(client)
