@@ -3,6 +3,7 @@
 import io
 import json
 import logging.config
+import os
 import re
 
 import pytest
@@ -56,6 +57,23 @@ def test_request_id_is_made_when_the_proxy_sent_none(client):
 @pytest.mark.parametrize("header", ["x\nforged log line", "a" * 129, "", "ü"])
 def test_request_id_that_could_forge_a_log_line_is_replaced(header):
     assert re.fullmatch(r"[0-9a-f]{32}", incoming_or_new(header))
+
+
+def test_request_ids_made_are_all_different():
+    assert len({incoming_or_new(None) for _ in range(10_000)}) == 10_000
+
+
+def test_a_forked_worker_makes_other_request_ids_than_its_parent():
+    """gunicorn forks its workers from one master: each draws its own ids."""
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # the worker: its next id to the parent, and out
+        os.write(write, incoming_or_new(None).encode())
+        os._exit(0)
+    os.close(write)
+    os.waitpid(child, 0)
+    with os.fdopen(read) as pipe:
+        assert pipe.read() != incoming_or_new(None)
 
 
 # --- logs ---

@@ -2,14 +2,19 @@
 
 A request keeps the ``X-Request-ID`` its proxy sent when that is a plain token (letters,
 digits, ``-_.:``, at most `MAX_LENGTH` characters: nothing that could forge a log line);
-otherwise it gets a new random one. The id is ``request.id``, every log record's
-``request_id`` (`flipwell.logs`), and the answer's ``X-Request-ID`` header.
+otherwise it gets a new random one, 128 bits as 32 hexadecimal digits, from the process's own
+generator (reseeded in each forked worker): ``uuid4`` reads the system's random device on
+every request, a system call that lets go of the interpreter lock and waits to take it back
+behind the worker's other threads (4% of the workers' busy samples in
+``bench/bench_nights.py``); a name for log lines needs to be unique, not secret. The id is
+``request.id``, every log record's ``request_id`` (`flipwell.logs`), and the answer's
+``X-Request-ID`` header.
 """
 
 from __future__ import annotations
 
+import random
 import re
-import uuid
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
@@ -25,7 +30,7 @@ def incoming_or_new(header: str | None) -> str:
     """The proxy's request id when it is a plain token, else a new random one."""
     if header and _TOKEN.fullmatch(header):
         return header
-    return uuid.uuid4().hex
+    return f"{random.getrandbits(128):032x}"
 
 
 class RequestIdMiddleware:
