@@ -1,6 +1,7 @@
 """A machine's history and reliability as the public machine page says them (R7.3-u)."""
 
 import pytest
+from django.urls import reverse
 
 from flipwell.league import services
 from tests import factories as f
@@ -61,3 +62,14 @@ def test_machine_reliability_says_days_out_of_service_in_a_sentence_r7_3_u(clien
 
     assert "In service every day since the season's first meet." in page
     assert "Days out of service" not in page
+
+
+def test_the_meet_board_links_each_game_to_its_machines_page(client, one_group_night):
+    """The board builds each link from the machines page's URL (reversed once per board, not
+    per game): it must stay the machine page's own URL."""
+    league = one_group_night.season.league
+    machine = one_group_night.game.machine
+    board = client.get(f"/leagues/{league.slug}/meets/{one_group_night.meet.pk}/").text
+
+    assert f'href="{reverse("web:machine", args=[league.slug, machine.pk])}"' in board
+    assert client.get(reverse("web:machine", args=[league.slug, machine.pk])).status_code == 200
