@@ -67,9 +67,11 @@ def test_a_forked_worker_makes_other_request_ids_than_its_parent():
     """gunicorn forks its workers from one master: each draws its own ids."""
     read, write = os.pipe()
     child = os.fork()
-    if child == 0:  # the worker: its next id to the parent, and out
-        os.write(write, incoming_or_new(None).encode())
-        os._exit(0)
+    if child == 0:  # the worker: its next id to the parent, and out whatever happens
+        try:
+            os.write(write, incoming_or_new(None).encode())
+        finally:
+            os._exit(0)
     os.close(write)
     os.waitpid(child, 0)
     with os.fdopen(read) as pipe:
