@@ -64,7 +64,7 @@ def test_machine_reliability_says_days_out_of_service_in_a_sentence_r7_3_u(clien
     assert "Days out of service" not in page
 
 
-def test_the_meet_board_links_each_game_to_its_machines_page(client, one_group_night):
+def test_the_meet_board_links_each_game_to_its_machine_page(client, one_group_night):
     """The board builds each link from the machines page's URL (reversed once per board, not
     per game): it must stay the machine page's own URL."""
     league = one_group_night.season.league
