@@ -250,14 +250,18 @@ def _json(raw: bytes) -> dict[str, Any]:
 # --- live streams opened by hand --------------------------------------------------------------
 
 
-def open_stream(base: str, slug: str, last_event_id: str = "") -> tuple[socket.socket, bytes]:
-    """A stream opened by hand: its socket and its head (up to its first event, if any)."""
+def open_stream(
+    base: str, slug: str, last_event_id: str = "", query: str = ""
+) -> tuple[socket.socket, bytes]:
+    """A stream opened by hand (``?query``, such as ``board=12``): its socket and its head (up
+    to its first event, if any)."""
     host = base.removeprefix("http://")
     address, port = host.split(":")
     sock = socket.create_connection((address, int(port)), timeout=10)
     extra = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id else ""
     sock.sendall(
-        f"GET /live/{slug}/events/ HTTP/1.1\r\nHost: {host}\r\n{extra}"
+        f"GET /live/{slug}/events/{'?' + query if query else ''} HTTP/1.1\r\n"
+        f"Host: {host}\r\n{extra}"
         "Accept: text/event-stream\r\n\r\n".encode()
     )
     wanted = 1 if last_event_id else 2  # the retry block, then the event

@@ -1,10 +1,13 @@
 """The live streams under the real server (gunicorn, two workers of several threads): handed
-off to each worker's hub, they hold no thread, and a score entered reaches every one of them."""
+off to each worker's hub, they hold no thread, and a score entered reaches every one of them;
+a meet board's stream is sent the board's parts that changed (flipwell.serving.live_parts),
+rendered by the hub's thread."""
 
 from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 import pytest
 
@@ -65,3 +68,65 @@ def test_streams_hold_no_thread_and_hear_a_score_at_once(
     assert last_id(head) == ""  # it has the latest already: nothing to replay
     for sock, _head in [*opened, (again, b"")]:
         sock.close()
+
+
+def _sheet(game: dict[str, Any], key: str) -> dict[str, Any]:
+    return {
+        "entered_by": game["players"][0],
+        "scores": [
+            {"player": p, "machine_score": 1000 * n} for n, p in enumerate(game["players"], 1)
+        ],
+        "idempotency_key": key,
+    }
+
+
+def _parts(sock: Any) -> dict[str, Any]:
+    """The parts of the stream's next event."""
+    news = read_until(sock, lambda got: b"\n\n" in got, seconds=5)
+    data = json.loads(news.split(b"data: ", 1)[1].split(b"\n", 1)[0])
+    assert "parts" in data, data
+    parts: dict[str, Any] = data["parts"]
+    return parts
+
+
+def test_a_boards_stream_is_sent_every_part_then_the_card_that_changed(
+    new_database: NewDatabase, new_server: NewServer
+):
+    database = new_database()
+    night = database.run("night", "8")
+    server = new_server(database)
+    query = f"board={night['meet']}"
+    opened = [open_stream(server.url, night["league"], query=query) for _ in range(6)]
+    game, token = night["games"][0], night["token"]
+    try:
+        entered = server.post(f"/api/v1/games/{game['id']}/scores", _sheet(game, "p-1"), token)
+        assert entered.status == 201, entered.body
+        first = [_parts(sock) for sock, _head in opened]
+        confirmed = server.post(
+            f"/api/v1/submissions/{entered.body['submission']['id']}/confirm",
+            {"confirmed_by": game["players"][1]},
+            token,
+        )
+        assert confirmed.status == 200, confirmed.body
+        second = [_parts(sock) for sock, _head in opened]
+    finally:
+        for sock, _head in opened:
+            sock.close()
+
+    everything = first[0]["html"]
+    assert first == [{"revision": first[0]["revision"], "base": None, "html": everything}] * 6
+    assert next(iter(everything)) == "board-machines"
+    cards = [html for key, html in everything.items() if key.startswith("board-group-")]
+    assert len(cards) == 2  # eight players: two groups
+    assert sum("entered, waiting for confirmation" in card for card in cards) == 1
+    changed = second[0]["html"]
+    assert (
+        second
+        == [{"revision": second[0]["revision"], "base": first[0]["revision"], "html": changed}] * 6
+    )
+    # The group's card, whole, and the machines line: its machine is free again.
+    (card_id,) = [key for key in changed if key.startswith("board-group-")]
+    assert set(changed) == {"board-machines", card_id}
+    assert "waiting for confirmation" not in changed[card_id]
+    assert 'class="num winner"' in changed[card_id]
+    assert everything[card_id] != changed[card_id]

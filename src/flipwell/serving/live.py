@@ -67,6 +67,7 @@ from typing import Any
 
 from flipwell.env import env_int
 from flipwell.league.revisions import standings_part
+from flipwell.serving import live_parts
 
 logger = logging.getLogger("flipwell.serving.live")
 
@@ -95,10 +96,12 @@ RevisionsOf = Callable[[Iterable[int]], dict[int, int]]
 
 @dataclass(frozen=True)
 class Opened:
-    """A stream the view answered: its league and the revision the head sent or found."""
+    """A stream the view answered: its league, the revision the head sent or found, and the
+    page it shows when its events are to carry its parts (`flipwell.serving.live_parts`)."""
 
     league_id: int
     revision: int
+    watch: live_parts.Watch | None = None
 
 
 def event(revision: int) -> bytes:
@@ -129,13 +132,16 @@ def known_revision(last_event_id: str | None, page_revision: str | None) -> int 
 
 @dataclass(eq=False)
 class Stream:
-    """One handed-off stream: its socket, league, the revision it last sent, and when."""
+    """One handed-off stream: its socket, league, the revision it last sent, and when; with a
+    `watch`, the revision of the parts its client has (`base`, see `live_parts`)."""
 
     sock: socket.socket
     league_id: int
     revision: int
     ends_at: float
     last_sent: float = field(default_factory=time.monotonic)
+    watch: live_parts.Watch | None = None
+    base: int | None = None
 
 
 class Hub:
@@ -168,6 +174,7 @@ class Hub:
         self._notices: list[tuple[int | None, int | None]] = []  # heard, not yet sent
         self._heard: dict[int, int] = {}  # league id -> the last revision heard (hub thread)
         self._check: set[int] = set()  # leagues whose revision to read now (hub thread)
+        self._parts = live_parts.Memo()  # the pages' parts rendered (hub thread)
 
     @property
     def count(self) -> int:
@@ -181,7 +188,8 @@ class Hub:
         """Take over the stream on `sock` (its head already sent); from any thread."""
         sock.setblocking(False)
         spread = self._lifetime * random.uniform(0.8, 1.2)
-        stream = Stream(sock, opened.league_id, opened.revision, time.monotonic() + spread)
+        ends_at = time.monotonic() + spread
+        stream = Stream(sock, opened.league_id, opened.revision, ends_at, watch=opened.watch)
         with self._lock:
             self._incoming.append(stream)
             self._count += 1
@@ -311,12 +319,34 @@ class Hub:
                 self._send_revision(league_id, revision)
 
     def _send_revision(self, league_id: int, revision: int) -> None:
-        """Send `revision` to each stream of the league that has another one."""
-        payload = event(revision)
+        """Send `revision` to each stream of the league that has another one: with the changes
+        of its page's parts when it watches one, else the revision alone."""
+        payloads: dict[tuple[str, int | None], tuple[bytes, int | None]] = {}
         for stream in list(self._streams.get(league_id, ())):
-            if stream.revision != revision:
-                stream.revision = revision
-                self._send(stream, payload)
+            if stream.revision == revision:
+                continue
+            stream.revision = revision
+            if stream.watch is None:
+                self._send(stream, event(revision))
+                continue
+            key = (stream.watch.key, stream.base)
+            if key not in payloads:
+                payloads[key] = self._with_parts(stream.watch, stream.base, revision)
+            payload, stream.base = payloads[key]
+            self._send(stream, payload)
+
+    def _with_parts(
+        self, watch: live_parts.Watch, base: int | None, revision: int
+    ) -> tuple[bytes, int | None]:
+        """The event of `revision` for a client whose page is at `base`, and its base after it:
+        the parts' revision, or None when the event carries no parts (the client fetches)."""
+        parts = self._parts.now(watch, revision)
+        if parts is not None:
+            had = self._parts.at(watch.key, base)
+            payload = live_parts.event(revision, standings_part(revision), parts, had)
+            if payload is not None:
+                return payload, parts.revision
+        return event(revision), None
 
     def _beat(self, now: float) -> None:
         for streams in list(self._streams.values()):
