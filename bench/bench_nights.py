@@ -114,6 +114,8 @@ class Round:
     delays: list[float | None]
     streams: int
     reconnections: int
+    parts: tuple[int, int]
+    """Events whose board parts the viewers took, and those they did not (then fetched)."""
     clients_rss_mb: list[float]
     clients_cpu: float
     usage: Usage
@@ -251,6 +253,10 @@ def _play(server: ProductionServer, leagues: list[nights_client.League], redis_u
         delays=[d for outcome in outcomes for d in outcome.delays],
         streams=sum(outcome.streams for outcome in outcomes),
         reconnections=sum(outcome.reconnections for outcome in outcomes),
+        parts=(
+            sum(outcome.parts_taken for outcome in outcomes),
+            sum(outcome.parts_refused for outcome in outcomes),
+        ),
         clients_rss_mb=[outcome.peak_rss_mb for outcome in outcomes],
         clients_cpu=sum(outcome.cpu_seconds for outcome in outcomes),
         usage=usage,
@@ -388,6 +394,11 @@ def _report(night: Round) -> None:
         f"{len(night.delays)} (confirmation, stream) pairs: p50 "
         f"{percentile(heard, 0.5) * 1e3:.0f} ms, p99 {_delivery_p99(night.delays) * 1e3:.0f} ms, "
         f"missed {len(night.delays) - len(heard)}"
+    )
+    print(
+        f"  board parts in the events: taken {night.parts[0]} times, not taken "
+        f"{night.parts[1]} (the board fetched instead); board fetches: "
+        f"{len(night.timings['meet board'].latencies_ms)}"
     )
     _report_usage(night)
     _report_goals(night)

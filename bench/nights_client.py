@@ -11,14 +11,19 @@ Words:
   (R7.3-m). In the second group, after game 1 is confirmed, its first player asks to correct
   the second player's score (R3-b) and the other players agree, one answer each (R3-c, R3-d).
 - *viewer*: a browser with the meet board open (and the standings beside it): its live
-  stream (``/live/<slug>/events/``) and, on each new revision the stream brings, after a
-  random part of `SPREAD_SECONDS` (as live.js waits; the revisions heard meanwhile fetched
-  once), one fetch of the board's fragment, and one of the standings when the event's
+  stream (``/live/<slug>/events/?board=<meet>``, as the board's live.js opens it) and, on
+  each new revision the stream brings, the board's parts the event carries, taken as live.js
+  takes them (`Seen.take`: every part, or the changes from the parts it has) with no fetch;
+  after a random part of `SPREAD_SECONDS` (as live.js waits; the revisions heard meanwhile
+  fetched once), one fetch of the board's fragment when an event's parts were not taken (an
+  event without parts, or changes from other parts than the board has: the stream is then
+  opened again at once, as live.js does), and one of the standings when the event's
   standings part changed (a score confirmed; not a sheet entered or a machine chosen), each
   as htmx asks (``HX-Request``) with the ETag it was last given in ``If-None-Match`` and
-  accepting gzip, as a browser would. A stream that ends (the server ends each after a few
-  minutes) is opened again after its ``retry:`` with its ``Last-Event-ID``, as EventSource
-  does.
+  accepting gzip, as a browser would. A board's groups stay the same all night, so every
+  part of it always fits the board (live.js checks the ids; the viewer need not). A stream
+  that ends (the server ends each after a few minutes) is opened again after its ``retry:``
+  with its ``Last-Event-ID``, as EventSource does.
 - *score-to-screen delay*: from the moment a confirmation is sent to the moment a stream of
   its league reads a revision other than the one it had then (bench_sse's measure), for
   every (confirmation, stream) pair; a stream that hears nothing within `DELIVERY_WAIT`
@@ -85,12 +90,33 @@ class Seen:
     change: asyncio.Event = field(default_factory=asyncio.Event)
     standings: int | None = None
     standings_changed: bool = False
+    base: int | None = None
+    """The revision of the board's parts taken from the stream; None: the board's own."""
+    stale: bool = False
+    """A revision whose parts were not taken: the board is to be fetched."""
+    taken: int = 0
+    refused: int = 0
 
-    def changed(self, standings: int) -> None:
+    def take(self, parts: dict[str, Any] | None) -> bool:
+        """Whether the board takes an event's `parts` (live.js's `take`)."""
+        if parts is None:
+            return False
+        if parts["base"] is not None and parts["base"] != self.base:
+            self.refused += 1
+            return False
+        self.base = int(parts["revision"])
+        self.taken += 1
+        return True
+
+    def changed(self, standings: int, taken: bool, every: bool) -> None:
         """A new revision with the standings part `standings` (live.js's `changed`)."""
         if self.standings is None or standings != self.standings:
             self.standings_changed = True
         self.standings = standings
+        if not taken:
+            self.stale = True
+        elif every:
+            self.stale = False
         self.change.set()
 
 
@@ -123,6 +149,8 @@ class Outcome:
     delays: list[float | None] = field(default_factory=list)
     streams: int = 0
     reconnections: int = 0
+    parts_taken: int = 0
+    parts_refused: int = 0
     cpu_seconds: float = 0.0
     peak_rss_mb: float = 0.0
 
@@ -171,6 +199,8 @@ class Night:
         for task in viewers:
             task.cancel()
         self.outcome.delays = self._delays(end)
+        self.outcome.parts_taken = sum(seen.taken for seen in changes)
+        self.outcome.parts_refused = sum(seen.refused for seen in changes)
         return self.outcome
 
     # --- the viewers ------------------------------------------------------------------------
@@ -200,7 +230,8 @@ class Night:
         opened: asyncio.Event,
     ) -> None:
         """One viewer's stream, opened again whenever it ends, until the night is over."""
-        slug = self.plan.leagues[index].slug
+        league = self.plan.leagues[index]
+        path = f"/live/{league.slug}/events/?board={league.meet}"
         timings = self.outcome.timings[STREAM_KIND]
         while not self.over:
             headers = {"Accept": "text/event-stream"}
@@ -215,8 +246,11 @@ class Night:
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
             self.writers.add(writer)
+            reopen = False
             try:
-                await self._listen(slug, reader, writer, headers, started, heard, seen, opened)
+                reopen = await self._listen(
+                    path, reader, writer, headers, started, heard, seen, opened
+                )
             except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
                 pass
             finally:
@@ -225,11 +259,12 @@ class Night:
             opened.set()
             if not self.over:
                 self.outcome.reconnections += 1
-                await asyncio.sleep(RETRY_SECONDS)
+                if not reopen:
+                    await asyncio.sleep(RETRY_SECONDS)
 
     async def _listen(
         self,
-        slug: str,
+        path: str,
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
         headers: dict[str, str],
@@ -237,8 +272,10 @@ class Night:
         heard: list[tuple[float, int]],
         seen: Seen,
         opened: asyncio.Event,
-    ) -> None:
-        writer.write(self._head("GET", f"/live/{slug}/events/", headers, b""))
+    ) -> bool:
+        """Read the stream until it ends (False) or its parts were not taken (True: live.js
+        opens it again at once)."""
+        writer.write(self._head("GET", path, headers, b""))
         await writer.drain()
         status = (await reader.readline()).decode("latin-1")
         head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").lower()
@@ -246,24 +283,31 @@ class Night:
         ok = code == 200 and "content-type: text/event-stream" in head
         reply = Reply(code if ok or code != 200 else 0, {}, None)
         ms = (time.perf_counter() - started) * 1e3
-        self.outcome.timings[STREAM_KIND].add(reply, ms, f"stream of {slug}", OK_READS)
+        self.outcome.timings[STREAM_KIND].add(reply, ms, path, OK_READS)
         if not ok:
-            return
+            return False
         self.outcome.streams += 1
         opened.set()
         while line := await reader.readline():
             if line.startswith(b"data: "):
                 data = json.loads(line[6:])
                 revision, standings = int(data["revision"]), int(data["standings"])
+                parts = data.get("parts")
+                refused = False
                 if heard and heard[-1][1] != revision:
-                    seen.changed(standings)
+                    taken = seen.take(parts)
+                    seen.changed(standings, taken, taken and parts["base"] is None)
+                    refused = parts is not None and not taken
                 elif seen.standings is None:
                     seen.standings = standings
                 heard.append((time.monotonic(), revision))
+                if refused:
+                    return True
+        return False
 
     async def _viewer(self, league: League, seen: Seen) -> None:
-        """On each new revision, the board's fragment, and the standings when their part
-        changed, with their ETags, as htmx asks for them (live.js)."""
+        """After new revisions, the board's fragment when their parts were not taken, and the
+        standings when their part changed, with their ETags, as htmx asks for them (live.js)."""
         board = f"/leagues/{league.slug}/meets/{league.meet}/"
         standings = f"/leagues/{league.slug}/seasons/{league.season}/"
         fragment = {"HX-Request": "true", "Accept-Encoding": BROWSER_ENCODINGS}
@@ -272,7 +316,11 @@ class Night:
             await seen.change.wait()
             await asyncio.sleep(random.uniform(0, SPREAD_SECONDS))
             seen.change.clear()
-            pages = [self._page("meet board", board, fragment, tags)]
+            pages = []
+            if seen.stale:
+                seen.stale = False
+                seen.base = None  # the board fetched has no parts from the stream
+                pages.append(self._page("meet board", board, fragment, tags))
             if seen.standings_changed:
                 seen.standings_changed = False
                 pages.append(self._page("standings", standings, fragment, tags))

@@ -199,13 +199,13 @@ class Board:
 
 
 @pytest.fixture
-def night(db):
+def open_board(db):
     built = night_.build_night(players=8, machines=8)
     return Board(built.league, night_.start(built))
 
 
-def test_the_parts_are_the_boards_own_html_each_part_by_its_id(client, night):
-    league, meet = night.league, night.meet
+def test_the_parts_are_the_boards_own_html_each_part_by_its_id(client, open_board):
+    league, meet = open_board.league, open_board.meet
     fragment = client.get(f"/leagues/{league.slug}/meets/{meet.pk}/", HTTP_HX_REQUEST="true")
     parts = board_parts.board_parts(league.slug, meet.pk)
 
@@ -221,36 +221,38 @@ def test_the_parts_are_the_boards_own_html_each_part_by_its_id(client, night):
     assert board.count("data-live-part") == len(parts.html)
 
 
-def test_a_board_that_is_not_live_or_not_the_leagues_has_no_parts(night):
+def test_a_board_that_is_not_live_or_not_the_leagues_has_no_parts(open_board):
     other = f.LeagueFactory()
-    assert board_parts.board_parts(other.slug, night.meet.pk) is None
-    assert board_parts.board_parts(night.league.slug, 10**9) is None
-    night.meet.status = "closed"
-    night.meet.save(update_fields=["status"])
-    assert board_parts.board_parts(night.league.slug, night.meet.pk) is None
+    assert board_parts.board_parts(other.slug, open_board.meet.pk) is None
+    assert board_parts.board_parts(open_board.league.slug, 10**9) is None
+    open_board.meet.status = "closed"
+    open_board.meet.save(update_fields=["status"])
+    assert board_parts.board_parts(open_board.league.slug, open_board.meet.pk) is None
 
 
-def test_parts_rendered_while_a_write_came_in_are_not_given(night, monkeypatch):
+def test_parts_rendered_while_a_write_came_in_are_not_given(open_board, monkeypatch):
     """The revision read after the render differs: which revision the parts show is unknown."""
     real = revision_reads.of_leagues
 
     def written_meanwhile(league_ids):
-        league_changed(night.league.pk)
+        league_changed(open_board.league.pk)
         return real(league_ids)
 
     monkeypatch.setattr(revision_reads, "of_leagues", written_meanwhile)
-    assert board_parts.board_parts(night.league.slug, night.meet.pk) is None
+    assert board_parts.board_parts(open_board.league.slug, open_board.meet.pk) is None
 
 
 # --- the stream's view ---------------------------------------------------------------------------
 
 
-def test_a_stream_of_the_board_watches_its_parts_and_a_bad_board_is_refused(client, night):
-    url = f"/live/{night.league.slug}/events/"
-    answered = client.get(f"{url}?board={night.meet.pk}", **{live.CAN_HAND_OFF_KEY: True})
+def test_a_stream_of_the_board_watches_its_parts_and_a_bad_board_is_refused(client, open_board):
+    url = f"/live/{open_board.league.slug}/events/"
+    answered = client.get(f"{url}?board={open_board.meet.pk}", **{live.CAN_HAND_OFF_KEY: True})
     opened = answered.wsgi_request.META[live.STREAM_KEY]
-    assert opened.watch.key == f"board:{night.meet.pk}"
-    assert opened.watch.render() == board_parts.board_parts(night.league.slug, night.meet.pk)
+    assert opened.watch.key == f"board:{open_board.meet.pk}"
+    assert opened.watch.render() == board_parts.board_parts(
+        open_board.league.slug, open_board.meet.pk
+    )
 
     plain = client.get(url, **{live.CAN_HAND_OFF_KEY: True})
     assert plain.wsgi_request.META[live.STREAM_KEY].watch is None

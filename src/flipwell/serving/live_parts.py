@@ -115,7 +115,8 @@ class Memo:
 
     def at(self, page: str, revision: int | None) -> Parts | None:
         """The parts of `page` this hub sent as of `revision`; None when it has them not."""
-        return None if revision is None else self._pages.get(page, {}).get(revision)
+        kept = self._pages.get(page)
+        return None if revision is None or kept is None else kept.get(revision)
 
     def _render(self, watch: Watch) -> Parts | None:
         try:

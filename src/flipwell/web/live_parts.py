@@ -43,7 +43,9 @@ def board_parts(slug: str, meet_id: int) -> Parts | None:
         page = meet_pages.meet_page(league, meet_id)
         if page.meet.status != "open":
             return None
-        html = {MACHINES_PART: render_to_string("public/_board_machines.html", {"page": page})}
+        html: dict[str, str] = {
+            MACHINES_PART: render_to_string("public/_board_machines.html", {"page": page})
+        }
         machines_url = reverse("web:machines", args=[league.slug])
         for group in page.groups:
             context = {"league": league, "group": group, "machines_url": machines_url}

@@ -57,10 +57,12 @@
     document.dispatchEvent(new CustomEvent("flipwell:live"));
   }
 
-  function changed(part, taken) {
+  /* taken: the event's parts were taken (every part: the board is whole again, so a fetch
+   * an earlier revision asked for is not needed); false: the page's parts are fetched. */
+  function changed(part, taken, every) {
     if (standings === null || part !== standings) { standingsChanged = true; }
     standings = part;
-    if (!taken) { stale = true; }
+    if (!taken) { stale = true; } else if (every) { stale = false; }
     if (pending === null) { pending = window.setTimeout(refresh, Math.random() * SPREAD_MS); }
   }
 
@@ -95,7 +97,7 @@
     if (fresh !== revision) {
       revision = fresh;
       var taken = data.parts ? take(data.parts) : false;
-      changed(String(data.standings), taken);
+      changed(String(data.standings), taken, taken && data.parts.base === null);
       if (data.parts && !taken) { reopen(); }  /* its next event carries every part */
     } else if (standings === null) {
       standings = String(data.standings);  /* the page's own revision: nothing to fetch */

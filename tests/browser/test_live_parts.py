@@ -1,0 +1,168 @@
+"""live.js takes a meet board's parts from its stream's events (flipwell.serving.live_parts):
+each part sent replaces the board's element of its id, whole, and the board is not fetched;
+parts it cannot place (the board is at another base, or its parts are not the event's) are
+not taken at all: the board is fetched and the stream reopened, so its next event carries
+every part.
+
+The script runs in Debian's chromium on a page of its own, as in test_live_spread: the stream
+is a stand-in EventSource the test speaks through, htmx a stand-in that counts the fetches,
+and the page's clock the browser's fake one.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page
+
+import flipwell
+
+LIVE_JS = Path(flipwell.__file__).parent / "web/static/flipwell/live.js"
+SPREAD_MS = int(re.search(r"var SPREAD_MS = (\d+);", LIVE_JS.read_text())[1])
+CLOCK_START = datetime.datetime(2026, 1, 6, 19, 0, tzinfo=datetime.UTC)
+MACHINES = '<div id="board-machines" data-live-part>{}</div>'
+CARD = '<section id="board-group-{}" data-live-part class="card group">{}</section>'
+PAGE = (
+    '<div id="board" data-live-refresh data-live-events="/live/x/events/" '
+    'data-live-revision="1" data-live-board="12">'
+    + MACHINES.format("Machine A: group 1")
+    + '<div class="groups">'
+    + CARD.format(1, "being played")
+    + CARD.format(2, "being played")
+    + "</div></div>"
+)
+STAND_INS = """
+window.fetches = 0;
+window.opened = [];
+window.htmx = { trigger: function () { window.fetches += 1; } };
+window.EventSource = function (url) {
+  window.stream = this;
+  window.opened.push(url);
+  this.readyState = 1;
+  this.listeners = {};
+  this.addEventListener = function (name, listener) { this.listeners[name] = listener; };
+  this.close = function () { this.readyState = 2; };
+};
+Math.random = function () { return 0.5; };
+"""
+
+
+def live_board(browser: Browser) -> Page:
+    page = browser.new_page()
+    page.clock.install(time=CLOCK_START)
+    page.clock.pause_at(CLOCK_START + datetime.timedelta(hours=1))
+    page.set_content(PAGE)
+    page.evaluate(STAND_INS)
+    page.add_script_tag(content=LIVE_JS.read_text())
+    return page
+
+
+def hear(page: Page, revision: int, parts: dict[str, Any] | None) -> None:
+    data: dict[str, Any] = {"revision": revision, "standings": 0}
+    if parts is not None:
+        data["parts"] = parts
+    page.evaluate(
+        "([id, data]) => window.stream.listeners.message({lastEventId: id, data: data})",
+        [str(revision), json.dumps(data)],
+    )
+    page.clock.run_for(SPREAD_MS)
+
+
+def every_part(revision: int, first: str, second: str) -> dict[str, Any]:
+    return {
+        "revision": revision,
+        "base": None,
+        "html": {
+            "board-machines": MACHINES.format("Machine A: group 1"),
+            "board-group-1": CARD.format(1, first),
+            "board-group-2": CARD.format(2, second),
+        },
+    }
+
+
+def card(page: Page, group: int) -> str:
+    return page.inner_text(f"#board-group-{group}")
+
+
+def test_the_stream_of_a_board_names_its_meet(browser):
+    page = live_board(browser)
+    assert page.evaluate("window.opened") == ["/live/x/events/?revision=1&board=12"]
+    page.close()
+
+
+def test_every_part_then_the_parts_that_changed_replace_the_boards_own_and_nothing_is_fetched(
+    browser,
+):
+    page = live_board(browser)
+    page.evaluate("document.getElementById('board-group-2').dataset.mark = 'kept'")
+
+    hear(page, 2, every_part(50, "entered, waiting for confirmation", "being played"))
+    assert card(page, 1) == "entered, waiting for confirmation"
+    assert page.get_attribute("#board", "data-live-parts") == "50"
+
+    hear(page, 3, {"revision": 51, "base": 50, "html": {"board-group-1": CARD.format(1, "4,000")}})
+    assert card(page, 1) == "4,000"
+    assert card(page, 2) == "being played"
+    assert page.get_attribute("#board", "data-live-parts") == "51"
+    assert page.evaluate("document.getElementById('board-group-2').dataset.mark") is None
+    assert page.evaluate("document.querySelectorAll('[data-live-part]').length") == 3
+    assert page.evaluate("window.fetches") == 0
+    assert page.evaluate("window.opened.length") == 1
+    page.close()
+
+
+def test_an_event_at_another_base_is_not_taken_the_board_is_fetched_and_the_stream_reopened(
+    browser,
+):
+    page = live_board(browser)
+
+    hear(page, 2, {"revision": 51, "base": 50, "html": {"board-group-1": CARD.format(1, "X")}})
+
+    assert card(page, 1) == "being played"
+    assert page.evaluate("window.fetches") == 1
+    assert page.evaluate("window.opened") == [
+        "/live/x/events/?revision=1&board=12",
+        "/live/x/events/?revision=2&board=12",
+    ]
+    page.close()
+
+
+def test_every_part_of_another_board_is_not_taken(browser):
+    """A group drawn since the page was made: the event's parts are not the board's."""
+    page = live_board(browser)
+    drawn = every_part(50, "X", "Y")
+    drawn["html"]["board-group-3"] = CARD.format(3, "Z")
+
+    hear(page, 2, drawn)
+
+    assert card(page, 1) == "being played"
+    assert page.evaluate("document.getElementById('board-group-3')") is None
+    assert page.evaluate("window.fetches") == 1
+    assert page.evaluate("window.opened.length") == 2
+    page.close()
+
+
+def test_an_event_without_parts_has_the_board_fetched_as_before(browser):
+    page = live_board(browser)
+    hear(page, 2, None)
+    assert page.evaluate("window.fetches") == 1
+    assert page.evaluate("window.opened.length") == 1
+    page.close()
+
+
+def test_every_part_taken_spares_the_fetch_an_earlier_revision_asked_for(browser):
+    """An event without parts (the hub could not render them), then one with every part before
+    the page's refresh: the board is whole, nothing is fetched."""
+    page = live_board(browser)
+    page.evaluate(
+        "window.stream.listeners.message({lastEventId: '2', data: JSON.stringify("
+        "{revision: 2, standings: 0})})"
+    )
+    hear(page, 3, every_part(50, "X", "Y"))
+    assert card(page, 2) == "Y"
+    assert page.evaluate("window.fetches") == 0
+    page.close()
