@@ -115,7 +115,7 @@ class Round:
     streams: int
     reconnections: int
     parts: tuple[int, int]
-    """Events whose board parts the viewers took, and those they did not (then fetched)."""
+    """Entries of pages' parts the viewers took, and those they did not (then fetched)."""
     clients_rss_mb: list[float]
     clients_cpu: float
     usage: Usage
@@ -396,9 +396,10 @@ def _report(night: Round) -> None:
         f"missed {len(night.delays) - len(heard)}"
     )
     print(
-        f"  board parts in the events: taken {night.parts[0]} times, not taken "
-        f"{night.parts[1]} (the board fetched instead); board fetches: "
-        f"{len(night.timings['meet board'].latencies_ms)}"
+        f"  pages' parts in the events: taken {night.parts[0]} times, not taken "
+        f"{night.parts[1]} (the page fetched instead); fetches: board "
+        f"{len(night.timings['meet board'].latencies_ms)}, standings "
+        f"{len(night.timings['standings'].latencies_ms)}"
     )
     _report_usage(night)
     _report_goals(night)

@@ -11,19 +11,19 @@ Words:
   (R7.3-m). In the second group, after game 1 is confirmed, its first player asks to correct
   the second player's score (R3-b) and the other players agree, one answer each (R3-c, R3-d).
 - *viewer*: a browser with the meet board open (and the standings beside it): its live
-  stream (``/live/<slug>/events/?board=<meet>``, as the board's live.js opens it) and, on
-  each new revision the stream brings, the board's parts the event carries, taken as live.js
-  takes them (`Seen.take`: every part, or the changes from the parts it has) with no fetch;
-  after a random part of `SPREAD_SECONDS` (as live.js waits; the revisions heard meanwhile
-  fetched once), one fetch of the board's fragment when an event's parts were not taken (an
-  event without parts, or changes from other parts than the board has: the stream is then
-  opened again at once, as live.js does), and one of the standings when the event's
-  standings part changed (a score confirmed; not a sheet entered or a machine chosen), each
-  as htmx asks (``HX-Request``) with the ETag it was last given in ``If-None-Match`` and
-  accepting gzip, as a browser would. A board's groups stay the same all night, so every
-  part of it always fits the board (live.js checks the ids; the viewer need not). A stream
-  that ends (the server ends each after a few minutes) is opened again after its ``retry:``
-  with its ``Last-Event-ID``, as EventSource does.
+  stream, watching both pages (``/live/<slug>/events/?board=<meet>&standings=<season>``,
+  the queries each page's live.js adds), and on each new revision the stream brings, the
+  pages' parts the event carries, taken as live.js takes them (`Seen`: every part, or the
+  changes from the parts it has), with no fetch. After a random part of `SPREAD_SECONDS`
+  (as live.js waits; the revisions heard meanwhile fetched once), a page whose parts did not
+  come is fetched: the board, and the standings when the event's standings part changed
+  (a score confirmed; not a sheet entered or a machine chosen), each as htmx asks
+  (``HX-Request``) with the ETag it was last given in ``If-None-Match`` and accepting gzip,
+  as a browser would; parts that did not fit (changes from other parts than the page has)
+  have the stream opened again at once, as live.js does. A board's groups stay the same all
+  night, so every part of it always fits (live.js checks the ids; the viewer need not). A
+  stream that ends (the server ends each after a few minutes) is opened again after its
+  ``retry:`` with its ``Last-Event-ID``, as EventSource does.
 - *score-to-screen delay*: from the moment a confirmation is sent to the moment a stream of
   its league reads a revision other than the one it had then (bench_sse's measure), for
   every (confirmation, stream) pair; a stream that hears nothing within `DELIVERY_WAIT`
@@ -75,6 +75,9 @@ BROWSER_ENCODINGS = "gzip, deflate, br"
 SPREAD_SECONDS = 0.75
 """How long a viewer may wait after a new revision before it fetches: live.js's SPREAD_MS."""
 STREAM_KIND = "stream opened"
+EVENT_LIMIT = 4 * 1024 * 1024
+"""The longest event line a stream reads (asyncio's default, 64 KB, is less than the first
+event of a 48-player league's standings and board)."""
 KINDS = (*WRITE_KINDS, *PAGE_KINDS, STREAM_KIND)
 DELIVERY_WAIT = 5.0
 OPEN_AT_ONCE = 50
@@ -84,40 +87,57 @@ REQUEST_SECONDS = 60.0
 
 @dataclass(eq=False)
 class Seen:
-    """What one viewer's stream heard: a new revision (`change`), and whether the standings
-    part (``standings``: the last heard) changed since the viewer last fetched them."""
+    """What one viewer's stream heard: a new revision (`change`), whether the standings part
+    (``standings``: the last heard) changed since the viewer last fetched them, the revision
+    of each watched page's parts it took (`bases`), and the pages whose parts an event did
+    not bring (`stale`: fetched at the next refresh), as live.js keeps them."""
 
     change: asyncio.Event = field(default_factory=asyncio.Event)
     standings: int | None = None
     standings_changed: bool = False
-    base: int | None = None
-    """The revision of the board's parts taken from the stream; None: the board's own."""
-    stale: bool = False
-    """A revision whose parts were not taken: the board is to be fetched."""
+    bases: dict[str, int | None] = field(default_factory=dict)
+    stale: set[str] = field(default_factory=set)
     taken: int = 0
     refused: int = 0
 
-    def take(self, parts: dict[str, Any] | None) -> bool:
-        """Whether the board takes an event's `parts` (live.js's `take`)."""
-        if parts is None:
-            return False
-        if parts["base"] is not None and parts["base"] != self.base:
-            self.refused += 1
-            return False
-        self.base = int(parts["revision"])
-        self.taken += 1
-        return True
-
-    def changed(self, standings: int, taken: bool, every: bool) -> None:
-        """A new revision with the standings part `standings` (live.js's `changed`)."""
+    def heard(
+        self, standings: int, entries: list[dict[str, Any]], watches: tuple[str, ...]
+    ) -> bool:
+        """A new revision with the standings part `standings` and these parts (live.js's
+        `heardEvent` and `changed`); whether an entry was not taken (the stream is reopened)."""
+        taken: dict[str, bool] = {}  # watch -> every part taken
+        refused = False
+        for entry in entries:
+            if self._take(entry):
+                taken[entry["watch"]] = entry.get("base", 0) is None
+            else:
+                refused = True
+        for watch in watches:
+            if watch not in taken:
+                self.stale.add(watch)
+            elif taken[watch]:
+                self.stale.discard(watch)
         if self.standings is None or standings != self.standings:
             self.standings_changed = True
         self.standings = standings
-        if not taken:
-            self.stale = True
-        elif every:
-            self.stale = False
         self.change.set()
+        return refused
+
+    def _take(self, entry: dict[str, Any]) -> bool:
+        """Whether the page takes the entry (live.js's `take`; a board's groups stay the same
+        all night, so every part always fits it)."""
+        if entry.get("overtaken"):
+            return True  # the next event brings the parts
+        if entry["base"] is not None and entry["base"] != self.bases.get(entry["watch"]):
+            self.refused += 1
+            return False
+        self.bases[entry["watch"]] = int(entry["revision"])
+        self.taken += 1
+        return True
+
+    def fetched(self, watch: str) -> None:
+        """The page `watch` was fetched: it has none of the stream's parts."""
+        self.bases[watch] = None
 
 
 @dataclass(frozen=True)
@@ -127,6 +147,11 @@ class League:
     season: int
     meet: int
     groups: tuple[Group, ...]
+
+    @property
+    def watches(self) -> tuple[str, str]:
+        """The pages a viewer's stream watches: the board's and the standings' queries."""
+        return f"board={self.meet}", f"standings={self.season}"
 
 
 @dataclass(frozen=True)
@@ -231,7 +256,7 @@ class Night:
     ) -> None:
         """One viewer's stream, opened again whenever it ends, until the night is over."""
         league = self.plan.leagues[index]
-        path = f"/live/{league.slug}/events/?board={league.meet}"
+        path = f"/live/{league.slug}/events/?{'&'.join(league.watches)}"
         timings = self.outcome.timings[STREAM_KIND]
         while not self.over:
             headers = {"Accept": "text/event-stream"}
@@ -239,7 +264,9 @@ class Night:
                 headers["Last-Event-ID"] = str(heard[-1][1])
             started = time.perf_counter()
             try:
-                reader, writer = await asyncio.open_connection(self.plan.host, self.plan.port)
+                reader, writer = await asyncio.open_connection(
+                    self.plan.host, self.plan.port, limit=EVENT_LIMIT
+                )
             except OSError as error:
                 timings.add(Reply(0, {"error": str(error)}, None), 0.0, "stream", OK_READS)
                 opened.set()
@@ -249,7 +276,7 @@ class Night:
             reopen = False
             try:
                 reopen = await self._listen(
-                    path, reader, writer, headers, started, heard, seen, opened
+                    (path, league.watches), reader, writer, headers, started, heard, seen, opened
                 )
             except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
                 pass
@@ -264,7 +291,7 @@ class Night:
 
     async def _listen(
         self,
-        path: str,
+        stream: tuple[str, tuple[str, ...]],
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
         headers: dict[str, str],
@@ -275,6 +302,7 @@ class Night:
     ) -> bool:
         """Read the stream until it ends (False) or its parts were not taken (True: live.js
         opens it again at once)."""
+        path, watches = stream
         writer.write(self._head("GET", path, headers, b""))
         await writer.drain()
         status = (await reader.readline()).decode("latin-1")
@@ -292,12 +320,9 @@ class Night:
             if line.startswith(b"data: "):
                 data = json.loads(line[6:])
                 revision, standings = int(data["revision"]), int(data["standings"])
-                parts = data.get("parts")
                 refused = False
                 if heard and heard[-1][1] != revision:
-                    taken = seen.take(parts)
-                    seen.changed(standings, taken, taken and parts["base"] is None)
-                    refused = parts is not None and not taken
+                    refused = seen.heard(standings, data.get("parts", []), watches)
                 elif seen.standings is None:
                     seen.standings = standings
                 heard.append((time.monotonic(), revision))
@@ -306,25 +331,29 @@ class Night:
         return False
 
     async def _viewer(self, league: League, seen: Seen) -> None:
-        """After new revisions, the board's fragment when their parts were not taken, and the
-        standings when their part changed, with their ETags, as htmx asks for them (live.js)."""
-        board = f"/leagues/{league.slug}/meets/{league.meet}/"
-        standings = f"/leagues/{league.slug}/seasons/{league.season}/"
+        """After new revisions, the board's fragment when their parts did not come, and the
+        standings when their part changed and their parts did not come, with their ETags, as
+        htmx asks for them (live.js)."""
+        board, standings = league.watches
+        paths = {
+            board: ("meet board", f"/leagues/{league.slug}/meets/{league.meet}/"),
+            standings: ("standings", f"/leagues/{league.slug}/seasons/{league.season}/"),
+        }
         fragment = {"HX-Request": "true", "Accept-Encoding": BROWSER_ENCODINGS}
         tags: dict[str, str] = {}
         while True:
             await seen.change.wait()
             await asyncio.sleep(random.uniform(0, SPREAD_SECONDS))
             seen.change.clear()
-            pages = []
-            if seen.stale:
-                seen.stale = False
-                seen.base = None  # the board fetched has no parts from the stream
-                pages.append(self._page("meet board", board, fragment, tags))
-            if seen.standings_changed:
-                seen.standings_changed = False
-                pages.append(self._page("standings", standings, fragment, tags))
-            await asyncio.gather(*pages)
+            missed, seen.stale = seen.stale, set()
+            if not seen.standings_changed:
+                missed.discard(standings)
+            seen.standings_changed = False
+            for watch in missed:
+                seen.fetched(watch)
+            await asyncio.gather(
+                *(self._page(*paths[watch], fragment, tags) for watch in sorted(missed))
+            )
 
     async def _page(
         self, kind: str, path: str, headers: dict[str, str], tags: dict[str, str]

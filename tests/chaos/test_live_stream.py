@@ -80,53 +80,57 @@ def _sheet(game: dict[str, Any], key: str) -> dict[str, Any]:
     }
 
 
-def _parts(sock: Any) -> dict[str, Any]:
-    """The parts of the stream's next event."""
+def _entries(sock: Any) -> dict[str, dict[str, Any]]:
+    """The entries of the stream's next event, by their watch."""
     news = read_until(sock, lambda got: b"\n\n" in got, seconds=5)
     data = json.loads(news.split(b"data: ", 1)[1].split(b"\n", 1)[0])
-    assert "parts" in data, data
-    parts: dict[str, Any] = data["parts"]
-    return parts
+    return {entry.pop("watch"): entry for entry in data["parts"]}
 
 
-def test_a_boards_stream_is_sent_every_part_then_the_card_that_changed(
+def test_a_viewers_stream_is_sent_every_part_then_the_parts_that_changed(
     new_database: NewDatabase, new_server: NewServer
 ):
+    """A viewer of the board and the standings: the first event has every part of both, the
+    next the group's card and the machines line, and the standings again (a score confirmed)."""
     database = new_database()
     night = database.run("night", "8")
     server = new_server(database)
-    query = f"board={night['meet']}"
-    opened = [open_stream(server.url, night["league"], query=query) for _ in range(6)]
+    board, standings = f"board={night['meet']}", f"standings={night['season']}"
+    opened = [
+        open_stream(server.url, night["league"], query=f"{board}&{standings}") for _ in range(6)
+    ]
     game, token = night["games"][0], night["token"]
     try:
         entered = server.post(f"/api/v1/games/{game['id']}/scores", _sheet(game, "p-1"), token)
         assert entered.status == 201, entered.body
-        first = [_parts(sock) for sock, _head in opened]
+        first = [_entries(sock) for sock, _head in opened]
         confirmed = server.post(
             f"/api/v1/submissions/{entered.body['submission']['id']}/confirm",
             {"confirmed_by": game["players"][1]},
             token,
         )
         assert confirmed.status == 200, confirmed.body
-        second = [_parts(sock) for sock, _head in opened]
+        second = [_entries(sock) for sock, _head in opened]
     finally:
         for sock, _head in opened:
             sock.close()
 
-    everything = first[0]["html"]
-    assert first == [{"revision": first[0]["revision"], "base": None, "html": everything}] * 6
-    assert next(iter(everything)) == "board-machines"
-    cards = [html for key, html in everything.items() if key.startswith("board-group-")]
+    assert all(entries == first[0] for entries in first)  # one render for every stream
+    assert all(entries == second[0] for entries in second)
+    everything, table = first[0][board], first[0][standings]
+    assert everything["base"] is None
+    assert next(iter(everything["html"])) == "board-machines"
+    cards = [html for key, html in everything["html"].items() if key.startswith("board-group-")]
     assert len(cards) == 2  # eight players: two groups
     assert sum("entered, waiting for confirmation" in card for card in cards) == 1
-    changed = second[0]["html"]
-    assert (
-        second
-        == [{"revision": second[0]["revision"], "base": first[0]["revision"], "html": changed}] * 6
-    )
+    assert list(table["html"]) == ["standings-body"]
+
+    changed = second[0][board]
+    assert changed["base"] == everything["revision"]
     # The group's card, whole, and the machines line: its machine is free again.
-    (card_id,) = [key for key in changed if key.startswith("board-group-")]
-    assert set(changed) == {"board-machines", card_id}
-    assert "waiting for confirmation" not in changed[card_id]
-    assert 'class="num winner"' in changed[card_id]
-    assert everything[card_id] != changed[card_id]
+    (card_id,) = [key for key in changed["html"] if key.startswith("board-group-")]
+    assert set(changed["html"]) == {"board-machines", card_id}
+    assert "waiting for confirmation" not in changed["html"][card_id]
+    assert 'class="num winner"' in changed["html"][card_id]
+    assert second[0][standings]["base"] == table["revision"]
+    assert second[0][standings]["html"]["standings-body"] != table["html"]["standings-body"]

@@ -109,8 +109,8 @@ def test_the_tv_the_board_and_the_sheet_open_the_leagues_stream(client):
         assert f'data-live-revision="{night.league.revision}"' in page
         assert "flipwell/live.js" in page
         assert re.search(r'hx-trigger="every \d+s, flipwell:live"[^>]*data-live-refresh', page)
-    assert f'data-live-board="{meet.pk}"' in board  # its stream carries the board's parts
-    assert "data-live-board" not in tv
+    assert f'data-live-watch="board={meet.pk}"' in board  # its stream carries the board's parts
+    assert "data-live-watch" not in tv
     sheet = client.get(scoresheet_path(meet.groups.order_by("number").first())).text
     assert stream in sheet
     assert f'data-live-revision="{night.league.revision}"' in sheet

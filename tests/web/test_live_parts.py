@@ -1,24 +1,20 @@
-"""Live parts (flipwell.serving.live_parts, flipwell.web.live_parts): a meet board's stream
-carries the board's parts that changed, each whole, so the board fetches nothing; the parts
-are the board's own HTML, exact as of their revision, and a client whose page is not at the
-event's base is never sent a change it cannot place."""
+"""Live parts (flipwell.serving.live_parts): a stream that watches pages carries, per page,
+the parts that changed since those it sent, each whole, so the page fetches nothing; a client
+whose page is not at the entry's base is never sent a change it cannot place; each revision
+is rendered once per process, and once for every worker when they share a cache. The pages'
+own parts: test_live_parts_pages."""
 
 from __future__ import annotations
 
 import logging
 import socket
-from dataclasses import dataclass
+from collections import deque
 
 import pytest
+from django.core.cache import caches
 
-from flipwell.league import models as m
-from flipwell.league.revisions import standings_part
-from flipwell.league.selectors import revisions as revision_reads
-from flipwell.league.services._edge import league_changed
-from flipwell.serving import live, live_parts
-from flipwell.web import live_parts as board_parts
-from tests import factories as f
-from tests.league import league_night as night_
+from flipwell.league.revisions import STANDINGS_BITS, standings_part
+from flipwell.serving import live, live_events, live_parts
 from tests.web.live_streams import Revisions, events_of, read_until
 
 A = live_parts.Parts(10, {"machines": "<div id=machines>M</div>", "g1": "<section>1</section>"})
@@ -44,21 +40,32 @@ def test_parts_that_are_not_the_bases_are_not_sent_the_page_is_fetched():
     assert live_parts.changes(reordered, A) is None
 
 
+def test_an_entry_is_the_pages_changes_from_the_base_with_both_revisions():
+    assert live_parts.entry("board=7", B, A) == {
+        "watch": "board=7",
+        "revision": 11,
+        "base": 10,
+        "html": {"g1": "<section>1b</section>"},
+    }
+    assert live_parts.entry("board=7", B, None) == {
+        "watch": "board=7",
+        "revision": 11,
+        "base": None,
+        "html": B.html,
+    }
+    assert live_parts.entry("board=7", live_parts.Parts(12, {"x": ""}), A) is None
+
+
 def test_an_event_with_parts_is_one_line_of_data_with_the_revision_as_its_id():
-    payload = live_parts.event(99, standings_part(99), B, A)
-    assert payload is not None
+    entries = [live_parts.entry("board=7", B, A)]
+    payload = live_parts.event(99, entries)
     assert payload.count(b"\n") == 3  # id, data, and the blank line that ends the event
     assert events_of(payload) == [
         {
             "id": "99",
-            "data": {
-                "revision": 99,
-                "standings": standings_part(99),
-                "parts": {"revision": 11, "base": 10, "html": {"g1": "<section>1b</section>"}},
-            },
+            "data": {"revision": 99, "standings": standings_part(99), "parts": entries},
         }
     ]
-    assert live_parts.event(99, 0, live_parts.Parts(12, {"x": ""}), A) is None
 
 
 # --- the memo ----------------------------------------------------------------------------------
@@ -125,19 +132,22 @@ def hub():
     made.stop()
 
 
-def watched(hub: live.Hub, revision: int, page: Page) -> socket.socket:
+def watched(hub: live.Hub, revision: int, *pages: Page) -> socket.socket:
+    """A stream of league 1 watching `pages` (board=7, board=8...)."""
     mine, theirs = socket.socketpair()
-    watch = live_parts.Watch("board:7", page.render)
-    hub.add(mine, live.Opened(1, revision, watch))
+    watches = tuple(live_parts.Watch(f"board={7 + n}", p.render) for n, p in enumerate(pages))
+    hub.add(mine, live.Opened(1, revision, watches))
     return theirs
 
 
-def parts_of(client: socket.socket) -> object:
-    """The parts of the next event `client` reads (None: an event without parts)."""
+def parts_of(client: socket.socket) -> list[dict[str, object]]:
+    """The entries of the next event `client` reads, without their watch when it is board=7."""
     (got,) = events_of(read_until(client, b"\n\n"))
     data = got["data"]
     assert isinstance(data, dict)
-    return data.get("parts")
+    entries = data["parts"]
+    assert isinstance(entries, list)
+    return [{k: v for k, v in e.items() if (k, v) != ("watch", "board=7")} for e in entries]
 
 
 def test_a_watching_stream_is_sent_every_part_first_then_only_what_changed(hub):
@@ -146,11 +156,13 @@ def test_a_watching_stream_is_sent_every_part_first_then_only_what_changed(hub):
     client = watched(made, 1000, page)
 
     revisions.now[1] = 1001
-    assert parts_of(client) == {"revision": 10, "base": None, "html": A.html}
+    assert parts_of(client) == [{"revision": 10, "base": None, "html": A.html}]
 
     page.parts = [B]
     revisions.now[1] = 1002
-    assert parts_of(client) == {"revision": 11, "base": 10, "html": {"g1": "<section>1b</section>"}}
+    assert parts_of(client) == [
+        {"revision": 11, "base": 10, "html": {"g1": "<section>1b</section>"}}
+    ]
     assert page.renders == 2  # once per revision, however many streams
 
 
@@ -160,7 +172,7 @@ def test_streams_of_one_page_share_one_render_per_revision(hub):
     clients = [watched(made, 1000, page) for _ in range(20)]
     revisions.now[1] = 1001
     for client in clients:
-        assert parts_of(client) == {"revision": 10, "base": None, "html": A.html}
+        assert parts_of(client) == [{"revision": 10, "base": None, "html": A.html}]
     assert page.renders == 1
 
 
@@ -170,93 +182,142 @@ def test_a_new_set_of_parts_goes_without_parts_and_the_next_event_has_every_part
     page = Page(A)
     client = watched(made, 1000, page)
     revisions.now[1] = 1001
-    assert parts_of(client) is not None
+    assert len(parts_of(client)) == 1
 
     page.parts = [drawn]
     revisions.now[1] = 1002
-    assert parts_of(client) is None  # the client fetches the board
+    assert parts_of(client) == []  # no entry: the client fetches the board
 
     revisions.now[1] = 1003
-    assert parts_of(client) == {"revision": 12, "base": None, "html": drawn.html}
+    assert parts_of(client) == [{"revision": 12, "base": None, "html": drawn.html}]
 
 
-def test_a_board_with_no_parts_gets_the_revision_alone(hub):
+def test_a_page_with_no_parts_has_no_entry_and_a_stream_watching_none_gets_the_revision(hub):
     made, revisions = hub
     client = watched(made, 1000, Page(None))
+    plain = watched(made, 1000)
     revisions.now[1] = 1001
-    assert events_of(read_until(client, b"\n\n")) == [
+    assert parts_of(client) == []
+    assert events_of(read_until(plain, b"\n\n")) == [
         {"id": "1001", "data": {"revision": 1001, "standings": standings_part(1001)}}
     ]
 
 
-# --- the board's parts, rendered ---------------------------------------------------------------
+def test_each_page_a_stream_watches_has_its_own_entry_and_base(hub):
+    made, revisions = hub
+    board, other = Page(A), Page(A)
+    client = watched(made, 1000, board, other)
+    revisions.now[1] = 1001
+    first = parts_of(client)
+    assert first == [
+        {"revision": 10, "base": None, "html": A.html},
+        {"watch": "board=8", "revision": 10, "base": None, "html": A.html},
+    ]
+
+    other.parts = [B]
+    revisions.now[1] = 1002
+    assert parts_of(client) == [
+        {"revision": 10, "base": 10, "html": {}},
+        {"watch": "board=8", "revision": 11, "base": 10, "html": {"g1": "<section>1b</section>"}},
+    ]
 
 
-@dataclass
-class Board:
-    league: m.League
-    meet: m.Meet
+def test_a_standings_page_is_rendered_again_only_when_the_standings_part_changed():
+    same, changed = 5 << STANDINGS_BITS | 1, 6 << STANDINGS_BITS | 2
+    page = Page(live_parts.Parts(4 << STANDINGS_BITS | 1, {"standings": "T"}))
+    memo = live_parts.Memo()
+    watch = live_parts.Watch("standings=3", page.render, standings=True)
+    first = memo.now(watch, 4 << STANDINGS_BITS | 1)
+    assert memo.now(watch, same) is first  # a sheet entered: the same standings part
+    assert page.renders == 1
+    memo.now(watch, changed)
+    assert page.renders == 2
+
+
+def test_an_overtaken_render_is_an_entry_that_keeps_the_clients_base(hub):
+    made, revisions = hub
+    page = Page(A)
+    client = watched(made, 1000, page)
+    revisions.now[1] = 1001
+    assert parts_of(client) == [{"revision": 10, "base": None, "html": A.html}]
+
+    page.parts = [live_parts.OVERTAKEN]
+    revisions.now[1] = 1002
+    assert parts_of(client) == [{"overtaken": True}]  # (its watch, board=7, left out)
+
+    page.parts = [B]
+    revisions.now[1] = 1003
+    assert parts_of(client) == [
+        {"revision": 11, "base": 10, "html": {"g1": "<section>1b</section>"}}
+    ]
+
+
+# --- shared by every worker --------------------------------------------------------------------
 
 
 @pytest.fixture
-def open_board(db):
-    built = night_.build_night(players=8, machines=8)
-    return Board(built.league, night_.start(built))
+def shared_cache(settings):
+    settings.SHARED_PAGES = True
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "parts"}
+    }
+    caches["default"].clear()
+    yield caches["default"]
+    caches["default"].clear()
 
 
-def test_the_parts_are_the_boards_own_html_each_part_by_its_id(client, open_board):
-    league, meet = open_board.league, open_board.meet
-    fragment = client.get(f"/leagues/{league.slug}/meets/{meet.pk}/", HTTP_HX_REQUEST="true")
-    parts = board_parts.board_parts(league.slug, meet.pk)
-
-    assert parts is not None
-    league.refresh_from_db()
-    assert parts.revision == league.revision
-    groups = sorted(meet.groups.all(), key=lambda g: g.number)
-    assert list(parts.html) == ["board-machines"] + [f"board-group-{g.pk}" for g in groups]
-    board = fragment.content.decode()
-    for part_id, html in parts.html.items():
-        assert f'id="{part_id}" data-live-part' in html
-        assert html in board  # byte for byte
-    assert board.count("data-live-part") == len(parts.html)
+def test_parts_are_rendered_once_for_every_worker(shared_cache):
+    page = Page(A)
+    assert live_parts.shared("board=7:1:10:b", page.render, first=True) == A
+    assert live_parts.shared("board=7:1:10:b", page.render, first=True) == A  # another worker's hub
+    assert page.renders == 1
 
 
-def test_a_board_that_is_not_live_or_not_the_leagues_has_no_parts(open_board):
-    other = f.LeagueFactory()
-    assert board_parts.board_parts(other.slug, open_board.meet.pk) is None
-    assert board_parts.board_parts(open_board.league.slug, 10**9) is None
-    open_board.meet.status = "closed"
-    open_board.meet.save(update_fields=["status"])
-    assert board_parts.board_parts(open_board.league.slug, open_board.meet.pk) is None
+def test_a_worker_waits_for_the_parts_another_claimed_and_renders_none_itself(shared_cache):
+    page = Page(A)
+    shared_cache.add("rendering-parts:board=7:1:10:b", 1)
+    shared_cache.set("parts:board=7:1:10:b", B)  # the other worker's, shared meanwhile
+    assert live_parts.shared("board=7:1:10:b", page.render, first=True) == B
+    assert page.renders == 0
 
 
-def test_parts_rendered_while_a_write_came_in_are_not_given(open_board, monkeypatch):
-    """The revision read after the render differs: which revision the parts show is unknown."""
-    real = revision_reads.of_leagues
-
-    def written_meanwhile(league_ids):
-        league_changed(open_board.league.pk)
-        return real(league_ids)
-
-    monkeypatch.setattr(revision_reads, "of_leagues", written_meanwhile)
-    assert board_parts.board_parts(open_board.league.slug, open_board.meet.pk) is None
+def test_a_claim_released_with_nothing_shared_gives_no_parts(shared_cache, monkeypatch):
+    monkeypatch.setattr(live_parts, "WAIT_SECONDS", 0.05)
+    shared_cache.add("rendering-parts:board=7:1:10:b", 1, timeout=0.02)
+    assert live_parts.shared("board=7:1:10:b", Page(A).render, first=False) is None
 
 
-# --- the stream's view ---------------------------------------------------------------------------
+def test_an_overtaken_render_is_shared_too(shared_cache, monkeypatch):
+    monkeypatch.setattr(live_parts, "FOLLOWER_DELAY_SECONDS", 0)
+    assert live_parts.shared("t", Page(live_parts.OVERTAKEN).render, first=True) == "overtaken"
+    assert live_parts.shared("t", Page(A).render, first=False) == "overtaken"
 
 
-def test_a_stream_of_the_board_watches_its_parts_and_a_bad_board_is_refused(client, open_board):
-    url = f"/live/{open_board.league.slug}/events/"
-    answered = client.get(f"{url}?board={open_board.meet.pk}", **{live.CAN_HAND_OFF_KEY: True})
-    opened = answered.wsgi_request.META[live.STREAM_KEY]
-    assert opened.watch.key == f"board:{open_board.meet.pk}"
-    assert opened.watch.render() == board_parts.board_parts(
-        open_board.league.slug, open_board.meet.pk
-    )
+def test_the_writers_process_is_known_for_its_latest_writes(monkeypatch):
+    monkeypatch.setattr(live_parts, "_written", deque(maxlen=2))
+    live_parts.wrote(1, 10)
+    assert live_parts.written_here(1, 10)
+    assert not live_parts.written_here(1, 11)
+    assert not live_parts.written_here(2, 10)
+    live_parts.wrote(1, 11)
+    live_parts.wrote(1, 12)
+    assert not live_parts.written_here(1, 10)  # only the latest are kept
 
-    plain = client.get(url, **{live.CAN_HAND_OFF_KEY: True})
-    assert plain.wsgi_request.META[live.STREAM_KEY].watch is None
 
-    refused = client.get(f"{url}?board=twelve")
-    assert refused.status_code == 400
-    assert b"meet's id" in refused.content
+def test_publishing_a_revision_marks_it_written_here_even_when_redis_is_away(monkeypatch):
+    monkeypatch.setattr(live_parts, "_written", deque(maxlen=4))
+
+    def away():
+        raise ConnectionError("no Redis")
+
+    monkeypatch.setattr(live_events, "_client", away)
+    live_events.publish(league_id=3, revision=77)
+    assert live_parts.written_here(3, 77)
+
+
+def test_without_a_shared_cache_each_worker_renders(settings):
+    settings.SHARED_PAGES = False
+    page = Page(A)
+    live_parts.shared("board=7:1:10:b", page.render, first=True)
+    live_parts.shared("board=7:1:10:b", page.render, first=True)
+    assert page.renders == 2

@@ -97,11 +97,11 @@ RevisionsOf = Callable[[Iterable[int]], dict[int, int]]
 @dataclass(frozen=True)
 class Opened:
     """A stream the view answered: its league, the revision the head sent or found, and the
-    page it shows when its events are to carry its parts (`flipwell.serving.live_parts`)."""
+    pages whose parts its events carry (`flipwell.serving.live_parts`)."""
 
     league_id: int
     revision: int
-    watch: live_parts.Watch | None = None
+    watches: tuple[live_parts.Watch, ...] = ()
 
 
 def event(revision: int) -> bytes:
@@ -132,16 +132,17 @@ def known_revision(last_event_id: str | None, page_revision: str | None) -> int 
 
 @dataclass(eq=False)
 class Stream:
-    """One handed-off stream: its socket, league, the revision it last sent, and when; with a
-    `watch`, the revision of the parts its client has (`base`, see `live_parts`)."""
+    """One handed-off stream: its socket, league, the revision it last sent, and when; the
+    pages it watches, and the revision of each one's parts its client has (its `bases`, by
+    the watch's key: see `live_parts`)."""
 
     sock: socket.socket
     league_id: int
     revision: int
     ends_at: float
     last_sent: float = field(default_factory=time.monotonic)
-    watch: live_parts.Watch | None = None
-    base: int | None = None
+    watches: tuple[live_parts.Watch, ...] = ()
+    bases: tuple[int | None, ...] = ()
 
 
 class Hub:
@@ -189,7 +190,8 @@ class Hub:
         sock.setblocking(False)
         spread = self._lifetime * random.uniform(0.8, 1.2)
         ends_at = time.monotonic() + spread
-        stream = Stream(sock, opened.league_id, opened.revision, ends_at, watch=opened.watch)
+        stream = Stream(sock, opened.league_id, opened.revision, ends_at, watches=opened.watches)
+        stream.bases = (None,) * len(opened.watches)
         with self._lock:
             self._incoming.append(stream)
             self._count += 1
@@ -320,33 +322,42 @@ class Hub:
 
     def _send_revision(self, league_id: int, revision: int) -> None:
         """Send `revision` to each stream of the league that has another one: with the changes
-        of its page's parts when it watches one, else the revision alone."""
-        payloads: dict[tuple[str, int | None], tuple[bytes, int | None]] = {}
+        of the parts of the pages it watches, for each from its base (one payload for all the
+        streams at the same bases)."""
+        payloads: dict[tuple[object, ...], tuple[bytes, tuple[int | None, ...]]] = {}
         for stream in list(self._streams.get(league_id, ())):
             if stream.revision == revision:
                 continue
             stream.revision = revision
-            if stream.watch is None:
+            if not stream.watches:
                 self._send(stream, event(revision))
                 continue
-            key = (stream.watch.key, stream.base)
+            key = (*(w.key for w in stream.watches), *stream.bases)
             if key not in payloads:
-                payloads[key] = self._with_parts(stream.watch, stream.base, revision)
-            payload, stream.base = payloads[key]
+                payloads[key] = self._with_parts(stream.watches, stream.bases, revision)
+            payload, stream.bases = payloads[key]
             self._send(stream, payload)
 
     def _with_parts(
-        self, watch: live_parts.Watch, base: int | None, revision: int
-    ) -> tuple[bytes, int | None]:
-        """The event of `revision` for a client whose page is at `base`, and its base after it:
-        the parts' revision, or None when the event carries no parts (the client fetches)."""
-        parts = self._parts.now(watch, revision)
-        if parts is not None:
-            had = self._parts.at(watch.key, base)
-            payload = live_parts.event(revision, standings_part(revision), parts, had)
-            if payload is not None:
-                return payload, parts.revision
-        return event(revision), None
+        self, watches: tuple[live_parts.Watch, ...], bases: tuple[int | None, ...], revision: int
+    ) -> tuple[bytes, tuple[int | None, ...]]:
+        """The event of `revision` for a client whose pages are at `bases`, and its bases
+        after it: each page's parts' revision, or None when the event has no entry for it
+        (the client fetches that page)."""
+        entries: list[dict[str, object]] = []
+        after: list[int | None] = []
+        for watch, base in zip(watches, bases, strict=True):
+            parts = self._parts.now(watch, revision)
+            found = None
+            if parts is not None:
+                found = live_parts.entry(watch.key, parts, self._parts.at(watch.key, base))
+            if found is not None:
+                entries.append(found)
+            if isinstance(parts, live_parts.Parts) and found is not None:
+                after.append(parts.revision)
+            else:  # overtaken: the client's page stays as it is, at its base
+                after.append(base if parts == live_parts.OVERTAKEN else None)
+        return live_parts.event(revision, entries), tuple(after)
 
     def _beat(self, now: float) -> None:
         for streams in list(self._streams.values()):

@@ -40,6 +40,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 
+from flipwell.serving import live_parts
+
 if TYPE_CHECKING:
     import redis
 
@@ -99,6 +101,8 @@ def publish(sender: Any = None, *, league_id: int | None, revision: int | None, 
     """Tell every app server's hubs the league's new revision (the receiver of
     `flipwell.league.revisions.revised`)."""
     global _publish_failing
+    if league_id is not None and revision is not None:
+        live_parts.wrote(league_id, revision)  # this process's hub renders its pages first
     try:
         _client().publish(settings.LIVE_CHANNEL, message(league_id, revision))
     except Exception:  # Redis away: the hubs' safety poll finds the change

@@ -1,8 +1,9 @@
 """The live stream of a league's revision (``/live/<slug>/events/``): see `flipwell.serving.live`.
 
 Public like the pages it serves (the TV, the meet board, the score sheets): it says that
-something of the league changed, by its revision, and, to a meet board's stream
-(``?board=<meet id>``), the board's public parts that changed (`flipwell.web.live_parts`).
+something of the league changed, by its revision, and, to the stream of a meet board
+(``?board=<meet id>``) or of the standings (``?standings=<season id>``), the page's public
+parts that changed (`flipwell.web.live_parts`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from django.views.decorators.http import require_GET
 from flipwell.league.selectors import revisions
 from flipwell.serving import live
 from flipwell.web import live_parts
-from flipwell.web.ids import parse_id
 
 
 @require_GET
@@ -25,13 +25,10 @@ def events(request: HttpRequest, slug: str) -> HttpResponse:
     if found is None:
         raise Http404("No such league.")
     league_id, revision = found
-    board = request.GET.get("board")
-    meet_id = None if board is None else parse_id(board)
-    if board is not None and meet_id is None:
-        return HttpResponseBadRequest(
-            "The board to follow is a meet's id (?board=12), or no board at all.",
-            content_type="text/plain; charset=utf-8",
-        )
+    try:
+        watches = live_parts.watches(slug, request.GET)
+    except live_parts.WatchQueryError as bad:
+        return HttpResponseBadRequest(str(bad), content_type="text/plain; charset=utf-8")
     known = live.known_revision(request.headers.get("Last-Event-ID"), request.GET.get("revision"))
     streaming = bool(request.META.get(live.CAN_HAND_OFF_KEY))
     retry = live.LONG_RETRY_MS if streaming else live.SHORT_RETRY_MS
@@ -41,6 +38,5 @@ def events(request: HttpRequest, slug: str) -> HttpResponse:
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"  # a proxy passes each event on at once
     if streaming:
-        watch = None if meet_id is None else live_parts.watch(slug, meet_id)
-        request.META[live.STREAM_KEY] = live.Opened(league_id, revision, watch)
+        request.META[live.STREAM_KEY] = live.Opened(league_id, revision, watches)
     return response

@@ -21,11 +21,12 @@ from flipwell.league.selectors.public_pages import machines as machine_pages
 from flipwell.league.selectors.public_pages import meets as meet_pages
 from flipwell.league.selectors.public_pages import seasons as season_pages
 from flipwell.serving.http_cache import conditional_on_revision
-from flipwell.web.charts import bracket_diagram, points_chart, rating_chart, sparkline
+from flipwell.web.charts import bracket_diagram, rating_chart
 from flipwell.web.client_address import address_hash
 from flipwell.web.forms import ProblemReportForm
 from flipwell.web.htmx import asked_by_htmx
 from flipwell.web.ids import parse_id
+from flipwell.web.season_context import season_context
 from flipwell.web.views.public_forms import answer_public_form
 
 View = Callable[..., HttpResponse]
@@ -76,35 +77,7 @@ def season(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
 
 def _season(request: HttpRequest, slug: str, season_id: int | None) -> HttpResponse:
     league = season_pages.league_by_slug(slug)
-    page = season_pages.season_page(league, season_id)
-    context: dict[str, Any] = {"league": league, "page": page, "section": "standings"}
-    if page is not None:
-        lines = page.standings.lines
-        scale = max((max(line.points_after_meet, default=0) for line in lines), default=0)
-        context["rows"] = [
-            (
-                line,
-                sparkline(
-                    line.points_after_meet,
-                    scale=scale,
-                    label=f"{line.player.name}'s points after each meet",
-                ),
-            )
-            for line in lines
-        ]
-        chart_title = f"League points after each meet, {page.season.name}"
-        context["chart"] = points_chart(
-            page.chart_series, title=chart_title, meets=page.standings.meets_played
-        )
-        context["chart_narrow"] = points_chart(
-            page.chart_series,
-            title=chart_title,
-            meets=page.standings.meets_played,
-            narrow=True,
-        )
-        above = page.standings.above_line()
-        context["qualifiers"] = {line.player.id for line in above}
-        context["cut_after"] = above[-1].player.id if above else None
+    context = season_context(league, season_pages.season_page(league, season_id))
     return render(request, "public/season.html", context)
 
 

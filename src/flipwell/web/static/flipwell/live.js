@@ -1,6 +1,6 @@
 /* flipwell live pages: the league's revision pushed by the server (Server-Sent Events,
- * /live/<slug>/events/, flipwell.serving.live), so the TV, the meet board and the score
- * sheet refresh as soon as something changed instead of on their timer.
+ * /live/<slug>/events/, flipwell.serving.live), so the TV, the meet board, the standings and
+ * the score sheet change as soon as something changed instead of on their timer.
  * The page names its stream and the revision it was rendered at on an element:
  * [data-live-events] (the stream's URL) and [data-live-revision]. On a new revision, each
  * [data-live-refresh] element gets the htmx event "flipwell:live" (its hx-trigger lists it:
@@ -18,13 +18,15 @@
  * part of SPREAD_MS before it asks for its parts, and revisions that arrive meanwhile are
  * fetched by that one refresh: a hundred viewers' requests come over SPREAD_MS instead of at
  * once, and the server answers each without a queue (bench_nights' viewers do the same).
- * Parts: a meet board's stream (its [data-live-board] holder names the meet) gets, in each
- * event, the board's parts that changed since the parts it was last sent (the machines line,
- * a group's card: [data-live-part], each replaced whole by id; flipwell.serving.live_parts),
- * so the board fetches nothing. The holder's data-live-parts says which parts it has; an
- * event whose base is another (the board was fetched meanwhile), or whose full set of parts
- * is not the board's, is not taken: the board is fetched, and the stream reopened, so that
- * its next event carries every part.
+ * Parts (flipwell.serving.live_parts): an element of [data-live-watch] (the meet board:
+ * "board=<meet id>"; the standings: "standings=<season id>") asks its stream for its parts:
+ * each event carries, per watched element, the parts that changed since those it was last
+ * sent ([data-live-part] children, each replaced whole by id), so the element is not fetched.
+ * The element's data-live-parts says which parts it has; an entry whose base is another (the
+ * element was fetched meanwhile), or whose full set of parts is not the element's, is not
+ * taken: the element is fetched, and the stream reopened, so its next event has every part.
+ * An entry "overtaken" (a write came in while the server rendered the parts) brings nothing:
+ * the element waits for the next event, which follows with that write's parts.
  * No inline script: the CSP forbids it. */
 (function () {
   "use strict";
@@ -35,7 +37,7 @@
   var revision = null;
   var standings = null;  /* the standings part last refreshed for; null: not heard yet */
   var standingsChanged = false;
-  var stale = false;  /* a revision the page's parts did not take: its fragments are fetched */
+  var stale = {};  /* watch ("" for an element without one) -> a revision its parts missed */
   var heard = 0;
 
   function open() {
@@ -43,49 +45,64 @@
   }
   window.flipwellLive = { open: open };
 
+  function watchOf(element) { return element.getAttribute("data-live-watch") || ""; }
+
   function refresh() {
     var withStandings = standingsChanged;
-    var withParts = stale;
+    var missed = stale;
     pending = null;
     standingsChanged = false;
-    stale = false;
+    stale = {};
     document.querySelectorAll("[data-live-refresh]").forEach(function (element) {
-      var part = element.getAttribute("data-live-refresh");
-      if (part === "standings" ? !withStandings : !withParts) { return; }
+      if (!missed[watchOf(element)]) { return; }
+      if (element.getAttribute("data-live-refresh") === "standings" && !withStandings) { return; }
       if (window.htmx) { window.htmx.trigger(element, "flipwell:live"); }
     });
     document.dispatchEvent(new CustomEvent("flipwell:live"));
   }
 
-  /* taken: the event's parts were taken (every part: the board is whole again, so a fetch
-   * an earlier revision asked for is not needed); false: the page's parts are fetched. */
-  function changed(part, taken, every) {
+  /* taken: watch -> "every" (every part taken: the element is whole again, so a fetch an
+   * earlier revision asked for is not needed) or "some"; an element whose watch is not
+   * there is fetched. */
+  function changed(part, taken) {
     if (standings === null || part !== standings) { standingsChanged = true; }
     standings = part;
-    if (!taken) { stale = true; } else if (every) { stale = false; }
+    document.querySelectorAll("[data-live-refresh]").forEach(function (element) {
+      var watch = watchOf(element);
+      if (!taken[watch]) { stale[watch] = true; } else if (taken[watch] === "every") { stale[watch] = false; }
+    });
     if (pending === null) { pending = window.setTimeout(refresh, Math.random() * SPREAD_MS); }
   }
 
-  /* Whether the board took the event's parts (see the words above): all of them or none. */
-  function take(parts) {
-    var board = document.querySelector("[data-live-board]");
-    if (!board || !parts || typeof parts.html !== "object") { return false; }
-    var ids = Object.keys(parts.html);
-    if (parts.base === null) {
-      var own = board.querySelectorAll("[data-live-part]");
+  function holderOf(watch) {
+    var found = null;
+    document.querySelectorAll("[data-live-watch]").forEach(function (element) {
+      if (watchOf(element) === watch) { found = element; }
+    });
+    return found;
+  }
+
+  /* Whether the watched element took the entry's parts (see the words above): all or none. */
+  function take(entry) {
+    if (entry && entry.overtaken === true) { return holderOf(entry.watch) !== null; }
+    var holder = entry && typeof entry.html === "object" ? holderOf(entry.watch) : null;
+    if (!holder) { return false; }
+    var ids = Object.keys(entry.html);
+    if (entry.base === null) {
+      var own = holder.querySelectorAll("[data-live-part]");
       if (own.length !== ids.length) { return false; }
       for (var i = 0; i < own.length; i++) { if (own[i].id !== ids[i]) { return false; } }
-    } else if (board.getAttribute("data-live-parts") !== String(parts.base)) {
+    } else if (holder.getAttribute("data-live-parts") !== String(entry.base)) {
       return false;
     }
     var olds = ids.map(function (id) { return document.getElementById(id); });
-    if (olds.some(function (old) { return !old || !board.contains(old); })) { return false; }
+    if (olds.some(function (old) { return !old || !holder.contains(old); })) { return false; }
     olds.forEach(function (old, index) {
       var made = document.createElement("template");
-      made.innerHTML = parts.html[ids[index]];
+      made.innerHTML = entry.html[ids[index]];
       if (made.content.firstElementChild) { old.replaceWith(made.content.firstElementChild); }
     });
-    board.setAttribute("data-live-parts", String(parts.revision));
+    holder.setAttribute("data-live-parts", String(entry.revision));
     return true;
   }
 
@@ -96,9 +113,14 @@
     var fresh = String(event.lastEventId || data.revision);
     if (fresh !== revision) {
       revision = fresh;
-      var taken = data.parts ? take(data.parts) : false;
-      changed(String(data.standings), taken, taken && data.parts.base === null);
-      if (data.parts && !taken) { reopen(); }  /* its next event carries every part */
+      var taken = {};
+      var refused = false;
+      (Array.isArray(data.parts) ? data.parts : []).forEach(function (entry) {
+        if (take(entry)) { taken[entry.watch] = entry.base === null ? "every" : "some"; }
+        else { refused = true; }
+      });
+      changed(String(data.standings), taken);
+      if (refused) { reopen(); }  /* its next event carries every part */
     } else if (standings === null) {
       standings = String(data.standings);  /* the page's own revision: nothing to fetch */
     }
@@ -107,8 +129,10 @@
   function connect() {
     var holder = document.querySelector("[data-live-events]");
     var url = holder.getAttribute("data-live-events") + "?revision=" + encodeURIComponent(revision);
-    var board = holder.getAttribute("data-live-board");
-    if (board) { url += "&board=" + encodeURIComponent(board); }
+    document.querySelectorAll("[data-live-watch]").forEach(function (element) {
+      var watch = watchOf(element).split("=");
+      url += "&" + encodeURIComponent(watch[0]) + "=" + encodeURIComponent(watch[1] || "");
+    });
     source = new EventSource(url);
     source.addEventListener("open", function () { heard = Date.now(); });
     source.addEventListener("message", heardEvent);

@@ -1,0 +1,114 @@
+"""The live pages' own parts (flipwell.web.live_parts): the meet board's machines line and
+group cards, and the standings, are the pages' own HTML byte for byte, exact as of their
+revision; a page of another league, or not live, has none; a stream asks for them by its query
+(``?board=<meet id>``, ``?standings=<season id>``) and a query that names no id is refused."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from django.http import QueryDict
+
+from flipwell.league import models as m
+from flipwell.league.selectors import revisions as revision_reads
+from flipwell.league.services._edge import league_changed
+from flipwell.serving import live
+from flipwell.serving.live_parts import OVERTAKEN
+from flipwell.web import live_parts
+from tests import factories as f
+from tests.league import league_night as night_
+
+pytestmark = pytest.mark.django_db
+
+
+@dataclass
+class Board:
+    league: m.League
+    season: m.Season
+    meet: m.Meet
+
+
+@pytest.fixture
+def open_board(db):
+    built = night_.build_night(players=8, machines=8)
+    return Board(built.league, built.season, night_.start(built))
+
+
+def parts_of(board: Board, page: str) -> live_parts.Parts | None:
+    (watch,) = live_parts.watches(board.league.slug, QueryDict(page))
+    return watch.render()
+
+
+def test_the_boards_parts_are_its_own_html_each_part_by_its_id(client, open_board):
+    league, meet = open_board.league, open_board.meet
+    fragment = client.get(f"/leagues/{league.slug}/meets/{meet.pk}/", HTTP_HX_REQUEST="true")
+    parts = parts_of(open_board, f"board={meet.pk}")
+
+    assert parts is not None
+    league.refresh_from_db()
+    assert parts.revision == league.revision
+    groups = sorted(meet.groups.all(), key=lambda g: g.number)
+    assert list(parts.html) == ["board-machines"] + [f"board-group-{g.pk}" for g in groups]
+    board = fragment.content.decode()
+    for part_id, html in parts.html.items():
+        assert f'id="{part_id}" data-live-part' in html
+        assert html in board  # byte for byte
+    assert board.count("data-live-part") == len(parts.html)
+    assert f'data-live-watch="board={meet.pk}"' in board
+
+
+def test_the_standings_part_is_the_standings_pages_own_html(client, open_board):
+    league, season = open_board.league, open_board.season
+    page = client.get(f"/leagues/{league.slug}/seasons/{season.pk}/").content.decode()
+    parts = parts_of(open_board, f"standings={season.pk}")
+
+    assert parts is not None
+    assert list(parts.html) == ["standings-body"]
+    assert parts.html["standings-body"] in page  # byte for byte
+    assert page.count("data-live-part") == 1
+    assert f'data-live-watch="standings={season.pk}"' in page
+    assert "<table" in parts.html["standings-body"]
+
+
+def test_a_page_that_is_not_live_or_not_the_leagues_has_no_parts(open_board):
+    meet, season = open_board.meet, open_board.season
+    other = Board(f.LeagueFactory(), season, meet)
+    assert parts_of(other, f"board={meet.pk}") is None
+    assert parts_of(other, f"standings={season.pk}") is None
+    assert parts_of(open_board, "board=999999") is None
+    meet.status = "closed"
+    meet.save(update_fields=["status"])
+    assert parts_of(open_board, f"board={meet.pk}") is None
+    assert parts_of(open_board, f"standings={season.pk}") is None  # no meet is open
+
+
+def test_parts_rendered_while_a_write_came_in_are_overtaken(open_board, monkeypatch):
+    """The revision read after the render differs: which revision the parts show is unknown,
+    and the write's own event follows."""
+    real = revision_reads.of_leagues
+
+    def written_meanwhile(league_ids):
+        league_changed(open_board.league.pk)
+        return real(league_ids)
+
+    monkeypatch.setattr(revision_reads, "of_leagues", written_meanwhile)
+    assert parts_of(open_board, f"board={open_board.meet.pk}") == OVERTAKEN
+
+
+def test_a_stream_watches_the_pages_its_query_names_and_a_bad_one_is_refused(client, open_board):
+    url = f"/live/{open_board.league.slug}/events/"
+    meet, season = open_board.meet.pk, open_board.season.pk
+    answered = client.get(f"{url}?standings={season}&board={meet}", **{live.CAN_HAND_OFF_KEY: True})
+    opened = answered.wsgi_request.META[live.STREAM_KEY]
+    assert [w.key for w in opened.watches] == [f"board={meet}", f"standings={season}"]
+    assert [w.standings for w in opened.watches] == [False, True]
+    assert opened.watches[0].render() == parts_of(open_board, f"board={meet}")
+
+    plain = client.get(url, **{live.CAN_HAND_OFF_KEY: True})
+    assert plain.wsgi_request.META[live.STREAM_KEY].watches == ()
+
+    for query, named in (("board=twelve", b"meet's id"), ("standings=-1", b"season's id")):
+        refused = client.get(f"{url}?{query}")
+        assert refused.status_code == 400
+        assert named in refused.content
