@@ -333,7 +333,8 @@ def test_season_page_refreshes_its_standings_on_the_live_stream_during_an_open_m
 ):
     """issue 36: the standings (table, legend, chart) refresh themselves on the league's live
     stream while a meet is played, and only when the standings part of its revision changed
-    (live.js's ``data-live-refresh="standings"``); a season with no meet open is not live."""
+    (live.js's ``data-live-refresh="standings"``), its stream bringing their part
+    (``data-live-watch``: flipwell.web.live_parts); a season with no meet open is not live."""
     url = f"/leagues/{live_season.league.slug}/seasons/{live_season.pk}/"
 
     page = client.get(url).text
@@ -343,7 +344,8 @@ def test_season_page_refreshes_its_standings_on_the_live_stream_during_an_open_m
         f'<div id="standings-live" hx-get="{url}" hx-trigger="flipwell:live" '
         'hx-select="#standings-live" hx-swap="outerHTML" data-live-refresh="standings" '
         f'data-live-events="/live/{live_season.league.slug}/events/" '
-        f'data-live-revision="{live_season.league.revision}">' in page
+        f'data-live-revision="{live_season.league.revision}" '
+        f'data-live-watch="standings={live_season.pk}">' in page
     )
     assert "flipwell/live.js" in page
 
