@@ -264,7 +264,8 @@ def open_stream(
         f"Host: {host}\r\n{extra}"
         "Accept: text/event-stream\r\n\r\n".encode()
     )
-    wanted = 1 if last_event_id else 2  # the retry block, then the event
+    wanted = 2 if last_event_id in ("", "1") else 1  # the retry block, then an event ("1":
+    # a revision no league has, so one comes)
     return sock, read_until(
         sock, lambda got: got.partition(b"\r\n\r\n")[2].count(b"\n\n") >= wanted
     )

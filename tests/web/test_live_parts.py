@@ -15,6 +15,7 @@ from django.core.cache import caches
 
 from flipwell.league.revisions import STANDINGS_BITS, standings_part
 from flipwell.serving import live, live_events, live_parts
+from tests.waiting import until
 from tests.web.live_streams import Revisions, events_of, read_until
 
 A = live_parts.Parts(10, {"machines": "<div id=machines>M</div>", "g1": "<section>1</section>"})
@@ -250,6 +251,24 @@ def test_an_overtaken_render_is_an_entry_that_keeps_the_clients_base(hub):
     assert parts_of(client) == [
         {"revision": 11, "base": 10, "html": {"g1": "<section>1b</section>"}}
     ]
+
+
+def test_a_watching_stream_behind_has_every_part_at_once_and_one_up_to_date_nothing():
+    """A reconnection: the head sent no revision; the hub reads the league's at once (it does
+    not wait for its next poll) and sends a client that is behind every part."""
+    revisions = Revisions(league1=1000)
+    made = live.Hub(revisions, poll_seconds=60, heartbeat_seconds=30, lifetime_seconds=60)
+    try:
+        up_to_date = watched(made, 1000, Page(A))
+        assert until(lambda: revisions.reads == 1)  # the hub's first read, when it starts
+        behind = watched(made, 999, Page(A))
+        assert parts_of(behind) == [{"revision": 10, "base": None, "html": A.html}]
+        assert revisions.reads == 2  # read for it, not at the next poll (a minute away)
+        up_to_date.settimeout(0.2)
+        with pytest.raises(TimeoutError):
+            up_to_date.recv(100)
+    finally:
+        made.stop()
 
 
 # --- shared by every worker --------------------------------------------------------------------

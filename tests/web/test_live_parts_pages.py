@@ -112,3 +112,15 @@ def test_a_stream_watches_the_pages_its_query_names_and_a_bad_one_is_refused(cli
         refused = client.get(f"{url}?{query}")
         assert refused.status_code == 400
         assert named in refused.content
+
+
+def test_a_watching_stream_handed_off_leaves_its_first_event_to_the_hub(client, open_board):
+    """A client behind gets no revision alone in the head (its pages would be fetched): the
+    hub sends it every part instead. Not handed off, the head says the revision as before."""
+    url = f"/live/{open_board.league.slug}/events/?revision=5&board={open_board.meet.pk}"
+    handed = client.get(url, **{live.CAN_HAND_OFF_KEY: True})
+    assert b"data: " not in handed.content
+    assert handed.wsgi_request.META[live.STREAM_KEY].revision == 5  # what the client has
+
+    polled = client.get(url)
+    assert b"data: " in polled.content

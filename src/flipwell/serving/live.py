@@ -263,9 +263,12 @@ class Hub:
             self._streams.setdefault(stream.league_id, set()).add(stream)
             self._selector.register(stream.sock, selectors.EVENT_READ, stream)
             heard = self._heard.get(stream.league_id)
-            if heard is not None and heard != stream.revision:
+            if (heard is None and stream.watches) or (
+                heard is not None and heard != stream.revision
+            ):
                 # Heard before this stream was here, or its read is newer than what was heard
-                # (a message on its way): the database says which.
+                # (a message on its way), or its client may be behind (a stream that watches
+                # pages has its first event from the hub): the database says which.
                 self._check.add(stream.league_id)
 
     def _take_notices(self) -> bool:

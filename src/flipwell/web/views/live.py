@@ -20,7 +20,9 @@ from flipwell.web import live_parts
 def events(request: HttpRequest, slug: str) -> HttpResponse:
     """The stream's head: the current revision at once when the client is behind (see
     `flipwell.serving.live.known_revision`); the hub sends the rest when it takes the stream
-    over."""
+    over. A stream that watches pages and is handed off gets no revision in its head: the hub
+    sends a client that is behind its first event itself, with every part of its pages (so
+    a reconnection fetches no page)."""
     found = revisions.league_by_slug(slug)
     if found is None:
         raise Http404("No such league.")
@@ -32,11 +34,15 @@ def events(request: HttpRequest, slug: str) -> HttpResponse:
     known = live.known_revision(request.headers.get("Last-Event-ID"), request.GET.get("revision"))
     streaming = bool(request.META.get(live.CAN_HAND_OFF_KEY))
     retry = live.LONG_RETRY_MS if streaming else live.SHORT_RETRY_MS
+    with_parts = streaming and bool(watches)
     response = HttpResponse(
-        live.head(revision, known, retry_ms=retry), content_type=live.CONTENT_TYPE
+        live.head(revision, revision if with_parts else known, retry_ms=retry),
+        content_type=live.CONTENT_TYPE,
     )
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"  # a proxy passes each event on at once
-    if streaming:
-        request.META[live.STREAM_KEY] = live.Opened(league_id, revision, watches)
+    if with_parts:
+        request.META[live.STREAM_KEY] = live.Opened(league_id, known or 0, watches)
+    elif streaming:
+        request.META[live.STREAM_KEY] = live.Opened(league_id, revision)
     return response
