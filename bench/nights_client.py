@@ -123,6 +123,14 @@ class Seen:
         self.change.set()
         return refused
 
+    def first(self, standings: int, entries: list[dict[str, Any]]) -> None:
+        """The stream's first event, before the night: the pages as they are (the parts the
+        hub sends a stream with no revision, taken; the standings part they show)."""
+        for entry in entries:
+            self._take(entry)
+        if self.standings is None:
+            self.standings = standings
+
     def _take(self, entry: dict[str, Any]) -> bool:
         """Whether the page takes the entry (live.js's `take`; a board's groups stay the same
         all night, so every part always fits it)."""
@@ -323,8 +331,8 @@ class Night:
                 refused = False
                 if heard and heard[-1][1] != revision:
                     refused = seen.heard(standings, data.get("parts", []), watches)
-                elif seen.standings is None:
-                    seen.standings = standings
+                else:  # the viewer's first event: what its pages show already
+                    seen.first(standings, data.get("parts", []))
                 heard.append((time.monotonic(), revision))
                 if refused:
                     return True
