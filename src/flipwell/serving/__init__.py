@@ -7,8 +7,10 @@ Words:
   again from memory without running its view.
 - *page memo*, *shared pages*, *render claim* (`pages`): where those pages are kept.
 - *live stream* (`live`): a league's revision pushed to its TV, board and score sheets
-  (Server-Sent Events), by one hub thread per process; *live events* (`live_events`): each
-  league's new revision told to every process of every app server through Redis.
+  (Server-Sent Events), by one hub thread per process; *live parts* (`live_parts`): the
+  parts of the board and the standings that changed, carried by the same events so those
+  pages fetch nothing; *live events* (`live_events`): each league's new revision told to
+  every process of every app server through Redis.
 - *health* (`health`): ``/healthz``, whether this server can serve flipwell.
 
 These sit above both front ends (the web views and the API's operations use them), like the
@@ -50,6 +52,25 @@ ends.
 |                             | streams          | own)            |                 | the         |
 |                             |                  |                 |                 | stream's    |
 |                             |                  |                 |                 | view)       |
++-----------------------------+------------------+-----------------+-----------------+-------------+
+| a hub's parts memo          | the live pages'  | (page, revision | least recently  | the hub     |
+| (live_parts.Memo, one per   | parts it         | told of); the   | used past       | (live.Hub)  |
+| hub)                        | rendered or read | parts' revision | RENDERED_KEPT / |             |
+|                             | for its streams  | (bases)         | KEPT_PER_PAGE   |             |
++-----------------------------+------------------+-----------------+-----------------+-------------+
+| shared parts (Redis, with   | a live page's    | parts:<page>:   | after a quarter | the hubs    |
+| SHARED_PAGES)               | parts for every  | <league>:<revi- | hour (SHARED_   | (live_parts |
+|                             | worker's hub     | sion>:<build>   | SECONDS)        | .shared)    |
++-----------------------------+------------------+-----------------+-----------------+-------------+
+| parts render claims (Redis) | which worker     | rendering-parts | released after  | the hubs    |
+|                             | renders a page's | :<the same>     | the render, or  |             |
+|                             | parts now        |                 | after CLAIM_    |             |
+|                             |                  |                 | SECONDS         |             |
++-----------------------------+------------------+-----------------+-----------------+-------------+
+| live_parts._written         | (league,         | none (the       | oldest past     | the hub     |
+|                             | revision) of     | latest          | WRITTEN_KEPT    | (its renders|
+|                             | this process's   | WRITTEN_KEPT)   |                 | go first)   |
+|                             | latest writes    |                 |                 |             |
 +-----------------------------+------------------+-----------------+-----------------+-------------+
 | live_events._client         | this process's   | none (once per  | never (redis-py | live_events |
 |                             | Redis client for | process)        | reconnects; a   | .publish    |

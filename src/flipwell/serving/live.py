@@ -8,6 +8,9 @@ Words:
   (`flipwell.league.revisions`), which changes only when the standings may have. A page
   refreshes its own fragment on a new revision, through its ETag as before (a 304 when its
   part did not change); a part that shows the standings only when the standings part changed.
+  A stream that watches pages (``?board=<meet id>``, ``?standings=<season id>``: the meet
+  board and the standings) has in each event, under ``parts``, what changed of those pages
+  (`flipwell.serving.live_parts`), and its pages fetch nothing.
 - *known revision*: what the client already has: the ``Last-Event-ID`` header an EventSource
   sends when it reconnects, else the page's own revision (``?revision=``). A stream whose
   client is behind starts with the current revision at once: the revisions it missed while
