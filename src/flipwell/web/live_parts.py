@@ -100,10 +100,12 @@ def _exact(
     render: Callable[[m.League, int], dict[str, str] | None],
     page_id: int,
     page: str,
+    waited: float,
 ) -> Rendered:
     """A page's parts now, exact as of the league's revision (rendered once for every worker);
     None when the page has none; `OVERTAKEN` when a write came in while they were rendered
-    (which revision they show is not known; the write's own event follows)."""
+    (which revision they show is not known; the write's own event follows); `PENDING` while
+    another worker renders them (`waited`: how long the hub has waited for them)."""
     try:
         league = season_pages.league_by_slug(slug)
 
@@ -115,7 +117,8 @@ def _exact(
             return Parts(league.revision, html) if after == league.revision else OVERTAKEN
 
         tag = f"{page}:{league.pk}:{league.revision}:{build()}"
-        return shared(tag, rendered, first=written_here(league.pk, league.revision))
+        first = written_here(league.pk, league.revision)
+        return shared(tag, rendered, first=first, waited=waited)
     except season_pages.NotFoundError:
         return None
     except Exception:
