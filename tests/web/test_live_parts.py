@@ -79,7 +79,7 @@ class Page:
         self.parts = list(parts)
         self.renders = 0
 
-    def render(self, waited: float = 0.0) -> live_parts.Rendered:
+    def render(self) -> live_parts.Parts | None:
         self.renders += 1
         got = self.parts[0] if len(self.parts) == 1 else self.parts.pop(0)
         if isinstance(got, Exception):
@@ -285,60 +285,31 @@ def shared_cache(settings):
     caches["default"].clear()
 
 
-TAG = "board=7:1:10:b"
-
-
 def test_parts_are_rendered_once_for_every_worker(shared_cache):
     page = Page(A)
-    assert live_parts.shared(TAG, page.render, first=True, waited=0) == A
-    assert live_parts.shared(TAG, page.render, first=False, waited=0) == A  # another hub
+    assert live_parts.shared("board=7:1:10:b", page.render, first=True) == A
+    assert live_parts.shared("board=7:1:10:b", page.render, first=True) == A  # another worker's hub
     assert page.renders == 1
 
 
-def test_parts_another_worker_claimed_are_pending_until_shared(shared_cache):
+def test_a_worker_waits_for_the_parts_another_claimed_and_renders_none_itself(shared_cache):
     page = Page(A)
-    shared_cache.add(f"rendering-parts:{TAG}", 1)
-    assert live_parts.shared(TAG, page.render, first=True, waited=0) == live_parts.PENDING
-    shared_cache.set(f"parts:{TAG}", B)  # the other worker's, shared meanwhile
-    assert live_parts.shared(TAG, page.render, first=True, waited=0.03) == B
+    shared_cache.add("rendering-parts:board=7:1:10:b", 1)
+    shared_cache.set("parts:board=7:1:10:b", B)  # the other worker's, shared meanwhile
+    assert live_parts.shared("board=7:1:10:b", page.render, first=True) == B
     assert page.renders == 0
 
 
-def test_parts_claimed_by_a_worker_that_never_shares_are_rendered_after_the_wait(shared_cache):
-    page = Page(A)
-    shared_cache.add(f"rendering-parts:{TAG}", 1)
-    waited = live_parts.WAIT_SECONDS
-    assert live_parts.shared(TAG, page.render, first=True, waited=waited) == A
-    assert page.renders == 1
+def test_a_claim_released_with_nothing_shared_gives_no_parts(shared_cache, monkeypatch):
+    monkeypatch.setattr(live_parts, "WAIT_SECONDS", 0.05)
+    shared_cache.add("rendering-parts:board=7:1:10:b", 1, timeout=0.02)
+    assert live_parts.shared("board=7:1:10:b", Page(A).render, first=False) is None
 
 
-def test_a_hub_that_did_not_write_the_revision_lets_the_writers_claim_first(shared_cache):
-    page = Page(A)
-    assert live_parts.shared(TAG, page.render, first=False, waited=0) == live_parts.PENDING
-    assert page.renders == 0
-    later = live_parts.FOLLOWER_DELAY_SECONDS
-    assert live_parts.shared(TAG, page.render, first=False, waited=later) == A
-
-
-def test_an_overtaken_render_is_shared_too(shared_cache):
-    assert live_parts.shared("t", Page(live_parts.OVERTAKEN).render, first=True, waited=0) == (
-        "overtaken"
-    )
-    assert live_parts.shared("t", Page(A).render, first=False, waited=0) == "overtaken"
-
-
-def test_a_hub_sends_a_pending_pages_event_once_its_parts_come_and_the_others_at_once(hub):
-    """Another worker renders the board: its streams wait for the parts, the hub does not."""
-    made, revisions = hub
-    board = Page(A)
-    client = watched(made, 1000, board)
-    plain = watched(made, 1000)
-    board.parts = [live_parts.PENDING, live_parts.PENDING, B]
-    revisions.now[1] = 1001
-
-    assert events_of(read_until(plain, b"\n\n"))[0]["id"] == "1001"  # not held up
-    assert parts_of(client) == [{"revision": 11, "base": None, "html": B.html}]
-    assert board.renders == 3  # asked again every WAIT_POLL_SECONDS until they came
+def test_an_overtaken_render_is_shared_too(shared_cache, monkeypatch):
+    monkeypatch.setattr(live_parts, "FOLLOWER_DELAY_SECONDS", 0)
+    assert live_parts.shared("t", Page(live_parts.OVERTAKEN).render, first=True) == "overtaken"
+    assert live_parts.shared("t", Page(A).render, first=False) == "overtaken"
 
 
 def test_the_writers_process_is_known_for_its_latest_writes(monkeypatch):
@@ -366,6 +337,6 @@ def test_publishing_a_revision_marks_it_written_here_even_when_redis_is_away(mon
 def test_without_a_shared_cache_each_worker_renders(settings):
     settings.SHARED_PAGES = False
     page = Page(A)
-    live_parts.shared(TAG, page.render, first=True, waited=0)
-    live_parts.shared(TAG, page.render, first=True, waited=0)
+    live_parts.shared("board=7:1:10:b", page.render, first=True)
+    live_parts.shared("board=7:1:10:b", page.render, first=True)
     assert page.renders == 2

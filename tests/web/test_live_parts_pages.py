@@ -35,9 +35,9 @@ def open_board(db):
     return Board(built.league, built.season, night_.start(built))
 
 
-def parts_of(board: Board, page: str) -> object:
+def parts_of(board: Board, page: str) -> live_parts.Parts | None:
     (watch,) = live_parts.watches(board.league.slug, QueryDict(page))
-    return watch.render(0.0)
+    return watch.render()
 
 
 def test_the_boards_parts_are_its_own_html_each_part_by_its_id(client, open_board):
@@ -103,7 +103,7 @@ def test_a_stream_watches_the_pages_its_query_names_and_a_bad_one_is_refused(cli
     opened = answered.wsgi_request.META[live.STREAM_KEY]
     assert [w.key for w in opened.watches] == [f"board={meet}", f"standings={season}"]
     assert [w.standings for w in opened.watches] == [False, True]
-    assert opened.watches[0].render(0.0) == parts_of(open_board, f"board={meet}")
+    assert opened.watches[0].render() == parts_of(open_board, f"board={meet}")
 
     plain = client.get(url, **{live.CAN_HAND_OFF_KEY: True})
     assert plain.wsgi_request.META[live.STREAM_KEY].watches == ()

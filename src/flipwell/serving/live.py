@@ -99,7 +99,8 @@ RevisionsOf = Callable[[Iterable[int]], dict[int, int]]
 
 @dataclass(frozen=True)
 class Opened:
-    """A stream the view answered: its league, revision, and pages (`live_parts`)."""
+    """A stream the view answered: its league, the revision the head sent or found, and the
+    pages whose parts its events carry (`flipwell.serving.live_parts`)."""
 
     league_id: int
     revision: int
@@ -178,7 +179,6 @@ class Hub:
         self._heard: dict[int, int] = {}  # league id -> the last revision heard (hub thread)
         self._check: set[int] = set()  # leagues whose revision to read now (hub thread)
         self._parts = live_parts.Memo()  # the pages' parts rendered (hub thread)
-        self._pending: dict[int, tuple[int, float]] = {}  # league -> (revision, since when)
 
     @property
     def count(self) -> int:
@@ -225,13 +225,10 @@ class Hub:
             self._wake_w.send(b"x")
 
     def _run(self) -> None:
-        next_poll = next_look = 0.0
+        next_poll = 0.0
         next_beat = time.monotonic() + self._heartbeat
         while not self._stopping:
-            wake = min(next_poll, next_beat)
-            if self._pending:
-                wake = min(wake, next_look)
-            timeout = max(0.0, wake - time.monotonic())
+            timeout = max(0.0, min(next_poll, next_beat) - time.monotonic())
             for key, _mask in self._selector.select(timeout=timeout):
                 if key.data is None:
                     self._drain_wake()
@@ -251,9 +248,6 @@ class Hub:
             if now >= next_beat:
                 next_beat = now + self._heartbeat
                 self._beat(now)
-            if self._pending and now >= next_look:
-                next_look = now + live_parts.WAIT_POLL_SECONDS
-                self._send_pending()
         for streams in list(self._streams.values()):
             for stream in list(streams):
                 self._close(stream)
@@ -335,36 +329,41 @@ class Hub:
     def _send_revision(self, league_id: int, revision: int) -> None:
         """Send `revision` to each stream of the league that has another one: with the changes
         of the parts of the pages it watches, for each from its base (one payload for all the
-        streams at the same bases); those whose parts are pending, later (`_send_pending`)."""
-        earlier = self._pending.pop(league_id, None)
-        since = earlier[1] if earlier and earlier[0] == revision else time.monotonic()
-        payloads: dict[tuple[object, ...], tuple[bytes, tuple[int | None, ...]] | None] = {}
+        streams at the same bases)."""
+        payloads: dict[tuple[object, ...], tuple[bytes, tuple[int | None, ...]]] = {}
         for stream in list(self._streams.get(league_id, ())):
             if stream.revision == revision:
                 continue
+            stream.revision = revision
             if not stream.watches:
-                stream.revision = revision
                 self._send(stream, event(revision))
                 continue
             key = (*(w.key for w in stream.watches), *stream.bases)
             if key not in payloads:
-                waited = time.monotonic() - since
-                payloads[key] = self._parts.event(stream.watches, stream.bases, revision, waited)
-            found = payloads[key]
-            if found is None:  # another worker renders its parts: sent when they are shared
-                self._pending[league_id] = (revision, since)
-                continue
-            stream.revision = revision
-            payload, stream.bases = found
+                payloads[key] = self._with_parts(stream.watches, stream.bases, revision)
+            payload, stream.bases = payloads[key]
             self._send(stream, payload)
 
-    def _send_pending(self) -> None:
-        """Look again for the parts of the revisions pending (see `live_parts`)."""
-        for league_id, (revision, _since) in list(self._pending.items()):
-            if league_id in self._streams:
-                self._send_revision(league_id, revision)
-            else:
-                del self._pending[league_id]
+    def _with_parts(
+        self, watches: tuple[live_parts.Watch, ...], bases: tuple[int | None, ...], revision: int
+    ) -> tuple[bytes, tuple[int | None, ...]]:
+        """The event of `revision` for a client whose pages are at `bases`, and its bases
+        after it: each page's parts' revision, or None when the event has no entry for it
+        (the client fetches that page)."""
+        entries: list[dict[str, object]] = []
+        after: list[int | None] = []
+        for watch, base in zip(watches, bases, strict=True):
+            parts = self._parts.now(watch, revision)
+            found = None
+            if parts is not None:
+                found = live_parts.entry(watch.key, parts, self._parts.at(watch.key, base))
+            if found is not None:
+                entries.append(found)
+            if isinstance(parts, live_parts.Parts) and found is not None:
+                after.append(parts.revision)
+            else:  # overtaken: the client's page stays as it is, at its base
+                after.append(base if parts == live_parts.OVERTAKEN else None)
+        return live_parts.event(revision, entries), tuple(after)
 
     def _beat(self, now: float) -> None:
         for streams in list(self._streams.values()):

@@ -32,10 +32,6 @@ Words:
   revision at the same instant, and one render then serves every worker's streams. The
   worker whose write gave the revision claims the render first (it holds that revision's fold
   already: `flipwell.league.derived`); the others give it `FOLLOWER_DELAY_SECONDS` to.
-- *pending*: what a hub's render gives while another worker renders those parts (`PENDING`):
-  the hub does not wait for them; it sends the league's other streams their events, and
-  those of the page's streams when it looks again (every `WAIT_POLL_SECONDS`), rendering the
-  parts itself after `WAIT_SECONDS` (a worker that claimed them and died).
 
 The client (``static/flipwell/live.js``) replaces each part it is sent, whole, when its page
 is at the entry's base (a full entry: when its page has the same parts); otherwise it fetches
@@ -48,6 +44,7 @@ import contextlib
 import json
 import logging
 import os
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -71,7 +68,7 @@ CLAIM_SECONDS = 10
 WAIT_SECONDS = 1.0
 """How long a hub waits for parts another worker claimed (a board renders in tens of ms)."""
 WAIT_POLL_SECONDS = 0.015
-"""How often a hub looks again for pending parts (each look is a Redis round trip)."""
+"""How often a waiting hub looks for the parts (each look is a Redis round trip)."""
 FOLLOWER_DELAY_SECONDS = 0.01
 """How long a hub whose process did not write the revision waits before it claims a render."""
 WRITTEN_KEPT = 64
@@ -100,21 +97,18 @@ class Parts:
 
 
 OVERTAKEN: Literal["overtaken"] = "overtaken"
-PENDING: Literal["pending"] = "pending"
-Rendered = Parts | Literal["overtaken", "pending"] | None
-"""What a page's render gives: its parts, `OVERTAKEN`, `PENDING`, or None (no parts: the
-page is fetched)."""
+Rendered = Parts | Literal["overtaken"] | None
+"""What a page's render gives: its parts, `OVERTAKEN`, or None (no parts: fetch the page)."""
 
 
 @dataclass(frozen=True)
 class Watch:
     """A page a stream watches: its `key` (its query, ``board=12``), and `render`, which gives
-    its parts now, told how long the hub has waited for them (`Rendered`: None when it has
-    none, such as a meet that is not open; it may raise, which counts as None); `standings`:
-    it shows only the standings (see the words)."""
+    its parts now (`Rendered`: None when it has none, such as a meet that is not open; it may
+    raise, which counts as None); `standings`: it shows only the standings (see the words)."""
 
     key: str
-    render: Callable[[float], Rendered]
+    render: Callable[[], Rendered]
     standings: bool = False
 
 
@@ -162,15 +156,11 @@ class Memo:
         self._rendered: OrderedDict[tuple[str, int], Rendered] = OrderedDict()
         self._failing: set[str] = set()
 
-    def now(self, watch: Watch, revision: int, waited: float = 0.0) -> Rendered:
-        """The parts of `watch` for the league's `revision`, rendered on first asking (asked
-        again while `PENDING`, `waited` seconds after the first)."""
+    def now(self, watch: Watch, revision: int) -> Rendered:
+        """The parts of `watch` for the league's `revision`, rendered on first asking."""
         key = (watch.key, revision)
         if key not in self._rendered:
-            rendered = self._unchanged(watch, revision) or self._render(watch, waited)
-            if rendered == PENDING:
-                return PENDING
-            self._rendered[key] = rendered
+            self._rendered[key] = self._unchanged(watch, revision) or self._render(watch)
             if len(self._rendered) > RENDERED_KEPT:
                 self._rendered.popitem(last=False)
         parts = self._rendered[key]
@@ -181,33 +171,6 @@ class Memo:
             while len(kept) > KEPT_PER_PAGE:
                 kept.popitem(last=False)
         return parts
-
-    def event(
-        self,
-        watches: Sequence[Watch],
-        bases: tuple[int | None, ...],
-        revision: int,
-        waited: float,
-    ) -> tuple[bytes, tuple[int | None, ...]] | None:
-        """The event of `revision` for a client whose pages (`watches`) are at `bases`, and
-        its bases after it: each page's parts' revision, or None when the event has no entry
-        for it (the client fetches that page); None while a page's parts are pending."""
-        rendered = [self.now(watch, revision, waited) for watch in watches]
-        if PENDING in rendered:
-            return None
-        entries: list[dict[str, object]] = []
-        after: list[int | None] = []
-        for watch, base, parts in zip(watches, bases, rendered, strict=True):
-            found = None
-            if isinstance(parts, Parts) or parts == OVERTAKEN:
-                found = entry(watch.key, parts, self.at(watch.key, base))
-            if found is not None:
-                entries.append(found)
-            if isinstance(parts, Parts) and found is not None:
-                after.append(parts.revision)
-            else:  # overtaken: the client's page stays as it is, at its base
-                after.append(base if parts == OVERTAKEN else None)
-        return event(revision, entries), tuple(after)
 
     def at(self, page: str, revision: int | None) -> Parts | None:
         """The parts of `page` this hub sent as of `revision`; None when it has them not."""
@@ -222,9 +185,9 @@ class Memo:
         latest = next(reversed(kept.values()))
         return latest if standings_part(latest.revision) == standings_part(revision) else None
 
-    def _render(self, watch: Watch, waited: float) -> Rendered:
+    def _render(self, watch: Watch) -> Rendered:
         try:
-            parts = watch.render(waited)
+            parts = watch.render()
         except Exception:  # the page's parts cannot be had: the client fetches the page
             if watch.key not in self._failing:
                 logger.warning("live parts of %s cannot be rendered", watch.key, exc_info=True)
@@ -234,23 +197,20 @@ class Memo:
         return parts
 
 
-def shared(tag: str, render: Callable[[], Rendered], *, first: bool, waited: float) -> Rendered:
+def shared(tag: str, render: Callable[[], Rendered], *, first: bool) -> Rendered:
     """The parts `tag` (a page, its league's revision and the code's build) rendered once for
-    every worker: another worker's when it shared them; `PENDING` while another worker holds
-    the claim to render them (for at most `WAIT_SECONDS` of `waited`), or, unless this process
-    wrote the revision (`first`), for its first `FOLLOWER_DELAY_SECONDS` (the writer's hub
-    claims them first); else `render`'s, shared. Without ``SHARED_PAGES``: `render`'s."""
+    every worker: another worker's when it shared them or claimed their render (waited for, at
+    most `WAIT_SECONDS`), else `render`'s, shared; `first`: this process wrote the revision
+    (else it gives the writer's hub a moment to claim). Without ``SHARED_PAGES``: `render`'s."""
     if not settings.SHARED_PAGES:
         return render()
+    if not first:
+        time.sleep(FOLLOWER_DELAY_SECONDS)
     cache, key, claim = caches["default"], f"parts:{tag}", f"rendering-parts:{tag}"
     try:
         found = cache.get(key)
-        if isinstance(found, Parts) or found == OVERTAKEN:
-            return found  # type: ignore[no-any-return]
-        if not first and waited < FOLLOWER_DELAY_SECONDS:
-            return PENDING
-        if not cache.add(claim, os.getpid(), CLAIM_SECONDS) and waited < WAIT_SECONDS:
-            return PENDING
+        if _is_rendered(found) or not cache.add(claim, os.getpid(), CLAIM_SECONDS):
+            return found if _is_rendered(found) else _rendered_elsewhere(key, claim)
     except Exception:  # Redis away: render here, as a page would be
         logger.warning("shared live parts unavailable; rendering them", exc_info=True)
         return render()
@@ -262,3 +222,22 @@ def shared(tag: str, render: Callable[[], Rendered], *, first: bool, waited: flo
     finally:
         with contextlib.suppress(Exception):  # it expires by itself (CLAIM_SECONDS)
             cache.delete(claim)
+
+
+def _is_rendered(found: object) -> bool:
+    return isinstance(found, Parts) or found == OVERTAKEN
+
+
+def _rendered_elsewhere(key: str, claim: str) -> Rendered:
+    """The parts another worker claimed to render, once shared; None when its claim is gone
+    with nothing shared (it found no exact parts) or after `WAIT_SECONDS`."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(WAIT_POLL_SECONDS)
+        found = caches["default"].get_many([key, claim])
+        parts = found.get(key)
+        if isinstance(parts, Parts) or parts == OVERTAKEN:
+            return parts
+        if claim not in found:
+            return None
+    return None

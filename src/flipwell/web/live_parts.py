@@ -100,12 +100,10 @@ def _exact(
     render: Callable[[m.League, int], dict[str, str] | None],
     page_id: int,
     page: str,
-    waited: float,
 ) -> Rendered:
     """A page's parts now, exact as of the league's revision (rendered once for every worker);
     None when the page has none; `OVERTAKEN` when a write came in while they were rendered
-    (which revision they show is not known; the write's own event follows); `PENDING` while
-    another worker renders them (`waited`: how long the hub has waited for them)."""
+    (which revision they show is not known; the write's own event follows)."""
     try:
         league = season_pages.league_by_slug(slug)
 
@@ -117,8 +115,7 @@ def _exact(
             return Parts(league.revision, html) if after == league.revision else OVERTAKEN
 
         tag = f"{page}:{league.pk}:{league.revision}:{build()}"
-        first = written_here(league.pk, league.revision)
-        return shared(tag, rendered, first=first, waited=waited)
+        return shared(tag, rendered, first=written_here(league.pk, league.revision))
     except season_pages.NotFoundError:
         return None
     except Exception:
