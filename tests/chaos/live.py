@@ -251,10 +251,10 @@ def _json(raw: bytes) -> dict[str, Any]:
 
 
 def open_stream(
-    base: str, slug: str, last_event_id: str = "", query: str = ""
+    base: str, slug: str, last_event_id: str = "", query: str = "", *, behind: bool = False
 ) -> tuple[socket.socket, bytes]:
-    """A stream opened by hand (``?query``, such as ``board=12``): its socket and its head (up
-    to its first event, if any)."""
+    """A stream opened by hand (``?query``, such as ``board=12``): its socket and its head, up
+    to its first event when one comes at once (no `last_event_id`, or the client `behind`)."""
     host = base.removeprefix("http://")
     address, port = host.split(":")
     sock = socket.create_connection((address, int(port)), timeout=10)
@@ -264,8 +264,7 @@ def open_stream(
         f"Host: {host}\r\n{extra}"
         "Accept: text/event-stream\r\n\r\n".encode()
     )
-    wanted = 2 if last_event_id in ("", "1") else 1  # the retry block, then an event ("1":
-    # a revision no league has, so one comes)
+    wanted = 2 if behind or not last_event_id else 1  # the retry block, then the event
     return sock, read_until(
         sock, lambda got: got.partition(b"\r\n\r\n")[2].count(b"\n\n") >= wanted
     )

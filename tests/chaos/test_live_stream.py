@@ -99,8 +99,8 @@ def test_a_viewers_stream_is_sent_every_part_then_the_parts_that_changed(
     server = new_server(database)
     board, standings = f"board={night['meet']}", f"standings={night['season']}"
     query = f"{board}&{standings}"
-    behind, head = open_stream(server.url, night["league"], last_event_id="1", query=query)
-    behind.close()
+    late, head = open_stream(server.url, night["league"], "1", query, behind=True)
+    late.close()
     (caught_up,) = [line for line in head.split(b"\n") if line.startswith(b"data: ")]
     entries = json.loads(caught_up.removeprefix(b"data: "))["parts"]
     assert [(e["watch"], e["base"]) for e in entries] == [(board, None), (standings, None)]
