@@ -220,3 +220,37 @@ def test_an_overtaken_entry_is_waited_for_not_fetched(browser):
     hear(page, 4, board(52, 50, {"board-group-2": CARD.format(2, "C")}))
     assert card(page, 2) == "C"
     page.close()
+
+
+WHY = '<details class="why"><summary>Why</summary><p>The rulebook: {}.</p></details>'
+
+
+def standings_with_whys(points: int) -> str:
+    """The standings part as the page has it: two legends, each with its "Why" after it."""
+    return STANDINGS.format(
+        f"Ann {points}"
+        '<p id="provisional-legend">Provisional</p>'
+        + WHY.format("R3.3-b")
+        + '<p id="forfeits-legend">Forfeits</p>'
+        + WHY.format("R2.5-a")
+    )
+
+
+def test_a_why_the_reader_opened_stays_open_when_the_standings_are_replaced(browser):
+    """A reader who opened "Why" under the forfeits' legend still reads it after a score is
+    confirmed; the one he left closed stays closed."""
+    page = live_board(browser)
+    table = {"watch": "standings=3", "base": None}
+    first = {**table, "revision": 70, "html": {"standings-body": standings_with_whys(10)}}
+    hear(page, 2, every_part(50, "A", "B"), first, standings=5)
+    page.click("#forfeits-legend + details summary")
+
+    second = {**table, "revision": 71, "base": 70}
+    second["html"] = {"standings-body": standings_with_whys(12)}
+    hear(page, 3, second, standings=6)
+
+    opened = "Array.from(document.querySelectorAll('#standings details')).map(d => d.open)"
+    assert "Ann 12" in page.inner_text("#standings-body")
+    assert page.evaluate(opened) == [False, True]
+    assert page.evaluate("window.fetched.standings") == 0
+    page.close()

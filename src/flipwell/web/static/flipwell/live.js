@@ -26,7 +26,8 @@
  * element was fetched meanwhile), or whose full set of parts is not the element's, is not
  * taken: the element is fetched, and the stream reopened, so its next event has every part.
  * An entry "overtaken" (a write came in while the server rendered the parts) brings nothing:
- * the element waits for the next event, which follows with that write's parts.
+ * the element waits for the next event, which follows with that write's parts. A "Why" (or
+ * any disclosure) the reader opened in a part stays open in the part that replaces it.
  * No inline script: the CSP forbids it. */
 (function () {
   "use strict";
@@ -82,6 +83,28 @@
     return found;
   }
 
+  /* A disclosure's key within its part: the id of the element it follows (a "Why" follows
+   * the sentence it explains), its summary, and how many before it share both. */
+  function disclosures(part) {
+    var keys = {};
+    var found = [];
+    part.querySelectorAll("details").forEach(function (details) {
+      var before = details.previousElementSibling;
+      var summary = details.querySelector("summary");
+      var key = (before && before.id ? before.id : "") + "|" + (summary ? summary.textContent : "");
+      keys[key] = (keys[key] || 0) + 1;
+      found.push({ key: key + "|" + keys[key], element: details });
+    });
+    return found;
+  }
+
+  /* The disclosures a reader opened stay open in the part that replaces theirs. */
+  function keepOpen(old, part) {
+    var opened = {};
+    disclosures(old).forEach(function (d) { if (d.element.open) { opened[d.key] = true; } });
+    disclosures(part).forEach(function (d) { if (opened[d.key]) { d.element.open = true; } });
+  }
+
   /* Whether the watched element took the entry's parts (see the words above): all or none. */
   function take(entry) {
     if (entry && entry.overtaken === true) { return holderOf(entry.watch) !== null; }
@@ -100,7 +123,8 @@
     olds.forEach(function (old, index) {
       var made = document.createElement("template");
       made.innerHTML = entry.html[ids[index]];
-      if (made.content.firstElementChild) { old.replaceWith(made.content.firstElementChild); }
+      var part = made.content.firstElementChild;
+      if (part) { keepOpen(old, part); old.replaceWith(part); }
     });
     holder.setAttribute("data-live-parts", String(entry.revision));
     return true;
