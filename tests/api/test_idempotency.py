@@ -9,6 +9,8 @@ anyone else's same key is a new entry (201).
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from flipwell.league import models as m
 from flipwell.web.scoresheet_tokens import scoresheet_path
@@ -99,3 +101,16 @@ def test_submit_scores_key_of_the_sheet_link_is_new_for_a_token(client):
 
     assert (from_sheet.status_code, from_token.status_code) == (302, 201)
     assert m.ScoreSubmission.objects.filter(idempotency_key="tablet-1").count() == 2
+
+
+def test_a_write_reads_its_token_once(client):
+    """Its key's owner, the contract and the authentication ask for the same token: one
+    query, not one each (a write's cost is on every phone's tap)."""
+    night = _started_night()
+    secret = token(night.official, "scores")
+
+    with CaptureQueriesContext(connection) as queries:
+        answer = _submit(client, night, secret, key="tablet-1")
+
+    assert answer.status_code == 201
+    assert sum('FROM "league_apitoken"' in q["sql"] for q in queries.captured_queries) == 1

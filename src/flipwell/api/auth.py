@@ -20,10 +20,10 @@ from django.http import HttpRequest
 from ninja.security import HttpBearer
 
 from flipwell.api.tokens import (
+    request_token,
     require_issuer_role,
     require_opener,
     require_scope,
-    token_for_secret,
 )
 from flipwell.league.models import ApiToken, League
 from flipwell.league.services.tokens import Scope
@@ -38,7 +38,7 @@ class TokenAuth(HttpBearer):
     openapi_scheme = "bearer"
 
     def authenticate(self, request: HttpRequest, token: str) -> ApiToken | None:
-        return token_for_secret(token.strip())
+        return request_token(request, token.strip())
 
 
 def acting_official(

@@ -56,7 +56,7 @@ from flipwell.api.errors import (
     not_authenticated,
 )
 from flipwell.api.schemas.common import ErrorOut
-from flipwell.api.tokens import token_for_secret
+from flipwell.api.tokens import request_token
 from flipwell.league.refusals import RateLimitedError
 
 API_PREFIX = "/api/"
@@ -148,7 +148,7 @@ def _sends_dead_token(request: HttpRequest) -> bool:
     if header is None:
         return False
     scheme, _, secret = header.strip().partition(" ")
-    return scheme.lower() != "bearer" or token_for_secret(secret.strip()) is None
+    return scheme.lower() != "bearer" or request_token(request, secret.strip()) is None
 
 
 class ApiContractMiddleware:

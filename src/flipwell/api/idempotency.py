@@ -46,7 +46,7 @@ from ninja.decorators import decorate_view
 
 from flipwell.api.contract import LOCATION_ATTRIBUTE
 from flipwell.api.errors import error_response
-from flipwell.api.tokens import token_for_secret
+from flipwell.api.tokens import request_token
 from flipwell.league.idempotency import (
     MAX_KEY_LENGTH,
     Answer,
@@ -214,7 +214,7 @@ def _owner(request: HttpRequest, kwargs: dict[str, Any]) -> tuple[str, str] | No
     scheme, _, secret = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer":
         return None
-    token = token_for_secret(secret.strip())
+    token = request_token(request, secret.strip())
     if token is None:
         return None
     where = "installation" if token.league_id is None else f"league:{token.league_id}"

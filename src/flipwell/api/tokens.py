@@ -8,6 +8,7 @@ token (no league) in any league where its issuer holds, at the time, the role a 
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
 
 from flipwell.league.models import ApiToken, League, LeagueOfficial
 from flipwell.league.selectors import access
@@ -29,6 +30,21 @@ def token_for_secret(secret: str) -> ApiToken | None:
     if not secret.startswith(TOKEN_PREFIX):
         return None
     return access.live_api_token(token_hash(secret))
+
+
+def request_token(request: HttpRequest, secret: str) -> ApiToken | None:
+    """`token_for_secret` read once per request: a write's idempotency key, the contract's
+    check of a public endpoint and the authentication all ask for the request's token."""
+    known = getattr(request, _REQUEST_TOKEN_ATTRIBUTE, None)
+    if known is not None and known[0] == secret:
+        return known[1]  # type: ignore[no-any-return]
+    token = token_for_secret(secret)
+    setattr(request, _REQUEST_TOKEN_ATTRIBUTE, (secret, token))
+    return token
+
+
+_REQUEST_TOKEN_ATTRIBUTE = "_flipwell_api_token"
+"""The request's (secret, token or None), as `request_token` read it."""
 
 
 def require_scope(
