@@ -11,6 +11,9 @@ of several runs and never fails.
 A write's fold: tonight's meet (open) folded on the prefix of the closed meets before it
 (`fold_from`), at meet 2 and at meet 40, and their ratio beside its goal (`GOAL_TONIGHT_RATIO`:
 a write costs tonight, not the season), with the whole fold (what a write cost before) beside.
+Then the same for a score sheet waiting for confirmation: the lines it will give once
+confirmed (`pending_game_lines`: the season folded with it as confirmed, what the entry's
+reply and the confirmer's table show), on the prefix and whole.
 """
 
 from __future__ import annotations
@@ -22,9 +25,10 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from flipwell.rules import group_sizes
+from flipwell.rules.game_lines import pending_game_lines
 from flipwell.rules.grouping import split_into_groups
 from flipwell.rules.season import fold_season
-from flipwell.rules.season_prefix import fold_from, fold_with_prefix
+from flipwell.rules.season_prefix import SeasonPrefix, fold_from, fold_with_prefix
 from flipwell.rules.season_values import SeasonFacts
 from flipwell.seasonfile import season_from_dict
 
@@ -120,7 +124,7 @@ def main() -> None:
 def tonight() -> None:
     """A write's fold at meet 2 and at meet 40 of a 64-player season: tonight's meet (open)
     folded on the stored prefix of the closed meets (`fold_from`), and whole as before."""
-    first, last = TONIGHT_MEETS
+    last = TONIGHT_MEETS[-1]
     text = build_season_json(seed=64, players=TONIGHT_PLAYERS, meets_=last)
     facts = season_from_dict(json.loads(text))
     print(f"a write's fold: {TONIGHT_PLAYERS} players, tonight's meet open")
@@ -130,6 +134,18 @@ def tonight() -> None:
         costs[meet] = on_prefix
         _row(f"at meet {meet}, on the prefix", f"{on_prefix * 1e3:8.2f} ms")
         _row(f"at meet {meet}, whole (before)", f"{whole * 1e3:8.2f} ms")
+    _ratio(costs)
+    print("a sheet waiting for confirmation, the lines it will give:")
+    for meet in TONIGHT_MEETS:
+        on_prefix, whole = _pending_at(facts, meet)
+        costs[meet] = on_prefix
+        _row(f"at meet {meet}, on the prefix", f"{on_prefix * 1e3:8.2f} ms")
+        _row(f"at meet {meet}, whole (before)", f"{whole * 1e3:8.2f} ms")
+    _ratio(costs)
+
+
+def _ratio(costs: dict[int, float]) -> None:
+    first, last = TONIGHT_MEETS
     ratio = costs[last] / costs[first]
     _row(
         f"ratio meet {last} / meet {first}",
@@ -137,11 +153,34 @@ def tonight() -> None:
     )
 
 
+def _pending_at(facts: SeasonFacts, meet: int) -> tuple[float, float]:
+    """The best CPU time of the lines of the first group's last game at meet `meet` (open,
+    that game's sheet waiting for confirmation), on the prefix and whole."""
+    prefix = _prefix_before(facts, meet)
+    played = facts.meets[meet - 1]
+    match = played.groups[0]
+    waiting = replace(match, games=match.games[:-1])
+    tonight = replace(played, closed=False, groups=(waiting, *played.groups[1:]))
+    season = prefix.facts_with((tonight,))
+
+    def lines(on: SeasonPrefix | None) -> object:
+        game = match.games[-1]
+        return pending_game_lines(season, meet=meet, players=match.players, game=game, prefix=on)
+
+    assert lines(prefix) == lines(None)
+    return best_of(RUNS, lambda: lines(prefix)), best_of(RUNS, lambda: lines(None))
+
+
+def _prefix_before(facts: SeasonFacts, meet: int) -> SeasonPrefix:
+    prefix = fold_with_prefix(replace(facts, meets=facts.meets[: meet - 1])).prefix
+    assert prefix is not None
+    return prefix
+
+
 def _tonight_at(facts: SeasonFacts, meet: int) -> tuple[float, float]:
     """The best CPU time of folding meet `meet` (open) on the prefix of the meets before it,
     and of folding the season up to it whole."""
-    prefix = fold_with_prefix(replace(facts, meets=facts.meets[: meet - 1])).prefix
-    assert prefix is not None
+    prefix = _prefix_before(facts, meet)
     tonight = (replace(facts.meets[meet - 1], closed=False),)
     on_prefix = best_of(RUNS, lambda: fold_from(prefix, tonight))
     whole = best_of(RUNS, lambda: fold_season(prefix.facts_with(tonight)))

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flipwell.rules import FWPL_V1, Entrant, RuleError, Ruleset, group_sizes
+from flipwell.rules.game_lines import pending_game_lines
 from flipwell.rules.grouping import split_into_groups
 from flipwell.rules.match import GameFacts, MatchFacts
 from flipwell.rules.season import fold_season
@@ -189,3 +190,38 @@ def test_fold_from_every_prefix_equals_the_whole_fold(season):
     except RuleError:
         return  # refused while built (a closed meet with an unfinished match): nothing to compare
     _check_every_prefix(facts, ruleset)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seasons(), st.lists(st.integers(min_value=1, max_value=10**7), min_size=4, max_size=4))
+def test_a_pending_sheet_folded_on_every_prefix_is_the_whole_folds(season, sheet):
+    """R3-a, R3-e: the lines a sheet waiting for confirmation will get (what its sender and
+    confirmer read) are the same folded on the stored prefix of the closed meets as folded
+    whole: a sheet at meet 40 costs tonight's meet only, not the season."""
+    meets, closed, ruleset = season
+    try:
+        facts = _facts(meets, closed, ruleset)
+    except RuleError:
+        return
+    tonight = facts.meets[-1]
+    unfinished = [m for m in tonight.groups if len(m.games) < 4]
+    if tonight.closed or not unfinished:
+        return  # no sheet can wait for confirmation
+    players = unfinished[0].players
+    game = _game(players, sheet, countable=True)
+    try:
+        whole = pending_game_lines(
+            facts, meet=tonight.number, players=players, game=game, ruleset=ruleset
+        )
+    except RuleError:
+        return  # a sheet the rules refuse, on a prefix as whole (tested in test_game_lines)
+    for prefix in _prefixes(facts, ruleset):
+        on_prefix = pending_game_lines(
+            facts,
+            meet=tonight.number,
+            players=players,
+            game=game,
+            ruleset=ruleset,
+            prefix=prefix,
+        )
+        assert on_prefix == whole, prefix.through

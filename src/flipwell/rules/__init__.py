@@ -238,6 +238,8 @@ from flipwell.rules.ruleset import (
 from flipwell.rules.scoring import GameResult, game_points, score_game
 from flipwell.rules.season import fold_season, may_play_game, scores_adjusted_at
 from flipwell.rules.season_ladder import next_groups
+from flipwell.rules.season_nights import Tally
+from flipwell.rules.season_prefix import SeasonPrefix
 from flipwell.rules.season_length import (
     Eligibility,
     PlaceChange,
@@ -346,8 +348,9 @@ __all__ = [
     "PlayoffMatchState", "PlayoffQualification", "PlayoffRace", "PlayoffSeeding", "PointLine",
     "RaceChance", "RacePlace", "RaceStanding", "RaceStatus", "Reading", "Reason", "RefusalCode",
     "RefusedMachine", "RuleError", "Ruleset", "ScoreAdjustment", "ScoreChangeKind", "SeasonCut",
-    "SeasonFacts", "SeasonLine", "SeasonProgress", "SeasonResult", "SeedTie", "SelectableMachines",
-    "SpecialRuling", "SpecialRulingKind", "Standing", "TieLine", "Turn", "TurnRuling", "Violation",
+    "SeasonFacts", "SeasonLine", "SeasonPrefix", "SeasonProgress", "SeasonResult", "SeedTie",
+    "SelectableMachines", "SpecialRuling", "SpecialRulingKind", "Standing", "Tally", "TieLine",
+    "Turn", "TurnRuling", "Violation",
     "ViolationEffect", "ViolationFacts", "ViolationKind", "allowable_extra_balls", "alphabetical",
     "announced_tardiness", "apply_withdrawals", "attendance", "attendance_threshold",
     "automatically_unplayable", "balances", "check_machine_choice", "check_machine_picker",

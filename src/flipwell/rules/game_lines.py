@@ -13,6 +13,8 @@ Words:
   score where it has one.
 - *pending game lines*: the lines a score sheet waiting for confirmation will get once
   confirmed: the season folded with that sheet taken as confirmed (what the confirmer checks).
+  Folded on the stored prefix of the season's closed meets when the caller has it
+  (`flipwell.rules.season_prefix`), so a sheet at meet 40 costs what one at meet 2 does.
 
 A game line is read from the fold's own result (its final scores, order and points); the
 adjustments are recomputed from the game's facts with the fold's functions and checked against
@@ -37,6 +39,7 @@ from flipwell.rules.match import (
 )
 from flipwell.rules.ruleset import FWPL_V1, Ruleset
 from flipwell.rules.season import fold_season
+from flipwell.rules.season_prefix import SeasonPrefix, fold_from
 from flipwell.rules.season_values import SeasonFacts, SeasonResult
 from flipwell.rules.values import PlayerId
 from flipwell.rules.violations import reduced_score
@@ -167,17 +170,30 @@ def pending_game_lines(
     players: Sequence[PlayerId],
     game: GameFacts,
     ruleset: Ruleset = FWPL_V1,
+    prefix: SeasonPrefix | None = None,
 ) -> tuple[GameLine, ...]:
     """The lines `game`, the next game of the match of `players` at meet `meet`, will have
     once its sheet is confirmed (R3-a): the season folded with it as a fact, so a
     compensatory game, a zero score or a penalty already recorded counts (R7.3-m, §8).
-    Raises RuleError when the sheet is not one the rules can score."""
+    `prefix`: the season's stored prefix (its closed meets, the first ones of `facts`): the
+    meets after it are folded on it, not the season whole (§2's "a write costs tonight"),
+    unless `meet` is one of its meets. Raises RuleError when the sheet is not one the rules
+    can score."""
     confirmed = with_game_confirmed(facts, meet=meet, players=players, game=game)
-    result = fold_season(confirmed, ruleset=ruleset)
+    result = _folded(confirmed, meet, prefix, ruleset)
     lines = meet_game_lines(confirmed, result, meet, ruleset=ruleset).get(frozenset(players))
     if not lines:  # pragma: no cover - the match was just given a game
         return ()
     return lines[-1]
+
+
+def _folded(
+    facts: SeasonFacts, meet: int, prefix: SeasonPrefix | None, ruleset: Ruleset
+) -> SeasonResult:
+    """The season's fold (numbers), on `prefix` when it covers meets before `meet` only."""
+    if prefix is None or meet <= prefix.through:
+        return fold_season(facts, ruleset=ruleset)
+    return fold_from(prefix, facts.meets[prefix.through :], ruleset=ruleset).result
 
 
 def with_game_confirmed(

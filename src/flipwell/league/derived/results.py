@@ -33,7 +33,7 @@ from flipwell.league.adapters.rulesets import season_ruleset
 from flipwell.league.adapters.season_facts import meets_after, season_facts
 from flipwell.league.derived import caches
 from flipwell.rules import Ruleset, SeasonFacts, SeasonResult, fold_season
-from flipwell.rules.season_prefix import fold_from, fold_with_prefix
+from flipwell.rules.season_prefix import SeasonPrefix, fold_from, fold_with_prefix
 
 _IN_WRITE: ContextVar[bool] = ContextVar("flipwell_fold_in_write", default=False)
 """True inside a write's transaction (`within_write`)."""
@@ -105,6 +105,14 @@ def season_fold(season: m.Season, *, explain: bool = False) -> SeasonFold:
         folded = _as_fold(stored) or _compute_and_store(season, explain)
         caches.remember_fold(key, folded)
     return folded
+
+
+def closed_meets_prefix(season: m.Season) -> SeasonPrefix | None:
+    """The stored prefix of the season's closed meets, when it is still the one of the
+    season's revision as last read (`season.revision`: `season_fold` reads it); else None.
+    One query: the write that gave the revision stored or carried it, in this process."""
+    held = caches.stored_prefix(season.pk, season.revision)
+    return None if held is None else held.prefix
 
 
 def season_folds(seasons: Sequence[m.Season]) -> list[SeasonFold]:

@@ -44,6 +44,7 @@ from flipwell.rules import (
     who_may_enter,
 )
 from flipwell.rules.corrections import correction_quorum
+from flipwell.rules.season_prefix import SeasonPrefix
 
 
 @dataclass(frozen=True)
@@ -368,11 +369,13 @@ def lines_once_confirmed(
     ties: Sequence[Sequence[int]],
     folded: SeasonFold,
     meet: int,
+    prefix: SeasonPrefix | None = None,
 ) -> dict[int, GameLine]:
     """Player id -> his line of game `game_id` (on `machine`, played by `players` in ladder
     order at meet number `meet`) once `sheet` is confirmed (R3-a): the season `folded` with it
     as a fact (`pending_game_lines`), so a compensatory game, a zero score or a penalty
-    recorded before confirmation counts; empty for a sheet the rules refuse."""
+    recorded before confirmation counts; empty for a sheet the rules refuse. `prefix`: the
+    season's stored prefix at `folded`'s revision, to fold tonight's meet on (None: whole)."""
     try:
         facts = pending_game_facts(game_id, machine, sheet, ties)
         found = pending_game_lines(
@@ -381,6 +384,7 @@ def lines_once_confirmed(
             players=[player_key(p) for p in players],
             game=facts,
             ruleset=folded.ruleset,
+            prefix=prefix,
         )
     except RuleError:
         return {}

@@ -10,7 +10,7 @@ Words:
   sheet changes only through a correction (`flipwell.league.services.corrections`).
 - *points once confirmed*: what the sheet will give when confirmed, read from the season's
   fold with anything already recorded on the game counted (a compensatory game, a zero score,
-  a penalty: R7.3-m, §8).
+  a penalty: R7.3-m, §8), tonight's meet folded on the stored fold of the closed meets.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from flipwell.league import models as m
 from flipwell.league.adapters.game_facts import sheet_facts, tie_order_facts
 from flipwell.league.adapters.rulesets import season_ruleset
-from flipwell.league.derived.results import season_fold
+from flipwell.league.derived.results import closed_meets_prefix, season_fold
 from flipwell.league.selectors.scoresheet import lines_once_confirmed
 from flipwell.league.services._edge import group_player_ids, rules_edge
 from flipwell.rules import score_game
@@ -57,14 +57,17 @@ def points_once_confirmed(
     """The game points `sheet` will give once confirmed (R3-a): the fold's, with a
     compensatory game, a zero score or a penalty already recorded counted (R7.3-m, §8), so
     the reply to the sheet's sender and the confirmer's table say what will be stored."""
+    season = game.group.meet.season
+    folded = season_fold(season)
     lines = lines_once_confirmed(
         game_id=game.pk,
         machine=game.machine.title,
         players=group_player_ids(game.group),
         sheet=sheet,
         ties=ties,
-        folded=season_fold(game.group.meet.season),
+        folded=folded,
         meet=game.group.meet.number,
+        prefix=closed_meets_prefix(season),
     )
     return {p: line.points for p, line in lines.items()} or _points(game, sheet, ties)
 
