@@ -132,7 +132,9 @@ def test_a_score_at_meet_11_reads_only_meet_11s_facts(checked):
 
     night_.play(game, {p: 1000 * (i + 1) for i, p in enumerate(_members(game))})
 
-    assert (checked.whole, checked.on_prefix) == (0, [10, 10])  # entry, confirmation
+    # The confirmation only: an entered sheet is no fact until confirmed (R3-a), so its
+    # write folds nothing.
+    assert (checked.whole, checked.on_prefix) == (0, [10])
 
 
 def test_a_correction_to_a_closed_meet_folds_whole_and_stores_the_prefix_again(checked):
@@ -159,7 +161,7 @@ def test_a_correction_to_a_closed_meet_folds_whole_and_stores_the_prefix_again(c
     assert (checked.whole, checked.on_prefix) == (1, [])
     game = night_.game(meet, 2, 1)
     night_.play(game, {p: 2000 * (i + 1) for i, p in enumerate(_members(game))})
-    assert (checked.whole, checked.on_prefix) == (1, [10, 10])
+    assert (checked.whole, checked.on_prefix) == (1, [10])  # the confirmation (R3-a)
 
 
 def test_a_season_forfeit_tonight_folds_on_the_prefix(checked):

@@ -37,7 +37,9 @@ A write is, in this order:
    reads the new fold (`Write.refold`). A write that cannot change a number (a turn ruling, a
    photo, a problem report, a notice preference, an invitation, a planned meet scheduled,
    moved or cancelled, an absence or lateness announced or withdrawn, a season's schedule
-   before it starts) names no season and never folds (a ruling its event names is recorded
+   before it starts, a score sheet entered and not yet confirmed, the next machine chosen:
+   neither is a fact of the fold until a sheet is confirmed, R3-a) names no season and
+   never folds (a ruling its event names is recorded
    by `Write.record_rulings`, not `refold`); it calls `league_changed` when a page shows
    what it changed. A write nested in another of the same season leaves its final refold to
    the outer one: the season folds once;

@@ -32,6 +32,7 @@ from flipwell.league.services._edge import (
     group_player_ids,
     hold_machine_choices,
     hold_meet,
+    league_changed,
     open_meet,
     rules_edge,
 )
@@ -74,7 +75,8 @@ def choose_next_machine(
     check their choices at once; they take turns only to read the machines and take one
     (`hold_machine_choices`).
 
-    Side effects: inserts the Game (chosen_by) and an audit event ``game.machine_chosen``.
+    Side effects: inserts the Game (chosen_by) and an audit event ``game.machine_chosen``;
+    the league's new revision (the season is not folded: the game has no score yet).
     Raises ValidationError (nothing written) when the meet is not open, the match is over,
     the previous game is unconfirmed, the group waits for a compensatory game, `chosen_by`
     is not the picker, or the machine is not allowed (code ``machine_not_allowed``: the
@@ -86,13 +88,9 @@ def choose_next_machine(
     # The picker chooses through the sheet (`actor`: whoever records it for him, if anyone):
     # `_next_game` checks that `chosen_by` may pick.
     with league_write(
-        league=season.league,
-        actor=Actor.player(actor),
-        action="choose the next machine",
-        season=season,
+        league=season.league, actor=Actor.player(actor), action="choose the next machine"
     ) as write:
         group = locked_group(group)
-        write.only_meets(group.meet)
         chosen, data = _next_game(group=group, machine=machine, chosen_by=chosen_by)
         write.event("game.machine_chosen", chosen.game, data)
     return chosen
@@ -118,8 +116,6 @@ def official_chooses_next_machine(
         league=group.meet.season.league, actor=actor, action="choose a group's next machine"
     ) as write:
         group = locked_group(group)
-        write.season = group.meet.season
-        write.only_meets(group.meet)
         chosen, data = _next_game(group=group, machine=machine, chosen_by=None, seed=seed)
         write.event("game.machine_chosen", chosen.game, data)
     return chosen
@@ -188,6 +184,9 @@ def _next_game(
     if by_official:
         data.update(by_official=True, drawn=draw_seed is not None, seed=draw_seed)
     order_ids = tuple(int(p) for p in order)
+    # A game without confirmed scores is no fact of the season's fold (R3-a): the season
+    # keeps its fold; the league's new revision (standings part kept) shows the game.
+    league_changed(group.meet.season.league_id)
     return NextGame(game=game, play_order=order_ids, fallback=fallback, repeat=repeat), data
 
 

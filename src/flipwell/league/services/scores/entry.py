@@ -37,7 +37,7 @@ from flipwell.league.services._protocol import Actor, Write, league_write, savep
 from flipwell.league.services.scores.sheet_checks import (
     check_not_confirmed,
     check_sheet,
-    fold_with_sheet,
+    entered_sheet_shown,
     game_held_for_scores,
     versions_of,
 )
@@ -87,7 +87,8 @@ def submit_scores(
     sender saw (0: none; None: not checked).
 
     Side effects: a ScoreSubmission (the game's next version), its ScoreLines and tie orders,
-    an audit event ``scores.submitted``. ValidationError (nothing written) when the meet is
+    an audit event ``scores.submitted``, the league's new revision (no fold of the season:
+    the sheet is no fact until confirmed, `entered_sheet_shown`). ValidationError (nothing written) when the meet is
     not open, `entered_by` is not in the group, the sheet is not valid, or it scores a player
     who forfeited the season before this game (R2.5-b, A65); ConflictError when the game is
     confirmed (``game_already_confirmed``: only a correction changes it) or the entry is
@@ -120,7 +121,7 @@ def submit_scores(
         if replay is not None:
             return replay
         _store_entry(write, submission, entry, replaces=latest)
-        fold_with_sheet(write, game, sheet)
+        entered_sheet_shown(game, sheet)
         points = points_once_confirmed(game, sheet, ties)
     return SubmittedScores(submission=submission, points=points)
 

@@ -10,6 +10,8 @@ Words:
   (`MeetHold.SCORES`), so concurrent writes to one game wait for each other.
 - *fold with the sheet*: the season folded with the game's new sheet inside the write; a sheet
   that scores a player who forfeited the season before this game rolls the write back (A65).
+  Only a confirmed sheet is a fact of the fold (R3-a): an entered one changes no number, so
+  its write does not fold the season again (`entered_sheet_shown`); its confirmation does.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import NoReturn
 from flipwell.league import models as m
 from flipwell.league.adapters.game_facts import absent_at, match_absences
 from flipwell.league.refusals import ConflictError, Refusal
-from flipwell.league.services._edge import MeetHold, hold_meet
+from flipwell.league.services._edge import MeetHold, hold_meet, league_changed
 from flipwell.league.services._protocol import Write
 from flipwell.league.services._season_forfeit import refuse_if_season_forfeited
 
@@ -45,6 +47,19 @@ def fold_with_sheet(write: Write, game: m.Game, sheet: Mapping[int, int | None])
     refuse_if_season_forfeited(
         game=game, players=_scored(sheet), field="scores", refused="their score", result=folded
     )
+
+
+def entered_sheet_shown(game: m.Game, sheet: Mapping[int, int | None]) -> None:
+    """An entered sheet waits for confirmation and is no fact of the season's fold yet (R3-a):
+    the season keeps its fold and revision (no fold is computed or stored for the write),
+    and its league gets a new revision that keeps the standings part, so the pages showing
+    the entry change and the standings do not. A sheet scoring a player who forfeited the
+    season before this game is refused from the fold as it stands (A65); its confirmation
+    checks again on the fold with the sheet."""
+    refuse_if_season_forfeited(
+        game=game, players=_scored(sheet), field="scores", refused="their score"
+    )
+    league_changed(game.group.meet.season.league_id)
 
 
 def _scored(sheet: Mapping[int, int | None]) -> list[int]:
