@@ -238,8 +238,6 @@ from flipwell.rules.ruleset import (
 from flipwell.rules.scoring import GameResult, game_points, score_game
 from flipwell.rules.season import fold_season, may_play_game, scores_adjusted_at
 from flipwell.rules.season_ladder import next_groups
-from flipwell.rules.season_nights import Tally
-from flipwell.rules.season_prefix import SeasonPrefix
 from flipwell.rules.season_length import (
     Eligibility,
     PlaceChange,
@@ -250,6 +248,8 @@ from flipwell.rules.season_length import (
     race_places,
     season_cut,
 )
+from flipwell.rules.season_nights import Tally
+from flipwell.rules.season_prefix import SeasonPrefix
 from flipwell.rules.season_values import (
     MeetFacts,
     MeetResult,

@@ -87,12 +87,12 @@ def submit_scores(
     sender saw (0: none; None: not checked).
 
     Side effects: a ScoreSubmission (the game's next version), its ScoreLines and tie orders,
-    an audit event ``scores.submitted``, the league's new revision (no fold of the season:
-    the sheet is no fact until confirmed, `entered_sheet_shown`). ValidationError (nothing written) when the meet is
-    not open, `entered_by` is not in the group, the sheet is not valid, or it scores a player
-    who forfeited the season before this game (R2.5-b, A65); ConflictError when the game is
-    confirmed (``game_already_confirmed``: only a correction changes it) or the entry is
-    stale (``stale_version``).
+    an audit event ``scores.submitted``, the league's new revision (no fold: the sheet is no
+    fact until confirmed, `entered_sheet_shown`). ValidationError (nothing written) when the
+    meet is not open, `entered_by` is not in the group, the sheet is not valid, or it scores
+    a player who forfeited the season before this game (R2.5-b, A65); ConflictError when the
+    game is confirmed (``game_already_confirmed``: only a correction changes it) or the
+    entry is stale (``stale_version``).
     """
     key = idempotency_key.strip()
     if not key:
