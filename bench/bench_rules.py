@@ -128,16 +128,19 @@ def tonight() -> None:
     text = build_season_json(seed=64, players=TONIGHT_PLAYERS, meets_=last)
     facts = season_from_dict(json.loads(text))
     print(f"a write's fold: {TONIGHT_PLAYERS} players, tonight's meet open")
+    _at_both_meets(facts, _tonight_at)
+    print("a sheet waiting for confirmation, the lines it will give:")
+    _at_both_meets(facts, _pending_at)
+
+
+def _at_both_meets(
+    facts: SeasonFacts, measure: Callable[[SeasonFacts, int], tuple[float, float]]
+) -> None:
+    """Print `measure`'s costs (on the prefix, whole) at each of `TONIGHT_MEETS`, and the
+    ratio of the last to the first on the prefix."""
     costs = {}
     for meet in TONIGHT_MEETS:
-        on_prefix, whole = _tonight_at(facts, meet)
-        costs[meet] = on_prefix
-        _row(f"at meet {meet}, on the prefix", f"{on_prefix * 1e3:8.2f} ms")
-        _row(f"at meet {meet}, whole (before)", f"{whole * 1e3:8.2f} ms")
-    _ratio(costs)
-    print("a sheet waiting for confirmation, the lines it will give:")
-    for meet in TONIGHT_MEETS:
-        on_prefix, whole = _pending_at(facts, meet)
+        on_prefix, whole = measure(facts, meet)
         costs[meet] = on_prefix
         _row(f"at meet {meet}, on the prefix", f"{on_prefix * 1e3:8.2f} ms")
         _row(f"at meet {meet}, whole (before)", f"{whole * 1e3:8.2f} ms")
