@@ -88,7 +88,15 @@ def screenshot(page: Page, name: str) -> Path:
     # caret="initial": hiding the caret leaves style="" on every input, which htmx's settle
     # would copy onto the swapped-in inputs (an inline style the CSP refuses) if base.html's
     # htmx configuration let it settle style attributes (test_live_sheet checks it does not).
-    page.screenshot(path=str(path), full_page=True, caret="initial")
+    try:
+        page.screenshot(path=str(path), full_page=True, caret="initial")
+    except Error as error:
+        # Chromium refuses a capture while a navigation commits ("Unable to capture
+        # screenshot"); the picture is a record, not a check, so take it once the page is in.
+        if "Unable to capture screenshot" not in error.message:
+            raise
+        page.wait_for_load_state("load")
+        page.screenshot(path=str(path), full_page=True, caret="initial")
     return path
 
 

@@ -77,8 +77,10 @@ def start_meet_in_console(official: Page) -> str:
     # Scheduling lands on the new meet's hub: attendance, then the start.
     shows(official, "Meet 1 scheduled")
     official.get_by_role("link", name="Start the meet").click()
+    start = official.get_by_role("button", name="Start meet 1")
+    expect(start).to_be_visible()  # the preview is in before it is photographed
     screenshot(official, "night-console-start-preview")
-    official.get_by_role("button", name="Start meet 1").click()
+    start.click()
     shows(official, "Meet 1 started")
     # Starting lands on the night's hub (its "Night" tab is the current page).
     expect(official.get_by_role("link", name="Night", exact=True)).to_have_attribute(

@@ -52,6 +52,7 @@ def create_first_official(monkeypatch: pytest.MonkeyPatch) -> User:
 
 def open_league(phone: Page) -> None:
     phone.get_by_role("link", name="Open a new league").click()
+    expect(phone.get_by_label("League name")).to_be_visible()
     screenshot(phone, "new-league-1-open-form")
     phone.get_by_label("League name").fill("Thursday Flippers")
     phone.get_by_label("Web address").fill("thursday")
@@ -100,12 +101,15 @@ def start_first_meet(phone: Page, today: datetime.date) -> None:
     shortcut = phone.get_by_role(
         "button", name=f"Next meet: schedule meet 1 for {today:%a} {today.day} {today:%b}"
     )
+    expect(shortcut).to_be_visible()  # the league's page is in before it is photographed
     screenshot(phone, "new-league-6-next-meet-shortcut")
     shortcut.click()
     shows(phone, "Meet 1 scheduled")
     phone.get_by_role("link", name="Start the meet").click()
+    start = phone.get_by_role("button", name="Start meet 1")
+    expect(start).to_be_visible()
     screenshot(phone, "new-league-7-start-preview")
-    phone.get_by_role("button", name="Start meet 1").click()
+    start.click()
     shows(phone, "Meet 1 started")
     screenshot(phone, "new-league-8-meet-started")
 
