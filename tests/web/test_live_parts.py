@@ -79,7 +79,7 @@ class Page:
         self.parts = list(parts)
         self.renders = 0
 
-    def render(self) -> live_parts.Parts | None:
+    def render(self, revision: int = 0) -> live_parts.Parts | None:
         self.renders += 1
         got = self.parts[0] if len(self.parts) == 1 else self.parts.pop(0)
         if isinstance(got, Exception):

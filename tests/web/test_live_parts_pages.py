@@ -14,7 +14,7 @@ from flipwell.league import models as m
 from flipwell.league.selectors import revisions as revision_reads
 from flipwell.league.services._edge import league_changed
 from flipwell.serving import live
-from flipwell.serving.live_parts import OVERTAKEN
+from flipwell.serving.live_parts import OVERTAKEN, Parts, Rendered
 from flipwell.web import live_parts
 from tests import factories as f
 from tests.league import league_night as night_
@@ -35,9 +35,12 @@ def open_board(db):
     return Board(built.league, built.season, night_.start(built))
 
 
-def parts_of(board: Board, page: str) -> live_parts.Parts | None:
-    (watch,) = live_parts.watches(board.league.slug, QueryDict(page))
-    return watch.render()
+def parts_of(board: Board, page: str, revision: int | None = None) -> Rendered:
+    """The parts of `page` at `revision` (None: the league's revision now)."""
+    (watch,) = live_parts.watches(board.league.slug, board.league.pk, QueryDict(page))
+    if revision is None:
+        revision = m.League.objects.values_list("revision", flat=True).get(pk=board.league.pk)
+    return watch.render(revision)
 
 
 def test_the_boards_parts_are_its_own_html_each_part_by_its_id(client, open_board):
@@ -96,6 +99,32 @@ def test_parts_rendered_while_a_write_came_in_are_overtaken(open_board, monkeypa
     assert parts_of(open_board, f"board={open_board.meet.pk}") == OVERTAKEN
 
 
+def test_parts_asked_at_a_revision_the_league_is_no_longer_at_are_overtaken(open_board):
+    """A hub told of a revision renders that revision's parts or none: the league's newer
+    revision has its own event, with its own parts."""
+    page = f"board={open_board.meet.pk}"
+    told = m.League.objects.get(pk=open_board.league.pk).revision
+    league_changed(open_board.league.pk)
+    assert parts_of(open_board, page, told) == OVERTAKEN
+    assert isinstance(parts_of(open_board, page), Parts)
+
+
+def test_a_worker_that_finds_the_parts_shared_reads_nothing_from_the_database(
+    open_board, settings, django_assert_num_queries
+):
+    """Issue 36 §1: the hubs of the workers that did not write a revision take its parts
+    from the shared cache with no query (before, each read the league for each page)."""
+    settings.SHARED_PAGES = True
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "p"}
+    }
+    page = f"board={open_board.meet.pk}"
+    revision = m.League.objects.get(pk=open_board.league.pk).revision
+    rendered = parts_of(open_board, page, revision)  # the writer's hub
+    with django_assert_num_queries(0):
+        assert parts_of(open_board, page, revision) == rendered  # another worker's hub
+
+
 def test_a_stream_watches_the_pages_its_query_names_and_a_bad_one_is_refused(client, open_board):
     url = f"/live/{open_board.league.slug}/events/"
     meet, season = open_board.meet.pk, open_board.season.pk
@@ -103,7 +132,8 @@ def test_a_stream_watches_the_pages_its_query_names_and_a_bad_one_is_refused(cli
     opened = answered.wsgi_request.META[live.STREAM_KEY]
     assert [w.key for w in opened.watches] == [f"board={meet}", f"standings={season}"]
     assert [w.standings for w in opened.watches] == [False, True]
-    assert opened.watches[0].render() == parts_of(open_board, f"board={meet}")
+    revision = m.League.objects.get(pk=open_board.league.pk).revision
+    assert opened.watches[0].render(revision) == parts_of(open_board, f"board={meet}")
 
     plain = client.get(url, **{live.CAN_HAND_OFF_KEY: True})
     assert plain.wsgi_request.META[live.STREAM_KEY].watches == ()

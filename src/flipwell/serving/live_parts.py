@@ -104,11 +104,12 @@ Rendered = Parts | Literal["overtaken"] | None
 @dataclass(frozen=True)
 class Watch:
     """A page a stream watches: its `key` (its query, ``board=12``), and `render`, which gives
-    its parts now (`Rendered`: None when it has none, such as a meet that is not open; it may
+    its parts at the league's revision it is given (`Rendered`: None when it has none, such
+    as a meet that is not open; `OVERTAKEN` when the league is at another revision; it may
     raise, which counts as None); `standings`: it shows only the standings (see the words)."""
 
     key: str
-    render: Callable[[], Rendered]
+    render: Callable[[int], Rendered]
     standings: bool = False
 
 
@@ -160,7 +161,7 @@ class Memo:
         """The parts of `watch` for the league's `revision`, rendered on first asking."""
         key = (watch.key, revision)
         if key not in self._rendered:
-            self._rendered[key] = self._unchanged(watch, revision) or self._render(watch)
+            self._rendered[key] = self._unchanged(watch, revision) or self._render(watch, revision)
             if len(self._rendered) > RENDERED_KEPT:
                 self._rendered.popitem(last=False)
         parts = self._rendered[key]
@@ -185,9 +186,9 @@ class Memo:
         latest = next(reversed(kept.values()))
         return latest if standings_part(latest.revision) == standings_part(revision) else None
 
-    def _render(self, watch: Watch) -> Rendered:
+    def _render(self, watch: Watch, revision: int) -> Rendered:
         try:
-            parts = watch.render()
+            parts = watch.render(revision)
         except Exception:  # the page's parts cannot be had: the client fetches the page
             if watch.key not in self._failing:
                 logger.warning("live parts of %s cannot be rendered", watch.key, exc_info=True)

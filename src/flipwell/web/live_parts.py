@@ -13,6 +13,7 @@ for every worker (`flipwell.serving.live_parts.shared`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 
 from django.db import connection
@@ -44,9 +45,9 @@ def group_part(group_id: int) -> str:
     return f"board-group-{group_id}"
 
 
-def watches(slug: str, query: QueryDict) -> tuple[Watch, ...]:
-    """The pages of the league `slug` whose parts the stream's `query` asks for; WatchQueryError
-    when one is named by something other than an id."""
+def watches(slug: str, league_id: int, query: QueryDict) -> tuple[Watch, ...]:
+    """The pages of the league `slug` (id `league_id`) whose parts the stream's `query` asks
+    for; WatchQueryError when one is named by something other than an id."""
     found = []
     for name in PAGES:
         raw = query.get(name)
@@ -58,7 +59,7 @@ def watches(slug: str, query: QueryDict) -> tuple[Watch, ...]:
                 f"{name} is a {_WHAT[name]}'s id (?{name}=12), or not given at all."
             )
         key = f"{name}={page_id}"
-        render = partial(_exact, slug, _RENDERS[name], page_id, key)
+        render = partial(_exact, _Page(slug, league_id, key, page_id), _RENDERS[name])
         found.append(Watch(key, render, standings=name == "standings"))
     return tuple(found)
 
@@ -95,27 +96,42 @@ _RENDERS: dict[str, Callable[[m.League, int], dict[str, str] | None]] = {
 _WHAT = {"board": "meet", "standings": "season"}
 
 
+@dataclass(frozen=True)
+class _Page:
+    """A watched page: its league's slug and id, its watch key and its meet's or season's id."""
+
+    slug: str
+    league_id: int
+    key: str
+    page_id: int
+
+
 def _exact(
-    slug: str,
-    render: Callable[[m.League, int], dict[str, str] | None],
-    page_id: int,
-    page: str,
+    page: _Page, render: Callable[[m.League, int], dict[str, str] | None], revision: int
 ) -> Rendered:
-    """A page's parts now, exact as of the league's revision (rendered once for every worker);
-    None when the page has none; `OVERTAKEN` when a write came in while they were rendered
-    (which revision they show is not known; the write's own event follows)."""
+    """A page's parts at the league's `revision` (the one its hub was told of), rendered once
+    for every worker; None when the page has none; `OVERTAKEN` when the league is at another
+    revision before or after the render (which revision the parts would show is not known;
+    the newer revision's own event follows).
+
+    The tag needs no query: a hub whose worker did not write the revision finds the parts
+    shared by the one that did, and reads nothing from the database (issue 36 §1: five
+    workers each reading the league for every page at every revision cost a tenth of the
+    night's interpreter time)."""
+
+    def rendered() -> Rendered:
+        league = season_pages.league_by_slug(page.slug)
+        if league.pk != page.league_id or league.revision != revision:
+            return OVERTAKEN
+        html = render(league, page.page_id)
+        if html is None:
+            return None
+        after = revisions.of_leagues([league.pk]).get(league.pk)
+        return Parts(revision, html) if after == revision else OVERTAKEN
+
+    tag = f"{page.key}:{page.league_id}:{revision}:{build()}"
     try:
-        league = season_pages.league_by_slug(slug)
-
-        def rendered() -> Rendered:
-            html = render(league, page_id)
-            if html is None:
-                return None
-            after = revisions.of_leagues([league.pk]).get(league.pk)
-            return Parts(league.revision, html) if after == league.revision else OVERTAKEN
-
-        tag = f"{page}:{league.pk}:{league.revision}:{build()}"
-        return shared(tag, rendered, first=written_here(league.pk, league.revision))
+        return shared(tag, rendered, first=written_here(page.league_id, revision))
     except season_pages.NotFoundError:
         return None
     except Exception:

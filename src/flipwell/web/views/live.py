@@ -28,7 +28,7 @@ def events(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404("No such league.")
     league_id, revision = found
     try:
-        watches = live_parts.watches(slug, request.GET)
+        watches = live_parts.watches(slug, league_id, request.GET)
     except live_parts.WatchQueryError as bad:
         return HttpResponseBadRequest(str(bad), content_type="text/plain; charset=utf-8")
     known = live.known_revision(request.headers.get("Last-Event-ID"), request.GET.get("revision"))
