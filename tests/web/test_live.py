@@ -13,7 +13,7 @@ import pytest
 
 from flipwell.league.revisions import STANDINGS_BITS, standings_part
 from flipwell.league.services._edge import league_changed
-from flipwell.serving import live, live_events
+from flipwell.serving import live, live_events, live_parts
 from flipwell.web.scoresheet_tokens import scoresheet_path
 from tests import factories as f
 from tests.league import league_night as night_
@@ -250,6 +250,13 @@ def test_a_live_event_message_is_a_league_and_its_revision_or_every_league():
     assert [live_events.parsed(m) for m in (b"3", b"x 1", b"1 -2", b"")] == [None] * 4
 
 
+def test_a_word_that_a_render_of_parts_ended_is_its_tag_and_no_revision():
+    assert live_events.parts_tag(b"parts board=7:3:12:b1") == "board=7:3:12:b1"
+    assert live_events.parts_tag(b"3 12") is None
+    assert live_events.parts_tag("*") is None
+    assert live_events.parsed(b"parts board=7:3:12:b1") is None  # never read as a revision
+
+
 REDIS_URL = os.environ.get("FLIPWELL_TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
 
 
@@ -280,5 +287,32 @@ def test_a_revision_published_reaches_a_listening_hub_at_once(told, redis_channe
         live_events.publish(league_id=1, revision=11)
 
         assert events_of(read_until(client, b"\n\n")) == [sent(11)]
+    finally:
+        listener.stop()
+
+
+def test_a_word_of_parts_shared_wakes_this_process_and_tells_the_hub_nothing(
+    redis_channel, monkeypatch
+):
+    """Issue 36 §1: a worker that rendered a page's parts says so on the channel, and the
+    hubs of the others, waiting for them, look at once instead of every few milliseconds."""
+
+    class Hub:
+        def __init__(self) -> None:
+            self.told: list[tuple[int | None, int | None]] = []
+
+        def notify(self, league_id: int | None, revision: int | None) -> None:
+            self.told.append((league_id, revision))
+
+    woken: list[str] = []
+    monkeypatch.setattr(live_parts, "arrived", woken.append)
+    hub = Hub()
+    listener = live_events.Listener(hub, url=REDIS_URL, channel=redis_channel).start()  # type: ignore[arg-type]
+    try:
+        assert listener.subscribed.wait(5)
+        live_events.announce_parts("board=7:1:12:b1")
+        live_events.publish(league_id=1, revision=12)
+        assert until(lambda: hub.told == [(None, None), (1, 12)])
+        assert woken == ["board=7:1:12:b1"]  # the word came first, and went to the parts
     finally:
         listener.stop()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import socket
+import threading
 from collections import deque
 
 import pytest
@@ -304,6 +305,34 @@ def test_a_claim_released_with_nothing_shared_gives_no_parts(shared_cache, monke
     monkeypatch.setattr(live_parts, "WAIT_SECONDS", 0.05)
     shared_cache.add("rendering-parts:board=7:1:10:b", 1, timeout=0.02)
     assert live_parts.shared("board=7:1:10:b", Page(A).render, first=False) is None
+
+
+def test_a_waiting_worker_looks_when_the_renders_end_is_announced(shared_cache, monkeypatch):
+    """Issue 36 §1: it looks once when told, not every few milliseconds. The looks for a word
+    lost are made so rare here that only the word can end the wait within the test."""
+    monkeypatch.setattr(live_parts, "FOLLOWER_DELAY_SECONDS", 0)
+    monkeypatch.setattr(live_parts, "WAIT_POLL_SECONDS", 60)
+    monkeypatch.setattr(live_parts, "WAIT_SECONDS", 120)
+    shared_cache.add("rendering-parts:board=7:1:10:b", 1)  # another worker renders them
+    got = []
+    waiting = threading.Thread(
+        target=lambda: got.append(live_parts.shared("board=7:1:10:b", Page(A).render, first=False))
+    )
+    waiting.start()
+    assert until(lambda: "board=7:1:10:b" in live_parts._waiting)
+    shared_cache.set("parts:board=7:1:10:b", B)  # ... and shared them
+    live_parts.arrived("board=7:1:10:b")
+    waiting.join(timeout=10)
+    assert got == [B]
+    assert "board=7:1:10:b" not in live_parts._waiting
+
+
+def test_a_worker_announces_the_end_of_its_render_shared_or_not(shared_cache):
+    told = []
+    live_parts.shared("board=7:1:10:b", Page(A).render, first=True, announce=told.append)
+    live_parts.shared("board=8:1:10:b", Page(None).render, first=True, announce=told.append)
+    live_parts.shared("board=7:1:10:b", Page(A).render, first=True, announce=told.append)
+    assert told == ["board=7:1:10:b", "board=8:1:10:b"]  # the third found them: no render
 
 
 def test_an_overtaken_render_is_shared_too(shared_cache, monkeypatch):

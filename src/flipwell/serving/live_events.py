@@ -9,7 +9,9 @@ Words:
 - *channel*: the Redis pub/sub channel ``settings.LIVE_CHANNEL`` (``flipwell:live`` after
   ``REDIS_KEY_PREFIX``).
 - *message*: ``"<league id> <revision>"``: the league's revision after a write committed; or
-  ``"*"``: several leagues changed (a player's name, every league), read them again.
+  ``"*"``: several leagues changed (a player's name, every league), read them again; or
+  ``"parts <tag>"``: one worker's render of a page's parts ended (`announce_parts`), which
+  wakes the hubs of the others waiting for them (`flipwell.serving.live_parts.shared`).
 - *publisher*: `publish`, connected to the league's announcements
   (`flipwell.league.revisions.revised`, sent after the write's commit) in
   `flipwell.web.apps.WebConfig.ready`, in whichever process writes: a web or API worker of
@@ -33,6 +35,7 @@ poll catches within seconds; the database stays the only truth.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from functools import cache
@@ -66,6 +69,15 @@ def message(league_id: int | None, revision: int | None) -> str:
     if league_id is None or revision is None:
         return EVERY_LEAGUE
     return f"{league_id} {revision}"
+
+
+PARTS_WORD = "parts "
+
+
+def parts_tag(data: bytes | str) -> str | None:
+    """The tag of a message that a render of parts ended; None for any other message."""
+    text = data.decode("ascii", "replace") if isinstance(data, bytes) else data
+    return text.removeprefix(PARTS_WORD) if text.startswith(PARTS_WORD) else None
 
 
 def parsed(data: bytes | str) -> tuple[int | None, int | None] | None:
@@ -111,6 +123,15 @@ def publish(sender: Any = None, *, league_id: int | None, revision: int | None, 
         _publish_failing = True
         return
     _publish_failing = False
+
+
+def announce_parts(tag: str) -> None:
+    """Tell every app server's hubs that this worker's render of the parts `tag` ended; a
+    word lost costs a waiting hub at most `flipwell.serving.live_parts.WAIT_POLL_SECONDS`."""
+    if not configured():
+        return
+    with contextlib.suppress(Exception):  # Redis away: the waiting hubs look by themselves
+        _client().publish(settings.LIVE_CHANNEL, PARTS_WORD + tag)
 
 
 def connect_publisher() -> None:
@@ -173,12 +194,20 @@ class Listener:
             self._hub.notify(None, None)  # what was said while not subscribed: read it all
             while not self._stopping.is_set():
                 received = pubsub.get_message(timeout=1.0)
-                heard = parsed(received["data"]) if received else None
-                if heard is not None:
-                    self._hub.notify(*heard)
+                if received:
+                    self._hand_on(received["data"])
         finally:
             pubsub.close()
             client.close()
+
+    def _hand_on(self, data: bytes) -> None:
+        tag = parts_tag(data)
+        if tag is not None:
+            live_parts.arrived(tag)
+            return
+        heard = parsed(data)
+        if heard is not None:
+            self._hub.notify(*heard)
 
 
 def listen(hub: Hub) -> Listener:

@@ -44,9 +44,10 @@ import contextlib
 import json
 import logging
 import os
+import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -67,14 +68,18 @@ CLAIM_SECONDS = 10
 """When a claim to render parts expires by itself, if its worker never released it."""
 WAIT_SECONDS = 1.0
 """How long a hub waits for parts another worker claimed (a board renders in tens of ms)."""
-WAIT_POLL_SECONDS = 0.015
-"""How often a waiting hub looks for the parts (each look is a Redis round trip)."""
+WAIT_POLL_SECONDS = 0.1
+"""How often a waiting hub looks for the parts when no word of them came (each look is a
+Redis round trip): the word (`arrived`) wakes it at once; this is for a word lost."""
 FOLLOWER_DELAY_SECONDS = 0.01
 """How long a hub whose process did not write the revision waits before it claims a render."""
 WRITTEN_KEPT = 64
 
 _written: deque[tuple[int, int]] = deque(maxlen=WRITTEN_KEPT)
 """(league id, revision) of this process's latest writes (`wrote`)."""
+_waiting: dict[str, threading.Event] = {}
+"""Tag -> the event a hub waiting for another worker's render of it waits on (`arrived`)."""
+_waiting_lock = threading.Lock()
 
 
 def wrote(league_id: int, revision: int) -> None:
@@ -198,23 +203,32 @@ class Memo:
         return parts
 
 
-def shared(tag: str, render: Callable[[], Rendered], *, first: bool) -> Rendered:
+def shared(
+    tag: str,
+    render: Callable[[], Rendered],
+    *,
+    first: bool,
+    announce: Callable[[str], None] = lambda tag: None,
+) -> Rendered:
     """The parts `tag` (a page, its league's revision and the code's build) rendered once for
     every worker: another worker's when it shared them or claimed their render (waited for, at
-    most `WAIT_SECONDS`), else `render`'s, shared; `first`: this process wrote the revision
-    (else it gives the writer's hub a moment to claim). Without ``SHARED_PAGES``: `render`'s."""
+    most `WAIT_SECONDS`), else `render`'s, shared and then announced (`announce`: the word
+    that wakes the other workers' hubs waiting for them, `arrived`); `first`: this process
+    wrote the revision (else it gives the writer's hub a moment to claim). Without
+    ``SHARED_PAGES``: `render`'s."""
     if not settings.SHARED_PAGES:
         return render()
     if not first:
         time.sleep(FOLLOWER_DELAY_SECONDS)
     cache, key, claim = caches["default"], f"parts:{tag}", f"rendering-parts:{tag}"
-    try:
-        found = cache.get(key)
-        if _is_rendered(found) or not cache.add(claim, os.getpid(), CLAIM_SECONDS):
-            return found if _is_rendered(found) else _rendered_elsewhere(key, claim)
-    except Exception:  # Redis away: render here, as a page would be
-        logger.warning("shared live parts unavailable; rendering them", exc_info=True)
-        return render()
+    with _waiting_for(tag) as word:  # before the first look: a word may come right after it
+        try:
+            found = cache.get(key)
+            if _is_rendered(found) or not cache.add(claim, os.getpid(), CLAIM_SECONDS):
+                return found if _is_rendered(found) else _rendered_elsewhere(key, claim, word)
+        except Exception:  # Redis away: render here, as a page would be
+            logger.warning("shared live parts unavailable; rendering them", exc_info=True)
+            return render()
     try:
         parts = render()
         if parts is not None:  # overtaken too: the others wait for the next revision's
@@ -223,18 +237,42 @@ def shared(tag: str, render: Callable[[], Rendered], *, first: bool) -> Rendered
     finally:
         with contextlib.suppress(Exception):  # it expires by itself (CLAIM_SECONDS)
             cache.delete(claim)
+        announce(tag)  # shared or not: a waiting hub looks, and stops waiting
+
+
+def arrived(tag: str) -> None:
+    """Another worker's render of `tag` ended (its word came): wake a hub waiting for it."""
+    with _waiting_lock:
+        word = _waiting.get(tag)
+    if word is not None:
+        word.set()
+
+
+@contextlib.contextmanager
+def _waiting_for(tag: str) -> Iterator[threading.Event]:
+    word = threading.Event()
+    with _waiting_lock:
+        _waiting[tag] = word
+    try:
+        yield word
+    finally:
+        with _waiting_lock:
+            _waiting.pop(tag, None)
 
 
 def _is_rendered(found: object) -> bool:
     return isinstance(found, Parts) or found == OVERTAKEN
 
 
-def _rendered_elsewhere(key: str, claim: str) -> Rendered:
+def _rendered_elsewhere(key: str, claim: str, word: threading.Event) -> Rendered:
     """The parts another worker claimed to render, once shared; None when its claim is gone
-    with nothing shared (it found no exact parts) or after `WAIT_SECONDS`."""
+    with nothing shared (it found no exact parts) or after `WAIT_SECONDS`. Looked for when
+    the `word` comes that the render ended, else every `WAIT_POLL_SECONDS` (before, every
+    15 ms: a tenth of the night's interpreter time went to looking, issue 36 §1)."""
     deadline = time.monotonic() + WAIT_SECONDS
     while time.monotonic() < deadline:
-        time.sleep(WAIT_POLL_SECONDS)
+        word.wait(min(WAIT_POLL_SECONDS, max(0.0, deadline - time.monotonic())))
+        word.clear()
         found = caches["default"].get_many([key, claim])
         parts = found.get(key)
         if isinstance(parts, Parts) or parts == OVERTAKEN:

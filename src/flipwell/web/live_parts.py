@@ -26,6 +26,7 @@ from flipwell.league.derived.caches import build
 from flipwell.league.selectors import revisions
 from flipwell.league.selectors.public_pages import meets as meet_pages
 from flipwell.league.selectors.public_pages import seasons as season_pages
+from flipwell.serving import live_events
 from flipwell.serving.live_parts import OVERTAKEN, Parts, Rendered, Watch, shared, written_here
 from flipwell.web.ids import parse_id
 from flipwell.web.season_context import season_context
@@ -131,7 +132,8 @@ def _exact(
 
     tag = f"{page.key}:{page.league_id}:{revision}:{build()}"
     try:
-        return shared(tag, rendered, first=written_here(page.league_id, revision))
+        first = written_here(page.league_id, revision)
+        return shared(tag, rendered, first=first, announce=live_events.announce_parts)
     except season_pages.NotFoundError:
         return None
     except Exception:
