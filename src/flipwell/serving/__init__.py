@@ -72,6 +72,12 @@ ends.
 |                             | this process's   | WRITTEN_KEPT)   |                 | go first)   |
 |                             | latest writes    |                 |                 |             |
 +-----------------------------+------------------+-----------------+-----------------+-------------+
+| live_parts._waiting         | the word each    | the parts' tag  | when the wait   | live_parts  |
+|                             | hub waiting for  | (as shared      | ends (the parts | .arrived    |
+|                             | another worker's | parts)          | found, or none) | (the        |
+|                             | render of parts  |                 |                 | listener)   |
+|                             | waits on         |                 |                 |             |
++-----------------------------+------------------+-----------------+-----------------+-------------+
 | live_events._client         | this process's   | none (once per  | never (redis-py | live_events |
 |                             | Redis client for | process)        | reconnects; a   | .publish    |
 |                             | publishing live  |                 | fork gets new   |             |

@@ -268,7 +268,7 @@ def _rendered_elsewhere(key: str, claim: str, word: threading.Event) -> Rendered
     """The parts another worker claimed to render, once shared; None when its claim is gone
     with nothing shared (it found no exact parts) or after `WAIT_SECONDS`. Looked for when
     the `word` comes that the render ended, else every `WAIT_POLL_SECONDS` (before, every
-    15 ms: a tenth of the night's interpreter time went to looking, issue 36 §1)."""
+    15 ms: a tenth of a busy night's interpreter time went to looking)."""
     deadline = time.monotonic() + WAIT_SECONDS
     while time.monotonic() < deadline:
         word.wait(min(WAIT_POLL_SECONDS, max(0.0, deadline - time.monotonic())))

@@ -116,9 +116,9 @@ def _exact(
     the newer revision's own event follows).
 
     The tag needs no query: a hub whose worker did not write the revision finds the parts
-    shared by the one that did, and reads nothing from the database (issue 36 §1: five
-    workers each reading the league for every page at every revision cost a tenth of the
-    night's interpreter time)."""
+    shared by the one that did, and reads nothing from the database (five workers
+    each reading the league for every page at every revision cost a tenth of a busy night's
+    interpreter time)."""
 
     def rendered() -> Rendered:
         league = season_pages.league_by_slug(page.slug)
