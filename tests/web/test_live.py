@@ -307,7 +307,7 @@ def test_a_word_of_parts_shared_wakes_this_process_and_tells_the_hub_nothing(
     woken: list[str] = []
     monkeypatch.setattr(live_parts, "arrived", woken.append)
     hub = Hub()
-    listener = live_events.Listener(hub, url=REDIS_URL, channel=redis_channel).start()  # type: ignore[arg-type]
+    listener = live_events.Listener(hub, url=REDIS_URL, channel=redis_channel).start()
     try:
         assert listener.subscribed.wait(5)
         live_events.announce_parts("board=7:1:12:b1")

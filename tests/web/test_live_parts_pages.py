@@ -109,6 +109,14 @@ def test_parts_asked_at_a_revision_the_league_is_no_longer_at_are_overtaken(open
     assert isinstance(parts_of(open_board, page), Parts)
 
 
+def test_a_stream_whose_leagues_slug_names_another_league_now_has_no_parts(open_board):
+    """Its page is fetched (and answers as that address now does), never another league's
+    parts, nor parts held back for a revision that will not come."""
+    other = f.LeagueFactory()
+    (watch,) = live_parts.watches(other.slug, open_board.league.pk, QueryDict("board=1"))
+    assert watch.render(other.revision) is None
+
+
 def test_a_worker_that_finds_the_parts_shared_reads_nothing_from_the_database(
     open_board, settings, django_assert_num_queries
 ):

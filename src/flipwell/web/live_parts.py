@@ -122,7 +122,9 @@ def _exact(
 
     def rendered() -> Rendered:
         league = season_pages.league_by_slug(page.slug)
-        if league.pk != page.league_id or league.revision != revision:
+        if league.pk != page.league_id:  # the slug names another league now: no parts
+            return None
+        if league.revision != revision:
             return OVERTAKEN
         html = render(league, page.page_id)
         if html is None:
