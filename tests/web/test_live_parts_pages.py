@@ -162,3 +162,39 @@ def test_a_watching_stream_handed_off_leaves_its_first_event_to_the_hub(client, 
 
     polled = client.get(url)
     assert b"data: " in polled.content
+
+
+def test_a_card_is_rendered_again_only_when_what_its_group_shows_changed(
+    client, open_board, monkeypatch
+):
+    """A revision changes one group's card or none: the others are the HTML they were, and
+    every card stays the page's own HTML byte for byte."""
+    meet, page = open_board.meet, f"board={open_board.meet.pk}"
+    rendered: list[int] = []
+    real = live_parts.render_to_string
+
+    def counted(name, context=None, *args, **kwargs):
+        if name == "public/_board_group.html":
+            rendered.append(context["group"].number)
+        return real(name, context, *args, **kwargs)
+
+    live_parts._cards.clear()
+    monkeypatch.setattr(live_parts, "render_to_string", counted)
+    before = parts_of(open_board, page)
+    assert sorted(rendered) == [1, 2]
+
+    rendered.clear()
+    game = night_.game(meet, 1, 1)
+    members = [gm.player for gm in game.group.members.order_by("position")]
+    night_.play(game, {p: 1000 * (i + 1) for i, p in enumerate(members)})
+    after = parts_of(open_board, page)
+
+    assert rendered == [1]
+    assert isinstance(before, Parts)
+    assert isinstance(after, Parts)
+    card = live_parts.group_part(night_.group(meet, 1).pk)
+    assert after.html[card] != before.html[card]
+    fragment = client.get(
+        f"/leagues/{open_board.league.slug}/meets/{meet.pk}/", HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert all(html in fragment for html in after.html.values())  # byte for byte

@@ -67,6 +67,11 @@ ends.
 |                             | parts now        |                 | after CLAIM_    |             |
 |                             |                  |                 | SECONDS         |             |
 +-----------------------------+------------------+-----------------+-----------------+-------------+
+| live_parts._cards (the web's| a board group's  | (league, the    | least recently  | board_parts |
+| flipwell.web.live_parts)    | card's HTML, in  | machines' URL,  | used past       | (the hub's  |
+|                             | this process     | the group as    | CARDS_KEPT      | renders)    |
+|                             |                  | shown)          |                 |             |
++-----------------------------+------------------+-----------------+-----------------+-------------+
 | live_parts._written         | (league,         | none (the       | oldest past     | the hub     |
 |                             | revision) of     | latest          | WRITTEN_KEPT    | (its renders|
 |                             | this process's   | WRITTEN_KEPT)   |                 | go first)   |

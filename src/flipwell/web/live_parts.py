@@ -1,6 +1,7 @@
 """The live pages' parts (`flipwell.serving.live_parts`), rendered on their own by the
 templates their pages include, so a part sent is byte for byte the part the page holds:
-- the meet board's (``board=<meet id>``): its machines line and each group's card;
+- the meet board's (``board=<meet id>``): its machines line and each group's card (a card is
+  rendered again only when what it shows changed: `_cards`);
 - the standings page's (``standings=<season id>``): the standings, the race and the chart, one
   part, rendered again only when the revision's standings part changed.
 
@@ -22,10 +23,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from flipwell.league import models as m
-from flipwell.league.derived.caches import build
+from flipwell.league.derived.caches import LeastRecentlyUsed, build
 from flipwell.league.selectors import revisions
 from flipwell.league.selectors.public_pages import meets as meet_pages
 from flipwell.league.selectors.public_pages import seasons as season_pages
+from flipwell.league.selectors.public_pages.meets import GroupView
 from flipwell.serving import live_events
 from flipwell.serving.live_parts import OVERTAKEN, Parts, Rendered, Watch, shared, written_here
 from flipwell.web.ids import parse_id
@@ -35,6 +37,15 @@ MACHINES_PART = "board-machines"
 STANDINGS_PART = "standings-body"
 PAGES = ("board", "standings")
 """The query names of the pages with parts, in the order a stream's entries come."""
+
+
+CARDS_KEPT = 512
+"""Group cards remembered by what they show (`_cards`): the current cards of twenty leagues'
+boards, with room for the ones just replaced."""
+_cards: LeastRecentlyUsed[tuple[int, str, GroupView], str] = LeastRecentlyUsed(CARDS_KEPT)
+"""(league id, the machines' URL, the group as the board shows it) -> the card's HTML. A
+card's HTML is a function of its context alone; a revision changes one group's card or none,
+and rendering the other eleven again was a tenth of a busy night's interpreter time."""
 
 
 class WatchQueryError(ValueError):
@@ -75,9 +86,19 @@ def board_parts(league: m.League, meet_id: int) -> dict[str, str] | None:
     }
     machines_url = reverse("web:machines", args=[league.slug])
     for group in page.groups:
-        context = {"league": league, "group": group, "machines_url": machines_url}
-        html[group_part(group.id)] = render_to_string("public/_board_group.html", context)
+        html[group_part(group.id)] = _card(league, group, machines_url)
     return html
+
+
+def _card(league: m.League, group: GroupView, machines_url: str) -> str:
+    """A group's card on the board, rendered again only when what it shows changed."""
+    key = (league.pk, machines_url, group)
+    card = _cards.get(key)
+    if card is None:
+        context = {"league": league, "group": group, "machines_url": machines_url}
+        card = render_to_string("public/_board_group.html", context)
+        _cards.put(key, card)
+    return card
 
 
 def standings_parts(league: m.League, season_id: int) -> dict[str, str] | None:
