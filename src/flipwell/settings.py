@@ -188,7 +188,7 @@ rate_limits`); ``migrate`` (and so ``flipwell serve``, ``make run``) creates it.
 CACHES = {
     "default": (
         {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "flipwell.serving.redis_cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": REDIS_KEY_PREFIX,
         }
@@ -199,7 +199,7 @@ CACHES = {
     # else in the database (a process's own memory would give each worker its own limit).
     "limits": (
         {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "flipwell.serving.redis_cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": f"{REDIS_KEY_PREFIX}flipwell-limits",
         }

@@ -26,7 +26,7 @@ def test_limits_cache_is_shared_by_every_process_not_the_processes_memory():
     """The limits cache is never a process's memory (issue 34 §3: per worker before)."""
     assert settings.CACHES["limits"]["BACKEND"] in (
         "django.core.cache.backends.db.DatabaseCache",
-        "django.core.cache.backends.redis.RedisCache",
+        "flipwell.serving.redis_cache.RedisCache",
     )
 
 

@@ -12,6 +12,8 @@ Words:
   pages fetch nothing; *live events* (`live_events`): each league's new revision told to
   every process of every app server through Redis.
 - *health* (`health`): ``/healthz``, whether this server can serve flipwell.
+- *Redis cache* (`redis_cache`): Django's Redis cache backend, one client per connection
+  pool (the settings' ``CACHES`` with ``REDIS_URL``).
 
 These sit above both front ends (the web views and the API's operations use them), like the
 settings and the URL configuration: they import the league, never a front end.
