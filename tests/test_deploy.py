@@ -33,6 +33,7 @@ from flipwell.gunicorn_conf import (
     socket_per_worker,
 )
 from tests.refusals import refusal
+from tests.worker_process import worker_state
 
 ROOT = Path(__file__).parents[1]
 DOCUMENTED = (ROOT / "docs" / "configuration.md").read_text() + (
@@ -157,20 +158,8 @@ def test_a_server_worker_collects_its_youngest_objects_less_often_than_pythons_d
         "print(json.dumps({'defaults': defaults, 'worker': gc.get_threshold(),"
         " 'young': flipwell.wsgi.YOUNG_COLLECTION_THRESHOLD}))\n"
     )
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
-        "DJANGO_SETTINGS_MODULE": "flipwell.settings",
-        "DATABASE_URL": "postgres://nobody@127.0.0.1:1/unreachable",  # nothing connects
-        "SECRET_KEY": "garbage-threshold-test-" + "Q8wE2rT6yU0iO4pA7sD1fG5hJ9kL3zX",
-        "DEBUG": "0",
-    }
-    done = subprocess.run(
-        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=False
-    )
+    found = worker_state(script)
 
-    assert done.returncode == 0, done.stderr
-    found = json.loads(done.stdout.strip().splitlines()[-1])
     assert found["young"] > found["defaults"][0]
     assert found["worker"] == [found["young"], *found["defaults"][1:]]
 

@@ -5,25 +5,18 @@ database."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from django.db import DatabaseError
 
-import tests
 from flipwell.league import models as m
 from flipwell.league.adapters.keys import player_key
 from flipwell.league.adapters.season_facts import season_facts
 from flipwell.league.derived.compiled import CompiledQuery, flag, rows_together
 from flipwell.league.selectors import revisions
 from tests import factories as f
+from tests.worker_process import worker_state
 
 pytestmark = pytest.mark.django_db
-ROOT = Path(tests.__file__).resolve().parents[1]  # the checkout, wherever this module is
 
 
 def test_a_compiled_query_gives_the_orm_rows_for_each_value():
@@ -126,19 +119,7 @@ def test_a_server_worker_compiles_every_query_before_its_first_request_without_t
         " 'compiled': all(q._compiled for q in _EVERY),"
         " 'connected': connection.connection is not None}))\n"
     )
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
-        "DJANGO_SETTINGS_MODULE": "flipwell.settings",
-        "DATABASE_URL": "postgres://nobody@127.0.0.1:1/unreachable",
-        "SECRET_KEY": "compiled-queries-test-" + "k3J9aQz7LmN2pR5sT8vW1xY4bC6dF0gH",
-        "DEBUG": "0",
-    }
-    done = subprocess.run(
-        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=False
-    )
+    found = worker_state(script)
 
-    assert done.returncode == 0, done.stderr
-    found = json.loads(done.stdout.strip().splitlines()[-1])
     assert found["queries"] >= 17  # the season's facts and the revision lookups
     assert found == {**found, "compiled": True, "connected": False}
