@@ -29,9 +29,10 @@ from tests.browser.night import (
 SAVED_ON_PHONE = re.compile(r"saved on this phone", re.IGNORECASE)
 SENT = re.compile(r"^\s*sent\b", re.IGNORECASE)
 # Records every text the sheet's status line shows, in the tab's session storage, so a state
-# shown for an instant before the page reloads itself is still seen by the test.
+# shown for an instant before the page reloads itself is still seen by the test. Only on the
+# app's own pages: chromium's error page (a navigation while offline) denies session storage.
 RECORD_STATUSES = """
-new MutationObserver(() => {
+if (location.protocol.startsWith("http")) new MutationObserver(() => {
   const box = document.getElementById("offline-status");
   const text = box && !box.hidden ? box.textContent.trim() : "";
   const seen = JSON.parse(sessionStorage.getItem("statuses") || "[]");
